@@ -1,0 +1,204 @@
+/**
+ * The refresh loop of one connection and audience class (SPEC sections 3 and 6).
+ *
+ * Order of calls: `start()` scans at once; afterwards a scan runs on a `tools/list_changed`
+ * notification (a burst is coalesced into one scan at a fixed delay after the first
+ * notification, so later notifications never postpone it: no starvation, unlike a resetting
+ * debounce), on the refresh interval after a publish, and after an INCOMPLETE scan with capped
+ * exponential back-off and no cap on retries. A QUARANTINED scan stops the loop until an
+ * operator calls `start()` again. At most one scan runs at a time per refresher; several
+ * refreshers may race on one key, and the registry's compare-and-swap picks one winner.
+ */
+import { audienceName, keyName, type AudienceClass, type CatalogKey } from '../keys.ts';
+import type { Clock, ObservationSink, Random, ScheduledTask, Scheduler } from '../ports.ts';
+import type { CatalogRegistry, PublishResult } from '../registry/registry.ts';
+import { buildSnapshot } from '../snapshot/snapshot.ts';
+import { trustDigest, type TrustConfig } from '../validation/trust.ts';
+import type { ScanLimits } from './config.ts';
+import type { PageSource } from './page-source.ts';
+import type { RevisionWatch } from './revision-watch.ts';
+import { runScan, Walk, type ScanOutcome, type WalkConstructor } from './scan.ts';
+
+/** Timings of the refresh loop, all in ms. */
+export interface RefreshConfig {
+  /** Rescan this long after a successful publish (the catalog TTL). */
+  refreshIntervalMs: number;
+  /** First back-off after an INCOMPLETE scan; doubles per consecutive failure. */
+  retryBackoffMsBase: number;
+  /** Back-off cap (`retryBackoffMsMax` of SPEC section 3). */
+  retryBackoffMsMax: number;
+  /** Fixed coalescing delay between the first notification of a burst and its scan. */
+  listChangedDelayMs: number;
+  /** A snapshot serves until discovery start + this (its `expiresAt`). */
+  generationTtlMs: number;
+}
+
+/** Defaults for a host outside the simulator. */
+export const DEFAULT_REFRESH: RefreshConfig = {
+  refreshIntervalMs: 300_000,
+  retryBackoffMsBase: 500,
+  retryBackoffMsMax: 30_000,
+  listChangedDelayMs: 100,
+  generationTtlMs: 900_000,
+};
+
+/** Reads the current policy epoch of an audience class. */
+export interface PolicyEpochView {
+  epoch(audience: AudienceClass): number;
+}
+
+/** The endpoint a connection reached, as bound into snapshots. */
+export interface EndpointInfo {
+  endpointDigest: string;
+  protocolVersion: string;
+}
+
+/** Everything a refresher needs; shared parts (registry, watches, ids) come from the host. */
+export interface RefresherDeps {
+  source: PageSource;
+  audience: AudienceClass;
+  endpoint: EndpointInfo;
+  registry: CatalogRegistry;
+  watchFor: (key: CatalogKey) => RevisionWatch;
+  nextScanId: () => string;
+  policy: PolicyEpochView;
+  trust: TrustConfig;
+  limits: ScanLimits;
+  refresh: RefreshConfig;
+  clock: Clock;
+  scheduler: Scheduler;
+  random: Random;
+  sink: ObservationSink;
+  walk?: WalkConstructor;
+}
+
+/** Where the loop stands. */
+export type RefresherState = 'idle' | 'scanning' | 'quarantined' | 'stopped';
+
+/** The refresh loop of one (connection, audience class). */
+export class CatalogRefresher {
+  #state: RefresherState = 'idle';
+  #pending: { task: ScheduledTask; atMs: number } | undefined;
+  #failures = 0;
+  /** A notification arrived while a scan ran: rescan soon after it, not at the refresh interval. */
+  #dirty = false;
+  /** The outcome of the last finished scan, for hosts and tests. */
+  lastOutcome: ScanOutcome | undefined;
+  /** The result of the last publish attempt. */
+  lastPublish: PublishResult | undefined;
+
+  constructor(private readonly deps: RefresherDeps) {}
+
+  get state(): RefresherState {
+    return this.#state;
+  }
+
+  /** Starts (or, after a quarantine, restarts) the loop with a scan now. */
+  start(): void {
+    this.#state = 'idle';
+    this.#failures = 0;
+    this.#schedule(0);
+  }
+
+  /** Stops the loop; a running scan finishes but schedules nothing. */
+  stop(): void {
+    this.#state = 'stopped';
+    this.#cancelPending();
+  }
+
+  /** A `tools/list_changed` arrived: scan after the fixed coalescing delay, unless one is due sooner. */
+  onListChanged(): void {
+    if (this.#state === 'scanning') this.#dirty = true;
+    if (this.#state === 'idle') this.#schedule(this.deps.refresh.listChangedDelayMs);
+  }
+
+  /** Runs one scan now and publishes it if it succeeded. Resolves when the scan settled. */
+  async refreshNow(): Promise<ScanOutcome | undefined> {
+    if (this.#state !== 'idle') return undefined;
+    this.#cancelPending();
+    this.#state = 'scanning';
+    this.#dirty = false;
+    const outcome = await this.#scanAndPublish();
+    this.#afterScan(outcome);
+    return outcome;
+  }
+
+  async #scanAndPublish(): Promise<ScanOutcome> {
+    const { deps } = this;
+    const key: CatalogKey = { identity: deps.source.identity(), ...deps.audience };
+    const expectedGeneration = deps.registry.generationOf(key);
+    const outcome = await runScan(deps.source, {
+      scanId: deps.nextScanId(),
+      key: keyName(key),
+      expectedGeneration,
+      policyEpoch: () => deps.policy.epoch(deps.audience),
+      clock: deps.clock,
+      sink: deps.sink,
+      limits: deps.limits,
+      watch: deps.watchFor(key),
+    }, deps.walk ?? Walk);
+    this.lastOutcome = outcome;
+    if (outcome.state === 'SNAPSHOT_PROVEN' || outcome.state === 'UNVERSIONED_OBSERVATION') this.#publish(key, outcome, expectedGeneration);
+    return outcome;
+  }
+
+  #publish(key: CatalogKey, outcome: ScanOutcome, expectedGeneration: number): void {
+    const { deps } = this;
+    const snapshot = buildSnapshot({
+      key,
+      endpointDigest: deps.endpoint.endpointDigest,
+      protocolVersion: deps.endpoint.protocolVersion,
+      scanId: outcome.scanId,
+      discoveryState: outcome.state === 'SNAPSHOT_PROVEN' ? 'SNAPSHOT_PROVEN' : 'UNVERSIONED_OBSERVATION',
+      discoveryStartedAt: outcome.startedAt,
+      policyEpoch: outcome.policyEpoch,
+      sourceRevision: outcome.revision,
+      generationTtlMs: deps.refresh.generationTtlMs,
+      trust: deps.trust,
+      pages: outcome.pages,
+    });
+    this.lastPublish = deps.registry.publish(snapshot, expectedGeneration, {
+      policyEpoch: deps.policy.epoch(deps.audience),
+      identity: deps.source.identity(),
+      trustConfigDigest: trustDigest(deps.trust),
+    });
+  }
+
+  #afterScan(outcome: ScanOutcome): void {
+    if (this.#state !== 'scanning') return;
+    this.#state = 'idle';
+    if (outcome.state === 'QUARANTINED') {
+      this.#state = 'quarantined';
+      this.deps.sink.emit({ type: 'key_quarantined', audience: audienceName(this.deps.audience), scanId: outcome.scanId, reason: outcome.reason });
+      return;
+    }
+    if (outcome.state === 'INCOMPLETE' || this.lastPublish?.ok === false) return this.#schedule(this.#backoffMs());
+    this.#failures = 0;
+    this.#schedule(this.#dirty ? this.deps.refresh.listChangedDelayMs : this.deps.refresh.refreshIntervalMs);
+  }
+
+  /** Capped exponential back-off with jitter in [50%, 100%] of the step. */
+  #backoffMs(): number {
+    const { retryBackoffMsBase, retryBackoffMsMax } = this.deps.refresh;
+    const step = Math.min(retryBackoffMsMax, retryBackoffMsBase * 2 ** this.#failures);
+    this.#failures += 1;
+    return Math.max(1, Math.round(step * (0.5 + 0.5 * this.deps.random.next())));
+  }
+
+  /** Schedules a scan in `delayMs` unless one is already due no later than that. */
+  #schedule(delayMs: number): void {
+    const atMs = this.deps.clock.now() + delayMs;
+    if (this.#pending !== undefined && this.#pending.atMs <= atMs) return;
+    this.#cancelPending();
+    const task = this.deps.scheduler.after(delayMs, () => {
+      this.#pending = undefined;
+      void this.refreshNow();
+    });
+    this.#pending = { task, atMs };
+  }
+
+  #cancelPending(): void {
+    if (this.#pending !== undefined) this.deps.scheduler.cancel(this.#pending.task);
+    this.#pending = undefined;
+  }
+}

@@ -1,0 +1,210 @@
+/**
+ * One scan (walk) of `tools/list` for one catalog key: the state machine of SPEC section 3.
+ *
+ * Order of calls: {@link runScan} walks page 1 without a cursor, follows `nextCursor` while it
+ * is not `undefined` (an empty string is a cursor), binds every page to page 1's revision, and,
+ * for a versioned source, requests page 1 again (the final recheck) before declaring the walk
+ * SNAPSHOT_PROVEN. The caller runs content checks and publishes.
+ */
+import type { Clock, ObservationSink } from '../ports.ts';
+import { pageDigest } from '../snapshot/digests.ts';
+import type { ScanLimits } from './config.ts';
+import type { PageFailure, PageReply, PageSource } from './page-source.ts';
+import type { IncompleteReason, QuarantineReason, ScanEndState, ScanReason } from './states.ts';
+import type { RevisionWatch } from './revision-watch.ts';
+
+/** One page of a walk, as recorded in the snapshot. */
+export interface PageRecord {
+  cursorIn: string | null;
+  cursorOut: string | null;
+  revision: number | null;
+  pageDigest: string;
+  tools: unknown[];
+}
+
+/** What a scan needs besides its page source. */
+export interface ScanContext {
+  scanId: string;
+  /** The catalog key as written in observations: `<identity>|<tenant>.<role>`. */
+  key: string;
+  expectedGeneration: number;
+  /** Reads the policy epoch of the scan's audience class now. */
+  policyEpoch: () => number;
+  clock: Clock;
+  sink: ObservationSink;
+  limits: ScanLimits;
+  /** Cross-scan revision memory of this key (backwards revisions, equivocation). */
+  watch: RevisionWatch;
+}
+
+/** The end of a scan. `pages` and `tools` are complete only for the two good states. */
+export interface ScanOutcome {
+  scanId: string;
+  state: ScanEndState;
+  reason: ScanReason;
+  startedAt: number;
+  identity: string;
+  policyEpoch: number;
+  revision: number | null;
+  pages: PageRecord[];
+}
+
+type Stop = { state: 'INCOMPLETE'; reason: IncompleteReason } | { state: 'QUARANTINED'; reason: QuarantineReason };
+
+class ScanStop extends Error {
+  constructor(readonly stop: Stop) {
+    super(stop.reason);
+  }
+}
+
+/** Ends the walk INCOMPLETE (retried with back-off). */
+export const incomplete = (reason: IncompleteReason): never => { throw new ScanStop({ state: 'INCOMPLETE', reason }); };
+/** Ends the walk QUARANTINED (operator attention). */
+export const quarantined = (reason: QuarantineReason): never => { throw new ScanStop({ state: 'QUARANTINED', reason }); };
+
+const FAILURE_REASONS: Record<PageFailure['kind'], IncompleteReason> = {
+  cursor_invalid: 'CURSOR_INVALID',
+  timeout: 'TIMEOUT',
+  disconnected: 'DISCONNECTED',
+  malformed: 'MALFORMED_PAGE',
+  error: 'REQUEST_FAILED',
+};
+
+/** A walk implementation: {@link Walk} or a subclass with one defence removed. */
+export type WalkConstructor = new (source: PageSource, ctx: ScanContext) => Walk;
+
+/**
+ * Runs one scan to its end state and emits `scan_started`, `page_read` and `scan_ended`.
+ * Never rejects: every failure is an end state with a reason code.
+ */
+export async function runScan(source: PageSource, ctx: ScanContext, WalkClass: WalkConstructor = Walk): Promise<ScanOutcome> {
+  const walk = new WalkClass(source, ctx);
+  ctx.sink.emit({ type: 'scan_started', key: ctx.key, scanId: ctx.scanId, expectedGeneration: ctx.expectedGeneration, policyEpoch: walk.policyEpoch });
+  let end: { state: ScanEndState; reason: ScanReason };
+  try {
+    end = await walk.run();
+  } catch (error) {
+    if (!(error instanceof ScanStop)) throw error;
+    end = error.stop;
+  }
+  ctx.sink.emit({ type: 'scan_ended', scanId: ctx.scanId, state: end.state, reason: end.reason });
+  return { scanId: ctx.scanId, ...end, startedAt: walk.startedAt, identity: walk.identity, policyEpoch: walk.policyEpoch, revision: walk.revision ?? null, pages: walk.pages };
+}
+
+/**
+ * The mutable state of one walk; every check throws a stop. Each defence is a protected method,
+ * so a checker-validation mutant (sim/mutants) can remove exactly one by overriding it.
+ */
+export class Walk {
+  readonly startedAt: number;
+  readonly identity: string;
+  readonly policyEpoch: number;
+  readonly pages: PageRecord[] = [];
+  /** `undefined` until page 1 arrives; `null` for an unversioned source. */
+  revision: number | null | undefined;
+  readonly #changesAtStart: number;
+  protected readonly requested = new Set<string>();
+  protected bytes = 0;
+
+  constructor(protected readonly source: PageSource, protected readonly ctx: ScanContext) {
+    this.startedAt = ctx.clock.now();
+    this.identity = source.identity();
+    this.policyEpoch = ctx.policyEpoch();
+    this.#changesAtStart = source.changeCount();
+  }
+
+  async run(): Promise<{ state: ScanEndState; reason: ScanReason }> {
+    let cursor: string | undefined;
+    do {
+      cursor = this.advance(cursor, await this.read(cursor, false));
+    } while (cursor !== undefined);
+    if (this.revision === null) return { state: 'UNVERSIONED_OBSERVATION', reason: 'OK' };
+    await this.finalRecheck();
+    this.checkEquivocation();
+    return { state: 'SNAPSHOT_PROVEN', reason: 'OK' };
+  }
+
+  /** VALIDATING: page 1 again; only its revision is compared (page sizes may legally differ). */
+  protected async finalRecheck(): Promise<void> {
+    await this.read(undefined, true);
+  }
+
+  /**
+   * Requests one page and runs the per-page checks. A notification counted now arrived before
+   * this reply, so it wins over the page's own conditions (first in event order); within the
+   * page the order is identity, backwards revision, other revision (SPEC section 3).
+   */
+  protected async read(cursor: string | undefined, recheck: boolean): Promise<{ reply: PageReply; digest: string }> {
+    if (cursor !== undefined) this.requested.add(cursor);
+    const sent = this.ctx.watch.requestSent();
+    const reply = await this.source.listPage(cursor, this.ctx.scanId, this.remainingMs());
+    if (!reply.ok) return incomplete(FAILURE_REASONS[reply.kind]);
+    this.checkNotifications();
+    this.checkIdentityAndEpoch();
+    this.checkRevision(reply, sent, recheck);
+    if (this.ctx.clock.now() - this.startedAt > this.ctx.limits.scanTimeoutMs) incomplete('TIMEOUT');
+    const digest = pageDigest({ cursorIn: cursor ?? null, cursorOut: reply.nextCursor ?? null, revision: this.revision ?? null, tools: reply.tools });
+    this.ctx.sink.emit({
+      type: 'page_read',
+      scanId: this.ctx.scanId,
+      cursorIn: cursor ?? null,
+      cursorOut: reply.nextCursor ?? null,
+      revision: this.revision ?? null,
+      pageDigest: digest,
+      toolCount: reply.tools.length,
+      recheck,
+    });
+    return { reply, digest };
+  }
+
+  /** A `tools/list_changed` received after the scan started ends it. */
+  protected checkNotifications(): void {
+    if (this.source.changeCount() !== this.#changesAtStart) incomplete('LIST_CHANGED');
+  }
+
+  protected checkIdentityAndEpoch(): void {
+    if (this.source.identity() !== this.identity) incomplete('IDENTITY_CHANGED');
+    if (this.ctx.policyEpoch() !== this.policyEpoch) incomplete('POLICY_EPOCH_CHANGED');
+  }
+
+  protected checkRevision(page: PageReply, sent: number, recheck: boolean): void {
+    if (page.revision === 'invalid') return incomplete('MALFORMED_PAGE');
+    if (page.revision !== null && this.ctx.watch.observe(page.revision, sent) === 'backwards') quarantined('REVISION_BACKWARDS');
+    if (this.revision === undefined) {
+      this.revision = page.revision;
+      return;
+    }
+    if (page.revision !== null && this.revision !== null && page.revision < this.revision) quarantined('REVISION_BACKWARDS');
+    if (page.revision !== this.revision) incomplete(recheck ? 'RECHECK_REVISION_MOVED' : 'REVISION_MOVED');
+  }
+
+  /** Records the page, then decides the next cursor: repeated cursors and limits end the walk. */
+  protected advance(cursorIn: string | undefined, read: { reply: PageReply; digest: string }): string | undefined {
+    const { reply, digest } = read;
+    this.bytes += reply.byteLength;
+    const cursorOut = reply.nextCursor;
+    this.pages.push({ cursorIn: cursorIn ?? null, cursorOut: cursorOut ?? null, revision: this.revision ?? null, pageDigest: digest, tools: reply.tools });
+    this.checkCursor(cursorOut);
+    this.checkLimits(cursorOut);
+    return cursorOut;
+  }
+
+  /** A cursor requested before in this scan (including a repeated empty string) is a loop. */
+  protected checkCursor(cursorOut: string | undefined): void {
+    if (cursorOut !== undefined && this.requested.has(cursorOut)) quarantined('CURSOR_REPEATED');
+  }
+
+  protected checkLimits(cursorOut: string | undefined): void {
+    if (cursorOut !== undefined && this.pages.length >= this.ctx.limits.pageCountMax) quarantined('PAGE_LIMIT');
+    if (this.bytes > this.ctx.limits.byteCountMax) quarantined('BYTE_LIMIT');
+  }
+
+  /** Equivocation: this key already proved this revision with another set of descriptors. */
+  protected checkEquivocation(): void {
+    if (this.ctx.watch.equivocates(this.revision as number, this.pages.flatMap((page) => page.tools))) quarantined('EQUIVOCATION');
+  }
+
+  protected remainingMs(): number {
+    return Math.max(1, this.ctx.limits.scanTimeoutMs - (this.ctx.clock.now() - this.startedAt));
+  }
+}

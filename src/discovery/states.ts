@@ -1,0 +1,36 @@
+/**
+ * Scan states and reason codes (SPEC section 3). Reason codes, never runtime error text, go into
+ * observations, so traces stay byte-stable.
+ */
+
+/** The end states of a scan. DISCOVERING and VALIDATING are transient (see {@link ScanPhase}). */
+export type ScanEndState = 'SNAPSHOT_PROVEN' | 'UNVERSIONED_OBSERVATION' | 'INCOMPLETE' | 'QUARANTINED';
+
+/** Every state a scan can be in, exactly one at a time. */
+export type ScanPhase = 'DISCOVERING' | 'VALIDATING' | ScanEndState;
+
+/** Why a scan ended INCOMPLETE: retried with capped back-off. */
+export type IncompleteReason =
+  | 'REVISION_MOVED'
+  | 'LIST_CHANGED'
+  | 'CURSOR_INVALID'
+  | 'REQUEST_FAILED'
+  | 'TIMEOUT'
+  | 'IDENTITY_CHANGED'
+  | 'POLICY_EPOCH_CHANGED'
+  | 'RECHECK_REVISION_MOVED'
+  | 'MALFORMED_PAGE'
+  | 'DISCONNECTED';
+
+/** Why a scan ended QUARANTINED: operator attention, no automatic admission. */
+export type QuarantineReason = 'CURSOR_REPEATED' | 'PAGE_LIMIT' | 'BYTE_LIMIT' | 'REVISION_BACKWARDS' | 'EQUIVOCATION';
+
+/** The reason code of an end state; the two good states carry `OK`. */
+export type ScanReason = 'OK' | IncompleteReason | QuarantineReason;
+
+/** JSON-RPC "Invalid params", which servers use for a cursor that is no longer valid. */
+export const INVALID_PARAMS = -32602;
+/** The SDK's code for a request that timed out. */
+export const REQUEST_TIMEOUT = -32001;
+/** The SDK's code for a request on a closed connection. */
+export const CONNECTION_CLOSED = -32000;

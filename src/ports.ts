@@ -1,0 +1,67 @@
+/**
+ * Ports: every source of time, randomness, deferred work and observation the catalog core uses.
+ *
+ * The core never touches `Date`, `Math.random` or timers directly. A host embeds it with real
+ * implementations (see {@link realClock}); the simulator passes virtual ones, so the same code
+ * runs unchanged in both.
+ */
+
+/** A monotone clock. `now()` returns milliseconds (integer in the simulator). */
+export interface Clock {
+  now(): number;
+}
+
+/** A source of uniform numbers in [0, 1). Used for back-off jitter only. */
+export interface Random {
+  next(): number;
+}
+
+/** Opaque handle of a scheduled callback. */
+export type ScheduledTask = { readonly id: number };
+
+/**
+ * Deferred work. `after(delayMs, fn)` runs `fn` once, `delayMs` milliseconds (>= 0) from now;
+ * `cancel` is idempotent and ignores handles that already ran.
+ */
+export interface Scheduler {
+  after(delayMs: number, fn: () => void): ScheduledTask;
+  cancel(task: ScheduledTask): void;
+}
+
+/**
+ * One observation of the core, as plain JSON. `type` names the event; the other fields are
+ * listed per type in docs/TRACE.md ("Core events"). The sink stamps time and sequence.
+ */
+export interface Observation {
+  type: string;
+  [field: string]: unknown;
+}
+
+/** Where the core reports what it did (the oracle's "observations"). */
+export interface ObservationSink {
+  emit(observation: Observation): void;
+}
+
+/** A sink that drops everything, for hosts that do not record observations. */
+export const nullSink: ObservationSink = { emit: () => undefined };
+
+/** Wall-clock implementation of {@link Clock} for hosts outside the simulator. */
+export const realClock: Clock = { now: () => Date.now() }; // real-clock
+
+/** Timer-based implementation of {@link Scheduler} for hosts outside the simulator. */
+export function realScheduler(): Scheduler {
+  const timers = new Map<number, ReturnType<typeof setTimeout>>();
+  let next = 0;
+  return {
+    after(delayMs, fn) {
+      const id = next++;
+      timers.set(id, setTimeout(() => { timers.delete(id); fn(); }, delayMs)); // real-clock
+      return { id };
+    },
+    cancel(task) {
+      const timer = timers.get(task.id);
+      if (timer !== undefined) clearTimeout(timer);
+      timers.delete(task.id);
+    },
+  };
+}

@@ -1,0 +1,51 @@
+/**
+ * The digests of `toolCatalogSnapshot.v1` (SPEC section 4). All are lowercase hex sha256.
+ */
+import { createHash } from 'node:crypto';
+import { domainDigest } from './canonical.ts';
+
+/** sha256("catsim.descriptor.v1\n" + JCS(tool exactly as sent, annotations and `_meta` included)). */
+export function descriptorDigest(tool: unknown): string {
+  return domainDigest('catsim.descriptor.v1', tool);
+}
+
+/** Digest of a sub-schema (`inputSchema`, `outputSchema`), or null when the tool has none. */
+export function schemaDigest(schema: unknown): string | null {
+  return schema === undefined ? null : domainDigest('catsim.schema.v1', schema);
+}
+
+/** The fields a page digest covers: cursors as string or null, revision as integer or null. */
+export interface PageDigestInput {
+  cursorIn: string | null;
+  cursorOut: string | null;
+  revision: number | null;
+  tools: readonly unknown[];
+}
+
+/** sha256("catsim.page.v1\n" + JCS({cursorIn, cursorOut, revision, tools})). */
+export function pageDigest(page: PageDigestInput): string {
+  const { cursorIn, cursorOut, revision, tools } = page;
+  return domainDigest('catsim.page.v1', { cursorIn, cursorOut, revision, tools });
+}
+
+/** The page root's starting value: 32 zero bytes, as hex. */
+export const EMPTY_PAGE_ROOT = '0'.repeat(64);
+
+/**
+ * Fold over page digests in cursor order: root = sha256(root ‖ pageDigest), over raw bytes,
+ * starting from 32 zero bytes.
+ * @throws TypeError when a digest is not 64 hex characters.
+ */
+export function pageRoot(pageDigests: readonly string[]): string {
+  let root = Buffer.alloc(32);
+  for (const digest of pageDigests) {
+    if (!/^[0-9a-f]{64}$/.test(digest)) throw new TypeError(`not a sha256 hex digest: ${digest}`);
+    root = createHash('sha256').update(root).update(Buffer.from(digest, 'hex')).digest();
+  }
+  return root.toString('hex');
+}
+
+/** sha256("catsim.snapshot.v1\n" + JCS(artifact)); the artifact never holds generation or status. */
+export function snapshotDigest(artifact: unknown): string {
+  return domainDigest('catsim.snapshot.v1', artifact);
+}

@@ -1,0 +1,137 @@
+/**
+ * The `toolCatalogSnapshot.v1` artifact (SPEC section 4): immutable, canonical JSON, built from
+ * one complete scan. The registry wraps it with a generation and a status; the artifact itself
+ * never holds either, so its digest is stable.
+ */
+import type { PageRecord } from '../discovery/scan.ts';
+import type { CatalogKey } from '../keys.ts';
+import { checkTools, toolName, type ToolVerdict } from '../validation/content-checks.ts';
+import { effectClassOf, trustDigest, type EffectClass, type TrustConfig } from '../validation/trust.ts';
+import { descriptorDigest, pageRoot, schemaDigest, snapshotDigest } from './digests.ts';
+
+/** One tool of a snapshot. `source` is the descriptor exactly as the server sent it. */
+export interface SnapshotTool {
+  name: string;
+  descriptorDigest: string;
+  inputSchemaDigest: string | null;
+  outputSchemaDigest: string | null;
+  /** From trusted policy, never from annotations (SPEC section 4). */
+  effectClass: EffectClass;
+  /** The server's annotations, recorded as untrusted hints. */
+  annotations: Record<string, unknown> | null;
+  /** A derived short description (first sentence, at most 120 characters); never overrides `source`. */
+  shortDescription: string;
+  source: unknown;
+  verdict: ToolVerdict;
+}
+
+/** One page of the walk as bound into the snapshot. */
+export interface SnapshotPage {
+  cursorIn: string | null;
+  cursorOut: string | null;
+  digest: string;
+}
+
+/** How the scan that produced the snapshot ended. */
+export type DiscoveryState = 'SNAPSHOT_PROVEN' | 'UNVERSIONED_OBSERVATION';
+
+/** `toolCatalogSnapshot.v1`. Times are ms on the host clock. */
+export interface ToolCatalogSnapshot {
+  schema: 'toolCatalogSnapshot.v1';
+  serverIdentity: string;
+  endpointDigest: string;
+  protocolVersion: string;
+  tenant: string;
+  role: string;
+  scanId: string;
+  discoveryState: DiscoveryState;
+  discoveryStartedAt: number;
+  policyEpoch: number;
+  trustConfigDigest: string;
+  sourceRevision: number | null;
+  pageRoot: string;
+  pages: SnapshotPage[];
+  expiresAt: number;
+  tools: SnapshotTool[];
+}
+
+/** Everything a snapshot binds besides the pages. */
+export interface SnapshotInput {
+  key: CatalogKey;
+  endpointDigest: string;
+  protocolVersion: string;
+  scanId: string;
+  discoveryState: DiscoveryState;
+  discoveryStartedAt: number;
+  policyEpoch: number;
+  sourceRevision: number | null;
+  /** How long the snapshot may serve after discovery started, in ms. */
+  generationTtlMs: number;
+  trust: TrustConfig;
+  pages: readonly PageRecord[];
+}
+
+/** Freezes a complete scan into a snapshot, running the per-tool content checks. */
+export function buildSnapshot(input: SnapshotInput): ToolCatalogSnapshot {
+  const sources = input.pages.flatMap((page) => page.tools);
+  const digests = sources.map(descriptorDigest);
+  const verdicts = checkTools(sources, digests, input.trust);
+  return deepFreeze({
+    schema: 'toolCatalogSnapshot.v1',
+    serverIdentity: input.key.identity,
+    endpointDigest: input.endpointDigest,
+    protocolVersion: input.protocolVersion,
+    tenant: input.key.tenant,
+    role: input.key.role,
+    scanId: input.scanId,
+    discoveryState: input.discoveryState,
+    discoveryStartedAt: input.discoveryStartedAt,
+    policyEpoch: input.policyEpoch,
+    trustConfigDigest: trustDigest(input.trust),
+    sourceRevision: input.sourceRevision,
+    pageRoot: pageRoot(input.pages.map((page) => page.pageDigest)),
+    pages: input.pages.map((page) => ({ cursorIn: page.cursorIn, cursorOut: page.cursorOut, digest: page.pageDigest })),
+    expiresAt: input.discoveryStartedAt + input.generationTtlMs,
+    tools: sources.map((source, index) => snapshotTool(source, digests[index] as string, verdicts[index] as ToolVerdict, input.trust)),
+  });
+}
+
+function snapshotTool(source: unknown, digest: string, verdict: ToolVerdict, trust: TrustConfig): SnapshotTool {
+  const record = (typeof source === 'object' && source !== null ? source : {}) as Record<string, unknown>;
+  const name = toolName(source);
+  return {
+    name,
+    descriptorDigest: digest,
+    inputSchemaDigest: schemaDigest(record.inputSchema),
+    outputSchemaDigest: schemaDigest(record.outputSchema),
+    effectClass: effectClassOf(trust, name),
+    annotations: isRecord(record.annotations) ? record.annotations : null,
+    shortDescription: shortDescription(record.description),
+    source: structuredClone(source),
+    verdict,
+  };
+}
+
+/** The first sentence of a description, at most 120 characters. */
+export function shortDescription(description: unknown): string {
+  if (typeof description !== 'string') return '';
+  const sentence = description.trim().split(/(?<=[.!?])\s/)[0] ?? '';
+  return sentence.length <= 120 ? sentence : `${sentence.slice(0, 119)}…`;
+}
+
+/** The digest of a snapshot artifact (SPEC section 4). */
+export function digestOfSnapshot(snapshot: ToolCatalogSnapshot): string {
+  return snapshotDigest(snapshot);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
