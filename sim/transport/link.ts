@@ -1,0 +1,164 @@
+/**
+ * A simulated connection between one SDK Client and one SDK Server, driven by the world's queue.
+ *
+ * Fault model (F15): every message is delayed by the policy's latency; with `reorder` on, later
+ * messages may overtake earlier ones in the same direction; notifications (never requests or
+ * responses) may be dropped, as behind a stateless gateway; `disconnect()` cuts the link at once,
+ * losing every message in flight, and both sides see `onclose`. How often each happens is the
+ * policy's and the fault plan's business. The link itself never duplicates, corrupts or drops a
+ * request or response, and never shares an object between the two sides: each message is a
+ * `structuredClone` taken at `send` time (unlike the SDK's InMemoryTransport, which delivers
+ * synchronously and by reference). A structured clone is not a JSON round trip: `undefined`
+ * members and `NaN` survive it, where a real wire would drop or null them.
+ */
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
+import type { World } from '../runtime/world.ts';
+import { copyAuthInfo } from './internal/copyAuthInfo.ts';
+import { Endpoint, type EndpointSide } from './internal/endpoint.ts';
+import type { LinkDirection, LinkPolicy } from './linkPolicy.ts';
+
+/** The client end: a `Transport` that also tells a Connector who the server proved to be. */
+export interface ClientTransport extends Transport {
+  /** The key fingerprint the server side presents (`peerIdentity`), never its `serverInfo`. */
+  readonly identity: string;
+}
+
+/** What happened to one message: delivered, dropped by the policy, or lost to a disconnect. */
+export interface LinkTraceEvent {
+  direction: LinkDirection;
+  kind: 'deliver' | 'drop' | 'lost';
+  /** The JSON-RPC method, for requests and notifications. */
+  method?: string;
+  /** The JSON-RPC id, for requests and responses. */
+  id?: number | string;
+}
+
+/** One simulated connection. Hand `client` to an SDK Client and `server` to an SDK Server. */
+export interface Link {
+  readonly client: ClientTransport;
+  readonly server: Transport;
+  /** The key fingerprint the server side presents (`peerIdentity`). */
+  readonly identity: string;
+  /** Cuts the link now: in-flight messages are lost and both sides get `onclose` (client first). */
+  disconnect(): void;
+  /** True once the link was cut or closed by either side; sends then reject. */
+  readonly closed: boolean;
+  /** Optional observer, called at delivery, drop or loss time (virtual time = `world.now()`). */
+  onTrace?: ((event: LinkTraceEvent) => void) | undefined;
+}
+
+/** How to build a link. */
+export interface LinkOptions {
+  policy: LinkPolicy;
+  /** The key fingerprint the server side presents. */
+  identity: string;
+  /** Delivered (as a fresh copy) with every message to the server; audience in `extra.audience`. */
+  authInfo: AuthInfo;
+}
+
+/**
+ * Creates a link whose messages travel on `world`'s queue. Sends on a closed link reject with
+ * Error('Not connected'); a policy latency that is not an integer >= 0 fails the round
+ * (`world.fail`) and rejects that send.
+ */
+export function createLink(world: World, opts: LinkOptions): Link {
+  return new SimLink(world, opts.policy, opts.identity, copyAuthInfo(opts.authInfo));
+}
+
+interface InFlight {
+  readonly direction: LinkDirection;
+  readonly message: JSONRPCMessage;
+  eventId: number;
+}
+
+class SimLink implements Link {
+  readonly client: Endpoint;
+  readonly server: Endpoint;
+  onTrace?: ((event: LinkTraceEvent) => void) | undefined;
+
+  private isClosed = false;
+  private readonly inFlight = new Map<number, InFlight>();
+  private readonly lastDeliverAtMs: Record<LinkDirection, number> = { toServer: 0, toClient: 0 };
+
+  constructor(
+    private readonly world: World,
+    private readonly policy: LinkPolicy,
+    readonly identity: string,
+    private readonly authInfo: AuthInfo,
+  ) {
+    this.client = new Endpoint(this, 'client', identity);
+    this.server = new Endpoint(this, 'server', identity);
+  }
+
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
+  disconnect(): void {
+    this.close();
+  }
+
+  /** Copies, maybe drops, and schedules one message (see LinkPolicy for the order of calls). */
+  transmit(from: EndpointSide, message: JSONRPCMessage): void {
+    if (this.isClosed) throw new Error('Not connected');
+    const direction: LinkDirection = from === 'client' ? 'toServer' : 'toClient';
+    const copy = structuredClone(message);
+    if (isNotification(copy) && this.policy.dropNotification(direction, copy)) {
+      return this.trace(direction, 'drop', copy);
+    }
+    const flight: InFlight = { direction, message: copy, eventId: 0 };
+    flight.eventId = this.world.schedule(this.deliverAtMs(direction, copy), () => this.deliver(flight));
+    this.inFlight.set(flight.eventId, flight);
+  }
+
+  close(): void {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    for (const flight of this.inFlight.values()) {
+      this.world.cancel(flight.eventId);
+      this.trace(flight.direction, 'lost', flight.message);
+    }
+    this.inFlight.clear();
+    this.client.notifyClosed();
+    this.server.notifyClosed();
+  }
+
+  private deliverAtMs(direction: LinkDirection, message: JSONRPCMessage): number {
+    const latencyMs = this.policy.latencyMs(direction, message);
+    if (!Number.isSafeInteger(latencyMs) || latencyMs < 0) {
+      const error = new RangeError(`link policy latency must be an integer >= 0 ms, got ${latencyMs}`);
+      this.world.fail(error);
+      throw error;
+    }
+    const earliestMs = this.world.now() + latencyMs;
+    const atMs = this.policy.reorder ? earliestMs : Math.max(earliestMs, this.lastDeliverAtMs[direction]);
+    // Track the latest delivery even while reordering, so FIFO holds again once reorder is off.
+    this.lastDeliverAtMs[direction] = Math.max(atMs, this.lastDeliverAtMs[direction]);
+    return atMs;
+  }
+
+  private deliver(flight: InFlight): void {
+    this.inFlight.delete(flight.eventId);
+    this.trace(flight.direction, 'deliver', flight.message);
+    if (flight.direction === 'toServer') {
+      const extra: MessageExtraInfo = { authInfo: copyAuthInfo(this.authInfo) };
+      this.server.receive(flight.message, extra);
+    } else {
+      this.client.receive(flight.message, undefined);
+    }
+  }
+
+  private trace(direction: LinkDirection, kind: LinkTraceEvent['kind'], message: JSONRPCMessage): void {
+    if (this.onTrace === undefined) return;
+    const event: LinkTraceEvent = { direction, kind };
+    if ('method' in message) event.method = message.method;
+    if ('id' in message && message.id !== undefined) event.id = message.id;
+    this.onTrace(event);
+  }
+}
+
+function isNotification(message: JSONRPCMessage): boolean {
+  return 'method' in message && !('id' in message && message.id !== undefined);
+}
