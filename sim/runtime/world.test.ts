@@ -202,4 +202,18 @@ describe('virtual timers and Date', () => {
     });
     expect(seen).toEqual([1_234, 1_234, '1970-01-02T00:00:00.000Z', true, true, Date.UTC(2020, 0, 1)]);
   });
+
+  it('still recognises Dates made outside the round as Dates', async () => {
+    const world = new World({ eventBudget: 100 });
+    const before = new Date(5);
+    let inside: Date | undefined;
+    let checks: boolean[] = [];
+    await world.run(10, () => {
+      inside = new Date();
+      checks = [before instanceof Date, inside instanceof Date, Date.prototype.isPrototypeOf(inside)];
+    });
+    expect(checks).toEqual([true, true, true]);
+    expect(inside instanceof Date).toBe(true);
+    expect(inside!.getTime()).toBe(0);
+  });
 });

@@ -84,6 +84,11 @@ function createVirtualDate(now: () => number): DateConstructor {
     static override now(): number {
       return now();
     }
+
+    // Dates made before the round, or by code that captured the real Date, are still Dates.
+    static override [Symbol.hasInstance](value: unknown): boolean {
+      return value instanceof RealDate;
+    }
   }
   // A class cannot be called without `new`; the proxy restores `Date()`'s string form.
   return new Proxy(VirtualDate, {
