@@ -1,0 +1,36 @@
+/**
+ * Runs a batch of rounds in this thread: what one worker does. Nothing else on the thread may
+ * arm timers while a round runs, so progress is reported only between rounds.
+ */
+import type { Scenario } from '../plan/scenario.ts';
+import { resolveCore } from './cores.ts';
+import { isSampled, replayCompare } from './determinism.ts';
+import { runAndCheck, type RoundSummary } from './round-check.ts';
+
+/** What a batch is asked to do. */
+export interface BatchJob {
+  seed: string;
+  scenario: Scenario;
+  core: string;
+  rounds: number[];
+  /** Replay about 1 in this many rounds (0: never). */
+  determinismEvery: number;
+}
+
+/** One finished round, with the determinism replay result when it was sampled. */
+export interface BatchResult {
+  summary: RoundSummary;
+  replay: 'same' | number | null | undefined;
+}
+
+/** Runs every round of the job in order, calling `onRound` after each. */
+export async function runBatch(job: BatchJob, onRound: (result: BatchResult) => void): Promise<void> {
+  const core = resolveCore(job.core);
+  for (const round of job.rounds) {
+    const { summary, run } = await runAndCheck(job.seed, round, job.scenario, core, job.core);
+    const replay = isSampled(round, job.determinismEvery)
+      ? await replayCompare(job.seed, round, job.scenario, core, job.core, { digest: summary.traceDigest, events: run.events })
+      : undefined;
+    onRound({ summary, replay });
+  }
+}

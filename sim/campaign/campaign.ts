@@ -1,0 +1,105 @@
+/**
+ * A seeded campaign: rounds [firstRound, firstRound + rounds) of one seed, on one scenario and
+ * core, spread over worker threads in batches, folded into one report. The report does not
+ * depend on the number of workers: every round is a pure function of (seed, round, scenario,
+ * core), and summaries are folded in round order.
+ */
+import { Worker } from 'node:worker_threads';
+import type { Scenario } from '../plan/scenario.ts';
+import { runBatch, type BatchJob, type BatchResult } from './batch.ts';
+import { ReportBuilder, type CampaignReport } from './report.ts';
+import type { WorkerMessage } from './worker.ts';
+
+/** What to run. */
+export interface CampaignOptions {
+  seed: string;
+  scenario: Scenario;
+  core: string;
+  firstRound: number;
+  rounds: number;
+  /** Worker threads; 0 runs in this thread (no progress timers may run meanwhile). */
+  workers: number;
+  /** Replay about 1 in this many rounds to check determinism (0: never). */
+  determinismEvery: number;
+  /** Rounds per batch handed to a worker. */
+  batchSize?: number;
+  /** Called between rounds with the number of rounds done and failing so far. */
+  onProgress?: (done: number, failing: number) => void;
+  /** Aborting stops the campaign; the report then covers the rounds finished so far. */
+  signal?: AbortSignal;
+}
+
+/** A worker or the campaign machinery itself failed (exit code 3). */
+export class TestbedError extends Error {
+  override readonly name = 'TestbedError';
+}
+
+/** Runs a campaign and returns its report. @throws TestbedError when a round crashes the testbed. */
+export async function runCampaign(options: CampaignOptions): Promise<CampaignReport> {
+  const builder = new ReportBuilder({ seed: options.seed, scenario: options.scenario.name, core: options.core, firstRound: options.firstRound, roundsPlanned: options.rounds, faults: options.scenario.faults });
+  const started = performance.now(); // real-clock: throughput only, never inside a round
+  let failing = 0;
+  const onResult = (result: BatchResult): void => {
+    builder.add(result.summary);
+    if (result.replay !== undefined) builder.addReplay(result.summary.round, result.replay);
+    if (result.summary.violations.length > 0 || result.summary.status === 'undecided') failing += 1;
+    options.onProgress?.(builder.roundsRun, failing);
+  };
+  const rounds = Array.from({ length: options.rounds }, (_, i) => options.firstRound + i);
+  const jobs = batches(rounds, options.batchSize ?? 25).map((batch): BatchJob => ({ seed: options.seed, scenario: options.scenario, core: options.core, rounds: batch, determinismEvery: options.determinismEvery }));
+  if (options.workers === 0) {
+    for (const job of jobs) {
+      if (options.signal?.aborted) break;
+      await runBatch(job, onResult);
+    }
+  } else {
+    await runOnWorkers(jobs, options.workers, onResult, options.signal);
+  }
+  return builder.build(performance.now() - started, options.signal?.aborted === true); // real-clock
+}
+
+function batches<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** Deals jobs to `count` workers as they become free. */
+function runOnWorkers(jobs: BatchJob[], count: number, onResult: (result: BatchResult) => void, signal: AbortSignal | undefined): Promise<void> {
+  const queue = [...jobs];
+  const workers: Worker[] = [];
+  return new Promise<void>((resolve, reject) => {
+    let active = 0;
+    let settled = false;
+    const finish = (error?: Error): void => {
+      if (settled) return;
+      settled = true;
+      for (const worker of workers) void worker.terminate();
+      if (error === undefined) resolve();
+      else reject(error);
+    };
+    signal?.addEventListener('abort', () => finish(), { once: true });
+    const feed = (worker: Worker): void => {
+      const job = queue.shift();
+      if (job === undefined || signal?.aborted) {
+        active -= 1;
+        if (active === 0) finish();
+        return;
+      }
+      worker.postMessage(job);
+    };
+    for (let i = 0; i < Math.max(1, Math.min(count, jobs.length)); i += 1) {
+      const worker = new Worker(new URL('./worker-entry.mjs', import.meta.url));
+      workers.push(worker);
+      active += 1;
+      worker.on('message', (message: WorkerMessage) => {
+        if (message.kind === 'round') onResult(message.result);
+        else if (message.kind === 'batch-done') feed(worker);
+        else finish(new TestbedError(message.message));
+      });
+      worker.on('error', (error) => finish(new TestbedError(`worker crashed: ${error.message}`)));
+      feed(worker);
+    }
+    if (jobs.length === 0) finish();
+  });
+}

@@ -1,0 +1,101 @@
+/**
+ * The campaign report: round summaries folded into the gate verdict. Everything in it except
+ * `elapsedMs` and `roundsPerSecond` depends only on (seed, rounds, scenario, core), never on
+ * the number of workers or the order in which rounds finished.
+ */
+import type { Violation } from '../../oracle/index.ts';
+import type { FaultId } from '../plan/types.ts';
+import type { RoundSummary } from './round-check.ts';
+
+/** One failing round: a violation, an UNDECIDED end, or both. */
+export interface FailingRound {
+  round: number;
+  undecided: boolean;
+  violations: Violation[];
+}
+
+/** The result of a campaign. */
+export interface CampaignReport {
+  seed: string;
+  scenario: string;
+  core: string;
+  firstRound: number;
+  roundsPlanned: number;
+  roundsRun: number;
+  interrupted: boolean;
+  violationsByInvariant: Record<string, number>;
+  undecidedRounds: number;
+  endStates: Record<string, number>;
+  endReasons: Record<string, number>;
+  faultsEnabled: Record<string, number>;
+  failingRounds: FailingRound[];
+  /** Rounds replayed in a fresh world by the determinism self-check, and how many differed. */
+  determinism: { replayed: number; mismatches: { round: number; firstDifferingSeq: number | null }[] };
+  elapsedMs: number;
+  roundsPerSecond: number;
+}
+
+/** Folds round summaries (any order) into a report. */
+export class ReportBuilder {
+  readonly #summaries = new Map<number, RoundSummary>();
+  readonly #mismatches: { round: number; firstDifferingSeq: number | null }[] = [];
+  #replayed = 0;
+
+  constructor(private readonly meta: { seed: string; scenario: string; core: string; firstRound: number; roundsPlanned: number; faults: readonly FaultId[] }) {}
+
+  add(summary: RoundSummary): void {
+    this.#summaries.set(summary.round, summary);
+  }
+
+  /** Records one determinism replay; `firstDifferingSeq` null means identical. */
+  addReplay(round: number, firstDifferingSeq: number | null | 'same'): void {
+    this.#replayed += 1;
+    if (firstDifferingSeq !== 'same') this.#mismatches.push({ round, firstDifferingSeq });
+  }
+
+  get roundsRun(): number {
+    return this.#summaries.size;
+  }
+
+  build(elapsedMs: number, interrupted: boolean): CampaignReport {
+    const summaries = [...this.#summaries.values()].sort((a, b) => a.round - b.round);
+    const { faults, ...meta } = this.meta;
+    const report: CampaignReport = {
+      ...meta,
+      roundsRun: summaries.length,
+      interrupted,
+      violationsByInvariant: {},
+      undecidedRounds: 0,
+      endStates: {},
+      endReasons: {},
+      faultsEnabled: Object.fromEntries(faults.map((fault) => [fault, 0])),
+      failingRounds: [],
+      determinism: { replayed: this.#replayed, mismatches: [...this.#mismatches].sort((a, b) => a.round - b.round) },
+      elapsedMs,
+      roundsPerSecond: elapsedMs > 0 ? (summaries.length * 1000) / elapsedMs : 0,
+    };
+    for (const summary of summaries) fold(report, summary);
+    return report;
+  }
+}
+
+function fold(report: CampaignReport, summary: RoundSummary): void {
+  for (const fault of summary.faults) add(report.faultsEnabled, fault, 1);
+  for (const [state, count] of Object.entries(summary.endStates)) add(report.endStates, state, count);
+  for (const [reason, count] of Object.entries(summary.endReasons)) add(report.endReasons, reason, count);
+  for (const violation of summary.violations) add(report.violationsByInvariant, violation.invariant, 1);
+  const undecided = summary.status === 'undecided';
+  if (undecided) report.undecidedRounds += 1;
+  if (undecided || summary.violations.length > 0) report.failingRounds.push({ round: summary.round, undecided, violations: summary.violations });
+}
+
+function add(counts: Record<string, number>, key: string, by: number): void {
+  counts[key] = (counts[key] ?? 0) + by;
+}
+
+/** The exit code of a campaign (SPEC section 13): 3 testbed failure, 1 violation or UNDECIDED, else 0. */
+export function exitCodeOf(report: CampaignReport): number {
+  if (report.determinism.mismatches.length > 0) return 3;
+  if (report.failingRounds.length > 0 || report.interrupted) return 1;
+  return 0;
+}

@@ -1,0 +1,48 @@
+/**
+ * One round end to end: generate its plan, run it on a core, check its trace with the oracle,
+ * and summarise it as plain data (what a worker sends back to the campaign).
+ */
+import { checkEvents, type Violation } from '../../oracle/index.ts';
+import type { CoreFactory } from '../cores/adapter.ts';
+import { generatePlan } from '../plan/generate.ts';
+import type { Scenario } from '../plan/scenario.ts';
+import type { FaultId, RoundPlan } from '../plan/types.ts';
+import { runRound, type RoundRun } from '../round.ts';
+import { traceDigest } from '../trace/recorder.ts';
+
+/** What a campaign keeps of one round. */
+export interface RoundSummary {
+  round: number;
+  status: 'settled' | 'undecided';
+  faults: FaultId[];
+  /** Count of scan end states reached, by state. */
+  endStates: Record<string, number>;
+  /** Count of scan end reasons (INCOMPLETE and QUARANTINED ones), by reason code. */
+  endReasons: Record<string, number>;
+  violations: Violation[];
+  traceDigest: string;
+  events: number;
+}
+
+/** Runs and checks one round of campaign `seed`. */
+export async function runAndCheck(seed: string, round: number, scenario: Scenario, core: CoreFactory, coreName: string): Promise<{ summary: RoundSummary; run: RoundRun; plan: RoundPlan }> {
+  const plan = generatePlan(seed, round, scenario);
+  const run = await runRound(plan, core, coreName);
+  const verdict = checkEvents(run.header as never, run.events as never);
+  const endStates: Record<string, number> = {};
+  const endReasons: Record<string, number> = {};
+  for (const event of run.events) {
+    if (event.type !== 'scan_ended') continue;
+    increment(endStates, event.state as string);
+    if (event.reason !== 'OK') increment(endReasons, event.reason as string);
+  }
+  const summary: RoundSummary = {
+    round, status: run.status, faults: plan.faults, endStates, endReasons,
+    violations: verdict.violations, traceDigest: traceDigest(run.header, run.events), events: run.events.length,
+  };
+  return { summary, run, plan };
+}
+
+function increment(counts: Record<string, number>, key: string): void {
+  counts[key] = (counts[key] ?? 0) + 1;
+}

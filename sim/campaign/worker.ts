@@ -1,0 +1,22 @@
+/**
+ * A campaign worker thread: receives batches of rounds, runs them, and posts one message per
+ * round. Runs on its own thread so that the main thread's progress bar and pool timers never
+ * land on a round's virtual clock.
+ */
+import { parentPort } from 'node:worker_threads';
+import { runBatch, type BatchJob } from './batch.ts';
+
+/** Messages a worker posts. */
+export type WorkerMessage =
+  | { kind: 'round'; result: import('./batch.ts').BatchResult }
+  | { kind: 'batch-done' }
+  | { kind: 'error'; message: string };
+
+const port = parentPort;
+if (port === null) throw new Error('campaign worker must run in a worker thread');
+
+port.on('message', (job: BatchJob) => {
+  runBatch(job, (result) => port.postMessage({ kind: 'round', result } satisfies WorkerMessage))
+    .then(() => port.postMessage({ kind: 'batch-done' } satisfies WorkerMessage))
+    .catch((error: unknown) => port.postMessage({ kind: 'error', message: error instanceof Error ? `${error.name}: ${error.message}` : String(error) } satisfies WorkerMessage));
+});

@@ -1,0 +1,59 @@
+/**
+ * The reference catalog core (`src/`) as a simulator adapter. Mutants reuse it with one defence
+ * removed (a different walk), so they differ from it in exactly one place.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SdkPageSource } from '../../src/discovery/page-source.ts';
+import type { CatalogRefresher } from '../../src/discovery/refresher.ts';
+import type { WalkConstructor } from '../../src/discovery/scan.ts';
+import { CatalogHost } from '../../src/host.ts';
+import { DEFAULT_TRUST } from '../../src/validation/trust.ts';
+import type { CoreAdapter, CoreConnection, CoreEnvironment, CoreFactory } from './adapter.ts';
+
+/** The protocol version the SDK Client negotiates with the simulated servers. */
+export const PROTOCOL_VERSION = '2025-11-25';
+
+/** Options that turn the reference core into a mutant. */
+export interface ReferenceVariant {
+  walk?: WalkConstructor;
+}
+
+/** A factory for the reference core, or for a variant of it. */
+export function referenceCore(variant: ReferenceVariant = {}): CoreFactory {
+  return (env) => new ReferenceAdapter(env, variant);
+}
+
+class ReferenceAdapter implements CoreAdapter {
+  readonly #host: CatalogHost;
+
+  constructor(env: CoreEnvironment, variant: ReferenceVariant) {
+    this.#host = new CatalogHost(
+      { clock: env.clock, scheduler: env.scheduler, random: env.random, sink: env.sink },
+      {
+        limits: { pageCountMax: env.bounds.pageCountMax, byteCountMax: env.bounds.byteCountMax, scanTimeoutMs: env.bounds.scanTimeoutMs },
+        refresh: { ...env.timings, generationTtlMs: env.bounds.generationTtlMs },
+        trust: DEFAULT_TRUST,
+        policy: { epoch: () => 0 },
+        walk: variant.walk,
+      },
+    );
+  }
+
+  createClient(): Client {
+    return new Client({ name: 'catsim-reference', version: '0.1.0' }, { capabilities: {} });
+  }
+
+  attach(connection: CoreConnection): void {
+    let refresher: CatalogRefresher | undefined;
+    const source = new SdkPageSource(connection.client, connection.identity, () => refresher?.onListChanged());
+    refresher = this.#host.attach(source, { tenant: connection.tenant, role: connection.role }, {
+      endpointDigest: connection.endpointDigest,
+      protocolVersion: connection.client.getServerVersion() === undefined ? PROTOCOL_VERSION : PROTOCOL_VERSION,
+    });
+    refresher.start();
+  }
+
+  stop(): void {
+    this.#host.stop();
+  }
+}

@@ -1,0 +1,202 @@
+/**
+ * An adversarial MCP server on the SDK's low-level `Server` (which does not validate its own
+ * `tools/list` output, so it can misbehave), serving one revision history to several sessions.
+ *
+ * Fault model, all from the round plan:
+ * - F1/F2/F4: the history changes at planned times, between or within scans; every change bumps
+ *   the revision (F4 changes only an audience no client holds, so the revision moves alone).
+ * - F3: `list_changed` sent without being declared, never sent, duplicated, sent after page 2 of
+ *   a scan, or delivered late (extra latency) until T_heal.
+ * - F5 (trait): cursors repeat, cycle, are always "", never end, are ignored, or an empty page
+ *   with a next cursor is inserted between real pages (legal; a correct core walks through it).
+ * - F11: restarts at planned times: cursors of earlier boots get -32602; the revision survives.
+ * - F12 (trait): pages carry no revision at all.
+ * Ground truth (revisions, pages served and refused, notifications) goes to the trace recorder.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ErrorCode, ListToolsRequestSchema, McpError, type ListToolsRequest, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { Rng } from '../random.ts';
+import type { World } from '../runtime/world.ts';
+import type { RevisionStep, ServerPlan, ToolDescriptor } from '../plan/types.ts';
+import { worldDescriptorDigest, worldPageDigest } from '../trace/digests.ts';
+import type { TraceRecorder } from '../trace/recorder.ts';
+import { decodeCursor, encodeCursor, type CursorPosition } from './cursor.ts';
+
+/** `_meta` keys of SPEC section 2. */
+export const REVISION_KEY = 'dev.catsim/catalogRevision';
+export const SCAN_ID_KEY = 'dev.catsim/scanId';
+
+interface Session {
+  server: Server;
+  audience: string;
+}
+
+type PageResult = { tools: ToolDescriptor[]; nextCursor?: string; _meta?: Record<string, unknown> };
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** One simulated server and all its sessions. */
+export class SimCatalogServer {
+  #boot = 0;
+  #step: RevisionStep;
+  readonly #sessions: Session[] = [];
+  readonly #pagesPerScan = new Map<string, number>();
+
+  constructor(
+    readonly plan: ServerPlan,
+    private readonly world: World,
+    private readonly recorder: TraceRecorder,
+    private readonly rng: Rng,
+    private readonly tHealMs: number,
+  ) {
+    this.#step = plan.history[0] as RevisionStep;
+  }
+
+  /** Traits that persist for the whole round, as written in `server_up`. */
+  traits(): string[] {
+    const traits: string[] = [];
+    if (this.plan.cursorTrait !== null && this.plan.cursorTrait !== 'empty-page-with-next') traits.push(`F5:${this.plan.cursorTrait}`);
+    if (this.plan.cursorTrait === 'empty-page-with-next') traits.push('PAGING:empty-page-with-next');
+    if (!this.plan.versioned) traits.push('F12');
+    return traits;
+  }
+
+  /** Logs the first boot and revision, and schedules the history and restarts. */
+  start(): void {
+    this.#logUp();
+    this.#logRevision();
+    for (const step of this.plan.history.slice(1)) this.world.schedule(step.atMs, () => this.#advance(step));
+    for (const atMs of this.plan.restartsAtMs) this.world.schedule(atMs, () => this.#restart());
+  }
+
+  /** Serves one session for `audience` on `transport` (the server end of a link). */
+  async connect(transport: Transport, audience: string): Promise<void> {
+    const capabilities = { tools: this.plan.notifications.declared ? { listChanged: true } : {} };
+    const server = new Server({ name: `catsim-${this.plan.id}`, version: '1.0.0' }, { capabilities });
+    server.setRequestHandler(ListToolsRequestSchema, (request, extra) => this.#listTools(request, extra, audience));
+    this.#sessions.push({ server, audience });
+    await server.connect(transport);
+  }
+
+  #logUp(): void {
+    this.recorder.world('server_up', { server: this.plan.id, identity: this.plan.identity, boot: this.#boot, versioned: this.plan.versioned, traits: this.traits() });
+  }
+
+  #logRevision(): void {
+    const views: Record<string, { name: unknown; digest: string }[]> = {};
+    for (const [audience, tools] of Object.entries(this.#step.views)) {
+      views[audience] = tools.map((tool) => ({ name: tool.name, digest: worldDescriptorDigest(tool) }));
+    }
+    this.recorder.world('revision', { server: this.plan.id, revision: this.#step.revision, views });
+  }
+
+  #advance(step: RevisionStep): void {
+    this.#step = step;
+    this.#logRevision();
+    if (this.plan.notifications.sendOnChange) this.#notifyAll(this.plan.notifications.copies);
+  }
+
+  #restart(): void {
+    this.#boot += 1;
+    this.#logUp();
+  }
+
+  #notifyAll(copies: number): void {
+    for (const session of this.#sessions) {
+      for (let i = 0; i < copies; i += 1) this.#notify(session);
+    }
+  }
+
+  #notify(session: Session): void {
+    this.recorder.world('notification_sent', { server: this.plan.id, audience: session.audience, delivered: true });
+    void session.server.sendToolListChanged().catch(() => undefined);
+  }
+
+  #listTools(request: ListToolsRequest, extra: Extra, audience: string): PageResult {
+    const scanId = scanIdOf(request);
+    const cursor = request.params?.cursor;
+    const position = this.#resolve(cursor);
+    if (position === undefined || position.boot !== this.#boot) {
+      this.recorder.world('page_refused', { server: this.plan.id, audience: audienceOf(extra, audience), scanId, cursorIn: cursor ?? null, code: ErrorCode.InvalidParams });
+      throw new McpError(ErrorCode.InvalidParams, 'Invalid cursor');
+    }
+    const view = this.#step.views[audienceOf(extra, audience)] ?? [];
+    const { tools, nextCursor } = this.#page(view, cursor, position);
+    const reported = this.plan.versioned ? this.#step.revision : null;
+    this.#logPage(audienceOf(extra, audience), scanId, cursor, nextCursor, reported, tools);
+    this.#maybeNotifyAfterPage2(scanId, audience);
+    const result: PageResult = { tools: structuredClone(tools) };
+    if (nextCursor !== undefined) result.nextCursor = nextCursor;
+    if (reported !== null) result._meta = { [REVISION_KEY]: reported };
+    return result;
+  }
+
+  /** Where a cursor points; the always-empty trait's "" is the second page. */
+  #resolve(cursor: string | undefined): CursorPosition | undefined {
+    if (cursor === undefined) return { boot: this.#boot, offset: 0, empty: false };
+    if (cursor === '' && this.plan.cursorTrait === 'always-empty') return { boot: this.#boot, offset: this.plan.pageSizeMax, empty: false };
+    return decodeCursor(cursor);
+  }
+
+  /** The page at `position`, with the cursor trait applied to its next cursor. */
+  #page(view: ToolDescriptor[], cursor: string | undefined, position: CursorPosition): { tools: ToolDescriptor[]; nextCursor: string | undefined } {
+    const trait = this.plan.cursorTrait;
+    if (position.empty) return { tools: [], nextCursor: encodeCursor({ ...position, empty: false }) };
+    const start = trait === 'ignored' ? 0 : position.offset;
+    const size = this.rng.int(this.plan.pageSizeMin, this.plan.pageSizeMax);
+    const tools = view.slice(start, start + size);
+    const more = start + size < view.length;
+    const next = { boot: this.#boot, offset: start + size, empty: false };
+    switch (trait) {
+      case 'always-empty': return { tools, nextCursor: '' };
+      case 'never-ending': return { tools, nextCursor: encodeCursor(next) };
+      case 'repeat': return { tools, nextCursor: cursor ?? (more ? encodeCursor(next) : undefined) };
+      case 'cycle': return { tools, nextCursor: this.#cycleCursor(position) };
+      case 'empty-page-with-next': return { tools, nextCursor: more ? encodeCursor({ ...next, empty: true }) : undefined };
+      default: return { tools, nextCursor: more ? encodeCursor(next) : undefined };
+    }
+  }
+
+  /** F5 cycle A -> B -> A: A points at offset pageSizeMax, B at twice that. */
+  #cycleCursor(position: CursorPosition): string {
+    const a = { boot: this.#boot, offset: this.plan.pageSizeMax, empty: false };
+    const atA = position.offset === a.offset && position.offset !== 0;
+    return encodeCursor(atA ? { ...a, offset: 2 * a.offset } : a);
+  }
+
+  #logPage(audience: string, scanId: string | null, cursor: string | undefined, nextCursor: string | undefined, reported: number | null, tools: ToolDescriptor[]): void {
+    this.recorder.world('page_served', {
+      server: this.plan.id,
+      audience,
+      scanId,
+      cursorIn: cursor ?? null,
+      cursorOut: nextCursor ?? null,
+      revision: this.#step.revision,
+      reported,
+      tools: tools.map(worldDescriptorDigest),
+      pageDigest: worldPageDigest(cursor ?? null, nextCursor ?? null, reported, tools),
+    });
+  }
+
+  /** F3: an extra notification right after page 2 of a scan, until T_heal. */
+  #maybeNotifyAfterPage2(scanId: string | null, audience: string): void {
+    if (!this.plan.notifications.afterPage2 || scanId === null || this.world.now() >= this.tHealMs) return;
+    const served = (this.#pagesPerScan.get(scanId) ?? 0) + 1;
+    this.#pagesPerScan.set(scanId, served);
+    if (served !== 2) return;
+    const session = this.#sessions.find((candidate) => candidate.audience === audience);
+    if (session !== undefined) this.world.after(0, () => this.#notify(session));
+  }
+}
+
+function scanIdOf(request: ListToolsRequest): string | null {
+  const value = (request.params?._meta as Record<string, unknown> | undefined)?.[SCAN_ID_KEY];
+  return typeof value === 'string' ? value : null;
+}
+
+/** The audience proved by the transport (authInfo), falling back to the session's own. */
+function audienceOf(extra: Extra, fallback: string): string {
+  const value = (extra.authInfo?.extra as Record<string, unknown> | undefined)?.audience;
+  return typeof value === 'string' ? value : fallback;
+}
