@@ -1,0 +1,62 @@
+/**
+ * The oracle's entry point (SPEC section 11): judge one round's trace, invariant by invariant.
+ *
+ * Workflow: build the ground-truth model and the observation indexes once (linear in the number
+ * of events), run each invariant group over them, return the sorted violations with per-invariant
+ * work counts. Nothing here reads the clock, randomness or global state, and the input is never
+ * mutated, so the same events always give the same verdict.
+ */
+import { buildGroundTruth } from './ground-truth.ts';
+import type { CheckContext, InvariantGroupCheck } from './invariants/check-context.ts';
+import { Findings } from './invariants/check-context.ts';
+import { checkCompleteness } from './invariants/completeness.ts';
+import { checkLiveness } from './invariants/liveness.ts';
+import { checkScanTermination } from './invariants/scan-termination.ts';
+import { buildObservations } from './observations.ts';
+import type { Trace, TraceEvent, TraceHeader } from './trace.ts';
+import type { InvariantId, Violation } from './violation.ts';
+
+/**
+ * The oracle's judgement of one round.
+ * - `round`: the header's round number.
+ * - `violations`: every violation found, sorted by seq (null last), then invariant number, code,
+ *   evidence; empty means the core was right on every invariant checked.
+ * - `checked`: per invariant, how many items it examined (I1: ELIGIBLE publishes, I2: publishes,
+ *   I12: (server, audience) keys of a settled round, I13: scans seen by the world plus scans
+ *   started by the core), so a report can show the oracle did work.
+ */
+export interface Verdict {
+  readonly round: number;
+  readonly violations: Violation[];
+  readonly checked: Record<InvariantId, number>;
+}
+
+/** The invariant groups, run in this order (the order does not affect the sorted verdict). */
+const INVARIANT_GROUPS: readonly InvariantGroupCheck[] = [
+  checkCompleteness,
+  checkLiveness,
+  checkScanTermination,
+];
+
+/** Judges a parsed trace (see `parseTrace`). Never throws on a trace `parseTrace` accepted. */
+export function checkTrace(trace: Trace): Verdict {
+  return checkEvents(trace.header, trace.events);
+}
+
+/**
+ * Judges a round from a header and events handed over in memory, without serialising them. The
+ * events must already follow docs/TRACE.md (`seq` = index, shapes as documented): unlike
+ * `parseTrace`, this does not validate them. Events of unknown types, or with a `src` that does
+ * not match their type, are ignored.
+ */
+export function checkEvents(header: TraceHeader, events: readonly TraceEvent[]): Verdict {
+  const context: CheckContext = {
+    header,
+    bounds: header.bounds,
+    truth: buildGroundTruth(events),
+    observed: buildObservations(events),
+  };
+  const findings = new Findings(header.round);
+  for (const group of INVARIANT_GROUPS) group(context, findings);
+  return { round: header.round, ...findings.result() };
+}

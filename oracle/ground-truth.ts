@@ -1,0 +1,190 @@
+/**
+ * The world as it really was, rebuilt from `src: "world"` events only (SPEC section 11): servers by
+ * plan id, the identity each boot presented, each true revision with its per-audience views, and
+ * every page served or refused, grouped by scanId.
+ *
+ * Workflow: `buildGroundTruth(events)` once per trace, then query. Lookups that take `beforeSeq`
+ * only see events strictly earlier in the trace, so an invariant can ask "what was true when the
+ * core published" without scanning the whole trace again. The model keeps references to the
+ * caller's event objects and never mutates them.
+ */
+import {
+  asKnownEvent,
+  type PageRefusedEvent,
+  type PageServedEvent,
+  type PublishedPage,
+  type RevisionEvent,
+  type RoundEndEvent,
+  type ServerUpEvent,
+  type TraceEvent,
+  type ViewTool,
+} from './trace.ts';
+
+/**
+ * Trait prefixes that exempt a server from liveness (docs/TRACE.md `server_up`): cursor
+ * misbehaviour, duplicate names, schema defects and equivocation make convergence impossible by
+ * design, so I12 does not demand it.
+ */
+export const DISQUALIFYING_TRAIT_PREFIXES: readonly string[] = ['F5', 'F6', 'F13', 'EQUIV'];
+
+/** One true revision of a server: from `t` on, `views` maps each audience to its tools in order. */
+export interface TrueRevision {
+  readonly server: string;
+  readonly revision: number;
+  readonly views: ReadonlyMap<string, readonly ViewTool[]>;
+  readonly t: number;
+  readonly seq: number;
+}
+
+/** Everything the world logged about one server (plan id), each list in trace order. */
+export class ServerModel {
+  readonly boots: ServerUpEvent[] = [];
+  readonly revisions: TrueRevision[] = [];
+
+  constructor(readonly id: string) {}
+
+  /** The most recent `server_up`, or null if the server never came up. */
+  latestBoot(): ServerUpEvent | null {
+    return this.boots[this.boots.length - 1] ?? null;
+  }
+
+  /** The most recent `revision` event: the server's final true catalog. */
+  latestRevision(): TrueRevision | null {
+    return this.revisions[this.revisions.length - 1] ?? null;
+  }
+
+  /**
+   * Every revision event numbered `revision` that precedes `beforeSeq`. Normally at most one; an
+   * equivocating server may log the same number with different views.
+   */
+  revisionsNumbered(revision: number, beforeSeq: number): TrueRevision[] {
+    return this.revisions.filter((r) => r.revision === revision && r.seq < beforeSeq);
+  }
+
+  /** Whether any boot carried a trait whose name starts with one of `prefixes`. */
+  everHadTrait(prefixes: readonly string[]): boolean {
+    return this.boots.some((boot) => hasTraitPrefix(boot, prefixes));
+  }
+}
+
+/** Whether one boot carries a trait whose name starts with one of `prefixes`. */
+export function hasTraitPrefix(boot: ServerUpEvent, prefixes: readonly string[]): boolean {
+  return boot.traits.some((trait) => prefixes.some((prefix) => trait.startsWith(prefix)));
+}
+
+/** Every `tools/list` request the world answered for one scanId, in trace order. */
+export class ScanRequests {
+  /** Served and refused requests together, in trace order. */
+  readonly requests: Array<PageServedEvent | PageRefusedEvent> = [];
+  /** Served pages whose `cursorIn` is null: page 1 and the final recheck. */
+  readonly cursorless: PageServedEvent[] = [];
+  /** Served pages by pageDigest: nearly unique already, so matching compares cursors only. */
+  private readonly byDigest = new Map<string, PageServedEvent[]>();
+
+  constructor(readonly scanId: string) {}
+
+  /** Records one answered request; served pages become matchable. */
+  add(event: PageServedEvent | PageRefusedEvent): void {
+    this.requests.push(event);
+    if (event.type !== 'page_served') return;
+    if (event.cursorIn === null) this.cursorless.push(event);
+    const list = this.byDigest.get(event.pageDigest);
+    if (list === undefined) this.byDigest.set(event.pageDigest, [event]);
+    else list.push(event);
+  }
+
+  /**
+   * The earliest served page before `beforeSeq` with the same cursorIn, cursorOut and pageDigest
+   * as `page`, or null. Earliest, because page 1 and its recheck can be byte-identical and the
+   * recheck must be found after the match, not be the match.
+   */
+  firstMatch(page: PublishedPage, beforeSeq: number): PageServedEvent | null {
+    for (const served of this.byDigest.get(page.pageDigest) ?? []) {
+      if (served.seq >= beforeSeq) return null;
+      if (served.cursorIn === page.cursorIn && served.cursorOut === page.cursorOut) return served;
+    }
+    return null;
+  }
+}
+
+/** The ground-truth model of one round. */
+export class GroundTruth {
+  /** Servers by plan id, in order of first mention. */
+  readonly servers = new Map<string, ServerModel>();
+  /** Boots by the identity they presented, in trace order. */
+  readonly bootsByIdentity = new Map<string, ServerUpEvent[]>();
+  /** Requests by scanId; pages served without a scanId are not attributed to any scan. */
+  readonly scans = new Map<string, ScanRequests>();
+  /** The round's end, or null for a truncated trace. */
+  roundEnd: RoundEndEvent | null = null;
+
+  /**
+   * The boot that presented `identity` most recently before `beforeSeq` (an identity is valid
+   * from its `server_up` on), or null when no server had presented it yet.
+   */
+  bootForIdentity(identity: string, beforeSeq: number): ServerUpEvent | null {
+    const boots = this.bootsByIdentity.get(identity) ?? [];
+    let found: ServerUpEvent | null = null;
+    for (const boot of boots) if (boot.seq < beforeSeq) found = boot;
+    return found;
+  }
+
+  /** The server model for a plan id, created on first mention. */
+  server(id: string): ServerModel {
+    let model = this.servers.get(id);
+    if (model === undefined) {
+      model = new ServerModel(id);
+      this.servers.set(id, model);
+    }
+    return model;
+  }
+
+  /** The requests of one scan, created on first mention. */
+  scan(scanId: string): ScanRequests {
+    let requests = this.scans.get(scanId);
+    if (requests === undefined) {
+      requests = new ScanRequests(scanId);
+      this.scans.set(scanId, requests);
+    }
+    return requests;
+  }
+}
+
+/**
+ * Builds the ground-truth model from a trace's events in one pass. Core events and unknown event
+ * types are skipped; the first `round_end` wins.
+ */
+export function buildGroundTruth(events: readonly TraceEvent[]): GroundTruth {
+  const truth = new GroundTruth();
+  for (const raw of events) {
+    const event = asKnownEvent(raw);
+    if (event === null || event.src !== 'world') continue;
+    switch (event.type) {
+      case 'server_up': addBoot(truth, event); break;
+      case 'revision': truth.server(event.server).revisions.push(toTrueRevision(event)); break;
+      case 'page_served':
+      case 'page_refused': addRequest(truth, event); break;
+      case 'round_end': truth.roundEnd ??= event; break;
+      default: break;
+    }
+  }
+  return truth;
+}
+
+function addBoot(truth: GroundTruth, event: ServerUpEvent): void {
+  truth.server(event.server).boots.push(event);
+  const boots = truth.bootsByIdentity.get(event.identity);
+  if (boots === undefined) truth.bootsByIdentity.set(event.identity, [event]);
+  else boots.push(event);
+}
+
+function addRequest(truth: GroundTruth, event: PageServedEvent | PageRefusedEvent): void {
+  truth.server(event.server);
+  if (event.scanId !== null) truth.scan(event.scanId).add(event);
+}
+
+/** Copies the views into a Map, so that an audience such as `__proto__` is an ordinary key. */
+function toTrueRevision(event: RevisionEvent): TrueRevision {
+  const views = new Map<string, readonly ViewTool[]>(Object.entries(event.views));
+  return { server: event.server, revision: event.revision, views, t: event.t, seq: event.seq };
+}

@@ -1,0 +1,51 @@
+/**
+ * Public API of the catsim oracle (SPEC section 11): parse a `catsim.trace.v1` trace and judge it.
+ * The oracle imports nothing from `src/` or `sim/`; it works on plain JSON events only.
+ */
+export {
+  TRACE_SCHEMA,
+  KNOWN_EVENT_SOURCES,
+  TraceFormatError,
+  asKnownEvent,
+  parseTrace,
+  type CasConflictEvent,
+  type CoreEvent,
+  type EventBase,
+  type EventSource,
+  type KnownEvent,
+  type NotificationSentEvent,
+  type PageReadEvent,
+  type PageRefusedEvent,
+  type PageServedEvent,
+  type PublishStatus,
+  type PublishedEvent,
+  type PublishedPage,
+  type PublishedTool,
+  type QuietEvent,
+  type RevisionEvent,
+  type RoundEndEvent,
+  type RoundStatus,
+  type ScanEndedEvent,
+  type ScanStartedEvent,
+  type ServerUpEvent,
+  type Trace,
+  type TraceBounds,
+  type TraceEvent,
+  type TraceHeader,
+  type UnknownEvent,
+  type ViewTool,
+  type WorldEvent,
+} from './trace.ts';
+export { checkEvents, checkTrace, type Verdict } from './check.ts';
+export { INVARIANT_IDS, sortViolations, type InvariantId, type Violation } from './violation.ts';
+export {
+  DISQUALIFYING_TRAIT_PREFIXES,
+  GroundTruth,
+  ScanRequests,
+  ServerModel,
+  buildGroundTruth,
+  hasTraitPrefix,
+  type TrueRevision,
+} from './ground-truth.ts';
+export { buildObservations, type Observations } from './observations.ts';
+export { formatCatalogKey, parseCatalogKey, type CatalogKey } from './catalog-key.ts';

@@ -1,0 +1,164 @@
+/**
+ * Shape rules for the header and every documented event of docs/TRACE.md. Each rule returns a
+ * short problem sentence or null, so that `parseTrace` can prefix the line number; nothing here
+ * throws. The rules check every documented field (not only those the invariants read today),
+ * because a trace is a contract between independent writers and readers.
+ */
+
+/** Returns the problem with one value, phrased after `path`, or null when it is well formed. */
+type Rule = (value: unknown, path: string) => string | null;
+
+const HEX_DIGEST = /^[0-9a-f]{64}$/;
+
+function isNat(value: unknown): boolean {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
+function expect(ok: boolean, path: string, what: string): string | null {
+  return ok ? null : `${path} must be ${what}`;
+}
+
+const str: Rule = (v, p) => expect(typeof v === 'string', p, 'a string');
+const strOrNull: Rule = (v, p) => expect(v === null || typeof v === 'string', p, 'a string or null');
+const nat: Rule = (v, p) => expect(isNat(v), p, 'a non-negative integer');
+const natOrNull: Rule = (v, p) => expect(v === null || isNat(v), p, 'a non-negative integer or null');
+const int: Rule = (v, p) => expect(Number.isSafeInteger(v), p, 'an integer');
+const bool: Rule = (v, p) => expect(typeof v === 'boolean', p, 'a boolean');
+const digest: Rule = (v, p) =>
+  expect(typeof v === 'string' && HEX_DIGEST.test(v), p, '64 lowercase hex digits');
+
+/** A catalog key needs a non-empty identity and audience around its last `|`. */
+const key: Rule = (v, p) =>
+  expect(typeof v === 'string' && v.lastIndexOf('|') > 0 && !v.endsWith('|'), p, '"<identity>|<tenant>.<role>"');
+
+function oneOf(...allowed: readonly string[]): Rule {
+  const list = allowed.map((a) => `"${a}"`).join(' or ');
+  return (v, p) => expect(typeof v === 'string' && allowed.includes(v), p, list);
+}
+
+function arrayOf(item: Rule): Rule {
+  return (v, p) => {
+    if (!Array.isArray(v)) return `${p} must be an array`;
+    for (let i = 0; i < v.length; i += 1) {
+      const problem = item(v[i], `${p}[${i}]`);
+      if (problem !== null) return problem;
+    }
+    return null;
+  };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A rule for an object with the given fields (extra fields are allowed and ignored). */
+function objectOf(fields: ReadonlyArray<readonly [string, Rule]>): Rule {
+  return (v, p) => {
+    if (!isPlainObject(v)) return `${p} must be an object`;
+    return fieldsProblem(v, fields, (name) => `${p}.${name}`, p);
+  };
+}
+
+function fieldsProblem(
+  value: Record<string, unknown>,
+  fields: ReadonlyArray<readonly [string, Rule]>,
+  pathOf: (name: string) => string,
+  owner: string,
+): string | null {
+  for (const [name, rule] of fields) {
+    if (!Object.hasOwn(value, name)) return `${owner} has no "${name}"`;
+    const problem = rule(value[name], pathOf(name));
+    if (problem !== null) return problem;
+  }
+  return null;
+}
+
+const views: Rule = (v, p) => {
+  if (!isPlainObject(v)) return `${p} must be an object`;
+  const tool = objectOf([['name', str], ['digest', digest]]);
+  for (const [audience, list] of Object.entries(v)) {
+    const problem = arrayOf(tool)(list, `${p}["${audience}"]`);
+    if (problem !== null) return problem;
+  }
+  return null;
+};
+
+const publishedPage = objectOf([['cursorIn', strOrNull], ['cursorOut', strOrNull], ['pageDigest', digest]]);
+const publishedTool = objectOf([['name', str], ['descriptorDigest', digest], ['verdict', str]]);
+
+/** The `src` a documented event type must carry and its own fields, in docs/TRACE.md order. */
+interface EventRule {
+  readonly src: 'world' | 'core';
+  readonly fields: ReadonlyArray<readonly [string, Rule]>;
+}
+
+const world = (...fields: Array<readonly [string, Rule]>): EventRule => ({ src: 'world', fields });
+const core = (...fields: Array<readonly [string, Rule]>): EventRule => ({ src: 'core', fields });
+
+const EVENT_RULES: ReadonlyMap<string, EventRule> = new Map([
+  ['server_up', world(['server', str], ['identity', str], ['boot', nat], ['versioned', bool], ['traits', arrayOf(str)])],
+  ['revision', world(['server', str], ['revision', nat], ['views', views])],
+  ['page_served', world(
+    ['server', str], ['audience', str], ['scanId', strOrNull], ['cursorIn', strOrNull], ['cursorOut', strOrNull],
+    ['revision', nat], ['reported', natOrNull], ['tools', arrayOf(digest)], ['pageDigest', digest],
+  )],
+  ['page_refused', world(['server', str], ['audience', str], ['scanId', strOrNull], ['cursorIn', strOrNull], ['code', int])],
+  ['notification_sent', world(['server', str], ['audience', str], ['delivered', bool])],
+  ['quiet', world()],
+  ['round_end', world(['status', oneOf('settled', 'undecided')], ['reason', str])],
+  ['scan_started', core(['key', key], ['scanId', str], ['expectedGeneration', nat], ['policyEpoch', nat])],
+  ['page_read', core(
+    ['scanId', str], ['cursorIn', strOrNull], ['cursorOut', strOrNull], ['revision', natOrNull],
+    ['pageDigest', digest], ['toolCount', nat], ['recheck', bool],
+  )],
+  ['scan_ended', core(['scanId', str], ['state', str], ['reason', str])],
+  ['published', core(
+    ['key', key], ['scanId', str], ['generation', nat], ['status', oneOf('ELIGIBLE', 'UNVERSIONED_OBSERVATION')],
+    ['sourceRevision', natOrNull], ['snapshotDigest', digest], ['pageRoot', digest],
+    ['pages', arrayOf(publishedPage)], ['tools', arrayOf(publishedTool)], ['expiresAt', nat],
+  )],
+  ['cas_conflict', core(['key', key], ['scanId', str], ['expectedGeneration', nat], ['actualGeneration', nat])],
+]);
+
+/** The `src` of each documented event type, derived from the rules so the two cannot drift. */
+export const EVENT_SOURCE_BY_TYPE: ReadonlyMap<string, 'world' | 'core'> = new Map(
+  [...EVENT_RULES].map(([type, rule]) => [type, rule.src]),
+);
+
+const COMMON_FIELDS: ReadonlyArray<readonly [string, Rule]> = [['seq', nat], ['t', nat], ['src', str]];
+
+/**
+ * Returns the first problem with an event object, or null. An unknown type only needs the
+ * common fields; a known type must also carry its documented `src` and fields.
+ */
+export function describeEventProblem(value: Record<string, unknown>): string | null {
+  if (!Object.hasOwn(value, 'type')) return 'event has no "type"';
+  const type = value['type'];
+  if (typeof type !== 'string') return 'event field "type" must be a string';
+  const common = fieldsProblem(value, COMMON_FIELDS, (name) => `event field "${name}"`, 'event');
+  if (common !== null) return common;
+  const rule = EVENT_RULES.get(type);
+  if (rule === undefined) return null;
+  if (value['src'] !== rule.src) return `"${type}" event must have src "${rule.src}", found "${String(value['src'])}"`;
+  return fieldsProblem(value, rule.fields, (name) => `"${type}" field "${name}"`, `"${type}" event`);
+}
+
+const BOUNDS_FIELDS: ReadonlyArray<readonly [string, Rule]> = [
+  'pageCountMax', 'byteCountMax', 'scanTimeoutMs', 'latencyMsMax',
+  'tHealMs', 'tEndMs', 'generationTtlMs', 'retryBackoffMsMax',
+].map((name) => [name, nat] as const);
+
+const HEADER_FIELDS: ReadonlyArray<readonly [string, Rule]> = [
+  ['seed', str], ['round', nat], ['scenario', str], ['core', str],
+  ['bounds', objectOf(BOUNDS_FIELDS)], ['faults', arrayOf(str)],
+];
+
+/** Returns the first problem with a header object whose `type` is already `"header"`, or null. */
+export function describeHeaderProblem(value: Record<string, unknown>): string | null {
+  const schema = value['schema'];
+  if (schema !== 'catsim.trace.v1') {
+    const found = typeof schema === 'string' ? `"${schema}"` : 'none';
+    return `unsupported schema ${found} (expected "catsim.trace.v1")`;
+  }
+  return fieldsProblem(value, HEADER_FIELDS, (name) => `header field "${name}"`, 'header');
+}

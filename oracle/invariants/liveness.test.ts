@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { checkTrace } from '../check.ts';
+import { DEV, OPS, devWalk, finish, opsWalk, standardWorld } from '../testing/scenarios.ts';
+import { ID0, ID1, ID_S1, TraceBuilder, toolDigest } from '../testing/trace-builder.ts';
+
+const ROUND = 17;
+const short = (name: string): string => toolDigest(name).slice(0, 12);
+
+/** s0 moves to revision 4 (acme.dev gains d) after both audiences were published at 3. */
+function staleRound(): { builder: TraceBuilder; devPublish: number } {
+  const builder = new TraceBuilder();
+  standardWorld(builder);
+  const { publishSeq } = devWalk(builder);
+  opsWalk(builder);
+  builder.revision('s0', 4, { [DEV]: ['a', 'b', 'c', 'd'], [OPS]: ['a'] });
+  return { builder, devPublish: publishSeq ?? -1 };
+}
+
+describe('I12: liveness in a settled round', () => {
+  it('NOT_CONVERGED: the core never caught up with the final revision', () => {
+    const { builder, devPublish } = staleRound();
+    finish(builder);
+    const roundEnd = builder.build().events.length - 1;
+    expect(checkTrace(builder.build()).violations).toEqual([
+      { invariant: 'I12', round: ROUND, seq: roundEnd, code: 'NOT_CONVERGED',
+        evidence: `server s0 key ${ID0.slice(0, 12)}|${DEV} at revision 4: the latest publish (seq ${devPublish}) is missing [${short('d')}] and has extra []` },
+    ]);
+  });
+
+  it('passes once the latest publish equals the final view', () => {
+    const { builder } = staleRound();
+    builder.walk({ audience: DEV, scanId: 'sc-dev-4', revision: 4, pages: [['a', 'b'], ['c', 'd']] });
+    finish(builder);
+    expect(checkTrace(builder.build()).violations).toEqual([]);
+  });
+
+  it('is not checked in an undecided round', () => {
+    const { builder } = staleRound();
+    finish(builder, 'undecided');
+    const verdict = checkTrace(builder.build());
+    expect(verdict.violations).toEqual([]);
+    expect(verdict.checked.I12).toBe(0);
+  });
+
+  it('is not checked when the trace has no round_end', () => {
+    const { builder } = staleRound();
+    expect(checkTrace(builder.build()).checked.I12).toBe(0);
+  });
+
+  it('NOT_PUBLISHED: an audience that never got a publish, including an empty view', () => {
+    const b = new TraceBuilder();
+    b.serverUp('s0', ID0);
+    b.revision('s0', 3, { [DEV]: ['a', 'b', 'c'], 'acme.guest': [] });
+    devWalk(b);
+    finish(b);
+    const roundEnd = b.build().events.length - 1;
+    expect(checkTrace(b.build()).violations).toEqual([
+      { invariant: 'I12', round: ROUND, seq: roundEnd, code: 'NOT_PUBLISHED',
+        evidence: `server s0 key ${ID0.slice(0, 12)}|acme.guest at revision 3: nothing was published for the key by the end of the round` },
+    ]);
+  });
+
+  it('accepts an empty final view published with zero tools', () => {
+    const b = new TraceBuilder();
+    b.serverUp('s0', ID0);
+    b.revision('s0', 3, { [DEV]: ['a', 'b', 'c'], 'acme.guest': [] });
+    devWalk(b);
+    b.walk({ audience: 'acme.guest', scanId: 'sc-guest', revision: 3, pages: [[]] });
+    finish(b);
+    expect(checkTrace(b.build()).violations).toEqual([]);
+  });
+
+  it('skips a server whose latest boot has a disqualifying trait', () => {
+    const withS1 = new TraceBuilder();
+    standardWorld(withS1);
+    withS1.serverUp('s1', ID_S1, { traits: ['F5:cycle'] });
+    withS1.revision('s1', 1, { [DEV]: ['x'] });
+    devWalk(withS1);
+    opsWalk(withS1);
+    finish(withS1);
+    const verdict = checkTrace(withS1.build());
+    expect(verdict.violations).toEqual([]);
+    expect(verdict.checked.I12).toBe(2);
+  });
+
+  it.each(['F6', 'F13:remote-ref', 'EQUIV'])('treats trait %s as disqualifying', (trait) => {
+    const b = new TraceBuilder();
+    standardWorld(b, [trait]);
+    finish(b);
+    expect(checkTrace(b.build())).toMatchObject({ violations: [], checked: { I12: 0 } });
+  });
+
+  it('does not disqualify a server for a non-disqualifying trait such as F12', () => {
+    const b = new TraceBuilder();
+    standardWorld(b, ['F12', 'F14']);
+    finish(b);
+    expect(checkTrace(b.build()).violations.map((v) => v.code)).toEqual(['NOT_PUBLISHED', 'NOT_PUBLISHED']);
+  });
+
+  it('demands publishes under the latest identity after a rotation', () => {
+    const b = new TraceBuilder();
+    standardWorld(b);
+    devWalk(b);
+    opsWalk(b);
+    b.serverUp('s0', ID1, { boot: 1 });
+    devWalk(b, { identity: ID1, scanId: 'sc-dev-rotated' });
+    finish(b);
+    const roundEnd = b.build().events.length - 1;
+    expect(checkTrace(b.build()).violations).toEqual([
+      { invariant: 'I12', round: ROUND, seq: roundEnd, code: 'NOT_PUBLISHED',
+        evidence: `server s0 key ${ID1.slice(0, 12)}|${OPS} at revision 3: nothing was published for the key by the end of the round` },
+    ]);
+  });
+});

@@ -1,0 +1,90 @@
+/**
+ * Liveness, I12 (SPEC section 11): by the end of the quiet tail of a settled round, every server
+ * without a disqualifying trait has, for each audience of its final revision, a published
+ * generation equal to that final view.
+ *
+ * Judged only when `round_end.status` is `settled`: an undecided round is reported as UNDECIDED by
+ * the campaign, never as a pass or a liveness failure. Per server, only the latest `server_up`
+ * counts (its traits and its identity, so a core must follow a rotation), and only the latest
+ * `revision` (its audiences and views). A server that never came up or never had a revision has no
+ * key to judge.
+ *
+ * Codes: `NOT_PUBLISHED` (nothing was ever published for the key), `NOT_CONVERGED` (the latest
+ * publish for the key differs from the final view, as multisets of descriptor digests).
+ *
+ * Extension point: each (server, audience) pair is a `LivenessTarget` and every rule in
+ * `TARGET_CHECKS` runs on it. The probe-call rule of SPEC I12 ("the probe calls with valid
+ * arguments are admitted") belongs there once the trace format carries probe events.
+ */
+import { formatCatalogKey } from '../catalog-key.ts';
+import { DISQUALIFYING_TRAIT_PREFIXES, hasTraitPrefix, type ServerModel, type TrueRevision } from '../ground-truth.ts';
+import { multisetDiff } from '../internal/multiset.ts';
+import type { RoundEndEvent, ViewTool } from '../trace.ts';
+import { showDigests, shortKey } from '../violation.ts';
+import type { CheckContext, Findings } from './check-context.ts';
+
+/** One catalog key liveness is demanded for, with the final truth it must reach. */
+export interface LivenessTarget {
+  readonly server: string;
+  /** `"<latest identity>|<audience>"`. */
+  readonly key: string;
+  readonly audience: string;
+  readonly finalRevision: TrueRevision;
+  readonly finalView: readonly ViewTool[];
+}
+
+/** One liveness rule for one target; reports into `findings` (anchored at the round end). */
+export type LivenessTargetCheck = (
+  context: CheckContext,
+  target: LivenessTarget,
+  roundEnd: RoundEndEvent,
+  findings: Findings,
+) => void;
+
+/** Checks I12 when the round settled. */
+export function checkLiveness(context: CheckContext, findings: Findings): void {
+  const roundEnd = context.truth.roundEnd;
+  if (roundEnd === null || roundEnd.status !== 'settled') return;
+  for (const server of context.truth.servers.values()) {
+    for (const target of livenessTargets(server)) {
+      findings.count('I12');
+      for (const check of TARGET_CHECKS) check(context, target, roundEnd, findings);
+    }
+  }
+}
+
+/** The keys a server owes liveness for: none if it is disqualified or has no final truth. */
+export function livenessTargets(server: ServerModel): LivenessTarget[] {
+  const boot = server.latestBoot();
+  const finalRevision = server.latestRevision();
+  if (boot === null || finalRevision === null) return [];
+  if (hasTraitPrefix(boot, DISQUALIFYING_TRAIT_PREFIXES)) return [];
+  return [...finalRevision.views].map(([audience, finalView]) => ({
+    server: server.id,
+    key: formatCatalogKey(boot.identity, audience),
+    audience,
+    finalRevision,
+    finalView,
+  }));
+}
+
+/** The latest publish for the key holds exactly the final view's tools. */
+const checkConverged: LivenessTargetCheck = (context, target, roundEnd, findings) => {
+  const latest = context.observed.latestPublished.get(target.key);
+  const where = `server ${target.server} key ${shortKey(target.key)} at revision ${target.finalRevision.revision}`;
+  if (latest === undefined) {
+    findings.add('I12', roundEnd.seq, 'NOT_PUBLISHED', `${where}: nothing was published for the key by the end of the round`);
+    return;
+  }
+  const expected = target.finalView.map((tool) => tool.digest);
+  const diff = multisetDiff(expected, latest.tools.map((tool) => tool.descriptorDigest));
+  if (diff.missing.length === 0 && diff.extra.length === 0) return;
+  findings.add('I12', roundEnd.seq, 'NOT_CONVERGED',
+    `${where}: the latest publish (seq ${latest.seq}) is missing ${showDigests(diff.missing)} and has extra ${showDigests(diff.extra)}`);
+};
+
+/**
+ * The rules run on every liveness target, in order. Probe-call admission joins this list when the
+ * trace carries probe events.
+ */
+const TARGET_CHECKS: readonly LivenessTargetCheck[] = [checkConverged];

@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { checkTrace } from '../check.ts';
+import { DEV, DEV_KEY, devWalk, finish, opsWalk, standardWorld } from '../testing/scenarios.ts';
+import { TraceBuilder } from '../testing/trace-builder.ts';
+
+const ROUND = 17;
+
+/** The standard world with a quarantined or abandoned scan `sc-bad` added by `body`. */
+function roundWith(body: (b: TraceBuilder) => void, options: ConstructorParameters<typeof TraceBuilder>[0] = {}): TraceBuilder {
+  const b = new TraceBuilder(options);
+  standardWorld(b);
+  body(b);
+  devWalk(b);
+  opsWalk(b);
+  finish(b);
+  return b;
+}
+
+function serve(b: TraceBuilder, cursorIn: string | null, cursorOut: string | null): number {
+  return b.served({ audience: DEV, scanId: 'sc-bad', cursorIn, cursorOut, revision: 3, tools: ['a'] }).seq;
+}
+
+describe('I13: scans terminate', () => {
+  it('CURSOR_REQUESTED_TWICE: a repeated empty-string cursor', () => {
+    let repeat = -1;
+    const b = roundWith((r) => {
+      r.scanStarted(DEV_KEY, 'sc-bad');
+      serve(r, null, '');
+      serve(r, '', '');
+      repeat = serve(r, '', '');
+      r.scanEnded('sc-bad', 'QUARANTINED', 'CURSOR_REPEATED');
+    });
+    expect(checkTrace(b.build()).violations).toEqual([
+      { invariant: 'I13', round: ROUND, seq: repeat, code: 'CURSOR_REQUESTED_TWICE',
+        evidence: `scan "sc-bad" (s0 acme.dev) requested cursor "" at seq 4 and again at seq ${repeat}` },
+    ]);
+  });
+
+  it('CURSOR_REQUESTED_TWICE: a refused request counts as a request', () => {
+    let repeat = -1;
+    const b = roundWith((r) => {
+      r.scanStarted(DEV_KEY, 'sc-bad');
+      serve(r, null, 'c1');
+      r.refused({ audience: DEV, scanId: 'sc-bad', cursorIn: 'c1' });
+      repeat = serve(r, 'c1', null);
+      r.scanEnded('sc-bad', 'INCOMPLETE', 'CURSOR_INVALID');
+    });
+    expect(checkTrace(b.build()).violations).toEqual([
+      expect.objectContaining({ invariant: 'I13', seq: repeat, code: 'CURSOR_REQUESTED_TWICE' }),
+    ]);
+  });
+
+  it('PAGE_LIMIT_EXCEEDED: more cursor requests than pageCountMax', () => {
+    let over = -1;
+    const b = roundWith((r) => {
+      r.scanStarted(DEV_KEY, 'sc-bad');
+      serve(r, null, 'c1');
+      serve(r, 'c1', 'c2');
+      serve(r, 'c2', 'c3');
+      serve(r, 'c3', 'c4');
+      over = serve(r, 'c4', 'c5');
+      r.scanEnded('sc-bad', 'QUARANTINED', 'PAGE_LIMIT');
+    }, { bounds: { pageCountMax: 3 } });
+    expect(checkTrace(b.build()).violations).toEqual([
+      { invariant: 'I13', round: ROUND, seq: over, code: 'PAGE_LIMIT_EXCEEDED',
+        evidence: `scan "sc-bad" (s0 acme.dev) made cursor request 4 at seq ${over}, over pageCountMax 3` },
+    ]);
+  });
+
+  it('accepts exactly pageCountMax cursor requests', () => {
+    const b = new TraceBuilder({ bounds: { pageCountMax: 1 } });
+    standardWorld(b);
+    devWalk(b);
+    opsWalk(b);
+    finish(b);
+    expect(checkTrace(b.build()).violations).toEqual([]);
+  });
+
+  it('EXTRA_CURSORLESS_REQUEST: page 1 requested a third time in one scan', () => {
+    let third = -1;
+    const b = roundWith((r) => {
+      r.scanStarted(DEV_KEY, 'sc-bad');
+      serve(r, null, 'c1');
+      serve(r, null, 'c1');
+      third = serve(r, null, 'c1');
+      r.scanEnded('sc-bad', 'INCOMPLETE', 'REVISION_MOVED');
+    });
+    expect(checkTrace(b.build()).violations).toEqual([
+      { invariant: 'I13', round: ROUND, seq: third, code: 'EXTRA_CURSORLESS_REQUEST',
+        evidence: `scan "sc-bad" (s0 acme.dev) requested page 1 a third time at seq ${third}` },
+    ]);
+  });
+
+  it('does not attribute pages served without a scanId', () => {
+    const b = roundWith((r) => {
+      r.served({ audience: DEV, scanId: null, cursorIn: null, cursorOut: 'c1', revision: 3, tools: ['a'] });
+      r.served({ audience: DEV, scanId: null, cursorIn: null, cursorOut: 'c1', revision: 3, tools: ['a'] });
+      r.served({ audience: DEV, scanId: null, cursorIn: null, cursorOut: 'c1', revision: 3, tools: ['a'] });
+    });
+    expect(checkTrace(b.build())).toMatchObject({ violations: [], checked: { I13: 4 } });
+  });
+
+  it('SCAN_TOO_LONG: a scan that outlived scanTimeoutMs + latencyMsMax, and the boundary', () => {
+    let ended = -1;
+    const b = roundWith((r) => {
+      r.at(100).scanStarted(DEV_KEY, 'sc-bad');
+      r.at(200).scanStarted(DEV_KEY, 'sc-ok');
+      ended = r.at(100 + 5_041).scanEnded('sc-bad', 'INCOMPLETE', 'TIMEOUT');
+      r.at(200 + 5_040).scanEnded('sc-ok', 'INCOMPLETE', 'TIMEOUT');
+    });
+    expect(checkTrace(b.build()).violations).toEqual([
+      { invariant: 'I13', round: ROUND, seq: ended, code: 'SCAN_TOO_LONG',
+        evidence: `scan "sc-bad" ran 5041 ms (seq 2 to ${ended}), over the 5040 ms budget` },
+    ]);
+  });
+
+  it('SCAN_NEVER_ENDED: a scan still open long after its budget when the round ended', () => {
+    const b = new TraceBuilder();
+    standardWorld(b);
+    devWalk(b);
+    opsWalk(b);
+    const stuck = b.scanStarted(DEV_KEY, 'sc-stuck');
+    const startedAt = b.now() - 10;
+    b.at(16_000).quiet();
+    const recent = b.scanStarted(DEV_KEY, 'sc-recent');
+    b.roundEnd();
+    const roundEndT = b.now() - 10;
+    expect(checkTrace(b.build()).violations).toEqual([
+      { invariant: 'I13', round: ROUND, seq: stuck, code: 'SCAN_NEVER_ENDED',
+        evidence: `scan "sc-stuck" started at seq ${stuck} never ended; the round ended ${roundEndT - startedAt} ms later, over the 5040 ms budget` },
+    ]);
+    expect(recent).toBe(stuck + 2);
+  });
+});

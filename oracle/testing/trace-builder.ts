@@ -1,0 +1,281 @@
+/**
+ * Hand-built traces for the oracle's tests. Digests are sha256 of short labels, computed here with
+ * node:crypto: the oracle must not borrow the simulator's digest code, and a trace only carries
+ * digests as strings anyway.
+ *
+ * Workflow: `new TraceBuilder()`, then event methods in trace order (each stamps `seq` and the
+ * builder's clock, then advances the clock by `stepMs`), or `walk()` for a whole scan; finally
+ * `build()` for a `Trace` or `jsonl()` for its text form.
+ */
+import { createHash } from 'node:crypto';
+import type {
+  PublishStatus,
+  PublishedPage,
+  RoundStatus,
+  Trace,
+  TraceBounds,
+  TraceEvent,
+  TraceHeader,
+} from '../trace.ts';
+
+/** A fixed 64-hex digest for a label (sha256 of the label). */
+export function digestOf(label: string): string {
+  return createHash('sha256').update(label).digest('hex');
+}
+
+/** The descriptor digest of the fixture tool called `name`. */
+export function toolDigest(name: string): string {
+  return digestOf(`tool:${name}`);
+}
+
+/** The identity `s0` presents at boot 0 (64-hex, like a real key fingerprint). */
+export const ID0 = digestOf('identity:s0:boot0');
+/** The identity `s0` presents after a rotation. */
+export const ID1 = digestOf('identity:s0:rotated');
+/** The identity of a second server `s1`. */
+export const ID_S1 = digestOf('identity:s1');
+
+/** The header bounds of docs/TRACE.md's example. */
+export const DEFAULT_BOUNDS: TraceBounds = {
+  pageCountMax: 64,
+  byteCountMax: 1_048_576,
+  scanTimeoutMs: 5_000,
+  latencyMsMax: 40,
+  tHealMs: 4_000,
+  tEndMs: 16_000,
+  generationTtlMs: 30_000,
+  retryBackoffMsMax: 2_000,
+};
+
+/** One served page of a walk: its tools (fixture names), true and reported revision. */
+export interface PageSpec {
+  readonly tools: readonly string[];
+  readonly revision?: number;
+  readonly reported?: number | null;
+}
+
+/** How to publish at the end of a walk; every field defaults to what a correct core would do. */
+export interface PublishSpec {
+  readonly status?: PublishStatus;
+  readonly sourceRevision?: number | null;
+  readonly key?: string;
+  /** Replaces the published pages (default: the walked pages, in order). */
+  readonly pages?: (walked: readonly PublishedPage[]) => readonly PublishedPage[];
+  /** Replaces the published tool names (default: all walked tools, in order). */
+  readonly tools?: readonly string[];
+  readonly generation?: number;
+}
+
+/** One scan from `scan_started` to an optional publish, as a correct core performs it. */
+export interface WalkSpec {
+  readonly server?: string;
+  readonly identity?: string;
+  readonly audience: string;
+  readonly scanId: string;
+  /** True revision of every page unless a page says otherwise. */
+  readonly revision: number;
+  /** Revision carried by every page (default: `revision`; null for an unversioned server). */
+  readonly reported?: number | null;
+  readonly pages: ReadonlyArray<PageSpec | readonly string[]>;
+  /** The final recheck: false to skip it, or overrides of its true and reported revision. */
+  readonly recheck?: false | { readonly revision?: number; readonly reported?: number | null };
+  /** false for a scan that never publishes. */
+  readonly publish?: false | PublishSpec;
+  /** false for a scan that never logs `scan_ended`. */
+  readonly end?: false | { readonly state: string; readonly reason: string };
+}
+
+/** What a walk emitted: the served page shapes and the publish's seq (or null). */
+export interface WalkResult {
+  readonly pages: readonly PublishedPage[];
+  readonly publishSeq: number | null;
+}
+
+/** Cursor names of a walk: page i (from 0) starts at `c<i>` and the last page ends with null. */
+function cursorsOf(index: number, count: number): { cursorIn: string | null; cursorOut: string | null } {
+  return {
+    cursorIn: index === 0 ? null : `c${index}`,
+    cursorOut: index === count - 1 ? null : `c${index + 1}`,
+  };
+}
+
+/** Builds one trace event by event. */
+export class TraceBuilder {
+  private readonly events: TraceEvent[] = [];
+  private readonly stepMs: number;
+  private clockMs = 0;
+  private generation = 0;
+  readonly header: TraceHeader;
+
+  constructor(options: { round?: number; bounds?: Partial<TraceBounds>; stepMs?: number } = {}) {
+    this.stepMs = options.stepMs ?? 10;
+    this.header = {
+      type: 'header',
+      schema: 'catsim.trace.v1',
+      seed: '1',
+      round: options.round ?? 17,
+      scenario: 'default',
+      core: 'reference',
+      bounds: { ...DEFAULT_BOUNDS, ...options.bounds },
+      faults: ['F1', 'F3'],
+    };
+  }
+
+  /** Moves the clock to `tMs` (never backwards). */
+  at(tMs: number): this {
+    if (tMs < this.clockMs) throw new Error(`clock would go back from ${this.clockMs} to ${tMs}`);
+    this.clockMs = tMs;
+    return this;
+  }
+
+  /** The clock the next event will carry. */
+  now(): number {
+    return this.clockMs;
+  }
+
+  /** Appends an event with the documented leading fields; returns its seq. */
+  emit(src: string, type: string, fields: Record<string, unknown> = {}): number {
+    const seq = this.events.length;
+    this.events.push({ seq, t: this.clockMs, src, type, ...fields } as TraceEvent);
+    this.clockMs += this.stepMs;
+    return seq;
+  }
+
+  /** `server_up`; versioned and trait-free unless told otherwise. */
+  serverUp(server: string, identity: string, options: { boot?: number; versioned?: boolean; traits?: string[] } = {}): number {
+    const { boot = 0, versioned = true, traits = [] } = options;
+    return this.emit('world', 'server_up', { server, identity, boot, versioned, traits });
+  }
+
+  /** A true revision; views map each audience to fixture tool names in list order. */
+  revision(server: string, revision: number, views: Record<string, readonly string[]>): number {
+    const full = Object.fromEntries(
+      Object.entries(views).map(([audience, names]) => [audience, names.map((name) => ({ name, digest: toolDigest(name) }))]),
+    );
+    return this.emit('world', 'revision', { server, revision, views: full });
+  }
+
+  /** A served page; returns its shape as a core would publish it. */
+  served(page: {
+    server?: string; audience: string; scanId: string | null; cursorIn: string | null; cursorOut: string | null;
+    revision: number; reported?: number | null; tools: readonly string[];
+  }): PublishedPage & { seq: number } {
+    const reported = page.reported === undefined ? page.revision : page.reported;
+    const tools = page.tools.map(toolDigest);
+    const pageDigest = digestOf(JSON.stringify([page.cursorIn, page.cursorOut, reported, tools]));
+    const seq = this.emit('world', 'page_served', {
+      server: page.server ?? 's0', audience: page.audience, scanId: page.scanId, cursorIn: page.cursorIn,
+      cursorOut: page.cursorOut, revision: page.revision, reported, tools, pageDigest,
+    });
+    return { cursorIn: page.cursorIn, cursorOut: page.cursorOut, pageDigest, seq };
+  }
+
+  /** `page_refused`, by default with -32602 (invalid cursor). */
+  refused(page: { server?: string; audience: string; scanId: string | null; cursorIn: string | null; code?: number }): number {
+    return this.emit('world', 'page_refused', {
+      server: page.server ?? 's0', audience: page.audience, scanId: page.scanId, cursorIn: page.cursorIn, code: page.code ?? -32602,
+    });
+  }
+
+  /** `scan_started` expecting the last generation this builder published. */
+  scanStarted(key: string, scanId: string): number {
+    return this.emit('core', 'scan_started', { key, scanId, expectedGeneration: this.generation, policyEpoch: 1 });
+  }
+
+  /** `page_read` of a served page. */
+  pageRead(scanId: string, page: PublishedPage, revision: number | null, toolCount: number, recheck: boolean): number {
+    return this.emit('core', 'page_read', {
+      scanId, cursorIn: page.cursorIn, cursorOut: page.cursorOut, revision, pageDigest: page.pageDigest, toolCount, recheck,
+    });
+  }
+
+  /** `scan_ended`, by default SNAPSHOT_PROVEN. */
+  scanEnded(scanId: string, state = 'SNAPSHOT_PROVEN', reason = 'OK'): number {
+    return this.emit('core', 'scan_ended', { scanId, state, reason });
+  }
+
+  /** `published` at the next generation; tools are fixture names, all with verdict ok. */
+  published(publish: {
+    key: string; scanId: string; status?: PublishStatus; sourceRevision: number | null;
+    pages: readonly PublishedPage[]; tools: readonly string[]; generation?: number;
+  }): number {
+    this.generation = publish.generation ?? this.generation + 1;
+    const pages = publish.pages.map(({ cursorIn, cursorOut, pageDigest }) => ({ cursorIn, cursorOut, pageDigest }));
+    return this.emit('core', 'published', {
+      key: publish.key, scanId: publish.scanId, generation: this.generation, status: publish.status ?? 'ELIGIBLE',
+      sourceRevision: publish.sourceRevision, snapshotDigest: digestOf(`snapshot:${publish.scanId}`),
+      pageRoot: digestOf(`root:${publish.scanId}`), pages,
+      tools: publish.tools.map((name) => ({ name, descriptorDigest: toolDigest(name), verdict: 'ok' })),
+      expiresAt: this.clockMs + this.header.bounds.generationTtlMs,
+    });
+  }
+
+  /** `quiet`: the start of the quiet tail. */
+  quiet(): number {
+    return this.emit('world', 'quiet');
+  }
+
+  /** `round_end`, by default settled after the quiet tail. */
+  roundEnd(status: RoundStatus = 'settled', reason = status === 'settled' ? 'quiet' : 'event_budget'): number {
+    return this.emit('world', 'round_end', { status, reason });
+  }
+
+  /** A whole scan: start, pages (each served then read), recheck, end, publish. */
+  walk(spec: WalkSpec): WalkResult {
+    const key = `${spec.identity ?? ID0}|${spec.audience}`;
+    this.scanStarted(key, spec.scanId);
+    const pages = spec.pages.map((page, index) => this.walkPage(spec, page, cursorsOf(index, spec.pages.length)));
+    if (spec.recheck !== false) this.walkRecheck(spec);
+    if (spec.end !== false) this.scanEnded(spec.scanId, spec.end?.state, spec.end?.reason);
+    if (spec.publish === false) return { pages, publishSeq: null };
+    return { pages, publishSeq: this.publishWalk(spec, key, pages, spec.publish ?? {}) };
+  }
+
+  private walkPage(spec: WalkSpec, raw: PageSpec | readonly string[], cursors: ReturnType<typeof cursorsOf>): PublishedPage {
+    const page: PageSpec = isPageSpec(raw) ? raw : { tools: raw };
+    const revision = page.revision ?? spec.revision;
+    const reported = page.reported !== undefined ? page.reported : spec.reported !== undefined ? spec.reported : revision;
+    const served = this.served({ server: spec.server, audience: spec.audience, scanId: spec.scanId, ...cursors, revision, reported, tools: page.tools });
+    this.pageRead(spec.scanId, served, reported, page.tools.length, false);
+    return served;
+  }
+
+  /** Page 1 again, with the tools of the walk's first page. */
+  private walkRecheck(spec: WalkSpec): void {
+    const override = spec.recheck === undefined ? {} : spec.recheck || {};
+    const first = spec.pages[0] ?? [];
+    const firstPage: PageSpec = isPageSpec(first) ? first : { tools: first };
+    const revision = override.revision ?? firstPage.revision ?? spec.revision;
+    const reported = override.reported !== undefined ? override.reported : spec.reported !== undefined ? spec.reported : revision;
+    const cursors = cursorsOf(0, spec.pages.length);
+    const served = this.served({ server: spec.server, audience: spec.audience, scanId: spec.scanId, ...cursors, revision, reported, tools: firstPage.tools });
+    this.pageRead(spec.scanId, served, reported, firstPage.tools.length, true);
+  }
+
+  private publishWalk(spec: WalkSpec, key: string, walked: readonly PublishedPage[], publish: PublishSpec): number {
+    const defaultRevision = spec.reported === null ? null : spec.revision;
+    return this.published({
+      key: publish.key ?? key,
+      scanId: spec.scanId,
+      status: publish.status ?? (defaultRevision === null ? 'UNVERSIONED_OBSERVATION' : 'ELIGIBLE'),
+      sourceRevision: publish.sourceRevision !== undefined ? publish.sourceRevision : defaultRevision,
+      pages: publish.pages ? publish.pages(walked) : walked,
+      tools: publish.tools ?? spec.pages.flatMap((page) => (isPageSpec(page) ? page.tools : page)),
+      generation: publish.generation,
+    });
+  }
+
+  /** The trace so far (events are copied, so later builder calls do not change it). */
+  build(): Trace {
+    return { header: this.header, events: this.events.map((event) => ({ ...event })) };
+  }
+
+  /** The trace as JSON lines, header first, with a trailing newline. */
+  jsonl(): string {
+    return [this.header, ...this.events].map((line) => JSON.stringify(line)).join('\n') + '\n';
+  }
+}
+
+function isPageSpec(page: PageSpec | readonly string[]): page is PageSpec {
+  return !Array.isArray(page);
+}

@@ -1,0 +1,345 @@
+/**
+ * The `catsim.trace.v1` format as the oracle reads it (docs/TRACE.md), declared here on purpose:
+ * the oracle shares no types with `src/` or `sim/`, so a change there cannot silently change what
+ * the oracle believes a trace says (SPEC section 11).
+ *
+ * Workflow: `parseTrace(text)` turns JSON lines into a `Trace`, throwing `TraceFormatError` on the
+ * first malformed line; `checkTrace` (check.ts) then judges it.
+ */
+import { EVENT_SOURCE_BY_TYPE, describeEventProblem, describeHeaderProblem } from './internal/event-shapes.ts';
+
+/** The schema name a header must carry; any other value is refused by `parseTrace`. */
+export const TRACE_SCHEMA = 'catsim.trace.v1';
+
+/**
+ * Scenario bounds the oracle judges with (never the core's own limits). All values are
+ * non-negative integers; `*Ms` fields are virtual milliseconds, `byteCountMax` is bytes.
+ */
+export interface TraceBounds {
+  readonly pageCountMax: number;
+  readonly byteCountMax: number;
+  readonly scanTimeoutMs: number;
+  readonly latencyMsMax: number;
+  readonly tHealMs: number;
+  readonly tEndMs: number;
+  readonly generationTtlMs: number;
+  readonly retryBackoffMsMax: number;
+}
+
+/** Line 1 of a trace: which round of which seed, scenario and core, with the scenario bounds. */
+export interface TraceHeader {
+  readonly type: 'header';
+  readonly schema: typeof TRACE_SCHEMA;
+  readonly seed: string;
+  readonly round: number;
+  readonly scenario: string;
+  readonly core: string;
+  readonly bounds: TraceBounds;
+  /** Fault kinds enabled in this round (swarm testing), for reporting only. */
+  readonly faults: readonly string[];
+}
+
+/** Who wrote an event: the world (ground truth) or the core (its observations). */
+export type EventSource = 'world' | 'core';
+
+/**
+ * Fields every event starts with. `seq` counts events from 0 in trace order; `t` is virtual
+ * milliseconds since the start of the round.
+ */
+export interface EventBase<S extends string, T extends string> {
+  readonly seq: number;
+  readonly t: number;
+  readonly src: S;
+  readonly type: T;
+}
+
+/** One tool of a revision's view for an audience, in list order. */
+export interface ViewTool {
+  readonly name: string;
+  /** Descriptor digest (64 lowercase hex, SPEC section 4). */
+  readonly digest: string;
+}
+
+/** World: a server (re)starts and presents `identity` from `t` on. */
+export interface ServerUpEvent extends EventBase<'world', 'server_up'> {
+  /** Plan id of the server, e.g. `"s0"`; stable across restarts and identity rotations. */
+  readonly server: string;
+  readonly identity: string;
+  readonly boot: number;
+  /** Whether pages carry `dev.catsim/catalogRevision`. */
+  readonly versioned: boolean;
+  /** Persistent traits such as `"F5:cycle"`; prefixes F5, F6, F13, EQUIV disqualify liveness. */
+  readonly traits: readonly string[];
+}
+
+/** World: from `t` on, `views` is the server's true catalog per audience (`"tenant.role"`). */
+export interface RevisionEvent extends EventBase<'world', 'revision'> {
+  readonly server: string;
+  readonly revision: number;
+  readonly views: Readonly<Record<string, readonly ViewTool[]>>;
+}
+
+/** World: the server answered one `tools/list` request with a page. */
+export interface PageServedEvent extends EventBase<'world', 'page_served'> {
+  readonly server: string;
+  readonly audience: string;
+  readonly scanId: string | null;
+  readonly cursorIn: string | null;
+  readonly cursorOut: string | null;
+  /** The true revision when the page was served. */
+  readonly revision: number;
+  /** The revision the page carried in `_meta`, or null when it carried none. */
+  readonly reported: number | null;
+  /** Descriptor digests in page order. */
+  readonly tools: readonly string[];
+  readonly pageDigest: string;
+}
+
+/** World: the server answered one `tools/list` request with a JSON-RPC error. */
+export interface PageRefusedEvent extends EventBase<'world', 'page_refused'> {
+  readonly server: string;
+  readonly audience: string;
+  readonly scanId: string | null;
+  readonly cursorIn: string | null;
+  /** JSON-RPC error code, e.g. -32602. */
+  readonly code: number;
+}
+
+/** World: the server emitted `notifications/tools/list_changed` (maybe dropped in transit). */
+export interface NotificationSentEvent extends EventBase<'world', 'notification_sent'> {
+  readonly server: string;
+  readonly audience: string;
+  readonly delivered: boolean;
+}
+
+/** World: `t` is T_heal; faults stop and the quiet tail begins. */
+export type QuietEvent = EventBase<'world', 'quiet'>;
+
+/** How a round ended; only a `settled` round is judged for liveness (I12). */
+export type RoundStatus = 'settled' | 'undecided';
+
+/** World: the round is over. */
+export interface RoundEndEvent extends EventBase<'world', 'round_end'> {
+  readonly status: RoundStatus;
+  /** `"quiet"`, `"event_budget"` or `"horizon"`; kept as a string for forward compatibility. */
+  readonly reason: string;
+}
+
+/** Core: a scan (walk) of catalog key `key` (`"<identity>|<tenant>.<role>"`) began. */
+export interface ScanStartedEvent extends EventBase<'core', 'scan_started'> {
+  readonly key: string;
+  readonly scanId: string;
+  readonly expectedGeneration: number;
+  readonly policyEpoch: number;
+}
+
+/** Core: the core accepted one page reply. */
+export interface PageReadEvent extends EventBase<'core', 'page_read'> {
+  readonly scanId: string;
+  readonly cursorIn: string | null;
+  readonly cursorOut: string | null;
+  readonly revision: number | null;
+  readonly pageDigest: string;
+  readonly toolCount: number;
+  readonly recheck: boolean;
+}
+
+/** Core: a scan reached its end state (`reason` is `"OK"` for the two good states). */
+export interface ScanEndedEvent extends EventBase<'core', 'scan_ended'> {
+  readonly scanId: string;
+  readonly state: string;
+  readonly reason: string;
+}
+
+/** Status of a published generation. */
+export type PublishStatus = 'ELIGIBLE' | 'UNVERSIONED_OBSERVATION';
+
+/** One page of a published snapshot, in cursor order. */
+export interface PublishedPage {
+  readonly cursorIn: string | null;
+  readonly cursorOut: string | null;
+  readonly pageDigest: string;
+}
+
+/** One tool of a published snapshot; `verdict` is `"ok"` or a quarantine reason. */
+export interface PublishedTool {
+  readonly name: string;
+  readonly descriptorDigest: string;
+  readonly verdict: string;
+}
+
+/** Core: a CAS step moved the active pointer of `key` to `generation`. */
+export interface PublishedEvent extends EventBase<'core', 'published'> {
+  readonly key: string;
+  readonly scanId: string;
+  readonly generation: number;
+  readonly status: PublishStatus;
+  readonly sourceRevision: number | null;
+  readonly snapshotDigest: string;
+  readonly pageRoot: string;
+  readonly pages: readonly PublishedPage[];
+  readonly tools: readonly PublishedTool[];
+  /** Virtual ms after which the generation may no longer serve. */
+  readonly expiresAt: number;
+}
+
+/** Core: a publish lost the compare-and-swap race. */
+export interface CasConflictEvent extends EventBase<'core', 'cas_conflict'> {
+  readonly key: string;
+  readonly scanId: string;
+  readonly expectedGeneration: number;
+  readonly actualGeneration: number;
+}
+
+/** Every ground-truth event type the oracle interprets. */
+export type WorldEvent =
+  | ServerUpEvent
+  | RevisionEvent
+  | PageServedEvent
+  | PageRefusedEvent
+  | NotificationSentEvent
+  | QuietEvent
+  | RoundEndEvent;
+
+/** Every observation event type the oracle interprets. */
+export type CoreEvent =
+  | ScanStartedEvent
+  | PageReadEvent
+  | ScanEndedEvent
+  | PublishedEvent
+  | CasConflictEvent;
+
+/** An event type documented in docs/TRACE.md. */
+export type KnownEvent = WorldEvent | CoreEvent;
+
+/**
+ * An event of a type this oracle does not know (or a known type under the wrong `src`). It is
+ * kept in the trace, with all its fields, but never interpreted (forward compatibility).
+ */
+export interface UnknownEvent extends EventBase<string, string> {
+  readonly [field: string]: unknown;
+}
+
+/** Any event line of a trace. Use `asKnownEvent` to narrow to the documented types. */
+export type TraceEvent = KnownEvent | UnknownEvent;
+
+/** A parsed trace: the header and the events in trace order (`events[i].seq === i`). */
+export interface Trace {
+  readonly header: TraceHeader;
+  readonly events: readonly TraceEvent[];
+}
+
+/** The `src` each documented event type must carry (world: ground truth, core: observations). */
+export const KNOWN_EVENT_SOURCES: ReadonlyMap<string, EventSource> = EVENT_SOURCE_BY_TYPE;
+
+/**
+ * Narrows an event to a documented type, or returns null for an unknown type. An event whose
+ * `src` does not match its type's documented source is treated as unknown, so that a core can
+ * never pass an observation off as ground truth.
+ */
+export function asKnownEvent(event: TraceEvent): KnownEvent | null {
+  return KNOWN_EVENT_SOURCES.get(event.type) === event.src ? (event as KnownEvent) : null;
+}
+
+/**
+ * A trace that does not follow docs/TRACE.md. `message` is `line N: problem` (1-based line
+ * numbers, the header being line 1); `line` holds N.
+ */
+export class TraceFormatError extends Error {
+  override readonly name = 'TraceFormatError';
+
+  constructor(
+    readonly line: number,
+    problem: string,
+  ) {
+    super(`line ${line}: ${problem}`);
+  }
+}
+
+/**
+ * Parses a `catsim.trace.v1` trace from JSON lines (header first, one event per line; a single
+ * trailing newline and CRLF line ends are accepted).
+ *
+ * Every documented field of the header and of known event types is type-checked, `seq` must count
+ * 0, 1, 2, ... and `t` must never decrease, and at most one `round_end` may appear. Unknown event
+ * types and unknown fields are kept but not interpreted.
+ *
+ * @throws TraceFormatError on the first malformed line, e.g. `line 7: event has no "type"`.
+ */
+export function parseTrace(text: string): Trace {
+  const lines = splitLines(text);
+  if (lines.length === 0) throw new TraceFormatError(1, 'missing header (the trace is empty)');
+  const header = parseHeaderLine(lines[0] ?? '');
+  const events: TraceEvent[] = [];
+  const order = { lastT: 0, roundEndLine: 0 };
+  for (let index = 1; index < lines.length; index += 1) {
+    const event = parseEventLine(lines[index] ?? '', index + 1, events.length);
+    checkOrder(event, index + 1, order);
+    events.push(event);
+  }
+  return { header, events };
+}
+
+/** Splits JSON lines, dropping one trailing newline so that `a\nb\n` has two lines. */
+function splitLines(text: string): string[] {
+  if (text === '') return [];
+  const lines = text.split('\n').map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
+  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+/** Parses one line as a JSON object, translating JSON.parse failures into a line-numbered error. */
+function parseObjectLine(line: string, lineNo: number): Record<string, unknown> {
+  if (line.trim() === '') throw new TraceFormatError(lineNo, 'empty line');
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    throw new TraceFormatError(lineNo, 'not valid JSON');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new TraceFormatError(lineNo, 'expected a JSON object');
+  }
+  return value as Record<string, unknown>;
+}
+
+/** Parses and validates line 1. */
+function parseHeaderLine(line: string): TraceHeader {
+  const value = parseObjectLine(line, 1);
+  if (value['type'] !== 'header') {
+    const found = typeof value['type'] === 'string' ? `type "${value['type']}"` : 'no "type"';
+    throw new TraceFormatError(1, `missing header (expected type "header", found ${found})`);
+  }
+  const problem = describeHeaderProblem(value);
+  if (problem !== null) throw new TraceFormatError(1, problem);
+  return value as unknown as TraceHeader;
+}
+
+/** Parses and validates one event line; `expectedSeq` is its index among events. */
+function parseEventLine(line: string, lineNo: number, expectedSeq: number): TraceEvent {
+  const value = parseObjectLine(line, lineNo);
+  const problem = describeEventProblem(value);
+  if (problem !== null) throw new TraceFormatError(lineNo, problem);
+  const event = value as unknown as TraceEvent;
+  if (event.seq !== expectedSeq) {
+    throw new TraceFormatError(lineNo, `"seq" is ${event.seq}, expected ${expectedSeq}`);
+  }
+  return event;
+}
+
+/** Enforces non-decreasing virtual time and a single `round_end`, across lines. */
+function checkOrder(
+  event: TraceEvent,
+  lineNo: number,
+  order: { lastT: number; roundEndLine: number },
+): void {
+  if (event.t < order.lastT) {
+    throw new TraceFormatError(lineNo, `"t" is ${event.t}, earlier than the previous event's ${order.lastT}`);
+  }
+  order.lastT = event.t;
+  if (event.type !== 'round_end' || event.src !== 'world') return;
+  if (order.roundEndLine !== 0) {
+    throw new TraceFormatError(lineNo, `second "round_end" (the first is on line ${order.roundEndLine})`);
+  }
+  order.roundEndLine = lineNo;
+}

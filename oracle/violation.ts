@@ -1,0 +1,80 @@
+/**
+ * What the oracle reports: one `Violation` per broken invariant instance (SPEC section 11: each
+ * violation names its id, the round and the evidence), kept in a deterministic order so that two
+ * checks of the same trace print the same bytes.
+ */
+
+/**
+ * The invariants this oracle checks today (SPEC section 11). The union grows as later issues add
+ * invariant groups; a report should list `INVARIANT_IDS`, not assume all thirteen exist.
+ */
+export type InvariantId = 'I1' | 'I2' | 'I12' | 'I13';
+
+/** The checked invariants in report order (numeric, so I2 comes before I12). */
+export const INVARIANT_IDS: readonly InvariantId[] = ['I1', 'I2', 'I12', 'I13'];
+
+/**
+ * One broken invariant instance.
+ * - `round`: the header's round number.
+ * - `seq`: the trace event the violation is anchored to (a publish, a request, a scan start, the
+ *   round end), or null when no single event carries the blame.
+ * - `code`: a short stable reason such as `NO_FINAL_RECHECK` (see the invariant files).
+ * - `evidence`: one deterministic sentence naming seq numbers, the key and digests cut to 12 hex.
+ */
+export interface Violation {
+  readonly invariant: InvariantId;
+  readonly round: number;
+  readonly seq: number | null;
+  readonly code: string;
+  readonly evidence: string;
+}
+
+/** Shortens a 64-hex digest (or any long hex fingerprint) to its first 12 digits for evidence. */
+export function shortHex(value: string): string {
+  return /^[0-9a-f]{16,}$/.test(value) ? value.slice(0, 12) : value;
+}
+
+/** Renders a catalog key for evidence, shortening a hex identity. */
+export function shortKey(key: string): string {
+  const bar = key.lastIndexOf('|');
+  return bar < 0 ? key : `${shortHex(key.slice(0, bar))}${key.slice(bar)}`;
+}
+
+/** Renders a cursor for evidence: quoted string (so `""` stays visible) or `null`. */
+export function showCursor(cursor: string | null): string {
+  return JSON.stringify(cursor);
+}
+
+/** Renders digests as `[aaaaaaaaaaaa, bbbbbbbbbbbb]`, at most `limit` of them, then `+N more`. */
+export function showDigests(digests: readonly string[], limit = 3): string {
+  const shown = digests.slice(0, limit).map(shortHex);
+  const more = digests.length > limit ? `, +${digests.length - limit} more` : '';
+  return `[${shown.join(', ')}${more}]`;
+}
+
+function invariantNumber(id: InvariantId): number {
+  return Number(id.slice(1));
+}
+
+/**
+ * Total, deterministic order: by `seq` (null last: end-of-round judgements), then invariant
+ * number, code and evidence. Returns a new array.
+ */
+export function sortViolations(violations: readonly Violation[]): Violation[] {
+  return [...violations].sort(compareViolations);
+}
+
+function compareViolations(a: Violation, b: Violation): number {
+  const seqA = a.seq ?? Number.POSITIVE_INFINITY;
+  const seqB = b.seq ?? Number.POSITIVE_INFINITY;
+  if (seqA !== seqB) return seqA < seqB ? -1 : 1;
+  const byId = invariantNumber(a.invariant) - invariantNumber(b.invariant);
+  if (byId !== 0) return byId;
+  return compareText(a.code, b.code) || compareText(a.evidence, b.evidence);
+}
+
+/** Code-unit order, independent of the host's locale (unlike `localeCompare`). */
+function compareText(a: string, b: string): number {
+  if (a === b) return 0;
+  return a < b ? -1 : 1;
+}
