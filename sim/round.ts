@@ -41,31 +41,32 @@ export async function runRound(plan: RoundPlan, core: CoreFactory, coreName: str
   });
   const servers = plan.servers.map((server) => new SimCatalogServer(server, world, recorder, streams.stream(`run/${server.id}/pages`), plan.bounds.tHealMs));
   world.schedule(plan.bounds.tHealMs, () => recorder.world('quiet'));
-  const result = await world.run(plan.bounds.tEndMs, () => startRound(world, plan, servers, adapter, streams));
+  const result = await world.run(plan.bounds.tEndMs, () => startRound(world, plan, recorder, servers, adapter, streams));
   adapter.stop();
   recorder.world('round_end', { status: result.status, reason: result.reason });
   const header: TraceHeader = { type: 'header', schema: 'catsim.trace.v1', seed: plan.seed, round: plan.round, scenario: plan.scenario, core: coreName, bounds: plan.bounds, faults: plan.faults };
   return { header, events: recorder.events, status: result.status, reason: result.reason, eventsRun: result.eventsRun };
 }
 
-async function startRound(world: World, plan: RoundPlan, servers: SimCatalogServer[], adapter: CoreAdapter, streams: ReturnType<typeof createStreams>): Promise<void> {
+async function startRound(world: World, plan: RoundPlan, recorder: TraceRecorder, servers: SimCatalogServer[], adapter: CoreAdapter, streams: ReturnType<typeof createStreams>): Promise<void> {
   for (const server of servers) server.start();
   const connections: Promise<void>[] = [];
   for (const server of servers) {
     for (const audience of server.plan.audiences) {
-      connections.push(connect(world, plan, server, audience, adapter, streams.stream(`run/${server.plan.id}/${audience}/latency`)));
+      connections.push(connect(world, plan, recorder, server, audience, adapter, streams.stream(`run/${server.plan.id}/${audience}/latency`)));
     }
   }
   await Promise.all(connections);
 }
 
-async function connect(world: World, plan: RoundPlan, server: SimCatalogServer, audience: string, adapter: CoreAdapter, rng: Rng): Promise<void> {
+async function connect(world: World, plan: RoundPlan, recorder: TraceRecorder, server: SimCatalogServer, audience: string, adapter: CoreAdapter, rng: Rng): Promise<void> {
   const [tenant, role] = audience.split('.') as [string, string];
   const authInfo: AuthInfo = { token: 'sim', clientId: audience, scopes: [], extra: { audience } };
   const link = createLink(world, { policy: linkPolicy(world, plan, server.plan, rng), identity: server.plan.identity, authInfo });
   const client = adapter.createClient();
   await server.connect(link.server, audience);
   await client.connect(link.client);
+  recorder.world('session_opened', { server: server.plan.id, audience, identity: link.identity });
   adapter.attach({ client, identity: () => link.identity, tenant, role, endpointDigest: `sim:${server.plan.id}` });
 }
 

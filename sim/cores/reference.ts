@@ -3,6 +3,7 @@
  * removed (a different walk), so they differ from it in exactly one place.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import { SdkPageSource } from '../../src/discovery/page-source.ts';
 import type { CatalogRefresher } from '../../src/discovery/refresher.ts';
 import type { WalkConstructor } from '../../src/discovery/scan.ts';
@@ -12,6 +13,12 @@ import type { CoreAdapter, CoreConnection, CoreEnvironment, CoreFactory } from '
 
 /** The protocol version the SDK Client negotiates with the simulated servers. */
 export const PROTOCOL_VERSION = '2025-11-25';
+
+/**
+ * One output-schema validator for every Client of the process: the SDK builds a fresh Ajv per
+ * Client otherwise, which dominates the cost of a short simulated round.
+ */
+const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
 
 /** Options that turn the reference core into a mutant. */
 export interface ReferenceVariant {
@@ -40,7 +47,7 @@ class ReferenceAdapter implements CoreAdapter {
   }
 
   createClient(): Client {
-    return new Client({ name: 'catsim-reference', version: '0.1.0' }, { capabilities: {} });
+    return new Client({ name: 'catsim-reference', version: '0.1.0' }, { capabilities: {}, jsonSchemaValidator: SHARED_VALIDATOR });
   }
 
   attach(connection: CoreConnection): void {
@@ -48,7 +55,7 @@ class ReferenceAdapter implements CoreAdapter {
     const source = new SdkPageSource(connection.client, connection.identity, () => refresher?.onListChanged());
     refresher = this.#host.attach(source, { tenant: connection.tenant, role: connection.role }, {
       endpointDigest: connection.endpointDigest,
-      protocolVersion: connection.client.getServerVersion() === undefined ? PROTOCOL_VERSION : PROTOCOL_VERSION,
+      protocolVersion: PROTOCOL_VERSION,
     });
     refresher.start();
   }

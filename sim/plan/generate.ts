@@ -104,9 +104,10 @@ function applyChange(rng: Rng, change: Change, steps: readonly RevisionStep[], a
   if (change.kind === 'revert') {
     // A-B-A: the content from just before the paired edit comes back under a new revision.
     const before = [...steps].reverse().find((step) => step.atMs < change.of) ?? (steps[0] as RevisionStep);
-    return structuredClone(before.views);
+    return { ...before.views };
   }
-  const views = structuredClone(current);
+  // Descriptors are immutable once placed: unchanged views and tools are shared between steps.
+  const views = { ...current };
   const audience = change.kind === 'internal' ? INTERNAL_AUDIENCE : rng.pick(audiences.length > 0 ? audiences : [INTERNAL_AUDIENCE]);
   views[audience] = editView(rng, views[audience] ?? []);
   return views;

@@ -23,3 +23,24 @@ export function sha256Hex(text: string): string {
 export function domainDigest(domain: string, value: unknown): string {
   return sha256Hex(`${domain}\n${jcs(value)}`);
 }
+
+/** Most canonical texts kept in the memo before it is cleared. */
+const CANONICAL_MEMO_MAX = 8192;
+const canonicalMemo = new Map<string, string>();
+
+/**
+ * {@link jcs}, memoised by the value's `JSON.stringify` text: equal text means an equal JSON
+ * value, hence an equal canonical form. Servers resend the same descriptors on every scan, so
+ * this turns the recursive canonicalisation into one native stringify and a map lookup.
+ */
+export function jcsMemo(value: unknown): string {
+  const text = JSON.stringify(value);
+  if (text === undefined) return jcs(value);
+  let canonical = canonicalMemo.get(text);
+  if (canonical === undefined) {
+    if (canonicalMemo.size >= CANONICAL_MEMO_MAX) canonicalMemo.clear();
+    canonical = jcs(value);
+    canonicalMemo.set(text, canonical);
+  }
+  return canonical;
+}

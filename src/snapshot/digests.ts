@@ -2,16 +2,16 @@
  * The digests of `toolCatalogSnapshot.v1` (SPEC section 4). All are lowercase hex sha256.
  */
 import { createHash } from 'node:crypto';
-import { domainDigest } from './canonical.ts';
+import { domainDigest, jcs, jcsMemo, sha256Hex } from './canonical.ts';
 
 /** sha256("catsim.descriptor.v1\n" + JCS(tool exactly as sent, annotations and `_meta` included)). */
 export function descriptorDigest(tool: unknown): string {
-  return domainDigest('catsim.descriptor.v1', tool);
+  return sha256Hex(`catsim.descriptor.v1\n${jcsMemo(tool)}`);
 }
 
 /** Digest of a sub-schema (`inputSchema`, `outputSchema`), or null when the tool has none. */
 export function schemaDigest(schema: unknown): string | null {
-  return schema === undefined ? null : domainDigest('catsim.schema.v1', schema);
+  return schema === undefined ? null : sha256Hex(`catsim.schema.v1\n${jcsMemo(schema)}`);
 }
 
 /** The fields a page digest covers: cursors as string or null, revision as integer or null. */
@@ -24,8 +24,17 @@ export interface PageDigestInput {
 
 /** sha256("catsim.page.v1\n" + JCS({cursorIn, cursorOut, revision, tools})). */
 export function pageDigest(page: PageDigestInput): string {
-  const { cursorIn, cursorOut, revision, tools } = page;
-  return domainDigest('catsim.page.v1', { cursorIn, cursorOut, revision, tools });
+  return sha256Hex(`catsim.page.v1\n${canonicalPage(page)}`);
+}
+
+/**
+ * JCS({cursorIn, cursorOut, revision, tools}) composed from the tools' memoised canonical
+ * texts. The four keys are already in JCS order (UTF-16 code units: "cursorIn" < "cursorOut" <
+ * "revision" < "tools"), so the composition equals canonicalising the whole object.
+ */
+function canonicalPage(page: PageDigestInput): string {
+  const tools = page.tools.map(jcsMemo).join(',');
+  return `{"cursorIn":${jcs(page.cursorIn)},"cursorOut":${jcs(page.cursorOut)},"revision":${jcs(page.revision)},"tools":[${tools}]}`;
 }
 
 /** The page root's starting value: 32 zero bytes, as hex. */

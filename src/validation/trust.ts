@@ -36,8 +36,13 @@ export const DEFAULT_TRUST: TrustConfig = {
 
 /** sha256 over the canonical trust configuration. */
 export function trustDigest(trust: TrustConfig): string {
-  return domainDigest('catsim.trust.v1', trust);
+  let digest = trustDigests.get(trust);
+  if (digest === undefined) trustDigests.set(trust, (digest = domainDigest('catsim.trust.v1', trust)));
+  return digest;
 }
+
+/** Trust configurations are treated as immutable once handed to the core. */
+const trustDigests = new WeakMap<TrustConfig, string>();
 
 /** The effect class the trust configuration gives a tool (WRITE when unclassified). */
 export function effectClassOf(trust: TrustConfig, toolName: string): EffectClass {

@@ -1,0 +1,56 @@
+/**
+ * The human-readable campaign summary.
+ */
+import { INVARIANT_IDS } from '../../oracle/index.ts';
+import type { CampaignReport } from '../../sim/campaign/report.ts';
+
+/** How many failing rounds are listed before the rest is summarised. */
+const FAILING_ROUNDS_SHOWN = 20;
+
+/** The summary text, one fact per line; `workers` is only shown. */
+export function formatSummary(report: CampaignReport, workers: number): string {
+  const last = report.firstRound + report.roundsPlanned - 1;
+  const violations = Object.values(report.violationsByInvariant).reduce((a, b) => a + b, 0);
+  const lines = [
+    `catsim run  seed=${report.seed}  scenario=${report.scenario}  core=${report.core}  rounds ${report.firstRound}..${last}`,
+    `verdict: ${verdict(report, violations)}`,
+    `rounds: ${report.roundsRun} run, ${report.undecidedRounds} UNDECIDED, ${report.failingRounds.length} failing`,
+    `violations per invariant: ${INVARIANT_IDS.map((id) => `${id} ${report.violationsByInvariant[id] ?? 0}`).join('  ')}`,
+    `scan end states: ${counts(report.endStates)}`,
+    `scan end reasons: ${counts(report.endReasons)}`,
+    `faults enabled (rounds): ${counts(report.faultsEnabled, false)}`,
+    `determinism: ${report.determinism.replayed} rounds replayed in a fresh world, ${report.determinism.mismatches.length} mismatches`,
+    `throughput: ${report.roundsPerSecond.toFixed(1)} rounds/s (${workers === 0 ? 'in-process' : `${workers} worker${workers === 1 ? '' : 's'}`}, ${(report.elapsedMs / 1000).toFixed(1)} s)`,
+  ];
+  for (const mismatch of report.determinism.mismatches) {
+    lines.push(`NON-DETERMINISM in round ${mismatch.round}: the replay parts from the first run at event seq ${mismatch.firstDifferingSeq ?? '(header)'}`);
+  }
+  lines.push(...failingLines(report));
+  return `${lines.join('\n')}\n`;
+}
+
+function verdict(report: CampaignReport, violations: number): string {
+  if (report.determinism.mismatches.length > 0) return 'TESTBED FAILURE (non-deterministic rounds)';
+  if (report.interrupted) return `INTERRUPTED after ${report.roundsRun} rounds (resume with --from ${report.firstRound + report.roundsRun})`;
+  if (report.failingRounds.length === 0) return 'PASS (0 violations, 0 UNDECIDED)';
+  return `FAIL (${violations} violations, ${report.undecidedRounds} UNDECIDED)`;
+}
+
+function failingLines(report: CampaignReport): string[] {
+  if (report.failingRounds.length === 0) return [];
+  const lines = ['failing rounds (each line replays one):'];
+  for (const failing of report.failingRounds.slice(0, FAILING_ROUNDS_SHOWN)) {
+    const first = failing.violations[0];
+    const what = failing.undecided ? 'UNDECIDED (event budget exhausted)' : `${first?.invariant} ${first?.code}: ${first?.evidence}`;
+    const more = failing.violations.length > 1 ? ` (+${failing.violations.length - 1} more)` : '';
+    lines.push(`  catsim replay --seed ${report.seed} --round ${failing.round}${report.core === 'reference' ? '' : ` --core ${report.core}`}${report.scenario === 'default' ? '' : ` --scenario ${report.scenario}`}   # ${what}${more}`);
+  }
+  if (report.failingRounds.length > FAILING_ROUNDS_SHOWN) lines.push(`  ... and ${report.failingRounds.length - FAILING_ROUNDS_SHOWN} more failing rounds (see --report FILE.json)`);
+  return lines;
+}
+
+function counts(record: Record<string, number>, sort = true): string {
+  const entries = Object.entries(record);
+  if (sort) entries.sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  return entries.length === 0 ? '(none)' : entries.map(([key, count]) => `${key} ${count}`).join('  ');
+}

@@ -1,0 +1,96 @@
+/**
+ * The `catsim` command line (SPEC section 13), built with yargs. `main(argv)` returns the exit
+ * code instead of exiting, so tests can call it. Known errors print one line (never a stack
+ * trace): usage and input errors exit 2, testbed failures exit 3.
+ */
+import yargs, { type Argv } from 'yargs';
+import { TestbedError } from '../sim/campaign/campaign.ts';
+import { UnknownCoreError, coreNames } from '../sim/campaign/cores.ts';
+import { ScenarioError } from '../sim/plan/scenario.ts';
+import { discoverCommand } from './commands/discover.ts';
+import { replayCommand } from './commands/replay.ts';
+import { runCommand } from './commands/run.ts';
+import { EXIT, InputError } from './errors.ts';
+
+const EPILOGUE = 'Exit codes: 0 clean, 1 violation or UNDECIDED round, 2 usage or input error, 3 testbed failure.';
+
+/** Parses `argv` (without node and script), runs the command, returns its exit code. */
+export async function main(argv: string[]): Promise<number> {
+  let code: number = EXIT.clean;
+  let usageError: string | undefined;
+  const parser = build(yargs(argv), (result) => { code = result; })
+    .exitProcess(false)
+    .fail((message, error) => {
+      if (error !== undefined && error !== null) throw error;
+      usageError = message;
+    });
+  try {
+    await parser.parseAsync();
+  } catch (error) {
+    return report(error);
+  }
+  if (usageError !== undefined) {
+    process.stderr.write(`catsim: ${usageError}\nRun "catsim --help" for usage.\n`);
+    return EXIT.usage;
+  }
+  return code;
+}
+
+function report(error: unknown): number {
+  if (error instanceof InputError || error instanceof ScenarioError || error instanceof UnknownCoreError) {
+    process.stderr.write(`catsim: ${error.message}\n`);
+    return EXIT.usage;
+  }
+  if (error instanceof TestbedError) {
+    process.stderr.write(`catsim: testbed failure: ${error.message}\n`);
+    return EXIT.testbed;
+  }
+  process.stderr.write(`catsim: testbed failure: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}\n`);
+  return EXIT.testbed;
+}
+
+function build(parser: Argv, setCode: (code: number) => void): Argv {
+  return parser
+    .scriptName('catsim')
+    .usage('catsim: deterministic simulation and fuzz testbed for MCP tool catalogs\n\nUsage: catsim <command> [options]')
+    .command('run', 'Run a seeded campaign and check every round with the oracle', (y) => y
+      .option('seed', { type: 'string', default: '1', describe: 'Campaign seed (any string)' })
+      .option('rounds', { type: 'number', default: 100_000, describe: 'Number of rounds' })
+      .option('from', { type: 'number', default: 0, describe: 'First round (to resume an interrupted campaign)' })
+      .option('scenario', { type: 'string', default: 'default', describe: 'Scenario name (scenarios/NAME.json) or path to a .json file' })
+      .option('core', { type: 'string', default: 'reference', describe: `Core under test: ${coreNames().join(' | ')}` })
+      .option('workers', { type: 'number', describe: 'Worker threads (default: one per core, 0 = in-process)' })
+      .option('report', { type: 'string', describe: 'Also write the report as JSON to this file' })
+      .option('progress', { type: 'boolean', default: true, describe: 'Progress bar on a terminal' })
+      .option('determinism-every', { type: 'number', default: 100, describe: 'Replay 1 in N rounds in a fresh world and compare traces (0: off)' })
+      .check((a) => checkCounts({ rounds: a.rounds, from: a.from, workers: a.workers, 'determinism-every': a['determinism-every'] })),
+    async (a) => setCode(await runCommand({ seed: a.seed, rounds: a.rounds, from: a.from, scenario: a.scenario, core: a.core, workers: a.workers, report: a.report, progress: a.progress, determinismEvery: a['determinism-every'] })))
+    .command('replay', 'Run one round of a campaign alone: trace, timeline, violations', (y) => y
+      .option('seed', { type: 'string', demandOption: true, describe: 'Campaign seed' })
+      .option('round', { type: 'number', demandOption: true, describe: 'Round number' })
+      .option('scenario', { type: 'string', default: 'default', describe: 'Scenario name or path' })
+      .option('core', { type: 'string', default: 'reference', describe: 'Core under test' })
+      .option('trace', { type: 'string', describe: 'Where to write the trace (JSON lines); default catsim-trace-SEED-ROUND.jsonl' })
+      .option('timeline', { type: 'boolean', default: true, describe: 'Print the readable timeline' })
+      .check((a) => checkCounts({ round: a.round })),
+    async (a) => setCode(await replayCommand({ seed: a.seed, round: a.round, scenario: a.scenario, core: a.core, trace: a.trace, timeline: a.timeline })))
+    .command('discover', 'Discover the catalog of a real MCP server and print the snapshot', (y) => y
+      .option('stdio', { type: 'string', demandOption: true, describe: 'Command line that starts the server on stdio, e.g. "npx mcp-server-everything"' })
+      .option('tenant', { type: 'string', default: 'local', describe: 'Tenant of the audience class' })
+      .option('role', { type: 'string', default: 'user', describe: 'Role of the audience class' })
+      .option('timeout', { type: 'number', default: 20_000, describe: 'Milliseconds to wait for the server' }),
+    async (a) => setCode(await discoverCommand({ stdio: a.stdio, tenant: a.tenant, role: a.role, timeoutMs: a.timeout })))
+    .demandCommand(1, 'Name a command.')
+    .strict()
+    .epilogue(EPILOGUE)
+    .help()
+    .version('0.1.0');
+}
+
+/** Every given count must be a non-negative integer. */
+function checkCounts(values: Record<string, number | undefined>): true {
+  for (const [name, value] of Object.entries(values)) {
+    if (value !== undefined && (!Number.isSafeInteger(value) || value < 0)) throw new InputError(`--${name} must be a non-negative integer, got ${value}`);
+  }
+  return true;
+}

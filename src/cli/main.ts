@@ -1,1 +1,0 @@
-export async function main(a: string[]): Promise<number> { console.log("hi", a); return 0; }

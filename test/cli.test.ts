@@ -1,0 +1,51 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/** Runs the real command line in a child process; resolves with its exit code and output. */
+function catsim(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['bin/catsim.mjs', ...args], (error, stdout, stderr) => {
+      resolve({ code: error === null ? 0 : Number((error as { code?: number }).code), stdout, stderr });
+    });
+  });
+}
+
+describe('catsim command line', () => {
+  it('prints help with every command and exits 0', async () => {
+    const { code, stdout } = await catsim(['--help']);
+    expect(code).toBe(0);
+    for (const command of ['run', 'replay', 'discover']) expect(stdout).toContain(`catsim ${command}`);
+  });
+
+  it('runs a small campaign in-process and prints the summary lines', async () => {
+    const { code, stdout } = await catsim(['run', '--seed', '1', '--rounds', '6', '--workers', '0', '--determinism-every', '3']);
+    expect(stdout).toContain('catsim run  seed=1  scenario=default  core=reference  rounds 0..5');
+    expect(stdout).toMatch(/^violations per invariant: I1 0 {2}I2 0 /m);
+    expect(stdout).toContain('determinism: 2 rounds replayed in a fresh world, 0 mismatches');
+    expect(stdout).toMatch(/^faults enabled \(rounds\): F1 \d+ {2}F2 \d+ {2}F3 \d+ {2}F4 \d+ {2}F5 \d+ {2}F11 \d+ {2}F12 \d+$/m);
+    expect(code).toBe(0);
+  });
+
+  it('exits 2 with one line for usage and input errors', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'catsim-cli-'));
+    writeFileSync(join(dir, 'bad.json'), '{"name": 3');
+    writeFileSync(join(dir, 'wrong.json'), JSON.stringify({ name: 'x', faults: ['F99'] }));
+    const cases: [string[], string][] = [
+      [['run', '--rounds', '-1'], 'catsim: --rounds must be a non-negative integer, got -1\n'],
+      [['run', '--rounds', '1', '--core', 'nope'], 'catsim: unknown core "nope"; expected one of: reference, mutant:no-final-recheck, mutant:first-page-only, mutant:no-cursor-loop-detection\n'],
+      [['run', '--rounds', '1', '--scenario', join(dir, 'bad.json')], `catsim: ${join(dir, 'bad.json')}: not valid JSON\n`],
+      [['run', '--rounds', '1', '--scenario', join(dir, 'wrong.json')], `catsim: ${join(dir, 'wrong.json')}: "faults" must be an array of fault ids F1..F17\n`],
+      [['run', '--rounds', '1', '--scenario', 'no-such-scenario'], 'no such file\n'],
+      [['frobnicate'], 'catsim: Unknown argument: frobnicate\n'],
+    ];
+    for (const [args, message] of cases) {
+      const { code, stderr } = await catsim(args);
+      expect(code, args.join(' ')).toBe(2);
+      expect(stderr.split('\n')[0] + '\n', args.join(' ')).toContain(message.split('\n')[0] as string);
+      expect(stderr).not.toMatch(/\n\s+at /);
+    }
+  });
+});
