@@ -1,0 +1,55 @@
+import { execFile } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+
+function catsim(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['bin/catsim.mjs', ...args], { timeout: 60_000 }, (error, stdout, stderr) => {
+      resolve({ code: error === null ? 0 : Number((error as { code?: number }).code), stdout, stderr });
+    });
+  });
+}
+
+// The 13 tools server-everything lists to a client with empty capabilities (mcp-facts.md section 6):
+// 12 always present plus simulate-research-query, registered right after initialisation with a list_changed.
+const EVERYTHING_TOOLS = [
+  'echo', 'get-annotated-message', 'get-env', 'get-resource-links', 'get-resource-reference', 'get-structured-content',
+  'get-sum', 'get-tiny-image', 'gzip-file-as-resource', 'toggle-simulated-logging', 'toggle-subscriber-updates',
+  'trigger-long-running-operation', 'simulate-research-query',
+];
+
+describe('catsim discover against a real MCP server over stdio', () => {
+  it('lists every tool of server-everything as an UNVERSIONED_OBSERVATION with per-tool digests', async () => {
+    const { code, stdout } = await catsim(['discover', '--stdio', `${process.execPath} node_modules/@modelcontextprotocol/server-everything/dist/index.js`]);
+    expect(code).toBe(0);
+    const result = JSON.parse(stdout);
+    expect(result.state).toBe('UNVERSIONED_OBSERVATION');
+    expect(result.reason).toBe('OK');
+    const tools = result.snapshot.tools as { name: string; descriptorDigest: string; verdict: string; effectClass: string }[];
+    expect(tools.map((tool) => tool.name).sort()).toEqual([...EVERYTHING_TOOLS].sort());
+    for (const tool of tools) {
+      expect(tool.descriptorDigest).toMatch(/^[0-9a-f]{64}$/);
+      expect(tool.verdict).toBe('ok');
+      expect(tool.effectClass).toBe('WRITE');
+    }
+    expect(new Set(tools.map((tool) => tool.descriptorDigest)).size).toBe(13);
+    expect(result.snapshot.sourceRevision).toBeNull();
+    expect(result.snapshot.schema).toBe('toolCatalogSnapshot.v1');
+    expect(result.snapshot.protocolVersion).toBe('2025-11-25');
+  });
+
+  it('fails with one line and exit 2 when the server cannot start, exits early or answers garbage', async () => {
+    const node = process.execPath;
+    const cases: [string, string][] = [
+      ['no-such-command-catsim', 'catsim: cannot start server: command "no-such-command-catsim" not found'],
+      [`${node} -e "process.exit(3)"`, `catsim: server "${node}" exited before answering`],
+      [`${node} -e "setInterval(() => console.log('garbage'), 50)"`, `catsim: server "${node}" did not answer initialize within 2000 ms`],
+    ];
+    for (const [command, message] of cases) {
+      const { code, stdout, stderr } = await catsim(['discover', '--timeout', '2000', '--stdio', command]);
+      expect(code, command).toBe(2);
+      expect(stdout).toBe('');
+      expect(stderr.startsWith(message), stderr).toBe(true);
+      expect(stderr.trim().split('\n')).toHaveLength(1);
+    }
+  });
+});
