@@ -22,7 +22,7 @@ import type { InvariantId, Violation } from './violation.ts';
  * - `violations`: every violation found, sorted by seq (null last), then invariant number, code,
  *   evidence; empty means the core was right on every invariant checked.
  * - `checked`: per invariant, how many items it examined (I1: ELIGIBLE publishes, I2: publishes,
- *   I12: (server, audience) keys of a settled round, I13: scans seen by the world plus scans
+ *   I12: (server, audience) session keys of a settled round, I13: scans seen by the world plus scans
  *   started by the core), so a report can show the oracle did work.
  */
 export interface Verdict {

@@ -1,7 +1,8 @@
 /**
  * The world as it really was, rebuilt from `src: "world"` events only (SPEC section 11): servers by
- * plan id, the identity each boot presented, each true revision with its per-audience views, and
- * every page served or refused, grouped by scanId.
+ * plan id, the identity each boot presented, each true revision with its per-audience views, the
+ * audiences a client of the core opened a session as, and every page served or refused, grouped by
+ * scanId.
  *
  * Workflow: `buildGroundTruth(events)` once per trace, then query. Lookups that take `beforeSeq`
  * only see events strictly earlier in the trace, so an invariant can ask "what was true when the
@@ -40,6 +41,8 @@ export interface TrueRevision {
 export class ServerModel {
   readonly boots: ServerUpEvent[] = [];
   readonly revisions: TrueRevision[] = [];
+  /** Audiences a client of the core connected as, in order of first session. */
+  readonly sessionAudiences = new Set<string>();
 
   constructor(readonly id: string) {}
 
@@ -164,6 +167,7 @@ export function buildGroundTruth(events: readonly TraceEvent[]): GroundTruth {
       case 'revision': truth.server(event.server).revisions.push(toTrueRevision(event)); break;
       case 'page_served':
       case 'page_refused': addRequest(truth, event); break;
+      case 'session_opened': truth.server(event.server).sessionAudiences.add(event.audience); break;
       case 'round_end': truth.roundEnd ??= event; break;
       default: break;
     }

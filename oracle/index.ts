@@ -28,6 +28,7 @@ export {
   type ScanEndedEvent,
   type ScanStartedEvent,
   type ServerUpEvent,
+  type SessionOpenedEvent,
   type Trace,
   type TraceBounds,
   type TraceEvent,

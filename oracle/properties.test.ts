@@ -49,6 +49,7 @@ function buildRound(input: CatalogInput, skipRecheckOf: string | null = null): {
   const catalogs = catalogsOf(input);
   builder.serverUp('s0', ID0);
   builder.revision('s0', input.revision, Object.fromEntries(catalogs.map((c) => [c.audience, c.pages.flat()])));
+  for (const { audience } of catalogs) builder.sessionOpened('s0', audience, ID0);
   const publishSeqs = new Map<string, number>();
   for (const { audience, pages } of catalogs) {
     const recheck = audience === skipRecheckOf ? false : undefined;
@@ -75,6 +76,7 @@ describe('generated rounds', () => {
       const verdict = checkTrace(builder.build());
       expect(verdict.violations).toEqual([]);
       expect(verdict.checked.I1).toBe(input.audiences.length);
+      expect(verdict.checked.I12).toBe(input.audiences.length);
       expect(parseTrace(builder.jsonl())).toEqual(builder.build());
     }), { seed: 20_251_130, numRuns: 200 });
   });

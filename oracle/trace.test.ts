@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkTrace } from './check.ts';
 import { cleanRound } from './testing/scenarios.ts';
+import { ID0 } from './testing/trace-builder.ts';
 import { TraceFormatError, parseTrace, type Trace } from './trace.ts';
 
 /** The clean round as JSON lines, split so single lines can be replaced. */
@@ -52,6 +53,14 @@ describe('parseTrace', () => {
     expect(checkTrace(trace).violations).toEqual([]);
   });
 
+  it('reads the standard world with one session_opened per audience before any scan', () => {
+    const events = parseTrace(cleanRound().jsonl()).events.slice(0, 5);
+    expect(events.map((e) => [e.seq, e.type, 'audience' in e ? e.audience : null])).toEqual([
+      [0, 'server_up', null], [1, 'revision', null], [2, 'session_opened', 'acme.dev'], [3, 'session_opened', 'acme.ops'], [4, 'scan_started', null],
+    ]);
+    expect(events[2]).toEqual({ seq: 2, t: 20, src: 'world', type: 'session_opened', server: 's0', audience: 'acme.dev', identity: ID0 });
+  });
+
   it('treats a known type under the wrong src as a format error', () => {
     expect(parseError(withLine(2, '{"seq":0,"t":0,"src":"core","type":"server_up"}')).message)
       .toBe('line 2: "server_up" event must have src "world", found "core"');
@@ -85,6 +94,7 @@ describe('parseTrace', () => {
     ['a missing field', withLine(2, '{"seq":0,"t":0,"src":"world","type":"server_up","server":"s0"}'), 'line 2: "server_up" event has no "identity"'],
     ['a mistyped field', withLine(2, '{"seq":0,"t":0,"src":"world","type":"round_end","status":"done","reason":"quiet"}'), 'line 2: "round_end" field "status" must be "settled" or "undecided"'],
     ['a digest that is not hex', withLine(2, '{"seq":0,"t":0,"src":"world","type":"page_served","server":"s0","audience":"a.b","scanId":null,"cursorIn":null,"cursorOut":null,"revision":1,"reported":1,"tools":["XYZ"],"pageDigest":"00"}'), 'line 2: "page_served" field "tools"[0] must be 64 lowercase hex digits'],
+    ['a session_opened without identity', withLine(2, '{"seq":0,"t":0,"src":"world","type":"session_opened","server":"s0","audience":"acme.dev"}'), 'line 2: "session_opened" event has no "identity"'],
     ['a key without audience', withLine(2, '{"seq":0,"t":0,"src":"core","type":"scan_started","key":"abc","scanId":"x","expectedGeneration":0,"policyEpoch":0}'), 'line 2: "scan_started" field "key" must be "<identity>|<tenant>.<role>"'],
   ])('refuses %s', (_name, text, message) => {
     expect(parseError(text).message).toBe(message);

@@ -105,6 +105,13 @@ export interface PageRefusedEvent extends EventBase<'world', 'page_refused'> {
   readonly code: number;
 }
 
+/** World: a client of the core connected as `audience`; liveness (I12) is owed to these pairs. */
+export interface SessionOpenedEvent extends EventBase<'world', 'session_opened'> {
+  readonly server: string;
+  readonly audience: string;
+  readonly identity: string;
+}
+
 /** World: the server emitted `notifications/tools/list_changed` (maybe dropped in transit). */
 export interface NotificationSentEvent extends EventBase<'world', 'notification_sent'> {
   readonly server: string;
@@ -197,6 +204,7 @@ export type WorldEvent =
   | RevisionEvent
   | PageServedEvent
   | PageRefusedEvent
+  | SessionOpenedEvent
   | NotificationSentEvent
   | QuietEvent
   | RoundEndEvent;

@@ -103,6 +103,7 @@ const EVENT_RULES: ReadonlyMap<string, EventRule> = new Map([
     ['revision', nat], ['reported', natOrNull], ['tools', arrayOf(digest)], ['pageDigest', digest],
   )],
   ['page_refused', world(['server', str], ['audience', str], ['scanId', strOrNull], ['cursorIn', strOrNull], ['code', int])],
+  ['session_opened', world(['server', str], ['audience', str], ['identity', str])],
   ['notification_sent', world(['server', str], ['audience', str], ['delivered', bool])],
   ['quiet', world()],
   ['round_end', world(['status', oneOf('settled', 'undecided')], ['reason', str])],

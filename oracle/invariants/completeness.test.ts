@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkTrace } from '../check.ts';
-import { DEV, DEV_KEY, OPS, cleanRound, devWalk, finish, opsWalk, standardWorld } from '../testing/scenarios.ts';
+import { DEV, DEV_KEY, OPS, cleanRound, devWalk, finish, openSessions, opsWalk, standardWorld } from '../testing/scenarios.ts';
 import { ID0, ID1, TraceBuilder, toolDigest } from '../testing/trace-builder.ts';
 import { asKnownEvent, type PageServedEvent, type PublishedPage } from '../trace.ts';
 
@@ -31,7 +31,7 @@ describe('I1: ELIGIBLE equals the truth at its revision, after a final recheck',
     finish(b);
     expect(violationsOf(b)).toEqual([
       { invariant: 'I1', round: ROUND, seq: publishSeq, code: 'NO_FINAL_RECHECK',
-        evidence: `publish seq ${publishSeq} of key ${K}: no cursorless page of scan "sc-dev" was served between its last page (seq 5) and the publish` },
+        evidence: `publish seq ${publishSeq} of key ${K}: no cursorless page of scan "sc-dev" was served between its last page (seq 7) and the publish` },
     ]);
   });
 
@@ -43,7 +43,7 @@ describe('I1: ELIGIBLE equals the truth at its revision, after a final recheck',
     finish(b);
     expect(violationsOf(b)).toEqual([
       { invariant: 'I1', round: ROUND, seq: publishSeq, code: 'NO_FINAL_RECHECK',
-        evidence: `publish seq ${publishSeq} of key ${ID0.slice(0, 12)}|${OPS}: no cursorless page of scan "sc-ops" was served between its last page (seq 12) and the publish` },
+        evidence: `publish seq ${publishSeq} of key ${ID0.slice(0, 12)}|${OPS}: no cursorless page of scan "sc-ops" was served between its last page (seq 14) and the publish` },
     ]);
   });
 
@@ -57,7 +57,7 @@ describe('I1: ELIGIBLE equals the truth at its revision, after a final recheck',
     finish(b);
     expect(violationsOf(b)).toEqual([
       { invariant: 'I1', round: ROUND, seq: publishSeq, code: 'RECHECK_MOVED',
-        evidence: `publish seq ${publishSeq} of key ${K} binds revision 3 but its recheck (seq 7) reported 4` },
+        evidence: `publish seq ${publishSeq} of key ${K} binds revision 3 but its recheck (seq 9) reported 4` },
     ]);
   });
 
@@ -65,6 +65,7 @@ describe('I1: ELIGIBLE equals the truth at its revision, after a final recheck',
     const b = new TraceBuilder();
     b.serverUp('s0', ID0);
     b.revision('s0', 3, { [DEV]: ['a', 'b', 'd'], [OPS]: ['a'] });
+    openSessions(b, [DEV, OPS]);
     const { publishSeq } = devWalk(b);
     opsWalk(b);
     finish(b, 'undecided');
@@ -86,7 +87,7 @@ describe('I1: ELIGIBLE equals the truth at its revision, after a final recheck',
       { invariant: 'I1', round: ROUND, seq, code: 'CONTENT_MISMATCH',
         evidence: `publish seq ${seq} of key ${K} differs from the acme.dev view at revision 3: missing [${[short('b'), short('c')].sort().join(', ')}], extra []` },
       { invariant: 'I2', round: ROUND, seq, code: 'PAGE_FOREIGN',
-        evidence: `publish seq ${seq} of key ${K}: page served at seq 3 went to s0 acme.ops, not s0 acme.dev` },
+        evidence: `publish seq ${seq} of key ${K}: page served at seq 5 went to s0 acme.ops, not s0 acme.dev` },
     ]);
   });
 
@@ -94,6 +95,7 @@ describe('I1: ELIGIBLE equals the truth at its revision, after a final recheck',
     const b = new TraceBuilder();
     b.serverUp('s0', ID0);
     b.revision('s0', 3, { [DEV]: [] });
+    openSessions(b, [DEV]);
     devWalk(b, { pages: [[]] });
     finish(b);
     expect(violationsOf(b)).toEqual([]);
@@ -160,6 +162,7 @@ describe('I1: ELIGIBLE equals the truth at its revision, after a final recheck',
     const b = new TraceBuilder();
     b.serverUp('s0', ID0, { versioned: false, traits: ['F12'] });
     b.revision('s0', 0, { [DEV]: ['a', 'b', 'c'] });
+    openSessions(b, [DEV]);
     devWalk(b, { revision: 0, reported: null });
     finish(b);
     expect(checkTrace(b.build())).toEqual({ round: ROUND, violations: [], checked: { I1: 0, I2: 1, I12: 1, I13: 2 } });
@@ -180,6 +183,7 @@ describe('I2: no half-page admission', () => {
     const b = new TraceBuilder();
     b.serverUp('s0', ID0, { versioned: false, traits: ['F12'] });
     b.revision('s0', 0, { [DEV]: ['a', 'b', 'c'] });
+    openSessions(b, [DEV]);
     const { publishSeq } = b.walk({
       audience: DEV, scanId: 'sc-dev', revision: 0, reported: null, pages: [['a'], ['b'], ['c']],
       publish: { pages: (p) => [p[0]!, p[2]!], tools: ['a', 'c'] },
@@ -196,6 +200,7 @@ describe('I2: no half-page admission', () => {
     const b = new TraceBuilder();
     b.serverUp('s0', ID0);
     b.revision('s0', 3, { [DEV]: ['a', 'b', 'c'] });
+    openSessions(b, [DEV]);
     const { publishSeq } = b.walk({
       audience: DEV, scanId: 'sc-dev', revision: 3, pages: [['a'], ['b'], ['c']],
       publish: { pages: (p) => [p[0]!, p[2]!], tools: ['a', 'c'] },
@@ -213,6 +218,7 @@ describe('I2: no half-page admission', () => {
     const b = new TraceBuilder();
     b.serverUp('s0', ID0, { versioned: false });
     b.revision('s0', 0, { [DEV]: ['a', 'b', 'c'] });
+    openSessions(b, [DEV]);
     const { publishSeq } = devWalk(b, { revision: 0, reported: null, publish: { pages: (p) => [p[0]!], tools: ['a', 'b'] } });
     finish(b, 'undecided');
     expect(violationsOf(b)).toEqual([
@@ -278,6 +284,7 @@ describe('I2: no half-page admission', () => {
     const b = new TraceBuilder();
     b.serverUp('s0', ID0, { versioned: false, traits: ['F12'] });
     b.revision('s0', 0, { [DEV]: ['a', 'b', 'c'] });
+    openSessions(b, [DEV]);
     const { publishSeq } = devWalk(b, { revision: 0, reported: null, publish: { tools: ['a', 'b', 'c', 'x'] } });
     finish(b, 'undecided');
     expect(violationsOf(b)).toEqual([
@@ -315,7 +322,7 @@ describe('I2: no half-page admission', () => {
     finish(b);
     expect(violationsOf(b)).toEqual([
       { invariant: 'I2', round: ROUND, seq: publishSeq, code: 'MIXED_REVISIONS',
-        evidence: `publish seq ${publishSeq} of key ${K} mixes revision 3 (page served at seq 3) with revision 4 (seq 5)` },
+        evidence: `publish seq ${publishSeq} of key ${K} mixes revision 3 (page served at seq 5) with revision 4 (seq 7)` },
     ]);
   });
 
@@ -338,6 +345,7 @@ describe('I2: no half-page admission', () => {
     const b = new TraceBuilder();
     b.serverUp('s0', ID0, { versioned: false, traits: ['F12'] });
     b.revision('s0', 0, { [DEV]: ['a', 'b', 'c'] });
+    openSessions(b, [DEV]);
     devWalk(b, { revision: 0, reported: null, pages: [['a', 'b'], { tools: ['c'], revision: 1 }] });
     b.revision('s0', 1, { [DEV]: ['a', 'b', 'c'] });
     finish(b);
@@ -360,7 +368,7 @@ describe('I2: no half-page admission', () => {
     finish(b);
     expect(violationsOf(b)).toEqual([
       { invariant: 'I2', round: ROUND, seq: publishSeq, code: 'REPORTED_MISMATCH',
-        evidence: `publish seq ${publishSeq} of key ${K} binds revision 3 but the page served at seq 5 reported 2` },
+        evidence: `publish seq ${publishSeq} of key ${K} binds revision 3 but the page served at seq 7 reported 2` },
     ]);
   });
 });

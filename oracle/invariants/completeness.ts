@@ -9,7 +9,7 @@
  * Codes, I1: `UNKNOWN_IDENTITY` (no server presented the key's identity before the publish),
  * `NO_SOURCE_REVISION` (ELIGIBLE with `sourceRevision` null), `UNKNOWN_REVISION` (the server
  * never had revision r before the publish), `CONTENT_MISMATCH` (tool digests differ from the view
- * at r, as multisets), `NO_FINAL_RECHECK` (no cursorless page served between the last page and
+ * at r, as sets), `NO_FINAL_RECHECK` (no cursorless page served between the last page and
  * the publish), `RECHECK_MOVED` (a recheck was served in that window but none reported r).
  *
  * Codes, I2: `CHAIN_BROKEN` (no pages, first cursorIn not null, a link that does not follow, or a
@@ -25,7 +25,7 @@
  */
 import { parseCatalogKey } from '../catalog-key.ts';
 import type { ScanRequests } from '../ground-truth.ts';
-import { multisetDiff, sameMultiset } from '../internal/multiset.ts';
+import { digestSetDiff, sameDigestSet } from '../internal/digest-set.ts';
 import type { PageServedEvent, PublishedEvent, PublishedPage, ViewTool } from '../trace.ts';
 import { shortHex, shortKey, showCursor, showDigests } from '../violation.ts';
 import type { CheckContext, Findings } from './check-context.ts';
@@ -85,7 +85,7 @@ function checkBoundToTruth(context: CheckContext, publish: PublishedEvent, findi
 }
 
 /**
- * Compares the published digests with the true view as multisets. An audience missing from a
+ * Compares the published digests with the true view as sets. An audience missing from a
  * revision's views sees no tools. When several revision events share the number (equivocation),
  * matching any one of them is enough; the evidence then names the latest.
  */
@@ -97,8 +97,8 @@ function checkContent(
 ): void {
   const actual = publishedDigests(publish);
   const expected = views.map((view) => view.map((tool) => tool.digest));
-  if (expected.some((digests) => sameMultiset(digests, actual))) return;
-  const diff = multisetDiff(expected[expected.length - 1] ?? [], actual);
+  if (expected.some((digests) => sameDigestSet(digests, actual))) return;
+  const diff = digestSetDiff(expected[expected.length - 1] ?? [], actual);
   findings.add('I1', publish.seq, 'CONTENT_MISMATCH',
     `${label(publish)} differs from the ${audience} view at revision ${publish.sourceRevision}: missing ${showDigests(diff.missing)}, extra ${showDigests(diff.extra)}`);
 }

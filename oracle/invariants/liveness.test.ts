@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { checkTrace } from '../check.ts';
-import { DEV, OPS, devWalk, finish, opsWalk, standardWorld } from '../testing/scenarios.ts';
+import { DEV, OPS, devWalk, finish, openSessions, opsWalk, standardWorld } from '../testing/scenarios.ts';
 import { ID0, ID1, ID_S1, TraceBuilder, toolDigest } from '../testing/trace-builder.ts';
 
 const ROUND = 17;
+/** An audience present in revision views that no client of the core holds. */
+const INTERNAL = 'internal.ops';
+/** An audience a client connects as although no revision gives it a view. */
+const GUEST = 'acme.guest';
 const short = (name: string): string => toolDigest(name).slice(0, 12);
 
 /** s0 moves to revision 4 (acme.dev gains d) after both audiences were published at 3. */
@@ -51,6 +55,7 @@ describe('I12: liveness in a settled round', () => {
     const b = new TraceBuilder();
     b.serverUp('s0', ID0);
     b.revision('s0', 3, { [DEV]: ['a', 'b', 'c'], 'acme.guest': [] });
+    openSessions(b, [DEV, 'acme.guest']);
     devWalk(b);
     finish(b);
     const roundEnd = b.build().events.length - 1;
@@ -64,6 +69,7 @@ describe('I12: liveness in a settled round', () => {
     const b = new TraceBuilder();
     b.serverUp('s0', ID0);
     b.revision('s0', 3, { [DEV]: ['a', 'b', 'c'], 'acme.guest': [] });
+    openSessions(b, [DEV, 'acme.guest']);
     devWalk(b);
     b.walk({ audience: 'acme.guest', scanId: 'sc-guest', revision: 3, pages: [[]] });
     finish(b);
@@ -75,6 +81,7 @@ describe('I12: liveness in a settled round', () => {
     standardWorld(withS1);
     withS1.serverUp('s1', ID_S1, { traits: ['F5:cycle'] });
     withS1.revision('s1', 1, { [DEV]: ['x'] });
+    withS1.sessionOpened('s1', DEV, ID_S1);
     devWalk(withS1);
     opsWalk(withS1);
     finish(withS1);
@@ -110,5 +117,85 @@ describe('I12: liveness in a settled round', () => {
       { invariant: 'I12', round: ROUND, seq: roundEnd, code: 'NOT_PUBLISHED',
         evidence: `server s0 key ${ID1.slice(0, 12)}|${OPS} at revision 3: nothing was published for the key by the end of the round` },
     ]);
+  });
+
+  it('owes nothing to an audience in the views that no client connected as', () => {
+    const b = new TraceBuilder();
+    b.serverUp('s0', ID0);
+    b.revision('s0', 3, { [DEV]: ['a', 'b', 'c'], [INTERNAL]: ['z'] });
+    openSessions(b, [DEV]);
+    devWalk(b);
+    finish(b);
+    const verdict = checkTrace(b.build());
+    expect(verdict.violations).toEqual([]);
+    expect(verdict.checked.I12).toBe(1);
+  });
+
+  it('still demands the session audience next to an audience without a session', () => {
+    const b = new TraceBuilder();
+    b.serverUp('s0', ID0);
+    b.revision('s0', 3, { [DEV]: ['a', 'b', 'c'], [INTERNAL]: ['z'] });
+    openSessions(b, [DEV]);
+    finish(b);
+    // seq 0 server_up, 1 revision, 2 session_opened, 3 quiet, 4 round_end.
+    const verdict = checkTrace(b.build());
+    expect(verdict.violations).toEqual([
+      { invariant: 'I12', round: ROUND, seq: 4, code: 'NOT_PUBLISHED',
+        evidence: `server s0 key ${ID0.slice(0, 12)}|${DEV} at revision 3: nothing was published for the key by the end of the round` },
+    ]);
+    expect(verdict.checked.I12).toBe(1);
+  });
+
+  it('NOT_PUBLISHED: a session audience that no revision ever gave a view', () => {
+    const b = new TraceBuilder();
+    standardWorld(b);
+    b.sessionOpened('s0', GUEST, ID0);
+    devWalk(b);
+    opsWalk(b);
+    finish(b);
+    // seq 0-3 standard world, 4 guest session, 5-13 acme.dev walk, 14-20 acme.ops walk, 21 quiet, 22 round_end.
+    const verdict = checkTrace(b.build());
+    expect(verdict.violations).toEqual([
+      { invariant: 'I12', round: ROUND, seq: 22, code: 'NOT_PUBLISHED',
+        evidence: `server s0 key ${ID0.slice(0, 12)}|${GUEST} at revision 3: nothing was published for the key by the end of the round` },
+    ]);
+    expect(verdict.checked.I12).toBe(3);
+  });
+
+  it('accepts a session audience absent from the final views once it has a publish with zero tools', () => {
+    const b = new TraceBuilder();
+    standardWorld(b);
+    b.sessionOpened('s0', GUEST, ID0);
+    devWalk(b);
+    opsWalk(b);
+    b.walk({ audience: GUEST, scanId: 'sc-guest', revision: 3, pages: [[]] });
+    finish(b);
+    expect(checkTrace(b.build())).toEqual({ round: ROUND, violations: [], checked: { I1: 3, I2: 3, I12: 3, I13: 6 } });
+  });
+
+  it('NOT_CONVERGED: a session audience dropped from the final views still holding tools', () => {
+    const b = new TraceBuilder();
+    standardWorld(b);
+    devWalk(b);
+    const { publishSeq } = opsWalk(b);
+    b.revision('s0', 4, { [DEV]: ['a', 'b', 'c'] });
+    finish(b);
+    // seq 0-3 standard world, 4-12 acme.dev walk, 13-19 acme.ops walk, 20 revision 4, 21 quiet, 22 round_end.
+    expect(publishSeq).toBe(19);
+    expect(checkTrace(b.build()).violations).toEqual([
+      { invariant: 'I12', round: ROUND, seq: 22, code: 'NOT_CONVERGED',
+        evidence: `server s0 key ${ID0.slice(0, 12)}|${OPS} at revision 4: the latest publish (seq 19) is missing [] and has extra [${short('a')}]` },
+    ]);
+  });
+
+  it('accepts a session audience dropped from the final views once it is republished with zero tools', () => {
+    const b = new TraceBuilder();
+    standardWorld(b);
+    devWalk(b);
+    opsWalk(b);
+    b.revision('s0', 4, { [DEV]: ['a', 'b', 'c'] });
+    opsWalk(b, { scanId: 'sc-ops-4', revision: 4, pages: [[]] });
+    finish(b);
+    expect(checkTrace(b.build())).toEqual({ round: ROUND, violations: [], checked: { I1: 3, I2: 3, I12: 2, I13: 6 } });
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Liveness, I12 (SPEC section 11): by the end of the quiet tail of a settled round, every server
- * without a disqualifying trait has, for each audience of its final revision, a published
- * generation equal to that final view.
+ * without a disqualifying trait has, for each audience a client of the core connected as
+ * (`session_opened`), a published generation equal to that audience's final view (an audience
+ * missing from the final views has an empty view). Audiences nobody connected as are owed nothing.
  *
  * Judged only when `round_end.status` is `settled`: an undecided round is reported as UNDECIDED by
  * the campaign, never as a pass or a liveness failure. Per server, only the latest `server_up`
@@ -10,7 +11,7 @@
  * key to judge.
  *
  * Codes: `NOT_PUBLISHED` (nothing was ever published for the key), `NOT_CONVERGED` (the latest
- * publish for the key differs from the final view, as multisets of descriptor digests).
+ * publish for the key differs from the final view, as sets of descriptor digests).
  *
  * Extension point: each (server, audience) pair is a `LivenessTarget` and every rule in
  * `TARGET_CHECKS` runs on it. The probe-call rule of SPEC I12 ("the probe calls with valid
@@ -18,7 +19,7 @@
  */
 import { formatCatalogKey } from '../catalog-key.ts';
 import { DISQUALIFYING_TRAIT_PREFIXES, hasTraitPrefix, type ServerModel, type TrueRevision } from '../ground-truth.ts';
-import { multisetDiff } from '../internal/multiset.ts';
+import { digestSetDiff } from '../internal/digest-set.ts';
 import type { RoundEndEvent, ViewTool } from '../trace.ts';
 import { showDigests, shortKey } from '../violation.ts';
 import type { CheckContext, Findings } from './check-context.ts';
@@ -59,12 +60,12 @@ export function livenessTargets(server: ServerModel): LivenessTarget[] {
   const finalRevision = server.latestRevision();
   if (boot === null || finalRevision === null) return [];
   if (hasTraitPrefix(boot, DISQUALIFYING_TRAIT_PREFIXES)) return [];
-  return [...finalRevision.views].map(([audience, finalView]) => ({
+  return [...server.sessionAudiences].map((audience) => ({
     server: server.id,
     key: formatCatalogKey(boot.identity, audience),
     audience,
     finalRevision,
-    finalView,
+    finalView: finalRevision.views.get(audience) ?? [],
   }));
 }
 
@@ -77,7 +78,7 @@ const checkConverged: LivenessTargetCheck = (context, target, roundEnd, findings
     return;
   }
   const expected = target.finalView.map((tool) => tool.digest);
-  const diff = multisetDiff(expected, latest.tools.map((tool) => tool.descriptorDigest));
+  const diff = digestSetDiff(expected, latest.tools.map((tool) => tool.descriptorDigest));
   if (diff.missing.length === 0 && diff.extra.length === 0) return;
   findings.add('I12', roundEnd.seq, 'NOT_CONVERGED',
     `${where}: the latest publish (seq ${latest.seq}) is missing ${showDigests(diff.missing)} and has extra ${showDigests(diff.extra)}`);

@@ -32,7 +32,7 @@ describe('I13: scans terminate', () => {
     });
     expect(checkTrace(b.build()).violations).toEqual([
       { invariant: 'I13', round: ROUND, seq: repeat, code: 'CURSOR_REQUESTED_TWICE',
-        evidence: `scan "sc-bad" (s0 acme.dev) requested cursor "" at seq 4 and again at seq ${repeat}` },
+        evidence: `scan "sc-bad" (s0 acme.dev) requested cursor "" at seq 6 and again at seq ${repeat}` },
     ]);
   });
 
@@ -110,7 +110,7 @@ describe('I13: scans terminate', () => {
     });
     expect(checkTrace(b.build()).violations).toEqual([
       { invariant: 'I13', round: ROUND, seq: ended, code: 'SCAN_TOO_LONG',
-        evidence: `scan "sc-bad" ran 5041 ms (seq 2 to ${ended}), over the 5040 ms budget` },
+        evidence: `scan "sc-bad" ran 5041 ms (seq 4 to ${ended}), over the 5040 ms budget` },
     ]);
   });
 

@@ -155,6 +155,14 @@ export class TraceBuilder {
     return this.emit('world', 'revision', { server, revision, views: full });
   }
 
+  /**
+   * `session_opened`: a client of the core connected to `server` as `audience` presenting
+   * `identity`. Liveness (I12) is owed exactly to the (server, audience) pairs logged here.
+   */
+  sessionOpened(server: string, audience: string, identity: string): number {
+    return this.emit('world', 'session_opened', { server, audience, identity });
+  }
+
   /** A served page; returns its shape as a core would publish it. */
   served(page: {
     server?: string; audience: string; scanId: string | null; cursorIn: string | null; cursorOut: string | null;
