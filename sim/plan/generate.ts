@@ -9,7 +9,7 @@
  */
 import { createStreams, deriveRoundSeed, type Rng } from '../random.ts';
 import { boundsOf, type Scenario } from './scenario.ts';
-import { TOOL_POOL } from './tool-pool.ts';
+import { TOOL_POOL, type PoolTool } from './tool-pool.ts';
 import type { CursorTrait, FaultId, NotificationPlan, RevisionStep, RoundPlan, ServerPlan, ToolDescriptor } from './types.ts';
 
 /** An audience no simulated client connects as; F4 changes only its view (revision moves, content does not). */
@@ -17,14 +17,17 @@ export const INTERNAL_AUDIENCE = 'internal.ops';
 
 const CURSOR_TRAITS: readonly CursorTrait[] = ['repeat', 'cycle', 'always-empty', 'never-ending', 'ignored', 'empty-page-with-next'];
 
-/** Builds the plan of round `round` of campaign `seed` without running the rounds before it. */
-export function generatePlan(seed: string, round: number, scenario: Scenario): RoundPlan {
+/**
+ * Builds the plan of round `round` of campaign `seed` without running the rounds before it.
+ * `pool` is where descriptors come from: the built-in pool, or the tools of a captured catalog.
+ */
+export function generatePlan(seed: string, round: number, scenario: Scenario, pool: readonly PoolTool[] = TOOL_POOL): RoundPlan {
   const roundSeed = deriveRoundSeed(seed, round);
   const streams = createStreams(roundSeed);
   const swarm = streams.stream('swarm');
   const faults = scenario.faults.filter(() => swarm.chance(scenario.faultEnableFraction));
   const serverCount = streams.stream('topology').int(scenario.servers.min, scenario.servers.max);
-  const servers = Array.from({ length: serverCount }, (_, index) => generateServer(`s${index}`, streams.stream(`server/s${index}`), faults, scenario));
+  const servers = Array.from({ length: serverCount }, (_, index) => generateServer(`s${index}`, streams.stream(`server/s${index}`), faults, scenario, pool));
   return {
     schema: 'catsim.plan.v1',
     seed,
@@ -40,7 +43,7 @@ export function generatePlan(seed: string, round: number, scenario: Scenario): R
   };
 }
 
-function generateServer(id: string, rng: Rng, faults: readonly FaultId[], scenario: Scenario): ServerPlan {
+function generateServer(id: string, rng: Rng, faults: readonly FaultId[], scenario: Scenario, pool: readonly PoolTool[]): ServerPlan {
   const on = (fault: FaultId) => faults.includes(fault) && rng.chance(0.75);
   const audiences = rng.shuffle([...scenario.audiences]).slice(0, rng.int(scenario.audiencesPerServer.min, scenario.audiencesPerServer.max));
   return {
@@ -48,7 +51,7 @@ function generateServer(id: string, rng: Rng, faults: readonly FaultId[], scenar
     identity: `fp:${hex(rng, 16)}`,
     versioned: !on('F12'),
     audiences,
-    history: generateHistory(rng, audiences, faults, scenario),
+    history: generateHistory(rng, audiences, faults, scenario, pool),
     pageSizeMin: scenario.pageSize.min,
     pageSizeMax: rng.int(scenario.pageSize.min, scenario.pageSize.max),
     cursorTrait: on('F5') ? rng.pick(CURSOR_TRAITS) : null,
@@ -73,14 +76,14 @@ function generateNotifications(rng: Rng, f3: boolean): NotificationPlan {
 /** A change to apply at a time: `edit` (one view changes) or `revert` (back to an earlier content). */
 type Change = { atMs: number; cause: string; kind: 'edit' | 'internal' } | { atMs: number; cause: string; kind: 'revert'; of: number };
 
-function generateHistory(rng: Rng, audiences: readonly string[], faults: readonly FaultId[], scenario: Scenario): RevisionStep[] {
-  const initial: Record<string, ToolDescriptor[]> = { [INTERNAL_AUDIENCE]: pickTools(rng, 1, 3) };
-  for (const audience of audiences) initial[audience] = pickTools(rng, scenario.toolsPerView.min, scenario.toolsPerView.max);
+function generateHistory(rng: Rng, audiences: readonly string[], faults: readonly FaultId[], scenario: Scenario, pool: readonly PoolTool[]): RevisionStep[] {
+  const initial: Record<string, ToolDescriptor[]> = { [INTERNAL_AUDIENCE]: pickTools(rng, pool, 1, 3) };
+  for (const audience of audiences) initial[audience] = pickTools(rng, pool, scenario.toolsPerView.min, scenario.toolsPerView.max);
   const changes = planChanges(rng, faults, scenario.tHealMs);
   const steps: RevisionStep[] = [{ atMs: 0, revision: rng.int(1, 1000), views: initial, cause: 'base' }];
   for (const change of changes) {
     const previous = steps.at(-1) as RevisionStep;
-    steps.push({ atMs: change.atMs, revision: previous.revision + 1, views: applyChange(rng, change, steps, audiences), cause: change.cause });
+    steps.push({ atMs: change.atMs, revision: previous.revision + 1, views: applyChange(rng, change, steps, audiences, pool), cause: change.cause });
   }
   return steps;
 }
@@ -99,7 +102,7 @@ function planChanges(rng: Rng, faults: readonly FaultId[], tHealMs: number): Cha
 
 const kindOrder = (change: Change) => (change.kind === 'revert' ? 1 : 0);
 
-function applyChange(rng: Rng, change: Change, steps: readonly RevisionStep[], audiences: readonly string[]): Record<string, ToolDescriptor[]> {
+function applyChange(rng: Rng, change: Change, steps: readonly RevisionStep[], audiences: readonly string[], pool: readonly PoolTool[]): Record<string, ToolDescriptor[]> {
   const current = (steps.at(-1) as RevisionStep).views;
   if (change.kind === 'revert') {
     // A-B-A: the content from just before the paired edit comes back under a new revision.
@@ -109,18 +112,18 @@ function applyChange(rng: Rng, change: Change, steps: readonly RevisionStep[], a
   // Descriptors are immutable once placed: unchanged views and tools are shared between steps.
   const views = { ...current };
   const audience = change.kind === 'internal' ? INTERNAL_AUDIENCE : rng.pick(audiences.length > 0 ? audiences : [INTERNAL_AUDIENCE]);
-  views[audience] = editView(rng, views[audience] ?? []);
+  views[audience] = editView(rng, views[audience] ?? [], pool);
   return views;
 }
 
 /** One realistic edit: add a tool, remove one, edit a schema, or rename one. */
-function editView(rng: Rng, view: ToolDescriptor[]): ToolDescriptor[] {
+function editView(rng: Rng, view: ToolDescriptor[], pool: readonly PoolTool[]): ToolDescriptor[] {
   const kind = view.length === 0 ? 'add' : rng.pick(['add', 'remove', 'schema', 'rename'] as const);
   const next = [...view];
   const index = rng.int(0, Math.max(0, view.length - 1));
   if (kind === 'add') {
     const names = new Set(view.map((tool) => tool.name));
-    const candidates = TOOL_POOL.map((entry) => entry.descriptor).filter((tool) => !names.has(tool.name));
+    const candidates = pool.map((entry) => entry.descriptor).filter((tool) => !names.has(tool.name));
     if (candidates.length > 0) next.splice(rng.int(0, view.length), 0, structuredClone(rng.pick(candidates)));
   } else if (kind === 'remove') {
     next.splice(index, 1);
@@ -138,9 +141,9 @@ function editSchema(tool: ToolDescriptor, rng: Rng): ToolDescriptor {
   return { ...tool, inputSchema: schema };
 }
 
-function pickTools(rng: Rng, min: number, max: number): ToolDescriptor[] {
-  const count = rng.int(min, Math.min(max, TOOL_POOL.length));
-  return rng.shuffle(TOOL_POOL.map((entry) => entry.descriptor)).slice(0, count).map((tool) => structuredClone(tool));
+function pickTools(rng: Rng, pool: readonly PoolTool[], min: number, max: number): ToolDescriptor[] {
+  const count = rng.int(Math.min(min, pool.length), Math.min(max, pool.length));
+  return rng.shuffle(pool.map((entry) => entry.descriptor)).slice(0, count).map((tool) => structuredClone(tool));
 }
 
 /** `count` distinct integer times in [1, endMs), sorted. */
