@@ -1,20 +1,25 @@
 /**
  * Runs one round plan against one core and returns its trace.
  *
- * Order: build the world, the recorder and the servers; connect one SDK Client per (server,
- * audience) over a simulated link; let the core attach; run until T_end (faults act in
- * [0, T_heal), then the quiet tail with nominal latency); stop the core. A round that exhausts
- * its event budget is UNDECIDED, never a pass.
+ * Order: build the world, the recorder and the servers; offer the core one Connector per
+ * (server, audience) — each `connect()` opens a simulated link, a server session and an SDK
+ * Client; start each session's planner, which asks the core at seeded intervals what it would
+ * disclose; run until T_end (faults act in [0, T_heal), then the quiet tail with nominal
+ * latency and no faults); stop the core. A round that exhausts its event budget is UNDECIDED,
+ * never a pass.
+ *
+ * Fault model here (F15): a session's connection is cut at planned times before T_heal, and
+ * until T_heal messages may be reordered; the core reconnects through its Connector.
  */
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { CoreAdapter, CoreFactory } from './cores/adapter.ts';
+import type { CoreAdapter, CoreFactory, SimConnection } from './cores/adapter.ts';
 import type { RoundPlan, ServerPlan } from './plan/types.ts';
-import { createStreams, type Rng } from './random.ts';
+import { createStreams, type Rng, type Streams } from './random.ts';
 import { World } from './runtime/world.ts';
 import { SimCatalogServer } from './server/catalog-server.ts';
 import { TraceRecorder, type TraceEvent, type TraceHeader } from './trace/recorder.ts';
-import { createLink } from './transport/link.ts';
+import { createLink, type Link } from './transport/link.ts';
 import type { LinkDirection, LinkPolicy } from './transport/linkPolicy.ts';
 
 /** The outcome of one round: its trace and how the world ended. */
@@ -24,6 +29,15 @@ export interface RoundRun {
   status: 'settled' | 'undecided';
   reason: 'quiet' | 'horizon' | 'event_budget';
   eventsRun: number;
+}
+
+/** Everything a round's helpers share. */
+interface RoundContext {
+  world: World;
+  plan: RoundPlan;
+  recorder: TraceRecorder;
+  streams: Streams;
+  adapter: CoreAdapter;
 }
 
 /** Runs `plan` with the core built by `core`; `coreName` goes into the trace header. */
@@ -39,52 +53,91 @@ export async function runRound(plan: RoundPlan, core: CoreFactory, coreName: str
     bounds: plan.bounds,
     timings: plan.timings,
   });
-  const servers = plan.servers.map((server) => new SimCatalogServer(server, world, recorder, streams.stream(`run/${server.id}/pages`), plan.bounds.tHealMs));
+  const context: RoundContext = { world, plan, recorder, streams, adapter };
+  const servers = plan.servers.map((server) => new SimCatalogServer(server, world, recorder, streams.stream(`run/${server.id}/pages`), streams.stream(`run/${server.id}/notify`), plan.bounds.tHealMs));
   world.schedule(plan.bounds.tHealMs, () => recorder.world('quiet'));
-  const result = await world.run(plan.bounds.tEndMs, () => startRound(world, plan, recorder, servers, adapter, streams));
+  const result = await world.run(plan.bounds.tEndMs, () => startRound(context, servers));
   adapter.stop();
   recorder.world('round_end', { status: result.status, reason: result.reason });
   const header: TraceHeader = { type: 'header', schema: 'catsim.trace.v1', seed: plan.seed, round: plan.round, scenario: plan.scenario, core: coreName, bounds: plan.bounds, faults: plan.faults };
   return { header, events: recorder.events, status: result.status, reason: result.reason, eventsRun: result.eventsRun };
 }
 
-async function startRound(world: World, plan: RoundPlan, recorder: TraceRecorder, servers: SimCatalogServer[], adapter: CoreAdapter, streams: ReturnType<typeof createStreams>): Promise<void> {
+function startRound(context: RoundContext, servers: SimCatalogServer[]): void {
   for (const server of servers) server.start();
-  const connections: Promise<void>[] = [];
   for (const server of servers) {
-    for (const audience of server.plan.audiences) {
-      connections.push(connect(world, plan, recorder, server, audience, adapter, streams.stream(`run/${server.plan.id}/${audience}/latency`)));
-    }
+    for (const audience of server.plan.audiences) startSession(context, server, audience);
   }
-  await Promise.all(connections);
 }
 
-async function connect(world: World, plan: RoundPlan, recorder: TraceRecorder, server: SimCatalogServer, audience: string, adapter: CoreAdapter, rng: Rng): Promise<void> {
+/** Offers the core one catalog key, schedules its planned cuts, and starts its planner. */
+function startSession(context: RoundContext, server: SimCatalogServer, audience: string): void {
+  const { world, plan, recorder, streams, adapter } = context;
   const [tenant, role] = audience.split('.') as [string, string];
-  const authInfo: AuthInfo = { token: 'sim', clientId: audience, scopes: [], extra: { audience } };
-  const link = createLink(world, { policy: linkPolicy(world, plan, server.plan, rng), identity: server.plan.identity, authInfo });
-  const client = adapter.createClient();
-  await server.connect(link.server, audience);
-  await client.connect(link.client);
-  recorder.world('session_opened', { server: server.plan.id, audience, identity: link.identity });
-  adapter.attach({ client, identity: () => link.identity, tenant, role, endpointDigest: `sim:${server.plan.id}` });
+  const latency = streams.stream(`run/${server.plan.id}/${audience}/latency`);
+  let current: Link | undefined;
+  const connector = {
+    connect: async (): Promise<SimConnection> => {
+      const link = createLink(world, { policy: linkPolicy(world, plan, server.plan, latency), identity: server.identity(), authInfo: authFor(audience) });
+      const client = adapter.createClient();
+      await server.connect(link.server, audience);
+      await client.connect(link.client);
+      current = link;
+      recorder.world('session_opened', { server: server.plan.id, audience, identity: server.identity() });
+      return { client, identity: () => server.identity() };
+    },
+  };
+  for (const atMs of server.plan.linkFaults.disconnectsAtMs[audience] ?? []) {
+    world.schedule(atMs, () => {
+      if (current === undefined || current.closed) return;
+      recorder.world('disconnected', { server: server.plan.id, audience });
+      current.disconnect();
+    });
+  }
+  adapter.attach({ connector, tenant, role, endpointDigest: `sim:${server.plan.id}`, refreshers: plan.refreshersPerKey });
+  startPlanner(context, server, audience, streams.stream(`run/${server.plan.id}/${audience}/planner`));
 }
 
-/** Latency per message: the server's range until T_heal, nominal after; F3 late notifications. */
+/**
+ * The session's planner: at seeded intervals it asks the core what it would disclose and logs
+ * what it was shown (ground truth of disclosure, written by the world, not the core).
+ */
+function startPlanner(context: RoundContext, server: SimCatalogServer, audience: string, rng: Rng): void {
+  const { world, plan, recorder, adapter } = context;
+  const [tenant, role] = audience.split('.') as [string, string];
+  const session = `${server.plan.id}/${audience}`;
+  const tick = (): void => {
+    const shown = adapter.disclose(tenant, role, server.identity());
+    if (shown.ok) recorder.world('disclosure', { session, server: server.plan.id, audience, key: shown.key, generation: shown.generation, snapshotDigest: shown.snapshotDigest, tools: shown.tools });
+    else recorder.world('disclosure_refused', { session, server: server.plan.id, audience, code: shown.code });
+    const next = world.now() + rng.int(plan.plannerIntervalMs[0], plan.plannerIntervalMs[1]);
+    if (next <= plan.bounds.tEndMs) world.schedule(next, tick);
+  };
+  world.schedule(rng.int(plan.plannerIntervalMs[0], plan.plannerIntervalMs[1]), tick);
+}
+
+function authFor(audience: string): AuthInfo {
+  return { token: 'sim', clientId: audience, scopes: [], extra: { audience } };
+}
+
+/**
+ * Latency per message: the server's range until T_heal, nominal after. Until T_heal, F15
+ * reorders messages, and an F3 late notification may be overtaken by later responses (it does
+ * not block them head-of-line), so `reorder` is read per message, right after its latency.
+ */
 function linkPolicy(world: World, plan: RoundPlan, server: ServerPlan, rng: Rng): LinkPolicy {
-  // A late notification may be overtaken by later responses (it is not head-of-line blocking
-  // them), so `reorder` is true exactly for the message whose latency was just drawn late.
-  let late = false;
+  let reorder = false;
   return {
     get reorder() {
-      return late;
+      return reorder;
     },
     dropNotification: () => false,
     latencyMs(direction: LinkDirection, message: JSONRPCMessage): number {
       const healed = world.now() >= plan.bounds.tHealMs;
       const [min, max] = healed ? plan.nominalLatencyMs : [server.latencyMsMin, server.latencyMsMax];
       const base = rng.int(min, max);
-      late = direction === 'toClient' && !('id' in message) && !healed && server.notifications.lateByMs > 0;
+      const late = direction === 'toClient' && !('id' in message) && !healed && server.notifications.lateByMs > 0;
+      reorder = !healed && (late || server.linkFaults.reorder);
       return base + (late ? server.notifications.lateByMs : 0);
     },
   };

@@ -11,9 +11,9 @@ import type { PageSource } from './discovery/page-source.ts';
 import { CatalogRefresher, type EndpointInfo, type PolicyEpochView, type RefreshConfig } from './discovery/refresher.ts';
 import { RevisionWatch } from './discovery/revision-watch.ts';
 import type { WalkConstructor } from './discovery/scan.ts';
-import { keyName, type AudienceClass, type CatalogKey } from './keys.ts';
+import { audienceName, keyName, type AudienceClass, type CatalogKey } from './keys.ts';
 import type { Clock, ObservationSink, Random, Scheduler } from './ports.ts';
-import { CatalogRegistry } from './registry/registry.ts';
+import { CatalogRegistry, type ServeResult } from './registry/registry.ts';
 import { InMemoryRegistryStore, type RegistryStore } from './registry/store.ts';
 import type { TrustConfig } from './validation/trust.ts';
 
@@ -37,6 +37,8 @@ export interface HostConfig {
   scanIdPrefix?: string;
   /** The walk implementation; mutants replace it. Defaults to the reference walk. */
   walk?: WalkConstructor;
+  /** The registry implementation; mutants replace it. Defaults to {@link CatalogRegistry}. */
+  registry?: typeof CatalogRegistry;
 }
 
 /** The reference catalog core. */
@@ -47,7 +49,8 @@ export class CatalogHost {
   #scans = 0;
 
   constructor(private readonly ports: HostPorts, private readonly config: HostConfig) {
-    this.registry = new CatalogRegistry(ports.store ?? new InMemoryRegistryStore(), ports.clock, ports.sink);
+    const Registry = config.registry ?? CatalogRegistry;
+    this.registry = new Registry(ports.store ?? new InMemoryRegistryStore(), ports.clock, ports.sink);
   }
 
   /** Creates the refresh loop of one connection and audience class (not started). */
@@ -79,6 +82,18 @@ export class CatalogHost {
     let watch = this.#watches.get(name);
     if (watch === undefined) this.#watches.set(name, (watch = new RevisionWatch()));
     return watch;
+  }
+
+  /**
+   * The generation a session of `audience` on the server presenting `identity` may use now, or
+   * why there is none (SPEC sections 6-7): a key whose refresh loop is quarantined is served
+   * nothing (operator attention, no automatic admission).
+   */
+  serve(audience: AudienceClass, identity: string): ServeResult {
+    const key: CatalogKey = { identity, ...audience };
+    const quarantined = this.refreshers.some((refresher) => refresher.state === 'quarantined' && refresher.audienceName === audienceName(audience) && refresher.identity() === identity);
+    if (quarantined) return { ok: false, code: 'SERVER_DISABLED' };
+    return this.registry.serve(key);
   }
 
   /** Stops every refresh loop. */

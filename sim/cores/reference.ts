@@ -4,12 +4,13 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
-import { SdkPageSource } from '../../src/discovery/page-source.ts';
+import { ConnectedPageSource } from '../../src/discovery/connected-source.ts';
 import type { CatalogRefresher } from '../../src/discovery/refresher.ts';
 import type { WalkConstructor } from '../../src/discovery/scan.ts';
 import { CatalogHost } from '../../src/host.ts';
 import { DEFAULT_TRUST } from '../../src/validation/trust.ts';
-import type { CoreAdapter, CoreConnection, CoreEnvironment, CoreFactory } from './adapter.ts';
+import type { CatalogRegistry } from '../../src/registry/registry.ts';
+import type { CoreAdapter, CoreEnvironment, CoreFactory, DisclosureResult, SessionSpec } from './adapter.ts';
 
 /** The protocol version the SDK Client negotiates with the simulated servers. */
 export const PROTOCOL_VERSION = '2025-11-25';
@@ -23,6 +24,7 @@ const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
 /** Options that turn the reference core into a mutant. */
 export interface ReferenceVariant {
   walk?: WalkConstructor;
+  registry?: typeof CatalogRegistry;
 }
 
 /** A factory for the reference core, or for a variant of it. */
@@ -42,6 +44,7 @@ class ReferenceAdapter implements CoreAdapter {
         trust: DEFAULT_TRUST,
         policy: { epoch: () => 0 },
         walk: variant.walk,
+        registry: variant.registry,
       },
     );
   }
@@ -50,14 +53,20 @@ class ReferenceAdapter implements CoreAdapter {
     return new Client({ name: 'catsim-reference', version: '0.1.0' }, { capabilities: {}, jsonSchemaValidator: SHARED_VALIDATOR });
   }
 
-  attach(connection: CoreConnection): void {
-    let refresher: CatalogRefresher | undefined;
-    const source = new SdkPageSource(connection.client, connection.identity, () => refresher?.onListChanged());
-    refresher = this.#host.attach(source, { tenant: connection.tenant, role: connection.role }, {
-      endpointDigest: connection.endpointDigest,
-      protocolVersion: PROTOCOL_VERSION,
-    });
-    refresher.start();
+  attach(session: SessionSpec): void {
+    const refreshers: CatalogRefresher[] = [];
+    const source = new ConnectedPageSource(session.connector, () => { for (const refresher of refreshers) refresher.onListChanged(); });
+    for (let i = 0; i < session.refreshers; i += 1) {
+      refreshers.push(this.#host.attach(source, { tenant: session.tenant, role: session.role }, { endpointDigest: session.endpointDigest, protocolVersion: PROTOCOL_VERSION }));
+    }
+    void source.open().then(() => { for (const refresher of refreshers) refresher.start(); });
+  }
+
+  disclose(tenant: string, role: string, identity: string): DisclosureResult {
+    const served = this.#host.serve({ tenant, role }, identity);
+    if (!served.ok) return served;
+    const { record } = served;
+    return { ok: true, key: record.key, generation: record.catalogGeneration, snapshotDigest: record.snapshotDigest, tools: record.snapshot.tools.map((tool) => tool.descriptorDigest) };
   }
 
   stop(): void {

@@ -10,7 +10,8 @@
 import { createStreams, deriveRoundSeed, type Rng } from '../random.ts';
 import { boundsOf, type Scenario } from './scenario.ts';
 import { TOOL_POOL, type PoolTool } from './tool-pool.ts';
-import type { CursorTrait, FaultId, NotificationPlan, RevisionStep, RoundPlan, ServerPlan, ToolDescriptor } from './types.ts';
+import { plantF13, plantF6 } from './defects.ts';
+import type { CursorTrait, FaultId, IdentityRotation, LinkFaults, NotificationPlan, PlantedDefect, RevisionStep, RoundPlan, ServerPlan, ToolDescriptor } from './types.ts';
 
 /** An audience no simulated client connects as; F4 changes only its view (revision moves, content does not). */
 export const INTERNAL_AUDIENCE = 'internal.ops';
@@ -39,19 +40,23 @@ export function generatePlan(seed: string, round: number, scenario: Scenario, po
     timings: { ...scenario.timings },
     nominalLatencyMs: [scenario.nominalLatencyMs.min, scenario.nominalLatencyMs.max],
     eventBudget: scenario.eventBudget,
+    refreshersPerKey: faults.includes('F9') ? streams.stream('refreshers').int(2, 3) : 1,
+    plannerIntervalMs: [scenario.plannerIntervalMs.min, scenario.plannerIntervalMs.max],
     servers,
   };
 }
 
 function generateServer(id: string, rng: Rng, faults: readonly FaultId[], scenario: Scenario, pool: readonly PoolTool[]): ServerPlan {
   const on = (fault: FaultId) => faults.includes(fault) && rng.chance(0.75);
-  const audiences = rng.shuffle([...scenario.audiences]).slice(0, rng.int(scenario.audiencesPerServer.min, scenario.audiencesPerServer.max));
+  const audiences = pickAudiences(rng, scenario, on('F16'));
+  const planted = [...(on('F13') ? times(rng, rng.int(1, 2), 1000).map((_, i) => plantF13(rng, pool, `${id}d${i}`)) : []), ...(on('F6') ? plantF6(rng, pool, `${id}t`) : [])];
+  const rotations = on('F7') ? times(rng, rng.int(1, 2), scenario.tHealMs).map((atMs) => ({ atMs, identity: `fp:${hex(rng, 16)}` })) : [];
   return {
     id,
     identity: `fp:${hex(rng, 16)}`,
     versioned: !on('F12'),
     audiences,
-    history: generateHistory(rng, audiences, faults, scenario, pool),
+    history: generateHistory(rng, { audiences, faults, scenario, pool, planted, rotations, tenantVariants: on('F16'), equivocates: scenario.equivocation === true }),
     pageSizeMin: scenario.pageSize.min,
     pageSizeMax: rng.int(scenario.pageSize.min, scenario.pageSize.max),
     cursorTrait: on('F5') ? rng.pick(CURSOR_TRAITS) : null,
@@ -59,7 +64,33 @@ function generateServer(id: string, rng: Rng, faults: readonly FaultId[], scenar
     notifications: generateNotifications(rng, on('F3')),
     latencyMsMin: scenario.latencyMs.min,
     latencyMsMax: rng.int(scenario.latencyMs.min, scenario.latencyMs.max),
+    rotations,
+    planted,
+    linkFaults: generateLinkFaults(rng, on('F15'), audiences, scenario.tHealMs),
+    equivocates: scenario.equivocation === true,
   };
+}
+
+/**
+ * The audiences a server serves. With F16 two tenants share a role (e.g. acme.dev and
+ * globex.dev), so the same tool names reach them with different descriptors.
+ */
+function pickAudiences(rng: Rng, scenario: Scenario, sharedRole: boolean): string[] {
+  const audiences = rng.shuffle([...scenario.audiences]).slice(0, rng.int(scenario.audiencesPerServer.min, scenario.audiencesPerServer.max));
+  if (!sharedRole) return audiences;
+  const first = audiences[0] as string;
+  const [tenant, role] = first.split('.') as [string, string];
+  const other = scenario.audiences.map((a) => a.split('.') as [string, string]).find(([t, r]) => r === role && t !== tenant);
+  const twin = other === undefined ? `${tenant}x.${role}` : `${other[0]}.${other[1]}`;
+  return audiences.includes(twin) ? audiences : [...audiences, twin];
+}
+
+/** F15: reordering, lost notifications (up to a stateless gateway that drops all), disconnects. */
+function generateLinkFaults(rng: Rng, f15: boolean, audiences: readonly string[], tHealMs: number): LinkFaults {
+  if (!f15) return { reorder: false, notificationLossFraction: 0, disconnectsAtMs: {} };
+  const disconnectsAtMs: Record<string, number[]> = {};
+  for (const audience of audiences) disconnectsAtMs[audience] = rng.chance(0.6) ? times(rng, rng.int(1, 2), tHealMs) : [];
+  return { reorder: rng.chance(0.6), notificationLossFraction: rng.pick([0, 0.3, 0.7, 1]), disconnectsAtMs };
 }
 
 function generateNotifications(rng: Rng, f3: boolean): NotificationPlan {
@@ -74,21 +105,57 @@ function generateNotifications(rng: Rng, f3: boolean): NotificationPlan {
 }
 
 /** A change to apply at a time: `edit` (one view changes) or `revert` (back to an earlier content). */
-type Change = { atMs: number; cause: string; kind: 'edit' | 'internal' } | { atMs: number; cause: string; kind: 'revert'; of: number };
+type Change =
+  | { atMs: number; cause: string; kind: 'edit' | 'internal' | 'rotate' }
+  | { atMs: number; cause: string; kind: 'revert'; of: number };
 
-function generateHistory(rng: Rng, audiences: readonly string[], faults: readonly FaultId[], scenario: Scenario, pool: readonly PoolTool[]): RevisionStep[] {
+/** What shapes one server's history besides the random edits. */
+interface HistoryInput {
+  audiences: readonly string[];
+  faults: readonly FaultId[];
+  scenario: Scenario;
+  pool: readonly PoolTool[];
+  planted: readonly PlantedDefect[];
+  rotations: readonly IdentityRotation[];
+  tenantVariants: boolean;
+  equivocates: boolean;
+}
+
+function generateHistory(rng: Rng, input: HistoryInput): RevisionStep[] {
+  const { audiences, scenario, pool } = input;
   const initial: Record<string, ToolDescriptor[]> = { [INTERNAL_AUDIENCE]: pickTools(rng, pool, 1, 3) };
   for (const audience of audiences) initial[audience] = pickTools(rng, pool, scenario.toolsPerView.min, scenario.toolsPerView.max);
-  const changes = planChanges(rng, faults, scenario.tHealMs);
+  if (input.tenantVariants) addTenantVariants(initial, audiences);
+  plant(rng, initial, audiences, input.planted);
+  const protectedTools = new Set<ToolDescriptor>(Object.values(initial).flat().filter((tool) => input.planted.some((p) => p.descriptor === tool)));
   const steps: RevisionStep[] = [{ atMs: 0, revision: rng.int(1, 1000), views: initial, cause: 'base' }];
-  for (const change of changes) {
+  for (const change of planChanges(rng, input.faults, scenario.tHealMs, input.rotations)) {
     const previous = steps.at(-1) as RevisionStep;
-    steps.push({ atMs: change.atMs, revision: previous.revision + 1, views: applyChange(rng, change, steps, audiences, pool), cause: change.cause });
+    // An equivocating server sometimes changes content without moving its revision.
+    const revision = input.equivocates && change.kind !== 'internal' && rng.chance(0.5) ? previous.revision : previous.revision + 1;
+    steps.push({ atMs: change.atMs, revision, views: applyChange(rng, change, steps, audiences, pool, protectedTools), cause: change.cause });
   }
   return steps;
 }
 
-function planChanges(rng: Rng, faults: readonly FaultId[], tHealMs: number): Change[] {
+/** F16: the twin tenant of a shared role sees the same names with its own descriptors. */
+function addTenantVariants(views: Record<string, ToolDescriptor[]>, audiences: readonly string[]): void {
+  const twin = audiences.at(-1) as string;
+  const source = views[audiences[0] as string] ?? [];
+  views[twin] = source.map((tool) => ({ ...tool, description: `${String(tool.description ?? '')} (${twin.split('.')[0]} edition)` }));
+}
+
+/** Places each planted descriptor into one audience's view (the same object the plan labels). */
+function plant(rng: Rng, views: Record<string, ToolDescriptor[]>, audiences: readonly string[], planted: readonly PlantedDefect[]): void {
+  const target = audiences.length > 0 ? rng.pick(audiences) : INTERNAL_AUDIENCE;
+  for (const defect of planted) {
+    const view = views[target] ?? [];
+    view.splice(rng.int(0, view.length), 0, defect.descriptor);
+    views[target] = view;
+  }
+}
+
+function planChanges(rng: Rng, faults: readonly FaultId[], tHealMs: number, rotations: readonly IdentityRotation[]): Change[] {
   const changes: Change[] = times(rng, rng.int(0, 2), tHealMs).map((atMs) => ({ atMs, cause: 'base', kind: 'edit' as const }));
   if (faults.includes('F1')) changes.push(...times(rng, rng.int(4, 10), tHealMs).map((atMs) => ({ atMs, cause: 'F1', kind: 'edit' as const })));
   if (faults.includes('F4')) changes.push(...times(rng, rng.int(2, 6), tHealMs).map((atMs) => ({ atMs, cause: 'F4', kind: 'internal' as const })));
@@ -97,12 +164,14 @@ function planChanges(rng: Rng, faults: readonly FaultId[], tHealMs: number): Cha
       changes.push({ atMs, cause: 'F2', kind: 'edit' }, { atMs: atMs + rng.int(5, 80), cause: 'F2', kind: 'revert', of: atMs });
     }
   }
+  // Some rotations bring a different catalog (a new deployment behind the new certificate).
+  for (const rotation of rotations) if (rng.chance(0.5)) changes.push({ atMs: rotation.atMs, cause: 'F7', kind: 'rotate' });
   return changes.sort((a, b) => a.atMs - b.atMs || kindOrder(a) - kindOrder(b));
 }
 
 const kindOrder = (change: Change) => (change.kind === 'revert' ? 1 : 0);
 
-function applyChange(rng: Rng, change: Change, steps: readonly RevisionStep[], audiences: readonly string[], pool: readonly PoolTool[]): Record<string, ToolDescriptor[]> {
+function applyChange(rng: Rng, change: Change, steps: readonly RevisionStep[], audiences: readonly string[], pool: readonly PoolTool[], protectedTools: ReadonlySet<ToolDescriptor>): Record<string, ToolDescriptor[]> {
   const current = (steps.at(-1) as RevisionStep).views;
   if (change.kind === 'revert') {
     // A-B-A: the content from just before the paired edit comes back under a new revision.
@@ -111,16 +180,20 @@ function applyChange(rng: Rng, change: Change, steps: readonly RevisionStep[], a
   }
   // Descriptors are immutable once placed: unchanged views and tools are shared between steps.
   const views = { ...current };
-  const audience = change.kind === 'internal' ? INTERNAL_AUDIENCE : rng.pick(audiences.length > 0 ? audiences : [INTERNAL_AUDIENCE]);
-  views[audience] = editView(rng, views[audience] ?? [], pool);
+  const targets = change.kind === 'rotate' ? audiences : [change.kind === 'internal' ? INTERNAL_AUDIENCE : rng.pick(audiences.length > 0 ? audiences : [INTERNAL_AUDIENCE])];
+  for (const audience of targets) views[audience] = editView(rng, views[audience] ?? [], pool, protectedTools);
   return views;
 }
 
-/** One realistic edit: add a tool, remove one, edit a schema, or rename one. */
-function editView(rng: Rng, view: ToolDescriptor[], pool: readonly PoolTool[]): ToolDescriptor[] {
-  const kind = view.length === 0 ? 'add' : rng.pick(['add', 'remove', 'schema', 'rename'] as const);
+/**
+ * One realistic edit: add a tool, remove one, edit a schema, or rename one. Planted descriptors
+ * are never edited, so each keeps its defect (and its label) for the whole round.
+ */
+function editView(rng: Rng, view: ToolDescriptor[], pool: readonly PoolTool[], protectedTools: ReadonlySet<ToolDescriptor>): ToolDescriptor[] {
+  const editable = view.map((tool, i) => (protectedTools.has(tool) ? -1 : i)).filter((i) => i >= 0);
+  const kind = editable.length === 0 ? 'add' : rng.pick(['add', 'remove', 'schema', 'rename'] as const);
   const next = [...view];
-  const index = rng.int(0, Math.max(0, view.length - 1));
+  const index = editable.length === 0 ? 0 : rng.pick(editable);
   if (kind === 'add') {
     const names = new Set(view.map((tool) => tool.name));
     const candidates = pool.map((entry) => entry.descriptor).filter((tool) => !names.has(tool.name));

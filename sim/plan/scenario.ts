@@ -36,6 +36,10 @@ export interface Scenario {
   byteCountMax: number;
   generationTtlMs: number;
   eventBudget: number;
+  /** Planner reads of the catalog per session, interval range in ms. */
+  plannerIntervalMs: Range;
+  /** Dedicated scenario: servers report the same revision for different content. */
+  equivocation?: boolean;
 }
 
 /** A scenario or catalog file that cannot be used; the message names the file and the problem. */
@@ -71,11 +75,13 @@ export function scenarioProblem(data: unknown): string | undefined {
   if (typeof s.name !== 'string') return '"name" must be a string';
   if (!Array.isArray(s.faults) || !s.faults.every((f) => FAULT_IDS.has(f as string))) return '"faults" must be an array of fault ids F1..F17';
   if (typeof s.faultEnableFraction !== 'number' || s.faultEnableFraction < 0 || s.faultEnableFraction > 1) return '"faultEnableFraction" must be a number in [0, 1]';
-  for (const field of ['servers', 'audiencesPerServer', 'toolsPerView', 'pageSize', 'latencyMs', 'nominalLatencyMs']) {
+  for (const field of ['servers', 'audiencesPerServer', 'toolsPerView', 'pageSize', 'latencyMs', 'nominalLatencyMs', 'plannerIntervalMs']) {
     const range = s[field] as Range | undefined;
     if (typeof range?.min !== 'number' || typeof range.max !== 'number' || range.min > range.max || range.min < 0) return `"${field}" must be {"min": n, "max": m} with 0 <= n <= m`;
   }
   if ((s.pageSize as Range).min < 1) return '"pageSize.min" must be at least 1';
+  if ((s.plannerIntervalMs as Range).min < 1) return '"plannerIntervalMs.min" must be at least 1';
+  if (s.equivocation !== undefined && typeof s.equivocation !== 'boolean') return '"equivocation" must be a boolean';
   if (!Array.isArray(s.audiences) || s.audiences.length === 0 || !s.audiences.every((a) => typeof a === 'string' && /^[^.|]+\.[^.|]+$/.test(a))) return '"audiences" must be a non-empty array of "tenant.role"';
   for (const field of ['tHealMs', 'scanTimeoutMs', 'pageCountMax', 'byteCountMax', 'generationTtlMs', 'eventBudget']) {
     if (!Number.isSafeInteger(s[field]) || (s[field] as number) <= 0) return `"${field}" must be a positive integer`;

@@ -57,6 +57,29 @@ export interface NotificationPlan {
   copies: number;
 }
 
+/** A defect the generator planted on purpose (F6, F13), labelled for I5. */
+export interface PlantedDefect {
+  defect: 'UNKNOWN_DIALECT' | 'UNRESOLVED_REF' | 'REMOTE_REF' | 'OVERSIZED_DESCRIPTOR' | 'NON_OBJECT_ROOT' | 'BAD_NAME' | 'DUPLICATE_NAME';
+  /** Deep-equal to the descriptor placed in the views (its digest identifies it). */
+  descriptor: ToolDescriptor;
+}
+
+/** F7: from `atMs` on the server presents `identity` (certificate rotation). */
+export interface IdentityRotation {
+  atMs: number;
+  identity: string;
+}
+
+/** F15: what goes wrong on this server's connections until T_heal. */
+export interface LinkFaults {
+  /** Later messages may overtake earlier ones. */
+  reorder: boolean;
+  /** Fraction of `list_changed` notifications lost (1: a stateless gateway that drops them all). */
+  notificationLossFraction: number;
+  /** Per audience, times at which that session's connection is cut (the core reconnects). */
+  disconnectsAtMs: Record<string, number[]>;
+}
+
 /** One simulated MCP server. */
 export interface ServerPlan {
   id: string;
@@ -77,6 +100,11 @@ export interface ServerPlan {
   /** Message latency of this server's links, inclusive range, ms (after T_heal: nominal). */
   latencyMsMin: number;
   latencyMsMax: number;
+  rotations: IdentityRotation[];
+  planted: PlantedDefect[];
+  linkFaults: LinkFaults;
+  /** Equivocation (dedicated scenario): some changes keep the revision number (a lying server). */
+  equivocates: boolean;
 }
 
 /** Everything one round runs. */
@@ -92,5 +120,9 @@ export interface RoundPlan {
   /** Nominal latency range after T_heal, ms. */
   nominalLatencyMs: [number, number];
   eventBudget: number;
+  /** F9: refresh loops racing on each catalog key's pointer (1 without F9). */
+  refreshersPerKey: number;
+  /** The simulated planner of each session reads its catalog at intervals drawn from this range, ms. */
+  plannerIntervalMs: [number, number];
   servers: ServerPlan[];
 }

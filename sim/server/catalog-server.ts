@@ -11,6 +11,11 @@
  *   with a next cursor is inserted between real pages (legal; a correct core walks through it).
  * - F11: restarts at planned times: cursors of earlier boots get -32602; the revision survives.
  * - F12 (trait): pages carry no revision at all.
+ * - F6/F13 (traits): planted defective descriptors (labelled in `defect_planted` for I5).
+ * - F7: the server presents a new identity (certificate rotation) at planned times, mid-scan or
+ *   between scans; some rotations come with a new catalog (a revision step at the same time).
+ * - F15: a fraction of `list_changed` notifications is lost until T_heal (1: a stateless gateway).
+ * - Equivocation (dedicated scenario, trait EQUIV): some changes keep the revision number.
  * Ground truth (revisions, pages served and refused, notifications) goes to the trace recorder.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -39,6 +44,7 @@ type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 /** One simulated server and all its sessions. */
 export class SimCatalogServer {
   #boot = 0;
+  #identity: string;
   #step: RevisionStep;
   readonly #sessions: Session[] = [];
   readonly #pagesPerScan = new Map<string, number>();
@@ -48,9 +54,16 @@ export class SimCatalogServer {
     private readonly world: World,
     private readonly recorder: TraceRecorder,
     private readonly rng: Rng,
+    private readonly notifyRng: Rng,
     private readonly tHealMs: number,
   ) {
     this.#step = plan.history[0] as RevisionStep;
+    this.#identity = plan.identity;
+  }
+
+  /** The identity the server presents now (changes on F7 rotations). */
+  identity(): string {
+    return this.#identity;
   }
 
   /** Traits that persist for the whole round, as written in `server_up`. */
@@ -59,15 +72,28 @@ export class SimCatalogServer {
     if (this.plan.cursorTrait !== null && this.plan.cursorTrait !== 'empty-page-with-next') traits.push(`F5:${this.plan.cursorTrait}`);
     if (this.plan.cursorTrait === 'empty-page-with-next') traits.push('PAGING:empty-page-with-next');
     if (!this.plan.versioned) traits.push('F12');
+    if (this.plan.planted.some((p) => p.defect === 'DUPLICATE_NAME')) traits.push('PLANTED:F6');
+    if (this.plan.planted.some((p) => p.defect !== 'DUPLICATE_NAME')) traits.push('PLANTED:F13');
+    if (this.plan.equivocates) traits.push('EQUIV');
     return traits;
   }
 
   /** Logs the first boot and revision, and schedules the history and restarts. */
   start(): void {
     this.#logUp();
+    for (const planted of this.plan.planted) {
+      this.recorder.world('defect_planted', { server: this.plan.id, digest: worldDescriptorDigest(planted.descriptor), defect: planted.defect });
+    }
     this.#logRevision();
+    for (const rotation of this.plan.rotations) this.world.schedule(rotation.atMs, () => this.#rotate(rotation.identity));
     for (const step of this.plan.history.slice(1)) this.world.schedule(step.atMs, () => this.#advance(step));
     for (const atMs of this.plan.restartsAtMs) this.world.schedule(atMs, () => this.#restart());
+  }
+
+  #rotate(identity: string): void {
+    this.#identity = identity;
+    this.recorder.world('identity_rotated', { server: this.plan.id, identity, boot: this.#boot });
+    this.#logUp();
   }
 
   /** Serves one session for `audience` on `transport` (the server end of a link). */
@@ -75,12 +101,18 @@ export class SimCatalogServer {
     const capabilities = { tools: this.plan.notifications.declared ? { listChanged: true } : {} };
     const server = new Server({ name: `catsim-${this.plan.id}`, version: '1.0.0' }, { capabilities });
     server.setRequestHandler(ListToolsRequestSchema, (request, extra) => this.#listTools(request, extra, audience));
-    this.#sessions.push({ server, audience });
+    const session = { server, audience };
+    this.#sessions.push(session);
+    // A cut connection ends its session: notifications go only to live sessions.
+    server.onclose = () => {
+      const index = this.#sessions.indexOf(session);
+      if (index >= 0) this.#sessions.splice(index, 1);
+    };
     await server.connect(transport);
   }
 
   #logUp(): void {
-    this.recorder.world('server_up', { server: this.plan.id, identity: this.plan.identity, boot: this.#boot, versioned: this.plan.versioned, traits: this.traits() });
+    this.recorder.world('server_up', { server: this.plan.id, identity: this.#identity, boot: this.#boot, versioned: this.plan.versioned, traits: this.traits() });
   }
 
   #logRevision(): void {
@@ -108,9 +140,12 @@ export class SimCatalogServer {
     }
   }
 
+  /** Sends one `list_changed`; until T_heal a planned fraction is lost on the way (F15). */
   #notify(session: Session): void {
-    this.recorder.world('notification_sent', { server: this.plan.id, audience: session.audience, delivered: true });
-    void session.server.sendToolListChanged().catch(() => undefined);
+    const healed = this.world.now() >= this.tHealMs;
+    const lost = !healed && this.notifyRng.chance(this.plan.linkFaults.notificationLossFraction);
+    this.recorder.world('notification_sent', { server: this.plan.id, audience: session.audience, delivered: !lost });
+    if (!lost) void session.server.sendToolListChanged().catch(() => undefined);
   }
 
   #listTools(request: ListToolsRequest, extra: Extra, audience: string): PageResult {
@@ -185,7 +220,7 @@ export class SimCatalogServer {
     const served = (this.#pagesPerScan.get(scanId) ?? 0) + 1;
     this.#pagesPerScan.set(scanId, served);
     if (served !== 2) return;
-    const session = this.#sessions.find((candidate) => candidate.audience === audience);
+    const session = this.#sessions.findLast((candidate) => candidate.audience === audience);
     if (session !== undefined) this.world.after(0, () => this.#notify(session));
   }
 }

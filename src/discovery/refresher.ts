@@ -93,6 +93,16 @@ export class CatalogRefresher {
     return this.#state;
   }
 
+  /** The audience class this loop discovers for, written `tenant.role`. */
+  get audienceName(): string {
+    return audienceName(this.deps.audience);
+  }
+
+  /** The identity the connection presents now. */
+  identity(): string {
+    return this.deps.source.identity();
+  }
+
   /** Starts (or, after a quarantine, restarts) the loop with a scan now. */
   start(): void {
     this.#state = 'idle';

@@ -9,7 +9,16 @@ import { digestOfSnapshot, type ToolCatalogSnapshot } from '../snapshot/snapshot
 import type { GenerationRecord, RegistryStore } from './store.ts';
 
 /** Why a publish was refused. `CAS_CONFLICT`: another publisher moved the pointer first. */
-export type PublishRefusal = 'CAS_CONFLICT' | 'NOT_PROVEN' | 'REVISION_REGRESSION' | 'POLICY_EPOCH_MOVED' | 'IDENTITY_MOVED' | 'TRUST_CHANGED';
+export type PublishRefusal = 'CAS_CONFLICT' | 'NOT_PROVEN' | 'REVISION_REGRESSION' | 'POLICY_EPOCH_MOVED' | 'IDENTITY_MOVED' | 'TRUST_CHANGED' | 'CATALOG_LIMIT';
+
+/** Why a key serves nothing right now (SPEC section 7 codes). */
+export type ServeRefusal = 'INCOMPLETE_DISCOVERY' | 'CATALOG_EXPIRED' | 'SERVER_DISABLED';
+
+/** What {@link CatalogRegistry.serve} returns: the generation to use, or why there is none. */
+export type ServeResult = { ok: true; record: GenerationRecord } | { ok: false; code: ServeRefusal };
+
+/** The outcome of {@link CatalogRegistry.rollback}. */
+export type RollbackResult = { ok: true; record: GenerationRecord } | { ok: false; code: 'DISABLED' | 'NOTHING_PUBLISHED' };
 
 /** The outcome of {@link CatalogRegistry.publish}. */
 export type PublishResult =
@@ -23,8 +32,17 @@ export interface PublishGuards {
   trustConfigDigest: string;
 }
 
-/** The registry of published generations over a {@link RegistryStore}. */
+/**
+ * The registry of published generations over a {@link RegistryStore}.
+ *
+ * Besides the pointer it keeps, per key: whether the key is DISABLED (a rollback found no
+ * earlier generation that qualifies; a later successful publish re-enables it) and how many
+ * unfinished plans hold each superseded generation (retention, SPEC section 6).
+ */
 export class CatalogRegistry {
+  readonly #disabled = new Map<string, string>();
+  readonly #retained = new Map<string, Map<number, number>>();
+
   constructor(
     private readonly store: RegistryStore,
     private readonly clock: Clock,
@@ -33,7 +51,97 @@ export class CatalogRegistry {
 
   /** The active generation of a key, or undefined before the first publish. */
   active(key: CatalogKey): GenerationRecord | undefined {
-    return this.store.active(keyName(key));
+    return this.store.active(this.storeKey(key));
+  }
+
+  /**
+   * The store key of a catalog key: `<identity>|<tenant>.<role>`. Every part is part of the key,
+   * so one tenant's snapshot can never be served to another (I4); a checker-validation mutant
+   * overrides exactly this.
+   */
+  protected storeKey(key: CatalogKey): string {
+    return keyName(key);
+  }
+
+  /**
+   * The generation a caller may use now, applying the serving rules of SPEC sections 6 and 7:
+   * nothing while DISABLED, nothing before the first publish, nothing past `expiresAt` (a
+   * failed refresh keeps the current generation serving only until then).
+   */
+  serve(key: CatalogKey): ServeResult {
+    if (this.#disabled.has(this.storeKey(key))) return { ok: false, code: 'SERVER_DISABLED' };
+    const active = this.active(key);
+    if (active === undefined) return { ok: false, code: 'INCOMPLETE_DISCOVERY' };
+    if (this.clock.now() > active.snapshot.expiresAt) return { ok: false, code: 'CATALOG_EXPIRED' };
+    return { ok: true, record: active };
+  }
+
+  /** Whether the key is DISABLED. */
+  isDisabled(key: CatalogKey): boolean {
+    return this.#disabled.has(this.storeKey(key));
+  }
+
+  /** A generation of a key while it is retained or active; undefined once RETIRED. */
+  generation(key: CatalogKey, catalogGeneration: number): GenerationRecord | undefined {
+    const record = this.store.generation(this.storeKey(key), catalogGeneration);
+    if (record === undefined) return undefined;
+    const active = this.active(key)?.catalogGeneration;
+    return catalogGeneration === active || this.#holds(key, catalogGeneration) > 0 ? record : { ...record, status: 'RETIRED' };
+  }
+
+  /** An unfinished plan binds to a generation: it stays readable until released. */
+  retain(key: CatalogKey, catalogGeneration: number): void {
+    const holds = this.#holdsOf(key);
+    holds.set(catalogGeneration, (holds.get(catalogGeneration) ?? 0) + 1);
+  }
+
+  /** The plan finished (or was refused); a superseded generation with no holders is RETIRED. */
+  release(key: CatalogKey, catalogGeneration: number): void {
+    const holds = this.#holdsOf(key);
+    const count = (holds.get(catalogGeneration) ?? 0) - 1;
+    if (count > 0) holds.set(catalogGeneration, count);
+    else holds.delete(catalogGeneration);
+  }
+
+  #holds(key: CatalogKey, catalogGeneration: number): number {
+    return this.#retained.get(this.storeKey(key))?.get(catalogGeneration) ?? 0;
+  }
+
+  #holdsOf(key: CatalogKey): Map<number, number> {
+    const name = this.storeKey(key);
+    let holds = this.#retained.get(name);
+    if (holds === undefined) this.#retained.set(name, (holds = new Map()));
+    return holds;
+  }
+
+  /**
+   * Rollback (SPEC section 6): one CAS step publishing generation N+1 with the content of the
+   * latest earlier generation that is still unexpired (`rolledBackFrom`). If none qualifies the
+   * key becomes DISABLED (`server_disabled`): nothing is served, and there is no fallback to a
+   * stale full set. A later successful publish re-enables the key.
+   */
+  rollback(key: CatalogKey, reason: string): RollbackResult {
+    const name = this.storeKey(key);
+    const active = this.store.active(name);
+    if (active === undefined) return { ok: false, code: 'NOTHING_PUBLISHED' };
+    const source = this.#rollbackSource(name, active.catalogGeneration);
+    if (source === undefined) {
+      this.#disabled.set(name, reason);
+      this.sink.emit({ type: 'server_disabled', key: name, reason });
+      return { ok: false, code: 'DISABLED' };
+    }
+    const record: GenerationRecord = { ...source, catalogGeneration: active.catalogGeneration + 1, publishedAt: this.clock.now(), rolledBackFrom: source.catalogGeneration };
+    if (!this.store.compareAndSet(name, active.catalogGeneration, record)) return this.rollback(key, reason);
+    this.#emitPublished(name, record);
+    return { ok: true, record };
+  }
+
+  #rollbackSource(name: string, activeGeneration: number): GenerationRecord | undefined {
+    for (let generation = activeGeneration - 1; generation >= 1; generation -= 1) {
+      const candidate = this.store.generation(name, generation);
+      if (candidate !== undefined && candidate.snapshot.expiresAt >= this.clock.now()) return candidate;
+    }
+    return undefined;
   }
 
   /** The active generation number of a key (0 before the first publish). */
@@ -48,11 +156,12 @@ export class CatalogRegistry {
    * `cas_conflict` / `publish_refused`.
    */
   publish(snapshot: ToolCatalogSnapshot, expectedGeneration: number, guards: PublishGuards): PublishResult {
-    const key = keyOf(snapshot);
+    const key = this.storeKey(keyOfSnapshot(snapshot));
     const active = this.store.active(key);
     const refusal = this.#refusal(snapshot, expectedGeneration, guards, active);
     if (refusal !== undefined) return this.#refuse(snapshot, expectedGeneration, refusal, active?.catalogGeneration ?? 0);
     const record: GenerationRecord = {
+      key,
       catalogGeneration: expectedGeneration + 1,
       status: snapshot.discoveryState === 'SNAPSHOT_PROVEN' ? 'ELIGIBLE' : 'UNVERSIONED_OBSERVATION',
       snapshot,
@@ -63,6 +172,7 @@ export class CatalogRegistry {
     if (!this.store.compareAndSet(key, expectedGeneration, record)) {
       return this.#refuse(snapshot, expectedGeneration, 'CAS_CONFLICT', this.store.active(key)?.catalogGeneration ?? 0);
     }
+    this.#disabled.delete(key);
     this.#emitPublished(key, record);
     return { ok: true, record };
   }
@@ -78,8 +188,17 @@ export class CatalogRegistry {
     return undefined;
   }
 
+  /**
+   * Records a publish that was refused before it reached the registry (e.g. a whole-catalog
+   * limit of SPEC section 5), so the refusal is observable like the registry's own.
+   */
+  refuse(snapshot: ToolCatalogSnapshot, code: PublishRefusal): PublishResult {
+    const actual = this.store.active(this.storeKey(keyOfSnapshot(snapshot)))?.catalogGeneration ?? 0;
+    return this.#refuse(snapshot, actual, code, actual);
+  }
+
   #refuse(snapshot: ToolCatalogSnapshot, expected: number, code: PublishRefusal, actual: number): PublishResult {
-    const key = keyOf(snapshot);
+    const key = this.storeKey(keyOfSnapshot(snapshot));
     if (code === 'CAS_CONFLICT') {
       this.sink.emit({ type: 'cas_conflict', key, scanId: snapshot.scanId, expectedGeneration: expected, actualGeneration: actual });
     } else {
@@ -102,10 +221,11 @@ export class CatalogRegistry {
       pages: snapshot.pages.map((page) => ({ cursorIn: page.cursorIn, cursorOut: page.cursorOut, pageDigest: page.digest })),
       tools: snapshot.tools.map((tool) => ({ name: tool.name, descriptorDigest: tool.descriptorDigest, verdict: tool.verdict })),
       expiresAt: snapshot.expiresAt,
+      rolledBackFrom: record.rolledBackFrom,
     });
   }
 }
 
-function keyOf(snapshot: ToolCatalogSnapshot): string {
-  return keyName({ identity: snapshot.serverIdentity, tenant: snapshot.tenant, role: snapshot.role });
+function keyOfSnapshot(snapshot: ToolCatalogSnapshot): CatalogKey {
+  return { identity: snapshot.serverIdentity, tenant: snapshot.tenant, role: snapshot.role };
 }

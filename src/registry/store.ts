@@ -9,6 +9,8 @@ export type GenerationStatus = 'ELIGIBLE' | 'UNVERSIONED_OBSERVATION' | 'RETIRED
 
 /** One published generation of one catalog key. */
 export interface GenerationRecord {
+  /** The store key the generation was published under (`<identity>|<tenant>.<role>`). */
+  key: string;
   /** 1, 2, ... per key; each successful publish (rollbacks included) is the previous + 1. */
   catalogGeneration: number;
   status: GenerationStatus;

@@ -1,0 +1,81 @@
+/**
+ * A {@link PageSource} over a Connector: connects on first use, and after a disconnect connects
+ * again on the next request (SPEC section 2: "the connection's identity comes from a Connector
+ * port, which also reconnects"). The request that found the connection closed still ends its scan
+ * INCOMPLETE (DISCONNECTED); the retry runs on a fresh connection.
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SdkPageSource, type PageFailure, type PageReply, type PageSource } from './page-source.ts';
+
+/** One live connection: a connected SDK Client and the identity the peer presents. */
+export interface Connection {
+  client: Client;
+  /** Read at call time: the identity the peer presents now. */
+  identity: () => string;
+}
+
+/**
+ * Opens connections for one catalog key. `connect` rejects when the server cannot be reached;
+ * the source reports that as a disconnected page.
+ */
+export interface Connector {
+  connect(): Promise<Connection>;
+}
+
+/** A page source that owns its connection through a {@link Connector}. */
+export class ConnectedPageSource implements PageSource {
+  #connection: Connection | undefined;
+  #connecting: Promise<Connection | undefined> | undefined;
+  #source: SdkPageSource | undefined;
+  #changesBefore = 0;
+  #lastIdentity = '';
+
+  /** `onListChanged` runs on every `tools/list_changed`, on whichever connection it arrives. */
+  constructor(private readonly connector: Connector, private readonly onListChanged: () => void = () => undefined) {}
+
+  /** Connects now (the first scan would otherwise do it). Resolves false when it failed. */
+  async open(): Promise<boolean> {
+    return (await this.#ensure()) !== undefined;
+  }
+
+  identity(): string {
+    return this.#connection?.identity() ?? this.#lastIdentity;
+  }
+
+  changeCount(): number {
+    return this.#changesBefore + (this.#source?.changeCount() ?? 0);
+  }
+
+  async listPage(cursor: string | undefined, scanId: string, timeoutMs: number): Promise<PageReply | PageFailure> {
+    const connection = await this.#ensure();
+    if (connection === undefined || this.#source === undefined) return { ok: false, kind: 'disconnected' };
+    const reply = await this.#source.listPage(cursor, scanId, timeoutMs);
+    if (!reply.ok && reply.kind === 'disconnected') this.#drop();
+    return reply;
+  }
+
+  async #ensure(): Promise<Connection | undefined> {
+    if (this.#connection !== undefined) return this.#connection;
+    this.#connecting ??= this.connector.connect().then(
+      (connection) => this.#adopt(connection),
+      () => undefined,
+    ).finally(() => { this.#connecting = undefined; });
+    return this.#connecting;
+  }
+
+  #adopt(connection: Connection): Connection {
+    this.#connection = connection;
+    this.#lastIdentity = connection.identity();
+    this.#source = new SdkPageSource(connection.client, connection.identity, this.onListChanged);
+    connection.client.onclose = () => this.#drop();
+    return connection;
+  }
+
+  #drop(): void {
+    if (this.#connection === undefined) return;
+    this.#lastIdentity = this.#connection.identity();
+    this.#changesBefore += this.#source?.changeCount() ?? 0;
+    this.#connection = undefined;
+    this.#source = undefined;
+  }
+}
