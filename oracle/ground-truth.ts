@@ -1,16 +1,23 @@
 /**
  * The world as it really was, rebuilt from `src: "world"` events only (SPEC section 11): servers by
- * plan id, the identity each boot presented, each true revision with its per-audience views, the
- * audiences a client of the core opened a session as, and every page served or refused, grouped by
- * scanId.
+ * plan id, the identity each boot or rotation presented, each true revision with its per-audience
+ * views, the audiences a client of the core opened a session as, every page served or refused
+ * (grouped by scanId), the defects the plan generator planted, and what the planner was shown
+ * (disclosures).
+ *
+ * `disconnected` and `disclosure_refused` are read by no invariant yet and are not indexed.
  *
  * Workflow: `buildGroundTruth(events)` once per trace, then query. Lookups that take `beforeSeq`
  * only see events strictly earlier in the trace, so an invariant can ask "what was true when the
  * core published" without scanning the whole trace again. The model keeps references to the
  * caller's event objects and never mutates them.
  */
+import { latestBefore } from './internal/seq-search.ts';
 import {
   asKnownEvent,
+  type DefectPlantedEvent,
+  type DisclosureEvent,
+  type IdentityRotatedEvent,
   type PageRefusedEvent,
   type PageServedEvent,
   type PublishedPage,
@@ -37,9 +44,14 @@ export interface TrueRevision {
   readonly seq: number;
 }
 
+/** An event from which on a server presents an identity: a (re)start or a rotation. */
+export type IdentityChange = ServerUpEvent | IdentityRotatedEvent;
+
 /** Everything the world logged about one server (plan id), each list in trace order. */
 export class ServerModel {
   readonly boots: ServerUpEvent[] = [];
+  /** Every `server_up` and `identity_rotated`, in trace order. */
+  readonly identityChanges: IdentityChange[] = [];
   readonly revisions: TrueRevision[] = [];
   /** Audiences a client of the core connected as, in order of first session. */
   readonly sessionAudiences = new Set<string>();
@@ -49,6 +61,14 @@ export class ServerModel {
   /** The most recent `server_up`, or null if the server never came up. */
   latestBoot(): ServerUpEvent | null {
     return this.boots[this.boots.length - 1] ?? null;
+  }
+
+  /**
+   * The `server_up` or `identity_rotated` that set the identity the server presented just before
+   * `beforeSeq` (its `identity` field), or null if the server had not come up yet.
+   */
+  identityBefore(beforeSeq: number): IdentityChange | null {
+    return latestBefore(this.identityChanges, beforeSeq);
   }
 
   /** The most recent `revision` event: the server's final true catalog. */
@@ -83,6 +103,8 @@ export class ScanRequests {
   readonly cursorless: PageServedEvent[] = [];
   /** Served pages by pageDigest: nearly unique already, so matching compares cursors only. */
   private readonly byDigest = new Map<string, PageServedEvent[]>();
+  /** The first served page per (server, audience), in order of first page. */
+  private readonly firstByRecipient = new Map<string, PageServedEvent>();
 
   constructor(readonly scanId: string) {}
 
@@ -90,10 +112,24 @@ export class ScanRequests {
   add(event: PageServedEvent | PageRefusedEvent): void {
     this.requests.push(event);
     if (event.type !== 'page_served') return;
+    const recipient = JSON.stringify([event.server, event.audience]);
+    if (!this.firstByRecipient.has(recipient)) this.firstByRecipient.set(recipient, event);
     if (event.cursorIn === null) this.cursorless.push(event);
     const list = this.byDigest.get(event.pageDigest);
     if (list === undefined) this.byDigest.set(event.pageDigest, [event]);
     else list.push(event);
+  }
+
+  /**
+   * The earliest page of this scan (anywhere in the trace) that was served by another server than
+   * `server` or to another audience than `audience`, or null when every page went to that pair.
+   * Constant work per distinct recipient, of which a scan normally has one.
+   */
+  firstPageNotServedTo(server: string, audience: string): PageServedEvent | null {
+    for (const page of this.firstByRecipient.values()) {
+      if (page.server !== server || page.audience !== audience) return page;
+    }
+    return null;
   }
 
   /**
@@ -118,6 +154,10 @@ export class GroundTruth {
   readonly bootsByIdentity = new Map<string, ServerUpEvent[]>();
   /** Requests by scanId; pages served without a scanId are not attributed to any scan. */
   readonly scans = new Map<string, ScanRequests>();
+  /** Planted defects by descriptor digest; the first label wins if a digest is labelled twice. */
+  readonly defects = new Map<string, DefectPlantedEvent>();
+  /** Every `disclosure`, in trace order. */
+  readonly disclosures: DisclosureEvent[] = [];
   /** The round's end, or null for a truncated trace. */
   roundEnd: RoundEndEvent | null = null;
 
@@ -168,6 +208,9 @@ export function buildGroundTruth(events: readonly TraceEvent[]): GroundTruth {
       case 'page_served':
       case 'page_refused': addRequest(truth, event); break;
       case 'session_opened': truth.server(event.server).sessionAudiences.add(event.audience); break;
+      case 'identity_rotated': truth.server(event.server).identityChanges.push(event); break;
+      case 'defect_planted': addDefect(truth, event); break;
+      case 'disclosure': truth.disclosures.push(event); break;
       case 'round_end': truth.roundEnd ??= event; break;
       default: break;
     }
@@ -176,10 +219,16 @@ export function buildGroundTruth(events: readonly TraceEvent[]): GroundTruth {
 }
 
 function addBoot(truth: GroundTruth, event: ServerUpEvent): void {
-  truth.server(event.server).boots.push(event);
+  const server = truth.server(event.server);
+  server.boots.push(event);
+  server.identityChanges.push(event);
   const boots = truth.bootsByIdentity.get(event.identity);
   if (boots === undefined) truth.bootsByIdentity.set(event.identity, [event]);
   else boots.push(event);
+}
+
+function addDefect(truth: GroundTruth, event: DefectPlantedEvent): void {
+  if (!truth.defects.has(event.digest)) truth.defects.set(event.digest, event);
 }
 
 function addRequest(truth: GroundTruth, event: PageServedEvent | PageRefusedEvent): void {

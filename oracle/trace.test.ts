@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkTrace } from './check.ts';
-import { cleanRound } from './testing/scenarios.ts';
+import { cleanRound, disclosureRound } from './testing/scenarios.ts';
 import { ID0 } from './testing/trace-builder.ts';
 import { TraceFormatError, parseTrace, type Trace } from './trace.ts';
 
@@ -26,6 +26,24 @@ function parseError(text: string): TraceFormatError {
 }
 
 const EVENT = '{"seq":1,"t":10,"src":"world","type":"quiet"}';
+/** Any well-formed digest. */
+const HEX = 'ab'.repeat(32);
+
+/** The lines of `text` with `edit` applied to the `published` event at `seq`. */
+function editPublish(text: string, seq: number, edit: (event: Record<string, unknown>) => unknown): string {
+  return text.trimEnd().split('\n').map((line, index) => {
+    if (index !== seq + 1) return line;
+    const event = JSON.parse(line) as Record<string, unknown>;
+    if (event['type'] !== 'published') throw new Error(`line ${index + 1} is not a publish`);
+    return JSON.stringify(edit(event));
+  }).join('\n');
+}
+
+/** The event without its `rolledBackFrom`, as a writer older than the field wrote it. */
+function withoutRolledBackFrom(event: Record<string, unknown>): Record<string, unknown> {
+  const { rolledBackFrom: _dropped, ...rest } = event;
+  return rest;
+}
 
 describe('parseTrace', () => {
   it('reads back exactly what the builder wrote', () => {
@@ -96,8 +114,43 @@ describe('parseTrace', () => {
     ['a digest that is not hex', withLine(2, '{"seq":0,"t":0,"src":"world","type":"page_served","server":"s0","audience":"a.b","scanId":null,"cursorIn":null,"cursorOut":null,"revision":1,"reported":1,"tools":["XYZ"],"pageDigest":"00"}'), 'line 2: "page_served" field "tools"[0] must be 64 lowercase hex digits'],
     ['a session_opened without identity', withLine(2, '{"seq":0,"t":0,"src":"world","type":"session_opened","server":"s0","audience":"acme.dev"}'), 'line 2: "session_opened" event has no "identity"'],
     ['a key without audience', withLine(2, '{"seq":0,"t":0,"src":"core","type":"scan_started","key":"abc","scanId":"x","expectedGeneration":0,"policyEpoch":0}'), 'line 2: "scan_started" field "key" must be "<identity>|<tenant>.<role>"'],
+    ['a disclosure without tools', withLine(2, `{"seq":0,"t":0,"src":"world","type":"disclosure","session":"p","server":"s0","audience":"acme.dev","key":"id|acme.dev","generation":1,"snapshotDigest":"${HEX}"}`), 'line 2: "disclosure" event has no "tools"'],
+    ['a disclosure with a negative generation', withLine(2, `{"seq":0,"t":0,"src":"world","type":"disclosure","session":"p","server":"s0","audience":"acme.dev","key":"id|acme.dev","generation":-1,"snapshotDigest":"${HEX}","tools":[]}`), 'line 2: "disclosure" field "generation" must be a non-negative integer'],
+    ['a defect_planted whose digest is not hex', withLine(2, '{"seq":0,"t":0,"src":"world","type":"defect_planted","server":"s0","digest":"c","defect":"REMOTE_REF"}'), 'line 2: "defect_planted" field "digest" must be 64 lowercase hex digits'],
+    ['an identity_rotated without boot', withLine(2, '{"seq":0,"t":0,"src":"world","type":"identity_rotated","server":"s0","identity":"id2"}'), 'line 2: "identity_rotated" event has no "boot"'],
+    ['a server_disabled written by the world', withLine(2, '{"seq":0,"t":0,"src":"world","type":"server_disabled","key":"id|acme.dev","reason":"R"}'), 'line 2: "server_disabled" event must have src "core", found "world"'],
+    ['a server_disabled without a catalog key', withLine(2, '{"seq":0,"t":0,"src":"core","type":"server_disabled","key":"id","reason":"R"}'), 'line 2: "server_disabled" field "key" must be "<identity>|<tenant>.<role>"'],
+    ['a publish_refused without code', withLine(2, '{"seq":0,"t":0,"src":"core","type":"publish_refused","key":"id|acme.dev","scanId":"x"}'), 'line 2: "publish_refused" event has no "code"'],
+    ['a key_quarantined with a numeric reason', withLine(2, '{"seq":0,"t":0,"src":"core","type":"key_quarantined","audience":"acme.dev","scanId":"x","reason":7}'), 'line 2: "key_quarantined" field "reason" must be a string'],
+    ['a disclosure_refused without session', withLine(2, '{"seq":0,"t":0,"src":"world","type":"disclosure_refused","server":"s0","audience":"acme.dev","code":"CATALOG_EXPIRED"}'), 'line 2: "disclosure_refused" event has no "session"'],
+    ['a disconnected without audience', withLine(2, '{"seq":0,"t":0,"src":"world","type":"disconnected","server":"s0"}'), 'line 2: "disconnected" event has no "audience"'],
   ])('refuses %s', (_name, text, message) => {
     expect(parseError(text).message).toBe(message);
+  });
+
+  it('reads back every event type of docs/TRACE.md as the builder wrote it', () => {
+    const { builder } = disclosureRound();
+    const trace = parseTrace(builder.jsonl());
+    expect(trace).toEqual(builder.build());
+    expect(new Set(trace.events.map((event) => event.type))).toEqual(new Set([
+      'server_up', 'defect_planted', 'revision', 'session_opened', 'disclosure_refused', 'scan_started', 'page_served',
+      'page_read', 'scan_ended', 'published', 'disclosure', 'disconnected', 'quiet', 'round_end',
+    ]));
+  });
+
+  it('accepts a publish without rolledBackFrom (older traces) and judges it the same', () => {
+    const { builder, seqs } = disclosureRound();
+    let text = builder.jsonl();
+    for (const seq of [seqs.devPublish, seqs.opsPublish, seqs.dev4Publish, seqs.dev4bPublish]) text = editPublish(text, seq, withoutRolledBackFrom);
+    const trace = parseTrace(text);
+    expect(Object.hasOwn(trace.events[seqs.devPublish]!, 'rolledBackFrom')).toBe(false);
+    expect(checkTrace(trace)).toEqual(checkTrace(builder.build()));
+  });
+
+  it('refuses a rolledBackFrom that is neither a generation nor null', () => {
+    const { builder, seqs } = disclosureRound();
+    const text = editPublish(builder.jsonl(), seqs.rollback, (event) => ({ ...event, rolledBackFrom: '1' }));
+    expect(parseError(text).message).toBe(`line ${seqs.rollback + 2}: "published" field "rolledBackFrom" must be a non-negative integer or null`);
   });
 
   it('refuses a second round_end', () => {

@@ -112,6 +112,62 @@ export interface SessionOpenedEvent extends EventBase<'world', 'session_opened'>
   readonly identity: string;
 }
 
+/**
+ * World: the plan generator planted a defective descriptor (for I5). Written once per digest at
+ * round start, before the first `revision`.
+ */
+export interface DefectPlantedEvent extends EventBase<'world', 'defect_planted'> {
+  readonly server: string;
+  /** Descriptor digest of the defective tool (64 lowercase hex). */
+  readonly digest: string;
+  /**
+   * The defect label: `UNKNOWN_DIALECT`, `UNRESOLVED_REF`, `REMOTE_REF`, `OVERSIZED_DESCRIPTOR`,
+   * `NON_OBJECT_ROOT`, `BAD_NAME` or `DUPLICATE_NAME`; kept as a string for forward compatibility.
+   */
+  readonly defect: string;
+}
+
+/**
+ * World: the server presents `identity` from `t` on (F7, certificate rotation). The same change
+ * is also written as a `server_up` with the same boot.
+ */
+export interface IdentityRotatedEvent extends EventBase<'world', 'identity_rotated'> {
+  readonly server: string;
+  /** The new identity. */
+  readonly identity: string;
+  readonly boot: number;
+}
+
+/** World: the world cut the connection of the core's session as `audience` (F15). */
+export interface DisconnectedEvent extends EventBase<'world', 'disconnected'> {
+  readonly server: string;
+  readonly audience: string;
+}
+
+/**
+ * World: the simulator's planner asked the core for the catalog of `server` as `audience` and was
+ * shown generation `generation` of catalog key `key`.
+ */
+export interface DisclosureEvent extends EventBase<'world', 'disclosure'> {
+  readonly session: string;
+  readonly server: string;
+  readonly audience: string;
+  readonly key: string;
+  readonly generation: number;
+  readonly snapshotDigest: string;
+  /** Descriptor digests of the tools shown, in snapshot order. */
+  readonly tools: readonly string[];
+}
+
+/** World: the planner asked and the core showed nothing. */
+export interface DisclosureRefusedEvent extends EventBase<'world', 'disclosure_refused'> {
+  readonly session: string;
+  readonly server: string;
+  readonly audience: string;
+  /** `INCOMPLETE_DISCOVERY`, `CATALOG_EXPIRED` or `SERVER_DISABLED`; kept as a string. */
+  readonly code: string;
+}
+
 /** World: the server emitted `notifications/tools/list_changed` (maybe dropped in transit). */
 export interface NotificationSentEvent extends EventBase<'world', 'notification_sent'> {
   readonly server: string;
@@ -188,6 +244,17 @@ export interface PublishedEvent extends EventBase<'core', 'published'> {
   readonly tools: readonly PublishedTool[];
   /** Virtual ms after which the generation may no longer serve. */
   readonly expiresAt: number;
+  /**
+   * The earlier generation whose content this publish republishes (a rollback; its `scanId` is
+   * that generation's), or null. Older traces lack the field: read a missing one as null
+   * (`rolledBackFromOf`).
+   */
+  readonly rolledBackFrom?: number | null;
+}
+
+/** A publish's `rolledBackFrom`, reading a missing field (older traces) as null. */
+export function rolledBackFromOf(publish: PublishedEvent): number | null {
+  return publish.rolledBackFrom ?? null;
 }
 
 /** Core: a publish lost the compare-and-swap race. */
@@ -198,6 +265,33 @@ export interface CasConflictEvent extends EventBase<'core', 'cas_conflict'> {
   readonly actualGeneration: number;
 }
 
+/** Core: the registry refused a publish for a reason other than the CAS race. */
+export interface PublishRefusedEvent extends EventBase<'core', 'publish_refused'> {
+  readonly key: string;
+  readonly scanId: string;
+  /**
+   * `NOT_PROVEN`, `REVISION_REGRESSION`, `POLICY_EPOCH_MOVED`, `IDENTITY_MOVED`, `TRUST_CHANGED`
+   * or `CATALOG_LIMIT`; kept as a string for forward compatibility.
+   */
+  readonly code: string;
+}
+
+/** Core: a scan ended QUARANTINED; its refresh loop stops until an operator restarts it. */
+export interface KeyQuarantinedEvent extends EventBase<'core', 'key_quarantined'> {
+  readonly audience: string;
+  readonly scanId: string;
+  readonly reason: string;
+}
+
+/**
+ * Core: no earlier generation qualified for a rollback, so `key` is DISABLED: nothing is admitted
+ * or disclosed for it until a later `published`.
+ */
+export interface ServerDisabledEvent extends EventBase<'core', 'server_disabled'> {
+  readonly key: string;
+  readonly reason: string;
+}
+
 /** Every ground-truth event type the oracle interprets. */
 export type WorldEvent =
   | ServerUpEvent
@@ -205,6 +299,11 @@ export type WorldEvent =
   | PageServedEvent
   | PageRefusedEvent
   | SessionOpenedEvent
+  | DefectPlantedEvent
+  | IdentityRotatedEvent
+  | DisconnectedEvent
+  | DisclosureEvent
+  | DisclosureRefusedEvent
   | NotificationSentEvent
   | QuietEvent
   | RoundEndEvent;
@@ -215,7 +314,10 @@ export type CoreEvent =
   | PageReadEvent
   | ScanEndedEvent
   | PublishedEvent
-  | CasConflictEvent;
+  | CasConflictEvent
+  | PublishRefusedEvent
+  | KeyQuarantinedEvent
+  | ServerDisabledEvent;
 
 /** An event type documented in docs/TRACE.md. */
 export type KnownEvent = WorldEvent | CoreEvent;

@@ -3,6 +3,10 @@
  * short problem sentence or null, so that `parseTrace` can prefix the line number; nothing here
  * throws. The rules check every documented field (not only those the invariants read today),
  * because a trace is a contract between independent writers and readers.
+ *
+ * Enumerated codes that the format may grow (defect labels, refusal codes, reasons) are checked as
+ * strings only, so that a newer writer's code does not make an older oracle refuse the trace; the
+ * invariants never branch on their values.
  */
 
 /** Returns the problem with one value, phrased after `path`, or null when it is well formed. */
@@ -51,8 +55,14 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * One documented field: its name, its rule, and whether it may be absent (a field added to the
+ * format later, which older traces lack; present, it must still follow its rule).
+ */
+type Field = readonly [name: string, rule: Rule, presence?: 'optional'];
+
 /** A rule for an object with the given fields (extra fields are allowed and ignored). */
-function objectOf(fields: ReadonlyArray<readonly [string, Rule]>): Rule {
+function objectOf(fields: readonly Field[]): Rule {
   return (v, p) => {
     if (!isPlainObject(v)) return `${p} must be an object`;
     return fieldsProblem(v, fields, (name) => `${p}.${name}`, p);
@@ -61,12 +71,15 @@ function objectOf(fields: ReadonlyArray<readonly [string, Rule]>): Rule {
 
 function fieldsProblem(
   value: Record<string, unknown>,
-  fields: ReadonlyArray<readonly [string, Rule]>,
+  fields: readonly Field[],
   pathOf: (name: string) => string,
   owner: string,
 ): string | null {
-  for (const [name, rule] of fields) {
-    if (!Object.hasOwn(value, name)) return `${owner} has no "${name}"`;
+  for (const [name, rule, presence] of fields) {
+    if (!Object.hasOwn(value, name)) {
+      if (presence === 'optional') continue;
+      return `${owner} has no "${name}"`;
+    }
     const problem = rule(value[name], pathOf(name));
     if (problem !== null) return problem;
   }
@@ -89,11 +102,11 @@ const publishedTool = objectOf([['name', str], ['descriptorDigest', digest], ['v
 /** The `src` a documented event type must carry and its own fields, in docs/TRACE.md order. */
 interface EventRule {
   readonly src: 'world' | 'core';
-  readonly fields: ReadonlyArray<readonly [string, Rule]>;
+  readonly fields: readonly Field[];
 }
 
-const world = (...fields: Array<readonly [string, Rule]>): EventRule => ({ src: 'world', fields });
-const core = (...fields: Array<readonly [string, Rule]>): EventRule => ({ src: 'core', fields });
+const world = (...fields: Field[]): EventRule => ({ src: 'world', fields });
+const core = (...fields: Field[]): EventRule => ({ src: 'core', fields });
 
 const EVENT_RULES: ReadonlyMap<string, EventRule> = new Map([
   ['server_up', world(['server', str], ['identity', str], ['boot', nat], ['versioned', bool], ['traits', arrayOf(str)])],
@@ -104,6 +117,14 @@ const EVENT_RULES: ReadonlyMap<string, EventRule> = new Map([
   )],
   ['page_refused', world(['server', str], ['audience', str], ['scanId', strOrNull], ['cursorIn', strOrNull], ['code', int])],
   ['session_opened', world(['server', str], ['audience', str], ['identity', str])],
+  ['defect_planted', world(['server', str], ['digest', digest], ['defect', str])],
+  ['identity_rotated', world(['server', str], ['identity', str], ['boot', nat])],
+  ['disconnected', world(['server', str], ['audience', str])],
+  ['disclosure', world(
+    ['session', str], ['server', str], ['audience', str], ['key', key], ['generation', nat],
+    ['snapshotDigest', digest], ['tools', arrayOf(digest)],
+  )],
+  ['disclosure_refused', world(['session', str], ['server', str], ['audience', str], ['code', str])],
   ['notification_sent', world(['server', str], ['audience', str], ['delivered', bool])],
   ['quiet', world()],
   ['round_end', world(['status', oneOf('settled', 'undecided')], ['reason', str])],
@@ -117,8 +138,12 @@ const EVENT_RULES: ReadonlyMap<string, EventRule> = new Map([
     ['key', key], ['scanId', str], ['generation', nat], ['status', oneOf('ELIGIBLE', 'UNVERSIONED_OBSERVATION')],
     ['sourceRevision', natOrNull], ['snapshotDigest', digest], ['pageRoot', digest],
     ['pages', arrayOf(publishedPage)], ['tools', arrayOf(publishedTool)], ['expiresAt', nat],
+    ['rolledBackFrom', natOrNull, 'optional'],
   )],
   ['cas_conflict', core(['key', key], ['scanId', str], ['expectedGeneration', nat], ['actualGeneration', nat])],
+  ['publish_refused', core(['key', key], ['scanId', str], ['code', str])],
+  ['key_quarantined', core(['audience', str], ['scanId', str], ['reason', str])],
+  ['server_disabled', core(['key', key], ['reason', str])],
 ]);
 
 /** The `src` of each documented event type, derived from the rules so the two cannot drift. */
@@ -126,7 +151,7 @@ export const EVENT_SOURCE_BY_TYPE: ReadonlyMap<string, 'world' | 'core'> = new M
   [...EVENT_RULES].map(([type, rule]) => [type, rule.src]),
 );
 
-const COMMON_FIELDS: ReadonlyArray<readonly [string, Rule]> = [['seq', nat], ['t', nat], ['src', str]];
+const COMMON_FIELDS: readonly Field[] = [['seq', nat], ['t', nat], ['src', str]];
 
 /**
  * Returns the first problem with an event object, or null. An unknown type only needs the
@@ -144,12 +169,12 @@ export function describeEventProblem(value: Record<string, unknown>): string | n
   return fieldsProblem(value, rule.fields, (name) => `"${type}" field "${name}"`, `"${type}" event`);
 }
 
-const BOUNDS_FIELDS: ReadonlyArray<readonly [string, Rule]> = [
+const BOUNDS_FIELDS: readonly Field[] = [
   'pageCountMax', 'byteCountMax', 'scanTimeoutMs', 'latencyMsMax',
   'tHealMs', 'tEndMs', 'generationTtlMs', 'retryBackoffMsMax',
 ].map((name) => [name, nat] as const);
 
-const HEADER_FIELDS: ReadonlyArray<readonly [string, Rule]> = [
+const HEADER_FIELDS: readonly Field[] = [
   ['seed', str], ['round', nat], ['scenario', str], ['core', str],
   ['bounds', objectOf(BOUNDS_FIELDS)], ['faults', arrayOf(str)],
 ];

@@ -5,11 +5,14 @@
  *
  * Workflow: `new TraceBuilder()`, then event methods in trace order (each stamps `seq` and the
  * builder's clock, then advances the clock by `stepMs`), or `walk()` for a whole scan; finally
- * `build()` for a `Trace` or `jsonl()` for its text form.
+ * `build()` for a `Trace` or `jsonl()` for its text form. Generations are counted per catalog key,
+ * as a correct registry does; `rollback()` and `disclosure()` copy what they need from an earlier
+ * publish of the builder.
  */
 import { createHash } from 'node:crypto';
 import type {
   PublishStatus,
+  PublishedEvent,
   PublishedPage,
   RoundStatus,
   Trace,
@@ -64,6 +67,8 @@ export interface PublishSpec {
   /** Replaces the published tool names (default: all walked tools, in order). */
   readonly tools?: readonly string[];
   readonly generation?: number;
+  /** Verdicts by tool name (default `"ok"` for every tool). */
+  readonly verdicts?: Readonly<Record<string, string>>;
 }
 
 /** One scan from `scan_started` to an optional publish, as a correct core performs it. */
@@ -104,7 +109,8 @@ export class TraceBuilder {
   private readonly events: TraceEvent[] = [];
   private readonly stepMs: number;
   private clockMs = 0;
-  private generation = 0;
+  /** The last generation published per catalog key. */
+  private readonly generations = new Map<string, number>();
   readonly header: TraceHeader;
 
   constructor(options: { round?: number; bounds?: Partial<TraceBounds>; stepMs?: number } = {}) {
@@ -185,9 +191,9 @@ export class TraceBuilder {
     });
   }
 
-  /** `scan_started` expecting the last generation this builder published. */
+  /** `scan_started` expecting the last generation this builder published for `key` (0 if none). */
   scanStarted(key: string, scanId: string): number {
-    return this.emit('core', 'scan_started', { key, scanId, expectedGeneration: this.generation, policyEpoch: 1 });
+    return this.emit('core', 'scan_started', { key, scanId, expectedGeneration: this.generations.get(key) ?? 0, policyEpoch: 1 });
   }
 
   /** `page_read` of a served page. */
@@ -202,20 +208,115 @@ export class TraceBuilder {
     return this.emit('core', 'scan_ended', { scanId, state, reason });
   }
 
-  /** `published` at the next generation; tools are fixture names, all with verdict ok. */
+  /**
+   * `published` at the key's next generation (unless told); tools are fixture names with verdict
+   * `"ok"` unless `verdicts` says otherwise; `expiresAt` is now + `generationTtlMs`; not a rollback.
+   */
   published(publish: {
     key: string; scanId: string; status?: PublishStatus; sourceRevision: number | null;
     pages: readonly PublishedPage[]; tools: readonly string[]; generation?: number;
+    verdicts?: Readonly<Record<string, string>>;
   }): number {
-    this.generation = publish.generation ?? this.generation + 1;
     const pages = publish.pages.map(({ cursorIn, cursorOut, pageDigest }) => ({ cursorIn, cursorOut, pageDigest }));
-    return this.emit('core', 'published', {
-      key: publish.key, scanId: publish.scanId, generation: this.generation, status: publish.status ?? 'ELIGIBLE',
-      sourceRevision: publish.sourceRevision, snapshotDigest: digestOf(`snapshot:${publish.scanId}`),
-      pageRoot: digestOf(`root:${publish.scanId}`), pages,
-      tools: publish.tools.map((name) => ({ name, descriptorDigest: toolDigest(name), verdict: 'ok' })),
-      expiresAt: this.clockMs + this.header.bounds.generationTtlMs,
+    const tools = publish.tools.map((name) => ({ name, descriptorDigest: toolDigest(name), verdict: publish.verdicts?.[name] ?? 'ok' }));
+    return this.emitPublished({
+      key: publish.key, scanId: publish.scanId, generation: publish.generation ?? this.nextGeneration(publish.key),
+      status: publish.status ?? 'ELIGIBLE', sourceRevision: publish.sourceRevision,
+      snapshotDigest: digestOf(`snapshot:${publish.scanId}`), pageRoot: digestOf(`root:${publish.scanId}`), pages, tools,
+      expiresAt: this.clockMs + this.header.bounds.generationTtlMs, rolledBackFrom: null,
     });
+  }
+
+  /**
+   * A rollback of `key` to generation `from`, as the reference registry performs it: the latest
+   * earlier publish of that generation is republished unchanged (scanId, revision, snapshot,
+   * pages, tools and `expiresAt`) at the key's next generation, with `rolledBackFrom` = `from`.
+   * `change` alters the copy, to build a faulty rollback.
+   */
+  rollback(key: string, from: number, change: Partial<Omit<PublishedEvent, 'seq' | 't' | 'src' | 'type'>> = {}): number {
+    const source = this.publishOf(key, from);
+    const { seq: _seq, t: _t, src: _src, type: _type, ...content } = source;
+    return this.emitPublished({ ...content, generation: this.nextGeneration(key), rolledBackFrom: from, ...change });
+  }
+
+  /** The latest `published` of generation `generation` of `key` so far. */
+  publishOf(key: string, generation: number): PublishedEvent {
+    const found = this.events.findLast((event) => event.type === 'published' && event['key'] === key && event['generation'] === generation);
+    if (found === undefined) throw new Error(`no publish of generation ${generation} of ${key}`);
+    return found as PublishedEvent;
+  }
+
+  /** The published event at `seq`. */
+  publishAt(seq: number): PublishedEvent {
+    const event = this.events[seq];
+    if (event?.type !== 'published') throw new Error(`seq ${seq} is not a publish`);
+    return event as PublishedEvent;
+  }
+
+  private nextGeneration(key: string): number {
+    return (this.generations.get(key) ?? 0) + 1;
+  }
+
+  /** Emits a `published` in the documented field order and records its generation for its key. */
+  private emitPublished(fields: Omit<PublishedEvent, 'seq' | 't' | 'src' | 'type'>): number {
+    this.generations.set(fields.key, fields.generation);
+    const { key, scanId, generation, status, sourceRevision, snapshotDigest, pageRoot, pages, tools, expiresAt, rolledBackFrom } = fields;
+    return this.emit('core', 'published', {
+      key, scanId, generation, status, sourceRevision, snapshotDigest, pageRoot, pages, tools, expiresAt, rolledBackFrom: rolledBackFrom ?? null,
+    });
+  }
+
+  /** `publish_refused` for a scan of `key`. */
+  publishRefused(key: string, scanId: string, code: string): number {
+    return this.emit('core', 'publish_refused', { key, scanId, code });
+  }
+
+  /** `key_quarantined`: the scan ended QUARANTINED and its refresh loop stopped. */
+  keyQuarantined(audience: string, scanId: string, reason: string): number {
+    return this.emit('core', 'key_quarantined', { audience, scanId, reason });
+  }
+
+  /** `server_disabled`: no earlier generation of `key` qualified for a rollback. */
+  serverDisabled(key: string, reason = 'NO_ROLLBACK_SOURCE'): number {
+    return this.emit('core', 'server_disabled', { key, reason });
+  }
+
+  /** `defect_planted` for the fixture tool `name` (its descriptor digest). */
+  defectPlanted(server: string, name: string, defect: string): number {
+    return this.emit('world', 'defect_planted', { server, digest: toolDigest(name), defect });
+  }
+
+  /** `identity_rotated`; a correct world also writes a `server_up` with the same boot. */
+  identityRotated(server: string, identity: string, boot: number): number {
+    return this.emit('world', 'identity_rotated', { server, identity, boot });
+  }
+
+  /** `disconnected`: the world cut the core's session with `server` as `audience`. */
+  disconnected(server: string, audience: string): number {
+    return this.emit('world', 'disconnected', { server, audience });
+  }
+
+  /**
+   * `disclosure` of the publish at `publishSeq`: by default server `s0`, the key's audience, a
+   * session named after it, and exactly the publish's key, generation, snapshot and tool digests.
+   */
+  disclosure(publishSeq: number, overrides: {
+    session?: string; server?: string; audience?: string; key?: string; generation?: number; snapshotDigest?: string;
+    tools?: readonly string[];
+  } = {}): number {
+    const publish = this.publishAt(publishSeq);
+    const audience = overrides.audience ?? publish.key.slice(publish.key.lastIndexOf('|') + 1);
+    return this.emit('world', 'disclosure', {
+      session: overrides.session ?? `planner-${audience}`, server: overrides.server ?? 's0', audience,
+      key: overrides.key ?? publish.key, generation: overrides.generation ?? publish.generation,
+      snapshotDigest: overrides.snapshotDigest ?? publish.snapshotDigest,
+      tools: overrides.tools ?? publish.tools.map((tool) => tool.descriptorDigest),
+    });
+  }
+
+  /** `disclosure_refused`: the planner asked and was shown nothing. */
+  disclosureRefused(server: string, audience: string, code: string, session = `planner-${audience}`): number {
+    return this.emit('world', 'disclosure_refused', { session, server, audience, code });
   }
 
   /** `quiet`: the start of the quiet tail. */
@@ -270,6 +371,7 @@ export class TraceBuilder {
       pages: publish.pages ? publish.pages(walked) : walked,
       tools: publish.tools ?? spec.pages.flatMap((page) => (isPageSpec(page) ? page.tools : page)),
       generation: publish.generation,
+      verdicts: publish.verdicts,
     });
   }
 
