@@ -12,6 +12,7 @@
 import { audienceName, keyName, type AudienceClass, type CatalogKey } from '../keys.ts';
 import type { Clock, ObservationSink, Random, ScheduledTask, Scheduler } from '../ports.ts';
 import type { CatalogRegistry, PublishResult } from '../registry/registry.ts';
+import { pageRoot } from '../snapshot/digests.ts';
 import { buildSnapshot } from '../snapshot/snapshot.ts';
 import { trustDigest, type TrustConfig } from '../validation/trust.ts';
 import type { ScanLimits } from './config.ts';
@@ -154,6 +155,7 @@ export class CatalogRefresher {
 
   #publish(key: CatalogKey, outcome: ScanOutcome, expectedGeneration: number): void {
     const { deps } = this;
+    if (this.#confirmsActive(key, outcome)) return;
     const snapshot = buildSnapshot({
       key,
       endpointDigest: deps.endpoint.endpointDigest,
@@ -172,6 +174,30 @@ export class CatalogRefresher {
       identity: deps.source.identity(),
       trustConfigDigest: trustDigest(deps.trust),
     });
+  }
+
+  /**
+   * A scan that proves exactly what the active generation already holds (same revision, page
+   * root, policy epoch and trust) does not publish a copy of it while that generation has more
+   * than two refresh intervals left before `expiresAt`; it is recorded as `snapshot_confirmed`.
+   * Close to expiry the same content is published again, which renews it (SPEC section 6: a
+   * generation serves only until its `expiresAt`).
+   */
+  #confirmsActive(key: CatalogKey, outcome: ScanOutcome): boolean {
+    const { deps } = this;
+    const active = deps.registry.active(key);
+    if (active === undefined || deps.registry.isDisabled(key)) return false;
+    const { snapshot } = active;
+    const renewalMarginMs = 2 * deps.refresh.refreshIntervalMs;
+    const same = snapshot.sourceRevision === outcome.revision
+      && snapshot.discoveryState === outcome.state
+      && snapshot.policyEpoch === outcome.policyEpoch
+      && snapshot.trustConfigDigest === trustDigest(deps.trust)
+      && snapshot.pageRoot === pageRoot(outcome.pages.map((page) => page.pageDigest));
+    if (!same || snapshot.expiresAt - deps.clock.now() <= renewalMarginMs) return false;
+    this.lastPublish = { ok: true, record: active };
+    deps.sink.emit({ type: 'snapshot_confirmed', key: active.key, scanId: outcome.scanId, generation: active.catalogGeneration });
+    return true;
   }
 
   #afterScan(outcome: ScanOutcome): void {

@@ -9,7 +9,10 @@ import { checkTools, toolName, type ToolVerdict } from '../validation/content-ch
 import { effectClassOf, trustDigest, type EffectClass, type TrustConfig } from '../validation/trust.ts';
 import { descriptorDigest, pageRoot, schemaDigest, snapshotDigest } from './digests.ts';
 
-/** One tool of a snapshot. `source` is the descriptor exactly as the server sent it. */
+/**
+ * One tool of a snapshot. `source` is the descriptor exactly as the server sent it: the object
+ * the SDK parsed from the wire (already a private copy), frozen with the snapshot.
+ */
 export interface SnapshotTool {
   name: string;
   descriptorDigest: string;
@@ -107,7 +110,7 @@ function snapshotTool(source: unknown, digest: string, verdict: ToolVerdict, tru
     effectClass: effectClassOf(trust, name),
     annotations: isRecord(record.annotations) ? record.annotations : null,
     shortDescription: shortDescription(record.description),
-    source: structuredClone(source),
+    source,
     verdict,
   };
 }
