@@ -7,34 +7,52 @@ import { domainDigest } from '../snapshot/canonical.ts';
 /** Effect classes, from trusted policy only (SPEC section 4). */
 export type EffectClass = 'READ' | 'RESERVATION' | 'WRITE' | 'DESTRUCTIVE';
 
-/** JSON Schema 2020-12 and draft-07 meta-schema URIs, the default accepted dialects (SPEC 5). */
+/**
+ * The JSON Schema 2020-12 meta-schema URI: the dialect of a schema without `$schema` under
+ * protocol 2025-11-25 (mcp-facts.md section 3, SEP-1613), validated with `ajv/dist/2020`.
+ */
 export const DIALECT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
+
+/**
+ * The JSON Schema draft-07 meta-schema URI, as the SDK's schema generator and the reference
+ * servers emit it (mcp-facts.md section 3); validated with ajv's default class.
+ */
 export const DIALECT_DRAFT_07 = 'http://json-schema.org/draft-07/schema#';
 
-/** What the host trusts. */
+/** What the host trusts. Sizes are bytes of compact UTF-8 JSON; depths count objects and arrays. */
 export interface TrustConfig {
-  /** `$schema` URIs accepted for `inputSchema`/`outputSchema`; absent `$schema` means 2020-12. */
+  /**
+   * `$schema` URIs accepted for `inputSchema`/`outputSchema`; absent `$schema` means 2020-12.
+   * Only dialects catsim can validate take effect (2020-12 and draft-07, see `dialect.ts`);
+   * any other URI listed here matches nothing, so its schemas stay UNKNOWN_DIALECT.
+   */
   acceptedDialects: string[];
   /** Effect class per tool name; a tool not listed counts as WRITE. */
   effectClasses: Record<string, EffectClass>;
   /** Largest descriptor (UTF-8 JSON of the tool as sent), in bytes. */
   descriptorBytesMax: number;
-  /** Deepest nesting of a descriptor's schemas (objects and arrays). */
+  /** Deepest nesting of `inputSchema` or `outputSchema` (objects and arrays; the root is 1). */
   schemaDepthMax: number;
   /** Most tools in one snapshot; more quarantines the whole snapshot. */
   toolCountMax: number;
+  /** Most bytes of all descriptors of one snapshot together; more quarantines the snapshot. */
+  catalogBytesMax: number;
 }
 
-/** The default trust: 2020-12 plus draft-07, no classified tools, generous limits. */
+/**
+ * The default trust: 2020-12 plus draft-07 (SPEC 5), no classified tools, generous limits
+ * (64 KiB per descriptor, schemas 32 deep, 10,000 tools, 8 MiB per catalog).
+ */
 export const DEFAULT_TRUST: TrustConfig = {
   acceptedDialects: [DIALECT_2020_12, DIALECT_DRAFT_07],
   effectClasses: {},
   descriptorBytesMax: 64 * 1024,
   schemaDepthMax: 32,
   toolCountMax: 10_000,
+  catalogBytesMax: 8 * 1024 * 1024,
 };
 
-/** sha256 over the canonical trust configuration. */
+/** sha256 over the canonical trust configuration (lowercase hex). */
 export function trustDigest(trust: TrustConfig): string {
   let digest = trustDigests.get(trust);
   if (digest === undefined) trustDigests.set(trust, (digest = domainDigest('catsim.trust.v1', trust)));
