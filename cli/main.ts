@@ -7,6 +7,7 @@ import yargs, { type Argv } from 'yargs';
 import { TestbedError } from '../sim/campaign/campaign.ts';
 import { UnknownCoreError, coreNames } from '../sim/campaign/cores.ts';
 import { ScenarioError } from '../sim/plan/scenario.ts';
+import { captureCommand } from './commands/capture.ts';
 import { discoverCommand } from './commands/discover.ts';
 import { replayCommand } from './commands/replay.ts';
 import { runCommand } from './commands/run.ts';
@@ -58,28 +59,36 @@ function build(parser: Argv, setCode: (code: number) => void): Argv {
       .option('rounds', { type: 'number', default: 100_000, describe: 'Number of rounds' })
       .option('from', { type: 'number', default: 0, describe: 'First round (to resume an interrupted campaign)' })
       .option('scenario', { type: 'string', default: 'default', describe: 'Scenario name (scenarios/NAME.json) or path to a .json file' })
+      .option('catalog', { type: 'string', describe: 'Build the servers from a captured catalog file (catsim capture), e.g. scenarios/catalogs/memory.json' })
       .option('core', { type: 'string', default: 'reference', describe: `Core under test: ${coreNames().join(' | ')}` })
       .option('workers', { type: 'number', describe: 'Worker threads (default: one per core, 0 = in-process)' })
       .option('report', { type: 'string', describe: 'Also write the report as JSON to this file' })
       .option('progress', { type: 'boolean', default: true, describe: 'Progress bar on a terminal' })
       .option('determinism-every', { type: 'number', default: 100, describe: 'Replay 1 in N rounds in a fresh world and compare traces (0: off)' })
       .check((a) => checkCounts({ rounds: a.rounds, from: a.from, workers: a.workers, 'determinism-every': a['determinism-every'] })),
-    async (a) => setCode(await runCommand({ seed: a.seed, rounds: a.rounds, from: a.from, scenario: a.scenario, core: a.core, workers: a.workers, report: a.report, progress: a.progress, determinismEvery: a['determinism-every'] })))
+    async (a) => setCode(await runCommand({ seed: a.seed, rounds: a.rounds, from: a.from, scenario: a.scenario, catalog: a.catalog, core: a.core, workers: a.workers, report: a.report, progress: a.progress, determinismEvery: a['determinism-every'] })))
     .command('replay', 'Run one round of a campaign alone: trace, timeline, violations', (y) => y
       .option('seed', { type: 'string', demandOption: true, describe: 'Campaign seed' })
       .option('round', { type: 'number', demandOption: true, describe: 'Round number' })
       .option('scenario', { type: 'string', default: 'default', describe: 'Scenario name or path' })
+      .option('catalog', { type: 'string', describe: 'The catalog file the campaign ran with, if any' })
       .option('core', { type: 'string', default: 'reference', describe: 'Core under test' })
       .option('trace', { type: 'string', describe: 'Where to write the trace (JSON lines); default catsim-trace-SEED-ROUND.jsonl' })
       .option('timeline', { type: 'boolean', default: true, describe: 'Print the readable timeline' })
       .check((a) => checkCounts({ round: a.round })),
-    async (a) => setCode(await replayCommand({ seed: a.seed, round: a.round, scenario: a.scenario, core: a.core, trace: a.trace, timeline: a.timeline })))
+    async (a) => setCode(await replayCommand({ seed: a.seed, round: a.round, scenario: a.scenario, catalog: a.catalog, core: a.core, trace: a.trace, timeline: a.timeline })))
     .command('discover', 'Discover the catalog of a real MCP server and print the snapshot', (y) => y
       .option('stdio', { type: 'string', demandOption: true, describe: 'Command line that starts the server on stdio, e.g. "npx mcp-server-everything"' })
       .option('tenant', { type: 'string', default: 'local', describe: 'Tenant of the audience class' })
       .option('role', { type: 'string', default: 'user', describe: 'Role of the audience class' })
       .option('timeout', { type: 'number', default: 20_000, describe: 'Milliseconds to wait for the server' }),
     async (a) => setCode(await discoverCommand({ stdio: a.stdio, tenant: a.tenant, role: a.role, timeoutMs: a.timeout })))
+    .command('capture', 'Save a real MCP server\'s tools/list pages as a catalog file (JSON on stdout) for run --catalog', (y) => y
+      .option('stdio', { type: 'string', demandOption: true, describe: 'Command line that starts the server on stdio, e.g. "npx mcp-server-memory"' })
+      .option('timeout', { type: 'number', default: 20_000, describe: 'Milliseconds to wait for initialize and for each page' })
+      .option('page-count-max', { type: 'number', default: 1000, describe: 'Give up after this many pages in one walk' })
+      .check((a) => checkCounts({ timeout: a.timeout, 'page-count-max': a['page-count-max'] })),
+    async (a) => setCode(await captureCommand({ stdio: a.stdio, timeoutMs: a.timeout, pageCountMax: a['page-count-max'] })))
     .demandCommand(1, 'Name a command.')
     .strict()
     .epilogue(EPILOGUE)

@@ -5,6 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { resolveCore } from '../../sim/campaign/cores.ts';
 import { runAndCheck } from '../../sim/campaign/round-check.ts';
+import { loadCatalog } from '../../sim/plan/catalog.ts';
 import { loadScenario } from '../../sim/plan/scenario.ts';
 import { traceText } from '../../sim/trace/recorder.ts';
 import { EXIT } from '../errors.ts';
@@ -15,19 +16,26 @@ export interface ReplayArgs {
   seed: string;
   round: number;
   scenario: string;
+  /** The catalog file the campaign ran with (`run --catalog`), if any. */
+  catalog?: string;
   core: string;
   trace?: string;
   timeline: boolean;
 }
 
-/** Replays one round; exit 1 when it violates an invariant or is UNDECIDED. */
+/**
+ * Replays one round; exit 1 when it violates an invariant or is UNDECIDED.
+ * @throws ScenarioError (a bad scenario or catalog file), UnknownCoreError: exit 2.
+ */
 export async function replayCommand(args: ReplayArgs): Promise<number> {
   const scenario = loadScenario(args.scenario);
-  const { summary, run } = await runAndCheck(args.seed, args.round, scenario, resolveCore(args.core), args.core);
+  const catalog = args.catalog === undefined ? undefined : loadCatalog(args.catalog);
+  const { summary, run } = await runAndCheck(args.seed, args.round, scenario, resolveCore(args.core), args.core, catalog?.pool);
+  const scenarioLabel = catalog === undefined ? scenario.name : `${scenario.name}+catalog:${catalog.name}`;
   const tracePath = args.trace ?? `catsim-trace-${args.seed}-${args.round}.jsonl`;
   writeFileSync(tracePath, traceText(run.header, run.events));
   const out: string[] = [
-    `catsim replay  seed=${args.seed}  round=${args.round}  scenario=${scenario.name}  core=${args.core}`,
+    `catsim replay  seed=${args.seed}  round=${args.round}  scenario=${scenarioLabel}  core=${args.core}`,
     `faults enabled: ${summary.faults.join(' ') || '(none)'}`,
     `trace: ${tracePath} (${run.events.length} events, sha256 ${summary.traceDigest})`,
   ];

@@ -9,6 +9,7 @@ import cliProgress from 'cli-progress';
 import { runCampaign } from '../../sim/campaign/campaign.ts';
 import { exitCodeOf } from '../../sim/campaign/report.ts';
 import { resolveCore } from '../../sim/campaign/cores.ts';
+import { loadCatalog } from '../../sim/plan/catalog.ts';
 import { loadScenario } from '../../sim/plan/scenario.ts';
 import { formatSummary } from '../format/summary.ts';
 
@@ -18,6 +19,8 @@ export interface RunArgs {
   rounds: number;
   from: number;
   scenario: string;
+  /** A `catsim.catalog.v1` file whose tools replace the built-in descriptor pool. */
+  catalog?: string;
   core: string;
   workers?: number;
   report?: string;
@@ -25,9 +28,13 @@ export interface RunArgs {
   determinismEvery: number;
 }
 
-/** Runs the campaign and returns the exit code. @throws ScenarioError, UnknownCoreError (exit 2). */
+/**
+ * Runs the campaign and returns the exit code.
+ * @throws ScenarioError (a bad scenario or catalog file), UnknownCoreError: exit 2.
+ */
 export async function runCommand(args: RunArgs): Promise<number> {
   const scenario = loadScenario(args.scenario);
+  const catalog = args.catalog === undefined ? undefined : loadCatalog(args.catalog);
   resolveCore(args.core);
   const workers = args.workers ?? Math.min(availableParallelism(), Math.max(1, Math.ceil(args.rounds / 25)));
   const abort = new AbortController();
@@ -37,7 +44,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
   bar?.start(args.rounds, 0, { failing: 0 });
   try {
     const report = await runCampaign({
-      seed: args.seed, scenario, core: args.core, firstRound: args.from, rounds: args.rounds, workers,
+      seed: args.seed, scenario, catalog, core: args.core, firstRound: args.from, rounds: args.rounds, workers,
       determinismEvery: args.determinismEvery, signal: abort.signal,
       onProgress: (done, failing) => bar?.update(done, { failing }),
     });

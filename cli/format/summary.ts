@@ -43,10 +43,23 @@ function failingLines(report: CampaignReport): string[] {
     const first = failing.violations[0];
     const what = failing.undecided ? 'UNDECIDED (event budget exhausted)' : `${first?.invariant} ${first?.code}: ${first?.evidence}`;
     const more = failing.violations.length > 1 ? ` (+${failing.violations.length - 1} more)` : '';
-    lines.push(`  catsim replay --seed ${report.seed} --round ${failing.round}${report.core === 'reference' ? '' : ` --core ${report.core}`}${report.scenario === 'default' ? '' : ` --scenario ${report.scenario}`}   # ${what}${more}`);
+    lines.push(`  catsim replay --seed ${report.seed} --round ${failing.round}${replayFlags(report)}   # ${what}${more}`);
   }
   if (report.failingRounds.length > FAILING_ROUNDS_SHOWN) lines.push(`  ... and ${report.failingRounds.length - FAILING_ROUNDS_SHOWN} more failing rounds (see --report FILE.json)`);
   return lines;
+}
+
+/** The flags after `--round N` that select the same core, scenario and catalog. */
+function replayFlags(report: CampaignReport): string {
+  const scenario = report.catalog === null ? report.scenario : report.scenario.slice(0, -`+catalog:${report.catalog.name}`.length);
+  const flags = [report.core === 'reference' ? '' : ` --core ${report.core}`, scenario === 'default' ? '' : ` --scenario ${scenario}`];
+  if (report.catalog !== null) flags.push(` --catalog ${shellWord(report.catalog.path)}`);
+  return flags.join('');
+}
+
+/** `word` as one shell word: unchanged when it holds only safe characters, else single-quoted. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 function counts(record: Record<string, number>, sort = true): string {

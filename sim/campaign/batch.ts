@@ -3,6 +3,7 @@
  * arm timers while a round runs, so progress is reported only between rounds.
  */
 import type { Scenario } from '../plan/scenario.ts';
+import type { PoolTool } from '../plan/tool-pool.ts';
 import { resolveCore } from './cores.ts';
 import { isSampled, replayCompare } from './determinism.ts';
 import { runAndCheck, type RoundSummary } from './round-check.ts';
@@ -15,6 +16,11 @@ export interface BatchJob {
   rounds: number[];
   /** Replay about 1 in this many rounds (0: never). */
   determinismEvery: number;
+  /**
+   * Descriptor pool of a loaded catalog (`run --catalog`), sent with the job so workers never
+   * read or parse the file; undefined means the built-in pool.
+   */
+  pool?: readonly PoolTool[];
 }
 
 /** One finished round, with the determinism replay result when it was sampled. */
@@ -27,9 +33,9 @@ export interface BatchResult {
 export async function runBatch(job: BatchJob, onRound: (result: BatchResult) => void): Promise<void> {
   const core = resolveCore(job.core);
   for (const round of job.rounds) {
-    const { summary, run } = await runAndCheck(job.seed, round, job.scenario, core, job.core);
+    const { summary, run } = await runAndCheck(job.seed, round, job.scenario, core, job.core, job.pool);
     const replay = isSampled(round, job.determinismEvery)
-      ? await replayCompare(job.seed, round, job.scenario, core, job.core, { digest: summary.traceDigest, events: run.events })
+      ? await replayCompare(job.seed, round, job.scenario, core, job.core, { digest: summary.traceDigest, events: run.events }, job.pool)
       : undefined;
     onRound({ summary, replay });
   }

@@ -5,6 +5,7 @@
  * core), and summaries are folded in round order.
  */
 import { Worker } from 'node:worker_threads';
+import type { LoadedCatalog } from '../plan/catalog.ts';
 import type { Scenario } from '../plan/scenario.ts';
 import { runBatch, type BatchJob, type BatchResult } from './batch.ts';
 import { ReportBuilder, type CampaignReport } from './report.ts';
@@ -14,6 +15,11 @@ import type { WorkerMessage } from './worker.ts';
 export interface CampaignOptions {
   seed: string;
   scenario: Scenario;
+  /**
+   * A captured catalog (`run --catalog`): the servers' histories are built from its tools, and
+   * the report's scenario reads `SCENARIO+catalog:NAME`. Undefined: the built-in pool.
+   */
+  catalog?: Pick<LoadedCatalog, 'name' | 'path' | 'pool'>;
   core: string;
   firstRound: number;
   rounds: number;
@@ -36,7 +42,9 @@ export class TestbedError extends Error {
 
 /** Runs a campaign and returns its report. @throws TestbedError when a round crashes the testbed. */
 export async function runCampaign(options: CampaignOptions): Promise<CampaignReport> {
-  const builder = new ReportBuilder({ seed: options.seed, scenario: options.scenario.name, core: options.core, firstRound: options.firstRound, roundsPlanned: options.rounds, faults: options.scenario.faults });
+  const { catalog } = options;
+  const scenario = catalog === undefined ? options.scenario.name : `${options.scenario.name}+catalog:${catalog.name}`;
+  const builder = new ReportBuilder({ seed: options.seed, scenario, catalog: catalog === undefined ? null : { name: catalog.name, path: catalog.path }, core: options.core, firstRound: options.firstRound, roundsPlanned: options.rounds, faults: options.scenario.faults });
   const started = performance.now(); // real-clock: throughput only, never inside a round
   let failing = 0;
   const onResult = (result: BatchResult): void => {
@@ -46,7 +54,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
     options.onProgress?.(builder.roundsRun, failing);
   };
   const rounds = Array.from({ length: options.rounds }, (_, i) => options.firstRound + i);
-  const jobs = batches(rounds, options.batchSize ?? 25).map((batch): BatchJob => ({ seed: options.seed, scenario: options.scenario, core: options.core, rounds: batch, determinismEvery: options.determinismEvery }));
+  const jobs = batches(rounds, options.batchSize ?? 25).map((batch): BatchJob => ({ seed: options.seed, scenario: options.scenario, core: options.core, rounds: batch, determinismEvery: options.determinismEvery, pool: catalog?.pool }));
   if (options.workers === 0) {
     for (const job of jobs) {
       if (options.signal?.aborted) break;

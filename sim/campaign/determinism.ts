@@ -6,6 +6,7 @@
 import type { CoreFactory } from '../cores/adapter.ts';
 import { generatePlan } from '../plan/generate.ts';
 import type { Scenario } from '../plan/scenario.ts';
+import type { PoolTool } from '../plan/tool-pool.ts';
 import { runRound } from '../round.ts';
 import { traceDigest, type TraceEvent } from '../trace/recorder.ts';
 
@@ -14,9 +15,12 @@ export function isSampled(round: number, every: number): boolean {
   return every > 0 && round % every === Math.floor(every / 2) % every;
 }
 
-/** Replays a round and returns 'same', or the first differing seq (null if only the header differs). */
-export async function replayCompare(seed: string, round: number, scenario: Scenario, core: CoreFactory, coreName: string, original: { digest: string; events: readonly TraceEvent[] }): Promise<'same' | number | null> {
-  const again = await runRound(generatePlan(seed, round, scenario), core, coreName);
+/**
+ * Replays a round and returns 'same', or the first differing seq (null if only the header differs).
+ * `pool` must be the one the original run used (undefined: the built-in pool).
+ */
+export async function replayCompare(seed: string, round: number, scenario: Scenario, core: CoreFactory, coreName: string, original: { digest: string; events: readonly TraceEvent[] }, pool?: readonly PoolTool[]): Promise<'same' | number | null> {
+  const again = await runRound(generatePlan(seed, round, scenario, pool), core, coreName);
   if (traceDigest(again.header, again.events) === original.digest) return 'same';
   return firstDifference(original.events, again.events);
 }

@@ -17,7 +17,10 @@ export interface FailingRound {
 /** The result of a campaign. */
 export interface CampaignReport {
   seed: string;
+  /** The scenario's name, followed by `+catalog:NAME` when the run used a catalog file. */
   scenario: string;
+  /** The catalog file the run used (`run --catalog PATH`, path as given), or null. */
+  catalog: { name: string; path: string } | null;
   core: string;
   firstRound: number;
   roundsPlanned: number;
@@ -41,7 +44,7 @@ export class ReportBuilder {
   readonly #mismatches: { round: number; firstDifferingSeq: number | null }[] = [];
   #replayed = 0;
 
-  constructor(private readonly meta: { seed: string; scenario: string; core: string; firstRound: number; roundsPlanned: number; faults: readonly FaultId[] }) {}
+  constructor(private readonly meta: { seed: string; scenario: string; catalog: CampaignReport['catalog']; core: string; firstRound: number; roundsPlanned: number; faults: readonly FaultId[] }) {}
 
   add(summary: RoundSummary): void {
     this.#summaries.set(summary.round, summary);

@@ -6,6 +6,7 @@ import { checkEvents, type Violation } from '../../oracle/index.ts';
 import type { CoreFactory } from '../cores/adapter.ts';
 import { generatePlan } from '../plan/generate.ts';
 import type { Scenario } from '../plan/scenario.ts';
+import type { PoolTool } from '../plan/tool-pool.ts';
 import type { FaultId, RoundPlan } from '../plan/types.ts';
 import { runRound, type RoundRun } from '../round.ts';
 import { traceDigest } from '../trace/recorder.ts';
@@ -24,9 +25,12 @@ export interface RoundSummary {
   events: number;
 }
 
-/** Runs and checks one round of campaign `seed`. */
-export async function runAndCheck(seed: string, round: number, scenario: Scenario, core: CoreFactory, coreName: string): Promise<{ summary: RoundSummary; run: RoundRun; plan: RoundPlan }> {
-  const plan = generatePlan(seed, round, scenario);
+/**
+ * Runs and checks one round of campaign `seed`. `pool` is where the plan's descriptors come from
+ * (a loaded catalog's pool); undefined means the built-in pool.
+ */
+export async function runAndCheck(seed: string, round: number, scenario: Scenario, core: CoreFactory, coreName: string, pool?: readonly PoolTool[]): Promise<{ summary: RoundSummary; run: RoundRun; plan: RoundPlan }> {
+  const plan = generatePlan(seed, round, scenario, pool);
   const run = await runRound(plan, core, coreName);
   const verdict = checkEvents(run.header as never, run.events as never);
   const endStates: Record<string, number> = {};

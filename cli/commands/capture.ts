@@ -1,0 +1,125 @@
+/**
+ * `catsim capture --stdio "CMD ARGS" > FILE`: starts a real MCP server over stdio, walks every
+ * page of its `tools/list` and prints the pages as a `catsim.catalog.v1` file (see
+ * sim/plan/catalog.ts) that `catsim run --catalog FILE` replays under faults.
+ *
+ * The walk follows `nextCursor` while it is present (an empty string is a cursor), refuses a
+ * cursor it has already sent (a loop) and stops at a page cap. A `tools/list_changed` that
+ * arrives during a walk makes it start again from page 1, up to 3 times: server-everything
+ * registers a tool, and says so, right after initialisation. Any failure is one line, exit 2.
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { $ZodError } from 'zod/v4/core';
+import { LenientListToolsResultSchema } from '../../src/discovery/page-source.ts';
+import { CATALOG_SCHEMA, catalogProblem, type CatalogFile, type CatalogPage } from '../../sim/plan/catalog.ts';
+import type { ToolDescriptor } from '../../sim/plan/types.ts';
+import { EXIT, InputError } from '../errors.ts';
+import { connectStdio } from '../stdio-server.ts';
+
+/** Arguments of `catsim capture`. */
+export interface CaptureArgs {
+  stdio: string;
+  /** Milliseconds to wait for `initialize` and for each page. */
+  timeoutMs: number;
+  /** The most pages one walk may read before capture gives up (a never-ending walk). */
+  pageCountMax: number;
+}
+
+/** Walks after the first one, when a `list_changed` arrived during the walk before. */
+const LIST_CHANGED_RETRIES_MAX = 3;
+
+/**
+ * Captures the server's catalog and prints it on stdout (JSON, 2-space indent, trailing newline).
+ * @throws InputError (one line, exit 2) when the server cannot be reached, a page fails or is
+ *   malformed, the cursors loop, the walk exceeds `pageCountMax` pages, the list keeps changing,
+ *   or the catalog is not a valid catalog file (e.g. a tool that is not an object).
+ */
+export async function captureCommand(args: CaptureArgs): Promise<number> {
+  let changes = 0;
+  const server = await connectStdio(args.stdio, {
+    timeoutMs: args.timeoutMs,
+    clientName: 'catsim-capture',
+    beforeConnect: (client) => client.setNotificationHandler(ToolListChangedNotificationSchema, () => { changes += 1; }),
+  });
+  try {
+    const label = `server "${args.stdio}"`;
+    const pages = await walkCatalog(server.client, () => changes, { label, timeoutMs: args.timeoutMs, pageCountMax: args.pageCountMax });
+    const serverInfo = server.serverInfo() ?? { name: 'unknown', version: 'unknown' };
+    const file: CatalogFile = {
+      schema: CATALOG_SCHEMA,
+      source: { command: args.stdio, serverInfo, protocolVersion: server.protocolVersion() ?? 'unknown', capturedAt: new Date().toISOString() }, // real-clock: informational only
+      pages,
+    };
+    const problem = catalogProblem(file);
+    if (problem !== undefined) throw new InputError(`${label} sent a catalog catsim cannot replay: ${problem}`);
+    process.stdout.write(`${JSON.stringify(file, null, 2)}\n`);
+    return EXIT.clean;
+  } finally {
+    await server.close();
+  }
+}
+
+/** How {@link walkCatalog} names the server in errors and bounds its walk. */
+export interface WalkOptions {
+  /** Names the server in error messages, e.g. `server "npx mcp-server-memory"`. */
+  label: string;
+  /** Milliseconds to wait for each page. */
+  timeoutMs: number;
+  /** The most pages one walk may read. */
+  pageCountMax: number;
+}
+
+/**
+ * Walks every page of `tools/list` on a connected `client`, from page 1 again (at most
+ * 3 more times) whenever `changeCount` (the number of
+ * `tools/list_changed` notifications received so far) moved during a walk.
+ * @returns the pages of the first walk during which no notification arrived.
+ * @throws InputError (one line) when a page fails or is malformed, a cursor comes back, the walk
+ *   exceeds `pageCountMax` pages, or the list changed during every walk.
+ */
+export async function walkCatalog(client: Client, changeCount: () => number, options: WalkOptions): Promise<CatalogPage[]> {
+  for (let walk = 0; walk <= LIST_CHANGED_RETRIES_MAX; walk += 1) {
+    const changesBefore = changeCount();
+    const pages = await walkPages(client, options);
+    if (changeCount() === changesBefore) return pages;
+  }
+  throw new InputError(`${options.label} sent tools/list_changed during each of ${LIST_CHANGED_RETRIES_MAX + 1} walks of tools/list; its catalog never held still`);
+}
+
+/** One walk from page 1 to the page without `nextCursor`. */
+async function walkPages(client: Client, args: WalkOptions): Promise<CatalogPage[]> {
+  const { label } = args;
+  const pages: CatalogPage[] = [];
+  const sent = new Set<string>();
+  let cursor: string | undefined;
+  do {
+    if (pages.length >= args.pageCountMax) throw new InputError(`${label} sent more than ${args.pageCountMax} pages of tools/list (raise --page-count-max if that is real)`);
+    const result = await listPage(client, label, cursor, pages.length + 1, args.timeoutMs);
+    pages.push({ cursorIn: cursor ?? null, nextCursor: result.nextCursor ?? null, tools: result.tools as ToolDescriptor[] });
+    cursor = result.nextCursor;
+    if (cursor !== undefined && sent.has(cursor)) throw new InputError(`${label} returned the cursor ${JSON.stringify(cursor)} again on page ${pages.length} of tools/list (a cursor loop)`);
+    if (cursor !== undefined) sent.add(cursor);
+  } while (cursor !== undefined);
+  return pages;
+}
+
+/** One `tools/list` request; failures become one-line InputErrors naming the page. */
+async function listPage(client: Client, label: string, cursor: string | undefined, pageNumber: number, timeoutMs: number): Promise<{ tools: unknown[]; nextCursor?: string | undefined }> {
+  try {
+    return await client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, LenientListToolsResultSchema, { timeout: timeoutMs });
+  } catch (error) {
+    // The SDK rejects a result that fails the schema with zod's core error class, not z.ZodError.
+    const code = (error as { code?: unknown }).code;
+    const why = code === -32001 ? `no answer within ${timeoutMs} ms`
+      : code === -32000 ? 'the connection closed'
+      : error instanceof $ZodError ? 'the result is not a tools/list result'
+      : typeof code === 'number' ? `error ${code}: ${firstLine(error).replace(/^(MCP error -?\d+: )+/, '')}`
+      : firstLine(error);
+    throw new InputError(`${label} failed tools/list page ${pageNumber}: ${why}`);
+  }
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0] as string;
+}

@@ -1,0 +1,134 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import { walkCatalog } from '../cli/commands/capture.ts';
+import { InputError } from '../cli/errors.ts';
+import { loadCatalog } from '../sim/plan/catalog.ts';
+import { scriptedPair, tool, type Script, type ScriptedPair } from './support/scripted-server.ts';
+
+function catsim(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['bin/catsim.mjs', ...args], { timeout: 60_000 }, (error, stdout, stderr) => {
+      resolve({ code: error === null ? 0 : Number((error as { code?: number }).code), stdout, stderr });
+    });
+  });
+}
+
+const node = process.execPath;
+const serverJs = (name: string) => `node_modules/@modelcontextprotocol/server-${name}/dist/index.js`;
+
+// Tool names from mcp-facts.md section 6 (server-everything with empty client capabilities).
+const EXPECTED: Record<string, string[]> = {
+  everything: [
+    'echo', 'get-annotated-message', 'get-env', 'get-resource-links', 'get-resource-reference', 'get-structured-content',
+    'get-sum', 'get-tiny-image', 'gzip-file-as-resource', 'toggle-simulated-logging', 'toggle-subscriber-updates',
+    'trigger-long-running-operation', 'simulate-research-query',
+  ],
+  filesystem: [
+    'read_file', 'read_text_file', 'read_media_file', 'read_multiple_files', 'write_file', 'edit_file', 'create_directory',
+    'list_directory', 'list_directory_with_sizes', 'directory_tree', 'move_file', 'search_files', 'get_file_info', 'list_allowed_directories',
+  ],
+  memory: ['create_entities', 'create_relations', 'add_observations', 'delete_entities', 'delete_observations', 'delete_relations', 'read_graph', 'search_nodes', 'open_nodes'],
+};
+
+describe('catsim capture against the reference servers', () => {
+  const fsDir = mkdtempSync(join(tmpdir(), 'catsim-capture-fs-'));
+  const memDir = mkdtempSync(join(tmpdir(), 'catsim-capture-mem-'));
+  const commands: Record<string, string> = {
+    everything: `${node} ${serverJs('everything')}`,
+    filesystem: `${node} ${serverJs('filesystem')} ${fsDir}`,
+    memory: `env MEMORY_FILE_PATH=${join(memDir, 'memory.jsonl')} ${node} ${serverJs('memory')}`,
+  };
+
+  for (const [name, command] of Object.entries(commands)) {
+    it(`captures exactly the ${EXPECTED[name]?.length} tools of server-${name}, equal to the shipped scenarios/catalogs/${name}.json`, async () => {
+      const { code, stdout, stderr } = await catsim(['capture', '--stdio', command]);
+      expect(code, stderr).toBe(0);
+      expect(stdout.endsWith('}\n')).toBe(true);
+      const captured = JSON.parse(stdout);
+      expect(stdout).toBe(`${JSON.stringify(captured, null, 2)}\n`);
+      expect(captured.schema).toBe('catsim.catalog.v1');
+      expect(captured.source.command).toBe(command);
+      expect(captured.source.protocolVersion).toBe('2025-11-25');
+      expect(captured.pages).toHaveLength(1);
+      const tools = captured.pages.flatMap((page: { tools: unknown[] }) => page.tools) as { name: string }[];
+      expect(tools.map((t) => t.name).sort()).toEqual([...(EXPECTED[name] as string[])].sort());
+      const shipped = loadCatalog(`scenarios/catalogs/${name}.json`);
+      expect(tools).toEqual(shipped.tools);
+      expect(JSON.stringify(tools)).not.toContain(fsDir);
+    });
+  }
+
+  it('leaves the memory file alone: listing tools writes nothing', () => {
+    expect(readdirSync(memDir)).toEqual([]);
+  });
+
+  it('fails with one line and exit 2 when the server cannot start', async () => {
+    const { code, stdout, stderr } = await catsim(['capture', '--stdio', 'no-such-command-catsim']);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toBe('catsim: cannot start server: command "no-such-command-catsim" not found\n');
+  });
+});
+
+/** Runs walkCatalog on a scripted server, counting list_changed notifications like capture does. */
+async function walk(script: (pair: () => ScriptedPair) => Script, pageCountMax = 10) {
+  let pair: ScriptedPair | undefined;
+  pair = await scriptedPair(script(() => pair as ScriptedPair));
+  let changes = 0;
+  pair.client.setNotificationHandler(ToolListChangedNotificationSchema, () => { changes += 1; });
+  try {
+    const pages = await walkCatalog(pair.client, () => changes, { label: 'server "s"', timeoutMs: 5_000, pageCountMax });
+    return { pages, requests: pair.requests };
+  } finally {
+    await pair.close();
+  }
+}
+
+describe('walkCatalog', () => {
+  it('follows nextCursor while it is present; an empty string is a cursor', async () => {
+    const { pages, requests } = await walk(() => (cursor) => (cursor === undefined ? { tools: [tool('a')], nextCursor: '' } : cursor === '' ? { tools: [tool('b')], nextCursor: 'c2' } : { tools: [] }));
+    expect(requests).toEqual([undefined, '', 'c2']);
+    expect(pages).toEqual([
+      { cursorIn: null, nextCursor: '', tools: [tool('a')] },
+      { cursorIn: '', nextCursor: 'c2', tools: [tool('b')] },
+      { cursorIn: 'c2', nextCursor: null, tools: [] },
+    ]);
+  });
+
+  it('starts again from page 1 when a list_changed arrives during the walk', async () => {
+    const { pages, requests } = await walk((pair) => (cursor, n) => {
+      if (n === 1) void pair().server.sendToolListChanged();
+      if (cursor === undefined) return { tools: [tool(n < 2 ? 'old' : 'new')], nextCursor: 'p2' };
+      return { tools: [tool('last')] };
+    });
+    expect(requests).toEqual([undefined, 'p2', undefined, 'p2']);
+    expect(pages.flatMap((page) => page.tools.map((t) => t.name))).toEqual(['new', 'last']);
+  });
+
+  it('gives up with one line when the list changes during every walk', async () => {
+    await expect(walk((pair) => () => {
+      void pair().server.sendToolListChanged();
+      return { tools: [tool('a')] };
+    })).rejects.toThrow(new InputError('server "s" sent tools/list_changed during each of 4 walks of tools/list; its catalog never held still'));
+  });
+
+  it('refuses a cursor loop, a walk beyond the page cap, and a failing page', async () => {
+    await expect(walk(() => (cursor) => ({ tools: [], nextCursor: cursor === 'B' ? 'A' : cursor === 'A' ? 'B' : 'A' })))
+      .rejects.toThrow(new InputError('server "s" returned the cursor "A" again on page 3 of tools/list (a cursor loop)'));
+    await expect(walk(() => (_, n) => ({ tools: [], nextCursor: `c${n}` }), 5))
+      .rejects.toThrow(new InputError('server "s" sent more than 5 pages of tools/list (raise --page-count-max if that is real)'));
+    await expect(walk(() => (cursor) => (cursor === undefined ? { tools: [], nextCursor: 'x' } : { error: -32602 })))
+      .rejects.toThrow(new InputError('server "s" failed tools/list page 2: error -32602: scripted error'));
+  });
+});
+
+describe('walkCatalog on a malformed page', () => {
+  it('says the result is not a tools/list result', async () => {
+    await expect(walk(() => () => ({ tools: 'none' as never })))
+      .rejects.toThrow(new InputError('server "s" failed tools/list page 1: the result is not a tools/list result'));
+  });
+});
