@@ -3,8 +3,8 @@
  *
  * Order: build the world, the recorder and the servers; offer the core one Connector per
  * (server, audience) — each `connect()` opens a simulated link, a server session and an SDK
- * Client; start each session's planner, which asks the core at seeded intervals what it would
- * disclose; run until T_end (faults act in [0, T_heal), then the quiet tail with nominal
+ * Client; start the policy service and each session's planner, which asks the core at seeded
+ * intervals what it would disclose and sends planned calls through it; run until T_end (faults act in [0, T_heal), then the quiet tail with nominal
  * latency and no faults); stop the core. A round that exhausts its event budget is UNDECIDED,
  * never a pass.
  *
@@ -19,6 +19,8 @@ import { createStreams, type Rng, type Streams } from './random.ts';
 import { World } from './runtime/world.ts';
 import { SimCatalogServer } from './server/catalog-server.ts';
 import { TraceRecorder, type TraceEvent, type TraceHeader } from './trace/recorder.ts';
+import { ConfirmationLog, SessionPlanner } from './planner.ts';
+import { SimPolicyService } from './policy/policy-service.ts';
 import { createLink, type Link } from './transport/link.ts';
 import type { LinkDirection, LinkPolicy } from './transport/linkPolicy.ts';
 
@@ -38,6 +40,8 @@ interface RoundContext {
   recorder: TraceRecorder;
   streams: Streams;
   adapter: CoreAdapter;
+  policy: SimPolicyService;
+  confirmations: ConfirmationLog;
 }
 
 /** Runs `plan` with the core built by `core`; `coreName` goes into the trace header. */
@@ -45,7 +49,14 @@ export async function runRound(plan: RoundPlan, core: CoreFactory, coreName: str
   const world = new World({ eventBudget: plan.eventBudget });
   const recorder = new TraceRecorder(() => world.now());
   const streams = createStreams(plan.roundSeed);
+  const policy = new SimPolicyService(plan.policy, world, recorder, streams.stream('run/policy'), plan.bounds.tHealMs, plan.nominalLatencyMs);
+  const confirmations = new ConfirmationLog();
   const adapter = core({
+    policySource: policy,
+    policyPollMs: plan.policy.pollIntervalMs,
+    leaseKey: plan.leaseKey,
+    effectClasses: plan.policy.effectClasses,
+    confirmations,
     clock: world.clock,
     scheduler: { after: (delayMs, fn) => ({ id: world.after(Math.max(0, Math.round(delayMs)), fn) }), cancel: (task) => world.cancel(task.id) },
     random: streams.stream('core/random'),
@@ -53,8 +64,8 @@ export async function runRound(plan: RoundPlan, core: CoreFactory, coreName: str
     bounds: plan.bounds,
     timings: plan.timings,
   });
-  const context: RoundContext = { world, plan, recorder, streams, adapter };
-  const servers = plan.servers.map((server) => new SimCatalogServer(server, world, recorder, streams.stream(`run/${server.id}/pages`), streams.stream(`run/${server.id}/notify`), plan.bounds.tHealMs));
+  const context: RoundContext = { world, plan, recorder, streams, adapter, policy, confirmations };
+  const servers = plan.servers.map((server) => new SimCatalogServer(server, world, recorder, streams.stream(`run/${server.id}/pages`), streams.stream(`run/${server.id}/notify`), plan.bounds.tHealMs, plan.leaseKey));
   world.schedule(plan.bounds.tHealMs, () => recorder.world('quiet'));
   const result = await world.run(plan.bounds.tEndMs, () => startRound(context, servers));
   adapter.stop();
@@ -64,6 +75,7 @@ export async function runRound(plan: RoundPlan, core: CoreFactory, coreName: str
 }
 
 function startRound(context: RoundContext, servers: SimCatalogServer[]): void {
+  context.policy.start((update) => context.adapter.pushPolicy(update));
   for (const server of servers) server.start();
   for (const server of servers) {
     for (const audience of server.plan.audiences) startSession(context, server, audience);
@@ -95,25 +107,7 @@ function startSession(context: RoundContext, server: SimCatalogServer, audience:
     });
   }
   adapter.attach({ connector, tenant, role, endpointDigest: `sim:${server.plan.id}`, refreshers: plan.refreshersPerKey });
-  startPlanner(context, server, audience, streams.stream(`run/${server.plan.id}/${audience}/planner`));
-}
-
-/**
- * The session's planner: at seeded intervals it asks the core what it would disclose and logs
- * what it was shown (ground truth of disclosure, written by the world, not the core).
- */
-function startPlanner(context: RoundContext, server: SimCatalogServer, audience: string, rng: Rng): void {
-  const { world, plan, recorder, adapter } = context;
-  const [tenant, role] = audience.split('.') as [string, string];
-  const session = `${server.plan.id}/${audience}`;
-  const tick = (): void => {
-    const shown = adapter.disclose(tenant, role, server.identity());
-    if (shown.ok) recorder.world('disclosure', { session, server: server.plan.id, audience, key: shown.key, generation: shown.generation, snapshotDigest: shown.snapshotDigest, tools: shown.tools });
-    else recorder.world('disclosure_refused', { session, server: server.plan.id, audience, code: shown.code });
-    const next = world.now() + rng.int(plan.plannerIntervalMs[0], plan.plannerIntervalMs[1]);
-    if (next <= plan.bounds.tEndMs) world.schedule(next, tick);
-  };
-  world.schedule(rng.int(plan.plannerIntervalMs[0], plan.plannerIntervalMs[1]), tick);
+  new SessionPlanner(context, server, audience, streams.stream(`run/${server.plan.id}/${audience}/planner`)).start();
 }
 
 function authFor(audience: string): AuthInfo {

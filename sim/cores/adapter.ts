@@ -15,6 +15,16 @@ export interface CoreEnvironment {
   sink: { emit(observation: { type: string; [field: string]: unknown }): void };
   bounds: Bounds;
   timings: CoreTimings;
+  /** The policy service, polled by the core (never loses an answer). */
+  policySource: { poll(audience: string): Promise<{ audience: string; epoch: number; grants: string[] }> };
+  /** The core polls the policy service this often, ms. */
+  policyPollMs: number;
+  /** HMAC key for leases, as text (the servers verify with the same key). */
+  leaseKey: string;
+  /** The host's trusted effect classes by tool name (unlisted: WRITE). */
+  effectClasses: Record<string, 'READ' | 'RESERVATION' | 'WRITE' | 'DESTRUCTIVE'>;
+  /** Human confirmations the world's planners obtained. */
+  confirmations: { verify(session: string, planId: string, token: string): boolean };
 }
 
 /** One live connection: a connected SDK Client and the identity the server presents now. */
@@ -35,10 +45,38 @@ export interface SessionSpec {
   refreshers: number;
 }
 
-/** What the core would show a session's planner now. */
+/** A tool as disclosed: its name and descriptor digest. */
+export interface DisclosedTool {
+  name: string;
+  descriptorDigest: string;
+}
+
+/** What the core showed a session's planner. */
 export type DisclosureResult =
-  | { ok: true; key: string; generation: number; snapshotDigest: string; tools: string[] }
+  | { ok: true; key: string; generation: number; snapshotDigest: string; tools: DisclosedTool[] }
   | { ok: false; code: string };
+
+/** A planned call, bound to the snapshot that disclosed the tool (SPEC section 1, "plan"). */
+export interface SimCallRequest {
+  callId: string;
+  planId: string;
+  session: string;
+  principal: string;
+  tenant: string;
+  role: string;
+  /** The identity the session's connection presents now. */
+  identity: string;
+  plan: { key: string; generation: number; snapshotDigest: string; toolName: string; descriptorDigest: string };
+  arguments: Record<string, unknown>;
+  confirmationToken?: string;
+}
+
+/** One policy update as pushed by the policy service. */
+export interface SimPolicyUpdate {
+  audience: string;
+  epoch: number;
+  grants: string[];
+}
 
 /** A core under test. Order of calls: `attach` per key, `disclose` any time, `stop` at the end. */
 export interface CoreAdapter {
@@ -46,8 +84,12 @@ export interface CoreAdapter {
   createClient(): Client;
   /** Starts serving one catalog key. */
   attach(session: SessionSpec): void;
-  /** The catalog the core would disclose to a session of `tenant.role` on the server presenting `identity`. */
-  disclose(tenant: string, role: string, identity: string): DisclosureResult;
+  /** Discloses the catalog of `tenant.role` on the server presenting `identity` to `session` (the core records it). */
+  disclose(session: string, tenant: string, role: string, identity: string): DisclosureResult;
+  /** Sends one planned call through the core's admission gate; never rejects. */
+  call(request: SimCallRequest): Promise<void>;
+  /** A policy push arrives. */
+  pushPolicy(update: SimPolicyUpdate): void;
   /** Stops all background work (end of round). */
   stop(): void;
 }

@@ -10,7 +10,8 @@ import type { WalkConstructor } from '../../src/discovery/scan.ts';
 import { CatalogHost } from '../../src/host.ts';
 import { DEFAULT_TRUST } from '../../src/validation/trust.ts';
 import type { CatalogRegistry } from '../../src/registry/registry.ts';
-import type { CoreAdapter, CoreEnvironment, CoreFactory, DisclosureResult, SessionSpec } from './adapter.ts';
+import type { CoreAdapter, CoreEnvironment, CoreFactory, DisclosureResult, SessionSpec, SimCallRequest, SimPolicyUpdate } from './adapter.ts';
+import { audienceName, type CatalogKey } from '../../src/keys.ts';
 
 /** The protocol version the SDK Client negotiates with the simulated servers. */
 export const PROTOCOL_VERSION = '2025-11-25';
@@ -41,10 +42,13 @@ class ReferenceAdapter implements CoreAdapter {
       {
         limits: { pageCountMax: env.bounds.pageCountMax, byteCountMax: env.bounds.byteCountMax, scanTimeoutMs: env.bounds.scanTimeoutMs },
         refresh: { ...env.timings, generationTtlMs: env.bounds.generationTtlMs },
-        trust: DEFAULT_TRUST,
-        policy: { epoch: () => 0 },
+        trust: { ...DEFAULT_TRUST, effectClasses: { ...env.effectClasses } },
         walk: variant.walk,
         registry: variant.registry,
+        leaseKey: env.leaseKey,
+        policyPollMs: env.policyPollMs,
+        policySource: { poll: (audience) => env.policySource.poll(audienceName(audience)) },
+        confirmations: env.confirmations,
       },
     );
   }
@@ -62,14 +66,48 @@ class ReferenceAdapter implements CoreAdapter {
     void source.open().then(() => { for (const refresher of refreshers) refresher.start(); });
   }
 
-  disclose(tenant: string, role: string, identity: string): DisclosureResult {
-    const served = this.#host.serve({ tenant, role }, identity);
+  disclose(session: string, tenant: string, role: string, identity: string): DisclosureResult {
+    const served = this.#host.disclose(session, { tenant, role }, identity);
     if (!served.ok) return served;
     const { record } = served;
-    return { ok: true, key: record.key, generation: record.catalogGeneration, snapshotDigest: record.snapshotDigest, tools: record.snapshot.tools.map((tool) => tool.descriptorDigest) };
+    return {
+      ok: true, key: record.key, generation: record.catalogGeneration, snapshotDigest: record.snapshotDigest,
+      tools: record.snapshot.tools.map((tool) => ({ name: tool.name, descriptorDigest: tool.descriptorDigest })),
+    };
+  }
+
+  async call(request: SimCallRequest): Promise<void> {
+    await this.#host.call({
+      callId: request.callId,
+      session: request.session,
+      principal: request.principal,
+      audience: { tenant: request.tenant, role: request.role },
+      identity: request.identity,
+      plan: { ...request.plan, planId: request.planId, key: parseKey(request.plan.key) },
+      arguments: request.arguments,
+      ...(request.confirmationToken === undefined ? {} : { confirmationToken: request.confirmationToken }),
+      resourceScope: `session:${request.session}`,
+    });
+  }
+
+  pushPolicy(update: SimPolicyUpdate): void {
+    const [tenant, role] = splitAudience(update.audience);
+    this.#host.policy.push({ audience: { tenant, role }, epoch: update.epoch, grants: update.grants });
   }
 
   stop(): void {
     this.#host.stop();
   }
+}
+
+/** `<identity>|<tenant>.<role>` back into its parts (the identity may itself contain `|`). */
+function parseKey(key: string): CatalogKey {
+  const bar = key.lastIndexOf('|');
+  const [tenant, role] = splitAudience(key.slice(bar + 1));
+  return { identity: key.slice(0, bar), tenant, role };
+}
+
+function splitAudience(audience: string): [string, string] {
+  const dot = audience.indexOf('.');
+  return [audience.slice(0, dot), audience.slice(dot + 1)];
 }

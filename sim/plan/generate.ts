@@ -11,7 +11,8 @@ import { createStreams, deriveRoundSeed, type Rng } from '../random.ts';
 import { boundsOf, type Scenario } from './scenario.ts';
 import { TOOL_POOL, type PoolTool } from './tool-pool.ts';
 import { plantF13, plantF6 } from './defects.ts';
-import type { CursorTrait, FaultId, IdentityRotation, LinkFaults, NotificationPlan, PlantedDefect, RevisionStep, RoundPlan, ServerPlan, ToolDescriptor } from './types.ts';
+import { effectClassesFor, lyingTool } from './effect-policy.ts';
+import type { CursorTrait, FaultId, IdentityRotation, LinkFaults, NotificationPlan, PlantedDefect, PolicyChange, PolicyPlan, RevisionStep, RoundPlan, ServerPlan, ToolDescriptor } from './types.ts';
 
 /** An audience no simulated client connects as; F4 changes only its view (revision moves, content does not). */
 export const INTERNAL_AUDIENCE = 'internal.ops';
@@ -29,6 +30,7 @@ export function generatePlan(seed: string, round: number, scenario: Scenario, po
   const faults = scenario.faults.filter(() => swarm.chance(scenario.faultEnableFraction));
   const serverCount = streams.stream('topology').int(scenario.servers.min, scenario.servers.max);
   const servers = Array.from({ length: serverCount }, (_, index) => generateServer(`s${index}`, streams.stream(`server/s${index}`), faults, scenario, pool));
+  const bounds = boundsOf(scenario);
   return {
     schema: 'catsim.plan.v1',
     seed,
@@ -36,27 +38,103 @@ export function generatePlan(seed: string, round: number, scenario: Scenario, po
     roundSeed,
     scenario: scenario.name,
     faults,
-    bounds: boundsOf(scenario),
+    bounds,
     timings: { ...scenario.timings },
     nominalLatencyMs: [scenario.nominalLatencyMs.min, scenario.nominalLatencyMs.max],
     eventBudget: scenario.eventBudget,
     refreshersPerKey: faults.includes('F9') ? streams.stream('refreshers').int(2, 3) : 1,
     plannerIntervalMs: [scenario.plannerIntervalMs.min, scenario.plannerIntervalMs.max],
+    leaseKey: hex(streams.stream('lease-key'), 64),
+    policy: generatePolicy(streams.stream('policy'), faults, servers, scenario),
+    calls: {
+      callFraction: scenario.calls.callFraction,
+      staleFraction: faults.includes('F10') ? scenario.calls.staleFraction : 0,
+      staleDelayMs: [scenario.calls.staleDelayMs.min, scenario.calls.staleDelayMs.max],
+      guessFraction: faults.includes('F17') ? scenario.calls.guessFraction : 0,
+      invalidArgsFraction: scenario.calls.invalidArgsFraction,
+      confirmFraction: scenario.calls.confirmFraction,
+      probeAtMs: bounds.tEndMs - Math.max(scenario.timings.refreshIntervalMs, scenario.policyPollMs),
+    },
+    sampleArgs: sampleArgsFor(servers, pool),
     servers,
   };
+}
+
+/**
+ * Sample arguments for every tool name in the histories: the pool entry's, matched by name, or
+ * by the name before a rename (`_vN`) or plant suffix; schema edits only add optional options, so
+ * the original arguments stay valid.
+ */
+function sampleArgsFor(servers: readonly ServerPlan[], pool: readonly PoolTool[]): Record<string, Record<string, unknown>> {
+  const byName = new Map(pool.map((entry) => [String(entry.descriptor.name), entry.sampleArgs]));
+  const out: Record<string, Record<string, unknown>> = {};
+  const names = new Set<string>();
+  for (const server of servers) for (const step of server.history) for (const view of Object.values(step.views)) for (const tool of view) names.add(String(tool.name));
+  for (const name of [...names].sort()) {
+    const args = byName.get(name) ?? byName.get(name.replace(/_v\d$/, '')) ?? byName.get(name.replace(/_s\d+(d\d+|t)$/i, '').toLowerCase().replaceAll('-', '_'));
+    if (args !== undefined) out[name] = structuredClone(args);
+    else if (name.startsWith('purge_cache_')) out[name] = { scope: 'all' };
+  }
+  return out;
+}
+
+/**
+ * The policy service: every session audience starts (epoch 1) holding the names of its tools
+ * across the whole history, less one now and then (so refusals happen on healthy rounds too);
+ * F8 revokes and re-grants names at planned times, and loses some pushes until T_heal.
+ */
+function generatePolicy(rng: Rng, faults: readonly FaultId[], servers: readonly ServerPlan[], scenario: Scenario): PolicyPlan {
+  const grants: Record<string, string[]> = {};
+  const every: ToolDescriptor[] = [];
+  for (const server of servers) {
+    for (const step of server.history) for (const tools of Object.values(step.views)) every.push(...tools);
+    for (const audience of server.audiences) {
+      const names = new Set(grants[audience] ?? []);
+      for (const step of server.history) for (const tool of step.views[audience] ?? []) names.add(String(tool.name));
+      grants[audience] = [...names].sort();
+    }
+  }
+  for (const audience of Object.keys(grants).sort()) {
+    const names = grants[audience] as string[];
+    if (names.length > 1 && rng.chance(0.3)) names.splice(rng.int(0, names.length - 1), 1);
+  }
+  const f8 = faults.includes('F8');
+  return {
+    effectClasses: effectClassesFor(every),
+    grants,
+    changes: f8 ? policyChanges(rng, grants, scenario.tHealMs) : [],
+    pushLatencyMs: [scenario.pushLatencyMs.min, scenario.pushLatencyMs.max],
+    pushLossFraction: f8 ? rng.pick([0.3, 0.7, 1]) : 0,
+    pollIntervalMs: scenario.policyPollMs,
+  };
+}
+
+/** F8: a few revocations, some granted back later, at planned times before T_heal. */
+function policyChanges(rng: Rng, grants: Record<string, string[]>, tHealMs: number): PolicyChange[] {
+  const changes: PolicyChange[] = [];
+  const audiences = Object.keys(grants).sort().filter((audience) => (grants[audience] ?? []).length > 0);
+  if (audiences.length === 0) return changes;
+  for (const atMs of times(rng, rng.int(1, 3), tHealMs - 200)) {
+    const audience = rng.pick(audiences);
+    const name = rng.pick(grants[audience] as string[]);
+    changes.push({ atMs, audience, revoke: [name], grant: [] });
+    if (rng.chance(0.5)) changes.push({ atMs: atMs + rng.int(50, 150), audience, revoke: [], grant: [name] });
+  }
+  return changes.sort((a, b) => a.atMs - b.atMs);
 }
 
 function generateServer(id: string, rng: Rng, faults: readonly FaultId[], scenario: Scenario, pool: readonly PoolTool[]): ServerPlan {
   const on = (fault: FaultId) => faults.includes(fault) && rng.chance(0.75);
   const audiences = pickAudiences(rng, scenario, on('F16'));
   const planted = [...(on('F13') ? times(rng, rng.int(1, 2), 1000).map((_, i) => plantF13(rng, pool, `${id}d${i}`)) : []), ...(on('F6') ? plantF6(rng, pool, `${id}t`) : [])];
+  const lying = on('F14') ? [lyingTool(id)] : [];
   const rotations = on('F7') ? times(rng, rng.int(1, 2), scenario.tHealMs).map((atMs) => ({ atMs, identity: `fp:${hex(rng, 16)}` })) : [];
   return {
     id,
     identity: `fp:${hex(rng, 16)}`,
     versioned: !on('F12'),
     audiences,
-    history: generateHistory(rng, { audiences, faults, scenario, pool, planted, rotations, tenantVariants: on('F16'), equivocates: scenario.equivocation === true }),
+    history: generateHistory(rng, { audiences, faults, scenario, pool, planted, lying, rotations, tenantVariants: on('F16'), equivocates: scenario.equivocation === true }),
     pageSizeMin: scenario.pageSize.min,
     pageSizeMax: rng.int(scenario.pageSize.min, scenario.pageSize.max),
     cursorTrait: on('F5') ? rng.pick(CURSOR_TRAITS) : null,
@@ -116,6 +194,8 @@ interface HistoryInput {
   scenario: Scenario;
   pool: readonly PoolTool[];
   planted: readonly PlantedDefect[];
+  /** F14 tools whose annotations lie; placed like planted defects but not labelled. */
+  lying: readonly ToolDescriptor[];
   rotations: readonly IdentityRotation[];
   tenantVariants: boolean;
   equivocates: boolean;
@@ -126,8 +206,9 @@ function generateHistory(rng: Rng, input: HistoryInput): RevisionStep[] {
   const initial: Record<string, ToolDescriptor[]> = { [INTERNAL_AUDIENCE]: pickTools(rng, pool, 1, 3) };
   for (const audience of audiences) initial[audience] = pickTools(rng, pool, scenario.toolsPerView.min, scenario.toolsPerView.max);
   if (input.tenantVariants) addTenantVariants(initial, audiences);
-  plant(rng, initial, audiences, input.planted);
-  const protectedTools = new Set<ToolDescriptor>(Object.values(initial).flat().filter((tool) => input.planted.some((p) => p.descriptor === tool)));
+  plant(rng, initial, audiences, [...input.planted.map((p) => p.descriptor), ...input.lying]);
+  const placed = new Set<ToolDescriptor>([...input.planted.map((p) => p.descriptor), ...input.lying]);
+  const protectedTools = new Set<ToolDescriptor>(Object.values(initial).flat().filter((tool) => placed.has(tool)));
   const steps: RevisionStep[] = [{ atMs: 0, revision: rng.int(1, 1000), views: initial, cause: 'base' }];
   for (const change of planChanges(rng, input.faults, scenario.tHealMs, input.rotations)) {
     const previous = steps.at(-1) as RevisionStep;
@@ -146,11 +227,11 @@ function addTenantVariants(views: Record<string, ToolDescriptor[]>, audiences: r
 }
 
 /** Places each planted descriptor into one audience's view (the same object the plan labels). */
-function plant(rng: Rng, views: Record<string, ToolDescriptor[]>, audiences: readonly string[], planted: readonly PlantedDefect[]): void {
+function plant(rng: Rng, views: Record<string, ToolDescriptor[]>, audiences: readonly string[], descriptors: readonly ToolDescriptor[]): void {
   const target = audiences.length > 0 ? rng.pick(audiences) : INTERNAL_AUDIENCE;
-  for (const defect of planted) {
+  for (const descriptor of descriptors) {
     const view = views[target] ?? [];
-    view.splice(rng.int(0, view.length), 0, defect.descriptor);
+    view.splice(rng.int(0, view.length), 0, descriptor);
     views[target] = view;
   }
 }

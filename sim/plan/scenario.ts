@@ -40,6 +40,19 @@ export interface Scenario {
   plannerIntervalMs: Range;
   /** Dedicated scenario: servers report the same revision for different content. */
   equivocation?: boolean;
+  /** The core polls the policy service this often, ms. */
+  policyPollMs: number;
+  /** B of I7 (revocation propagation bound), ms; at least the poll interval plus a push latency. */
+  revocationBoundMs: number;
+  pushLatencyMs: Range;
+  calls: {
+    callFraction: number;
+    staleFraction: number;
+    staleDelayMs: Range;
+    guessFraction: number;
+    invalidArgsFraction: number;
+    confirmFraction: number;
+  };
 }
 
 /** A scenario or catalog file that cannot be used; the message names the file and the problem. */
@@ -83,7 +96,18 @@ export function scenarioProblem(data: unknown): string | undefined {
   if ((s.plannerIntervalMs as Range).min < 1) return '"plannerIntervalMs.min" must be at least 1';
   if (s.equivocation !== undefined && typeof s.equivocation !== 'boolean') return '"equivocation" must be a boolean';
   if (!Array.isArray(s.audiences) || s.audiences.length === 0 || !s.audiences.every((a) => typeof a === 'string' && /^[^.|]+\.[^.|]+$/.test(a))) return '"audiences" must be a non-empty array of "tenant.role"';
-  for (const field of ['tHealMs', 'scanTimeoutMs', 'pageCountMax', 'byteCountMax', 'generationTtlMs', 'eventBudget']) {
+  const calls = s.calls as Record<string, unknown> | undefined;
+  for (const field of ['callFraction', 'staleFraction', 'guessFraction', 'invalidArgsFraction', 'confirmFraction']) {
+    const value = calls?.[field];
+    if (typeof value !== 'number' || value < 0 || value > 1) return `"calls.${field}" must be a number in [0, 1]`;
+  }
+  for (const field of ['pushLatencyMs']) {
+    const range = s[field] as Range | undefined;
+    if (typeof range?.min !== 'number' || typeof range.max !== 'number' || range.min > range.max || range.min < 0) return `"${field}" must be {"min": n, "max": m} with 0 <= n <= m`;
+  }
+  const stale = calls?.staleDelayMs as Range | undefined;
+  if (typeof stale?.min !== 'number' || typeof stale.max !== 'number' || stale.min > stale.max || stale.min < 0) return '"calls.staleDelayMs" must be {"min": n, "max": m} with 0 <= n <= m';
+  for (const field of ['tHealMs', 'scanTimeoutMs', 'pageCountMax', 'byteCountMax', 'generationTtlMs', 'eventBudget', 'policyPollMs', 'revocationBoundMs']) {
     if (!Number.isSafeInteger(s[field]) || (s[field] as number) <= 0) return `"${field}" must be a positive integer`;
   }
   const timings = s.timings as Record<string, unknown> | undefined;
@@ -100,7 +124,7 @@ export function scenarioProblem(data: unknown): string | undefined {
  */
 export function boundsOf(scenario: Scenario): Bounds {
   const latencyMsMax = Math.max(scenario.latencyMs.max, scenario.nominalLatencyMs.max);
-  const tailMs = scenario.timings.refreshIntervalMs + 2 * (scenario.timings.retryBackoffMsMax + scenario.scanTimeoutMs) + 4 * latencyMsMax;
+  const tailMs = Math.max(scenario.timings.refreshIntervalMs, scenario.policyPollMs) + 2 * (scenario.timings.retryBackoffMsMax + scenario.scanTimeoutMs) + 4 * latencyMsMax;
   return {
     pageCountMax: scenario.pageCountMax,
     byteCountMax: scenario.byteCountMax,
@@ -110,5 +134,6 @@ export function boundsOf(scenario: Scenario): Bounds {
     tEndMs: scenario.tHealMs + tailMs,
     generationTtlMs: scenario.generationTtlMs,
     retryBackoffMsMax: scenario.timings.retryBackoffMsMax,
+    revocationBoundMs: scenario.revocationBoundMs,
   };
 }

@@ -20,6 +20,8 @@ export interface Bounds {
   tEndMs: number;
   generationTtlMs: number;
   retryBackoffMsMax: number;
+  /** B of I7: a revoked tool must not be admitted later than this after the revocation, ms. */
+  revocationBoundMs: number;
 }
 
 /** The core's timings, from the scenario. */
@@ -80,6 +82,49 @@ export interface LinkFaults {
   disconnectsAtMs: Record<string, number[]>;
 }
 
+/** Effect classes, from the host's trusted policy (never from annotations). */
+export type EffectClass = 'READ' | 'RESERVATION' | 'WRITE' | 'DESTRUCTIVE';
+
+/** F8: one policy change of an audience at a time (a new epoch). */
+export interface PolicyChange {
+  atMs: number;
+  audience: string;
+  revoke: string[];
+  grant: string[];
+}
+
+/** The policy service of a round: grants per audience, changes, and how pushes travel. */
+export interface PolicyPlan {
+  /** Trusted effect classes by tool name; unlisted tools count as WRITE. */
+  effectClasses: Record<string, EffectClass>;
+  /** Grants of epoch 1 per audience (tool names). */
+  grants: Record<string, string[]>;
+  changes: PolicyChange[];
+  /** Push latency range, ms. */
+  pushLatencyMs: [number, number];
+  /** Until T_heal, this fraction of pushes is lost (F8); polls are never lost. */
+  pushLossFraction: number;
+  /** The core polls the policy service this often, ms. */
+  pollIntervalMs: number;
+}
+
+/** How the sessions' planners call tools. */
+export interface CallsPlan {
+  /** Chance that a planner tick also plans a call. */
+  callFraction: number;
+  /** F10: fraction of plans called late on purpose, after a delay in this range (ms). */
+  staleFraction: number;
+  staleDelayMs: [number, number];
+  /** F17: fraction of plans that guess a real tool name never listed to the session. */
+  guessFraction: number;
+  /** Fraction of calls sent with arguments that fail the input schema. */
+  invalidArgsFraction: number;
+  /** Fraction of non-READ calls on unversioned sources a human confirms. */
+  confirmFraction: number;
+  /** Time of the quiet-tail probe calls (every session calls each disclosed tool once), ms. */
+  probeAtMs: number;
+}
+
 /** One simulated MCP server. */
 export interface ServerPlan {
   id: string;
@@ -124,5 +169,11 @@ export interface RoundPlan {
   refreshersPerKey: number;
   /** The simulated planner of each session reads its catalog at intervals drawn from this range, ms. */
   plannerIntervalMs: [number, number];
+  /** HMAC key for leases (hex), supplied by the world to the core and the servers. */
+  leaseKey: string;
+  policy: PolicyPlan;
+  calls: CallsPlan;
+  /** Valid sample arguments by tool name, for every tool the histories contain (planners' calls). */
+  sampleArgs: Record<string, Record<string, unknown>>;
   servers: ServerPlan[];
 }

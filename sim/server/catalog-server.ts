@@ -21,7 +21,8 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, ListToolsRequestSchema, McpError, type ListToolsRequest, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolRequest, type CallToolResult, type ListToolsRequest, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import { ServerLeaseCheck } from './lease-check.ts';
 import type { Rng } from '../random.ts';
 import type { World } from '../runtime/world.ts';
 import type { RevisionStep, ServerPlan, ToolDescriptor } from '../plan/types.ts';
@@ -32,6 +33,11 @@ import { decodeCursor, encodeCursor, type CursorPosition } from './cursor.ts';
 /** `_meta` keys of SPEC section 2. */
 export const REVISION_KEY = 'dev.catsim/catalogRevision';
 export const SCAN_ID_KEY = 'dev.catsim/scanId';
+export const LEASE_KEY = 'dev.catsim/lease';
+
+/** JSON-RPC codes by which this server refuses a call: a stale revision pin, a bad lease. */
+export const STALE_PIN_CODE = -32050;
+export const BAD_LEASE_CODE = -32051;
 
 interface Session {
   server: Server;
@@ -56,9 +62,23 @@ export class SimCatalogServer {
     private readonly rng: Rng,
     private readonly notifyRng: Rng,
     private readonly tHealMs: number,
+    leaseKey: string,
   ) {
     this.#step = plan.history[0] as RevisionStep;
     this.#identity = plan.identity;
+    this.#leases = new ServerLeaseCheck(leaseKey);
+  }
+
+  readonly #leases: ServerLeaseCheck;
+
+  /** The views of the current revision (read-only: descriptors are never mutated). */
+  currentViews(): Readonly<Record<string, readonly ToolDescriptor[]>> {
+    return this.#step.views;
+  }
+
+  /** Whether a persistent trait exempts this server from liveness (cursor misbehaviour, equivocation). */
+  disqualified(): boolean {
+    return this.traits().some((trait) => trait.startsWith('F5') || trait.startsWith('EQUIV'));
   }
 
   /** The identity the server presents now (changes on F7 rotations). */
@@ -101,6 +121,7 @@ export class SimCatalogServer {
     const capabilities = { tools: this.plan.notifications.declared ? { listChanged: true } : {} };
     const server = new Server({ name: `catsim-${this.plan.id}`, version: '1.0.0' }, { capabilities });
     server.setRequestHandler(ListToolsRequestSchema, (request, extra) => this.#listTools(request, extra, audience));
+    server.setRequestHandler(CallToolRequestSchema, (request, extra) => this.#callTool(request, extra, audience));
     const session = { server, audience };
     this.#sessions.push(session);
     // A cut connection ends its session: notifications go only to live sessions.
@@ -165,6 +186,53 @@ export class SimCatalogServer {
     if (nextCursor !== undefined) result.nextCursor = nextCursor;
     if (reported !== null) result._meta = { [REVISION_KEY]: reported };
     return result;
+  }
+
+  /**
+   * Executes a call if its lease is good and, on a versioned server, its revision pin is not
+   * older than the last change of the tool. Like many real servers it executes any tool it has,
+   * whether or not it was listed to this audience (F17 relies on that): visibility is the host's
+   * job, so calls the core should have refused locally show up here as executed.
+   */
+  #callTool(request: CallToolRequest, extra: Extra, sessionAudience: string): CallToolResult {
+    const audience = audienceOf(extra, sessionAudience);
+    const name = request.params.name;
+    const meta = (request.params._meta ?? {}) as Record<string, unknown>;
+    const found = this.#findTool(name, audience);
+    const refuse = (code: string, leaseId: string | null, jsonRpc: number, reason: string): never => {
+      this.recorder.world('call_refused_by_server', { server: this.plan.id, audience, tool: name, leaseId, code });
+      throw new McpError(jsonRpc, reason, { reason });
+    };
+    if (found === undefined) return refuse('UNKNOWN_TOOL', null, ErrorCode.InvalidParams, 'unknown tool');
+    const lease = this.#leases.check(meta[LEASE_KEY], name, this.world.now());
+    if (lease.problem !== null) return refuse('BAD_LEASE', lease.leaseId, BAD_LEASE_CODE, lease.problem);
+    const pin = typeof meta[REVISION_KEY] === 'number' ? (meta[REVISION_KEY] as number) : null;
+    if (this.plan.versioned && pin !== null && this.#pinIsStale(pin, name, audience)) return refuse('STALE_PIN', lease.leaseId, STALE_PIN_CODE, 'stale revision pin');
+    this.recorder.world('call_executed', { server: this.plan.id, audience, tool: name, descriptorDigest: worldDescriptorDigest(found), leaseId: lease.leaseId, pin, revision: this.#step.revision });
+    return { content: [{ type: 'text', text: `${name}: done` }] };
+  }
+
+  /** The tool by name: in the audience's view first, else in any view of the current revision. */
+  #findTool(name: string, audience: string): ToolDescriptor | undefined {
+    const own = this.#step.views[audience]?.find((tool) => tool.name === name);
+    if (own !== undefined) return own;
+    for (const view of Object.values(this.#step.views)) {
+      const other = view.find((tool) => tool.name === name);
+      if (other !== undefined) return other;
+    }
+    return undefined;
+  }
+
+  /**
+   * Whether the tool changed (for this audience) after the pinned revision. A tool outside the
+   * audience's view has no pin history for it, so only the lease guards it.
+   */
+  #pinIsStale(pin: number, name: string, audience: string): boolean {
+    const now = this.#step.views[audience]?.find((tool) => tool.name === name);
+    if (now === undefined) return false;
+    const pinned = this.plan.history.filter((step) => step.revision <= pin && step.atMs <= this.world.now()).at(-1);
+    const then = pinned?.views[audience]?.find((tool) => tool.name === name);
+    return then === undefined || worldDescriptorDigest(then) !== worldDescriptorDigest(now);
   }
 
   /** Where a cursor points; the always-empty trait's "" is the second page. */

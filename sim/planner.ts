@@ -1,0 +1,175 @@
+/**
+ * The simulated planner of one session (the host's model and UI, from the catalog's point of
+ * view). At seeded intervals it asks the core what it would disclose and logs what it was shown;
+ * now and then it binds a call to a disclosed tool (a plan) and sends it through the core.
+ *
+ * Fault model: F10 stale planners call late on purpose (the plan is bound to an old snapshot);
+ * F17 guesses real tool names the session was never shown (from other audiences' views, or added
+ * since the last disclosure); some calls carry invalid arguments; for non-READ tools of an
+ * unversioned server a human sometimes confirms. In the quiet tail every session probes each
+ * disclosed tool once with valid arguments; ground truth says which probes a correct core must
+ * admit (I12). Everything it does is ground truth, written by the world.
+ */
+import type { CoreAdapter, DisclosedTool, SimCallRequest } from './cores/adapter.ts';
+import type { RoundPlan, ToolDescriptor } from './plan/types.ts';
+import type { Rng } from './random.ts';
+import type { World } from './runtime/world.ts';
+import type { SimCatalogServer } from './server/catalog-server.ts';
+import type { SimPolicyService } from './policy/policy-service.ts';
+import { worldDescriptorDigest } from './trace/digests.ts';
+import type { TraceRecorder } from './trace/recorder.ts';
+
+/** Human confirmations given so far, by `${session}/${planId}`. */
+export class ConfirmationLog {
+  readonly #tokens = new Map<string, string>();
+
+  give(session: string, planId: string): string {
+    const token = `confirmed:${session}:${planId}`;
+    this.#tokens.set(`${session}/${planId}`, token);
+    return token;
+  }
+
+  verify(session: string, planId: string, token: string): boolean {
+    return this.#tokens.get(`${session}/${planId}`) === token;
+  }
+}
+
+/** What a planner shares with the world. */
+export interface PlannerContext {
+  world: World;
+  plan: RoundPlan;
+  recorder: TraceRecorder;
+  adapter: CoreAdapter;
+  policy: SimPolicyService;
+  confirmations: ConfirmationLog;
+}
+
+type Disclosure = { key: string; generation: number; snapshotDigest: string; tools: DisclosedTool[] };
+type PlanKind = 'normal' | 'stale' | 'guessed' | 'probe';
+
+/** The planner of one session on one server. */
+export class SessionPlanner {
+  readonly session: string;
+  readonly #tenant: string;
+  readonly #role: string;
+  #plans = 0;
+  #last: Disclosure | undefined;
+
+  constructor(private readonly ctx: PlannerContext, private readonly server: SimCatalogServer, private readonly audience: string, private readonly rng: Rng) {
+    this.session = `${server.plan.id}/${audience}`;
+    [this.#tenant, this.#role] = audience.split('.') as [string, string];
+  }
+
+  /** Schedules the ticks and the quiet-tail probe. */
+  start(): void {
+    const { world, plan } = this.ctx;
+    world.schedule(this.#interval(), () => this.#tick());
+    world.schedule(plan.calls.probeAtMs, () => this.#probe());
+  }
+
+  #interval(): number {
+    const [min, max] = this.ctx.plan.plannerIntervalMs;
+    return this.ctx.world.now() + this.rng.int(min, max);
+  }
+
+  #tick(): void {
+    const shown = this.#disclose();
+    if (shown !== undefined && this.rng.chance(this.ctx.plan.calls.callFraction)) this.#planCall(shown);
+    const next = this.#interval();
+    if (next < this.ctx.plan.calls.probeAtMs) this.ctx.world.schedule(next, () => this.#tick());
+  }
+
+  /** Asks the core what it discloses now and logs it (ground truth of disclosure). */
+  #disclose(): Disclosure | undefined {
+    const { recorder, adapter } = this.ctx;
+    const shown = adapter.disclose(this.session, this.#tenant, this.#role, this.server.identity());
+    if (!shown.ok) {
+      recorder.world('disclosure_refused', { session: this.session, server: this.server.plan.id, audience: this.audience, code: shown.code });
+      return undefined;
+    }
+    recorder.world('disclosure', { session: this.session, server: this.server.plan.id, audience: this.audience, key: shown.key, generation: shown.generation, snapshotDigest: shown.snapshotDigest, tools: shown.tools.map((tool) => tool.descriptorDigest) });
+    this.#last = shown;
+    return shown;
+  }
+
+  #planCall(shown: Disclosure): void {
+    const calls = this.ctx.plan.calls;
+    const guess = this.rng.chance(calls.guessFraction) ? this.#guess(shown) : undefined;
+    const tool = guess ?? (shown.tools.length > 0 ? this.rng.pick(shown.tools) : undefined);
+    if (tool === undefined) return;
+    const stale = guess === undefined && this.rng.chance(calls.staleFraction);
+    const kind: PlanKind = guess !== undefined ? 'guessed' : stale ? 'stale' : 'normal';
+    const invalid = this.rng.chance(calls.invalidArgsFraction);
+    const delayMs = stale ? this.rng.int(calls.staleDelayMs[0], calls.staleDelayMs[1]) : this.rng.int(1, 20);
+    const request = this.#plan(shown, tool, kind, invalid, this.rng.chance(calls.confirmFraction), null);
+    this.ctx.world.after(delayMs, () => this.#send(request));
+  }
+
+  /** F17: a real tool name of this server that was never listed to the session in `shown`. */
+  #guess(shown: Disclosure): DisclosedTool | undefined {
+    const listed = new Set(shown.tools.map((tool) => tool.name));
+    const candidates: ToolDescriptor[] = [];
+    for (const view of Object.values(this.server.currentViews())) for (const tool of view) if (!listed.has(String(tool.name))) candidates.push(tool);
+    if (candidates.length === 0) return undefined;
+    const tool = this.rng.pick(candidates);
+    return { name: String(tool.name), descriptorDigest: worldDescriptorDigest(tool) };
+  }
+
+  /** Quiet tail: one probe per disclosed tool, valid arguments, confirmed where needed. */
+  #probe(): void {
+    const shown = this.#disclose();
+    if (shown === undefined) return;
+    for (const tool of shown.tools) {
+      const request = this.#plan(shown, tool, 'probe', false, true, this.#expectAdmit(shown, tool));
+      this.ctx.world.after(this.rng.int(1, 20), () => this.#send(request));
+    }
+  }
+
+  /**
+   * Ground truth for a probe: a correct core must admit it when the server is healthy (no
+   * disqualifying trait), the disclosed descriptor is the server's final one for this audience,
+   * the audience holds the tool at the final epoch, and the tool carries no planted defect.
+   */
+  #expectAdmit(shown: Disclosure, tool: DisclosedTool): boolean {
+    if (this.server.disqualified()) return false;
+    const current = this.server.currentViews()[this.audience]?.filter((t) => t.name === tool.name) ?? [];
+    if (current.length !== 1 || worldDescriptorDigest(current[0]) !== tool.descriptorDigest) return false;
+    if (this.server.plan.planted.some((p) => worldDescriptorDigest(p.descriptor) === tool.descriptorDigest)) return false;
+    if (shown.key !== `${this.server.identity()}|${this.audience}`) return false;
+    return this.ctx.policy.current(this.audience).grants.includes(tool.name);
+  }
+
+  #plan(shown: Disclosure, tool: DisclosedTool, kind: PlanKind, invalidArgs: boolean, confirm: boolean, expectAdmit: boolean | null): SimCallRequest {
+    const planId = `p${this.#plans++}`;
+    const { recorder, confirmations } = this.ctx;
+    recorder.world('plan_made', { session: this.session, planId, key: shown.key, generation: shown.generation, snapshotDigest: shown.snapshotDigest, tool: tool.name, descriptorDigest: tool.descriptorDigest, kind, expectAdmit });
+    const needsConfirmation = !this.server.plan.versioned && this.ctx.plan.policy.effectClasses[tool.name] !== 'READ';
+    let confirmationToken: string | undefined;
+    if (needsConfirmation && confirm) {
+      confirmationToken = confirmations.give(this.session, planId);
+      recorder.world('confirmation', { session: this.session, planId, token: confirmationToken });
+    }
+    return {
+      callId: `${this.session}#${planId}`, planId, session: this.session, principal: `user:${this.session}`,
+      tenant: this.#tenant, role: this.#role, identity: this.server.identity(),
+      plan: { key: shown.key, generation: shown.generation, snapshotDigest: shown.snapshotDigest, toolName: tool.name, descriptorDigest: tool.descriptorDigest },
+      arguments: this.#arguments(tool.name, invalidArgs),
+      ...(confirmationToken === undefined ? {} : { confirmationToken }),
+    };
+  }
+
+  /** Sample arguments that fit the tool's schema, or deliberately broken ones. */
+  #arguments(name: string, invalid: boolean): Record<string, unknown> {
+    const args = structuredClone(this.ctx.plan.sampleArgs[name] ?? {});
+    if (!invalid) return args;
+    const first = Object.keys(args)[0];
+    if (first === undefined) return { unexpected_argument: true };
+    args[first] = { wrong: 'type' };
+    return args;
+  }
+
+  #send(request: SimCallRequest): void {
+    // The identity is read when the call goes out: the connection may have rotated meanwhile.
+    void this.ctx.adapter.call({ ...request, identity: this.server.identity() }).catch((error: unknown) => this.ctx.world.fail(error));
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * The simulated policy service: grants per audience class, policy epochs, revocations and
+ * grants (F8), pushed to the core and available by polling (SPEC section 7, "Revocation").
+ *
+ * Fault model: until T_heal a planned fraction of pushes is lost (F8), and every push arrives
+ * after a seeded latency, so it can be late; polls are never lost and answer after the nominal
+ * latency. Ground truth (`effect_policy`, `policy_changed`, `policy_push`) goes to the trace.
+ */
+import type { PolicyPlan } from '../plan/types.ts';
+import type { Rng } from '../random.ts';
+import type { World } from '../runtime/world.ts';
+import type { TraceRecorder } from '../trace/recorder.ts';
+
+/** One audience's policy at one epoch, as pushed or polled. */
+export interface PolicyUpdate {
+  audience: string;
+  epoch: number;
+  grants: string[];
+}
+
+/** Where pushes go (the core under test). */
+export type PolicyPushTarget = (update: PolicyUpdate) => void;
+
+/** The policy service of one round. */
+export class SimPolicyService {
+  readonly #state = new Map<string, PolicyUpdate>();
+
+  constructor(
+    private readonly plan: PolicyPlan,
+    private readonly world: World,
+    private readonly recorder: TraceRecorder,
+    private readonly rng: Rng,
+    private readonly tHealMs: number,
+    private readonly nominalLatencyMs: readonly [number, number],
+  ) {}
+
+  /** Writes the trusted effect policy and epoch 1 of every audience, and schedules the changes. */
+  start(push: PolicyPushTarget): void {
+    this.recorder.world('effect_policy', { classes: this.plan.effectClasses });
+    for (const audience of Object.keys(this.plan.grants).sort()) {
+      const update = { audience, epoch: 1, grants: [...(this.plan.grants[audience] ?? [])].sort() };
+      this.#state.set(audience, update);
+      this.recorder.world('policy_changed', { ...update, revoked: [], granted: update.grants });
+      this.#push(update, push);
+    }
+    for (const change of this.plan.changes) {
+      this.world.schedule(change.atMs, () => this.#apply(change.audience, change.revoke, change.grant, push));
+    }
+  }
+
+  /** The current policy of an audience (what a poll returns); epoch 0 and no grants if unknown. */
+  current(audience: string): PolicyUpdate {
+    const state = this.#state.get(audience);
+    return state === undefined ? { audience, epoch: 0, grants: [] } : { ...state, grants: [...state.grants] };
+  }
+
+  /** A poll: answers after the nominal latency with the policy current at answer time. */
+  poll(audience: string): Promise<PolicyUpdate> {
+    return new Promise((resolve) => {
+      this.world.after(this.rng.int(this.nominalLatencyMs[0], this.nominalLatencyMs[1]), () => resolve(this.current(audience)));
+    });
+  }
+
+  #apply(audience: string, revoke: readonly string[], grant: readonly string[], push: PolicyPushTarget): void {
+    const before = this.current(audience);
+    const names = new Set(before.grants);
+    const revoked = revoke.filter((name) => names.delete(name));
+    const granted = grant.filter((name) => !names.has(name));
+    for (const name of granted) names.add(name);
+    const update = { audience, epoch: before.epoch + 1, grants: [...names].sort() };
+    this.#state.set(audience, update);
+    this.recorder.world('policy_changed', { ...update, revoked, granted });
+    this.#push(update, push);
+  }
+
+  /** Pushes an update; until T_heal a planned fraction is lost on the way. */
+  #push(update: PolicyUpdate, push: PolicyPushTarget): void {
+    const lost = this.world.now() < this.tHealMs && this.rng.chance(this.plan.pushLossFraction);
+    this.recorder.world('policy_push', { audience: update.audience, epoch: update.epoch, delivered: !lost });
+    if (lost) return;
+    const copy = { ...update, grants: [...update.grants] };
+    this.world.after(this.rng.int(this.plan.pushLatencyMs[0], this.plan.pushLatencyMs[1]), () => push(copy));
+  }
+}
