@@ -11,7 +11,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { compilePinned } from './internal/ajv-pool.ts';
 import { BoundedMemo } from './internal/bounded-memo.ts';
 import { pinSchema } from './internal/pinned-schema.ts';
-import type { TrustConfig } from './trust.ts';
+import { validationDigest, type TrustConfig } from './trust.ts';
 
 /** The outcome of one argument check. */
 export type ArgumentVerdict = { ok: true } | { ok: false; errors: string[] };
@@ -22,9 +22,15 @@ export const COMPILED_VALIDATORS_MAX = 1_000;
 const OK: ArgumentVerdict = Object.freeze({ ok: true });
 
 /** Validates `tools/call` arguments against pinned input schemas. */
+/**
+ * Compiled validators of the whole process, keyed by `${validationDigest}:${descriptorDigest}`:
+ * a validator is a pure function of the pinned schema, so every host (a campaign builds one per
+ * round) shares the compile of a descriptor it has seen before.
+ */
+const compiled = new BoundedMemo<ValidateFunction>(COMPILED_VALIDATORS_MAX);
+
 export class ArgumentValidator {
   readonly #trust: TrustConfig;
-  readonly #compiled = new BoundedMemo<ValidateFunction>(COMPILED_VALIDATORS_MAX);
 
   /** `trust`: the configuration whose accepted dialects pin the schemas (SPEC section 5). */
   constructor(trust: TrustConfig) {
@@ -46,7 +52,7 @@ export class ArgumentValidator {
    *   reference outside the document: ajv never fetches, it throws).
    */
   validate(descriptorDigest: string, inputSchema: unknown, args: unknown): ArgumentVerdict {
-    const check = this.#compiled.get(descriptorDigest, () => this.#compile(descriptorDigest, inputSchema));
+    const check = compiled.get(`${validationDigest(this.#trust)}:${descriptorDigest}`, () => this.#compile(descriptorDigest, inputSchema));
     return check(args) ? OK : { ok: false, errors: describeErrors(check.errors ?? []) };
   }
 

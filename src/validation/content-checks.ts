@@ -32,7 +32,7 @@ import { jsonDepth, measureJson } from './internal/json-measure.ts';
 import { pinSchema, type PinnedSchema } from './internal/pinned-schema.ts';
 import { missingRefProblem, refProblems } from './internal/ref-closure.ts';
 import { VERDICT_MEMO } from './internal/verdict-memo.ts';
-import { trustDigest, type TrustConfig } from './trust.ts';
+import { validationDigest, type TrustConfig } from './trust.ts';
 
 /** Why a tool was quarantined inside a snapshot (the order of checks is in the file header). */
 export type ToolQuarantineReason =
@@ -71,7 +71,7 @@ export function toolName(tool: unknown): string {
  * A tool without a digest is checked without the memo. Never throws for any JSON input.
  */
 export function checkTools(tools: readonly unknown[], descriptorDigests: readonly string[], trust: TrustConfig): ToolVerdict[] {
-  const trustKey = trustDigest(trust);
+  const trustKey = validationDigest(trust);
   const verdicts = tools.map((tool, index) => memoisedVerdict(tool, descriptorDigests[index], trustKey, trust));
   markDuplicates(tools, descriptorDigests, verdicts);
   return verdicts;

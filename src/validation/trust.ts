@@ -61,6 +61,23 @@ export function trustDigest(trust: TrustConfig): string {
 
 /** Trust configurations are treated as immutable once handed to the core. */
 const trustDigests = new WeakMap<TrustConfig, string>();
+const validationDigests = new WeakMap<TrustConfig, string>();
+
+/**
+ * sha256 over the part of the trust configuration that content checks and argument validation
+ * depend on (dialects and limits; not the effect classes). Caches of verdicts, ajv instances and
+ * compiled validators are keyed by it, so hosts whose trust differs only in effect classes share
+ * them (a campaign builds a new host, with its own effect classes, every round).
+ */
+export function validationDigest(trust: TrustConfig): string {
+  let digest = validationDigests.get(trust);
+  if (digest === undefined) {
+    const { acceptedDialects, descriptorBytesMax, schemaDepthMax, toolCountMax, catalogBytesMax } = trust;
+    digest = domainDigest('catsim.validation.v1', { acceptedDialects, descriptorBytesMax, schemaDepthMax, toolCountMax, catalogBytesMax });
+    validationDigests.set(trust, digest);
+  }
+  return digest;
+}
 
 /** The effect class the trust configuration gives a tool (WRITE when unclassified). */
 export function effectClassOf(trust: TrustConfig, toolName: string): EffectClass {

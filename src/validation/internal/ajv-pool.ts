@@ -14,7 +14,7 @@
 import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { DIALECT_URI, type Dialect } from '../dialect.ts';
-import { trustDigest, type TrustConfig } from '../trust.ts';
+import { validationDigest, type TrustConfig } from '../trust.ts';
 import { LOCAL_BASE } from './schema-index.ts';
 
 /**
@@ -66,7 +66,7 @@ export function compilePinned(schema: Record<string, unknown>, dialect: Dialect,
 }
 
 function poolEntry(dialect: Dialect, trust: TrustConfig): PoolEntry {
-  const key = `${trustDigest(trust)}:${dialect}`;
+  const key = `${validationDigest(trust)}:${dialect}`;
   let entry = pool.get(key);
   if (entry === undefined || entry.compiles >= COMPILES_PER_INSTANCE) {
     if (entry === undefined && pool.size >= POOL_KEYS_MAX) pool.clear();

@@ -1,5 +1,5 @@
 /**
- * The memo of per-tool verdicts, keyed by `${trustDigest}:${descriptorDigest}` (SPEC section 4
+ * The memo of per-tool verdicts, keyed by `${validationDigest}:${descriptorDigest}` (SPEC section 4
  * digests). A campaign checks the same descriptors thousands of times; a verdict is a pure
  * function of the descriptor and the trust configuration, so the memo never changes an answer.
  * Duplicate names depend on the whole list and are never memoised.
