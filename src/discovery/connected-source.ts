@@ -42,6 +42,14 @@ export class ConnectedPageSource implements PageSource {
     return this.#connection?.identity() ?? this.#lastIdentity;
   }
 
+  /**
+   * The SDK Client of the live connection, for sending `tools/call` on this catalog key (SPEC
+   * section 2: one Client per key); undefined while disconnected. `open()` reconnects.
+   */
+  currentClient(): Client | undefined {
+    return this.#connection?.client;
+  }
+
   changeCount(): number {
     return this.#changesBefore + (this.#source?.changeCount() ?? 0);
   }

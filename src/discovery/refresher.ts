@@ -8,6 +8,11 @@
  * exponential back-off and no cap on retries. A QUARANTINED scan stops the loop until an
  * operator calls `start()` again. At most one scan runs at a time per refresher; several
  * refreshers may race on one key, and the registry's compare-and-swap picks one winner.
+ *
+ * Call barrier (SPEC section 7): a `tools/list_changed` opens a barrier that the next scan
+ * *started after it* closes when it settles, whatever its end (published, confirmed, refused,
+ * INCOMPLETE or QUARANTINED). `settled()` waits for that; the host awaits it before deciding a
+ * call, so no call chosen from the old list goes out before the refresh it triggered.
  */
 import { audienceName, keyName, type AudienceClass, type CatalogKey } from '../keys.ts';
 import type { Clock, ObservationSink, Random, ScheduledTask, Scheduler } from '../ports.ts';
@@ -83,6 +88,11 @@ export class CatalogRefresher {
   #failures = 0;
   /** A notification arrived while a scan ran: rescan soon after it, not at the refresh interval. */
   #dirty = false;
+  /** How many `tools/list_changed` notifications this loop has been told of. */
+  #notified = 0;
+  /** The highest notification count a settled scan started after (it saw their list). */
+  #settledThrough = 0;
+  readonly #waiters: { through: number; resolve: () => void }[] = [];
   /** The outcome of the last finished scan, for hosts and tests. */
   lastOutcome: ScanOutcome | undefined;
   /** The result of the last publish attempt. */
@@ -111,16 +121,35 @@ export class CatalogRefresher {
     this.#schedule(0);
   }
 
-  /** Stops the loop; a running scan finishes but schedules nothing. */
+  /** Stops the loop; a running scan finishes but schedules nothing. Releases every barrier. */
   stop(): void {
     this.#state = 'stopped';
     this.#cancelPending();
+    this.#release(this.#notified);
   }
 
   /** A `tools/list_changed` arrived: scan after the fixed coalescing delay, unless one is due sooner. */
   onListChanged(): void {
+    this.#notified += 1;
     if (this.#state === 'scanning') this.#dirty = true;
     if (this.#state === 'idle') this.#schedule(this.deps.refresh.listChangedDelayMs);
+  }
+
+  /**
+   * Whether a `tools/list_changed` arrived that no settled scan has caught up with yet, on a loop
+   * that will still scan (a stopped or quarantined loop never holds calls back).
+   */
+  get listChangePending(): boolean {
+    return this.#settledThrough < this.#notified && (this.#state === 'idle' || this.#state === 'scanning');
+  }
+
+  /**
+   * Resolves once a scan started after the latest `tools/list_changed` (as of this call) has
+   * settled, at once if none is pending, or when the loop stops or is quarantined. Never rejects.
+   */
+  settled(): Promise<void> {
+    if (!this.listChangePending) return Promise.resolve();
+    return new Promise((resolve) => this.#waiters.push({ through: this.#notified, resolve }));
   }
 
   /** Runs one scan now and publishes it if it succeeded. Resolves when the scan settled. */
@@ -129,9 +158,21 @@ export class CatalogRefresher {
     this.#cancelPending();
     this.#state = 'scanning';
     this.#dirty = false;
+    const through = this.#notified;
     const outcome = await this.#scanAndPublish();
     this.#afterScan(outcome);
+    this.#release(through);
     return outcome;
+  }
+
+  /** A scan that started after notification `through` settled: release the calls waiting on it. */
+  #release(through: number): void {
+    this.#settledThrough = Math.max(this.#settledThrough, through);
+    const releasedThrough = this.listChangePending ? this.#settledThrough : Number.POSITIVE_INFINITY;
+    const released = this.#waiters.filter((waiter) => waiter.through <= releasedThrough);
+    if (released.length === 0) return;
+    this.#waiters.splice(0, this.#waiters.length, ...this.#waiters.filter((waiter) => waiter.through > releasedThrough));
+    for (const waiter of released) waiter.resolve();
   }
 
   async #scanAndPublish(): Promise<ScanOutcome> {
