@@ -133,9 +133,11 @@ class SimLink implements Link {
       throw error;
     }
     const earliestMs = this.world.now() + latencyMs;
-    const atMs = this.policy.reorder ? earliestMs : Math.max(earliestMs, this.lastDeliverAtMs[direction]);
-    // Track the latest delivery even while reordering, so FIFO holds again once reorder is off.
-    this.lastDeliverAtMs[direction] = Math.max(atMs, this.lastDeliverAtMs[direction]);
+    // A reordered message neither waits for earlier ones nor holds back later ones: it is out of
+    // the FIFO entirely (a late notification must not stall the replies sent after it).
+    if (this.policy.reorder) return earliestMs;
+    const atMs = Math.max(earliestMs, this.lastDeliverAtMs[direction]);
+    this.lastDeliverAtMs[direction] = atMs;
     return atMs;
   }
 

@@ -196,7 +196,7 @@ export class CatalogRefresher {
 
   #publish(key: CatalogKey, outcome: ScanOutcome, expectedGeneration: number): void {
     const { deps } = this;
-    if (this.#confirmsActive(key, outcome)) return;
+    if (this.#confirmsActive(key, outcome, expectedGeneration)) return;
     const snapshot = buildSnapshot({
       key,
       endpointDigest: deps.endpoint.endpointDigest,
@@ -224,10 +224,12 @@ export class CatalogRefresher {
    * Close to expiry the same content is published again, which renews it (SPEC section 6: a
    * generation serves only until its `expiresAt`).
    */
-  #confirmsActive(key: CatalogKey, outcome: ScanOutcome): boolean {
+  #confirmsActive(key: CatalogKey, outcome: ScanOutcome, expectedGeneration: number): boolean {
     const { deps } = this;
     const active = deps.registry.active(key);
-    if (active === undefined || deps.registry.isDisabled(key)) return false;
+    // Only the generation this scan started against can be confirmed: if another refresher moved
+    // the pointer meanwhile, this one lost the race and must hear CAS_CONFLICT from the registry.
+    if (active === undefined || active.catalogGeneration !== expectedGeneration || deps.registry.isDisabled(key)) return false;
     const { snapshot } = active;
     const renewalMarginMs = 2 * deps.refresh.refreshIntervalMs;
     const same = snapshot.sourceRevision === outcome.revision

@@ -26,14 +26,11 @@ function race(events: readonly TraceEvent[]): unknown[][] {
 }
 
 describe('F9: racing refreshers', () => {
-  // BUG? (uncommitted work in src/discovery/refresher.ts, `#confirmsActive`, called first in
-  // `#publish`): when the losing racer's walk proved exactly the content of the generation the
-  // winner just published (same revision, page root, epoch, trust), it emits `snapshot_confirmed
-  // generation 1` and never reaches the registry's compare-and-swap, although its scan expected
-  // generation 0. Trace at t=50: scan_ended scan-0 SNAPSHOT_PROVEN, published scan-0 g1,
-  // scan_ended scan-1 SNAPSHOT_PROVEN, snapshot_confirmed scan-1 generation 1 — no cas_conflict.
-  // SPEC section 6 says a losing racer gets CAS_CONFLICT. Identical walks are the usual F9 case.
-  it.fails('two identical walks: exactly one publishes generation 1, the other gets cas_conflict 0 -> 1 and retries at 51', async () => {
+  // Regression (fixed in src/discovery/refresher.ts `#confirmsActive`): a racer whose walk proved
+  // exactly what the winner just published used to confirm that generation instead of reaching
+  // the compare-and-swap; only the generation a scan started against may be confirmed, so the
+  // loser now hears CAS_CONFLICT (SPEC section 6).
+  it('two identical walks: exactly one publishes generation 1, the other gets cas_conflict 0 -> 1 and retries at 51', async () => {
     const plan = handPlan({ faults: ['F9'], refreshersPerKey: 2, servers: [handServer({ history: [step(0, 7, { 'acme.dev': tools(...FIVE) })] })] });
     const run = await runHand(plan);
 

@@ -1,0 +1,36 @@
+/**
+ * `catsim check TRACE`: runs the oracle on a saved trace (`catsim.trace.v1`, docs/TRACE.md),
+ * written by catsim or by any other implementation, and prints the verdict.
+ */
+import { readFileSync } from 'node:fs';
+import { INVARIANT_IDS, TraceFormatError, checkTrace, parseTrace } from '../../oracle/index.ts';
+import { EXIT, InputError } from '../errors.ts';
+
+/** Checks one trace file; exit 0 clean, 1 violations or an undecided round. @throws InputError (exit 2). */
+export function checkCommand(path: string): number {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new InputError(`${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'cannot be read'}`);
+  }
+  let trace;
+  try {
+    trace = parseTrace(text);
+  } catch (error) {
+    if (error instanceof TraceFormatError) throw new InputError(`${path}: ${error.message}`);
+    throw error;
+  }
+  const verdict = checkTrace(trace);
+  const roundEnd = trace.events.find((event) => event.type === 'round_end') as { status?: string } | undefined;
+  const undecided = roundEnd?.status === 'undecided';
+  const lines = [
+    `catsim check ${path}`,
+    `round ${trace.header.round} of seed ${trace.header.seed}, scenario ${trace.header.scenario}, core ${trace.header.core}, ${trace.events.length} events`,
+    `checked: ${INVARIANT_IDS.map((id) => `${id} ${verdict.checked[id] ?? 0}`).join('  ')}`,
+    ...verdict.violations.map((v) => `VIOLATION ${v.invariant} ${v.code} at seq ${v.seq ?? '-'}: ${v.evidence}`),
+    undecided ? 'verdict: UNDECIDED (the round exhausted its event budget)' : verdict.violations.length === 0 ? 'verdict: clean' : `verdict: ${verdict.violations.length} violations`,
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+  return verdict.violations.length > 0 || undecided ? EXIT.violation : EXIT.clean;
+}
