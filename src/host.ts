@@ -1,21 +1,37 @@
 /**
- * The catalog core as a host embeds it: one registry, one revision memory per catalog key, and
- * one refresh loop per (connection, audience class).
+ * The catalog core as a host embeds it: one registry, one revision memory per catalog key, one
+ * refresh loop per (connection, audience class), one policy state, one disclosure ledger and one
+ * admission gate.
  *
  * Order of calls: construct with ports and configuration; for each connection and audience,
- * `attach(source, audience, endpoint)` returns its refresher; call `start()` on it. Read the
- * published catalog through `registry.active(key)` only.
+ * `attach(source, audience, endpoint)` returns its refresher; call `start()` on it. Feed policy
+ * pushes to `policy.push` (polling runs by itself when `policySource` is configured). Show a
+ * session its catalog with `disclose(session, audience, identity)` (the only way a tool becomes
+ * disclosed), then make its calls with `call(request)`. Read the published catalog through
+ * `registry.active(key)` only. `stop()` ends all background work.
  */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { PIN_META_KEY, LEASE_META_KEY, type CallOutcome, type RefusalCode } from './admission/codes.ts';
+import { DisclosureLedger, type DisclosureEntry } from './admission/disclosure-ledger.ts';
+import { dispatchCall, type CallParams, type DispatchResult } from './admission/dispatch.ts';
+import { AdmissionGate, type CallRequest, type ConfirmationVerifier, type GateDecision } from './admission/gate.ts';
+import { DEFAULT_LEASE_ID_PREFIX, DEFAULT_LEASE_TTL_MS, LeaseIssuer, type LeaseKey, type SignedLease } from './admission/lease.ts';
+import { DEFAULT_POLICY_POLL_MS, PolicyState, type PolicySource } from './admission/policy.ts';
 import type { ScanLimits } from './discovery/config.ts';
 import type { PageSource } from './discovery/page-source.ts';
-import { CatalogRefresher, type EndpointInfo, type PolicyEpochView, type RefreshConfig } from './discovery/refresher.ts';
+import { CatalogRefresher, type EndpointInfo, type RefreshConfig } from './discovery/refresher.ts';
 import { RevisionWatch } from './discovery/revision-watch.ts';
 import type { WalkConstructor } from './discovery/scan.ts';
 import { audienceName, keyName, type AudienceClass, type CatalogKey } from './keys.ts';
 import type { Clock, ObservationSink, Random, Scheduler } from './ports.ts';
 import { CatalogRegistry, type ServeResult } from './registry/registry.ts';
-import { InMemoryRegistryStore, type RegistryStore } from './registry/store.ts';
+import { InMemoryRegistryStore, type GenerationRecord, type RegistryStore } from './registry/store.ts';
+import type { SnapshotTool } from './snapshot/snapshot.ts';
+import { ArgumentValidator } from './validation/argument-validator.ts';
 import type { TrustConfig } from './validation/trust.ts';
+
+/** Default time a sent `tools/call` may take before its outcome is `unknown`, ms. */
+export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
 
 /** The ports a host passes in. */
 export interface HostPorts {
@@ -27,33 +43,98 @@ export interface HostPorts {
   store?: RegistryStore;
 }
 
-/** Configuration of a host. */
+/**
+ * Configuration of a host. Discovery reads its policy epochs from the host's own
+ * {@link PolicyState} (`CatalogHost.policy`), the same state the gate reads.
+ */
 export interface HostConfig {
   limits: ScanLimits;
   refresh: RefreshConfig;
   trust: TrustConfig;
-  policy: PolicyEpochView;
   /** Prefix of scan ids (`<prefix><n>`), so several hosts in one trace stay apart. */
   scanIdPrefix?: string;
   /** The walk implementation; mutants replace it. Defaults to the reference walk. */
   walk?: WalkConstructor;
   /** The registry implementation; mutants replace it. Defaults to {@link CatalogRegistry}. */
   registry?: typeof CatalogRegistry;
+  /**
+   * The HMAC-SHA256 key of leases (SPEC section 2; in the simulator the world's). No default:
+   * `call` rejects with a TypeError while it is absent (discovery and `disclose` work without it).
+   */
+  leaseKey?: LeaseKey;
+  /** Lifetime of a lease from its admission, ms. Default {@link DEFAULT_LEASE_TTL_MS} (5,000). */
+  leaseTtlMs?: number;
+  /** Prefix of lease ids (`<prefix><n>`). Default {@link DEFAULT_LEASE_ID_PREFIX} (`lease-`). */
+  leaseIdPrefix?: string;
+  /** Wait for a sent call's answer, ms; then its outcome is `unknown`. Default {@link DEFAULT_CALL_TIMEOUT_MS} (30,000). */
+  callTimeoutMs?: number;
+  /** Interval between two polls of one audience's policy, ms. Default {@link DEFAULT_POLICY_POLL_MS} (10,000). */
+  policyPollMs?: number;
+  /** The policy service to poll. Default: none (pushes only). */
+  policySource?: PolicySource;
+  /** Checks human confirmations. Default: none (no confirmation is valid, so UNVERSIONED_WRITE always refuses). */
+  confirmations?: ConfirmationVerifier;
+}
+
+/** The end of one `call`: refused by the gate (nothing was sent), or sent with its outcome. */
+export type CallResult =
+  | { admitted: false; callId: string; code: RefusalCode; argumentErrors?: string[] }
+  | ({ admitted: true; callId: string; leaseId: string; outcome: CallOutcome } & Omit<DispatchResult, 'outcome'>);
+
+/** A page source that can also carry calls: it exposes the SDK Client of its live connection. */
+interface CallCapableSource extends PageSource {
+  currentClient(): Client | undefined;
+  open(): Promise<boolean>;
+}
+
+function isCallCapable(source: PageSource): source is CallCapableSource {
+  const candidate = source as Partial<CallCapableSource>;
+  return typeof candidate.currentClient === 'function' && typeof candidate.open === 'function';
 }
 
 /** The reference catalog core. */
 export class CatalogHost {
   readonly registry: CatalogRegistry;
+  /** Grants and epochs per audience; discovery's epoch guard and the gate both read it. */
+  readonly policy: PolicyState;
+  /** What each session was shown. */
+  readonly disclosures = new DisclosureLedger();
+  /** The admission gate (SPEC section 7). */
+  readonly gate: AdmissionGate;
   readonly #watches = new Map<string, RevisionWatch>();
+  readonly #sources = new Map<CatalogRefresher, PageSource>();
+  readonly #leases: LeaseIssuer | undefined;
   readonly refreshers: CatalogRefresher[] = [];
   #scans = 0;
 
   constructor(private readonly ports: HostPorts, private readonly config: HostConfig) {
     const Registry = config.registry ?? CatalogRegistry;
     this.registry = new Registry(ports.store ?? new InMemoryRegistryStore(), ports.clock, ports.sink);
+    this.policy = new PolicyState({ scheduler: ports.scheduler, sink: ports.sink, source: config.policySource, pollIntervalMs: config.policyPollMs ?? DEFAULT_POLICY_POLL_MS });
+    this.gate = new AdmissionGate({
+      registry: this.registry,
+      policy: this.policy,
+      ledger: this.disclosures,
+      trust: config.trust,
+      validator: new ArgumentValidator(config.trust),
+      confirmations: config.confirmations,
+      isQuarantined: (key) => this.#isQuarantined(key),
+      connectionIdentity: (request) => this.#connectionIdentity(request),
+    });
+    this.#leases = config.leaseKey === undefined ? undefined : new LeaseIssuer({
+      key: config.leaseKey,
+      ttlMs: config.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS,
+      idPrefix: config.leaseIdPrefix ?? DEFAULT_LEASE_ID_PREFIX,
+      clock: ports.clock,
+    });
   }
 
-  /** Creates the refresh loop of one connection and audience class (not started). */
+  /**
+   * Creates the refresh loop of one connection and audience class (not started), and starts
+   * polling the audience's policy. Calls go out through `source` when it exposes its Client
+   * (`currentClient()` and `open()`, as {@link ConnectedPageSource} does); through any other
+   * source every call is refused SERVER_DISABLED (no connection to carry it).
+   */
   attach(source: PageSource, audience: AudienceClass, endpoint: EndpointInfo): CatalogRefresher {
     const refresher = new CatalogRefresher({
       source,
@@ -62,7 +143,7 @@ export class CatalogHost {
       registry: this.registry,
       watchFor: (key) => this.watchFor(key),
       nextScanId: () => `${this.config.scanIdPrefix ?? 'scan-'}${this.#scans++}`,
-      policy: this.config.policy,
+      policy: this.policy,
       trust: this.config.trust,
       limits: this.config.limits,
       refresh: this.config.refresh,
@@ -73,6 +154,8 @@ export class CatalogHost {
       walk: this.config.walk,
     });
     this.refreshers.push(refresher);
+    this.#sources.set(refresher, source);
+    this.policy.track(audience);
     return refresher;
   }
 
@@ -91,13 +174,182 @@ export class CatalogHost {
    */
   serve(audience: AudienceClass, identity: string): ServeResult {
     const key: CatalogKey = { identity, ...audience };
-    const quarantined = this.refreshers.some((refresher) => refresher.state === 'quarantined' && refresher.audienceName === audienceName(audience) && refresher.identity() === identity);
-    if (quarantined) return { ok: false, code: 'SERVER_DISABLED' };
+    if (this.#isQuarantined(key)) return { ok: false, code: 'SERVER_DISABLED' };
     return this.registry.serve(key);
   }
 
-  /** Stops every refresh loop. */
+  /**
+   * {@link serve}, and records in the disclosure ledger that the served generation showed every
+   * one of its tools to `session` (SPEC section 7: a tool is disclosed to a session only through
+   * this call). Nothing is recorded when nothing is served.
+   */
+  disclose(session: string, audience: AudienceClass, identity: string): ServeResult {
+    const served = this.serve(audience, identity);
+    if (served.ok) this.disclosures.record(session, { identity, ...audience }, served.record);
+    return served;
+  }
+
+  /**
+   * Makes one `tools/call` through the admission gate (SPEC section 7):
+   * 1. barrier: if a `tools/list_changed` arrived for the caller's key since its last settled
+   *    refresh, waits until the refresh it triggered settles (and reconnects a dropped connection);
+   * 2. decides, and emits `gate_decision`; a refusal returns at once and nothing is sent;
+   * 3. on ADMIT issues a lease, emits `receipt`, sends the call through the key's SDK Client with
+   *    the revision pin (omitted for an unversioned generation) and the lease in `params._meta`;
+   * 4. when the answer comes (or `callTimeoutMs` passes) emits `receipt_outcome`.
+   * The request is copied on entry: what the caller changes afterwards is neither checked nor sent.
+   * Resolves with the decision and outcome; never rejects for anything a server does.
+   * @throws TypeError (as a rejection) when the host has no `leaseKey`; DataCloneError when the
+   *   request holds values with no structured-clone form (arguments must be JSON).
+   */
+  async call(callerRequest: CallRequest): Promise<CallResult> {
+    const leases = this.#leases;
+    if (leases === undefined) throw new TypeError('CatalogHost.call needs config.leaseKey');
+    const request = structuredClone(callerRequest);
+    await this.#barrier(request);
+    const decision = this.gate.decide(request);
+    this.#emitDecision(request, decision);
+    if (decision.verdict !== 'ADMIT') return refused(request, decision.verdict, decision.argumentErrors);
+    const client = this.#liveClient(request);
+    const lease = this.#issueLease(leases, request, decision);
+    const params = this.#callParams(request, decision, lease);
+    this.#emitReceipt(request, decision, lease);
+    const sent = await dispatchCall(client, params, { scheduler: this.ports.scheduler, callTimeoutMs: this.config.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS });
+    this.ports.sink.emit({ type: 'receipt_outcome', leaseId: lease.leaseId, outcome: sent.outcome });
+    return { admitted: true, callId: request.callId, leaseId: lease.leaseId, ...sent };
+  }
+
+  /** Forgets a session's disclosures (it ended); its later calls are refused UNDISCLOSED_TOOL. */
+  endSession(session: string): void {
+    this.disclosures.forget(session);
+  }
+
+  /** Stops every refresh loop and every policy poll. */
   stop(): void {
     for (const refresher of this.refreshers) refresher.stop();
+    this.policy.stop();
   }
+
+  /**
+   * Waits until no refresher of the caller's key has a `tools/list_changed` pending and the key's
+   * connection is live (reconnecting once if it dropped), with no await between the last check
+   * and the caller's decision.
+   */
+  async #barrier(request: CallRequest): Promise<void> {
+    let reconnected = false;
+    for (;;) {
+      const pending = this.#refreshersOf(request).filter((refresher) => refresher.listChangePending);
+      if (pending.length > 0) {
+        await Promise.all(pending.map((refresher) => refresher.settled()));
+        continue;
+      }
+      const channel = this.#channel(request);
+      if (channel === undefined || channel.currentClient() !== undefined || reconnected) return;
+      reconnected = true;
+      if (!(await channel.open())) return;
+    }
+  }
+
+  /** The refreshers of the caller's key: its audience, on a connection presenting its identity. */
+  #refreshersOf(request: CallRequest): CatalogRefresher[] {
+    const audience = audienceName(request.audience);
+    return this.refreshers.filter((refresher) => refresher.audienceName === audience && refresher.identity() === request.identity);
+  }
+
+  /** The call-capable source of the caller's key, if one is attached. */
+  #channel(request: CallRequest): CallCapableSource | undefined {
+    for (const refresher of this.#refreshersOf(request)) {
+      const source = this.#sources.get(refresher);
+      if (source !== undefined && isCallCapable(source)) return source;
+    }
+    return undefined;
+  }
+
+  /**
+   * The Client of the caller's live connection. The gate admits only with one (SERVER_DISABLED
+   * otherwise) and nothing is awaited between the decision and this, so a missing Client is a
+   * broken invariant of the core.
+   */
+  #liveClient(request: CallRequest): Client {
+    const client = this.#channel(request)?.currentClient();
+    if (client === undefined) throw new Error('gate admitted a call without a live connection');
+    return client;
+  }
+
+  /** The identity the caller's live connection presents now; undefined without one. */
+  #connectionIdentity(request: CallRequest): string | undefined {
+    const channel = this.#channel(request);
+    return channel?.currentClient() === undefined ? undefined : channel?.identity();
+  }
+
+  #isQuarantined(key: CatalogKey): boolean {
+    const audience = audienceName(key);
+    return this.refreshers.some((refresher) => refresher.state === 'quarantined' && refresher.audienceName === audience && refresher.identity() === key.identity);
+  }
+
+  #issueLease(leases: LeaseIssuer, request: CallRequest, decision: GateDecision): SignedLease {
+    const { record, tool } = admitted(decision);
+    return leases.issue({
+      key: record.key,
+      principal: request.principal,
+      session: request.session,
+      tool: tool.name,
+      resourceScope: request.resourceScope,
+      generation: record.catalogGeneration,
+      descriptorDigest: tool.descriptorDigest,
+      policyEpoch: decision.policyEpoch,
+    });
+  }
+
+  /** `tools/call` params: name, the (already private) arguments, the pin and the lease. */
+  #callParams(request: CallRequest, decision: GateDecision, lease: SignedLease): CallParams {
+    const { record, tool } = admitted(decision);
+    const meta: Record<string, unknown> = {};
+    if (record.snapshot.sourceRevision !== null) meta[PIN_META_KEY] = record.snapshot.sourceRevision;
+    meta[LEASE_META_KEY] = { ...lease };
+    return { name: tool.name, arguments: request.arguments ?? {}, _meta: meta };
+  }
+
+  #emitDecision(request: CallRequest, decision: GateDecision): void {
+    this.ports.sink.emit({
+      type: 'gate_decision',
+      callId: request.callId,
+      planId: request.plan.planId,
+      session: request.session,
+      key: decision.record?.key ?? keyName(decision.key),
+      tool: request.plan.toolName,
+      planDescriptorDigest: request.plan.descriptorDigest,
+      generation: decision.record?.catalogGeneration ?? null,
+      descriptorDigest: decision.tool?.descriptorDigest ?? null,
+      policyEpoch: decision.policyEpoch,
+      decision: decision.verdict,
+    });
+  }
+
+  #emitReceipt(request: CallRequest, decision: GateDecision, lease: SignedLease): void {
+    const { record, tool, disclosure } = admitted(decision);
+    this.ports.sink.emit({
+      type: 'receipt',
+      callId: request.callId,
+      leaseId: lease.leaseId,
+      key: record.key,
+      tool: tool.name,
+      generation: record.catalogGeneration,
+      descriptorDigest: tool.descriptorDigest,
+      policyEpoch: decision.policyEpoch,
+      disclosure: { generation: disclosure.generation, snapshotDigest: disclosure.snapshotDigest },
+      pin: record.snapshot.sourceRevision,
+    });
+  }
+}
+
+/** The parts an ADMIT decision always has; a missing one is a broken gate invariant. */
+function admitted(decision: GateDecision): { record: GenerationRecord; tool: SnapshotTool; disclosure: DisclosureEntry } {
+  const { record, tool, disclosure } = decision;
+  if (record === undefined || tool === undefined || disclosure === undefined) throw new Error('gate admitted a call without a generation, tool or disclosure');
+  return { record, tool, disclosure };
+}
+
+function refused(request: CallRequest, code: RefusalCode, argumentErrors: string[] | undefined): CallResult {
+  return { admitted: false, callId: request.callId, code, ...(argumentErrors === undefined ? {} : { argumentErrors }) };
 }
