@@ -10,8 +10,12 @@ import { buildGroundTruth } from './ground-truth.ts';
 import type { CheckContext, InvariantGroupCheck } from './invariants/check-context.ts';
 import { Findings } from './invariants/check-context.ts';
 import { checkCompleteness } from './invariants/completeness.ts';
+import { checkDefectAdmission } from './invariants/defect-admission.ts';
+import { checkGenerationUse } from './invariants/generation-use.ts';
 import { checkLiveness } from './invariants/liveness.ts';
+import { checkPointerHistory } from './invariants/pointer-history.ts';
 import { checkScanTermination } from './invariants/scan-termination.ts';
+import { checkTenantIsolation } from './invariants/tenant-isolation.ts';
 import { buildObservations } from './observations.ts';
 import type { Trace, TraceEvent, TraceHeader } from './trace.ts';
 import type { InvariantId, Violation } from './violation.ts';
@@ -22,8 +26,11 @@ import type { InvariantId, Violation } from './violation.ts';
  * - `violations`: every violation found, sorted by seq (null last), then invariant number, code,
  *   evidence; empty means the core was right on every invariant checked.
  * - `checked`: per invariant, how many items it examined (I1: ELIGIBLE publishes, I2: publishes,
- *   I12: (server, audience) session keys of a settled round, I13: scans seen by the world plus scans
- *   started by the core), so a report can show the oracle did work.
+ *   I4: disclosures, I5: published tools carrying a planted defect (a DUPLICATE_NAME one only
+ *   next to a namesake), I10: publishes,
+ *   I11: disclosures plus rollbacks, I12: (server, audience) session keys of a settled round, I13:
+ *   scans seen by the world plus scans started by the core), so a report can show the oracle did
+ *   work.
  */
 export interface Verdict {
   readonly round: number;
@@ -34,6 +41,10 @@ export interface Verdict {
 /** The invariant groups, run in this order (the order does not affect the sorted verdict). */
 const INVARIANT_GROUPS: readonly InvariantGroupCheck[] = [
   checkCompleteness,
+  checkTenantIsolation,
+  checkDefectAdmission,
+  checkPointerHistory,
+  checkGenerationUse,
   checkLiveness,
   checkScanTermination,
 ];

@@ -8,10 +8,10 @@
  * The invariants this oracle checks today (SPEC section 11). The union grows as later issues add
  * invariant groups; a report should list `INVARIANT_IDS`, not assume all thirteen exist.
  */
-export type InvariantId = 'I1' | 'I2' | 'I12' | 'I13';
+export type InvariantId = 'I1' | 'I2' | 'I4' | 'I5' | 'I10' | 'I11' | 'I12' | 'I13';
 
 /** The checked invariants in report order (numeric, so I2 comes before I12). */
-export const INVARIANT_IDS: readonly InvariantId[] = ['I1', 'I2', 'I12', 'I13'];
+export const INVARIANT_IDS: readonly InvariantId[] = ['I1', 'I2', 'I4', 'I5', 'I10', 'I11', 'I12', 'I13'];
 
 /**
  * One broken invariant instance.
@@ -50,6 +50,18 @@ export function showDigests(digests: readonly string[], limit = 3): string {
   const shown = digests.slice(0, limit).map(shortHex);
   const more = digests.length > limit ? `, +${digests.length - limit} more` : '';
   return `[${shown.join(', ')}${more}]`;
+}
+
+/** Names a publish in evidence: `publish seq 12 of key 0123456789ab|acme.dev`. */
+export function publishLabel(publish: { readonly seq: number; readonly key: string }): string {
+  return `publish seq ${publish.seq} of key ${shortKey(publish.key)}`;
+}
+
+/** Names a disclosure in evidence: `disclosure seq 30 (session "p1", s0 acme.dev)`. */
+export function disclosureLabel(disclosure: {
+  readonly seq: number; readonly session: string; readonly server: string; readonly audience: string;
+}): string {
+  return `disclosure seq ${disclosure.seq} (session ${JSON.stringify(disclosure.session)}, ${disclosure.server} ${disclosure.audience})`;
 }
 
 function invariantNumber(id: InvariantId): number {

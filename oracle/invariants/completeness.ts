@@ -27,7 +27,7 @@ import { parseCatalogKey } from '../catalog-key.ts';
 import type { ScanRequests } from '../ground-truth.ts';
 import { digestSetDiff, sameDigestSet } from '../internal/digest-set.ts';
 import type { PageServedEvent, PublishedEvent, PublishedPage, ViewTool } from '../trace.ts';
-import { shortHex, shortKey, showCursor, showDigests } from '../violation.ts';
+import { publishLabel, shortHex, showCursor, showDigests } from '../violation.ts';
 import type { CheckContext, Findings } from './check-context.ts';
 
 /**
@@ -49,9 +49,7 @@ function publishedDigests(publish: PublishedEvent): string[] {
   return publish.tools.map((tool) => tool.descriptorDigest);
 }
 
-function label(publish: PublishedEvent): string {
-  return `publish seq ${publish.seq} of key ${shortKey(publish.key)}`;
-}
+const label = publishLabel;
 
 // ---------------------------------------------------------------------------------------------
 // I1: the published snapshot is the true set at its revision, and the final recheck happened.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkTrace } from '../check.ts';
-import { DEV, OPS, devWalk, finish, openSessions, opsWalk, standardWorld } from '../testing/scenarios.ts';
+import { DEV, DEV_KEY, OPS, OPS_KEY, devWalk, finish, openSessions, opsWalk, standardWorld } from '../testing/scenarios.ts';
 import { ID0, ID1, ID_S1, TraceBuilder, toolDigest } from '../testing/trace-builder.ts';
 
 const ROUND = 17;
@@ -170,7 +170,7 @@ describe('I12: liveness in a settled round', () => {
     opsWalk(b);
     b.walk({ audience: GUEST, scanId: 'sc-guest', revision: 3, pages: [[]] });
     finish(b);
-    expect(checkTrace(b.build())).toEqual({ round: ROUND, violations: [], checked: { I1: 3, I2: 3, I12: 3, I13: 6 } });
+    expect(checkTrace(b.build())).toEqual({ round: ROUND, violations: [], checked: { I1: 3, I2: 3, I4: 0, I5: 0, I10: 3, I11: 0, I12: 3, I13: 6 } });
   });
 
   it('NOT_CONVERGED: a session audience dropped from the final views still holding tools', () => {
@@ -196,6 +196,58 @@ describe('I12: liveness in a settled round', () => {
     b.revision('s0', 4, { [DEV]: ['a', 'b', 'c'] });
     opsWalk(b, { scanId: 'sc-ops-4', revision: 4, pages: [[]] });
     finish(b);
-    expect(checkTrace(b.build())).toEqual({ round: ROUND, violations: [], checked: { I1: 3, I2: 3, I12: 2, I13: 6 } });
+    expect(checkTrace(b.build())).toEqual({ round: ROUND, violations: [], checked: { I1: 3, I2: 3, I4: 0, I5: 0, I10: 3, I11: 0, I12: 2, I13: 6 } });
+  });
+
+  it('DISABLED_AT_END: the key was disabled after its latest publish and never re-enabled', () => {
+    const b = new TraceBuilder();
+    standardWorld(b);
+    devWalk(b);
+    opsWalk(b);
+    b.serverDisabled(DEV_KEY);
+    finish(b);
+    // seq 12 acme.dev publish, 19 acme.ops publish, 20 server_disabled, 21 quiet, 22 round_end.
+    expect(checkTrace(b.build())).toEqual({
+      round: ROUND,
+      violations: [
+        { invariant: 'I12', round: ROUND, seq: 22, code: 'DISABLED_AT_END',
+          evidence: `server s0 key ${ID0.slice(0, 12)}|${DEV} at revision 3: the key is still DISABLED since seq 20 (reason "NO_ROLLBACK_SOURCE"); its latest publish is seq 12` },
+      ],
+      checked: { I1: 2, I2: 2, I4: 0, I5: 0, I10: 2, I11: 0, I12: 2, I13: 4 },
+    });
+  });
+
+  it('DISABLED_AT_END: a key disabled before anything was published for it', () => {
+    const b = new TraceBuilder();
+    standardWorld(b);
+    devWalk(b);
+    b.serverDisabled(OPS_KEY, 'EQUIVOCATION');
+    finish(b);
+    // seq 12 acme.dev publish, 13 server_disabled, 14 quiet, 15 round_end.
+    expect(checkTrace(b.build()).violations).toEqual([
+      { invariant: 'I12', round: ROUND, seq: 15, code: 'DISABLED_AT_END',
+        evidence: `server s0 key ${ID0.slice(0, 12)}|${OPS} at revision 3: the key is still DISABLED since seq 13 (reason "EQUIVOCATION"); nothing was ever published for it` },
+    ]);
+  });
+
+  it('accepts a key re-enabled by a later publish', () => {
+    const b = new TraceBuilder();
+    standardWorld(b);
+    devWalk(b);
+    opsWalk(b);
+    b.serverDisabled(DEV_KEY);
+    devWalk(b, { scanId: 'sc-dev-2' });
+    finish(b);
+    expect(checkTrace(b.build()).violations).toEqual([]);
+  });
+
+  it('owes nothing for a disabled key of a disqualified server', () => {
+    const b = new TraceBuilder();
+    standardWorld(b, ['F13:remote-ref']);
+    devWalk(b);
+    opsWalk(b);
+    b.serverDisabled(DEV_KEY);
+    finish(b);
+    expect(checkTrace(b.build())).toMatchObject({ violations: [], checked: { I12: 0 } });
   });
 });

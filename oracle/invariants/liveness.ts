@@ -11,7 +11,9 @@
  * key to judge.
  *
  * Codes: `NOT_PUBLISHED` (nothing was ever published for the key), `NOT_CONVERGED` (the latest
- * publish for the key differs from the final view, as sets of descriptor digests).
+ * publish for the key differs from the final view, as sets of descriptor digests),
+ * `DISABLED_AT_END` (the key's latest pointer event is a `server_disabled`, i.e. no publish
+ * re-enabled it: the key serves nothing, so its content is not compared). One code per target.
  *
  * Extension point: each (server, audience) pair is a `LivenessTarget` and every rule in
  * `TARGET_CHECKS` runs on it. The probe-call rule of SPEC I12 ("the probe calls with valid
@@ -20,6 +22,7 @@
 import { formatCatalogKey } from '../catalog-key.ts';
 import { DISQUALIFYING_TRAIT_PREFIXES, hasTraitPrefix, type ServerModel, type TrueRevision } from '../ground-truth.ts';
 import { digestSetDiff } from '../internal/digest-set.ts';
+import { pointerEventBefore } from '../observations.ts';
 import type { RoundEndEvent, ViewTool } from '../trace.ts';
 import { showDigests, shortKey } from '../violation.ts';
 import type { CheckContext, Findings } from './check-context.ts';
@@ -69,10 +72,17 @@ export function livenessTargets(server: ServerModel): LivenessTarget[] {
   }));
 }
 
-/** The latest publish for the key holds exactly the final view's tools. */
+/** The key is not DISABLED at the end, and its latest publish holds exactly the final view's tools. */
 const checkConverged: LivenessTargetCheck = (context, target, roundEnd, findings) => {
   const latest = context.observed.latestPublished.get(target.key);
   const where = `server ${target.server} key ${shortKey(target.key)} at revision ${target.finalRevision.revision}`;
+  const pointer = pointerEventBefore(context.observed, target.key, Number.POSITIVE_INFINITY);
+  if (pointer?.type === 'server_disabled') {
+    const since = latest === undefined ? 'nothing was ever published for it' : `its latest publish is seq ${latest.seq}`;
+    findings.add('I12', roundEnd.seq, 'DISABLED_AT_END',
+      `${where}: the key is still DISABLED since seq ${pointer.seq} (reason ${JSON.stringify(pointer.reason)}); ${since}`);
+    return;
+  }
   if (latest === undefined) {
     findings.add('I12', roundEnd.seq, 'NOT_PUBLISHED', `${where}: nothing was published for the key by the end of the round`);
     return;

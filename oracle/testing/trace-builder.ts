@@ -26,9 +26,18 @@ export function digestOf(label: string): string {
   return createHash('sha256').update(label).digest('hex');
 }
 
-/** The descriptor digest of the fixture tool called `name`. */
-export function toolDigest(name: string): string {
-  return digestOf(`tool:${name}`);
+/**
+ * The descriptor digest of the fixture tool `label`. A label is a tool name, optionally followed by
+ * `#variant` for another descriptor under the same name (`dup` and `dup#2` are both named `dup`).
+ */
+export function toolDigest(label: string): string {
+  return digestOf(`tool:${label}`);
+}
+
+/** The tool name of a fixture label: the label up to its first `#`. */
+export function toolNameOf(label: string): string {
+  const hash = label.indexOf('#');
+  return hash < 0 ? label : label.slice(0, hash);
 }
 
 /** The identity `s0` presents at boot 0 (64-hex, like a real key fingerprint). */
@@ -67,7 +76,7 @@ export interface PublishSpec {
   /** Replaces the published tool names (default: all walked tools, in order). */
   readonly tools?: readonly string[];
   readonly generation?: number;
-  /** Verdicts by tool name (default `"ok"` for every tool). */
+  /** Verdicts by tool label (default `"ok"` for every tool). */
   readonly verdicts?: Readonly<Record<string, string>>;
 }
 
@@ -153,10 +162,10 @@ export class TraceBuilder {
     return this.emit('world', 'server_up', { server, identity, boot, versioned, traits });
   }
 
-  /** A true revision; views map each audience to fixture tool names in list order. */
+  /** A true revision; views map each audience to fixture tool labels in list order. */
   revision(server: string, revision: number, views: Record<string, readonly string[]>): number {
     const full = Object.fromEntries(
-      Object.entries(views).map(([audience, names]) => [audience, names.map((name) => ({ name, digest: toolDigest(name) }))]),
+      Object.entries(views).map(([audience, labels]) => [audience, labels.map((label) => ({ name: toolNameOf(label), digest: toolDigest(label) }))]),
     );
     return this.emit('world', 'revision', { server, revision, views: full });
   }
@@ -209,8 +218,9 @@ export class TraceBuilder {
   }
 
   /**
-   * `published` at the key's next generation (unless told); tools are fixture names with verdict
-   * `"ok"` unless `verdicts` says otherwise; `expiresAt` is now + `generationTtlMs`; not a rollback.
+   * `published` at the key's next generation (unless told); tools are fixture labels with verdict
+   * `"ok"` unless `verdicts` (by label) says otherwise; `expiresAt` is now + `generationTtlMs`; not
+   * a rollback.
    */
   published(publish: {
     key: string; scanId: string; status?: PublishStatus; sourceRevision: number | null;
@@ -218,7 +228,7 @@ export class TraceBuilder {
     verdicts?: Readonly<Record<string, string>>;
   }): number {
     const pages = publish.pages.map(({ cursorIn, cursorOut, pageDigest }) => ({ cursorIn, cursorOut, pageDigest }));
-    const tools = publish.tools.map((name) => ({ name, descriptorDigest: toolDigest(name), verdict: publish.verdicts?.[name] ?? 'ok' }));
+    const tools = publish.tools.map((label) => ({ name: toolNameOf(label), descriptorDigest: toolDigest(label), verdict: publish.verdicts?.[label] ?? 'ok' }));
     return this.emitPublished({
       key: publish.key, scanId: publish.scanId, generation: publish.generation ?? this.nextGeneration(publish.key),
       status: publish.status ?? 'ELIGIBLE', sourceRevision: publish.sourceRevision,
@@ -281,9 +291,9 @@ export class TraceBuilder {
     return this.emit('core', 'server_disabled', { key, reason });
   }
 
-  /** `defect_planted` for the fixture tool `name` (its descriptor digest). */
-  defectPlanted(server: string, name: string, defect: string): number {
-    return this.emit('world', 'defect_planted', { server, digest: toolDigest(name), defect });
+  /** `defect_planted` for the fixture tool `label` (its descriptor digest). */
+  defectPlanted(server: string, label: string, defect: string): number {
+    return this.emit('world', 'defect_planted', { server, digest: toolDigest(label), defect });
   }
 
   /** `identity_rotated`; a correct world also writes a `server_up` with the same boot. */

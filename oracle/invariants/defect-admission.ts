@@ -1,0 +1,111 @@
+/**
+ * Defect admission, I5 (SPEC section 11): no planted defect (unknown dialect, unresolved or remote
+ * `$ref`, over-limit, non-object root, bad name, duplicate) is ever admitted.
+ *
+ * Ground truth is the `defect_planted` events: a descriptor digest so labelled is defective
+ * wherever it appears (the label describes the descriptor's content, so it is not tied to the
+ * server or to the label's position in the trace). Today the only admission the trace records is
+ * a publish: each published tool whose verdict is `"ok"` is admitted into the catalog, so every
+ * published tool carrying a labelled digest must have a verdict other than `"ok"`.
+ *
+ * `DUPLICATE_NAME` is the one relational label: a descriptor is a duplicate only next to its twin.
+ * SPEC section 5 quarantines "a duplicate with different descriptors", names compared after the
+ * normalisation hosts apply (case folded, `-` equal to `_`), so a tool labelled `DUPLICATE_NAME` is
+ * judged only when the same catalog also holds a namesake with another descriptor digest. A
+ * snapshot that lacks the twin (an unversioned observation may miss a page) holds no duplicate;
+ * whether it should have held the twin is I1's and I2's question, not I5's.
+ *
+ * Code: `DEFECT_ADMITTED`, anchored at the admission (the publish); one violation per admitted
+ * defective tool, naming the defect label, the tool name and the publish seq (and, for a
+ * duplicate, its namesake).
+ * Work count: every judged decision on a labelled digest, admitted or not.
+ *
+ * Extension point: each source in `ADMISSION_SOURCES` yields the `ToolDecision`s it finds. Gate
+ * decisions at call time (SPEC section 7) join that list as a second source once the trace format
+ * carries them; the rule itself does not change.
+ */
+import type { PublishedEvent } from '../trace.ts';
+import { publishLabel, shortHex } from '../violation.ts';
+import type { CheckContext, Findings } from './check-context.ts';
+
+/** One decision of the core on whether a tool may be used. */
+export interface ToolDecision {
+  /** The event that records the decision (the anchor of a violation). */
+  readonly seq: number;
+  /** Names the deciding event in evidence, e.g. `publish seq 12 of key 0123456789ab|acme.dev`. */
+  readonly label: string;
+  readonly name: string;
+  readonly descriptorDigest: string;
+  /** Whether the tool was admitted. */
+  readonly admitted: boolean;
+  /** What the core decided, as evidence words, e.g. `verdict "ok"`. */
+  readonly decision: string;
+  /** Every tool of the catalog the decision was made in (itself included), for `DUPLICATE_NAME`. */
+  readonly catalog: readonly CatalogTool[];
+}
+
+/** A tool as a catalog lists it: its name and descriptor digest. */
+export interface CatalogTool {
+  readonly name: string;
+  readonly descriptorDigest: string;
+}
+
+/** The label whose defect exists only next to a twin in the same catalog. */
+const DUPLICATE_NAME = 'DUPLICATE_NAME';
+
+/** Yields the tool decisions one kind of event records, in trace order. */
+export type AdmissionSource = (context: CheckContext) => Iterable<ToolDecision>;
+
+/** Checks I5 over every decision of every source. */
+export function checkDefectAdmission(context: CheckContext, findings: Findings): void {
+  const defects = context.truth.defects;
+  if (defects.size === 0) return;
+  for (const source of ADMISSION_SOURCES) {
+    for (const decision of source(context)) {
+      const defect = defects.get(decision.descriptorDigest);
+      if (defect === undefined) continue;
+      const twin = defect.defect === DUPLICATE_NAME ? namesakeOf(decision) : null;
+      if (defect.defect === DUPLICATE_NAME && twin === null) continue;
+      findings.count('I5');
+      if (!decision.admitted) continue;
+      const next = twin === null ? '' : ` next to ${JSON.stringify(twin.name)} (${shortHex(twin.descriptorDigest)})`;
+      findings.add('I5', decision.seq, 'DEFECT_ADMITTED',
+        `${decision.label} admits tool ${JSON.stringify(decision.name)} (${shortHex(decision.descriptorDigest)}) with ${decision.decision}, but it was planted with defect ${defect.defect} (seq ${defect.seq})${next}`);
+    }
+  }
+}
+
+/**
+ * SPEC section 5's name normalisation: case folded (locale-independent), `-` equal to `_`. The
+ * oracle states it itself rather than borrowing the core's.
+ */
+function normaliseToolName(name: string): string {
+  return name.toLowerCase().replaceAll('-', '_');
+}
+
+/**
+ * The first other tool of the decision's catalog whose name normalises like the decided tool's
+ * and whose descriptor differs, or null. Linear in the catalog; asked only for DUPLICATE_NAME.
+ */
+function namesakeOf(decision: ToolDecision): CatalogTool | null {
+  const name = normaliseToolName(decision.name);
+  return decision.catalog.find((tool) => tool.descriptorDigest !== decision.descriptorDigest && normaliseToolName(tool.name) === name) ?? null;
+}
+
+/** Every tool of every publish: admitted into the catalog exactly when its verdict is `"ok"`. */
+function* publishedToolDecisions(context: CheckContext): Iterable<ToolDecision> {
+  for (const publish of context.observed.published) yield* decisionsOf(publish);
+}
+
+function* decisionsOf(publish: PublishedEvent): Iterable<ToolDecision> {
+  const label = publishLabel(publish);
+  for (const tool of publish.tools) {
+    yield {
+      seq: publish.seq, label, name: tool.name, descriptorDigest: tool.descriptorDigest,
+      admitted: tool.verdict === 'ok', decision: `verdict ${JSON.stringify(tool.verdict)}`, catalog: publish.tools,
+    };
+  }
+}
+
+/** The sources of tool decisions, in order. Gate decisions join here when the trace has them. */
+const ADMISSION_SOURCES: readonly AdmissionSource[] = [publishedToolDecisions];
