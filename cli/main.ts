@@ -10,6 +10,8 @@ import { ScenarioError } from '../sim/plan/scenario.ts';
 import { captureCommand } from './commands/capture.ts';
 import { discoverCommand } from './commands/discover.ts';
 import { replayCommand } from './commands/replay.ts';
+import { shrinkCommand } from './commands/shrink.ts';
+import { checkCommand } from './commands/check.ts';
 import { runCommand } from './commands/run.ts';
 import { EXIT, InputError } from './errors.ts';
 
@@ -68,15 +70,30 @@ function build(parser: Argv, setCode: (code: number) => void): Argv {
       .check((a) => checkCounts({ rounds: a.rounds, from: a.from, workers: a.workers, 'determinism-every': a['determinism-every'] })),
     async (a) => setCode(await runCommand({ seed: a.seed, rounds: a.rounds, from: a.from, scenario: a.scenario, catalog: a.catalog, core: a.core, workers: a.workers, report: a.report, progress: a.progress, determinismEvery: a['determinism-every'] })))
     .command('replay', 'Run one round of a campaign alone: trace, timeline, violations', (y) => y
-      .option('seed', { type: 'string', demandOption: true, describe: 'Campaign seed' })
-      .option('round', { type: 'number', demandOption: true, describe: 'Round number' })
+      .option('seed', { type: 'string', describe: 'Campaign seed' })
+      .option('round', { type: 'number', describe: 'Round number' })
+      .option('plan', { type: 'string', describe: 'Run this plan file (catsim shrink writes one) instead of --seed/--round' })
       .option('scenario', { type: 'string', default: 'default', describe: 'Scenario name or path' })
       .option('catalog', { type: 'string', describe: 'The catalog file the campaign ran with, if any' })
       .option('core', { type: 'string', default: 'reference', describe: 'Core under test' })
       .option('trace', { type: 'string', describe: 'Where to write the trace (JSON lines); default catsim-trace-SEED-ROUND.jsonl' })
       .option('timeline', { type: 'boolean', default: true, describe: 'Print the readable timeline' })
-      .check((a) => checkCounts({ round: a.round })),
-    async (a) => setCode(await replayCommand({ seed: a.seed, round: a.round, scenario: a.scenario, catalog: a.catalog, core: a.core, trace: a.trace, timeline: a.timeline })))
+      .check((a) => checkCounts({ round: a.round }) && needsRound(a)),
+    async (a) => setCode(await replayCommand({ seed: a.seed, round: a.round, plan: a.plan, scenario: a.scenario, catalog: a.catalog, core: a.core, trace: a.trace, timeline: a.timeline })))
+    .command('shrink', 'Shrink a failing round to the smallest plan that breaks the same invariant', (y) => y
+      .option('seed', { type: 'string', demandOption: true, describe: 'Campaign seed' })
+      .option('round', { type: 'number', demandOption: true, describe: 'Round number' })
+      .option('scenario', { type: 'string', default: 'default', describe: 'Scenario name or path' })
+      .option('catalog', { type: 'string', describe: 'The catalog file the campaign ran with, if any' })
+      .option('core', { type: 'string', default: 'reference', describe: 'Core under test' })
+      .option('out', { type: 'string', describe: 'Prefix of the files written (PREFIX.plan.json, PREFIX.mmd); default catsim-shrunk-SEED-ROUND' })
+      .option('attempts', { type: 'number', default: 400, describe: 'Most rounds the shrinker may run' })
+      .option('timeline', { type: 'boolean', default: true, describe: 'Print the timeline of the shrunk round' })
+      .check((a) => checkCounts({ round: a.round, attempts: a.attempts })),
+    async (a) => setCode(await shrinkCommand({ seed: a.seed, round: a.round, scenario: a.scenario, catalog: a.catalog, core: a.core, out: a.out, attemptsMax: a.attempts, timeline: a.timeline })))
+    .command('check <trace>', 'Run the oracle on a saved trace (catsim.trace.v1)', (y) => y
+      .positional('trace', { type: 'string', demandOption: true, describe: 'Trace file (JSON lines)' }),
+    (a) => setCode(checkCommand(a.trace)))
     .command('discover', 'Discover the catalog of a real MCP server and print the snapshot', (y) => y
       .option('stdio', { type: 'string', demandOption: true, describe: 'Command line that starts the server on stdio, e.g. "npx mcp-server-everything"' })
       .option('tenant', { type: 'string', default: 'local', describe: 'Tenant of the audience class' })
@@ -94,6 +111,12 @@ function build(parser: Argv, setCode: (code: number) => void): Argv {
     .epilogue(EPILOGUE)
     .help()
     .version('0.1.0');
+}
+
+/** `replay` runs either a plan file or a (seed, round). */
+function needsRound(a: { plan?: string; seed?: string; round?: number }): true {
+  if (a.plan === undefined && (a.seed === undefined || a.round === undefined)) throw new InputError('replay needs --seed and --round, or --plan FILE');
+  return true;
 }
 
 /** Every given count must be a non-negative integer. */

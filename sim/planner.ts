@@ -72,11 +72,15 @@ export class SessionPlanner {
     return this.ctx.world.now() + this.rng.int(min, max);
   }
 
+  /**
+   * One planner step while faults act. The planner rests in the quiet tail (nothing there needs
+   * it until the probe), which keeps rounds short without weakening any check.
+   */
   #tick(): void {
     const shown = this.#disclose();
     if (shown !== undefined && this.rng.chance(this.ctx.plan.calls.callFraction)) this.#planCall(shown);
     const next = this.#interval();
-    if (next < this.ctx.plan.calls.probeAtMs) this.ctx.world.schedule(next, () => this.#tick());
+    if (next < this.ctx.plan.bounds.tHealMs) this.ctx.world.schedule(next, () => this.#tick());
   }
 
   /** Asks the core what it discloses now and logs it (ground truth of disclosure). */

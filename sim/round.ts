@@ -65,7 +65,7 @@ export async function runRound(plan: RoundPlan, core: CoreFactory, coreName: str
     timings: plan.timings,
   });
   const context: RoundContext = { world, plan, recorder, streams, adapter, policy, confirmations };
-  const servers = plan.servers.map((server) => new SimCatalogServer(server, world, recorder, streams.stream(`run/${server.id}/pages`), streams.stream(`run/${server.id}/notify`), plan.bounds.tHealMs, plan.leaseKey));
+  const servers = plan.servers.map((server) => new SimCatalogServer(server, world, recorder, streams.stream(`run/${server.id}/pages`), streams.stream(`run/${server.id}/notify`), plan.bounds.tHealMs, plan.leaseKey, (audience) => policy.current(audience).epoch));
   world.schedule(plan.bounds.tHealMs, () => recorder.world('quiet'));
   const result = await world.run(plan.bounds.tEndMs, () => startRound(context, servers));
   adapter.stop();

@@ -19,6 +19,8 @@ export function formatSummary(report: CampaignReport, workers: number): string {
     `scan end states: ${counts(report.endStates)}`,
     `scan end reasons: ${counts(report.endReasons)}`,
     `faults enabled (rounds): ${counts(report.faultsEnabled, false)}`,
+    `gate decisions: ${counts(report.decisions)}`,
+    `coverage probes (rounds hit): ${counts(report.probes, false)}`,
     `determinism: ${report.determinism.replayed} rounds replayed in a fresh world, ${report.determinism.mismatches.length} mismatches`,
     `throughput: ${report.roundsPerSecond.toFixed(1)} rounds/s (${workers === 0 ? 'in-process' : `${workers} worker${workers === 1 ? '' : 's'}`}, ${(report.elapsedMs / 1000).toFixed(1)} s)`,
   ];
@@ -32,6 +34,7 @@ export function formatSummary(report: CampaignReport, workers: number): string {
 function verdict(report: CampaignReport, violations: number): string {
   if (report.determinism.mismatches.length > 0) return 'TESTBED FAILURE (non-deterministic rounds)';
   if (report.interrupted) return `INTERRUPTED after ${report.roundsRun} rounds (resume with --from ${report.firstRound + report.roundsRun})`;
+  if (report.failingRounds.length === 0 && report.probesMissed.length > 0) return `FAIL (coverage probes never hit: ${report.probesMissed.join(', ')})`;
   if (report.failingRounds.length === 0) return 'PASS (0 violations, 0 UNDECIDED)';
   return `FAIL (${violations} violations, ${report.undecidedRounds} UNDECIDED)`;
 }

@@ -44,7 +44,7 @@ export class TestbedError extends Error {
 export async function runCampaign(options: CampaignOptions): Promise<CampaignReport> {
   const { catalog } = options;
   const scenario = catalog === undefined ? options.scenario.name : `${options.scenario.name}+catalog:${catalog.name}`;
-  const builder = new ReportBuilder({ seed: options.seed, scenario, catalog: catalog === undefined ? null : { name: catalog.name, path: catalog.path }, core: options.core, firstRound: options.firstRound, roundsPlanned: options.rounds, faults: options.scenario.faults });
+  const builder = new ReportBuilder({ seed: options.seed, scenario, catalog: catalog === undefined ? null : { name: catalog.name, path: catalog.path }, core: options.core, firstRound: options.firstRound, roundsPlanned: options.rounds, faults: options.scenario.faults }, { rounds: options.scenario.probeGateRounds, required: options.scenario.requiredProbes });
   const started = performance.now(); // real-clock: throughput only, never inside a round
   let failing = 0;
   const onResult = (result: BatchResult): void => {

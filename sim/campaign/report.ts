@@ -5,6 +5,7 @@
  */
 import type { Violation } from '../../oracle/index.ts';
 import type { FaultId } from '../plan/types.ts';
+import { PROBES } from './probes.ts';
 import type { RoundSummary } from './round-check.ts';
 
 /** One failing round: a violation, an UNDECIDED end, or both. */
@@ -32,6 +33,12 @@ export interface CampaignReport {
   endReasons: Record<string, number>;
   faultsEnabled: Record<string, number>;
   failingRounds: FailingRound[];
+  /** Coverage probes: rounds that hit each probe (every probe listed, zero included). */
+  probes: Record<string, number>;
+  /** Required probes with zero hits, when the probe gate applies (reference core, enough rounds); else empty. */
+  probesMissed: string[];
+  /** Gate decisions over the campaign, by decision (`ADMIT` or a refusal code). */
+  decisions: Record<string, number>;
   /** Rounds replayed in a fresh world by the determinism self-check, and how many differed. */
   determinism: { replayed: number; mismatches: { round: number; firstDifferingSeq: number | null }[] };
   elapsedMs: number;
@@ -44,7 +51,17 @@ export class ReportBuilder {
   readonly #mismatches: { round: number; firstDifferingSeq: number | null }[] = [];
   #replayed = 0;
 
-  constructor(private readonly meta: { seed: string; scenario: string; catalog: CampaignReport['catalog']; core: string; firstRound: number; roundsPlanned: number; faults: readonly FaultId[] }) {}
+  constructor(
+    private readonly meta: { seed: string; scenario: string; catalog: CampaignReport['catalog']; core: string; firstRound: number; roundsPlanned: number; faults: readonly FaultId[] },
+    private readonly probeGate: { rounds?: number; required?: readonly string[] } = {},
+  ) {}
+
+  /** The probe gate (SPEC section 11) is judged on the reference core only, for campaigns of the gate's size. */
+  #missedProbes(report: CampaignReport): string[] {
+    if (report.core !== 'reference' || this.probeGate.rounds === undefined || report.roundsRun < this.probeGate.rounds) return [];
+    const required = this.probeGate.required ?? PROBES.map((probe) => probe.name);
+    return required.filter((name) => (report.probes[name] ?? 0) === 0);
+  }
 
   add(summary: RoundSummary): void {
     this.#summaries.set(summary.round, summary);
@@ -73,11 +90,15 @@ export class ReportBuilder {
       endReasons: {},
       faultsEnabled: Object.fromEntries(faults.map((fault) => [fault, 0])),
       failingRounds: [],
+      probes: Object.fromEntries(PROBES.map((probe) => [probe.name, 0])),
+      probesMissed: [],
+      decisions: {},
       determinism: { replayed: this.#replayed, mismatches: [...this.#mismatches].sort((a, b) => a.round - b.round) },
       elapsedMs,
       roundsPerSecond: elapsedMs > 0 ? (summaries.length * 1000) / elapsedMs : 0,
     };
     for (const summary of summaries) fold(report, summary);
+    report.probesMissed = this.#missedProbes(report);
     return report;
   }
 }
@@ -87,6 +108,8 @@ function fold(report: CampaignReport, summary: RoundSummary): void {
   for (const [state, count] of Object.entries(summary.endStates)) add(report.endStates, state, count);
   for (const [reason, count] of Object.entries(summary.endReasons)) add(report.endReasons, reason, count);
   for (const violation of summary.violations) add(report.violationsByInvariant, violation.invariant, 1);
+  for (const probe of summary.probes) add(report.probes, probe, 1);
+  for (const [decision, count] of Object.entries(summary.decisions)) add(report.decisions, decision, count);
   const undecided = summary.status === 'undecided';
   if (undecided) report.undecidedRounds += 1;
   if (undecided || summary.violations.length > 0) report.failingRounds.push({ round: summary.round, undecided, violations: summary.violations });
@@ -99,6 +122,6 @@ function add(counts: Record<string, number>, key: string, by: number): void {
 /** The exit code of a campaign (SPEC section 13): 3 testbed failure, 1 violation or UNDECIDED, else 0. */
 export function exitCodeOf(report: CampaignReport): number {
   if (report.determinism.mismatches.length > 0) return 3;
-  if (report.failingRounds.length > 0 || report.interrupted) return 1;
+  if (report.failingRounds.length > 0 || report.interrupted || report.probesMissed.length > 0) return 1;
   return 0;
 }

@@ -10,6 +10,7 @@ import type { PoolTool } from '../plan/tool-pool.ts';
 import type { FaultId, RoundPlan } from '../plan/types.ts';
 import { runRound, type RoundRun } from '../round.ts';
 import { traceDigest } from '../trace/recorder.ts';
+import { probesHit } from './probes.ts';
 
 /** What a campaign keeps of one round. */
 export interface RoundSummary {
@@ -21,6 +22,10 @@ export interface RoundSummary {
   /** Count of scan end reasons (INCOMPLETE and QUARANTINED ones), by reason code. */
   endReasons: Record<string, number>;
   violations: Violation[];
+  /** Names of the coverage probes this round hit (sim/campaign/probes.ts). */
+  probes: string[];
+  /** Gate decisions by decision (`ADMIT` or a refusal code). */
+  decisions: Record<string, number>;
   traceDigest: string;
   events: number;
 }
@@ -30,19 +35,27 @@ export interface RoundSummary {
  * (a loaded catalog's pool); undefined means the built-in pool.
  */
 export async function runAndCheck(seed: string, round: number, scenario: Scenario, core: CoreFactory, coreName: string, pool?: readonly PoolTool[]): Promise<{ summary: RoundSummary; run: RoundRun; plan: RoundPlan }> {
-  const plan = generatePlan(seed, round, scenario, pool);
+  return checkPlan(generatePlan(seed, round, scenario, pool), core, coreName);
+}
+
+/** Runs and checks one plan (generated, shrunk, or read from a file by `replay --plan`). */
+export async function checkPlan(plan: RoundPlan, core: CoreFactory, coreName: string): Promise<{ summary: RoundSummary; run: RoundRun; plan: RoundPlan }> {
+  const round = plan.round;
   const run = await runRound(plan, core, coreName);
   const verdict = checkEvents(run.header as never, run.events as never);
   const endStates: Record<string, number> = {};
   const endReasons: Record<string, number> = {};
+  const decisions: Record<string, number> = {};
   for (const event of run.events) {
+    if (event.type === 'gate_decision') increment(decisions, event.decision as string);
     if (event.type !== 'scan_ended') continue;
     increment(endStates, event.state as string);
     if (event.reason !== 'OK') increment(endReasons, event.reason as string);
   }
   const summary: RoundSummary = {
     round, status: run.status, faults: plan.faults, endStates, endReasons,
-    violations: verdict.violations, traceDigest: traceDigest(run.header, run.events), events: run.events.length,
+    violations: verdict.violations, probes: probesHit(run.events), decisions,
+    traceDigest: traceDigest(run.header, run.events), events: run.events.length,
   };
   return { summary, run, plan };
 }

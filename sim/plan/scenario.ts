@@ -40,6 +40,13 @@ export interface Scenario {
   plannerIntervalMs: Range;
   /** Dedicated scenario: servers report the same revision for different content. */
   equivocation?: boolean;
+  /**
+   * A campaign of at least this many rounds on the reference core fails when it misses one of
+   * `requiredProbes` (SPEC section 11: a defence never exercised proves nothing). Absent: no gate.
+   */
+  probeGateRounds?: number;
+  /** Probe names the gate requires; absent means every probe of sim/campaign/probes.ts. */
+  requiredProbes?: string[];
   /** The core polls the policy service this often, ms. */
   policyPollMs: number;
   /** B of I7 (revocation propagation bound), ms; at least the poll interval plus a push latency. */
@@ -95,6 +102,8 @@ export function scenarioProblem(data: unknown): string | undefined {
   if ((s.pageSize as Range).min < 1) return '"pageSize.min" must be at least 1';
   if ((s.plannerIntervalMs as Range).min < 1) return '"plannerIntervalMs.min" must be at least 1';
   if (s.equivocation !== undefined && typeof s.equivocation !== 'boolean') return '"equivocation" must be a boolean';
+  if (s.probeGateRounds !== undefined && (!Number.isSafeInteger(s.probeGateRounds) || (s.probeGateRounds as number) < 1)) return '"probeGateRounds" must be a positive integer';
+  if (s.requiredProbes !== undefined && (!Array.isArray(s.requiredProbes) || !s.requiredProbes.every((p) => typeof p === 'string'))) return '"requiredProbes" must be an array of probe names';
   if (!Array.isArray(s.audiences) || s.audiences.length === 0 || !s.audiences.every((a) => typeof a === 'string' && /^[^.|]+\.[^.|]+$/.test(a))) return '"audiences" must be a non-empty array of "tenant.role"';
   const calls = s.calls as Record<string, unknown> | undefined;
   for (const field of ['callFraction', 'staleFraction', 'guessFraction', 'invalidArgsFraction', 'confirmFraction']) {

@@ -63,6 +63,7 @@ export class SimCatalogServer {
     private readonly notifyRng: Rng,
     private readonly tHealMs: number,
     leaseKey: string,
+    private readonly policyEpoch: (audience: string) => number = () => 0,
   ) {
     this.#step = plan.history[0] as RevisionStep;
     this.#identity = plan.identity;
@@ -204,7 +205,7 @@ export class SimCatalogServer {
       throw new McpError(jsonRpc, reason, { reason });
     };
     if (found === undefined) return refuse('UNKNOWN_TOOL', null, ErrorCode.InvalidParams, 'unknown tool');
-    const lease = this.#leases.check(meta[LEASE_KEY], name, this.world.now());
+    const lease = this.#leases.check(meta[LEASE_KEY], name, this.world.now(), this.policyEpoch(audience));
     if (lease.problem !== null) return refuse('BAD_LEASE', lease.leaseId, BAD_LEASE_CODE, lease.problem);
     const pin = typeof meta[REVISION_KEY] === 'number' ? (meta[REVISION_KEY] as number) : null;
     if (this.plan.versioned && pin !== null && this.#pinIsStale(pin, name, audience)) return refuse('STALE_PIN', lease.leaseId, STALE_PIN_CODE, 'stale revision pin');

@@ -1,0 +1,74 @@
+/**
+ * `catsim shrink --seed S --round R`: reduces a failing round to the smallest plan that still
+ * breaks the same invariant, prints the shrunk plan as a timeline, and writes the plan (JSON, for
+ * `catsim replay --plan FILE`) and a Mermaid `sequenceDiagram` of it.
+ */
+import { writeFileSync } from 'node:fs';
+import { resolveCore } from '../../sim/campaign/cores.ts';
+import { loadCatalog } from '../../sim/plan/catalog.ts';
+import { generatePlan } from '../../sim/plan/generate.ts';
+import { loadScenario } from '../../sim/plan/scenario.ts';
+import type { RoundPlan } from '../../sim/plan/types.ts';
+import { shrinkPlan, type ShrinkResult } from '../../sim/shrink/shrink.ts';
+import { EXIT, InputError } from '../errors.ts';
+import { sequenceDiagram } from '../format/mermaid.ts';
+import { formatTimeline } from '../format/timeline.ts';
+
+/** Arguments of `catsim shrink`. */
+export interface ShrinkArgs {
+  seed: string;
+  round: number;
+  scenario: string;
+  catalog?: string;
+  core: string;
+  /** Where to write `<prefix>.plan.json` and `<prefix>.mmd`; default `catsim-shrunk-SEED-ROUND`. */
+  out?: string;
+  attemptsMax: number;
+  timeline: boolean;
+}
+
+/** Files written for one shrunk round. */
+export interface ShrunkFiles {
+  planPath: string;
+  diagramPath: string;
+}
+
+/** Writes the shrunk plan and its diagram next to `prefix`. */
+export function saveShrunk(result: ShrinkResult, prefix: string): ShrunkFiles {
+  const planPath = `${prefix}.plan.json`;
+  const diagramPath = `${prefix}.mmd`;
+  writeFileSync(planPath, `${JSON.stringify(result.plan, null, 2)}\n`);
+  writeFileSync(diagramPath, sequenceDiagram(result.run.events, result.violations[0]?.seq ?? null));
+  return { planPath, diagramPath };
+}
+
+/** One paragraph describing a shrink result. */
+export function describeShrink(result: ShrinkResult, files: ShrunkFiles): string[] {
+  const first = result.violations[0];
+  return [
+    `shrunk to the smallest plan that still breaks ${result.invariant}: size ${result.sizeBefore} -> ${result.sizeAfter} in ${result.attempts} rounds`,
+    ...result.steps.map((step) => `  - ${step}`),
+    `still fails: ${first?.invariant} ${first?.code} at seq ${first?.seq ?? '-'}: ${first?.evidence}`,
+    `plan: ${files.planPath}   (replay: catsim replay --plan ${files.planPath}${result.run.header.core === 'reference' ? '' : ` --core ${result.run.header.core}`})`,
+    `sequence diagram (Mermaid): ${files.diagramPath}`,
+  ];
+}
+
+/** Shrinks one failing round. Exit 1 (it fails), or 2 when the round does not fail at all. */
+export async function shrinkCommand(args: ShrinkArgs): Promise<number> {
+  const scenario = loadScenario(args.scenario);
+  const catalog = args.catalog === undefined ? undefined : loadCatalog(args.catalog);
+  const plan: RoundPlan = generatePlan(args.seed, args.round, scenario, catalog?.pool);
+  let result: ShrinkResult;
+  try {
+    result = await shrinkPlan(plan, resolveCore(args.core), args.core, { attemptsMax: args.attemptsMax });
+  } catch (error) {
+    if (error instanceof Error && error.message.startsWith('the plan does not break')) throw new InputError(`round ${args.round} of seed ${args.seed} passes on ${args.core}: nothing to shrink`);
+    throw error;
+  }
+  const files = saveShrunk(result, args.out ?? `catsim-shrunk-${args.seed}-${args.round}`);
+  const out = [`catsim shrink  seed=${args.seed}  round=${args.round}  core=${args.core}`, ...describeShrink(result, files)];
+  if (args.timeline) out.push('timeline of the shrunk round:', formatTimeline(result.run.events));
+  process.stdout.write(`${out.join('\n')}\n`);
+  return EXIT.violation;
+}
