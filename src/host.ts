@@ -28,6 +28,7 @@ import { CatalogRegistry, type ServeResult } from './registry/registry.ts';
 import { InMemoryRegistryStore, type GenerationRecord, type RegistryStore } from './registry/store.ts';
 import type { SnapshotTool } from './snapshot/snapshot.ts';
 import { ArgumentValidator } from './validation/argument-validator.ts';
+import type { ContentChecks } from './validation/content-checks.ts';
 import type { TrustConfig } from './validation/trust.ts';
 
 /** Default time a sent `tools/call` may take before its outcome is `unknown`, ms. */
@@ -57,6 +58,12 @@ export interface HostConfig {
   walk?: WalkConstructor;
   /** The registry implementation; mutants replace it. Defaults to {@link CatalogRegistry}. */
   registry?: typeof CatalogRegistry;
+  /** The registry's store; mutants replace it. Defaults to {@link InMemoryRegistryStore} (or `ports.store`). */
+  storeClass?: new () => RegistryStore;
+  /** The admission gate implementation; mutants replace it. Defaults to {@link AdmissionGate}. */
+  gate?: typeof AdmissionGate;
+  /** The per-tool content checks (SPEC section 5); mutants replace them. Defaults to `checkTools`. */
+  contentChecks?: ContentChecks;
   /**
    * The HMAC-SHA256 key of leases (SPEC section 2; in the simulator the world's). No default:
    * `call` rejects with a TypeError while it is absent (discovery and `disclose` work without it).
@@ -109,9 +116,10 @@ export class CatalogHost {
 
   constructor(private readonly ports: HostPorts, private readonly config: HostConfig) {
     const Registry = config.registry ?? CatalogRegistry;
-    this.registry = new Registry(ports.store ?? new InMemoryRegistryStore(), ports.clock, ports.sink);
+    this.registry = new Registry(ports.store ?? new (config.storeClass ?? InMemoryRegistryStore)(), ports.clock, ports.sink);
     this.policy = new PolicyState({ scheduler: ports.scheduler, sink: ports.sink, source: config.policySource, pollIntervalMs: config.policyPollMs ?? DEFAULT_POLICY_POLL_MS });
-    this.gate = new AdmissionGate({
+    const Gate = config.gate ?? AdmissionGate;
+    this.gate = new Gate({
       registry: this.registry,
       policy: this.policy,
       ledger: this.disclosures,
@@ -152,6 +160,7 @@ export class CatalogHost {
       random: this.ports.random,
       sink: this.ports.sink,
       walk: this.config.walk,
+      contentChecks: this.config.contentChecks,
     });
     this.refreshers.push(refresher);
     this.#sources.set(refresher, source);
@@ -213,7 +222,7 @@ export class CatalogHost {
     const client = this.#liveClient(request);
     const lease = this.#issueLease(leases, request, decision);
     const params = this.#callParams(request, decision, lease);
-    this.#emitReceipt(request, decision, lease);
+    this.emitReceipt(request, decision, lease);
     const sent = await dispatchCall(client, params, { scheduler: this.ports.scheduler, callTimeoutMs: this.config.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS });
     this.ports.sink.emit({ type: 'receipt_outcome', leaseId: lease.leaseId, outcome: sent.outcome });
     return { admitted: true, callId: request.callId, leaseId: lease.leaseId, ...sent };
@@ -326,7 +335,8 @@ export class CatalogHost {
     });
   }
 
-  #emitReceipt(request: CallRequest, decision: GateDecision, lease: SignedLease): void {
+  /** Writes the receipt of a call that leaves the core (SPEC section 7); mutants override it. */
+  protected emitReceipt(request: CallRequest, decision: GateDecision, lease: SignedLease): void {
     const { record, tool, disclosure } = admitted(decision);
     this.ports.sink.emit({
       type: 'receipt',

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -70,11 +70,13 @@ describe('run and replay --catalog on the command line', () => {
       expect(stdout).toBe('');
       expect(stderr).toBe(`catsim: ${join(dir, name)}: ${problem}\n`);
     }
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('replay --catalog names the catalog in its header', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'catsim-catalog-replay-'));
     const { code, stdout } = await catsim(['replay', '--seed', '1', '--round', '3', '--catalog', 'scenarios/catalogs/filesystem.json', '--trace', join(dir, 't.jsonl'), '--no-timeline']);
+    rmSync(dir, { recursive: true, force: true });
     expect(stdout.split('\n')[0]).toBe('catsim replay  seed=1  round=3  scenario=default+catalog:filesystem  core=reference');
     expect(code).toBe(0);
   });
@@ -84,6 +86,7 @@ describe('run and replay --catalog on the command line', () => {
       seed: '7', scenario: 'default+catalog:filesystem', catalog: { name: 'filesystem', path: 'scenarios/catalogs/filesystem.json' }, core: 'mutant:first-page-only',
       firstRound: 0, roundsPlanned: 1, roundsRun: 1, interrupted: false, violationsByInvariant: { I2: 1 }, undecidedRounds: 0, endStates: {}, endReasons: {},
       faultsEnabled: {}, failingRounds: [{ round: 0, undecided: false, violations: [{ invariant: 'I2', code: 'HALF_PAGE', seq: 1, evidence: 'e' } as never] }],
+      probes: {}, probesMissed: [], decisions: {},
       determinism: { replayed: 0, mismatches: [] }, elapsedMs: 1, roundsPerSecond: 1,
     };
     const text = formatSummary(report, 0);

@@ -10,6 +10,10 @@ import type { WalkConstructor } from '../../src/discovery/scan.ts';
 import { CatalogHost } from '../../src/host.ts';
 import { DEFAULT_TRUST } from '../../src/validation/trust.ts';
 import type { CatalogRegistry } from '../../src/registry/registry.ts';
+import type { RegistryStore } from '../../src/registry/store.ts';
+import type { AdmissionGate } from '../../src/admission/gate.ts';
+import type { ContentChecks } from '../../src/validation/content-checks.ts';
+import type { PageSource } from '../../src/discovery/page-source.ts';
 import type { CoreAdapter, CoreEnvironment, CoreFactory, DisclosureResult, SessionSpec, SimCallRequest, SimPolicyUpdate } from './adapter.ts';
 import { audienceName, type CatalogKey } from '../../src/keys.ts';
 
@@ -26,6 +30,12 @@ const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
 export interface ReferenceVariant {
   walk?: WalkConstructor;
   registry?: typeof CatalogRegistry;
+  storeClass?: new () => RegistryStore;
+  gate?: typeof AdmissionGate;
+  contentChecks?: ContentChecks;
+  host?: typeof CatalogHost;
+  /** Wraps each connection's page source (the identity-rotation mutant). */
+  wrapSource?: (source: ConnectedPageSource) => PageSource;
 }
 
 /** A factory for the reference core, or for a variant of it. */
@@ -35,9 +45,12 @@ export function referenceCore(variant: ReferenceVariant = {}): CoreFactory {
 
 class ReferenceAdapter implements CoreAdapter {
   readonly #host: CatalogHost;
+  readonly #wrap: (source: ConnectedPageSource) => PageSource;
 
   constructor(env: CoreEnvironment, variant: ReferenceVariant) {
-    this.#host = new CatalogHost(
+    const Host = variant.host ?? CatalogHost;
+    this.#wrap = variant.wrapSource ?? ((source) => source);
+    this.#host = new Host(
       { clock: env.clock, scheduler: env.scheduler, random: env.random, sink: env.sink },
       {
         limits: { pageCountMax: env.bounds.pageCountMax, byteCountMax: env.bounds.byteCountMax, scanTimeoutMs: env.bounds.scanTimeoutMs },
@@ -45,6 +58,9 @@ class ReferenceAdapter implements CoreAdapter {
         trust: { ...DEFAULT_TRUST, effectClasses: { ...env.effectClasses } },
         walk: variant.walk,
         registry: variant.registry,
+        storeClass: variant.storeClass,
+        gate: variant.gate,
+        contentChecks: variant.contentChecks,
         leaseKey: env.leaseKey,
         policyPollMs: env.policyPollMs,
         policySource: { poll: (audience) => env.policySource.poll(audienceName(audience)) },
@@ -59,11 +75,12 @@ class ReferenceAdapter implements CoreAdapter {
 
   attach(session: SessionSpec): void {
     const refreshers: CatalogRefresher[] = [];
-    const source = new ConnectedPageSource(session.connector, () => { for (const refresher of refreshers) refresher.onListChanged(); });
+    const connected = new ConnectedPageSource(session.connector, () => { for (const refresher of refreshers) refresher.onListChanged(); });
+    const source = this.#wrap(connected);
     for (let i = 0; i < session.refreshers; i += 1) {
       refreshers.push(this.#host.attach(source, { tenant: session.tenant, role: session.role }, { endpointDigest: session.endpointDigest, protocolVersion: PROTOCOL_VERSION }));
     }
-    void source.open().then(() => { for (const refresher of refreshers) refresher.start(); });
+    void connected.open().then(() => { for (const refresher of refreshers) refresher.start(); });
   }
 
   disclose(session: string, tenant: string, role: string, identity: string): DisclosureResult {

@@ -1,23 +1,40 @@
 /**
- * The catalogue of deliberately broken cores (SPEC section 12). The oracle must catch each one;
- * `catsim run --core mutant:NAME` runs a campaign on it.
+ * The catalogue of deliberately broken cores (SPEC section 12): each is the reference core with
+ * exactly one defence removed. The oracle must catch every one; `catsim run --core mutant:NAME`
+ * runs a campaign on one, and `catsim prove` runs them all.
  */
 import type { CoreFactory } from '../cores/adapter.ts';
 import { referenceCore } from '../cores/reference.ts';
-import { KeyWithoutTenantRegistry } from './registries.ts';
-import { FirstPageOnlyWalk, NoCursorLoopDetectionWalk, NoFinalRecheckWalk } from './walks.ts';
+import { ForwardUndisclosedGate, RefuseEverythingGate, RevocationOnRefreshGate, TrustPlanGenerationGate, TrustReadOnlyHintGate, UnversionedWriteGate } from './gates.ts';
+import { anyDialectChecks, NoEpochReceiptHost, StickyIdentitySource } from './others.ts';
+import { BlindStore, KeyWithoutTenantRegistry, NoCasRegistry, ServeExpiredRegistry } from './registries.ts';
+import { FirstPageOnlyWalk, IgnoreIdentityWalk, LastPageRevisionWalk, NoCursorLoopDetectionWalk, NoFinalRecheckWalk, TwoEqualScansWalk } from './walks.ts';
 
-/** One mutant: its name, the defence it lacks, and how to build it. */
+/** One mutant: its name, the defence it lacks, the invariants expected to catch it, and how to build it. */
 export interface Mutant {
   name: string;
   removedDefence: string;
+  expectedCatchers: string[];
   core: CoreFactory;
 }
 
-/** Every mutant, by name. */
+/** Every mutant, by name, in SPEC section 12 order. */
 export const MUTANTS: readonly Mutant[] = [
-  { name: 'no-final-recheck', removedDefence: 'the final recheck of page 1 before SNAPSHOT_PROVEN', core: referenceCore({ walk: NoFinalRecheckWalk }) },
-  { name: 'first-page-only', removedDefence: 'following nextCursor past page 1', core: referenceCore({ walk: FirstPageOnlyWalk }) },
-  { name: 'no-cursor-loop-detection', removedDefence: 'quarantine of a cursor requested twice', core: referenceCore({ walk: NoCursorLoopDetectionWalk }) },
-  { name: 'key-without-tenant', removedDefence: 'the tenant in the catalog key (keyed by identity and role)', core: referenceCore({ registry: KeyWithoutTenantRegistry }) },
+  { name: 'first-page-only', removedDefence: 'following nextCursor past page 1 (the SDK auto-refresh)', expectedCatchers: ['I1', 'I2', 'I12'], core: referenceCore({ walk: FirstPageOnlyWalk }) },
+  { name: 'no-cursor-loop-detection', removedDefence: 'quarantine of a cursor requested twice', expectedCatchers: ['I13'], core: referenceCore({ walk: NoCursorLoopDetectionWalk }) },
+  { name: 'two-equal-scans', removedDefence: 'revision binding (two equal scans taken as proof instead)', expectedCatchers: ['I1', 'I2'], core: referenceCore({ walk: TwoEqualScansWalk }) },
+  { name: 'last-page-revision', removedDefence: 'binding every page to page 1\'s revision (only the last page\'s counts)', expectedCatchers: ['I1', 'I2'], core: referenceCore({ walk: LastPageRevisionWalk }) },
+  { name: 'no-final-recheck', removedDefence: 'the final recheck of page 1 before SNAPSHOT_PROVEN', expectedCatchers: ['I1'], core: referenceCore({ walk: NoFinalRecheckWalk }) },
+  { name: 'unversioned-write', removedDefence: 'human confirmation for non-READ tools of unversioned sources', expectedCatchers: ['I3'], core: referenceCore({ gate: UnversionedWriteGate }) },
+  { name: 'trust-readonly-hint', removedDefence: 'effect classes from trusted policy only (readOnlyHint believed)', expectedCatchers: ['I3'], core: referenceCore({ gate: TrustReadOnlyHintGate }) },
+  { name: 'publish-without-cas', removedDefence: 'the compare-and-swap on the active pointer', expectedCatchers: ['I10'], core: referenceCore({ registry: NoCasRegistry, storeClass: BlindStore }) },
+  { name: 'key-without-tenant', removedDefence: 'the tenant in the catalog key (keyed by identity and role)', expectedCatchers: ['I4'], core: referenceCore({ registry: KeyWithoutTenantRegistry }) },
+  { name: 'no-recheck-at-call', removedDefence: 're-checking the active generation at call time (the plan\'s is trusted)', expectedCatchers: ['I8'], core: referenceCore({ gate: TrustPlanGenerationGate }) },
+  { name: 'revocation-on-refresh', removedDefence: 'applying revocations at once (only a new generation re-reads grants)', expectedCatchers: ['I7'], core: referenceCore({ gate: RevocationOnRefreshGate }) },
+  { name: 'any-dialect', removedDefence: 'refusing unknown JSON Schema dialects', expectedCatchers: ['I5'], core: referenceCore({ contentChecks: anyDialectChecks }) },
+  { name: 'forward-undisclosed', removedDefence: 'reject-on-novel (undisclosed tools are forwarded)', expectedCatchers: ['I9'], core: referenceCore({ gate: ForwardUndisclosedGate }) },
+  { name: 'receipt-without-epoch', removedDefence: 'the policy epoch in every receipt', expectedCatchers: ['I6'], core: referenceCore({ host: NoEpochReceiptHost }) },
+  { name: 'serve-expired', removedDefence: 'refusing a generation past its expiresAt', expectedCatchers: ['I11'], core: referenceCore({ registry: ServeExpiredRegistry }) },
+  { name: 'ignore-identity-rotation', removedDefence: 'following the identity the connection presents (certificate rotation ignored)', expectedCatchers: ['I12', 'I4'], core: referenceCore({ walk: IgnoreIdentityWalk, wrapSource: (source) => new StickyIdentitySource(source) }) },
+  { name: 'refuse-everything', removedDefence: 'admitting anything at all', expectedCatchers: ['I12'], core: referenceCore({ gate: RefuseEverythingGate }) },
 ];

@@ -1,12 +1,49 @@
 /**
- * Mutant registries: the reference registry with exactly one defence removed (SPEC section 12).
+ * Mutant registries and stores: the reference registry with exactly one defence removed
+ * (SPEC section 12).
  */
 import type { CatalogKey } from '../../src/keys.ts';
-import { CatalogRegistry } from '../../src/registry/registry.ts';
+import { CatalogRegistry, type ServeResult } from '../../src/registry/registry.ts';
+import type { GenerationRecord, RegistryStore } from '../../src/registry/store.ts';
 
 /** Catalog key without tenant: keyed by identity and role only, so tenants share one pointer. */
 export class KeyWithoutTenantRegistry extends CatalogRegistry {
   protected override storeKey(key: CatalogKey): string {
     return `${key.identity}|*.${key.role}`;
+  }
+}
+
+/** Publish without CAS: the pointer is never compared, so racers overwrite each other. */
+export class NoCasRegistry extends CatalogRegistry {
+  protected override pointerHolds(): boolean {
+    return true;
+  }
+}
+
+/** A store whose write is blind (no compare): the other half of publishing without CAS. */
+export class BlindStore implements RegistryStore {
+  readonly #history = new Map<string, GenerationRecord[]>();
+
+  active(key: string): GenerationRecord | undefined {
+    return this.#history.get(key)?.at(-1);
+  }
+
+  generation(key: string, catalogGeneration: number): GenerationRecord | undefined {
+    return this.#history.get(key)?.findLast((record) => record.catalogGeneration === catalogGeneration);
+  }
+
+  compareAndSet(key: string, _expectedGeneration: number, next: GenerationRecord): boolean {
+    this.#history.set(key, [...(this.#history.get(key) ?? []), next]);
+    return true;
+  }
+}
+
+/** Serving an expired generation: `expiresAt` is never looked at. */
+export class ServeExpiredRegistry extends CatalogRegistry {
+  override serve(key: CatalogKey): ServeResult {
+    const served = super.serve(key);
+    if (served.ok || served.code !== 'CATALOG_EXPIRED') return served;
+    const active = this.active(key);
+    return active === undefined ? served : { ok: true, record: active };
   }
 }

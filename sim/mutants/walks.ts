@@ -2,7 +2,8 @@
  * Mutant walks: the reference walk with exactly one defence removed (SPEC section 12). Each is
  * as small as possible, so that what the oracle catches is that one missing defence.
  */
-import { Walk } from '../../src/discovery/scan.ts';
+import { incomplete, Walk } from '../../src/discovery/scan.ts';
+import type { PageReply } from '../../src/discovery/page-source.ts';
 
 /** No final recheck: publishes right after the last page, without asking page 1 again. */
 export class NoFinalRecheckWalk extends Walk {
@@ -21,4 +22,43 @@ export class FirstPageOnlyWalk extends Walk {
 /** No cursor-loop detection: follows a repeated cursor (only the page limit stops it). */
 export class NoCursorLoopDetectionWalk extends Walk {
   protected override checkCursor(): void {}
+}
+
+/** Binds only the last page's revision: every page overwrites the bound revision, nothing is compared. */
+export class LastPageRevisionWalk extends Walk {
+  protected override checkRevision(page: PageReply): void {
+    if (page.revision === 'invalid') return incomplete('MALFORMED_PAGE');
+    this.revision = page.revision;
+  }
+}
+
+/**
+ * Two equal scans taken as complete: no revision binding; instead a second full walk, and the
+ * catalog counts as proven when both walks returned the same tools (blind to A-B-A changes).
+ */
+export class TwoEqualScansWalk extends Walk {
+  protected override checkRevision(page: PageReply): void {
+    if (page.revision === 'invalid') return incomplete('MALFORMED_PAGE');
+    this.revision ??= page.revision;
+  }
+
+  protected override async finalRecheck(): Promise<void> {
+    const first = JSON.stringify(this.pages.flatMap((page) => page.tools));
+    const second: unknown[] = [];
+    let cursor: string | undefined;
+    do {
+      const reply = await this.source.listPage(cursor, `${this.ctx.scanId}/second`, this.remainingMs());
+      if (!reply.ok) return incomplete('REQUEST_FAILED');
+      second.push(...reply.tools);
+      cursor = reply.nextCursor;
+    } while (cursor !== undefined && second.length < 10_000);
+    if (JSON.stringify(second) !== first) incomplete('REVISION_MOVED');
+  }
+}
+
+/** Ignores identity rotation inside a walk: only the policy epoch is re-checked per page. */
+export class IgnoreIdentityWalk extends Walk {
+  protected override checkIdentityAndEpoch(): void {
+    if (this.ctx.policyEpoch() !== this.policyEpoch) incomplete('POLICY_EPOCH_CHANGED');
+  }
 }

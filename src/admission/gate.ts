@@ -14,11 +14,11 @@
  * ADMIT (`CatalogHost.call`), so `decide` can also be measured alone.
  */
 import { type AudienceClass, type CatalogKey } from '../keys.ts';
-import type { CatalogRegistry } from '../registry/registry.ts';
+import type { CatalogRegistry, ServeResult } from '../registry/registry.ts';
 import type { GenerationRecord } from '../registry/store.ts';
 import type { SnapshotTool, ToolCatalogSnapshot } from '../snapshot/snapshot.ts';
 import type { ArgumentVerdict } from '../validation/argument-validator.ts';
-import { effectClassOf, type TrustConfig } from '../validation/trust.ts';
+import { effectClassOf, type EffectClass, type TrustConfig } from '../validation/trust.ts';
 import type { GateVerdict, RefusalCode } from './codes.ts';
 import type { DisclosureEntry, DisclosureLedger } from './disclosure-ledger.ts';
 
@@ -104,27 +104,31 @@ export interface GateDecision {
   argumentErrors?: string[];
 }
 
-/** The admission gate of SPEC section 7. */
+/**
+ * The admission gate of SPEC section 7. Each defence is a protected method, so a
+ * checker-validation mutant (sim/mutants) can remove exactly one by overriding it; `decide`
+ * calls them in the order of the refusal codes.
+ */
 export class AdmissionGate {
-  constructor(private readonly deps: GateDeps) {}
+  constructor(protected readonly deps: GateDeps) {}
 
   /** Decides one call now; never throws for any request or catalog content. */
   decide(request: CallRequest): GateDecision {
     const key: CatalogKey = { identity: request.identity, ...request.audience };
     const decision: GateDecision = { verdict: 'ADMIT', key, record: undefined, tool: undefined, policyEpoch: this.deps.policy.epoch(request.audience), disclosure: undefined };
-    const early = this.#keyRefusal(request, key);
+    const early = this.keyRefusal(request, key);
     if (early !== undefined) return { ...decision, verdict: early };
-    const served = this.deps.registry.serve(key);
+    const served = this.generationFor(key, request);
     const record = served.ok ? served.record : this.deps.registry.active(key);
     const checked = served.ok || served.code === 'CATALOG_EXPIRED' ? record : undefined;
     const tool = checked === undefined ? undefined : toolOf(checked.snapshot, request.plan);
     if (!served.ok) return { ...decision, verdict: served.code, record: checked, tool };
     const disclosure = this.deps.ledger.lookup(request.session, key, request.plan.toolName, request.plan.descriptorDigest);
-    return { ...decision, record: served.record, tool, disclosure, ...this.#callChecks(request, served.record, tool, disclosure) };
+    return { ...decision, record: served.record, tool, disclosure, ...this.callChecks(request, served.record, tool, disclosure) };
   }
 
   /** SERVER_DISABLED and TENANT_MISMATCH: is the caller's key usable, and is it the plan's? */
-  #keyRefusal(request: CallRequest, key: CatalogKey): RefusalCode | undefined {
+  protected keyRefusal(request: CallRequest, key: CatalogKey): RefusalCode | undefined {
     if (this.deps.registry.isDisabled(key) || this.deps.isQuarantined(key)) return 'SERVER_DISABLED';
     if (this.deps.connectionIdentity(request) !== request.plan.key.identity) return 'SERVER_DISABLED';
     const { tenant, role } = request.plan.key;
@@ -132,24 +136,47 @@ export class AdmissionGate {
     return undefined;
   }
 
+  /**
+   * The generation the call is checked against: the one active for the caller's key now (never
+   * the plan's, which may be stale), with the serving rules (INCOMPLETE_DISCOVERY, CATALOG_EXPIRED).
+   */
+  protected generationFor(key: CatalogKey, _request: CallRequest): ServeResult {
+    return this.deps.registry.serve(key);
+  }
+
   /** From UNDISCLOSED_TOOL to ARGS_INVALID, against the served generation. */
-  #callChecks(request: CallRequest, record: GenerationRecord, tool: SnapshotTool | undefined, disclosure: DisclosureEntry | undefined): Pick<GateDecision, 'verdict' | 'argumentErrors'> {
+  protected callChecks(request: CallRequest, record: GenerationRecord, tool: SnapshotTool | undefined, disclosure: DisclosureEntry | undefined): Pick<GateDecision, 'verdict' | 'argumentErrors'> {
     const { plan } = request;
-    if (disclosure === undefined) return { verdict: 'UNDISCLOSED_TOOL' };
+    if (!this.wasDisclosed(disclosure)) return { verdict: 'UNDISCLOSED_TOOL' };
     if (tool === undefined || tool.descriptorDigest !== plan.descriptorDigest) return { verdict: 'STALE_CATALOG' };
-    if (!this.deps.policy.holds(request.audience, plan.toolName)) return { verdict: 'POLICY_REVOKED' };
+    if (!this.holdsGrant(request, record)) return { verdict: 'POLICY_REVOKED' };
     if (tool.verdict !== 'ok') return { verdict: 'TOOL_QUARANTINED' };
-    if (record.status === 'UNVERSIONED_OBSERVATION' && !this.#mayWriteUnversioned(request)) return { verdict: 'UNVERSIONED_WRITE' };
-    const args = this.#checkArguments(tool, request.arguments ?? {});
+    if (record.status === 'UNVERSIONED_OBSERVATION' && !this.mayWriteUnversioned(request, tool)) return { verdict: 'UNVERSIONED_WRITE' };
+    const args = this.checkArguments(tool, request.arguments ?? {});
     return args.ok ? { verdict: 'ADMIT' } : { verdict: 'ARGS_INVALID', argumentErrors: args.errors };
   }
 
+  /** Reject-on-novel: only a tool this session was shown may be called. */
+  protected wasDisclosed(disclosure: DisclosureEntry | undefined): boolean {
+    return disclosure !== undefined;
+  }
+
+  /** At the current policy epoch the caller's audience holds the tool. */
+  protected holdsGrant(request: CallRequest, _record: GenerationRecord): boolean {
+    return this.deps.policy.holds(request.audience, request.plan.toolName);
+  }
+
+  /** The tool's effect class, from trusted policy only (TrustConfig.effectClasses, never annotations). */
+  protected effectClass(request: CallRequest, _tool: SnapshotTool): EffectClass {
+    return effectClassOf(this.deps.trust, request.plan.toolName);
+  }
+
   /**
-   * A tool of an unversioned source may be called without a confirmation only if the trusted
-   * effect class (TrustConfig.effectClasses, never annotations) is READ.
+   * A tool of an unversioned source may be called without a confirmation only if its trusted
+   * effect class is READ.
    */
-  #mayWriteUnversioned(request: CallRequest): boolean {
-    if (effectClassOf(this.deps.trust, request.plan.toolName) === 'READ') return true;
+  protected mayWriteUnversioned(request: CallRequest, tool: SnapshotTool): boolean {
+    if (this.effectClass(request, tool) === 'READ') return true;
     const token = request.confirmationToken;
     if (token === undefined || this.deps.confirmations === undefined) return false;
     try {
@@ -163,7 +190,7 @@ export class AdmissionGate {
    * The pinned-schema check. The validator throws only for a schema the content checks should
    * have quarantined; the gate then refuses (fails closed) rather than sending an unchecked call.
    */
-  #checkArguments(tool: SnapshotTool, args: unknown): ArgumentVerdict {
+  protected checkArguments(tool: SnapshotTool, args: unknown): ArgumentVerdict {
     const inputSchema = (tool.source as { inputSchema?: unknown } | null)?.inputSchema;
     try {
       return this.deps.validator.validate(tool.descriptorDigest, inputSchema, args);

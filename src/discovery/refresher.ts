@@ -19,6 +19,7 @@ import type { Clock, ObservationSink, Random, ScheduledTask, Scheduler } from '.
 import type { CatalogRegistry, PublishResult } from '../registry/registry.ts';
 import { pageRoot } from '../snapshot/digests.ts';
 import { buildSnapshot } from '../snapshot/snapshot.ts';
+import type { ContentChecks } from '../validation/content-checks.ts';
 import { trustDigest, type TrustConfig } from '../validation/trust.ts';
 import type { ScanLimits } from './config.ts';
 import type { PageSource } from './page-source.ts';
@@ -76,6 +77,8 @@ export interface RefresherDeps {
   random: Random;
   sink: ObservationSink;
   walk?: WalkConstructor;
+  /** The per-tool content checks; defaults to `checkTools` (mutants replace it). */
+  contentChecks?: ContentChecks;
 }
 
 /** Where the loop stands. */
@@ -209,6 +212,7 @@ export class CatalogRefresher {
       generationTtlMs: deps.refresh.generationTtlMs,
       trust: deps.trust,
       pages: outcome.pages,
+      contentChecks: deps.contentChecks,
     });
     this.lastPublish = deps.registry.publish(snapshot, expectedGeneration, {
       policyEpoch: deps.policy.epoch(deps.audience),

@@ -177,8 +177,16 @@ export class CatalogRegistry {
     return { ok: true, record };
   }
 
+  /**
+   * The compare of the compare-and-swap: the pointer still holds the generation the publisher
+   * read when its scan started. A checker-validation mutant overrides exactly this.
+   */
+  protected pointerHolds(active: GenerationRecord | undefined, expectedGeneration: number): boolean {
+    return (active?.catalogGeneration ?? 0) === expectedGeneration;
+  }
+
   #refusal(snapshot: ToolCatalogSnapshot, expected: number, guards: PublishGuards, active: GenerationRecord | undefined): PublishRefusal | undefined {
-    if ((active?.catalogGeneration ?? 0) !== expected) return 'CAS_CONFLICT';
+    if (!this.pointerHolds(active, expected)) return 'CAS_CONFLICT';
     if (snapshot.discoveryState === 'SNAPSHOT_PROVEN' && snapshot.sourceRevision === null) return 'NOT_PROVEN';
     const activeRevision = active?.snapshot.sourceRevision;
     if (snapshot.sourceRevision !== null && typeof activeRevision === 'number' && snapshot.sourceRevision < activeRevision) return 'REVISION_REGRESSION';

@@ -5,7 +5,7 @@
  */
 import type { PageRecord } from '../discovery/scan.ts';
 import type { CatalogKey } from '../keys.ts';
-import { checkTools, toolName, type ToolVerdict } from '../validation/content-checks.ts';
+import { checkTools, toolName, type ContentChecks, type ToolVerdict } from '../validation/content-checks.ts';
 import { effectClassOf, trustDigest, type EffectClass, type TrustConfig } from '../validation/trust.ts';
 import { descriptorDigest, pageRoot, schemaDigest, snapshotDigest } from './digests.ts';
 
@@ -72,13 +72,15 @@ export interface SnapshotInput {
   generationTtlMs: number;
   trust: TrustConfig;
   pages: readonly PageRecord[];
+  /** The per-tool content checks (SPEC section 5); defaults to `checkTools`. */
+  contentChecks?: ContentChecks;
 }
 
 /** Freezes a complete scan into a snapshot, running the per-tool content checks. */
 export function buildSnapshot(input: SnapshotInput): ToolCatalogSnapshot {
   const sources = input.pages.flatMap((page) => page.tools);
   const digests = sources.map(descriptorDigest);
-  const verdicts = checkTools(sources, digests, input.trust);
+  const verdicts = (input.contentChecks ?? checkTools)(sources, digests, input.trust);
   return deepFreeze({
     schema: 'toolCatalogSnapshot.v1',
     serverIdentity: input.key.identity,

@@ -47,6 +47,9 @@ export type ToolQuarantineReason =
   | 'SCHEMA_TOO_DEEP'
   | 'INVALID_SCHEMA';
 
+/** The shape of {@link checkTools}: verdicts for every tool of one snapshot, in order. */
+export type ContentChecks = (tools: readonly unknown[], descriptorDigests: readonly string[], trust: TrustConfig) => ToolVerdict[];
+
 /** `ok`, or the first reason the tool failed. */
 export type ToolVerdict = 'ok' | ToolQuarantineReason;
 

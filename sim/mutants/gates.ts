@@ -1,0 +1,60 @@
+/**
+ * Mutant admission gates: the reference gate with exactly one defence removed (SPEC section 12).
+ */
+import { AdmissionGate, type CallRequest, type GateDecision } from '../../src/admission/gate.ts';
+import type { CatalogKey } from '../../src/keys.ts';
+import type { ServeResult } from '../../src/registry/registry.ts';
+import type { GenerationRecord } from '../../src/registry/store.ts';
+import type { SnapshotTool } from '../../src/snapshot/snapshot.ts';
+import type { EffectClass } from '../../src/validation/trust.ts';
+
+/** Unversioned write admission: a non-READ tool of an unversioned source needs no confirmation. */
+export class UnversionedWriteGate extends AdmissionGate {
+  protected override mayWriteUnversioned(): boolean {
+    return true;
+  }
+}
+
+/** Trusting readOnlyHint: the effect class comes from the server's annotations. */
+export class TrustReadOnlyHintGate extends AdmissionGate {
+  protected override effectClass(request: CallRequest, tool: SnapshotTool): EffectClass {
+    return tool.annotations?.readOnlyHint === true ? 'READ' : super.effectClass(request, tool);
+  }
+}
+
+/** No re-check at call: the gate trusts the plan's generation instead of the active one. */
+export class TrustPlanGenerationGate extends AdmissionGate {
+  protected override generationFor(key: CatalogKey, request: CallRequest): ServeResult {
+    const planned = this.deps.registry.generation(key, request.plan.generation);
+    return planned === undefined ? super.generationFor(key, request) : { ok: true, record: planned };
+  }
+}
+
+/** Undisclosed calls forwarded: a tool never shown to the session may be called. */
+export class ForwardUndisclosedGate extends AdmissionGate {
+  protected override wasDisclosed(): boolean {
+    return true;
+  }
+}
+
+/**
+ * Revocation only on refresh: the grants are read once per generation, when the gate first sees
+ * it, so a revocation takes effect only when a refresh publishes a new generation.
+ */
+export class RevocationOnRefreshGate extends AdmissionGate {
+  readonly #grants = new Map<string, boolean>();
+
+  protected override holdsGrant(request: CallRequest, record: GenerationRecord): boolean {
+    const key = `${record.key}#${record.catalogGeneration}#${request.plan.toolName}`;
+    let holds = this.#grants.get(key);
+    if (holds === undefined) this.#grants.set(key, (holds = super.holdsGrant(request, record)));
+    return holds;
+  }
+}
+
+/** Refuses everything: every call gets SERVER_DISABLED. */
+export class RefuseEverythingGate extends AdmissionGate {
+  override decide(request: CallRequest): GateDecision {
+    return { ...super.decide(request), verdict: 'SERVER_DISABLED' };
+  }
+}
