@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { walkCatalog } from '../cli/commands/capture.ts';
 import { InputError } from '../cli/errors.ts';
 import { loadCatalog } from '../sim/plan/catalog.ts';
@@ -35,16 +35,26 @@ const EXPECTED: Record<string, string[]> = {
 };
 
 describe('catsim capture against the reference servers', () => {
-  const fsDir = mkdtempSync(join(tmpdir(), 'catsim-capture-fs-'));
-  const memDir = mkdtempSync(join(tmpdir(), 'catsim-capture-mem-'));
-  const commands: Record<string, string> = {
+  let fsDir = '';
+  let memDir = '';
+  beforeAll(() => {
+    fsDir = mkdtempSync(join(tmpdir(), 'catsim-capture-fs-'));
+    memDir = mkdtempSync(join(tmpdir(), 'catsim-capture-mem-'));
+  });
+  afterAll(() => {
+    rmSync(fsDir, { recursive: true, force: true });
+    rmSync(memDir, { recursive: true, force: true });
+  });
+  // The filesystem server gets a fresh temporary directory: its descriptors must not mention it.
+  const commandOf = (name: string): string => ({
     everything: `${node} ${serverJs('everything')}`,
     filesystem: `${node} ${serverJs('filesystem')} ${fsDir}`,
     memory: `env MEMORY_FILE_PATH=${join(memDir, 'memory.jsonl')} ${node} ${serverJs('memory')}`,
-  };
+  })[name] as string;
 
-  for (const [name, command] of Object.entries(commands)) {
+  for (const name of Object.keys(EXPECTED)) {
     it(`captures exactly the ${EXPECTED[name]?.length} tools of server-${name}, equal to the shipped scenarios/catalogs/${name}.json`, async () => {
+      const command = commandOf(name);
       const { code, stdout, stderr } = await catsim(['capture', '--stdio', command]);
       expect(code, stderr).toBe(0);
       expect(stdout.endsWith('}\n')).toBe(true);

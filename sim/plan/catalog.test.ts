@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -30,8 +30,10 @@ describe('loadCatalog', () => {
     for (const [name, text, problem] of cases) {
       const path = join(dir, name);
       if (text !== '') writeFileSync(path, text);
+      expect(() => loadCatalog(path)).toThrow(ScenarioError);
       expect(() => loadCatalog(path)).toThrow(new ScenarioError(`${path}: ${problem}`));
     }
+    rmSync(dir, { recursive: true, force: true });
   });
 });
 
