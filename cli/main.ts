@@ -12,6 +12,7 @@ import { discoverCommand } from './commands/discover.ts';
 import { replayCommand } from './commands/replay.ts';
 import { shrinkCommand } from './commands/shrink.ts';
 import { checkCommand } from './commands/check.ts';
+import { proveCommand } from './commands/prove.ts';
 import { runCommand } from './commands/run.ts';
 import { EXIT, InputError } from './errors.ts';
 
@@ -91,6 +92,15 @@ function build(parser: Argv, setCode: (code: number) => void): Argv {
       .option('timeline', { type: 'boolean', default: true, describe: 'Print the timeline of the shrunk round' })
       .check((a) => checkCounts({ round: a.round, attempts: a.attempts })),
     async (a) => setCode(await shrinkCommand({ seed: a.seed, round: a.round, scenario: a.scenario, catalog: a.catalog, core: a.core, out: a.out, attemptsMax: a.attempts, timeline: a.timeline })))
+    .command('prove', 'Show that the oracle catches every mutant core, with the peers beside the reference core', (y) => y
+      .option('seed', { type: 'string', default: '1', describe: 'Campaign seed' })
+      .option('scenario', { type: 'string', default: 'default', describe: 'Scenario name or path' })
+      .option('cap', { type: 'number', default: 1000, describe: 'Most rounds per mutant before it counts as not caught' })
+      .option('chunk', { type: 'number', default: 50, describe: 'Rounds run at a time while looking for the first detection' })
+      .option('peer-rounds', { type: 'number', default: 200, describe: 'Rounds for the peers and the reference core side by side' })
+      .option('workers', { type: 'number', describe: 'Worker threads (default: one per core)' })
+      .check((a) => checkCounts({ cap: a.cap, chunk: a.chunk, 'peer-rounds': a['peer-rounds'], workers: a.workers }) && positive({ cap: a.cap, chunk: a.chunk })),
+    async (a) => setCode(await proveCommand({ seed: a.seed, scenario: a.scenario, cap: a.cap, chunk: a.chunk, peerRounds: a['peer-rounds'], workers: a.workers })))
     .command('check <trace>', 'Run the oracle on a saved trace (catsim.trace.v1)', (y) => y
       .positional('trace', { type: 'string', demandOption: true, describe: 'Trace file (JSON lines)' }),
     (a) => setCode(checkCommand(a.trace)))
@@ -116,6 +126,12 @@ function build(parser: Argv, setCode: (code: number) => void): Argv {
 /** `replay` runs either a plan file or a (seed, round). */
 function needsRound(a: { plan?: string; seed?: string; round?: number }): true {
   if (a.plan === undefined && (a.seed === undefined || a.round === undefined)) throw new InputError('replay needs --seed and --round, or --plan FILE');
+  return true;
+}
+
+/** Every given count must be at least 1. */
+function positive(values: Record<string, number>): true {
+  for (const [name, value] of Object.entries(values)) if (value < 1) throw new InputError(`--${name} must be at least 1, got ${value}`);
   return true;
 }
 

@@ -1,0 +1,88 @@
+/**
+ * `catsim prove`: shows, on the default campaign, that the oracle catches every mutant core of
+ * SPEC section 12, and puts the peers' violations next to the reference core's zero.
+ *
+ * Each mutant runs rounds in chunks until its first failing round, capped at `--cap` rounds
+ * (default 1,000); a mutant not caught within the cap fails `prove`. "Caught" means an invariant
+ * violation (an UNDECIDED round does not count). Probes are not judged here.
+ */
+import { availableParallelism } from 'node:os';
+import { runCampaign } from '../../sim/campaign/campaign.ts';
+import type { CampaignReport } from '../../sim/campaign/report.ts';
+import { MUTANTS } from '../../sim/mutants/index.ts';
+import { PEERS } from '../../sim/peers/index.ts';
+import { loadScenario, type Scenario } from '../../sim/plan/scenario.ts';
+import { INVARIANT_IDS } from '../../oracle/index.ts';
+import { EXIT } from '../errors.ts';
+
+/** Arguments of `catsim prove`. */
+export interface ProveArgs {
+  seed: string;
+  scenario: string;
+  cap: number;
+  chunk: number;
+  peerRounds: number;
+  workers?: number;
+}
+
+/** How one mutant fared. */
+export interface MutantResult {
+  name: string;
+  caught: boolean;
+  /** Rounds run until (and including) the first failing round, or the cap. */
+  rounds: number;
+  firstRound: number | null;
+  /** Invariant and code of the first violation of the first failing round. */
+  caughtBy: string | null;
+  expected: string[];
+}
+
+async function firstDetection(name: string, args: ProveArgs, scenario: Scenario, workers: number): Promise<MutantResult> {
+  const mutant = MUTANTS.find((m) => m.name === name);
+  for (let from = 0; from < args.cap; from += args.chunk) {
+    const rounds = Math.min(args.chunk, args.cap - from);
+    const report = await runCampaign({ seed: args.seed, scenario, core: `mutant:${name}`, firstRound: from, rounds, workers, determinismEvery: 0 });
+    const failing = report.failingRounds.find((round) => round.violations.length > 0);
+    if (failing !== undefined) {
+      const first = failing.violations[0];
+      return { name, caught: true, rounds: failing.round + 1, firstRound: failing.round, caughtBy: `${first?.invariant} ${first?.code}`, expected: mutant?.expectedCatchers ?? [] };
+    }
+  }
+  return { name, caught: false, rounds: args.cap, firstRound: null, caughtBy: null, expected: mutant?.expectedCatchers ?? [] };
+}
+
+function violationLine(label: string, report: CampaignReport): string {
+  const total = Object.values(report.violationsByInvariant).reduce((a, b) => a + b, 0);
+  const per = INVARIANT_IDS.map((id) => `${id} ${report.violationsByInvariant[id] ?? 0}`).join('  ');
+  return `  ${label.padEnd(24)} ${String(total).padStart(6)} violations in ${report.failingRounds.length}/${report.roundsRun} rounds   ${per}`;
+}
+
+/** Runs the proof; exit 0 only when every mutant was caught within the cap. */
+export async function proveCommand(args: ProveArgs): Promise<number> {
+  const scenario = loadScenario(args.scenario);
+  const workers = args.workers ?? availableParallelism();
+  const out = [`catsim prove  seed=${args.seed}  scenario=${scenario.name}  cap=${args.cap} rounds per mutant`, '', 'mutant cores (each the reference core with one defence removed):'];
+  out.push(`  ${'mutant'.padEnd(26)} ${'caught'.padEnd(7)} ${'rounds to first detection'.padEnd(26)} caught by`);
+  process.stdout.write(`${out.join('\n')}\n`);
+  const results: MutantResult[] = [];
+  for (const mutant of MUTANTS) {
+    const result = await firstDetection(mutant.name, args, scenario, workers);
+    results.push(result);
+    const rounds = result.caught ? `${result.rounds} (round ${result.firstRound})` : `not within ${args.cap}`;
+    process.stdout.write(`  ${result.name.padEnd(26)} ${(result.caught ? 'yes' : 'NO').padEnd(7)} ${rounds.padEnd(26)} ${result.caughtBy ?? '-'}   (expected: ${result.expected.join(' or ')})\n`);
+  }
+  const lines = ['', `peers and the reference core on the same ${args.peerRounds} rounds:`];
+  const reference = await runCampaign({ seed: args.seed, scenario, core: 'reference', firstRound: 0, rounds: args.peerRounds, workers, determinismEvery: 0 });
+  lines.push(violationLine('reference', reference));
+  for (const peer of Object.keys(PEERS)) {
+    const report = await runCampaign({ seed: args.seed, scenario, core: `peer:${peer}`, firstRound: 0, rounds: args.peerRounds, workers, determinismEvery: 0 });
+    lines.push(violationLine(`peer:${peer}`, report));
+  }
+  const missed = results.filter((result) => !result.caught);
+  const referenceClean = reference.failingRounds.length === 0;
+  lines.push('', missed.length === 0 && referenceClean
+    ? `PROVEN: all ${results.length} mutants caught; the reference core has 0 violations.`
+    : `NOT PROVEN: ${missed.length} mutants not caught${missed.length > 0 ? ` (${missed.map((m) => m.name).join(', ')})` : ''}${referenceClean ? '' : '; the reference core has violations'}.`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+  return missed.length === 0 && referenceClean ? EXIT.clean : EXIT.violation;
+}
