@@ -25,7 +25,7 @@ describe('catsim command line', () => {
     expect(stdout).toContain('catsim run  seed=1  scenario=default  core=reference  rounds 0..5');
     expect(stdout).toMatch(/^violations per invariant: I1 0 {2}I2 0 /m);
     expect(stdout).toContain('determinism: 2 rounds replayed in a fresh world, 0 mismatches');
-    expect(stdout).toMatch(/^faults enabled \(rounds\): F1 \d+ {2}F2 \d+ {2}F3 \d+ {2}F4 \d+ {2}F5 \d+ {2}F11 \d+ {2}F12 \d+$/m);
+    expect(stdout).toMatch(/^faults enabled \(rounds\): F1 \d+ {2}F2 \d+ {2}F3 \d+ {2}F4 \d+ {2}F5 \d+ {2}F6 \d+ {2}F7 \d+ {2}F8 \d+ {2}F9 \d+ {2}F10 \d+ {2}F11 \d+ {2}F12 \d+ {2}F13 \d+ {2}F14 \d+ {2}F15 \d+ {2}F16 \d+ {2}F17 \d+$/m);
     expect(code).toBe(0);
   });
 
@@ -35,7 +35,7 @@ describe('catsim command line', () => {
     writeFileSync(join(dir, 'wrong.json'), JSON.stringify({ name: 'x', faults: ['F99'] }));
     const cases: [string[], string][] = [
       [['run', '--rounds', '-1'], 'catsim: --rounds must be a non-negative integer, got -1\n'],
-      [['run', '--rounds', '1', '--core', 'nope'], 'catsim: unknown core "nope"; expected one of: reference, mutant:no-final-recheck, mutant:first-page-only, mutant:no-cursor-loop-detection\n'],
+      [['run', '--rounds', '1', '--core', 'nope'], 'catsim: unknown core "nope"; expected one of: reference, mutant:first-page-only, mutant:no-cursor-loop-detection, mutant:two-equal-scans, mutant:last-page-revision, mutant:no-final-recheck, mutant:unversioned-write, mutant:trust-readonly-hint, mutant:publish-without-cas, mutant:key-without-tenant, mutant:no-recheck-at-call, mutant:revocation-on-refresh, mutant:any-dialect, mutant:forward-undisclosed, mutant:receipt-without-epoch, mutant:serve-expired, mutant:ignore-identity-rotation, mutant:refuse-everything, peer:sdk-autorefresh, peer:list-once\n'],
       [['run', '--rounds', '1', '--scenario', join(dir, 'bad.json')], `catsim: ${join(dir, 'bad.json')}: not valid JSON\n`],
       [['run', '--rounds', '1', '--scenario', join(dir, 'wrong.json')], `catsim: ${join(dir, 'wrong.json')}: "faults" must be an array of fault ids F1..F17\n`],
       [['run', '--rounds', '1', '--scenario', 'no-such-scenario'], 'no such file\n'],

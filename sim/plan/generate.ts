@@ -66,16 +66,24 @@ export function generatePlan(seed: string, round: number, scenario: Scenario, po
  * the original arguments stay valid.
  */
 function sampleArgsFor(servers: readonly ServerPlan[], pool: readonly PoolTool[]): Record<string, Record<string, unknown>> {
-  const byName = new Map(pool.map((entry) => [String(entry.descriptor.name), entry.sampleArgs]));
+  const byBase = new Map(pool.map((entry) => [baseName(String(entry.descriptor.name)), entry.sampleArgs]));
   const out: Record<string, Record<string, unknown>> = {};
   const names = new Set<string>();
   for (const server of servers) for (const step of server.history) for (const view of Object.values(step.views)) for (const tool of view) names.add(String(tool.name));
   for (const name of [...names].sort()) {
-    const args = byName.get(name) ?? byName.get(name.replace(/_v\d$/, '')) ?? byName.get(name.replace(/_s\d+(d\d+|t)$/i, '').toLowerCase().replaceAll('-', '_'));
+    const args = byBase.get(baseName(name));
     if (args !== undefined) out[name] = structuredClone(args);
     else if (name.startsWith('purge_cache_')) out[name] = { scope: 'all' };
   }
   return out;
+}
+
+/**
+ * The pool name a generated name came from: without rename suffixes (`_v3`, repeated), without a
+ * plant suffix (`_s0d1`, `_s1t`, or an upper-case F6 twin's `-S1T`), case folded and `-` read as `_`.
+ */
+export function baseName(name: string): string {
+  return name.toLowerCase().replaceAll('-', '_').replace(/(_v\d)+$/, '').replace(/_s\d+(d\d+|t)$/, '').replace(/(_v\d)+$/, '');
 }
 
 /**

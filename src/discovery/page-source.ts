@@ -104,12 +104,22 @@ export class SdkPageSource implements PageSource {
   }
 }
 
+/**
+ * A schema failure of the result. The SDK rejects with zod's core `$ZodError`, which is not an
+ * instance of the classic `z.ZodError`, so both are recognised by class and by shape.
+ */
+function isZodError(error: unknown): boolean {
+  if (error instanceof z.ZodError) return true;
+  const candidate = error as { name?: unknown; issues?: unknown } | null;
+  return typeof candidate === 'object' && candidate !== null && (candidate.name === 'ZodError' || candidate.name === '$ZodError') && Array.isArray(candidate.issues);
+}
+
 /** Maps an SDK rejection to a failure kind by its JSON-RPC code, never by its message text. */
 export function classifyFailure(error: unknown): PageFailure['kind'] {
   const code = (error as { code?: unknown } | null)?.code;
   if (code === INVALID_PARAMS) return 'cursor_invalid';
   if (code === REQUEST_TIMEOUT) return 'timeout';
   if (code === CONNECTION_CLOSED) return 'disconnected';
-  if (error instanceof z.ZodError) return 'malformed';
+  if (isZodError(error)) return 'malformed';
   return 'error';
 }

@@ -101,6 +101,11 @@ describe('cursor walk', () => {
     expect(outcome.pages[0]?.tools).toEqual([tool('a'), { name: 42 }, 'garbage']);
   });
 
+  it('ends INCOMPLETE with MALFORMED_PAGE when the page envelope is garbage (tools not an array)', async () => {
+    const { outcome } = await scan(() => ({ tools: 'garbage' as unknown as unknown[], revision: 1 }));
+    expect([outcome.state, outcome.reason]).toEqual(['INCOMPLETE', 'MALFORMED_PAGE']);
+  });
+
   it('quarantines equivocation: the same revision proved with different content', async () => {
     const watch = new RevisionWatch();
     await scan(() => ({ tools: [tool('a')], revision: 9 }), watch);
