@@ -7,6 +7,7 @@ const sc = loadScenario('default');
 const N = Number(process.argv[2] ?? 100);
 let ev = 0, tr = 0, tCheck = 0;
 const t0 = performance.now();
+const cpu0 = process.cpuUsage();
 for (let r = 0; r < N; r++) {
   const run = await runRound(generatePlan('1', r, sc), referenceCore(), 'reference');
   ev += run.eventsRun; tr += run.events.length;
@@ -14,4 +15,5 @@ for (let r = 0; r < N; r++) {
   checkEvents(run.header as never, run.events as never);
   tCheck += performance.now() - c0;
 }
-console.log('ms/round', ((performance.now() - t0) / N).toFixed(1), 'world events/round', (ev / N).toFixed(0), 'trace events/round', (tr / N).toFixed(0), 'oracle ms/round', (tCheck / N).toFixed(2));
+const cpu = process.cpuUsage(cpu0);
+console.log('cpu ms/round', ((cpu.user + cpu.system) / 1000 / N).toFixed(1), 'wall ms/round', ((performance.now() - t0) / N).toFixed(1), 'world events/round', (ev / N).toFixed(0), 'trace events/round', (tr / N).toFixed(0), 'oracle ms/round', (tCheck / N).toFixed(2));

@@ -183,7 +183,8 @@ export class SimCatalogServer {
     const reported = this.plan.versioned ? this.#step.revision : null;
     this.#logPage(audienceOf(extra, audience), scanId, cursor, nextCursor, reported, tools);
     this.#maybeNotifyAfterPage2(scanId, audience);
-    const result: PageResult = { tools: structuredClone(tools) };
+    // No copy here: the link copies every message it carries (structured clone at send).
+    const result: PageResult = { tools };
     if (nextCursor !== undefined) result.nextCursor = nextCursor;
     if (reported !== null) result._meta = { [REVISION_KEY]: reported };
     return result;

@@ -17,16 +17,35 @@ function canonical(value: unknown): string {
   return text;
 }
 
+/** Descriptor digests by identity (placed descriptors are never mutated). */
+const descriptorDigests = new WeakMap<object, string>();
+
 /** sha256("catsim.descriptor.v1\n" + JCS(tool)). */
 export function worldDescriptorDigest(tool: unknown): string {
-  return sha256(`catsim.descriptor.v1\n${canonical(tool)}`);
+  if (typeof tool !== 'object' || tool === null) return sha256(`catsim.descriptor.v1\n${canonical(tool)}`);
+  let digest = descriptorDigests.get(tool);
+  if (digest === undefined) descriptorDigests.set(tool, (digest = sha256(`catsim.descriptor.v1\n${canonical(tool)}`)));
+  return digest;
 }
+
+/** Page digests by (cursors, revision, tool digests); bounded. */
+const pageDigests = new Map<string, string>();
 
 /**
  * sha256("catsim.page.v1\n" + JCS({cursorIn, cursorOut, revision, tools})); the four keys are
  * written in JCS order, each tool in its canonical form.
  */
 export function worldPageDigest(cursorIn: string | null, cursorOut: string | null, revision: number | null, tools: readonly unknown[]): string {
+  const key = `${JSON.stringify([cursorIn, cursorOut, revision])}${tools.map(worldDescriptorDigest).join(',')}`;
+  let digest = pageDigests.get(key);
+  if (digest === undefined) {
+    if (pageDigests.size >= 8192) pageDigests.clear();
+    pageDigests.set(key, (digest = pageDigestOf(cursorIn, cursorOut, revision, tools)));
+  }
+  return digest;
+}
+
+function pageDigestOf(cursorIn: string | null, cursorOut: string | null, revision: number | null, tools: readonly unknown[]): string {
   const body = `{"cursorIn":${canonicalize(cursorIn)},"cursorOut":${canonicalize(cursorOut)},"revision":${canonicalize(revision)},"tools":[${tools.map(canonical).join(',')}]}`;
   return sha256(`catsim.page.v1\n${body}`);
 }

@@ -6,8 +6,22 @@ import { domainDigest, jcs, jcsMemo, sha256Hex } from './canonical.ts';
 
 /** sha256("catsim.descriptor.v1\n" + JCS(tool exactly as sent, annotations and `_meta` included)). */
 export function descriptorDigest(tool: unknown): string {
-  return sha256Hex(`catsim.descriptor.v1\n${jcsMemo(tool)}`);
+  const text = JSON.stringify(tool);
+  if (text === undefined) return sha256Hex(`catsim.descriptor.v1\n${jcsMemo(tool)}`);
+  let digest = DESCRIPTOR_DIGESTS.get(text);
+  if (digest === undefined) {
+    if (DESCRIPTOR_DIGESTS.size >= DIGEST_MEMO_MAX) DESCRIPTOR_DIGESTS.clear();
+    DESCRIPTOR_DIGESTS.set(text, (digest = sha256Hex(`catsim.descriptor.v1\n${jcsMemo(tool)}`)));
+  }
+  return digest;
 }
+
+/** Most digests each memo keeps before it clears itself (a cleared memo only costs recomputing). */
+const DIGEST_MEMO_MAX = 8192;
+/** Descriptor digests by the tool's JSON text: servers resend the same descriptors every scan. */
+const DESCRIPTOR_DIGESTS = new Map<string, string>();
+/** Page digests by (cursors, revision, tools' JSON text). */
+const PAGE_DIGESTS = new Map<string, string>();
 
 /** Digest of a sub-schema (`inputSchema`, `outputSchema`), or null when the tool has none. */
 export function schemaDigest(schema: unknown): string | null {
@@ -24,7 +38,13 @@ export interface PageDigestInput {
 
 /** sha256("catsim.page.v1\n" + JCS({cursorIn, cursorOut, revision, tools})). */
 export function pageDigest(page: PageDigestInput): string {
-  return sha256Hex(`catsim.page.v1\n${canonicalPage(page)}`);
+  const key = JSON.stringify([page.cursorIn, page.cursorOut, page.revision, page.tools]);
+  let digest = PAGE_DIGESTS.get(key);
+  if (digest === undefined) {
+    if (PAGE_DIGESTS.size >= DIGEST_MEMO_MAX) PAGE_DIGESTS.clear();
+    PAGE_DIGESTS.set(key, (digest = sha256Hex(`catsim.page.v1\n${canonicalPage(page)}`)));
+  }
+  return digest;
 }
 
 /**

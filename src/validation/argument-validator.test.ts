@@ -79,13 +79,17 @@ describe('ArgumentValidator', () => {
     expect(() => validator.validate('urn-x', { $id: 'urn:x', type: 'object' }, {})).toThrow('URN without nid cannot be serialized');
   });
 
-  it('compiles once per descriptor digest', () => {
+  it('compiles once per descriptor digest, and once per schema across digests', () => {
+    // A schema no other test uses, so the process-wide compile memo starts cold for it.
+    const schema = { ...PAIR, title: 'compile-count-probe' };
     const compile = vi.spyOn(AJV_CORE_PROTOTYPE, 'compile');
     const validator = new ArgumentValidator(DEFAULT_TRUST);
-    for (let call = 0; call < 5; call += 1) validator.validate('d1', PAIR, { pair: ['a', call] });
+    for (let call = 0; call < 5; call += 1) validator.validate('c1', schema, { pair: ['a', call] });
     expect(compile).toHaveBeenCalledTimes(1);
-    validator.validate('d2', PAIR, { pair: ['a', 1] });
-    validator.validate('d2', PAIR, { pair: ['a', 'b'] });
+    // Another descriptor (say a renamed tool) with the very same input schema reuses the compile.
+    validator.validate('c2', schema, { pair: ['a', 1] });
+    expect(compile).toHaveBeenCalledTimes(1);
+    validator.validate('c3', { ...schema, title: 'compile-count-probe-2' }, { pair: ['a', 'b'] });
     expect(compile).toHaveBeenCalledTimes(2);
   });
 

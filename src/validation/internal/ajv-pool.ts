@@ -16,6 +16,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { DIALECT_URI, type Dialect } from '../dialect.ts';
 import { validationDigest, type TrustConfig } from '../trust.ts';
 import { LOCAL_BASE } from './schema-index.ts';
+import { BoundedMemo } from './bounded-memo.ts';
 
 /**
  * The options of every instance. `strict: false`: servers send unknown keywords, which JSON
@@ -59,11 +60,26 @@ export function ajvFor(dialect: Dialect, trust: TrustConfig): AjvInstance {
  * it cannot resolve, `SyntaxError` for a bad `pattern`.
  */
 export function compilePinned(schema: Record<string, unknown>, dialect: Dialect, trust: TrustConfig): ValidateFunction {
-  const entry = poolEntry(dialect, trust);
-  entry.compiles += 1;
-  const $id = Object.hasOwn(schema, '$id') ? schema.$id : LOCAL_BASE;
-  return compileIsolated(entry.ajv, { ...schema, $schema: DIALECT_URI[dialect], $id });
+  // Descriptors that differ only outside the schema (a rename, a new description, a tenant's
+  // edition) share one compile: the memo is keyed by the schema's own JSON text. A failure is
+  // remembered too, so a bad schema costs one compile, not one per descriptor that carries it.
+  const key = `${validationDigest(trust)}:${dialect}:${JSON.stringify(schema)}`;
+  const outcome = COMPILED.get(key, () => {
+    const entry = poolEntry(dialect, trust);
+    entry.compiles += 1;
+    const $id = Object.hasOwn(schema, '$id') ? schema.$id : LOCAL_BASE;
+    try {
+      return { ok: true as const, validate: compileIsolated(entry.ajv, { ...schema, $schema: DIALECT_URI[dialect], $id }) };
+    } catch (error) {
+      return { ok: false as const, error };
+    }
+  });
+  if (!outcome.ok) throw outcome.error;
+  return outcome.validate;
 }
+
+/** Compiles (or their errors) by (validation digest, dialect, schema JSON text); bounded. */
+const COMPILED = new BoundedMemo<{ ok: true; validate: ValidateFunction } | { ok: false; error: unknown }>(2_000);
 
 function poolEntry(dialect: Dialect, trust: TrustConfig): PoolEntry {
   const key = `${validationDigest(trust)}:${dialect}`;
