@@ -3,23 +3,32 @@
  * plan id, the identity each boot or rotation presented, each true revision with its per-audience
  * views, the audiences a client of the core opened a session as, every page served or refused
  * (grouped by scanId), the defects the plan generator planted, and what the planner was shown
- * (disclosures).
+ * (disclosures). For admission at call time (SPEC section 7): the trusted effect classes, every
+ * policy change, the probes a correct core must admit, the human confirmations by plan, and every
+ * call a server executed.
  *
- * `disconnected` and `disclosure_refused` are read by no invariant yet and are not indexed.
+ * `disconnected`, `disclosure_refused`, `policy_push` and `call_refused_by_server` are read by no
+ * invariant yet and are not indexed; of `plan_made`, only the expected probes are.
  *
  * Workflow: `buildGroundTruth(events)` once per trace, then query. Lookups that take `beforeSeq`
  * only see events strictly earlier in the trace, so an invariant can ask "what was true when the
  * core published" without scanning the whole trace again. The model keeps references to the
  * caller's event objects and never mutates them.
  */
+import { planRef } from './internal/plan-ref.ts';
 import { latestBefore } from './internal/seq-search.ts';
 import {
   asKnownEvent,
+  type CallExecutedEvent,
+  type ConfirmationEvent,
   type DefectPlantedEvent,
   type DisclosureEvent,
+  type EffectPolicyEvent,
   type IdentityRotatedEvent,
   type PageRefusedEvent,
   type PageServedEvent,
+  type PlanMadeEvent,
+  type PolicyChangedEvent,
   type PublishedPage,
   type RevisionEvent,
   type RoundEndEvent,
@@ -57,6 +66,11 @@ export class ServerModel {
   readonly sessionAudiences = new Set<string>();
 
   constructor(readonly id: string) {}
+
+  /** The latest `server_up` strictly before `beforeSeq` (whether it was versioned), or null. */
+  bootBefore(beforeSeq: number): ServerUpEvent | null {
+    return latestBefore(this.boots, beforeSeq);
+  }
 
   /** The most recent `server_up`, or null if the server never came up. */
   latestBoot(): ServerUpEvent | null {
@@ -158,8 +172,42 @@ export class GroundTruth {
   readonly defects = new Map<string, DefectPlantedEvent>();
   /** Every `disclosure`, in trace order. */
   readonly disclosures: DisclosureEvent[] = [];
+  /**
+   * Per session, every descriptor digest a disclosure showed it, with the seq of the first such
+   * disclosure (I9: "was this digest shown to this session before seq s" is one lookup).
+   */
+  readonly firstShownToSession = new Map<string, Map<string, number>>();
   /** The round's end, or null for a truncated trace. */
   roundEnd: RoundEndEvent | null = null;
+  /**
+   * Trusted effect classes by tool name, from the first `effect_policy` (the format writes one);
+   * see `effectClassOf`.
+   */
+  readonly effectClasses = new Map<string, string>();
+  /** Every `policy_changed`, in trace order. */
+  readonly policyChanges: PolicyChangedEvent[] = [];
+  /**
+   * Probes ground truth says a correct core must admit (`plan_made` with kind `probe` and
+   * `expectAdmit` true), by the plan's catalog key, each list in trace order.
+   */
+  readonly expectedProbesByKey = new Map<string, PlanMadeEvent[]>();
+  /** The first `confirmation` per plan (`planRef(session, planId)`). */
+  readonly confirmations = new Map<string, ConfirmationEvent>();
+  /** Every `call_executed`, in trace order. */
+  readonly callsExecuted: CallExecutedEvent[] = [];
+  private effectPolicySeen = false;
+
+  /** The trusted effect class of a tool name; a tool the policy does not list is WRITE. */
+  effectClassOf(toolName: string): string {
+    return this.effectClasses.get(toolName) ?? 'WRITE';
+  }
+
+  /** Records the first `effect_policy`; later ones are ignored (the format writes one). */
+  setEffectPolicy(event: EffectPolicyEvent): void {
+    if (this.effectPolicySeen) return;
+    this.effectPolicySeen = true;
+    for (const [name, effectClass] of Object.entries(event.classes)) this.effectClasses.set(name, effectClass);
+  }
 
   /**
    * The boot that presented `identity` most recently before `beforeSeq` (an identity is valid
@@ -210,12 +258,39 @@ export function buildGroundTruth(events: readonly TraceEvent[]): GroundTruth {
       case 'session_opened': truth.server(event.server).sessionAudiences.add(event.audience); break;
       case 'identity_rotated': truth.server(event.server).identityChanges.push(event); break;
       case 'defect_planted': addDefect(truth, event); break;
-      case 'disclosure': truth.disclosures.push(event); break;
+      case 'disclosure': addDisclosure(truth, event); break;
       case 'round_end': truth.roundEnd ??= event; break;
+      case 'effect_policy': truth.setEffectPolicy(event); break;
+      case 'policy_changed': truth.policyChanges.push(event); break;
+      case 'plan_made': addPlan(truth, event); break;
+      case 'confirmation': addConfirmation(truth, event); break;
+      case 'call_executed': truth.callsExecuted.push(event); break;
       default: break;
     }
   }
   return truth;
+}
+
+function addDisclosure(truth: GroundTruth, event: DisclosureEvent): void {
+  truth.disclosures.push(event);
+  let shown = truth.firstShownToSession.get(event.session);
+  if (shown === undefined) {
+    shown = new Map();
+    truth.firstShownToSession.set(event.session, shown);
+  }
+  for (const digest of event.tools) if (!shown.has(digest)) shown.set(digest, event.seq);
+}
+
+function addPlan(truth: GroundTruth, event: PlanMadeEvent): void {
+  if (event.kind !== 'probe' || event.expectAdmit !== true) return;
+  const probes = truth.expectedProbesByKey.get(event.key);
+  if (probes === undefined) truth.expectedProbesByKey.set(event.key, [event]);
+  else probes.push(event);
+}
+
+function addConfirmation(truth: GroundTruth, event: ConfirmationEvent): void {
+  const ref = planRef(event.session, event.planId);
+  if (!truth.confirmations.has(ref)) truth.confirmations.set(ref, event);
 }
 
 function addBoot(truth: GroundTruth, event: ServerUpEvent): void {

@@ -1,18 +1,24 @@
 /**
  * What the core said it did, rebuilt from `src: "core"` events only (SPEC section 11): publishes
- * in trace order, the latest publish per catalog key, each key's pointer history (publishes,
- * rollbacks included, and `server_disabled`), publishes by (key, generation), and scan starts and
- * ends by scanId.
+ * in trace order and per catalog key, the latest publish per key, each key's pointer history
+ * (publishes, rollbacks included, and `server_disabled`), publishes by (key, generation), scan
+ * starts and ends by scanId; and, for admission at call time, the gate decisions (by callId and by
+ * plan), the receipts (by leaseId) and the policy epochs the core saw, per audience.
  *
  * Workflow: `buildObservations(events)` once per trace, then read the maps or ask the point-in-time
  * lookups below (binary searches, so a check may ask once per event). Like the ground-truth model,
- * it keeps references to the caller's events and never mutates them. `publish_refused` and
- * `key_quarantined` are read by no invariant yet and are not indexed.
+ * it keeps references to the caller's events and never mutates them. `publish_refused`,
+ * `key_quarantined` and `receipt_outcome` are read by no invariant yet and are not indexed.
  */
+import { planRef } from './internal/plan-ref.ts';
 import { latestBefore } from './internal/seq-search.ts';
 import {
   asKnownEvent,
+  type GateDecisionEvent,
+  type PolicySeenEvent,
   type PublishedEvent,
+  type PublishedTool,
+  type ReceiptEvent,
   type ScanEndedEvent,
   type ScanStartedEvent,
   type ServerDisabledEvent,
@@ -43,33 +49,108 @@ export interface Observations {
   readonly scanStarts: ReadonlyMap<string, ScanStartedEvent>;
   /** The first `scan_ended` per scanId. */
   readonly scanEnds: ReadonlyMap<string, ScanEndedEvent>;
+  /** Per catalog key, its `published` events (rollbacks included) in trace order. */
+  readonly publishedByKey: ReadonlyMap<string, readonly PublishedEvent[]>;
+  /** Every `gate_decision`, in trace order. */
+  readonly gateDecisions: readonly GateDecisionEvent[];
+  /** The first `gate_decision` per callId. */
+  readonly decisionByCallId: ReadonlyMap<string, GateDecisionEvent>;
+  /** Per plan (`planRef(session, planId)`), its gate decisions in trace order. */
+  readonly decisionsByPlan: ReadonlyMap<string, readonly GateDecisionEvent[]>;
+  /** Every `receipt`, in trace order. */
+  readonly receipts: readonly ReceiptEvent[];
+  /** Per leaseId, its receipts in trace order (more than one is an I6 violation). */
+  readonly receiptsByLeaseId: ReadonlyMap<string, readonly ReceiptEvent[]>;
+  /** Per audience, the core's `policy_seen` events in trace order. */
+  readonly policySeenByAudience: ReadonlyMap<string, readonly PolicySeenEvent[]>;
+}
+
+/** The mutable form of `Observations` while one pass fills it. */
+interface ObservationsBuilder extends Observations {
+  readonly published: PublishedEvent[];
+  readonly latestPublished: Map<string, PublishedEvent>;
+  readonly pointerHistory: Map<string, PointerEvent[]>;
+  readonly publishesByGeneration: Map<string, Map<number, PublishedEvent[]>>;
+  readonly scanStarts: Map<string, ScanStartedEvent>;
+  readonly scanEnds: Map<string, ScanEndedEvent>;
+  readonly publishedByKey: Map<string, PublishedEvent[]>;
+  readonly gateDecisions: GateDecisionEvent[];
+  readonly decisionByCallId: Map<string, GateDecisionEvent>;
+  readonly decisionsByPlan: Map<string, GateDecisionEvent[]>;
+  readonly receipts: ReceiptEvent[];
+  readonly receiptsByLeaseId: Map<string, ReceiptEvent[]>;
+  readonly policySeenByAudience: Map<string, PolicySeenEvent[]>;
 }
 
 /** Builds the observation indexes in one pass; world events and unknown types are skipped. */
 export function buildObservations(events: readonly TraceEvent[]): Observations {
-  const published: PublishedEvent[] = [];
-  const latestPublished = new Map<string, PublishedEvent>();
-  const pointerHistory = new Map<string, PointerEvent[]>();
-  const publishesByGeneration = new Map<string, Map<number, PublishedEvent[]>>();
-  const scanStarts = new Map<string, ScanStartedEvent>();
-  const scanEnds = new Map<string, ScanEndedEvent>();
+  const observed: ObservationsBuilder = {
+    published: [], latestPublished: new Map(), pointerHistory: new Map(), publishesByGeneration: new Map(),
+    scanStarts: new Map(), scanEnds: new Map(), publishedByKey: new Map(), gateDecisions: [], decisionByCallId: new Map(),
+    decisionsByPlan: new Map(), receipts: [], receiptsByLeaseId: new Map(), policySeenByAudience: new Map(),
+  };
   for (const raw of events) {
     const event = asKnownEvent(raw);
     if (event === null || event.src !== 'core') continue;
-    if (event.type === 'published') {
-      published.push(event);
-      latestPublished.set(event.key, event);
-      pushTo(pointerHistory, event.key, event);
-      pushTo(innerMap(publishesByGeneration, event.key), event.generation, event);
-    } else if (event.type === 'server_disabled') {
-      pushTo(pointerHistory, event.key, event);
-    } else if (event.type === 'scan_started' && !scanStarts.has(event.scanId)) {
-      scanStarts.set(event.scanId, event);
-    } else if (event.type === 'scan_ended' && !scanEnds.has(event.scanId)) {
-      scanEnds.set(event.scanId, event);
+    switch (event.type) {
+      case 'published': addPublish(observed, event); break;
+      case 'server_disabled': pushTo(observed.pointerHistory, event.key, event); break;
+      case 'scan_started': setFirst(observed.scanStarts, event.scanId, event); break;
+      case 'scan_ended': setFirst(observed.scanEnds, event.scanId, event); break;
+      case 'gate_decision': addDecision(observed, event); break;
+      case 'receipt':
+        observed.receipts.push(event);
+        pushTo(observed.receiptsByLeaseId, event.leaseId, event);
+        break;
+      case 'policy_seen': pushTo(observed.policySeenByAudience, event.audience, event); break;
+      default: break;
     }
   }
-  return { published, latestPublished, pointerHistory, publishesByGeneration, scanStarts, scanEnds };
+  return observed;
+}
+
+function addPublish(observed: ObservationsBuilder, event: PublishedEvent): void {
+  observed.published.push(event);
+  observed.latestPublished.set(event.key, event);
+  pushTo(observed.pointerHistory, event.key, event);
+  pushTo(innerMap(observed.publishesByGeneration, event.key), event.generation, event);
+  pushTo(observed.publishedByKey, event.key, event);
+}
+
+function addDecision(observed: ObservationsBuilder, event: GateDecisionEvent): void {
+  observed.gateDecisions.push(event);
+  setFirst(observed.decisionByCallId, event.callId, event);
+  pushTo(observed.decisionsByPlan, planRef(event.session, event.planId), event);
+}
+
+/**
+ * The generation of `key` active just before `beforeSeq`: its latest publish (rollbacks are
+ * publishes too) strictly earlier in the trace, or null. A later `server_disabled` does not
+ * change which generation that is; ask `pointerEventBefore` whether the key was DISABLED.
+ */
+export function activePublishBefore(observed: Observations, key: string, beforeSeq: number): PublishedEvent | null {
+  return latestBefore(observed.publishedByKey.get(key) ?? [], beforeSeq);
+}
+
+/** What a gate decision let through, rebuilt from the publishes (never from the decision's own claims). */
+export interface AdmittedTool {
+  /** The generation active for the decision's key at the decision, or null. */
+  readonly active: PublishedEvent | null;
+  /**
+   * The active generation's tool of the decision's name: the one with the plan's descriptor
+   * digest if several share the name (as the gate picks), else the first; null when absent.
+   */
+  readonly tool: PublishedTool | null;
+  /** `tool`'s descriptor digest, or the plan's when the active generation has no such tool. */
+  readonly descriptorDigest: string;
+}
+
+/** The tool a gate decision concerns, in the generation active for its key at that moment. */
+export function admittedTool(observed: Observations, decision: GateDecisionEvent): AdmittedTool {
+  const active = activePublishBefore(observed, decision.key, decision.seq);
+  const named = active?.tools.filter((tool) => tool.name === decision.tool) ?? [];
+  const tool = named.find((candidate) => candidate.descriptorDigest === decision.planDescriptorDigest) ?? named[0] ?? null;
+  return { active, tool, descriptorDigest: tool?.descriptorDigest ?? decision.planDescriptorDigest };
 }
 
 /**
@@ -94,6 +175,10 @@ function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);
   if (list === undefined) map.set(key, [value]);
   else list.push(value);
+}
+
+function setFirst<K, V>(map: Map<K, V>, key: K, value: V): void {
+  if (!map.has(key)) map.set(key, value);
 }
 
 function innerMap<K, IK, V>(map: Map<K, Map<IK, V>>, key: K): Map<IK, V> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkTrace } from './check.ts';
-import { cleanRound, disclosureRound } from './testing/scenarios.ts';
+import { DEV_SESSION, admissionRound, cleanRound, disclosureRound } from './testing/scenarios.ts';
 import { ID0 } from './testing/trace-builder.ts';
 import { TraceFormatError, parseTrace, type Trace } from './trace.ts';
 
@@ -124,6 +124,13 @@ describe('parseTrace', () => {
     ['a key_quarantined with a numeric reason', withLine(2, '{"seq":0,"t":0,"src":"core","type":"key_quarantined","audience":"acme.dev","scanId":"x","reason":7}'), 'line 2: "key_quarantined" field "reason" must be a string'],
     ['a disclosure_refused without session', withLine(2, '{"seq":0,"t":0,"src":"world","type":"disclosure_refused","server":"s0","audience":"acme.dev","code":"CATALOG_EXPIRED"}'), 'line 2: "disclosure_refused" event has no "session"'],
     ['a disconnected without audience', withLine(2, '{"seq":0,"t":0,"src":"world","type":"disconnected","server":"s0"}'), 'line 2: "disconnected" event has no "audience"'],
+    ['an effect class that is not a string', withLine(2, '{"seq":0,"t":0,"src":"world","type":"effect_policy","classes":{"a":1}}'), 'line 2: "effect_policy" field "classes"["a"] must be a string'],
+    ['a policy_changed without revoked', withLine(2, '{"seq":0,"t":0,"src":"world","type":"policy_changed","audience":"acme.dev","epoch":2,"grants":[],"granted":[]}'), 'line 2: "policy_changed" event has no "revoked"'],
+    ['a policy_seen written by the world', withLine(2, '{"seq":0,"t":0,"src":"world","type":"policy_seen","audience":"acme.dev","epoch":2,"via":"poll"}'), 'line 2: "policy_seen" event must have src "core", found "world"'],
+    ['a probe without expectAdmit', withLine(2, `{"seq":0,"t":0,"src":"world","type":"plan_made","session":"p","planId":"p0","key":"id|acme.dev","generation":1,"snapshotDigest":"${HEX}","tool":"a","descriptorDigest":"${HEX}","kind":"probe","expectAdmit":null}`), 'line 2: "plan_made" field "expectAdmit" must be a boolean for kind "probe"'],
+    ['a call_executed with a numeric leaseId', withLine(2, '{"seq":0,"t":0,"src":"world","type":"call_executed","server":"s0","audience":"acme.dev","tool":"a","descriptorDigest":null,"leaseId":7,"pin":null,"revision":3}'), 'line 2: "call_executed" field "leaseId" must be a string or null'],
+    ['a gate_decision whose plan digest is not hex', withLine(2, '{"seq":0,"t":0,"src":"core","type":"gate_decision","callId":"c","planId":"p0","session":"p","key":"id|acme.dev","tool":"a","planDescriptorDigest":"x","generation":null,"descriptorDigest":null,"policyEpoch":1,"decision":"ADMIT"}'), 'line 2: "gate_decision" field "planDescriptorDigest" must be 64 lowercase hex digits'],
+    ['a receipt without disclosure', withLine(2, '{"seq":0,"t":0,"src":"core","type":"receipt","callId":"c","leaseId":"l","key":"id|acme.dev","tool":"a","generation":1,"descriptorDigest":null,"policyEpoch":1,"pin":null}'), 'line 2: "receipt" event has no "disclosure"'],
   ])('refuses %s', (_name, text, message) => {
     expect(parseError(text).message).toBe(message);
   });
@@ -136,6 +143,28 @@ describe('parseTrace', () => {
       'server_up', 'defect_planted', 'revision', 'session_opened', 'disclosure_refused', 'scan_started', 'page_served',
       'page_read', 'scan_ended', 'published', 'disclosure', 'disconnected', 'quiet', 'round_end',
     ]));
+  });
+
+  it('reads back every admission event type of docs/TRACE.md as the builder wrote it', () => {
+    const { builder } = admissionRound();
+    builder.confirmation(DEV_SESSION, 'p2');
+    builder.callRefusedByServer({ audience: 'acme.dev', tool: 'a', leaseId: 'lease-p2', code: 'BAD_LEASE' });
+    const trace = parseTrace(builder.jsonl());
+    expect(trace).toEqual(builder.build());
+    const types = new Set(trace.events.map((event) => event.type));
+    for (const type of ['effect_policy', 'policy_changed', 'policy_push', 'plan_made', 'confirmation', 'call_executed', 'call_refused_by_server', 'policy_seen', 'gate_decision', 'receipt', 'receipt_outcome']) {
+      expect(types.has(type), type).toBe(true);
+    }
+  });
+
+  it('reads a header without revocationBoundMs (older traces) and refuses a malformed one', () => {
+    const lines = cleanLines();
+    const header = JSON.parse(lines[0]!) as { bounds: Record<string, unknown> };
+    const { revocationBoundMs: _dropped, ...older } = header.bounds;
+    lines[0] = JSON.stringify({ ...header, bounds: older });
+    expect(parseTrace(lines.join('\n')).header.bounds).not.toHaveProperty('revocationBoundMs');
+    lines[0] = JSON.stringify({ ...header, bounds: { ...older, revocationBoundMs: -1 } });
+    expect(parseError(lines.join('\n')).message).toBe('line 1: header field "bounds".revocationBoundMs must be a non-negative integer');
   });
 
   it('accepts a publish without rolledBackFrom (older traces) and judges it the same', () => {

@@ -24,6 +24,11 @@ export interface TraceBounds {
   readonly tEndMs: number;
   readonly generationTtlMs: number;
   readonly retryBackoffMsMax: number;
+  /**
+   * B of SPEC section 7: how long after a revocation the core may still admit the revoked tool
+   * (I7). Older traces lack it; then I7 is not judged.
+   */
+  readonly revocationBoundMs?: number;
 }
 
 /** Line 1 of a trace: which round of which seed, scenario and core, with the scenario bounds. */
@@ -292,6 +297,86 @@ export interface ServerDisabledEvent extends EventBase<'core', 'server_disabled'
   readonly reason: string;
 }
 
+/**
+ * World: the trusted effect classes the host's policy gives tools by name (`READ`,
+ * `RESERVATION`, `WRITE`, `DESTRUCTIVE`; kept as strings), the same for every server. A tool not
+ * listed is WRITE. Written once at round start.
+ */
+export interface EffectPolicyEvent extends EventBase<'world', 'effect_policy'> {
+  readonly classes: Readonly<Record<string, string>>;
+}
+
+/**
+ * World: the policy service moved an audience's epoch (F8). `grants` are the tool names the
+ * audience holds from `t` on (sorted); `revoked` and `granted` are what this change removed and
+ * added. Epoch 1 with the initial grants is written at round start.
+ */
+export interface PolicyChangedEvent extends EventBase<'world', 'policy_changed'> {
+  readonly audience: string;
+  readonly epoch: number;
+  readonly grants: readonly string[];
+  readonly revoked: readonly string[];
+  readonly granted: readonly string[];
+}
+
+/** World: the policy service pushed an epoch to the core; `delivered` is false when it was lost. */
+export interface PolicyPushEvent extends EventBase<'world', 'policy_push'> {
+  readonly audience: string;
+  readonly epoch: number;
+  readonly delivered: boolean;
+}
+
+/**
+ * World: a session's planner bound a call to a disclosed (or, for `guessed`, never listed) tool.
+ * `kind` is `normal`, `stale` (F10), `guessed` (F17) or `probe` (quiet tail); kept as a string.
+ */
+export interface PlanMadeEvent extends EventBase<'world', 'plan_made'> {
+  readonly session: string;
+  readonly planId: string;
+  readonly key: string;
+  readonly generation: number;
+  readonly snapshotDigest: string;
+  readonly tool: string;
+  readonly descriptorDigest: string;
+  readonly kind: string;
+  /**
+   * Probes only (a boolean there, null for the other kinds): ground truth says a correct core must
+   * admit this probe.
+   */
+  readonly expectAdmit: boolean | null;
+}
+
+/** World: a human confirmed plan `planId` of `session` (a non-READ tool of an unversioned source). */
+export interface ConfirmationEvent extends EventBase<'world', 'confirmation'> {
+  readonly session: string;
+  readonly planId: string;
+  readonly token: string;
+}
+
+/** World: a server executed a call (ground truth for I3, I6, I9). */
+export interface CallExecutedEvent extends EventBase<'world', 'call_executed'> {
+  readonly server: string;
+  readonly audience: string;
+  readonly tool: string;
+  /** The tool's digest in the server's current view for the audience, or null if unknown. */
+  readonly descriptorDigest: string | null;
+  /** The lease the call carried, or null when it carried none. */
+  readonly leaseId: string | null;
+  /** The revision pin the call carried, or null. */
+  readonly pin: number | null;
+  /** The server's true revision when it executed the call. */
+  readonly revision: number;
+}
+
+/** World: a server that checks pins and leases refused a call (`STALE_PIN`, `BAD_LEASE`, `UNKNOWN_TOOL`). */
+export interface CallRefusedByServerEvent extends EventBase<'world', 'call_refused_by_server'> {
+  readonly server: string;
+  readonly audience: string;
+  readonly tool: string;
+  readonly leaseId: string | null;
+  readonly code: string;
+}
+
 /** Every ground-truth event type the oracle interprets. */
 export type WorldEvent =
   | ServerUpEvent
@@ -306,7 +391,68 @@ export type WorldEvent =
   | DisclosureRefusedEvent
   | NotificationSentEvent
   | QuietEvent
-  | RoundEndEvent;
+  | RoundEndEvent
+  | EffectPolicyEvent
+  | PolicyChangedEvent
+  | PolicyPushEvent
+  | PlanMadeEvent
+  | ConfirmationEvent
+  | CallExecutedEvent
+  | CallRefusedByServerEvent;
+
+/** Core: the core learned a new policy epoch for an audience, by `push` or `poll` (kept as a string). */
+export interface PolicySeenEvent extends EventBase<'core', 'policy_seen'> {
+  readonly audience: string;
+  readonly epoch: number;
+  readonly via: string;
+}
+
+/**
+ * Core: the gate decided one call (SPEC section 7). `key` is the caller's catalog key;
+ * `generation` and `descriptorDigest` are what the gate says it checked (the oracle rebuilds the
+ * active generation itself); `decision` is `ADMIT` or a refusal code (kept as a string).
+ */
+export interface GateDecisionEvent extends EventBase<'core', 'gate_decision'> {
+  readonly callId: string;
+  readonly planId: string;
+  readonly session: string;
+  readonly key: string;
+  readonly tool: string;
+  readonly planDescriptorDigest: string;
+  readonly generation: number | null;
+  readonly descriptorDigest: string | null;
+  readonly policyEpoch: number;
+  readonly decision: string;
+}
+
+/** The snapshot that showed a receipt's tool to the session. */
+export interface ReceiptDisclosure {
+  readonly generation: number;
+  readonly snapshotDigest: string;
+}
+
+/**
+ * Core: a call left the core (exactly one per call sent). The three binding fields are typed
+ * `unknown` on purpose: whether a receipt binds a generation, a descriptor digest and a policy
+ * epoch is I6's judgement, so a receipt that fails to bind is a violation, not a malformed trace.
+ */
+export interface ReceiptEvent extends EventBase<'core', 'receipt'> {
+  readonly callId: string;
+  readonly leaseId: string;
+  readonly key: string;
+  readonly tool: string;
+  readonly generation?: unknown;
+  readonly descriptorDigest?: unknown;
+  readonly policyEpoch?: unknown;
+  readonly disclosure: ReceiptDisclosure;
+  readonly pin: number | null;
+}
+
+/** Core: a call's result came back: `ok`, `error`, `refused` or `unknown` (kept as a string). */
+export interface ReceiptOutcomeEvent extends EventBase<'core', 'receipt_outcome'> {
+  readonly leaseId: string;
+  readonly outcome: string;
+}
 
 /** Every observation event type the oracle interprets. */
 export type CoreEvent =
@@ -317,7 +463,11 @@ export type CoreEvent =
   | CasConflictEvent
   | PublishRefusedEvent
   | KeyQuarantinedEvent
-  | ServerDisabledEvent;
+  | ServerDisabledEvent
+  | PolicySeenEvent
+  | GateDecisionEvent
+  | ReceiptEvent
+  | ReceiptOutcomeEvent;
 
 /** An event type documented in docs/TRACE.md. */
 export type KnownEvent = WorldEvent | CoreEvent;

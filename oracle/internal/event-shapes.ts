@@ -28,8 +28,12 @@ const nat: Rule = (v, p) => expect(isNat(v), p, 'a non-negative integer');
 const natOrNull: Rule = (v, p) => expect(v === null || isNat(v), p, 'a non-negative integer or null');
 const int: Rule = (v, p) => expect(Number.isSafeInteger(v), p, 'an integer');
 const bool: Rule = (v, p) => expect(typeof v === 'boolean', p, 'a boolean');
+const boolOrNull: Rule = (v, p) => expect(v === null || typeof v === 'boolean', p, 'a boolean or null');
 const digest: Rule = (v, p) =>
   expect(typeof v === 'string' && HEX_DIGEST.test(v), p, '64 lowercase hex digits');
+const digestOrNull: Rule = (v, p) => (v === null ? null : digest(v, p));
+/** Any JSON value: for a field an invariant judges itself (see the `receipt` rule). */
+const anyValue: Rule = () => null;
 
 /** A catalog key needs a non-empty identity and audience around its last `|`. */
 const key: Rule = (v, p) =>
@@ -96,17 +100,43 @@ const views: Rule = (v, p) => {
   return null;
 };
 
+/** An object whose every value is a string (the effect classes by tool name). */
+const stringValues: Rule = (v, p) => {
+  if (!isPlainObject(v)) return `${p} must be an object`;
+  for (const [name, value] of Object.entries(v)) {
+    const problem = str(value, `${p}["${name}"]`);
+    if (problem !== null) return problem;
+  }
+  return null;
+};
+
 const publishedPage = objectOf([['cursorIn', strOrNull], ['cursorOut', strOrNull], ['pageDigest', digest]]);
 const publishedTool = objectOf([['name', str], ['descriptorDigest', digest], ['verdict', str]]);
 
-/** The `src` a documented event type must carry and its own fields, in docs/TRACE.md order. */
+const receiptDisclosure = objectOf([['generation', nat], ['snapshotDigest', digest]]);
+
+/**
+ * The `src` a documented event type must carry, its own fields in docs/TRACE.md order, and an
+ * optional rule across fields, run once every field passed.
+ */
 interface EventRule {
   readonly src: 'world' | 'core';
   readonly fields: readonly Field[];
+  readonly across?: (value: Record<string, unknown>) => string | null;
 }
 
 const world = (...fields: Field[]): EventRule => ({ src: 'world', fields });
 const core = (...fields: Field[]): EventRule => ({ src: 'core', fields });
+
+/**
+ * A probe must say whether a correct core must admit it (I12 judges exactly the probes that say
+ * true). Other kinds carry null today, but a later kind may carry a boolean, so that is not
+ * enforced.
+ */
+function probeExpectsVerdict(value: Record<string, unknown>): string | null {
+  if (value['kind'] !== 'probe' || typeof value['expectAdmit'] === 'boolean') return null;
+  return '"plan_made" field "expectAdmit" must be a boolean for kind "probe"';
+}
 
 const EVENT_RULES: ReadonlyMap<string, EventRule> = new Map([
   ['server_up', world(['server', str], ['identity', str], ['boot', nat], ['versioned', bool], ['traits', arrayOf(str)])],
@@ -144,6 +174,37 @@ const EVENT_RULES: ReadonlyMap<string, EventRule> = new Map([
   ['publish_refused', core(['key', key], ['scanId', str], ['code', str])],
   ['key_quarantined', core(['audience', str], ['scanId', str], ['reason', str])],
   ['server_disabled', core(['key', key], ['reason', str])],
+  ['effect_policy', world(['classes', stringValues])],
+  ['policy_changed', world(
+    ['audience', str], ['epoch', nat], ['grants', arrayOf(str)], ['revoked', arrayOf(str)], ['granted', arrayOf(str)],
+  )],
+  ['policy_push', world(['audience', str], ['epoch', nat], ['delivered', bool])],
+  ['plan_made', {
+    ...world(
+      ['session', str], ['planId', str], ['key', key], ['generation', nat], ['snapshotDigest', digest], ['tool', str],
+      ['descriptorDigest', digest], ['kind', str], ['expectAdmit', boolOrNull],
+    ),
+    across: probeExpectsVerdict,
+  }],
+  ['confirmation', world(['session', str], ['planId', str], ['token', str])],
+  ['call_executed', world(
+    ['server', str], ['audience', str], ['tool', str], ['descriptorDigest', digestOrNull], ['leaseId', strOrNull],
+    ['pin', natOrNull], ['revision', nat],
+  )],
+  ['call_refused_by_server', world(['server', str], ['audience', str], ['tool', str], ['leaseId', strOrNull], ['code', str])],
+  ['policy_seen', core(['audience', str], ['epoch', nat], ['via', str])],
+  ['gate_decision', core(
+    ['callId', str], ['planId', str], ['session', str], ['key', key], ['tool', str], ['planDescriptorDigest', digest],
+    ['generation', natOrNull], ['descriptorDigest', digestOrNull], ['policyEpoch', nat], ['decision', str],
+  )],
+  // The binding fields (generation, descriptorDigest, policyEpoch) are I6's to judge: a receipt
+  // that fails to bind them is a core fault reported as a violation, not a malformed trace.
+  ['receipt', core(
+    ['callId', str], ['leaseId', str], ['key', key], ['tool', str], ['generation', anyValue, 'optional'],
+    ['descriptorDigest', anyValue, 'optional'], ['policyEpoch', anyValue, 'optional'], ['disclosure', receiptDisclosure],
+    ['pin', natOrNull],
+  )],
+  ['receipt_outcome', core(['leaseId', str], ['outcome', str])],
 ]);
 
 /** The `src` of each documented event type, derived from the rules so the two cannot drift. */
@@ -166,13 +227,16 @@ export function describeEventProblem(value: Record<string, unknown>): string | n
   const rule = EVENT_RULES.get(type);
   if (rule === undefined) return null;
   if (value['src'] !== rule.src) return `"${type}" event must have src "${rule.src}", found "${String(value['src'])}"`;
-  return fieldsProblem(value, rule.fields, (name) => `"${type}" field "${name}"`, `"${type}" event`);
+  const problem = fieldsProblem(value, rule.fields, (name) => `"${type}" field "${name}"`, `"${type}" event`);
+  return problem ?? rule.across?.(value) ?? null;
 }
 
+/** `revocationBoundMs` came with admission at call time; older traces lack it. */
 const BOUNDS_FIELDS: readonly Field[] = [
-  'pageCountMax', 'byteCountMax', 'scanTimeoutMs', 'latencyMsMax',
-  'tHealMs', 'tEndMs', 'generationTtlMs', 'retryBackoffMsMax',
-].map((name) => [name, nat] as const);
+  ...['pageCountMax', 'byteCountMax', 'scanTimeoutMs', 'latencyMsMax', 'tHealMs', 'tEndMs', 'generationTtlMs', 'retryBackoffMsMax']
+    .map((name) => [name, nat] as const),
+  ['revocationBoundMs', nat, 'optional'],
+];
 
 const HEADER_FIELDS: readonly Field[] = [
   ['seed', str], ['round', nat], ['scenario', str], ['core', str],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { latestBefore } from './seq-search.ts';
+import { countBefore, latestBefore } from './seq-search.ts';
 
 const at = (...seqs: number[]): Array<{ seq: number }> => seqs.map((seq) => ({ seq }));
 
@@ -11,5 +11,11 @@ describe('latestBefore', () => {
 
   it('returns null on an empty list', () => {
     expect(latestBefore([], 4)).toBeNull();
+  });
+
+  it('counts the elements strictly before a seq', () => {
+    const list = at(2, 5, 9);
+    expect([0, 2, 3, 5, 6, 9, 10].map((seq) => countBefore(list, seq))).toEqual([0, 0, 1, 1, 2, 2, 3]);
+    expect(countBefore([], 4)).toBe(0);
   });
 });

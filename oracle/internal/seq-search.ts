@@ -9,6 +9,14 @@
  * null when there is none.
  */
 export function latestBefore<T extends { readonly seq: number }>(sorted: readonly T[], beforeSeq: number): T | null {
+  return sorted[countBefore(sorted, beforeSeq) - 1] ?? null;
+}
+
+/**
+ * How many elements of `sorted` (strictly increasing `seq`) have a seq below `beforeSeq`: the
+ * index of the first element at or after it (`sorted.length` when there is none).
+ */
+export function countBefore(sorted: readonly { readonly seq: number }[], beforeSeq: number): number {
   let low = 0;
   let high = sorted.length;
   while (low < high) {
@@ -17,5 +25,5 @@ export function latestBefore<T extends { readonly seq: number }>(sorted: readonl
     if (item !== undefined && item.seq < beforeSeq) low = middle + 1;
     else high = middle;
   }
-  return sorted[low - 1] ?? null;
+  return low;
 }

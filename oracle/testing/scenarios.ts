@@ -4,7 +4,7 @@
  * performs against it.
  * Tests start from these and change one thing, so each test shows exactly what it breaks.
  */
-import { ID0, TraceBuilder, type WalkResult, type WalkSpec } from './trace-builder.ts';
+import { ID0, TraceBuilder, type CallSeqs, type WalkResult, type WalkSpec } from './trace-builder.ts';
 import type { RoundStatus } from '../trace.ts';
 
 /** The audience whose catalog spans two pages. */
@@ -104,4 +104,65 @@ export function disclosureRound(): { builder: TraceBuilder; seqs: DisclosureRoun
   disclosures.push(b.disclosure(dev4bPublish));
   finish(b);
   return { builder: b, seqs: { devPublish, opsPublish, dev4Publish, rollback, dev4bPublish, disclosures } };
+}
+
+/** The trusted effect classes of the admission fixtures: a is READ, b WRITE, c (unlisted) WRITE. */
+export const EFFECT_CLASSES: Readonly<Record<string, string>> = { a: 'READ', b: 'WRITE' };
+
+/** The planner session that is shown acme.dev's catalog. */
+export const DEV_SESSION = `planner-${DEV}`;
+
+/**
+ * The admission world: the effect policy and epoch 1 of both audiences (acme.dev holds a, b and
+ * c, acme.ops holds a), then `standardWorld` with `versioned` s0, and the core's first poll of
+ * both epochs. Seq 0 effect_policy, 1-2 policy_changed, 3-6 standard world, 7-8 policy_seen.
+ */
+export function admissionWorld(builder: TraceBuilder, versioned = true): void {
+  builder.effectPolicy(EFFECT_CLASSES);
+  builder.policyChanged(DEV, 1, ['a', 'b', 'c']);
+  builder.policyChanged(OPS, 1, ['a']);
+  builder.serverUp('s0', ID0, { versioned });
+  builder.revision('s0', 3, VIEWS_R3);
+  openSessions(builder, SESSION_AUDIENCES);
+  builder.policySeen(DEV, 1);
+  builder.policySeen(OPS, 1);
+}
+
+/** What `admissionRound` built, by seq. */
+export interface AdmissionRoundSeqs {
+  readonly devPublish: number;
+  readonly disclosure: number;
+  readonly write: CallSeqs;
+  readonly revocation: number;
+  readonly revocationSeen: number;
+  readonly revoked: CallSeqs;
+  readonly probeDisclosure: number;
+  readonly probe: CallSeqs;
+  readonly roundEnd: number;
+}
+
+/**
+ * A clean round of admission at call time, on `admissionWorld` with both audiences scanned and
+ * published: acme.dev's planner is shown generation 1 and calls b (WRITE, versioned source: no
+ * confirmation needed), which is admitted, receipted and executed; acme.dev's policy moves to
+ * epoch 2 revoking c, which the core sees 40 ms later and then refuses c POLICY_REVOKED; in the
+ * quiet tail the planner is shown the catalog again and probes a, which must be admitted and is.
+ */
+export function admissionRound(): { builder: TraceBuilder; seqs: AdmissionRoundSeqs } {
+  const b = new TraceBuilder();
+  admissionWorld(b);
+  const devPublish = devWalk(b).publishSeq ?? -1;
+  opsWalk(b);
+  const disclosure = b.disclosure(devPublish, { session: DEV_SESSION });
+  const write = b.call({ session: DEV_SESSION, planId: 'p0', key: DEV_KEY, tool: 'b' });
+  const revocation = b.policyChanged(DEV, 2, ['a', 'b'], { revoked: ['c'] });
+  b.policyPush(DEV, 2, false);
+  b.at(b.now() + 20);
+  const revocationSeen = b.policySeen(DEV, 2);
+  const revoked = b.call({ session: DEV_SESSION, planId: 'p1', key: DEV_KEY, tool: 'c', decision: 'POLICY_REVOKED', policyEpoch: 2 });
+  b.quiet();
+  const probeDisclosure = b.disclosure(devPublish, { session: DEV_SESSION });
+  const probe = b.call({ session: DEV_SESSION, planId: 'p2', key: DEV_KEY, tool: 'a', kind: 'probe', policyEpoch: 2 });
+  const roundEnd = b.roundEnd();
+  return { builder: b, seqs: { devPublish, disclosure, write, revocation, revocationSeen, revoked, probeDisclosure, probe, roundEnd } };
 }

@@ -7,7 +7,9 @@
  * builder's clock, then advances the clock by `stepMs`), or `walk()` for a whole scan; finally
  * `build()` for a `Trace` or `jsonl()` for its text form. Generations are counted per catalog key,
  * as a correct registry does; `rollback()` and `disclosure()` copy what they need from an earlier
- * publish of the builder.
+ * publish of the builder. For admission at call time, `call()` writes one whole call as a correct
+ * planner, gate and server log it (plan, confirmation, decision, receipt, execution, outcome);
+ * the single-event methods (`planMade`, `gateDecision`, `receipt`, ...) build the faulty ones.
  */
 import { createHash } from 'node:crypto';
 import type {
@@ -47,7 +49,7 @@ export const ID1 = digestOf('identity:s0:rotated');
 /** The identity of a second server `s1`. */
 export const ID_S1 = digestOf('identity:s1');
 
-/** The header bounds of docs/TRACE.md's example. */
+/** The header bounds of docs/TRACE.md's example, plus the revocation bound B of SPEC section 7. */
 export const DEFAULT_BOUNDS: TraceBounds = {
   pageCountMax: 64,
   byteCountMax: 1_048_576,
@@ -57,7 +59,46 @@ export const DEFAULT_BOUNDS: TraceBounds = {
   tEndMs: 16_000,
   generationTtlMs: 30_000,
   retryBackoffMsMax: 2_000,
+  revocationBoundMs: 1_500,
 };
+
+/** One call as a correct planner, gate and server log it (see `TraceBuilder.call`). */
+export interface CallSpec {
+  readonly session: string;
+  readonly planId: string;
+  /** The caller's catalog key (and the plan's). */
+  readonly key: string;
+  /** Fixture tool label (its name and descriptor digest). */
+  readonly tool: string;
+  /** The generation the plan was made from (default: the key's latest). */
+  readonly generation?: number;
+  /** `plan_made.kind` (default `normal`). */
+  readonly kind?: string;
+  /** `plan_made.expectAdmit` (default: true for a probe, null otherwise). */
+  readonly expectAdmit?: boolean | null;
+  /** Log a `confirmation` right after the plan. */
+  readonly confirm?: boolean;
+  /** The gate's decision (default ADMIT); anything else stops after the decision. */
+  readonly decision?: string;
+  /** The core's policy epoch for the audience (default 1). */
+  readonly policyEpoch?: number;
+  /** The executing server (default `s0`). */
+  readonly server?: string;
+  /** false: the call is admitted and sent but the server never logs executing it. */
+  readonly execute?: boolean;
+}
+
+/** The seqs `TraceBuilder.call` wrote; null for what it did not write. */
+export interface CallSeqs {
+  readonly plan: number;
+  readonly confirmation: number | null;
+  readonly decision: number;
+  readonly receipt: number | null;
+  readonly executed: number | null;
+  readonly outcome: number | null;
+  /** The lease the call carried (null when refused). */
+  readonly leaseId: string | null;
+}
 
 /** One served page of a walk: its tools (fixture names), true and reported revision. */
 export interface PageSpec {
@@ -120,10 +161,17 @@ export class TraceBuilder {
   private clockMs = 0;
   /** The last generation published per catalog key. */
   private readonly generations = new Map<string, number>();
+  /** The latest publish per (key, generation), so that `publishOf` stays constant-time. */
+  private readonly publishes = new Map<string, PublishedEvent>();
   readonly header: TraceHeader;
 
-  constructor(options: { round?: number; bounds?: Partial<TraceBounds>; stepMs?: number } = {}) {
+  /**
+   * `bounds` overrides the default bounds; `withoutRevocationBound` writes a header without
+   * `revocationBoundMs`, as traces older than admission at call time have.
+   */
+  constructor(options: { round?: number; bounds?: Partial<TraceBounds>; stepMs?: number; withoutRevocationBound?: boolean } = {}) {
     this.stepMs = options.stepMs ?? 10;
+    const { revocationBoundMs, ...older } = { ...DEFAULT_BOUNDS, ...options.bounds };
     this.header = {
       type: 'header',
       schema: 'catsim.trace.v1',
@@ -131,7 +179,7 @@ export class TraceBuilder {
       round: options.round ?? 17,
       scenario: 'default',
       core: 'reference',
-      bounds: { ...DEFAULT_BOUNDS, ...options.bounds },
+      bounds: options.withoutRevocationBound === true ? older : { ...older, revocationBoundMs },
       faults: ['F1', 'F3'],
     };
   }
@@ -251,9 +299,9 @@ export class TraceBuilder {
 
   /** The latest `published` of generation `generation` of `key` so far. */
   publishOf(key: string, generation: number): PublishedEvent {
-    const found = this.events.findLast((event) => event.type === 'published' && event['key'] === key && event['generation'] === generation);
+    const found = this.publishes.get(JSON.stringify([key, generation]));
     if (found === undefined) throw new Error(`no publish of generation ${generation} of ${key}`);
-    return found as PublishedEvent;
+    return found;
   }
 
   /** The published event at `seq`. */
@@ -271,9 +319,11 @@ export class TraceBuilder {
   private emitPublished(fields: Omit<PublishedEvent, 'seq' | 't' | 'src' | 'type'>): number {
     this.generations.set(fields.key, fields.generation);
     const { key, scanId, generation, status, sourceRevision, snapshotDigest, pageRoot, pages, tools, expiresAt, rolledBackFrom } = fields;
-    return this.emit('core', 'published', {
+    const seq = this.emit('core', 'published', {
       key, scanId, generation, status, sourceRevision, snapshotDigest, pageRoot, pages, tools, expiresAt, rolledBackFrom: rolledBackFrom ?? null,
     });
+    this.publishes.set(JSON.stringify([key, generation]), this.publishAt(seq));
+    return seq;
   }
 
   /** `publish_refused` for a scan of `key`. */
@@ -327,6 +377,133 @@ export class TraceBuilder {
   /** `disclosure_refused`: the planner asked and was shown nothing. */
   disclosureRefused(server: string, audience: string, code: string, session = `planner-${audience}`): number {
     return this.emit('world', 'disclosure_refused', { session, server, audience, code });
+  }
+
+  /** `effect_policy`: trusted effect classes by tool name (unlisted tools are WRITE). */
+  effectPolicy(classes: Readonly<Record<string, string>>): number {
+    return this.emit('world', 'effect_policy', { classes: { ...classes } });
+  }
+
+  /**
+   * `policy_changed` for `audience` to `epoch` holding `grants` (sorted here); `revoked` and
+   * `granted` default to nothing and, for epoch 1, to all of `grants`.
+   */
+  policyChanged(audience: string, epoch: number, grants: readonly string[], change: { revoked?: readonly string[]; granted?: readonly string[] } = {}): number {
+    const sorted = [...grants].sort();
+    return this.emit('world', 'policy_changed', {
+      audience, epoch, grants: sorted, revoked: [...(change.revoked ?? [])], granted: [...(change.granted ?? (epoch === 1 ? sorted : []))],
+    });
+  }
+
+  /** `policy_push` of an epoch, delivered unless told. */
+  policyPush(audience: string, epoch: number, delivered = true): number {
+    return this.emit('world', 'policy_push', { audience, epoch, delivered });
+  }
+
+  /** `policy_seen`: the core learned `epoch` for `audience`, by poll unless told. */
+  policySeen(audience: string, epoch: number, via = 'poll'): number {
+    return this.emit('core', 'policy_seen', { audience, epoch, via });
+  }
+
+  /**
+   * `plan_made` for fixture tool `tool`, bound to generation `generation` of `key` (default its
+   * latest) and that publish's snapshot digest.
+   */
+  planMade(plan: {
+    session: string; planId: string; key: string; tool: string; generation?: number; kind?: string; expectAdmit?: boolean | null;
+  }): number {
+    const generation = plan.generation ?? this.generations.get(plan.key) ?? 0;
+    const snapshotDigest = generation === 0 ? digestOf('snapshot:none') : this.publishOf(plan.key, generation).snapshotDigest;
+    const kind = plan.kind ?? 'normal';
+    return this.emit('world', 'plan_made', {
+      session: plan.session, planId: plan.planId, key: plan.key, generation, snapshotDigest, tool: toolNameOf(plan.tool),
+      descriptorDigest: toolDigest(plan.tool), kind, expectAdmit: plan.expectAdmit !== undefined ? plan.expectAdmit : kind === 'probe' ? true : null,
+    });
+  }
+
+  /** `confirmation` of a plan by a human. */
+  confirmation(session: string, planId: string): number {
+    return this.emit('world', 'confirmation', { session, planId, token: `confirm:${session}#${planId}` });
+  }
+
+  /**
+   * `gate_decision` for plan `planId` of `session` naming fixture tool `tool` (its name and plan
+   * digest). By default an ADMIT that reports the key's latest generation and `tool`'s digest, at
+   * policy epoch 1, with callId `<session>#<planId>`.
+   */
+  gateDecision(decision: {
+    session: string; planId: string; key: string; tool: string; decision?: string; generation?: number | null;
+    descriptorDigest?: string | null; policyEpoch?: number; callId?: string;
+  }): number {
+    return this.emit('core', 'gate_decision', {
+      callId: decision.callId ?? `${decision.session}#${decision.planId}`, planId: decision.planId, session: decision.session,
+      key: decision.key, tool: toolNameOf(decision.tool), planDescriptorDigest: toolDigest(decision.tool),
+      generation: decision.generation !== undefined ? decision.generation : this.generations.get(decision.key) ?? null,
+      descriptorDigest: decision.descriptorDigest !== undefined ? decision.descriptorDigest : toolDigest(decision.tool),
+      policyEpoch: decision.policyEpoch ?? 1, decision: decision.decision ?? 'ADMIT',
+    });
+  }
+
+  /**
+   * `receipt` of call `callId` with lease `leaseId` for fixture tool `tool`, binding the key's
+   * latest generation, the tool's digest and policy epoch 1 unless `binding` says otherwise (a
+   * binding field set to undefined is left out). Its disclosure and pin are that generation's.
+   */
+  receipt(receipt: {
+    callId: string; leaseId: string; key: string; tool: string; binding?: { generation?: unknown; descriptorDigest?: unknown; policyEpoch?: unknown };
+  }): number {
+    const generation = this.generations.get(receipt.key) ?? 0;
+    const publish = generation === 0 ? null : this.publishOf(receipt.key, generation);
+    const binding = { generation, descriptorDigest: toolDigest(receipt.tool), policyEpoch: 1, ...receipt.binding };
+    return this.emit('core', 'receipt', {
+      callId: receipt.callId, leaseId: receipt.leaseId, key: receipt.key, tool: toolNameOf(receipt.tool), ...binding,
+      disclosure: { generation, snapshotDigest: publish?.snapshotDigest ?? digestOf('snapshot:none') }, pin: publish?.sourceRevision ?? null,
+    });
+  }
+
+  /** `call_executed` of fixture tool `tool` by `server` for `audience` (digest: the tool's, unless told). */
+  callExecuted(call: {
+    server?: string; audience: string; tool: string; leaseId: string | null; descriptorDigest?: string | null; pin?: number | null; revision?: number;
+  }): number {
+    return this.emit('world', 'call_executed', {
+      server: call.server ?? 's0', audience: call.audience, tool: toolNameOf(call.tool),
+      descriptorDigest: call.descriptorDigest !== undefined ? call.descriptorDigest : toolDigest(call.tool), leaseId: call.leaseId,
+      pin: call.pin ?? null, revision: call.revision ?? 3,
+    });
+  }
+
+  /** `call_refused_by_server` of fixture tool `tool`. */
+  callRefusedByServer(call: { server?: string; audience: string; tool: string; leaseId: string | null; code: string }): number {
+    return this.emit('world', 'call_refused_by_server', {
+      server: call.server ?? 's0', audience: call.audience, tool: toolNameOf(call.tool), leaseId: call.leaseId, code: call.code,
+    });
+  }
+
+  /** `receipt_outcome` of a lease, `ok` unless told. */
+  receiptOutcome(leaseId: string, outcome = 'ok'): number {
+    return this.emit('core', 'receipt_outcome', { leaseId, outcome });
+  }
+
+  /**
+   * One whole call as a correct planner, gate and server log it: `plan_made`, a `confirmation`
+   * if asked, the `gate_decision`; on ADMIT the `receipt` (lease `lease-<planId>`), the server's
+   * `call_executed` (pin: the active generation's revision) and the `receipt_outcome`.
+   */
+  call(spec: CallSpec): CallSeqs {
+    const audience = spec.key.slice(spec.key.lastIndexOf('|') + 1);
+    const plan = this.planMade(spec);
+    const confirmation = spec.confirm === true ? this.confirmation(spec.session, spec.planId) : null;
+    const callId = `${spec.session}#${spec.planId}`;
+    const { session, planId, key, tool, policyEpoch } = spec;
+    const decision = this.gateDecision({ session, planId, key, tool, callId, policyEpoch, decision: spec.decision });
+    if ((spec.decision ?? 'ADMIT') !== 'ADMIT') return { plan, confirmation, decision, receipt: null, executed: null, outcome: null, leaseId: null };
+    const leaseId = `lease-${spec.planId}`;
+    const receipt = this.receipt({ callId, leaseId, key: spec.key, tool: spec.tool, binding: { policyEpoch: spec.policyEpoch ?? 1 } });
+    if (spec.execute === false) return { plan, confirmation, decision, receipt, executed: null, outcome: null, leaseId };
+    const generation = this.generations.get(spec.key) ?? 0;
+    const pin = generation === 0 ? null : this.publishOf(spec.key, generation).sourceRevision;
+    const executed = this.callExecuted({ server: spec.server, audience, tool: spec.tool, leaseId, pin, revision: pin ?? 3 });
+    return { plan, confirmation, decision, receipt, executed, outcome: this.receiptOutcome(leaseId), leaseId };
   }
 
   /** `quiet`: the start of the quiet tail. */
