@@ -4,15 +4,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { checkEvents, checkTrace } from './check.ts';
-import { cleanRound, disclosureRound } from './testing/scenarios.ts';
+import { admissionRound, cleanRound, disclosureRound } from './testing/scenarios.ts';
 import { INVARIANT_IDS } from './violation.ts';
+import { NO_CALL_METRICS, checkedCounts } from './testing/verdicts.ts';
 
 const ROUND = 17;
 
 describe('clean rounds', () => {
   it('the plain clean round has no disclosures, defects or rollbacks to judge', () => {
     expect(checkTrace(cleanRound().build())).toEqual({
-      round: ROUND, violations: [], checked: { I1: 2, I2: 2, I4: 0, I5: 0, I10: 2, I11: 0, I12: 2, I13: 4 },
+      round: ROUND, violations: [], checked: checkedCounts({ I1: 2, I2: 2, I4: 0, I5: 0, I10: 2, I11: 0, I12: 2, I13: 4 }), metrics: NO_CALL_METRICS,
     });
   });
 
@@ -22,7 +23,35 @@ describe('clean rounds', () => {
     // I1, I2, I10: 5 publishes (rollback included); I4: 4 disclosures; I5: tool c in the 4 acme.dev
     // publishes; I11: 4 disclosures + 1 rollback; I12: 2 session audiences; I13: 4 scans from each side.
     expect(checkTrace(builder.build())).toEqual({
-      round: ROUND, violations: [], checked: { I1: 5, I2: 5, I4: 4, I5: 4, I10: 5, I11: 5, I12: 2, I13: 8 },
+      round: ROUND, violations: [], checked: checkedCounts({ I1: 5, I2: 5, I4: 4, I5: 4, I10: 5, I11: 5, I12: 2, I13: 8 }), metrics: NO_CALL_METRICS,
+    });
+  });
+
+  it('the admission round passes every invariant with exact work counts and metrics', () => {
+    const { builder, seqs } = admissionRound();
+    expect(seqs).toEqual({
+      devPublish: 17, disclosure: 25,
+      write: { plan: 26, confirmation: null, decision: 27, receipt: 28, executed: 29, outcome: 30, leaseId: 'lease-p0' },
+      revocation: 31, revocationSeen: 33,
+      revoked: { plan: 34, confirmation: null, decision: 35, receipt: null, executed: null, outcome: null, leaseId: null },
+      probeDisclosure: 37,
+      probe: { plan: 38, confirmation: null, decision: 39, receipt: 40, executed: 41, outcome: 42, leaseId: 'lease-p2' },
+      roundEnd: 43,
+    });
+    // I3: no unversioned source; I6: 2 executed calls + 2 receipts; I7, I8: 2 ADMITs; I9: 2 ADMITs +
+    // 2 executed calls; I11: 2 disclosures + 2 ADMITs; I12: 2 session audiences + 1 expected probe.
+    expect(checkTrace(builder.build())).toEqual({
+      round: ROUND,
+      violations: [],
+      checked: checkedCounts({ I1: 2, I2: 2, I3: 0, I4: 2, I5: 0, I6: 4, I7: 2, I8: 2, I9: 4, I10: 2, I11: 4, I12: 3, I13: 4 }),
+      metrics: {
+        decisions: { ADMIT: 2, POLICY_REVOKED: 1 },
+        revocationDelaysMs: [40],
+        revocationsCensored: 0,
+        receipts: { executed: 2, covered: 2 },
+        unknownDialectAdmissions: 0,
+        probes: { expected: 1, admitted: 1 },
+      },
     });
   });
 

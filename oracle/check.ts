@@ -1,21 +1,29 @@
 /**
  * The oracle's entry point (SPEC section 11): judge one round's trace, invariant by invariant.
  *
- * Workflow: build the ground-truth model and the observation indexes once (linear in the number
- * of events), run each invariant group over them, return the sorted violations with per-invariant
- * work counts. Nothing here reads the clock, randomness or global state, and the input is never
- * mutated, so the same events always give the same verdict.
+ * Workflow: build the ground-truth model and the observation indexes once (one pass each, linear
+ * in the number of events), run each invariant group over them (each looks things up by map or
+ * binary search, never by rescanning the trace), then compute the round's metrics from the same
+ * indexes; return the sorted violations with per-invariant work counts and the metrics. Nothing
+ * here reads the clock, randomness or global state, and the input is never mutated, so the same
+ * events always give the same verdict.
  */
 import { buildGroundTruth } from './ground-truth.ts';
 import type { CheckContext, InvariantGroupCheck } from './invariants/check-context.ts';
 import { Findings } from './invariants/check-context.ts';
 import { checkCompleteness } from './invariants/completeness.ts';
 import { checkDefectAdmission } from './invariants/defect-admission.ts';
+import { checkDisclosedCalls } from './invariants/disclosed-calls.ts';
 import { checkGenerationUse } from './invariants/generation-use.ts';
 import { checkLiveness } from './invariants/liveness.ts';
+import { checkPlanDigest } from './invariants/plan-digest.ts';
 import { checkPointerHistory } from './invariants/pointer-history.ts';
+import { checkReceipts } from './invariants/receipts.ts';
+import { checkRevocation } from './invariants/revocation.ts';
 import { checkScanTermination } from './invariants/scan-termination.ts';
 import { checkTenantIsolation } from './invariants/tenant-isolation.ts';
+import { checkUnconfirmedWrites } from './invariants/unconfirmed-writes.ts';
+import { computeMetrics, type RoundMetrics } from './metrics.ts';
 import { buildObservations } from './observations.ts';
 import type { Trace, TraceEvent, TraceHeader } from './trace.ts';
 import type { InvariantId, Violation } from './violation.ts';
@@ -26,23 +34,32 @@ import type { InvariantId, Violation } from './violation.ts';
  * - `violations`: every violation found, sorted by seq (null last), then invariant number, code,
  *   evidence; empty means the core was right on every invariant checked.
  * - `checked`: per invariant, how many items it examined (I1: ELIGIBLE publishes, I2: publishes,
- *   I4: disclosures, I5: published tools carrying a planted defect (a DUPLICATE_NAME one only
- *   next to a namesake), I10: publishes,
- *   I11: disclosures plus rollbacks, I12: (server, audience) session keys of a settled round, I13:
- *   scans seen by the world plus scans started by the core), so a report can show the oracle did
- *   work.
+ *   I3: calls executed by unversioned servers, I4: disclosures, I5: published tools and gate
+ *   decisions carrying a planted defect (a DUPLICATE_NAME one only next to a namesake), I6:
+ *   executed calls plus receipts, I7: ADMITs (none without a revocation bound), I8: ADMITs, I9:
+ *   ADMITs plus executed calls, I10: publishes, I11: disclosures, ADMITs against a published
+ *   generation, and rollbacks, I12: (server, audience) session keys of a settled round plus their
+ *   probes that must be admitted, I13: scans seen by the world plus scans started by the core), so
+ *   a report can show the oracle did work.
+ * - `metrics`: the round's measurements (see metrics.ts), plain JSON.
  */
 export interface Verdict {
   readonly round: number;
   readonly violations: Violation[];
   readonly checked: Record<InvariantId, number>;
+  readonly metrics: RoundMetrics;
 }
 
 /** The invariant groups, run in this order (the order does not affect the sorted verdict). */
 const INVARIANT_GROUPS: readonly InvariantGroupCheck[] = [
   checkCompleteness,
+  checkUnconfirmedWrites,
   checkTenantIsolation,
   checkDefectAdmission,
+  checkReceipts,
+  checkRevocation,
+  checkPlanDigest,
+  checkDisclosedCalls,
   checkPointerHistory,
   checkGenerationUse,
   checkLiveness,
@@ -61,13 +78,15 @@ export function checkTrace(trace: Trace): Verdict {
  * not match their type, are ignored.
  */
 export function checkEvents(header: TraceHeader, events: readonly TraceEvent[]): Verdict {
+  const truth = buildGroundTruth(events);
   const context: CheckContext = {
     header,
     bounds: header.bounds,
-    truth: buildGroundTruth(events),
+    truth,
     observed: buildObservations(events),
+    endT: truth.roundEnd?.t ?? events[events.length - 1]?.t ?? 0,
   };
   const findings = new Findings(header.round);
   for (const group of INVARIANT_GROUPS) group(context, findings);
-  return { round: header.round, ...findings.result() };
+  return { round: header.round, ...findings.result(), metrics: computeMetrics(context) };
 }

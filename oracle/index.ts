@@ -59,6 +59,9 @@ export {
   type WorldEvent,
 } from './trace.ts';
 export { checkEvents, checkTrace, type Verdict } from './check.ts';
+export type { RoundMetrics } from './metrics.ts';
+export { percentile } from './percentile.ts';
+export { revocationDelays, type RevocationDelay } from './revocation-delays.ts';
 export { INVARIANT_IDS, sortViolations, type InvariantId, type Violation } from './violation.ts';
 export {
   DISQUALIFYING_TRAIT_PREFIXES,

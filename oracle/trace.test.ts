@@ -157,6 +157,16 @@ describe('parseTrace', () => {
     }
   });
 
+  it('leaves a receipt\'s binding fields to I6: an unbound receipt parses, and is judged', () => {
+    const lines = admissionRound().builder.jsonl().trimEnd().split('\n');
+    const receiptLine = 28 + 1 + 1;
+    const receipt = JSON.parse(lines[receiptLine - 1]!) as Record<string, unknown>;
+    expect(receipt['type']).toBe('receipt');
+    const { policyEpoch: _dropped, ...unbound }: Record<string, unknown> = { ...receipt, generation: 'one', descriptorDigest: null };
+    lines[receiptLine - 1] = JSON.stringify(unbound);
+    expect(checkTrace(parseTrace(lines.join('\n'))).violations.map((v) => [v.invariant, v.code, v.seq])).toEqual([['I6', 'RECEIPT_UNBOUND', 29]]);
+  });
+
   it('reads a header without revocationBoundMs (older traces) and refuses a malformed one', () => {
     const lines = cleanLines();
     const header = JSON.parse(lines[0]!) as { bounds: Record<string, unknown> };

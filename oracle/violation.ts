@@ -5,13 +5,13 @@
  */
 
 /**
- * The invariants this oracle checks today (SPEC section 11). The union grows as later issues add
- * invariant groups; a report should list `INVARIANT_IDS`, not assume all thirteen exist.
+ * The invariants this oracle checks (SPEC section 11): all thirteen since admission at call time
+ * (I3, I6, I7, I8, I9). A report should still list `INVARIANT_IDS` rather than assume the set.
  */
-export type InvariantId = 'I1' | 'I2' | 'I4' | 'I5' | 'I10' | 'I11' | 'I12' | 'I13';
+export type InvariantId = 'I1' | 'I2' | 'I3' | 'I4' | 'I5' | 'I6' | 'I7' | 'I8' | 'I9' | 'I10' | 'I11' | 'I12' | 'I13';
 
 /** The checked invariants in report order (numeric, so I2 comes before I12). */
-export const INVARIANT_IDS: readonly InvariantId[] = ['I1', 'I2', 'I4', 'I5', 'I10', 'I11', 'I12', 'I13'];
+export const INVARIANT_IDS: readonly InvariantId[] = ['I1', 'I2', 'I3', 'I4', 'I5', 'I6', 'I7', 'I8', 'I9', 'I10', 'I11', 'I12', 'I13'];
 
 /**
  * One broken invariant instance.
@@ -55,6 +55,21 @@ export function showDigests(digests: readonly string[], limit = 3): string {
 /** Names a publish in evidence: `publish seq 12 of key 0123456789ab|acme.dev`. */
 export function publishLabel(publish: { readonly seq: number; readonly key: string }): string {
   return `publish seq ${publish.seq} of key ${shortKey(publish.key)}`;
+}
+
+/** Names a gate decision in evidence: `gate decision seq 40 (session "s0/acme.dev", plan "p1")`. */
+export function decisionLabel(decision: {
+  readonly seq: number; readonly session: string; readonly planId: string;
+}): string {
+  return `gate decision seq ${decision.seq} (session ${JSON.stringify(decision.session)}, plan ${JSON.stringify(decision.planId)})`;
+}
+
+/** Names an executed call in evidence: `call seq 41 (s0 acme.dev executed "write_file", lease "lease-0")`. */
+export function callLabel(call: {
+  readonly seq: number; readonly server: string; readonly audience: string; readonly tool: string; readonly leaseId: string | null;
+}): string {
+  const lease = call.leaseId === null ? 'no lease' : `lease ${JSON.stringify(call.leaseId)}`;
+  return `call seq ${call.seq} (${call.server} ${call.audience} executed ${JSON.stringify(call.tool)}, ${lease})`;
 }
 
 /** Names a disclosure in evidence: `disclosure seq 30 (session "p1", s0 acme.dev)`. */

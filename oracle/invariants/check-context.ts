@@ -16,6 +16,11 @@ export interface CheckContext {
   readonly bounds: TraceBounds;
   readonly truth: GroundTruth;
   readonly observed: Observations;
+  /**
+   * Virtual ms at which the round stopped: the `round_end`'s `t`, or the last event's for a
+   * truncated trace (0 for no events). What was still pending then is censored there.
+   */
+  readonly endT: number;
 }
 
 /** One invariant group: examines the context and reports into `findings`. */
@@ -33,9 +38,9 @@ export class Findings {
     this.violations.push({ invariant, round: this.round, seq, code, evidence });
   }
 
-  /** Records that `invariant` examined one more item (a publish, a scan, a key). */
-  count(invariant: InvariantId): void {
-    this.checked.set(invariant, (this.checked.get(invariant) ?? 0) + 1);
+  /** Records that `invariant` examined `items` more items (default one: a publish, a scan, a key). */
+  count(invariant: InvariantId, items = 1): void {
+    this.checked.set(invariant, (this.checked.get(invariant) ?? 0) + items);
   }
 
   /** The sorted violations and the work counts, as fresh objects the caller may keep. */

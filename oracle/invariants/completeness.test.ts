@@ -3,6 +3,7 @@ import { checkTrace } from '../check.ts';
 import { DEV, DEV_KEY, OPS, cleanRound, devWalk, finish, openSessions, opsWalk, standardWorld } from '../testing/scenarios.ts';
 import { ID0, ID1, TraceBuilder, toolDigest } from '../testing/trace-builder.ts';
 import { asKnownEvent, type PageServedEvent, type PublishedPage } from '../trace.ts';
+import { NO_CALL_METRICS, checkedCounts } from '../testing/verdicts.ts';
 
 const ROUND = 17;
 const K = `${ID0.slice(0, 12)}|${DEV}`;
@@ -155,7 +156,7 @@ describe('I1: ELIGIBLE equals the truth at its revision, after a final recheck',
     openSessions(b, [DEV]);
     devWalk(b, { revision: 0, reported: null });
     finish(b);
-    expect(checkTrace(b.build())).toEqual({ round: ROUND, violations: [], checked: { I1: 0, I2: 1, I4: 0, I5: 0, I10: 1, I11: 0, I12: 1, I13: 2 } });
+    expect(checkTrace(b.build())).toEqual({ round: ROUND, violations: [], checked: checkedCounts({ I1: 0, I2: 1, I4: 0, I5: 0, I10: 1, I11: 0, I12: 1, I13: 2 }), metrics: NO_CALL_METRICS });
   });
 });
 

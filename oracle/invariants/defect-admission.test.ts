@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { checkTrace } from '../check.ts';
-import { DEV, devWalk, finish, opsWalk, standardWorld } from '../testing/scenarios.ts';
+import { DEV, DEV_KEY, DEV_SESSION, devWalk, finish, opsWalk, standardWorld } from '../testing/scenarios.ts';
 import { ID0, TraceBuilder, toolDigest } from '../testing/trace-builder.ts';
+import { NO_CALL_METRICS, checkedCounts } from '../testing/verdicts.ts';
 
 const ROUND = 17;
 const K = `${ID0.slice(0, 12)}|${DEV}`;
@@ -28,7 +29,7 @@ describe('I5: no planted defect admitted', () => {
         { invariant: 'I5', round: ROUND, seq: 13, code: 'DEFECT_ADMITTED',
           evidence: `publish seq 13 of key ${K} admits tool "c" (${short('c')}) with verdict "ok", but it was planted with defect REMOTE_REF (seq 1)` },
       ],
-      checked: { I1: 2, I2: 2, I4: 0, I5: 1, I10: 2, I11: 0, I12: 2, I13: 4 },
+      checked: checkedCounts({ I1: 2, I2: 2, I4: 0, I5: 1, I10: 2, I11: 0, I12: 2, I13: 4 }), metrics: NO_CALL_METRICS,
     });
   });
 
@@ -130,5 +131,67 @@ describe('I5: DUPLICATE_NAME is judged next to its twin', () => {
     b.walk({ audience: 'acme.ops', scanId: 'sc-ops', revision: 3, pages: [['a', 'dup#2']] });
     finish(b, 'undecided');
     expect(checkTrace(b.build())).toMatchObject({ violations: [], checked: { I5: 0 } });
+  });
+});
+
+describe('I5: no planted defect admitted at the gate', () => {
+  /**
+   * The standard world with `defects` planted (seq 1..), acme.dev published with `verdicts` (the
+   * view's tools are `devTools`, one page) and shown to the planner, then the gate decides a call
+   * of `tool` with `decision` (an ADMIT is also receipted and executed).
+   */
+  function gateRound(defects: Record<string, string>, verdicts: Record<string, string>, tool: string, decision = 'ADMIT', devTools = ['a', 'b', 'c']): { builder: TraceBuilder; gate: number } {
+    const b = new TraceBuilder();
+    b.serverUp('s0', ID0);
+    for (const [label, defect] of Object.entries(defects)) b.defectPlanted('s0', label, defect);
+    b.revision('s0', 3, { [DEV]: devTools });
+    b.sessionOpened('s0', DEV, ID0);
+    const devPublish = devWalk(b, { pages: [devTools], publish: { verdicts } }).publishSeq ?? -1;
+    b.disclosure(devPublish, { session: DEV_SESSION });
+    const gate = b.call({ session: DEV_SESSION, planId: 'p0', key: DEV_KEY, tool, decision }).decision;
+    finish(b);
+    return { builder: b, gate };
+  }
+
+  it('DEFECT_ADMITTED: an ADMIT of a tool planted with UNKNOWN_DIALECT, counted by the metric', () => {
+    const { builder, gate } = gateRound({ c: 'UNKNOWN_DIALECT' }, { c: 'UNKNOWN_DIALECT' }, 'c');
+    // seq 0 server_up, 1 defect_planted, 2 revision, 3 session, 4-10 walk (publish 10), 11 disclosure, 12 plan, 13 gate.
+    expect(gate).toBe(13);
+    const verdict = checkTrace(builder.build());
+    expect(verdict.violations).toEqual([
+      { invariant: 'I5', round: ROUND, seq: 13, code: 'DEFECT_ADMITTED',
+        evidence: `gate decision seq 13 (session "${DEV_SESSION}", plan "p0") admits tool "c" (${short('c')}) with decision ADMIT, but it was planted with defect UNKNOWN_DIALECT (seq 1)` },
+    ]);
+    expect(verdict.checked.I5).toBe(2);
+    expect(verdict.metrics.unknownDialectAdmissions).toBe(1);
+  });
+
+  it('accepts the gate refusing it, and still counts the decision', () => {
+    const { builder } = gateRound({ c: 'UNKNOWN_DIALECT' }, { c: 'UNKNOWN_DIALECT' }, 'c', 'TOOL_QUARANTINED');
+    const verdict = checkTrace(builder.build());
+    expect(verdict).toMatchObject({ violations: [], checked: { I5: 2 } });
+    expect(verdict.metrics.unknownDialectAdmissions).toBe(0);
+  });
+
+  it('DEFECT_ADMITTED: another label is an I5 violation but not an unknown-dialect admission', () => {
+    const { builder } = gateRound({ c: 'REMOTE_REF' }, { c: 'REMOTE_REF' }, 'c');
+    const verdict = checkTrace(builder.build());
+    expect(verdict.violations.map((v) => [v.invariant, v.code, v.seq])).toEqual([['I5', 'DEFECT_ADMITTED', 13]]);
+    expect(verdict.metrics.unknownDialectAdmissions).toBe(0);
+  });
+
+  it('DEFECT_ADMITTED: a DUPLICATE_NAME twin admitted next to its namesake in the active generation', () => {
+    const twins = { dup: 'DUPLICATE_NAME', 'dup#2': 'DUPLICATE_NAME' };
+    const { builder } = gateRound(twins, twins, 'dup', 'ADMIT', ['a', 'dup', 'dup#2']);
+    // seq 0 server_up, 1-2 defect_planted, 3 revision, 4 session, 5-11 walk, 12 disclosure, 13 plan, 14 gate.
+    expect(checkTrace(builder.build()).violations).toEqual([
+      { invariant: 'I5', round: ROUND, seq: 14, code: 'DEFECT_ADMITTED',
+        evidence: `gate decision seq 14 (session "${DEV_SESSION}", plan "p0") admits tool "dup" (${short('dup')}) with decision ADMIT, but it was planted with defect DUPLICATE_NAME (seq 1) next to "dup" (${short('dup#2')})` },
+    ]);
+  });
+
+  it('does not judge a DUPLICATE_NAME twin whose active generation lacks its namesake', () => {
+    const { builder } = gateRound({ dup: 'DUPLICATE_NAME', 'dup#2': 'DUPLICATE_NAME' }, {}, 'dup', 'ADMIT', ['a', 'dup']);
+    expect(checkTrace(builder.build())).toMatchObject({ violations: [], checked: { I5: 0 } });
   });
 });

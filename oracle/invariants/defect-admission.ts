@@ -4,9 +4,13 @@
  *
  * Ground truth is the `defect_planted` events: a descriptor digest so labelled is defective
  * wherever it appears (the label describes the descriptor's content, so it is not tied to the
- * server or to the label's position in the trace). Today the only admission the trace records is
- * a publish: each published tool whose verdict is `"ok"` is admitted into the catalog, so every
- * published tool carrying a labelled digest must have a verdict other than `"ok"`.
+ * server or to the label's position in the trace). The trace records two admissions: a publish
+ * admits each published tool whose verdict is `"ok"` into the catalog, so every published tool
+ * carrying a labelled digest must have a verdict other than `"ok"`; and a gate decision at call
+ * time (SPEC section 7) admits one tool to a call when it is ADMIT. The tool a gate decision
+ * concerns is the one of its name in the generation active for its key at that moment (rebuilt
+ * from the publishes; the plan's digest preferred among twins), or the plan's digest when that
+ * generation has no such tool.
  *
  * `DUPLICATE_NAME` is the one relational label: a descriptor is a duplicate only next to its twin.
  * SPEC section 5 quarantines "a duplicate with different descriptors", names compared after the
@@ -15,17 +19,18 @@
  * snapshot that lacks the twin (an unversioned observation may miss a page) holds no duplicate;
  * whether it should have held the twin is I1's and I2's question, not I5's.
  *
- * Code: `DEFECT_ADMITTED`, anchored at the admission (the publish); one violation per admitted
- * defective tool, naming the defect label, the tool name and the publish seq (and, for a
- * duplicate, its namesake).
+ * A gate decision's catalog, for `DUPLICATE_NAME`, is that active generation's tools.
+ *
+ * Code: `DEFECT_ADMITTED`, anchored at the admission (the publish or the gate decision); one
+ * violation per admitted defective tool, naming the defect label, the tool name and the deciding
+ * event (and, for a duplicate, its namesake).
  * Work count: every judged decision on a labelled digest, admitted or not.
  *
- * Extension point: each source in `ADMISSION_SOURCES` yields the `ToolDecision`s it finds. Gate
- * decisions at call time (SPEC section 7) join that list as a second source once the trace format
- * carries them; the rule itself does not change.
+ * Extension point: each source in `ADMISSION_SOURCES` yields the `ToolDecision`s it finds.
  */
-import type { PublishedEvent } from '../trace.ts';
-import { publishLabel, shortHex } from '../violation.ts';
+import { admittedTool } from '../observations.ts';
+import type { GateDecisionEvent, PublishedEvent } from '../trace.ts';
+import { decisionLabel, publishLabel, shortHex } from '../violation.ts';
 import type { CheckContext, Findings } from './check-context.ts';
 
 /** One decision of the core on whether a tool may be used. */
@@ -107,5 +112,18 @@ function* decisionsOf(publish: PublishedEvent): Iterable<ToolDecision> {
   }
 }
 
-/** The sources of tool decisions, in order. Gate decisions join here when the trace has them. */
-const ADMISSION_SOURCES: readonly AdmissionSource[] = [publishedToolDecisions];
+/** Every gate decision, ADMIT or refusal, on the tool it concerns in the active generation. */
+function* gateToolDecisions(context: CheckContext): Iterable<ToolDecision> {
+  for (const decision of context.observed.gateDecisions) yield gateDecisionOf(context, decision);
+}
+
+function gateDecisionOf(context: CheckContext, decision: GateDecisionEvent): ToolDecision {
+  const { active, descriptorDigest } = admittedTool(context.observed, decision);
+  return {
+    seq: decision.seq, label: decisionLabel(decision), name: decision.tool, descriptorDigest,
+    admitted: decision.decision === 'ADMIT', decision: `decision ${decision.decision}`, catalog: active?.tools ?? [],
+  };
+}
+
+/** The sources of tool decisions, in order. */
+const ADMISSION_SOURCES: readonly AdmissionSource[] = [publishedToolDecisions, gateToolDecisions];

@@ -8,6 +8,7 @@ import { checkTrace } from '../check.ts';
 import { DEV, devWalk, finish, opsWalk, standardWorld } from '../testing/scenarios.ts';
 import { ID0, TraceBuilder, toolDigest } from '../testing/trace-builder.ts';
 import { asKnownEvent, type PublishedEvent } from '../trace.ts';
+import { NO_CALL_METRICS, checkedCounts } from '../testing/verdicts.ts';
 
 const ROUND = 17;
 const K = `${ID0.slice(0, 12)}|${DEV}`;
@@ -30,7 +31,7 @@ describe('I1 and I12 compare digest sets', () => {
     expect(publishSeq).toBe(12);
     expect(publishedAt(b, 12).tools.map((tool) => tool.descriptorDigest))
       .toEqual([toolDigest('a'), toolDigest('b'), toolDigest('b'), toolDigest('c')]);
-    expect(checkTrace(b.build())).toEqual({ round: ROUND, violations: [], checked: { I1: 2, I2: 2, I4: 0, I5: 0, I10: 2, I11: 0, I12: 2, I13: 4 } });
+    expect(checkTrace(b.build())).toEqual({ round: ROUND, violations: [], checked: checkedCounts({ I1: 2, I2: 2, I4: 0, I5: 0, I10: 2, I11: 0, I12: 2, I13: 4 }), metrics: NO_CALL_METRICS });
   });
 
   it('CONTENT_MISMATCH and NOT_CONVERGED: a duplicate does not stand in for a missing distinct digest', () => {

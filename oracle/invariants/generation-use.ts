@@ -6,7 +6,11 @@
  * publish of that (key, generation) before the use. A use is late when `t > expiresAt` (a
  * generation still serves at exactly `expiresAt`). A key is DISABLED from a `server_disabled` for
  * it until its next `published` (trace order); any use in between is refused by SPEC section 6.
- * Today the uses are the `disclosure` events. A rollback also uses its source generation, and SPEC
+ * The uses are the `disclosure` events and the gate's ADMIT decisions (SPEC section 7: "no
+ * admission against an expired generation, and none while the server is DISABLED"); an ADMIT uses
+ * the generation active for its key at that moment, rebuilt from the publishes (the latest
+ * publish of the key before it), whatever generation the decision names. A rollback also uses its
+ * source generation, and SPEC
  * section 6 allows it only while that one is unexpired, so a rollback published after its source's
  * `expiresAt` is late as well (a rollback is itself the publish that ends DISABLED, so the
  * DISABLED rule does not apply to it).
@@ -14,16 +18,15 @@
  * Codes: `EXPIRED_GENERATION_SERVED` (a use past the generation's `expiresAt`),
  * `SERVED_WHILE_DISABLED` (a use while the key was DISABLED), `EXPIRED_ROLLBACK_SOURCE` (a rollback
  * past its source's `expiresAt`). Anchored at the use or the rollback. A use or rollback whose
- * generation was never published is not judged here: I4 and I10 report it.
+ * generation was never published is not judged here: I4 and I10 report it, and I8 an ADMIT with
+ * no generation at all.
  * Work count: uses plus rollbacks.
  *
- * Extension point: each source in `USE_SOURCES` yields the `GenerationUse`s it finds. Gate
- * admissions at call time (SPEC section 7: "no admission against an expired generation, and none
- * while the server is DISABLED") join that list once the trace format carries them.
+ * Extension point: each source in `USE_SOURCES` yields the `GenerationUse`s it finds.
  */
-import { pointerEventBefore, publishOfGeneration } from '../observations.ts';
+import { activePublishBefore, pointerEventBefore, publishOfGeneration } from '../observations.ts';
 import { rolledBackFromOf, type DisclosureEvent } from '../trace.ts';
-import { disclosureLabel, publishLabel, shortKey } from '../violation.ts';
+import { decisionLabel, disclosureLabel, publishLabel, shortKey } from '../violation.ts';
 import type { CheckContext, Findings } from './check-context.ts';
 
 /** One use of a published generation: it must be unexpired and its key not DISABLED. */
@@ -90,5 +93,18 @@ function useOf(disclosure: DisclosureEvent): GenerationUse {
   };
 }
 
-/** The sources of generation uses, in order. Gate admissions join here when the trace has them. */
-const USE_SOURCES: readonly GenerationUseSource[] = [disclosureUses];
+/** Every gate ADMIT uses the generation active for its key, if any was published. */
+function* admissionUses(context: CheckContext): Iterable<GenerationUse> {
+  for (const decision of context.observed.gateDecisions) {
+    if (decision.decision !== 'ADMIT') continue;
+    const active = activePublishBefore(context.observed, decision.key, decision.seq);
+    if (active === null) continue;
+    yield {
+      seq: decision.seq, t: decision.t, key: decision.key, generation: active.generation,
+      action: `${decisionLabel(decision)} admits ${JSON.stringify(decision.tool)} against`,
+    };
+  }
+}
+
+/** The sources of generation uses, in order. */
+const USE_SOURCES: readonly GenerationUseSource[] = [disclosureUses, admissionUses];

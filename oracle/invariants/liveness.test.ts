@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { checkTrace } from '../check.ts';
-import { DEV, DEV_KEY, OPS, OPS_KEY, devWalk, finish, openSessions, opsWalk, standardWorld } from '../testing/scenarios.ts';
+import { DEV, DEV_KEY, DEV_SESSION, OPS, OPS_KEY, admissionWorld, devWalk, finish, openSessions, opsWalk, standardWorld } from '../testing/scenarios.ts';
 import { ID0, ID1, ID_S1, TraceBuilder, toolDigest } from '../testing/trace-builder.ts';
+import { NO_CALL_METRICS, checkedCounts } from '../testing/verdicts.ts';
 
 const ROUND = 17;
 /** An audience present in revision views that no client of the core holds. */
@@ -170,7 +171,7 @@ describe('I12: liveness in a settled round', () => {
     opsWalk(b);
     b.walk({ audience: GUEST, scanId: 'sc-guest', revision: 3, pages: [[]] });
     finish(b);
-    expect(checkTrace(b.build())).toEqual({ round: ROUND, violations: [], checked: { I1: 3, I2: 3, I4: 0, I5: 0, I10: 3, I11: 0, I12: 3, I13: 6 } });
+    expect(checkTrace(b.build())).toEqual({ round: ROUND, violations: [], checked: checkedCounts({ I1: 3, I2: 3, I4: 0, I5: 0, I10: 3, I11: 0, I12: 3, I13: 6 }), metrics: NO_CALL_METRICS });
   });
 
   it('NOT_CONVERGED: a session audience dropped from the final views still holding tools', () => {
@@ -196,7 +197,7 @@ describe('I12: liveness in a settled round', () => {
     b.revision('s0', 4, { [DEV]: ['a', 'b', 'c'] });
     opsWalk(b, { scanId: 'sc-ops-4', revision: 4, pages: [[]] });
     finish(b);
-    expect(checkTrace(b.build())).toEqual({ round: ROUND, violations: [], checked: { I1: 3, I2: 3, I4: 0, I5: 0, I10: 3, I11: 0, I12: 2, I13: 6 } });
+    expect(checkTrace(b.build())).toEqual({ round: ROUND, violations: [], checked: checkedCounts({ I1: 3, I2: 3, I4: 0, I5: 0, I10: 3, I11: 0, I12: 2, I13: 6 }), metrics: NO_CALL_METRICS });
   });
 
   it('DISABLED_AT_END: the key was disabled after its latest publish and never re-enabled', () => {
@@ -213,7 +214,7 @@ describe('I12: liveness in a settled round', () => {
         { invariant: 'I12', round: ROUND, seq: 22, code: 'DISABLED_AT_END',
           evidence: `server s0 key ${ID0.slice(0, 12)}|${DEV} at revision 3: the key is still DISABLED since seq 20 (reason "NO_ROLLBACK_SOURCE"); its latest publish is seq 12` },
       ],
-      checked: { I1: 2, I2: 2, I4: 0, I5: 0, I10: 2, I11: 0, I12: 2, I13: 4 },
+      checked: checkedCounts({ I1: 2, I2: 2, I4: 0, I5: 0, I10: 2, I11: 0, I12: 2, I13: 4 }), metrics: NO_CALL_METRICS,
     });
   });
 
@@ -249,5 +250,79 @@ describe('I12: liveness in a settled round', () => {
     b.serverDisabled(DEV_KEY);
     finish(b);
     expect(checkTrace(b.build())).toMatchObject({ violations: [], checked: { I12: 0 } });
+  });
+});
+
+describe('I12: the probes a correct core must admit are admitted', () => {
+  /**
+   * `admissionWorld`, both audiences published, the quiet tail (seq 25), the planner shown
+   * acme.dev's catalog (seq 26); then `probes` and the round end.
+   */
+  function probeRound(probes: (b: TraceBuilder) => void, status: 'settled' | 'undecided' = 'settled'): TraceBuilder {
+    const b = new TraceBuilder();
+    admissionWorld(b);
+    const devPublish = devWalk(b).publishSeq ?? -1;
+    opsWalk(b);
+    b.quiet();
+    expect(b.disclosure(devPublish, { session: DEV_SESSION })).toBe(26);
+    probes(b);
+    b.roundEnd(status);
+    return b;
+  }
+  const probeA = { session: DEV_SESSION, planId: 'p0', key: DEV_KEY, tool: 'a', kind: 'probe' };
+  const label = `probe plan "p0" of session "${DEV_SESSION}" (seq 27, "a" ${short('a')} from generation 1 of key ${ID0.slice(0, 12)}|${DEV}), which must be admitted,`;
+
+  it('PROBE_REFUSED: a probe refused, anchored at the refusal and naming its code', () => {
+    const b = probeRound((builder) => builder.call({ ...probeA, decision: 'ARGS_INVALID' }));
+    const verdict = checkTrace(b.build());
+    expect(verdict.violations).toEqual([
+      { invariant: 'I12', round: ROUND, seq: 28, code: 'PROBE_REFUSED', evidence: `${label} was refused ARGS_INVALID at gate decision seq 28` },
+    ]);
+    expect(verdict.checked.I12).toBe(3);
+    expect(verdict.metrics.probes).toEqual({ expected: 1, admitted: 0 });
+  });
+
+  it('PROBE_NOT_DECIDED: a probe the gate never decided', () => {
+    const b = probeRound((builder) => builder.planMade(probeA));
+    expect(checkTrace(b.build()).violations).toEqual([
+      { invariant: 'I12', round: ROUND, seq: 28, code: 'PROBE_NOT_DECIDED', evidence: `${label} has no gate decision by the end of the round` },
+    ]);
+  });
+
+  it('accepts a probe admitted after a first refusal of the same plan', () => {
+    const b = probeRound((builder) => {
+      builder.call({ ...probeA, decision: 'SERVER_DISABLED' });
+      builder.gateDecision({ session: DEV_SESSION, planId: 'p0', key: DEV_KEY, tool: 'a' });
+    });
+    const verdict = checkTrace(b.build());
+    expect(verdict).toMatchObject({ violations: [], checked: { I12: 3 } });
+    expect(verdict.metrics.probes).toEqual({ expected: 1, admitted: 1 });
+  });
+
+  it('PROBE_REFUSED: an ADMIT of another session\'s plan with the same planId does not count', () => {
+    const b = probeRound((builder) => {
+      builder.call({ ...probeA, decision: 'POLICY_REVOKED' });
+      builder.gateDecision({ session: 'planner-other', planId: 'p0', key: DEV_KEY, tool: 'a' });
+    });
+    expect(checkTrace(b.build()).violations.map((v) => [v.invariant, v.code, v.seq])).toEqual([
+      ['I12', 'PROBE_REFUSED', 28], ['I9', 'UNDISCLOSED_TOOL_ADMITTED', 29],
+    ]);
+  });
+
+  it('demands nothing of a probe the world does not expect to be admitted', () => {
+    const b = probeRound((builder) => builder.call({ ...probeA, expectAdmit: false, decision: 'POLICY_REVOKED' }));
+    expect(checkTrace(b.build())).toMatchObject({ violations: [], checked: { I12: 2 }, metrics: { probes: { expected: 0, admitted: 0 } } });
+  });
+
+  it('does not judge a probe of a key no liveness target has (here an identity s0 never presented)', () => {
+    const b = probeRound((builder) => {
+      builder.planMade({ ...probeA, key: `${ID1}|${DEV}`, generation: 0 });
+    });
+    expect(checkTrace(b.build())).toMatchObject({ violations: [], checked: { I12: 2 }, metrics: { probes: { expected: 1, admitted: 0 } } });
+  });
+
+  it('is not judged in an undecided round, though the metric still counts the probe', () => {
+    const b = probeRound((builder) => builder.call({ ...probeA, decision: 'ARGS_INVALID' }), 'undecided');
+    expect(checkTrace(b.build())).toMatchObject({ violations: [], checked: { I12: 0 }, metrics: { probes: { expected: 1, admitted: 0 } } });
   });
 });

@@ -13,18 +13,27 @@
  * Codes: `NOT_PUBLISHED` (nothing was ever published for the key), `NOT_CONVERGED` (the latest
  * publish for the key differs from the final view, as sets of descriptor digests),
  * `DISABLED_AT_END` (the key's latest pointer event is a `server_disabled`, i.e. no publish
- * re-enabled it: the key serves nothing, so its content is not compared). One code per target.
+ * re-enabled it: the key serves nothing, so its content is not compared). At most one of these
+ * per target, anchored at the round end.
+ *
+ * Probes (SPEC I12: "the probe calls with valid arguments are admitted", so a core that refuses
+ * everything fails): every `plan_made` of kind `probe` whose `expectAdmit` is true and whose key
+ * is the target's must have a gate ADMIT with the same session and planId, anywhere in the trace.
+ * Codes: `PROBE_REFUSED` (anchored at its first gate decision, naming the refusal code) and
+ * `PROBE_NOT_DECIDED` (no gate decision at all; anchored at the round end). A probe whose key is
+ * no target's (a disqualified server, a superseded identity) is not judged: the world marks such a
+ * probe `expectAdmit: false` anyway.
  *
  * Extension point: each (server, audience) pair is a `LivenessTarget` and every rule in
- * `TARGET_CHECKS` runs on it. The probe-call rule of SPEC I12 ("the probe calls with valid
- * arguments are admitted") belongs there once the trace format carries probe events.
+ * `TARGET_CHECKS` runs on it.
  */
 import { formatCatalogKey } from '../catalog-key.ts';
 import { DISQUALIFYING_TRAIT_PREFIXES, hasTraitPrefix, type ServerModel, type TrueRevision } from '../ground-truth.ts';
 import { digestSetDiff } from '../internal/digest-set.ts';
+import { planRef } from '../internal/plan-ref.ts';
 import { pointerEventBefore } from '../observations.ts';
-import type { RoundEndEvent, ViewTool } from '../trace.ts';
-import { showDigests, shortKey } from '../violation.ts';
+import type { PlanMadeEvent, RoundEndEvent, ViewTool } from '../trace.ts';
+import { showDigests, shortHex, shortKey } from '../violation.ts';
 import type { CheckContext, Findings } from './check-context.ts';
 
 /** One catalog key liveness is demanded for, with the final truth it must reach. */
@@ -94,8 +103,26 @@ const checkConverged: LivenessTargetCheck = (context, target, roundEnd, findings
     `${where}: the latest publish (seq ${latest.seq}) is missing ${showDigests(diff.missing)} and has extra ${showDigests(diff.extra)}`);
 };
 
-/**
- * The rules run on every liveness target, in order. Probe-call admission joins this list when the
- * trace carries probe events.
- */
-const TARGET_CHECKS: readonly LivenessTargetCheck[] = [checkConverged];
+/** Every probe of the target's key that must be admitted was admitted (one work count each). */
+const checkProbes: LivenessTargetCheck = (context, target, roundEnd, findings) => {
+  for (const probe of context.truth.expectedProbesByKey.get(target.key) ?? []) {
+    findings.count('I12');
+    const decisions = context.observed.decisionsByPlan.get(planRef(probe.session, probe.planId)) ?? [];
+    if (decisions.some((decision) => decision.decision === 'ADMIT')) continue;
+    const first = decisions[0];
+    if (first === undefined) {
+      findings.add('I12', roundEnd.seq, 'PROBE_NOT_DECIDED', `${probeLabel(probe)} has no gate decision by the end of the round`);
+    } else {
+      findings.add('I12', first.seq, 'PROBE_REFUSED',
+        `${probeLabel(probe)} was refused ${first.decision} at gate decision seq ${first.seq}${decisions.length > 1 ? ` (${decisions.length} decisions, none ADMIT)` : ''}`);
+    }
+  }
+};
+
+/** Names a probe in evidence. */
+function probeLabel(probe: PlanMadeEvent): string {
+  return `probe plan ${JSON.stringify(probe.planId)} of session ${JSON.stringify(probe.session)} (seq ${probe.seq}, ${JSON.stringify(probe.tool)} ${shortHex(probe.descriptorDigest)} from generation ${probe.generation} of key ${shortKey(probe.key)}), which must be admitted,`;
+}
+
+/** The rules run on every liveness target, in order. */
+const TARGET_CHECKS: readonly LivenessTargetCheck[] = [checkConverged, checkProbes];

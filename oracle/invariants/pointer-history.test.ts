@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkTrace } from '../check.ts';
 import { DEV, DEV_KEY, VIEWS_R3, devWalk, finish, opsWalk, standardWorld } from '../testing/scenarios.ts';
 import { ID0, TraceBuilder, digestOf, toolDigest } from '../testing/trace-builder.ts';
+import { NO_CALL_METRICS, checkedCounts } from '../testing/verdicts.ts';
 
 const ROUND = 17;
 const K = `${ID0.slice(0, 12)}|${DEV}`;
@@ -44,7 +45,7 @@ describe('I10: linear pointer history per key', () => {
         { invariant: 'I10', round: ROUND, seq: 37, code: 'GENERATION_REPEATED',
           evidence: `publish seq 37 of key ${K} (generation 2) repeats the generation of the publish at seq 28` },
       ],
-      checked: { I1: 4, I2: 4, I4: 0, I5: 0, I10: 4, I11: 0, I12: 2, I13: 8 },
+      checked: checkedCounts({ I1: 4, I2: 4, I4: 0, I5: 0, I10: 4, I11: 0, I12: 2, I13: 8 }), metrics: NO_CALL_METRICS,
     });
   });
 
@@ -115,7 +116,7 @@ describe('I10: linear pointer history per key', () => {
     expect(rollback).toBe(30);
     expect(b.publishAt(30)).toMatchObject({ generation: 3, sourceRevision: 3, scanId: 'sc-dev', rolledBackFrom: 1 });
     expect(checkTrace(b.build())).toEqual({
-      round: ROUND, violations: [], checked: { I1: 4, I2: 4, I4: 0, I5: 0, I10: 4, I11: 1, I12: 2, I13: 6 },
+      round: ROUND, violations: [], checked: checkedCounts({ I1: 4, I2: 4, I4: 0, I5: 0, I10: 4, I11: 1, I12: 2, I13: 6 }), metrics: NO_CALL_METRICS,
     });
   });
 

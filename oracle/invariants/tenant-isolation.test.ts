@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkTrace } from '../check.ts';
 import { DEV, DEV_KEY, OPS, devWalk, finish, openSessions, opsWalk, standardWorld } from '../testing/scenarios.ts';
 import { ID0, ID1, TraceBuilder, digestOf, toolDigest } from '../testing/trace-builder.ts';
+import { NO_CALL_METRICS, checkedCounts } from '../testing/verdicts.ts';
 
 const ROUND = 17;
 const GLOBEX = 'globex.dev';
@@ -47,7 +48,7 @@ describe('I4: no serving across tenants or roles', () => {
         { invariant: 'I4', round: ROUND, seq: 20, code: 'FOREIGN_PAGES',
           evidence: `${label} shows generation 1 of key ${S0}|${GLOBEX} (publish seq 10), whose scan "sc-globex" had a page served at seq 5 to s0 ${GLOBEX}` },
       ],
-      checked: { I1: 2, I2: 2, I4: 1, I5: 0, I10: 2, I11: 1, I12: 2, I13: 4 },
+      checked: checkedCounts({ I1: 2, I2: 2, I4: 1, I5: 0, I10: 2, I11: 1, I12: 2, I13: 4 }), metrics: NO_CALL_METRICS,
     });
   });
 

@@ -1,0 +1,111 @@
+/**
+ * Disclosed calls, I9 (SPEC sections 7 and 11): no call to a tool that was never disclosed to that
+ * session (reject-on-novel).
+ *
+ * Ground truth is the world's `disclosure` events: what each session was shown, by descriptor
+ * digest. Judged twice:
+ * - every gate ADMIT: its plan's descriptor digest must have been shown to the decision's session
+ *   by a disclosure earlier in the trace (the plan is what the session chose; whether the active
+ *   generation still has that digest is I8's question);
+ * - every `call_executed`: joined to its receipt and gate decision (call-origin.ts), the digest
+ *   the receipt binds must have been shown to that session before the call. A call that cannot be
+ *   joined to a session (no lease, no receipt, no decision), or whose receipt binds no digest
+ *   (I6's violation), is judged against every session of its server and audience: it passes if any disclosure before it, by that server to that
+ *   audience, showed its descriptor digest or its tool name (names read from the disclosed
+ *   generation's publish), since the server executes by name and the world's digest is that of
+ *   the server's current descriptor.
+ *
+ * Codes: `UNDISCLOSED_TOOL_ADMITTED` (anchored at the ADMIT), `UNDISCLOSED_TOOL_EXECUTED`
+ * (anchored at the executed call).
+ * Work count: ADMIT decisions plus executed calls.
+ */
+import { publishOfGeneration } from '../observations.ts';
+import type { CallExecutedEvent } from '../trace.ts';
+import { callLabel, decisionLabel, shortHex, shortKey } from '../violation.ts';
+import { callOrigin } from './call-origin.ts';
+import type { CheckContext, Findings } from './check-context.ts';
+
+/** What disclosures showed to all sessions of one (server, audience): first seq per digest and per name. */
+interface AudienceShown {
+  readonly digests: Map<string, number>;
+  readonly names: Map<string, number>;
+}
+
+/** Checks I9 over every ADMIT and every executed call. */
+export function checkDisclosedCalls(context: CheckContext, findings: Findings): void {
+  for (const decision of context.observed.gateDecisions) {
+    if (decision.decision !== 'ADMIT') continue;
+    findings.count('I9');
+    if (shownBefore(context.truth.firstShownToSession.get(decision.session), decision.planDescriptorDigest, decision.seq)) continue;
+    findings.add('I9', decision.seq, 'UNDISCLOSED_TOOL_ADMITTED',
+      `${decisionLabel(decision)} admits ${JSON.stringify(decision.tool)} (${shortHex(decision.planDescriptorDigest)}) for key ${shortKey(decision.key)}, but no disclosure before it showed that descriptor to the session`);
+  }
+  const byAudience = new AudienceIndex(context);
+  for (const call of context.truth.callsExecuted) {
+    findings.count('I9');
+    checkExecuted(context, call, byAudience, findings);
+  }
+}
+
+/** One executed call: against its session when it can be joined to one, else against its audience. */
+function checkExecuted(context: CheckContext, call: CallExecutedEvent, byAudience: AudienceIndex, findings: Findings): void {
+  const { receipt, decision, gap } = callOrigin(context.observed, call);
+  const digest = receipt?.descriptorDigest;
+  if (receipt !== null && decision !== null && typeof digest === 'string') {
+    if (shownBefore(context.truth.firstShownToSession.get(decision.session), digest, call.seq)) return;
+    findings.add('I9', call.seq, 'UNDISCLOSED_TOOL_EXECUTED',
+      `${callLabel(call)} for session ${JSON.stringify(decision.session)} (receipt seq ${receipt.seq}, gate decision seq ${decision.seq}) binds descriptor ${shortHex(digest)}, which no disclosure before it showed the session`);
+    return;
+  }
+  if (byAudience.sawTool(call)) return;
+  const why = gap ?? `its receipt seq ${receipt?.seq ?? '?'} binds no descriptor digest`;
+  const shown = call.descriptorDigest === null ? 'unknown digest' : shortHex(call.descriptorDigest);
+  findings.add('I9', call.seq, 'UNDISCLOSED_TOOL_EXECUTED',
+    `${callLabel(call)}: ${why}, and no disclosure before it showed ${JSON.stringify(call.tool)} (${shown}) to any session of ${call.server} ${call.audience}`);
+}
+
+function shownBefore(firstShown: ReadonlyMap<string, number> | undefined, digest: string, beforeSeq: number): boolean {
+  const seq = firstShown?.get(digest);
+  return seq !== undefined && seq < beforeSeq;
+}
+
+/**
+ * What disclosures showed to all sessions of each (server, audience): the first seq per digest and
+ * per tool name. Built on first use (only when some executed call has no session), linear in the
+ * disclosed tools plus one binary search per disclosure for its publish.
+ */
+class AudienceIndex {
+  private shown: Map<string, AudienceShown> | null = null;
+
+  constructor(private readonly context: CheckContext) {}
+
+  /** Whether a disclosure before the call showed its descriptor digest, or its tool name, to the call's audience. */
+  sawTool(call: CallExecutedEvent): boolean {
+    const shown = this.build().get(audienceRef(call.server, call.audience));
+    if (shown === undefined) return false;
+    if (call.descriptorDigest !== null && shownBefore(shown.digests, call.descriptorDigest, call.seq)) return true;
+    return shownBefore(shown.names, call.tool, call.seq);
+  }
+
+  private build(): Map<string, AudienceShown> {
+    if (this.shown !== null) return this.shown;
+    const byAudience = new Map<string, AudienceShown>();
+    for (const disclosure of this.context.truth.disclosures) {
+      const ref = audienceRef(disclosure.server, disclosure.audience);
+      let shown = byAudience.get(ref);
+      if (shown === undefined) {
+        shown = { digests: new Map(), names: new Map() };
+        byAudience.set(ref, shown);
+      }
+      for (const digest of disclosure.tools) if (!shown.digests.has(digest)) shown.digests.set(digest, disclosure.seq);
+      const publish = publishOfGeneration(this.context.observed, disclosure.key, disclosure.generation, disclosure.seq);
+      for (const tool of publish?.tools ?? []) if (!shown.names.has(tool.name)) shown.names.set(tool.name, disclosure.seq);
+    }
+    this.shown = byAudience;
+    return byAudience;
+  }
+}
+
+function audienceRef(server: string, audience: string): string {
+  return JSON.stringify([server, audience]);
+}

@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { checkTrace } from '../check.ts';
+import { DEV, DEV_KEY, DEV_SESSION, admissionWorld, devWalk, finish, opsWalk } from '../testing/scenarios.ts';
+import { TraceBuilder } from '../testing/trace-builder.ts';
+import type { Violation } from '../violation.ts';
+
+const ROUND = 17;
+
+/** `admissionWorld` (versioned s0), both audiences published, the planner shown generation 1 (seq 25), then `calls`. */
+function receiptRound(calls: (b: TraceBuilder) => void): TraceBuilder {
+  const b = new TraceBuilder();
+  admissionWorld(b);
+  const devPublish = devWalk(b).publishSeq ?? -1;
+  opsWalk(b);
+  expect(b.disclosure(devPublish, { session: DEV_SESSION })).toBe(25);
+  calls(b);
+  finish(b);
+  return b;
+}
+
+const i6 = (seq: number, code: string, evidence: string): Violation => ({ invariant: 'I6', round: ROUND, seq, code, evidence });
+
+describe('I6: exactly one binding receipt per executed call', () => {
+  it('CALL_WITHOUT_RECEIPT: a call the server executed that left no receipt', () => {
+    const b = receiptRound((builder) => {
+      builder.planMade({ session: DEV_SESSION, planId: 'p0', key: DEV_KEY, tool: 'b' });
+      builder.gateDecision({ session: DEV_SESSION, planId: 'p0', key: DEV_KEY, tool: 'b' });
+      builder.callExecuted({ audience: DEV, tool: 'b', leaseId: 'lease-p0', pin: 3 });
+    });
+    // seq 26 plan_made, 27 gate_decision, 28 call_executed.
+    const verdict = checkTrace(b.build());
+    expect(verdict.violations).toEqual([
+      i6(28, 'CALL_WITHOUT_RECEIPT', `call seq 28 (s0 ${DEV} executed "b", lease "lease-p0"): no receipt carries its lease`),
+    ]);
+    expect(verdict.checked.I6).toBe(1);
+    expect(verdict.metrics.receipts).toEqual({ executed: 1, covered: 0 });
+  });
+
+  it('DUPLICATE_RECEIPT: a second receipt for the same lease, reported once at the later receipt', () => {
+    const b = receiptRound((builder) => {
+      const { leaseId } = builder.call({ session: DEV_SESSION, planId: 'p0', key: DEV_KEY, tool: 'b' });
+      builder.receipt({ callId: `${DEV_SESSION}#p0`, leaseId: leaseId ?? '', key: DEV_KEY, tool: 'b' });
+    });
+    // seq 26-30 the call (receipt 28), 31 the second receipt.
+    const verdict = checkTrace(b.build());
+    expect(verdict.violations).toEqual([
+      i6(31, 'DUPLICATE_RECEIPT', `receipt seq 31 (callId "${DEV_SESSION}#p0") carries lease "lease-p0", which receipt seq 28 (callId "${DEV_SESSION}#p0") already carries`),
+    ]);
+    expect(verdict.checked.I6).toBe(3);
+    expect(verdict.metrics.receipts).toEqual({ executed: 1, covered: 0 });
+  });
+
+  it('DUPLICATE_RECEIPT: two receipts share a lease even when no call was executed', () => {
+    const b = receiptRound((builder) => {
+      builder.receipt({ callId: 'c1', leaseId: 'lease-x', key: DEV_KEY, tool: 'a' });
+      builder.receipt({ callId: 'c2', leaseId: 'lease-x', key: DEV_KEY, tool: 'b' });
+    });
+    expect(checkTrace(b.build()).violations).toEqual([
+      i6(27, 'DUPLICATE_RECEIPT', 'receipt seq 27 (callId "c2") carries lease "lease-x", which receipt seq 26 (callId "c1") already carries'),
+    ]);
+  });
+
+  it('CALL_WITHOUT_LEASE: a call executed with a null leaseId', () => {
+    const b = receiptRound((builder) => {
+      builder.callExecuted({ audience: DEV, tool: 'a', leaseId: null });
+    });
+    expect(checkTrace(b.build()).violations).toEqual([
+      i6(26, 'CALL_WITHOUT_LEASE', `call seq 26 (s0 ${DEV} executed "a", no lease): the call carried no lease, so no receipt can be joined to it`),
+    ]);
+  });
+
+  it('RECEIPT_UNBOUND: a receipt without a policy epoch (as a core that forgets the epoch writes it)', () => {
+    const b = receiptRound((builder) => {
+      builder.receipt({ callId: `${DEV_SESSION}#p0`, leaseId: 'lease-p0', key: DEV_KEY, tool: 'b', binding: { policyEpoch: undefined } });
+      builder.callExecuted({ audience: DEV, tool: 'b', leaseId: 'lease-p0' });
+    });
+    const text = b.jsonl();
+    expect(text).not.toContain('"policyEpoch":null');
+    expect(checkTrace(b.build()).violations).toEqual([
+      i6(27, 'RECEIPT_UNBOUND', `call seq 27 (s0 ${DEV} executed "b", lease "lease-p0"): its receipt seq 26 does not bind a policy epoch (missing)`),
+    ]);
+  });
+
+  it('RECEIPT_UNBOUND: names every field that fails to bind, with the value carried', () => {
+    const b = receiptRound((builder) => {
+      builder.receipt({ callId: 'x', leaseId: 'lease-p0', key: DEV_KEY, tool: 'b', binding: { generation: '1', descriptorDigest: 'abc', policyEpoch: 0 } });
+      builder.callExecuted({ audience: DEV, tool: 'b', leaseId: 'lease-p0' });
+    });
+    expect(checkTrace(b.build()).violations).toEqual([
+      i6(27, 'RECEIPT_UNBOUND', `call seq 27 (s0 ${DEV} executed "b", lease "lease-p0"): its receipt seq 26 does not bind a generation ("1"), a descriptor digest ("abc"), a policy epoch (0)`),
+    ]);
+  });
+
+  it('accepts one binding receipt per executed call, whichever side of the execution it is logged', () => {
+    const b = receiptRound((builder) => {
+      builder.call({ session: DEV_SESSION, planId: 'p0', key: DEV_KEY, tool: 'b' });
+      builder.planMade({ session: DEV_SESSION, planId: 'p1', key: DEV_KEY, tool: 'a' });
+      builder.gateDecision({ session: DEV_SESSION, planId: 'p1', key: DEV_KEY, tool: 'a' });
+      builder.callExecuted({ audience: DEV, tool: 'a', leaseId: 'lease-p1', pin: 3 });
+      builder.receipt({ callId: `${DEV_SESSION}#p1`, leaseId: 'lease-p1', key: DEV_KEY, tool: 'a' });
+    });
+    const verdict = checkTrace(b.build());
+    expect(verdict).toMatchObject({ violations: [], checked: { I6: 4 } });
+    expect(verdict.metrics.receipts).toEqual({ executed: 2, covered: 2 });
+  });
+});

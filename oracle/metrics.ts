@@ -1,0 +1,77 @@
+/**
+ * The campaign's measurements of one round (SPEC sections 7 and 11), reported next to the
+ * violations: what the gate decided, how fast revocations reached the core, how many executed
+ * calls had their receipt, how often a planted UNKNOWN_DIALECT tool was admitted, and how many of
+ * the probes a correct core must admit were admitted. Plain JSON, the same for the same trace.
+ */
+import { admittedTool } from './observations.ts';
+import { planRef } from './internal/plan-ref.ts';
+import type { CheckContext } from './invariants/check-context.ts';
+import { receiptProblem } from './invariants/receipts.ts';
+import { revocationDelays } from './revocation-delays.ts';
+
+/**
+ * One round's metrics.
+ * - `decisions`: gate decisions by decision (`ADMIT` or a refusal code), keys in code-unit order.
+ * - `revocationDelaysMs`: the propagation delay of every revoking policy change, ascending (see
+ *   revocation-delays.ts; censored ones included, at their lower bound). Summarise with
+ *   `percentile`.
+ * - `revocationsCensored`: how many of those the core never saw by the end of the round.
+ * - `receipts`: calls the servers executed, and how many of them had exactly one receipt binding
+ *   generation, descriptor digest and policy epoch (I6).
+ * - `unknownDialectAdmissions`: ADMITs of a tool whose descriptor digest (in the generation
+ *   active at the decision) was planted with UNKNOWN_DIALECT (each is also an I5 violation).
+ * - `probes`: the probes ground truth says must be admitted, and how many got an ADMIT (same
+ *   session and planId); counted in every round, settled or not.
+ */
+export interface RoundMetrics {
+  readonly decisions: Record<string, number>;
+  readonly revocationDelaysMs: number[];
+  readonly revocationsCensored: number;
+  readonly receipts: { readonly executed: number; readonly covered: number };
+  readonly unknownDialectAdmissions: number;
+  readonly probes: { readonly expected: number; readonly admitted: number };
+}
+
+/** Computes the metrics from the indexes a check already built (linear in the events). */
+export function computeMetrics(context: CheckContext): RoundMetrics {
+  const delays = revocationDelays(context.truth.policyChanges, context.observed, context.endT);
+  const calls = context.truth.callsExecuted;
+  return {
+    decisions: decisionCounts(context),
+    revocationDelaysMs: delays.map((delay) => delay.delayMs).sort((a, b) => a - b),
+    revocationsCensored: delays.filter((delay) => delay.censored).length,
+    receipts: { executed: calls.length, covered: calls.filter((call) => receiptProblem(context.observed, call) === null).length },
+    unknownDialectAdmissions: unknownDialectAdmissions(context),
+    probes: probeCounts(context),
+  };
+}
+
+function decisionCounts(context: CheckContext): Record<string, number> {
+  const counts = new Map<string, number>();
+  for (const decision of context.observed.gateDecisions) counts.set(decision.decision, (counts.get(decision.decision) ?? 0) + 1);
+  return Object.fromEntries([...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+function unknownDialectAdmissions(context: CheckContext): number {
+  let count = 0;
+  for (const decision of context.observed.gateDecisions) {
+    if (decision.decision !== 'ADMIT') continue;
+    const digest = admittedTool(context.observed, decision).descriptorDigest;
+    if (context.truth.defects.get(digest)?.defect === 'UNKNOWN_DIALECT') count += 1;
+  }
+  return count;
+}
+
+function probeCounts(context: CheckContext): { expected: number; admitted: number } {
+  let expected = 0;
+  let admitted = 0;
+  for (const probes of context.truth.expectedProbesByKey.values()) {
+    for (const probe of probes) {
+      expected += 1;
+      const decisions = context.observed.decisionsByPlan.get(planRef(probe.session, probe.planId)) ?? [];
+      if (decisions.some((decision) => decision.decision === 'ADMIT')) admitted += 1;
+    }
+  }
+  return { expected, admitted };
+}
