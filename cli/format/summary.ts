@@ -20,6 +20,10 @@ export function formatSummary(report: CampaignReport, workers: number): string {
     `scan end reasons: ${counts(report.endReasons)}`,
     `faults enabled (rounds): ${counts(report.faultsEnabled, false)}`,
     `gate decisions: ${counts(report.decisions)}`,
+    `revocation propagation: ${revocationLine(report)}`,
+    `receipt coverage: ${report.receipts.covered} of ${report.receipts.executed} executed calls have exactly one receipt binding generation, descriptor and policy epoch (${coverage(report.receipts.covered, report.receipts.executed)})`,
+    `unknown-dialect admissions: ${report.unknownDialectAdmissions}`,
+    `probe calls: ${report.probeCalls.admitted} of ${report.probeCalls.expected} that a correct core must admit were admitted`,
     `coverage probes (rounds hit): ${counts(report.probes, false)}`,
     `determinism: ${report.determinism.replayed} rounds replayed in a fresh world, ${report.determinism.mismatches.length} mismatches`,
     `throughput: ${report.roundsPerSecond.toFixed(1)} rounds/s (${workers === 0 ? 'in-process' : `${workers} worker${workers === 1 ? '' : 's'}`}, ${(report.elapsedMs / 1000).toFixed(1)} s)`,
@@ -29,6 +33,17 @@ export function formatSummary(report: CampaignReport, workers: number): string {
   }
   lines.push(...failingLines(report));
   return `${lines.join('\n')}\n`;
+}
+
+function revocationLine(report: CampaignReport): string {
+  const r = report.revocation;
+  if (r.count === 0) return 'no revocations';
+  const s = (ms: number | null) => (ms === null ? '-' : `${(ms / 1000).toFixed(3)} s`);
+  return `${r.count} revocations, p50 ${s(r.p50Ms)}, p99 ${s(r.p99Ms)}, max ${s(r.maxMs)} (simulated)${r.censored > 0 ? `, ${r.censored} never seen before the round ended` : ''}`;
+}
+
+function coverage(covered: number, total: number): string {
+  return total === 0 ? 'no calls executed' : `${((covered * 100) / total).toFixed(1)}%`;
 }
 
 function verdict(report: CampaignReport, violations: number): string {

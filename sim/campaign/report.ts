@@ -5,6 +5,7 @@
  */
 import type { Violation } from '../../oracle/index.ts';
 import type { FaultId } from '../plan/types.ts';
+import { percentile } from '../../oracle/index.ts';
 import { PROBES } from './probes.ts';
 import type { RoundSummary } from './round-check.ts';
 
@@ -39,6 +40,18 @@ export interface CampaignReport {
   probesMissed: string[];
   /** Gate decisions over the campaign, by decision (`ADMIT` or a refusal code). */
   decisions: Record<string, number>;
+  /**
+   * Revocation propagation (simulated ms from a revocation to the core seeing its epoch):
+   * nearest-rank p50 and p99 over every revocation, and how many were never seen (censored at the
+   * round's end). Null percentiles when no revocation happened.
+   */
+  revocation: { count: number; censored: number; p50Ms: number | null; p99Ms: number | null; maxMs: number | null };
+  /** Calls the servers executed, and how many have exactly one valid receipt (I6). */
+  receipts: { executed: number; covered: number };
+  /** Admissions of tools planted with an unknown JSON Schema dialect (must be 0). */
+  unknownDialectAdmissions: number;
+  /** Quiet-tail probe calls ground truth says a correct core must admit, and how many it did. */
+  probeCalls: { expected: number; admitted: number };
   /** Rounds replayed in a fresh world by the determinism self-check, and how many differed. */
   determinism: { replayed: number; mismatches: { round: number; firstDifferingSeq: number | null }[] };
   elapsedMs: number;
@@ -93,11 +106,23 @@ export class ReportBuilder {
       probes: Object.fromEntries(PROBES.map((probe) => [probe.name, 0])),
       probesMissed: [],
       decisions: {},
+      revocation: { count: 0, censored: 0, p50Ms: null, p99Ms: null, maxMs: null },
+      receipts: { executed: 0, covered: 0 },
+      unknownDialectAdmissions: 0,
+      probeCalls: { expected: 0, admitted: 0 },
       determinism: { replayed: this.#replayed, mismatches: [...this.#mismatches].sort((a, b) => a.round - b.round) },
       elapsedMs,
       roundsPerSecond: elapsedMs > 0 ? (summaries.length * 1000) / elapsedMs : 0,
     };
     for (const summary of summaries) fold(report, summary);
+    const delays = summaries.flatMap((summary) => summary.metrics.revocationDelaysMs).sort((a, b) => a - b);
+    report.revocation = {
+      count: delays.length,
+      censored: summaries.reduce((sum, summary) => sum + summary.metrics.revocationsCensored, 0),
+      p50Ms: delays.length === 0 ? null : percentile(delays, 50),
+      p99Ms: delays.length === 0 ? null : percentile(delays, 99),
+      maxMs: delays.at(-1) ?? null,
+    };
     report.probesMissed = this.#missedProbes(report);
     return report;
   }
@@ -110,6 +135,11 @@ function fold(report: CampaignReport, summary: RoundSummary): void {
   for (const violation of summary.violations) add(report.violationsByInvariant, violation.invariant, 1);
   for (const probe of summary.probes) add(report.probes, probe, 1);
   for (const [decision, count] of Object.entries(summary.decisions)) add(report.decisions, decision, count);
+  report.receipts.executed += summary.metrics.receipts.executed;
+  report.receipts.covered += summary.metrics.receipts.covered;
+  report.unknownDialectAdmissions += summary.metrics.unknownDialectAdmissions;
+  report.probeCalls.expected += summary.metrics.probes.expected;
+  report.probeCalls.admitted += summary.metrics.probes.admitted;
   const undecided = summary.status === 'undecided';
   if (undecided) report.undecidedRounds += 1;
   if (undecided || summary.violations.length > 0) report.failingRounds.push({ round: summary.round, undecided, violations: summary.violations });

@@ -2,7 +2,7 @@
  * One round end to end: generate its plan, run it on a core, check its trace with the oracle,
  * and summarise it as plain data (what a worker sends back to the campaign).
  */
-import { checkEvents, type Violation } from '../../oracle/index.ts';
+import { checkEvents, type RoundMetrics, type Violation } from '../../oracle/index.ts';
 import type { CoreFactory } from '../cores/adapter.ts';
 import { generatePlan } from '../plan/generate.ts';
 import type { Scenario } from '../plan/scenario.ts';
@@ -24,8 +24,10 @@ export interface RoundSummary {
   violations: Violation[];
   /** Names of the coverage probes this round hit (sim/campaign/probes.ts). */
   probes: string[];
-  /** Gate decisions by decision (`ADMIT` or a refusal code). */
+  /** Gate decisions by decision (`ADMIT` or a refusal code), from the oracle's metrics. */
   decisions: Record<string, number>;
+  /** The oracle's other measurements of the round (revocation delays, receipts, probes). */
+  metrics: Omit<RoundMetrics, 'decisions'>;
   traceDigest: string;
   events: number;
 }
@@ -45,16 +47,15 @@ export async function checkPlan(plan: RoundPlan, core: CoreFactory, coreName: st
   const verdict = checkEvents(run.header as never, run.events as never);
   const endStates: Record<string, number> = {};
   const endReasons: Record<string, number> = {};
-  const decisions: Record<string, number> = {};
+  const { decisions, ...metrics } = verdict.metrics;
   for (const event of run.events) {
-    if (event.type === 'gate_decision') increment(decisions, event.decision as string);
     if (event.type !== 'scan_ended') continue;
     increment(endStates, event.state as string);
     if (event.reason !== 'OK') increment(endReasons, event.reason as string);
   }
   const summary: RoundSummary = {
     round, status: run.status, faults: plan.faults, endStates, endReasons,
-    violations: verdict.violations, probes: probesHit(run.events), decisions,
+    violations: verdict.violations, probes: probesHit(run.events), decisions: { ...decisions }, metrics,
     traceDigest: traceDigest(run.header, run.events), events: run.events.length,
   };
   return { summary, run, plan };
