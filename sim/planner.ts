@@ -8,7 +8,8 @@
  * since the last disclosure); some calls carry invalid arguments; for non-READ tools of an
  * unversioned server a human sometimes confirms. In the quiet tail every session probes each
  * disclosed tool once with valid arguments; ground truth says which probes a correct core must
- * admit (I12). Everything it does is ground truth, written by the world.
+ * admit (I12). A model is not told of revocations: for a while after one (F8) it keeps trying the
+ * revoked tool, as it was still shown. Everything it does is ground truth, written by the world.
  */
 import type { CoreAdapter, DisclosedTool, SimCallRequest } from './cores/adapter.ts';
 import type { RoundPlan, ToolDescriptor } from './plan/types.ts';
@@ -99,7 +100,7 @@ export class SessionPlanner {
   #planCall(shown: Disclosure): void {
     const calls = this.ctx.plan.calls;
     const guess = this.rng.chance(calls.guessFraction) ? this.#guess(shown) : undefined;
-    const tool = guess ?? (shown.tools.length > 0 ? this.rng.pick(shown.tools) : undefined);
+    const tool = guess ?? this.#recentlyRevoked(shown) ?? (shown.tools.length > 0 ? this.rng.pick(shown.tools) : undefined);
     if (tool === undefined) return;
     const stale = guess === undefined && this.rng.chance(calls.staleFraction);
     const kind: PlanKind = guess !== undefined ? 'guessed' : stale ? 'stale' : 'normal';
@@ -109,11 +110,25 @@ export class SessionPlanner {
     this.ctx.world.after(delayMs, () => this.#send(request));
   }
 
-  /** F17: a real tool name of this server that was never listed to the session in `shown`. */
+  /** Half the time, a shown tool revoked for this audience in the last 2 s (the model was not told). */
+  #recentlyRevoked(shown: Disclosure): DisclosedTool | undefined {
+    const revoked = new Set(this.ctx.policy.revokedSince(this.audience, this.ctx.world.now() - 2000));
+    const candidates = shown.tools.filter((tool) => revoked.has(tool.name));
+    return candidates.length > 0 && this.rng.chance(0.5) ? this.rng.pick(candidates) : undefined;
+  }
+
+  /**
+   * F17: a real tool name of this server that was not in the catalog last shown to the session:
+   * preferably one its own audience gained since (a model that read it elsewhere, or guessed it
+   * right), else one of another audience's view.
+   */
   #guess(shown: Disclosure): DisclosedTool | undefined {
     const listed = new Set(shown.tools.map((tool) => tool.name));
-    const candidates: ToolDescriptor[] = [];
-    for (const view of Object.values(this.server.currentViews())) for (const tool of view) if (!listed.has(String(tool.name))) candidates.push(tool);
+    const views = this.server.currentViews();
+    const unlisted = (view: readonly ToolDescriptor[] | undefined) => (view ?? []).filter((tool) => !listed.has(String(tool.name)));
+    const own = unlisted(views[this.audience]);
+    const others = Object.entries(views).filter(([audience]) => audience !== this.audience).flatMap(([, view]) => unlisted(view));
+    const candidates = own.length > 0 && this.rng.chance(0.7) ? own : [...own, ...others];
     if (candidates.length === 0) return undefined;
     const tool = this.rng.pick(candidates);
     return { name: String(tool.name), descriptorDigest: worldDescriptorDigest(tool) };

@@ -347,16 +347,21 @@ export class CatalogHost {
       generation: record.catalogGeneration,
       descriptorDigest: tool.descriptorDigest,
       policyEpoch: decision.policyEpoch,
-      disclosure: { generation: disclosure.generation, snapshotDigest: disclosure.snapshotDigest },
+      disclosure: disclosure === undefined ? null : { generation: disclosure.generation, snapshotDigest: disclosure.snapshotDigest },
       pin: record.snapshot.sourceRevision,
     });
   }
 }
 
 /** The parts an ADMIT decision always has; a missing one is a broken gate invariant. */
-function admitted(decision: GateDecision): { record: GenerationRecord; tool: SnapshotTool; disclosure: DisclosureEntry } {
+/**
+ * The parts of an ADMIT decision a lease and a receipt bind. The reference gate never admits
+ * without a disclosure; a gate that does (a checker-validation mutant) gets a receipt whose
+ * `disclosure` is null, which the oracle reports, rather than a crash of the host.
+ */
+function admitted(decision: GateDecision): { record: GenerationRecord; tool: SnapshotTool; disclosure: DisclosureEntry | undefined } {
   const { record, tool, disclosure } = decision;
-  if (record === undefined || tool === undefined || disclosure === undefined) throw new Error('gate admitted a call without a generation, tool or disclosure');
+  if (record === undefined || tool === undefined) throw new Error('gate admitted a call without a generation or tool');
   return { record, tool, disclosure };
 }
 

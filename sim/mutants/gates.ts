@@ -38,17 +38,21 @@ export class ForwardUndisclosedGate extends AdmissionGate {
 }
 
 /**
- * Revocation only on refresh: the grants are read once per generation, when the gate first sees
- * it, so a revocation takes effect only when a refresh publishes a new generation.
+ * Revocation only on refresh: the audience's grants are read once per generation, at the first
+ * call checked against it, so a revocation takes effect only when a refresh publishes a new
+ * generation (caught when the scenario's refresh interval exceeds the revocation bound B).
  */
 export class RevocationOnRefreshGate extends AdmissionGate {
-  readonly #grants = new Map<string, boolean>();
+  readonly #grants = new Map<string, ReadonlySet<string>>();
 
   protected override holdsGrant(request: CallRequest, record: GenerationRecord): boolean {
-    const key = `${record.key}#${record.catalogGeneration}#${request.plan.toolName}`;
-    let holds = this.#grants.get(key);
-    if (holds === undefined) this.#grants.set(key, (holds = super.holdsGrant(request, record)));
-    return holds;
+    const key = `${record.key}#${record.catalogGeneration}`;
+    let held = this.#grants.get(key);
+    if (held === undefined) {
+      held = new Set(record.snapshot.tools.map((tool) => tool.name).filter((name) => this.deps.policy.holds(request.audience, name)));
+      this.#grants.set(key, held);
+    }
+    return held.has(request.plan.toolName);
   }
 }
 

@@ -110,23 +110,28 @@ function generatePolicy(rng: Rng, faults: readonly FaultId[], servers: readonly 
   return {
     effectClasses: effectClassesFor(every),
     grants,
-    changes: f8 ? policyChanges(rng, grants, scenario.tHealMs) : [],
+    changes: f8 ? policyChanges(rng, grants, scenario.tHealMs, scenario.revocationBoundMs) : [],
     pushLatencyMs: [scenario.pushLatencyMs.min, scenario.pushLatencyMs.max],
     pushLossFraction: f8 ? rng.pick([0.3, 0.7, 1]) : 0,
     pollIntervalMs: scenario.policyPollMs,
   };
 }
 
-/** F8: a few revocations, some granted back later, at planned times before T_heal. */
-function policyChanges(rng: Rng, grants: Record<string, string[]>, tHealMs: number): PolicyChange[] {
+/**
+ * F8: a few revocations at planned times before T_heal, some granted back later. A re-grant comes
+ * well after the revocation bound B, so a core that learns of revocations late (only on its next
+ * catalog refresh) is seen admitting a revoked tool in between.
+ */
+function policyChanges(rng: Rng, grants: Record<string, string[]>, tHealMs: number, revocationBoundMs: number): PolicyChange[] {
   const changes: PolicyChange[] = [];
   const audiences = Object.keys(grants).sort().filter((audience) => (grants[audience] ?? []).length > 0);
   if (audiences.length === 0) return changes;
-  for (const atMs of times(rng, rng.int(1, 3), tHealMs - 200)) {
+  for (const atMs of times(rng, rng.int(1, 3), Math.max(2, tHealMs - 200))) {
     const audience = rng.pick(audiences);
     const name = rng.pick(grants[audience] as string[]);
     changes.push({ atMs, audience, revoke: [name], grant: [] });
-    if (rng.chance(0.5)) changes.push({ atMs: atMs + rng.int(50, 150), audience, revoke: [], grant: [name] });
+    const regrantAtMs = atMs + revocationBoundMs + rng.int(500, 1500);
+    if (rng.chance(0.5) && regrantAtMs < tHealMs) changes.push({ atMs: regrantAtMs, audience, revoke: [], grant: [name] });
   }
   return changes.sort((a, b) => a.atMs - b.atMs);
 }

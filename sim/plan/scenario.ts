@@ -49,7 +49,11 @@ export interface Scenario {
   requiredProbes?: string[];
   /** The core polls the policy service this often, ms. */
   policyPollMs: number;
-  /** B of I7 (revocation propagation bound), ms; at least the poll interval plus a push latency. */
+  /**
+   * B of I7 (revocation propagation bound), ms: at least the poll interval plus the nominal poll
+   * latency, and below the refresh interval, so that a core that learns of revocations only on a
+   * catalog refresh is caught (SPEC section 12: "scenario TTL > B").
+   */
   revocationBoundMs: number;
   pushLatencyMs: Range;
   calls: {

@@ -24,6 +24,7 @@ export type PolicyPushTarget = (update: PolicyUpdate) => void;
 /** The policy service of one round. */
 export class SimPolicyService {
   readonly #state = new Map<string, PolicyUpdate>();
+  readonly #revocations: { audience: string; tool: string; atMs: number }[] = [];
 
   constructor(
     private readonly plan: PolicyPlan,
@@ -54,6 +55,11 @@ export class SimPolicyService {
     return state === undefined ? { audience, epoch: 0, grants: [] } : { ...state, grants: [...state.grants] };
   }
 
+  /** Tools revoked for `audience` since `sinceMs` (virtual ms), oldest first. */
+  revokedSince(audience: string, sinceMs: number): string[] {
+    return this.#revocations.filter((r) => r.audience === audience && r.atMs >= sinceMs).map((r) => r.tool);
+  }
+
   /** A poll: answers after the nominal latency with the policy current at answer time. */
   poll(audience: string): Promise<PolicyUpdate> {
     return new Promise((resolve) => {
@@ -69,6 +75,7 @@ export class SimPolicyService {
     for (const name of granted) names.add(name);
     const update = { audience, epoch: before.epoch + 1, grants: [...names].sort() };
     this.#state.set(audience, update);
+    for (const tool of revoked) this.#revocations.push({ audience, tool, atMs: this.world.now() });
     this.recorder.world('policy_changed', { ...update, revoked, granted });
     this.#push(update, push);
   }
