@@ -38,6 +38,13 @@ describe('deliberately wrong cores are caught by the same campaign', () => {
     expect(invariants.has('I1')).toBe(true);
   });
 
+  it('a cache keyed without the tenant is caught by I4 FOREIGN_KEY', async () => {
+    const report = await campaign('mutant:key-without-tenant');
+    expect(report.violationsByInvariant.I4).toBeGreaterThan(0);
+    const codes = new Set(report.failingRounds.flatMap((round) => round.violations.map((v) => `${v.invariant} ${v.code}`)));
+    expect(codes.has('I4 FOREIGN_KEY')).toBe(true);
+  });
+
   it('a core without cursor-loop detection is caught by I13 CURSOR_REQUESTED_TWICE', async () => {
     const report = await campaign('mutant:no-cursor-loop-detection');
     const codes = report.failingRounds.flatMap((round) => round.violations.map((v) => `${v.invariant} ${v.code}`));
