@@ -36,7 +36,7 @@ export class VirtualTime implements Clock, Scheduler {
 
   /** Drains pending promise jobs and I/O callbacks (several macrotask turns). */
   async settle(): Promise<void> {
-    for (let turn = 0; turn < 20; turn += 1) await new Promise<void>((resolve) => setImmediate(resolve));
+    for (let turn = 0; turn < 20; turn += 1) await new Promise<void>((resolve) => setImmediate(resolve)); // real-clock: test support, drains I/O of the in-memory SDK pair; no time is read
   }
 
   /** Runs every task due within `ms` from now, in (time, sequence) order, then sets the clock to now + ms. */
