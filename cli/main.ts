@@ -68,8 +68,9 @@ function build(parser: Argv, setCode: (code: number) => void): Argv {
       .option('report', { type: 'string', describe: 'Also write the report as JSON to this file' })
       .option('progress', { type: 'boolean', default: true, describe: 'Progress bar on a terminal' })
       .option('determinism-every', { type: 'number', default: 100, describe: 'Replay 1 in N rounds in a fresh world and compare traces (0: off)' })
+      .option('shrink', { type: 'boolean', default: true, describe: 'Shrink the first failing round to its smallest plan (--no-shrink to skip)' })
       .check((a) => checkCounts({ rounds: a.rounds, from: a.from, workers: a.workers, 'determinism-every': a['determinism-every'] })),
-    async (a) => setCode(await runCommand({ seed: a.seed, rounds: a.rounds, from: a.from, scenario: a.scenario, catalog: a.catalog, core: a.core, workers: a.workers, report: a.report, progress: a.progress, determinismEvery: a['determinism-every'] })))
+    async (a) => setCode(await runCommand({ seed: a.seed, rounds: a.rounds, from: a.from, scenario: a.scenario, catalog: a.catalog, core: a.core, workers: a.workers, report: a.report, progress: a.progress, determinismEvery: a['determinism-every'], shrink: a.shrink })))
     .command('replay', 'Run one round of a campaign alone: trace, timeline, violations', (y) => y
       .option('seed', { type: 'string', describe: 'Campaign seed' })
       .option('round', { type: 'number', describe: 'Round number' })

@@ -12,6 +12,11 @@ import { resolveCore } from '../../sim/campaign/cores.ts';
 import { loadCatalog } from '../../sim/plan/catalog.ts';
 import { loadScenario } from '../../sim/plan/scenario.ts';
 import { formatSummary } from '../format/summary.ts';
+import { generatePlan } from '../../sim/plan/generate.ts';
+import type { Scenario } from '../../sim/plan/scenario.ts';
+import type { PoolTool } from '../../sim/plan/tool-pool.ts';
+import { shrinkPlan } from '../../sim/shrink/shrink.ts';
+import { describeShrink, saveShrunk } from './shrink.ts';
 
 /** Arguments of `catsim run`. */
 export interface RunArgs {
@@ -26,6 +31,8 @@ export interface RunArgs {
   report?: string;
   progress: boolean;
   determinismEvery: number;
+  /** Shrink the first failing round after the campaign (default true). */
+  shrink: boolean;
 }
 
 /**
@@ -51,9 +58,22 @@ export async function runCommand(args: RunArgs): Promise<number> {
     bar?.stop();
     process.stdout.write(formatSummary(report, workers));
     if (args.report !== undefined) writeFileSync(args.report, `${JSON.stringify(report, null, 2)}\n`);
+    const first = report.failingRounds.find((round) => round.violations.length > 0);
+    if (args.shrink && first !== undefined && !abort.signal.aborted) await shrinkFirstFailure(args, scenario, catalog?.pool, first.round);
     return exitCodeOf(report);
   } finally {
     bar?.stop();
     process.off('SIGINT', onSigint);
   }
+}
+
+/**
+ * Shrinks the first failing round of the campaign (in this thread, after the progress bar has
+ * stopped) and prints where the smallest counterexample was written. Bounded to 150 rounds.
+ */
+async function shrinkFirstFailure(args: RunArgs, scenario: Scenario, pool: readonly PoolTool[] | undefined, round: number): Promise<void> {
+  process.stdout.write(`shrinking round ${round} (use --no-shrink to skip)...\n`);
+  const result = await shrinkPlan(generatePlan(args.seed, round, scenario, pool), resolveCore(args.core), args.core, { attemptsMax: 150 });
+  const files = saveShrunk(result, `catsim-shrunk-${args.seed}-${round}`);
+  process.stdout.write(`${describeShrink(result, files).join('\n')}\n`);
 }
