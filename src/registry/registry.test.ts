@@ -18,9 +18,9 @@ function snapshot(scanId: string, revision: number | null, policyEpoch = 1) {
   });
 }
 
-function registry() {
+function registry(clock = { now: () => 500 }) {
   const events: Observation[] = [];
-  return { events, registry: new CatalogRegistry(new InMemoryRegistryStore(), { now: () => 500 }, { emit: (e) => events.push(e) }) };
+  return { events, clock, registry: new CatalogRegistry(new InMemoryRegistryStore(), clock, { emit: (e) => events.push(e) }) };
 }
 
 const guards = { policyEpoch: 1, identity: 'fp:a', trustConfigDigest: trustDigest(DEFAULT_TRUST) };
@@ -52,5 +52,55 @@ describe('CatalogRegistry.publish (compare-and-swap)', () => {
     expect(r.publish(snapshot('c', 6), 1, { ...guards, policyEpoch: 2 })).toEqual({ ok: false, code: 'POLICY_EPOCH_MOVED', actualGeneration: 1 });
     expect(r.publish(snapshot('d', 6), 1, { ...guards, identity: 'fp:b' })).toEqual({ ok: false, code: 'IDENTITY_MOVED', actualGeneration: 1 });
     expect(r.publish(snapshot('e', 6), 1, { ...guards, trustConfigDigest: 'x' })).toEqual({ ok: false, code: 'TRUST_CHANGED', actualGeneration: 1 });
+  });
+});
+
+describe('serving rules, rollback and DISABLED (SPEC section 6)', () => {
+  // Snapshots are discovered at 100 with a TTL of 1000, so each expires at 1100.
+  it('serves the active generation until expiresAt, then CATALOG_EXPIRED; nothing before the first publish', () => {
+    let now = 500;
+    const { registry: r } = registry({ now: () => now });
+    expect(r.serve(key)).toEqual({ ok: false, code: 'INCOMPLETE_DISCOVERY' });
+    r.publish(snapshot('a', 3), 0, guards);
+    expect(r.serve(key).ok).toBe(true);
+    now = 1100;
+    expect(r.serve(key).ok).toBe(true);
+    now = 1101;
+    expect(r.serve(key)).toEqual({ ok: false, code: 'CATALOG_EXPIRED' });
+  });
+
+  it('rolls back to the latest unexpired earlier generation as generation N+1, marked rolledBackFrom', () => {
+    const { registry: r, events } = registry();
+    r.publish(snapshot('a', 3), 0, guards);
+    r.publish(snapshot('b', 4), 1, guards);
+    const rolled = r.rollback(key, 'bad tool in generation 2');
+    expect(rolled.ok && [rolled.record.catalogGeneration, rolled.record.rolledBackFrom, rolled.record.snapshot.scanId]).toEqual([3, 1, 'a']);
+    expect(events.at(-1)).toMatchObject({ type: 'published', generation: 3, scanId: 'a', sourceRevision: 3, rolledBackFrom: 1 });
+  });
+
+  it('becomes DISABLED when no earlier generation is unexpired: nothing is served until a later publish', () => {
+    let now = 500;
+    const { registry: r, events } = registry({ now: () => now });
+    r.publish(snapshot('a', 3), 0, guards);
+    r.publish(snapshot('b', 4), 1, guards);
+    now = 1200;
+    expect(r.rollback(key, 'operator')).toEqual({ ok: false, code: 'DISABLED' });
+    expect(events.at(-1)).toEqual({ type: 'server_disabled', key: 'fp:a|acme.dev', reason: 'operator' });
+    expect(r.serve(key)).toEqual({ ok: false, code: 'SERVER_DISABLED' });
+    now = 600;
+    r.publish(snapshot('c', 5), 2, guards);
+    expect(r.isDisabled(key)).toBe(false);
+    expect(r.serve(key).ok).toBe(true);
+  });
+
+  it('keeps a superseded generation readable while a plan holds it, then RETIRED', () => {
+    const { registry: r } = registry();
+    r.publish(snapshot('a', 3), 0, guards);
+    r.retain(key, 1);
+    r.publish(snapshot('b', 4), 1, guards);
+    expect(r.generation(key, 1)?.status).toBe('ELIGIBLE');
+    r.release(key, 1);
+    expect(r.generation(key, 1)?.status).toBe('RETIRED');
+    expect(r.generation(key, 2)?.status).toBe('ELIGIBLE');
   });
 });
