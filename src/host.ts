@@ -215,6 +215,18 @@ export class CatalogHost {
     const leases = this.#leases;
     if (leases === undefined) throw new TypeError('CatalogHost.call needs config.leaseKey');
     const request = structuredClone(callerRequest);
+    // The plan is a run bound to its generation: that generation stays readable (retained, not
+    // RETIRED) until the call is refused or its outcome is in (SPEC section 6, retention).
+    const planKey = request.plan.key;
+    this.registry.retain(planKey, request.plan.generation);
+    try {
+      return await this.#decideAndSend(request, leases);
+    } finally {
+      this.registry.release(planKey, request.plan.generation);
+    }
+  }
+
+  async #decideAndSend(request: CallRequest, leases: LeaseIssuer): Promise<CallResult> {
     await this.#barrier(request);
     const decision = this.gate.decide(request);
     this.#emitDecision(request, decision);
