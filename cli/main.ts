@@ -16,6 +16,9 @@ import { proveCommand } from './commands/prove.ts';
 import { runCommand } from './commands/run.ts';
 import { EXIT, InputError } from './errors.ts';
 
+/** Thrown by the yargs failure handler to stop before any command runs. */
+class UsageStop extends Error {}
+
 const EPILOGUE = 'Exit codes: 0 clean, 1 violation or UNDECIDED round, 2 usage or input error, 3 testbed failure.';
 
 /** Parses `argv` (without node and script), runs the command, returns its exit code. */
@@ -25,13 +28,16 @@ export async function main(argv: string[]): Promise<number> {
   const parser = build(yargs(argv), (result) => { code = result; })
     .exitProcess(false)
     .fail((message, error) => {
+      // Throwing stops yargs before the command's handler runs: a mistyped or missing option
+      // must not start a 100,000-round campaign and only complain afterwards.
       if (error !== undefined && error !== null) throw error;
       usageError = message;
+      throw new UsageStop(message);
     });
   try {
     await parser.parseAsync();
   } catch (error) {
-    return report(error);
+    if (!(error instanceof UsageStop)) return report(error);
   }
   if (usageError !== undefined) {
     process.stderr.write(`catsim: ${usageError}\nRun "catsim --help" for usage.\n`);

@@ -48,7 +48,7 @@ function coverage(covered: number, total: number): string {
 
 function verdict(report: CampaignReport, violations: number): string {
   if (report.determinism.mismatches.length > 0) return 'TESTBED FAILURE (non-deterministic rounds)';
-  if (report.interrupted) return `INTERRUPTED after ${report.roundsRun} rounds (resume with --from ${report.firstRound + report.roundsRun})`;
+  if (report.interrupted) return `INTERRUPTED after ${report.roundsRun} rounds (resume with --from ${report.resumeFrom})`;
   if (report.failingRounds.length === 0 && report.probesMissed.length > 0) return `FAIL (coverage probes never hit: ${report.probesMissed.join(', ')})`;
   if (report.failingRounds.length === 0) return 'PASS (0 violations, 0 UNDECIDED)';
   return `FAIL (${violations} violations, ${report.undecidedRounds} UNDECIDED)`;

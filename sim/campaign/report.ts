@@ -28,6 +28,11 @@ export interface CampaignReport {
   roundsPlanned: number;
   roundsRun: number;
   interrupted: boolean;
+  /**
+   * The first round not run: resuming with `--from` this value runs every round that was not
+   * (workers finish rounds out of order, so some later rounds may run twice; none is skipped).
+   */
+  resumeFrom: number;
   violationsByInvariant: Record<string, number>;
   undecidedRounds: number;
   endStates: Record<string, number>;
@@ -69,6 +74,12 @@ export class ReportBuilder {
     private readonly probeGate: { rounds?: number; required?: readonly string[] } = {},
   ) {}
 
+  #resumeFrom(): number {
+    const end = this.meta.firstRound + this.meta.roundsPlanned;
+    for (let round = this.meta.firstRound; round < end; round += 1) if (!this.#summaries.has(round)) return round;
+    return end;
+  }
+
   /** The probe gate (SPEC section 11) is judged on the reference core only, for campaigns of the gate's size. */
   #missedProbes(report: CampaignReport): string[] {
     if (report.core !== 'reference' || this.probeGate.rounds === undefined || report.roundsRun < this.probeGate.rounds) return [];
@@ -97,6 +108,7 @@ export class ReportBuilder {
       ...meta,
       roundsRun: summaries.length,
       interrupted,
+      resumeFrom: this.#resumeFrom(),
       violationsByInvariant: {},
       undecidedRounds: 0,
       endStates: {},
