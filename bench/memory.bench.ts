@@ -104,7 +104,7 @@ function memoryTable(start: { heapUsedBytes: number; rssBytes: number }, run: Sa
     notes: [
       growthVerdict(baseline, measured.at(-1), run.trend),
       'peak columns: highest value sampled between rounds; process max rss: the kernel\'s high-water mark (rounds included).',
-      'the campaign keeps one summary per round until its report is built (ReportBuilder), so some growth per round is by design.',
+      'by design the campaign keeps, per round, its trace digest and revocation delays (about 100 B; ReportBuilder), not its summary.',
       "SPEC section 14's figures are for 10,000 and 100,000 rounds: `npx tsx --expose-gc bench/memory.bench.ts --rounds 10000,100000` (a long run).",
       ...(run.failingRounds === 0 ? [] : [`${run.failingRounds} rounds failed: the figures include failure paths.`]),
       load,

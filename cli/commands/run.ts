@@ -12,6 +12,7 @@ import { resolveCore } from '../../sim/campaign/cores.ts';
 import { loadCatalog } from '../../sim/plan/catalog.ts';
 import { loadScenario } from '../../sim/plan/scenario.ts';
 import { formatSummary } from '../format/summary.ts';
+import { assertWritable } from '../output.ts';
 import { generatePlan } from '../../sim/plan/generate.ts';
 import type { Scenario } from '../../sim/plan/scenario.ts';
 import type { PoolTool } from '../../sim/plan/tool-pool.ts';
@@ -37,12 +38,14 @@ export interface RunArgs {
 
 /**
  * Runs the campaign and returns the exit code.
- * @throws ScenarioError (a bad scenario or catalog file), UnknownCoreError: exit 2.
+ * @throws ScenarioError (a bad scenario or catalog file), UnknownCoreError, InputError (an
+ * unwritable `--report` path, found before any round runs): exit 2.
  */
 export async function runCommand(args: RunArgs): Promise<number> {
   const scenario = loadScenario(args.scenario);
   const catalog = args.catalog === undefined ? undefined : loadCatalog(args.catalog);
   resolveCore(args.core);
+  if (args.report !== undefined) assertWritable(args.report, '--report');
   const workers = args.workers ?? Math.min(availableParallelism(), Math.max(1, Math.ceil(args.rounds / 25)));
   const abort = new AbortController();
   const onSigint = (): void => abort.abort();

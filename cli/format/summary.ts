@@ -26,6 +26,7 @@ export function formatSummary(report: CampaignReport, workers: number): string {
     `probe calls: ${report.probeCalls.admitted} of ${report.probeCalls.expected} that a correct core must admit were admitted`,
     `coverage probes (rounds hit): ${counts(report.probes, false)}`,
     `determinism: ${report.determinism.replayed} rounds replayed in a fresh world, ${report.determinism.mismatches.length} mismatches`,
+    `campaign digest: ${report.campaignDigest ?? '(no rounds run)'} (sha256 over every round's trace digest, in round order)`,
     `throughput: ${report.roundsPerSecond.toFixed(1)} rounds/s (${workers === 0 ? 'in-process' : `${workers} worker${workers === 1 ? '' : 's'}`}, ${(report.elapsedMs / 1000).toFixed(1)} s)`,
   ];
   for (const mismatch of report.determinism.mismatches) {

@@ -3,6 +3,7 @@
  * `elapsedMs` and `roundsPerSecond` depends only on (seed, rounds, scenario, core), never on
  * the number of workers or the order in which rounds finished.
  */
+import { createHash } from 'node:crypto';
 import type { Violation } from '../../oracle/index.ts';
 import type { FaultId } from '../plan/types.ts';
 import { percentile } from '../../oracle/index.ts';
@@ -59,36 +60,70 @@ export interface CampaignReport {
   probeCalls: { expected: number; admitted: number };
   /** Rounds replayed in a fresh world by the determinism self-check, and how many differed. */
   determinism: { replayed: number; mismatches: { round: number; firstDifferingSeq: number | null }[] };
+  /**
+   * sha256 over every round's trace digest in round order ({@link campaignDigest}); the same
+   * seed, rounds, scenario and core give the same value on any machine and any number of
+   * workers. Null when no round ran.
+   */
+  campaignDigest: string | null;
   elapsedMs: number;
   roundsPerSecond: number;
 }
 
-/** Folds round summaries (any order) into a report. */
+/**
+ * Folds round summaries (any order) into a report as they arrive. It keeps the counts, the
+ * failing rounds, every revocation delay (one number each, for exact percentiles) and every
+ * round's trace digest (for the campaign digest), never the summaries themselves: memory grows
+ * by about 100 bytes a round, not by a summary (~1.4 KB).
+ */
 export class ReportBuilder {
-  readonly #summaries = new Map<number, RoundSummary>();
+  readonly #totals: Totals;
+  /** Trace digest of every round run, by round. */
+  readonly #traceDigests = new Map<number, string>();
+  readonly #revocationDelaysMs: number[] = [];
+  #revocationsCensored = 0;
   readonly #mismatches: { round: number; firstDifferingSeq: number | null }[] = [];
   #replayed = 0;
 
   constructor(
     private readonly meta: { seed: string; scenario: string; catalog: CampaignReport['catalog']; core: string; firstRound: number; roundsPlanned: number; faults: readonly FaultId[] },
     private readonly probeGate: { rounds?: number; required?: readonly string[] } = {},
-  ) {}
+  ) {
+    this.#totals = {
+      violationsByInvariant: {},
+      undecidedRounds: 0,
+      endStates: {},
+      endReasons: {},
+      faultsEnabled: Object.fromEntries(meta.faults.map((fault) => [fault, 0])),
+      failingRounds: [],
+      probes: Object.fromEntries(PROBES.map((probe) => [probe.name, 0])),
+      decisions: {},
+      receipts: { executed: 0, covered: 0 },
+      unknownDialectAdmissions: 0,
+      probeCalls: { expected: 0, admitted: 0 },
+    };
+  }
 
   #resumeFrom(): number {
     const end = this.meta.firstRound + this.meta.roundsPlanned;
-    for (let round = this.meta.firstRound; round < end; round += 1) if (!this.#summaries.has(round)) return round;
+    for (let round = this.meta.firstRound; round < end; round += 1) if (!this.#traceDigests.has(round)) return round;
     return end;
   }
 
   /** The probe gate (SPEC section 11) is judged on the reference core only, for campaigns of the gate's size. */
-  #missedProbes(report: CampaignReport): string[] {
-    if (report.core !== 'reference' || this.probeGate.rounds === undefined || report.roundsRun < this.probeGate.rounds) return [];
+  #missedProbes(probes: Record<string, number>, roundsRun: number): string[] {
+    if (this.meta.core !== 'reference' || this.probeGate.rounds === undefined || roundsRun < this.probeGate.rounds) return [];
     const required = this.probeGate.required ?? PROBES.map((probe) => probe.name);
-    return required.filter((name) => (report.probes[name] ?? 0) === 0);
+    return required.filter((name) => (probes[name] ?? 0) === 0);
   }
 
+  /** Folds one round in. @throws Error when the round was already folded (a campaign runs each round once). */
   add(summary: RoundSummary): void {
-    this.#summaries.set(summary.round, summary);
+    if (this.#traceDigests.has(summary.round)) throw new Error(`round ${summary.round} was reported twice`);
+    this.#traceDigests.set(summary.round, summary.traceDigest);
+    fold(this.#totals, summary);
+    for (const delay of summary.metrics.revocationDelaysMs) this.#revocationDelaysMs.push(delay);
+    this.#revocationsCensored += summary.metrics.revocationsCensored;
   }
 
   /** Records one determinism replay; `firstDifferingSeq` null means identical. */
@@ -98,49 +133,54 @@ export class ReportBuilder {
   }
 
   get roundsRun(): number {
-    return this.#summaries.size;
+    return this.#traceDigests.size;
   }
 
+  /** The report so far; `elapsedMs` is real time (throughput only). Does not change the builder. */
   build(elapsedMs: number, interrupted: boolean): CampaignReport {
-    const summaries = [...this.#summaries.values()].sort((a, b) => a.round - b.round);
-    const { faults, ...meta } = this.meta;
-    const report: CampaignReport = {
+    const { faults: _faults, ...meta } = this.meta;
+    const totals = structuredClone(this.#totals);
+    // Rounds arrive in the order workers finish them: sort what that order could change.
+    totals.failingRounds.sort((a, b) => a.round - b.round);
+    for (const field of ['violationsByInvariant', 'endStates', 'endReasons', 'decisions'] as const) totals[field] = byKey(totals[field]);
+    const delays = [...this.#revocationDelaysMs].sort((a, b) => a - b);
+    const roundsRun = this.roundsRun;
+    return {
       ...meta,
-      roundsRun: summaries.length,
+      roundsRun,
       interrupted,
       resumeFrom: this.#resumeFrom(),
-      violationsByInvariant: {},
-      undecidedRounds: 0,
-      endStates: {},
-      endReasons: {},
-      faultsEnabled: Object.fromEntries(faults.map((fault) => [fault, 0])),
-      failingRounds: [],
-      probes: Object.fromEntries(PROBES.map((probe) => [probe.name, 0])),
-      probesMissed: [],
-      decisions: {},
-      revocation: { count: 0, censored: 0, p50Ms: null, p99Ms: null, maxMs: null },
-      receipts: { executed: 0, covered: 0 },
-      unknownDialectAdmissions: 0,
-      probeCalls: { expected: 0, admitted: 0 },
+      ...totals,
+      probesMissed: this.#missedProbes(totals.probes, roundsRun),
+      revocation: {
+        count: delays.length,
+        censored: this.#revocationsCensored,
+        p50Ms: delays.length === 0 ? null : percentile(delays, 50),
+        p99Ms: delays.length === 0 ? null : percentile(delays, 99),
+        maxMs: delays.at(-1) ?? null,
+      },
       determinism: { replayed: this.#replayed, mismatches: [...this.#mismatches].sort((a, b) => a.round - b.round) },
+      campaignDigest: campaignDigest(this.#traceDigests),
       elapsedMs,
-      roundsPerSecond: elapsedMs > 0 ? (summaries.length * 1000) / elapsedMs : 0,
+      roundsPerSecond: elapsedMs > 0 ? (roundsRun * 1000) / elapsedMs : 0,
     };
-    for (const summary of summaries) fold(report, summary);
-    const delays = summaries.flatMap((summary) => summary.metrics.revocationDelaysMs).sort((a, b) => a - b);
-    report.revocation = {
-      count: delays.length,
-      censored: summaries.reduce((sum, summary) => sum + summary.metrics.revocationsCensored, 0),
-      p50Ms: delays.length === 0 ? null : percentile(delays, 50),
-      p99Ms: delays.length === 0 ? null : percentile(delays, 99),
-      maxMs: delays.at(-1) ?? null,
-    };
-    report.probesMissed = this.#missedProbes(report);
-    return report;
   }
 }
 
-function fold(report: CampaignReport, summary: RoundSummary): void {
+/**
+ * sha256 of `catsim.campaign.v1\n` followed by one line `ROUND TRACE_DIGEST\n` per round run, in
+ * round order: equal digests mean every round produced a byte-identical trace. Null when no round ran.
+ */
+export function campaignDigest(traceDigests: ReadonlyMap<number, string>): string | null {
+  if (traceDigests.size === 0) return null;
+  const hash = createHash('sha256').update('catsim.campaign.v1\n');
+  for (const round of [...traceDigests.keys()].sort((a, b) => a - b)) hash.update(`${round} ${traceDigests.get(round)}\n`);
+  return hash.digest('hex');
+}
+
+type Totals = Pick<CampaignReport, 'violationsByInvariant' | 'undecidedRounds' | 'endStates' | 'endReasons' | 'faultsEnabled' | 'failingRounds' | 'probes' | 'decisions' | 'receipts' | 'unknownDialectAdmissions' | 'probeCalls'>;
+
+function fold(report: Totals, summary: RoundSummary): void {
   for (const fault of summary.faults) add(report.faultsEnabled, fault, 1);
   for (const [state, count] of Object.entries(summary.endStates)) add(report.endStates, state, count);
   for (const [reason, count] of Object.entries(summary.endReasons)) add(report.endReasons, reason, count);
@@ -155,6 +195,11 @@ function fold(report: CampaignReport, summary: RoundSummary): void {
   const undecided = summary.status === 'undecided';
   if (undecided) report.undecidedRounds += 1;
   if (undecided || summary.violations.length > 0) report.failingRounds.push({ round: summary.round, undecided, violations: summary.violations });
+}
+
+/** `counts` with its keys in code-unit order, so the JSON report does not depend on arrival order. */
+function byKey(counts: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(counts).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 function add(counts: Record<string, number>, key: string, by: number): void {
