@@ -3,8 +3,9 @@
  * the oracle shares no types with `src/` or `sim/`, so a change there cannot silently change what
  * the oracle believes a trace says (SPEC section 11).
  *
- * Workflow: `parseTrace(text)` turns JSON lines into a `Trace`, throwing `TraceFormatError` on the
- * first malformed line; `checkTrace` (check.ts) then judges it.
+ * Workflow: `parseCompleteTrace(text)` (a saved trace) or `parseTrace(text)` (one that may still be
+ * growing) turns JSON lines into a `Trace`, throwing `TraceFormatError` on the first malformed
+ * line; `checkTrace` (check.ts) then judges it.
  */
 import { EVENT_SOURCE_BY_TYPE, describeEventProblem, describeHeaderProblem } from './internal/event-shapes.ts';
 
@@ -538,6 +539,34 @@ export function parseTrace(text: string): Trace {
     events.push(event);
   }
   return { header, events };
+}
+
+/**
+ * Parses a saved trace like {@link parseTrace} and also requires it to be complete: its last
+ * event, and only that one, is the `round_end` (the simulator writes it last, so a trace without
+ * it was cut short and its verdict would judge half a round). `parseTrace` alone accepts a trace
+ * still being written; whatever reads a trace file to judge it should use this one.
+ *
+ * @throws TraceFormatError as `parseTrace` does, and also, naming the line where the trace goes
+ *   wrong, `line 74: truncated trace: no "round_end" event (the last event is seq 72)`,
+ *   `line 1: truncated trace: no "round_end" event (the header is the only line)` or
+ *   `line 76: "quiet" event after "round_end" (on line 75; round_end must be the last event)`.
+ */
+export function parseCompleteTrace(text: string): Trace {
+  const trace = parseTrace(text);
+  const { events } = trace;
+  // parseTrace made seq count from 0, so the event at index i is on line i + 2.
+  const endIndex = events.findIndex((event) => event.type === 'round_end');
+  if (endIndex === -1) {
+    const last = events.at(-1);
+    const where = last === undefined ? 'the header is the only line' : `the last event is seq ${last.seq}`;
+    throw new TraceFormatError(events.length + 1, `truncated trace: no "round_end" event (${where})`);
+  }
+  const after = events[endIndex + 1];
+  if (after !== undefined) {
+    throw new TraceFormatError(endIndex + 3, `"${after.type}" event after "round_end" (on line ${endIndex + 2}; round_end must be the last event)`);
+  }
+  return trace;
 }
 
 /** Splits JSON lines, dropping one trailing newline so that `a\nb\n` has two lines. */

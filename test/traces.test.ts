@@ -1,7 +1,10 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkTrace, parseTrace } from '../oracle/index.ts';
+import { runMain } from './support/run-main.ts';
 
 function catsim(args: string[]): Promise<{ code: number; stdout: string }> {
   return new Promise((resolve) => {
@@ -41,5 +44,38 @@ describe('catsim check on the known traces of scenarios/traces/', () => {
   it('a trace that is not a trace gives one line and exit 2', async () => {
     const { code } = await catsim(['check', 'README.md']);
     expect(code).toBe(2);
+  });
+});
+
+// A trace the recorder did not finish (a killed writer, a copy cut short) must not pass as clean:
+// `check` refuses it with one line naming the file and the line, exit 2 (docs/TRACE.md, Complete traces).
+describe('catsim check on an incomplete or malformed trace', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'catsim-check-'));
+  /** The 135 lines of the good trace: the header, then seq 0..133, the last being round_end. */
+  const good = readFileSync('scenarios/traces/good-reference-seed1-round5.jsonl', 'utf8').trimEnd().split('\n');
+  const quietAfterEnd = '{"seq":134,"t":7760,"src":"world","type":"quiet"}';
+  const cases: [string, string, string][] = [
+    ['an empty file', '', 'line 1: missing header (the trace is empty)'],
+    ['a header alone', `${good[0]}\n`, 'line 1: truncated trace: no "round_end" event (the header is the only line)'],
+    ['a trace cut before its round_end', `${good.slice(0, -1).join('\n')}\n`, 'line 134: truncated trace: no "round_end" event (the last event is seq 132)'],
+    ['a trace cut inside its last line', good.join('\n').slice(0, -20), 'line 135: not valid JSON'],
+    ['an event after round_end', `${[...good, quietAfterEnd].join('\n')}\n`, 'line 136: "quiet" event after "round_end" (on line 135; round_end must be the last event)'],
+    ['a gap in seq', `${good.filter((_, index) => index !== 49).join('\n')}\n`, 'line 50: "seq" is 49, expected 48'],
+  ];
+  it.each(cases)('refuses %s with one line and exit 2', async (name, text, problem) => {
+    const path = join(dir, `${name.replaceAll(' ', '-')}.jsonl`);
+    writeFileSync(path, text);
+    const { code, stdout, stderr } = await runMain(['check', path]);
+    expect(stderr).toBe(`catsim: ${path}: ${problem}\n`);
+    expect(stdout).toBe('');
+    expect(code).toBe(2);
+  });
+
+  it('still judges the complete trace those were cut from', async () => {
+    const { code, stdout, stderr } = await runMain(['check', 'scenarios/traces/good-reference-seed1-round5.jsonl']);
+    expect(stderr).toBe('');
+    expect(stdout).toContain('134 events');
+    expect(stdout).toContain('verdict: clean');
+    expect(code).toBe(0);
   });
 });

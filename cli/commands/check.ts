@@ -1,12 +1,18 @@
 /**
  * `catsim check TRACE`: runs the oracle on a saved trace (`catsim.trace.v1`, docs/TRACE.md),
- * written by catsim or by any other implementation, and prints the verdict.
+ * written by catsim or by any other implementation, and prints the verdict. The trace must be
+ * complete (its last event is the `round_end`): a cut-short trace is refused, never judged.
  */
 import { readFileSync } from 'node:fs';
-import { INVARIANT_IDS, TraceFormatError, checkTrace, parseTrace } from '../../oracle/index.ts';
+import { INVARIANT_IDS, TraceFormatError, checkTrace } from '../../oracle/index.ts';
+import { parseCompleteTrace } from '../../oracle/trace.ts';
 import { EXIT, InputError } from '../errors.ts';
 
-/** Checks one trace file; exit 0 clean, 1 violations or an undecided round. @throws InputError (exit 2). */
+/**
+ * Checks one trace file and prints the verdict; exit 0 clean, 1 violations or an undecided round.
+ * @throws InputError (exit 2, one line starting with `path`) when the file cannot be read, is
+ *   empty, is not a well-formed trace, or is incomplete (no `round_end`, or events after it).
+ */
 export function checkCommand(path: string): number {
   let text: string;
   try {
@@ -16,7 +22,7 @@ export function checkCommand(path: string): number {
   }
   let trace;
   try {
-    trace = parseTrace(text);
+    trace = parseCompleteTrace(text);
   } catch (error) {
     if (error instanceof TraceFormatError) throw new InputError(`${path}: ${error.message}`);
     throw error;
