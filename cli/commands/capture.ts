@@ -7,7 +7,9 @@
  * cursor it has already sent (a loop) and stops at a page cap. A `tools/list_changed` that
  * arrives during a walk makes it start again from page 1, up to 3 times: server-everything
  * registers a tool, and says so, right after initialisation. Any failure is one line, exit 2.
+ * With `out` (`--out FILE`) the file is written instead, its path checked before the server starts.
  */
+import { writeFileSync } from 'node:fs';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { $ZodError } from 'zod/v4/core';
@@ -15,6 +17,7 @@ import { LenientListToolsResultSchema } from '../../src/discovery/page-source.ts
 import { CATALOG_SCHEMA, catalogProblem, type CatalogFile, type CatalogPage } from '../../sim/plan/catalog.ts';
 import type { ToolDescriptor } from '../../sim/plan/types.ts';
 import { EXIT, InputError } from '../errors.ts';
+import { assertWritable } from '../output.ts';
 import { connectStdio } from '../stdio-server.ts';
 
 /** Arguments of `catsim capture`. */
@@ -24,18 +27,23 @@ export interface CaptureArgs {
   timeoutMs: number;
   /** The most pages one walk may read before capture gives up (a never-ending walk). */
   pageCountMax: number;
+  /** Write the catalog file here instead of stdout; checked before the server is started. */
+  out?: string;
 }
 
 /** Walks after the first one, when a `list_changed` arrived during the walk before. */
 const LIST_CHANGED_RETRIES_MAX = 3;
 
 /**
- * Captures the server's catalog and prints it on stdout (JSON, 2-space indent, trailing newline).
- * @throws InputError (one line, exit 2) when the server cannot be reached, a page fails or is
- *   malformed, the cursors loop, the walk exceeds `pageCountMax` pages, the list keeps changing,
- *   or the catalog is not a valid catalog file (e.g. a tool that is not an object).
+ * Captures the server's catalog and prints it on stdout, or writes it to `args.out` (JSON, 2-space
+ * indent, trailing newline).
+ * @throws InputError (one line, exit 2) when `args.out` cannot be written (before the server is
+ *   started), the server cannot be reached, a page fails or is malformed, the cursors loop, the
+ *   walk exceeds `pageCountMax` pages, the list keeps changing, or the catalog is not a valid
+ *   catalog file (e.g. a tool that is not an object).
  */
 export async function captureCommand(args: CaptureArgs): Promise<number> {
+  if (args.out !== undefined) assertWritable(args.out, '--out');
   let changes = 0;
   const server = await connectStdio(args.stdio, {
     timeoutMs: args.timeoutMs,
@@ -53,7 +61,9 @@ export async function captureCommand(args: CaptureArgs): Promise<number> {
     };
     const problem = catalogProblem(file);
     if (problem !== undefined) throw new InputError(`${label} sent a catalog catsim cannot replay: ${problem}`);
-    process.stdout.write(`${JSON.stringify(file, null, 2)}\n`);
+    const text = `${JSON.stringify(file, null, 2)}\n`;
+    if (args.out === undefined) process.stdout.write(text);
+    else writeFileSync(args.out, text);
     return EXIT.clean;
   } finally {
     await server.close();

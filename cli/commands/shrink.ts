@@ -1,7 +1,8 @@
 /**
  * `catsim shrink --seed S --round R`: reduces a failing round to the smallest plan that still
  * breaks the same invariant, prints the shrunk plan as a timeline, and writes the plan (JSON, for
- * `catsim replay --plan FILE`) and a Mermaid `sequenceDiagram` of it.
+ * `catsim replay --plan FILE`) and a Mermaid `sequenceDiagram` of it. Both paths are checked
+ * before the shrink starts (it runs up to `--attempts` rounds).
  */
 import { writeFileSync } from 'node:fs';
 import { resolveCore } from '../../sim/campaign/cores.ts';
@@ -13,6 +14,7 @@ import { shrinkPlan, type ShrinkResult } from '../../sim/shrink/shrink.ts';
 import { EXIT, InputError } from '../errors.ts';
 import { sequenceDiagram } from '../format/mermaid.ts';
 import { formatTimeline } from '../format/timeline.ts';
+import { assertWritable } from '../output.ts';
 
 /** Arguments of `catsim shrink`. */
 export interface ShrinkArgs {
@@ -33,10 +35,25 @@ export interface ShrunkFiles {
   diagramPath: string;
 }
 
-/** Writes the shrunk plan and its diagram next to `prefix`. */
+/** The files {@link saveShrunk} writes for `prefix`: `<prefix>.plan.json` and `<prefix>.mmd`. */
+export function shrunkFiles(prefix: string): ShrunkFiles {
+  return { planPath: `${prefix}.plan.json`, diagramPath: `${prefix}.mmd` };
+}
+
+/**
+ * Checks, before any shrinking starts, that both files of `prefix` can be written.
+ * @param option the option that named the prefix, for the message (e.g. `--out`).
+ * @throws InputError (exit 2) naming the option, the first file that cannot be written and why.
+ */
+export function assertShrunkWritable(prefix: string, option: string): void {
+  const { planPath, diagramPath } = shrunkFiles(prefix);
+  assertWritable(planPath, option);
+  assertWritable(diagramPath, option);
+}
+
+/** Writes the shrunk plan and its diagram next to `prefix` (see {@link shrunkFiles}). */
 export function saveShrunk(result: ShrinkResult, prefix: string): ShrunkFiles {
-  const planPath = `${prefix}.plan.json`;
-  const diagramPath = `${prefix}.mmd`;
+  const { planPath, diagramPath } = shrunkFiles(prefix);
   writeFileSync(planPath, `${JSON.stringify(result.plan, null, 2)}\n`);
   writeFileSync(diagramPath, sequenceDiagram(result.run.events, result.violations[0]?.seq ?? null));
   return { planPath, diagramPath };
@@ -54,8 +71,15 @@ export function describeShrink(result: ShrinkResult, files: ShrunkFiles): string
   ];
 }
 
-/** Shrinks one failing round. Exit 1 (it fails), or 2 when the round does not fail at all. */
+/**
+ * Shrinks one failing round. Exit 1 (it fails).
+ * @throws InputError (exit 2) when the output files cannot be written (checked before anything
+ *   runs), or when the round does not fail at all.
+ */
 export async function shrinkCommand(args: ShrinkArgs): Promise<number> {
+  const prefix = args.out ?? `catsim-shrunk-${args.seed}-${args.round}`;
+  // The default prefix is what --out would say, so a problem with it is named as --out too.
+  assertShrunkWritable(prefix, '--out');
   const scenario = loadScenario(args.scenario);
   const catalog = args.catalog === undefined ? undefined : loadCatalog(args.catalog);
   const plan: RoundPlan = generatePlan(args.seed, args.round, scenario, catalog?.pool);
@@ -66,7 +90,7 @@ export async function shrinkCommand(args: ShrinkArgs): Promise<number> {
     if (error instanceof Error && error.message.startsWith('the plan does not break')) throw new InputError(`round ${args.round} of seed ${args.seed} passes on ${args.core}: nothing to shrink`);
     throw error;
   }
-  const files = saveShrunk(result, args.out ?? `catsim-shrunk-${args.seed}-${args.round}`);
+  const files = saveShrunk(result, prefix);
   const out = [`catsim shrink  seed=${args.seed}  round=${args.round}  core=${args.core}`, ...describeShrink(result, files)];
   if (args.timeline) out.push('timeline of the shrunk round:', formatTimeline(result.run.events));
   process.stdout.write(`${out.join('\n')}\n`);
