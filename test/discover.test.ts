@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { runMain } from './support/run-main.ts';
 
 function catsim(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -51,5 +52,28 @@ describe('catsim discover against a real MCP server over stdio', () => {
       expect(stderr.startsWith(message), stderr).toBe(true);
       expect(stderr.trim().split('\n')).toHaveLength(1);
     }
+  });
+});
+
+// A server that initializes and then fails its tools/list is bad input like one that never starts
+// (exit 2, one line, nothing on stdout), as for `catsim capture`: exit 1 is for violated invariants.
+describe('catsim discover against a server that fails after initialize', () => {
+  const server = (mode: string): string => `${process.execPath} test/support/raw-stdio-server.mjs ${mode}`;
+  it.each([
+    ['error', 'INCOMPLETE REQUEST_FAILED (tools/list answered with an error)'],
+    ['garbage', 'INCOMPLETE MALFORMED_PAGE (tools/list answered with something that is not a tools/list result)'],
+    ['exit', 'INCOMPLETE DISCONNECTED (the connection closed during the scan)'],
+  ])('tools/list %s: exit 2 with one line naming the server and the reason', async (mode, ending) => {
+    const { code, stdout, stderr } = await runMain(['discover', '--timeout', '10000', '--stdio', server(mode)]);
+    expect(stderr).toBe(`catsim: server "${server(mode)}" gave no snapshot: discovery ended ${ending}\n`);
+    expect(stdout).toBe('');
+    expect(code).toBe(2);
+  });
+
+  it('the same server answering tools/list properly gives its snapshot and exit 0', async () => {
+    const { code, stdout, stderr } = await runMain(['discover', '--timeout', '10000', '--stdio', server('ok')]);
+    expect(stderr).toBe('');
+    expect(JSON.parse(stdout).snapshot.tools.map((tool: { name: string }) => tool.name)).toEqual(['echo']);
+    expect(code).toBe(0);
   });
 });
