@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -32,12 +32,15 @@ describe('catsim command line', () => {
   it('exits 2 with one line for usage and input errors', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'catsim-cli-'));
     writeFileSync(join(dir, 'bad.json'), '{"name": 3');
-    writeFileSync(join(dir, 'wrong.json'), JSON.stringify({ name: 'x', faults: ['F99'] }));
+    const scenario = JSON.parse(readFileSync('scenarios/default.json', 'utf8'));
+    writeFileSync(join(dir, 'wrong.json'), JSON.stringify({ ...scenario, faults: ['F99'] }));
+    writeFileSync(join(dir, 'typo.json'), JSON.stringify({ ...scenario, pageSizee: scenario.pageSize }));
     const cases: [string[], string][] = [
       [['run', '--rounds', '-1'], 'catsim: --rounds must be a non-negative integer, got -1\n'],
       [['run', '--rounds', '1', '--core', 'nope'], 'catsim: unknown core "nope"; expected one of: reference, mutant:first-page-only, mutant:no-cursor-loop-detection, mutant:two-equal-scans, mutant:last-page-revision, mutant:no-final-recheck, mutant:unversioned-write, mutant:trust-readonly-hint, mutant:publish-without-cas, mutant:key-without-tenant, mutant:no-recheck-at-call, mutant:revocation-on-refresh, mutant:any-dialect, mutant:forward-undisclosed, mutant:receipt-without-epoch, mutant:serve-expired, mutant:ignore-identity-rotation, mutant:refuse-everything, peer:sdk-autorefresh, peer:list-once\n'],
       [['run', '--rounds', '1', '--scenario', join(dir, 'bad.json')], `catsim: ${join(dir, 'bad.json')}: not valid JSON\n`],
-      [['run', '--rounds', '1', '--scenario', join(dir, 'wrong.json')], `catsim: ${join(dir, 'wrong.json')}: "faults" must be an array of fault ids F1..F17\n`],
+      [['run', '--rounds', '1', '--scenario', join(dir, 'wrong.json')], `catsim: ${join(dir, 'wrong.json')}: "faults[0]" must be a fault id F1..F17, got "F99"\n`],
+      [['run', '--rounds', '1', '--scenario', join(dir, 'typo.json')], `catsim: ${join(dir, 'typo.json')}: unknown field "pageSizee"\n`],
       [['run', '--rounds', '1', '--scenario', 'no-such-scenario'], 'no such file\n'],
       [['frobnicate'], 'catsim: Unknown argument: frobnicate\n'],
     ];

@@ -5,6 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ValidateFunction } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { schemaProblem } from './schema-problem.ts';
 import type { Bounds, CoreTimings, FaultId } from './types.ts';
 
 /** An inclusive integer range. */
@@ -13,7 +16,11 @@ export interface Range {
   max: number;
 }
 
-/** A scenario file. Times in virtual ms. */
+/**
+ * A scenario file. Times in virtual ms. Its rules are in `scenarios/scenario.schema.json`
+ * (SCENARIO_SCHEMA_PATH): every field below is required unless marked optional, no other field
+ * is allowed, counts and times are integers, fractions are numbers in [0, 1].
+ */
 export interface Scenario {
   name: string;
   description: string;
@@ -22,13 +29,16 @@ export interface Scenario {
   /** Swarm testing: each listed fault is enabled in a round with this probability (0..1). */
   faultEnableFraction: number;
   servers: Range;
+  /** At least 1 (min >= 1). */
   audiencesPerServer: Range;
   /** The audience classes rounds draw from, `tenant.role`. */
   audiences: string[];
   toolsPerView: Range;
+  /** At least 1 (min >= 1). */
   pageSize: Range;
   latencyMs: Range;
   nominalLatencyMs: Range;
+  /** T_heal, at least 204 (the plan generator needs room for F8's policy changes before it). */
   tHealMs: number;
   timings: CoreTimings;
   scanTimeoutMs: number;
@@ -36,7 +46,7 @@ export interface Scenario {
   byteCountMax: number;
   generationTtlMs: number;
   eventBudget: number;
-  /** Planner reads of the catalog per session, interval range in ms. */
+  /** Planner reads of the catalog per session, interval range in ms (min >= 1). */
   plannerIntervalMs: Range;
   /** Dedicated scenario: servers report the same revision for different content. */
   equivocation?: boolean;
@@ -71,12 +81,14 @@ export class ScenarioError extends Error {
   override readonly name = 'ScenarioError';
 }
 
-const FAULT_IDS = new Set(['F1', 'F2', 'F3', 'F4', 'F5', 'F6', 'F7', 'F8', 'F9', 'F10', 'F11', 'F12', 'F13', 'F14', 'F15', 'F16', 'F17']);
 const SCENARIO_DIR = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..', 'scenarios');
+/** The JSON Schema (draft 2020-12) every scenario file must satisfy. */
+export const SCENARIO_SCHEMA_PATH = join(SCENARIO_DIR, 'scenario.schema.json');
 
 /**
  * Loads `scenarios/<name>.json`, or a path when `nameOrPath` ends in `.json`.
- * @throws ScenarioError naming the file when it is missing, not JSON, or fails validation.
+ * @throws ScenarioError `FILE: PROBLEM` (one line) when the file is missing, not JSON, or fails
+ *   validation, e.g. `scenarios/x.json: "pageSize.min" must be a positive integer, got 1.5`.
  */
 export function loadScenario(nameOrPath: string): Scenario {
   const file = nameOrPath.endsWith('.json') ? nameOrPath : join(SCENARIO_DIR, `${nameOrPath}.json`);
@@ -92,40 +104,36 @@ export function loadScenario(nameOrPath: string): Scenario {
   return data as Scenario;
 }
 
-/** The first problem of a scenario object, or undefined when it is valid. */
+/**
+ * The first problem of a parsed scenario file in plain words (`unknown field "pageSizee"`), or
+ * undefined when it is valid: first scenario.schema.json, then what the schema cannot state (in
+ * every range, min <= max).
+ */
 export function scenarioProblem(data: unknown): string | undefined {
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) return 'the top level must be an object';
-  const s = data as Record<string, unknown>;
-  if (typeof s.name !== 'string') return '"name" must be a string';
-  if (!Array.isArray(s.faults) || !s.faults.every((f) => FAULT_IDS.has(f as string))) return '"faults" must be an array of fault ids F1..F17';
-  if (typeof s.faultEnableFraction !== 'number' || s.faultEnableFraction < 0 || s.faultEnableFraction > 1) return '"faultEnableFraction" must be a number in [0, 1]';
-  for (const field of ['servers', 'audiencesPerServer', 'toolsPerView', 'pageSize', 'latencyMs', 'nominalLatencyMs', 'plannerIntervalMs']) {
-    const range = s[field] as Range | undefined;
-    if (typeof range?.min !== 'number' || typeof range.max !== 'number' || range.min > range.max || range.min < 0) return `"${field}" must be {"min": n, "max": m} with 0 <= n <= m`;
-  }
-  if ((s.pageSize as Range).min < 1) return '"pageSize.min" must be at least 1';
-  if ((s.plannerIntervalMs as Range).min < 1) return '"plannerIntervalMs.min" must be at least 1';
-  if (s.equivocation !== undefined && typeof s.equivocation !== 'boolean') return '"equivocation" must be a boolean';
-  if (s.probeGateRounds !== undefined && (!Number.isSafeInteger(s.probeGateRounds) || (s.probeGateRounds as number) < 1)) return '"probeGateRounds" must be a positive integer';
-  if (s.requiredProbes !== undefined && (!Array.isArray(s.requiredProbes) || !s.requiredProbes.every((p) => typeof p === 'string'))) return '"requiredProbes" must be an array of probe names';
-  if (!Array.isArray(s.audiences) || s.audiences.length === 0 || !s.audiences.every((a) => typeof a === 'string' && /^[^.|]+\.[^.|]+$/.test(a))) return '"audiences" must be a non-empty array of "tenant.role"';
-  const calls = s.calls as Record<string, unknown> | undefined;
-  for (const field of ['callFraction', 'staleFraction', 'guessFraction', 'invalidArgsFraction', 'confirmFraction']) {
-    const value = calls?.[field];
-    if (typeof value !== 'number' || value < 0 || value > 1) return `"calls.${field}" must be a number in [0, 1]`;
-  }
-  for (const field of ['pushLatencyMs']) {
-    const range = s[field] as Range | undefined;
-    if (typeof range?.min !== 'number' || typeof range.max !== 'number' || range.min > range.max || range.min < 0) return `"${field}" must be {"min": n, "max": m} with 0 <= n <= m`;
-  }
-  const stale = calls?.staleDelayMs as Range | undefined;
-  if (typeof stale?.min !== 'number' || typeof stale.max !== 'number' || stale.min > stale.max || stale.min < 0) return '"calls.staleDelayMs" must be {"min": n, "max": m} with 0 <= n <= m';
-  for (const field of ['tHealMs', 'scanTimeoutMs', 'pageCountMax', 'byteCountMax', 'generationTtlMs', 'eventBudget', 'policyPollMs', 'revocationBoundMs']) {
-    if (!Number.isSafeInteger(s[field]) || (s[field] as number) <= 0) return `"${field}" must be a positive integer`;
-  }
-  const timings = s.timings as Record<string, unknown> | undefined;
-  for (const field of ['refreshIntervalMs', 'retryBackoffMsBase', 'retryBackoffMsMax', 'listChangedDelayMs']) {
-    if (!Number.isSafeInteger(timings?.[field]) || (timings?.[field] as number) < 0) return `"timings.${field}" must be a non-negative integer`;
+  const validate = scenarioValidator();
+  if (!validate(data)) return schemaProblem(validate.errors?.[0]);
+  return rangeProblem(data as Record<string, unknown>, '');
+}
+
+let compiled: ValidateFunction | undefined;
+
+/** Compiled on first use, so that importing this module (every worker does) reads no schema. */
+function scenarioValidator(): ValidateFunction {
+  compiled ??= new Ajv2020({ strict: true, verbose: true, allErrors: false }).compile(JSON.parse(readFileSync(SCENARIO_SCHEMA_PATH, 'utf8')) as object);
+  return compiled;
+}
+
+/** The first range (`{"min", "max"}`, at any depth, in file order) whose min exceeds its max. */
+function rangeProblem(object: Record<string, unknown>, prefix: string): string | undefined {
+  for (const [key, value] of Object.entries(object)) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) continue;
+    const range = value as Partial<Range>;
+    if (typeof range.min === 'number' && typeof range.max === 'number') {
+      if (range.min > range.max) return `"${prefix}${key}.min" must be at most "${prefix}${key}.max", got ${range.min} > ${range.max}`;
+      continue;
+    }
+    const inner = rangeProblem(value as Record<string, unknown>, `${prefix}${key}.`);
+    if (inner !== undefined) return inner;
   }
   return undefined;
 }

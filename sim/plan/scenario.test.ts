@@ -1,0 +1,99 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadScenario, ScenarioError, scenarioProblem, type Scenario } from './scenario.ts';
+
+const shipped = (name: string): Scenario => JSON.parse(readFileSync(`scenarios/${name}.json`, 'utf8')) as Scenario;
+
+/** The default scenario with one edit applied to a copy. */
+function edited(edit: (scenario: Record<string, any>) => void): unknown {
+  const scenario = structuredClone(shipped('default')) as unknown as Record<string, any>;
+  edit(scenario);
+  return scenario;
+}
+
+describe('loadScenario', () => {
+  it('loads every shipped scenario by name', () => {
+    expect(loadScenario('default').name).toBe('default');
+    expect(loadScenario('equivocation').equivocation).toBe(true);
+    expect(loadScenario('default')).toEqual(shipped('default'));
+  });
+
+  it('throws a ScenarioError naming the file and the first problem, in one line', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'catsim-scenario-'));
+    const cases: [string, string, string][] = [
+      ['missing.json', '', 'no such file'],
+      ['garbage.json', '{"name": ', 'not valid JSON'],
+      ['typo.json', JSON.stringify(edited((s) => { s.pageSizee = s.pageSize; })), 'unknown field "pageSizee"'],
+      ['float.json', JSON.stringify(edited((s) => { s.pageSize.min = 1.5; })), '"pageSize.min" must be a positive integer, got 1.5'],
+    ];
+    for (const [name, text, problem] of cases) {
+      const path = join(dir, name);
+      if (text !== '') writeFileSync(path, text);
+      expect(() => loadScenario(path)).toThrow(new ScenarioError(`${path}: ${problem}`));
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('scenarioProblem', () => {
+  it('accepts the shipped scenarios and the optional fields', () => {
+    expect(scenarioProblem(shipped('default'))).toBeUndefined();
+    expect(scenarioProblem(shipped('equivocation'))).toBeUndefined();
+    expect(scenarioProblem(edited((s) => { s.requiredProbes = ['cursor loop quarantined']; s.equivocation = false; }))).toBeUndefined();
+  });
+
+  it('rejects unknown fields at every level', () => {
+    expect(scenarioProblem(edited((s) => { s.pageSizee = 3; }))).toBe('unknown field "pageSizee"');
+    expect(scenarioProblem(edited((s) => { s.timings.refreshMs = 800; }))).toBe('unknown field "timings.refreshMs"');
+    expect(scenarioProblem(edited((s) => { s.calls.callFraktion = 0.5; }))).toBe('unknown field "calls.callFraktion"');
+    expect(scenarioProblem(edited((s) => { s.latencyMs.mean = 4; }))).toBe('unknown field "latencyMs.mean"');
+    expect(scenarioProblem(edited((s) => { s.calls.staleDelayMs.step = 1; }))).toBe('unknown field "calls.staleDelayMs.step"');
+  });
+
+  it('names missing fields with their path', () => {
+    expect(scenarioProblem(edited((s) => { delete s.description; }))).toBe('missing field "description"');
+    expect(scenarioProblem(edited((s) => { delete s.timings.listChangedDelayMs; }))).toBe('missing field "timings.listChangedDelayMs"');
+    expect(scenarioProblem(edited((s) => { delete s.calls.staleDelayMs.max; }))).toBe('missing field "calls.staleDelayMs.max"');
+  });
+
+  it('requires integers for counts, times and ranges', () => {
+    expect(scenarioProblem(edited((s) => { s.servers.max = 2.5; }))).toBe('"servers.max" must be a non-negative integer, got 2.5');
+    expect(scenarioProblem(edited((s) => { s.latencyMs.min = -1; }))).toBe('"latencyMs.min" must be a non-negative integer, got -1');
+    expect(scenarioProblem(edited((s) => { s.pageSize.min = 0; }))).toBe('"pageSize.min" must be a positive integer, got 0');
+    expect(scenarioProblem(edited((s) => { s.plannerIntervalMs.min = 0; }))).toBe('"plannerIntervalMs.min" must be a positive integer, got 0');
+    expect(scenarioProblem(edited((s) => { s.audiencesPerServer.min = 0; }))).toBe('"audiencesPerServer.min" must be a positive integer, got 0');
+    expect(scenarioProblem(edited((s) => { s.calls.staleDelayMs.min = '300'; }))).toBe('"calls.staleDelayMs.min" must be a non-negative integer, got "300"');
+    expect(scenarioProblem(edited((s) => { s.eventBudget = 40000.5; }))).toBe('"eventBudget" must be a positive integer, got 40000.5');
+    expect(scenarioProblem(edited((s) => { s.timings.retryBackoffMsBase = -40; }))).toBe('"timings.retryBackoffMsBase" must be a non-negative integer, got -40');
+    expect(scenarioProblem(edited((s) => { s.probeGateRounds = 0; }))).toBe('"probeGateRounds" must be a positive integer, got 0');
+    expect(scenarioProblem(edited((s) => { s.pushLatencyMs = [1, 200]; }))).toBe('"pushLatencyMs" must be a range {"min": n, "max": m}, got an array');
+  });
+
+  it('keeps T_heal large enough for the plan generator to place its fault episodes', () => {
+    expect(scenarioProblem(edited((s) => { s.tHealMs = 204; }))).toBeUndefined();
+    expect(scenarioProblem(edited((s) => { s.tHealMs = 150; }))).toBe('"tHealMs" must be an integer of at least 204, got 150');
+  });
+
+  it('checks min <= max in every range after the schema', () => {
+    expect(scenarioProblem(edited((s) => { s.latencyMs.min = 50; }))).toBe('"latencyMs.min" must be at most "latencyMs.max", got 50 > 40');
+    expect(scenarioProblem(edited((s) => { s.calls.staleDelayMs.max = 10; }))).toBe('"calls.staleDelayMs.min" must be at most "calls.staleDelayMs.max", got 300 > 10');
+    expect(scenarioProblem(edited((s) => { s.servers = { min: 2, max: 2 }; }))).toBeUndefined();
+  });
+
+  it('checks fractions, fault ids, audiences and the other fields', () => {
+    expect(scenarioProblem([])).toBe('the top level must be an object, got an array');
+    expect(scenarioProblem(edited((s) => { s.name = 3; }))).toBe('"name" must be a string, got 3');
+    expect(scenarioProblem(edited((s) => { s.faults = 'F1'; }))).toBe('"faults" must be an array of fault ids F1..F17, got "F1"');
+    expect(scenarioProblem(edited((s) => { s.faults[2] = 'F99'; }))).toBe('"faults[2]" must be a fault id F1..F17, got "F99"');
+    expect(scenarioProblem(edited((s) => { s.faults.push('F3'); }))).toBe('"faults[17]" repeats "faults[2]": "F3"');
+    expect(scenarioProblem(edited((s) => { s.faultEnableFraction = 1.5; }))).toBe('"faultEnableFraction" must be a number in [0, 1], got 1.5');
+    expect(scenarioProblem(edited((s) => { s.calls.confirmFraction = -0.1; }))).toBe('"calls.confirmFraction" must be a number in [0, 1], got -0.1');
+    expect(scenarioProblem(edited((s) => { s.audiences = []; }))).toBe('"audiences" must have at least 1 item');
+    expect(scenarioProblem(edited((s) => { s.audiences[1] = 'acme'; }))).toBe('"audiences[1]" must be an audience "tenant.role" (two non-empty parts, no other "." and no "|"), got "acme"');
+    expect(scenarioProblem(edited((s) => { s.equivocation = 'yes'; }))).toBe('"equivocation" must be a boolean, got "yes"');
+    expect(scenarioProblem(edited((s) => { s.requiredProbes = [1]; }))).toBe('"requiredProbes[0]" must be a probe name, got 1');
+    expect(scenarioProblem(edited((s) => { s.timings = null; }))).toBe('"timings" must be an object, got null');
+  });
+});
