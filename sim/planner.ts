@@ -17,6 +17,7 @@ import type { Rng } from './random.ts';
 import type { World } from './runtime/world.ts';
 import type { SimCatalogServer } from './server/catalog-server.ts';
 import type { SimPolicyService } from './policy/policy-service.ts';
+import { worldContentDefect } from './plan/content-defects.ts';
 import { worldDescriptorDigest } from './trace/digests.ts';
 import type { TraceRecorder } from './trace/recorder.ts';
 
@@ -147,13 +148,17 @@ export class SessionPlanner {
   /**
    * Ground truth for a probe: a correct core must admit it when the server is healthy (no
    * disqualifying trait), the disclosed descriptor is the server's final one for this audience,
-   * the audience holds the tool at the final epoch, and the tool carries no planted defect.
+   * the audience holds the tool at the final epoch, the tool carries no planted defect, and the
+   * world's own reading of the content checks finds none in it either (a captured catalog's real
+   * descriptors may fail one; see plan/content-defects.ts).
    */
   #expectAdmit(shown: Disclosure, tool: DisclosedTool): boolean {
     if (this.server.disqualified()) return false;
-    const current = this.server.currentViews()[this.audience]?.filter((t) => t.name === tool.name) ?? [];
+    const view = this.server.currentViews()[this.audience] ?? [];
+    const current = view.filter((t) => t.name === tool.name);
     if (current.length !== 1 || worldDescriptorDigest(current[0]) !== tool.descriptorDigest) return false;
     if (this.server.plan.planted.some((p) => worldDescriptorDigest(p.descriptor) === tool.descriptorDigest)) return false;
+    if (worldContentDefect(current[0], view) !== null) return false;
     if (shown.key !== `${this.server.identity()}|${this.audience}`) return false;
     return this.ctx.policy.current(this.audience).grants.includes(tool.name);
   }

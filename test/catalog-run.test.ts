@@ -31,6 +31,24 @@ describe('campaigns on the shipped catalogs', () => {
     });
   }
 
+  it('a catalog whose real tools a correct core must quarantine runs clean: no probe of theirs is owed an admission', async () => {
+    // Two tools as real servers write them: an array root, and draft-03's boolean `required`.
+    const file = JSON.parse(readFileSync('scenarios/catalogs/memory.json', 'utf8'));
+    file.pages[0].tools.push(
+      { name: 'list_tags', description: 'array root', inputSchema: { type: 'array', items: { type: 'string' } } },
+      { name: 'tag_node', description: 'draft-03 required', inputSchema: { type: 'object', properties: { id: { type: 'string', required: true } } } },
+    );
+    const dir = mkdtempSync(join(tmpdir(), 'catsim-defective-catalog-'));
+    writeFileSync(join(dir, 'defective.json'), JSON.stringify(file));
+    const catalog = loadCatalog(join(dir, 'defective.json'));
+    rmSync(dir, { recursive: true, force: true });
+    const report = await runCampaign({ seed: '1', scenario: loadScenario('default'), catalog, core: 'reference', firstRound: 0, rounds: 10, workers: 0, determinismEvery: 0 });
+    // Before the world read the content checks itself, round 0 already failed I12 PROBE_REFUSED on both tools.
+    expect(report.failingRounds).toEqual([]);
+    expect(report.decisions.TOOL_QUARANTINED).toBeGreaterThan(0);
+    expect(report.probeCalls.admitted).toBe(report.probeCalls.expected);
+  });
+
   it('the plans draw their tools from the catalog, never from the built-in pool', () => {
     const catalog = loadCatalog('scenarios/catalogs/memory.json');
     const catalogNames = new Set(catalog.tools.map((tool) => tool.name as string));
