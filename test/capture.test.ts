@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { walkCatalog } from '../cli/commands/capture.ts';
 import { InputError } from '../cli/errors.ts';
 import { loadCatalog } from '../sim/plan/catalog.ts';
+import { runMain } from './support/run-main.ts';
 import { scriptedPair, tool, type Script, type ScriptedPair } from './support/scripted-server.ts';
 
 function catsim(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -81,6 +82,18 @@ describe('catsim capture against the reference servers', () => {
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr).toBe('catsim: cannot start server: command "no-such-command-catsim" not found\n');
+  });
+
+  // The same servers as in test/discover.test.ts: both commands call these input errors (exit 2).
+  it.each([
+    ['error', 'failed tools/list page 1: error -32603: tools are broken'],
+    ['garbage', 'failed tools/list page 1: the result is not a tools/list result'],
+  ])('fails with one line and exit 2 when tools/list answers %s after initialize', async (mode, problem) => {
+    const command = `${node} test/support/raw-stdio-server.mjs ${mode}`;
+    const { code, stdout, stderr } = await runMain(['capture', '--timeout', '10000', '--stdio', command]);
+    expect(stderr).toBe(`catsim: server "${command}" ${problem}\n`);
+    expect(stdout).toBe('');
+    expect(code).toBe(2);
   });
 });
 
