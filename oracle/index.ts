@@ -7,6 +7,7 @@ export {
   KNOWN_EVENT_SOURCES,
   TraceFormatError,
   asKnownEvent,
+  parseCompleteTrace,
   parseTrace,
   rolledBackFromOf,
   type CallExecutedEvent,

@@ -4,8 +4,7 @@
  * complete (its last event is the `round_end`): a cut-short trace is refused, never judged.
  */
 import { readFileSync } from 'node:fs';
-import { INVARIANT_IDS, TraceFormatError, checkTrace } from '../../oracle/index.ts';
-import { parseCompleteTrace } from '../../oracle/trace.ts';
+import { INVARIANT_IDS, TraceFormatError, checkTrace, parseCompleteTrace } from '../../oracle/index.ts';
 import { EXIT, InputError } from '../errors.ts';
 
 /**

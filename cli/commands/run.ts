@@ -77,6 +77,14 @@ export async function runCommand(args: RunArgs): Promise<number> {
 async function shrinkFirstFailure(args: RunArgs, scenario: Scenario, pool: readonly PoolTool[] | undefined, round: number): Promise<void> {
   process.stdout.write(`shrinking round ${round} (use --no-shrink to skip)...\n`);
   const result = await shrinkPlan(generatePlan(args.seed, round, scenario, pool), resolveCore(args.core), args.core, { attemptsMax: 150 });
-  const files = saveShrunk(result, `catsim-shrunk-${args.seed}-${round}`);
+  const prefix = `catsim-shrunk-${args.seed}-${round}`;
+  let files;
+  try {
+    files = saveShrunk(result, prefix);
+  } catch (error) {
+    // The campaign's verdict stands; only the shrunk files are lost, and `catsim shrink` redoes them.
+    process.stdout.write(`could not save the shrunk plan as ${prefix}.*: ${(error as Error).message} (catsim shrink with --out DIR/PREFIX redoes it)\n`);
+    return;
+  }
   process.stdout.write(`${describeShrink(result, files).join('\n')}\n`);
 }
