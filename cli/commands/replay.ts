@@ -4,13 +4,16 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolveCore } from '../../sim/campaign/cores.ts';
-import { checkPlan, runAndCheck } from '../../sim/campaign/round-check.ts';
+import { checkPlan } from '../../sim/campaign/round-check.ts';
 import type { RoundPlan } from '../../sim/plan/types.ts';
 import { loadCatalog } from '../../sim/plan/catalog.ts';
+import { generatePlan } from '../../sim/plan/generate.ts';
+import { planProblem } from '../../sim/plan/plan-schema.ts';
 import { loadScenario } from '../../sim/plan/scenario.ts';
 import { traceText } from '../../sim/trace/recorder.ts';
 import { EXIT, InputError } from '../errors.ts';
 import { formatTimeline } from '../format/timeline.ts';
+import { assertWritable } from '../output.ts';
 
 /** Arguments of `catsim replay`. */
 export interface ReplayArgs {
@@ -27,12 +30,18 @@ export interface ReplayArgs {
 }
 
 /**
- * Replays one round; exit 1 when it violates an invariant or is UNDECIDED.
- * @throws ScenarioError (a bad scenario or catalog file), UnknownCoreError: exit 2.
+ * Replays one round; exit 1 when it violates an invariant or is UNDECIDED. Everything that can be
+ * refused is refused before the round runs: the scenario, catalog or plan file, the core, and the
+ * trace path.
+ * @throws ScenarioError (a bad scenario or catalog file), InputError (a bad plan file, or a trace
+ *   path that cannot be written), UnknownCoreError: exit 2.
  */
 export async function replayCommand(args: ReplayArgs): Promise<number> {
-  const { summary, run, plan, label } = args.plan === undefined ? await fromSeed(args) : await fromPlanFile(args.plan, args.core);
+  const { plan, label } = args.plan === undefined ? fromSeed(args) : fromPlanFile(args.plan);
+  const core = resolveCore(args.core);
   const tracePath = args.trace ?? `catsim-trace-${plan.seed}-${plan.round}${args.plan === undefined ? '' : '-plan'}.jsonl`;
+  assertWritable(tracePath, '--trace');
+  const { summary, run } = await checkPlan(plan, core, args.core);
   writeFileSync(tracePath, traceText(run.header, run.events));
   const out: string[] = [
     `catsim replay  seed=${plan.seed}  round=${plan.round}  scenario=${label}  core=${args.core}${args.plan === undefined ? '' : `  plan=${args.plan}`}`,
@@ -47,25 +56,31 @@ export async function replayCommand(args: ReplayArgs): Promise<number> {
   return summary.violations.length > 0 || run.status === 'undecided' ? EXIT.violation : EXIT.clean;
 }
 
-async function fromSeed(args: ReplayArgs) {
+/** The plan of round `--round` of campaign `--seed` (what `runAndCheck` would run), and its label. */
+function fromSeed(args: ReplayArgs): { plan: RoundPlan; label: string } {
   if (args.seed === undefined || args.round === undefined) throw new InputError('replay needs --seed and --round, or --plan FILE');
   const scenario = loadScenario(args.scenario);
   const catalog = args.catalog === undefined ? undefined : loadCatalog(args.catalog);
-  const checked = await runAndCheck(args.seed, args.round, scenario, resolveCore(args.core), args.core, catalog?.pool);
-  return { ...checked, label: catalog === undefined ? scenario.name : `${scenario.name}+catalog:${catalog.name}` };
+  const plan = generatePlan(args.seed, args.round, scenario, catalog?.pool);
+  return { plan, label: catalog === undefined ? scenario.name : `${scenario.name}+catalog:${catalog.name}` };
 }
 
-/** Reads a plan file. @throws InputError naming the file when it is not a catsim.plan.v1 plan. */
-async function fromPlanFile(path: string, core: string) {
-  let plan: RoundPlan;
+/**
+ * Reads and validates a plan file (sim/plan/plan-schema.ts).
+ * @throws InputError `PATH: PROBLEM` when it is missing, not JSON, not a catsim.plan.v1 plan, or a
+ *   plan of the wrong shape, e.g. `x.plan.json: "servers[0].history" must be an array of revision
+ *   steps, got "x"`.
+ */
+function fromPlanFile(path: string): { plan: RoundPlan; label: string } {
+  let data: unknown;
   try {
-    plan = JSON.parse(readFileSync(path, 'utf8')) as RoundPlan;
+    data = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
     throw new InputError(`${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'not valid JSON'}`);
   }
-  if (plan?.schema !== 'catsim.plan.v1' || !Array.isArray(plan.servers) || typeof plan.roundSeed !== 'string') {
-    throw new InputError(`${path}: not a catsim.plan.v1 plan (written by catsim shrink)`);
-  }
-  const checked = await checkPlan(plan, resolveCore(core), core);
-  return { ...checked, label: `${plan.scenario} (plan file)` };
+  if ((data as Partial<RoundPlan> | null)?.schema !== 'catsim.plan.v1') throw new InputError(`${path}: not a catsim.plan.v1 plan (written by catsim shrink)`);
+  const problem = planProblem(data);
+  if (problem !== undefined) throw new InputError(`${path}: ${problem}`);
+  const plan = data as RoundPlan;
+  return { plan, label: `${plan.scenario} (plan file)` };
 }

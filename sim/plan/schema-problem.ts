@@ -23,7 +23,7 @@ export function schemaProblem(error: ErrorObject | undefined): string {
   if (error.keyword === 'required') return `missing field "${join(path, String(error.params.missingProperty))}"`;
   if (error.keyword === 'additionalProperties') return `unknown field "${join(path, String(error.params.additionalProperty))}"`;
   const where = error.propertyName !== undefined ? `the key "${error.propertyName}" of ${quoted(path)}` : quoted(path);
-  if (VALUE_KEYWORDS.has(error.keyword)) return `${where} must be ${expected(error)}${got(error.data)}`;
+  if (VALUE_KEYWORDS.has(error.keyword)) return `${where} must be ${expected(error)}${error.propertyName !== undefined ? '' : got(error.data)}`;
   if (error.keyword === 'minItems') return `${where} must have at least ${plural(Number(error.params.limit), 'item')}`;
   if (error.keyword === 'maxItems' || error.keyword === 'items') return `${where} must have at most ${plural(Number(error.params.limit), 'item')}`;
   if (error.keyword === 'uniqueItems') return `${quoted(join(path, String(error.params.i)))} repeats ${quoted(join(path, String(error.params.j)))}${got((error.data as unknown[])[Number(error.params.i)]).replace(', got', ':')}`;

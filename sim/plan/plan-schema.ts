@@ -1,0 +1,153 @@
+/**
+ * Plan files (`catsim.plan.v1`, what `catsim shrink` writes and `catsim replay --plan FILE` runs):
+ * the JSON Schema (draft 2020-12) of a RoundPlan (types.ts), and the rules it cannot state.
+ *
+ * A plan is executed as it stands, so its shape is checked before the round runs: a field of the
+ * wrong type would otherwise fail deep inside the simulator, as a testbed failure. Descriptors
+ * (`views`, `planted[].descriptor`) only have to be objects: adversarial ones are the point.
+ * Every `title` below is the phrase error messages use after "must be" (schema-problem.ts).
+ */
+import type { ValidateFunction } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { schemaProblem } from './schema-problem.ts';
+import type { RoundPlan } from './types.ts';
+
+const ms = { $ref: '#/$defs/nonNegativeInteger' };
+const positive = { $ref: '#/$defs/positiveInteger' };
+const fraction = { $ref: '#/$defs/fraction' };
+const boolean = { type: 'boolean', title: 'a boolean' };
+const string = { type: 'string', title: 'a string' };
+const strings = { type: 'array', title: 'an array of strings', items: string };
+
+/** A closed object: every listed property required, no other allowed. */
+function object(properties: Record<string, unknown>, title = 'an object'): Record<string, unknown> {
+  return { type: 'object', title, required: Object.keys(properties), additionalProperties: false, properties };
+}
+
+/** An inclusive `[min, max]` pair; min <= max is checked after the schema. */
+function pair(item: unknown, title: string): Record<string, unknown> {
+  return { type: 'array', title, prefixItems: [item, item], minItems: 2, items: false };
+}
+
+const SERVER = object({
+  id: { type: 'string', title: 'a non-empty string', minLength: 1 },
+  identity: string,
+  versioned: boolean,
+  audiences: { type: 'array', title: 'an array of audiences', uniqueItems: true, items: { $ref: '#/$defs/audience' } },
+  history: {
+    type: 'array',
+    title: 'an array of revision steps',
+    minItems: 1,
+    items: object({
+      atMs: ms,
+      revision: { type: 'integer', title: 'an integer' },
+      views: { type: 'object', title: 'an object of views by audience', propertyNames: { $ref: '#/$defs/audience' }, additionalProperties: { type: 'array', title: 'an array of tool descriptors', items: { $ref: '#/$defs/descriptor' } } },
+      cause: string,
+    }, 'a revision step {atMs, revision, views, cause}'),
+  },
+  pageSizeMin: positive,
+  pageSizeMax: positive,
+  cursorTrait: { title: 'null or one of "repeat", "cycle", "always-empty", "never-ending", "ignored", "empty-page-with-next"', enum: [null, 'repeat', 'cycle', 'always-empty', 'never-ending', 'ignored', 'empty-page-with-next'] },
+  restartsAtMs: { type: 'array', title: 'an array of times (ms)', items: ms },
+  notifications: object({ declared: boolean, sendOnChange: boolean, afterPage2: boolean, lateByMs: ms, copies: positive }),
+  latencyMsMin: ms,
+  latencyMsMax: ms,
+  rotations: { type: 'array', title: 'an array of rotations', items: object({ atMs: ms, identity: string }) },
+  planted: {
+    type: 'array',
+    title: 'an array of planted defects',
+    items: object({
+      defect: { title: 'a defect label', enum: ['UNKNOWN_DIALECT', 'UNRESOLVED_REF', 'REMOTE_REF', 'OVERSIZED_DESCRIPTOR', 'NON_OBJECT_ROOT', 'BAD_NAME', 'DUPLICATE_NAME'] },
+      descriptor: { $ref: '#/$defs/descriptor' },
+    }),
+  },
+  linkFaults: object({
+    reorder: boolean,
+    notificationLossFraction: fraction,
+    disconnectsAtMs: { type: 'object', title: 'an object of times (ms) by audience', propertyNames: { $ref: '#/$defs/audience' }, additionalProperties: { type: 'array', title: 'an array of times (ms)', items: ms } },
+  }),
+  equivocates: boolean,
+}, 'a server plan (an object)');
+
+/** The JSON Schema (draft 2020-12) of a `catsim.plan.v1` file. */
+export const PLAN_SCHEMA = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  ...object({
+    schema: { title: '"catsim.plan.v1"', const: 'catsim.plan.v1' },
+    seed: string,
+    round: ms,
+    roundSeed: string,
+    scenario: string,
+    faults: { type: 'array', title: 'an array of fault ids F1..F17', uniqueItems: true, items: { title: 'a fault id F1..F17', enum: ['F1', 'F2', 'F3', 'F4', 'F5', 'F6', 'F7', 'F8', 'F9', 'F10', 'F11', 'F12', 'F13', 'F14', 'F15', 'F16', 'F17'] } },
+    bounds: object({ pageCountMax: positive, byteCountMax: positive, scanTimeoutMs: positive, latencyMsMax: ms, tHealMs: ms, tEndMs: ms, generationTtlMs: positive, retryBackoffMsMax: ms, revocationBoundMs: positive }),
+    timings: object({ refreshIntervalMs: ms, retryBackoffMsBase: ms, retryBackoffMsMax: ms, listChangedDelayMs: ms }),
+    nominalLatencyMs: pair(ms, 'a pair [min, max] of non-negative integers'),
+    eventBudget: positive,
+    refreshersPerKey: positive,
+    plannerIntervalMs: pair(positive, 'a pair [min, max] of positive integers'),
+    leaseKey: { type: 'string', title: '64 lowercase hex digits', pattern: '^[0-9a-f]{64}$' },
+    policy: object({
+      effectClasses: { type: 'object', title: 'an object of effect classes by tool name', additionalProperties: { title: 'one of "READ", "RESERVATION", "WRITE", "DESTRUCTIVE"', enum: ['READ', 'RESERVATION', 'WRITE', 'DESTRUCTIVE'] } },
+      grants: { type: 'object', title: 'an object of tool names by audience', propertyNames: { $ref: '#/$defs/audience' }, additionalProperties: strings },
+      changes: { type: 'array', title: 'an array of policy changes', items: object({ atMs: ms, audience: { $ref: '#/$defs/audience' }, revoke: strings, grant: strings }) },
+      pushLatencyMs: pair(ms, 'a pair [min, max] of non-negative integers'),
+      pushLossFraction: fraction,
+      pollIntervalMs: positive,
+    }),
+    calls: object({
+      callFraction: fraction,
+      staleFraction: fraction,
+      staleDelayMs: pair(ms, 'a pair [min, max] of non-negative integers'),
+      guessFraction: fraction,
+      invalidArgsFraction: fraction,
+      confirmFraction: fraction,
+      probeAtMs: ms,
+    }),
+    sampleArgs: { type: 'object', title: 'an object of arguments by tool name', additionalProperties: { type: 'object', title: 'an object of arguments' } },
+    servers: { type: 'array', title: 'an array of server plans', items: SERVER },
+  }, 'a catsim.plan.v1 plan (an object)'),
+  $defs: {
+    nonNegativeInteger: { type: 'integer', title: 'a non-negative integer', minimum: 0 },
+    positiveInteger: { type: 'integer', title: 'a positive integer', minimum: 1 },
+    fraction: { type: 'number', title: 'a number in [0, 1]', minimum: 0, maximum: 1 },
+    audience: { type: 'string', title: 'an audience "tenant.role" (two non-empty parts, no other "." and no "|")', pattern: '^[^.|]+\\.[^.|]+$' },
+    descriptor: { type: 'object', title: 'a tool descriptor (an object)' },
+  },
+} as const;
+
+let compiled: ValidateFunction | undefined;
+
+/**
+ * The first problem of a parsed plan file in plain words (`"servers[0].history" must be an array
+ * of revision steps, got "x"`), or undefined when it is a plan the round runner can run: first
+ * PLAN_SCHEMA, then what it cannot state (every `[min, max]` pair and min/max field pair in
+ * order, server ids unique).
+ */
+export function planProblem(data: unknown): string | undefined {
+  compiled ??= new Ajv2020({ strict: true, verbose: true, allErrors: false }).compile(PLAN_SCHEMA);
+  if (!compiled(data)) return schemaProblem(compiled.errors?.[0]);
+  return pairProblem(data as RoundPlan) ?? serverProblem((data as RoundPlan).servers);
+}
+
+function pairProblem(plan: RoundPlan): string | undefined {
+  const pairs: [string, readonly [number, number]][] = [
+    ['nominalLatencyMs', plan.nominalLatencyMs],
+    ['plannerIntervalMs', plan.plannerIntervalMs],
+    ['policy.pushLatencyMs', plan.policy.pushLatencyMs],
+    ['calls.staleDelayMs', plan.calls.staleDelayMs],
+  ];
+  for (const [path, [min, max]] of pairs) if (min > max) return `"${path}" must be [min, max] with min <= max, got [${min}, ${max}]`;
+  return undefined;
+}
+
+function serverProblem(servers: RoundPlan['servers']): string | undefined {
+  const ids = new Map<string, number>();
+  for (const [i, server] of servers.entries()) {
+    const where = `servers[${i}]`;
+    if (ids.has(server.id)) return `"${where}.id" repeats "servers[${ids.get(server.id)}].id": ${JSON.stringify(server.id)}`;
+    ids.set(server.id, i);
+    if (server.pageSizeMin > server.pageSizeMax) return `"${where}.pageSizeMin" must be at most "${where}.pageSizeMax", got ${server.pageSizeMin} > ${server.pageSizeMax}`;
+    if (server.latencyMsMin > server.latencyMsMax) return `"${where}.latencyMsMin" must be at most "${where}.latencyMsMax", got ${server.latencyMsMin} > ${server.latencyMsMax}`;
+  }
+  return undefined;
+}
