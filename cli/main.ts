@@ -75,7 +75,7 @@ function build(parser: Argv, setCode: (code: number) => void): Argv {
       .option('progress', { type: 'boolean', default: true, describe: 'Progress bar on a terminal' })
       .option('determinism-every', { type: 'number', default: 100, describe: 'Replay 1 in N rounds in a fresh world and compare traces (0: off)' })
       .option('shrink', { type: 'boolean', default: true, describe: 'Shrink the first failing round to its smallest plan (--no-shrink to skip)' })
-      .check((a) => checkCounts({ rounds: a.rounds, from: a.from, workers: a.workers, 'determinism-every': a['determinism-every'] })),
+      .check((a) => checkCounts({ rounds: a.rounds }, 1) && checkCounts({ from: a.from, workers: a.workers, 'determinism-every': a['determinism-every'] })),
     async (a) => setCode(await runCommand({ seed: a.seed, rounds: a.rounds, from: a.from, scenario: a.scenario, catalog: a.catalog, core: a.core, workers: a.workers, report: a.report, progress: a.progress, determinismEvery: a['determinism-every'], shrink: a.shrink })))
     .command('replay', 'Run one round of a campaign alone: trace, timeline, violations', (y) => y
       .option('seed', { type: 'string', describe: 'Campaign seed' })
@@ -106,7 +106,7 @@ function build(parser: Argv, setCode: (code: number) => void): Argv {
       .option('chunk', { type: 'number', default: 50, describe: 'Rounds run at a time while looking for the first detection' })
       .option('peer-rounds', { type: 'number', default: 200, describe: 'Rounds for the peers and the reference core side by side' })
       .option('workers', { type: 'number', describe: 'Worker threads (default: one per core)' })
-      .check((a) => checkCounts({ cap: a.cap, chunk: a.chunk, 'peer-rounds': a['peer-rounds'], workers: a.workers }) && positive({ cap: a.cap, chunk: a.chunk })),
+      .check((a) => checkCounts({ cap: a.cap, chunk: a.chunk }, 1) && checkCounts({ 'peer-rounds': a['peer-rounds'], workers: a.workers })),
     async (a) => setCode(await proveCommand({ seed: a.seed, scenario: a.scenario, cap: a.cap, chunk: a.chunk, peerRounds: a['peer-rounds'], workers: a.workers })))
     .command('check <trace>', 'Run the oracle on a saved trace (catsim.trace.v1)', (y) => y
       .positional('trace', { type: 'string', demandOption: true, describe: 'Trace file (JSON lines)' }),
@@ -115,13 +115,14 @@ function build(parser: Argv, setCode: (code: number) => void): Argv {
       .option('stdio', { type: 'string', demandOption: true, describe: 'Command line that starts the server on stdio, e.g. "npx mcp-server-everything"' })
       .option('tenant', { type: 'string', default: 'local', describe: 'Tenant of the audience class' })
       .option('role', { type: 'string', default: 'user', describe: 'Role of the audience class' })
-      .option('timeout', { type: 'number', default: 20_000, describe: 'Milliseconds to wait for the server' }),
+      .option('timeout', { type: 'number', default: 20_000, describe: 'Milliseconds to wait for the server' })
+      .check((a) => checkCounts({ timeout: a.timeout }, 1)),
     async (a) => setCode(await discoverCommand({ stdio: a.stdio, tenant: a.tenant, role: a.role, timeoutMs: a.timeout })))
     .command('capture', 'Save a real MCP server\'s tools/list pages as a catalog file (JSON on stdout) for run --catalog', (y) => y
       .option('stdio', { type: 'string', demandOption: true, describe: 'Command line that starts the server on stdio, e.g. "npx mcp-server-memory"' })
       .option('timeout', { type: 'number', default: 20_000, describe: 'Milliseconds to wait for initialize and for each page' })
       .option('page-count-max', { type: 'number', default: 1000, describe: 'Give up after this many pages in one walk' })
-      .check((a) => checkCounts({ timeout: a.timeout, 'page-count-max': a['page-count-max'] })),
+      .check((a) => checkCounts({ timeout: a.timeout, 'page-count-max': a['page-count-max'] }, 1)),
     async (a) => setCode(await captureCommand({ stdio: a.stdio, timeoutMs: a.timeout, pageCountMax: a['page-count-max'] })))
     .demandCommand(1, 'Name a command.')
     .strict()
@@ -136,16 +137,16 @@ function needsRound(a: { plan?: string; seed?: string; round?: number }): true {
   return true;
 }
 
-/** Every given count must be at least 1. */
-function positive(values: Record<string, number>): true {
-  for (const [name, value] of Object.entries(values)) if (value < 1) throw new InputError(`--${name} must be at least 1, got ${value}`);
-  return true;
-}
-
-/** Every given count must be a non-negative integer. */
-function checkCounts(values: Record<string, number | undefined>): true {
+/**
+ * Every given count (option name without `--` -> value; undefined when not given) must be an
+ * integer of at least `least`: 0 (a non-negative integer, e.g. `--from`, `--workers 0` for
+ * in-process) or 1 (a positive integer, e.g. `--rounds`: a campaign of no rounds proves nothing).
+ * @throws InputError (exit 2) `--NAME must be a positive integer, got VALUE` for the first one that is not.
+ */
+function checkCounts(values: Record<string, number | undefined>, least: 0 | 1 = 0): true {
+  const kind = least === 1 ? 'a positive integer' : 'a non-negative integer';
   for (const [name, value] of Object.entries(values)) {
-    if (value !== undefined && (!Number.isSafeInteger(value) || value < 0)) throw new InputError(`--${name} must be a non-negative integer, got ${value}`);
+    if (value !== undefined && (!Number.isSafeInteger(value) || value < least)) throw new InputError(`--${name} must be ${kind}, got ${value}`);
   }
   return true;
 }

@@ -1,8 +1,10 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { planProblem } from '../sim/plan/plan-schema.ts';
+import { runMain } from './support/run-main.ts';
 
 /** Runs the real command line in a child process; resolves with its exit code and output. */
 function catsim(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -36,7 +38,7 @@ describe('catsim command line', () => {
     writeFileSync(join(dir, 'wrong.json'), JSON.stringify({ ...scenario, faults: ['F99'] }));
     writeFileSync(join(dir, 'typo.json'), JSON.stringify({ ...scenario, pageSizee: scenario.pageSize }));
     const cases: [string[], string][] = [
-      [['run', '--rounds', '-1'], 'catsim: --rounds must be a non-negative integer, got -1\n'],
+      [['run', '--rounds', '-1'], 'catsim: --rounds must be a positive integer, got -1\n'],
       [['run', '--rounds', '1', '--core', 'nope'], 'catsim: unknown core "nope"; expected one of: reference, mutant:first-page-only, mutant:no-cursor-loop-detection, mutant:two-equal-scans, mutant:last-page-revision, mutant:no-final-recheck, mutant:unversioned-write, mutant:trust-readonly-hint, mutant:publish-without-cas, mutant:key-without-tenant, mutant:no-recheck-at-call, mutant:revocation-on-refresh, mutant:any-dialect, mutant:forward-undisclosed, mutant:receipt-without-epoch, mutant:serve-expired, mutant:ignore-identity-rotation, mutant:refuse-everything, peer:sdk-autorefresh, peer:list-once\n'],
       [['run', '--rounds', '1', '--scenario', join(dir, 'bad.json')], `catsim: ${join(dir, 'bad.json')}: not valid JSON\n`],
       [['run', '--rounds', '1', '--scenario', join(dir, 'wrong.json')], `catsim: ${join(dir, 'wrong.json')}: "faults[0]" must be a fault id F1..F17, got "F99"\n`],
@@ -49,6 +51,67 @@ describe('catsim command line', () => {
       expect(code, args.join(' ')).toBe(2);
       expect(stderr.split('\n')[0] + '\n', args.join(' ')).toContain(message.split('\n')[0] as string);
       expect(stderr).not.toMatch(/\n\s+at /);
+    }
+  });
+});
+
+describe('counts on the command line (in-process)', () => {
+  it('run --rounds must be a positive integer: a campaign of no rounds is a usage error, not a PASS', async () => {
+    for (const [rounds, shown] of [['0', '0'], ['1.5', '1.5'], ['abc', 'NaN']]) {
+      const { code, stdout, stderr } = await runMain(['run', '--rounds', rounds as string, '--workers', '0']);
+      expect(stderr).toBe(`catsim: --rounds must be a positive integer, got ${shown}\n`);
+      expect(stdout).toBe('');
+      expect(code).toBe(2);
+    }
+  });
+
+  it('keeps the other counts non-negative and names the first bad one', async () => {
+    expect(await runMain(['run', '--rounds', '1', '--from', '-2'])).toEqual({ code: 2, stdout: '', stderr: 'catsim: --from must be a non-negative integer, got -2\n' });
+    expect(await runMain(['prove', '--cap', '0'])).toEqual({ code: 2, stdout: '', stderr: 'catsim: --cap must be a positive integer, got 0\n' });
+    expect(await runMain(['discover', '--stdio', 'x', '--timeout', '0'])).toEqual({ code: 2, stdout: '', stderr: 'catsim: --timeout must be a positive integer, got 0\n' });
+  });
+});
+
+describe('replay --plan and --trace', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'catsim-replay-'));
+  const core = 'mutant:no-final-recheck';
+  const prefix = join(dir, 'shrunk');
+  const planPath = `${prefix}.plan.json`;
+
+  it('a plan catsim shrink writes validates and replays (still failing: exit 1)', async () => {
+    const shrink = await runMain(['shrink', '--seed', '1', '--round', '5', '--core', core, '--attempts', '20', '--out', prefix, '--no-timeline']);
+    expect(shrink.code, shrink.stderr).toBe(1);
+    expect(planProblem(JSON.parse(readFileSync(planPath, 'utf8')))).toBeUndefined();
+    const replay = await runMain(['replay', '--plan', planPath, '--core', core, '--trace', join(dir, 'shrunk.jsonl'), '--no-timeline']);
+    expect(replay.stderr).toBe('');
+    expect(replay.stdout).toContain('VIOLATION I1 NO_FINAL_RECHECK');
+    expect(replay.code).toBe(1);
+  });
+
+  it('a plan with the right header and a broken body is exit 2 naming the file and the field, before the round runs', async () => {
+    const plan = JSON.parse(readFileSync(planPath, 'utf8'));
+    plan.servers[0].history = 'x';
+    const broken = join(dir, 'broken.plan.json');
+    writeFileSync(broken, JSON.stringify(plan));
+    const trace = join(dir, 'broken.jsonl');
+    const { code, stdout, stderr } = await runMain(['replay', '--plan', broken, '--core', core, '--trace', trace]);
+    expect(stderr).toBe(`catsim: ${broken}: "servers[0].history" must be an array of revision steps, got "x"\n`);
+    expect(stdout).toBe('');
+    expect(code).toBe(2);
+    expect(existsSync(trace)).toBe(false);
+    const other = join(dir, 'not-a-plan.json');
+    writeFileSync(other, JSON.stringify({ schema: 'catsim.trace.v1' }));
+    expect((await runMain(['replay', '--plan', other])).stderr).toBe(`catsim: ${other}: not a catsim.plan.v1 plan (written by catsim shrink)\n`);
+  });
+
+  it('a --trace path that cannot be written is exit 2 before the round runs', async () => {
+    const missing = join(dir, 'no-such-dir');
+    const trace = join(missing, 't.jsonl');
+    for (const args of [['--seed', '1', '--round', '3'], ['--plan', planPath, '--core', core]]) {
+      const { code, stdout, stderr } = await runMain(['replay', ...args, '--trace', trace]);
+      expect(stderr).toBe(`catsim: --trace ${trace}: cannot write there (the directory ${missing} does not exist)\n`);
+      expect(stdout).toBe('');
+      expect(code).toBe(2);
     }
   });
 });
