@@ -9,6 +9,7 @@ import { UnknownCoreError, coreNames } from '../sim/campaign/cores.ts';
 import { ScenarioError } from '../sim/plan/scenario.ts';
 import { captureCommand } from './commands/capture.ts';
 import { discoverCommand } from './commands/discover.ts';
+import { mergeCommand } from './commands/merge.ts';
 import { replayCommand } from './commands/replay.ts';
 import { shrinkCommand } from './commands/shrink.ts';
 import { checkCommand } from './commands/check.ts';
@@ -75,8 +76,15 @@ function build(parser: Argv, setCode: (code: number) => void): Argv {
       .option('progress', { type: 'boolean', default: true, describe: 'Progress bar on a terminal' })
       .option('determinism-every', { type: 'number', default: 100, describe: 'Replay 1 in N rounds in a fresh world and compare traces (0: off)' })
       .option('shrink', { type: 'boolean', default: true, describe: 'Shrink the first failing round to its smallest plan (--no-shrink to skip)' })
-      .check((a) => checkCounts({ rounds: a.rounds }, 1) && checkCounts({ from: a.from, workers: a.workers, 'determinism-every': a['determinism-every'] })),
-    async (a) => setCode(await runCommand({ seed: a.seed, rounds: a.rounds, from: a.from, scenario: a.scenario, catalog: a.catalog, core: a.core, workers: a.workers, report: a.report, progress: a.progress, determinismEvery: a['determinism-every'], shrink: a.shrink })))
+      .option('shard', { type: 'string', describe: 'Run only shard i of n contiguous blocks of the rounds (e.g. 2/4; needs --report; catsim merge folds the shards)' })
+      .option('junit', { type: 'string', describe: 'Also write the verdict as JUnit XML to this file (one test case per invariant)' })
+      .check((a) => checkCounts({ rounds: a.rounds }, 1) && checkCounts({ from: a.from, workers: a.workers, 'determinism-every': a['determinism-every'] }) && (a.shard === undefined || parseShard(a.shard) !== undefined)),
+    async (a) => setCode(await runCommand({ seed: a.seed, rounds: a.rounds, from: a.from, scenario: a.scenario, catalog: a.catalog, core: a.core, workers: a.workers, report: a.report, progress: a.progress, determinismEvery: a['determinism-every'], shrink: a.shrink, shard: a.shard === undefined ? undefined : parseShard(a.shard), junit: a.junit })))
+    .command('merge <shards..>', 'Merge the reports of run --shard i/n into the verdict of the whole campaign', (y) => y
+      .positional('shards', { type: 'string', array: true, demandOption: true, describe: 'Shard reports (run --shard i/n --report FILE.json), in any order' })
+      .option('report', { type: 'string', describe: 'Write the merged report as JSON to this file' })
+      .option('junit', { type: 'string', describe: 'Write the merged verdict as JUnit XML to this file' }),
+    (a) => setCode(mergeCommand({ files: a.shards as string[], report: a.report, junit: a.junit })))
     .command('replay', 'Run one round of a campaign alone: trace, timeline, violations', (y) => y
       .option('seed', { type: 'string', describe: 'Campaign seed' })
       .option('round', { type: 'number', describe: 'Round number' })
@@ -122,13 +130,26 @@ function build(parser: Argv, setCode: (code: number) => void): Argv {
       .option('stdio', { type: 'string', demandOption: true, describe: 'Command line that starts the server on stdio, e.g. "npx mcp-server-memory"' })
       .option('timeout', { type: 'number', default: 20_000, describe: 'Milliseconds to wait for initialize and for each page' })
       .option('page-count-max', { type: 'number', default: 1000, describe: 'Give up after this many pages in one walk' })
+      .option('out', { type: 'string', describe: 'Write the catalog file here instead of stdout (checked before the server starts)' })
       .check((a) => checkCounts({ timeout: a.timeout, 'page-count-max': a['page-count-max'] }, 1)),
-    async (a) => setCode(await captureCommand({ stdio: a.stdio, timeoutMs: a.timeout, pageCountMax: a['page-count-max'] })))
+    async (a) => setCode(await captureCommand({ stdio: a.stdio, timeoutMs: a.timeout, pageCountMax: a['page-count-max'], out: a.out })))
     .demandCommand(1, 'Name a command.')
     .strict()
     .epilogue(EPILOGUE)
     .help()
     .version('0.1.0');
+}
+
+/**
+ * `--shard i/n`: shard i (1-based) of n.
+ * @throws InputError (exit 2) `--shard must be i/n with 1 <= i <= n, got VALUE` otherwise.
+ */
+function parseShard(value: string): { index: number; count: number } {
+  const match = /^([1-9]\d*)\/([1-9]\d*)$/.exec(value);
+  const index = Number(match?.[1]);
+  const count = Number(match?.[2]);
+  if (match === null || index > count || !Number.isSafeInteger(count)) throw new InputError(`--shard must be i/n with 1 <= i <= n, got ${value}`);
+  return { index, count };
 }
 
 /** `replay` runs either a plan file or a (seed, round). */

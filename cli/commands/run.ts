@@ -7,10 +7,12 @@ import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import cliProgress from 'cli-progress';
 import { runCampaign } from '../../sim/campaign/campaign.ts';
-import { exitCodeOf } from '../../sim/campaign/report.ts';
+import { exitCodeOf, shardBlock } from '../../sim/campaign/report.ts';
 import { resolveCore } from '../../sim/campaign/cores.ts';
 import { loadCatalog } from '../../sim/plan/catalog.ts';
 import { loadScenario } from '../../sim/plan/scenario.ts';
+import { InputError } from '../errors.ts';
+import { junitXml } from '../format/junit.ts';
 import { formatSummary } from '../format/summary.ts';
 import { assertWritable } from '../output.ts';
 import { generatePlan } from '../../sim/plan/generate.ts';
@@ -34,33 +36,42 @@ export interface RunArgs {
   determinismEvery: number;
   /** Shrink the first failing round after the campaign (default true). */
   shrink: boolean;
+  /** Run only this shard of the campaign (`--shard i/n`); needs `report`, which `catsim merge` reads. */
+  shard?: { index: number; count: number };
+  /** Also write the verdict as JUnit XML to this file. */
+  junit?: string;
 }
 
 /**
  * Runs the campaign and returns the exit code.
  * @throws ScenarioError (a bad scenario or catalog file), UnknownCoreError, InputError (an
- * unwritable `--report` path, found before any round runs): exit 2.
+ * unwritable `--report` or `--junit` path, or `--shard` without `--report`, found before any
+ * round runs): exit 2.
  */
 export async function runCommand(args: RunArgs): Promise<number> {
   const scenario = loadScenario(args.scenario);
   const catalog = args.catalog === undefined ? undefined : loadCatalog(args.catalog);
   resolveCore(args.core);
+  if (args.shard !== undefined && args.report === undefined) throw new InputError('--shard needs --report FILE.json: catsim merge reads the shard reports');
   if (args.report !== undefined) assertWritable(args.report, '--report');
-  const workers = args.workers ?? Math.min(availableParallelism(), Math.max(1, Math.ceil(args.rounds / 25)));
+  if (args.junit !== undefined) assertWritable(args.junit, '--junit');
+  const rounds = args.shard === undefined ? args.rounds : shardBlock(args.from, args.rounds, args.shard.index, args.shard.count).rounds;
+  const workers = args.workers ?? Math.min(availableParallelism(), Math.max(1, Math.ceil(rounds / 25)));
   const abort = new AbortController();
   const onSigint = (): void => abort.abort();
   process.once('SIGINT', onSigint);
   const bar = args.progress && process.stderr.isTTY && workers > 0 ? new cliProgress.SingleBar({ format: 'rounds {bar} {value}/{total}  failing {failing}  {eta_formatted} left', stream: process.stderr, hideCursor: true }, cliProgress.Presets.shades_classic) : undefined;
-  bar?.start(args.rounds, 0, { failing: 0 });
+  bar?.start(rounds, 0, { failing: 0 });
   try {
     const report = await runCampaign({
-      seed: args.seed, scenario, catalog, core: args.core, firstRound: args.from, rounds: args.rounds, workers,
+      seed: args.seed, scenario, catalog, core: args.core, firstRound: args.from, rounds: args.rounds, shard: args.shard, workers,
       determinismEvery: args.determinismEvery, signal: abort.signal,
       onProgress: (done, failing) => bar?.update(done, { failing }),
     });
     bar?.stop();
     process.stdout.write(formatSummary(report, workers));
     if (args.report !== undefined) writeFileSync(args.report, `${JSON.stringify(report, null, 2)}\n`);
+    if (args.junit !== undefined) writeFileSync(args.junit, junitXml(report));
     const first = report.failingRounds.find((round) => round.violations.length > 0);
     if (args.shrink && first !== undefined && !abort.signal.aborted) await shrinkFirstFailure(args, scenario, catalog?.pool, first.round);
     return exitCodeOf(report);

@@ -7,12 +7,16 @@ import type { CampaignReport } from '../../sim/campaign/report.ts';
 /** How many failing rounds are listed before the rest is summarised. */
 const FAILING_ROUNDS_SHOWN = 20;
 
-/** The summary text, one fact per line; `workers` is only shown. */
-export function formatSummary(report: CampaignReport, workers: number): string {
+/**
+ * The summary text, one fact per line. `workers` is only shown (the worker threads of this run,
+ * or a phrase such as `3 shards merged`).
+ */
+export function formatSummary(report: CampaignReport, workers: number | string): string {
   const last = report.firstRound + report.roundsPlanned - 1;
+  const shard = report.shard === null ? '' : `  shard ${report.shard.index}/${report.shard.count} of rounds ${report.shard.firstRound}..${report.shard.firstRound + report.shard.rounds - 1}`;
   const violations = Object.values(report.violationsByInvariant).reduce((a, b) => a + b, 0);
   const lines = [
-    `catsim run  seed=${report.seed}  scenario=${report.scenario}  core=${report.core}  rounds ${report.firstRound}..${last}`,
+    `catsim run  seed=${report.seed}  scenario=${report.scenario}  core=${report.core}  rounds ${report.firstRound}..${last}${shard}`,
     `verdict: ${verdict(report, violations)}`,
     `rounds: ${report.roundsRun} run, ${report.undecidedRounds} UNDECIDED, ${report.failingRounds.length} failing`,
     `violations per invariant: ${INVARIANT_IDS.map((id) => `${id} ${report.violationsByInvariant[id] ?? 0}`).join('  ')}`,
@@ -27,7 +31,7 @@ export function formatSummary(report: CampaignReport, workers: number): string {
     `coverage probes (rounds hit): ${counts(report.probes, false)}`,
     `determinism: ${report.determinism.replayed} rounds replayed in a fresh world, ${report.determinism.mismatches.length} mismatches`,
     `campaign digest: ${report.campaignDigest ?? '(no rounds run)'} (sha256 over every round's trace digest, in round order)`,
-    `throughput: ${report.roundsPerSecond.toFixed(1)} rounds/s (${workers === 0 ? 'in-process' : `${workers} worker${workers === 1 ? '' : 's'}`}, ${(report.elapsedMs / 1000).toFixed(1)} s)`,
+    `throughput: ${report.roundsPerSecond.toFixed(1)} rounds/s (${typeof workers === 'string' ? workers : workers === 0 ? 'in-process' : `${workers} worker${workers === 1 ? '' : 's'}`}, ${(report.elapsedMs / 1000).toFixed(1)} s)`,
   ];
   for (const mismatch of report.determinism.mismatches) {
     lines.push(`NON-DETERMINISM in round ${mismatch.round}: the replay parts from the first run at event seq ${mismatch.firstDifferingSeq ?? '(header)'}`);
@@ -51,7 +55,7 @@ function verdict(report: CampaignReport, violations: number): string {
   if (report.determinism.mismatches.length > 0) return 'TESTBED FAILURE (non-deterministic rounds)';
   if (report.interrupted) return `INTERRUPTED after ${report.roundsRun} rounds (resume with --from ${report.resumeFrom})`;
   if (report.failingRounds.length === 0 && report.probesMissed.length > 0) return `FAIL (coverage probes never hit: ${report.probesMissed.join(', ')})`;
-  if (report.failingRounds.length === 0) return 'PASS (0 violations, 0 UNDECIDED)';
+  if (report.failingRounds.length === 0) return `PASS (0 violations, 0 UNDECIDED)${report.shard === null ? '' : '; the coverage-probe gate is judged by catsim merge'}`;
   return `FAIL (${violations} violations, ${report.undecidedRounds} UNDECIDED)`;
 }
 
@@ -62,10 +66,15 @@ function failingLines(report: CampaignReport): string[] {
     const first = failing.violations[0];
     const what = failing.undecided ? 'UNDECIDED (event budget exhausted)' : `${first?.invariant} ${first?.code}: ${first?.evidence}`;
     const more = failing.violations.length > 1 ? ` (+${failing.violations.length - 1} more)` : '';
-    lines.push(`  catsim replay --seed ${report.seed} --round ${failing.round}${replayFlags(report)}   # ${what}${more}`);
+    lines.push(`  ${replayCommand(report, failing.round)}   # ${what}${more}`);
   }
   if (report.failingRounds.length > FAILING_ROUNDS_SHOWN) lines.push(`  ... and ${report.failingRounds.length - FAILING_ROUNDS_SHOWN} more failing rounds (see --report FILE.json)`);
   return lines;
+}
+
+/** The command line that replays `round` of the campaign `report` describes (same core, scenario and catalog). */
+export function replayCommand(report: CampaignReport, round: number): string {
+  return `catsim replay --seed ${report.seed} --round ${round}${replayFlags(report)}`;
 }
 
 /** The flags after `--round N` that select the same core, scenario and catalog. */

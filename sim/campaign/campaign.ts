@@ -8,7 +8,7 @@ import { Worker } from 'node:worker_threads';
 import type { LoadedCatalog } from '../plan/catalog.ts';
 import type { Scenario } from '../plan/scenario.ts';
 import { runBatch, type BatchJob, type BatchResult } from './batch.ts';
-import { ReportBuilder, type CampaignReport } from './report.ts';
+import { ReportBuilder, shardBlock, type CampaignReport } from './report.ts';
 import type { WorkerMessage } from './worker.ts';
 
 /** What to run. */
@@ -21,8 +21,14 @@ export interface CampaignOptions {
    */
   catalog?: Pick<LoadedCatalog, 'name' | 'path' | 'pool'>;
   core: string;
+  /** The campaign's first round and number of rounds (the whole campaign, when sharded). */
   firstRound: number;
   rounds: number;
+  /**
+   * Run only shard `index` (1-based) of `count` contiguous blocks of the campaign (see
+   * {@link shardBlock}); the report then carries what `catsim merge` needs. Undefined: all of it.
+   */
+  shard?: { index: number; count: number };
   /** Worker threads; 0 runs in this thread (no progress timers may run meanwhile). */
   workers: number;
   /** Replay about 1 in this many rounds to check determinism (0: never). */
@@ -44,7 +50,13 @@ export class TestbedError extends Error {
 export async function runCampaign(options: CampaignOptions): Promise<CampaignReport> {
   const { catalog } = options;
   const scenario = catalog === undefined ? options.scenario.name : `${options.scenario.name}+catalog:${catalog.name}`;
-  const builder = new ReportBuilder({ seed: options.seed, scenario, catalog: catalog === undefined ? null : { name: catalog.name, path: catalog.path }, core: options.core, firstRound: options.firstRound, roundsPlanned: options.rounds, faults: options.scenario.faults }, { rounds: options.scenario.probeGateRounds, required: options.scenario.requiredProbes });
+  const { shard } = options;
+  const block = shard === undefined ? { firstRound: options.firstRound, rounds: options.rounds } : shardBlock(options.firstRound, options.rounds, shard.index, shard.count);
+  const builder = new ReportBuilder({
+    seed: options.seed, scenario, catalog: catalog === undefined ? null : { name: catalog.name, path: catalog.path }, core: options.core,
+    firstRound: block.firstRound, roundsPlanned: block.rounds, faults: options.scenario.faults,
+    shard: shard === undefined ? null : { ...shard, firstRound: options.firstRound, rounds: options.rounds },
+  }, { rounds: options.scenario.probeGateRounds, required: options.scenario.requiredProbes });
   const started = performance.now(); // real-clock: throughput only, never inside a round
   let failing = 0;
   const onResult = (result: BatchResult): void => {
@@ -53,7 +65,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
     if (result.summary.violations.length > 0 || result.summary.status === 'undecided') failing += 1;
     options.onProgress?.(builder.roundsRun, failing);
   };
-  const rounds = Array.from({ length: options.rounds }, (_, i) => options.firstRound + i);
+  const rounds = Array.from({ length: block.rounds }, (_, i) => block.firstRound + i);
   const jobs = batches(rounds, options.batchSize ?? 25).map((batch): BatchJob => ({ seed: options.seed, scenario: options.scenario, core: options.core, rounds: batch, determinismEvery: options.determinismEvery, pool: catalog?.pool }));
   if (options.workers === 0) {
     for (const job of jobs) {

@@ -66,8 +66,48 @@ export interface CampaignReport {
    * workers. Null when no round ran.
    */
   campaignDigest: string | null;
+  /**
+   * Set when this run was one shard of a campaign (`run --shard i/n`): the whole campaign's
+   * first round and round count; this report's `firstRound` and `roundsPlanned` are the shard's
+   * block. Null for a whole campaign and for the report `catsim merge` builds.
+   */
+  shard: ShardOfCampaign | null;
+  /** What `catsim merge` needs besides the totals; present only on shard reports. */
+  shardData?: ShardData;
+  /** Real time the campaign took, ms (a merged report: the sum over its shards). */
   elapsedMs: number;
   roundsPerSecond: number;
+}
+
+/** Which shard of which campaign a report covers (`--shard index/count`, 1-based). */
+export interface ShardOfCampaign {
+  index: number;
+  count: number;
+  /** The whole campaign's first round and number of rounds. */
+  firstRound: number;
+  rounds: number;
+}
+
+/** The per-round facts of a shard that totals cannot carry, for an exact merge. */
+export interface ShardData {
+  /** Trace digest of each round of the shard's block, in round order (from `firstRound`). */
+  roundDigests: string[];
+  /** Every revocation delay of the shard (simulated ms), ascending, for exact percentiles. */
+  revocationDelaysMs: number[];
+  revocationsCensored: number;
+  /** The scenario's probe gate, judged by merge over all shards (never by one shard). */
+  probeGate: { rounds?: number; required?: string[] };
+}
+
+/**
+ * The block of rounds shard `index` of `count` runs, of the campaign [firstRound, firstRound +
+ * rounds): contiguous, sizes differing by at most one, together exactly the campaign.
+ * @returns the shard's first round and its number of rounds.
+ */
+export function shardBlock(firstRound: number, rounds: number, index: number, count: number): { firstRound: number; rounds: number } {
+  const start = Math.floor(((index - 1) * rounds) / count);
+  const end = Math.floor((index * rounds) / count);
+  return { firstRound: firstRound + start, rounds: end - start };
 }
 
 /**
@@ -86,7 +126,7 @@ export class ReportBuilder {
   #replayed = 0;
 
   constructor(
-    private readonly meta: { seed: string; scenario: string; catalog: CampaignReport['catalog']; core: string; firstRound: number; roundsPlanned: number; faults: readonly FaultId[] },
+    private readonly meta: { seed: string; scenario: string; catalog: CampaignReport['catalog']; core: string; firstRound: number; roundsPlanned: number; faults: readonly string[]; shard?: ShardOfCampaign | null },
     private readonly probeGate: { rounds?: number; required?: readonly string[] } = {},
   ) {
     this.#totals = {
@@ -112,6 +152,7 @@ export class ReportBuilder {
 
   /** The probe gate (SPEC section 11) is judged on the reference core only, for campaigns of the gate's size. */
   #missedProbes(probes: Record<string, number>, roundsRun: number): string[] {
+    if (this.#shard !== null) return []; // judged by merge, over every shard
     if (this.meta.core !== 'reference' || this.probeGate.rounds === undefined || roundsRun < this.probeGate.rounds) return [];
     const required = this.probeGate.required ?? PROBES.map((probe) => probe.name);
     return required.filter((name) => (probes[name] ?? 0) === 0);
@@ -126,6 +167,29 @@ export class ReportBuilder {
     this.#revocationsCensored += summary.metrics.revocationsCensored;
   }
 
+  get #shard(): ShardOfCampaign | null {
+    return this.meta.shard ?? null;
+  }
+
+  /**
+   * Folds in a whole shard report (what `catsim merge` does, one call per shard).
+   * @throws Error when the report carries no shard data or one of its rounds was already folded.
+   */
+  addShard(report: CampaignReport): void {
+    const data = report.shardData;
+    if (data === undefined) throw new Error(`rounds ${report.firstRound}.. are not a shard report`);
+    data.roundDigests.forEach((digest, offset) => {
+      const round = report.firstRound + offset;
+      if (this.#traceDigests.has(round)) throw new Error(`round ${round} is in two shards`);
+      this.#traceDigests.set(round, digest);
+    });
+    foldTotals(this.#totals, report);
+    for (const delay of data.revocationDelaysMs) this.#revocationDelaysMs.push(delay);
+    this.#revocationsCensored += data.revocationsCensored;
+    this.#replayed += report.determinism.replayed;
+    this.#mismatches.push(...report.determinism.mismatches);
+  }
+
   /** Records one determinism replay; `firstDifferingSeq` null means identical. */
   addReplay(round: number, firstDifferingSeq: number | null | 'same'): void {
     this.#replayed += 1;
@@ -138,7 +202,7 @@ export class ReportBuilder {
 
   /** The report so far; `elapsedMs` is real time (throughput only). Does not change the builder. */
   build(elapsedMs: number, interrupted: boolean): CampaignReport {
-    const { faults: _faults, ...meta } = this.meta;
+    const { faults: _faults, shard: _shard, ...meta } = this.meta;
     const totals = structuredClone(this.#totals);
     // Rounds arrive in the order workers finish them: sort what that order could change.
     totals.failingRounds.sort((a, b) => a.round - b.round);
@@ -161,9 +225,21 @@ export class ReportBuilder {
       },
       determinism: { replayed: this.#replayed, mismatches: [...this.#mismatches].sort((a, b) => a.round - b.round) },
       campaignDigest: campaignDigest(this.#traceDigests),
+      shard: this.#shard,
+      ...(this.#shard === null ? {} : { shardData: this.#shardData(delays) }),
       elapsedMs,
       roundsPerSecond: elapsedMs > 0 ? (roundsRun * 1000) / elapsedMs : 0,
     };
+  }
+
+  #shardData(sortedDelaysMs: number[]): ShardData {
+    const roundDigests: string[] = [];
+    const end = this.meta.firstRound + this.meta.roundsPlanned;
+    for (let round = this.meta.firstRound; round < end && this.#traceDigests.has(round); round += 1) roundDigests.push(this.#traceDigests.get(round) as string);
+    const probeGate: ShardData['probeGate'] = {};
+    if (this.probeGate.rounds !== undefined) probeGate.rounds = this.probeGate.rounds;
+    if (this.probeGate.required !== undefined) probeGate.required = [...this.probeGate.required];
+    return { roundDigests, revocationDelaysMs: sortedDelaysMs, revocationsCensored: this.#revocationsCensored, probeGate };
   }
 }
 
@@ -200,6 +276,20 @@ function fold(report: Totals, summary: RoundSummary): void {
 /** `counts` with its keys in code-unit order, so the JSON report does not depend on arrival order. */
 function byKey(counts: Record<string, number>): Record<string, number> {
   return Object.fromEntries(Object.entries(counts).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** Adds the totals of a whole report to `into` (merging shards). */
+function foldTotals(into: Totals, from: Totals): void {
+  for (const field of ['violationsByInvariant', 'endStates', 'endReasons', 'faultsEnabled', 'probes', 'decisions'] as const) {
+    for (const [key, count] of Object.entries(from[field])) add(into[field], key, count);
+  }
+  into.undecidedRounds += from.undecidedRounds;
+  into.failingRounds.push(...from.failingRounds);
+  into.receipts.executed += from.receipts.executed;
+  into.receipts.covered += from.receipts.covered;
+  into.unknownDialectAdmissions += from.unknownDialectAdmissions;
+  into.probeCalls.expected += from.probeCalls.expected;
+  into.probeCalls.admitted += from.probeCalls.admitted;
 }
 
 function add(counts: Record<string, number>, key: string, by: number): void {

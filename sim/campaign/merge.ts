@@ -1,0 +1,116 @@
+/**
+ * `catsim merge`: shard reports (`run --shard i/n --report FILE.json`, run anywhere, in any
+ * order) folded into the one report the whole campaign would have produced. Everything but the
+ * real-time figures equals that report, campaign digest and revocation percentiles included:
+ * shards carry their per-round trace digests and every revocation delay (`shardData`). The
+ * coverage-probe gate is judged here, over all shards, never by one shard.
+ */
+import { Ajv } from 'ajv';
+import { ReportBuilder, shardBlock, type CampaignReport } from './report.ts';
+
+/** Shard reports that cannot be merged; the message names the file and the problem (exit 2). */
+export class MergeError extends Error {
+  override readonly name = 'MergeError';
+}
+
+/** One shard report as read, with the path it came from (for messages). */
+export interface ShardInput {
+  path: string;
+  report: unknown;
+}
+
+/** What merge reads of a report; everything else it carries is ignored. */
+const SHARD_REPORT_SCHEMA = {
+  type: 'object',
+  required: ['seed', 'scenario', 'catalog', 'core', 'firstRound', 'roundsPlanned', 'roundsRun', 'interrupted', 'shard', 'shardData', 'violationsByInvariant', 'undecidedRounds', 'endStates', 'endReasons', 'faultsEnabled', 'failingRounds', 'probes', 'decisions', 'receipts', 'unknownDialectAdmissions', 'probeCalls', 'determinism', 'elapsedMs'],
+  properties: {
+    seed: { type: 'string' },
+    scenario: { type: 'string' },
+    core: { type: 'string' },
+    firstRound: { type: 'integer', minimum: 0 },
+    roundsPlanned: { type: 'integer', minimum: 0 },
+    roundsRun: { type: 'integer', minimum: 0 },
+    interrupted: { type: 'boolean' },
+    shard: {
+      type: 'object',
+      required: ['index', 'count', 'firstRound', 'rounds'],
+      properties: { index: { type: 'integer', minimum: 1 }, count: { type: 'integer', minimum: 1 }, firstRound: { type: 'integer', minimum: 0 }, rounds: { type: 'integer', minimum: 1 } },
+    },
+    shardData: {
+      type: 'object',
+      required: ['roundDigests', 'revocationDelaysMs', 'revocationsCensored', 'probeGate'],
+      properties: {
+        roundDigests: { type: 'array', items: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
+        revocationDelaysMs: { type: 'array', items: { type: 'number' } },
+        revocationsCensored: { type: 'integer', minimum: 0 },
+        probeGate: { type: 'object', properties: { rounds: { type: 'integer' }, required: { type: 'array', items: { type: 'string' } } } },
+      },
+    },
+    failingRounds: { type: 'array', items: { type: 'object', required: ['round', 'undecided', 'violations'] } },
+    determinism: { type: 'object', required: ['replayed', 'mismatches'], properties: { replayed: { type: 'integer' }, mismatches: { type: 'array' } } },
+    receipts: { type: 'object', required: ['executed', 'covered'] },
+    probeCalls: { type: 'object', required: ['expected', 'admitted'] },
+    elapsedMs: { type: 'number' },
+  },
+} as const;
+
+const validateShardReport = new Ajv({ allErrors: false }).compile<CampaignReport & { shard: NonNullable<CampaignReport['shard']>; shardData: NonNullable<CampaignReport['shardData']> }>(SHARD_REPORT_SCHEMA);
+
+/** The fields every shard of one campaign must agree on. */
+const SAME = ['seed', 'scenario', 'core'] as const;
+
+/**
+ * Merges the shard reports of one campaign.
+ * @throws MergeError when a file is not a shard report, the shards are of different campaigns,
+ * a shard is missing, given twice or interrupted, or its block is not the one its index names.
+ */
+export function mergeShardReports(inputs: readonly ShardInput[]): CampaignReport {
+  if (inputs.length === 0) throw new MergeError('no shard reports given');
+  const shards = inputs.map(({ path, report }) => {
+    if (typeof report === 'object' && report !== null && (report as { shard?: unknown }).shard === null) {
+      throw new MergeError(`${path}: the report of a whole campaign, not of a shard (catsim run --shard i/n --report FILE writes those)`);
+    }
+    if (!validateShardReport(report)) {
+      const error = validateShardReport.errors?.[0];
+      const where = error === undefined ? '' : `${error.instancePath || '(top level)'} ${error.message}`;
+      throw new MergeError(`${path}: not a shard report of catsim run --shard i/n --report (${where})`);
+    }
+    return { path, report };
+  });
+  const first = shards[0] as (typeof shards)[number];
+  const { count, firstRound, rounds } = first.report.shard;
+  const byIndex = new Map<number, string>();
+  for (const { path, report } of shards) {
+    for (const field of SAME) {
+      if (report[field] !== first.report[field]) throw new MergeError(`${path}: ${field} is ${JSON.stringify(report[field])}, but ${first.path} has ${JSON.stringify(first.report[field])}: not shards of one campaign`);
+    }
+    if (JSON.stringify(report.catalog) !== JSON.stringify(first.report.catalog)) throw new MergeError(`${path}: its catalog differs from ${first.path}'s: not shards of one campaign`);
+    const shard = report.shard;
+    if (shard.count !== count || shard.firstRound !== firstRound || shard.rounds !== rounds) {
+      throw new MergeError(`${path}: shard of rounds ${shard.firstRound}..${shard.firstRound + shard.rounds - 1} in ${shard.count}, but ${first.path} is of rounds ${firstRound}..${firstRound + rounds - 1} in ${count}: not shards of one campaign`);
+    }
+    if (shard.index > count) throw new MergeError(`${path}: shard ${shard.index}/${count} does not exist`);
+    const twin = byIndex.get(shard.index);
+    if (twin !== undefined) throw new MergeError(`${path}: shard ${shard.index}/${count} is given twice (also ${twin})`);
+    byIndex.set(shard.index, path);
+    const block = shardBlock(firstRound, rounds, shard.index, count);
+    if (report.firstRound !== block.firstRound || report.roundsPlanned !== block.rounds) throw new MergeError(`${path}: shard ${shard.index}/${count} should cover rounds ${block.firstRound}..${block.firstRound + block.rounds - 1}, it says ${report.firstRound}..${report.firstRound + report.roundsPlanned - 1}`);
+    if (report.interrupted || report.roundsRun !== block.rounds || report.shardData.roundDigests.length !== block.rounds) {
+      throw new MergeError(`${path}: shard ${shard.index}/${count} was interrupted after ${report.roundsRun} of ${block.rounds} rounds; run it again to the end`);
+    }
+  }
+  const missing = Array.from({ length: count }, (_, i) => i + 1).filter((index) => !byIndex.has(index));
+  if (missing.length > 0) {
+    const named = missing.map((index) => {
+      const block = shardBlock(firstRound, rounds, index, count);
+      return `${index}/${count} (rounds ${block.firstRound}..${block.firstRound + block.rounds - 1})`;
+    });
+    throw new MergeError(`missing shard${missing.length === 1 ? '' : 's'} ${named.join(', ')}`);
+  }
+  const builder = new ReportBuilder(
+    { seed: first.report.seed, scenario: first.report.scenario, catalog: first.report.catalog, core: first.report.core, firstRound, roundsPlanned: rounds, faults: Object.keys(first.report.faultsEnabled) },
+    first.report.shardData.probeGate,
+  );
+  for (const { report } of [...shards].sort((a, b) => a.report.shard.index - b.report.shard.index)) builder.addShard(report);
+  return builder.build(shards.reduce((sum, { report }) => sum + report.elapsedMs, 0), false);
+}

@@ -1,0 +1,63 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runMain } from './support/run-main.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'catsim-shards-'));
+const at = (file: string) => join(dir, file);
+const read = (file: string) => readFileSync(at(file), 'utf8');
+/** A JSON report without its real-time figures. */
+const comparable = (file: string) => JSON.stringify({ ...JSON.parse(read(file)), elapsedMs: 0, roundsPerSecond: 0 });
+/** A JUnit file without its times. */
+const timeless = (file: string) => read(file).replace(/ time="[^"]*"/g, '');
+const RUN = ['run', '--seed', '5', '--rounds', '5', '--workers', '0', '--determinism-every', '2', '--no-progress'];
+
+describe('run --shard, merge, --junit', () => {
+  it('two shards merged give the whole campaign: report, campaign digest and JUnit file', async () => {
+    const whole = await runMain([...RUN, '--report', at('whole.json'), '--junit', at('whole.xml')]);
+    expect(whole.code).toBe(0);
+    const first = await runMain([...RUN, '--shard', '1/2', '--report', at('s1.json')]);
+    expect(first.stdout.split('\n')[0]).toBe('catsim run  seed=5  scenario=default  core=reference  rounds 0..1  shard 1/2 of rounds 0..4');
+    expect(first.stdout).toContain('verdict: PASS (0 violations, 0 UNDECIDED); the coverage-probe gate is judged by catsim merge\n');
+    const second = await runMain([...RUN, '--shard', '2/2', '--report', at('s2.json')]);
+    expect([first.code, second.code]).toEqual([0, 0]);
+    const merged = await runMain(['merge', at('s2.json'), at('s1.json'), '--report', at('merged.json'), '--junit', at('merged.xml')]);
+    expect(merged.stderr).toBe('');
+    expect(merged.code).toBe(0);
+    expect(merged.stdout.split('\n')[0]).toBe('catsim run  seed=5  scenario=default  core=reference  rounds 0..4');
+    expect(merged.stdout).toMatch(/^throughput: [\d.]+ rounds\/s \(2 shards merged, [\d.]+ s\)$/m);
+    expect(comparable('merged.json')).toBe(comparable('whole.json'));
+    const digest = JSON.parse(read('whole.json')).campaignDigest as string;
+    expect(merged.stdout).toContain(`campaign digest: ${digest} `);
+    expect(timeless('merged.xml')).toBe(timeless('whole.xml'));
+    expect(read('whole.xml')).toContain(`<property name="campaignDigest" value="${digest}"/>`);
+    expect(read('whole.xml')).toContain('<testsuites tests="17" failures="0" errors="0" skipped="0"');
+  });
+
+  it('the JUnit file fails the test case of the invariant a mutant breaks, with its replay lines', async () => {
+    const { code } = await runMain(['run', '--seed', '1', '--rounds', '2', '--workers', '0', '--no-shrink', '--core', 'mutant:first-page-only', '--junit', at('mutant.xml')]);
+    expect(code).toBe(1);
+    const xml = read('mutant.xml');
+    expect(xml).toMatch(/<testcase classname="catsim.gate" name="I2">\s*<failure message="\d+ violations? of I2 in 2 rounds" type="violation"\/>/);
+    expect(xml).toContain('catsim replay --seed 1 --round 0 --core mutant:first-page-only   # I2 ');
+    expect(xml).toContain('<testcase classname="catsim.gate" name="I10"/>');
+  });
+
+  it('refuses a malformed shard, a shard without a report, and shards that are not one campaign (exit 2, one line)', async () => {
+    const cases: [string[], string][] = [
+      [[...RUN, '--shard', '3/2', '--report', at('x.json')], 'catsim: --shard must be i/n with 1 <= i <= n, got 3/2\n'],
+      [[...RUN, '--shard', '0/2', '--report', at('x.json')], 'catsim: --shard must be i/n with 1 <= i <= n, got 0/2\n'],
+      [[...RUN, '--shard', '1/2'], 'catsim: --shard needs --report FILE.json: catsim merge reads the shard reports\n'],
+      [['merge', at('s1.json')], 'catsim: missing shard 2/2 (rounds 2..4)\n'],
+      [['merge', at('s1.json'), at('whole.json')], `catsim: ${at('whole.json')}: the report of a whole campaign, not of a shard (catsim run --shard i/n --report FILE writes those)\n`],
+      [['merge', at('nope.json')], `catsim: ${at('nope.json')}: no such file\n`],
+      [['merge', at('s1.json'), at('whole.xml')], `catsim: ${at('whole.xml')}: not valid JSON\n`],
+    ];
+    for (const [args, stderr] of cases) {
+      const result = await runMain(args);
+      expect(result.stderr).toBe(stderr);
+      expect(result.code).toBe(2);
+    }
+  });
+});
