@@ -9,6 +9,7 @@ import type { ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { schemaProblem } from './schema-problem.ts';
 import type { Bounds, CoreTimings, FaultId } from './types.ts';
+import { PROBES } from '../campaign/probes.ts';
 
 /** An inclusive integer range. */
 export interface Range {
@@ -112,7 +113,15 @@ export function loadScenario(nameOrPath: string): Scenario {
 export function scenarioProblem(data: unknown): string | undefined {
   const validate = scenarioValidator();
   if (!validate(data)) return schemaProblem(validate.errors?.[0]);
-  return rangeProblem(data as Record<string, unknown>, '');
+  return rangeProblem(data as Record<string, unknown>, '') ?? probesProblem(data as Scenario);
+}
+
+/** A `requiredProbes` entry that names no probe would fail the probe gate of every campaign, at its end. */
+function probesProblem(scenario: Scenario): string | undefined {
+  const known = new Set(PROBES.map((probe) => probe.name));
+  const unknown = (scenario.requiredProbes ?? []).filter((name) => !known.has(name));
+  if (unknown.length === 0) return undefined;
+  return `"requiredProbes" names no such probe: ${unknown.map((name) => JSON.stringify(name)).join(', ')} (the probes are ${[...known].join(', ')})`;
 }
 
 let compiled: ValidateFunction | undefined;
