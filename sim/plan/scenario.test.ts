@@ -41,7 +41,7 @@ describe('scenarioProblem', () => {
   it('accepts the shipped scenarios and the optional fields', () => {
     expect(scenarioProblem(shipped('default'))).toBeUndefined();
     expect(scenarioProblem(shipped('equivocation'))).toBeUndefined();
-    expect(scenarioProblem(edited((s) => { s.requiredProbes = ['cursor loop quarantined']; s.equivocation = false; }))).toBeUndefined();
+    expect(scenarioProblem(edited((s) => { s.requiredProbes = ['cursor-loop-quarantined']; s.equivocation = false; }))).toBeUndefined();
   });
 
   it('rejects unknown fields at every level', () => {
