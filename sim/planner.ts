@@ -20,6 +20,7 @@ import type { SimPolicyService } from './policy/policy-service.ts';
 import { worldContentDefect } from './plan/content-defects.ts';
 import { worldDescriptorDigest } from './trace/digests.ts';
 import type { TraceRecorder } from './trace/recorder.ts';
+import { plainClone } from './internal/plain-clone.ts';
 
 /** Human confirmations given so far, by `${session}/${planId}`. */
 export class ConfirmationLog {
@@ -184,7 +185,7 @@ export class SessionPlanner {
 
   /** Sample arguments that fit the tool's schema, or deliberately broken ones. */
   #arguments(name: string, invalid: boolean): Record<string, unknown> {
-    const args = structuredClone(this.ctx.plan.sampleArgs[name] ?? {});
+    const args = plainClone(this.ctx.plan.sampleArgs[name] ?? {});
     if (!invalid) return args;
     const first = Object.keys(args)[0];
     if (first === undefined) return { unexpected_argument: true };

@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Bounds, FaultId } from '../plan/types.ts';
+import { plainClone } from '../internal/plain-clone.ts';
 
 /** The first line of a trace. */
 export interface TraceHeader {
@@ -42,7 +43,7 @@ export class TraceRecorder {
   /** The sink the core writes its observations to. */
   readonly core = {
     emit: (observation: { type: string; [field: string]: unknown }): void => {
-      this.events.push({ seq: this.events.length, t: this.now(), src: 'core', ...structuredClone(observation) });
+      this.events.push({ seq: this.events.length, t: this.now(), src: 'core', ...plainClone(observation) });
     },
   };
 }

@@ -7,7 +7,7 @@
  * losing every message in flight, and both sides see `onclose`. How often each happens is the
  * policy's and the fault plan's business. The link itself never duplicates, corrupts or drops a
  * request or response, and never shares an object between the two sides: each message is a
- * `structuredClone` taken at `send` time (unlike the SDK's InMemoryTransport, which delivers
+ * structured clone (`plainClone`, same result as `structuredClone`) taken at `send` time (unlike the SDK's InMemoryTransport, which delivers
  * synchronously and by reference). A structured clone is not a JSON round trip: `undefined`
  * members and `NaN` survive it, where a real wire would drop or null them.
  */
@@ -18,6 +18,7 @@ import type { World } from '../runtime/world.ts';
 import { copyAuthInfo } from './internal/copyAuthInfo.ts';
 import { Endpoint, type EndpointSide } from './internal/endpoint.ts';
 import type { LinkDirection, LinkPolicy } from './linkPolicy.ts';
+import { plainClone } from '../internal/plain-clone.ts';
 
 /** The client end: a `Transport` that also tells a Connector who the server proved to be. */
 export interface ClientTransport extends Transport {
@@ -104,7 +105,7 @@ class SimLink implements Link {
   transmit(from: EndpointSide, message: JSONRPCMessage): void {
     if (this.isClosed) throw new Error('Not connected');
     const direction: LinkDirection = from === 'client' ? 'toServer' : 'toClient';
-    const copy = structuredClone(message);
+    const copy = plainClone(message);
     if (isNotification(copy) && this.policy.dropNotification(direction, copy)) {
       return this.trace(direction, 'drop', copy);
     }
