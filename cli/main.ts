@@ -15,6 +15,7 @@ import { shrinkCommand } from './commands/shrink.ts';
 import { checkCommand } from './commands/check.ts';
 import { proveCommand } from './commands/prove.ts';
 import { runCommand } from './commands/run.ts';
+import { serverTarget } from './connected-server.ts';
 import { EXIT, InputError } from './errors.ts';
 
 /** Thrown by the yargs failure handler to stop before any command runs. */
@@ -120,19 +121,21 @@ function build(parser: Argv, setCode: (code: number) => void): Argv {
       .positional('trace', { type: 'string', demandOption: true, describe: 'Trace file (JSON lines)' }),
     (a) => setCode(checkCommand(a.trace)))
     .command('discover', 'Discover the catalog of a real MCP server and print the snapshot', (y) => y
-      .option('stdio', { type: 'string', demandOption: true, describe: 'Command line that starts the server on stdio, e.g. "npx mcp-server-everything"' })
+      .option('stdio', { type: 'string', describe: 'Command line that starts the server on stdio, e.g. "npx mcp-server-everything"' })
+      .option('url', { type: 'string', describe: 'URL of a remote server\'s MCP endpoint (Streamable HTTP, legacy HTTP+SSE after a 4xx), e.g. http://127.0.0.1:3001/mcp' })
       .option('tenant', { type: 'string', default: 'local', describe: 'Tenant of the audience class' })
       .option('role', { type: 'string', default: 'user', describe: 'Role of the audience class' })
       .option('timeout', { type: 'number', default: 20_000, describe: 'Milliseconds to wait for the server' })
-      .check((a) => checkCounts({ timeout: a.timeout }, 1)),
-    async (a) => setCode(await discoverCommand({ stdio: a.stdio, tenant: a.tenant, role: a.role, timeoutMs: a.timeout })))
+      .check((a) => Boolean(serverTarget('discover', a)) && checkCounts({ timeout: a.timeout }, 1)),
+    async (a) => setCode(await discoverCommand({ stdio: a.stdio, url: a.url, tenant: a.tenant, role: a.role, timeoutMs: a.timeout })))
     .command('capture', 'Save a real MCP server\'s tools/list pages as a catalog file (JSON on stdout) for run --catalog', (y) => y
-      .option('stdio', { type: 'string', demandOption: true, describe: 'Command line that starts the server on stdio, e.g. "npx mcp-server-memory"' })
+      .option('stdio', { type: 'string', describe: 'Command line that starts the server on stdio, e.g. "npx mcp-server-memory"' })
+      .option('url', { type: 'string', describe: 'URL of a remote server\'s MCP endpoint (Streamable HTTP, legacy HTTP+SSE after a 4xx)' })
       .option('timeout', { type: 'number', default: 20_000, describe: 'Milliseconds to wait for initialize and for each page' })
       .option('page-count-max', { type: 'number', default: 1000, describe: 'Give up after this many pages in one walk' })
       .option('out', { type: 'string', describe: 'Write the catalog file here instead of stdout (checked before the server starts)' })
-      .check((a) => checkCounts({ timeout: a.timeout, 'page-count-max': a['page-count-max'] }, 1)),
-    async (a) => setCode(await captureCommand({ stdio: a.stdio, timeoutMs: a.timeout, pageCountMax: a['page-count-max'], out: a.out })))
+      .check((a) => Boolean(serverTarget('capture', a)) && checkCounts({ timeout: a.timeout, 'page-count-max': a['page-count-max'] }, 1)),
+    async (a) => setCode(await captureCommand({ stdio: a.stdio, url: a.url, timeoutMs: a.timeout, pageCountMax: a['page-count-max'], out: a.out })))
     .demandCommand(1, 'Name a command.')
     .strict()
     .epilogue(EPILOGUE)

@@ -1,48 +1,31 @@
 /**
  * A real MCP server started as a child process and connected over stdio through the SDK
- * `Client`: what `catsim discover` and `catsim capture` talk to. Every way the server can fail to
+ * `Client`: the `--stdio` way `catsim discover` and `catsim capture` reach a server (see
+ * cli/connected-server.ts; `--url` is cli/url-server.ts). Every way the server can fail to
  * come up (no such command, exits early, never answers `initialize`, closes during it) becomes an
  * {@link InputError} with one line naming the command and, when it wrote any, its last stderr line.
  */
+import { createHash } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
 import { recordProtocolVersion } from '../src/mcp/discover.ts';
 import { splitCommandLine } from './command-line.ts';
+import type { ConnectedServer, ConnectOptions } from './connected-server.ts';
 import { InputError } from './errors.ts';
 
-/** How to start and greet the server. */
-export interface StdioConnectOptions {
-  /** Milliseconds to wait for the answer to `initialize`. */
-  timeoutMs: number;
-  /** The `clientInfo.name` sent at `initialize`, e.g. `catsim-discover`. */
-  clientName: string;
-  /**
-   * Called with the Client before it connects, to install notification handlers that must not
-   * miss what a server sends right after initialisation (server-everything's `list_changed`).
-   */
-  beforeConnect?: (client: Client) => void;
-}
-
-/** A connected server. Close it with {@link StdioServer.close}. */
-export interface StdioServer {
-  client: Client;
-  /** The protocol version negotiated at `initialize`, once known. */
-  protocolVersion: () => string | undefined;
-  /** The `serverInfo` the server sent at `initialize`. */
-  serverInfo: () => Implementation | undefined;
+/** A connected stdio server: a {@link ConnectedServer} whose child's stderr can be read. */
+export interface StdioServer extends ConnectedServer {
   /** The last 2000 characters the server wrote on stderr. */
   stderr: () => string;
-  /** Closes the connection and ends the child process; never rejects. */
-  close: () => Promise<void>;
 }
 
 /**
  * Starts `commandLine` (split like a simple POSIX shell line, no expansion) with the SDK's
- * default environment and connects to it. The child's stderr is captured, not shown.
+ * default environment and connects to it. The child's stderr is captured, not shown. Its
+ * identity is `stdio:` + the SHA-256 hex of `commandLine`; its label `server "COMMAND LINE"`.
  * @throws InputError when the line is empty or the server cannot be reached (one line each).
  */
-export async function connectStdio(commandLine: string, options: StdioConnectOptions): Promise<StdioServer> {
+export async function connectStdio(commandLine: string, options: ConnectOptions): Promise<StdioServer> {
   const [command, ...args] = splitCommandLine(commandLine);
   if (command === undefined) throw new InputError('--stdio needs a command, e.g. --stdio "npx mcp-server-everything"');
   const transport = new StdioClientTransport({ command, args, stderr: 'pipe' });
@@ -60,7 +43,8 @@ export async function connectStdio(commandLine: string, options: StdioConnectOpt
   }
   closed.catch(() => undefined);
   return {
-    client, protocolVersion: version, serverInfo: () => client.getServerVersion(), stderr: () => stderr,
+    client, label: `server "${commandLine}"`, identity: `stdio:${createHash('sha256').update(commandLine, 'utf8').digest('hex')}`,
+    source: { command: commandLine }, protocolVersion: version, serverInfo: () => client.getServerVersion(), stderr: () => stderr,
     close: () => client.close().catch(() => undefined),
   };
 }

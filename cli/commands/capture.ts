@@ -1,5 +1,6 @@
 /**
- * `catsim capture --stdio "CMD ARGS" > FILE`: starts a real MCP server over stdio, walks every
+ * `catsim capture --stdio "CMD ARGS" > FILE` (or `--url URL`): starts a real MCP server over
+ * stdio, or connects to a remote one over HTTP (see cli/url-server.ts), walks every
  * page of its `tools/list` and prints the pages as a `catsim.catalog.v1` file (see
  * sim/plan/catalog.ts) that `catsim run --catalog FILE` replays under faults.
  *
@@ -18,11 +19,14 @@ import { CATALOG_SCHEMA, catalogProblem, type CatalogFile, type CatalogPage } fr
 import type { ToolDescriptor } from '../../sim/plan/types.ts';
 import { EXIT, InputError } from '../errors.ts';
 import { assertWritable } from '../output.ts';
-import { connectStdio } from '../stdio-server.ts';
+import { connectServer, serverTarget } from '../connected-server.ts';
 
 /** Arguments of `catsim capture`. */
 export interface CaptureArgs {
-  stdio: string;
+  /** The command line that starts the server on stdio; give exactly one of `stdio` and `url`. */
+  stdio?: string;
+  /** The http(s) URL of a remote server's MCP endpoint. */
+  url?: string;
   /** Milliseconds to wait for `initialize` and for each page. */
   timeoutMs: number;
   /** The most pages one walk may read before capture gives up (a never-ending walk). */
@@ -37,26 +41,30 @@ const LIST_CHANGED_RETRIES_MAX = 3;
 /**
  * Captures the server's catalog and prints it on stdout, or writes it to `args.out` (JSON, 2-space
  * indent, trailing newline).
- * @throws InputError (one line, exit 2) when `args.out` cannot be written (before the server is
- *   started), the server cannot be reached, a page fails or is malformed, the cursors loop, the
+ * A `--url` capture's `source` holds `url` and `transport` (`streamable-http` or `sse`) beside an
+ * empty `command`.
+ * @throws InputError (one line, exit 2) when not exactly one of `stdio` and `url` is given or the
+ *   URL is not http(s), `args.out` cannot be written (both before the server is started), the
+ *   server cannot be reached, a page fails or is malformed, the cursors loop, the
  *   walk exceeds `pageCountMax` pages, the list keeps changing, or the catalog is not a valid
  *   catalog file (e.g. a tool that is not an object).
  */
 export async function captureCommand(args: CaptureArgs): Promise<number> {
+  const target = serverTarget('capture', args);
   if (args.out !== undefined) assertWritable(args.out, '--out');
   let changes = 0;
-  const server = await connectStdio(args.stdio, {
+  const server = await connectServer(target, {
     timeoutMs: args.timeoutMs,
     clientName: 'catsim-capture',
     beforeConnect: (client) => client.setNotificationHandler(ToolListChangedNotificationSchema, () => { changes += 1; }),
   });
   try {
-    const label = `server "${args.stdio}"`;
+    const { label } = server;
     const pages = await walkCatalog(server.client, () => changes, { label, timeoutMs: args.timeoutMs, pageCountMax: args.pageCountMax });
     const serverInfo = server.serverInfo() ?? { name: 'unknown', version: 'unknown' };
     const file: CatalogFile = {
       schema: CATALOG_SCHEMA,
-      source: { command: args.stdio, serverInfo, protocolVersion: server.protocolVersion() ?? 'unknown', capturedAt: new Date().toISOString() }, // real-clock: informational only
+      source: { ...server.source, serverInfo, protocolVersion: server.protocolVersion() ?? 'unknown', capturedAt: new Date().toISOString() }, // real-clock: informational only
       pages,
     };
     const problem = catalogProblem(file);

@@ -1,23 +1,27 @@
 /**
- * `catsim discover --stdio "CMD ARGS"`: starts a real MCP server as a child process over stdio,
- * discovers its catalog with the reference core, and prints the snapshot as JSON.
- * A server that fails to start, exits early or answers garbage gives one line and exit 2, whether
- * it fails before `initialize` is answered or during the `tools/list` walk after it (as
+ * `catsim discover --stdio "CMD ARGS"` or `--url URL`: starts a real MCP server as a child
+ * process over stdio, or connects to a remote one over Streamable HTTP (legacy HTTP+SSE after a
+ * 4xx), discovers its catalog with the reference core, and prints the snapshot as JSON.
+ * A server that fails to start, cannot be reached or answers garbage gives one line and exit 2,
+ * whether it fails before `initialize` is answered or during the `tools/list` walk after it (as
  * `catsim capture` does): exit 1 means an invariant was violated, and no invariant is judged here.
  */
-import { createHash } from 'node:crypto';
 import type { ScanLimits } from '../../src/discovery/config.ts';
 import type { ScanOutcome } from '../../src/discovery/scan.ts';
 import type { ScanReason } from '../../src/discovery/states.ts';
 import { discoverOnce } from '../../src/mcp/discover.ts';
 import { EXIT, InputError } from '../errors.ts';
-import { connectStdio } from '../stdio-server.ts';
+import { connectServer, serverTarget } from '../connected-server.ts';
 
 /** Arguments of `catsim discover`. */
 export interface DiscoverArgs {
-  stdio: string;
+  /** The command line that starts the server on stdio; give exactly one of `stdio` and `url`. */
+  stdio?: string;
+  /** The http(s) URL of a remote server's MCP endpoint. */
+  url?: string;
   tenant: string;
   role: string;
+  /** Milliseconds to wait for `initialize` and for the whole scan. */
   timeoutMs: number;
 }
 
@@ -28,15 +32,15 @@ const BYTE_COUNT_MAX = 8 * 1024 * 1024;
 
 /**
  * Runs discovery and prints `{ state, reason, attempts, snapshot }` as JSON on stdout (exit 0).
- * @throws InputError (one line, exit 2) when the server cannot be started or reached, or when
+ * @throws InputError (one line, exit 2) when not exactly one of `stdio` and `url` is given, the URL
+ *   is not http(s), the server cannot be started or reached, or when
  *   discovery ends without a snapshot (INCOMPLETE or QUARANTINED: tools/list failed, answered
  *   garbage, timed out, looped, kept changing, ...); nothing is printed on stdout then.
  */
 export async function discoverCommand(args: DiscoverArgs): Promise<number> {
-  const server = await connectStdio(args.stdio, { timeoutMs: args.timeoutMs, clientName: 'catsim-discover' });
-  const { client } = server;
+  const server = await connectServer(serverTarget('discover', args), { timeoutMs: args.timeoutMs, clientName: 'catsim-discover' });
+  const { client, identity } = server;
   try {
-    const identity = `stdio:${createHash('sha256').update(args.stdio, 'utf8').digest('hex')}`;
     const limits: ScanLimits = { pageCountMax: PAGE_COUNT_MAX, byteCountMax: BYTE_COUNT_MAX, scanTimeoutMs: args.timeoutMs };
     const result = await discoverOnce(client, {
       identity, endpointDigest: identity, protocolVersion: server.protocolVersion() ?? 'unknown',
@@ -44,7 +48,7 @@ export async function discoverCommand(args: DiscoverArgs): Promise<number> {
       limits,
     });
     const { outcome } = result;
-    if (result.snapshot === null) throw new InputError(noSnapshotMessage(`server "${args.stdio}"`, outcome, result.attempts, limits));
+    if (result.snapshot === null) throw new InputError(noSnapshotMessage(server.label, outcome, result.attempts, limits));
     process.stdout.write(`${JSON.stringify({ state: outcome.state, reason: outcome.reason, attempts: result.attempts, snapshot: result.snapshot }, null, 2)}\n`);
     return EXIT.clean;
   } finally {

@@ -1,0 +1,192 @@
+/**
+ * A remote MCP server reached over HTTP through the SDK `Client`: the `--url` way `catsim
+ * discover` and `catsim capture` reach a server (see cli/connected-server.ts; `--stdio` is
+ * cli/stdio-server.ts). The Streamable HTTP transport is tried first; when its `initialize` POST
+ * is answered with a 4xx status, the legacy HTTP+SSE transport is tried on the same URL, as the
+ * SDK's client guide recommends (docs/client.md, "Transports and backwards compatibility").
+ *
+ * What can go wrong, each one line naming the URL (an {@link InputError}, exit 2): the URL is not
+ * http(s); the host cannot be reached (refused, unknown, TLS certificate not trusted); no answer
+ * to `initialize` within the timeout; an HTTP error status; an answer that is not MCP (wrong
+ * content type, not JSON, not a JSON-RPC initialize result); the connection closing early.
+ */
+import { createHash } from 'node:crypto';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { $ZodError } from 'zod/v4/core';
+import { recordProtocolVersion } from '../src/mcp/discover.ts';
+import type { ConnectedServer, ConnectOptions } from './connected-server.ts';
+import { InputError } from './errors.ts';
+import { certificateFingerprint } from './tls-fingerprint.ts';
+
+/** The longest wait for the server to acknowledge the end of a session (HTTP DELETE) on close. */
+const SESSION_END_TIMEOUT_MS_MAX = 2000;
+/** The most characters of an error body quoted in a message. */
+const BODY_QUOTE_LENGTH_MAX = 200;
+
+/**
+ * Parses the `--url` value.
+ * @throws InputError `--url must be an http(s) URL, got TEXT` when `text` is not an absolute
+ *   URL with the `http:` or `https:` scheme.
+ */
+export function parseServerUrl(text: string): URL {
+  const url = URL.canParse(text) ? new URL(text) : undefined;
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new InputError(`--url must be an http(s) URL, got ${text}`);
+  return url;
+}
+
+/**
+ * Connects to the MCP server at `text` (Streamable HTTP, then legacy HTTP+SSE after a 4xx). For
+ * `https:` the certificate's fingerprint is read first, for the identity. The label is
+ * `server "TEXT"`; the identity `http:` or `https:` + SHA-256 hex (see {@link ConnectedServer}).
+ * @throws InputError (one line) when the URL is bad or the server cannot be reached or greeted,
+ *   e.g. `server "http://127.0.0.1:9/mcp" cannot be reached: connect ECONNREFUSED 127.0.0.1:9`.
+ */
+export async function connectUrl(text: string, options: ConnectOptions): Promise<ConnectedServer> {
+  const url = parseServerUrl(text);
+  const label = `server "${text}"`;
+  const identity = await urlIdentity(url, label, options.timeoutMs);
+  const reached = (session: Session, transport: 'streamable-http' | 'sse'): ConnectedServer => ({ ...session, label, identity, source: { command: '', url: text, transport } });
+  try {
+    return reached(await greet(new StreamableHTTPClientTransport(url), options), 'streamable-http');
+  } catch (error) {
+    const failure = error as AttemptFailure;
+    if (!failure.clientError) throw new InputError(`${label} ${failure.message}`);
+    try {
+      return reached(await greet(new SSEClientTransport(url), options), 'sse');
+    } catch (sseError) {
+      throw new InputError(`${label} ${failure.message}; over the legacy HTTP+SSE transport it ${(sseError as AttemptFailure).message}`);
+    }
+  }
+}
+
+/** `http:HEX` of the URL, or `https:HEX` of the URL and the certificate fingerprint. */
+async function urlIdentity(url: URL, label: string, timeoutMs: number): Promise<string> {
+  if (url.protocol === 'http:') return `http:${sha256(url.href)}`;
+  try {
+    return `https:${sha256(`${url.href} ${await certificateFingerprint(url, { timeoutMs })}`)}`;
+  } catch (error) {
+    throw new InputError(`${label} cannot be reached: ${firstLine(error)}`);
+  }
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/** A connected Client over one transport, before it is labelled. */
+type Session = Pick<ConnectedServer, 'client' | 'protocolVersion' | 'serverInfo' | 'close'>;
+
+/** Why one transport failed to greet the server, as words following the label. */
+class AttemptFailure extends Error {
+  /** True when the server answered the Streamable HTTP POST with a 4xx status: try legacy SSE. */
+  readonly clientError: boolean;
+
+  constructor(why: string, clientError: boolean) {
+    super(why);
+    this.clientError = clientError;
+  }
+}
+
+/**
+ * Connects a fresh Client over `transport` and waits for `initialize`, `timeoutMs` at most in
+ * all (the legacy SSE transport may wait forever for its endpoint event otherwise).
+ * @throws AttemptFailure saying why, transport closed.
+ */
+async function greet(transport: Transport, options: ConnectOptions): Promise<Session> {
+  const version = recordProtocolVersion(transport);
+  const client = new Client({ name: options.clientName, version: '0.1.0' }, { capabilities: {} });
+  options.beforeConnect?.(client);
+  let transportError: unknown;
+  client.onerror = (error) => { transportError = error; };
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new McpError(ErrorCode.RequestTimeout, 'initialize timed out')), options.timeoutMs);
+  });
+  try {
+    await Promise.race([client.connect(transport, { timeout: options.timeoutMs }), deadline]);
+  } catch (error) {
+    await transport.close().catch(() => undefined);
+    throw new AttemptFailure(describeFailure(error, options.timeoutMs, transportError), isClientErrorStatus(error));
+  } finally {
+    clearTimeout(timer);
+  }
+  return { client, protocolVersion: version, serverInfo: () => client.getServerVersion(), close: () => closeSession(client, transport) };
+}
+
+/** Ends a Streamable HTTP session politely (DELETE, bounded wait), then the connection. */
+async function closeSession(client: Client, transport: Transport): Promise<void> {
+  if (transport instanceof StreamableHTTPClientTransport) {
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => { timer = setTimeout(resolve, SESSION_END_TIMEOUT_MS_MAX); });
+    await Promise.race([transport.terminateSession().catch(() => undefined), waited]);
+    clearTimeout(timer);
+  }
+  await client.close().catch(() => undefined);
+}
+
+function isClientErrorStatus(error: unknown): boolean {
+  return error instanceof StreamableHTTPError && error.code !== undefined && error.code >= 400 && error.code < 500;
+}
+
+/** Words after `server "URL"` for a failed `initialize`, by error class and code, one line. */
+function describeFailure(error: unknown, timeoutMs: number, transportError: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === ErrorCode.RequestTimeout) {
+    const last = transportError === undefined ? '' : ` (last transport error: ${firstLine(transportError)})`;
+    return `did not answer initialize within ${timeoutMs} ms${last}`;
+  }
+  if (code === ErrorCode.ConnectionClosed) return 'closed the connection during initialize';
+  const network = networkCause(error);
+  if (network !== undefined) return `cannot be reached: ${network}`;
+  if (error instanceof StreamableHTTPError && typeof code === 'number' && code > 0) {
+    return `answered initialize with HTTP ${code}${bodyQuote(error.message)}${code === 401 ? ' (catsim sends no credentials)' : ''}`;
+  }
+  if (error instanceof SseError && typeof code === 'number' && code >= 300) return `answered the event-stream GET with HTTP ${code}`;
+  const notMcp = notMcpGloss(error);
+  if (notMcp !== undefined) return `answered initialize with something that is not MCP: ${notMcp}`;
+  return `failed during initialize: ${firstLine(error)}`;
+}
+
+/** What `fetch` said when it could not reach the host (refused, unknown host, TLS), if that is it. */
+function networkCause(error: unknown): string | undefined {
+  if (!(error instanceof TypeError) || error.cause === undefined) return undefined;
+  const cause = error.cause as { message?: unknown; code?: unknown; errors?: unknown };
+  // fetch refuses some ports outright (the Fetch standard's "bad ports": 1, 9, 25, 6000, ...).
+  if (cause.message === 'bad port') return 'fetch refuses to connect to this port (on the Fetch standard\'s list of bad ports)';
+  if (typeof cause.message === 'string' && cause.message !== '') return firstLine(cause.message);
+  if (Array.isArray(cause.errors) && cause.errors.length > 0) return firstLine(cause.errors.map((inner) => firstLine(inner)).join('; '));
+  return typeof cause.code === 'string' ? cause.code : firstLine(error);
+}
+
+/**
+ * `: QUOTE` from an HTTP error body (its JSON-RPC `error.message` when it is one, else its first
+ * line, at most 200 characters), or nothing for an empty body.
+ */
+function bodyQuote(message: string): string {
+  const body = message.replace(/^Streamable HTTP error: Error POSTing to endpoint: ?/, '').trim();
+  let quoted = firstLine(body);
+  try {
+    const rpcMessage = (JSON.parse(body) as { error?: { message?: unknown } } | null)?.error?.message;
+    if (typeof rpcMessage === 'string') quoted = firstLine(rpcMessage);
+  } catch {
+    // Not JSON: the first line is quoted.
+  }
+  return quoted === '' || quoted === 'null' ? '' : `: ${quoted.slice(0, BODY_QUOTE_LENGTH_MAX)}`;
+}
+
+/** Why an answer is not MCP, for the error classes the transports raise on garbage. */
+function notMcpGloss(error: unknown): string | undefined {
+  if (error instanceof StreamableHTTPError) return firstLine(error.message.replace(/^Streamable HTTP error: /, '')).replace(/^Unexpected content type: (.*)$/, 'the content type is $1');
+  if (error instanceof SseError) return firstLine(error.message.replace(/^SSE error: /, ''));
+  if (error instanceof SyntaxError) return 'the body is not JSON';
+  if (error instanceof $ZodError) return 'the answer is not a JSON-RPC initialize result';
+  return undefined;
+}
+
+function firstLine(value: unknown): string {
+  return (value instanceof Error ? value.message : String(value)).split('\n')[0] as string;
+}
