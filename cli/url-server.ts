@@ -34,7 +34,7 @@ const BODY_QUOTE_LENGTH_MAX = 200;
  */
 export function parseServerUrl(text: string): URL {
   const url = URL.canParse(text) ? new URL(text) : undefined;
-  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new InputError(`--url must be an http(s) URL, got ${text}`);
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new InputError(`--url must be an http(s) URL, got ${text === '' ? 'an empty string' : text}`);
   return url;
 }
 

@@ -112,7 +112,7 @@ describe('--stdio and --url on the command line', () => {
   it.each(['not-a-url', 'ftp://example.com/mcp', '127.0.0.1:3001/mcp', ''])('--url %j is refused before anything is reached', async (value) => {
     for (const command of ['discover', 'capture']) {
       const { code, stdout, stderr } = await runMain([command, '--url', value]);
-      expect(stderr).toBe(`catsim: --url must be an http(s) URL, got ${value}\n`);
+      expect(stderr).toBe(`catsim: --url must be an http(s) URL, got ${value === '' ? 'an empty string' : value}\n`);
       expect(stdout).toBe('');
       expect(code).toBe(2);
     }
