@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,14 +8,7 @@ import { InputError } from '../cli/errors.ts';
 import { loadCatalog } from '../sim/plan/catalog.ts';
 import { runMain } from './support/run-main.ts';
 import { scriptedPair, tool, type Script, type ScriptedPair } from './support/scripted-server.ts';
-
-function catsim(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['bin/catsim.mjs', ...args], { timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error === null ? 0 : Number((error as { code?: number }).code), stdout, stderr });
-    });
-  });
-}
+import { catsim } from './support/run-cli.ts';
 
 const node = process.execPath;
 const serverJs = (name: string) => `node_modules/@modelcontextprotocol/server-${name}/dist/index.js`;

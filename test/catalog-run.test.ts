@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,14 +9,7 @@ import { loadCatalog } from '../sim/plan/catalog.ts';
 import { generatePlan } from '../sim/plan/generate.ts';
 import { loadScenario } from '../sim/plan/scenario.ts';
 import { TOOL_POOL } from '../sim/plan/tool-pool.ts';
-
-function catsim(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['bin/catsim.mjs', ...args], { timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error === null ? 0 : Number((error as { code?: number }).code), stdout, stderr });
-    });
-  });
-}
+import { catsim } from './support/run-cli.ts';
 
 describe('campaigns on the shipped catalogs', () => {
   for (const name of ['everything', 'filesystem', 'memory']) {

@@ -1,19 +1,10 @@
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { planProblem } from '../sim/plan/plan-schema.ts';
 import { runMain } from './support/run-main.ts';
-
-/** Runs the real command line in a child process; resolves with its exit code and output. */
-function catsim(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['bin/catsim.mjs', ...args], (error, stdout, stderr) => {
-      resolve({ code: error === null ? 0 : Number((error as { code?: number }).code), stdout, stderr });
-    });
-  });
-}
+import { catsim } from './support/run-cli.ts';
 
 describe('catsim command line', () => {
   it('prints help with every command and exits 0', async () => {

@@ -1,14 +1,6 @@
-import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { runMain } from './support/run-main.ts';
-
-function catsim(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['bin/catsim.mjs', ...args], { timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error === null ? 0 : Number((error as { code?: number }).code), stdout, stderr });
-    });
-  });
-}
+import { catsim } from './support/run-cli.ts';
 
 // The 13 tools server-everything lists to a client with empty capabilities (mcp-facts.md section 6):
 // 12 always present plus simulate-research-query, registered right after initialisation with a list_changed.

@@ -1,16 +1,10 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkTrace, parseTrace } from '../oracle/index.ts';
 import { runMain } from './support/run-main.ts';
-
-function catsim(args: string[]): Promise<{ code: number; stdout: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['bin/catsim.mjs', ...args], (error, stdout) => resolve({ code: error === null ? 0 : Number((error as { code?: number }).code), stdout }));
-  });
-}
+import { catsim } from './support/run-cli.ts';
 
 /** Violation codes of a saved trace, counted: `I1 NO_FINAL_RECHECK` -> 10. */
 function codes(path: string): Record<string, number> {

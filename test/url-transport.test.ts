@@ -12,6 +12,7 @@ import {
   closedPortUrl, readJson, startLegacySseServer, startRawHttpServer, startStreamableServer, type TestHttpServer,
 } from './support/http-mcp-server.ts';
 import { runMain } from './support/run-main.ts';
+import { catsim } from './support/run-cli.ts';
 
 const TOOLS: Tool[] = [
   { name: 'add', description: 'Adds two numbers', inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] } },
@@ -20,15 +21,6 @@ const TOOLS: Tool[] = [
 ];
 
 const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
-
-/** Runs the real executable (a child process) while the server keeps serving in this process. */
-function catsim(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['bin/catsim.mjs', ...args], { timeout: 60_000, env }, (error, stdout, stderr) => {
-      resolve({ code: error === null ? 0 : Number((error as { code?: number }).code), stdout, stderr });
-    });
-  });
-}
 
 let server: TestHttpServer | undefined;
 afterEach(async () => {
@@ -244,7 +236,7 @@ describe.skipIf(!hasOpenssl)('--url https://', () => {
 
   it('a trusted certificate: the identity digests the URL and the certificate fingerprint', async () => {
     server = await startStreamableServer(TOOLS, { tls });
-    const { code, stdout, stderr } = await catsim(['discover', '--url', server.url], { ...process.env, NODE_EXTRA_CA_CERTS: join(dir, 'cert.pem') });
+    const { code, stdout, stderr } = await catsim(['discover', '--url', server.url], { env: { ...process.env, NODE_EXTRA_CA_CERTS: join(dir, 'cert.pem') } });
     expect(stderr).toBe('');
     expect(code).toBe(0);
     const fingerprint = new X509Certificate(tls.cert).fingerprint256;
