@@ -13,6 +13,7 @@ import { loadCatalog } from '../../sim/plan/catalog.ts';
 import { loadScenario } from '../../sim/plan/scenario.ts';
 import { InputError } from '../errors.ts';
 import { junitXml } from '../format/junit.ts';
+import { formatDuration } from '../format/duration.ts';
 import { formatSummary } from '../format/summary.ts';
 import { assertWritable } from '../output.ts';
 import { generatePlan } from '../../sim/plan/generate.ts';
@@ -60,7 +61,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
   const abort = new AbortController();
   const onSigint = (): void => abort.abort();
   process.once('SIGINT', onSigint);
-  const bar = args.progress && process.stderr.isTTY && workers > 0 ? new cliProgress.SingleBar({ format: 'rounds {bar} {value}/{total}  failing {failing}  {eta_formatted} left', stream: process.stderr, hideCursor: true }, cliProgress.Presets.shades_classic) : undefined;
+  const bar = args.progress && process.stderr.isTTY && workers > 0 ? new cliProgress.SingleBar({ format: 'rounds {bar} {value}/{total}  failing {failing}  {eta_formatted} left', stream: process.stderr, hideCursor: true, formatTime: formatDuration }, cliProgress.Presets.shades_classic) : undefined;
   bar?.start(rounds, 0, { failing: 0 });
   try {
     const report = await runCampaign({
