@@ -6,7 +6,7 @@
  * coverage-probe gate is judged here, over all shards, never by one shard.
  */
 import { Ajv } from 'ajv';
-import { ReportBuilder, shardBlock, type CampaignReport } from './report.ts';
+import { ReportBuilder, shardBlock, type CampaignReport, type ShardData, type ShardOfCampaign } from './report.ts';
 
 /** Shard reports that cannot be merged; the message names the file and the problem (exit 2). */
 export class MergeError extends Error {
@@ -54,7 +54,7 @@ const SHARD_REPORT_SCHEMA = {
   },
 } as const;
 
-const validateShardReport = new Ajv({ allErrors: false }).compile<CampaignReport & { shard: NonNullable<CampaignReport['shard']>; shardData: NonNullable<CampaignReport['shardData']> }>(SHARD_REPORT_SCHEMA);
+const validateShardReport = new Ajv({ allErrors: false }).compile<CampaignReport & { shard: ShardOfCampaign; shardData: ShardData }>(SHARD_REPORT_SCHEMA);
 
 /** The fields every shard of one campaign must agree on. */
 const SAME = ['seed', 'scenario', 'core'] as const;
@@ -66,51 +66,73 @@ const SAME = ['seed', 'scenario', 'core'] as const;
  */
 export function mergeShardReports(inputs: readonly ShardInput[]): CampaignReport {
   if (inputs.length === 0) throw new MergeError('no shard reports given');
-  const shards = inputs.map(({ path, report }) => {
-    if (typeof report === 'object' && report !== null && (report as { shard?: unknown }).shard === null) {
-      throw new MergeError(`${path}: the report of a whole campaign, not of a shard (catsim run --shard i/n --report FILE writes those)`);
-    }
-    if (!validateShardReport(report)) {
-      const error = validateShardReport.errors?.[0];
-      const where = error === undefined ? '' : `${error.instancePath || '(top level)'} ${error.message}`;
-      throw new MergeError(`${path}: not a shard report of catsim run --shard i/n --report (${where})`);
-    }
-    return { path, report };
-  });
-  const first = shards[0] as (typeof shards)[number];
-  const { count, firstRound, rounds } = first.report.shard;
+  const shards = inputs.map(readShard);
+  const first = shards[0] as Shard;
   const byIndex = new Map<number, string>();
-  for (const { path, report } of shards) {
-    for (const field of SAME) {
-      if (report[field] !== first.report[field]) throw new MergeError(`${path}: ${field} is ${JSON.stringify(report[field])}, but ${first.path} has ${JSON.stringify(first.report[field])}: not shards of one campaign`);
-    }
-    if (JSON.stringify(report.catalog) !== JSON.stringify(first.report.catalog)) throw new MergeError(`${path}: its catalog differs from ${first.path}'s: not shards of one campaign`);
-    const shard = report.shard;
-    if (shard.count !== count || shard.firstRound !== firstRound || shard.rounds !== rounds) {
-      throw new MergeError(`${path}: shard of rounds ${shard.firstRound}..${shard.firstRound + shard.rounds - 1} in ${shard.count}, but ${first.path} is of rounds ${firstRound}..${firstRound + rounds - 1} in ${count}: not shards of one campaign`);
-    }
-    if (shard.index > count) throw new MergeError(`${path}: shard ${shard.index}/${count} does not exist`);
-    const twin = byIndex.get(shard.index);
-    if (twin !== undefined) throw new MergeError(`${path}: shard ${shard.index}/${count} is given twice (also ${twin})`);
-    byIndex.set(shard.index, path);
-    const block = shardBlock(firstRound, rounds, shard.index, count);
-    if (report.firstRound !== block.firstRound || report.roundsPlanned !== block.rounds) throw new MergeError(`${path}: shard ${shard.index}/${count} should cover rounds ${block.firstRound}..${block.firstRound + block.rounds - 1}, it says ${report.firstRound}..${report.firstRound + report.roundsPlanned - 1}`);
-    if (report.interrupted || report.roundsRun !== block.rounds || report.shardData.roundDigests.length !== block.rounds) {
-      throw new MergeError(`${path}: shard ${shard.index}/${count} was interrupted after ${report.roundsRun} of ${block.rounds} rounds; run it again to the end`);
-    }
+  for (const shard of shards) {
+    checkSameCampaign(shard, first);
+    const twin = byIndex.get(shard.report.shard.index);
+    if (twin !== undefined) throw new MergeError(`${shard.path}: shard ${shard.report.shard.index}/${shard.report.shard.count} is given twice (also ${twin})`);
+    byIndex.set(shard.report.shard.index, shard.path);
+    checkComplete(shard);
   }
+  const { count, firstRound, rounds } = first.report.shard;
   const missing = Array.from({ length: count }, (_, i) => i + 1).filter((index) => !byIndex.has(index));
-  if (missing.length > 0) {
-    const named = missing.map((index) => {
-      const block = shardBlock(firstRound, rounds, index, count);
-      return `${index}/${count} (rounds ${block.firstRound}..${block.firstRound + block.rounds - 1})`;
-    });
-    throw new MergeError(`missing shard${missing.length === 1 ? '' : 's'} ${named.join(', ')}`);
-  }
+  if (missing.length > 0) throw new MergeError(`missing shard${missing.length === 1 ? '' : 's'} ${missing.map((index) => `${index}/${count} (rounds ${blockText(first.report.shard, index)})`).join(', ')}`);
   const builder = new ReportBuilder(
     { seed: first.report.seed, scenario: first.report.scenario, catalog: first.report.catalog, core: first.report.core, firstRound, roundsPlanned: rounds, faults: Object.keys(first.report.faultsEnabled) },
     first.report.shardData.probeGate,
   );
   for (const { report } of [...shards].sort((a, b) => a.report.shard.index - b.report.shard.index)) builder.addShard(report);
   return builder.build(shards.reduce((sum, { report }) => sum + report.elapsedMs, 0), false);
+}
+
+/** A shard report that passed the schema, with its file. */
+interface Shard {
+  path: string;
+  report: CampaignReport & { shard: ShardOfCampaign; shardData: ShardData };
+}
+
+function readShard({ path, report }: ShardInput): Shard {
+  if (typeof report === 'object' && report !== null && (report as { shard?: unknown }).shard === null) {
+    throw new MergeError(`${path}: the report of a whole campaign, not of a shard (catsim run --shard i/n --report FILE writes those)`);
+  }
+  if (!validateShardReport(report)) {
+    const error = validateShardReport.errors?.[0];
+    const where = error === undefined ? '' : `${error.instancePath || '(top level)'} ${error.message}`;
+    throw new MergeError(`${path}: not a shard report of catsim run --shard i/n --report (${where})`);
+  }
+  return { path, report };
+}
+
+/** The same seed, scenario, catalog and core, and the same split of the same rounds as `first`. */
+function checkSameCampaign({ path, report }: Shard, first: Shard): void {
+  for (const field of SAME) {
+    if (report[field] !== first.report[field]) throw new MergeError(`${path}: ${field} is ${JSON.stringify(report[field])}, but ${first.path} has ${JSON.stringify(first.report[field])}: not shards of one campaign`);
+  }
+  if (JSON.stringify(report.catalog) !== JSON.stringify(first.report.catalog)) throw new MergeError(`${path}: its catalog differs from ${first.path}'s: not shards of one campaign`);
+  const { shard } = report;
+  const campaign = first.report.shard;
+  if (shard.count !== campaign.count || shard.firstRound !== campaign.firstRound || shard.rounds !== campaign.rounds) {
+    throw new MergeError(`${path}: shard of rounds ${shard.firstRound}..${shard.firstRound + shard.rounds - 1} in ${shard.count}, but ${first.path} is of rounds ${campaign.firstRound}..${campaign.firstRound + campaign.rounds - 1} in ${campaign.count}: not shards of one campaign`);
+  }
+  if (shard.index > shard.count) throw new MergeError(`${path}: shard ${shard.index}/${shard.count} does not exist`);
+}
+
+/** The shard ran exactly its block, to the end. */
+function checkComplete({ path, report }: Shard): void {
+  const { shard } = report;
+  const block = shardBlock(shard.firstRound, shard.rounds, shard.index, shard.count);
+  if (report.firstRound !== block.firstRound || report.roundsPlanned !== block.rounds) {
+    throw new MergeError(`${path}: shard ${shard.index}/${shard.count} should cover rounds ${blockText(shard, shard.index)}, it says ${report.firstRound}..${report.firstRound + report.roundsPlanned - 1}`);
+  }
+  if (report.interrupted || report.roundsRun !== block.rounds || report.shardData.roundDigests.length !== block.rounds) {
+    throw new MergeError(`${path}: shard ${shard.index}/${shard.count} was interrupted after ${report.roundsRun} of ${block.rounds} rounds; run it again to the end`);
+  }
+}
+
+/** `first..last` of shard `index` of the campaign. */
+function blockText(campaign: ShardOfCampaign, index: number): string {
+  const block = shardBlock(campaign.firstRound, campaign.rounds, index, campaign.count);
+  return `${block.firstRound}..${block.firstRound + block.rounds - 1}`;
 }
