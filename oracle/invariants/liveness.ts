@@ -24,6 +24,9 @@
  * no target's (a disqualified server, a superseded identity) is not judged: the world marks such a
  * probe `expectAdmit: false` anyway.
  *
+ * Excused: a target whose key the core quarantined for PAGE_LIMIT on a walk the world proves was
+ * longer than the limit ({@link pageLimitQuarantine}); QUARANTINED is terminal by SPEC section 3.
+ *
  * Extension point: each (server, audience) pair is a `LivenessTarget` and every rule in
  * `TARGET_CHECKS` runs on it.
  */
@@ -60,6 +63,7 @@ export function checkLiveness(context: CheckContext, findings: Findings): void {
   if (roundEnd === null || roundEnd.status !== 'settled') return;
   for (const server of context.truth.servers.values()) {
     for (const target of livenessTargets(server)) {
+      if (pageLimitQuarantine(context, target) !== null) continue;
       findings.count('I12');
       for (const check of TARGET_CHECKS) check(context, target, roundEnd, findings);
     }
@@ -79,6 +83,25 @@ export function livenessTargets(server: ServerModel): LivenessTarget[] {
     finalRevision,
     finalView: finalRevision.views.get(audience) ?? [],
   }));
+}
+
+/**
+ * A scan of the target's key that the core ended QUARANTINED for PAGE_LIMIT when the world's own
+ * record proves the walk could not end within the limit: the world served that scan
+ * `pageCountMax` pages or more, the last of them with a next cursor. QUARANTINED is terminal (SPEC
+ * section 3: operator attention, no automatic admission), so such a key owes no liveness. This
+ * happens without a disqualifying trait when a server that pads its walk with empty pages
+ * (`PAGING:empty-page-with-next`) grows a view of more than half the page limit in tools.
+ * Returns the scanId, or null when there is none.
+ */
+export function pageLimitQuarantine(context: CheckContext, target: LivenessTarget): string | null {
+  for (const [scanId, end] of context.observed.scanEnds) {
+    if (end.state !== 'QUARANTINED' || end.reason !== 'PAGE_LIMIT' || context.observed.scanStarts.get(scanId)?.key !== target.key) continue;
+    const served = (context.truth.scans.get(scanId)?.requests ?? []).filter((request) => request.type === 'page_served' && request.audience === target.audience);
+    const last = served.at(-1);
+    if (served.length >= context.bounds.pageCountMax && last?.type === 'page_served' && last.cursorOut !== null) return scanId;
+  }
+  return null;
 }
 
 /** The key is not DISABLED at the end, and its latest publish holds exactly the final view's tools. */

@@ -1,0 +1,38 @@
+/**
+ * Rounds that once failed a long campaign, kept as shrunk plans (`scenarios/plans/`) with what
+ * was learned from each.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { checkEvents } from '../oracle/index.ts';
+import { referenceCore } from '../sim/cores/reference.ts';
+import type { RoundPlan } from '../sim/plan/types.ts';
+import { runRound } from '../sim/round.ts';
+
+describe('seed 3 round 50722: a walk padded with empty pages grows past the page limit', () => {
+  // The only failing round of `catsim run --seed 3 --rounds 100000` on 6c424af: server s0 pads
+  // every page with an empty one (PAGING:empty-page-with-next, not a disqualifying trait); its
+  // acme.ops view grew to 17 tools served one a page, 34 pages, over pageCountMax 32. Both racing
+  // scans ended QUARANTINED PAGE_LIMIT, which is terminal (SPEC 3), and the oracle still owed the
+  // key liveness: I12 NOT_CONVERGED. The world's own page record now excuses such a key.
+  const plan = JSON.parse(readFileSync('scenarios/plans/seed3-round50722-page-limit-shrunk.plan.json', 'utf8')) as RoundPlan;
+
+  it('the reference core quarantines the key and the oracle finds nothing', async () => {
+    const run = await runRound(plan, referenceCore(), 'reference');
+    const quarantined = run.events.filter((event) => event.type === 'scan_ended' && event.state === 'QUARANTINED' && event.reason === 'PAGE_LIMIT');
+    expect(quarantined.map((event) => event.scanId)).toEqual(['scan-12', 'scan-13']);
+    const served = run.events.filter((event) => event.type === 'page_served' && event.scanId === 'scan-12');
+    expect([served.length, served.at(-1)?.cursorOut !== null]).toEqual([32, true]);
+    expect(checkEvents(run.header as never, run.events as never).violations).toEqual([]);
+  });
+
+  it('a core that quarantines before the world served the limit still owes liveness', async () => {
+    const run = await runRound(plan, referenceCore(), 'reference');
+    // Drop the world's record of the last page of each quarantined scan: 31 pages served is no
+    // proof that the walk was longer than 32, so the key is judged again.
+    const last = new Set(['scan-12', 'scan-13'].map((scanId) => run.events.filter((event) => event.type === 'page_served' && event.scanId === scanId).at(-1)));
+    const events = run.events.filter((event) => !last.has(event)).map((event, seq) => ({ ...event, seq }));
+    const codes = checkEvents(run.header as never, events as never).violations.map((violation) => `${violation.invariant} ${violation.code}`);
+    expect(codes).toEqual(['I12 NOT_CONVERGED']); // what the campaign reported
+  });
+});
