@@ -45,6 +45,36 @@ describe('deliberately wrong cores are caught by the same campaign', () => {
     expect(codes.has('I4 FOREIGN_KEY')).toBe(true);
   });
 
+  it('a gate that trusts the plan\'s generation instead of re-checking the active one is caught by I8 and I11, and every finding is a call the reference gate refused as STALE_CATALOG or CATALOG_EXPIRED', async () => {
+    const core = 'mutant:no-recheck-at-call';
+    const report = await campaign(core);
+    // Seed "1", rounds 0-39: worked out by replaying each failing round on both cores (below).
+    expect(report.failingRounds.map((round) => round.round)).toEqual([1, 14, 17, 23, 38]);
+    expect(report.violationsByInvariant).toEqual({ I8: 6, I11: 3 });
+    const codes = new Set(report.failingRounds.flatMap((round) => round.violations.map((v) => `${v.invariant} ${v.code}`)));
+    expect(codes).toEqual(new Set(['I8 STALE_PLAN_ADMITTED', 'I8 TOOL_NOT_IN_GENERATION', 'I11 EXPIRED_GENERATION_SERVED']));
+    // Each finding points at an ADMIT; the reference gate, which re-checks the active generation
+    // and its expiry, refused that same call (session and plan) in the same round.
+    const refusedByReference: string[] = [];
+    for (const failing of report.failingRounds) {
+      const mutantRun = (await runAndCheck('1', failing.round, loadScenario('default'), resolveCore(core), core)).run;
+      const referenceRun = (await runAndCheck('1', failing.round, loadScenario('default'), resolveCore('reference'), 'reference')).run;
+      const bySeq = new Map(mutantRun.events.map((event) => [event.seq, event]));
+      const referenceDecision = new Map(referenceRun.events.filter((event) => event.type === 'gate_decision').map((event) => [event.callId, event.decision]));
+      for (const violation of failing.violations) {
+        const decision = violation.seq === null ? undefined : bySeq.get(violation.seq);
+        expect(decision?.type).toBe('gate_decision');
+        expect(decision?.decision).toBe('ADMIT');
+        refusedByReference.push(`${violation.code} ${String(referenceDecision.get(decision?.callId))}`);
+      }
+    }
+    expect(refusedByReference.sort()).toEqual([
+      'EXPIRED_GENERATION_SERVED CATALOG_EXPIRED', 'EXPIRED_GENERATION_SERVED CATALOG_EXPIRED', 'EXPIRED_GENERATION_SERVED CATALOG_EXPIRED',
+      'STALE_PLAN_ADMITTED STALE_CATALOG', 'STALE_PLAN_ADMITTED STALE_CATALOG', 'STALE_PLAN_ADMITTED STALE_CATALOG',
+      'TOOL_NOT_IN_GENERATION STALE_CATALOG', 'TOOL_NOT_IN_GENERATION STALE_CATALOG', 'TOOL_NOT_IN_GENERATION STALE_CATALOG',
+    ]);
+  });
+
   it('a core without cursor-loop detection is caught by I13 CURSOR_REQUESTED_TWICE', async () => {
     const report = await campaign('mutant:no-cursor-loop-detection');
     const codes = report.failingRounds.flatMap((round) => round.violations.map((v) => `${v.invariant} ${v.code}`));
