@@ -16,7 +16,7 @@
  */
 import type { CoreFactory } from '../../sim/cores/adapter.ts';
 import { referenceCore } from '../../sim/cores/reference.ts';
-import type { CursorTrait, FaultId, IdentityRotation, LinkFaults, NotificationPlan, PlantedDefect, RevisionStep, RoundPlan, ServerPlan, ToolDescriptor } from '../../sim/plan/types.ts';
+import type { CallsPlan, CursorTrait, FaultId, IdentityRotation, LinkFaults, NotificationPlan, PlantedDefect, PolicyPlan, RevisionStep, RoundPlan, ServerPlan, ToolDescriptor } from '../../sim/plan/types.ts';
 import { sampleArgs } from '../../sim/plan/sample-args.ts';
 import { TOOL_POOL } from '../../sim/plan/tool-pool.ts';
 import { decodeCursor } from '../../sim/server/cursor.ts';
@@ -116,8 +116,18 @@ export interface HandPlanOptions {
   eventBudget?: number;
   /** Overrides T_end; otherwise computed as in `boundsOf` (max(refresh, poll) + 2 (back-off + timeout) + 4 L). */
   tEndMs?: number;
-  /** Default 500: the core polls the policy service this often (the policy never changes here). */
+  /** Default 500: the core polls the policy service this often. */
   policyPollMs?: number;
+  /**
+   * Policy fields to override (F8, F14). By default every audience holds every tool name it ever
+   * sees, no tool has a trusted effect class, nothing changes, and no push is lost.
+   */
+  policy?: Partial<Omit<PolicyPlan, 'pollIntervalMs'>>;
+  /**
+   * Call fields to override (F10, F17). By default planners plan no calls; the probe calls come
+   * `max(refreshIntervalMs, policyPollMs)` before T_end.
+   */
+  calls?: Partial<CallsPlan>;
 }
 
 /** A round plan with fixed timings. */
@@ -155,10 +165,10 @@ export function handPlan(options: HandPlanOptions): RoundPlan {
     refreshersPerKey: options.refreshersPerKey ?? 1,
     plannerIntervalMs: options.plannerIntervalMs ?? [100, 100],
     leaseKey: '00'.repeat(32),
-    // No policy fault: every audience holds every tool name it ever sees, and nothing changes.
-    policy: { effectClasses: {}, grants: grantsOf(options.servers), changes: [], pushLatencyMs: [nominal, nominal], pushLossFraction: 0, pollIntervalMs: policyPollMs },
-    // No planned calls (they would add traffic to the links); probe calls only late in the quiet tail.
-    calls: { callFraction: 0, staleFraction: 0, staleDelayMs: [0, 0], guessFraction: 0, invalidArgsFraction: 0, confirmFraction: 0, probeAtMs: tEndMs - Math.max(refreshIntervalMs, policyPollMs) },
+    // By default no policy fault: every audience holds every tool name it ever sees, and nothing changes.
+    policy: { effectClasses: {}, grants: grantsOf(options.servers), changes: [], pushLatencyMs: [nominal, nominal], pushLossFraction: 0, ...options.policy, pollIntervalMs: policyPollMs },
+    // By default no planned calls (they would add traffic to the links); probe calls only late in the quiet tail.
+    calls: { callFraction: 0, staleFraction: 0, staleDelayMs: [0, 0], guessFraction: 0, invalidArgsFraction: 0, confirmFraction: 0, probeAtMs: tEndMs - Math.max(refreshIntervalMs, policyPollMs), ...options.calls },
     sampleArgs: sampleArgsOf(options.servers),
     servers: options.servers,
   };
