@@ -3,13 +3,13 @@
  *
  * One versioned server shows acme.dev read_file and write_file (revision 7) until t=300, then
  * search_files and move_file instead (revision 8), and announces the change: list_changed reaches
- * the core at 305, the refresh starts 20 ms later and publishes generation 2 at 345 (one page
- * and the recheck, 10 ms each; generation 1 was published at 30 the same way). The planner ticks every 100 ms from t=100 while t < 1000 and
- * plans a call at every tick (callFraction 1), every one late on purpose (staleFraction 1) by
- * exactly 400 ms. The plans of 100, 200 and 300 are bound to generation 1 and go out at 500, 600
- * and 700, when generation 2 is active and their tool is gone from it: STALE_CATALOG, and
- * nothing reaches the server. The plans of 400 to 900 are bound to generation 2, still active when
- * they go out at 800 to 1300: ADMIT.
+ * the core at 305, the refresh starts 20 ms later and publishes generation 2 at 345 (one page and
+ * the recheck, 10 ms each; generation 1 was published at 30 the same way). The planner ticks every
+ * 100 ms from t=100 while t < 1000 and plans a call at every tick (callFraction 1), every one late
+ * on purpose (staleFraction 1) by exactly 400 ms. The plans of 100, 200 and 300 are bound to
+ * generation 1 and go out at 500, 600 and 700, when generation 2 is active and their tool is gone
+ * from it: STALE_CATALOG, and nothing reaches the server. The plans of 400 to 900 are bound to
+ * generation 2, still active when they go out at 800 to 1300: ADMIT.
  */
 import { describe, expect, it } from 'vitest';
 import { resolveCore } from '../../sim/campaign/cores.ts';
