@@ -93,7 +93,7 @@ describe('run and replay --catalog on the command line', () => {
 
   it('the line printed for a failing round replays it with the same --catalog', () => {
     const report: CampaignReport = {
-      seed: '7', scenario: 'default+catalog:filesystem', catalog: { name: 'filesystem', path: 'scenarios/catalogs/filesystem.json' }, core: 'mutant:first-page-only',
+      seed: '7', scenario: 'default+catalog:filesystem', scenarioPath: null, scenarioDigest: '0'.repeat(64), catalog: { name: 'filesystem', path: 'scenarios/catalogs/filesystem.json' }, core: 'mutant:first-page-only',
       firstRound: 0, roundsPlanned: 1, roundsRun: 1, interrupted: false, resumeFrom: 1, violationsByInvariant: { I2: 1 }, undecidedRounds: 0, endStates: {}, endReasons: {},
       faultsEnabled: {}, failingRounds: [{ round: 0, undecided: false, violations: [{ invariant: 'I2', code: 'HALF_PAGE', seq: 1, evidence: 'e' } as never] }],
       probes: {}, probesMissed: [], decisions: {},

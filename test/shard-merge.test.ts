@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -42,6 +42,33 @@ describe('run --shard, merge, --junit', () => {
     expect(xml).toMatch(/<testcase classname="catsim.gate" name="I2">\s*<failure message="\d+ violations? of I2 in 2 rounds" type="violation"\/>/);
     expect(xml).toContain('catsim replay --seed 1 --round 0 --core mutant:first-page-only   # I2 ');
     expect(xml).toContain('<testcase classname="catsim.gate" name="I10"/>');
+  });
+
+  it('refuses a shard whose scenario file has the same name but other content (the scenario digest differs)', async () => {
+    // A copy of the built-in default scenario, still named "default", with one field changed.
+    const scenario = { ...JSON.parse(readFileSync('scenarios/default.json', 'utf8')), faultEnableFraction: 0.25 };
+    writeFileSync(at('default-copy.json'), JSON.stringify(scenario));
+    const second = await runMain([...RUN, '--shard', '2/2', '--scenario', at('default-copy.json'), '--report', at('s2-copy.json')]);
+    expect(second.code).toBe(0);
+    const report = JSON.parse(read('s2-copy.json')) as { scenario: string; scenarioPath: string; scenarioDigest: string };
+    expect([report.scenario, report.scenarioPath]).toEqual(['default', at('default-copy.json')]);
+    const builtIn = JSON.parse(read('s1.json')) as { scenarioPath: null; scenarioDigest: string };
+    expect(builtIn.scenarioPath).toBeNull();
+    const merged = await runMain(['merge', at('s1.json'), at('s2-copy.json')]);
+    expect(merged.stderr).toBe(`catsim: ${at('s2-copy.json')}: scenarioDigest is "${report.scenarioDigest}", but ${at('s1.json')} has "${builtIn.scenarioDigest}": not shards of one campaign\n`);
+    expect(merged.code).toBe(2);
+  });
+
+  it('a failing round of a scenario given as a file is replayed from the printed line, which names the file', async () => {
+    const scenario = { ...JSON.parse(readFileSync('scenarios/default.json', 'utf8')), name: 'custom' };
+    writeFileSync(at('custom.json'), JSON.stringify(scenario));
+    const run = await runMain(['run', '--seed', '1', '--rounds', '3', '--workers', '0', '--determinism-every', '0', '--no-progress', '--no-shrink', '--core', 'mutant:no-final-recheck', '--scenario', at('custom.json')]);
+    expect(run.code).toBe(1);
+    const line = run.stdout.split('\n').find((text) => text.startsWith('  catsim replay '));
+    expect(line?.split('   #')[0]?.trim()).toBe(`catsim replay --seed 1 --round 2 --core mutant:no-final-recheck --scenario ${at('custom.json')}`);
+    const replay = await runMain(['replay', '--seed', '1', '--round', '2', '--core', 'mutant:no-final-recheck', '--scenario', at('custom.json'), '--trace', at('custom-2.jsonl')]);
+    expect(replay.stdout.split('\n')[0]).toBe('catsim replay  seed=1  round=2  scenario=custom  core=mutant:no-final-recheck');
+    expect(replay.code).toBe(1);
   });
 
   it('refuses a malformed shard, a shard without a report, and shards that are not one campaign (exit 2, one line)', async () => {

@@ -10,7 +10,7 @@ import { runCampaign } from '../../sim/campaign/campaign.ts';
 import { exitCodeOf, shardBlock } from '../../sim/campaign/report.ts';
 import { resolveCore } from '../../sim/campaign/cores.ts';
 import { loadCatalog } from '../../sim/plan/catalog.ts';
-import { loadScenario } from '../../sim/plan/scenario.ts';
+import { isScenarioPath, loadScenario } from '../../sim/plan/scenario.ts';
 import { InputError } from '../errors.ts';
 import { junitXml } from '../format/junit.ts';
 import { formatDuration } from '../format/duration.ts';
@@ -65,7 +65,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
   bar?.start(rounds, 0, { failing: 0 });
   try {
     const report = await runCampaign({
-      seed: args.seed, scenario, catalog, core: args.core, firstRound: args.from, rounds: args.rounds, shard: args.shard, workers,
+      seed: args.seed, scenario, scenarioPath: isScenarioPath(args.scenario) ? args.scenario : undefined, catalog, core: args.core, firstRound: args.from, rounds: args.rounds, shard: args.shard, workers,
       determinismEvery: args.determinismEvery, signal: abort.signal,
       onProgress: (done, failing) => bar?.update(done, { failing }),
     });

@@ -80,7 +80,8 @@ export function replayCommand(report: CampaignReport, round: number): string {
 /** The flags after `--round N` that select the same core, scenario and catalog. */
 function replayFlags(report: CampaignReport): string {
   const scenario = report.catalog === null ? report.scenario : report.scenario.slice(0, -`+catalog:${report.catalog.name}`.length);
-  const flags = [report.core === 'reference' ? '' : ` --core ${report.core}`, scenario === 'default' ? '' : ` --scenario ${scenario}`];
+  const scenarioFlag = report.scenarioPath !== null ? ` --scenario ${shellWord(report.scenarioPath)}` : scenario === 'default' ? '' : ` --scenario ${scenario}`;
+  const flags = [report.core === 'reference' ? '' : ` --core ${report.core}`, scenarioFlag];
   if (report.catalog !== null) flags.push(` --catalog ${shellWord(report.catalog.path)}`);
   return flags.join('');
 }

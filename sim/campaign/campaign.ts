@@ -6,7 +6,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { LoadedCatalog } from '../plan/catalog.ts';
-import type { Scenario } from '../plan/scenario.ts';
+import { scenarioDigest, type Scenario } from '../plan/scenario.ts';
 import { runBatch, type BatchJob, type BatchResult } from './batch.ts';
 import { ReportBuilder, shardBlock, type CampaignReport } from './report.ts';
 import type { WorkerMessage } from './worker.ts';
@@ -29,6 +29,8 @@ export interface CampaignOptions {
    * {@link shardBlock}); the report then carries what `catsim merge` needs. Undefined: all of it.
    */
   shard?: { index: number; count: number };
+  /** The scenario file as given (`run --scenario PATH`), when it was a path rather than a built-in name. */
+  scenarioPath?: string;
   /** Worker threads; 0 runs in this thread (no progress timers may run meanwhile). */
   workers: number;
   /** Replay about 1 in this many rounds to check determinism (0: never). */
@@ -53,7 +55,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
   const { shard } = options;
   const block = shard === undefined ? { firstRound: options.firstRound, rounds: options.rounds } : shardBlock(options.firstRound, options.rounds, shard.index, shard.count);
   const builder = new ReportBuilder({
-    seed: options.seed, scenario, catalog: catalog === undefined ? null : { name: catalog.name, path: catalog.path }, core: options.core,
+    seed: options.seed, scenario, scenarioPath: options.scenarioPath ?? null, scenarioDigest: scenarioDigest(options.scenario), catalog: catalog === undefined ? null : { name: catalog.name, path: catalog.path }, core: options.core,
     firstRound: block.firstRound, roundsPlanned: block.rounds, faults: options.scenario.faults,
     shard: shard === undefined ? null : { ...shard, firstRound: options.firstRound, rounds: options.rounds },
   }, { rounds: options.scenario.probeGateRounds, required: options.scenario.requiredProbes });

@@ -22,10 +22,12 @@ export interface ShardInput {
 /** What merge reads of a report; everything else it carries is ignored. */
 const SHARD_REPORT_SCHEMA = {
   type: 'object',
-  required: ['seed', 'scenario', 'catalog', 'core', 'firstRound', 'roundsPlanned', 'roundsRun', 'interrupted', 'shard', 'shardData', 'violationsByInvariant', 'undecidedRounds', 'endStates', 'endReasons', 'faultsEnabled', 'failingRounds', 'probes', 'decisions', 'receipts', 'unknownDialectAdmissions', 'probeCalls', 'determinism', 'elapsedMs'],
+  required: ['seed', 'scenario', 'scenarioPath', 'scenarioDigest', 'catalog', 'core', 'firstRound', 'roundsPlanned', 'roundsRun', 'interrupted', 'shard', 'shardData', 'violationsByInvariant', 'undecidedRounds', 'endStates', 'endReasons', 'faultsEnabled', 'failingRounds', 'probes', 'decisions', 'receipts', 'unknownDialectAdmissions', 'probeCalls', 'determinism', 'elapsedMs'],
   properties: {
     seed: { type: 'string' },
     scenario: { type: 'string' },
+    scenarioPath: { type: ['string', 'null'] },
+    scenarioDigest: { type: 'string', pattern: '^[0-9a-f]{64}$' },
     core: { type: 'string' },
     firstRound: { type: 'integer', minimum: 0 },
     roundsPlanned: { type: 'integer', minimum: 0 },
@@ -57,7 +59,7 @@ const SHARD_REPORT_SCHEMA = {
 const validateShardReport = new Ajv({ allErrors: false }).compile<CampaignReport & { shard: ShardOfCampaign; shardData: ShardData }>(SHARD_REPORT_SCHEMA);
 
 /** The fields every shard of one campaign must agree on. */
-const SAME = ['seed', 'scenario', 'core'] as const;
+const SAME = ['seed', 'scenario', 'scenarioDigest', 'core'] as const;
 
 /**
  * Merges the shard reports of one campaign.
@@ -80,7 +82,7 @@ export function mergeShardReports(inputs: readonly ShardInput[]): CampaignReport
   const missing = Array.from({ length: count }, (_, i) => i + 1).filter((index) => !byIndex.has(index));
   if (missing.length > 0) throw new MergeError(`missing shard${missing.length === 1 ? '' : 's'} ${missing.map((index) => `${index}/${count} (rounds ${blockText(first.report.shard, index)})`).join(', ')}`);
   const builder = new ReportBuilder(
-    { seed: first.report.seed, scenario: first.report.scenario, catalog: first.report.catalog, core: first.report.core, firstRound, roundsPlanned: rounds, faults: Object.keys(first.report.faultsEnabled) },
+    { seed: first.report.seed, scenario: first.report.scenario, scenarioPath: first.report.scenarioPath, scenarioDigest: first.report.scenarioDigest, catalog: first.report.catalog, core: first.report.core, firstRound, roundsPlanned: rounds, faults: Object.keys(first.report.faultsEnabled) },
     first.report.shardData.probeGate,
   );
   for (const { report } of [...shards].sort((a, b) => a.report.shard.index - b.report.shard.index)) builder.addShard(report);

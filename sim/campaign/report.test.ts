@@ -14,7 +14,7 @@ function summary(round: number, over: Partial<RoundSummary> & { delays?: number[
   };
 }
 
-const META = { seed: '9', scenario: 'default', catalog: null, core: 'reference', firstRound: 10, roundsPlanned: 4, faults: ['F1', 'F8'] as const };
+const META = { seed: '9', scenario: 'default', scenarioPath: null, scenarioDigest: '0'.repeat(64), catalog: null, core: 'reference', firstRound: 10, roundsPlanned: 4, faults: ['F1', 'F8'] as const };
 
 describe('ReportBuilder', () => {
   it('folds rounds arriving out of order into the same report as in order', () => {

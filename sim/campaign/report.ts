@@ -22,6 +22,14 @@ export interface CampaignReport {
   seed: string;
   /** The scenario's name, followed by `+catalog:NAME` when the run used a catalog file. */
   scenario: string;
+  /**
+   * The scenario file as given to `run --scenario` when it was a path (ends in `.json`), or null
+   * for a built-in scenario name; the replay lines name it, since its `name` field may not be a
+   * built-in one (or may be, for a different file).
+   */
+  scenarioPath: string | null;
+  /** sha256 (hex) of the scenario's RFC 8785 canonical JSON: `catsim merge` refuses shards whose scenarios differ. */
+  scenarioDigest: string;
   /** The catalog file the run used (`run --catalog PATH`, path as given), or null. */
   catalog: { name: string; path: string } | null;
   core: string;
@@ -126,7 +134,7 @@ export class ReportBuilder {
   #replayed = 0;
 
   constructor(
-    private readonly meta: { seed: string; scenario: string; catalog: CampaignReport['catalog']; core: string; firstRound: number; roundsPlanned: number; faults: readonly string[]; shard?: ShardOfCampaign | null },
+    private readonly meta: { seed: string; scenario: string; scenarioPath: string | null; scenarioDigest: string; catalog: CampaignReport['catalog']; core: string; firstRound: number; roundsPlanned: number; faults: readonly string[]; shard?: ShardOfCampaign | null },
     private readonly probeGate: { rounds?: number; required?: readonly string[] } = {},
   ) {
     this.#totals = {

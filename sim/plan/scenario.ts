@@ -2,11 +2,13 @@
  * Scenarios: named fault mixes as data (`scenarios/<name>.json`). A scenario fixes the bounds
  * the oracle judges with, the core's timings, and the ranges the plan generator draws from.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import canonicalize from 'canonicalize';
 import { schemaProblem } from './schema-problem.ts';
 import type { Bounds, CoreTimings, FaultId } from './types.ts';
 import { PROBES } from '../campaign/probes.ts';
@@ -86,13 +88,23 @@ const SCENARIO_DIR = join(fileURLToPath(new URL('.', import.meta.url)), '..', '.
 /** The JSON Schema (draft 2020-12) every scenario file must satisfy. */
 export const SCENARIO_SCHEMA_PATH = join(SCENARIO_DIR, 'scenario.schema.json');
 
+/** True when `--scenario` names a file (it ends in `.json`) rather than a built-in scenario of `scenarios/`. */
+export function isScenarioPath(nameOrPath: string): boolean {
+  return nameOrPath.endsWith('.json');
+}
+
+/** sha256 (64 hex digits) of the scenario's RFC 8785 canonical JSON: equal exactly when the scenarios are. */
+export function scenarioDigest(scenario: Scenario): string {
+  return createHash('sha256').update(canonicalize(scenario) ?? 'null').digest('hex');
+}
+
 /**
  * Loads `scenarios/<name>.json`, or a path when `nameOrPath` ends in `.json`.
  * @throws ScenarioError `FILE: PROBLEM` (one line) when the file is missing, not JSON, or fails
  *   validation, e.g. `scenarios/x.json: "pageSize.min" must be a positive integer, got 1.5`.
  */
 export function loadScenario(nameOrPath: string): Scenario {
-  const file = nameOrPath.endsWith('.json') ? nameOrPath : join(SCENARIO_DIR, `${nameOrPath}.json`);
+  const file = isScenarioPath(nameOrPath) ? nameOrPath : join(SCENARIO_DIR, `${nameOrPath}.json`);
   let data: unknown;
   try {
     data = JSON.parse(readFileSync(file, 'utf8'));
