@@ -59,8 +59,11 @@ export async function runCommand(args: RunArgs): Promise<number> {
   const rounds = args.shard === undefined ? args.rounds : shardBlock(args.from, args.rounds, args.shard.index, args.shard.count).rounds;
   const workers = args.workers ?? Math.min(availableParallelism(), Math.max(1, Math.ceil(rounds / 25)));
   const abort = new AbortController();
-  const onSigint = (): void => abort.abort();
-  process.once('SIGINT', onSigint);
+  // Ctrl-C, or SIGTERM from a CI timeout or `docker stop`: stop between rounds and still print
+  // the summary and write the report of the rounds finished (exit 1, INTERRUPTED).
+  const onSignal = (): void => abort.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   const bar = args.progress && process.stderr.isTTY && workers > 0 ? new cliProgress.SingleBar({ format: 'rounds {bar} {value}/{total}  failing {failing}  {eta_formatted} left', stream: process.stderr, hideCursor: true, formatTime: formatDuration }, cliProgress.Presets.shades_classic) : undefined;
   bar?.start(rounds, 0, { failing: 0 });
   try {
@@ -78,7 +81,8 @@ export async function runCommand(args: RunArgs): Promise<number> {
     return exitCodeOf(report);
   } finally {
     bar?.stop();
-    process.off('SIGINT', onSigint);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   }
 }
 
