@@ -38,7 +38,9 @@ describe('planProblem', () => {
     expect(planProblem(edited((p) => { delete p.calls.probeAtMs; }))).toBe('missing field "calls.probeAtMs"');
     expect(planProblem(edited((p) => { p.servers[0].history[0].views.nobody = []; }))).toBe('the key "nobody" of "servers[0].history[0].views" must be an audience "tenant.role" (two non-empty parts, no other "." and no "|")');
     expect(planProblem(edited((p) => { p.servers[0].history[0].views['internal.ops'] = ['echo']; }))).toBe('"servers[0].history[0].views[\'internal.ops\'][0]" must be a tool descriptor (an object), got "echo"');
-    expect(planProblem(edited((p) => { p.servers[0].latencyMsMax = 2.5; }))).toBe('"servers[0].latencyMsMax" must be a non-negative integer, got 2.5');
+    expect(planProblem(edited((p) => { p.servers[0].latencyMsMax = 2.5; }))).toBe('"servers[0].latencyMsMax" must be an integer from 0 to 2147483647, got 2.5');
+    expect(planProblem(edited((p) => { p.servers[0].pageSizeMin = 1e20; }))).toBe('"servers[0].pageSizeMin" must be an integer from 1 to 2147483647, got 100000000000000000000');
+    expect(planProblem(edited((p) => { p.bounds.tHealMs = 2147483648; }))).toBe('"bounds.tHealMs" must be an integer from 0 to 2147483647, got 2147483648');
     expect(planProblem(edited((p) => { p.servers[0].cursorTrait = 'loop'; }))).toBe('"servers[0].cursorTrait" must be null or one of "repeat", "cycle", "always-empty", "never-ending", "ignored", "empty-page-with-next", got "loop"');
     expect(planProblem(edited((p) => { p.nominalLatencyMs = [1, 2, 3]; }))).toBe('"nominalLatencyMs" must have at most 2 items');
     expect(planProblem(edited((p) => { p.policy.effectClasses.echo = 'read'; }))).toBe('"policy.effectClasses.echo" must be one of "READ", "RESERVATION", "WRITE", "DESTRUCTIVE", got "read"');

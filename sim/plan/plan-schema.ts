@@ -40,7 +40,7 @@ const SERVER = object({
     minItems: 1,
     items: object({
       atMs: ms,
-      revision: { type: 'integer', title: 'an integer' },
+      revision: { type: 'integer', title: 'an integer from -2147483647 to 2147483647', minimum: -2147483647, maximum: 2147483647 },
       views: { type: 'object', title: 'an object of views by audience', propertyNames: { $ref: '#/$defs/audience' }, additionalProperties: { type: 'array', title: 'an array of tool descriptors', items: { $ref: '#/$defs/descriptor' } } },
       cause: string,
     }, 'a revision step {atMs, revision, views, cause}'),
@@ -107,8 +107,9 @@ export const PLAN_SCHEMA = {
     servers: { type: 'array', title: 'an array of server plans', items: SERVER },
   }, 'a catsim.plan.v1 plan (an object)'),
   $defs: {
-    nonNegativeInteger: { type: 'integer', title: 'a non-negative integer', minimum: 0 },
-    positiveInteger: { type: 'integer', title: 'a positive integer', minimum: 1 },
+    // Counts and times (ms) stop at 2^31 - 1: every value stays an exact integer in the simulator.
+    nonNegativeInteger: { type: 'integer', title: 'an integer from 0 to 2147483647', minimum: 0, maximum: 2147483647 },
+    positiveInteger: { type: 'integer', title: 'an integer from 1 to 2147483647', minimum: 1, maximum: 2147483647 },
     fraction: { type: 'number', title: 'a number in [0, 1]', minimum: 0, maximum: 1 },
     audience: { type: 'string', title: 'an audience "tenant.role" (two non-empty parts, no other "." and no "|")', pattern: '^[^.|]+\\.[^.|]+$' },
     descriptor: { type: 'object', title: 'a tool descriptor (an object)' },

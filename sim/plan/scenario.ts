@@ -101,7 +101,7 @@ export function scenarioDigest(scenario: Scenario): string {
 /**
  * Loads `scenarios/<name>.json`, or a path when `nameOrPath` ends in `.json`.
  * @throws ScenarioError `FILE: PROBLEM` (one line) when the file is missing, not JSON, or fails
- *   validation, e.g. `scenarios/x.json: "pageSize.min" must be a positive integer, got 1.5`.
+ *   validation, e.g. `scenarios/x.json: "pageSize.min" must be an integer from 1 to 2147483647, got 1.5`.
  */
 export function loadScenario(nameOrPath: string): Scenario {
   const file = isScenarioPath(nameOrPath) ? nameOrPath : join(SCENARIO_DIR, `${nameOrPath}.json`);

@@ -1,6 +1,6 @@
 /**
  * One ajv error in plain words, for the input files catsim reads against a JSON Schema (scenario
- * files, plan files): `"pageSize.min" must be a positive integer, got 1.5`, `unknown field
+ * files, plan files): `"pageSize.min" must be an integer from 1 to 2147483647, got 1.5`, `unknown field
  * "pageSizee"`, `missing field "calls.confirmFraction"`.
  *
  * The schema's `title` of the failing value, when it has one, is the phrase after "must be" (so a
