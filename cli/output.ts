@@ -40,3 +40,19 @@ export function assertWritable(path: string, option: string): void {
   })();
   if (problem !== undefined) throw new InputError(`${option} ${path}: cannot write there (${problem})`);
 }
+
+/**
+ * Checks that no two output options name the same file (one would silently overwrite the other).
+ * @param outputs `[option, path]` pairs; undefined paths (options not given) are skipped.
+ * @throws InputError (exit 2) naming both options and the path.
+ */
+export function assertDistinct(outputs: readonly [option: string, path: string | undefined][]): void {
+  const seen = new Map<string, string>();
+  for (const [option, path] of outputs) {
+    if (path === undefined) continue;
+    const full = resolve(path);
+    const other = seen.get(full);
+    if (other !== undefined) throw new InputError(`${other} and ${option} name the same file ${path}: one would overwrite the other`);
+    seen.set(full, option);
+  }
+}

@@ -72,7 +72,13 @@ describe('run --shard, merge, --junit', () => {
   });
 
   it('refuses a malformed shard, a shard without a report, and shards that are not one campaign (exit 2, one line)', async () => {
+    const negative = JSON.parse(read('s2.json')) as { violationsByInvariant: Record<string, number> };
+    negative.violationsByInvariant.I1 = -5;
+    writeFileSync(at('s2-negative.json'), JSON.stringify(negative));
     const cases: [string[], string][] = [
+      [['merge', at('s1.json'), at('s2-negative.json')], `catsim: ${at('s2-negative.json')}: not a shard report of catsim run --shard i/n --report (/violationsByInvariant/I1 must be >= 0)\n`],
+      [[...RUN, '--report', at('same.out'), '--junit', at('same.out')], `catsim: --report and --junit name the same file ${at('same.out')}: one would overwrite the other\n`],
+      [['merge', at('s1.json'), at('s2.json'), '--report', at('s1.json')], `catsim: --report names the shard report ${at('s1.json')}: the merge would overwrite it\n`],
       [[...RUN, '--shard', '3/2', '--report', at('x.json')], 'catsim: --shard must be i/n with 1 <= i <= n, got 3/2\n'],
       [[...RUN, '--shard', '0/2', '--report', at('x.json')], 'catsim: --shard must be i/n with 1 <= i <= n, got 0/2\n'],
       [[...RUN, '--shard', '1/2'], 'catsim: --shard needs --report FILE.json: catsim merge reads the shard reports\n'],

@@ -6,12 +6,13 @@
  * is exit 2.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { MergeError, mergeShardReports, type ShardInput } from '../../sim/campaign/merge.ts';
 import { exitCodeOf } from '../../sim/campaign/report.ts';
 import { InputError } from '../errors.ts';
 import { junitXml } from '../format/junit.ts';
 import { formatSummary } from '../format/summary.ts';
-import { assertWritable } from '../output.ts';
+import { assertDistinct, assertWritable } from '../output.ts';
 
 /** Arguments of `catsim merge`. */
 export interface MergeArgs {
@@ -26,11 +27,16 @@ export interface MergeArgs {
 /**
  * Merges the shard reports, prints the summary, writes the requested files, returns the exit code.
  * @throws InputError (exit 2) for an unreadable or malformed file, shards of different campaigns, a
- * missing, repeated or interrupted shard, or an unwritable output path (checked before reading).
+ * missing, repeated or interrupted shard, or an unwritable output path, two outputs on one file, or an
+ * output on a shard report (all checked before reading).
  */
 export function mergeCommand(args: MergeArgs): number {
   if (args.report !== undefined) assertWritable(args.report, '--report');
   if (args.junit !== undefined) assertWritable(args.junit, '--junit');
+  assertDistinct([['--report', args.report], ['--junit', args.junit]]);
+  for (const [option, path] of [['--report', args.report], ['--junit', args.junit]] as const) {
+    if (path !== undefined && args.files.some((file) => resolve(file) === resolve(path))) throw new InputError(`${option} names the shard report ${path}: the merge would overwrite it`);
+  }
   const inputs: ShardInput[] = args.files.map((path) => ({ path, report: readJson(path) }));
   let report;
   try {

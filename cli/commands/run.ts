@@ -15,7 +15,7 @@ import { InputError } from '../errors.ts';
 import { junitXml } from '../format/junit.ts';
 import { formatDuration } from '../format/duration.ts';
 import { formatSummary } from '../format/summary.ts';
-import { assertWritable } from '../output.ts';
+import { assertDistinct, assertWritable } from '../output.ts';
 import { generatePlan } from '../../sim/plan/generate.ts';
 import type { Scenario } from '../../sim/plan/scenario.ts';
 import type { PoolTool } from '../../sim/plan/tool-pool.ts';
@@ -56,6 +56,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
   if (args.shard !== undefined && args.report === undefined) throw new InputError('--shard needs --report FILE.json: catsim merge reads the shard reports');
   if (args.report !== undefined) assertWritable(args.report, '--report');
   if (args.junit !== undefined) assertWritable(args.junit, '--junit');
+  assertDistinct([['--report', args.report], ['--junit', args.junit]]);
   const rounds = args.shard === undefined ? args.rounds : shardBlock(args.from, args.rounds, args.shard.index, args.shard.count).rounds;
   const workers = args.workers ?? Math.min(availableParallelism(), Math.max(1, Math.ceil(rounds / 25)));
   const abort = new AbortController();

@@ -48,11 +48,25 @@ const SHARD_REPORT_SCHEMA = {
         probeGate: { type: 'object', properties: { rounds: { type: 'integer' }, required: { type: 'array', items: { type: 'string' } } } },
       },
     },
+    violationsByInvariant: { $ref: '#/$defs/counts' },
+    undecidedRounds: { $ref: '#/$defs/count' },
+    endStates: { $ref: '#/$defs/counts' },
+    endReasons: { $ref: '#/$defs/counts' },
+    faultsEnabled: { $ref: '#/$defs/counts' },
+    probes: { $ref: '#/$defs/counts' },
+    decisions: { $ref: '#/$defs/counts' },
+    unknownDialectAdmissions: { $ref: '#/$defs/count' },
     failingRounds: { type: 'array', items: { type: 'object', required: ['round', 'undecided', 'violations'] } },
-    determinism: { type: 'object', required: ['replayed', 'mismatches'], properties: { replayed: { type: 'integer' }, mismatches: { type: 'array' } } },
-    receipts: { type: 'object', required: ['executed', 'covered'] },
-    probeCalls: { type: 'object', required: ['expected', 'admitted'] },
+    determinism: { type: 'object', required: ['replayed', 'mismatches'], properties: { replayed: { $ref: '#/$defs/count' }, mismatches: { type: 'array' } } },
+    receipts: { type: 'object', required: ['executed', 'covered'], properties: { executed: { $ref: '#/$defs/count' }, covered: { $ref: '#/$defs/count' } } },
+    probeCalls: { type: 'object', required: ['expected', 'admitted'], properties: { expected: { $ref: '#/$defs/count' }, admitted: { $ref: '#/$defs/count' } } },
     elapsedMs: { type: 'number' },
+  },
+  $defs: {
+    /** A count: what a run writes, never negative or fractional. */
+    count: { type: 'integer', minimum: 0 },
+    /** Counts by name (invariant, state, reason, fault, probe or decision). */
+    counts: { type: 'object', additionalProperties: { type: 'integer', minimum: 0 } },
   },
 } as const;
 
