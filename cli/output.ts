@@ -46,7 +46,7 @@ export function assertWritable(path: string, option: string): void {
  * @param outputs `[option, path]` pairs; undefined paths (options not given) are skipped.
  * @throws InputError (exit 2) naming both options and the path.
  */
-export function assertDistinct(outputs: readonly [option: string, path: string | undefined][]): void {
+export function assertDistinct(outputs: readonly (readonly [option: string, path: string | undefined])[]): void {
   const seen = new Map<string, string>();
   for (const [option, path] of outputs) {
     if (path === undefined) continue;

@@ -33,8 +33,9 @@ export interface MergeArgs {
 export function mergeCommand(args: MergeArgs): number {
   if (args.report !== undefined) assertWritable(args.report, '--report');
   if (args.junit !== undefined) assertWritable(args.junit, '--junit');
-  assertDistinct([['--report', args.report], ['--junit', args.junit]]);
-  for (const [option, path] of [['--report', args.report], ['--junit', args.junit]] as const) {
+  const outputs = [['--report', args.report], ['--junit', args.junit]] as const;
+  assertDistinct(outputs);
+  for (const [option, path] of outputs) {
     if (path !== undefined && args.files.some((file) => resolve(file) === resolve(path))) throw new InputError(`${option} names the shard report ${path}: the merge would overwrite it`);
   }
   const inputs: ShardInput[] = args.files.map((path) => ({ path, report: readJson(path) }));
