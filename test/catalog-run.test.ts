@@ -98,7 +98,7 @@ describe('run and replay --catalog on the command line', () => {
       faultsEnabled: {}, failingRounds: [{ round: 0, undecided: false, violations: [{ invariant: 'I2', code: 'HALF_PAGE', seq: 1, evidence: 'e' } as never] }],
       probes: {}, probesMissed: [], decisions: {},
       revocation: { count: 0, censored: 0, p50Ms: null, p99Ms: null, maxMs: null }, receipts: { executed: 0, covered: 0 }, unknownDialectAdmissions: 0, probeCalls: { expected: 0, admitted: 0 },
-      determinism: { replayed: 0, mismatches: [] }, campaignDigest: null, shard: null, elapsedMs: 1, roundsPerSecond: 1,
+      determinism: { replayed: 0, mismatches: [] }, campaignDigest: null, shard: null, mergeData: { roundDigests: ['0'.repeat(64)], revocationDelaysMs: [], revocationsCensored: 0, probeGate: {} }, elapsedMs: 1, roundsPerSecond: 1,
     };
     const text = formatSummary(report, 0);
     expect(text).toContain('catsim run  seed=7  scenario=default+catalog:filesystem  core=mutant:first-page-only');

@@ -16,7 +16,7 @@
 import junitReportBuilder, { type Builder } from 'junit-report-builder';
 import { INVARIANT_IDS } from '../../oracle/index.ts';
 import type { CampaignReport } from '../../sim/campaign/report.ts';
-import { replayCommand } from './summary.ts';
+import { interruptedText, replayCommand } from './summary.ts';
 
 // The package is CommonJS whose `module.exports` is the builder itself, while its types declare it
 // as `export default`: under NodeNext the default import is typed as the module, so it is retyped here.
@@ -64,7 +64,7 @@ export function junitXml(report: CampaignReport): string {
       report.determinism.mismatches.map((mismatch) => `round ${mismatch.round}: first differing event seq ${mismatch.firstDifferingSeq ?? '(header)'}`).join('\n'));
   }
   const complete = testCase('campaign complete');
-  if (report.interrupted) complete.failure(`interrupted after ${report.roundsRun} of ${report.roundsPlanned} rounds; resume with --from ${report.resumeFrom}`, 'interrupted');
+  if (report.interrupted) complete.failure(`interrupted ${interruptedText(report)}`, 'interrupted');
   return root.build();
 }
 

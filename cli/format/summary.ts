@@ -53,10 +53,23 @@ function coverage(covered: number, total: number): string {
 
 function verdict(report: CampaignReport, violations: number): string {
   if (report.determinism.mismatches.length > 0) return 'TESTBED FAILURE (non-deterministic rounds)';
-  if (report.interrupted) return `INTERRUPTED after ${report.roundsRun} rounds (resume with --from ${report.resumeFrom})`;
+  if (report.interrupted) return `INTERRUPTED ${interruptedText(report)}`;
+  if (report.roundsRun === 0) return 'FAIL (no round was run: nothing was tested)';
   if (report.failingRounds.length === 0 && report.probesMissed.length > 0) return `FAIL (coverage probes never hit: ${report.probesMissed.join(', ')})`;
   if (report.failingRounds.length === 0) return `PASS (0 violations, 0 UNDECIDED)${report.shard === null ? '' : '; the coverage-probe gate is judged by catsim merge'}`;
   return `FAIL (${violations} violations, ${report.undecidedRounds} UNDECIDED)`;
+}
+
+/**
+ * Which rounds an interrupted report covers and how to run the rest, e.g. `after 72 of 100
+ * rounds: rounds 0..71 are done and counted here (resume with --from 72 --rounds 28, then catsim
+ * merge the two reports)`. The report covers exactly those rounds (see sim/campaign/report.ts).
+ */
+export function interruptedText(report: CampaignReport): string {
+  const rest = report.firstRound + report.roundsPlanned - report.resumeFrom;
+  const resume = `resume with --from ${report.resumeFrom} --rounds ${rest}${report.shard === null ? '' : ' (without --shard)'}`;
+  if (report.roundsRun === 0) return `before its first round was done: nothing is counted here (${resume})`;
+  return `after ${report.roundsRun} of ${report.roundsPlanned} rounds: rounds ${report.firstRound}..${report.resumeFrom - 1} are done and counted here (${resume}, then catsim merge the two reports)`;
 }
 
 function failingLines(report: CampaignReport): string[] {

@@ -35,11 +35,18 @@ export interface CampaignOptions {
   workers: number;
   /** Replay about 1 in this many rounds to check determinism (0: never). */
   determinismEvery: number;
-  /** Rounds per batch handed to a worker. */
+  /**
+   * Rounds per batch handed to a worker; default 25, or fewer so that every worker gets a batch
+   * (a 10-round campaign on 4 workers runs batches of 3).
+   */
   batchSize?: number;
-  /** Called between rounds with the number of rounds done and failing so far. */
+  /** Called between rounds with the number of rounds finished and failing so far (in any order). */
   onProgress?: (done: number, failing: number) => void;
-  /** Aborting stops the campaign; the report then covers the rounds finished so far. */
+  /**
+   * Aborting stops the campaign between rounds; the report then covers the rounds done from
+   * `firstRound` on without a gap (a round a faster worker finished beyond the first unfinished
+   * one is left out: resuming from `resumeFrom` runs it again).
+   */
   signal?: AbortSignal;
 }
 
@@ -60,15 +67,17 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
     shard: shard === undefined ? null : { ...shard, firstRound: options.firstRound, rounds: options.rounds },
   }, { rounds: options.scenario.probeGateRounds, required: options.scenario.requiredProbes });
   const started = performance.now(); // real-clock: throughput only, never inside a round
+  let done = 0;
   let failing = 0;
   const onResult = (result: BatchResult): void => {
-    builder.add(result.summary);
-    if (result.replay !== undefined) builder.addReplay(result.summary.round, result.replay);
+    builder.add(result.summary, result.replay);
+    done += 1;
     if (result.summary.violations.length > 0 || result.summary.status === 'undecided') failing += 1;
-    options.onProgress?.(builder.roundsRun, failing);
+    options.onProgress?.(done, failing);
   };
   const rounds = Array.from({ length: block.rounds }, (_, i) => block.firstRound + i);
-  const jobs = batches(rounds, options.batchSize ?? 25).map((batch): BatchJob => ({ seed: options.seed, scenario: options.scenario, core: options.core, rounds: batch, determinismEvery: options.determinismEvery, pool: catalog?.pool }));
+  const batchSize = options.batchSize ?? Math.max(1, Math.min(25, Math.ceil(block.rounds / Math.max(1, options.workers))));
+  const jobs = batches(rounds, batchSize).map((batch): BatchJob => ({ seed: options.seed, scenario: options.scenario, core: options.core, rounds: batch, determinismEvery: options.determinismEvery, pool: catalog?.pool }));
   if (options.workers === 0) {
     for (const job of jobs) {
       if (options.signal?.aborted) break;
@@ -77,7 +86,9 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
   } else {
     await runOnWorkers(jobs, options.workers, onResult, options.signal);
   }
-  return builder.build(performance.now() - started, options.signal?.aborted === true); // real-clock
+  // An abort that came after the last round was done interrupted nothing.
+  const interrupted = options.signal?.aborted === true && builder.roundsRun < block.rounds;
+  return builder.build(performance.now() - started, interrupted); // real-clock
 }
 
 function batches<T>(items: readonly T[], size: number): T[][] {

@@ -1,28 +1,35 @@
 /**
- * `catsim merge`: shard reports (`run --shard i/n --report FILE.json`, run anywhere, in any
- * order) folded into the one report the whole campaign would have produced. Everything but the
- * real-time figures equals that report, campaign digest and revocation percentiles included:
- * shards carry their per-round trace digests and every revocation delay (`shardData`). The
- * coverage-probe gate is judged here, over all shards, never by one shard.
+ * `catsim merge`: reports of parts of one campaign, run anywhere and given in any order, folded
+ * into the one report the whole campaign would have produced. A part is any report of `catsim
+ * run`: a shard (`run --shard i/n --report FILE.json`), an interrupted run, the run that resumed
+ * it (`--from R --rounds N`), or an earlier merge. Each report covers exactly the rounds
+ * `firstRound .. firstRound + roundsRun - 1` (see report.ts), so merging is sound when the parts'
+ * rounds tile one block without a gap or an overlap, and that block holds every round of the
+ * campaign each part was run for (a shard's whole campaign, an interrupted run's planned rounds).
+ *
+ * Everything but the real-time figures equals the whole campaign's report, campaign digest and
+ * revocation percentiles included: every report carries its per-round trace digests and every
+ * revocation delay (`mergeData`). The coverage-probe gate is judged here, over all parts, never by
+ * one shard.
  */
 import { Ajv } from 'ajv';
-import { ReportBuilder, shardBlock, type CampaignReport, type ShardData, type ShardOfCampaign } from './report.ts';
+import { ReportBuilder, type CampaignReport } from './report.ts';
 
-/** Shard reports that cannot be merged; the message names the file and the problem (exit 2). */
+/** Reports that cannot be merged; the message names the file and the problem (exit 2). */
 export class MergeError extends Error {
   override readonly name = 'MergeError';
 }
 
-/** One shard report as read, with the path it came from (for messages). */
+/** One report as read, with the path it came from (for messages). */
 export interface ShardInput {
   path: string;
   report: unknown;
 }
 
 /** What merge reads of a report; everything else it carries is ignored. */
-const SHARD_REPORT_SCHEMA = {
+const REPORT_SCHEMA = {
   type: 'object',
-  required: ['seed', 'scenario', 'scenarioPath', 'scenarioDigest', 'catalog', 'core', 'firstRound', 'roundsPlanned', 'roundsRun', 'interrupted', 'shard', 'shardData', 'violationsByInvariant', 'undecidedRounds', 'endStates', 'endReasons', 'faultsEnabled', 'failingRounds', 'probes', 'decisions', 'receipts', 'unknownDialectAdmissions', 'probeCalls', 'determinism', 'elapsedMs'],
+  required: ['seed', 'scenario', 'scenarioPath', 'scenarioDigest', 'catalog', 'core', 'firstRound', 'roundsPlanned', 'roundsRun', 'interrupted', 'shard', 'mergeData', 'violationsByInvariant', 'undecidedRounds', 'endStates', 'endReasons', 'faultsEnabled', 'failingRounds', 'probes', 'decisions', 'receipts', 'unknownDialectAdmissions', 'probeCalls', 'determinism', 'elapsedMs'],
   properties: {
     seed: { type: 'string' },
     scenario: { type: 'string' },
@@ -34,11 +41,11 @@ const SHARD_REPORT_SCHEMA = {
     roundsRun: { type: 'integer', minimum: 0 },
     interrupted: { type: 'boolean' },
     shard: {
-      type: 'object',
+      type: ['object', 'null'],
       required: ['index', 'count', 'firstRound', 'rounds'],
       properties: { index: { type: 'integer', minimum: 1 }, count: { type: 'integer', minimum: 1 }, firstRound: { type: 'integer', minimum: 0 }, rounds: { type: 'integer', minimum: 1 } },
     },
-    shardData: {
+    mergeData: {
       type: 'object',
       required: ['roundDigests', 'revocationDelaysMs', 'revocationsCensored', 'probeGate'],
       properties: {
@@ -70,85 +77,97 @@ const SHARD_REPORT_SCHEMA = {
   },
 } as const;
 
-const validateShardReport = new Ajv({ allErrors: false }).compile<CampaignReport & { shard: ShardOfCampaign; shardData: ShardData }>(SHARD_REPORT_SCHEMA);
+const validateReport = new Ajv({ allErrors: false }).compile<CampaignReport>(REPORT_SCHEMA);
 
-/** The fields every shard of one campaign must agree on. */
+/** The fields every part of one campaign must agree on. */
 const SAME = ['seed', 'scenario', 'scenarioDigest', 'core'] as const;
 
+/** A report that passed the schema, with its file. */
+interface Part {
+  path: string;
+  report: CampaignReport;
+}
+
 /**
- * Merges the shard reports of one campaign.
- * @throws MergeError when a file is not a shard report, the shards are of different campaigns,
- * a shard is missing, given twice or interrupted, or its block is not the one its index names.
+ * Merges the reports of the parts of one campaign.
+ * @throws MergeError when a file is not a report of catsim run, the parts are of different
+ *   campaigns, a part covers no round, two parts share a round, or a round of a part's campaign
+ *   is in no part.
  */
 export function mergeShardReports(inputs: readonly ShardInput[]): CampaignReport {
-  if (inputs.length === 0) throw new MergeError('no shard reports given');
-  const shards = inputs.map(readShard);
-  const first = shards[0] as Shard;
-  const byIndex = new Map<number, string>();
-  for (const shard of shards) {
-    checkSameCampaign(shard, first);
-    const twin = byIndex.get(shard.report.shard.index);
-    if (twin !== undefined) throw new MergeError(`${shard.path}: shard ${shard.report.shard.index}/${shard.report.shard.count} is given twice (also ${twin})`);
-    byIndex.set(shard.report.shard.index, shard.path);
-    checkComplete(shard);
-  }
-  const { count, firstRound, rounds } = first.report.shard;
-  const missing = Array.from({ length: count }, (_, i) => i + 1).filter((index) => !byIndex.has(index));
-  if (missing.length > 0) throw new MergeError(`missing shard${missing.length === 1 ? '' : 's'} ${missing.map((index) => `${index}/${count} (rounds ${blockText(first.report.shard, index)})`).join(', ')}`);
+  if (inputs.length === 0) throw new MergeError('no reports given');
+  const parts = inputs.map(readPart);
+  const first = parts[0] as Part;
+  for (const part of parts) checkSameCampaign(part, first);
+  const ordered = [...parts].sort((a, b) => a.report.firstRound - b.report.firstRound);
+  checkTiling(ordered);
+  const start = (ordered[0] as Part).report.firstRound;
+  const last = ordered.at(-1) as Part;
+  const end = last.report.firstRound + last.report.roundsRun;
+  checkCampaignsCovered(parts, start, end);
   const builder = new ReportBuilder(
-    { seed: first.report.seed, scenario: first.report.scenario, scenarioPath: first.report.scenarioPath, scenarioDigest: first.report.scenarioDigest, catalog: first.report.catalog, core: first.report.core, firstRound, roundsPlanned: rounds, faults: Object.keys(first.report.faultsEnabled) },
-    first.report.shardData.probeGate,
+    { seed: first.report.seed, scenario: first.report.scenario, scenarioPath: first.report.scenarioPath, scenarioDigest: first.report.scenarioDigest, catalog: first.report.catalog, core: first.report.core, firstRound: start, roundsPlanned: end - start, faults: Object.keys(first.report.faultsEnabled) },
+    first.report.mergeData.probeGate,
   );
-  for (const { report } of [...shards].sort((a, b) => a.report.shard.index - b.report.shard.index)) builder.addShard(report);
-  return builder.build(shards.reduce((sum, { report }) => sum + report.elapsedMs, 0), false);
+  for (const { report } of ordered) builder.addPart(report);
+  return builder.build(parts.reduce((sum, { report }) => sum + report.elapsedMs, 0), false);
 }
 
-/** A shard report that passed the schema, with its file. */
-interface Shard {
-  path: string;
-  report: CampaignReport & { shard: ShardOfCampaign; shardData: ShardData };
-}
-
-function readShard({ path, report }: ShardInput): Shard {
-  if (typeof report === 'object' && report !== null && (report as { shard?: unknown }).shard === null) {
-    throw new MergeError(`${path}: the report of a whole campaign, not of a shard (catsim run --shard i/n --report FILE writes those)`);
-  }
-  if (!validateShardReport(report)) {
-    const error = validateShardReport.errors?.[0];
+function readPart({ path, report }: ShardInput): Part {
+  if (!validateReport(report)) {
+    const error = validateReport.errors?.[0];
     const where = error === undefined ? '' : `${error.instancePath || '(top level)'} ${error.message}`;
-    throw new MergeError(`${path}: not a shard report of catsim run --shard i/n --report (${where})`);
+    throw new MergeError(`${path}: not a report of catsim run --report (${where})`);
   }
+  if (report.roundsRun === 0) throw new MergeError(`${path}: covers no round (interrupted before its first round was done): nothing to merge`);
+  if (report.mergeData.roundDigests.length !== report.roundsRun) throw new MergeError(`${path}: holds ${report.mergeData.roundDigests.length} round digests for ${report.roundsRun} rounds: not a report catsim wrote`);
   return { path, report };
 }
 
-/** The same seed, scenario, catalog and core, and the same split of the same rounds as `first`. */
-function checkSameCampaign({ path, report }: Shard, first: Shard): void {
+/** The same seed, scenario, catalog and core as `first`. */
+function checkSameCampaign({ path, report }: Part, first: Part): void {
   for (const field of SAME) {
-    if (report[field] !== first.report[field]) throw new MergeError(`${path}: ${field} is ${JSON.stringify(report[field])}, but ${first.path} has ${JSON.stringify(first.report[field])}: not shards of one campaign`);
+    if (report[field] !== first.report[field]) throw new MergeError(`${path}: ${field} is ${JSON.stringify(report[field])}, but ${first.path} has ${JSON.stringify(first.report[field])}: not parts of one campaign`);
   }
-  if (JSON.stringify(report.catalog) !== JSON.stringify(first.report.catalog)) throw new MergeError(`${path}: its catalog differs from ${first.path}'s: not shards of one campaign`);
-  const { shard } = report;
-  const campaign = first.report.shard;
-  if (shard.count !== campaign.count || shard.firstRound !== campaign.firstRound || shard.rounds !== campaign.rounds) {
-    throw new MergeError(`${path}: shard of rounds ${shard.firstRound}..${shard.firstRound + shard.rounds - 1} in ${shard.count}, but ${first.path} is of rounds ${campaign.firstRound}..${campaign.firstRound + campaign.rounds - 1} in ${campaign.count}: not shards of one campaign`);
-  }
-  if (shard.index > shard.count) throw new MergeError(`${path}: shard ${shard.index}/${shard.count} does not exist`);
+  if (JSON.stringify(report.catalog) !== JSON.stringify(first.report.catalog)) throw new MergeError(`${path}: its catalog differs from ${first.path}'s: not parts of one campaign`);
 }
 
-/** The shard ran exactly its block, to the end. */
-function checkComplete({ path, report }: Shard): void {
-  const { shard } = report;
-  const block = shardBlock(shard.firstRound, shard.rounds, shard.index, shard.count);
-  if (report.firstRound !== block.firstRound || report.roundsPlanned !== block.rounds) {
-    throw new MergeError(`${path}: shard ${shard.index}/${shard.count} should cover rounds ${blockText(shard, shard.index)}, it says ${report.firstRound}..${report.firstRound + report.roundsPlanned - 1}`);
-  }
-  if (report.interrupted || report.roundsRun !== block.rounds || report.shardData.roundDigests.length !== block.rounds) {
-    throw new MergeError(`${path}: shard ${shard.index}/${shard.count} was interrupted after ${report.roundsRun} of ${block.rounds} rounds; run it again to the end`);
+/** Parts in round order cover one block: each starts where the one before it ends. */
+function checkTiling(ordered: readonly Part[]): void {
+  for (let i = 1; i < ordered.length; i += 1) {
+    const before = ordered[i - 1] as Part;
+    const part = ordered[i] as Part;
+    const end = before.report.firstRound + before.report.roundsRun;
+    if (part.report.firstRound < end) throw new MergeError(`${part.path}: its rounds ${roundsText(part.report.firstRound, part.report.roundsRun)} overlap the rounds ${roundsText(before.report.firstRound, before.report.roundsRun)} of ${before.path}`);
+    if (part.report.firstRound > end) throw new MergeError(`${missingText(end, part.report.firstRound - end)}: ${before.path} ends at round ${end - 1} and ${part.path} starts at round ${part.report.firstRound}${runHint(end, part.report.firstRound - end)}`);
   }
 }
 
-/** `first..last` of shard `index` of the campaign. */
-function blockText(campaign: ShardOfCampaign, index: number): string {
-  const block = shardBlock(campaign.firstRound, campaign.rounds, index, campaign.count);
-  return `${block.firstRound}..${block.firstRound + block.rounds - 1}`;
+/**
+ * Every round of the campaign each part was run for (a shard's whole campaign, an interrupted
+ * run's planned rounds) is in `start .. end - 1`.
+ */
+function checkCampaignsCovered(parts: readonly Part[], start: number, end: number): void {
+  for (const { path, report } of parts) {
+    const campaign = report.shard ?? { firstRound: report.firstRound, rounds: report.roundsPlanned };
+    const campaignEnd = campaign.firstRound + campaign.rounds;
+    const whose = `${path} ${report.shard === null ? 'was run for' : 'is a shard of'} rounds ${roundsText(campaign.firstRound, campaign.rounds)}`;
+    if (campaign.firstRound < start) throw new MergeError(`${missingText(campaign.firstRound, start - campaign.firstRound)}, but ${whose}${runHint(campaign.firstRound, start - campaign.firstRound)}`);
+    if (campaignEnd > end) throw new MergeError(`${missingText(end, campaignEnd - end)}, but ${whose}${runHint(end, campaignEnd - end)}`);
+  }
+}
+
+/** `rounds 12..13 are in no report`, or `round 12 is in no report`. */
+function missingText(firstRound: number, rounds: number): string {
+  return rounds === 1 ? `round ${firstRound} is in no report` : `rounds ${roundsText(firstRound, rounds)} are in no report`;
+}
+
+/** `first..last`, or `first` alone for one round. */
+function roundsText(firstRound: number, rounds: number): string {
+  return rounds === 1 ? `${firstRound}` : `${firstRound}..${firstRound + rounds - 1}`;
+}
+
+/** How to run the missing rounds, after their range in a message. */
+function runHint(from: number, rounds: number): string {
+  return ` (catsim run --from ${from} --rounds ${rounds} with the same seed, scenario, catalog and core runs them)`;
 }

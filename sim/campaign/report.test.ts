@@ -46,18 +46,30 @@ describe('ReportBuilder', () => {
     expect(a.roundsPerSecond).toBe(4);
   });
 
-  it('names the first round not run as the resume point', () => {
+  it('covers only the rounds done without a gap: a round finished ahead of an unfinished one is left out, with its replay', () => {
+    const builder = new ReportBuilder({ ...META, faults: [] });
+    builder.add(summary(10), 'same');
+    builder.add(summary(12, { violations: [{ invariant: 'I1', code: 'X', seq: 1, evidence: 'e' } as never] }), 3);
+    const report = builder.build(10, true);
+    // Round 11 never finished: the report, its digest and the resume point all stop at round 10.
+    expect([report.roundsRun, report.resumeFrom, report.interrupted]).toEqual([1, 11, true]);
+    expect(report.campaignDigest).toBe(campaignDigest(new Map([[10, 'digest-10']])));
+    expect(report.mergeData.roundDigests).toEqual(['digest-10']);
+    expect([report.failingRounds, report.determinism]).toEqual([[], { replayed: 1, mismatches: [] }]);
+    // Once round 11 arrives, round 12 follows it in.
+    builder.add(summary(11));
+    const later = builder.build(10, true);
+    expect([later.roundsRun, later.resumeFrom, later.mergeData.roundDigests]).toEqual([3, 13, ['digest-10', 'digest-11', 'digest-12']]);
+    expect(later.determinism).toEqual({ replayed: 2, mismatches: [{ round: 12, firstDifferingSeq: 3 }] });
+  });
+
+  it('refuses a round reported twice, folded or still waiting, and a round outside its block', () => {
     const builder = new ReportBuilder({ ...META, faults: [] });
     builder.add(summary(10));
     builder.add(summary(12));
-    const report = builder.build(10, true);
-    expect([report.roundsRun, report.resumeFrom, report.interrupted]).toEqual([2, 11, true]);
-  });
-
-  it('refuses a round reported twice', () => {
-    const builder = new ReportBuilder({ ...META, faults: [] });
-    builder.add(summary(10));
     expect(() => builder.add(summary(10))).toThrow('round 10 was reported twice');
+    expect(() => builder.add(summary(12))).toThrow('round 12 was reported twice');
+    expect(() => builder.add(summary(14))).toThrow('round 14 is outside rounds 10..13');
   });
 
   it('digests the rounds in round order, whatever order they finished in', () => {

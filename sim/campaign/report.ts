@@ -2,6 +2,13 @@
  * The campaign report: round summaries folded into the gate verdict. Everything in it except
  * `elapsedMs` and `roundsPerSecond` depends only on (seed, rounds, scenario, core), never on
  * the number of workers or the order in which rounds finished.
+ *
+ * A report covers one contiguous block of rounds, exactly `firstRound .. firstRound + roundsRun -
+ * 1`: rounds are folded in round order, and a round that finished ahead of an unfinished one (a
+ * worker was faster) is left out of an interrupted report and run again on resume. So the
+ * summary, the report and the resume point (`resumeFrom`) name the same rounds, and every report
+ * carries what `catsim merge` needs (`mergeData`) to fold it with the reports of the other
+ * rounds of its campaign (shards, or the remainder of an interrupted run).
  */
 import { createHash } from 'node:crypto';
 import type { Violation } from '../../oracle/index.ts';
@@ -35,11 +42,14 @@ export interface CampaignReport {
   core: string;
   firstRound: number;
   roundsPlanned: number;
+  /** The rounds this report covers are exactly `firstRound .. firstRound + roundsRun - 1`. */
   roundsRun: number;
+  /** Stopped (Ctrl-C, SIGTERM) before `roundsPlanned` rounds were done. */
   interrupted: boolean;
   /**
-   * The first round not run: resuming with `--from` this value runs every round that was not
-   * (workers finish rounds out of order, so some later rounds may run twice; none is skipped).
+   * The first round not covered, `firstRound + roundsRun`: `catsim run --from resumeFrom
+   * --rounds (firstRound + roundsPlanned - resumeFrom)` runs the rest, and `catsim merge` folds
+   * the two reports into the report of the uninterrupted run.
    */
   resumeFrom: number;
   violationsByInvariant: Record<string, number>;
@@ -80,8 +90,8 @@ export interface CampaignReport {
    * block. Null for a whole campaign and for the report `catsim merge` builds.
    */
   shard: ShardOfCampaign | null;
-  /** What `catsim merge` needs besides the totals; present only on shard reports. */
-  shardData?: ShardData;
+  /** What `catsim merge` needs besides the totals (about 70 bytes a round). */
+  mergeData: MergeData;
   /** Real time the campaign took, ms (a merged report: the sum over its shards). */
   elapsedMs: number;
   roundsPerSecond: number;
@@ -96,14 +106,14 @@ export interface ShardOfCampaign {
   rounds: number;
 }
 
-/** The per-round facts of a shard that totals cannot carry, for an exact merge. */
-export interface ShardData {
-  /** Trace digest of each round of the shard's block, in round order (from `firstRound`). */
+/** The per-round facts of a report that totals cannot carry, for an exact merge. */
+export interface MergeData {
+  /** Trace digest of each round covered, in round order (from `firstRound`): `roundsRun` entries. */
   roundDigests: string[];
-  /** Every revocation delay of the shard (simulated ms), ascending, for exact percentiles. */
+  /** Every revocation delay of the rounds covered (simulated ms), ascending, for exact percentiles. */
   revocationDelaysMs: number[];
   revocationsCensored: number;
-  /** The scenario's probe gate, judged by merge over all shards (never by one shard). */
+  /** The scenario's probe gate, judged by merge over all the parts (never by one shard). */
   probeGate: { rounds?: number; required?: string[] };
 }
 
@@ -119,15 +129,22 @@ export function shardBlock(firstRound: number, rounds: number, index: number, co
 }
 
 /**
- * Folds round summaries (any order) into a report as they arrive. It keeps the counts, the
- * failing rounds, every revocation delay (one number each, for exact percentiles) and every
- * round's trace digest (for the campaign digest), never the summaries themselves: memory grows
- * by about 100 bytes a round, not by a summary (~1.4 KB).
+ * Folds round summaries into a report in round order. Summaries may arrive in any order: one
+ * that arrives ahead of the next round in order waits (a few batches' worth at most) until the
+ * rounds before it are in, so the report always covers a contiguous block from `firstRound`
+ * and an interrupted campaign reports exactly the rounds a resume does not run again. It keeps
+ * the counts, the failing rounds, every revocation delay (one number each, for exact
+ * percentiles) and every round's trace digest (for the campaign digest), never the folded
+ * summaries themselves: memory grows by about 100 bytes a round, not by a summary (~1.4 KB).
  */
 export class ReportBuilder {
   readonly #totals: Totals;
-  /** Trace digest of every round run, by round. */
+  /** Trace digest of every round folded, by round, in round order. */
   readonly #traceDigests = new Map<number, string>();
+  /** Rounds that arrived before the next round in order, with their determinism replay results. */
+  readonly #ahead = new Map<number, { summary: RoundSummary; replay: RoundReplay }>();
+  /** The next round to fold: every round before it (from `firstRound`) is in. */
+  #next: number;
   readonly #revocationDelaysMs: number[] = [];
   #revocationsCensored = 0;
   readonly #mismatches: { round: number; firstDifferingSeq: number | null }[] = [];
@@ -150,12 +167,7 @@ export class ReportBuilder {
       unknownDialectAdmissions: 0,
       probeCalls: { expected: 0, admitted: 0 },
     };
-  }
-
-  #resumeFrom(): number {
-    const end = this.meta.firstRound + this.meta.roundsPlanned;
-    for (let round = this.meta.firstRound; round < end; round += 1) if (!this.#traceDigests.has(round)) return round;
-    return end;
+    this.#next = meta.firstRound;
   }
 
   /** The probe gate (SPEC section 11) is judged on the reference core only, for campaigns of the gate's size. */
@@ -166,13 +178,32 @@ export class ReportBuilder {
     return required.filter((name) => (probes[name] ?? 0) === 0);
   }
 
-  /** Folds one round in. @throws Error when the round was already folded (a campaign runs each round once). */
-  add(summary: RoundSummary): void {
-    if (this.#traceDigests.has(summary.round)) throw new Error(`round ${summary.round} was reported twice`);
+  /**
+   * Takes one finished round, with its determinism replay result when it was sampled, and folds
+   * in every round now contiguous with the rounds already folded.
+   * @throws Error when the round was already reported (a campaign runs each round once) or is
+   *   outside the block `firstRound .. firstRound + roundsPlanned - 1`.
+   */
+  add(summary: RoundSummary, replay?: RoundReplay): void {
+    const { round } = summary;
+    if (round < this.#next || this.#ahead.has(round)) throw new Error(`round ${round} was reported twice`);
+    if (round >= this.meta.firstRound + this.meta.roundsPlanned) throw new Error(`round ${round} is outside rounds ${this.meta.firstRound}..${this.meta.firstRound + this.meta.roundsPlanned - 1}`);
+    this.#ahead.set(round, { summary, replay });
+    for (let next = this.#ahead.get(this.#next); next !== undefined; next = this.#ahead.get(this.#next)) {
+      this.#ahead.delete(this.#next);
+      this.#fold(next.summary, next.replay);
+      this.#next += 1;
+    }
+  }
+
+  #fold(summary: RoundSummary, replay: RoundReplay): void {
     this.#traceDigests.set(summary.round, summary.traceDigest);
     fold(this.#totals, summary);
     for (const delay of summary.metrics.revocationDelaysMs) this.#revocationDelaysMs.push(delay);
     this.#revocationsCensored += summary.metrics.revocationsCensored;
+    if (replay === undefined) return;
+    this.#replayed += 1;
+    if (replay !== 'same') this.#mismatches.push({ round: summary.round, firstDifferingSeq: replay });
   }
 
   get #shard(): ShardOfCampaign | null {
@@ -180,17 +211,17 @@ export class ReportBuilder {
   }
 
   /**
-   * Folds in a whole shard report (what `catsim merge` does, one call per shard).
-   * @throws Error when the report carries no shard data or one of its rounds was already folded.
+   * Folds in a whole report of the rounds that come next (what `catsim merge` does, one call per
+   * part, in round order).
+   * @throws Error when the report does not start at the next round or its merge data does not
+   *   hold one digest per round it covers.
    */
-  addShard(report: CampaignReport): void {
-    const data = report.shardData;
-    if (data === undefined) throw new Error(`rounds ${report.firstRound}.. are not a shard report`);
-    data.roundDigests.forEach((digest, offset) => {
-      const round = report.firstRound + offset;
-      if (this.#traceDigests.has(round)) throw new Error(`round ${round} is in two shards`);
-      this.#traceDigests.set(round, digest);
-    });
+  addPart(report: CampaignReport): void {
+    const data = report.mergeData;
+    if (report.firstRound !== this.#next) throw new Error(`a part starting at round ${report.firstRound} was added where round ${this.#next} comes next`);
+    if (data.roundDigests.length !== report.roundsRun) throw new Error(`the part of rounds ${report.firstRound}.. holds ${data.roundDigests.length} digests for ${report.roundsRun} rounds`);
+    data.roundDigests.forEach((digest, offset) => this.#traceDigests.set(report.firstRound + offset, digest));
+    this.#next += report.roundsRun;
     foldTotals(this.#totals, report);
     for (const delay of data.revocationDelaysMs) this.#revocationDelaysMs.push(delay);
     this.#revocationsCensored += data.revocationsCensored;
@@ -198,12 +229,7 @@ export class ReportBuilder {
     this.#mismatches.push(...report.determinism.mismatches);
   }
 
-  /** Records one determinism replay; `firstDifferingSeq` null means identical. */
-  addReplay(round: number, firstDifferingSeq: number | null | 'same'): void {
-    this.#replayed += 1;
-    if (firstDifferingSeq !== 'same') this.#mismatches.push({ round, firstDifferingSeq });
-  }
-
+  /** Rounds folded so far: exactly `firstRound .. firstRound + roundsRun - 1`. */
   get roundsRun(): number {
     return this.#traceDigests.size;
   }
@@ -221,7 +247,7 @@ export class ReportBuilder {
       ...meta,
       roundsRun,
       interrupted,
-      resumeFrom: this.#resumeFrom(),
+      resumeFrom: this.#next,
       ...totals,
       probesMissed: this.#missedProbes(totals.probes, roundsRun),
       revocation: {
@@ -234,17 +260,16 @@ export class ReportBuilder {
       determinism: { replayed: this.#replayed, mismatches: [...this.#mismatches].sort((a, b) => a.round - b.round) },
       campaignDigest: campaignDigest(this.#traceDigests),
       shard: this.#shard,
-      ...(this.#shard === null ? {} : { shardData: this.#shardData(delays) }),
+      mergeData: this.#mergeData(delays),
       elapsedMs,
       roundsPerSecond: elapsedMs > 0 ? (roundsRun * 1000) / elapsedMs : 0,
     };
   }
 
-  #shardData(sortedDelaysMs: number[]): ShardData {
-    const roundDigests: string[] = [];
-    const end = this.meta.firstRound + this.meta.roundsPlanned;
-    for (let round = this.meta.firstRound; round < end && this.#traceDigests.has(round); round += 1) roundDigests.push(this.#traceDigests.get(round) as string);
-    const probeGate: ShardData['probeGate'] = {};
+  #mergeData(sortedDelaysMs: number[]): MergeData {
+    // Folded in round order, so the map's insertion order is round order.
+    const roundDigests = [...this.#traceDigests.values()];
+    const probeGate: MergeData['probeGate'] = {};
     if (this.probeGate.rounds !== undefined) probeGate.rounds = this.probeGate.rounds;
     if (this.probeGate.required !== undefined) probeGate.required = [...this.probeGate.required];
     return { roundDigests, revocationDelaysMs: sortedDelaysMs, revocationsCensored: this.#revocationsCensored, probeGate };
@@ -261,6 +286,9 @@ export function campaignDigest(traceDigests: ReadonlyMap<number, string>): strin
   for (const round of [...traceDigests.keys()].sort((a, b) => a - b)) hash.update(`${round} ${traceDigests.get(round)}\n`);
   return hash.digest('hex');
 }
+
+/** A sampled round's determinism replay: 'same', or the first differing seq (null: only the header differs). */
+export type RoundReplay = 'same' | number | null | undefined;
 
 type Totals = Pick<CampaignReport, 'violationsByInvariant' | 'undecidedRounds' | 'endStates' | 'endReasons' | 'faultsEnabled' | 'failingRounds' | 'probes' | 'decisions' | 'receipts' | 'unknownDialectAdmissions' | 'probeCalls'>;
 
@@ -304,9 +332,13 @@ function add(counts: Record<string, number>, key: string, by: number): void {
   counts[key] = (counts[key] ?? 0) + by;
 }
 
-/** The exit code of a campaign (SPEC section 13): 3 testbed failure, 1 violation or UNDECIDED, else 0. */
+/**
+ * The exit code of a campaign (SPEC section 13): 3 testbed failure; 1 a violation, an UNDECIDED
+ * round, a required probe never hit, an interruption, or no round run at all (nothing was
+ * tested, so it cannot pass); else 0.
+ */
 export function exitCodeOf(report: CampaignReport): number {
   if (report.determinism.mismatches.length > 0) return 3;
-  if (report.failingRounds.length > 0 || report.interrupted || report.probesMissed.length > 0) return 1;
+  if (report.failingRounds.length > 0 || report.interrupted || report.probesMissed.length > 0 || report.roundsRun === 0) return 1;
   return 0;
 }
