@@ -16,6 +16,7 @@ import { checkCommand } from './commands/check.ts';
 import { proveCommand } from './commands/prove.ts';
 import { runCommand } from './commands/run.ts';
 import { serverTarget } from './connected-server.ts';
+import { COUNT_MAX, countOption, originalCountError, refuseRepeats } from './counts.ts';
 import { EXIT, InputError } from './errors.ts';
 
 /** Thrown by the yargs failure handler to stop before any command runs. */
@@ -32,9 +33,12 @@ export async function main(argv: string[]): Promise<number> {
     .fail((message, error) => {
       // Throwing stops yargs before the command's handler runs: a mistyped or missing option
       // must not start a 100,000-round campaign and only complain afterwards.
-      if (error !== undefined && error !== null) throw error;
-      usageError = message;
-      throw new UsageStop(message);
+      const original = originalCountError(error);
+      if (original !== undefined) throw original;
+      // yargs' own errors (a YError, e.g. "Not enough arguments following: rounds") are usage errors.
+      if (error !== undefined && error !== null && error.name !== 'YError') throw error;
+      usageError = message ?? error?.message ?? 'usage error';
+      throw new UsageStop(usageError);
     });
   try {
     await parser.parseAsync();
@@ -67,19 +71,19 @@ function build(parser: Argv, setCode: (code: number) => void): Argv {
     .usage('catsim: deterministic simulation and fuzz testbed for MCP tool catalogs\n\nUsage: catsim <command> [options]')
     .command('run', 'Run a seeded campaign and check every round with the oracle', (y) => y
       .option('seed', { type: 'string', default: '1', describe: 'Campaign seed (any string)' })
-      .option('rounds', { type: 'number', default: 100_000, describe: 'Number of rounds' })
-      .option('from', { type: 'number', default: 0, describe: 'First round (to resume an interrupted campaign)' })
-      .option('scenario', { type: 'string', default: 'default', describe: 'Scenario name (scenarios/NAME.json) or path to a .json file' })
+      .option('rounds', { coerce: countOption('rounds', 1), requiresArg: true, default: 100_000, describe: 'Number of rounds' })
+      .option('from', { coerce: countOption('from', 0), requiresArg: true, default: 0, describe: 'First round (to resume an interrupted campaign)' })
+      .option('scenario', { type: 'string', default: 'default', describe: 'Scenario name (scenarios/NAME.json) or path to a file (with a / or ending in .json)' })
       .option('catalog', { type: 'string', describe: 'Build the servers from a captured catalog file (catsim capture), e.g. scenarios/catalogs/memory.json' })
       .option('core', { type: 'string', default: 'reference', describe: `Core under test: ${coreNames().join(' | ')}` })
-      .option('workers', { type: 'number', describe: 'Worker threads (default: one per core, 0 = in-process)' })
+      .option('workers', { coerce: countOption('workers', 0), requiresArg: true, describe: 'Worker threads (default: one per core, 0 = in-process)' })
       .option('report', { type: 'string', describe: 'Also write the report as JSON to this file' })
       .option('progress', { type: 'boolean', default: true, describe: 'Progress bar on a terminal' })
-      .option('determinism-every', { type: 'number', default: 100, describe: 'Replay 1 in N rounds in a fresh world and compare traces (0: off)' })
+      .option('determinism-every', { coerce: countOption('determinism-every', 0), requiresArg: true, default: 100, describe: 'Replay 1 in N rounds in a fresh world and compare traces (0: off)' })
       .option('shrink', { type: 'boolean', default: true, describe: 'Shrink the first failing round to its smallest plan (--no-shrink to skip)' })
       .option('shard', { type: 'string', describe: 'Run only shard i of n contiguous blocks of the rounds (e.g. 2/4; needs --report; catsim merge folds the shards)' })
       .option('junit', { type: 'string', describe: 'Also write the verdict as JUnit XML to this file (one test case per invariant)' })
-      .check((a) => checkCounts({ rounds: a.rounds }, 1) && checkCounts({ from: a.from, workers: a.workers, 'determinism-every': a['determinism-every'] }) && (a.shard === undefined || parseShard(a.shard) !== undefined)),
+      .check((a) => checkRoundRange(a.from, a.rounds) && (a.shard === undefined || parseShard(a.shard) !== undefined)),
     async (a) => setCode(await runCommand({ seed: a.seed, rounds: a.rounds, from: a.from, scenario: a.scenario, catalog: a.catalog, core: a.core, workers: a.workers, report: a.report, progress: a.progress, determinismEvery: a['determinism-every'], shrink: a.shrink, shard: a.shard === undefined ? undefined : parseShard(a.shard), junit: a.junit })))
     .command('merge <shards..>', 'Merge the reports of run --shard i/n into the verdict of the whole campaign', (y) => y
       .positional('shards', { type: 'string', array: true, demandOption: true, describe: 'Shard reports (run --shard i/n --report FILE.json), in any order' })
@@ -88,34 +92,32 @@ function build(parser: Argv, setCode: (code: number) => void): Argv {
     (a) => setCode(mergeCommand({ files: a.shards as string[], report: a.report, junit: a.junit })))
     .command('replay', 'Run one round of a campaign alone: trace, timeline, violations', (y) => y
       .option('seed', { type: 'string', describe: 'Campaign seed' })
-      .option('round', { type: 'number', describe: 'Round number' })
+      .option('round', { coerce: countOption('round', 0), requiresArg: true, describe: 'Round number' })
       .option('plan', { type: 'string', describe: 'Run this plan file (catsim shrink writes one) instead of --seed/--round' })
-      .option('scenario', { type: 'string', default: 'default', describe: 'Scenario name or path' })
+      .option('scenario', { type: 'string', describe: 'Scenario name or path (default: default)' })
       .option('catalog', { type: 'string', describe: 'The catalog file the campaign ran with, if any' })
       .option('core', { type: 'string', default: 'reference', describe: 'Core under test' })
       .option('trace', { type: 'string', describe: 'Where to write the trace (JSON lines); default catsim-trace-SEED-ROUND.jsonl' })
       .option('timeline', { type: 'boolean', default: true, describe: 'Print the readable timeline' })
-      .check((a) => checkCounts({ round: a.round }) && needsRound(a)),
+      .check((a) => needsRound(a)),
     async (a) => setCode(await replayCommand({ seed: a.seed, round: a.round, plan: a.plan, scenario: a.scenario, catalog: a.catalog, core: a.core, trace: a.trace, timeline: a.timeline })))
     .command('shrink', 'Shrink a failing round to the smallest plan that breaks the same invariant', (y) => y
       .option('seed', { type: 'string', demandOption: true, describe: 'Campaign seed' })
-      .option('round', { type: 'number', demandOption: true, describe: 'Round number' })
+      .option('round', { coerce: countOption('round', 0), requiresArg: true, demandOption: true, describe: 'Round number' })
       .option('scenario', { type: 'string', default: 'default', describe: 'Scenario name or path' })
       .option('catalog', { type: 'string', describe: 'The catalog file the campaign ran with, if any' })
       .option('core', { type: 'string', default: 'reference', describe: 'Core under test' })
       .option('out', { type: 'string', describe: 'Prefix of the files written (PREFIX.plan.json, PREFIX.mmd); default catsim-shrunk-SEED-ROUND' })
-      .option('attempts', { type: 'number', default: 400, describe: 'Most rounds the shrinker may run' })
-      .option('timeline', { type: 'boolean', default: true, describe: 'Print the timeline of the shrunk round' })
-      .check((a) => checkCounts({ round: a.round, attempts: a.attempts })),
+      .option('attempts', { coerce: countOption('attempts', 1), requiresArg: true, default: 400, describe: 'Most rounds the shrinker may run' })
+      .option('timeline', { type: 'boolean', default: true, describe: 'Print the timeline of the shrunk round' }),
     async (a) => setCode(await shrinkCommand({ seed: a.seed, round: a.round, scenario: a.scenario, catalog: a.catalog, core: a.core, out: a.out, attemptsMax: a.attempts, timeline: a.timeline })))
     .command('prove', 'Show that the oracle catches every mutant core, with the peers beside the reference core', (y) => y
       .option('seed', { type: 'string', default: '1', describe: 'Campaign seed' })
       .option('scenario', { type: 'string', default: 'default', describe: 'Scenario name or path' })
-      .option('cap', { type: 'number', default: 1000, describe: 'Most rounds per mutant before it counts as not caught' })
-      .option('chunk', { type: 'number', default: 50, describe: 'Rounds run at a time while looking for the first detection' })
-      .option('peer-rounds', { type: 'number', default: 200, describe: 'Rounds for the peers and the reference core side by side' })
-      .option('workers', { type: 'number', describe: 'Worker threads (default: one per core)' })
-      .check((a) => checkCounts({ cap: a.cap, chunk: a.chunk }, 1) && checkCounts({ 'peer-rounds': a['peer-rounds'], workers: a.workers })),
+      .option('cap', { coerce: countOption('cap', 1), requiresArg: true, default: 1000, describe: 'Most rounds per mutant before it counts as not caught' })
+      .option('chunk', { coerce: countOption('chunk', 1), requiresArg: true, default: 50, describe: 'Rounds run at a time while looking for the first detection' })
+      .option('peer-rounds', { coerce: countOption('peer-rounds', 0), requiresArg: true, default: 200, describe: 'Rounds for the peers and the reference core side by side' })
+      .option('workers', { coerce: countOption('workers', 0), requiresArg: true, describe: 'Worker threads (default: one per core)' }),
     async (a) => setCode(await proveCommand({ seed: a.seed, scenario: a.scenario, cap: a.cap, chunk: a.chunk, peerRounds: a['peer-rounds'], workers: a.workers })))
     .command('check <trace>', 'Run the oracle on a saved trace (catsim.trace.v1)', (y) => y
       .positional('trace', { type: 'string', demandOption: true, describe: 'Trace file (JSON lines)' }),
@@ -125,18 +127,21 @@ function build(parser: Argv, setCode: (code: number) => void): Argv {
       .option('url', { type: 'string', describe: 'URL of a remote server\'s MCP endpoint (Streamable HTTP, legacy HTTP+SSE after a 4xx), e.g. http://127.0.0.1:3001/mcp' })
       .option('tenant', { type: 'string', default: 'local', describe: 'Tenant of the audience class' })
       .option('role', { type: 'string', default: 'user', describe: 'Role of the audience class' })
-      .option('timeout', { type: 'number', default: 20_000, describe: 'Milliseconds to wait for the server' })
-      .check((a) => Boolean(serverTarget('discover', a)) && checkCounts({ timeout: a.timeout }, 1)),
+      .option('timeout', { coerce: countOption('timeout', 1), requiresArg: true, default: 20_000, describe: 'Milliseconds to wait for the server' })
+      .check((a) => Boolean(serverTarget('discover', a))),
     async (a) => setCode(await discoverCommand({ stdio: a.stdio, url: a.url, tenant: a.tenant, role: a.role, timeoutMs: a.timeout })))
     .command('capture', 'Save a real MCP server\'s tools/list pages as a catalog file (JSON on stdout) for run --catalog', (y) => y
       .option('stdio', { type: 'string', describe: 'Command line that starts the server on stdio, e.g. "npx mcp-server-memory"' })
       .option('url', { type: 'string', describe: 'URL of a remote server\'s MCP endpoint (Streamable HTTP, legacy HTTP+SSE after a 4xx)' })
-      .option('timeout', { type: 'number', default: 20_000, describe: 'Milliseconds to wait for initialize and for each page' })
-      .option('page-count-max', { type: 'number', default: 1000, describe: 'Give up after this many pages in one walk' })
+      .option('timeout', { coerce: countOption('timeout', 1), requiresArg: true, default: 20_000, describe: 'Milliseconds to wait for initialize and for each page' })
+      .option('page-count-max', { coerce: countOption('page-count-max', 1), requiresArg: true, default: 1000, describe: 'Give up after this many pages in one walk' })
       .option('out', { type: 'string', describe: 'Write the catalog file here instead of stdout (checked before the server starts)' })
-      .check((a) => Boolean(serverTarget('capture', a)) && checkCounts({ timeout: a.timeout, 'page-count-max': a['page-count-max'] }, 1)),
+      .check((a) => Boolean(serverTarget('capture', a))),
     async (a) => setCode(await captureCommand({ stdio: a.stdio, url: a.url, timeoutMs: a.timeout, pageCountMax: a['page-count-max'], out: a.out })))
     .demandCommand(1, 'Name a command.')
+    // Counts are read from the text typed (cli/counts.ts), so that a message can quote it.
+    .parserConfiguration({ 'parse-numbers': false })
+    .check((a) => refuseRepeats(a, ['shards']) && refuseEmptyPaths(a))
     .strict()
     .epilogue(EPILOGUE)
     .help()
@@ -162,15 +167,23 @@ function needsRound(a: { plan?: string; seed?: string; round?: number }): true {
 }
 
 /**
- * Every given count (option name without `--` -> value; undefined when not given) must be an
- * integer of at least `least`: 0 (a non-negative integer, e.g. `--from`, `--workers 0` for
- * in-process) or 1 (a positive integer, e.g. `--rounds`: a campaign of no rounds proves nothing).
- * @throws InputError (exit 2) `--NAME must be a positive integer, got VALUE` for the first one that is not.
+ * `--from` and `--rounds` stay within the round numbers a plan can hold (0 .. {@link COUNT_MAX}).
+ * @throws InputError (exit 2) `--from 2147483000 --rounds 1000 go past round 2147483647, the last round number`.
  */
-function checkCounts(values: Record<string, number | undefined>, least: 0 | 1 = 0): true {
-  const kind = least === 1 ? 'a positive integer' : 'a non-negative integer';
-  for (const [name, value] of Object.entries(values)) {
-    if (value !== undefined && (!Number.isSafeInteger(value) || value < least)) throw new InputError(`--${name} must be ${kind}, got ${value}`);
-  }
+function checkRoundRange(from: number, rounds: number): true {
+  if (from + rounds - 1 > COUNT_MAX) throw new InputError(`--from ${from} --rounds ${rounds} go past round ${COUNT_MAX}, the last round number`);
+  return true;
+}
+
+/** The options that name an input file or a scenario. */
+const INPUT_PATHS = ['scenario', 'catalog', 'plan'] as const;
+
+/**
+ * An input path given as an empty string (an unset shell variable, `--catalog "$CATALOG"`) is
+ * refused by name; output paths are checked the same way by cli/output.ts.
+ * @throws InputError (exit 2) `--catalog: the path is empty`.
+ */
+function refuseEmptyPaths(a: Record<string, unknown>): true {
+  for (const name of INPUT_PATHS) if (a[name] === '') throw new InputError(`--${name}: the path is empty`);
   return true;
 }

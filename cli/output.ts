@@ -1,44 +1,142 @@
 /**
- * Output files the command line writes (`--report`, `--trace`, `--out`, shrink files). Their
- * paths are checked before any work starts, so a typo in a directory name costs a usage error
- * (exit 2) up front, never the result of a long campaign.
+ * Output files the command line writes (`--report`, `--junit`, `--trace`, `--out`, shrink files).
+ *
+ * Their paths are checked before any work starts, by really creating a file there (and removing
+ * it), so a typo in a directory name or a directory nobody may write costs a usage error (exit 2)
+ * up front, never the result of a long campaign. A write can still fail at the end (the disk
+ * filled, the directory was removed meanwhile): then the text goes to a fallback file in the
+ * system's temporary directory, whose path is printed, and the command exits 2, so nothing a
+ * campaign computed is lost.
  */
-import { accessSync, constants, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { closeSync, openSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { InputError } from './errors.ts';
 
 /**
- * Checks that `path` can be written: its directory exists and is writable, and the path is not
- * a directory nor an existing read-only file. Creates nothing.
+ * Checks that `path` can be written: the path is not empty, its directory exists, the path is
+ * not a directory, and a file can really be written there. An existing file is opened for
+ * writing without being truncated or changed; for a new one, a probe file with a unique name
+ * (`.catsim-probe-PID-RANDOM`) is created in the same directory and removed at once, so no
+ * existing file is ever touched. (Permission bits alone prove nothing: root passes them for
+ * `/proc`, where no file can be created.)
  * @param option the option that named the path (for the message), e.g. `--report`.
- * @throws InputError (exit 2) naming the option, the path and the problem.
+ * @throws InputError (exit 2) naming the option, the path and the problem, e.g. `--report
+ *   /proc/r.json: cannot write there (cannot create a file in /proc: ENOENT)`.
  */
 export function assertWritable(path: string, option: string): void {
-  const full = resolve(path);
-  const directory = dirname(full);
-  const problem = ((): string | undefined => {
-    let dir;
-    try {
-      dir = statSync(directory);
-    } catch {
-      return `the directory ${directory} does not exist`;
-    }
-    if (!dir.isDirectory()) return `${directory} is not a directory`;
-    let file;
-    try {
-      file = statSync(full);
-    } catch {
-      file = undefined;
-    }
-    if (file?.isDirectory() === true) return 'it is a directory';
-    try {
-      accessSync(file === undefined ? directory : full, constants.W_OK);
-    } catch {
-      return file === undefined ? `the directory ${directory} is not writable` : 'the file is not writable';
-    }
-    return undefined;
-  })();
+  if (path === '') throw new InputError(`${option}: the path is empty`);
+  const problem = writeProblem(resolve(path));
   if (problem !== undefined) throw new InputError(`${option} ${path}: cannot write there (${problem})`);
+}
+
+/** Why `full` (an absolute path) cannot be written, or undefined when it can. */
+function writeProblem(full: string): string | undefined {
+  const directory = dirname(full);
+  let dir;
+  try {
+    dir = statSync(directory);
+  } catch {
+    return `the directory ${directory} does not exist`;
+  }
+  if (!dir.isDirectory()) return `${directory} is not a directory`;
+  let file;
+  try {
+    file = statSync(full);
+  } catch {
+    file = undefined;
+  }
+  if (file?.isDirectory() === true) return 'it is a directory';
+  if (file !== undefined) return attempt(() => closeSync(openSync(full, 'r+')), (code) => `the file is not writable: ${code}`);
+  const probe = join(directory, `.catsim-probe-${process.pid}-${randomBytes(6).toString('hex')}`);
+  return attempt(() => {
+    closeSync(openSync(probe, 'wx'));
+    unlinkSync(probe);
+  }, (code) => `cannot create a file in ${directory}: ${code}`);
+}
+
+/** Runs `action`; undefined when it worked, else `describe(the error's code)`. */
+function attempt(action: () => void, describe: (code: string) => string): string | undefined {
+  try {
+    action();
+    return undefined;
+  } catch (error) {
+    return describe(errorCode(error));
+  }
+}
+
+function errorCode(error: unknown): string {
+  return (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+}
+
+/** One output file: where it was asked for, and what it is called in messages and in its fallback's name. */
+export interface Output {
+  /** The path the user gave (`--report FILE`), or the default one. */
+  path: string;
+  /** What the file holds, for the message, e.g. `report`, `JUnit XML`, `trace`. */
+  what: string;
+  /**
+   * The fallback file's name without the process id and extension, e.g. `catsim-report-SEED`;
+   * it is written as `<tmpdir>/<stem>-<pid><extension>`. Characters outside `[A-Za-z0-9._-]`
+   * (from a seed) become `_`.
+   */
+  stem: string;
+  /** The fallback file's extension, e.g. `.json`. */
+  extension: string;
+}
+
+/** Writes `text` to `path` (UTF-8); a seam for tests, which pass one that fails. */
+export type FileWriter = (path: string, text: string) => void;
+
+const writeText: FileWriter = (path, text) => writeFileSync(path, text);
+
+/**
+ * Writes one output file and returns true. When that fails, writes the text to the fallback file
+ * (see {@link Output.stem}), prints one line to stderr naming both, e.g. `catsim: could not write
+ * the report to /x/r.json (EACCES); wrote it to /tmp/catsim-report-1-4242.json`, and returns
+ * false; when the fallback fails too, the line says the text is lost and why. The command then
+ * exits 2 ({@link exitAfterWrites}).
+ * @param write the function that writes a file (tests inject a failing one).
+ */
+export function writeOutput(output: Output, text: string, write: FileWriter = writeText): boolean {
+  return writeOutputTo(output, text, write) === output.path;
+}
+
+/**
+ * {@link writeOutput}, returning where the text is now: `output.path`, the fallback path, or
+ * null when both writes failed.
+ */
+export function writeOutputTo(output: Output, text: string, write: FileWriter = writeText): string | null {
+  try {
+    write(output.path, text);
+    return output.path;
+  } catch (error) {
+    const fallback = fallbackPath(output);
+    const failed = `catsim: could not write the ${output.what} to ${output.path} (${errorCode(error)})`;
+    try {
+      write(fallback, text);
+      process.stderr.write(`${failed}; wrote it to ${fallback}\n`);
+      return fallback;
+    } catch (again) {
+      process.stderr.write(`${failed}, nor to ${fallback} (${errorCode(again)}): it is lost\n`);
+      return null;
+    }
+  }
+}
+
+/** `<tmpdir>/<stem>-<pid><extension>`, the stem reduced to characters safe in a file name. */
+export function fallbackPath(output: Pick<Output, 'stem' | 'extension'>): string {
+  return join(tmpdir(), `${output.stem.replace(/[^\w.-]/g, '_')}-${process.pid}${output.extension}`);
+}
+
+/**
+ * The exit code once the outputs were written: `code` when all of them are where they were asked
+ * for, else 2 (an output could not be written: an input problem, not a testbed failure), unless
+ * `code` is already worse (3, a testbed failure).
+ */
+export function exitAfterWrites(code: number, allWritten: boolean): number {
+  return allWritten ? code : Math.max(code, 2);
 }
 
 /**

@@ -569,11 +569,15 @@ export function parseCompleteTrace(text: string): Trace {
   return trace;
 }
 
-/** Splits JSON lines, dropping one trailing newline so that `a\nb\n` has two lines. */
+/**
+ * Splits JSON lines, dropping the blank lines at the end (the trailing newline, and any blank
+ * lines an editor or a shell added after it), so that `a\nb\n` and `a\nb\n\n` have two lines.
+ * A blank line before the last event is still an error.
+ */
 function splitLines(text: string): string[] {
   if (text === '') return [];
   const lines = text.split('\n').map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
-  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
+  while (lines.length > 1 && lines[lines.length - 1]?.trim() === '') lines.pop();
   return lines;
 }
 

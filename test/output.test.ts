@@ -25,6 +25,6 @@ describe('assertWritable', () => {
     const path = join(dir, 'ro.json');
     writeFileSync(path, '{}');
     chmodSync(path, 0o444);
-    expect(() => assertWritable(path, '--report')).toThrow(`--report ${path}: cannot write there (the file is not writable)`);
+    expect(() => assertWritable(path, '--report')).toThrow(`--report ${path}: cannot write there (the file is not writable: EACCES)`);
   });
 });

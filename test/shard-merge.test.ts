@@ -26,7 +26,7 @@ describe('run --shard, merge, --junit', () => {
     expect(merged.stderr).toBe('');
     expect(merged.code).toBe(0);
     expect(merged.stdout.split('\n')[0]).toBe('catsim run  seed=5  scenario=default  core=reference  rounds 0..4');
-    expect(merged.stdout).toMatch(/^throughput: [\d.]+ rounds\/s \(2 shards merged, [\d.]+ s\)$/m);
+    expect(merged.stdout).toMatch(/^throughput: [\d.]+ rounds\/s \(2 reports merged, [\d.]+ s\)$/m);
     expect(comparable('merged.json')).toBe(comparable('whole.json'));
     const digest = JSON.parse(read('whole.json')).campaignDigest as string;
     expect(merged.stdout).toContain(`campaign digest: ${digest} `);
@@ -55,7 +55,7 @@ describe('run --shard, merge, --junit', () => {
     const builtIn = JSON.parse(read('s1.json')) as { scenarioPath: null; scenarioDigest: string };
     expect(builtIn.scenarioPath).toBeNull();
     const merged = await runMain(['merge', at('s1.json'), at('s2-copy.json')]);
-    expect(merged.stderr).toBe(`catsim: ${at('s2-copy.json')}: scenarioDigest is "${report.scenarioDigest}", but ${at('s1.json')} has "${builtIn.scenarioDigest}": not shards of one campaign\n`);
+    expect(merged.stderr).toBe(`catsim: ${at('s2-copy.json')}: scenarioDigest is "${report.scenarioDigest}", but ${at('s1.json')} has "${builtIn.scenarioDigest}": not parts of one campaign\n`);
     expect(merged.code).toBe(2);
   });
 
@@ -76,14 +76,16 @@ describe('run --shard, merge, --junit', () => {
     negative.violationsByInvariant.I1 = -5;
     writeFileSync(at('s2-negative.json'), JSON.stringify(negative));
     const cases: [string[], string][] = [
-      [['merge', at('s1.json'), at('s2-negative.json')], `catsim: ${at('s2-negative.json')}: not a shard report of catsim run --shard i/n --report (/violationsByInvariant/I1 must be >= 0)\n`],
+      [['merge', at('s1.json'), at('s2-negative.json')], `catsim: ${at('s2-negative.json')}: not a report of catsim run --report (/violationsByInvariant/I1 must be >= 0)\n`],
       [[...RUN, '--report', at('same.out'), '--junit', at('same.out')], `catsim: --report and --junit name the same file ${at('same.out')}: one would overwrite the other\n`],
-      [['merge', at('s1.json'), at('s2.json'), '--report', at('s1.json')], `catsim: --report names the shard report ${at('s1.json')}: the merge would overwrite it\n`],
+      [['merge', at('s1.json'), at('s2.json'), '--report', at('s1.json')], `catsim: --report names the report ${at('s1.json')} being merged: the merge would overwrite it\n`],
       [[...RUN, '--shard', '3/2', '--report', at('x.json')], 'catsim: --shard must be i/n with 1 <= i <= n, got 3/2\n'],
       [[...RUN, '--shard', '0/2', '--report', at('x.json')], 'catsim: --shard must be i/n with 1 <= i <= n, got 0/2\n'],
       [[...RUN, '--shard', '1/2'], 'catsim: --shard needs --report FILE.json: catsim merge reads the shard reports\n'],
-      [['merge', at('s1.json')], 'catsim: missing shard 2/2 (rounds 2..4)\n'],
-      [['merge', at('s1.json'), at('whole.json')], `catsim: ${at('whole.json')}: the report of a whole campaign, not of a shard (catsim run --shard i/n --report FILE writes those)\n`],
+      [['merge', at('s1.json')], `catsim: rounds 2..4 are in no report, but ${at('s1.json')} is a shard of rounds 0..4 (catsim run --from 2 --rounds 3 with the same seed, scenario, catalog and core runs them)\n`],
+      [['merge', at('s1.json'), at('whole.json')], `catsim: ${at('whole.json')}: its rounds 0..4 overlap the rounds 0..1 of ${at('s1.json')}\n`],
+      [[...RUN, '--shard', '1/6', '--report', at('x.json')], 'catsim: --shard 1/6: 5 rounds cannot make 6 shards (some would be empty); use at most 5\n'],
+      [['merge', dir], `catsim: ${dir}: is a directory, not a file\n`],
       [['merge', at('nope.json')], `catsim: ${at('nope.json')}: no such file\n`],
       [['merge', at('s1.json'), at('whole.xml')], `catsim: ${at('whole.xml')}: not valid JSON\n`],
     ];

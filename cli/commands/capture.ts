@@ -10,7 +10,6 @@
  * registers a tool, and says so, right after initialisation. Any failure is one line, exit 2.
  * With `out` (`--out FILE`) the file is written instead, its path checked before the server starts.
  */
-import { writeFileSync } from 'node:fs';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { $ZodError } from 'zod/v4/core';
@@ -18,7 +17,7 @@ import { LenientListToolsResultSchema } from '../../src/discovery/page-source.ts
 import { CATALOG_SCHEMA, catalogProblem, type CatalogFile, type CatalogPage } from '../../sim/plan/catalog.ts';
 import type { ToolDescriptor } from '../../sim/plan/types.ts';
 import { EXIT, InputError } from '../errors.ts';
-import { assertWritable } from '../output.ts';
+import { assertWritable, writeOutput } from '../output.ts';
 import { connectServer, serverTarget } from '../connected-server.ts';
 
 /** Arguments of `catsim capture`. */
@@ -71,7 +70,8 @@ export async function captureCommand(args: CaptureArgs): Promise<number> {
     if (problem !== undefined) throw new InputError(`${label} sent a catalog catsim cannot replay: ${problem}`);
     const text = `${JSON.stringify(file, null, 2)}\n`;
     if (args.out === undefined) process.stdout.write(text);
-    else writeFileSync(args.out, text);
+    // A write that fails now (after the walk) goes to a named fallback file: exit 2, nothing lost.
+    else if (!writeOutput({ path: args.out, what: 'catalog', stem: 'catsim-catalog', extension: '.json' }, text)) return EXIT.usage;
     return EXIT.clean;
   } finally {
     await server.close();

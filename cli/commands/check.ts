@@ -3,22 +3,19 @@
  * written by catsim or by any other implementation, and prints the verdict. The trace must be
  * complete (its last event is the `round_end`): a cut-short trace is refused, never judged.
  */
-import { readFileSync } from 'node:fs';
 import { INVARIANT_IDS, TraceFormatError, checkTrace, parseCompleteTrace } from '../../oracle/index.ts';
+import { readInputText } from '../../sim/plan/input-file.ts';
 import { EXIT, InputError } from '../errors.ts';
 
 /**
  * Checks one trace file and prints the verdict; exit 0 clean, 1 violations or an undecided round.
- * @throws InputError (exit 2, one line starting with `path`) when the file cannot be read, is
- *   empty, is not a well-formed trace, or is incomplete (no `round_end`, or events after it).
+ * Blank lines after the last event are ignored.
+ * @throws InputError (exit 2, one line starting with `path`) when the file is missing, a
+ *   directory or unreadable, is empty, is not a well-formed trace, or is incomplete (no
+ *   `round_end`, or events after it).
  */
 export function checkCommand(path: string): number {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new InputError(`${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'cannot be read'}`);
-  }
+  const text = readInputText(path, (message) => new InputError(message));
   let trace;
   try {
     trace = parseCompleteTrace(text);

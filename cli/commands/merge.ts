@@ -1,22 +1,23 @@
 /**
- * `catsim merge SHARD.json...`: folds the reports of `catsim run --shard i/n --report FILE` into
- * the verdict of the whole campaign (sim/campaign/merge.ts) and prints its summary. Exit codes as
- * for `run`: 0 clean, 1 a violation, an UNDECIDED round or a required probe never hit, 3
- * non-determinism; a file that is not a shard report, or shards that are not one whole campaign,
- * is exit 2.
+ * `catsim merge REPORT.json...`: folds the reports of the parts of one campaign (`catsim run
+ * --shard i/n --report FILE`, an interrupted run and the run that resumed it) into the verdict of
+ * the whole campaign (sim/campaign/merge.ts) and prints its summary. Exit codes as for `run`: 0
+ * clean, 1 a violation, an UNDECIDED round or a required probe never hit, 3 non-determinism; a
+ * file that is not a report, or reports that are not one whole campaign, is exit 2, and so is an
+ * output that could not be written where asked (it is then written to a named fallback file).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { MergeError, mergeShardReports, type ShardInput } from '../../sim/campaign/merge.ts';
 import { exitCodeOf } from '../../sim/campaign/report.ts';
+import { readInputJson } from '../../sim/plan/input-file.ts';
 import { InputError } from '../errors.ts';
 import { junitXml } from '../format/junit.ts';
 import { formatSummary } from '../format/summary.ts';
-import { assertDistinct, assertWritable } from '../output.ts';
+import { assertDistinct, assertWritable, exitAfterWrites, writeOutput } from '../output.ts';
 
 /** Arguments of `catsim merge`. */
 export interface MergeArgs {
-  /** The shard reports, in any order. */
+  /** The reports of the parts, in any order. */
   files: string[];
   /** Write the merged report as JSON here. */
   report?: string;
@@ -25,10 +26,10 @@ export interface MergeArgs {
 }
 
 /**
- * Merges the shard reports, prints the summary, writes the requested files, returns the exit code.
- * @throws InputError (exit 2) for an unreadable or malformed file, shards of different campaigns, a
- * missing, repeated or interrupted shard, or an unwritable output path, two outputs on one file, or an
- * output on a shard report (all checked before reading).
+ * Merges the reports, prints the summary, writes the requested files, returns the exit code.
+ * @throws InputError (exit 2) for an unreadable or malformed file, parts of different campaigns,
+ * rounds missing or in two parts, or an unwritable output path, two outputs on one file, or an
+ * output on one of the reports (all checked before reading).
  */
 export function mergeCommand(args: MergeArgs): number {
   if (args.report !== undefined) assertWritable(args.report, '--report');
@@ -36,9 +37,9 @@ export function mergeCommand(args: MergeArgs): number {
   const outputs = [['--report', args.report], ['--junit', args.junit]] as const;
   assertDistinct(outputs);
   for (const [option, path] of outputs) {
-    if (path !== undefined && args.files.some((file) => resolve(file) === resolve(path))) throw new InputError(`${option} names the shard report ${path}: the merge would overwrite it`);
+    if (path !== undefined && args.files.some((file) => resolve(file) === resolve(path))) throw new InputError(`${option} names the report ${path} being merged: the merge would overwrite it`);
   }
-  const inputs: ShardInput[] = args.files.map((path) => ({ path, report: readJson(path) }));
+  const inputs: ShardInput[] = args.files.map((path) => ({ path, report: readInputJson(path, (message) => new InputError(message)) }));
   let report;
   try {
     report = mergeShardReports(inputs);
@@ -46,22 +47,9 @@ export function mergeCommand(args: MergeArgs): number {
     if (error instanceof MergeError) throw new InputError(error.message);
     throw error;
   }
-  process.stdout.write(formatSummary(report, `${inputs.length} shards merged`));
-  if (args.report !== undefined) writeFileSync(args.report, `${JSON.stringify(report, null, 2)}\n`);
-  if (args.junit !== undefined) writeFileSync(args.junit, junitXml(report));
-  return exitCodeOf(report);
-}
-
-function readJson(path: string): unknown {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new InputError(`${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'cannot be read'}`);
-  }
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new InputError(`${path}: not valid JSON`);
-  }
+  process.stdout.write(formatSummary(report, `${inputs.length} reports merged`));
+  const stem = `catsim-merged-${report.seed}`;
+  const reportWritten = args.report === undefined || writeOutput({ path: args.report, what: 'report', stem, extension: '.json' }, `${JSON.stringify(report, null, 2)}\n`);
+  const junitWritten = args.junit === undefined || writeOutput({ path: args.junit, what: 'JUnit XML', stem, extension: '.xml' }, junitXml(report));
+  return exitAfterWrites(exitCodeOf(report), reportWritten && junitWritten);
 }

@@ -14,6 +14,7 @@ import { PEERS } from '../../sim/peers/index.ts';
 import { loadScenario, type Scenario } from '../../sim/plan/scenario.ts';
 import { INVARIANT_IDS } from '../../oracle/index.ts';
 import { EXIT } from '../errors.ts';
+import { campaignWorkers } from '../work-size.ts';
 
 /** Arguments of `catsim prove`. */
 export interface ProveArgs {
@@ -60,7 +61,8 @@ function violationLine(label: string, report: CampaignReport): string {
 /** Runs the proof; exit 0 only when every mutant was caught within the cap. */
 export async function proveCommand(args: ProveArgs): Promise<number> {
   const scenario = loadScenario(args.scenario);
-  const workers = args.workers ?? availableParallelism();
+  // The largest campaign prove runs is a chunk or the peers' rounds: more workers than that would idle.
+  const workers = args.workers === undefined ? availableParallelism() : campaignWorkers(args.workers, Math.max(args.chunk, args.peerRounds));
   const out = [`catsim prove  seed=${args.seed}  scenario=${scenario.name}  cap=${args.cap} rounds per mutant`, '', 'mutant cores (each the reference core with one defence removed):'];
   out.push(`  ${'mutant'.padEnd(26)} ${'caught'.padEnd(7)} ${'rounds to first detection'.padEnd(26)} caught by`);
   process.stdout.write(`${out.join('\n')}\n`);

@@ -2,26 +2,31 @@
  * `catsim replay`: runs one round (without the rounds before it), writes its trace as JSON
  * lines, and prints a readable timeline and any violation, explained.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
 import { resolveCore } from '../../sim/campaign/cores.ts';
 import { checkPlan } from '../../sim/campaign/round-check.ts';
 import type { RoundPlan } from '../../sim/plan/types.ts';
 import { loadCatalog } from '../../sim/plan/catalog.ts';
 import { generatePlan } from '../../sim/plan/generate.ts';
+import { readInputJson } from '../../sim/plan/input-file.ts';
 import { planProblem } from '../../sim/plan/plan-schema.ts';
 import { loadScenario } from '../../sim/plan/scenario.ts';
 import { traceText } from '../../sim/trace/recorder.ts';
 import { EXIT, InputError } from '../errors.ts';
 import { formatTimeline } from '../format/timeline.ts';
-import { assertWritable } from '../output.ts';
+import { assertWritable, exitAfterWrites, writeOutput } from '../output.ts';
 
 /** Arguments of `catsim replay`. */
 export interface ReplayArgs {
   seed?: string;
   round?: number;
-  /** A plan file (`catsim shrink` writes one) to run instead of generating the round's plan. */
+  /**
+   * A plan file (`catsim shrink` writes one) to run instead of generating the round's plan. It
+   * holds its own seed, round and scenario, so `seed`, `round`, `scenario` and `catalog` must not
+   * be given with it.
+   */
   plan?: string;
-  scenario: string;
+  /** Scenario name or path; default `default`. */
+  scenario?: string;
   /** The catalog file the campaign ran with (`run --catalog`), if any. */
   catalog?: string;
   core: string;
@@ -30,19 +35,21 @@ export interface ReplayArgs {
 }
 
 /**
- * Replays one round; exit 1 when it violates an invariant or is UNDECIDED. Everything that can be
- * refused is refused before the round runs: the scenario, catalog or plan file, the core, and the
- * trace path.
- * @throws ScenarioError (a bad scenario or catalog file), InputError (a bad plan file, or a trace
- *   path that cannot be written), UnknownCoreError: exit 2.
+ * Replays one round; exit 1 when it violates an invariant or is UNDECIDED, 2 when the trace could
+ * not be written where asked (it is then written to a fallback file, named on stderr).
+ * Everything that can be refused is refused before the round runs: the scenario, catalog or plan
+ * file, the core, and the trace path.
+ * @throws ScenarioError (a bad scenario or catalog file), InputError (a bad plan file, a plan file
+ *   with `--seed`, `--round`, `--scenario` or `--catalog`, or a trace path that cannot be
+ *   written), UnknownCoreError: exit 2.
  */
 export async function replayCommand(args: ReplayArgs): Promise<number> {
-  const { plan, label } = args.plan === undefined ? fromSeed(args) : fromPlanFile(args.plan);
+  const { plan, label } = args.plan === undefined ? fromSeed(args) : fromPlanFile(args.plan, args);
   const core = resolveCore(args.core);
   const tracePath = args.trace ?? `catsim-trace-${plan.seed}-${plan.round}${args.plan === undefined ? '' : '-plan'}.jsonl`;
   assertWritable(tracePath, '--trace');
   const { summary, run } = await checkPlan(plan, core, args.core);
-  writeFileSync(tracePath, traceText(run.header, run.events));
+  const written = writeOutput({ path: tracePath, what: 'trace', stem: `catsim-trace-${plan.seed}-${plan.round}`, extension: '.jsonl' }, traceText(run.header, run.events));
   const out: string[] = [
     `catsim replay  seed=${plan.seed}  round=${plan.round}  scenario=${label}  core=${args.core}${args.plan === undefined ? '' : `  plan=${args.plan}`}`,
     `faults enabled: ${summary.faults.join(' ') || '(none)'}`,
@@ -53,31 +60,32 @@ export async function replayCommand(args: ReplayArgs): Promise<number> {
   if (summary.violations.length === 0) out.push('no violations');
   for (const violation of summary.violations) out.push(`VIOLATION ${violation.invariant} ${violation.code} at seq ${violation.seq ?? '-'}: ${violation.evidence}`);
   process.stdout.write(`${out.join('\n')}\n`);
-  return summary.violations.length > 0 || run.status === 'undecided' ? EXIT.violation : EXIT.clean;
+  return exitAfterWrites(summary.violations.length > 0 || run.status === 'undecided' ? EXIT.violation : EXIT.clean, written);
 }
 
 /** The plan of round `--round` of campaign `--seed` (what `runAndCheck` would run), and its label. */
 function fromSeed(args: ReplayArgs): { plan: RoundPlan; label: string } {
   if (args.seed === undefined || args.round === undefined) throw new InputError('replay needs --seed and --round, or --plan FILE');
-  const scenario = loadScenario(args.scenario);
+  const scenario = loadScenario(args.scenario ?? 'default');
   const catalog = args.catalog === undefined ? undefined : loadCatalog(args.catalog);
   const plan = generatePlan(args.seed, args.round, scenario, catalog?.pool);
   return { plan, label: catalog === undefined ? scenario.name : `${scenario.name}+catalog:${catalog.name}` };
 }
 
+/** The options a plan file makes meaningless: it carries its own seed, round and scenario. */
+const PLAN_HOLDS = ['seed', 'round', 'scenario', 'catalog'] as const;
+
 /**
  * Reads and validates a plan file (sim/plan/plan-schema.ts).
- * @throws InputError `PATH: PROBLEM` when it is missing, not JSON, not a catsim.plan.v1 plan, or a
- *   plan of the wrong shape, e.g. `x.plan.json: "servers[0].history" must be an array of revision
- *   steps, got "x"`.
+ * @throws InputError `--plan runs the seed, round and scenario of its file: drop --seed` when an
+ *   option the plan overrides is given too; `PATH: PROBLEM` when the file is missing, a
+ *   directory, not JSON, not a catsim.plan.v1 plan, or a plan of the wrong shape, e.g.
+ *   `x.plan.json: "servers[0].history" must be an array of revision steps, got "x"`.
  */
-function fromPlanFile(path: string): { plan: RoundPlan; label: string } {
-  let data: unknown;
-  try {
-    data = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    throw new InputError(`${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'not valid JSON'}`);
-  }
+function fromPlanFile(path: string, args: ReplayArgs): { plan: RoundPlan; label: string } {
+  const given = PLAN_HOLDS.filter((option) => args[option] !== undefined);
+  if (given.length > 0) throw new InputError(`--plan runs the seed, round and scenario of its file: drop ${given.map((option) => `--${option}`).join(' and ')}`);
+  const data = readInputJson(path, (message) => new InputError(message));
   if ((data as Partial<RoundPlan> | null)?.schema !== 'catsim.plan.v1') throw new InputError(`${path}: not a catsim.plan.v1 plan (written by catsim shrink)`);
   const problem = planProblem(data);
   if (problem !== undefined) throw new InputError(`${path}: ${problem}`);

@@ -3,7 +3,6 @@
  * zero UNDECIDED rounds. Ctrl-C stops the campaign and still prints (and writes) the report of
  * the rounds finished, with the `--from` that resumes it.
  */
-import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import cliProgress from 'cli-progress';
 import { runCampaign } from '../../sim/campaign/campaign.ts';
@@ -15,7 +14,8 @@ import { InputError } from '../errors.ts';
 import { junitXml } from '../format/junit.ts';
 import { formatDuration } from '../format/duration.ts';
 import { formatSummary } from '../format/summary.ts';
-import { assertDistinct, assertWritable } from '../output.ts';
+import { assertDistinct, assertWritable, exitAfterWrites, writeOutput } from '../output.ts';
+import { campaignWorkers, checkShardSize } from '../work-size.ts';
 import { generatePlan } from '../../sim/plan/generate.ts';
 import type { Scenario } from '../../sim/plan/scenario.ts';
 import type { PoolTool } from '../../sim/plan/tool-pool.ts';
@@ -44,10 +44,12 @@ export interface RunArgs {
 }
 
 /**
- * Runs the campaign and returns the exit code.
+ * Runs the campaign and returns the exit code: the campaign's (sim/campaign/report.ts
+ * `exitCodeOf`), or 2 when `--report` or `--junit` could not be written at the end (the summary
+ * is printed, and the file is written to a fallback path named on stderr).
  * @throws ScenarioError (a bad scenario or catalog file), UnknownCoreError, InputError (an
- * unwritable `--report` or `--junit` path, or `--shard` without `--report`, found before any
- * round runs): exit 2.
+ * unwritable `--report` or `--junit` path, `--shard` without `--report`, or a shard that would
+ * be empty, found before any round runs): exit 2.
  */
 export async function runCommand(args: RunArgs): Promise<number> {
   const scenario = loadScenario(args.scenario);
@@ -57,8 +59,9 @@ export async function runCommand(args: RunArgs): Promise<number> {
   if (args.report !== undefined) assertWritable(args.report, '--report');
   if (args.junit !== undefined) assertWritable(args.junit, '--junit');
   assertDistinct([['--report', args.report], ['--junit', args.junit]]);
+  if (args.shard !== undefined) checkShardSize(args.shard, args.rounds);
   const rounds = args.shard === undefined ? args.rounds : shardBlock(args.from, args.rounds, args.shard.index, args.shard.count).rounds;
-  const workers = args.workers ?? Math.min(availableParallelism(), Math.max(1, Math.ceil(rounds / 25)));
+  const workers = args.workers === undefined ? Math.min(availableParallelism(), Math.max(1, Math.ceil(rounds / 25))) : campaignWorkers(args.workers, rounds);
   const abort = new AbortController();
   // Ctrl-C, or SIGTERM from a CI timeout or `docker stop`: stop between rounds and still print
   // the summary and write the report of the rounds finished (exit 1, INTERRUPTED).
@@ -75,11 +78,12 @@ export async function runCommand(args: RunArgs): Promise<number> {
     });
     bar?.stop();
     process.stdout.write(formatSummary(report, workers));
-    if (args.report !== undefined) writeFileSync(args.report, `${JSON.stringify(report, null, 2)}\n`);
-    if (args.junit !== undefined) writeFileSync(args.junit, junitXml(report));
+    const tag = args.shard === undefined ? args.seed : `${args.seed}-shard-${args.shard.index}-of-${args.shard.count}`;
+    const reportWritten = args.report === undefined || writeOutput({ path: args.report, what: 'report', stem: `catsim-report-${tag}`, extension: '.json' }, `${JSON.stringify(report, null, 2)}\n`);
+    const junitWritten = args.junit === undefined || writeOutput({ path: args.junit, what: 'JUnit XML', stem: `catsim-junit-${tag}`, extension: '.xml' }, junitXml(report));
     const first = report.failingRounds.find((round) => round.violations.length > 0);
     if (args.shrink && first !== undefined && !abort.signal.aborted) await shrinkFirstFailure(args, scenario, catalog?.pool, first.round);
-    return exitCodeOf(report);
+    return exitAfterWrites(exitCodeOf(report), reportWritten && junitWritten);
   } finally {
     bar?.stop();
     process.off('SIGINT', onSignal);
@@ -87,21 +91,18 @@ export async function runCommand(args: RunArgs): Promise<number> {
   }
 }
 
+/** Rounds the shrink after a campaign may run. */
+const RUN_SHRINK_ATTEMPTS = 150;
+
 /**
  * Shrinks the first failing round of the campaign (in this thread, after the progress bar has
- * stopped) and prints where the smallest counterexample was written. Bounded to 150 rounds.
+ * stopped) and prints where the smallest counterexample was written. Bounded to 150 rounds. The
+ * files were not asked for, so a write that fails (the plan then goes to a fallback file, named
+ * on stderr) leaves the campaign's verdict and exit code alone.
  */
 async function shrinkFirstFailure(args: RunArgs, scenario: Scenario, pool: readonly PoolTool[] | undefined, round: number): Promise<void> {
   process.stdout.write(`shrinking round ${round} (use --no-shrink to skip)...\n`);
-  const result = await shrinkPlan(generatePlan(args.seed, round, scenario, pool), resolveCore(args.core), args.core, { attemptsMax: 150 });
-  const prefix = `catsim-shrunk-${args.seed}-${round}`;
-  let files;
-  try {
-    files = saveShrunk(result, prefix);
-  } catch (error) {
-    // The campaign's verdict stands; only the shrunk files are lost, and `catsim shrink` redoes them.
-    process.stdout.write(`could not save the shrunk plan as ${prefix}.*: ${(error as Error).message} (catsim shrink with --out DIR/PREFIX redoes it)\n`);
-    return;
-  }
-  process.stdout.write(`${describeShrink(result, files).join('\n')}\n`);
+  const result = await shrinkPlan(generatePlan(args.seed, round, scenario, pool), resolveCore(args.core), args.core, { attemptsMax: RUN_SHRINK_ATTEMPTS });
+  const { files } = saveShrunk(result, `catsim-shrunk-${args.seed}-${round}`);
+  process.stdout.write(`${describeShrink(result, files, RUN_SHRINK_ATTEMPTS).join('\n')}\n`);
 }

@@ -4,7 +4,6 @@
  * `catsim replay --plan FILE`) and a Mermaid `sequenceDiagram` of it. Both paths are checked
  * before the shrink starts (it runs up to `--attempts` rounds).
  */
-import { writeFileSync } from 'node:fs';
 import { resolveCore } from '../../sim/campaign/cores.ts';
 import { loadCatalog } from '../../sim/plan/catalog.ts';
 import { generatePlan } from '../../sim/plan/generate.ts';
@@ -14,7 +13,7 @@ import { shrinkPlan, type ShrinkResult } from '../../sim/shrink/shrink.ts';
 import { EXIT, InputError } from '../errors.ts';
 import { sequenceDiagram } from '../format/mermaid.ts';
 import { formatTimeline } from '../format/timeline.ts';
-import { assertWritable } from '../output.ts';
+import { assertWritable, exitAfterWrites, writeOutputTo } from '../output.ts';
 
 /** Arguments of `catsim shrink`. */
 export interface ShrinkArgs {
@@ -25,18 +24,19 @@ export interface ShrinkArgs {
   core: string;
   /** Where to write `<prefix>.plan.json` and `<prefix>.mmd`; default `catsim-shrunk-SEED-ROUND`. */
   out?: string;
+  /** Most rounds the shrinker may run, at least 1 (`--attempts 0` is refused: it could shrink nothing). */
   attemptsMax: number;
   timeline: boolean;
 }
 
-/** Files written for one shrunk round. */
+/** Files written for one shrunk round (where they are: a fallback path when a write failed, null when lost). */
 export interface ShrunkFiles {
-  planPath: string;
-  diagramPath: string;
+  planPath: string | null;
+  diagramPath: string | null;
 }
 
 /** The files {@link saveShrunk} writes for `prefix`: `<prefix>.plan.json` and `<prefix>.mmd`. */
-export function shrunkFiles(prefix: string): ShrunkFiles {
+export function shrunkFiles(prefix: string): { planPath: string; diagramPath: string } {
   return { planPath: `${prefix}.plan.json`, diagramPath: `${prefix}.mmd` };
 }
 
@@ -51,28 +51,44 @@ export function assertShrunkWritable(prefix: string, option: string): void {
   assertWritable(diagramPath, option);
 }
 
-/** Writes the shrunk plan and its diagram next to `prefix` (see {@link shrunkFiles}). */
-export function saveShrunk(result: ShrinkResult, prefix: string): ShrunkFiles {
-  const { planPath, diagramPath } = shrunkFiles(prefix);
-  writeFileSync(planPath, `${JSON.stringify(result.plan, null, 2)}\n`);
-  writeFileSync(diagramPath, sequenceDiagram(result.run.events, result.violations[0]?.seq ?? null));
-  return { planPath, diagramPath };
+/**
+ * Writes the shrunk plan and its diagram next to `prefix` (see {@link shrunkFiles}); a file that
+ * cannot be written there goes to a fallback file in the temporary directory, named on stderr.
+ * @returns where the files are, and whether both are where they were asked for.
+ */
+export function saveShrunk(result: ShrinkResult, prefix: string): { files: ShrunkFiles; asked: boolean } {
+  const asked = shrunkFiles(prefix);
+  const stem = `catsim-shrunk-${result.plan.seed}-${result.plan.round}`;
+  const planPath = writeOutputTo({ path: asked.planPath, what: 'shrunk plan', stem, extension: '.plan.json' }, `${JSON.stringify(result.plan, null, 2)}\n`);
+  const diagramPath = writeOutputTo({ path: asked.diagramPath, what: 'sequence diagram', stem, extension: '.mmd' }, sequenceDiagram(result.run.events, result.violations[0]?.seq ?? null));
+  return { files: { planPath, diagramPath }, asked: planPath === asked.planPath && diagramPath === asked.diagramPath };
 }
 
-/** One paragraph describing a shrink result. */
-export function describeShrink(result: ShrinkResult, files: ShrunkFiles): string[] {
+/**
+ * One paragraph describing a shrink result. It says "the smallest plan" only when the shrinker
+ * stopped because no reduction kept the failure; when it stopped at `attemptsMax` it says so, and
+ * a plan no reduction was kept of is "not shrunk".
+ */
+export function describeShrink(result: ShrinkResult, files: ShrunkFiles, attemptsMax: number): string[] {
   const first = result.violations[0];
+  const rounds = `${result.attempts} round${result.attempts === 1 ? '' : 's'}`;
+  const budgetOut = result.attempts >= attemptsMax;
+  const headline = result.steps.length === 0
+    ? `not shrunk: ${budgetOut ? `no reduction tried in the ${rounds} allowed (--attempts ${attemptsMax}) kept` : 'no single reduction keeps'} ${result.invariant} failing; the plan is the round's own (size ${result.sizeBefore})`
+    : `shrunk to ${budgetOut ? `a smaller plan (stopped at --attempts ${attemptsMax}: maybe not the smallest)` : 'the smallest plan'} that still breaks ${result.invariant}: size ${result.sizeBefore} -> ${result.sizeAfter} in ${rounds}`;
+  const coreFlag = result.run.header.core === 'reference' ? '' : ` --core ${result.run.header.core}`;
   return [
-    `shrunk to the smallest plan that still breaks ${result.invariant}: size ${result.sizeBefore} -> ${result.sizeAfter} in ${result.attempts} rounds`,
+    headline,
     ...result.steps.map((step) => `  - ${step}`),
     `still fails: ${first?.invariant} ${first?.code} at seq ${first?.seq ?? '-'}: ${first?.evidence}`,
-    `plan: ${files.planPath}   (replay: catsim replay --plan ${files.planPath}${result.run.header.core === 'reference' ? '' : ` --core ${result.run.header.core}`})`,
-    `sequence diagram (Mermaid): ${files.diagramPath}`,
+    files.planPath === null ? 'plan: not saved (see the error above)' : `plan: ${files.planPath}   (replay: catsim replay --plan ${files.planPath}${coreFlag})`,
+    `sequence diagram (Mermaid): ${files.diagramPath ?? 'not saved (see the error above)'}`,
   ];
 }
 
 /**
- * Shrinks one failing round. Exit 1 (it fails).
+ * Shrinks one failing round. Exit 1 (it fails), or 2 when a file could not be written where
+ * asked (it is then in a fallback file, named on stderr).
  * @throws InputError (exit 2) when the output files cannot be written (checked before anything
  *   runs), or when the round does not fail at all.
  */
@@ -90,9 +106,9 @@ export async function shrinkCommand(args: ShrinkArgs): Promise<number> {
     if (error instanceof Error && error.message.startsWith('the plan does not break')) throw new InputError(`round ${args.round} of seed ${args.seed} passes on ${args.core}: nothing to shrink`);
     throw error;
   }
-  const files = saveShrunk(result, prefix);
-  const out = [`catsim shrink  seed=${args.seed}  round=${args.round}  core=${args.core}`, ...describeShrink(result, files)];
+  const { files, asked } = saveShrunk(result, prefix);
+  const out = [`catsim shrink  seed=${args.seed}  round=${args.round}  core=${args.core}`, ...describeShrink(result, files, args.attemptsMax)];
   if (args.timeline) out.push('timeline of the shrunk round:', formatTimeline(result.run.events));
   process.stdout.write(`${out.join('\n')}\n`);
-  return EXIT.violation;
+  return exitAfterWrites(EXIT.violation, asked);
 }

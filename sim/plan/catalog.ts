@@ -27,9 +27,9 @@
  * with a non-empty string `name` and an object `inputSchema`, and names are unique across pages.
  * `source` may carry more fields; the top level and pages may not.
  */
-import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
+import { readInputJson } from './input-file.ts';
 import { sampleArgs } from './sample-args.ts';
 import { ScenarioError } from './scenario.ts';
 import type { PoolTool } from './tool-pool.ts';
@@ -118,18 +118,11 @@ const validateFile = new Ajv({ allErrors: false, strict: true }).compile(FILE_SC
 
 /**
  * Loads and validates a catalog file and builds its descriptor pool.
- * @throws ScenarioError `PATH: PROBLEM` (one line) when the file is missing, unreadable, not
- *   JSON, or not a valid `catsim.catalog.v1` file, e.g. `x.json: /pages/0/tools/3 must be object`.
+ * @throws ScenarioError `PATH: PROBLEM` (one line) when the file is missing, a directory,
+ *   unreadable, not JSON, or not a valid `catsim.catalog.v1` file, e.g. `x.json: /pages/0/tools/3 must be object`.
  */
 export function loadCatalog(path: string): LoadedCatalog {
-  let data: unknown;
-  try {
-    data = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const problem = code === 'ENOENT' ? 'no such file' : code !== undefined ? `cannot read (${code})` : 'not valid JSON';
-    throw new ScenarioError(`${path}: ${problem}`);
-  }
+  const data = readInputJson(path, (message) => new ScenarioError(message));
   const problem = catalogProblem(data);
   if (problem !== undefined) throw new ScenarioError(`${path}: ${problem}`);
   const tools = (data as CatalogFile).pages.flatMap((page) => page.tools);

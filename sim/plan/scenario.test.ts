@@ -59,7 +59,7 @@ describe('scenarioProblem', () => {
   });
 
   it('requires integers for counts, times and ranges', () => {
-    expect(scenarioProblem(edited((s) => { s.servers.max = 2.5; }))).toBe('"servers.max" must be an integer from 0 to 2147483647, got 2.5');
+    expect(scenarioProblem(edited((s) => { s.servers.max = 2.5; }))).toBe('"servers.max" must be an integer from 1 to 2147483647, got 2.5');
     expect(scenarioProblem(edited((s) => { s.latencyMs.min = -1; }))).toBe('"latencyMs.min" must be an integer from 0 to 2147483647, got -1');
     expect(scenarioProblem(edited((s) => { s.pageSize.min = 0; }))).toBe('"pageSize.min" must be an integer from 1 to 2147483647, got 0');
     expect(scenarioProblem(edited((s) => { s.plannerIntervalMs.min = 0; }))).toBe('"plannerIntervalMs.min" must be an integer from 1 to 2147483647, got 0');

@@ -3,12 +3,13 @@
  * the oracle judges with, the core's timings, and the ranges the plan generator draws from.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import canonicalize from 'canonicalize';
+import { readInputJson } from './input-file.ts';
 import { schemaProblem } from './schema-problem.ts';
 import type { Bounds, CoreTimings, FaultId } from './types.ts';
 import { PROBES } from '../campaign/probes.ts';
@@ -88,9 +89,13 @@ const SCENARIO_DIR = join(fileURLToPath(new URL('.', import.meta.url)), '..', '.
 /** The JSON Schema (draft 2020-12) every scenario file must satisfy. */
 export const SCENARIO_SCHEMA_PATH = join(SCENARIO_DIR, 'scenario.schema.json');
 
-/** True when `--scenario` names a file (it ends in `.json`) rather than a built-in scenario of `scenarios/`. */
+/**
+ * True when `--scenario` names a file rather than a built-in scenario: it holds a `/` or a `\`
+ * (a directory separator) or ends in `.json`. Anything else (`default`, `equivocation`) is the name
+ * of a file `scenarios/NAME.json` that ships with catsim.
+ */
 export function isScenarioPath(nameOrPath: string): boolean {
-  return nameOrPath.endsWith('.json');
+  return nameOrPath.includes('/') || nameOrPath.includes('\\') || nameOrPath.endsWith('.json');
 }
 
 /** sha256 (64 hex digits) of the scenario's RFC 8785 canonical JSON: equal exactly when the scenarios are. */
@@ -99,22 +104,29 @@ export function scenarioDigest(scenario: Scenario): string {
 }
 
 /**
- * Loads `scenarios/<name>.json`, or a path when `nameOrPath` ends in `.json`.
- * @throws ScenarioError `FILE: PROBLEM` (one line) when the file is missing, not JSON, or fails
- *   validation, e.g. `scenarios/x.json: "pageSize.min" must be an integer from 1 to 2147483647, got 1.5`.
+ * Loads a scenario: the file `nameOrPath` when it is a path ({@link isScenarioPath}), else the
+ * built-in `scenarios/<name>.json`.
+ * @throws ScenarioError (one line) when the name is empty or no built-in scenario has it (the
+ *   message lists them), or when the file is missing, a directory, not JSON, or fails validation,
+ *   e.g. `scenarios/x.json: "pageSize.min" must be an integer from 1 to 2147483647, got 1.5`.
  */
 export function loadScenario(nameOrPath: string): Scenario {
-  const file = isScenarioPath(nameOrPath) ? nameOrPath : join(SCENARIO_DIR, `${nameOrPath}.json`);
-  let data: unknown;
-  try {
-    data = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (error) {
-    const problem = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'not valid JSON';
-    throw new ScenarioError(`${file}: ${problem}`);
+  if (nameOrPath === '') throw new ScenarioError('--scenario: the name is empty (give a built-in scenario name or the path of a scenario file)');
+  const isPath = isScenarioPath(nameOrPath);
+  const file = isPath ? nameOrPath : join(SCENARIO_DIR, `${nameOrPath}.json`);
+  const builtIn = builtInScenarios();
+  if (!isPath && !builtIn.includes(nameOrPath)) {
+    throw new ScenarioError(`no built-in scenario "${nameOrPath}" (there are: ${builtIn.join(', ')}); a scenario file is named by a path with a "/" or ending in .json, e.g. ./${nameOrPath}.json`);
   }
+  const data = readInputJson(file, (message) => new ScenarioError(message));
   const problem = scenarioProblem(data);
   if (problem !== undefined) throw new ScenarioError(`${file}: ${problem}`);
   return data as Scenario;
+}
+
+/** The names of the scenarios that ship in `scenarios/`, sorted. */
+export function builtInScenarios(): string[] {
+  return readdirSync(SCENARIO_DIR).filter((file) => file.endsWith('.json') && file !== 'scenario.schema.json').map((file) => file.slice(0, -'.json'.length)).sort();
 }
 
 /**
