@@ -13,7 +13,8 @@ import { catsim } from './support/run-cli.ts';
 const node = process.execPath;
 const serverJs = (name: string) => `node_modules/@modelcontextprotocol/server-${name}/dist/index.js`;
 
-// Tool names from mcp-facts.md section 6 (server-everything with empty client capabilities).
+// The tool names each reference server lists (server-everything to a client with empty capabilities),
+// as captured in scenarios/catalogs/.
 const EXPECTED: Record<string, string[]> = {
   everything: [
     'echo', 'get-annotated-message', 'get-env', 'get-resource-links', 'get-resource-reference', 'get-structured-content',

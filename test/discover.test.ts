@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { runMain } from './support/run-main.ts';
 import { catsim } from './support/run-cli.ts';
 
-// The 13 tools server-everything lists to a client with empty capabilities (mcp-facts.md section 6):
+// The 13 tools server-everything lists to a client with empty capabilities (scenarios/catalogs/everything.json):
 // 12 always present plus simulate-research-query, registered right after initialisation with a list_changed.
 const EVERYTHING_TOOLS = [
   'echo', 'get-annotated-message', 'get-env', 'get-resource-links', 'get-resource-reference', 'get-structured-content',

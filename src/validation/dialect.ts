@@ -1,7 +1,7 @@
 /**
  * JSON Schema dialect pinning (SPEC section 5). A schema's dialect is its `$schema`, or 2020-12
- * when `$schema` is absent (the protocol default for 2025-11-25: mcp-facts.md section 3,
- * SEP-1613). A dialect is usable only when the trust configuration accepts it AND catsim has an
+ * when `$schema` is absent (the protocol default for 2025-11-25: the MCP specification's "JSON
+ * Schema Usage", SEP-1613). A dialect is usable only when the trust configuration accepts it AND catsim has an
  * ajv class for it; everything else is refused, never guessed.
  *
  * URI equivalence. `$schema` is an identifier, compared as a string after two foldings only:

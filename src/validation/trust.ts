@@ -9,13 +9,14 @@ export type EffectClass = 'READ' | 'RESERVATION' | 'WRITE' | 'DESTRUCTIVE';
 
 /**
  * The JSON Schema 2020-12 meta-schema URI: the dialect of a schema without `$schema` under
- * protocol 2025-11-25 (mcp-facts.md section 3, SEP-1613), validated with `ajv/dist/2020`.
+ * protocol 2025-11-25 (the MCP specification's "JSON Schema Usage", SEP-1613), validated with
+ * `ajv/dist/2020`.
  */
 export const DIALECT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
 
 /**
  * The JSON Schema draft-07 meta-schema URI, as the SDK's schema generator and the reference
- * servers emit it (mcp-facts.md section 3); validated with ajv's default class.
+ * servers emit it (see `scenarios/catalogs/*.json`); validated with ajv's default class.
  */
 export const DIALECT_DRAFT_07 = 'http://json-schema.org/draft-07/schema#';
 
