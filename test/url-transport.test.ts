@@ -93,12 +93,14 @@ describe('catsim capture --url', () => {
 describe('--stdio and --url on the command line', () => {
   it.each(['discover', 'capture'])('%s: exactly one of them, else one line and exit 2', async (command) => {
     const url = 'http://127.0.0.1:9/mcp';
-    for (const args of [['--stdio', 'node x.js', '--url', url], [], ['--url', url, '--url', url]]) {
+    for (const args of [['--stdio', 'node x.js', '--url', url], []]) {
       const { code, stdout, stderr } = await runMain([command, ...args]);
       expect(stderr, args.join(' ')).toBe(`catsim: ${command} needs exactly one of --stdio CMD or --url URL\n`);
       expect(stdout).toBe('');
       expect(code).toBe(2);
     }
+    // A repeated option is refused as such, like every option (cli/counts.ts refuseRepeats).
+    expect(await runMain([command, '--url', url, '--url', url])).toEqual({ code: 2, stdout: '', stderr: `catsim: --url given twice (${url}, ${url}): give it once\n` });
   });
 
   it.each(['not-a-url', 'ftp://example.com/mcp', '127.0.0.1:3001/mcp', ''])('--url %j is refused before anything is reached', async (value) => {
