@@ -1,0 +1,132 @@
+/**
+ * The comparison both surface checks run: the request's tools against the expected surface, by
+ * the rules of `surface-mismatch.ts` (count, unadmitted, name, order, then description and
+ * inputSchema per position). It reads the request's tools once each and never throws, whatever
+ * a hook left there (non-arrays, non-objects, throwing getters).
+ *
+ * The passing path, the one every dispatched request takes, is one pass over the positions:
+ * names by `===`, descriptions by `===`, schemas by {@link jsonEqual}; the name bookkeeping of
+ * the other rules runs only once a position differs.
+ */
+import type { SurfaceCheck, SurfaceMismatch } from '../surface-mismatch.ts';
+import type { SurfaceTool } from '../surface-tool.ts';
+import { firstDifference, jsonEqual, valueAt } from './json-value.ts';
+
+/** A value that could not be read; equal to nothing. */
+const UNREADABLE: unique symbol = Symbol('unreadable');
+type Read = unknown;
+
+/** The first mismatch of `actual` against `expected` in `check`, or undefined when they are equal. */
+export function compareSurface(expected: readonly Readonly<SurfaceTool>[], actual: unknown, check: SurfaceCheck): SurfaceMismatch | undefined {
+  if (!isArray(actual)) return mismatch(check, 'count', { tool: null, index: null, expected: expected.length, actual: null });
+  const length = readLength(actual);
+  if (length < 0) return mismatch(check, 'count', { tool: null, index: null, expected: expected.length, actual: null });
+  if (length !== expected.length) return countMismatch(expected, readNames(actual, length), check);
+  for (let index = 0; index < length; index += 1) {
+    const tool = readIndex(actual, index);
+    const want = expected[index] as Readonly<SurfaceTool>;
+    const name = readField(tool, 'name');
+    if (name !== want.name) return nameMismatch(expected, readNames(actual, length), index, name, check);
+    const found = fieldMismatch(want, tool, index, check);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+function fieldMismatch(want: Readonly<SurfaceTool>, tool: Read, index: number, check: SurfaceCheck): SurfaceMismatch | undefined {
+  const description = readField(tool, 'description');
+  if (description !== want.description) return mismatch(check, 'description', { tool: want.name, index, expected: want.description, actual: scalar(description) });
+  const schema = readField(tool, 'inputSchema');
+  if (schema !== UNREADABLE && jsonEqual(want.inputSchema, schema)) return undefined;
+  const schemaPath = schema === UNREADABLE ? '' : (firstDifference(want.inputSchema, schema) ?? '');
+  const actual = schema === UNREADABLE ? null : scalar(valueAt(schema, schemaPath));
+  return mismatch(check, 'inputSchema', { tool: want.name, index, expected: scalar(valueAt(want.inputSchema, schemaPath)), actual, schemaPath });
+}
+
+/** Another number of tools: `unadmitted` if a name is not the baseline's, else `count`. */
+function countMismatch(expected: readonly Readonly<SurfaceTool>[], names: readonly Read[], check: SurfaceCheck): SurfaceMismatch {
+  const admitted = new Set(expected.map((tool) => tool.name));
+  const added = names.findIndex((name) => typeof name !== 'string' || !admitted.has(name));
+  if (added >= 0) {
+    const name = scalar(names[added]);
+    return mismatch(check, 'unadmitted', { tool: typeof name === 'string' ? name : null, index: added, expected: null, actual: name });
+  }
+  const present = new Set(names as string[]);
+  const missing = expected.find((tool) => !present.has(tool.name))?.name;
+  const twice = (names as string[]).find((name, index) => names.indexOf(name) !== index);
+  return mismatch(check, 'count', { tool: missing ?? twice ?? null, index: null, expected: expected.length, actual: names.length });
+}
+
+/**
+ * As many tools, and the name at `index` (read there as `name`) differs: `order` when the names
+ * are the same multiset, else `name`. The names are read again for the multiset; the one the
+ * position loop read stands for `index`, so a getter that changes its answer cannot move it.
+ */
+function nameMismatch(expected: readonly Readonly<SurfaceTool>[], names: Read[], index: number, name: Read, check: SurfaceCheck): SurfaceMismatch {
+  names[index] = name;
+  const want = (expected[index] as Readonly<SurfaceTool>).name;
+  const field = sameMultiset(expected.map((tool) => tool.name), names) ? 'order' : 'name';
+  return mismatch(check, field, { tool: want, index, expected: want, actual: scalar(name) });
+}
+
+function sameMultiset(expected: readonly string[], names: readonly Read[]): boolean {
+  const counts = new Map<Read, number>();
+  for (const name of expected) counts.set(name, (counts.get(name) ?? 0) + 1);
+  for (const name of names) {
+    const left = counts.get(name);
+    if (left === undefined || left === 0) return false;
+    counts.set(name, left - 1);
+  }
+  return true;
+}
+
+type MismatchDetail = Pick<SurfaceMismatch, 'tool' | 'index' | 'expected' | 'actual'> & { schemaPath?: string };
+
+function mismatch(check: SurfaceCheck, field: SurfaceMismatch['field'], detail: MismatchDetail): SurfaceMismatch {
+  return { check, field, tool: detail.tool, index: detail.index, expected: detail.expected, actual: detail.actual, schemaPath: detail.schemaPath ?? null };
+}
+
+/** A read value as a mismatch can carry it: strings and numbers as they are, anything else null. */
+function scalar(value: Read): string | number | null {
+  return typeof value === 'string' || typeof value === 'number' ? value : null;
+}
+
+function isArray(value: unknown): value is readonly unknown[] {
+  try {
+    return Array.isArray(value);
+  } catch {
+    return false; // a revoked proxy
+  }
+}
+
+function readLength(list: readonly unknown[]): number {
+  try {
+    const length = list.length;
+    return Number.isSafeInteger(length) && length >= 0 ? length : -1;
+  } catch {
+    return -1;
+  }
+}
+
+function readIndex(list: readonly unknown[], index: number): Read {
+  try {
+    return list[index];
+  } catch {
+    return UNREADABLE;
+  }
+}
+
+function readField(tool: Read, field: keyof SurfaceTool): Read {
+  if (typeof tool !== 'object' || tool === null) return UNREADABLE;
+  try {
+    return (tool as Record<string, unknown>)[field];
+  } catch {
+    return UNREADABLE;
+  }
+}
+
+function readNames(list: readonly unknown[], length: number): Read[] {
+  const names: Read[] = [];
+  for (let index = 0; index < length; index += 1) names.push(readField(readIndex(list, index), 'name'));
+  return names;
+}

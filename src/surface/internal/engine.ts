@@ -1,0 +1,171 @@
+/**
+ * The tool surface stage's machinery, built from {@link SurfaceParts}. The public
+ * `ToolSurfaceStage` is this engine with the reference parts; only mutants build it with others.
+ * See `tool-surface-stage.ts` for the order of calls and the guarantees.
+ *
+ * The engine holds its hooks and parts and nothing else: every fact it uses comes in with the
+ * request (admission facts, the owner's ledger and reservation) and goes back out in the
+ * preparation token, the rejection or the sealed dispatch record.
+ */
+import type { Baseline } from '../baseline.ts';
+import type { SurfaceCapacity } from '../capacity.ts';
+import type { DispatchedRequest, ModelRequest } from '../model-request.ts';
+import type { RequestOwner } from '../request-ledger.ts';
+import type { SealedDispatchRecord } from '../sealed-dispatch-record.ts';
+import type { SettlementError } from '../settlement-error.ts';
+import type { HookInfo, SurfaceHook } from '../surface-hook.ts';
+import type { SurfaceCheck } from '../surface-mismatch.ts';
+import type { CapacityStage, SurfaceRejection } from '../surface-rejection.ts';
+import type { DispatchResult, ModelCall, PrepareInput, PrepareResult, ToolSurfaceStageConfig } from '../tool-surface-stage.ts';
+import { checkCapacity } from './capacity-fit.ts';
+import { deepFreeze } from './json-value.ts';
+import type { SurfaceParts } from './parts.ts';
+import { mintPreparation, SurfacePreparation } from './preparation.ts';
+
+/** The stage engine; `ToolSurfaceStage` documents its methods. */
+export class SurfaceStageEngine<C = unknown> {
+  readonly #hooks: readonly SurfaceHook<C>[];
+  readonly #parts: SurfaceParts;
+
+  constructor(config: ToolSurfaceStageConfig<C>, parts: SurfaceParts) {
+    this.#hooks = Object.freeze([...(config.hooks ?? [])]);
+    for (const hook of this.#hooks) if (typeof hook?.transform !== 'function') throw new TypeError(`surface hook ${String(hook?.name)} has no transform function`);
+    this.#parts = parts;
+  }
+
+  /**
+   * Prepares one model request up to the early check:
+   * 1. projects the baseline from `input.facts` (deep copy, deep freeze) before any hook runs;
+   * 2. with `input.capacity`, refuses `CAPACITY_EXCEEDED` if the baseline does not fit (no hook runs);
+   * 3. creates the request: `requestId` from the reservation, a working copy of the surface, `input.context`;
+   * 4. runs the hooks in order, awaiting each (a throw or rejection refuses `HOOK_FAILED`);
+   * 5. the early check: the request's tools against the baseline (`SURFACE_MISMATCH`, check `early`).
+   * A refusal is settled once through `input.owner.ledger.preDispatchRejected` and returned as
+   * `{ok: false, rejection}`; it touches nothing but that reservation, and the context stays the
+   * host's. On success the request (to go on preparing) and the preparation token for `dispatch`.
+   * @throws TypeError (as a rejection; nothing settled) for misuse: facts of another session than
+   *   the reservation's, contradictory facts (see `projectBaseline`), a malformed capacity.
+   * @throws whatever the ledger throws when settling (a {@link SettlementError} for a reservation
+   *   already settled): the stage never swallows a second settlement.
+   */
+  async prepare(input: PrepareInput<C>): Promise<PrepareResult<C>> {
+    const { owner, facts } = input;
+    const requestId = owner.reservation.requestId;
+    if (facts.session !== owner.reservation.session) throw new TypeError(`request ${requestId}: reserved for session ${owner.reservation.session}, facts are of session ${facts.session}`);
+    if (input.capacity !== undefined) checkCapacity(input.capacity);
+    const fitted = this.#fit(this.#parts.project(facts), input.capacity, owner, requestId, 'prepare');
+    if (!fitted.ok) return fitted;
+    const baseline = fitted.baseline;
+    const request = newRequest(requestId, this.#parts.workingCopy(baseline), input.context);
+    const failed = await this.#runHooks(request, baseline, owner);
+    if (failed !== undefined) return failed;
+    if (this.#parts.checks.early) {
+      const mismatch = this.#parts.compare(baseline.surface, request.tools, 'early');
+      if (mismatch !== undefined) return this.#reject(owner, { code: 'SURFACE_MISMATCH', requestId, check: 'early', mismatch });
+    }
+    return { ok: true, request, preparation: mintPreparation(owner, baseline, this.#parts.checks.early) };
+  }
+
+  /**
+   * The final check and the hand-over, immediately before dispatch: after the host's late
+   * context, evidence and asynchronous preparation, whether or not any hook ran. Synchronously,
+   * with no await in between: re-fits `options.capacity` if given (a late capacity:
+   * `CAPACITY_EXCEEDED`, stage `dispatch`); compares `request.tools` with the baseline (never with
+   * anything made from the request; `SURFACE_MISMATCH`, check `final`); seals the dispatch record;
+   * settles `dispatched` in the owner's ledger; calls `send` with the baseline's frozen surface
+   * (equal to the request's tools, as just proved) and the request's context. Then awaits `send`.
+   * A refusal is settled and returned as in `prepare`; `send` is not called.
+   * @throws TypeError (as a rejection; nothing settled) when `preparation` is not a token from
+   *   `prepare` or belongs to another request, or the capacity is malformed.
+   * @throws the ledger's error when the reservation is already settled (a second `dispatch`, or a
+   *   request refused earlier): then `send` is not called.
+   * @throws whatever `send` throws; the request is settled `dispatched` by then (what follows the
+   *   hand-over is the model-call owner's and the runtime's).
+   */
+  async dispatch<R>(preparation: SurfacePreparation, request: ModelRequest<C>, send: ModelCall<C, R>, options: { capacity?: SurfaceCapacity } = {}): Promise<DispatchResult<R>> {
+    // Everything up to `send` is synchronous: nothing can change the request between the final
+    // check and the hand-over.
+    if (!SurfacePreparation.isGenuine(preparation)) throw new TypeError('dispatch needs the preparation token ToolSurfaceStage.prepare returned');
+    const { owner, requestId } = preparation;
+    if (request.requestId !== requestId) throw new TypeError(`dispatch: the request is ${String(request.requestId)}, the preparation is for ${requestId}`);
+    if (options.capacity !== undefined) checkCapacity(options.capacity);
+    const fitted = this.#fit(preparation.baseline, options.capacity, owner, requestId, 'dispatch');
+    if (!fitted.ok) return fitted;
+    const baseline = fitted.baseline;
+    const tools: unknown = request.tools;
+    if (this.#parts.checks.final) {
+      const mismatch = this.#parts.compare(this.#parts.finalExpected(baseline, tools), tools, 'final');
+      if (mismatch !== undefined) return this.#reject(owner, { code: 'SURFACE_MISMATCH', requestId, check: 'final', mismatch });
+    }
+    const surface = this.#parts.dispatchedSurface(baseline, tools);
+    const seal = sealOf(baseline, surface, requestId, this.#checksRun(preparation));
+    owner.ledger.dispatched(owner.reservation, seal);
+    const dispatched: DispatchedRequest<C> = Object.freeze({ requestId, tools: surface, context: request.context });
+    const response = await send(dispatched, seal);
+    return { ok: true, seal, response };
+  }
+
+  #fit(baseline: Baseline, capacity: SurfaceCapacity | undefined, owner: RequestOwner, requestId: string, stage: CapacityStage): { ok: true; baseline: Baseline } | { ok: false; rejection: SurfaceRejection } {
+    if (capacity === undefined) return { ok: true, baseline };
+    const fitted = this.#parts.fit(baseline, capacity);
+    if (fitted.ok) return fitted;
+    return this.#reject(owner, { code: 'CAPACITY_EXCEEDED', requestId, stage, limit: fitted.limit, required: fitted.required, available: fitted.available });
+  }
+
+  /** Runs the hooks in order; a throw or rejection refuses the request. */
+  async #runHooks(request: ModelRequest<C>, baseline: Baseline, owner: RequestOwner): Promise<{ ok: false; rejection: SurfaceRejection } | undefined> {
+    for (const [index, hook] of this.#hooks.entries()) {
+      try {
+        await hook.transform(request, hookInfo(request.requestId, baseline, index));
+      } catch {
+        return this.#reject(owner, { code: 'HOOK_FAILED', requestId: request.requestId, hook: String(hook.name), index });
+      }
+    }
+    return undefined;
+  }
+
+  /** Settles a refusal through the owner's ledger and returns it; a ledger error reaches the caller. */
+  #reject(owner: RequestOwner, rejection: SurfaceRejection): { ok: false; rejection: SurfaceRejection } {
+    const frozen = deepFreeze(rejection);
+    this.#parts.settleRejected(owner, frozen);
+    return { ok: false, rejection: frozen };
+  }
+
+  #checksRun(preparation: SurfacePreparation): SurfaceCheck[] {
+    const checks: SurfaceCheck[] = [];
+    if (preparation.earlyChecked) checks.push('early');
+    if (this.#parts.checks.final) checks.push('final');
+    return checks;
+  }
+}
+
+/** The request hooks receive: its id cannot be reassigned (a hook that tries fails, HOOK_FAILED). */
+function newRequest<C>(requestId: string, tools: ModelRequest<C>['tools'], context: C): ModelRequest<C> {
+  const request = { tools, context } as ModelRequest<C>;
+  Object.defineProperty(request, 'requestId', { value: requestId, enumerable: true, writable: false, configurable: false });
+  return request;
+}
+
+function hookInfo(requestId: string, baseline: Baseline, index: number): HookInfo {
+  return Object.freeze({ requestId, session: baseline.session, key: baseline.key, generation: baseline.generation, policyEpoch: baseline.policyEpoch, index });
+}
+
+/**
+ * The sealed dispatch record of the surface handed over (in the reference stage, the baseline's
+ * own surface, which the final check proved equal to the request), each tool bound to the
+ * descriptor digest its name has in the baseline. It is written after the checks and is never
+ * an input to one.
+ */
+function sealOf(baseline: Baseline, surface: readonly { name: string }[], requestId: string, checks: readonly SurfaceCheck[]): SealedDispatchRecord {
+  const digests = new Map(baseline.surface.map((tool, index) => [tool.name, baseline.descriptorDigests[index] ?? null]));
+  return deepFreeze({
+    requestId,
+    session: baseline.session,
+    key: baseline.key,
+    generation: baseline.generation,
+    snapshotDigest: baseline.snapshotDigest,
+    policyEpoch: baseline.policyEpoch,
+    tools: surface.map((tool) => ({ name: tool.name, descriptorDigest: digests.get(tool.name) ?? null })),
+    checks: [...checks],
+  });
+}

@@ -1,0 +1,41 @@
+/**
+ * The token `prepare` hands back for a request that passed the early check, and that `dispatch`
+ * requires. It carries the request's owner and its baseline from one call to the next, so the
+ * stage itself keeps nothing between calls. It cannot be forged (only {@link mintPreparation}
+ * makes one, and `dispatch` checks the brand), so a request refused early can never reach the
+ * final check: the early refusal stands.
+ */
+import type { Baseline } from '../baseline.ts';
+import type { RequestOwner } from '../request-ledger.ts';
+
+const MINT = Symbol('SurfacePreparation.mint');
+
+/** A prepared request's token (frozen). */
+export class SurfacePreparation {
+  readonly #genuine = true;
+  readonly requestId: string;
+  /** The deep-frozen baseline the request was prepared against. */
+  readonly baseline: Baseline;
+  readonly owner: RequestOwner;
+  /** Whether the early check ran (always, in the reference stage). */
+  readonly earlyChecked: boolean;
+
+  constructor(mint: symbol, owner: RequestOwner, baseline: Baseline, earlyChecked: boolean) {
+    if (mint !== MINT || !this.#genuine) throw new TypeError('a SurfacePreparation comes only from ToolSurfaceStage.prepare');
+    this.requestId = owner.reservation.requestId;
+    this.owner = Object.freeze({ ledger: owner.ledger, reservation: owner.reservation });
+    this.baseline = baseline;
+    this.earlyChecked = earlyChecked;
+    Object.freeze(this);
+  }
+
+  /** Whether `value` was made by {@link mintPreparation} (a brand check, not `instanceof`). */
+  static isGenuine(value: unknown): value is SurfacePreparation {
+    return typeof value === 'object' && value !== null && #genuine in value;
+  }
+}
+
+/** Makes a preparation token; only the stage engine calls it. */
+export function mintPreparation(owner: RequestOwner, baseline: Baseline, earlyChecked: boolean): SurfacePreparation {
+  return new SurfacePreparation(MINT, owner, baseline, earlyChecked);
+}
