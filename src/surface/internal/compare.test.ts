@@ -101,5 +101,11 @@ describe('JSON values', () => {
     deepFreeze(copy);
     expect(Object.isFrozen(copy.a[0])).toBe(true);
     expect(Object.isFrozen(original.a[0])).toBe(false);
+    const parsed = JSON.parse('{"__proto__":{"x":1},"y":2}') as Record<string, unknown>;
+    const parsedCopy = copyJson(parsed);
+    expect(Object.getPrototypeOf(parsedCopy)).toBe(Object.prototype);
+    expect(Object.keys(parsedCopy)).toEqual(['__proto__', 'y']);
+    expect(jsonEqual(parsed, parsedCopy)).toBe(true);
+    expect(jsonEqual(parsed, { y: 2 })).toBe(false);
   });
 });

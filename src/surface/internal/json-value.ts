@@ -16,7 +16,8 @@ const hasOwn = Object.prototype.hasOwnProperty;
 /**
  * A deep copy of a JSON value: fresh arrays and plain objects all the way down, strings and
  * other primitives kept (they are immutable, so sharing them shares nothing mutable). Members
- * whose value is `undefined` are left out.
+ * whose value is `undefined` are left out; a member named `__proto__` (JSON.parse makes it an
+ * own property) stays an own property.
  */
 export function copyJson<T>(value: T): T {
   if (typeof value !== 'object' || value === null) return value;
@@ -25,7 +26,9 @@ export function copyJson<T>(value: T): T {
   for (const key in value) {
     if (!hasOwn.call(value, key)) continue;
     const member = (value as JsonObject)[key];
-    if (member !== undefined) copy[key] = copyJson(member);
+    if (member === undefined) continue;
+    if (key === '__proto__') Object.defineProperty(copy, key, { value: copyJson(member), writable: true, enumerable: true, configurable: true });
+    else copy[key] = copyJson(member);
   }
   return copy as T;
 }
