@@ -2,7 +2,7 @@
  * `npm run bench`: the benchmarks of SPEC section 14, each against a baseline measured in the
  * same run, printed as one table per benchmark. Figures are reported, never asserted.
  *
- * Order: the machine and the time; admission, discovery and campaign in this process; then memory
+ * Order: the machine and the time; admission, surface, discovery and campaign in this process; then memory
  * in a child process (a fresh heap, with `--expose-gc` so heapUsed is measured after a full GC).
  * `--quick` runs a reduced set without memory (a smoke check, well under a minute);
  * `--rounds N[,M...]` sets the memory benchmark's round counts (default 1,000 and 5,000).
@@ -16,10 +16,12 @@ import { discoveryBench } from './discovery.bench.ts';
 import { parseBenchArgs, type BenchOptions } from './lib/args.ts';
 import { loadAverage, machineLines } from './lib/machine.ts';
 import { printTable, sig, type BenchTable } from './lib/table.ts';
+import { surfaceBench } from './surface.bench.ts';
 
 /** The benchmarks run in this process, in order. */
 const IN_PROCESS: readonly (readonly [string, (options: BenchOptions) => Promise<BenchTable[]>])[] = [
   ['admission', admissionBench],
+  ['surface', surfaceBench],
   ['discovery', discoveryBench],
   ['campaign', campaignBench],
 ];

@@ -55,6 +55,7 @@ function checkFacts(facts: AdmissionFacts): void {
 
 /** Host tools: well formed, named by the protocol's rule, unique against the generation and each other. */
 function checkHostTools(hostTools: readonly SurfaceTool[], catalog: readonly SnapshotTool[]): void {
+  if (hostTools.length === 0) return;
   const taken = new Set(catalog.map((tool) => normaliseToolName(tool.name)));
   for (const tool of hostTools) {
     if (typeof tool.name !== 'string' || !TOOL_NAME_PATTERN.test(tool.name)) throw new TypeError(`admission facts: host tool name ${JSON.stringify(tool.name)} breaks the tool-name rule`);
