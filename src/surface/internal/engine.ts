@@ -22,7 +22,7 @@ import { deepFreeze } from './json-value.ts';
 import type { SurfaceParts } from './parts.ts';
 import { mintPreparation, SurfacePreparation } from './preparation.ts';
 
-/** The stage engine; `ToolSurfaceStage` documents its methods. */
+/** The stage engine. Its methods are the public stage's: `ToolSurfaceStage` only fixes the parts to the reference ones. */
 export class SurfaceStageEngine<C = unknown> {
   readonly #hooks: readonly SurfaceHook<C>[];
   readonly #parts: SurfaceParts;
