@@ -6,6 +6,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { LenientListToolsResultSchema } from '../../src/discovery/page-source.ts';
 import type { CoreFactory, SessionSpec } from '../cores/adapter.ts';
+import { LangchainMcpPeer } from './langchain-mcp.ts';
+import { McpClientV2Peer } from './mcp-client-v2.ts';
+import { OpenAiAgentsPeer } from './openai-agents.ts';
 import { PeerHost, type PeerPage } from './peer-host.ts';
 
 /** Most pages `list-once` reads before giving up on a walk (it has no loop detection of its own). */
@@ -67,4 +70,7 @@ class ListOncePeer extends PeerHost {
 export const PEERS: Readonly<Record<string, CoreFactory>> = {
   'sdk-autorefresh': (env) => new SdkAutoRefreshPeer(env),
   'list-once': (env) => new ListOncePeer(env),
+  'mcp-client-v2': (env) => new McpClientV2Peer(env),
+  'openai-agents': (env) => new OpenAiAgentsPeer(env),
+  'langchain-mcp': (env) => new LangchainMcpPeer(env),
 };

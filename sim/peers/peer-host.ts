@@ -23,7 +23,15 @@ interface PeerCatalog {
 export interface PeerPage {
   cursorIn: string | null;
   cursorOut: string | null;
+  /** The revision the page reported in `_meta` (the page's digest covers it), or null. */
+  revision?: number | null;
   tools: unknown[];
+}
+
+/** One tool as a peer shows it to the model: its name there and the descriptor as served. */
+export interface ShownTool {
+  name: string;
+  descriptor: unknown;
 }
 
 /** What every peer adapter shares: publishing in the observation format, disclosure, calls. */
@@ -47,12 +55,18 @@ export abstract class PeerHost implements CoreAdapter {
     this.#clients.set(key, client);
   }
 
-  /** Reports a catalog the peer now uses for `key` (as the reference core's `published`). */
-  protected publish(key: string, scanId: string, pages: readonly PeerPage[]): void {
+  /**
+   * Reports a catalog the peer now uses for `key` (as the reference core's `published`): the
+   * pages its walk read and, by default, their tools; a library that shows the model something
+   * other than the concatenated pages (it dropped a page, renamed or filtered tools) passes
+   * `shown`, the tools as the library returns them, each with its descriptor as served.
+   */
+  protected publish(key: string, scanId: string, pages: readonly PeerPage[], shown?: readonly ShownTool[]): void {
     const previous = this.#catalogs.get(key);
     const generation = (previous?.generation ?? 0) + 1;
-    const digests = pages.map((page) => pageDigest({ cursorIn: page.cursorIn, cursorOut: page.cursorOut, revision: null, tools: page.tools }));
-    const tools = pages.flatMap((page) => page.tools).map((tool) => ({ name: String((tool as { name?: unknown }).name ?? ''), descriptorDigest: descriptorDigest(tool) }));
+    const digests = pages.map((page) => pageDigest({ cursorIn: page.cursorIn, cursorOut: page.cursorOut, revision: page.revision ?? null, tools: page.tools }));
+    const listed = shown ?? pages.flatMap((page) => page.tools).map((tool) => ({ name: String((tool as { name?: unknown }).name ?? ''), descriptor: tool }));
+    const tools = listed.map((tool) => ({ name: tool.name, descriptorDigest: descriptorDigest(tool.descriptor) }));
     const snapshotDigest = domainDigest('catsim.peer-snapshot.v1', { key, generation, tools });
     this.#catalogs.set(key, { key, generation, snapshotDigest, tools });
     this.env.sink.emit({

@@ -1,0 +1,79 @@
+/**
+ * `peer:langchain-mcp`: LangChain's MCP adapters, `@langchain/mcp-adapters` 1.1.4 (on
+ * `@langchain/core` 1.4.0 and the SDK 1.x `Client`), used as a LangChain host uses them: once
+ * the key's SDK `Client` is connected, `loadMcpTools(serverName, client)` turns the server's
+ * tools into LangChain tools, which the agent is given; a call is `tool.invoke(args)` on the
+ * LangChain tool of that name (an agent's tool node finds tools by name and refuses others).
+ *
+ * What the library does (read in dist/tools.js, `loadMcpTools`):
+ * - the walk is `do { client.listTools({ cursor }) } while (nextCursor)`: no cap on pages and no
+ *   check for a repeated cursor, so a server whose cursors never end or cycle keeps it walking
+ *   until the connection or the round ends, and the agent gets no tools at all;
+ * - a tool without a name is dropped silently; a tool whose `inputSchema` has no `properties`
+ *   gets `properties: {}` written into the descriptor object; each schema is dereferenced
+ *   (`$defs`/`definitions` only; other `$ref`s are kept, unresolved) and simplified (`allOf`,
+ *   `anyOf`, `oneOf`, `if/then/else`, `not`, `$schema` flattened or removed) before the model
+ *   sees it; with `throwOnLoadError` (default true) one tool that fails to convert fails the
+ *   whole load;
+ * - it holds no state between calls (no cache, no `list_changed` handling): the list is what
+ *   one walk returned, for as long as the host keeps it;
+ * - a call validates the arguments against the simplified schema (`DynamicStructuredTool`) and
+ *   sends `tools/call` through the SDK `Client` only if they pass.
+ * Timers and `Date` inside (the SDK 1.32.2 request timeouts, LangChain's run bookkeeping) are
+ * read at call time and run on virtual time; LangSmith tracing is off (no tracing environment).
+ *
+ * Wrapped: nothing of the library. The SDK `Client` is the core API's own: `createClient()`
+ * returns an SDK 1.32.2 `Client` whose `connect()` puts a `TappedTransport` (scan ids, page
+ * copies; see wire-tap.ts) between it and the simulated link.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { DynamicStructuredTool } from '@langchain/core/tools';
+import { loadMcpTools } from '@langchain/mcp-adapters';
+import type { SessionSpec, SimCallRequest } from '../cores/adapter.ts';
+import { TappedPeer } from './tapped-peer.ts';
+import type { TappedTransport } from './wire-tap.ts';
+
+/** An SDK `Client` whose transport runs through a tap. */
+class TappedClient extends Client {
+  wire: TappedTransport | undefined;
+
+  constructor(private readonly tapWith: (transport: Transport) => TappedTransport) {
+    super({ name: 'catsim-peer-langchain-mcp', version: '1.0.0' }, { capabilities: {} });
+  }
+
+  override async connect(transport: Transport): Promise<void> {
+    this.wire = this.tapWith(transport);
+    await super.connect(this.wire);
+  }
+}
+
+/** LangChain's MCP adapters as a peer. */
+export class LangchainMcpPeer extends TappedPeer {
+  /** The LangChain tools of each key, by name. */
+  readonly #tools = new Map<string, Map<string, DynamicStructuredTool>>();
+
+  createClient(): Client {
+    return new TappedClient((transport) => this.tap(transport));
+  }
+
+  attach(session: SessionSpec): void {
+    const serverName = `${session.endpointDigest}/${session.tenant}.${session.role}`;
+    void session.connector.connect().then(async ({ client, identity }) => {
+      const key = `${identity()}|${session.tenant}.${session.role}`;
+      const wire = (client as TappedClient).wire;
+      const tools = await loadMcpTools(serverName, client).catch(() => undefined);
+      if (tools === undefined || wire === undefined) return;
+      this.#tools.set(key, new Map(tools.map((tool) => [tool.name, tool])));
+      const named = (wire.latestWalk()?.pages ?? []).flatMap((page) => page.tools).filter((tool) => Boolean((tool as { name?: unknown }).name));
+      this.publishWalk(key, wire, tools.map((tool) => ({ name: tool.name, servedName: tool.name })), named);
+    }, () => undefined);
+  }
+
+  /** The tool node's call path: the LangChain tool of that name, or nothing. */
+  override async call(request: SimCallRequest): Promise<void> {
+    const tool = this.#tools.get(`${request.identity}|${request.tenant}.${request.role}`)?.get(request.plan.toolName);
+    if (tool === undefined) return;
+    await tool.invoke(request.arguments).catch(() => undefined);
+  }
+}

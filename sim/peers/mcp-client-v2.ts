@@ -1,0 +1,73 @@
+/**
+ * `peer:mcp-client-v2`: the MCP TypeScript SDK v2 client, `@modelcontextprotocol/client` 2.4.0
+ * (with `@modelcontextprotocol/core` 2.4.0), run unchanged as a host would use it for tools:
+ * `new Client(info, { listChanged: { tools: { onChanged } } })`, `connect(transport)`,
+ * `listTools()` once after connecting, and then whatever `onChanged` delivers; calls go through
+ * `client.callTool({ name, arguments })`.
+ *
+ * What the library does (read in dist/public-CvV4ZHkX.mjs, class Client):
+ * - `listTools()` without a cursor walks every page (`_walkPages`), capped by `listMaxPages`
+ *   (default 64): past the cap it throws `ListPaginationExceeded`; a page with the same
+ *   `nextCursor` as the cursor it was asked for and the same items as the page before ends the
+ *   walk, and the pages read until then are returned as the whole list;
+ * - the aggregate is written to its response cache (`InMemoryResponseCacheStore`, per client)
+ *   with `ttlMs` from the result or `defaultCacheTtlMs` (0): with 0 it is stored but never served,
+ *   only read for `callTool`'s output-schema validation; a `list_changed` evicts it;
+ * - on `notifications/tools/list_changed` it waits `debounceMs` (300, reset by each further
+ *   notification) and then runs `listTools()` again with `cacheMode: 'refresh'`, handing the
+ *   tools (or the error) to `onChanged`;
+ * - version negotiation defaults to `'legacy'`: it offers 2025-11-25 in `initialize`, which the
+ *   simulated SDK 1.32.2 servers accept, so the connection is of the 2025 era.
+ * Its timers (`setTimeout` for request timeouts and the debounce) and `Date.now` are resolved at
+ * call time, so they run on the world's virtual clock. Its one `Math.random` (a cache partition
+ * for servers that give no `serverInfo`) is never reached: the SDK 1.x servers always give it.
+ *
+ * Wrapped: nothing of the library. The core API hands the transport only to an SDK 1.x `Client`,
+ * so `TransportCapture` passes it on to the v2 `Client` (see transport-capture.ts), through a
+ * `TappedTransport` that tags scans and copies pages for the observations (see wire-tap.ts).
+ * The host adds nothing the library lacks: it never reconnects, and it shows the model the last
+ * list the library gave it.
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client as V2Client, type Tool, type Transport as V2Transport } from '@modelcontextprotocol/client';
+import type { SessionSpec, SimCallRequest } from '../cores/adapter.ts';
+import { TappedPeer } from './tapped-peer.ts';
+import type { TappedTransport } from './wire-tap.ts';
+import { TransportCapture } from './transport-capture.ts';
+
+/** The SDK v2 client as a peer. */
+export class McpClientV2Peer extends TappedPeer {
+  readonly #capture = new TransportCapture();
+  readonly #clients = new Map<string, V2Client>();
+
+  createClient(): Client {
+    return this.#capture.standIn();
+  }
+
+  attach(session: SessionSpec): void {
+    const target: { key?: string; wire?: TappedTransport } = {};
+    const show = (tools: Tool[]): void => {
+      if (target.key !== undefined && target.wire !== undefined) this.publishWalk(target.key, target.wire, tools.map((tool) => ({ name: tool.name, servedName: tool.name })));
+    };
+    const client = new V2Client({ name: 'catsim-peer-mcp-client-v2', version: '1.0.0' }, {
+      listChanged: { tools: { onChanged: (error, tools) => { if (error === null && tools !== null) show(tools); } } },
+    });
+    const opened = this.#capture.connect(session, async (transport) => {
+      target.wire = this.tap(transport);
+      await client.connect(target.wire as unknown as V2Transport);
+    });
+    void opened.then(async ({ identity }) => {
+      target.key = `${identity()}|${session.tenant}.${session.role}`;
+      this.#clients.set(target.key, client);
+      const listed = await client.listTools().catch(() => undefined);
+      if (listed !== undefined) show(listed.tools);
+    }, () => undefined);
+  }
+
+  /** Calls by name through the library, as the model asked; no gate. */
+  override async call(request: SimCallRequest): Promise<void> {
+    const client = this.#clients.get(`${request.identity}|${request.tenant}.${request.role}`);
+    if (client === undefined) return;
+    await client.callTool({ name: request.plan.toolName, arguments: request.arguments }).catch(() => undefined);
+  }
+}

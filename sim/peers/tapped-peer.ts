@@ -1,0 +1,60 @@
+/**
+ * What the adapters of real client libraries share: each connection runs through a
+ * `TappedTransport`, and when the library hands back its tool list, the adapter publishes the
+ * walk that list came from with the tools as the library shows them.
+ *
+ * Fault model: none injected. What must hold: a published tool is the library's tool at the same
+ * position as the walk's concatenated pages (the libraries here keep page order and drop only
+ * tools they say they drop); a name that differs at that position means the pairing is wrong,
+ * which is an adapter bug and throws. A list the library served from its own cache (no new
+ * `tools/list` answer since the last publish of the key) is not a new snapshot and publishes
+ * nothing.
+ */
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { PeerHost, type ShownTool } from './peer-host.ts';
+import { TappedTransport } from './wire-tap.ts';
+
+/** One tool of a library's list: the name the model sees, and the name the server gave it. */
+export interface ListedTool {
+  name: string;
+  servedName: string;
+}
+
+/** A peer adapter whose library talks over tapped transports. */
+export abstract class TappedPeer extends PeerHost {
+  /** `tools/list` answers on the key's connection when it was last published. */
+  readonly #answersAtPublish = new Map<string, number>();
+
+  /** Wraps a connection's transport in a tap that numbers scans from this peer's counter. */
+  protected tap(transport: Transport): TappedTransport {
+    return new TappedTransport(transport, () => this.nextScanId());
+  }
+
+  /** Whether `wire` has received a `tools/list` answer since `key` was last published. */
+  protected hasNewWalk(key: string, wire: TappedTransport): boolean {
+    const walk = wire.latestWalk();
+    return walk !== undefined && this.#answersAtPublish.get(key) !== walk.answers;
+  }
+
+  /**
+   * Publishes for `key` the latest walk on `wire` with `listed`, the library's tools in its order:
+   * the name it shows the model and the served name it stands for. `descriptors` (default: the
+   * walk's tools, in page order) are the served descriptors the list pairs with, by position.
+   */
+  protected publishWalk(key: string, wire: TappedTransport, listed: readonly ListedTool[], descriptors?: readonly unknown[]): void {
+    const walk = wire.latestWalk();
+    if (walk === undefined || !this.hasNewWalk(key, wire)) return;
+    const served = descriptors ?? walk.pages.flatMap((page) => page.tools);
+    const shown = listed.map((tool, index): ShownTool => ({ name: tool.name, descriptor: pairedDescriptor(served, index, tool.servedName) }));
+    this.#answersAtPublish.set(key, walk.answers);
+    this.publish(key, walk.scanId, walk.pages, shown);
+  }
+}
+
+/** The served descriptor at `index`; throws when it is missing or carries another name. */
+function pairedDescriptor(served: readonly unknown[], index: number, name: string): unknown {
+  const descriptor = served[index];
+  const servedName = (descriptor as { name?: unknown } | undefined)?.name;
+  if (servedName !== name) throw new Error(`peer adapter bug: the library's tool ${index} is "${name}" but the walk's is ${JSON.stringify(servedName)}`);
+  return descriptor;
+}
