@@ -1,0 +1,65 @@
+/**
+ * `peer:langchain-mcp` (`@langchain/mcp-adapters` 1.1.4) on hand plans whose outcome follows from
+ * the library's source. Latency 5 ms each way, page size 2: the session opens at t=10 and
+ * `loadMcpTools` starts its walk there, page k served at 10k + 5. With the hand plan's defaults
+ * T_end = 1000 + 1000 + 2 (1 + 500) + 4 * 5 = 3022 ms.
+ */
+import { describe, expect, it } from 'vitest';
+import { PEERS } from '../../sim/peers/index.ts';
+import { handPlan, handServer, publishes, runHand, served, step, tools, type HandRun } from '../support/hand-plan.ts';
+import type { CursorTrait, RoundPlan } from '../../sim/plan/types.ts';
+
+const KEY = 'fp:0000000000000001|acme.dev';
+
+function run(plan: RoundPlan): Promise<HandRun> {
+  return runHand(plan, PEERS['langchain-mcp']!, 'peer:langchain-mcp');
+}
+
+/** `invariant code @seq` of every violation, in the oracle's order. */
+function violations(r: HandRun): string[] {
+  return r.verdict.violations.map((v) => `${v.invariant} ${v.code} @${v.seq}`);
+}
+
+function cursorRound(trait: CursorTrait): Promise<HandRun> {
+  return run(handPlan({ servers: [handServer({ cursorTrait: trait, history: [step(0, 1, { 'acme.dev': tools('read_file', 'write_file', 'list_directory', 'echo') })] })] }));
+}
+
+describe('peer:langchain-mcp', () => {
+  it('follows never-ending cursors until the round ends, so the agent never gets a tool', async () => {
+    // loadMcpTools loops while nextCursor is set, with no cap: the 301st page is served at 3015,
+    // the 302nd request (sent at 3020) would arrive after T_end. The round ends at its horizon
+    // with that request still open, and nothing was ever returned to the host.
+    const r = await cursorRound('never-ending');
+    const pages = served(r);
+    expect(pages).toHaveLength(301);
+    expect(pages.slice(0, 2)).toEqual([[15, 'peer-0', null, '0:2', 1], [25, 'peer-0', '0:2', '0:4', 1]]);
+    expect(pages.at(-1)).toEqual([3015, 'peer-0', '0:600', '0:602', 1]);
+    expect([r.status, r.reason]).toEqual(['settled', 'horizon']);
+    expect(publishes(r)).toEqual([]);
+    // More than 32 requests with a cursor in one scan: reported at the 33rd (the 34th page).
+    expect(violations(r)).toEqual([`I13 PAGE_LIMIT_EXCEEDED @${r.of('page_served')[33]?.seq}`]);
+  });
+
+  it('asks for a repeated cursor again and again', async () => {
+    // F5 repeat: every page after the first hands back cursor 0:2, and loadMcpTools asks for it
+    // again: 300 requests for the same cursor, and still no tools.
+    const r = await cursorRound('repeat');
+    const pages = served(r);
+    expect(pages).toHaveLength(301);
+    expect(pages.slice(1).every(([, scan, cursorIn, cursorOut]) => scan === 'peer-0' && cursorIn === '0:2' && cursorOut === '0:2')).toBe(true);
+    expect(publishes(r)).toEqual([]);
+    expect(violations(r)).toEqual([`I13 CURSOR_REQUESTED_TWICE @${r.of('page_served')[2]?.seq}`, `I13 PAGE_LIMIT_EXCEEDED @${r.of('page_served')[33]?.seq}`]);
+  });
+
+  it('checks arguments against the schema before it sends a call, so calls with broken arguments never leave the host', async () => {
+    // Every planner tick (t=100..900) plans a read_file call with a broken "path"; the
+    // DynamicStructuredTool refuses each before tools/call. Only the quiet tail's probe, with valid
+    // arguments, reaches the server, which refuses it for want of a lease.
+    const r = await run(handPlan({ calls: { callFraction: 1, invalidArgsFraction: 1 }, servers: [handServer({ history: [step(0, 1, { 'acme.dev': tools('read_file') })] })] }));
+    expect(publishes(r)).toEqual([[20, KEY, 1, null, ['read_file']]]);
+    expect(r.of('plan_made').map((e) => [e.t, e.kind])).toEqual([100, 200, 300, 400, 500, 600, 700, 800, 900].map((t) => [t, 'normal']).concat([[2022, 'probe']]));
+    expect(r.of('call_refused_by_server').map((e) => [e.tool, e.code])).toEqual([['read_file', 'BAD_LEASE']]);
+    expect(r.of('call_executed')).toEqual([]);
+    expect(violations(r)).toEqual(['I12 PROBE_NOT_DECIDED @30']);
+  });
+});
