@@ -4,39 +4,50 @@
  * `tools/list` once per session and calls by name.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { LenientListToolsResultSchema } from '../../src/discovery/page-source.ts';
+import { LenientListToolsResultSchema, readRevision } from '../../src/discovery/page-source.ts';
 import type { CoreFactory, SessionSpec } from '../cores/adapter.ts';
 import { LangchainMcpPeer } from './langchain-mcp.ts';
 import { McpClientV2Peer } from './mcp-client-v2.ts';
 import { OpenAiAgentsPeer } from './openai-agents.ts';
 import { PeerHost, type PeerPage } from './peer-host.ts';
+import { TappedClient, TappedPeer } from './tapped-peer.ts';
 
 /** Most pages `list-once` reads before giving up on a walk (it has no loop detection of its own). */
 const LIST_ONCE_PAGES_MAX = 64;
 
-/** The SDK Client's own list_changed auto-refresh (first page only, resetting debounce), unchanged. */
-class SdkAutoRefreshPeer extends PeerHost {
-  #pendingKey: ((key: string, client: Client) => void) | undefined;
+/**
+ * The SDK 1.32.2 Client's own list_changed auto-refresh (first page only, resetting debounce),
+ * unchanged. Its refresh calls `listTools()` itself, so its transport is tapped (wire-tap.ts) to
+ * give each of its requests a scan id and each list the page it came from.
+ */
+class SdkAutoRefreshPeer extends TappedPeer {
+  /** The key each client serves, once its connection has opened (its `onChanged` needs it). */
+  readonly #keys = new Map<Client, { key?: string }>();
 
   createClient(): Client {
-    let target: { key?: string; client?: Client } = {};
-    const client = new Client({ name: 'peer-sdk-autorefresh', version: '1.32.2' }, {
+    const target: { key?: string } = {};
+    const client = new TappedClient({ name: 'peer-sdk-autorefresh', version: '1.32.2' }, {
       capabilities: {},
-      listChanged: { tools: { onChanged: (error, items) => { if (error === null && items !== null && target.key !== undefined) this.publish(target.key, this.nextScanId(), [{ cursorIn: null, cursorOut: null, tools: items }]); } } },
-    });
-    this.#pendingKey = (key) => { target = { key, client }; };
+      listChanged: { tools: { onChanged: (error, items) => { if (error === null && items !== null && target.key !== undefined) this.#show(target.key, client, items); } } },
+    }, (transport) => this.tap(transport));
+    this.#keys.set(client, target);
     return client;
   }
 
   attach(session: SessionSpec): void {
     void session.connector.connect().then(async ({ client, identity }) => {
       const key = `${identity()}|${session.tenant}.${session.role}`;
-      this.#pendingKey?.(key, client);
+      const target = this.#keys.get(client);
+      if (target !== undefined) target.key = key;
       this.remember(key, client);
-      const scanId = this.nextScanId();
-      const first = await client.listTools({ _meta: { 'dev.catsim/scanId': scanId } }).catch(() => undefined);
-      if (first !== undefined) this.publish(key, scanId, [{ cursorIn: null, cursorOut: first.nextCursor ?? null, tools: first.tools }]);
+      const first = await client.listTools().catch(() => undefined);
+      if (first !== undefined) this.#show(key, client as TappedClient, first.tools);
     }, () => undefined);
+  }
+
+  /** Publishes the first page the SDK just read, as the list it now uses. */
+  #show(key: string, client: TappedClient, tools: readonly { name: string }[]): void {
+    if (client.wire !== undefined) this.publishWalk(key, client.wire, tools.map((tool) => ({ name: tool.name, servedName: tool.name })));
   }
 }
 
@@ -58,12 +69,18 @@ class ListOncePeer extends PeerHost {
         if (cursor !== undefined) params.cursor = cursor;
         const page = await client.request({ method: 'tools/list', params }, LenientListToolsResultSchema).catch(() => undefined);
         if (page === undefined) return;
-        pages.push({ cursorIn: cursor ?? null, cursorOut: page.nextCursor ?? null, tools: page.tools });
+        pages.push({ cursorIn: cursor ?? null, cursorOut: page.nextCursor ?? null, revision: revisionOf(page._meta), tools: page.tools });
         cursor = page.nextCursor;
       } while (cursor !== undefined && pages.length < LIST_ONCE_PAGES_MAX);
       this.publish(key, scanId, pages);
     }, () => undefined);
   }
+}
+
+/** The revision a page reported, for its digest (a peer does not act on it); malformed as none. */
+function revisionOf(meta: Record<string, unknown> | undefined): number | null {
+  const revision = readRevision(meta);
+  return revision === 'invalid' ? null : revision;
 }
 
 /** Every peer, by name. */

@@ -26,27 +26,11 @@
  * returns an SDK 1.32.2 `Client` whose `connect()` puts a `TappedTransport` (scan ids, page
  * copies; see wire-tap.ts) between it and the simulated link.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { DynamicStructuredTool } from '@langchain/core/tools';
 import { loadMcpTools } from '@langchain/mcp-adapters';
 import type { SessionSpec, SimCallRequest } from '../cores/adapter.ts';
-import { TappedPeer } from './tapped-peer.ts';
-import type { TappedTransport } from './wire-tap.ts';
-
-/** An SDK `Client` whose transport runs through a tap. */
-class TappedClient extends Client {
-  wire: TappedTransport | undefined;
-
-  constructor(private readonly tapWith: (transport: Transport) => TappedTransport) {
-    super({ name: 'catsim-peer-langchain-mcp', version: '1.0.0' }, { capabilities: {} });
-  }
-
-  override async connect(transport: Transport): Promise<void> {
-    this.wire = this.tapWith(transport);
-    await super.connect(this.wire);
-  }
-}
+import { TappedClient, TappedPeer } from './tapped-peer.ts';
 
 /** LangChain's MCP adapters as a peer. */
 export class LangchainMcpPeer extends TappedPeer {
@@ -54,7 +38,7 @@ export class LangchainMcpPeer extends TappedPeer {
   readonly #tools = new Map<string, Map<string, DynamicStructuredTool>>();
 
   createClient(): Client {
-    return new TappedClient((transport) => this.tap(transport));
+    return new TappedClient({ name: 'catsim-peer-langchain-mcp', version: '1.0.0' }, { capabilities: {} }, (transport) => this.tap(transport));
   }
 
   attach(session: SessionSpec): void {

@@ -10,7 +10,9 @@
  * `tools/list` answer since the last publish of the key) is not a new snapshot and publishes
  * nothing.
  */
+import { Client, type ClientOptions } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
 import { PeerHost, type ShownTool } from './peer-host.ts';
 import { TappedTransport } from './wire-tap.ts';
 
@@ -18,6 +20,20 @@ import { TappedTransport } from './wire-tap.ts';
 export interface ListedTool {
   name: string;
   servedName: string;
+}
+
+/** An SDK 1.x `Client` whose transport runs through a tap (`wire`, set by `connect`). */
+export class TappedClient extends Client {
+  wire: TappedTransport | undefined;
+
+  constructor(info: Implementation, options: ClientOptions, private readonly tapWith: (transport: Transport) => TappedTransport) {
+    super(info, options);
+  }
+
+  override async connect(transport: Transport): Promise<void> {
+    this.wire = this.tapWith(transport);
+    await super.connect(this.wire);
+  }
 }
 
 /** A peer adapter whose library talks over tapped transports. */

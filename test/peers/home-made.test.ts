@@ -1,0 +1,38 @@
+/**
+ * The home-made peer `peer:sdk-autorefresh` (the SDK 1.32.2 `Client`'s own `listChanged`
+ * auto-refresh) on a hand plan: two sessions of one server, latency 5 ms, page size 2.
+ */
+import { describe, expect, it } from 'vitest';
+import { PEERS } from '../../sim/peers/index.ts';
+import { handPlan, handServer, publishes, runHand, served, step, tools } from '../support/hand-plan.ts';
+
+describe('peer:sdk-autorefresh', () => {
+  it('refreshes each session under its own key after list_changed, with the first page only', async () => {
+    // Revision 2 at t=300 grows both views and notifies both sessions (delivered at 305). The
+    // SDK debounces 300 ms and then calls listTools() once, without following nextCursor: acme.dev
+    // now has 3 tools on 2 pages and gets the first page (2 tools) as its whole list. Each
+    // session's refresh is published under its own key (the adapter once filed every refresh
+    // under the key of whichever session opened last).
+    const r = await runHand(handPlan({ servers: [handServer({ audiences: ['acme.dev', 'acme.ops'], history: [
+      step(0, 1, { 'acme.dev': tools('read_file', 'write_file'), 'acme.ops': tools('echo') }),
+      step(300, 2, { 'acme.dev': tools('read_file', 'write_file', 'get_weather'), 'acme.ops': tools('echo', 'send_email') }, 'F1'),
+    ] })] }), PEERS['sdk-autorefresh']!, 'peer:sdk-autorefresh');
+    expect(served(r)).toEqual([
+      [15, 'peer-0', null, null, 1],
+      [15, 'peer-1', null, null, 1],
+      [610, 'peer-2', null, '0:2', 2],
+      [610, 'peer-3', null, null, 2],
+    ]);
+    expect(publishes(r)).toEqual([
+      [20, 'fp:0000000000000001|acme.dev', 1, null, ['read_file', 'write_file']],
+      [20, 'fp:0000000000000001|acme.ops', 1, null, ['echo']],
+      [615, 'fp:0000000000000001|acme.dev', 2, null, ['read_file', 'write_file']],
+      [615, 'fp:0000000000000001|acme.ops', 2, null, ['echo', 'send_email']],
+    ]);
+    // acme.dev's generation 2 ends on a page with a next cursor (I2) and lacks get_weather at the
+    // end (I12); the 4 probe calls get no gate decision (a peer has no gate).
+    expect(r.verdict.violations.map((v) => `${v.invariant} ${v.code} @${v.seq}`)).toEqual([
+      'I2 CHAIN_BROKEN @30', 'I12 NOT_CONVERGED @49', ...Array<string>(4).fill('I12 PROBE_NOT_DECIDED @49'),
+    ]);
+  });
+});
