@@ -1,14 +1,13 @@
 /**
  * The peer clients (SPEC section 12): `sdk-autorefresh`, the SDK `Client`'s own `listChanged`
  * auto-refresh used as the catalog, unchanged; `list-once`, a host that pages through
- * `tools/list` once per session and calls by name.
+ * `tools/list` once per session and calls by name; and the real client libraries of
+ * libraries.ts (`mcp-client-v2`, `openai-agents`, `langchain-mcp`), loaded only when one is
+ * asked for: importing them costs about 3 s and 60 MB per process or worker (docs/PEERS.md).
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { LenientListToolsResultSchema, readRevision } from '../../src/discovery/page-source.ts';
 import type { CoreFactory, SessionSpec } from '../cores/adapter.ts';
-import { LangchainMcpPeer } from './langchain-mcp.ts';
-import { McpClientV2Peer } from './mcp-client-v2.ts';
-import { OpenAiAgentsPeer } from './openai-agents.ts';
 import { PeerHost, type PeerPage } from './peer-host.ts';
 import { TappedClient, TappedPeer } from './tapped-peer.ts';
 
@@ -83,11 +82,18 @@ function revisionOf(meta: Record<string, unknown> | undefined): number | null {
   return revision === 'invalid' ? null : revision;
 }
 
-/** Every peer, by name. */
+/** The home-made peers, by name. */
 export const PEERS: Readonly<Record<string, CoreFactory>> = {
   'sdk-autorefresh': (env) => new SdkAutoRefreshPeer(env),
   'list-once': (env) => new ListOncePeer(env),
-  'mcp-client-v2': (env) => new McpClientV2Peer(env),
-  'openai-agents': (env) => new OpenAiAgentsPeer(env),
-  'langchain-mcp': (env) => new LangchainMcpPeer(env),
 };
+
+/** The peers that are real client libraries (libraries.ts), by name, without loading them. */
+export const LIBRARY_PEER_NAMES: readonly string[] = ['mcp-client-v2', 'openai-agents', 'langchain-mcp'];
+
+/** Loads libraries.ts and returns the factory of one library peer, or undefined for another name. */
+export async function loadLibraryPeer(name: string): Promise<CoreFactory | undefined> {
+  if (!LIBRARY_PEER_NAMES.includes(name)) return undefined;
+  const { LIBRARY_PEERS } = await import('./libraries.ts');
+  return LIBRARY_PEERS[name];
+}

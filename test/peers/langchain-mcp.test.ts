@@ -5,14 +5,14 @@
  * T_end = 1000 + 1000 + 2 (1 + 500) + 4 * 5 = 3022 ms.
  */
 import { describe, expect, it } from 'vitest';
-import { PEERS } from '../../sim/peers/index.ts';
+import { LIBRARY_PEERS } from '../../sim/peers/libraries.ts';
 import { handPlan, handServer, publishes, runHand, served, step, tools, type HandRun } from '../support/hand-plan.ts';
 import type { CursorTrait, RoundPlan } from '../../sim/plan/types.ts';
 
 const KEY = 'fp:0000000000000001|acme.dev';
 
 function run(plan: RoundPlan): Promise<HandRun> {
-  return runHand(plan, PEERS['langchain-mcp']!, 'peer:langchain-mcp');
+  return runHand(plan, LIBRARY_PEERS['langchain-mcp']!, 'peer:langchain-mcp');
 }
 
 /** `invariant code @seq` of every violation, in the oracle's order. */

@@ -5,7 +5,7 @@
  * served at S + 10k - 5 and read at S + 10k.
  */
 import { describe, expect, it } from 'vitest';
-import { PEERS } from '../../sim/peers/index.ts';
+import { LIBRARY_PEERS } from '../../sim/peers/libraries.ts';
 import { handPlan, handServer, publishes, runHand, served, step, tools, type HandRun } from '../support/hand-plan.ts';
 import type { RoundPlan } from '../../sim/plan/types.ts';
 
@@ -13,7 +13,7 @@ const KEY = 'fp:0000000000000001|acme.dev';
 const SIX = ['read_file', 'write_file', 'list_directory', 'search_files', 'move_file', 'get_weather'];
 
 function run(plan: RoundPlan): Promise<HandRun> {
-  return runHand(plan, PEERS['mcp-client-v2']!, 'peer:mcp-client-v2');
+  return runHand(plan, LIBRARY_PEERS['mcp-client-v2']!, 'peer:mcp-client-v2');
 }
 
 /** `invariant code @seq` of every violation, in the oracle's order. */

@@ -7,14 +7,14 @@
  * disclosure is a turn of the agent loop (`agent.getAllTools`).
  */
 import { describe, expect, it } from 'vitest';
-import { PEERS } from '../../sim/peers/index.ts';
+import { LIBRARY_PEERS } from '../../sim/peers/libraries.ts';
 import { handPlan, handServer, publishes, runHand, served, step, tool, tools, type HandRun } from '../support/hand-plan.ts';
 import type { RoundPlan } from '../../sim/plan/types.ts';
 
 const KEY = 'fp:0000000000000001|acme.dev';
 
 function run(plan: RoundPlan): Promise<HandRun> {
-  return runHand(plan, PEERS['openai-agents']!, 'peer:openai-agents');
+  return runHand(plan, LIBRARY_PEERS['openai-agents']!, 'peer:openai-agents');
 }
 
 /** `invariant code @seq` of every violation, in the oracle's order. */
