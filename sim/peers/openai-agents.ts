@@ -22,14 +22,16 @@
  * - `connect()` negotiates with `versionNegotiation: { mode: 'auto' }`: a `server/discover`
  *   probe, which the SDK 1.32.2 servers refuse (-32601), then the 2025 `initialize`.
  * Timers (`setTimeout` in the v2 client) and `Date` are read at call time and run on virtual
- * time; the tracing loop is not started (no trace is open and no exporter is registered).
+ * time. The one real timer, the trace export loop that importing the package starts, is shut
+ * down when this module loads (see below); with tracing disabled no span is ever made.
  *
  * Wrapped, the narrowest part: `NodeMCPServerStdio.connect()` (dist/shims/mcp-server/node.mjs,
  * exported from '@openai/agents-core/_shims' as `MCPServerStdio`), the one method that spawns a
  * process (`new StdioClientTransport`). `SimulatedStdio` overrides it with the same body on the
  * simulated transport: the same `Client` from '@modelcontextprotocol/client' with the same
  * options (`versionNegotiation: { mode: 'auto' }`, `listMaxPages`), the same 5 s request
- * timeout, the same `serverInitializeResult` and the same cleanup on failure. It is installed as
+ * timeout, the same `serverInitializeResult` and the same cleanup on failure (its log lines left
+ * out). It is installed as
  * the `underlying` of the public `MCPServerStdio` (a private field in the typings, set through a
  * cast); every other method of both classes, the lifecycle guard, both caches and the walk run
  * unchanged. The transport reaches it through `TransportCapture` and a `TappedTransport`.
