@@ -31,9 +31,8 @@
  * simulated transport: the same `Client` from '@modelcontextprotocol/client' with the same
  * options (`versionNegotiation: { mode: 'auto' }`, `listMaxPages`), the same 5 s request
  * timeout, the same `serverInitializeResult` and the same cleanup on failure (its log lines left
- * out). It is installed as
- * the `underlying` of the public `MCPServerStdio` (a private field in the typings, set through a
- * cast); every other method of both classes, the lifecycle guard, both caches and the walk run
+ * out). It is installed as the `underlying` of the public `MCPServerStdio` (a private field in
+ * the typings, set through a cast); every other method of both classes, the lifecycle guard, both caches and the walk run
  * unchanged. The transport reaches it through `TransportCapture` and a `TappedTransport`.
  *
  * Global state across rounds: the module-level cache is keyed by server name; the servers here
