@@ -33,7 +33,8 @@
  * timeout, the same `serverInitializeResult` and the same cleanup on failure (its log lines left
  * out). It is installed as the `underlying` of the public `MCPServerStdio` (a private field in
  * the typings, set through a cast); every other method of both classes, the lifecycle guard,
- * both caches and the walk run unchanged. The transport reaches it through `TransportCapture` and a `TappedTransport`.
+ * both caches and the walk run unchanged. The transport reaches it through `TransportCapture`
+ * and a `TappedTransport`.
  *
  * Global state across rounds: the module-level cache is keyed by server name; the servers here
  * are named `<endpoint>/<tenant>.<role>`, unique within a round, and each round's `connect()`
