@@ -6,6 +6,7 @@
 import yargs, { type Argv } from 'yargs';
 import { TestbedError } from '../sim/campaign/campaign.ts';
 import { UnknownCoreError, coreNames } from '../sim/campaign/cores.ts';
+import { CoreModuleError } from '../sim/cores/module-core.ts';
 import { ScenarioError } from '../sim/plan/scenario.ts';
 import { captureCommand } from './commands/capture.ts';
 import { discoverCommand } from './commands/discover.ts';
@@ -53,7 +54,7 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 function report(error: unknown): number {
-  if (error instanceof InputError || error instanceof ScenarioError || error instanceof UnknownCoreError) {
+  if (error instanceof InputError || error instanceof ScenarioError || error instanceof UnknownCoreError || error instanceof CoreModuleError) {
     process.stderr.write(`catsim: ${error.message}\n`);
     return EXIT.usage;
   }
@@ -75,7 +76,7 @@ function build(parser: Argv, setCode: (code: number) => void): Argv {
       .option('from', { coerce: countOption('from', 0), requiresArg: true, default: 0, describe: 'First round (to resume an interrupted campaign)' })
       .option('scenario', { type: 'string', default: 'default', describe: 'Scenario name (scenarios/NAME.json) or path to a file (with a / or ending in .json)' })
       .option('catalog', { type: 'string', describe: 'Build the servers from a captured catalog file (catsim capture), e.g. scenarios/catalogs/memory.json' })
-      .option('core', { type: 'string', default: 'reference', describe: `Core under test: ${coreNames().join(' | ')}` })
+      .option('core', { type: 'string', default: 'reference', describe: `Core under test: ${coreNames().join(' | ')} | a core module, e.g. ./my-core.ts (docs/CORE-API.md)` })
       .option('workers', { coerce: countOption('workers', 0), requiresArg: true, describe: 'Worker threads (default: one per core, 0 = in-process)' })
       .option('report', { type: 'string', describe: 'Also write the report as JSON to this file' })
       .option('progress', { type: 'boolean', default: true, describe: 'Progress bar on a terminal' })
@@ -96,7 +97,7 @@ function build(parser: Argv, setCode: (code: number) => void): Argv {
       .option('plan', { type: 'string', describe: 'Run this plan file (catsim shrink writes one) instead of --seed/--round' })
       .option('scenario', { type: 'string', describe: 'Scenario name or path (default: default)' })
       .option('catalog', { type: 'string', describe: 'The catalog file the campaign ran with, if any' })
-      .option('core', { type: 'string', default: 'reference', describe: 'Core under test' })
+      .option('core', { type: 'string', default: 'reference', describe: 'Core under test (a name, or a path to a core module)' })
       .option('trace', { type: 'string', describe: 'Where to write the trace (JSON lines); default catsim-trace-SEED-ROUND.jsonl' })
       .option('timeline', { type: 'boolean', default: true, describe: 'Print the readable timeline' })
       .check((a) => needsRound(a)),
@@ -106,7 +107,7 @@ function build(parser: Argv, setCode: (code: number) => void): Argv {
       .option('round', { coerce: countOption('round', 0), requiresArg: true, demandOption: true, describe: 'Round number' })
       .option('scenario', { type: 'string', default: 'default', describe: 'Scenario name or path' })
       .option('catalog', { type: 'string', describe: 'The catalog file the campaign ran with, if any' })
-      .option('core', { type: 'string', default: 'reference', describe: 'Core under test' })
+      .option('core', { type: 'string', default: 'reference', describe: 'Core under test (a name, or a path to a core module)' })
       .option('out', { type: 'string', describe: 'Prefix of the files written (PREFIX.plan.json, PREFIX.mmd); default catsim-shrunk-SEED-ROUND' })
       .option('attempts', { coerce: countOption('attempts', 1), requiresArg: true, default: 400, describe: 'Most rounds the shrinker may run' })
       .option('timeline', { type: 'boolean', default: true, describe: 'Print the timeline of the shrunk round' }),

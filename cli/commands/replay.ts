@@ -2,7 +2,7 @@
  * `catsim replay`: runs one round (without the rounds before it), writes its trace as JSON
  * lines, and prints a readable timeline and any violation, explained.
  */
-import { resolveCore } from '../../sim/campaign/cores.ts';
+import { loadCore } from '../../sim/campaign/cores.ts';
 import { checkPlan } from '../../sim/campaign/round-check.ts';
 import type { RoundPlan } from '../../sim/plan/types.ts';
 import { loadCatalog } from '../../sim/plan/catalog.ts';
@@ -45,7 +45,7 @@ export interface ReplayArgs {
  */
 export async function replayCommand(args: ReplayArgs): Promise<number> {
   const { plan, label } = args.plan === undefined ? fromSeed(args) : fromPlanFile(args.plan, args);
-  const core = resolveCore(args.core);
+  const core = await loadCore(args.core);
   const tracePath = args.trace ?? `catsim-trace-${plan.seed}-${plan.round}${args.plan === undefined ? '' : '-plan'}.jsonl`;
   assertWritable(tracePath, '--trace');
   const { summary, run } = await checkPlan(plan, core, args.core);

@@ -7,7 +7,7 @@ import { availableParallelism } from 'node:os';
 import cliProgress from 'cli-progress';
 import { runCampaign } from '../../sim/campaign/campaign.ts';
 import { exitCodeOf, shardBlock } from '../../sim/campaign/report.ts';
-import { resolveCore } from '../../sim/campaign/cores.ts';
+import { loadCore, resolveCore } from '../../sim/campaign/cores.ts';
 import { loadCatalog } from '../../sim/plan/catalog.ts';
 import { isScenarioPath, loadScenario } from '../../sim/plan/scenario.ts';
 import { InputError } from '../errors.ts';
@@ -54,7 +54,7 @@ export interface RunArgs {
 export async function runCommand(args: RunArgs): Promise<number> {
   const scenario = loadScenario(args.scenario);
   const catalog = args.catalog === undefined ? undefined : loadCatalog(args.catalog);
-  resolveCore(args.core);
+  await loadCore(args.core);
   if (args.shard !== undefined && args.report === undefined) throw new InputError('--shard needs --report FILE.json: catsim merge reads the shard reports');
   if (args.report !== undefined) assertWritable(args.report, '--report');
   if (args.junit !== undefined) assertWritable(args.junit, '--junit');

@@ -4,7 +4,7 @@
  * `catsim replay --plan FILE`) and a Mermaid `sequenceDiagram` of it. Both paths are checked
  * before the shrink starts (it runs up to `--attempts` rounds).
  */
-import { resolveCore } from '../../sim/campaign/cores.ts';
+import { loadCore } from '../../sim/campaign/cores.ts';
 import { loadCatalog } from '../../sim/plan/catalog.ts';
 import { generatePlan } from '../../sim/plan/generate.ts';
 import { loadScenario } from '../../sim/plan/scenario.ts';
@@ -98,10 +98,11 @@ export async function shrinkCommand(args: ShrinkArgs): Promise<number> {
   assertShrunkWritable(prefix, '--out');
   const scenario = loadScenario(args.scenario);
   const catalog = args.catalog === undefined ? undefined : loadCatalog(args.catalog);
+  const core = await loadCore(args.core);
   const plan: RoundPlan = generatePlan(args.seed, args.round, scenario, catalog?.pool);
   let result: ShrinkResult;
   try {
-    result = await shrinkPlan(plan, resolveCore(args.core), args.core, { attemptsMax: args.attemptsMax });
+    result = await shrinkPlan(plan, core, args.core, { attemptsMax: args.attemptsMax });
   } catch (error) {
     if (error instanceof Error && error.message.startsWith('the plan does not break')) throw new InputError(`round ${args.round} of seed ${args.seed} passes on ${args.core}: nothing to shrink`);
     throw error;

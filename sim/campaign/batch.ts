@@ -4,7 +4,7 @@
  */
 import type { Scenario } from '../plan/scenario.ts';
 import type { PoolTool } from '../plan/tool-pool.ts';
-import { resolveCore } from './cores.ts';
+import { loadCore } from './cores.ts';
 import { isSampled, replayCompare } from './determinism.ts';
 import { runAndCheck, type RoundSummary } from './round-check.ts';
 
@@ -31,7 +31,7 @@ export interface BatchResult {
 
 /** Runs every round of the job in order, calling `onRound` after each. */
 export async function runBatch(job: BatchJob, onRound: (result: BatchResult) => void): Promise<void> {
-  const core = resolveCore(job.core);
+  const core = await loadCore(job.core);
   for (const round of job.rounds) {
     const { summary, run } = await runAndCheck(job.seed, round, job.scenario, core, job.core, job.pool);
     const replay = isSampled(round, job.determinismEvery)

@@ -51,14 +51,15 @@ export abstract class PeerHost implements CoreAdapter {
   protected publish(key: string, scanId: string, pages: readonly PeerPage[]): void {
     const previous = this.#catalogs.get(key);
     const generation = (previous?.generation ?? 0) + 1;
-    const digests = pages.map((page) => pageDigest({ cursorIn: page.cursorIn, cursorOut: page.cursorOut, revision: null, tools: page.tools }));
+    const read = pages.map((page) => ({ cursorIn: page.cursorIn, cursorOut: page.cursorOut, pageDigest: pageDigest({ cursorIn: page.cursorIn, cursorOut: page.cursorOut, revision: null, tools: page.tools }) }));
+    const digests = read.map((page) => page.pageDigest);
     const tools = pages.flatMap((page) => page.tools).map((tool) => ({ name: String((tool as { name?: unknown }).name ?? ''), descriptorDigest: descriptorDigest(tool) }));
     const snapshotDigest = domainDigest('catsim.peer-snapshot.v1', { key, generation, tools });
     this.#catalogs.set(key, { key, generation, snapshotDigest, tools });
     this.env.sink.emit({
       type: 'published', key, scanId, generation, status: 'UNVERSIONED_OBSERVATION', sourceRevision: null, snapshotDigest,
       pageRoot: pageRoot(digests),
-      pages: pages.map((page, i) => ({ cursorIn: page.cursorIn, cursorOut: page.cursorOut, pageDigest: digests[i] })),
+      pages: read,
       tools: tools.map((tool) => ({ ...tool, verdict: 'ok' })),
       expiresAt: Number.MAX_SAFE_INTEGER, rolledBackFrom: null,
     });
