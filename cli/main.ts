@@ -19,6 +19,7 @@ import { runCommand } from './commands/run.ts';
 import { serverTarget } from './connected-server.ts';
 import { COUNT_MAX, countOption, originalCountError, refuseRepeats } from './counts.ts';
 import { EXIT, InputError } from './errors.ts';
+import { parseShard } from './shard.ts';
 
 /** Thrown by the yargs failure handler to stop before any command runs. */
 class UsageStop extends Error {}
@@ -82,7 +83,7 @@ function build(parser: Argv, setCode: (code: number) => void): Argv {
       .option('progress', { type: 'boolean', default: true, describe: 'Progress bar on a terminal' })
       .option('determinism-every', { coerce: countOption('determinism-every', 0), requiresArg: true, default: 100, describe: 'Replay 1 in N rounds in a fresh world and compare traces (0: off)' })
       .option('shrink', { type: 'boolean', default: true, describe: 'Shrink the first failing round to its smallest plan (--no-shrink to skip)' })
-      .option('shard', { type: 'string', describe: 'Run only shard i of n contiguous blocks of the rounds (e.g. 2/4; needs --report; catsim merge folds the shards)' })
+      .option('shard', { type: 'string', describe: 'Run only shard i of n contiguous blocks of the rounds (e.g. 2/4, or auto/4 to take i from JOB_COMPLETION_INDEX + 1 in a Kubernetes Indexed Job; needs --report; catsim merge folds the shards)' })
       .option('junit', { type: 'string', describe: 'Also write the verdict as JUnit XML to this file (one test case per invariant)' })
       .check((a) => checkRoundRange(a.from, a.rounds) && (a.shard === undefined || parseShard(a.shard) !== undefined)),
     async (a) => setCode(await runCommand({ seed: a.seed, rounds: a.rounds, from: a.from, scenario: a.scenario, catalog: a.catalog, core: a.core, workers: a.workers, report: a.report, progress: a.progress, determinismEvery: a['determinism-every'], shrink: a.shrink, shard: a.shard === undefined ? undefined : parseShard(a.shard), junit: a.junit })))
@@ -147,18 +148,6 @@ function build(parser: Argv, setCode: (code: number) => void): Argv {
     .epilogue(EPILOGUE)
     .help()
     .version('0.1.0');
-}
-
-/**
- * `--shard i/n`: shard i (1-based) of n.
- * @throws InputError (exit 2) `--shard must be i/n with 1 <= i <= n, got VALUE` otherwise.
- */
-function parseShard(value: string): { index: number; count: number } {
-  const match = /^([1-9]\d*)\/([1-9]\d*)$/.exec(value);
-  const index = Number(match?.[1]);
-  const count = Number(match?.[2]);
-  if (match === null || index > count || !Number.isSafeInteger(count)) throw new InputError(`--shard must be i/n with 1 <= i <= n, got ${value}`);
-  return { index, count };
 }
 
 /** `replay` runs either a plan file or a (seed, round). */

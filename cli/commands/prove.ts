@@ -12,7 +12,7 @@ import type { CampaignReport } from '../../sim/campaign/report.ts';
 import { MUTANTS } from '../../sim/mutants/index.ts';
 import { PEERS } from '../../sim/peers/index.ts';
 import { loadScenario, type Scenario } from '../../sim/plan/scenario.ts';
-import { INVARIANT_IDS } from '../../oracle/index.ts';
+import { violationCounts } from '../format/summary.ts';
 import { EXIT } from '../errors.ts';
 import { campaignWorkers } from '../work-size.ts';
 
@@ -54,7 +54,7 @@ async function firstDetection(name: string, args: ProveArgs, scenario: Scenario,
 
 function violationLine(label: string, report: CampaignReport): string {
   const total = Object.values(report.violationsByInvariant).reduce((a, b) => a + b, 0);
-  const per = INVARIANT_IDS.map((id) => `${id} ${report.violationsByInvariant[id] ?? 0}`).join('  ');
+  const per = violationCounts(report);
   return `  ${label.padEnd(24)} ${String(total).padStart(6)} violations in ${report.failingRounds.length}/${report.roundsRun} rounds   ${per}`;
 }
 
