@@ -51,6 +51,10 @@ export async function loadCoreModule(spec: string): Promise<CoreDefinition> {
   try {
     exported = await import(pathToFileURL(path).href) as Record<string, unknown>;
   } catch (error) {
+    if (error instanceof Error && error.message.includes('Cannot require() ES Module')) {
+      // tsx compiles a .ts file of a CommonJS package to CommonJS, and Node then refuses its ES imports.
+      throw new CoreModuleError(`--core ${spec}: cannot be loaded: it is an ES module in a CommonJS package; add "type": "module" to the nearest package.json, or name the file .mts`);
+    }
     throw new CoreModuleError(`--core ${spec}: cannot be loaded: ${loadErrorText(error)}`);
   }
   const definition = coreDefinitionOf(exported, path);
