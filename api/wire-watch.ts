@@ -6,8 +6,9 @@
  *
  * - tags every outgoing `tools/list` request with `_meta["dev.catsim/scanId"]`, so that the world
  *   can attribute the pages it serves (I2 judges a published page against the pages served to its
- *   scan): a request without a cursor starts a new walk, one with a cursor continues the current
- *   walk;
+ *   scan): a request without a cursor starts a new walk; one with a cursor continues the walk
+ *   whose page handed out that cursor (so two walks in flight, say a first walk and a refresh
+ *   after `list_changed`, stay apart), and a cursor no page handed out starts a walk of its own;
  * - records each page the server returns exactly as sent (tools verbatim, the revision the page
  *   carried in `_meta["dev.catsim/catalogRevision"]` or null), before the SDK parses it;
  * - adds the `_meta` an adapter queued for the next `tools/call` of a tool (the lease the world's
@@ -62,6 +63,8 @@ export class WireWatch {
   readonly #walks: WireWalk[] = [];
   readonly #pending = new Map<string | number, Pending>();
   readonly #stamps = new Map<string, CallStamp[]>();
+  /** The walk whose latest page handed out each cursor. */
+  readonly #walkOfCursor = new Map<string, WireWalk>();
   #scans = 0;
 
   private constructor(private readonly scanIdPrefix: string) {}
@@ -133,10 +136,10 @@ export class WireWatch {
     return { ...message, params: { ...params, _meta: { ...meta, ...stamp.meta } } };
   }
 
-  /** A cursorless request starts a walk; a cursor continues the latest one (or starts one). */
+  /** A cursorless request starts a walk; a cursor continues the walk that handed it out (or starts one). */
   #walkFor(cursorIn: string | null): WireWalk {
-    const latest = this.#walks.at(-1);
-    if (cursorIn !== null && latest !== undefined) return latest;
+    const handedOut = cursorIn === null ? undefined : this.#walkOfCursor.get(cursorIn);
+    if (handedOut !== undefined) return handedOut;
     const walk: WireWalk = { scanId: `${this.scanIdPrefix}${this.#scans++}`, pages: [], complete: false };
     this.#walks.push(walk);
     return walk;
@@ -154,6 +157,7 @@ export class WireWatch {
       const page = pageOf(pending.cursorIn, result);
       pending.walk.pages.push(page);
       pending.walk.complete = page.cursorOut === null;
+      if (page.cursorOut !== null) this.#walkOfCursor.set(page.cursorOut, pending.walk);
     }
   }
 }

@@ -14,6 +14,7 @@ import { mergeCommand } from './commands/merge.ts';
 import { replayCommand } from './commands/replay.ts';
 import { shrinkCommand } from './commands/shrink.ts';
 import { checkCommand } from './commands/check.ts';
+import { peersCommand } from './commands/peers.ts';
 import { proveCommand } from './commands/prove.ts';
 import { runCommand } from './commands/run.ts';
 import { serverTarget } from './connected-server.ts';
@@ -113,14 +114,21 @@ function build(parser: Argv, setCode: (code: number) => void): Argv {
       .option('attempts', { coerce: countOption('attempts', 1), requiresArg: true, default: 400, describe: 'Most rounds the shrinker may run' })
       .option('timeline', { type: 'boolean', default: true, describe: 'Print the timeline of the shrunk round' }),
     async (a) => setCode(await shrinkCommand({ seed: a.seed, round: a.round, scenario: a.scenario, catalog: a.catalog, core: a.core, out: a.out, attemptsMax: a.attempts, timeline: a.timeline })))
-    .command('prove', 'Show that the oracle catches every mutant core, with the peers beside the reference core', (y) => y
+    .command('prove', 'Show that the oracle catches every mutant core, with the peers beside the reference core (--peers: only the side-by-side table, as markdown)', (y) => y
       .option('seed', { type: 'string', default: '1', describe: 'Campaign seed' })
       .option('scenario', { type: 'string', default: 'default', describe: 'Scenario name or path' })
       .option('cap', { coerce: countOption('cap', 1), requiresArg: true, default: 1000, describe: 'Most rounds per mutant before it counts as not caught' })
       .option('chunk', { coerce: countOption('chunk', 1), requiresArg: true, default: 50, describe: 'Rounds run at a time while looking for the first detection' })
       .option('peer-rounds', { coerce: countOption('peer-rounds', 0), requiresArg: true, default: 200, describe: 'Rounds for the peers and the reference core side by side' })
-      .option('workers', { coerce: countOption('workers', 0), requiresArg: true, describe: 'Worker threads (default: one per core)' }),
-    async (a) => setCode(await proveCommand({ seed: a.seed, scenario: a.scenario, cap: a.cap, chunk: a.chunk, peerRounds: a['peer-rounds'], workers: a.workers })))
+      .option('workers', { coerce: countOption('workers', 0), requiresArg: true, describe: 'Worker threads (default: one per core)' })
+      .option('peers', { type: 'boolean', default: false, describe: 'Only the side-by-side table: the reference core, every peer and each --core on the same --peer-rounds rounds, as markdown' })
+      .option('core', { type: 'string', array: true, default: [], describe: 'Also put this core (a name, or a path to a core module) beside the peers; repeatable' })
+      .option('shrink', { type: 'boolean', default: false, describe: 'With --peers: shrink the first round of each (core, invariant) and give its plan' })
+      .option('attempts', { coerce: countOption('attempts', 1), requiresArg: true, default: 60, describe: 'With --shrink: most rounds each shrink may run' })
+      .option('out', { type: 'string', default: '.', describe: 'With --shrink: the directory the shrunk plans are written to' }),
+    async (a) => setCode(a.peers
+      ? await peersCommand({ seed: a.seed, scenario: a.scenario, rounds: Math.max(1, a['peer-rounds']), cores: a.core as string[], shrink: a.shrink, attemptsMax: a.attempts, outDir: a.out, workers: a.workers })
+      : await proveCommand({ seed: a.seed, scenario: a.scenario, cap: a.cap, chunk: a.chunk, peerRounds: a['peer-rounds'], workers: a.workers, cores: a.core as string[] })))
     .command('check <trace>', 'Run the oracle on a saved trace (catsim.trace.v1)', (y) => y
       .positional('trace', { type: 'string', demandOption: true, describe: 'Trace file (JSON lines)' }),
     (a) => setCode(checkCommand(a.trace)))
