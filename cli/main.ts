@@ -151,7 +151,8 @@ function build(parser: Argv, setCode: (code: number) => void): Argv {
     .demandCommand(1, 'Name a command.')
     // Counts are read from the text typed (cli/counts.ts), so that a message can quote it.
     .parserConfiguration({ 'parse-numbers': false })
-    .check((a) => refuseRepeats(a, ['shards']) && refuseEmptyPaths(a))
+    // `prove --core` is repeatable (each core goes beside the peers); everywhere else --core is one value.
+    .check((a) => refuseRepeats(a, a._[0] === 'prove' ? ['shards', 'core'] : ['shards']) && refuseEmptyPaths(a))
     .strict()
     .epilogue(EPILOGUE)
     .help()
