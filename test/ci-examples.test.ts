@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { parseShard } from '../cli/shard.ts';
-import { catsim } from './support/run-cli.ts';
+import { runMain } from './support/run-main.ts';
 
 interface Step {
   uses?: string;
@@ -116,12 +116,18 @@ describe('--shard auto/N', () => {
     const dir = mkdtempSync(join(tmpdir(), 'catsim-auto-shard-'));
     const report = join(dir, 'shard.json');
     const args = ['run', '--seed', '1', '--rounds', '4', '--workers', '0', '--no-shrink', '--shard', 'auto/2', '--report', report];
-    const ran = await catsim(args, { env: { ...process.env, JOB_COMPLETION_INDEX: '1' } });
-    expect(ran.code).toBe(0);
-    expect(JSON.parse(readFileSync(report, 'utf8')).shard).toEqual({ index: 2, count: 2, firstRound: 0, rounds: 4 });
-    expect(ran.stdout).toMatch(/^catsim run {2}seed=1 {2}scenario=default {2}core=reference {2}rounds 2\.\.3 {2}shard 2\/2 of rounds 0\.\.3$/m);
-    const { JOB_COMPLETION_INDEX: _, ...without } = process.env;
-    const refused = await catsim(args, { env: without });
-    expect(refused).toEqual({ code: 2, stdout: '', stderr: 'catsim: --shard auto/2 needs JOB_COMPLETION_INDEX (the 0-based completion index a Kubernetes Indexed Job sets), which is not set\n' });
+    const saved = process.env.JOB_COMPLETION_INDEX;
+    try {
+      process.env.JOB_COMPLETION_INDEX = '1';
+      const ran = await runMain(args);
+      expect(ran.code).toBe(0);
+      expect(JSON.parse(readFileSync(report, 'utf8')).shard).toEqual({ index: 2, count: 2, firstRound: 0, rounds: 4 });
+      expect(ran.stdout).toMatch(/^catsim run {2}seed=1 {2}scenario=default {2}core=reference {2}rounds 2\.\.3 {2}shard 2\/2 of rounds 0\.\.3$/m);
+      delete process.env.JOB_COMPLETION_INDEX;
+      expect(await runMain(args)).toEqual({ code: 2, stdout: '', stderr: 'catsim: --shard auto/2 needs JOB_COMPLETION_INDEX (the 0-based completion index a Kubernetes Indexed Job sets), which is not set\n' });
+    } finally {
+      if (saved === undefined) delete process.env.JOB_COMPLETION_INDEX;
+      else process.env.JOB_COMPLETION_INDEX = saved;
+    }
   });
 });

@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PEERS } from '../sim/peers/index.ts';
+import { coreNames } from '../sim/campaign/cores.ts';
 import { runMain } from './support/run-main.ts';
 
 const EXAMPLE = './examples/list-once-host/core.ts';
@@ -16,7 +16,7 @@ describe('catsim prove --peers', () => {
   it('puts the reference core, every registered peer and the --core module in one table, with a replay line per invariant violated', async () => {
     const { code, stdout, stderr } = await runMain(['prove', '--peers', '--peer-rounds', '3', '--core', EXAMPLE, '--workers', '0']);
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
-    const cores = ['reference', ...Object.keys(PEERS).map((name) => `peer:${name}`), EXAMPLE];
+    const cores = ['reference', ...coreNames().filter((name) => name.startsWith('peer:')), EXAMPLE];
     expect(stdout.split('\n')[0]).toBe(`catsim prove --peers  seed=1  scenario=default  rounds 0..2  cores: ${cores.join(', ')}`);
     const table = stdout.split('\n').filter((line) => line.startsWith('| '));
     expect(table[0]).toBe(HEADER);

@@ -13,9 +13,8 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { CORE_FAILED, INVARIANT_IDS } from '../../oracle/index.ts';
 import { runCampaign } from '../../sim/campaign/campaign.ts';
-import { loadCore, resolveCore } from '../../sim/campaign/cores.ts';
+import { coreNames, loadCore, resolveCore } from '../../sim/campaign/cores.ts';
 import type { CampaignReport } from '../../sim/campaign/report.ts';
-import { PEERS } from '../../sim/peers/index.ts';
 import { generatePlan } from '../../sim/plan/generate.ts';
 import { isScenarioPath, loadScenario, type Scenario } from '../../sim/plan/scenario.ts';
 import { shrinkPlan } from '../../sim/shrink/shrink.ts';
@@ -55,7 +54,7 @@ interface CoreRun {
  */
 export async function peersCommand(args: PeersArgs): Promise<number> {
   const scenario = loadScenario(args.scenario);
-  const cores = [...new Set(['reference', ...Object.keys(PEERS).map((name) => `peer:${name}`), ...args.cores])];
+  const cores = [...new Set(['reference', ...peerNames(), ...args.cores])];
   for (const core of cores) await loadCore(core);
   const workers = args.workers ?? availableParallelism();
   process.stdout.write(`catsim prove --peers  seed=${args.seed}  scenario=${scenario.name}  rounds 0..${args.rounds - 1}  cores: ${cores.join(', ')}\n\n`);
@@ -67,6 +66,11 @@ export async function peersCommand(args: PeersArgs): Promise<number> {
   const lines = [...table(runs), '', ...await replayLines(runs, args, scenario)];
   process.stdout.write(`${lines.join('\n')}\n`);
   return (runs[0]?.report.failingRounds.length ?? 1) === 0 ? EXIT.clean : EXIT.violation;
+}
+
+/** Every registered peer as a `--core` value (`peer:NAME`), whether built in or imported on demand. */
+export function peerNames(): string[] {
+  return coreNames().filter((name) => name.startsWith('peer:'));
 }
 
 /** The markdown table: one row per core. */

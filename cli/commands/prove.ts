@@ -11,7 +11,7 @@ import { runCampaign } from '../../sim/campaign/campaign.ts';
 import type { CampaignReport } from '../../sim/campaign/report.ts';
 import { loadCore } from '../../sim/campaign/cores.ts';
 import { MUTANTS } from '../../sim/mutants/index.ts';
-import { PEERS } from '../../sim/peers/index.ts';
+import { peerNames } from './peers.ts';
 import { loadScenario, type Scenario } from '../../sim/plan/scenario.ts';
 import { violationCounts } from '../format/summary.ts';
 import { EXIT } from '../errors.ts';
@@ -81,7 +81,7 @@ export async function proveCommand(args: ProveArgs): Promise<number> {
   const lines = ['', `peers and the reference core on the same ${args.peerRounds} rounds:`];
   const reference = await runCampaign({ seed: args.seed, scenario, core: 'reference', firstRound: 0, rounds: args.peerRounds, workers, determinismEvery: 0 });
   lines.push(violationLine('reference', reference));
-  for (const core of [...Object.keys(PEERS).map((peer) => `peer:${peer}`), ...(args.cores ?? [])]) {
+  for (const core of [...peerNames(), ...(args.cores ?? [])]) {
     const report = await runCampaign({ seed: args.seed, scenario, core, firstRound: 0, rounds: args.peerRounds, workers, determinismEvery: 0 });
     lines.push(violationLine(core, report));
   }
