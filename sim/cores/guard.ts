@@ -93,8 +93,8 @@ const REQUIRED_METHODS = ['attach', 'disclose', 'call', 'pushPolicy', 'stop'] as
 export function missingMethods(value: unknown): string | null {
   if (typeof value !== 'object' || value === null) return `create() returned ${describeValue(value)}, not a core object`;
   const core = value as Record<string, unknown>;
-  const missing = REQUIRED_METHODS.filter((name) => typeof core[name] !== 'function');
-  if (core.createClient !== undefined && typeof core.createClient !== 'function') missing.push('createClient' as never);
+  const missing: string[] = REQUIRED_METHODS.filter((name) => typeof core[name] !== 'function');
+  if (core.createClient !== undefined && typeof core.createClient !== 'function') missing.push('createClient');
   if (missing.length === 0) return null;
   return `create() returned a core without ${missing.join(', ')} (a catsim.core.v1 core has attach, disclose, call, pushPolicy and stop)`;
 }
