@@ -6,6 +6,7 @@
 import yargs, { type Argv } from 'yargs';
 import { TestbedError } from '../sim/campaign/campaign.ts';
 import { UnknownCoreError, coreNames } from '../sim/campaign/cores.ts';
+import { CoreModuleError } from '../sim/cores/module-core.ts';
 import { ScenarioError } from '../sim/plan/scenario.ts';
 import { captureCommand } from './commands/capture.ts';
 import { discoverCommand } from './commands/discover.ts';
@@ -13,11 +14,13 @@ import { mergeCommand } from './commands/merge.ts';
 import { replayCommand } from './commands/replay.ts';
 import { shrinkCommand } from './commands/shrink.ts';
 import { checkCommand } from './commands/check.ts';
+import { peersCommand } from './commands/peers.ts';
 import { proveCommand } from './commands/prove.ts';
 import { runCommand } from './commands/run.ts';
 import { serverTarget } from './connected-server.ts';
 import { COUNT_MAX, countOption, originalCountError, refuseRepeats } from './counts.ts';
 import { EXIT, InputError } from './errors.ts';
+import { parseShard } from './shard.ts';
 
 /** Thrown by the yargs failure handler to stop before any command runs. */
 class UsageStop extends Error {}
@@ -53,7 +56,7 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 function report(error: unknown): number {
-  if (error instanceof InputError || error instanceof ScenarioError || error instanceof UnknownCoreError) {
+  if (error instanceof InputError || error instanceof ScenarioError || error instanceof UnknownCoreError || error instanceof CoreModuleError) {
     process.stderr.write(`catsim: ${error.message}\n`);
     return EXIT.usage;
   }
@@ -75,13 +78,13 @@ function build(parser: Argv, setCode: (code: number) => void): Argv {
       .option('from', { coerce: countOption('from', 0), requiresArg: true, default: 0, describe: 'First round (to resume an interrupted campaign)' })
       .option('scenario', { type: 'string', default: 'default', describe: 'Scenario name (scenarios/NAME.json) or path to a file (with a / or ending in .json)' })
       .option('catalog', { type: 'string', describe: 'Build the servers from a captured catalog file (catsim capture), e.g. scenarios/catalogs/memory.json' })
-      .option('core', { type: 'string', default: 'reference', describe: `Core under test: ${coreNames().join(' | ')}` })
+      .option('core', { type: 'string', default: 'reference', describe: `Core under test: ${coreNames().join(' | ')} | a core module, e.g. ./my-core.ts (docs/CORE-API.md)` })
       .option('workers', { coerce: countOption('workers', 0), requiresArg: true, describe: 'Worker threads (default: one per core, 0 = in-process)' })
       .option('report', { type: 'string', describe: 'Also write the report as JSON to this file' })
       .option('progress', { type: 'boolean', default: true, describe: 'Progress bar on a terminal' })
       .option('determinism-every', { coerce: countOption('determinism-every', 0), requiresArg: true, default: 100, describe: 'Replay 1 in N rounds in a fresh world and compare traces (0: off)' })
       .option('shrink', { type: 'boolean', default: true, describe: 'Shrink the first failing round to its smallest plan (--no-shrink to skip)' })
-      .option('shard', { type: 'string', describe: 'Run only shard i of n contiguous blocks of the rounds (e.g. 2/4; needs --report; catsim merge folds the shards)' })
+      .option('shard', { type: 'string', describe: 'Run only shard i of n contiguous blocks of the rounds (e.g. 2/4, or auto/4 to take i from JOB_COMPLETION_INDEX + 1 in a Kubernetes Indexed Job; needs --report; catsim merge folds the shards)' })
       .option('junit', { type: 'string', describe: 'Also write the verdict as JUnit XML to this file (one test case per invariant)' })
       .check((a) => checkRoundRange(a.from, a.rounds) && (a.shard === undefined || parseShard(a.shard) !== undefined)),
     async (a) => setCode(await runCommand({ seed: a.seed, rounds: a.rounds, from: a.from, scenario: a.scenario, catalog: a.catalog, core: a.core, workers: a.workers, report: a.report, progress: a.progress, determinismEvery: a['determinism-every'], shrink: a.shrink, shard: a.shard === undefined ? undefined : parseShard(a.shard), junit: a.junit })))
@@ -96,7 +99,7 @@ function build(parser: Argv, setCode: (code: number) => void): Argv {
       .option('plan', { type: 'string', describe: 'Run this plan file (catsim shrink writes one) instead of --seed/--round' })
       .option('scenario', { type: 'string', describe: 'Scenario name or path (default: default)' })
       .option('catalog', { type: 'string', describe: 'The catalog file the campaign ran with, if any' })
-      .option('core', { type: 'string', default: 'reference', describe: 'Core under test' })
+      .option('core', { type: 'string', default: 'reference', describe: 'Core under test (a name, or a path to a core module)' })
       .option('trace', { type: 'string', describe: 'Where to write the trace (JSON lines); default catsim-trace-SEED-ROUND.jsonl' })
       .option('timeline', { type: 'boolean', default: true, describe: 'Print the readable timeline' })
       .check((a) => needsRound(a)),
@@ -106,19 +109,26 @@ function build(parser: Argv, setCode: (code: number) => void): Argv {
       .option('round', { coerce: countOption('round', 0), requiresArg: true, demandOption: true, describe: 'Round number' })
       .option('scenario', { type: 'string', default: 'default', describe: 'Scenario name or path' })
       .option('catalog', { type: 'string', describe: 'The catalog file the campaign ran with, if any' })
-      .option('core', { type: 'string', default: 'reference', describe: 'Core under test' })
+      .option('core', { type: 'string', default: 'reference', describe: 'Core under test (a name, or a path to a core module)' })
       .option('out', { type: 'string', describe: 'Prefix of the files written (PREFIX.plan.json, PREFIX.mmd); default catsim-shrunk-SEED-ROUND' })
       .option('attempts', { coerce: countOption('attempts', 1), requiresArg: true, default: 400, describe: 'Most rounds the shrinker may run' })
       .option('timeline', { type: 'boolean', default: true, describe: 'Print the timeline of the shrunk round' }),
     async (a) => setCode(await shrinkCommand({ seed: a.seed, round: a.round, scenario: a.scenario, catalog: a.catalog, core: a.core, out: a.out, attemptsMax: a.attempts, timeline: a.timeline })))
-    .command('prove', 'Show that the oracle catches every mutant core, with the peers beside the reference core', (y) => y
+    .command('prove', 'Show that the oracle catches every mutant core, with the peers beside the reference core (--peers: only the side-by-side table, as markdown)', (y) => y
       .option('seed', { type: 'string', default: '1', describe: 'Campaign seed' })
       .option('scenario', { type: 'string', default: 'default', describe: 'Scenario name or path' })
       .option('cap', { coerce: countOption('cap', 1), requiresArg: true, default: 1000, describe: 'Most rounds per mutant before it counts as not caught' })
       .option('chunk', { coerce: countOption('chunk', 1), requiresArg: true, default: 50, describe: 'Rounds run at a time while looking for the first detection' })
       .option('peer-rounds', { coerce: countOption('peer-rounds', 0), requiresArg: true, default: 200, describe: 'Rounds for the peers and the reference core side by side' })
-      .option('workers', { coerce: countOption('workers', 0), requiresArg: true, describe: 'Worker threads (default: one per core)' }),
-    async (a) => setCode(await proveCommand({ seed: a.seed, scenario: a.scenario, cap: a.cap, chunk: a.chunk, peerRounds: a['peer-rounds'], workers: a.workers })))
+      .option('workers', { coerce: countOption('workers', 0), requiresArg: true, describe: 'Worker threads (default: one per core)' })
+      .option('peers', { type: 'boolean', default: false, describe: 'Only the side-by-side table: the reference core, every peer and each --core on the same --peer-rounds rounds, as markdown' })
+      .option('core', { type: 'string', array: true, default: [], describe: 'Also put this core (a name, or a path to a core module) beside the peers; repeatable' })
+      .option('shrink', { type: 'boolean', default: false, describe: 'With --peers: shrink the first round of each (core, invariant) and give its plan' })
+      .option('attempts', { coerce: countOption('attempts', 1), requiresArg: true, default: 60, describe: 'With --shrink: most rounds each shrink may run' })
+      .option('out', { type: 'string', default: '.', describe: 'With --shrink: the directory the shrunk plans are written to' }),
+    async (a) => setCode(a.peers
+      ? await peersCommand({ seed: a.seed, scenario: a.scenario, rounds: Math.max(1, a['peer-rounds']), cores: a.core as string[], shrink: a.shrink, attemptsMax: a.attempts, outDir: a.out, workers: a.workers })
+      : await proveCommand({ seed: a.seed, scenario: a.scenario, cap: a.cap, chunk: a.chunk, peerRounds: a['peer-rounds'], workers: a.workers, cores: a.core as string[] })))
     .command('check <trace>', 'Run the oracle on a saved trace (catsim.trace.v1)', (y) => y
       .positional('trace', { type: 'string', demandOption: true, describe: 'Trace file (JSON lines)' }),
     (a) => setCode(checkCommand(a.trace)))
@@ -141,23 +151,12 @@ function build(parser: Argv, setCode: (code: number) => void): Argv {
     .demandCommand(1, 'Name a command.')
     // Counts are read from the text typed (cli/counts.ts), so that a message can quote it.
     .parserConfiguration({ 'parse-numbers': false })
-    .check((a) => refuseRepeats(a, ['shards']) && refuseEmptyPaths(a))
+    // `prove --core` is repeatable (each core goes beside the peers); everywhere else --core is one value.
+    .check((a) => refuseRepeats(a, a._[0] === 'prove' ? ['shards', 'core'] : ['shards']) && refuseEmptyPaths(a))
     .strict()
     .epilogue(EPILOGUE)
     .help()
     .version('0.1.0');
-}
-
-/**
- * `--shard i/n`: shard i (1-based) of n.
- * @throws InputError (exit 2) `--shard must be i/n with 1 <= i <= n, got VALUE` otherwise.
- */
-function parseShard(value: string): { index: number; count: number } {
-  const match = /^([1-9]\d*)\/([1-9]\d*)$/.exec(value);
-  const index = Number(match?.[1]);
-  const count = Number(match?.[2]);
-  if (match === null || index > count || !Number.isSafeInteger(count)) throw new InputError(`--shard must be i/n with 1 <= i <= n, got ${value}`);
-  return { index, count };
 }
 
 /** `replay` runs either a plan file or a (seed, round). */

@@ -12,6 +12,7 @@ import { buildGroundTruth } from './ground-truth.ts';
 import type { CheckContext, InvariantGroupCheck } from './invariants/check-context.ts';
 import { Findings } from './invariants/check-context.ts';
 import { checkCompleteness } from './invariants/completeness.ts';
+import { checkCoreConduct } from './invariants/core-conduct.ts';
 import { checkDefectAdmission } from './invariants/defect-admission.ts';
 import { checkDisclosedCalls } from './invariants/disclosed-calls.ts';
 import { checkGenerationUse } from './invariants/generation-use.ts';
@@ -64,6 +65,7 @@ const INVARIANT_GROUPS: readonly InvariantGroupCheck[] = [
   checkGenerationUse,
   checkLiveness,
   checkScanTermination,
+  checkCoreConduct,
 ];
 
 /** Judges a parsed trace (see `parseTrace`). Never throws on a trace `parseTrace` accepted. */

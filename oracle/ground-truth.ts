@@ -7,8 +7,9 @@
  * policy change, the probes a correct core must admit, the human confirmations by plan, and every
  * call a server executed.
  *
- * `disconnected`, `disclosure_refused`, `policy_push` and `call_refused_by_server` are read by no
- * invariant yet and are not indexed; of `plan_made`, only the expected probes are.
+ * `disconnected`, `policy_push` and `call_refused_by_server` are read by no invariant yet and are
+ * not indexed; of `disclosure_refused`, only the audience asked about is (for I12); of
+ * `plan_made`, only the expected probes are. `core_failed` events are kept in order (CORE_FAILED).
  *
  * Workflow: `buildGroundTruth(events)` once per trace, then query. Lookups that take `beforeSeq`
  * only see events strictly earlier in the trace, so an invariant can ask "what was true when the
@@ -21,6 +22,7 @@ import {
   asKnownEvent,
   type CallExecutedEvent,
   type ConfirmationEvent,
+  type CoreFailedEvent,
   type DefectPlantedEvent,
   type DisclosureEvent,
   type EffectPolicyEvent,
@@ -64,6 +66,11 @@ export class ServerModel {
   readonly revisions: TrueRevision[] = [];
   /** Audiences a client of the core connected as, in order of first session. */
   readonly sessionAudiences = new Set<string>();
+  /**
+   * Audiences the world's planners asked the core about (`disclosure` or `disclosure_refused`), in
+   * order of first question: the world offered the core these keys, whether or not it connected.
+   */
+  readonly askedAudiences = new Set<string>();
 
   constructor(readonly id: string) {}
 
@@ -195,6 +202,8 @@ export class GroundTruth {
   readonly confirmations = new Map<string, ConfirmationEvent>();
   /** Every `call_executed`, in trace order. */
   readonly callsExecuted: CallExecutedEvent[] = [];
+  /** Every `core_failed`, in trace order. */
+  readonly coreFailures: CoreFailedEvent[] = [];
   private effectPolicySeen = false;
 
   /** The trusted effect class of a tool name; a tool the policy does not list is WRITE. */
@@ -259,6 +268,8 @@ export function buildGroundTruth(events: readonly TraceEvent[]): GroundTruth {
       case 'identity_rotated': truth.server(event.server).identityChanges.push(event); break;
       case 'defect_planted': addDefect(truth, event); break;
       case 'disclosure': addDisclosure(truth, event); break;
+      case 'disclosure_refused': truth.server(event.server).askedAudiences.add(event.audience); break;
+      case 'core_failed': truth.coreFailures.push(event); break;
       case 'round_end': truth.roundEnd ??= event; break;
       case 'effect_policy': truth.setEffectPolicy(event); break;
       case 'policy_changed': truth.policyChanges.push(event); break;
@@ -273,6 +284,7 @@ export function buildGroundTruth(events: readonly TraceEvent[]): GroundTruth {
 
 function addDisclosure(truth: GroundTruth, event: DisclosureEvent): void {
   truth.disclosures.push(event);
+  truth.server(event.server).askedAudiences.add(event.audience);
   let shown = truth.firstShownToSession.get(event.session);
   if (shown === undefined) {
     shown = new Map();

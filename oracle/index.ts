@@ -15,6 +15,7 @@ export {
   type CasConflictEvent,
   type ConfirmationEvent,
   type CoreEvent,
+  type CoreFailedEvent,
   type DefectPlantedEvent,
   type DisclosureEvent,
   type DisclosureRefusedEvent,
@@ -63,7 +64,7 @@ export { checkEvents, checkTrace, type Verdict } from './check.ts';
 export type { RoundMetrics } from './metrics.ts';
 export { percentile } from './percentile.ts';
 export { revocationDelays, type RevocationDelay } from './revocation-delays.ts';
-export { INVARIANT_IDS, sortViolations, type InvariantId, type Violation } from './violation.ts';
+export { CORE_FAILED, INVARIANT_IDS, sortViolations, type InvariantId, type VerdictId, type Violation } from './violation.ts';
 export {
   DISQUALIFYING_TRAIT_PREFIXES,
   GroundTruth,

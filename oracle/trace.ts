@@ -378,6 +378,23 @@ export interface CallRefusedByServerEvent extends EventBase<'world', 'call_refus
   readonly code: string;
 }
 
+/**
+ * World: the core failed to answer the world (docs/CORE-API.md): one of its calls threw, `call`
+ * rejected, an answer was outside the core API, or a promise it left unhandled rejected. The
+ * round goes on without that answer. Judged CORE_FAILED.
+ */
+export interface CoreFailedEvent extends EventBase<'world', 'core_failed'> {
+  /**
+   * `create`, `createClient`, `attach`, `disclose`, `call`, `pushPolicy`, `stop`, `scheduled` (a
+   * callback the core scheduled) or `unhandledRejection`; kept as a string.
+   */
+  readonly during: string;
+  /** `THREW`, `REJECTED`, `MALFORMED_ANSWER` or `UNHANDLED_REJECTION`; kept as a string. */
+  readonly reason: string;
+  /** The error's name and first message line, at most 200 characters. */
+  readonly error: string;
+}
+
 /** Every ground-truth event type the oracle interprets. */
 export type WorldEvent =
   | ServerUpEvent
@@ -399,7 +416,8 @@ export type WorldEvent =
   | PlanMadeEvent
   | ConfirmationEvent
   | CallExecutedEvent
-  | CallRefusedByServerEvent;
+  | CallRefusedByServerEvent
+  | CoreFailedEvent;
 
 /** Core: the core learned a new policy epoch for an audience, by `push` or `poll` (kept as a string). */
 export interface PolicySeenEvent extends EventBase<'core', 'policy_seen'> {

@@ -14,6 +14,17 @@ export type InvariantId = 'I1' | 'I2' | 'I3' | 'I4' | 'I5' | 'I6' | 'I7' | 'I8' 
 export const INVARIANT_IDS: readonly InvariantId[] = ['I1', 'I2', 'I3', 'I4', 'I5', 'I6', 'I7', 'I8', 'I9', 'I10', 'I11', 'I12', 'I13'];
 
 /**
+ * Not an invariant of the catalog (SPEC section 11) but a clause of the core API (docs/CORE-API.md):
+ * the core answered every call of the world without throwing, rejecting or answering outside the
+ * API. Reported like an invariant, from the world's `core_failed` events, so that a core that
+ * crashes fails its rounds (exit 1, a replay line) instead of crashing the testbed.
+ */
+export const CORE_FAILED = 'CORE_FAILED';
+
+/** What a violation is a violation of: an invariant, or the core API's {@link CORE_FAILED}. */
+export type VerdictId = InvariantId | typeof CORE_FAILED;
+
+/**
  * One broken invariant instance.
  * - `round`: the header's round number.
  * - `seq`: the trace event the violation is anchored to (a publish, a request, a scan start, the
@@ -22,7 +33,7 @@ export const INVARIANT_IDS: readonly InvariantId[] = ['I1', 'I2', 'I3', 'I4', 'I
  * - `evidence`: one deterministic sentence naming seq numbers, the key and digests cut to 12 hex.
  */
 export interface Violation {
-  readonly invariant: InvariantId;
+  readonly invariant: VerdictId;
   readonly round: number;
   readonly seq: number | null;
   readonly code: string;
@@ -79,8 +90,9 @@ export function disclosureLabel(disclosure: {
   return `disclosure seq ${disclosure.seq} (session ${JSON.stringify(disclosure.session)}, ${disclosure.server} ${disclosure.audience})`;
 }
 
-function invariantNumber(id: InvariantId): number {
-  return Number(id.slice(1));
+/** I1 = 1, ..., I13 = 13; CORE_FAILED sorts before every invariant (0). */
+function invariantNumber(id: VerdictId): number {
+  return id === CORE_FAILED ? 0 : Number(id.slice(1));
 }
 
 /**

@@ -13,7 +13,8 @@
  */
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { CoreAdapter, CoreFactory, SimConnection } from './cores/adapter.ts';
+import type { CoreFactory, SimConnection } from './cores/adapter.ts';
+import { captureUnhandledRejections, errorText, guardCore, type CoreFailure, type WorldCore } from './cores/guard.ts';
 import type { RoundPlan, ServerPlan } from './plan/types.ts';
 import { createStreams, type Rng, type Streams } from './random.ts';
 import { World } from './runtime/world.ts';
@@ -39,7 +40,7 @@ interface RoundContext {
   plan: RoundPlan;
   recorder: TraceRecorder;
   streams: Streams;
-  adapter: CoreAdapter;
+  adapter: WorldCore;
   policy: SimPolicyService;
   confirmations: ConfirmationLog;
 }
@@ -51,7 +52,7 @@ export async function runRound(plan: RoundPlan, core: CoreFactory, coreName: str
   const streams = createStreams(plan.roundSeed);
   const policy = new SimPolicyService(plan.policy, world, recorder, streams.stream('run/policy'), plan.bounds.tHealMs, plan.nominalLatencyMs);
   const confirmations = new ConfirmationLog();
-  const adapter = core({
+  const adapter = guardCore(core, {
     policySource: policy,
     policyPollMs: plan.policy.pollIntervalMs,
     leaseKey: plan.leaseKey,
@@ -63,15 +64,27 @@ export async function runRound(plan: RoundPlan, core: CoreFactory, coreName: str
     sink: recorder.core,
     bounds: plan.bounds,
     timings: plan.timings,
-  });
+  }, (failure) => recordCoreFailure(recorder, failure));
   const context: RoundContext = { world, plan, recorder, streams, adapter, policy, confirmations };
   const servers = plan.servers.map((server) => new SimCatalogServer(server, world, recorder, streams.stream(`run/${server.id}/pages`), streams.stream(`run/${server.id}/notify`), plan.bounds.tHealMs, plan.leaseKey, (audience) => policy.current(audience).epoch));
   world.schedule(plan.bounds.tHealMs, () => recorder.world('quiet'));
-  const result = await world.run(plan.bounds.tEndMs, () => startRound(context, servers));
+  // A rejection the core leaves unhandled is its failure, recorded where it happens (guard.ts).
+  const restore = captureUnhandledRejections((reason) => recordCoreFailure(recorder, { during: 'unhandledRejection', reason: 'UNHANDLED_REJECTION', error: errorText(reason) }));
+  let result;
+  try {
+    result = await world.run(plan.bounds.tEndMs, () => startRound(context, servers));
+  } finally {
+    restore();
+  }
   adapter.stop();
   recorder.world('round_end', { status: result.status, reason: result.reason });
   const header: TraceHeader = { type: 'header', schema: 'catsim.trace.v1', seed: plan.seed, round: plan.round, scenario: plan.scenario, core: coreName, bounds: plan.bounds, faults: plan.faults };
   return { header, events: recorder.events, status: result.status, reason: result.reason, eventsRun: result.eventsRun };
+}
+
+/** Ground truth: the core failed to answer the world (judged CORE_FAILED by the oracle). */
+function recordCoreFailure(recorder: TraceRecorder, failure: CoreFailure): void {
+  recorder.world('core_failed', { during: failure.during, reason: failure.reason, error: failure.error });
 }
 
 function startRound(context: RoundContext, servers: SimCatalogServer[]): void {

@@ -9,10 +9,11 @@
 import { availableParallelism } from 'node:os';
 import { runCampaign } from '../../sim/campaign/campaign.ts';
 import type { CampaignReport } from '../../sim/campaign/report.ts';
+import { loadCore } from '../../sim/campaign/cores.ts';
 import { MUTANTS } from '../../sim/mutants/index.ts';
-import { PEERS } from '../../sim/peers/index.ts';
+import { peerNames } from './peers.ts';
 import { loadScenario, type Scenario } from '../../sim/plan/scenario.ts';
-import { INVARIANT_IDS } from '../../oracle/index.ts';
+import { violationCounts } from '../format/summary.ts';
 import { EXIT } from '../errors.ts';
 import { campaignWorkers } from '../work-size.ts';
 
@@ -24,6 +25,8 @@ export interface ProveArgs {
   chunk: number;
   peerRounds: number;
   workers?: number;
+  /** More cores (names or core modules) for the side-by-side part, after the peers. */
+  cores?: string[];
 }
 
 /** How one mutant fared. */
@@ -54,13 +57,15 @@ async function firstDetection(name: string, args: ProveArgs, scenario: Scenario,
 
 function violationLine(label: string, report: CampaignReport): string {
   const total = Object.values(report.violationsByInvariant).reduce((a, b) => a + b, 0);
-  const per = INVARIANT_IDS.map((id) => `${id} ${report.violationsByInvariant[id] ?? 0}`).join('  ');
+  const per = violationCounts(report);
   return `  ${label.padEnd(24)} ${String(total).padStart(6)} violations in ${report.failingRounds.length}/${report.roundsRun} rounds   ${per}`;
 }
 
 /** Runs the proof; exit 0 only when every mutant was caught within the cap. */
 export async function proveCommand(args: ProveArgs): Promise<number> {
   const scenario = loadScenario(args.scenario);
+  // A bad --core is refused before the mutants run (exit 2).
+  for (const core of args.cores ?? []) await loadCore(core);
   // The largest campaign prove runs is a chunk or the peers' rounds: more workers than that would idle.
   const workers = args.workers === undefined ? availableParallelism() : campaignWorkers(args.workers, Math.max(args.chunk, args.peerRounds));
   const out = [`catsim prove  seed=${args.seed}  scenario=${scenario.name}  cap=${args.cap} rounds per mutant`, '', 'mutant cores (each the reference core with one defence removed):'];
@@ -76,9 +81,9 @@ export async function proveCommand(args: ProveArgs): Promise<number> {
   const lines = ['', `peers and the reference core on the same ${args.peerRounds} rounds:`];
   const reference = await runCampaign({ seed: args.seed, scenario, core: 'reference', firstRound: 0, rounds: args.peerRounds, workers, determinismEvery: 0 });
   lines.push(violationLine('reference', reference));
-  for (const peer of Object.keys(PEERS)) {
-    const report = await runCampaign({ seed: args.seed, scenario, core: `peer:${peer}`, firstRound: 0, rounds: args.peerRounds, workers, determinismEvery: 0 });
-    lines.push(violationLine(`peer:${peer}`, report));
+  for (const core of [...peerNames(), ...(args.cores ?? [])]) {
+    const report = await runCampaign({ seed: args.seed, scenario, core, firstRound: 0, rounds: args.peerRounds, workers, determinismEvery: 0 });
+    lines.push(violationLine(core, report));
   }
   const missed = results.filter((result) => !result.caught);
   const referenceClean = reference.failingRounds.length === 0;

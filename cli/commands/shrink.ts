@@ -12,6 +12,7 @@ import type { RoundPlan } from '../../sim/plan/types.ts';
 import { shrinkPlan, type ShrinkResult } from '../../sim/shrink/shrink.ts';
 import { EXIT, InputError } from '../errors.ts';
 import { sequenceDiagram } from '../format/mermaid.ts';
+import { shellWord } from '../format/summary.ts';
 import { formatTimeline } from '../format/timeline.ts';
 import { assertWritable, exitAfterWrites, writeOutputTo } from '../output.ts';
 
@@ -76,12 +77,12 @@ export function describeShrink(result: ShrinkResult, files: ShrunkFiles, attempt
   const headline = result.steps.length === 0
     ? `not shrunk: ${budgetOut ? `no reduction tried in the ${rounds} allowed (--attempts ${attemptsMax}) kept` : 'no single reduction keeps'} ${result.invariant} failing; the plan is the round's own (size ${result.sizeBefore})`
     : `shrunk to ${budgetOut ? `a smaller plan (stopped at --attempts ${attemptsMax}: maybe not the smallest)` : 'the smallest plan'} that still breaks ${result.invariant}: size ${result.sizeBefore} -> ${result.sizeAfter} in ${rounds}`;
-  const coreFlag = result.run.header.core === 'reference' ? '' : ` --core ${result.run.header.core}`;
+  const coreFlag = result.run.header.core === 'reference' ? '' : ` --core ${shellWord(result.run.header.core)}`;
   return [
     headline,
     ...result.steps.map((step) => `  - ${step}`),
     `still fails: ${first?.invariant} ${first?.code} at seq ${first?.seq ?? '-'}: ${first?.evidence}`,
-    files.planPath === null ? 'plan: not saved (see the error above)' : `plan: ${files.planPath}   (replay: catsim replay --plan ${files.planPath}${coreFlag})`,
+    files.planPath === null ? 'plan: not saved (see the error above)' : `plan: ${files.planPath}   (replay: catsim replay --plan ${shellWord(files.planPath)}${coreFlag})`,
     `sequence diagram (Mermaid): ${files.diagramPath ?? 'not saved (see the error above)'}`,
   ];
 }
@@ -98,10 +99,11 @@ export async function shrinkCommand(args: ShrinkArgs): Promise<number> {
   assertShrunkWritable(prefix, '--out');
   const scenario = loadScenario(args.scenario);
   const catalog = args.catalog === undefined ? undefined : loadCatalog(args.catalog);
+  const core = await loadCore(args.core);
   const plan: RoundPlan = generatePlan(args.seed, args.round, scenario, catalog?.pool);
   let result: ShrinkResult;
   try {
-    result = await shrinkPlan(plan, await loadCore(args.core), args.core, { attemptsMax: args.attemptsMax });
+    result = await shrinkPlan(plan, core, args.core, { attemptsMax: args.attemptsMax });
   } catch (error) {
     if (error instanceof Error && error.message.startsWith('the plan does not break')) throw new InputError(`round ${args.round} of seed ${args.seed} passes on ${args.core}: nothing to shrink`);
     throw error;

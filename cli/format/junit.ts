@@ -5,7 +5,8 @@
  * junit-report-builder (Jenkins' JUnit schema).
  *
  * Test cases, in order, all in class `catsim.gate`: one per invariant (`I1` .. `I13`: a failure
- * when any round violated it, the replay line of up to 20 such rounds in its system-out);
+ * when any round violated it, the replay line of up to 20 such rounds in its system-out), and
+ * `CORE_FAILED` alike (a round in which the core threw or answered outside the core API);
  * `UNDECIDED rounds`; `coverage probes` (a failure naming the required probes never hit, when the
  * probe gate applies); `determinism` (an error per campaign with non-deterministic rounds: the
  * testbed failed, exit 3); `campaign complete` (a failure when the campaign was interrupted).
@@ -14,7 +15,7 @@
  * equal files.
  */
 import junitReportBuilder, { type Builder } from 'junit-report-builder';
-import { INVARIANT_IDS } from '../../oracle/index.ts';
+import { CORE_FAILED, INVARIANT_IDS } from '../../oracle/index.ts';
 import type { CampaignReport } from '../../sim/campaign/report.ts';
 import { interruptedText, replayCommand } from './summary.ts';
 
@@ -39,7 +40,7 @@ export function junitXml(report: CampaignReport): string {
     .property('roundsRun', String(report.roundsRun))
     .property('campaignDigest', report.campaignDigest ?? '');
   const testCase = (name: string) => suite.testCase().className('catsim.gate').name(name);
-  for (const id of INVARIANT_IDS) {
+  for (const id of [...INVARIANT_IDS, CORE_FAILED]) {
     const count = report.violationsByInvariant[id] ?? 0;
     const test = testCase(id);
     if (count === 0) continue;

@@ -1,7 +1,7 @@
 /**
  * The human-readable campaign summary.
  */
-import { INVARIANT_IDS } from '../../oracle/index.ts';
+import { CORE_FAILED, INVARIANT_IDS } from '../../oracle/index.ts';
 import type { CampaignReport } from '../../sim/campaign/report.ts';
 
 /** How many failing rounds are listed before the rest is summarised. */
@@ -19,7 +19,7 @@ export function formatSummary(report: CampaignReport, workers: number | string):
     `catsim run  seed=${report.seed}  scenario=${report.scenario}  core=${report.core}  rounds ${report.firstRound}..${last}${shard}`,
     `verdict: ${verdict(report, violations)}`,
     `rounds: ${report.roundsRun} run, ${report.undecidedRounds} UNDECIDED, ${report.failingRounds.length} failing`,
-    `violations per invariant: ${INVARIANT_IDS.map((id) => `${id} ${report.violationsByInvariant[id] ?? 0}`).join('  ')}`,
+    `violations per invariant: ${violationCounts(report)}`,
     `scan end states: ${counts(report.endStates)}`,
     `scan end reasons: ${counts(report.endReasons)}`,
     `faults enabled (rounds): ${counts(report.faultsEnabled, false)}`,
@@ -38,6 +38,15 @@ export function formatSummary(report: CampaignReport, workers: number | string):
   }
   lines.push(...failingLines(report));
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * `I1 0  I2 3 ...  I13 0`, then `CORE_FAILED n` when the core failed to answer the world in some
+ * round (docs/CORE-API.md; shown only then, as it is not an invariant of the catalog).
+ */
+export function violationCounts(report: Pick<CampaignReport, 'violationsByInvariant'>): string {
+  const failed = report.violationsByInvariant[CORE_FAILED] ?? 0;
+  return `${INVARIANT_IDS.map((id) => `${id} ${report.violationsByInvariant[id] ?? 0}`).join('  ')}${failed > 0 ? `  ${CORE_FAILED} ${failed}` : ''}`;
 }
 
 function revocationLine(report: CampaignReport): string {
@@ -94,13 +103,13 @@ export function replayCommand(report: CampaignReport, round: number): string {
 function replayFlags(report: CampaignReport): string {
   const scenario = report.catalog === null ? report.scenario : report.scenario.slice(0, -`+catalog:${report.catalog.name}`.length);
   const scenarioFlag = report.scenarioPath !== null ? ` --scenario ${shellWord(report.scenarioPath)}` : scenario === 'default' ? '' : ` --scenario ${scenario}`;
-  const flags = [report.core === 'reference' ? '' : ` --core ${report.core}`, scenarioFlag];
+  const flags = [report.core === 'reference' ? '' : ` --core ${shellWord(report.core)}`, scenarioFlag];
   if (report.catalog !== null) flags.push(` --catalog ${shellWord(report.catalog.path)}`);
   return flags.join('');
 }
 
 /** `word` as one shell word: unchanged when it holds only safe characters, else single-quoted. */
-function shellWord(word: string): string {
+export function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 

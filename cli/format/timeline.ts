@@ -41,6 +41,7 @@ const FORMATS: Record<string, (e: Event) => string> = {
   receipt_outcome: (e) => `outcome of ${e.leaseId}: ${e.outcome}`,
   call_executed: (e) => `${e.server} executed ${e.tool} for ${e.audience} (lease ${e.leaseId ?? '-'}, pin ${e.pin ?? '-'}, rev ${e.revision})`,
   call_refused_by_server: (e) => `${e.server} refused ${e.tool} for ${e.audience}: ${e.code}`,
+  core_failed: (e) => `CORE FAILED in ${e.during} (${e.reason}): ${e.error}`,
 };
 
 /** One line per event: `  t=   123ms #45 world  ...`. */

@@ -158,6 +158,7 @@ const EVENT_RULES: ReadonlyMap<string, EventRule> = new Map([
   ['notification_sent', world(['server', str], ['audience', str], ['delivered', bool])],
   ['quiet', world()],
   ['round_end', world(['status', oneOf('settled', 'undecided')], ['reason', str])],
+  ['core_failed', world(['during', str], ['reason', str], ['error', str])],
   ['scan_started', core(['key', key], ['scanId', str], ['expectedGeneration', nat], ['policyEpoch', nat])],
   ['page_read', core(
     ['scanId', str], ['cursorIn', strOrNull], ['cursorOut', strOrNull], ['revision', natOrNull],

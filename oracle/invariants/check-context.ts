@@ -8,7 +8,7 @@
 import type { GroundTruth } from '../ground-truth.ts';
 import type { Observations } from '../observations.ts';
 import type { TraceBounds, TraceHeader } from '../trace.ts';
-import { INVARIANT_IDS, sortViolations, type InvariantId, type Violation } from '../violation.ts';
+import { INVARIANT_IDS, sortViolations, type InvariantId, type VerdictId, type Violation } from '../violation.ts';
 
 /** Read-only inputs of one check: header, scenario bounds, ground truth and observations. */
 export interface CheckContext {
@@ -34,7 +34,7 @@ export class Findings {
   constructor(private readonly round: number) {}
 
   /** Records one violation anchored at `seq` (null when no single event carries the blame). */
-  add(invariant: InvariantId, seq: number | null, code: string, evidence: string): void {
+  add(invariant: VerdictId, seq: number | null, code: string, evidence: string): void {
     this.violations.push({ invariant, round: this.round, seq, code, evidence });
   }
 

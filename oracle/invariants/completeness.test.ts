@@ -247,7 +247,7 @@ describe('I2: no half-page admission', () => {
     ]);
   });
 
-  it('PAGE_NOT_SERVED: pages served to another scan do not count', () => {
+  it('PAGE_NOT_SERVED and NO_FINAL_RECHECK: pages served to another scan do not count, and a scan never served had no recheck (a core that claims a proof it never ran)', () => {
     const b = new TraceBuilder();
     standardWorld(b);
     devWalk(b);
@@ -255,6 +255,7 @@ describe('I2: no half-page admission', () => {
     opsWalk(b);
     finish(b);
     expect(violationsOf(b)).toEqual([
+      { invariant: 'I1', round: ROUND, seq, code: 'NO_FINAL_RECHECK', evidence: `publish seq ${seq} of key ${K}: the world served scan "sc-ghost" no page at all before the publish, so no final recheck either` },
       expect.objectContaining({ invariant: 'I2', seq, code: 'PAGE_NOT_SERVED' }),
     ]);
   });

@@ -10,7 +10,7 @@
  * `NO_SOURCE_REVISION` (ELIGIBLE with `sourceRevision` null), `UNKNOWN_REVISION` (the server
  * never had revision r before the publish), `CONTENT_MISMATCH` (tool digests differ from the view
  * at r, as sets), `NO_FINAL_RECHECK` (no cursorless page served between the last page and
- * the publish), `RECHECK_MOVED` (a recheck was served in that window but none reported r).
+ * the publish, or no page served to the publish's scan at all), `RECHECK_MOVED` (a recheck was served in that window but none reported r).
  *
  * Codes, I2: `CHAIN_BROKEN` (no pages, first cursorIn not null, a link that does not follow, or a
  * last cursorOut not null), `PAGE_NOT_SERVED` (a published page has no identical served page of
@@ -104,13 +104,18 @@ function checkContent(
 /**
  * The final recheck: a cursorless page served to this scan strictly after the served page that
  * matches the published last page, strictly before the publish, reporting the bound revision.
- * When the last page is not a served end of chain, I2 reports it and there is no anchor to
- * measure "after" from, so this check stays silent.
+ * A scan the world served nothing at all (a scan id the core never requested a page under) had no
+ * recheck either. Otherwise, when the last page is not a served end of chain, I2 reports it and
+ * there is no anchor to measure "after" from, so this check stays silent.
  */
 function checkFinalRecheck(context: CheckContext, publish: PublishedEvent, revision: number, findings: Findings): void {
   const last = publish.pages[publish.pages.length - 1];
+  if (last === undefined || last.cursorOut !== null) return;
   const scan = context.truth.scans.get(publish.scanId);
-  if (last === undefined || last.cursorOut !== null || scan === undefined) return;
+  if (scan === undefined) {
+    findings.add('I1', publish.seq, 'NO_FINAL_RECHECK', `${label(publish)}: the world served scan "${publish.scanId}" no page at all before the publish, so no final recheck either`);
+    return;
+  }
   const anchor = scan.firstMatch(last, publish.seq);
   if (anchor === null) return;
   const window = scan.cursorless.filter((page) => page.seq > anchor.seq && page.seq < publish.seq);

@@ -132,6 +132,23 @@ describe('I12: liveness in a settled round', () => {
     expect(verdict.checked.I12).toBe(1);
   });
 
+  it('NOT_PUBLISHED: a core that never connected still owes the keys the planner asked it about (else doing nothing would pass)', () => {
+    const b = new TraceBuilder();
+    b.serverUp('s0', ID0);
+    b.revision('s0', 3, { [DEV]: ['a', 'b', 'c'], [INTERNAL]: ['z'] });
+    // No session_opened: the core never connected. The world's planner asked about acme.dev twice.
+    b.disclosureRefused('s0', DEV, 'INCOMPLETE_DISCOVERY');
+    b.disclosureRefused('s0', DEV, 'INCOMPLETE_DISCOVERY');
+    finish(b);
+    // seq 0 server_up, 1 revision, 2-3 disclosure_refused, 4 quiet, 5 round_end; INTERNAL was never offered.
+    const verdict = checkTrace(b.build());
+    expect(verdict.violations).toEqual([
+      { invariant: 'I12', round: ROUND, seq: 5, code: 'NOT_PUBLISHED',
+        evidence: `server s0 key ${ID0.slice(0, 12)}|${DEV} at revision 3: nothing was published for the key by the end of the round` },
+    ]);
+    expect(verdict.checked.I12).toBe(1);
+  });
+
   it('still demands the session audience next to an audience without a session', () => {
     const b = new TraceBuilder();
     b.serverUp('s0', ID0);

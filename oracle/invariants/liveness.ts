@@ -1,8 +1,12 @@
 /**
  * Liveness, I12 (SPEC section 11): by the end of the quiet tail of a settled round, every server
- * without a disqualifying trait has, for each audience a client of the core connected as
- * (`session_opened`), a published generation equal to that audience's final view (an audience
- * missing from the final views has an empty view). Audiences nobody connected as are owed nothing.
+ * without a disqualifying trait has, for each audience the core was offered, a published
+ * generation equal to that audience's final view (an audience missing from the final views has an
+ * empty view). Offered means that a client of the core connected as the audience
+ * (`session_opened`), or that the world's planner asked the core about it (`disclosure`,
+ * `disclosure_refused`): a core that never connects, and so never shows anything, owes liveness
+ * all the same, otherwise doing nothing at all would pass. Audiences never offered are owed
+ * nothing.
  *
  * Judged only when `round_end.status` is `settled`: an undecided round is reported as UNDECIDED by
  * the campaign, never as a pass or a liveness failure. Per server, only the latest `server_up`
@@ -76,7 +80,8 @@ export function livenessTargets(server: ServerModel): LivenessTarget[] {
   const finalRevision = server.latestRevision();
   if (boot === null || finalRevision === null) return [];
   if (hasTraitPrefix(boot, DISQUALIFYING_TRAIT_PREFIXES)) return [];
-  return [...server.sessionAudiences].map((audience) => ({
+  const offered = new Set([...server.sessionAudiences, ...server.askedAudiences]);
+  return [...offered].map((audience) => ({
     server: server.id,
     key: formatCatalogKey(boot.identity, audience),
     audience,

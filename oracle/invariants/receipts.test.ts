@@ -52,11 +52,14 @@ describe('I6: exactly one binding receipt per executed call', () => {
 
   it('DUPLICATE_RECEIPT: two receipts share a lease even when no call was executed', () => {
     const b = receiptRound((builder) => {
+      builder.gateDecision({ session: DEV_SESSION, planId: 'q1', key: DEV_KEY, tool: 'a', callId: 'c1' });
       builder.receipt({ callId: 'c1', leaseId: 'lease-x', key: DEV_KEY, tool: 'a' });
+      builder.gateDecision({ session: DEV_SESSION, planId: 'q2', key: DEV_KEY, tool: 'b', callId: 'c2' });
       builder.receipt({ callId: 'c2', leaseId: 'lease-x', key: DEV_KEY, tool: 'b' });
     });
+    // seq 26 decision, 27 receipt, 28 decision, 29 receipt.
     expect(checkTrace(b.build()).violations).toEqual([
-      i6(27, 'DUPLICATE_RECEIPT', 'receipt seq 27 (callId "c2") carries lease "lease-x", which receipt seq 26 (callId "c1") already carries'),
+      i6(29, 'DUPLICATE_RECEIPT', 'receipt seq 29 (callId "c2") carries lease "lease-x", which receipt seq 27 (callId "c1") already carries'),
     ]);
   });
 
@@ -71,24 +74,51 @@ describe('I6: exactly one binding receipt per executed call', () => {
 
   it('RECEIPT_UNBOUND: a receipt without a policy epoch (as a core that forgets the epoch writes it)', () => {
     const b = receiptRound((builder) => {
+      builder.gateDecision({ session: DEV_SESSION, planId: 'p0', key: DEV_KEY, tool: 'b' });
       builder.receipt({ callId: `${DEV_SESSION}#p0`, leaseId: 'lease-p0', key: DEV_KEY, tool: 'b', binding: { policyEpoch: undefined } });
       builder.callExecuted({ audience: DEV, tool: 'b', leaseId: 'lease-p0' });
     });
     const text = b.jsonl();
     expect(text).not.toContain('"policyEpoch":null');
+    // seq 26 gate decision, 27 receipt, 28 call_executed.
     expect(checkTrace(b.build()).violations).toEqual([
-      i6(27, 'RECEIPT_UNBOUND', `call seq 27 (s0 ${DEV} executed "b", lease "lease-p0"): its receipt seq 26 does not bind a policy epoch (missing)`),
+      i6(28, 'RECEIPT_UNBOUND', `call seq 28 (s0 ${DEV} executed "b", lease "lease-p0"): its receipt seq 27 does not bind a policy epoch (missing)`),
     ]);
   });
 
   it('RECEIPT_UNBOUND: names every field that fails to bind, with the value carried', () => {
     const b = receiptRound((builder) => {
+      builder.gateDecision({ session: DEV_SESSION, planId: 'p0', key: DEV_KEY, tool: 'b', callId: 'x' });
       builder.receipt({ callId: 'x', leaseId: 'lease-p0', key: DEV_KEY, tool: 'b', binding: { generation: '1', descriptorDigest: 'abc', policyEpoch: 0 } });
       builder.callExecuted({ audience: DEV, tool: 'b', leaseId: 'lease-p0' });
     });
     expect(checkTrace(b.build()).violations).toEqual([
-      i6(27, 'RECEIPT_UNBOUND', `call seq 27 (s0 ${DEV} executed "b", lease "lease-p0"): its receipt seq 26 does not bind a generation ("1"), a descriptor digest ("abc"), a policy epoch (0)`),
+      i6(28, 'RECEIPT_UNBOUND', `call seq 28 (s0 ${DEV} executed "b", lease "lease-p0"): its receipt seq 27 does not bind a generation ("1"), a descriptor digest ("abc"), a policy epoch (0)`),
+      // Joined to its session through the gate decision, the call's bound digest "abc" was never shown.
+      { invariant: 'I9', round: ROUND, seq: 28, code: 'UNDISCLOSED_TOOL_EXECUTED', evidence: `call seq 28 (s0 ${DEV} executed "b", lease "lease-p0") for session "${DEV_SESSION}" (receipt seq 27, gate decision seq 26) binds descriptor abc, which no disclosure before it showed the session` },
     ]);
+  });
+
+  it('RECEIPT_WITHOUT_ADMISSION: a call that left the core without the gate\'s ADMIT before it (none, a refusal, or one written after)', () => {
+    const b = receiptRound((builder) => {
+      // A call sent with no decision record at all: I7, I8 and I11 would never see it.
+      builder.receipt({ callId: 'ungated', leaseId: 'lease-u', key: DEV_KEY, tool: 'b' });
+      builder.callExecuted({ audience: DEV, tool: 'b', leaseId: 'lease-u', pin: 3 });
+      // A call the gate refused, sent anyway.
+      builder.gateDecision({ session: DEV_SESSION, planId: 'p1', key: DEV_KEY, tool: 'a', decision: 'POLICY_REVOKED' });
+      builder.receipt({ callId: `${DEV_SESSION}#p1`, leaseId: 'lease-p1', key: DEV_KEY, tool: 'a' });
+      // A decision written only after the call left.
+      builder.receipt({ callId: `${DEV_SESSION}#p2`, leaseId: 'lease-p2', key: DEV_KEY, tool: 'a' });
+      builder.gateDecision({ session: DEV_SESSION, planId: 'p2', key: DEV_KEY, tool: 'a' });
+    });
+    // seq 26 receipt, 27 call_executed, 28 refusal, 29 receipt, 30 receipt, 31 ADMIT.
+    const verdict = checkTrace(b.build());
+    expect(verdict.violations).toEqual([
+      i6(26, 'RECEIPT_WITHOUT_ADMISSION', 'receipt seq 26 (callId "ungated", lease "lease-u", "b"): the call left the core, but no gate decision carries its callId'),
+      i6(29, 'RECEIPT_WITHOUT_ADMISSION', `receipt seq 29 (callId "${DEV_SESSION}#p1", lease "lease-p1", "a"): the call left the core, but its gate decision seq 28 is POLICY_REVOKED, not ADMIT`),
+      i6(30, 'RECEIPT_WITHOUT_ADMISSION', `receipt seq 30 (callId "${DEV_SESSION}#p2", lease "lease-p2", "a"): the call left the core, but its gate decision seq 31 comes after it`),
+    ]);
+    expect(verdict.metrics.receipts).toEqual({ executed: 1, covered: 1 });
   });
 
   it('accepts one binding receipt per executed call, whichever side of the execution it is logged', () => {

@@ -10,9 +10,14 @@
  *   `policyEpoch` an integer of at least 1 (epochs start at 1). The trace format leaves these three
  *   fields to this rule, so a receipt that fails to bind is a violation, not a malformed trace.
  * - No two receipts carry the same leaseId (a lease is single-use), executed or not.
+ * - Every receipt follows the gate's ADMIT of its call (the `gate_decision` with the receipt's
+ *   callId): a call leaves the core only through the gate, and the gate's decision record is what
+ *   I7, I8 and I11 judge admissions on, so a call sent without one would escape all three. A core
+ *   that does not write its decisions fails here rather than passing unjudged.
  *
  * Codes: `CALL_WITHOUT_LEASE`, `CALL_WITHOUT_RECEIPT`, `RECEIPT_UNBOUND` (anchored at the executed
- * call), `DUPLICATE_RECEIPT` (anchored at each later receipt of a leaseId, naming the first). A
+ * call), `DUPLICATE_RECEIPT` (anchored at each later receipt of a leaseId, naming the first),
+ * `RECEIPT_WITHOUT_ADMISSION` (anchored at the receipt: no ADMIT of its callId before it). A
  * call whose leaseId has several receipts is reported by `DUPLICATE_RECEIPT` alone.
  * Work count: executed calls plus receipts.
  */
@@ -38,6 +43,7 @@ export function checkReceipts(context: CheckContext, findings: Findings): void {
     findings.add('I6', call.seq, problem.code, `${callLabel(call)}: ${problem.why}`);
   }
   findings.count('I6', context.observed.receipts.length);
+  for (const receipt of context.observed.receipts) checkAdmitted(context, receipt, findings);
   for (const [leaseId, receipts] of context.observed.receiptsByLeaseId) {
     const first = receipts[0];
     if (first === undefined) continue;
@@ -46,6 +52,17 @@ export function checkReceipts(context: CheckContext, findings: Findings): void {
         `receipt seq ${later.seq} (callId ${JSON.stringify(later.callId)}) carries lease ${JSON.stringify(leaseId)}, which receipt seq ${first.seq} (callId ${JSON.stringify(first.callId)}) already carries`);
     }
   }
+}
+
+/** The receipt's call was admitted by a gate decision written before the receipt. */
+function checkAdmitted(context: CheckContext, receipt: ReceiptEvent, findings: Findings): void {
+  const decision = context.observed.decisionByCallId.get(receipt.callId);
+  if (decision !== undefined && decision.decision === 'ADMIT' && decision.seq < receipt.seq) return;
+  const label = `receipt seq ${receipt.seq} (callId ${JSON.stringify(receipt.callId)}, lease ${JSON.stringify(receipt.leaseId)}, ${JSON.stringify(receipt.tool)})`;
+  const why = decision === undefined ? 'no gate decision carries its callId'
+    : decision.decision !== 'ADMIT' ? `its gate decision seq ${decision.seq} is ${decision.decision}, not ADMIT`
+      : `its gate decision seq ${decision.seq} comes after it`;
+  findings.add('I6', receipt.seq, 'RECEIPT_WITHOUT_ADMISSION', `${label}: the call left the core, but ${why}`);
 }
 
 /**

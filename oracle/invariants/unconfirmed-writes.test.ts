@@ -99,6 +99,7 @@ describe('I3: no unconfirmed write executed on an unversioned source', () => {
       builder.callExecuted({ audience: DEV, tool: 'b', leaseId: 'lease-x' });
     });
     expect(checkTrace(b.build()).violations).toEqual([
+      { invariant: 'I6', round: ROUND, seq: 26, code: 'RECEIPT_WITHOUT_ADMISSION', evidence: 'receipt seq 26 (callId "bypass#1", lease "lease-x", "b"): the call left the core, but no gate decision carries its callId' },
       i3(27, `call seq 27 (s0 ${DEV} executed "b", lease "lease-x") on s0, unversioned since server_up seq 3, with trusted class WRITE, but no gate decision carries callId "bypass#1" of receipt seq 26, so no confirmation can be joined to it`),
     ]);
   });

@@ -14,7 +14,7 @@ import type { RegistryStore } from '../../src/registry/store.ts';
 import type { AdmissionGate } from '../../src/admission/gate.ts';
 import type { ContentChecks } from '../../src/validation/content-checks.ts';
 import type { PageSource } from '../../src/discovery/page-source.ts';
-import type { CoreAdapter, CoreEnvironment, CoreFactory, DisclosureResult, SessionSpec, SimCallRequest, SimPolicyUpdate } from './adapter.ts';
+import type { CoreAdapter, CoreEnvironment, CoreFactory, CoreObservation, DisclosureResult, SessionSpec, SimCallRequest, SimPolicyUpdate } from './adapter.ts';
 import { audienceName, type CatalogKey } from '../../src/keys.ts';
 
 /** The protocol version the SDK Client negotiates with the simulated servers. */
@@ -51,7 +51,8 @@ class ReferenceAdapter implements CoreAdapter {
     const Host = variant.host ?? CatalogHost;
     this.#wrap = variant.wrapSource ?? ((source) => source);
     this.#host = new Host(
-      { clock: env.clock, scheduler: env.scheduler, random: env.random, sink: env.sink },
+      // src/ports.ts types an observation loosely (`type` plus fields); the recorder holds it to the trace contract.
+      { clock: env.clock, scheduler: env.scheduler, random: env.random, sink: { emit: (observation) => env.sink.emit(observation as CoreObservation) } },
       {
         limits: { pageCountMax: env.bounds.pageCountMax, byteCountMax: env.bounds.byteCountMax, scanTimeoutMs: env.bounds.scanTimeoutMs },
         refresh: { ...env.timings, generationTtlMs: env.bounds.generationTtlMs },

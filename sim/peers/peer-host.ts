@@ -64,7 +64,8 @@ export abstract class PeerHost implements CoreAdapter {
   protected publish(key: string, scanId: string, pages: readonly PeerPage[], shown?: readonly ShownTool[]): void {
     const previous = this.#catalogs.get(key);
     const generation = (previous?.generation ?? 0) + 1;
-    const digests = pages.map((page) => pageDigest({ cursorIn: page.cursorIn, cursorOut: page.cursorOut, revision: page.revision ?? null, tools: page.tools }));
+    const read = pages.map((page) => ({ cursorIn: page.cursorIn, cursorOut: page.cursorOut, pageDigest: pageDigest({ cursorIn: page.cursorIn, cursorOut: page.cursorOut, revision: page.revision ?? null, tools: page.tools }) }));
+    const digests = read.map((page) => page.pageDigest);
     const listed = shown ?? pages.flatMap((page) => page.tools).map((tool) => ({ name: String((tool as { name?: unknown }).name ?? ''), descriptor: tool }));
     const tools = listed.map((tool) => ({ name: tool.name, descriptorDigest: descriptorDigest(tool.descriptor) }));
     const snapshotDigest = domainDigest('catsim.peer-snapshot.v1', { key, generation, tools });
@@ -72,7 +73,7 @@ export abstract class PeerHost implements CoreAdapter {
     this.env.sink.emit({
       type: 'published', key, scanId, generation, status: 'UNVERSIONED_OBSERVATION', sourceRevision: null, snapshotDigest,
       pageRoot: pageRoot(digests),
-      pages: pages.map((page, i) => ({ cursorIn: page.cursorIn, cursorOut: page.cursorOut, pageDigest: digests[i] })),
+      pages: read,
       tools: tools.map((tool) => ({ ...tool, verdict: 'ok' })),
       expiresAt: Number.MAX_SAFE_INTEGER, rolledBackFrom: null,
     });

@@ -42,7 +42,7 @@ export class TraceRecorder {
 
   /** The sink the core writes its observations to. */
   readonly core = {
-    emit: (observation: { type: string; [field: string]: unknown }): void => {
+    emit: (observation: { readonly type: string }): void => {
       this.events.push({ seq: this.events.length, t: this.now(), src: 'core', ...plainClone(observation) });
     },
   };

@@ -1,0 +1,261 @@
+/**
+ * The core API `catsim.core.v1` (SPEC section 12a, docs/CORE-API.md): what a catalog core must
+ * implement to run under catsim's campaigns, whoever wrote it. The reference core, its mutants,
+ * the peers and a user's module (`catsim run --core ./my-core.ts`) all go through these types.
+ *
+ * Workflow of one round, from the core's side:
+ * 1. the world calls the factory once with a fresh {@link CoreEnvironment} (virtual clock,
+ *    scheduler, random stream, observation sink, policy source, lease key, bounds);
+ * 2. it calls {@link CoreAdapter.attach} once per catalog key (server, tenant, role), handing a
+ *    {@link Connector} through which the core connects (and reconnects after a cut); each connect
+ *    builds the SDK `Client` with {@link CoreAdapter.createClient} and yields it connected;
+ * 3. at seeded times the world's planners ask {@link CoreAdapter.disclose} what the core would show
+ *    a session, and send planned calls through {@link CoreAdapter.call}; the policy service pushes
+ *    epochs through {@link CoreAdapter.pushPolicy};
+ * 4. at the end it calls {@link CoreAdapter.stop}.
+ * Throughout, the core reports what it did as {@link CoreObservation}s on `env.sink`; the oracle
+ * judges those against the world's ground truth and trusts none it can check.
+ *
+ * The observation types come from the one trace contract (`catsim.trace.v1`, docs/TRACE.md); this
+ * file only strips the fields the recorder stamps (`seq`, `t`, `src`).
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CoreEvent } from '../oracle/trace.ts';
+
+/** The version tag of this API; a module built for another version is refused at load time. */
+export const CORE_API = 'catsim.core.v1';
+
+/** `E` without the fields the recorder stamps (distributes over a union of event types). */
+type Unstamped<E> = E extends unknown ? Omit<E, 'seq' | 't' | 'src'> : never;
+
+/**
+ * `snapshot_confirmed`: a scan proved exactly the content of the active generation, so nothing
+ * was published (docs/TRACE.md). Declared here until the trace contract types it.
+ */
+export interface SnapshotConfirmedObservation {
+  readonly type: 'snapshot_confirmed';
+  readonly key: string;
+  readonly scanId: string;
+  readonly generation: number;
+}
+
+/**
+ * One observation as a core emits it: a core event of `catsim.trace.v1` (docs/TRACE.md, "Core
+ * events") without `seq`, `t` and `src`, which the recorder adds. Keys are written in the order
+ * given, so emit fields in the documented order for byte-stable traces.
+ */
+export type CoreObservation = Unstamped<CoreEvent> | SnapshotConfirmedObservation;
+
+/** Where a core reports what it did. The recorder copies each observation when it is emitted. */
+export interface ObservationSink {
+  emit(observation: CoreObservation): void;
+}
+
+/** The world's clock: virtual milliseconds since the round began (integers). */
+export interface CoreClock {
+  now(): number;
+}
+
+/** Opaque handle of a scheduled callback. */
+export interface CoreTask {
+  readonly id: number;
+}
+
+/**
+ * Deferred work on the world's event queue: `after(delayMs, fn)` runs `fn` once, `delayMs` virtual
+ * ms (>= 0, rounded to an integer) from now; `cancel` ignores handles that already ran.
+ */
+export interface CoreScheduler {
+  after(delayMs: number, fn: () => void): CoreTask;
+  cancel(task: CoreTask): void;
+}
+
+/** The core's own seeded random stream: uniform numbers in [0, 1). */
+export interface CoreRandom {
+  next(): number;
+}
+
+/** One audience's grants at one policy epoch (what a poll answers and a push carries). */
+export interface PolicyUpdate {
+  /** `tenant.role`. */
+  audience: string;
+  /** Starts at 1; bumped by every grant or revocation. */
+  epoch: number;
+  /** Tool names the audience holds at this epoch, sorted. */
+  grants: string[];
+}
+
+/** The policy service: polled by the core, never loses an answer (pushes may be lost). */
+export interface PolicySource {
+  /** The current grants of `audience` (`tenant.role`), after one message latency. */
+  poll(audience: string): Promise<PolicyUpdate>;
+}
+
+/** Human confirmations the world's planners obtained (SPEC section 7, `UNVERSIONED_WRITE`). */
+export interface Confirmations {
+  /** Whether `token` is the confirmation a human gave for plan `planId` of `session`. */
+  verify(session: string, planId: string, token: string): boolean;
+}
+
+/** Scenario bounds, ms and bytes; the oracle judges with the same values (never the core's). */
+export interface CoreBounds {
+  readonly pageCountMax: number;
+  readonly byteCountMax: number;
+  readonly scanTimeoutMs: number;
+  readonly latencyMsMax: number;
+  readonly tHealMs: number;
+  readonly tEndMs: number;
+  readonly generationTtlMs: number;
+  readonly retryBackoffMsMax: number;
+  /** B of I7: a revoked tool must not be admitted later than this after the revocation. */
+  readonly revocationBoundMs: number;
+}
+
+/** The refresh timings the scenario suggests to the core, ms. */
+export interface CoreTimings {
+  readonly refreshIntervalMs: number;
+  readonly retryBackoffMsBase: number;
+  readonly retryBackoffMsMax: number;
+  /** How long to wait after a `list_changed` before rescanning. */
+  readonly listChangedDelayMs: number;
+}
+
+/** Trusted effect class of a tool (SPEC section 4); a tool the policy does not list is WRITE. */
+export type EffectClass = 'READ' | 'RESERVATION' | 'WRITE' | 'DESTRUCTIVE';
+
+/** Ports and settings the world hands a core for one round (all fresh each round). */
+export interface CoreEnvironment {
+  clock: CoreClock;
+  scheduler: CoreScheduler;
+  random: CoreRandom;
+  sink: ObservationSink;
+  bounds: CoreBounds;
+  timings: CoreTimings;
+  policySource: PolicySource;
+  /** The core polls the policy service this often, ms. */
+  policyPollMs: number;
+  /**
+   * HMAC key for leases, as text used as its UTF-8 bytes: the world's servers execute a call only
+   * with a valid, unused lease signed with it (SPEC section 2, `LeaseIssuer`).
+   */
+  leaseKey: string;
+  /** The host's trusted effect classes by tool name (unlisted: WRITE). */
+  effectClasses: Record<string, EffectClass>;
+  confirmations: Confirmations;
+}
+
+/** One live connection: a connected SDK `Client` and the identity the server presents now. */
+export interface Connection {
+  client: Client;
+  /** The server identity (key fingerprint) the connection presents at the moment of the call. */
+  identity: () => string;
+}
+
+/** Opens connections to one server as one audience. */
+export interface Connector {
+  /** A new connection (a new one after a cut); rejects when the server cannot be reached. */
+  connect(): Promise<Connection>;
+}
+
+/** One catalog key as the world offers it to the core. */
+export interface SessionSpec {
+  connector: Connector;
+  tenant: string;
+  role: string;
+  /** Digest of the endpoint (in the simulator: `sim:<server id>`). */
+  endpointDigest: string;
+  /** F9: how many refresh loops the reference core races on this key's pointer (others may ignore it). */
+  refreshers: number;
+}
+
+/** A tool as disclosed: its name and descriptor digest (SPEC section 4). */
+export interface DisclosedTool {
+  name: string;
+  descriptorDigest: string;
+}
+
+/**
+ * What the core showed a session's planner: a published generation of a catalog key, whole, or
+ * a refusal code (`INCOMPLETE_DISCOVERY`, `CATALOG_EXPIRED`, `SERVER_DISABLED`). The world writes
+ * it to the trace as `disclosure` or `disclosure_refused` (ground truth, judged by I4 and I11).
+ */
+export type DisclosureResult =
+  | { ok: true; key: string; generation: number; snapshotDigest: string; tools: DisclosedTool[] }
+  | { ok: false; code: string };
+
+/** A planned call, bound to the snapshot that disclosed the tool (SPEC section 1, "plan"). */
+export interface CallRequest {
+  /** Unique per call: the core writes it in `gate_decision` and `receipt`. */
+  callId: string;
+  planId: string;
+  session: string;
+  principal: string;
+  tenant: string;
+  role: string;
+  /** The identity the session's connection presents now. */
+  identity: string;
+  plan: { key: string; generation: number; snapshotDigest: string; toolName: string; descriptorDigest: string };
+  arguments: Record<string, unknown>;
+  /** Present when a human confirmed the plan; check it with `env.confirmations.verify`. */
+  confirmationToken?: string;
+}
+
+/**
+ * A core under one round. Order of calls: `attach` per key, then `disclose`, `call` and
+ * `pushPolicy` any time, `stop` once at the end. None of them may throw, and `call` must not
+ * reject: a core that does fails the round (`CORE_FAILED`, docs/CORE-API.md).
+ */
+export interface CoreAdapter {
+  /**
+   * Builds the SDK `Client` of one connection (client info, capabilities, `listChanged`
+   * handlers); the world connects it. Optional: without it the world builds
+   * `new Client({ name: 'catsim-core', version: '1.0.0' }, { capabilities: {} })`.
+   */
+  createClient?(): Client;
+  /** Starts serving one catalog key (connect through `session.connector`). */
+  attach(session: SessionSpec): void;
+  /** What the core shows `session` for `tenant.role` on the server presenting `identity`, now. */
+  disclose(session: string, tenant: string, role: string, identity: string): DisclosureResult;
+  /** Decides one planned call (gate), and sends it when admitted; never rejects. */
+  call(request: CallRequest): Promise<void>;
+  /** A policy push arrives (pushes may be late or lost; polls are not). */
+  pushPolicy(update: PolicyUpdate): void;
+  /** Stops all background work (end of round). */
+  stop(): void;
+}
+
+/** Builds a core for one round; must only build (no I/O and no timers until `attach`). */
+export type CoreFactory = (env: CoreEnvironment) => CoreAdapter;
+
+/** What a core module exports as its default: see {@link defineCore}. */
+export interface CoreDefinition {
+  /** Always {@link CORE_API}. */
+  readonly api: typeof CORE_API;
+  /** A short name for reports and errors, e.g. `list-once-host`. */
+  readonly name: string;
+  /** Called once per round with that round's fresh environment. */
+  readonly create: CoreFactory;
+}
+
+/**
+ * Declares a core module's default export:
+ * `export default defineCore({ name: 'my-host', create: (env) => new MyAdapter(env) })`.
+ * @throws TypeError when `name` is not a non-empty string or `create` is not a function.
+ */
+export function defineCore(definition: { name: string; create: CoreFactory }): CoreDefinition {
+  if (typeof definition?.name !== 'string' || definition.name.length === 0) throw new TypeError('defineCore: name must be a non-empty string');
+  if (typeof definition.create !== 'function') throw new TypeError(`defineCore: create of core "${definition.name}" must be a function (env) => core`);
+  return Object.freeze({ api: CORE_API, name: definition.name, create: definition.create });
+}
+
+/** The catalog key of SPEC section 1 as the trace writes it: `<identity>|<tenant>.<role>`. */
+export function catalogKey(identity: string, tenant: string, role: string): string {
+  return `${identity}|${tenant}.${role}`;
+}
+
+/** @deprecated Internal name of {@link Connection}, kept for existing adapters. */
+export type SimConnection = Connection;
+/** @deprecated Internal name of {@link CallRequest}, kept for existing adapters. */
+export type SimCallRequest = CallRequest;
+/** @deprecated Internal name of {@link PolicyUpdate}, kept for existing adapters. */
+export type SimPolicyUpdate = PolicyUpdate;

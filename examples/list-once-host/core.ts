@@ -1,0 +1,145 @@
+/**
+ * A catsim core for a Client-based MCP host: the template to copy (docs/CORE-API.md).
+ *
+ *   npx catsim run --core ./examples/list-once-host/core.ts --rounds 200
+ *
+ * To test YOUR host, copy this file next to your host and change the three lines marked 1, 2, 3
+ * below: (1) import your host class, (2) name it for reports, (3) build it on the connected SDK
+ * `Client` the world hands over, as an object with `listTools()` (how your host discovers tools,
+ * however it pages) and `callTool(name, args)` (how it calls one by name). Nothing else needs to
+ * change: this adapter never looks inside the host, it watches the host's `Client` on the wire.
+ *
+ * What the adapter does, per catalog key the world offers (attach):
+ * - connects through the world's connector, watches the Client's wire (WireWatch: every
+ *   `tools/list` request is tagged with a scan id, every page recorded as sent), builds the host,
+ *   and asks it for its tools once; the pages the host read are then reported as the catalog it
+ *   uses (`published`, unversioned: the host binds no revision), and `disclose` shows exactly that;
+ * - for each call the world's planner sends, writes the host's decision: the host has no gate, so
+ *   every call it is asked for is admitted (`gate_decision` ADMIT) and sent by name; the adapter
+ *   adds the lease the world's servers require (LeaseIssuer) to that `tools/call` on the wire and
+ *   writes the `receipt` when it leaves. The lease is the testbed's ticket to the simulated server,
+ *   not a defence of the host: the oracle judges the ADMIT (I3, I7, I8, I9, I11) either way.
+ * It adds no defence the host lacks, and reports nothing the host did not do.
+ *
+ * Expected result on the default scenario: exit 1. The oracle's findings (test/example-core.test.ts
+ * keeps them exact on seed 1) are the host's real defects: planted defects used (I5), calls to
+ * tools never disclosed (I9), revoked tools admitted (I7), unconfirmed writes (I3), stale plans
+ * admitted (I8), a catalog that never converges after a change (I12), cursor loops walked past
+ * every bound (I13).
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  LEASE_META, LeaseIssuer, WireWatch, catalogKey, defineCore, publishedSnapshot,
+  type CallRequest, type CoreAdapter, type CoreEnvironment, type CoreTask, type DisclosureResult, type PolicyUpdate, type PublishedCatalog, type SessionSpec,
+} from 'catsim';
+import { ListOnceHost } from './host.ts'; // 1. your host class
+
+const NAME = 'list-once-host'; // 2. its name in reports
+
+/** What the adapter needs of a host: how it discovers tools, and how it calls one by name. */
+interface Host {
+  listTools(): Promise<unknown>;
+  callTool(name: string, args: Record<string, unknown>): Promise<unknown>;
+}
+
+const buildHost = (client: Client): Host => new ListOnceHost(client); // 3. your host on the connected Client
+
+/** One catalog key the host serves: its host, its wire, and the catalog it uses. */
+interface Served {
+  host: Host;
+  wire: WireWatch;
+  catalog?: PublishedCatalog;
+}
+
+class HostAdapter implements CoreAdapter {
+  readonly #served = new Map<string, Served>();
+  /** Policy epoch per audience, as far as the adapter knows (for valid leases). */
+  readonly #epochs = new Map<string, number>();
+  readonly #polls: CoreTask[] = [];
+  readonly #leases: LeaseIssuer;
+  #connections = 0;
+
+  constructor(private readonly env: CoreEnvironment) {
+    this.#leases = new LeaseIssuer({ key: env.leaseKey, ttlMs: 5_000, idPrefix: 'lease-', clock: env.clock });
+  }
+
+  attach(spec: SessionSpec): void {
+    this.#pollPolicy(`${spec.tenant}.${spec.role}`);
+    // One connection for the session; a host that lists once never reconnects after a cut.
+    void spec.connector.connect().then(async (connection) => {
+      const key = catalogKey(connection.identity(), spec.tenant, spec.role);
+      const wire = WireWatch.watch(connection.client, { scanIdPrefix: `c${this.#connections++}-` });
+      const served: Served = { host: buildHost(connection.client), wire };
+      this.#served.set(key, served);
+      await served.host.listTools();
+      this.#publish(key, served);
+    }).catch(() => undefined); // the host failed to connect or to list: it has no catalog, and says nothing
+  }
+
+  /** Reports the pages of the host's latest walk as the catalog it now uses. */
+  #publish(key: string, served: Served): void {
+    const walk = served.wire.latestWalk();
+    if (walk === undefined || walk.pages.length === 0) return;
+    const generation = (served.catalog?.generation ?? 0) + 1;
+    const { observation, catalog } = publishedSnapshot({ key, scanId: walk.scanId, generation, pages: walk.pages });
+    this.env.sink.emit(observation);
+    served.catalog = catalog;
+  }
+
+  disclose(_session: string, tenant: string, role: string, identity: string): DisclosureResult {
+    const catalog = this.#served.get(catalogKey(identity, tenant, role))?.catalog;
+    return catalog === undefined ? { ok: false, code: 'INCOMPLETE_DISCOVERY' } : { ok: true, ...catalog };
+  }
+
+  async call(request: CallRequest): Promise<void> {
+    const key = catalogKey(request.identity, request.tenant, request.role);
+    const served = this.#served.get(key);
+    const tool = request.plan.toolName;
+    const listed = served?.catalog?.tools.find((candidate) => candidate.name === tool);
+    const policyEpoch = this.#epochs.get(`${request.tenant}.${request.role}`) ?? 1;
+    const decision = served?.catalog === undefined ? 'INCOMPLETE_DISCOVERY' : 'ADMIT';
+    this.env.sink.emit({
+      type: 'gate_decision', callId: request.callId, planId: request.planId, session: request.session, key, tool,
+      planDescriptorDigest: request.plan.descriptorDigest, generation: served?.catalog?.generation ?? null,
+      descriptorDigest: listed?.descriptorDigest ?? null, policyEpoch, decision,
+    });
+    if (served?.catalog === undefined) return; // no connection and no catalog: the host cannot call at all
+    const generation = served.catalog.generation;
+    const descriptorDigest = listed?.descriptorDigest ?? request.plan.descriptorDigest;
+    const lease = this.#leases.issue({ key, principal: request.principal, session: request.session, tool, resourceScope: `session:${request.session}`, generation, descriptorDigest, policyEpoch });
+    const stamp = {
+      meta: { [LEASE_META]: lease },
+      onSent: () => this.env.sink.emit({
+        type: 'receipt', callId: request.callId, leaseId: lease.leaseId, key, tool, generation, descriptorDigest, policyEpoch,
+        disclosure: { generation: request.plan.generation, snapshotDigest: request.plan.snapshotDigest }, pin: null,
+      }),
+      onAnswer: (outcome: 'ok' | 'error') => this.env.sink.emit({ type: 'receipt_outcome', leaseId: lease.leaseId, outcome }),
+    };
+    served.wire.stampNextCall(tool, stamp);
+    await served.host.callTool(tool, request.arguments).catch(() => undefined); // a refused call is the server's answer, not a failure
+    served.wire.cancelStamp(tool, stamp);
+  }
+
+  pushPolicy(update: PolicyUpdate): void {
+    this.#noteEpoch(update);
+  }
+
+  stop(): void {
+    for (const task of this.#polls) this.env.scheduler.cancel(task);
+  }
+
+  /** Polls the audience's policy now and every `policyPollMs` (pushes may be lost). */
+  #pollPolicy(audience: string): void {
+    const poll = (): void => {
+      void this.env.policySource.poll(audience).then((update) => this.#noteEpoch(update));
+      this.#polls.push(this.env.scheduler.after(this.env.policyPollMs, poll));
+    };
+    poll();
+  }
+
+  #noteEpoch(update: PolicyUpdate): void {
+    if (update.epoch > (this.#epochs.get(update.audience) ?? 0)) this.#epochs.set(update.audience, update.epoch);
+  }
+}
+
+export default defineCore({ name: NAME, create: (env) => new HostAdapter(env) });

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { runAndCheck } from '../campaign/round-check.ts';
+import { generatePlan } from '../plan/generate.ts';
+import { loadScenario } from '../plan/scenario.ts';
+import type { CoreAdapter, CoreFactory } from './adapter.ts';
+import { errorText } from './guard.ts';
+
+const SCENARIO = loadScenario('default');
+/** Round 0 of seed 1 offers the core this many catalog keys (one attach each). */
+const KEYS = generatePlan('1', 0, SCENARIO).servers.reduce((sum, server) => sum + server.audiences.length, 0);
+
+/** A core that shows nothing and does nothing, with `change` applied. */
+function core(change: Partial<CoreAdapter>): CoreFactory {
+  return () => ({ attach: () => undefined, disclose: () => ({ ok: false, code: 'INCOMPLETE_DISCOVERY' }), call: async () => undefined, pushPolicy: () => undefined, stop: () => undefined, ...change });
+}
+
+/** Round 0 of seed 1 on `factory`: its `core_failed` events as `during reason error`, and its verdict ids. */
+async function failures(factory: CoreFactory): Promise<{ failed: string[]; last: string; verdicts: string[] }> {
+  const { run, summary } = await runAndCheck('1', 0, SCENARIO, factory, 'test');
+  const failed = run.events.filter((event) => event.type === 'core_failed').map((event) => `${event.during} ${event.reason} ${event.error}`);
+  return { failed, last: String(run.events.at(-2)?.type), verdicts: [...new Set(summary.violations.map((violation) => `${violation.invariant} ${violation.code}`))].sort() };
+}
+
+describe('the guard between the world and a core', () => {
+  it('a factory that throws in a round leaves an inert core: one CORE_FAILED, and the keys it owed are not published', async () => {
+    const result = await failures(() => { throw new RangeError('no room'); });
+    expect(result.failed).toEqual(['create THREW RangeError: no room']);
+    expect(result.verdicts).toEqual(['CORE_FAILED THREW', 'I12 NOT_PUBLISHED']);
+  });
+
+  it('a factory that returns no core is a MALFORMED_ANSWER of create', async () => {
+    const result = await failures((() => ({ attach: () => undefined })) as unknown as CoreFactory);
+    expect(result.failed).toEqual(['create MALFORMED_ANSWER TypeError: create() returned a core without disclose, call, pushPolicy, stop (a catsim.core.v1 core has attach, disclose, call, pushPolicy and stop)']);
+  });
+
+  it('attach, a scheduled callback, createClient and stop: each failure recorded where it happened, the round goes on', async () => {
+    let scheduler: { after(delayMs: number, fn: () => void): unknown } | undefined;
+    const result = await failures((env) => {
+      scheduler = env.scheduler;
+      return core({
+        attach: (session) => {
+          scheduler?.after(10, () => { throw new Error('tick'); });
+          void session.connector.connect().catch(() => undefined);
+          throw new Error('attach');
+        },
+        createClient: () => ({}) as never,
+        stop: () => { throw new Error('stop'); },
+      })(env);
+    });
+    const expected = [
+      ...Array(KEYS).fill('attach THREW Error: attach'),
+      ...Array(KEYS).fill('createClient MALFORMED_ANSWER TypeError: createClient() returned {}, not an SDK Client'),
+      ...Array(KEYS).fill('scheduled THREW Error: tick'),
+      'stop THREW Error: stop',
+    ];
+    expect([...result.failed].sort()).toEqual([...expected].sort());
+    expect(result.failed.at(-1)).toBe('stop THREW Error: stop');
+    expect(result.last).toBe('core_failed');
+  });
+
+  it('disclose: a throw and an answer outside the API both show nothing (CORE_FAILED) and are recorded at each question', async () => {
+    const thrown = await failures(core({ disclose: () => { throw new Error('no'); } }));
+    const malformed = await failures(core({ disclose: () => ({ ok: true, key: 'k' }) as never }));
+    expect(new Set(thrown.failed)).toEqual(new Set(['disclose THREW Error: no']));
+    expect(new Set(malformed.failed)).toEqual(new Set(['disclose MALFORMED_ANSWER TypeError: disclose() returned ok: true without an integer generation']));
+    expect(thrown.failed.length).toBe(malformed.failed.length);
+    expect(thrown.failed.length).toBeGreaterThan(KEYS);
+  });
+
+  it('error text is the name and first line, cut to 200 characters; a thrown non-Error is shown as JSON', () => {
+    expect(errorText(new TypeError('first\nsecond'))).toBe('TypeError: first');
+    expect(errorText(new Error('x'.repeat(300)))).toBe(`Error: ${'x'.repeat(190)}...`);
+    expect(errorText({ code: 7 })).toBe('thrown {"code":7}');
+    expect(errorText(undefined)).toBe('thrown undefined');
+  });
+});

@@ -1,0 +1,232 @@
+/**
+ * The world's side of the core API: every call the world makes into a core goes through a guard,
+ * so that a core that throws is the core's failure, written to the trace as ground truth
+ * (`core_failed`, judged CORE_FAILED by the oracle), never a crash of the testbed (exit 3) and
+ * never a silent pass.
+ *
+ * Fault model (of the core under test, not of the world): the factory throws or returns no core;
+ * `createClient`, `attach`, `disclose`, `pushPolicy` or `stop` throws; `disclose` answers
+ * something outside the API; `call` throws or rejects; a callback the core scheduled throws; a
+ * promise the core left without a handler rejects during the round. Each is recorded once where it
+ * happens, with the error's name and first message line (a thrown message is part of the trace,
+ * so it is byte-stable only if the core's own messages are), and the round goes on: a call that
+ * failed returns nothing, a failed disclosure shows nothing, a factory that failed leaves an inert
+ * core. Nothing here adds an event, a timer or a promise hop to a core that does not fail, so the
+ * traces of well-behaved cores are unchanged.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
+import type { CallRequest, CoreAdapter, CoreEnvironment, CoreFactory, DisclosureResult, PolicyUpdate, SessionSpec } from './adapter.ts';
+
+/** Which call of the world (or which of the core's own callbacks) failed. */
+export type CoreCall = 'create' | 'createClient' | 'attach' | 'disclose' | 'call' | 'pushPolicy' | 'stop' | 'scheduled' | 'unhandledRejection';
+
+/**
+ * How it failed: `THREW` (a synchronous throw), `REJECTED` (`call` rejected), `MALFORMED_ANSWER`
+ * (an answer outside the API), `UNHANDLED_REJECTION` (a promise of the core rejected with no handler).
+ */
+export type CoreFailureReason = 'THREW' | 'REJECTED' | 'MALFORMED_ANSWER' | 'UNHANDLED_REJECTION';
+
+/** One failure, as written in the trace's `core_failed` event (fields in this order). */
+export interface CoreFailure {
+  during: CoreCall;
+  reason: CoreFailureReason;
+  /** `Name: first line of the message`, at most {@link ERROR_TEXT_MAX} characters. */
+  error: string;
+}
+
+/** Longest error text kept in a trace event. */
+export const ERROR_TEXT_MAX = 200;
+
+/** A core as the world drives it: every method present, none throws, `call` never rejects. */
+export type WorldCore = Required<CoreAdapter>;
+
+/** One validator for every default Client of the process (a fresh Ajv per Client is costly). */
+const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
+
+/** The Client a core without `createClient` gets. */
+function defaultClient(): Client {
+  return new Client({ name: 'catsim-core', version: '1.0.0' }, { capabilities: {}, jsonSchemaValidator: SHARED_VALIDATOR });
+}
+
+/**
+ * Builds the core of one round behind the guard. `onFailure` records a failure (the round writes
+ * it as a `core_failed` world event); it is called synchronously where the failure happens.
+ */
+export function guardCore(factory: CoreFactory, env: CoreEnvironment, onFailure: (failure: CoreFailure) => void): WorldCore {
+  const fail = (during: CoreCall, reason: CoreFailureReason, error: unknown): void => onFailure({ during, reason, error: errorText(error) });
+  let core: CoreAdapter;
+  try {
+    core = factory({ ...env, scheduler: guardScheduler(env, fail) });
+  } catch (error) {
+    fail('create', 'THREW', error);
+    return inertCore();
+  }
+  const missing = missingMethods(core);
+  if (missing !== null) {
+    fail('create', 'MALFORMED_ANSWER', new TypeError(missing));
+    return inertCore();
+  }
+  return new GuardedCore(core, fail);
+}
+
+type Fail = (during: CoreCall, reason: CoreFailureReason, error: unknown) => void;
+
+/** The scheduler the core gets: a callback that throws is the core's failure, not the world's. */
+function guardScheduler(env: CoreEnvironment, fail: Fail): CoreEnvironment['scheduler'] {
+  const { scheduler } = env;
+  return {
+    after: (delayMs, fn) => scheduler.after(delayMs, () => {
+      try {
+        fn();
+      } catch (error) {
+        fail('scheduled', 'THREW', error);
+      }
+    }),
+    cancel: (task) => scheduler.cancel(task),
+  };
+}
+
+const REQUIRED_METHODS = ['attach', 'disclose', 'call', 'pushPolicy', 'stop'] as const;
+
+/** Why `value` is not a core (one sentence), or null when it has every required method. */
+export function missingMethods(value: unknown): string | null {
+  if (typeof value !== 'object' || value === null) return `create() returned ${describeValue(value)}, not a core object`;
+  const core = value as Record<string, unknown>;
+  const missing: string[] = REQUIRED_METHODS.filter((name) => typeof core[name] !== 'function');
+  if (core.createClient !== undefined && typeof core.createClient !== 'function') missing.push('createClient');
+  if (missing.length === 0) return null;
+  return `create() returned a core without ${missing.join(', ')} (a catsim.core.v1 core has attach, disclose, call, pushPolicy and stop)`;
+}
+
+class GuardedCore implements WorldCore {
+  constructor(private readonly core: CoreAdapter, private readonly fail: Fail) {}
+
+  createClient(): Client {
+    if (this.core.createClient === undefined) return defaultClient();
+    try {
+      const client = this.core.createClient();
+      if (isClientLike(client)) return client;
+      this.fail('createClient', 'MALFORMED_ANSWER', new TypeError(`createClient() returned ${describeValue(client)}, not an SDK Client`));
+    } catch (error) {
+      this.fail('createClient', 'THREW', error);
+    }
+    return defaultClient();
+  }
+
+  attach(session: SessionSpec): void {
+    this.#guard('attach', () => this.core.attach(session));
+  }
+
+  disclose(session: string, tenant: string, role: string, identity: string): DisclosureResult {
+    let shown: unknown;
+    try {
+      shown = this.core.disclose(session, tenant, role, identity);
+    } catch (error) {
+      this.fail('disclose', 'THREW', error);
+      return { ok: false, code: 'CORE_FAILED' };
+    }
+    const problem = disclosureProblem(shown);
+    if (problem === null) return shown as DisclosureResult;
+    this.fail('disclose', 'MALFORMED_ANSWER', new TypeError(problem));
+    return { ok: false, code: 'CORE_FAILED' };
+  }
+
+  call(request: CallRequest): Promise<void> {
+    let pending: unknown;
+    try {
+      pending = this.core.call(request);
+    } catch (error) {
+      this.fail('call', 'THREW', error);
+      return Promise.resolve();
+    }
+    return Promise.resolve(pending).then(() => undefined, (error: unknown) => this.fail('call', 'REJECTED', error));
+  }
+
+  pushPolicy(update: PolicyUpdate): void {
+    this.#guard('pushPolicy', () => this.core.pushPolicy(update));
+  }
+
+  stop(): void {
+    this.#guard('stop', () => this.core.stop());
+  }
+
+  #guard(during: CoreCall, run: () => void): void {
+    try {
+      run();
+    } catch (error) {
+      this.fail(during, 'THREW', error);
+    }
+  }
+}
+
+/**
+ * Whether `value` can stand for an SDK `Client`: it has `connect` and `request`. Not `instanceof`,
+ * since a user's project may hold its own copy of the SDK.
+ */
+function isClientLike(value: unknown): value is Client {
+  const client = value as { connect?: unknown; request?: unknown } | null;
+  return typeof client === 'object' && client !== null && typeof client.connect === 'function' && typeof client.request === 'function';
+}
+
+/** A core that does nothing: what a round keeps after its factory failed. */
+function inertCore(): WorldCore {
+  return {
+    createClient: defaultClient,
+    attach: () => undefined,
+    disclose: () => ({ ok: false, code: 'CORE_FAILED' }),
+    call: () => Promise.resolve(),
+    pushPolicy: () => undefined,
+    stop: () => undefined,
+  };
+}
+
+/** Why a `disclose` answer is outside the API (one sentence), or null when it is a DisclosureResult. */
+export function disclosureProblem(value: unknown): string | null {
+  if (typeof value !== 'object' || value === null) return `disclose() returned ${describeValue(value)}, not { ok, ... }`;
+  const shown = value as Record<string, unknown>;
+  if (shown.ok === false) return typeof shown.code === 'string' ? null : `disclose() returned ok: false without a string code`;
+  if (shown.ok !== true) return `disclose() returned ok: ${describeValue(shown.ok)}, not true or false`;
+  if (typeof shown.key !== 'string') return 'disclose() returned ok: true without a string key';
+  if (!Number.isSafeInteger(shown.generation)) return 'disclose() returned ok: true without an integer generation';
+  if (typeof shown.snapshotDigest !== 'string') return 'disclose() returned ok: true without a string snapshotDigest';
+  if (!Array.isArray(shown.tools)) return 'disclose() returned ok: true without a tools array';
+  const bad = shown.tools.findIndex((tool: unknown) => typeof (tool as { name?: unknown })?.name !== 'string' || typeof (tool as { descriptorDigest?: unknown }).descriptorDigest !== 'string');
+  return bad < 0 ? null : `disclose() returned tool ${bad + 1} without a string name and descriptorDigest`;
+}
+
+/** `Name: first line of the message`, cut to {@link ERROR_TEXT_MAX} characters. */
+export function errorText(error: unknown): string {
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : `thrown ${describeValue(error)}`;
+  const line = text.split('\n', 1)[0] ?? '';
+  return line.length > ERROR_TEXT_MAX ? `${line.slice(0, ERROR_TEXT_MAX - 3)}...` : line;
+}
+
+function describeValue(value: unknown): string {
+  if (value === undefined) return 'undefined';
+  if (typeof value === 'function') return 'a function';
+  try {
+    const json = JSON.stringify(value);
+    return json === undefined ? String(value) : json.length > 60 ? `${json.slice(0, 57)}...` : json;
+  } catch {
+    return String(value);
+  }
+}
+
+/**
+ * While a round runs, routes every unhandled promise rejection on this thread to `onRejection`
+ * (the round blames the core: the simulator and the SDK leave none, which every campaign on the
+ * reference core confirms, since an unhandled rejection used to crash the worker). The listeners
+ * already installed (a test runner's) are set aside meanwhile, because the round owns the thread
+ * while it runs (sim/runtime/world.ts). Returns the function that restores them.
+ */
+export function captureUnhandledRejections(onRejection: (reason: unknown) => void): () => void {
+  const saved = process.listeners('unhandledRejection');
+  process.removeAllListeners('unhandledRejection');
+  const listener = (reason: unknown): void => onRejection(reason);
+  process.on('unhandledRejection', listener);
+  return () => {
+    process.off('unhandledRejection', listener);
+    for (const other of saved) process.on('unhandledRejection', other);
+  };
+}

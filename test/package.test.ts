@@ -1,0 +1,92 @@
+/**
+ * catsim as a dependency of a host team's project, which is how it is used: `npm pack` gives a
+ * tarball that installs into a fresh project (no clone of this repository), after which the types
+ * resolve from `catsim`, the example core runs from the installed package, and a copy of the
+ * template with its three marked lines changed tests the project's own Client-based host.
+ *
+ * Network: `npm install --prefer-offline` takes every package it can from the local npm cache and
+ * asks the registry only for what is missing there (nothing, on a machine that ran `npm ci` for
+ * this repository). Measured on the shared 2-vCPU machine (`npx vitest run test/package.test.ts`):
+ * 33 s in all (pack 2 s and install 10 s, tsc 9 s, two 3-round campaigns 5-8 s each), hence the
+ * generous timeouts.
+ */
+import { execFile } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const REPO = resolve('.');
+const TSC = join(REPO, 'node_modules', '.bin', 'tsc');
+let root = '';
+let project = '';
+let packed: { filename: string; files: { path: string }[] } = { filename: '', files: [] };
+
+/** Runs a command; resolves with its exit code and output (never rejects). */
+function run(command: string, args: string[], cwd: string, timeoutMs = 180_000): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    execFile(command, args, { cwd, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+      done({ code: error === null ? 0 : Number((error as { code?: number }).code ?? 1), stdout, stderr });
+    });
+  });
+}
+
+/** The @types/node this repository is tested with (a host team's TypeScript project has its own). */
+function typesNodeVersion(): string {
+  const lock = JSON.parse(readFileSync('package-lock.json', 'utf8')) as { packages: Record<string, { version?: string }> };
+  return lock.packages['node_modules/@types/node']?.version ?? '20';
+}
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'catsim-package-'));
+  const pack = await run('npm', ['pack', '--json', '--pack-destination', root], REPO);
+  expect(pack.code).toBe(0);
+  packed = (JSON.parse(pack.stdout) as typeof packed[])[0] ?? packed;
+  project = join(root, 'my-host');
+  cpSync(join(REPO, 'test', 'support', 'package-project'), project, { recursive: true });
+  const install = await run('npm', ['install', join(root, packed.filename), `@types/node@${typesNodeVersion()}`, '--prefer-offline', '--no-audit', '--no-fund'], project);
+  expect(install.code, install.stderr).toBe(0);
+}, 300_000);
+
+afterAll(() => {
+  if (root !== '') rmSync(root, { recursive: true, force: true });
+});
+
+describe('the packed tarball', () => {
+  it('holds what a project needs to run catsim, and no tests', () => {
+    const files = packed.files.map((file) => file.path);
+    for (const dir of ['api/', 'bin/', 'cli/', 'contract/', 'docs/', 'examples/', 'oracle/', 'scenarios/', 'sim/', 'src/']) expect(files.some((file) => file.startsWith(dir)), dir).toBe(true);
+    for (const file of ['api/index.ts', 'contract/core-api.ts', 'docs/TRACE.md', 'docs/CORE-API.md', 'examples/list-once-host/core.ts', 'scenarios/default.json', 'sim/campaign/worker-entry.mjs', 'bin/catsim.mjs', 'README.md', 'package.json']) expect(files).toContain(file);
+    expect(files.filter((file) => file.endsWith('.test.ts') || file.includes('/testing/') || file.startsWith('test/') || file.startsWith('bench/'))).toEqual([]);
+  });
+});
+
+describe('a fresh project with catsim installed from the tarball', () => {
+  it('type-checks a file that imports the core API from "catsim" (tsc --noEmit)', async () => {
+    const tsc = await run(process.execPath, [TSC, '-p', 'tsconfig.json'], project);
+    expect(tsc, tsc.stdout).toMatchObject({ code: 0, stdout: '' });
+  });
+
+  it('runs the example core from the installed package: exit 1, the host\'s findings', async () => {
+    const ran = await run('npx', ['catsim', 'run', '--core', './node_modules/catsim/examples/list-once-host/core.ts', '--rounds', '3', '--workers', '1', '--no-shrink'], project);
+    expect(ran.code, ran.stderr).toBe(1);
+    // Rounds 0-2 of seed 1, as in the repository (test/peers-table.test.ts).
+    expect(ran.stdout).toContain('violations per invariant: I1 0  I2 1  I3 4  I4 0  I5 6  I6 0  I7 0  I8 0  I9 0  I10 0  I11 0  I12 9  I13 4\n');
+  });
+
+  it('tests the project\'s own host with a copy of the template whose three marked lines are changed', async () => {
+    const template = readFileSync(join(project, 'node_modules', 'catsim', 'examples', 'list-once-host', 'core.ts'), 'utf8');
+    const mine = template
+      .replace("import { ListOnceHost } from './host.ts'; // 1. your host class", "import { FirstPageHost } from './my-host.ts'; // 1. your host class")
+      .replace("const NAME = 'list-once-host'; // 2. its name in reports", "const NAME = 'first-page-host'; // 2. its name in reports")
+      .replace('const buildHost = (client: Client): Host => new ListOnceHost(client); // 3.', 'const buildHost = (client: Client): Host => new FirstPageHost(client); // 3.');
+    const changed = mine.split('\n').filter((line, i) => line !== template.split('\n')[i]);
+    expect(changed.length).toBe(3);
+    writeFileSync(join(project, 'my-core.ts'), mine);
+    const ran = await run('npx', ['catsim', 'run', '--core', './my-core.ts', '--rounds', '3', '--workers', '1', '--no-shrink'], project);
+    expect(ran.code, ran.stderr).toBe(1);
+    // A host that takes page 1 for the whole catalog publishes a chain that does not end.
+    expect(ran.stdout).toContain('violations per invariant: I1 0  I2 9  I3 3  I4 0  I5 1  I6 0  I7 0  I8 0  I9 0  I10 0  I11 0  I12 9  I13 0\n');
+    expect(ran.stdout).toMatch(/^ {2}catsim replay --seed 1 --round 0 --core \.\/my-core\.ts {3}# I2 CHAIN_BROKEN: /m);
+  });
+});

@@ -1,0 +1,51 @@
+/**
+ * `catsim prove --peers`: the side-by-side table, as markdown, of the reference core, every
+ * registered peer and each `--core`, on the same seed and rounds.
+ */
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { coreNames } from '../sim/campaign/cores.ts';
+import { runMain } from './support/run-main.ts';
+
+const EXAMPLE = './examples/list-once-host/core.ts';
+const HEADER = '| core | failing rounds | rounds to first detection | I1 | I2 | I3 | I4 | I5 | I6 | I7 | I8 | I9 | I10 | I11 | I12 | I13 | CORE_FAILED |';
+
+describe('catsim prove --peers', () => {
+  it('puts the reference core, every registered peer and the --core module in one table, with a replay line per invariant violated', async () => {
+    const { code, stdout, stderr } = await runMain(['prove', '--peers', '--peer-rounds', '3', '--core', EXAMPLE, '--workers', '0']);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    const cores = ['reference', ...coreNames().filter((name) => name.startsWith('peer:')), EXAMPLE];
+    expect(stdout.split('\n')[0]).toBe(`catsim prove --peers  seed=1  scenario=default  rounds 0..2  cores: ${cores.join(', ')}`);
+    const table = stdout.split('\n').filter((line) => line.startsWith('| '));
+    expect(table[0]).toBe(HEADER);
+    expect(table[1]?.startsWith('| --- | ---: |')).toBe(true);
+    expect(table.slice(2).map((line) => line.split(' | ')[0])).toEqual(cores.map((core) => `| \`${core}\``));
+    expect(table[2]).toBe('| `reference` | 0 of 3 | - | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 |');
+    // Rounds 0-2 of the template host (test/example-core.test.ts has their causes).
+    expect(table.at(-1)).toBe(`| \`${EXAMPLE}\` | 3 of 3 | 1 (round 0) | 0 | 1 | 4 | 0 | 6 | 0 | 0 | 0 | 0 | 0 | 0 | 9 | 4 | 0 |`);
+    expect(stdout).toContain([
+      `- \`${EXAMPLE}\``,
+      `  - I2 MIXED_REVISIONS: \`catsim replay --seed 1 --round 2 --core ${EXAMPLE}\``,
+      `  - I3 UNCONFIRMED_WRITE_EXECUTED: \`catsim replay --seed 1 --round 1 --core ${EXAMPLE}\``,
+      `  - I5 DEFECT_ADMITTED: \`catsim replay --seed 1 --round 1 --core ${EXAMPLE}\``,
+      `  - I12 NOT_PUBLISHED: \`catsim replay --seed 1 --round 0 --core ${EXAMPLE}\``,
+      `  - I13 CURSOR_REQUESTED_TWICE: \`catsim replay --seed 1 --round 2 --core ${EXAMPLE}\``,
+    ].join('\n'));
+  });
+
+  it('--shrink writes one shrunk plan per (core, invariant) under --out and names it in the line', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'catsim-peers-'));
+    const { code, stdout } = await runMain(['prove', '--peers', '--peer-rounds', '1', '--workers', '0', '--shrink', '--attempts', '2', '--out', out]);
+    expect(code).toBe(0);
+    const lines = stdout.split('\n').filter((line) => line.startsWith('  - '));
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(line).toMatch(/^ {2}- (I\d+|CORE_FAILED) \S+: `catsim replay --seed 1 --round 0 --core peer:\S+`, shrunk \d+ -> \d+: `catsim replay --plan \S+\.plan\.json --core peer:\S+`$/);
+    expect(readdirSync(out).filter((file) => file.endsWith('.plan.json')).length).toBe(lines.length);
+  });
+
+  it('refuses a --core that cannot be used before any round runs', async () => {
+    expect(await runMain(['prove', '--peers', '--core', './no-such-core.ts'])).toEqual({ code: 2, stdout: '', stderr: `catsim: --core ./no-such-core.ts: no such file (${join(process.cwd(), 'no-such-core.ts')})\n` });
+  });
+});

@@ -1,0 +1,127 @@
+/**
+ * The oracle judges a core without trusting it (SPEC section 12a, docs/CORE-API.md): a core that
+ * emits nothing, does nothing, or lies fails, never passes. The three cores are the public-API
+ * modules in examples/testing/, loaded the way `--core ./FILE.ts` loads them, on rounds 0-9 of
+ * seed 1 of the default scenario (the totals were read off these runs and each one checked
+ * against the traces below: they are what the cores did, not a guess).
+ */
+import { describe, expect, it } from 'vitest';
+import type { Violation } from '../oracle/index.ts';
+import { loadCore } from '../sim/campaign/cores.ts';
+import { runAndCheck } from '../sim/campaign/round-check.ts';
+import { loadScenario } from '../sim/plan/scenario.ts';
+import type { TraceEvent } from '../sim/trace/recorder.ts';
+
+const ROUNDS = 10;
+
+interface Round {
+  events: TraceEvent[];
+  violations: Violation[];
+}
+
+/** Rounds 0..9 of seed 1 on the core module at `path`. */
+async function rounds(path: string): Promise<Round[]> {
+  const core = await loadCore(path);
+  const out: Round[] = [];
+  for (let round = 0; round < ROUNDS; round += 1) {
+    const { summary, run } = await runAndCheck('1', round, loadScenario('default'), core, path);
+    out.push({ events: run.events, violations: summary.violations });
+  }
+  return out;
+}
+
+/** Violations counted by `invariant code`. */
+function codes(all: Round[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const violation of all.flatMap((round) => round.violations)) {
+    const code = `${violation.invariant} ${violation.code}`;
+    counts[code] = (counts[code] ?? 0) + 1;
+  }
+  return counts;
+}
+
+function at(round: Round, seq: number, invariant: string): Violation[] {
+  return round.violations.filter((violation) => violation.seq === seq && violation.invariant === invariant);
+}
+
+describe('a core that does nothing at all (examples/testing/inert-core.ts)', () => {
+  it('fails I12 NOT_PUBLISHED for every key the planners asked about, though it never connected', async () => {
+    const all = await rounds('./examples/testing/inert-core.ts');
+    expect(codes(all)).toEqual({ 'I12 NOT_PUBLISHED': 23 });
+    // Eight of the ten rounds fail. The two that pass, 4 and 8, are rounds in which every server
+    // carries an F5 cursor trait (s0 F5:ignored and s1 F5:repeat; s0 F5:cycle), which excuses
+    // liveness by design: nothing was owed there.
+    expect(all.map((round, index) => (round.violations.length > 0 ? index : -1)).filter((index) => index >= 0)).toEqual([0, 1, 2, 3, 5, 6, 7, 9]);
+    for (const index of [4, 8]) {
+      const traits = all[index]?.events.filter((event) => event.type === 'server_up').map((event) => (event.traits as string[]).some((trait) => trait.startsWith('F5')));
+      expect(new Set(traits)).toEqual(new Set([true]));
+    }
+    for (const round of all) {
+      // It never connected: no session was opened, so the old rule (liveness owed only to the
+      // audiences a client connected as) owed it nothing and every round passed.
+      expect(round.events.some((event) => event.type === 'session_opened')).toBe(false);
+      const asked = new Set(round.events.filter((event) => event.type === 'disclosure_refused').map((event) => `${event.server} ${event.audience}`));
+      for (const violation of round.violations) expect([...asked].some((pair) => violation.evidence.startsWith(`server ${pair.split(' ')[0]} key `) && violation.evidence.includes(`|${pair.split(' ')[1]} at revision`))).toBe(true);
+    }
+  });
+});
+
+describe('a core that works but emits nothing (examples/testing/silent-core.ts)', () => {
+  it('fails I4 at every disclosure, I6 at every executed call, I3, I9 and I12', async () => {
+    const all = await rounds('./examples/testing/silent-core.ts');
+    expect(codes(all)).toEqual({
+      'I3 UNCONFIRMED_WRITE_EXECUTED': 58,
+      'I4 DISCLOSED_UNKNOWN_GENERATION': 153,
+      'I6 CALL_WITHOUT_RECEIPT': 157,
+      'I9 UNDISCLOSED_TOOL_EXECUTED': 23,
+      'I12 NOT_PUBLISHED': 23,
+      'I12 PROBE_NOT_DECIDED': 30,
+    });
+    let disclosures = 0;
+    let executed = 0;
+    for (const round of all) {
+      for (const event of round.events) {
+        // Nothing the core did is in the trace but what the world saw.
+        expect(event.src).toBe('world');
+        // What it showed has no publish behind it; what it sent has no receipt.
+        if (event.type === 'disclosure') {
+          disclosures += 1;
+          expect(at(round, event.seq, 'I4').map((violation) => violation.code)).toEqual(['DISCLOSED_UNKNOWN_GENERATION']);
+        }
+        if (event.type === 'call_executed') {
+          executed += 1;
+          expect(at(round, event.seq, 'I6').map((violation) => violation.code)).toEqual(['CALL_WITHOUT_RECEIPT']);
+        }
+      }
+    }
+    expect({ disclosures, executed }).toEqual({ disclosures: 153, executed: 157 });
+  });
+});
+
+describe('a core that lies (examples/testing/lying-core.ts)', () => {
+  it('fails I2 at every publish (its claimed scan was never served) and I1 at every complete ELIGIBLE claim', async () => {
+    const all = await rounds('./examples/testing/lying-core.ts');
+    expect(codes(all)).toEqual({
+      'I1 CONTENT_MISMATCH': 3,
+      'I1 NO_FINAL_RECHECK': 11,
+      'I1 UNKNOWN_REVISION': 19,
+      'I2 CHAIN_BROKEN': 7,
+      'I2 PAGE_NOT_SERVED': 32,
+      'I5 DEFECT_ADMITTED': 17,
+      'I12 NOT_CONVERGED': 5,
+      'I12 NOT_PUBLISHED': 15,
+      'I12 PROBE_NOT_DECIDED': 25,
+    });
+    let publishes = 0;
+    for (const round of all) {
+      for (const event of round.events.filter((candidate) => candidate.type === 'published')) {
+        publishes += 1;
+        expect(event.status).toBe('ELIGIBLE');
+        expect(at(round, event.seq, 'I2').map((violation) => violation.code)).toContain('PAGE_NOT_SERVED');
+        const pages = event.pages as { cursorOut: string | null }[];
+        if (pages.at(-1)?.cursorOut === null) expect(at(round, event.seq, 'I1').length).toBeGreaterThan(0);
+      }
+    }
+    expect(publishes).toBe(32);
+  });
+});
