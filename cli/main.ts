@@ -4,23 +4,24 @@
  * trace): usage and input errors exit 2, testbed failures exit 3.
  */
 import yargs, { type Argv } from 'yargs';
-import { TestbedError } from '../sim/campaign/campaign.ts';
-import { UnknownCoreError, coreNames } from '../sim/campaign/cores.ts';
-import { CoreModuleError } from '../sim/cores/module-core.ts';
-import { ScenarioError } from '../sim/plan/scenario.ts';
-import { captureCommand } from './commands/capture.ts';
-import { discoverCommand } from './commands/discover.ts';
-import { mergeCommand } from './commands/merge.ts';
-import { replayCommand } from './commands/replay.ts';
-import { shrinkCommand } from './commands/shrink.ts';
-import { checkCommand } from './commands/check.ts';
-import { peersCommand } from './commands/peers.ts';
-import { proveCommand } from './commands/prove.ts';
-import { runCommand } from './commands/run.ts';
-import { serverTarget } from './connected-server.ts';
 import { COUNT_MAX, countOption, originalCountError, refuseRepeats } from './counts.ts';
 import { EXIT, InputError } from './errors.ts';
 import { parseShard } from './shard.ts';
+
+// Each command's module (and what it pulls in: the SDK, ajv, zod, the simulator) is imported
+// only when that command runs, or when its options are built for it (`catsim run --help`):
+// `catsim --help` and a usage error load yargs alone, and each command loads only its own part.
+const commands = {
+  capture: () => import('./commands/capture.ts'),
+  check: () => import('./commands/check.ts'),
+  discover: () => import('./commands/discover.ts'),
+  merge: () => import('./commands/merge.ts'),
+  peers: () => import('./commands/peers.ts'),
+  prove: () => import('./commands/prove.ts'),
+  replay: () => import('./commands/replay.ts'),
+  run: () => import('./commands/run.ts'),
+  shrink: () => import('./commands/shrink.ts'),
+};
 
 /** Thrown by the yargs failure handler to stop before any command runs. */
 class UsageStop extends Error {}
@@ -31,22 +32,26 @@ const EPILOGUE = 'Exit codes: 0 clean, 1 violation or UNDECIDED round, 2 usage o
 export async function main(argv: string[]): Promise<number> {
   let code: number = EXIT.clean;
   let usageError: string | undefined;
+  const fail = (message: string | null | undefined, error: Error | null | undefined): never => {
+    // Throwing stops yargs before the command's handler runs: a mistyped or missing option
+    // must not start a 100,000-round campaign and only complain afterwards.
+    const original = originalCountError(error);
+    if (original !== undefined) throw original;
+    // yargs' own errors (a YError, e.g. "Not enough arguments following: rounds") are usage errors.
+    if (error !== undefined && error !== null && error.name !== 'YError') throw error;
+    usageError = message ?? error?.message ?? 'usage error';
+    throw new UsageStop(usageError);
+  };
   const parser = build(yargs(argv), (result) => { code = result; })
     .exitProcess(false)
-    .fail((message, error) => {
-      // Throwing stops yargs before the command's handler runs: a mistyped or missing option
-      // must not start a 100,000-round campaign and only complain afterwards.
-      const original = originalCountError(error);
-      if (original !== undefined) throw original;
-      // yargs' own errors (a YError, e.g. "Not enough arguments following: rounds") are usage errors.
-      if (error !== undefined && error !== null && error.name !== 'YError') throw error;
-      usageError = message ?? error?.message ?? 'usage error';
-      throw new UsageStop(usageError);
-    });
+    .fail(fail);
   try {
     await parser.parseAsync();
   } catch (error) {
-    if (!(error instanceof UsageStop)) return report(error);
+    // A command whose builder is async (it imports a module first) rejects with yargs' YError
+    // instead of calling fail(): route it through fail() all the same.
+    const routed = error instanceof Error && error.name === 'YError' ? thrownBy(() => fail(error.message, error)) : error;
+    if (!(routed instanceof UsageStop)) return await report(routed);
   }
   if (usageError !== undefined) {
     process.stderr.write(`catsim: ${usageError}\nRun "catsim --help" for usage.\n`);
@@ -55,8 +60,25 @@ export async function main(argv: string[]): Promise<number> {
   return code;
 }
 
-function report(error: unknown): number {
-  if (error instanceof InputError || error instanceof ScenarioError || error instanceof UnknownCoreError || error instanceof CoreModuleError) {
+/** What `run` throws (it always throws). */
+function thrownBy(run: () => never): unknown {
+  try {
+    return run();
+  } catch (error) {
+    return error;
+  }
+}
+
+async function report(error: unknown): Promise<number> {
+  if (error instanceof InputError) {
+    process.stderr.write(`catsim: ${error.message}\n`);
+    return EXIT.usage;
+  }
+  // A command raised it, so these modules are loaded already: importing them costs nothing.
+  const [{ TestbedError }, { UnknownCoreError }, { CoreModuleError }, { ScenarioError }] = await Promise.all([
+    import('../sim/campaign/campaign.ts'), import('../sim/campaign/cores.ts'), import('../sim/cores/module-core.ts'), import('../sim/plan/scenario.ts'),
+  ]);
+  if (error instanceof ScenarioError || error instanceof UnknownCoreError || error instanceof CoreModuleError) {
     process.stderr.write(`catsim: ${error.message}\n`);
     return EXIT.usage;
   }
@@ -72,7 +94,7 @@ function build(parser: Argv, setCode: (code: number) => void): Argv {
   return parser
     .scriptName('catsim')
     .usage('catsim: deterministic simulation and fuzz testbed for MCP tool catalogs\n\nUsage: catsim <command> [options]')
-    .command('run', 'Run a seeded campaign and check every round with the oracle', (y) => y
+    .command('run', 'Run a seeded campaign and check every round with the oracle', async (y) => { const { coreNames } = await import('../sim/campaign/cores.ts'); return y
       .option('seed', { type: 'string', default: '1', describe: 'Campaign seed (any string)' })
       .option('rounds', { coerce: countOption('rounds', 1), requiresArg: true, default: 100_000, describe: 'Number of rounds' })
       .option('from', { coerce: countOption('from', 0), requiresArg: true, default: 0, describe: 'First round (to resume an interrupted campaign)' })
@@ -86,13 +108,13 @@ function build(parser: Argv, setCode: (code: number) => void): Argv {
       .option('shrink', { type: 'boolean', default: true, describe: 'Shrink the first failing round to its smallest plan (--no-shrink to skip)' })
       .option('shard', { type: 'string', describe: 'Run only shard i of n contiguous blocks of the rounds (e.g. 2/4, or auto/4 to take i from JOB_COMPLETION_INDEX + 1 in a Kubernetes Indexed Job; needs --report; catsim merge folds the shards)' })
       .option('junit', { type: 'string', describe: 'Also write the verdict as JUnit XML to this file (one test case per invariant)' })
-      .check((a) => checkRoundRange(a.from, a.rounds) && (a.shard === undefined || parseShard(a.shard) !== undefined)),
-    async (a) => setCode(await runCommand({ seed: a.seed, rounds: a.rounds, from: a.from, scenario: a.scenario, catalog: a.catalog, core: a.core, workers: a.workers, report: a.report, progress: a.progress, determinismEvery: a['determinism-every'], shrink: a.shrink, shard: a.shard === undefined ? undefined : parseShard(a.shard), junit: a.junit })))
+      .check((a) => checkRoundRange(a.from, a.rounds) && (a.shard === undefined || parseShard(a.shard) !== undefined)); },
+    async (a) => setCode(await (await commands.run()).runCommand({ seed: a.seed, rounds: a.rounds, from: a.from, scenario: a.scenario, catalog: a.catalog, core: a.core, workers: a.workers, report: a.report, progress: a.progress, determinismEvery: a['determinism-every'], shrink: a.shrink, shard: a.shard === undefined ? undefined : parseShard(a.shard), junit: a.junit })))
     .command('merge <shards..>', 'Merge the reports of run --shard i/n into the verdict of the whole campaign', (y) => y
       .positional('shards', { type: 'string', array: true, demandOption: true, describe: 'Shard reports (run --shard i/n --report FILE.json), in any order' })
       .option('report', { type: 'string', describe: 'Write the merged report as JSON to this file' })
       .option('junit', { type: 'string', describe: 'Write the merged verdict as JUnit XML to this file' }),
-    (a) => setCode(mergeCommand({ files: a.shards as string[], report: a.report, junit: a.junit })))
+    async (a) => setCode((await commands.merge()).mergeCommand({ files: a.shards as string[], report: a.report, junit: a.junit })))
     .command('replay', 'Run one round of a campaign alone: trace, timeline, violations', (y) => y
       .option('seed', { type: 'string', describe: 'Campaign seed' })
       .option('round', { coerce: countOption('round', 0), requiresArg: true, describe: 'Round number' })
@@ -103,7 +125,7 @@ function build(parser: Argv, setCode: (code: number) => void): Argv {
       .option('trace', { type: 'string', describe: 'Where to write the trace (JSON lines); default catsim-trace-SEED-ROUND.jsonl' })
       .option('timeline', { type: 'boolean', default: true, describe: 'Print the readable timeline' })
       .check((a) => needsRound(a)),
-    async (a) => setCode(await replayCommand({ seed: a.seed, round: a.round, plan: a.plan, scenario: a.scenario, catalog: a.catalog, core: a.core, trace: a.trace, timeline: a.timeline })))
+    async (a) => setCode(await (await commands.replay()).replayCommand({ seed: a.seed, round: a.round, plan: a.plan, scenario: a.scenario, catalog: a.catalog, core: a.core, trace: a.trace, timeline: a.timeline })))
     .command('shrink', 'Shrink a failing round to the smallest plan that breaks the same invariant', (y) => y
       .option('seed', { type: 'string', demandOption: true, describe: 'Campaign seed' })
       .option('round', { coerce: countOption('round', 0), requiresArg: true, demandOption: true, describe: 'Round number' })
@@ -113,7 +135,7 @@ function build(parser: Argv, setCode: (code: number) => void): Argv {
       .option('out', { type: 'string', describe: 'Prefix of the files written (PREFIX.plan.json, PREFIX.mmd); default catsim-shrunk-SEED-ROUND' })
       .option('attempts', { coerce: countOption('attempts', 1), requiresArg: true, default: 400, describe: 'Most rounds the shrinker may run' })
       .option('timeline', { type: 'boolean', default: true, describe: 'Print the timeline of the shrunk round' }),
-    async (a) => setCode(await shrinkCommand({ seed: a.seed, round: a.round, scenario: a.scenario, catalog: a.catalog, core: a.core, out: a.out, attemptsMax: a.attempts, timeline: a.timeline })))
+    async (a) => setCode(await (await commands.shrink()).shrinkCommand({ seed: a.seed, round: a.round, scenario: a.scenario, catalog: a.catalog, core: a.core, out: a.out, attemptsMax: a.attempts, timeline: a.timeline })))
     .command('prove', 'Show that the oracle catches every mutant core, with the peers beside the reference core (--peers: only the side-by-side table, as markdown)', (y) => y
       .option('seed', { type: 'string', default: '1', describe: 'Campaign seed' })
       .option('scenario', { type: 'string', default: 'default', describe: 'Scenario name or path' })
@@ -127,27 +149,27 @@ function build(parser: Argv, setCode: (code: number) => void): Argv {
       .option('attempts', { coerce: countOption('attempts', 1), requiresArg: true, default: 60, describe: 'With --shrink: most rounds each shrink may run' })
       .option('out', { type: 'string', default: '.', describe: 'With --shrink: the directory the shrunk plans are written to' }),
     async (a) => setCode(a.peers
-      ? await peersCommand({ seed: a.seed, scenario: a.scenario, rounds: Math.max(1, a['peer-rounds']), cores: a.core as string[], shrink: a.shrink, attemptsMax: a.attempts, outDir: a.out, workers: a.workers })
-      : await proveCommand({ seed: a.seed, scenario: a.scenario, cap: a.cap, chunk: a.chunk, peerRounds: a['peer-rounds'], workers: a.workers, cores: a.core as string[] })))
+      ? await (await commands.peers()).peersCommand({ seed: a.seed, scenario: a.scenario, rounds: Math.max(1, a['peer-rounds']), cores: a.core as string[], shrink: a.shrink, attemptsMax: a.attempts, outDir: a.out, workers: a.workers })
+      : await (await commands.prove()).proveCommand({ seed: a.seed, scenario: a.scenario, cap: a.cap, chunk: a.chunk, peerRounds: a['peer-rounds'], workers: a.workers, cores: a.core as string[] })))
     .command('check <trace>', 'Run the oracle on a saved trace (catsim.trace.v1)', (y) => y
       .positional('trace', { type: 'string', demandOption: true, describe: 'Trace file (JSON lines)' }),
-    (a) => setCode(checkCommand(a.trace)))
-    .command('discover', 'Discover the catalog of a real MCP server and print the snapshot', (y) => y
+    async (a) => setCode((await commands.check()).checkCommand(a.trace)))
+    .command('discover', 'Discover the catalog of a real MCP server and print the snapshot', async (y) => { const { serverTarget } = await import('./connected-server.ts'); return y
       .option('stdio', { type: 'string', describe: 'Command line that starts the server on stdio, e.g. "npx mcp-server-everything"' })
       .option('url', { type: 'string', describe: 'URL of a remote server\'s MCP endpoint (Streamable HTTP, legacy HTTP+SSE after a 4xx), e.g. http://127.0.0.1:3001/mcp' })
       .option('tenant', { type: 'string', default: 'local', describe: 'Tenant of the audience class' })
       .option('role', { type: 'string', default: 'user', describe: 'Role of the audience class' })
       .option('timeout', { coerce: countOption('timeout', 1), requiresArg: true, default: 20_000, describe: 'Milliseconds to wait for the server' })
-      .check((a) => Boolean(serverTarget('discover', a))),
-    async (a) => setCode(await discoverCommand({ stdio: a.stdio, url: a.url, tenant: a.tenant, role: a.role, timeoutMs: a.timeout })))
-    .command('capture', 'Save a real MCP server\'s tools/list pages as a catalog file (JSON on stdout) for run --catalog', (y) => y
+      .check((a) => Boolean(serverTarget('discover', a))); },
+    async (a) => setCode(await (await commands.discover()).discoverCommand({ stdio: a.stdio, url: a.url, tenant: a.tenant, role: a.role, timeoutMs: a.timeout })))
+    .command('capture', 'Save a real MCP server\'s tools/list pages as a catalog file (JSON on stdout) for run --catalog', async (y) => { const { serverTarget } = await import('./connected-server.ts'); return y
       .option('stdio', { type: 'string', describe: 'Command line that starts the server on stdio, e.g. "npx mcp-server-memory"' })
       .option('url', { type: 'string', describe: 'URL of a remote server\'s MCP endpoint (Streamable HTTP, legacy HTTP+SSE after a 4xx)' })
       .option('timeout', { coerce: countOption('timeout', 1), requiresArg: true, default: 20_000, describe: 'Milliseconds to wait for initialize and for each page' })
       .option('page-count-max', { coerce: countOption('page-count-max', 1), requiresArg: true, default: 1000, describe: 'Give up after this many pages in one walk' })
       .option('out', { type: 'string', describe: 'Write the catalog file here instead of stdout (checked before the server starts)' })
-      .check((a) => Boolean(serverTarget('capture', a))),
-    async (a) => setCode(await captureCommand({ stdio: a.stdio, url: a.url, timeoutMs: a.timeout, pageCountMax: a['page-count-max'], out: a.out })))
+      .check((a) => Boolean(serverTarget('capture', a))); },
+    async (a) => setCode(await (await commands.capture()).captureCommand({ stdio: a.stdio, url: a.url, timeoutMs: a.timeout, pageCountMax: a['page-count-max'], out: a.out })))
     .demandCommand(1, 'Name a command.')
     // Counts are read from the text typed (cli/counts.ts), so that a message can quote it.
     .parserConfiguration({ 'parse-numbers': false })

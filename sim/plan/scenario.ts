@@ -3,8 +3,8 @@
  * the oracle judges with, the core's timings, and the ranges the plan generator draws from.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -85,7 +85,7 @@ export class ScenarioError extends Error {
   override readonly name = 'ScenarioError';
 }
 
-const SCENARIO_DIR = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..', 'scenarios');
+const SCENARIO_DIR = scenarioDirectory(fileURLToPath(new URL('.', import.meta.url)));
 /** The JSON Schema (draft 2020-12) every scenario file must satisfy. */
 export const SCENARIO_SCHEMA_PATH = join(SCENARIO_DIR, 'scenario.schema.json');
 
@@ -96,6 +96,21 @@ export const SCENARIO_SCHEMA_PATH = join(SCENARIO_DIR, 'scenario.schema.json');
  */
 export function isScenarioPath(nameOrPath: string): boolean {
   return nameOrPath.includes('/') || nameOrPath.includes('\\') || nameOrPath.endsWith('.json');
+}
+
+/**
+ * The package's `scenarios/` directory, found from this module's directory `here` by walking up
+ * to the first ancestor that holds `scenarios/scenario.schema.json`: two levels up from the
+ * TypeScript sources (`sim/plan/`), three from the compiled CLI (`dist/sim/plan/`). The JSON
+ * files are data read at run time, never copied into `dist/`, so both find the same files.
+ * @throws Error when no ancestor holds it (a broken installation, not an input error).
+ */
+function scenarioDirectory(here: string): string {
+  for (let dir = here; ; dir = dirname(dir)) {
+    const candidate = join(dir, 'scenarios');
+    if (existsSync(join(candidate, 'scenario.schema.json'))) return candidate;
+    if (dirname(dir) === dir) throw new Error(`no scenarios/scenario.schema.json above ${here}`);
+  }
 }
 
 /** sha256 (64 hex digits) of the scenario's RFC 8785 canonical JSON: equal exactly when the scenarios are. */
