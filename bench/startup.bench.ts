@@ -60,7 +60,7 @@ export async function startupBench(options: BenchOptions): Promise<BenchTable[]>
         const wall = timed(() => catsim(['discover', '--stdio', probeCommand(out)], env));
         add('catsim discover: until the server gets initialize', from, Number(readFileSync(out, 'utf8').trim()));
         add('catsim discover: until it exits with the snapshot', from, wall);
-        add('catsim run --rounds 1 --workers 1', from, timed(() => catsim(['run', '--rounds', '1', '--workers', '1', '--no-progress', '--no-shrink', '--determinism-every', '0'], env)));
+        add('catsim run --rounds 1 --workers 1', from, timed(() => catsim(['run', '--rounds', '1', '--workers', '1', '--quiet', '--no-shrink', '--determinism-every', '0'], env)));
       }
     }
   } finally {

@@ -4,7 +4,6 @@
  * the rounds finished, with the `--from` that resumes it.
  */
 import { availableParallelism } from 'node:os';
-import cliProgress from 'cli-progress';
 import { runCampaign } from '../../sim/campaign/campaign.ts';
 import { exitCodeOf, shardBlock } from '../../sim/campaign/report.ts';
 import { loadCore } from '../../sim/campaign/cores.ts';
@@ -12,9 +11,9 @@ import { loadCatalog } from '../../sim/plan/catalog.ts';
 import { isScenarioPath, loadScenario } from '../../sim/plan/scenario.ts';
 import { InputError } from '../errors.ts';
 import { junitXml } from '../format/junit.ts';
-import { formatDuration } from '../format/duration.ts';
 import { formatSummary } from '../format/summary.ts';
 import { assertDistinct, assertWritable, exitAfterWrites, writeOutput } from '../output.ts';
+import { progressMode, progressReporter } from '../progress.ts';
 import { campaignWorkers, checkShardSize } from '../work-size.ts';
 import { generatePlan } from '../../sim/plan/generate.ts';
 import type { Scenario } from '../../sim/plan/scenario.ts';
@@ -33,6 +32,7 @@ export interface RunArgs {
   core: string;
   workers?: number;
   report?: string;
+  /** Show progress on stderr (false with `--quiet` or `--no-progress`): see cli/progress.ts. */
   progress: boolean;
   determinismEvery: number;
   /** Shrink the first failing round after the campaign (default true). */
@@ -68,15 +68,15 @@ export async function runCommand(args: RunArgs): Promise<number> {
   const onSignal = (): void => abort.abort();
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-  const bar = args.progress && process.stderr.isTTY && workers > 0 ? new cliProgress.SingleBar({ format: 'rounds {bar} {value}/{total}  failing {failing}  {eta_formatted} left', stream: process.stderr, hideCursor: true, formatTime: formatDuration }, cliProgress.Presets.shades_classic) : undefined;
-  bar?.start(rounds, 0, { failing: 0 });
+  const mode = progressMode({ enabled: args.progress, terminal: process.stderr.isTTY === true, workers });
+  const progress = progressReporter(mode, rounds, process.stderr, () => performance.now()); // real-clock: progress only, read between rounds
   try {
     const report = await runCampaign({
       seed: args.seed, scenario, scenarioPath: isScenarioPath(args.scenario) ? args.scenario : undefined, catalog, core: args.core, firstRound: args.from, rounds: args.rounds, shard: args.shard, workers,
       determinismEvery: args.determinismEvery, signal: abort.signal,
-      onProgress: (done, failing) => bar?.update(done, { failing }),
+      onProgress: (done, failing) => progress.update(done, failing),
     });
-    bar?.stop();
+    progress.stop();
     process.stdout.write(formatSummary(report, workers));
     const tag = args.shard === undefined ? args.seed : `${args.seed}-shard-${args.shard.index}-of-${args.shard.count}`;
     const reportWritten = args.report === undefined || writeOutput({ path: args.report, what: 'report', stem: `catsim-report-${tag}`, extension: '.json' }, `${JSON.stringify(report, null, 2)}\n`);
@@ -85,7 +85,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
     if (args.shrink && first !== undefined && !abort.signal.aborted) await shrinkFirstFailure(args, scenario, catalog?.pool, first.round);
     return exitAfterWrites(exitCodeOf(report), reportWritten && junitWritten);
   } finally {
-    bar?.stop();
+    progress.stop();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
