@@ -13,17 +13,29 @@ if (!['', 'dist', 'source'].includes(from)) {
   process.stderr.write(`catsim: CATSIM_RUN_FROM must be dist or source (or unset), got ${from}\n`);
   process.exit(2);
 }
-const state = from === 'source' ? { fresh: false } : buildState();
-let main;
-if (state.fresh) {
-  ({ main } = await import('../dist/cli/main.js'));
-} else if (from === 'dist') {
-  process.stderr.write(`catsim: CATSIM_RUN_FROM=dist, but ${state.why} (run npm run build)\n`);
+const built = from === 'source' ? { main: undefined, why: '' } : await loadBuilt();
+let main = built.main;
+if (main === undefined && from === 'dist') {
+  process.stderr.write(`catsim: CATSIM_RUN_FROM=dist, but ${built.why} (run npm run build)\n`);
   process.exit(3);
-} else {
-  if (from === '') process.stderr.write(`catsim: running the TypeScript sources through tsx (slower start): ${state.why}; npm run build compiles them\n`);
+}
+if (main === undefined) {
+  if (from === '') process.stderr.write(`catsim: running the TypeScript sources through tsx (slower start): ${built.why}; npm run build compiles them\n`);
   const { register } = await import('tsx/esm/api');
   register();
   ({ main } = await import('../cli/main.ts'));
 }
 process.exitCode = await main(process.argv.slice(2));
+
+/** `{ main }` of dist/cli/main.js when dist/ is fresh, else `{ main: undefined, why }`. */
+async function loadBuilt() {
+  const state = buildState();
+  if (!state.fresh) return { main: undefined, why: state.why };
+  try {
+    return { main: (await import('../dist/cli/main.js')).main };
+  } catch (error) {
+    // A compiled module deleted by hand: the record still matches the sources, dist/ does not.
+    if (error?.code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    return { main: undefined, why: 'a compiled module is missing from dist/' };
+  }
+}
