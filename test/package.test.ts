@@ -57,6 +57,8 @@ describe('the packed tarball', () => {
     const files = packed.files.map((file) => file.path);
     for (const dir of ['api/', 'bin/', 'cli/', 'contract/', 'docs/', 'examples/', 'oracle/', 'scenarios/', 'sim/', 'src/']) expect(files.some((file) => file.startsWith(dir)), dir).toBe(true);
     for (const file of ['api/index.ts', 'contract/core-api.ts', 'docs/TRACE.md', 'docs/CORE-API.md', 'examples/list-once-host/core.ts', 'scenarios/default.json', 'sim/campaign/worker-entry.mjs', 'bin/catsim.mjs', 'README.md', 'package.json']) expect(files).toContain(file);
+    // The compiled CLI (npm pack runs `prepare`, the build) and what bin/catsim.mjs checks it against.
+    for (const file of ['dist/cli/main.js', 'dist/sim/campaign/worker.js', 'dist/build-state.json', 'bin/build-state.mjs', 'tsconfig.json', 'tsconfig.build.json']) expect(files).toContain(file);
     expect(files.filter((file) => file.endsWith('.test.ts') || file.includes('/testing/') || file.startsWith('test/') || file.startsWith('bench/'))).toEqual([]);
   });
 });
@@ -70,6 +72,8 @@ describe('a fresh project with catsim installed from the tarball', () => {
   it('runs the example core from the installed package: exit 1, the host\'s findings', async () => {
     const ran = await run('npx', ['catsim', 'run', '--core', './node_modules/catsim/examples/list-once-host/core.ts', '--rounds', '3', '--workers', '1', '--no-shrink'], project);
     expect(ran.code, ran.stderr).toBe(1);
+    // From the compiled CLI the package ships: no "running the TypeScript sources" note.
+    expect(ran.stderr).toBe('');
     // Rounds 0-2 of seed 1, as in the repository (test/peers-table.test.ts).
     expect(ran.stdout).toContain('violations per invariant: I1 0  I2 1  I3 4  I4 0  I5 6  I6 0  I7 0  I8 0  I9 0  I10 0  I11 0  I12 9  I13 4\n');
   });
