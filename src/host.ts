@@ -25,7 +25,7 @@ import type { WalkConstructor } from './discovery/scan.ts';
 import { audienceName, keyName, type AudienceClass, type CatalogKey } from './keys.ts';
 import type { Clock, ObservationSink, Random, Scheduler } from './ports.ts';
 import { CatalogRegistry, type ServeResult } from './registry/registry.ts';
-import { InMemoryRegistryStore, type GenerationRecord, type RegistryStore } from './registry/store.ts';
+import { InMemoryRegistryStore, type CallReceipt, type GenerationRecord, type RegistryStore } from './registry/store.ts';
 import type { SnapshotTool } from './snapshot/snapshot.ts';
 import { ArgumentValidator } from './validation/argument-validator.ts';
 import type { ContentChecks } from './validation/content-checks.ts';
@@ -40,7 +40,12 @@ export interface HostPorts {
   scheduler: Scheduler;
   random: Random;
   sink: ObservationSink;
-  /** Defaults to a fresh {@link InMemoryRegistryStore}. */
+  /**
+   * Where the registry, the lease ledger and the call receipts live. A host that must keep its
+   * catalog across restarts passes a durable store, `openSqliteStore({ path })`
+   * (src/registry/sqlite-store.ts), and closes it after `stop()`. Defaults to a fresh
+   * {@link InMemoryRegistryStore}, which ends with the process (unit tests, the simulator).
+   */
   store?: RegistryStore;
 }
 
@@ -111,12 +116,14 @@ export class CatalogHost {
   readonly #watches = new Map<string, RevisionWatch>();
   readonly #sources = new Map<CatalogRefresher, PageSource>();
   readonly #leases: LeaseIssuer | undefined;
+  readonly #store: RegistryStore;
   readonly refreshers: CatalogRefresher[] = [];
   #scans = 0;
 
   constructor(private readonly ports: HostPorts, private readonly config: HostConfig) {
     const Registry = config.registry ?? CatalogRegistry;
-    this.registry = new Registry(ports.store ?? new (config.storeClass ?? InMemoryRegistryStore)(), ports.clock, ports.sink);
+    this.#store = ports.store ?? new (config.storeClass ?? InMemoryRegistryStore)();
+    this.registry = new Registry(this.#store, ports.clock, ports.sink);
     this.policy = new PolicyState({ scheduler: ports.scheduler, sink: ports.sink, source: config.policySource, pollIntervalMs: config.policyPollMs ?? DEFAULT_POLICY_POLL_MS });
     const Gate = config.gate ?? AdmissionGate;
     this.gate = new Gate({
@@ -133,6 +140,7 @@ export class CatalogHost {
       key: config.leaseKey,
       ttlMs: config.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS,
       idPrefix: config.leaseIdPrefix ?? DEFAULT_LEASE_ID_PREFIX,
+      firstIndex: this.#store.issuedLeaseCount(),
       clock: ports.clock,
     });
   }
@@ -203,13 +211,17 @@ export class CatalogHost {
    * 1. barrier: if a `tools/list_changed` arrived for the caller's key since its last settled
    *    refresh, waits until the refresh it triggered settles (and reconnects a dropped connection);
    * 2. decides, and emits `gate_decision`; a refusal returns at once and nothing is sent;
-   * 3. on ADMIT issues a lease, emits `receipt`, sends the call through the key's SDK Client with
-   *    the revision pin (omitted for an unversioned generation) and the lease in `params._meta`;
-   * 4. when the answer comes (or `callTimeoutMs` passes) emits `receipt_outcome`.
+   * 3. on ADMIT issues a lease (recorded in the store's lease ledger), consumes it and writes the
+   *    receipt in one store write, emits `receipt`, and sends the call through the key's SDK
+   *    Client with the revision pin (omitted for an unversioned generation) and the lease in
+   *    `params._meta`: no call leaves the core before its receipt is on record;
+   * 4. when the answer comes (or `callTimeoutMs` passes) records the outcome in the store and
+   *    emits `receipt_outcome`.
    * The request is copied on entry: what the caller changes afterwards is neither checked nor sent.
    * Resolves with the decision and outcome; never rejects for anything a server does.
    * @throws TypeError (as a rejection) when the host has no `leaseKey`; DataCloneError when the
-   *   request holds values with no structured-clone form (arguments must be JSON).
+   *   request holds values with no structured-clone form (arguments must be JSON); the store's
+   *   write error (before the call is sent, it is not sent).
    */
   async call(callerRequest: CallRequest): Promise<CallResult> {
     const leases = this.#leases;
@@ -234,8 +246,10 @@ export class CatalogHost {
     const client = this.#liveClient(request);
     const lease = this.#issueLease(leases, request, decision);
     const params = this.#callParams(request, decision, lease);
+    this.#consumeLease(request, decision, lease);
     this.emitReceipt(request, decision, lease);
     const sent = await dispatchCall(client, params, { scheduler: this.ports.scheduler, callTimeoutMs: this.config.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS });
+    if (!this.#store.recordOutcome(lease.leaseId, sent.outcome, this.ports.clock.now())) throw new Error(`receipt of ${lease.leaseId} missing or settled twice`);
     this.ports.sink.emit({ type: 'receipt_outcome', leaseId: lease.leaseId, outcome: sent.outcome });
     return { admitted: true, callId: request.callId, leaseId: lease.leaseId, ...sent };
   }
@@ -308,9 +322,10 @@ export class CatalogHost {
     return this.refreshers.some((refresher) => refresher.state === 'quarantined' && refresher.audienceName === audience && refresher.identity() === key.identity);
   }
 
+  /** Issues the lease of an admitted call and records it, unspent, in the store's ledger. */
   #issueLease(leases: LeaseIssuer, request: CallRequest, decision: GateDecision): SignedLease {
     const { record, tool } = admitted(decision);
-    return leases.issue({
+    const lease = leases.issue({
       key: record.key,
       principal: request.principal,
       session: request.session,
@@ -320,6 +335,29 @@ export class CatalogHost {
       descriptorDigest: tool.descriptorDigest,
       policyEpoch: decision.policyEpoch,
     });
+    this.#store.recordLease(lease);
+    return lease;
+  }
+
+  /**
+   * Consumes the lease and writes the call's durable receipt, one store write, just before the
+   * call leaves. A fresh lease that cannot be consumed is a broken invariant of the core.
+   */
+  #consumeLease(request: CallRequest, decision: GateDecision, lease: SignedLease): void {
+    const { record, tool, disclosure } = admitted(decision);
+    const receipt: CallReceipt = {
+      callId: request.callId,
+      leaseId: lease.leaseId,
+      key: record.key,
+      tool: tool.name,
+      generation: record.catalogGeneration,
+      descriptorDigest: tool.descriptorDigest,
+      policyEpoch: decision.policyEpoch,
+      disclosure: disclosure === undefined ? null : { generation: disclosure.generation, snapshotDigest: disclosure.snapshotDigest },
+      pin: record.snapshot.sourceRevision,
+      writtenAt: this.ports.clock.now(),
+    };
+    if (!this.#store.consumeLease(receipt)) throw new Error(`lease ${lease.leaseId} was consumed before its call was sent`);
   }
 
   /** `tools/call` params: name, the (already private) arguments, the pin and the lease. */

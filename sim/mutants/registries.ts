@@ -4,7 +4,7 @@
  */
 import type { CatalogKey } from '../../src/keys.ts';
 import { CatalogRegistry, type ServeResult } from '../../src/registry/registry.ts';
-import type { GenerationRecord, RegistryStore } from '../../src/registry/store.ts';
+import { InMemoryRegistryStore, type CatalogReceipt, type GenerationRecord } from '../../src/registry/store.ts';
 
 /** Catalog key without tenant: keyed by identity and role only, so tenants share one pointer. */
 export class KeyWithoutTenantRegistry extends CatalogRegistry {
@@ -20,21 +20,40 @@ export class NoCasRegistry extends CatalogRegistry {
   }
 }
 
-/** A store whose write is blind (no compare): the other half of publishing without CAS. */
-export class BlindStore implements RegistryStore {
+/**
+ * A store whose write is blind (no compare): the other half of publishing without CAS. Its
+ * pointer half keeps every write, duplicates included; the lease ledger is the reference one.
+ */
+export class BlindStore extends InMemoryRegistryStore {
   readonly #history = new Map<string, GenerationRecord[]>();
+  readonly #receipts = new Map<string, CatalogReceipt[]>();
+  readonly #disabled = new Map<string, string>();
 
-  active(key: string): GenerationRecord | undefined {
+  override active(key: string): GenerationRecord | undefined {
     return this.#history.get(key)?.at(-1);
   }
 
-  generation(key: string, catalogGeneration: number): GenerationRecord | undefined {
+  override generation(key: string, catalogGeneration: number): GenerationRecord | undefined {
     return this.#history.get(key)?.findLast((record) => record.catalogGeneration === catalogGeneration);
   }
 
-  compareAndSet(key: string, _expectedGeneration: number, next: GenerationRecord): boolean {
+  override compareAndSet(key: string, _expectedGeneration: number, next: GenerationRecord, receipt: CatalogReceipt): boolean {
     this.#history.set(key, [...(this.#history.get(key) ?? []), next]);
+    this.#receipts.set(key, [...(this.#receipts.get(key) ?? []), receipt]);
+    this.#disabled.delete(key);
     return true;
+  }
+
+  override catalogReceipts(key: string): CatalogReceipt[] {
+    return [...(this.#receipts.get(key) ?? [])];
+  }
+
+  override disabledReason(key: string): string | undefined {
+    return this.#disabled.get(key);
+  }
+
+  override disable(key: string, reason: string): void {
+    this.#disabled.set(key, reason);
   }
 }
 

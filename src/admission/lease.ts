@@ -74,16 +74,23 @@ export interface LeaseIssuerOptions {
   key: LeaseKey;
   /** Lifetime of a lease, ms (> 0). */
   ttlMs: number;
-  /** Lease ids are `${idPrefix}${n}`, n = 0, 1, ... */
+  /** Lease ids are `${idPrefix}${n}`, n = firstIndex, firstIndex + 1, ... */
   idPrefix: string;
+  /**
+   * The n of the first lease id. Default 0. A host on a durable store starts after the leases
+   * its ledger already holds, so an id is never issued twice across restarts.
+   */
+  firstIndex?: number;
   clock: Clock;
 }
 
 /** Issues signed leases with deterministic, never repeated ids. */
 export class LeaseIssuer {
-  #issued = 0;
+  #issued: number;
 
-  constructor(private readonly options: LeaseIssuerOptions) {}
+  constructor(private readonly options: LeaseIssuerOptions) {
+    this.#issued = options.firstIndex ?? 0;
+  }
 
   /** A fresh lease for `binding`, valid from now until now + `ttlMs`. */
   issue(binding: LeaseBinding): SignedLease {

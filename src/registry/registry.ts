@@ -6,7 +6,7 @@
 import type { Clock, ObservationSink } from '../ports.ts';
 import { keyName, type CatalogKey } from '../keys.ts';
 import { digestOfSnapshot, type ToolCatalogSnapshot } from '../snapshot/snapshot.ts';
-import type { GenerationRecord, RegistryStore } from './store.ts';
+import { catalogReceiptOf, type GenerationRecord, type PointerStore } from './store.ts';
 
 /** Why a publish was refused. `CAS_CONFLICT`: another publisher moved the pointer first. */
 export type PublishRefusal = 'CAS_CONFLICT' | 'NOT_PROVEN' | 'REVISION_REGRESSION' | 'POLICY_EPOCH_MOVED' | 'IDENTITY_MOVED' | 'TRUST_CHANGED' | 'CATALOG_LIMIT';
@@ -33,18 +33,19 @@ export interface PublishGuards {
 }
 
 /**
- * The registry of published generations over a {@link RegistryStore}.
+ * The registry of published generations over a {@link PointerStore}.
  *
- * Besides the pointer it keeps, per key: whether the key is DISABLED (a rollback found no
- * earlier generation that qualifies; a later successful publish re-enables it) and how many
- * unfinished plans hold each superseded generation (retention, SPEC section 6).
+ * The store keeps, per key, the generations, the pointer, the catalog receipt of every pointer
+ * move and whether the key is DISABLED (a rollback found no earlier generation that qualifies; a
+ * later successful publish re-enables it), so all of that survives a restart on a durable store.
+ * The registry itself keeps only how many unfinished plans hold each superseded generation
+ * (retention, SPEC section 6): plans live in the process, and end with it.
  */
 export class CatalogRegistry {
-  readonly #disabled = new Map<string, string>();
   readonly #retained = new Map<string, Map<number, number>>();
 
   constructor(
-    private readonly store: RegistryStore,
+    private readonly store: PointerStore,
     private readonly clock: Clock,
     private readonly sink: ObservationSink,
   ) {}
@@ -69,7 +70,7 @@ export class CatalogRegistry {
    * failed refresh keeps the current generation serving only until then).
    */
   serve(key: CatalogKey): ServeResult {
-    if (this.#disabled.has(this.storeKey(key))) return { ok: false, code: 'SERVER_DISABLED' };
+    if (this.isDisabled(key)) return { ok: false, code: 'SERVER_DISABLED' };
     const active = this.active(key);
     if (active === undefined) return { ok: false, code: 'INCOMPLETE_DISCOVERY' };
     if (this.clock.now() > active.snapshot.expiresAt) return { ok: false, code: 'CATALOG_EXPIRED' };
@@ -78,7 +79,7 @@ export class CatalogRegistry {
 
   /** Whether the key is DISABLED. */
   isDisabled(key: CatalogKey): boolean {
-    return this.#disabled.has(this.storeKey(key));
+    return this.store.disabledReason(this.storeKey(key)) !== undefined;
   }
 
   /** A generation of a key while it is retained or active; undefined once RETIRED. */
@@ -118,7 +119,9 @@ export class CatalogRegistry {
    * Rollback (SPEC section 6): one CAS step publishing generation N+1 with the content of the
    * latest earlier generation that is still unexpired (`rolledBackFrom`). If none qualifies the
    * key becomes DISABLED (`server_disabled`): nothing is served, and there is no fallback to a
-   * stale full set. A later successful publish re-enables the key.
+   * stale full set. A later successful publish re-enables the key. The republish and its catalog
+   * receipt (carrying `reason`) are one store write; so is the DISABLED mark.
+   * @throws the store's write error (nothing is published or emitted then).
    */
   rollback(key: CatalogKey, reason: string): RollbackResult {
     const name = this.storeKey(key);
@@ -126,12 +129,12 @@ export class CatalogRegistry {
     if (active === undefined) return { ok: false, code: 'NOTHING_PUBLISHED' };
     const source = this.#rollbackSource(name, active.catalogGeneration);
     if (source === undefined) {
-      this.#disabled.set(name, reason);
+      this.store.disable(name, reason);
       this.sink.emit({ type: 'server_disabled', key: name, reason });
       return { ok: false, code: 'DISABLED' };
     }
     const record: GenerationRecord = { ...source, catalogGeneration: active.catalogGeneration + 1, publishedAt: this.clock.now(), rolledBackFrom: source.catalogGeneration };
-    if (!this.store.compareAndSet(name, active.catalogGeneration, record)) return this.rollback(key, reason);
+    if (!this.store.compareAndSet(name, active.catalogGeneration, record, catalogReceiptOf(record, reason))) return this.rollback(key, reason);
     this.#emitPublished(name, record);
     return { ok: true, record };
   }
@@ -152,8 +155,10 @@ export class CatalogRegistry {
   /**
    * Publishes a proven (or complete unversioned) snapshot if the pointer still holds
    * `expectedGeneration`, its revision is not lower than the active one's, and `guards` (read
-   * now) equal what the snapshot recorded at discovery start. Emits `published` or
-   * `cas_conflict` / `publish_refused`.
+   * now) equal what the snapshot recorded at discovery start. The generation (with its source
+   * revision and page root), the pointer and the catalog receipt are one store write. Emits
+   * `published` or `cas_conflict` / `publish_refused`.
+   * @throws the store's write error (nothing is published or emitted then).
    */
   publish(snapshot: ToolCatalogSnapshot, expectedGeneration: number, guards: PublishGuards): PublishResult {
     const key = this.storeKey(keyOfSnapshot(snapshot));
@@ -169,10 +174,9 @@ export class CatalogRegistry {
       publishedAt: this.clock.now(),
       rolledBackFrom: null,
     };
-    if (!this.store.compareAndSet(key, expectedGeneration, record)) {
+    if (!this.store.compareAndSet(key, expectedGeneration, record, catalogReceiptOf(record, null))) {
       return this.#refuse(snapshot, expectedGeneration, 'CAS_CONFLICT', this.store.active(key)?.catalogGeneration ?? 0);
     }
-    this.#disabled.delete(key);
     this.#emitPublished(key, record);
     return { ok: true, record };
   }
