@@ -213,6 +213,25 @@ describe('reopening', () => {
   });
 });
 
+describe('closing', () => {
+  it('a closed store serves nothing, not even what it had read into memory', () => {
+    const path = freshPath();
+    const store = open({ path });
+    const first = generationAt(1, 3);
+    store.compareAndSet(STORE_KEY, 0, first, receiptOf(first));
+    store.disable(STORE_KEY, 'operator');
+    store.close();
+    expect(store.open).toBe(false);
+    expect(() => store.active(STORE_KEY)).toThrow(new TypeError(`registry store ${path} is closed`));
+    expect(() => store.disabledReason(STORE_KEY)).toThrow(new TypeError(`registry store ${path} is closed`));
+    expect(() => store.issuedLeaseCount()).toThrow(TypeError);
+  });
+
+  it('refuses a busy timeout that is not an integer >= 0', () => {
+    expect(() => openSqliteStore({ path: freshPath(), busyTimeoutMs: -1 })).toThrow(new RangeError('busyTimeoutMs must be an integer >= 0, got -1'));
+  });
+});
+
 describe('schema versions and migrations', () => {
   it('writes a new database as a catsim registry at schema version 1, in WAL mode', () => {
     const path = freshPath();

@@ -53,7 +53,8 @@ export interface SqliteStoreOptions {
  * Opens (or creates) the registry database at `options.path`, migrated to the current schema.
  * @throws RegistryStoreError when the file is not a SQLite database (NOT_SQLITE), is another
  *   application's (FOREIGN), was written by a newer catsim (NEWER_SCHEMA), is held by another
- *   connection (LOCKED), is damaged (CORRUPT), cannot be migrated (MIGRATION_FAILED) or opened (IO).
+ *   connection (LOCKED), is damaged (CORRUPT), cannot be migrated (MIGRATION_FAILED) or opened (IO);
+ *   RangeError for a `busyTimeoutMs` that is not an integer >= 0.
  */
 export function openSqliteStore(options: SqliteStoreOptions): SqliteRegistryStore {
   return openSqliteStoreWith(options, MIGRATIONS);
@@ -64,7 +65,9 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteRegistryStor
  * only (a database migrated by a list the code does not ship is not one it can read).
  */
 export function openSqliteStoreWith(options: SqliteStoreOptions, migrations: readonly Migration[]): SqliteRegistryStore {
-  const db = openRegistryDatabase(options.path, options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS, migrations);
+  const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
+  if (!Number.isSafeInteger(busyTimeoutMs) || busyTimeoutMs < 0) throw new RangeError(`busyTimeoutMs must be an integer >= 0, got ${busyTimeoutMs}`);
+  const db = openRegistryDatabase(options.path, busyTimeoutMs, migrations);
   return new SqliteRegistryStore(db, options.path);
 }
 
@@ -181,12 +184,20 @@ export class SqliteRegistryStore implements RegistryStore {
     return this.#db.open;
   }
 
-  /** Closes the connection and releases the lock; the store cannot be used afterwards. */
+  /**
+   * Closes the connection and releases the lock; every method throws afterwards (also those
+   * that would have answered from memory: a closed store serves nothing it read before).
+   */
   close(): void {
     this.#db.close();
   }
 
+  #checkOpen(): void {
+    if (!this.#db.open) throw new TypeError(`registry store ${this.path} is closed`);
+  }
+
   active(key: string): GenerationRecord | undefined {
+    this.#checkOpen();
     let record = this.#active.get(key);
     if (record === undefined) {
       const generation = this.#sql.pointer.pluck().get(key) as number | undefined;
@@ -233,6 +244,7 @@ export class SqliteRegistryStore implements RegistryStore {
   }
 
   disabledReason(key: string): string | undefined {
+    this.#checkOpen();
     let reason = this.#disabled.get(key);
     if (reason === undefined) {
       reason = (this.#sql.disabled.pluck().get(key) as string | undefined) ?? null;
