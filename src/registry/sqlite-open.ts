@@ -5,9 +5,11 @@
  * database that cannot be read is never replaced by an empty registry.
  *
  * This file and sqlite-store.ts are the store port's real I/O: the core touches the file system
- * only through better-sqlite3, and only here. They read no clock and draw no randomness.
+ * only through better-sqlite3 (sqlite-driver.ts), and only here. They read no clock and draw no
+ * randomness.
  */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { sqliteDriver, type SqliteDriver } from './sqlite-driver.ts';
 import { APPLICATION_ID, checkMigrations, freshShape, latestVersion, migrate, MigrationStepError, schemaMismatch, schemaShape, type Migration } from './sqlite-schema.ts';
 import { RegistryStoreError } from './store-error.ts';
 
@@ -26,18 +28,19 @@ interface Header {
  * Opens `path` (created when absent) as a registry database at the latest version of
  * `migrations`, holding its lock until the connection is closed.
  * @throws RegistryStoreError (NOT_SQLITE, FOREIGN, NEWER_SCHEMA, LOCKED, CORRUPT,
- *   MIGRATION_FAILED, IO); Error for misnumbered `migrations` (before the file is touched).
+ *   MIGRATION_FAILED, NO_DRIVER, IO); Error for misnumbered `migrations` (before the file is touched).
  */
 export function openRegistryDatabase(path: string, busyTimeoutMs: number, migrations: readonly Migration[]): Database.Database {
   checkMigrations(migrations);
+  const Driver = sqliteDriver(path);
   let db: Database.Database;
   try {
-    db = new Database(path, { timeout: busyTimeoutMs });
+    db = new Driver(path, { timeout: busyTimeoutMs });
   } catch (error) {
     throw storeError(path, error, busyTimeoutMs);
   }
   try {
-    prepareDatabase(db, path, migrations);
+    prepareDatabase(db, path, migrations, Driver);
     return db;
   } catch (error) {
     db.close();
@@ -45,7 +48,7 @@ export function openRegistryDatabase(path: string, busyTimeoutMs: number, migrat
   }
 }
 
-function prepareDatabase(db: Database.Database, path: string, migrations: readonly Migration[]): void {
+function prepareDatabase(db: Database.Database, path: string, migrations: readonly Migration[], Driver: SqliteDriver): void {
   // One writer per database, for the life of the connection: the first read takes the lock and
   // keeps it, so a second host on the same file fails here, fast, instead of interleaving its
   // writes and lease numbers with ours. It also lets the store cache what it read (nobody else
@@ -58,7 +61,7 @@ function prepareDatabase(db: Database.Database, path: string, migrations: readon
   db.transaction(() => {
     const version = db.pragma('user_version', { simple: true }) as number;
     if (version < latest) migrateOrRefuse(db, path, version, migrations);
-    const mismatch = schemaMismatch(schemaShape(db), freshShape(migrations));
+    const mismatch = schemaMismatch(schemaShape(db), freshShape(migrations, Driver));
     if (mismatch !== undefined) throw new RegistryStoreError(path, 'CORRUPT', `its tables are not those of schema version ${latest}: ${mismatch}`);
   }).exclusive();
 }

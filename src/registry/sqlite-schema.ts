@@ -13,7 +13,8 @@
  * epochs and lease times are INTEGER (they are integers by contract). Tables are STRICT, so a
  * value of the wrong type is refused rather than stored.
  */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import type { SqliteDriver } from './sqlite-driver.ts';
 
 /** `PRAGMA application_id` of a catsim registry: the ASCII bytes "cats". */
 export const APPLICATION_ID = 0x63617473;
@@ -191,10 +192,10 @@ const FRESH_SHAPES = new WeakMap<readonly Migration[], SchemaShape>();
  * The shape of an empty database migrated from 0 by `migrations` (built once per list, in
  * memory): what every database at their latest version must look like, migrated or fresh.
  */
-export function freshShape(migrations: readonly Migration[]): SchemaShape {
+export function freshShape(migrations: readonly Migration[], Driver: SqliteDriver): SchemaShape {
   let shape = FRESH_SHAPES.get(migrations);
   if (shape === undefined) {
-    const db = new Database(':memory:');
+    const db = new Driver(':memory:');
     try {
       db.transaction(() => migrate(db, 0, migrations))();
       shape = schemaShape(db);

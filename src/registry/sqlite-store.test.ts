@@ -6,14 +6,15 @@
  * application's database, a damaged one, a newer schema, or a database another writer holds.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { Observation } from '../ports.ts';
 import { DEFAULT_TRUST, trustDigest } from '../validation/trust.ts';
 import { CatalogRegistry } from './registry.ts';
+import { sqliteDriver } from './sqlite-driver.ts';
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION, type Migration } from './sqlite-schema.ts';
 import { openSqliteStore, openSqliteStoreWith, type SqliteRegistryStore, type SqliteStoreOptions } from './sqlite-store.ts';
 import { RegistryStoreError } from './store-error.ts';
@@ -363,5 +364,27 @@ describe('a database that cannot be used is an error naming the path and the cau
     const path = join(tempDir(), 'missing', 'catalog.db');
     const error = openError(path);
     expect([error.failure, error.message]).toEqual(['IO', `registry store ${path}: cannot be opened (Cannot open database because the directory does not exist)`]);
+  });
+
+  it('better-sqlite3 not installed (NO_DRIVER)', () => {
+    const path = freshPath();
+    expect(() => sqliteDriver(path, 'better-sqlite3-not-here')).toThrow(new RegistryStoreError(path, 'NO_DRIVER', 'better-sqlite3-not-here is not installed; the SQLite store needs it: npm install better-sqlite3@^12.11.1 (13 needs Node 22)'));
+  });
+});
+
+describe('better-sqlite3 stays optional', () => {
+  /** Every non-test .ts file under `dir`, relative to the repository. */
+  function sources(dir: string): string[] {
+    return readdirSync(dir, { withFileTypes: true, recursive: true })
+      .filter((entry) => entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts'))
+      .map((entry) => relative('.', join(entry.parentPath, entry.name)))
+      .filter((path) => !path.split('/').includes('testing') && !path.includes('node_modules'));
+  }
+
+  it('no shipped file loads it at import time: only sqlite-driver.ts requires it, on first use', () => {
+    const loaders = ['src', 'sim', 'cli', 'oracle', 'api', 'contract'].flatMap(sources)
+      .filter((path) => readFileSync(path, 'utf8').split('\n').some((line) => /from 'better-sqlite3'|require\('better-sqlite3'\)/.test(line) && !line.startsWith('import type ')));
+    expect(loaders).toEqual([]);
+    expect(readFileSync('src/registry/sqlite-driver.ts', 'utf8')).toContain("export const SQLITE_DRIVER_MODULE = 'better-sqlite3';");
   });
 });

@@ -1,6 +1,7 @@
 /**
  * The durable registry store: the {@link RegistryStore} port on an embedded SQLite database
- * (better-sqlite3), what a host that embeds the core should pass as `ports.store`.
+ * (better-sqlite3 12, an optional peer dependency: see sqlite-driver.ts), what a host that embeds
+ * the core should pass as `ports.store`.
  *
  * Usage: `const store = openSqliteStore({ path: '/var/lib/myhost/catalog.db' })`, then
  * `new CatalogHost({ ...ports, store }, config)`; `store.close()` after `host.stop()` when the
@@ -53,7 +54,8 @@ export interface SqliteStoreOptions {
  * Opens (or creates) the registry database at `options.path`, migrated to the current schema.
  * @throws RegistryStoreError when the file is not a SQLite database (NOT_SQLITE), is another
  *   application's (FOREIGN), was written by a newer catsim (NEWER_SCHEMA), is held by another
- *   connection (LOCKED), is damaged (CORRUPT), cannot be migrated (MIGRATION_FAILED) or opened (IO);
+ *   connection (LOCKED), is damaged (CORRUPT), cannot be migrated (MIGRATION_FAILED) or opened (IO),
+ *   or better-sqlite3 is not installed (NO_DRIVER);
  *   RangeError for a `busyTimeoutMs` that is not an integer >= 0.
  */
 export function openSqliteStore(options: SqliteStoreOptions): SqliteRegistryStore {

@@ -11,9 +11,10 @@
  * - `LOCKED`: another writer (another host, or any connection) holds the database;
  * - `CORRUPT`: a catsim registry whose pages, tables or stored artifacts are damaged;
  * - `MIGRATION_FAILED`: a step of the schema migration failed (the database is left as it was);
+ * - `NO_DRIVER`: better-sqlite3, the optional peer dependency the store runs on, is not installed;
  * - `IO`: the file cannot be opened, read or written at all (missing directory, permissions).
  */
-export type StoreFailure = 'NOT_SQLITE' | 'FOREIGN' | 'NEWER_SCHEMA' | 'LOCKED' | 'CORRUPT' | 'MIGRATION_FAILED' | 'IO';
+export type StoreFailure = 'NOT_SQLITE' | 'FOREIGN' | 'NEWER_SCHEMA' | 'LOCKED' | 'CORRUPT' | 'MIGRATION_FAILED' | 'NO_DRIVER' | 'IO';
 
 /**
  * A registry store at `path` cannot be used, for `failure`. The message is one line naming the
