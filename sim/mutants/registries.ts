@@ -39,7 +39,9 @@ export class BlindStore extends InMemoryRegistryStore {
 
   override compareAndSet(key: string, _expectedGeneration: number, next: GenerationRecord, receipt: CatalogReceipt): boolean {
     this.#history.set(key, [...(this.#history.get(key) ?? []), next]);
-    this.#receipts.set(key, [...(this.#receipts.get(key) ?? []), receipt]);
+    let receipts = this.#receipts.get(key);
+    if (receipts === undefined) this.#receipts.set(key, (receipts = []));
+    receipts.push(receipt);
     this.#disabled.delete(key);
     return true;
   }

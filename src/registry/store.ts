@@ -212,7 +212,9 @@ export class InMemoryRegistryStore implements RegistryStore {
     if (history.length !== expectedGeneration || next.catalogGeneration !== expectedGeneration + 1) return false;
     history.push(next);
     this.#history.set(key, history);
-    this.#catalogReceipts.set(key, [...(this.#catalogReceipts.get(key) ?? []), { ...receipt }]);
+    let receipts = this.#catalogReceipts.get(key);
+    if (receipts === undefined) this.#catalogReceipts.set(key, (receipts = []));
+    receipts.push({ ...receipt });
     this.#disabled.delete(key);
     return true;
   }
