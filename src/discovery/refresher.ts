@@ -40,15 +40,6 @@ export interface RefreshConfig {
   generationTtlMs: number;
 }
 
-/** Defaults for a host outside the simulator. */
-export const DEFAULT_REFRESH: RefreshConfig = {
-  refreshIntervalMs: 300_000,
-  retryBackoffMsBase: 500,
-  retryBackoffMsMax: 30_000,
-  listChangedDelayMs: 100,
-  generationTtlMs: 900_000,
-};
-
 /** Reads the current policy epoch of an audience class. */
 export interface PolicyEpochView {
   epoch(audience: AudienceClass): number;
