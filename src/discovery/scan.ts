@@ -89,7 +89,9 @@ export type WalkConstructor = new (source: PageSource, ctx: ScanContext) => Walk
 
 /**
  * Runs one scan to its end state and emits `scan_started`, `page_read` and `scan_ended`.
- * Never rejects: every failure is an end state with a reason code.
+ * Never rejects: every failure is an end state with a reason code. `WalkClass` is an internal
+ * seam (src/internal/seams.ts): the reference {@link Walk} unless a checker-validation mutant's
+ * host passes its own.
  */
 export async function runScan(source: PageSource, ctx: ScanContext, WalkClass: WalkConstructor = Walk): Promise<ScanOutcome> {
   const walk = new WalkClass(source, ctx);
