@@ -99,7 +99,7 @@ describe('catsim discover: initialize refused, page cap, oversized tools', () =>
       const { stdout } = await catsim([command, '--help']);
       // The option's entry runs from its name to the next option (yargs wraps long lines).
       const entry = stdout.slice(stdout.indexOf('--page-count-max')).split(/\n {2}--/)[0];
-      expect(entry, command).toContain('[number] [default: 1000]');
+      expect(entry, command).toContain('[default: 1000]');
     }
   });
 
