@@ -75,10 +75,11 @@ async function report(error: unknown): Promise<number> {
     return EXIT.usage;
   }
   // A command raised it, so these modules are loaded already: importing them costs nothing.
-  const [{ TestbedError }, { UnknownCoreError }, { CoreModuleError }, { ScenarioError }] = await Promise.all([
+  const [{ TestbedError }, { UnknownCoreError }, { CoreModuleError }, { ScenarioError }, { ConnectError }] = await Promise.all([
     import('../sim/campaign/campaign.ts'), import('../sim/campaign/cores.ts'), import('../sim/cores/module-core.ts'), import('../sim/plan/scenario.ts'),
+    import('../src/connect/connect-error.ts'),
   ]);
-  if (error instanceof ScenarioError || error instanceof UnknownCoreError || error instanceof CoreModuleError) {
+  if (error instanceof ScenarioError || error instanceof UnknownCoreError || error instanceof CoreModuleError || error instanceof ConnectError) {
     process.stderr.write(`catsim: ${error.message}\n`);
     return EXIT.usage;
   }
@@ -155,19 +156,20 @@ function build(parser: Argv, setCode: (code: number) => void): Argv {
     .command('check <trace>', 'Run the oracle on a saved trace (catsim.trace.v1)', (y) => y
       .positional('trace', { type: 'string', demandOption: true, describe: 'Trace file (JSON lines)' }),
     async (a) => setCode((await commands.check()).checkCommand(a.trace)))
-    .command('discover', 'Discover the catalog of a real MCP server and print the snapshot', async (y) => { const { serverTarget } = await import('./connected-server.ts'); return y
+    .command('discover', 'Discover the catalog of a real MCP server and print the snapshot', async (y) => { const { PAGE_COUNT_MAX_DEFAULT, serverTarget } = await import('./server-target.ts'); return y
       .option('stdio', { type: 'string', describe: 'Command line that starts the server on stdio, e.g. "npx mcp-server-everything"' })
       .option('url', { type: 'string', describe: 'URL of a remote server\'s MCP endpoint (Streamable HTTP, legacy HTTP+SSE after a 4xx), e.g. http://127.0.0.1:3001/mcp' })
       .option('tenant', { type: 'string', default: 'local', describe: 'Tenant of the audience class' })
       .option('role', { type: 'string', default: 'user', describe: 'Role of the audience class' })
-      .option('timeout', { coerce: countOption('timeout', 1), requiresArg: true, default: 20_000, describe: 'Milliseconds to wait for the server' })
+      .option('timeout', { coerce: countOption('timeout', 1), requiresArg: true, default: 20_000, describe: 'Milliseconds to wait for initialize, and for the whole scan' })
+      .option('page-count-max', { coerce: countOption('page-count-max', 1), requiresArg: true, default: PAGE_COUNT_MAX_DEFAULT, describe: 'Quarantine a scan of more pages than this (PAGE_LIMIT)' })
       .check((a) => Boolean(serverTarget('discover', a))); },
-    async (a) => setCode(await (await commands.discover()).discoverCommand({ stdio: a.stdio, url: a.url, tenant: a.tenant, role: a.role, timeoutMs: a.timeout })))
-    .command('capture', 'Save a real MCP server\'s tools/list pages as a catalog file (JSON on stdout) for run --catalog', async (y) => { const { serverTarget } = await import('./connected-server.ts'); return y
+    async (a) => setCode(await (await commands.discover()).discoverCommand({ stdio: a.stdio, url: a.url, tenant: a.tenant, role: a.role, timeoutMs: a.timeout, pageCountMax: a['page-count-max'] })))
+    .command('capture', 'Save a real MCP server\'s tools/list pages as a catalog file (JSON on stdout) for run --catalog', async (y) => { const { PAGE_COUNT_MAX_DEFAULT, serverTarget } = await import('./server-target.ts'); return y
       .option('stdio', { type: 'string', describe: 'Command line that starts the server on stdio, e.g. "npx mcp-server-memory"' })
       .option('url', { type: 'string', describe: 'URL of a remote server\'s MCP endpoint (Streamable HTTP, legacy HTTP+SSE after a 4xx)' })
       .option('timeout', { coerce: countOption('timeout', 1), requiresArg: true, default: 20_000, describe: 'Milliseconds to wait for initialize and for each page' })
-      .option('page-count-max', { coerce: countOption('page-count-max', 1), requiresArg: true, default: 1000, describe: 'Give up after this many pages in one walk' })
+      .option('page-count-max', { coerce: countOption('page-count-max', 1), requiresArg: true, default: PAGE_COUNT_MAX_DEFAULT, describe: 'Give up after this many pages in one walk' })
       .option('out', { type: 'string', describe: 'Write the catalog file here instead of stdout (checked before the server starts)' })
       .check((a) => Boolean(serverTarget('capture', a))); },
     async (a) => setCode(await (await commands.capture()).captureCommand({ stdio: a.stdio, url: a.url, timeoutMs: a.timeout, pageCountMax: a['page-count-max'], out: a.out })))

@@ -14,21 +14,20 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { PIN_META_KEY, LEASE_META_KEY, type CallOutcome, type RefusalCode } from './admission/codes.ts';
 import { DisclosureLedger, type DisclosureEntry } from './admission/disclosure-ledger.ts';
 import { dispatchCall, type CallParams, type DispatchResult } from './admission/dispatch.ts';
-import { AdmissionGate, type CallRequest, type ConfirmationVerifier, type GateDecision } from './admission/gate.ts';
+import type { AdmissionGate, CallRequest, ConfirmationVerifier, GateDecision } from './admission/gate.ts';
 import { DEFAULT_LEASE_ID_PREFIX, DEFAULT_LEASE_TTL_MS, LeaseIssuer, type LeaseKey, type SignedLease } from './admission/lease.ts';
 import { DEFAULT_POLICY_POLL_MS, PolicyState, type PolicySource } from './admission/policy.ts';
 import type { ScanLimits } from './discovery/config.ts';
 import type { PageSource } from './discovery/page-source.ts';
-import { CatalogRefresher, type EndpointInfo, type RefreshConfig } from './discovery/refresher.ts';
+import { CatalogRefresher, type EndpointInfo, type RefreshConfig, type RefresherDeps } from './discovery/refresher.ts';
 import { RevisionWatch } from './discovery/revision-watch.ts';
-import type { WalkConstructor } from './discovery/scan.ts';
+import { REFERENCE_SEAMS, type CoreSeams } from './internal/seams.ts';
 import { audienceName, keyName, type AudienceClass, type CatalogKey } from './keys.ts';
 import type { Clock, ObservationSink, Random, Scheduler } from './ports.ts';
-import { CatalogRegistry, type ServeResult } from './registry/registry.ts';
-import { InMemoryRegistryStore, type CallReceipt, type GenerationRecord, type RegistryStore } from './registry/store.ts';
+import type { CatalogRegistry, ServeResult } from './registry/registry.ts';
+import type { CallReceipt, GenerationRecord, RegistryStore } from './registry/store.ts';
 import type { SnapshotTool } from './snapshot/snapshot.ts';
 import { ArgumentValidator } from './validation/argument-validator.ts';
-import type { ContentChecks } from './validation/content-checks.ts';
 import type { TrustConfig } from './validation/trust.ts';
 
 /** Default time a sent `tools/call` may take before its outcome is `unknown`, ms. */
@@ -44,14 +43,16 @@ export interface HostPorts {
    * Where the registry, the lease ledger and the call receipts live. A host that must keep its
    * catalog across restarts passes a durable store, `openSqliteStore({ path })`
    * (src/registry/sqlite-store.ts), and closes it after `stop()`. Defaults to a fresh
-   * {@link InMemoryRegistryStore}, which ends with the process (unit tests, the simulator).
+   * `InMemoryRegistryStore` (src/registry/store.ts), which ends with the process (unit tests, the simulator).
    */
   store?: RegistryStore;
 }
 
 /**
  * Configuration of a host. Discovery reads its policy epochs from the host's own
- * {@link PolicyState} (`CatalogHost.policy`), the same state the gate reads.
+ * {@link PolicyState} (`CatalogHost.policy`), the same state the gate reads. Nothing here turns a
+ * defence off: the parts checker-validation mutants replace are internal seams
+ * (src/internal/seams.ts), not configuration.
  */
 export interface HostConfig {
   limits: ScanLimits;
@@ -59,16 +60,6 @@ export interface HostConfig {
   trust: TrustConfig;
   /** Prefix of scan ids (`<prefix><n>`), so several hosts in one trace stay apart. */
   scanIdPrefix?: string;
-  /** The walk implementation; mutants replace it. Defaults to the reference walk. */
-  walk?: WalkConstructor;
-  /** The registry implementation; mutants replace it. Defaults to {@link CatalogRegistry}. */
-  registry?: typeof CatalogRegistry;
-  /** The registry's store; mutants replace it. Defaults to {@link InMemoryRegistryStore} (or `ports.store`). */
-  storeClass?: new () => RegistryStore;
-  /** The admission gate implementation; mutants replace it. Defaults to {@link AdmissionGate}. */
-  gate?: typeof AdmissionGate;
-  /** The per-tool content checks (SPEC section 5); mutants replace them. Defaults to `checkTools`. */
-  contentChecks?: ContentChecks;
   /**
    * The HMAC-SHA256 key of leases (SPEC section 2; in the simulator the world's). No default:
    * `call` rejects with a TypeError while it is absent (discovery and `disclose` work without it).
@@ -118,15 +109,16 @@ export class CatalogHost {
   readonly #leases: LeaseIssuer | undefined;
   readonly #store: RegistryStore;
   readonly refreshers: CatalogRefresher[] = [];
+  readonly #walkSeams: RefresherDeps['seams'];
   #scans = 0;
 
   constructor(private readonly ports: HostPorts, private readonly config: HostConfig) {
-    const Registry = config.registry ?? CatalogRegistry;
-    this.#store = ports.store ?? new (config.storeClass ?? InMemoryRegistryStore)();
-    this.registry = new Registry(this.#store, ports.clock, ports.sink);
+    const seams = this.seams();
+    this.#walkSeams = { walk: seams.walk, contentChecks: seams.contentChecks };
+    this.#store = ports.store ?? new seams.store();
+    this.registry = new seams.registry(this.#store, ports.clock, ports.sink);
     this.policy = new PolicyState({ scheduler: ports.scheduler, sink: ports.sink, source: config.policySource, pollIntervalMs: config.policyPollMs ?? DEFAULT_POLICY_POLL_MS });
-    const Gate = config.gate ?? AdmissionGate;
-    this.gate = new Gate({
+    this.gate = new seams.gate({
       registry: this.registry,
       policy: this.policy,
       ledger: this.disclosures,
@@ -143,6 +135,16 @@ export class CatalogHost {
       firstIndex: this.#store.issuedLeaseCount(),
       clock: ports.clock,
     });
+  }
+
+  /**
+   * The parts of the core it is built from: the reference ones. Internal seam, not configuration:
+   * only checker-validation mutants override it (sim/cores/reference.ts), to remove exactly one
+   * defence. Called once, by the constructor, before any field of a subclass is set, so an
+   * override must return a value it does not compute from instance state.
+   */
+  protected seams(): CoreSeams {
+    return REFERENCE_SEAMS;
   }
 
   /**
@@ -167,8 +169,7 @@ export class CatalogHost {
       scheduler: this.ports.scheduler,
       random: this.ports.random,
       sink: this.ports.sink,
-      walk: this.config.walk,
-      contentChecks: this.config.contentChecks,
+      seams: this.#walkSeams,
     });
     this.refreshers.push(refresher);
     this.#sources.set(refresher, source);

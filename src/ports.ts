@@ -47,21 +47,3 @@ export const nullSink: ObservationSink = { emit: () => undefined };
 
 /** Wall-clock implementation of {@link Clock} for hosts outside the simulator. */
 export const realClock: Clock = { now: () => Date.now() }; // real-clock
-
-/** Timer-based implementation of {@link Scheduler} for hosts outside the simulator. */
-export function realScheduler(): Scheduler {
-  const timers = new Map<number, ReturnType<typeof setTimeout>>();
-  let next = 0;
-  return {
-    after(delayMs, fn) {
-      const id = next++;
-      timers.set(id, setTimeout(() => { timers.delete(id); fn(); }, delayMs)); // real-clock
-      return { id };
-    },
-    cancel(task) {
-      const timer = timers.get(task.id);
-      if (timer !== undefined) clearTimeout(timer);
-      timers.delete(task.id);
-    },
-  };
-}

@@ -81,9 +81,11 @@ describe('catsim capture against the reference servers', () => {
   it.each([
     ['error', 'failed tools/list page 1: error -32603: tools are broken'],
     ['garbage', 'failed tools/list page 1: the result is not a tools/list result'],
+    ['busy', 'failed tools/list page 1: error -32001: server busy'],
+    ['page-11mib', 'failed tools/list page 1: the page is larger than 10485760 bytes, the most one stdio message may hold'],
   ])('fails with one line and exit 2 when tools/list answers %s after initialize', async (mode, problem) => {
     const command = `${node} test/support/raw-stdio-server.mjs ${mode}`;
-    const { code, stdout, stderr } = await runMain(['capture', '--timeout', '10000', '--stdio', command]);
+    const { code, stdout, stderr } = await runMain(['capture', '--timeout', '30000', '--stdio', command]);
     expect(stderr).toBe(`catsim: server "${command}" ${problem}\n`);
     expect(stdout).toBe('');
     expect(code).toBe(2);
@@ -139,6 +141,9 @@ describe('walkCatalog', () => {
       .rejects.toThrow(new InputError('server "s" sent more than 5 pages of tools/list (raise --page-count-max if that is real)'));
     await expect(walk(() => (cursor) => (cursor === undefined ? { tools: [], nextCursor: 'x' } : { error: -32602 })))
       .rejects.toThrow(new InputError('server "s" failed tools/list page 2: error -32602: scripted error'));
+    // A server's -32001 is its error, not the SDK's own timeout (which says no answer came).
+    await expect(walk(() => () => ({ error: -32001, message: 'server busy' })))
+      .rejects.toThrow(new InputError('server "s" failed tools/list page 1: error -32001: server busy'));
   });
 });
 

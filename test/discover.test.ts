@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import canonicalize from 'canonicalize';
 import { describe, expect, it } from 'vitest';
 import { runMain } from './support/run-main.ts';
 import { catsim } from './support/run-cli.ts';
@@ -52,11 +54,15 @@ describe('catsim discover against a real MCP server over stdio', () => {
 describe('catsim discover against a server that fails after initialize', () => {
   const server = (mode: string): string => `${process.execPath} test/support/raw-stdio-server.mjs ${mode}`;
   it.each([
-    ['error', 'INCOMPLETE REQUEST_FAILED (tools/list answered with an error)'],
+    ['error', 'INCOMPLETE REQUEST_FAILED (tools/list answered with error -32603: tools are broken)'],
+    // The SDK's own request timeout is -32001 too; a server refusing at once is still not a timeout.
+    ['busy', 'INCOMPLETE REQUEST_FAILED (tools/list answered with error -32001: server busy)'],
+    // A page longer than the stdio transport reads is a size refusal, not a retryable disconnect.
+    ['page-10mb', 'QUARANTINED BYTE_LIMIT (more than 8388608 bytes of pages)'],
     ['garbage', 'INCOMPLETE MALFORMED_PAGE (tools/list answered with something that is not a tools/list result)'],
     ['exit', 'INCOMPLETE DISCONNECTED (the connection closed during the scan)'],
   ])('tools/list %s: exit 2 with one line naming the server and the reason', async (mode, ending) => {
-    const { code, stdout, stderr } = await runMain(['discover', '--timeout', '10000', '--stdio', server(mode)]);
+    const { code, stdout, stderr } = await runMain(['discover', '--timeout', '30000', '--stdio', server(mode)]);
     expect(stderr).toBe(`catsim: server "${server(mode)}" gave no snapshot: discovery ended ${ending}\n`);
     expect(stdout).toBe('');
     expect(code).toBe(2);
@@ -67,5 +73,45 @@ describe('catsim discover against a server that fails after initialize', () => {
     expect(stderr).toBe('');
     expect(JSON.parse(stdout).snapshot.tools.map((tool: { name: string }) => tool.name)).toEqual(['echo']);
     expect(code).toBe(0);
+  });
+});
+
+describe('catsim discover: initialize refused, page cap, oversized tools', () => {
+  const server = (mode: string): string => `${process.execPath} test/support/raw-stdio-server.mjs ${mode}`;
+
+  it('a server answering initialize with error -32001 is said to have refused it, not to have timed out', async () => {
+    const { code, stderr } = await runMain(['discover', '--timeout', '10000', '--stdio', server('init-error')]);
+    expect(stderr).toBe(`catsim: server "${process.execPath}" answered initialize with error -32001: initialize refused\n`);
+    expect(code).toBe(2);
+  });
+
+  it('--page-count-max caps the scan (PAGE_LIMIT); the default (1,000) reads both pages', async () => {
+    const capped = await runMain(['discover', '--page-count-max', '1', '--stdio', server('two-pages')]);
+    expect(capped.stderr).toBe(`catsim: server "${server('two-pages')}" gave no snapshot: discovery ended QUARANTINED PAGE_LIMIT (more than 1 pages (raise --page-count-max if that is real))\n`);
+    expect(capped.code).toBe(2);
+    const { code, stdout } = await runMain(['discover', '--stdio', server('two-pages')]);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout).snapshot.tools.map((tool: { name: string }) => tool.name)).toEqual(['echo', 'echo2']);
+  });
+
+  it('discover and capture document the same --page-count-max default in --help', async () => {
+    for (const command of ['discover', 'capture']) {
+      const { stdout } = await catsim([command, '--help']);
+      // The option's entry runs from its name to the next option (yargs wraps long lines).
+      const entry = stdout.slice(stdout.indexOf('--page-count-max')).split(/\n {2}--/)[0];
+      expect(entry, command).toContain('[default: 1000]');
+    }
+  });
+
+  it('prints a quarantined oversized tool as its digest, size and reason, never its 5 MB body', async () => {
+    const { code, stdout } = await runMain(['discover', '--timeout', '30000', '--stdio', server('oversized-tool')]);
+    expect(code).toBe(0);
+    expect(stdout.length).toBeLessThan(5_000);
+    const huge = { name: 'huge', description: 'y'.repeat(5_000_000), inputSchema: { type: 'object' } };
+    // SPEC section 4: descriptorDigest = sha256("catsim.descriptor.v1\n" + JCS(tool as sent)).
+    const digest = createHash('sha256').update(`catsim.descriptor.v1\n${canonicalize(huge)}`, 'utf8').digest('hex');
+    const tools = JSON.parse(stdout).snapshot.tools;
+    expect(tools[1]).toEqual({ name: 'huge', descriptorDigest: digest, verdict: 'OVERSIZED_DESCRIPTOR', descriptorBytes: 5_000_064, sourceOmitted: true });
+    expect(tools[0].source).toEqual({ name: 'echo', inputSchema: { type: 'object' } });
   });
 });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { certificateFingerprint } from '../cli/tls-fingerprint.ts';
+import { certificateFingerprint } from '../src/connect/tls-fingerprint.ts';
 import { loadCatalog } from '../sim/plan/catalog.ts';
 import {
   closedPortUrl, readJson, startLegacySseServer, startRawHttpServer, startStreamableServer, type TestHttpServer,

@@ -8,6 +8,7 @@ import { ConnectedPageSource } from '../../src/discovery/connected-source.ts';
 import type { CatalogRefresher } from '../../src/discovery/refresher.ts';
 import type { WalkConstructor } from '../../src/discovery/scan.ts';
 import { CatalogHost } from '../../src/host.ts';
+import { REFERENCE_SEAMS, type CoreSeams } from '../../src/internal/seams.ts';
 import { DEFAULT_TRUST } from '../../src/validation/trust.ts';
 import type { CatalogRegistry } from '../../src/registry/registry.ts';
 import type { RegistryStore } from '../../src/registry/store.ts';
@@ -26,13 +27,17 @@ export const PROTOCOL_VERSION = '2025-11-25';
  */
 const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
 
-/** Options that turn the reference core into a mutant. */
+/**
+ * Options that turn the reference core into a mutant. The replaced parts reach the host through
+ * its internal seams (src/internal/seams.ts), never through its configuration.
+ */
 export interface ReferenceVariant {
   walk?: WalkConstructor;
   registry?: typeof CatalogRegistry;
   storeClass?: new () => RegistryStore;
   gate?: typeof AdmissionGate;
   contentChecks?: ContentChecks;
+  /** A host subclass (e.g. one whose receipts omit the policy epoch); default {@link CatalogHost}. */
   host?: typeof CatalogHost;
   /** Wraps each connection's page source (the identity-rotation mutant). */
   wrapSource?: (source: ConnectedPageSource) => PageSource;
@@ -43,12 +48,34 @@ export function referenceCore(variant: ReferenceVariant = {}): CoreFactory {
   return (env) => new ReferenceAdapter(env, variant);
 }
 
+/**
+ * The host class of a variant: the variant's host (or {@link CatalogHost}) when it replaces no
+ * part, else a subclass whose `seams()` returns the reference parts with the variant's in place.
+ */
+function hostWithSeams(variant: ReferenceVariant): typeof CatalogHost {
+  const Base = variant.host ?? CatalogHost;
+  const replaced: Partial<CoreSeams> = {
+    ...(variant.walk === undefined ? {} : { walk: variant.walk }),
+    ...(variant.registry === undefined ? {} : { registry: variant.registry }),
+    ...(variant.storeClass === undefined ? {} : { store: variant.storeClass }),
+    ...(variant.gate === undefined ? {} : { gate: variant.gate }),
+    ...(variant.contentChecks === undefined ? {} : { contentChecks: variant.contentChecks }),
+  };
+  if (Object.keys(replaced).length === 0) return Base;
+  const seams: CoreSeams = { ...REFERENCE_SEAMS, ...replaced };
+  return class MutantHost extends Base {
+    protected override seams(): CoreSeams {
+      return seams;
+    }
+  };
+}
+
 class ReferenceAdapter implements CoreAdapter {
   readonly #host: CatalogHost;
   readonly #wrap: (source: ConnectedPageSource) => PageSource;
 
   constructor(env: CoreEnvironment, variant: ReferenceVariant) {
-    const Host = variant.host ?? CatalogHost;
+    const Host = hostWithSeams(variant);
     this.#wrap = variant.wrapSource ?? ((source) => source);
     this.#host = new Host(
       // src/ports.ts types an observation loosely (`type` plus fields); the recorder holds it to the trace contract.
@@ -57,11 +84,6 @@ class ReferenceAdapter implements CoreAdapter {
         limits: { pageCountMax: env.bounds.pageCountMax, byteCountMax: env.bounds.byteCountMax, scanTimeoutMs: env.bounds.scanTimeoutMs },
         refresh: { ...env.timings, generationTtlMs: env.bounds.generationTtlMs },
         trust: { ...DEFAULT_TRUST, effectClasses: { ...env.effectClasses } },
-        walk: variant.walk,
-        registry: variant.registry,
-        storeClass: variant.storeClass,
-        gate: variant.gate,
-        contentChecks: variant.contentChecks,
         leaseKey: env.leaseKey,
         policyPollMs: env.policyPollMs,
         policySource: { poll: (audience) => env.policySource.poll(audienceName(audience)) },

@@ -12,6 +12,11 @@ export interface Connection {
   client: Client;
   /** Read at call time: the identity the peer presents now. */
   identity: () => string;
+  /**
+   * True once the transport closed the connection on an over-long incoming message (a real
+   * stdio connection's `messageTooLarge`, src/connect/); absent: never.
+   */
+  messageTooLarge?: () => boolean;
 }
 
 /**
@@ -74,7 +79,7 @@ export class ConnectedPageSource implements PageSource {
   #adopt(connection: Connection): Connection {
     this.#connection = connection;
     this.#lastIdentity = connection.identity();
-    this.#source = new SdkPageSource(connection.client, connection.identity, this.onListChanged);
+    this.#source = new SdkPageSource(connection.client, connection.identity, { onListChanged: this.onListChanged, messageTooLarge: connection.messageTooLarge });
     connection.client.onclose = () => this.#drop();
     return connection;
   }

@@ -4,8 +4,10 @@
  * {@link SdkPageSource} implements it over the SDK `Client`; tests may use scripted sources.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { ServerErrorResponse, ServerErrorWatch } from '../mcp/server-errors.ts';
 import { CONNECTION_CLOSED, INVALID_PARAMS, REQUEST_TIMEOUT } from './states.ts';
 
 /** The `_meta` key carrying the source revision on every `tools/list` result (SPEC section 2). */
@@ -25,10 +27,21 @@ export interface PageReply {
   byteLength: number;
 }
 
-/** A page request that failed, classified for the scan. */
+/**
+ * A page request that failed, classified for the scan by where the failure came from:
+ * - the server answered with a JSON-RPC error response: `cursor_invalid` for -32602, else
+ *   `error`, with the server's code and message in `serverError`, whatever the code (a server's
+ *   -32001 is its error, not a timeout);
+ * - the SDK itself: `timeout` (its request timeout ran out), `disconnected` (the connection
+ *   closed), `too_large` (the connection closed because one message was longer than the
+ *   transport reads, see {@link PageSourceOptions.messageTooLarge}), `malformed` (a result that
+ *   is not a tools/list result), `error` (anything else, e.g. a failed send).
+ */
 export interface PageFailure {
   ok: false;
-  kind: 'cursor_invalid' | 'timeout' | 'disconnected' | 'malformed' | 'error';
+  kind: 'cursor_invalid' | 'timeout' | 'disconnected' | 'too_large' | 'malformed' | 'error';
+  /** The server's JSON-RPC error, when the server answered with one. */
+  serverError?: { code: number; message: string };
 }
 
 /** A connection a scan can read. */
@@ -58,23 +71,40 @@ export function readRevision(meta: Record<string, unknown> | undefined): number 
   return Number.isSafeInteger(value) && (value as number) >= 0 ? (value as number) : 'invalid';
 }
 
+/** Optional hooks of an {@link SdkPageSource}. */
+export interface PageSourceOptions {
+  /** Runs on every `tools/list_changed` notification, after the count moved. */
+  onListChanged?: () => void;
+  /**
+   * True once the connection closed because one incoming message was longer than its transport
+   * reads (a real stdio connection's `messageTooLarge`, src/connect/). A page request that fails
+   * on the closed connection then counts as `too_large`: the scan ends QUARANTINED BYTE_LIMIT,
+   * not INCOMPLETE DISCONNECTED, since a retry would fail the same way.
+   */
+  messageTooLarge?: () => boolean;
+}
+
 /**
  * A {@link PageSource} over a connected SDK `Client`. It installs the `tools/list_changed`
  * handler itself, so the Client must not be built with the SDK's `listChanged` auto-refresh
- * (which would replace the handler).
+ * (which would replace the handler), and a {@link ServerErrorWatch} on the Client's transport,
+ * so that a server's error is never mistaken for the SDK's own timeout.
  */
 export class SdkPageSource implements PageSource {
   #changes = 0;
   readonly #client: Client;
   readonly #identity: () => string;
+  #watch: { transport: Transport; watch: ServerErrorWatch } | undefined;
+  readonly #messageTooLarge: () => boolean;
 
   /** `identity` reads the identity the underlying connection presents at call time. */
-  constructor(client: Client, identity: () => string, onListChanged?: () => void) {
+  constructor(client: Client, identity: () => string, options: PageSourceOptions = {}) {
     this.#client = client;
     this.#identity = identity;
+    this.#messageTooLarge = options.messageTooLarge ?? (() => false);
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       this.#changes += 1;
-      onListChanged?.();
+      options.onListChanged?.();
     });
   }
 
@@ -89,8 +119,10 @@ export class SdkPageSource implements PageSource {
   async listPage(cursor: string | undefined, scanId: string, timeoutMs: number): Promise<PageReply | PageFailure> {
     const params: Record<string, unknown> = { _meta: { [SCAN_ID_META_KEY]: scanId } };
     if (cursor !== undefined) params.cursor = cursor;
+    const request = () => this.#client.request({ method: 'tools/list', params }, LenientListToolsResultSchema, { timeout: Math.max(1, timeoutMs) });
     try {
-      const result = await this.#client.request({ method: 'tools/list', params }, LenientListToolsResultSchema, { timeout: Math.max(1, timeoutMs) });
+      const watch = this.#watchFor(this.#client.transport);
+      const result = await (watch === undefined ? request() : watch.track(request));
       return {
         ok: true,
         tools: result.tools,
@@ -99,8 +131,18 @@ export class SdkPageSource implements PageSource {
         byteLength: Buffer.byteLength(JSON.stringify(result), 'utf8'),
       };
     } catch (error) {
-      return { ok: false, kind: classifyFailure(error) };
+      return classifyFailure(error, this.#messageTooLarge());
     }
+  }
+
+  /**
+   * The watch on the Client's current transport, made on first use (a Client that is not
+   * connected has none: its requests fail before anything is sent).
+   */
+  #watchFor(transport: Transport | undefined): ServerErrorWatch | undefined {
+    if (transport === undefined) return undefined;
+    if (this.#watch?.transport !== transport) this.#watch = { transport, watch: new ServerErrorWatch(transport) };
+    return this.#watch.watch;
   }
 }
 
@@ -114,12 +156,20 @@ function isZodError(error: unknown): boolean {
   return typeof candidate === 'object' && candidate !== null && (candidate.name === 'ZodError' || candidate.name === '$ZodError') && Array.isArray(candidate.issues);
 }
 
-/** Maps an SDK rejection to a failure kind by its JSON-RPC code, never by its message text. */
-export function classifyFailure(error: unknown): PageFailure['kind'] {
+/**
+ * Classifies a rejected page request (see {@link PageFailure}) by its origin: a
+ * {@link ServerErrorResponse} is the server's answer; any other rejection came from the SDK and
+ * is read by its code (never by its message text). `messageTooLarge` tells a connection the
+ * transport closed on an over-long message from one that simply closed.
+ */
+export function classifyFailure(error: unknown, messageTooLarge = false): PageFailure {
+  if (error instanceof ServerErrorResponse) {
+    const serverError = { code: error.code, message: error.serverMessage };
+    return { ok: false, kind: error.code === INVALID_PARAMS ? 'cursor_invalid' : 'error', serverError };
+  }
   const code = (error as { code?: unknown } | null)?.code;
-  if (code === INVALID_PARAMS) return 'cursor_invalid';
-  if (code === REQUEST_TIMEOUT) return 'timeout';
-  if (code === CONNECTION_CLOSED) return 'disconnected';
-  if (isZodError(error)) return 'malformed';
-  return 'error';
+  if (code === REQUEST_TIMEOUT) return { ok: false, kind: 'timeout' };
+  if (code === CONNECTION_CLOSED) return { ok: false, kind: messageTooLarge ? 'too_large' : 'disconnected' };
+  if (isZodError(error)) return { ok: false, kind: 'malformed' };
+  return { ok: false, kind: 'error' };
 }

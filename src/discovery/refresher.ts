@@ -24,7 +24,7 @@ import { trustDigest, type TrustConfig } from '../validation/trust.ts';
 import type { ScanLimits } from './config.ts';
 import type { PageSource } from './page-source.ts';
 import type { RevisionWatch } from './revision-watch.ts';
-import { runScan, Walk, type ScanOutcome, type WalkConstructor } from './scan.ts';
+import { runScan, type ScanOutcome, type WalkConstructor } from './scan.ts';
 
 /** Timings of the refresh loop, all in ms. */
 export interface RefreshConfig {
@@ -39,15 +39,6 @@ export interface RefreshConfig {
   /** A snapshot serves until discovery start + this (its `expiresAt`). */
   generationTtlMs: number;
 }
-
-/** Defaults for a host outside the simulator. */
-export const DEFAULT_REFRESH: RefreshConfig = {
-  refreshIntervalMs: 300_000,
-  retryBackoffMsBase: 500,
-  retryBackoffMsMax: 30_000,
-  listChangedDelayMs: 100,
-  generationTtlMs: 900_000,
-};
 
 /** Reads the current policy epoch of an audience class. */
 export interface PolicyEpochView {
@@ -76,9 +67,11 @@ export interface RefresherDeps {
   scheduler: Scheduler;
   random: Random;
   sink: ObservationSink;
-  walk?: WalkConstructor;
-  /** The per-tool content checks; defaults to `checkTools` (mutants replace it). */
-  contentChecks?: ContentChecks;
+  /**
+   * The walk and the per-tool content checks the host is built from (the reference ones, or a
+   * checker-validation mutant's; see src/internal/seams.ts).
+   */
+  seams: { walk: WalkConstructor; contentChecks: ContentChecks };
 }
 
 /** Where the loop stands. */
@@ -191,7 +184,7 @@ export class CatalogRefresher {
       sink: deps.sink,
       limits: deps.limits,
       watch: deps.watchFor(key),
-    }, deps.walk ?? Walk);
+    }, deps.seams.walk);
     this.lastOutcome = outcome;
     if (outcome.state === 'SNAPSHOT_PROVEN' || outcome.state === 'UNVERSIONED_OBSERVATION') this.#publish(key, outcome, expectedGeneration);
     return outcome;
@@ -212,8 +205,7 @@ export class CatalogRefresher {
       generationTtlMs: deps.refresh.generationTtlMs,
       trust: deps.trust,
       pages: outcome.pages,
-      contentChecks: deps.contentChecks,
-    });
+    }, deps.seams.contentChecks);
     this.lastPublish = deps.registry.publish(snapshot, expectedGeneration, {
       policyEpoch: deps.policy.epoch(deps.audience),
       identity: deps.source.identity(),

@@ -47,12 +47,17 @@ export interface ScanOutcome {
   policyEpoch: number;
   revision: number | null;
   pages: PageRecord[];
+  /**
+   * The server's JSON-RPC error when the scan ended on one (REQUEST_FAILED, CURSOR_INVALID), for
+   * messages to a person. Never written into observations: traces carry reason codes only.
+   */
+  serverError?: { code: number; message: string };
 }
 
 type Stop = { state: 'INCOMPLETE'; reason: IncompleteReason } | { state: 'QUARANTINED'; reason: QuarantineReason };
 
 class ScanStop extends Error {
-  constructor(readonly stop: Stop) {
+  constructor(readonly stop: Stop, readonly serverError?: { code: number; message: string }) {
     super(stop.reason);
   }
 }
@@ -62,33 +67,47 @@ export const incomplete = (reason: IncompleteReason): never => { throw new ScanS
 /** Ends the walk QUARANTINED (operator attention). */
 export const quarantined = (reason: QuarantineReason): never => { throw new ScanStop({ state: 'QUARANTINED', reason }); };
 
-const FAILURE_REASONS: Record<PageFailure['kind'], IncompleteReason> = {
-  cursor_invalid: 'CURSOR_INVALID',
-  timeout: 'TIMEOUT',
-  disconnected: 'DISCONNECTED',
-  malformed: 'MALFORMED_PAGE',
-  error: 'REQUEST_FAILED',
+/**
+ * The end of a scan whose page request failed. A page longer than the transport reads is over
+ * the byte limit whatever the limit says (QUARANTINED BYTE_LIMIT, SPEC section 3: more bytes than
+ * the limits); every other failure may pass and is retried (INCOMPLETE).
+ */
+const FAILURE_STOPS: Record<PageFailure['kind'], Stop> = {
+  cursor_invalid: { state: 'INCOMPLETE', reason: 'CURSOR_INVALID' },
+  timeout: { state: 'INCOMPLETE', reason: 'TIMEOUT' },
+  disconnected: { state: 'INCOMPLETE', reason: 'DISCONNECTED' },
+  too_large: { state: 'QUARANTINED', reason: 'BYTE_LIMIT' },
+  malformed: { state: 'INCOMPLETE', reason: 'MALFORMED_PAGE' },
+  error: { state: 'INCOMPLETE', reason: 'REQUEST_FAILED' },
 };
+
+/** Ends the walk on a failed page request, keeping the server's error for the outcome. */
+const failed = (failure: PageFailure): never => { throw new ScanStop(FAILURE_STOPS[failure.kind], failure.serverError); };
 
 /** A walk implementation: {@link Walk} or a subclass with one defence removed. */
 export type WalkConstructor = new (source: PageSource, ctx: ScanContext) => Walk;
 
 /**
  * Runs one scan to its end state and emits `scan_started`, `page_read` and `scan_ended`.
- * Never rejects: every failure is an end state with a reason code.
+ * Never rejects: every failure is an end state with a reason code. `WalkClass` is an internal
+ * seam (src/internal/seams.ts): the reference {@link Walk} unless a checker-validation mutant's
+ * host passes its own.
  */
 export async function runScan(source: PageSource, ctx: ScanContext, WalkClass: WalkConstructor = Walk): Promise<ScanOutcome> {
   const walk = new WalkClass(source, ctx);
   ctx.sink.emit({ type: 'scan_started', key: ctx.key, scanId: ctx.scanId, expectedGeneration: ctx.expectedGeneration, policyEpoch: walk.policyEpoch });
   let end: { state: ScanEndState; reason: ScanReason };
+  let serverError: { code: number; message: string } | undefined;
   try {
     end = await walk.run();
   } catch (error) {
     if (!(error instanceof ScanStop)) throw error;
     end = error.stop;
+    serverError = error.serverError;
   }
   ctx.sink.emit({ type: 'scan_ended', scanId: ctx.scanId, state: end.state, reason: end.reason });
-  return { scanId: ctx.scanId, ...end, startedAt: walk.startedAt, identity: walk.identity, policyEpoch: walk.policyEpoch, revision: walk.revision ?? null, pages: walk.pages };
+  const outcome: ScanOutcome = { scanId: ctx.scanId, ...end, startedAt: walk.startedAt, identity: walk.identity, policyEpoch: walk.policyEpoch, revision: walk.revision ?? null, pages: walk.pages };
+  return serverError === undefined ? outcome : { ...outcome, serverError };
 }
 
 /**
@@ -138,7 +157,7 @@ export class Walk {
     if (cursor !== undefined) this.requested.add(cursor);
     const sent = this.ctx.watch.requestSent();
     const reply = await this.source.listPage(cursor, this.ctx.scanId, this.remainingMs());
-    if (!reply.ok) return incomplete(FAILURE_REASONS[reply.kind]);
+    if (!reply.ok) return failed(reply);
     this.checkNotifications();
     this.checkIdentityAndEpoch();
     this.checkRevision(reply, sent, recheck);

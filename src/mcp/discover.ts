@@ -27,6 +27,11 @@ export interface DiscoverOptions {
   maxListChangedRetries?: number;
   clock?: Clock;
   sink?: ObservationSink;
+  /**
+   * True once the connection closed on an over-long incoming message (`ConnectedServer.messageTooLarge`
+   * of src/connect/): the scan then ends QUARANTINED BYTE_LIMIT instead of INCOMPLETE DISCONNECTED.
+   */
+  messageTooLarge?: () => boolean;
 }
 
 /** The end of discovery: the last scan, and its snapshot when it succeeded. */
@@ -38,11 +43,12 @@ export interface DiscoverResult {
 
 /**
  * Scans `client` (connected, built without the SDK's listChanged auto-refresh) and freezes the
- * snapshot. Never rejects for server misbehaviour: the outcome carries the reason code.
+ * snapshot. Never rejects for server misbehaviour: the outcome carries the reason code (and, when
+ * the server answered with a JSON-RPC error, its code and message in `outcome.serverError`).
  */
 export async function discoverOnce(client: Client, options: DiscoverOptions): Promise<DiscoverResult> {
   const clock = options.clock ?? realClock;
-  const source = new SdkPageSource(client, () => options.identity);
+  const source = new SdkPageSource(client, () => options.identity, { messageTooLarge: options.messageTooLarge });
   const watch = new RevisionWatch();
   const retries = options.maxListChangedRetries ?? 3;
   const key = { identity: options.identity, ...options.audience };

@@ -72,15 +72,17 @@ export interface SnapshotInput {
   generationTtlMs: number;
   trust: TrustConfig;
   pages: readonly PageRecord[];
-  /** The per-tool content checks (SPEC section 5); defaults to `checkTools`. */
-  contentChecks?: ContentChecks;
 }
 
-/** Freezes a complete scan into a snapshot, running the per-tool content checks. */
-export function buildSnapshot(input: SnapshotInput): ToolCatalogSnapshot {
+/**
+ * Freezes a complete scan into a snapshot, running the per-tool content checks of SPEC section 5.
+ * `contentChecks` is an internal seam (src/internal/seams.ts): the reference `checkTools` unless
+ * a checker-validation mutant's host passes its own.
+ */
+export function buildSnapshot(input: SnapshotInput, contentChecks: ContentChecks = checkTools): ToolCatalogSnapshot {
   const sources = input.pages.flatMap((page) => page.tools);
   const digests = sources.map(descriptorDigest);
-  const verdicts = (input.contentChecks ?? checkTools)(sources, digests, input.trust);
+  const verdicts = contentChecks(sources, digests, input.trust);
   return deepFreeze({
     schema: 'toolCatalogSnapshot.v1',
     serverIdentity: input.key.identity,

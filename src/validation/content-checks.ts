@@ -33,25 +33,12 @@ import { pinSchema, type PinnedSchema } from './internal/pinned-schema.ts';
 import { missingRefProblem, refProblems } from './internal/ref-closure.ts';
 import { VERDICT_MEMO } from './internal/verdict-memo.ts';
 import { validationDigest, type TrustConfig } from './trust.ts';
+import type { ToolQuarantineReason, ToolVerdict } from './verdicts.ts';
 
-/** Why a tool was quarantined inside a snapshot (the order of checks is in the file header). */
-export type ToolQuarantineReason =
-  | 'MALFORMED_DESCRIPTOR'
-  | 'BAD_NAME'
-  | 'DUPLICATE_NAME'
-  | 'NON_OBJECT_ROOT'
-  | 'UNKNOWN_DIALECT'
-  | 'UNRESOLVED_REF'
-  | 'REMOTE_REF'
-  | 'OVERSIZED_DESCRIPTOR'
-  | 'SCHEMA_TOO_DEEP'
-  | 'INVALID_SCHEMA';
+export type { ToolQuarantineReason, ToolVerdict } from './verdicts.ts';
 
 /** The shape of {@link checkTools}: verdicts for every tool of one snapshot, in order. */
 export type ContentChecks = (tools: readonly unknown[], descriptorDigests: readonly string[], trust: TrustConfig) => ToolVerdict[];
-
-/** `ok`, or the first reason the tool failed. */
-export type ToolVerdict = 'ok' | ToolQuarantineReason;
 
 /** The protocol's tool-name rule (2025-11-25 tools.mdx; SDK toolNameValidation): 1-128 of `A-Za-z0-9._-`. */
 export const TOOL_NAME_PATTERN = /^[A-Za-z0-9._-]{1,128}$/;

@@ -11,10 +11,11 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 
-/** One scripted answer: a page, or a JSON-RPC error code. */
+/** One scripted answer: a page, a JSON-RPC error (code, and message when given), or `hang` (never answers). */
 export type ScriptedAnswer =
   | { tools: unknown[]; nextCursor?: string; revision?: number }
-  | { error: number };
+  | { error: number; message?: string }
+  | { hang: true };
 
 /** Answers by request: `(cursor, n)` where n counts requests so far (0-based). */
 export type Script = (cursor: string | undefined, n: number) => ScriptedAnswer;
@@ -73,7 +74,8 @@ export async function scriptedPair(script: Script, options: ScriptedOptions = {}
     const cursor = request.params?.cursor;
     const answer = script(cursor, requests.length);
     requests.push(cursor);
-    if ('error' in answer) throw new McpError(answer.error, 'scripted error');
+    if ('hang' in answer) return new Promise<never>(() => undefined);
+    if ('error' in answer) throw new McpError(answer.error, answer.message ?? 'scripted error');
     const result: Record<string, unknown> = { tools: answer.tools };
     if (answer.nextCursor !== undefined) result.nextCursor = answer.nextCursor;
     if (answer.revision !== undefined) result._meta = { 'dev.catsim/catalogRevision': answer.revision };

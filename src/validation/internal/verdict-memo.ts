@@ -4,7 +4,7 @@
  * function of the descriptor and the trust configuration, so the memo never changes an answer.
  * Duplicate names depend on the whole list and are never memoised.
  */
-import type { ToolVerdict } from '../content-checks.ts';
+import type { ToolVerdict } from '../verdicts.ts';
 import { BoundedMemo } from './bounded-memo.ts';
 
 /** Verdicts kept before the memo clears itself. */

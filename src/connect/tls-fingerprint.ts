@@ -3,6 +3,9 @@
  * handshake of its own (the fetch that carries the MCP session does not show its socket). It is
  * part of the server identity of an `--url https://...` server (SPEC section 1): a certificate
  * rotation changes the identity.
+ *
+ * A real-world port of the host (see connected-server.ts): it opens a socket; never used inside
+ * simulated rounds.
  */
 import { isIP } from 'node:net';
 import { connect } from 'node:tls';

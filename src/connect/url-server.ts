@@ -1,14 +1,17 @@
 /**
- * A remote MCP server reached over HTTP through the SDK `Client`: the `--url` way `catsim
- * discover` and `catsim capture` reach a server (see cli/connected-server.ts; `--stdio` is
- * cli/stdio-server.ts). The Streamable HTTP transport is tried first; when its `initialize` POST
+ * A remote MCP server reached over HTTP through the SDK `Client` (the `--url` way `catsim
+ * discover` and `catsim capture` reach a server; `--stdio` is stdio-server.ts). The Streamable HTTP transport is tried first; when its `initialize` POST
  * is answered with a 4xx status, the legacy HTTP+SSE transport is tried on the same URL, as the
  * SDK's client guide recommends (docs/client.md, "Transports and backwards compatibility").
  *
- * What can go wrong, each one line naming the URL (an {@link InputError}, exit 2): the URL is not
+ * What can go wrong, each one line naming the URL (a {@link ConnectError}): the URL is not
  * http(s); the host cannot be reached (refused, unknown, TLS certificate not trusted); no answer
  * to `initialize` within the timeout; an HTTP error status; an answer that is not MCP (wrong
  * content type, not JSON, not a JSON-RPC initialize result); the connection closing early.
+ *
+ * A real-world port of the host (see connected-server.ts): it opens sockets and arms real timers
+ * (the `initialize` deadline, the bounded wait for the end of a session); never used inside
+ * simulated rounds.
  */
 import { createHash } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -17,9 +20,11 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontex
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { $ZodError } from 'zod/v4/core';
-import { recordProtocolVersion } from '../src/mcp/discover.ts';
+import { recordProtocolVersion } from '../mcp/discover.ts';
+import { noteFirstErrorResponse } from '../mcp/server-errors.ts';
+import { ConnectError } from './connect-error.ts';
 import type { ConnectedServer, ConnectOptions } from './connected-server.ts';
-import { InputError } from './errors.ts';
+import { parseServerUrl } from './server-url.ts';
 import { certificateFingerprint } from './tls-fingerprint.ts';
 
 /** The longest wait for the server to acknowledge the end of a session (HTTP DELETE) on close. */
@@ -28,21 +33,10 @@ const SESSION_END_TIMEOUT_MS_MAX = 2000;
 const BODY_QUOTE_LENGTH_MAX = 200;
 
 /**
- * Parses the `--url` value.
- * @throws InputError `--url must be an http(s) URL, got TEXT` when `text` is not an absolute
- *   URL with the `http:` or `https:` scheme.
- */
-export function parseServerUrl(text: string): URL {
-  const url = URL.canParse(text) ? new URL(text) : undefined;
-  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new InputError(`--url must be an http(s) URL, got ${text === '' ? 'an empty string' : text}`);
-  return url;
-}
-
-/**
  * Connects to the MCP server at `text` (Streamable HTTP, then legacy HTTP+SSE after a 4xx). For
  * `https:` the certificate's fingerprint is read first, for the identity. The label is
  * `server "TEXT"`; the identity `http:` or `https:` + SHA-256 hex (see {@link ConnectedServer}).
- * @throws InputError (one line) when the URL is bad or the server cannot be reached or greeted,
+ * @throws ConnectError (one line) when the URL is bad or the server cannot be reached or greeted,
  *   e.g. `server "http://127.0.0.1:9/mcp" cannot be reached: connect ECONNREFUSED 127.0.0.1:9`.
  */
 export async function connectUrl(text: string, options: ConnectOptions): Promise<ConnectedServer> {
@@ -54,11 +48,11 @@ export async function connectUrl(text: string, options: ConnectOptions): Promise
     return reached(await greet(new StreamableHTTPClientTransport(url), options), 'streamable-http');
   } catch (error) {
     const failure = error as AttemptFailure;
-    if (!failure.clientError) throw new InputError(`${label} ${failure.message}`);
+    if (!failure.clientError) throw new ConnectError(`${label} ${failure.message}`);
     try {
       return reached(await greet(new SSEClientTransport(url), options), 'sse');
     } catch (sseError) {
-      throw new InputError(`${label} ${failure.message}; over the legacy HTTP+SSE transport it ${(sseError as AttemptFailure).message}`);
+      throw new ConnectError(`${label} ${failure.message}; over the legacy HTTP+SSE transport it ${(sseError as AttemptFailure).message}`);
     }
   }
 }
@@ -69,7 +63,7 @@ async function urlIdentity(url: URL, label: string, timeoutMs: number): Promise<
   try {
     return `https:${sha256(`${url.href} ${await certificateFingerprint(url, { timeoutMs })}`)}`;
   } catch (error) {
-    throw new InputError(`${label} cannot be reached: ${firstLine(error)}`);
+    throw new ConnectError(`${label} cannot be reached: ${firstLine(error)}`);
   }
 }
 
@@ -78,7 +72,7 @@ function sha256(text: string): string {
 }
 
 /** A connected Client over one transport, before it is labelled. */
-type Session = Pick<ConnectedServer, 'client' | 'protocolVersion' | 'serverInfo' | 'close'>;
+type Session = Pick<ConnectedServer, 'client' | 'protocolVersion' | 'serverInfo' | 'messageTooLarge' | 'close'>;
 
 /** Why one transport failed to greet the server, as words following the label. */
 class AttemptFailure extends Error {
@@ -98,7 +92,8 @@ class AttemptFailure extends Error {
  */
 async function greet(transport: Transport, options: ConnectOptions): Promise<Session> {
   const version = recordProtocolVersion(transport);
-  const client = new Client({ name: options.clientName, version: '0.1.0' }, { capabilities: {} });
+  const serverError = noteFirstErrorResponse(transport);
+  const client = new Client({ name: options.clientName, version: options.clientVersion ?? '0.1.0' }, { capabilities: {} });
   options.beforeConnect?.(client);
   let transportError: unknown;
   client.onerror = (error) => { transportError = error; };
@@ -110,11 +105,11 @@ async function greet(transport: Transport, options: ConnectOptions): Promise<Ses
     await Promise.race([client.connect(transport, { timeout: options.timeoutMs }), deadline]);
   } catch (error) {
     await transport.close().catch(() => undefined);
-    throw new AttemptFailure(describeFailure(error, options.timeoutMs, transportError), isClientErrorStatus(error));
+    throw new AttemptFailure(describeFailure(error, options.timeoutMs, transportError, serverError()), isClientErrorStatus(error));
   } finally {
     clearTimeout(timer);
   }
-  return { client, protocolVersion: version, serverInfo: () => client.getServerVersion(), close: () => closeSession(client, transport) };
+  return { client, protocolVersion: version, serverInfo: () => client.getServerVersion(), messageTooLarge: () => false, close: () => closeSession(client, transport) };
 }
 
 /** Ends a Streamable HTTP session politely (DELETE, bounded wait), then the connection. */
@@ -132,8 +127,12 @@ function isClientErrorStatus(error: unknown): boolean {
   return error instanceof StreamableHTTPError && error.code !== undefined && error.code >= 400 && error.code < 500;
 }
 
-/** Words after `server "URL"` for a failed `initialize`, by error class and code, one line. */
-function describeFailure(error: unknown, timeoutMs: number, transportError: unknown): string {
+/**
+ * Words after `server "URL"` for a failed `initialize`, one line: the server's own JSON-RPC
+ * error when it answered with one (whatever its code), else by the SDK's error class and code.
+ */
+function describeFailure(error: unknown, timeoutMs: number, transportError: unknown, serverError: { code: number; message: string } | undefined): string {
+  if (serverError !== undefined) return `answered initialize with error ${serverError.code}: ${firstLine(serverError.message)}`;
   const code = (error as { code?: unknown } | null)?.code;
   if (code === ErrorCode.RequestTimeout) {
     const last = transportError === undefined ? '' : ` (last transport error: ${firstLine(transportError)})`;

@@ -1,11 +1,16 @@
 /**
+ * The command line of a stdio server (`--stdio "CMD ARGS"`), split into the program and its
+ * arguments without a shell.
+ */
+import { ConnectError } from './connect-error.ts';
+
+/**
  * Splits a command line the way a POSIX shell would for simple cases: whitespace separates
  * words, single and double quotes group, backslash escapes the next character outside single
- * quotes. No expansion of variables, globs or substitutions.
- * @throws InputError on an unterminated quote.
+ * quotes. No expansion of variables, globs or substitutions, so nothing is run but the program.
+ * @returns the words, program first; an empty array for a blank line.
+ * @throws ConnectError `unterminated " quote in command line: LINE` (or `'`) on an open quote.
  */
-import { InputError } from './errors.ts';
-
 export function splitCommandLine(line: string): string[] {
   const words: string[] = [];
   let word = '';
@@ -34,7 +39,7 @@ export function splitCommandLine(line: string): string[] {
       inWord = true;
     }
   }
-  if (quote !== null) throw new InputError(`unterminated ${quote} quote in command line: ${line}`);
+  if (quote !== null) throw new ConnectError(`unterminated ${quote} quote in command line: ${line}`);
   if (inWord) words.push(word);
   return words;
 }

@@ -1,0 +1,118 @@
+/**
+ * Tells a server's JSON-RPC error from an error the SDK raised itself, by origin, never by code.
+ *
+ * The SDK `Client` rejects a request with an `McpError` in both cases, and the codes overlap: its
+ * own request timeout is -32001 (`ErrorCode.RequestTimeout`, created locally by the timer in
+ * `Protocol.request`) and its closed connection -32000, yet a server may answer any request with
+ * an error response carrying -32001 or -32000 too (`Protocol._onresponse` turns that response into
+ * an `McpError` with the server's code, message and data). Only the wire tells them apart: a
+ * server's error arrives as a JSON-RPC error response with the request's id. A
+ * {@link ServerErrorWatch} sits on the Client's transport, notes the id of each request it tracks
+ * as it is sent and any error response that comes back for it, and turns such a rejection into a
+ * {@link ServerErrorResponse}; every other rejection (the SDK's timeout, a closed connection, a
+ * result that fails its schema) passes through unchanged.
+ */
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { isJSONRPCErrorResponse, isJSONRPCRequest, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+
+/** The server answered a request with a JSON-RPC error response (its code, message and data). */
+export class ServerErrorResponse extends Error {
+  override readonly name = 'ServerErrorResponse';
+  /** The JSON-RPC error code the server sent, e.g. -32001. */
+  readonly code: number;
+  /** The server's `error.message`, as sent. */
+  readonly serverMessage: string;
+  /** The server's `error.data`, as sent (undefined when absent). */
+  readonly data: unknown;
+
+  constructor(error: { code: number; message: string; data?: unknown }, cause: unknown) {
+    super(`error ${error.code}: ${error.message}`, { cause });
+    this.code = error.code;
+    this.serverMessage = error.message;
+    this.data = error.data;
+  }
+}
+
+/** The error object of a JSON-RPC error response. */
+type RpcError = { code: number; message: string; data?: unknown };
+
+/**
+ * Watches one connected transport (the Client's, `client.transport`) for error responses to the
+ * requests it tracks. Install it after `Client.connect` (connect replaces the transport's
+ * handlers) and at most once per transport; requests it does not track are untouched.
+ */
+export class ServerErrorWatch {
+  /** Ids of tracked requests still in flight, with the error response received for each, if any. */
+  readonly #inFlight = new Map<RequestId, RpcError | undefined>();
+  #sentIds: RequestId[] | undefined;
+
+  constructor(transport: Transport) {
+    const deliver = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      this.#observe(message);
+      deliver?.(message, extra);
+    };
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) => {
+      if (this.#sentIds !== undefined && isJSONRPCRequest(message)) this.#sentIds.push(message.id);
+      return send(message, options);
+    };
+  }
+
+  /**
+   * Runs `start`, which must send exactly one request synchronously and return its promise (as
+   * `client.request(...)` does: the SDK writes the request before it returns).
+   * @returns what `start`'s promise resolves to.
+   * @throws ServerErrorResponse when the server answered that request with an error response;
+   *   otherwise whatever `start`'s promise rejected with (the SDK's own timeout, a closed
+   *   connection, a schema failure, ...).
+   */
+  async track<T>(start: () => Promise<T>): Promise<T> {
+    const { pending, id } = this.#send(start);
+    try {
+      return await pending;
+    } catch (error) {
+      const answer = id === undefined ? undefined : this.#inFlight.get(id);
+      throw answer === undefined ? error : new ServerErrorResponse(answer, error);
+    } finally {
+      if (id !== undefined) this.#inFlight.delete(id);
+    }
+  }
+
+  /** Calls `start` while noting the id it sends; no answer can arrive before this returns. */
+  #send<T>(start: () => Promise<T>): { pending: Promise<T>; id: RequestId | undefined } {
+    const sent: RequestId[] = [];
+    this.#sentIds = sent;
+    try {
+      const pending = start();
+      const [id] = sent;
+      if (id !== undefined) this.#inFlight.set(id, undefined);
+      return { pending, id };
+    } finally {
+      this.#sentIds = undefined;
+    }
+  }
+
+  #observe(message: JSONRPCMessage): void {
+    if (!isJSONRPCErrorResponse(message) || message.id === undefined || !this.#inFlight.has(message.id)) return;
+    this.#inFlight.set(message.id, message.error);
+  }
+}
+
+/**
+ * Notes the first JSON-RPC error response `transport` delivers, for the `initialize` phase: call
+ * it before `Client.connect` (connect keeps a message handler set before it and calls it first).
+ * Until `initialize` is answered it is the only request in flight, so an error response is the
+ * server's answer to it; a rejection of `connect` without one came from the SDK (its timeout, a
+ * closed connection).
+ * @returns a reader of that error (code, message, data as sent), undefined while none arrived.
+ */
+export function noteFirstErrorResponse(transport: Transport): () => RpcError | undefined {
+  let first: RpcError | undefined;
+  const deliver = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    if (first === undefined && isJSONRPCErrorResponse(message)) first = message.error;
+    deliver?.(message, extra);
+  };
+  return () => first;
+}
