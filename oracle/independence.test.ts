@@ -1,6 +1,9 @@
 /**
- * SPEC section 11: the oracle imports nothing from `src/` or `sim/`. This test reads every .ts
- * file under oracle/ and resolves each module specifier (static import and export-from, side-effect
+ * SPEC section 11: the oracle imports nothing from `src/` or `sim/`; it may import the trace
+ * contract (`contract/`), the neutral definition of `catsim.trace.v1` that writers and readers
+ * share. The contract itself imports nothing from `src/`, `sim/`, `oracle/` or `cli/`, so sharing
+ * it cannot carry code under test into the oracle. This test reads every .ts file under oracle/
+ * and contract/ and resolves each module specifier (static import and export-from, side-effect
  * import, dynamic import, require) the way Node would locate it on disk.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -10,7 +13,10 @@ import { describe, expect, it } from 'vitest';
 
 const ORACLE_DIR = dirname(fileURLToPath(import.meta.url));
 const REPO_ROOT = resolve(ORACLE_DIR, '..');
-const FORBIDDEN_ROOTS = ['src', 'sim'];
+const CONTRACT_DIR = join(REPO_ROOT, 'contract');
+/** Top-level folders each module may not import from. */
+const ORACLE_FORBIDDEN = ['src', 'sim'];
+const CONTRACT_FORBIDDEN = ['src', 'sim', 'oracle', 'cli'];
 
 /** Patterns whose first group is a module specifier. */
 const SPECIFIER_PATTERNS: readonly RegExp[] = [
@@ -31,15 +37,21 @@ function repoPathOf(specifier: string, fileDir: string): string | null {
   return specifier;
 }
 
-function isForbidden(repoPath: string | null): boolean {
+function isForbidden(repoPath: string | null, forbidden: readonly string[]): boolean {
   if (repoPath === null) return false;
   const first = repoPath.split(/[\\/]/)[0];
-  return first !== undefined && FORBIDDEN_ROOTS.includes(first);
+  return first !== undefined && forbidden.includes(first);
 }
 
-/** The specifiers in `source` (a file in `fileDir`) that reach into src/ or sim/. */
-function offendingSpecifiers(source: string, fileDir: string): string[] {
-  return specifiersIn(source).filter((specifier) => isForbidden(repoPathOf(specifier, fileDir)));
+/** The specifiers in `source` (a file in `fileDir`) that reach into a forbidden top-level folder. */
+function offendingSpecifiers(source: string, fileDir: string, forbidden: readonly string[] = ORACLE_FORBIDDEN): string[] {
+  return specifiersIn(source).filter((specifier) => isForbidden(repoPathOf(specifier, fileDir), forbidden));
+}
+
+/** `file: specifier` for every forbidden import of the .ts files under `dir`. */
+function offencesUnder(dir: string, forbidden: readonly string[]): string[] {
+  return typeScriptFilesUnder(dir).flatMap((file) =>
+    offendingSpecifiers(readFileSync(file, 'utf8'), dirname(file), forbidden).map((spec) => `${relative(REPO_ROOT, file)}: ${spec}`));
 }
 
 function typeScriptFilesUnder(dir: string): string[] {
@@ -52,11 +64,19 @@ function typeScriptFilesUnder(dir: string): string[] {
 
 describe('oracle independence', () => {
   it('no file under oracle/ imports from src/ or sim/', () => {
-    const files = typeScriptFilesUnder(ORACLE_DIR);
-    expect(files.length).toBeGreaterThan(10);
-    const offences = files.flatMap((file) =>
-      offendingSpecifiers(readFileSync(file, 'utf8'), dirname(file)).map((spec) => `${relative(REPO_ROOT, file)}: ${spec}`));
-    expect(offences).toEqual([]);
+    expect(typeScriptFilesUnder(ORACLE_DIR).length).toBeGreaterThan(10);
+    expect(offencesUnder(ORACLE_DIR, ORACLE_FORBIDDEN)).toEqual([]);
+  });
+
+  it('no file under contract/ imports from src/, sim/, oracle/ or cli/', () => {
+    expect(typeScriptFilesUnder(CONTRACT_DIR).length).toBeGreaterThan(5);
+    expect(offencesUnder(CONTRACT_DIR, CONTRACT_FORBIDDEN)).toEqual([]);
+  });
+
+  it('lets the oracle import the contract, and refuses the contract an import of the oracle or the cli', () => {
+    const source = [`import { x } from '../contract/trace/types.ts';`, `import '../oracle/trace.ts';`, `import '../cli/main.ts';`].join('\n');
+    expect(offendingSpecifiers(source, ORACLE_DIR)).toEqual([]);
+    expect(offendingSpecifiers(source, CONTRACT_DIR, CONTRACT_FORBIDDEN)).toEqual(['../oracle/trace.ts', '../cli/main.ts']);
   });
 
   it('flags synthetic offending lines, so the check can fail', () => {

@@ -19,6 +19,7 @@ import type { RoundPlan, ServerPlan } from './plan/types.ts';
 import { createStreams, type Rng, type Streams } from './random.ts';
 import { World } from './runtime/world.ts';
 import { SimCatalogServer } from './server/catalog-server.ts';
+import { CoreContractError } from './trace/core-contract-error.ts';
 import { TraceRecorder, type TraceEvent, type TraceHeader } from './trace/recorder.ts';
 import { ConfirmationLog, SessionPlanner } from './planner.ts';
 import { SimPolicyService } from './policy/policy-service.ts';
@@ -45,7 +46,11 @@ interface RoundContext {
   confirmations: ConfirmationLog;
 }
 
-/** Runs `plan` with the core built by `core`; `coreName` goes into the trace header. */
+/**
+ * Runs `plan` with the core built by `core`; `coreName` goes into the trace header.
+ * @throws CoreContractError when the core emitted an observation (or answered a disclosure)
+ *   outside `catsim.trace.v1`: the round cannot be judged, which is a testbed failure (exit 3).
+ */
 export async function runRound(plan: RoundPlan, core: CoreFactory, coreName: string): Promise<RoundRun> {
   const world = new World({ eventBudget: plan.eventBudget });
   const recorder = new TraceRecorder(() => world.now());
@@ -78,6 +83,8 @@ export async function runRound(plan: RoundPlan, core: CoreFactory, coreName: str
   }
   adapter.stop();
   recorder.world('round_end', { status: result.status, reason: result.reason });
+  const breach = recorder.breach;
+  if (breach !== null) throw new CoreContractError({ core: coreName, round: plan.round, ...breach });
   const header: TraceHeader = { type: 'header', schema: 'catsim.trace.v1', seed: plan.seed, round: plan.round, scenario: plan.scenario, core: coreName, bounds: plan.bounds, faults: plan.faults };
   return { header, events: recorder.events, status: result.status, reason: result.reason, eventsRun: result.eventsRun };
 }

@@ -6,6 +6,8 @@
  * runs unchanged in both.
  */
 
+import type { CoreObservation } from '../contract/trace/types.ts';
+
 /** A monotone clock. `now()` returns milliseconds (integer in the simulator). */
 export interface Clock {
   now(): number;
@@ -29,13 +31,11 @@ export interface Scheduler {
 }
 
 /**
- * One observation of the core, as plain JSON. `type` names the event; the other fields are
- * listed per type in docs/TRACE.md ("Core events"). The sink stamps time and sequence.
+ * One observation of the core, as plain JSON: a core event of the trace contract
+ * (`catsim.trace.v1`, contract/trace/; docs/TRACE.md, "Core events") without `seq`, `t` and `src`,
+ * which the sink stamps. `type` names the event; the compiler checks the other fields per type.
  */
-export interface Observation {
-  type: string;
-  [field: string]: unknown;
-}
+export type Observation = CoreObservation;
 
 /** Where the core reports what it did (the oracle's "observations"). */
 export interface ObservationSink {

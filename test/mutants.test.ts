@@ -60,12 +60,12 @@ describe('deliberately wrong cores are caught by the same campaign', () => {
       const mutantRun = (await runAndCheck('1', failing.round, loadScenario('default'), resolveCore(core), core)).run;
       const referenceRun = (await runAndCheck('1', failing.round, loadScenario('default'), resolveCore('reference'), 'reference')).run;
       const bySeq = new Map(mutantRun.events.map((event) => [event.seq, event]));
-      const referenceDecision = new Map(referenceRun.events.filter((event) => event.type === 'gate_decision').map((event) => [event.callId, event.decision]));
+      const referenceDecision = new Map(referenceRun.events.flatMap((event) => (event.type === 'gate_decision' ? [[event.callId, event.decision] as const] : [])));
       for (const violation of failing.violations) {
         const decision = violation.seq === null ? undefined : bySeq.get(violation.seq);
-        expect(decision?.type).toBe('gate_decision');
-        expect(decision?.decision).toBe('ADMIT');
-        refusedByReference.push(`${violation.code} ${String(referenceDecision.get(decision?.callId))}`);
+        if (decision?.type !== 'gate_decision') throw new Error(`violation seq ${violation.seq} is not a gate decision`);
+        expect(decision.decision).toBe('ADMIT');
+        refusedByReference.push(`${violation.code} ${String(referenceDecision.get(decision.callId))}`);
       }
     }
     expect(refusedByReference.sort()).toEqual([

@@ -19,11 +19,11 @@ describe('seed 3 round 50722: a walk padded with empty pages grows past the page
 
   it('the reference core quarantines the key and the oracle finds nothing', async () => {
     const run = await runRound(plan, referenceCore(), 'reference');
-    const quarantined = run.events.filter((event) => event.type === 'scan_ended' && event.state === 'QUARANTINED' && event.reason === 'PAGE_LIMIT');
+    const quarantined = run.events.filter((event) => event.type === 'scan_ended').filter((event) => event.state === 'QUARANTINED' && event.reason === 'PAGE_LIMIT');
     expect(quarantined.map((event) => event.scanId)).toEqual(['scan-12', 'scan-13']);
-    const served = run.events.filter((event) => event.type === 'page_served' && event.scanId === 'scan-12');
+    const served = run.events.filter((event) => event.type === 'page_served').filter((event) => event.scanId === 'scan-12');
     expect([served.length, served.at(-1)?.cursorOut !== null]).toEqual([32, true]);
-    expect(checkEvents(run.header as never, run.events as never).violations).toEqual([]);
+    expect(checkEvents(run.header, run.events).violations).toEqual([]);
   });
 
   it('a core that quarantines before the world served the limit still owes liveness', async () => {
@@ -32,7 +32,7 @@ describe('seed 3 round 50722: a walk padded with empty pages grows past the page
     // proof that the walk was longer than 32, so the key is judged again.
     const last = new Set(['scan-12', 'scan-13'].map((scanId) => run.events.filter((event) => event.type === 'page_served' && event.scanId === scanId).at(-1)));
     const events = run.events.filter((event) => !last.has(event)).map((event, seq) => ({ ...event, seq }));
-    const codes = checkEvents(run.header as never, events as never).violations.map((violation) => `${violation.invariant} ${violation.code}`);
+    const codes = checkEvents(run.header, events).violations.map((violation) => `${violation.invariant} ${violation.code}`);
     expect(codes).toEqual(['I12 NOT_CONVERGED']); // what the campaign reported
   });
 });

@@ -24,8 +24,7 @@ export function checkCommand(path: string): number {
     throw error;
   }
   const verdict = checkTrace(trace);
-  const roundEnd = trace.events.find((event) => event.type === 'round_end') as { status?: string } | undefined;
-  const undecided = roundEnd?.status === 'undecided';
+  const undecided = trace.events.some((event) => event.type === 'round_end' && event.status === 'undecided');
   const lines = [
     `catsim check ${path}`,
     `round ${trace.header.round} of seed ${trace.header.seed}, scenario ${trace.header.scenario}, core ${trace.header.core}, ${trace.events.length} events`,

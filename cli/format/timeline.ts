@@ -1,37 +1,34 @@
 /**
- * A readable timeline of one trace: one line per event, time first.
+ * A readable timeline of one trace: one line per event, time first. Every event type of the
+ * contract has its line (the compiler checks that none is missing).
  */
-
-type Event = { seq: number; t: number; src: string; type: string; [field: string]: unknown };
+import type { TraceEvent, TraceEventOf, TraceEventType } from '../../contract/trace/types.ts';
 
 const short = (value: unknown): string => (typeof value === 'string' && /^[0-9a-f]{64}$/.test(value) ? value.slice(0, 10) : String(value));
 const cursor = (value: unknown): string => (value === null || value === undefined ? '∅' : JSON.stringify(value));
 
-const FORMATS: Record<string, (e: Event) => string> = {
-  server_up: (e) => `${e.server} up as ${e.identity} (boot ${e.boot}${e.versioned ? '' : ', unversioned'}${(e.traits as string[]).length > 0 ? `, traits ${(e.traits as string[]).join(' ')}` : ''})`,
-  revision: (e) => `${e.server} now at revision ${e.revision}: ${Object.entries(e.views as Record<string, { name: string }[]>).map(([a, tools]) => `${a}=[${tools.map((t) => t.name).join(',')}]`).join(' ')}`,
-  page_served: (e) => `${e.server} served ${e.audience} ${e.scanId} page ${cursor(e.cursorIn)} → ${cursor(e.cursorOut)} rev ${e.reported ?? '-'} (true ${e.revision}), ${(e.tools as unknown[]).length} tools`,
+const FORMATS: { readonly [T in TraceEventType]: (e: TraceEventOf<T>) => string } = {
+  server_up: (e) => `${e.server} up as ${e.identity} (boot ${e.boot}${e.versioned ? '' : ', unversioned'}${e.traits.length > 0 ? `, traits ${e.traits.join(' ')}` : ''})`,
+  revision: (e) => `${e.server} now at revision ${e.revision}: ${Object.entries(e.views).map(([a, tools]) => `${a}=[${tools.map((t) => t.name).join(',')}]`).join(' ')}`,
+  page_served: (e) => `${e.server} served ${e.audience} ${e.scanId} page ${cursor(e.cursorIn)} → ${cursor(e.cursorOut)} rev ${e.reported ?? '-'} (true ${e.revision}), ${e.tools.length} tools`,
   page_refused: (e) => `${e.server} refused ${e.audience} ${e.scanId} page ${cursor(e.cursorIn)} with ${e.code}`,
   notification_sent: (e) => `${e.server} sent tools/list_changed to ${e.audience}${e.delivered ? '' : ' (dropped)'}`,
   quiet: () => 'T_heal: faults stop, quiet tail begins',
   round_end: (e) => `round ends ${e.status} (${e.reason})`,
   scan_started: (e) => `${e.scanId} starts on ${e.key} (expects generation ${e.expectedGeneration})`,
   page_read: (e) => `${e.scanId} read${e.recheck ? ' recheck' : ''} page ${cursor(e.cursorIn)} → ${cursor(e.cursorOut)} rev ${e.revision ?? '-'}, ${e.toolCount} tools`,
-  scan_ended: (e) => `${e.scanId} ends ${e.state}${e.reason === 'OK' ? '' : ` (${e.reason})`}`,
-  published: (e) => `publish ${e.key} generation ${e.generation} ${e.status} rev ${e.sourceRevision ?? '-'} from ${e.scanId}: [${(e.tools as { name: string }[]).map((t) => t.name).join(',')}] root ${short(e.pageRoot)}`,
+  scan_ended: (e) => `${e.scanId} ends ${e.state}${e.reason === 'OK' ? '' : ` (${e.reason})`}${e.state === 'QUARANTINED' ? ': its refresh loop stops' : ''}`,
+  published: (e) => `publish ${e.key} generation ${e.generation} ${e.status} rev ${e.sourceRevision ?? '-'} from ${e.scanId}: [${e.tools.map((t) => t.name).join(',')}] root ${short(e.pageRoot)}`,
   cas_conflict: (e) => `${e.scanId} lost the CAS on ${e.key} (expected ${e.expectedGeneration}, found ${e.actualGeneration})`,
-  publish_refused: (e) => `${e.scanId} publish refused on ${e.key}: ${e.code}`,
-  key_quarantined: (e) => `${e.audience} quarantined after ${e.scanId}: ${e.reason}`,
-  snapshot_confirmed: (e) => `${e.scanId} confirmed generation ${e.generation} of ${e.key} unchanged (not republished)`,
   server_disabled: (e) => `${e.key} DISABLED: ${e.reason}`,
   session_opened: (e) => `${e.server} session opened for ${e.audience} (identity ${e.identity})`,
   disconnected: (e) => `${e.server} connection of ${e.audience} cut`,
   identity_rotated: (e) => `${e.server} rotated its identity to ${e.identity}`,
   defect_planted: (e) => `${e.server} planted ${e.defect} in tool ${short(e.digest)}`,
-  disclosure: (e) => `${e.session} shown generation ${e.generation} of ${e.key} (${(e.tools as unknown[]).length} tools)`,
+  disclosure: (e) => `${e.session} shown generation ${e.generation} of ${e.key} (${e.tools.length} tools)`,
   disclosure_refused: (e) => `${e.session} shown nothing: ${e.code}`,
-  effect_policy: (e) => `trusted effect classes for ${Object.keys(e.classes as object).length} tools`,
-  policy_changed: (e) => `policy of ${e.audience} now epoch ${e.epoch}${(e.revoked as string[]).length > 0 ? `, revoked ${(e.revoked as string[]).join(',')}` : ''}${(e.granted as string[]).length > 0 && e.epoch !== 1 ? `, granted ${(e.granted as string[]).join(',')}` : ''}`,
+  effect_policy: (e) => `trusted effect classes for ${Object.keys(e.classes).length} tools`,
+  policy_changed: (e) => `policy of ${e.audience} now epoch ${e.epoch}${e.revoked.length > 0 ? `, revoked ${e.revoked.join(',')}` : ''}${e.granted.length > 0 && e.epoch !== 1 ? `, granted ${e.granted.join(',')}` : ''}`,
   policy_push: (e) => `policy push ${e.audience} epoch ${e.epoch}${e.delivered ? '' : ' (lost)'}`,
   policy_seen: (e) => `core sees ${e.audience} epoch ${e.epoch} by ${e.via}`,
   plan_made: (e) => `${e.session} plans ${e.planId} (${e.kind}) ${e.tool} from generation ${e.generation}${e.expectAdmit === true ? ', must be admitted' : ''}`,
@@ -45,10 +42,9 @@ const FORMATS: Record<string, (e: Event) => string> = {
 };
 
 /** One line per event: `  t=   123ms #45 world  ...`. */
-export function formatTimeline(events: readonly Event[]): string {
+export function formatTimeline(events: readonly TraceEvent[]): string {
   return events.map((event) => {
-    const format = FORMATS[event.type];
-    const body = format === undefined ? `${event.type} ${JSON.stringify(event)}` : format(event);
+    const body = (FORMATS[event.type] as (e: TraceEvent) => string)(event);
     return `  t=${String(event.t).padStart(6)}ms #${String(event.seq).padEnd(4)} ${event.src.padEnd(5)} ${body}`;
   }).join('\n');
 }

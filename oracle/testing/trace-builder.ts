@@ -14,6 +14,7 @@
 import { createHash } from 'node:crypto';
 import type {
   PublishStatus,
+  PublishedTool,
   PublishedEvent,
   PublishedPage,
   RoundStatus,
@@ -276,7 +277,7 @@ export class TraceBuilder {
     verdicts?: Readonly<Record<string, string>>;
   }): number {
     const pages = publish.pages.map(({ cursorIn, cursorOut, pageDigest }) => ({ cursorIn, cursorOut, pageDigest }));
-    const tools = publish.tools.map((label) => ({ name: toolNameOf(label), descriptorDigest: toolDigest(label), verdict: publish.verdicts?.[label] ?? 'ok' }));
+    const tools = publish.tools.map((label) => ({ name: toolNameOf(label), descriptorDigest: toolDigest(label), verdict: (publish.verdicts?.[label] ?? 'ok') as PublishedTool['verdict'] }));
     return this.emitPublished({
       key: publish.key, scanId: publish.scanId, generation: publish.generation ?? this.nextGeneration(publish.key),
       status: publish.status ?? 'ELIGIBLE', sourceRevision: publish.sourceRevision,
@@ -326,15 +327,6 @@ export class TraceBuilder {
     return seq;
   }
 
-  /** `publish_refused` for a scan of `key`. */
-  publishRefused(key: string, scanId: string, code: string): number {
-    return this.emit('core', 'publish_refused', { key, scanId, code });
-  }
-
-  /** `key_quarantined`: the scan ended QUARANTINED and its refresh loop stopped. */
-  keyQuarantined(audience: string, scanId: string, reason: string): number {
-    return this.emit('core', 'key_quarantined', { audience, scanId, reason });
-  }
 
   /** `server_disabled`: no earlier generation of `key` qualified for a rollback. */
   serverDisabled(key: string, reason = 'NO_ROLLBACK_SOURCE'): number {

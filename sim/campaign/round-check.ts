@@ -44,14 +44,14 @@ export async function runAndCheck(seed: string, round: number, scenario: Scenari
 export async function checkPlan(plan: RoundPlan, core: CoreFactory, coreName: string): Promise<{ summary: RoundSummary; run: RoundRun; plan: RoundPlan }> {
   const round = plan.round;
   const run = await runRound(plan, core, coreName);
-  const verdict = checkEvents(run.header as never, run.events as never);
+  const verdict = checkEvents(run.header, run.events);
   const endStates: Record<string, number> = {};
   const endReasons: Record<string, number> = {};
   const { decisions, ...metrics } = verdict.metrics;
   for (const event of run.events) {
     if (event.type !== 'scan_ended') continue;
-    increment(endStates, event.state as string);
-    if (event.reason !== 'OK') increment(endReasons, event.reason as string);
+    increment(endStates, event.state);
+    if (event.reason !== 'OK') increment(endReasons, event.reason);
   }
   const summary: RoundSummary = {
     round, status: run.status, faults: plan.faults, endStates, endReasons,

@@ -28,6 +28,7 @@ import type { World } from '../runtime/world.ts';
 import type { RevisionStep, ServerPlan, ToolDescriptor } from '../plan/types.ts';
 import { worldDescriptorDigest, worldPageDigest } from '../trace/digests.ts';
 import type { TraceRecorder } from '../trace/recorder.ts';
+import type { WorldFields } from '../../contract/trace/types.ts';
 import { decodeCursor, encodeCursor, type CursorPosition } from './cursor.ts';
 
 /** `_meta` keys of SPEC section 2. */
@@ -138,9 +139,9 @@ export class SimCatalogServer {
   }
 
   #logRevision(): void {
-    const views: Record<string, { name: unknown; digest: string }[]> = {};
+    const views: Record<string, { name: string; digest: string }[]> = {};
     for (const [audience, tools] of Object.entries(this.#step.views)) {
-      views[audience] = tools.map((tool) => ({ name: tool.name, digest: worldDescriptorDigest(tool) }));
+      views[audience] = tools.map((tool) => ({ name: String(tool.name), digest: worldDescriptorDigest(tool) }));
     }
     this.recorder.world('revision', { server: this.plan.id, revision: this.#step.revision, views });
   }
@@ -201,7 +202,7 @@ export class SimCatalogServer {
     const name = request.params.name;
     const meta = (request.params._meta ?? {}) as Record<string, unknown>;
     const found = this.#findTool(name, audience);
-    const refuse = (code: string, leaseId: string | null, jsonRpc: number, reason: string): never => {
+    const refuse = (code: WorldFields<'call_refused_by_server'>['code'], leaseId: string | null, jsonRpc: number, reason: string): never => {
       this.recorder.world('call_refused_by_server', { server: this.plan.id, audience, tool: name, leaseId, code });
       throw new McpError(jsonRpc, reason, { reason });
     };

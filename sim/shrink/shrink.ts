@@ -28,7 +28,7 @@ export interface ShrinkResult {
 /** The violations of one plan on one core. */
 export async function violationsOf(plan: RoundPlan, core: CoreFactory, coreName: string): Promise<{ run: RoundRun; violations: Violation[] }> {
   const run = await runRound(plan, core, coreName);
-  return { run, violations: checkEvents(run.header as never, run.events as never).violations };
+  return { run, violations: checkEvents(run.header, run.events).violations };
 }
 
 /**

@@ -3,49 +3,84 @@
  * (observations) interleaved in the order they happened, each stamped with `seq` and virtual `t`.
  * Events are stored as plain objects whose key order is the written order, so serialising them
  * gives the same bytes on every machine.
+ *
+ * Both kinds are typed by the one definition of the format (contract/trace/): a world event's
+ * fields are checked by the compiler at every `world(type, fields)` call, and every observation a
+ * core emits is checked at run time against the contract before it enters the trace. The first
+ * observation outside the contract is kept as the round's `breach` (and left out of the trace);
+ * `runRound` turns it into a `CoreContractError` once the round is over, so the failure names the
+ * emitting event even if the core swallows errors thrown at it.
  */
 import { createHash } from 'node:crypto';
-import type { Bounds, FaultId } from '../plan/types.ts';
+import { observationProblem } from '../../contract/trace/problems.ts';
+import type {
+  CoreObservation, TraceEvent, TraceEventOf, TraceHeader, WorldEventType, WorldFields,
+} from '../../contract/trace/types.ts';
 import { plainClone } from '../internal/plain-clone.ts';
 
-/** The first line of a trace. */
-export interface TraceHeader {
-  type: 'header';
-  schema: 'catsim.trace.v1';
-  seed: string;
-  round: number;
-  scenario: string;
-  core: string;
-  bounds: Bounds;
-  faults: FaultId[];
+export type { TraceEvent, TraceHeader } from '../../contract/trace/types.ts';
+
+/** The fields argument of `world(type, ...)`: none for an event without fields of its own. */
+type WorldFieldsArg<T extends WorldEventType> = keyof WorldFields<T> extends never ? [fields?: WorldFields<T>] : [fields: WorldFields<T>];
+
+/**
+ * The first observation of a round that broke the contract: what the core did (emitted an
+ * observation, or answered a planner's disclosure request), the event's would-be seq, the problem.
+ */
+export interface RecordedBreach {
+  readonly act: BreachAct;
+  readonly seq: number;
+  readonly problem: string;
 }
 
-/** One event line: `seq`, `t`, `src`, `type`, then the event's fields. */
-export interface TraceEvent {
-  seq: number;
-  t: number;
-  src: 'world' | 'core';
-  type: string;
-  [field: string]: unknown;
-}
+/** How a core's data reaches the trace. */
+export type BreachAct = 'emitted an observation' | 'answered a disclosure';
 
 /** Collects the events of one round. */
 export class TraceRecorder {
   readonly events: TraceEvent[] = [];
+  #breach: RecordedBreach | null = null;
 
   constructor(private readonly now: () => number) {}
 
-  /** Records a ground-truth event. */
-  world(type: string, fields: Record<string, unknown> = {}): void {
-    this.events.push({ seq: this.events.length, t: this.now(), src: 'world', type, ...fields });
+  /** The first observation outside the contract, or null while every one followed it. */
+  get breach(): RecordedBreach | null {
+    return this.#breach;
   }
 
-  /** The sink the core writes its observations to. */
+  /** Records a ground-truth event; its fields are typed by the contract for `type`. */
+  world<T extends WorldEventType>(type: T, ...[fields]: WorldFieldsArg<T>): void {
+    this.events.push({ seq: this.events.length, t: this.now(), src: 'world', type, ...fields } as unknown as TraceEventOf<T>);
+  }
+
+  /**
+   * Records a ground-truth event whose fields come from the core's answer (what it disclosed to a
+   * planner), checked like an observation: an answer outside the contract is the core's breach.
+   * Returns false (and records nothing) when it is outside.
+   */
+  worldFromCore<T extends WorldEventType>(type: T, fields: WorldFields<T>): boolean {
+    const event = { seq: this.events.length, t: this.now(), src: 'world', type, ...plainClone(fields) };
+    return this.#admit('answered a disclosure', fields, event);
+  }
+
+  /** The sink the core writes its observations to; each is copied and checked against the contract. */
   readonly core = {
-    emit: (observation: { readonly type: string }): void => {
-      this.events.push({ seq: this.events.length, t: this.now(), src: 'core', ...plainClone(observation) });
+    emit: (observation: CoreObservation): void => {
+      const copy = plainClone(observation) as Readonly<Record<string, unknown>>;
+      this.#admit('emitted an observation', copy, { seq: this.events.length, t: this.now(), src: 'core', ...copy });
     },
   };
+
+  #admit(act: BreachAct, fields: object, event: Readonly<Record<string, unknown>>): boolean {
+    if (this.#breach !== null) return false;
+    const problem = observationProblem(fields as Readonly<Record<string, unknown>>, event);
+    if (problem !== null) {
+      this.#breach = { act, seq: this.events.length, problem };
+      return false;
+    }
+    this.events.push(event as unknown as TraceEvent);
+    return true;
+  }
 }
 
 /** The trace as JSON lines (header first), newline-terminated. */

@@ -35,7 +35,7 @@ function fields(event: Observation | undefined): Observation | undefined {
 /** The admission events in order: `[type, decision or outcome]`. */
 function admissionTrail(h: Harness): [string, unknown][] {
   return h.events.filter((event) => ['gate_decision', 'receipt', 'receipt_outcome'].includes(event.type))
-    .map((event) => [event.type, event.decision ?? event.outcome ?? event.leaseId]);
+    .map((event) => [event.type, event.type === 'gate_decision' ? event.decision : event.type === 'receipt_outcome' ? event.outcome : event.type === 'receipt' ? event.leaseId : undefined]);
 }
 
 function leaseSeen(call: RecordedCall | undefined): SignedLease {

@@ -7,8 +7,12 @@ import { VirtualTime } from './testing/virtual-time.ts';
 
 function policy(poll?: (audience: AudienceClass) => Promise<PolicyGrants>) {
   const time = new VirtualTime();
-  const events: (Observation & { t: number })[] = [];
-  const state = new PolicyState({ scheduler: time, sink: { emit: (event) => events.push({ ...event, t: time.now() }) }, source: poll === undefined ? undefined : { poll }, pollIntervalMs: 100 });
+  const events: (Extract<Observation, { type: 'policy_seen' }> & { t: number })[] = [];
+  const emit = (event: Observation): void => {
+    if (event.type !== 'policy_seen') throw new Error(`PolicyState emitted ${event.type}`);
+    events.push({ ...event, t: time.now() });
+  };
+  const state = new PolicyState({ scheduler: time, sink: { emit }, source: poll === undefined ? undefined : { poll }, pollIntervalMs: 100 });
   return { time, events, state };
 }
 

@@ -10,8 +10,8 @@
  * refreshers may race on one key, and the registry's compare-and-swap picks one winner.
  *
  * Call barrier (SPEC section 7): a `tools/list_changed` opens a barrier that the next scan
- * *started after it* closes when it settles, whatever its end (published, confirmed, refused,
- * INCOMPLETE or QUARANTINED). `settled()` waits for that; the host awaits it before deciding a
+ * *started after it* closes when it settles, whatever its end (published, confirmed unchanged,
+ * refused, INCOMPLETE or QUARANTINED). `settled()` waits for that; the host awaits it before deciding a
  * call, so no call chosen from the old list goes out before the refresh it triggered.
  */
 import { audienceName, keyName, type AudienceClass, type CatalogKey } from '../keys.ts';
@@ -216,8 +216,8 @@ export class CatalogRefresher {
   /**
    * A scan that proves exactly what the active generation already holds (same revision, page
    * root, policy epoch and trust) does not publish a copy of it while that generation has more
-   * than two refresh intervals left before `expiresAt`; it is recorded as `snapshot_confirmed`.
-   * Close to expiry the same content is published again, which renews it (SPEC section 6: a
+   * than two refresh intervals left before `expiresAt`. Nothing is emitted for it: the pointer does
+   * not move, so the trace shows the scan's `scan_ended` and no `published`. Close to expiry the same content is published again, which renews it (SPEC section 6: a
    * generation serves only until its `expiresAt`).
    */
   #confirmsActive(key: CatalogKey, outcome: ScanOutcome, expectedGeneration: number): boolean {
@@ -235,7 +235,6 @@ export class CatalogRefresher {
       && snapshot.pageRoot === pageRoot(outcome.pages.map((page) => page.pageDigest));
     if (!same || snapshot.expiresAt - deps.clock.now() <= renewalMarginMs) return false;
     this.lastPublish = { ok: true, record: active };
-    deps.sink.emit({ type: 'snapshot_confirmed', key: active.key, scanId: outcome.scanId, generation: active.catalogGeneration });
     return true;
   }
 
@@ -243,8 +242,8 @@ export class CatalogRefresher {
     if (this.#state !== 'scanning') return;
     this.#state = 'idle';
     if (outcome.state === 'QUARANTINED') {
+      // The scan's own `scan_ended` (state QUARANTINED, with its reason) records that the loop stops.
       this.#state = 'quarantined';
-      this.deps.sink.emit({ type: 'key_quarantined', audience: audienceName(this.deps.audience), scanId: outcome.scanId, reason: outcome.reason });
       return;
     }
     if (outcome.state === 'INCOMPLETE' || this.lastPublish?.ok === false) return this.#schedule(this.#backoffMs());

@@ -115,7 +115,7 @@ describe('cursor walk', () => {
 
   it('emits scan_started, one page_read per page and scan_ended, in that order', async () => {
     const { events } = await scan(() => ({ tools: [tool('a')], revision: 1 }));
-    expect(events.map((e) => [e.type, e.recheck ?? null])).toEqual([['scan_started', null], ['page_read', false], ['page_read', true], ['scan_ended', null]]);
+    expect(events.map((e) => [e.type, e.type === 'page_read' ? e.recheck : null])).toEqual([['scan_started', null], ['page_read', false], ['page_read', true], ['scan_ended', null]]);
     expect(events[3]).toEqual({ type: 'scan_ended', scanId: 'scan-0', state: 'SNAPSHOT_PROVEN', reason: 'OK' });
   });
 });

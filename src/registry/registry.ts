@@ -157,7 +157,9 @@ export class CatalogRegistry {
    * `expectedGeneration`, its revision is not lower than the active one's, and `guards` (read
    * now) equal what the snapshot recorded at discovery start. The generation (with its source
    * revision and page root), the pointer and the catalog receipt are one store write. Emits
-   * `published` or `cas_conflict` / `publish_refused`.
+   * `published`, or `cas_conflict` when the pointer moved; the other refusals are only returned
+   * (the trace contract has no event for them: they change nothing, so no invariant could judge
+   * one).
    * @throws the store's write error (nothing is published or emitted then).
    */
   publish(snapshot: ToolCatalogSnapshot, expectedGeneration: number, guards: PublishGuards): PublishResult {
@@ -200,21 +202,10 @@ export class CatalogRegistry {
     return undefined;
   }
 
-  /**
-   * Records a publish that was refused before it reached the registry (e.g. a whole-catalog
-   * limit of SPEC section 5), so the refusal is observable like the registry's own.
-   */
-  refuse(snapshot: ToolCatalogSnapshot, code: PublishRefusal): PublishResult {
-    const actual = this.store.active(this.storeKey(keyOfSnapshot(snapshot)))?.catalogGeneration ?? 0;
-    return this.#refuse(snapshot, actual, code, actual);
-  }
-
   #refuse(snapshot: ToolCatalogSnapshot, expected: number, code: PublishRefusal, actual: number): PublishResult {
-    const key = this.storeKey(keyOfSnapshot(snapshot));
     if (code === 'CAS_CONFLICT') {
+      const key = this.storeKey(keyOfSnapshot(snapshot));
       this.sink.emit({ type: 'cas_conflict', key, scanId: snapshot.scanId, expectedGeneration: expected, actualGeneration: actual });
-    } else {
-      this.sink.emit({ type: 'publish_refused', key, scanId: snapshot.scanId, code });
     }
     return { ok: false, code, actualGeneration: actual };
   }
@@ -226,7 +217,7 @@ export class CatalogRegistry {
       key,
       scanId: snapshot.scanId,
       generation: record.catalogGeneration,
-      status: record.status,
+      status: publishedStatus(record),
       sourceRevision: snapshot.sourceRevision,
       snapshotDigest: record.snapshotDigest,
       pageRoot: snapshot.pageRoot,
@@ -236,6 +227,12 @@ export class CatalogRegistry {
       rolledBackFrom: record.rolledBackFrom,
     });
   }
+}
+
+/** The status a record is published with; a RETIRED record is never published (it is a view of an old one). */
+function publishedStatus(record: GenerationRecord): 'ELIGIBLE' | 'UNVERSIONED_OBSERVATION' {
+  if (record.status === 'RETIRED') throw new Error(`internal: generation ${record.catalogGeneration} of ${record.key} published as RETIRED`);
+  return record.status;
 }
 
 function keyOfSnapshot(snapshot: ToolCatalogSnapshot): CatalogKey {

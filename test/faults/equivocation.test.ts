@@ -29,7 +29,7 @@ describe('equivocation', () => {
       [50, 'SNAPSHOT_PROVEN', 'OK'],
       [165, 'QUARANTINED', 'EQUIVOCATION'],
     ]);
-    expect(run.of('key_quarantined').map((e) => [e.t, e.audience, e.scanId, e.reason])).toEqual([[165, 'acme.dev', 'scan-1', 'EQUIVOCATION']]);
+    expect(run.of('scan_ended').filter((e) => e.state === 'QUARANTINED').map((e) => [e.t, e.scanId, e.reason])).toEqual([[165, 'scan-1', 'EQUIVOCATION']]);
     expect(publishes(run)).toEqual([[50, KEY, 1, 7, FIVE]]);
     expect(run.of('disclosure').map((e) => e.t)).toEqual([100]);
     expect(new Set(run.of('disclosure_refused').map((e) => e.code))).toEqual(new Set(['SERVER_DISABLED']));

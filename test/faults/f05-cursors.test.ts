@@ -29,12 +29,12 @@ const loops: { trait: CursorTrait; pages: [string | null, string | null][]; reas
 
 describe('F5: cursor traits', () => {
   for (const { trait, pages, reason, at } of loops) {
-    it(`${trait}: QUARANTINED ${reason} at ${at} ms, key_quarantined, no retry, nothing published`, async () => {
+    it(`${trait}: QUARANTINED ${reason} at ${at} ms, no retry, nothing published`, async () => {
       const run = await walk(trait);
       expect(run.of('server_up')[0]?.traits).toEqual([`F5:${trait}`]);
       expect(served(run)).toEqual(pages.map(([cursorIn, cursorOut], i) => [15 + 10 * i, 'scan-0', cursorIn, cursorOut, 7]));
       expect(scanEnds(run)).toEqual([[at, 'QUARANTINED', reason]]);
-      expect(run.of('key_quarantined').map((e) => [e.t, e.audience, e.scanId, e.reason])).toEqual([[at, 'acme.dev', 'scan-0', reason]]);
+      expect(run.of('scan_ended').map((e) => [e.t, e.scanId, e.state, e.reason])).toEqual([[at, 'scan-0', 'QUARANTINED', reason]]);
       expect(run.of('scan_started').length).toBe(1);
       expect(run.of('published')).toEqual([]);
       const refused = run.of('disclosure_refused');
@@ -63,7 +63,7 @@ describe('F5: cursor traits', () => {
     expect(scanEnds(run)[0]).toEqual([70, 'SNAPSHOT_PROVEN', 'OK']);
     expect(publishes(run)[0]).toEqual([70, KEY, 1, 7, FIVE]);
     expect(toolsOf(run.of('published')[0]!).map((t) => t.descriptorDigest)).toEqual(tools(...FIVE).map(digestOf));
-    expect(run.of('key_quarantined')).toEqual([]);
+    expect(run.of('scan_ended').filter((e) => e.state === 'QUARANTINED')).toEqual([]);
     expect(run.verdict.violations).toEqual([]);
   });
 

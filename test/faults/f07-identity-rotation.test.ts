@@ -57,7 +57,8 @@ describe('F7: identity rotation', () => {
       [1090, `${NEW}|acme.dev`, 1, 7, FIVE],
     ]);
     const planner = run.events
-      .filter((e) => (e.type === 'disclosure' || e.type === 'disclosure_refused') && e.t <= 1100)
+      .filter((e) => e.type === 'disclosure' || e.type === 'disclosure_refused')
+      .filter((e) => e.t <= 1100)
       .map((e) => (e.type === 'disclosure' ? [e.t, e.key, e.generation] : [e.t, e.code]));
     // The planner ticks every 100 ms while faults act (until T_heal) and rests in the quiet tail:
     // from the rotation on it is refused until the new key is published at 1090, after it rested.

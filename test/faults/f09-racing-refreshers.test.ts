@@ -6,21 +6,21 @@
  * against generation 1.
  */
 import { describe, expect, it } from 'vitest';
-import type { TraceEvent } from '../../sim/trace/recorder.ts';
+import type { TraceEvent } from '../../contract/trace/types.ts';
 import { handPlan, handServer, runHand, step, tools } from '../support/hand-plan.ts';
 
 const KEY = 'fp:0000000000000001|acme.dev';
 const FIVE = ['read_file', 'write_file', 'list_directory', 'search_files', 'move_file'];
 
-/** The race's story: scan ends, publishes, conflicts and confirmations, in trace order. */
+/** The race's story: scan starts and ends, publishes and conflicts, in trace order. */
 function race(events: readonly TraceEvent[]): unknown[][] {
-  return events.filter((e) => e.src === 'core' && ['scan_started', 'scan_ended', 'published', 'cas_conflict', 'snapshot_confirmed'].includes(e.type)).map((e) => {
+  return events.flatMap((e) => {
     switch (e.type) {
-      case 'scan_started': return [e.type, e.scanId, e.expectedGeneration];
-      case 'scan_ended': return [e.type, e.scanId, e.state];
-      case 'published': return [e.type, e.scanId, e.key, e.generation, e.sourceRevision];
-      case 'cas_conflict': return [e.type, e.scanId, e.key, e.expectedGeneration, e.actualGeneration];
-      default: return [e.type, e.scanId, e.generation];
+      case 'scan_started': return [[e.type, e.scanId, e.expectedGeneration]];
+      case 'scan_ended': return [[e.type, e.scanId, e.state]];
+      case 'published': return [[e.type, e.scanId, e.key, e.generation, e.sourceRevision]];
+      case 'cas_conflict': return [[e.type, e.scanId, e.key, e.expectedGeneration, e.actualGeneration]];
+      default: return [];
     }
   });
 }

@@ -21,7 +21,7 @@ import { sampleArgs } from '../../sim/plan/sample-args.ts';
 import { TOOL_POOL } from '../../sim/plan/tool-pool.ts';
 import { decodeCursor } from '../../sim/server/cursor.ts';
 import { runRound, type RoundRun } from '../../sim/round.ts';
-import type { TraceEvent } from '../../sim/trace/recorder.ts';
+import type { TraceEvent, TraceEventOf, TraceEventType } from '../../contract/trace/types.ts';
 import { worldDescriptorDigest } from '../../sim/trace/digests.ts';
 import { checkEvents, type Verdict } from '../../oracle/index.ts';
 
@@ -205,7 +205,7 @@ export interface HandRun extends RoundRun {
   plan: RoundPlan;
   verdict: Verdict;
   /** Events of one type, in trace order. */
-  of(type: string): TraceEvent[];
+  of<T extends TraceEventType>(type: T): TraceEventOf<T>[];
   /** Core events (`src: "core"`) only. */
   core(): TraceEvent[];
 }
@@ -213,12 +213,12 @@ export interface HandRun extends RoundRun {
 /** Runs a hand plan against the reference core (or `core`) and judges the trace with the oracle. */
 export async function runHand(plan: RoundPlan, core: CoreFactory = referenceCore(), coreName = 'reference'): Promise<HandRun> {
   const run = await runRound(plan, core, coreName);
-  const verdict = checkEvents(run.header as never, run.events as never);
+  const verdict = checkEvents(run.header, run.events);
   return {
     ...run,
     plan,
     verdict,
-    of: (type) => run.events.filter((event) => event.type === type),
+    of: <T extends TraceEventType>(type: T) => run.events.filter((event): event is TraceEventOf<T> => event.type === type),
     core: () => run.events.filter((event) => event.src === 'core'),
   };
 }
@@ -257,17 +257,17 @@ export function reads(run: HandRun): [number, string, string | null, number | nu
 }
 
 /** The tools of a `published` event. */
-export function toolsOf(event: TraceEvent): { name: string; descriptorDigest: string; verdict: string }[] {
-  return event.tools as { name: string; descriptorDigest: string; verdict: string }[];
+export function toolsOf(event: TraceEventOf<'published'>): TraceEventOf<'published'>['tools'] {
+  return event.tools;
 }
 
 /** `name -> verdict` of a `published` event. */
-export function verdicts(event: TraceEvent): Record<string, string> {
+export function verdicts(event: TraceEventOf<'published'>): Record<string, string> {
   return Object.fromEntries(toolsOf(event).map((t) => [t.name, t.verdict]));
 }
 
 /** The ordered `(type, state/reason)` story of the core and of the world's connection events. */
-export function story(run: HandRun, types: readonly string[] = ['session_opened', 'disconnected', 'scan_ended', 'published', 'cas_conflict', 'publish_refused', 'key_quarantined']): string[] {
+export function story(run: HandRun, types: readonly string[] = ['session_opened', 'disconnected', 'scan_ended', 'published', 'cas_conflict']): string[] {
   return run.events.filter((e) => types.includes(e.type)).map(describe);
 }
 
@@ -276,8 +276,6 @@ function describe(e: TraceEvent): string {
     case 'scan_ended': return `scan_ended ${String(e.state)} ${String(e.reason)}`;
     case 'published': return `published g${String(e.generation)} r${String(e.sourceRevision)}`;
     case 'cas_conflict': return `cas_conflict ${String(e.expectedGeneration)}->${String(e.actualGeneration)}`;
-    case 'publish_refused': return `publish_refused ${String(e.code)}`;
-    case 'key_quarantined': return `key_quarantined ${String(e.reason)}`;
     default: return e.type;
   }
 }

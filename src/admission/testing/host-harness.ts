@@ -62,7 +62,7 @@ export interface Harness {
   /** Every observation the core emitted, in order, with the virtual time `t`. */
   events: (Observation & { t: number })[];
   /** Events of one type, in order. */
-  of(type: string): (Observation & { t: number })[];
+  of<T extends Observation['type']>(type: T): (Extract<Observation, { type: T }> & { t: number })[];
   /** Pushes the next policy epoch for `audience` (default acme.dev) granting exactly `tools`. */
   grant(tools: string[], audience?: AudienceClass): void;
   /** Discloses acme.dev's catalog to `session`; throws when nothing is served. */
@@ -121,7 +121,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   const harness: Harness = {
     time, world, host, source, refreshers, events, pairs,
     get pair() { return pairs.at(-1) as ScriptedPair; },
-    of: (type) => events.filter((event) => event.type === type),
+    of: <T extends Observation['type']>(type: T) => events.filter((event): event is Extract<Observation, { type: T }> & { t: number } => event.type === type),
     grant: (tools, audience = ACME) => { host.policy.push({ audience, epoch: host.policy.epoch(audience) + 1, grants: tools }); },
     disclose: (session, audience = ACME) => {
       const served = host.disclose(session, audience, world.identity);

@@ -1,0 +1,337 @@
+/**
+ * The events of `catsim.trace.v1`, declared once: the simulator writes them (world events), a
+ * core emits them (core events, its observations), the oracle reads them, and docs/TRACE.md's
+ * field tables are generated from this file (`npx tsx contract/scripts/trace-doc.ts --write`).
+ * The TypeScript types (types.ts) are inferred from these schemas, and the validation every
+ * reader applies (problems.ts) runs them.
+ *
+ * Each event lists its own fields in the order they are written, after `seq`, `t`, `src` and
+ * `type`. Fields are required unless marked optional (added to the format later; older traces lack
+ * them), objects are strict (a field not listed here is refused), and codes come from the closed
+ * sets of codes.ts.
+ */
+import {
+  anyJson, arrayOf, bool, boolOrNull, catalogKey, digest, digestOrNull, digests, field, int, nat, natOrNull, nullable, objectOf,
+  oneOf, optional, recordOf, str, strOrNull, strings,
+} from '../internal/fields.ts';
+import { eventOf } from '../internal/event.ts';
+import {
+  CALL_OUTCOMES, DISCLOSURE_REFUSALS, EFFECT_CLASSES, GATE_DECISIONS, PLAN_KINDS, PLANTED_DEFECTS,
+  POLICY_CHANNELS, PUBLISH_STATUSES, ROUND_END_REASONS, ROUND_STATUSES, SCAN_END_REASONS, SCAN_END_STATES,
+  SERVER_CALL_REFUSALS, TOOL_VERDICTS,
+} from './codes.ts';
+
+const discovery = (meaning: string) => ({ section: 'discovery', meaning }) as const;
+const admission = (meaning: string) => ({ section: 'admission', meaning }) as const;
+
+const server = field(str, 'plan id of the server, e.g. `"s0"`; stable across restarts and identity rotations');
+const audience = field(str, 'audience class `"tenant.role"`');
+const session = field(str, 'the planner\'s session id');
+
+/** One tool of a revision's view for an audience, in list order. */
+const viewTool = objectOf({ name: str, digest: field(digest, 'descriptor digest') });
+
+/** One page of a published snapshot, in cursor order. */
+const publishedPage = objectOf({ cursorIn: strOrNull, cursorOut: strOrNull, pageDigest: digest });
+
+/** One tool of a published snapshot. */
+const publishedTool = objectOf({ name: str, descriptorDigest: digest, verdict: oneOf(TOOL_VERDICTS) });
+
+/** The snapshot that showed a receipt's tool to the session, or null. */
+const receiptDisclosure = nullable(objectOf({ generation: nat, snapshotDigest: digest }));
+
+/** World: a server (re)starts and presents `identity` from `t` on. */
+const serverUp = eventOf('world', 'server_up', discovery('a server (re)starts and presents `identity`'), {
+  server,
+  identity: field(str, 'key fingerprint the connection presents'),
+  boot: field(nat, '0, 1, ... per restart'),
+  versioned: field(bool, 'pages carry `dev.catsim/catalogRevision`'),
+  traits: field(strings, 'persistent traits such as `"F5:cycle"`, `"F12"`; a trait whose name starts with `F5`, `F6`, `F13` or `EQUIV` disqualifies the server from liveness'),
+});
+
+/** World: from `t` on, `views` is the server's true catalog per audience. */
+const revision = eventOf('world', 'revision', discovery('from `t` on, this is the server\'s true catalog per audience'), {
+  server,
+  revision: nat,
+  views: field(recordOf(arrayOf(viewTool, '{"name", "digest"}[]'), 'object'), 'audience `"tenant.role"` → array of `{"name","digest"}` in list order'),
+});
+
+/** World: a client of the core connected as `audience`; liveness (I12) is owed to these pairs. */
+const sessionOpened = eventOf('world', 'session_opened', discovery('a client of the core connected to the server as `audience` (after `initialize`); liveness (I12) is owed exactly to these (server, audience) pairs'), {
+  server,
+  audience,
+  identity: field(str, 'the identity the connection presents'),
+});
+
+/** World: the server answered one `tools/list` request with a page. */
+const pageServed = eventOf('world', 'page_served', discovery('the server answered one `tools/list` request'), {
+  server,
+  audience,
+  scanId: field(strOrNull, 'the request\'s `dev.catsim/scanId`'),
+  cursorIn: strOrNull,
+  cursorOut: strOrNull,
+  revision: field(nat, 'the true revision when served'),
+  reported: field(natOrNull, 'the revision the page carried in `_meta`'),
+  tools: field(digests, 'descriptor digests in page order'),
+  pageDigest: digest,
+});
+
+/** World: the server answered one `tools/list` request with a JSON-RPC error. */
+const pageRefused = eventOf('world', 'page_refused', discovery('the server answered one `tools/list` request with an error'), {
+  server,
+  audience,
+  scanId: strOrNull,
+  cursorIn: strOrNull,
+  code: field(int, 'JSON-RPC error code, e.g. -32602'),
+});
+
+/** World: the plan generator planted a defective descriptor (for I5). */
+const defectPlanted = eventOf('world', 'defect_planted', discovery('the plan generator planted a defective descriptor (for I5); written once per digest at round start, before the first `revision`'), {
+  server,
+  digest: field(digest, 'descriptor digest'),
+  defect: oneOf(PLANTED_DEFECTS),
+});
+
+/** World: the server presents a new identity from `t` on (F7, certificate rotation). */
+const identityRotated = eventOf('world', 'identity_rotated', discovery('the server presents a new identity from `t` on (F7, certificate rotation); it is also written as a `server_up` with the same boot'), {
+  server,
+  identity: field(str, 'the new one'),
+  boot: nat,
+});
+
+/** World: the world cut the connection of the core's session (F15). */
+const disconnected = eventOf('world', 'disconnected', discovery('the world cut the connection of that session (F15); the core may reconnect (a new `session_opened`)'), {
+  server,
+  audience,
+});
+
+/** World: the planner asked the core for its catalog and was shown this generation. */
+const disclosure = eventOf('world', 'disclosure', discovery('the simulator\'s planner asked the core for its catalog and was shown this generation'), {
+  session,
+  server,
+  audience,
+  key: catalogKey,
+  generation: nat,
+  snapshotDigest: digest,
+  tools: field(digests, 'descriptor digests of the tools shown, in snapshot order'),
+});
+
+/** World: the planner asked and the core showed nothing. */
+const disclosureRefused = eventOf('world', 'disclosure_refused', discovery('the planner asked and the core showed nothing'), {
+  session,
+  server,
+  audience,
+  code: oneOf(DISCLOSURE_REFUSALS),
+});
+
+/** World: the server emitted `notifications/tools/list_changed`. */
+const notificationSent = eventOf('world', 'notification_sent', discovery('the server emitted `notifications/tools/list_changed`'), {
+  server,
+  audience,
+  delivered: field(bool, 'false when the fault plan drops it'),
+});
+
+/** World: `t` is T_heal. */
+const quiet = eventOf('world', 'quiet', discovery('`t` = T_heal: faults stop, the quiet tail begins'), {});
+
+/** World: the round is over. */
+const roundEnd = eventOf('world', 'round_end', discovery('the round is over; always the last event, and the only `round_end`'), {
+  status: oneOf(ROUND_STATUSES),
+  reason: oneOf(ROUND_END_REASONS),
+});
+
+/** Core: a scan (walk) of catalog key `key` began. */
+const scanStarted = eventOf('core', 'scan_started', discovery('a scan (walk) began'), {
+  key: catalogKey,
+  scanId: str,
+  expectedGeneration: field(nat, 'the generation the scan will compare-and-swap against, 0 when nothing is published'),
+  policyEpoch: nat,
+});
+
+/** Core: the core accepted one page reply. */
+const pageRead = eventOf('core', 'page_read', discovery('the core accepted one page reply'), {
+  scanId: str,
+  cursorIn: strOrNull,
+  cursorOut: strOrNull,
+  revision: field(natOrNull, 'the revision the page carried, null for an unversioned source'),
+  pageDigest: digest,
+  toolCount: nat,
+  recheck: field(bool, 'the final recheck of page 1'),
+});
+
+/** Core: a scan reached its end state. */
+const scanEnded = eventOf('core', 'scan_ended', discovery('the scan reached its end state'), {
+  scanId: str,
+  state: oneOf(SCAN_END_STATES),
+  reason: field(oneOf(SCAN_END_REASONS), '`OK` for the two good states; see [Reason codes](#reason-codes-of-scan_ended)'),
+});
+
+/** Core: a CAS step moved the active pointer of `key` to `generation`. */
+const published = eventOf('core', 'published', discovery('a CAS step moved the active pointer of `key` to `generation`'), {
+  key: catalogKey,
+  scanId: str,
+  generation: nat,
+  status: oneOf(PUBLISH_STATUSES),
+  sourceRevision: field(natOrNull, 'the revision the snapshot is bound to, null when unversioned'),
+  snapshotDigest: digest,
+  pageRoot: digest,
+  pages: field(arrayOf(publishedPage, '{"cursorIn", "cursorOut", "pageDigest"}[]'), 'in cursor order'),
+  tools: field(arrayOf(publishedTool, '{"name", "descriptorDigest", "verdict"}[]'), '`verdict` is `"ok"` or the content check that quarantined the tool'),
+  expiresAt: field(nat, 'virtual ms after which the generation may no longer serve'),
+  rolledBackFrom: optional(field(natOrNull, 'a rollback republishes the content of that earlier generation, and its `scanId` is that generation\'s; older traces lack the field, read as null')),
+});
+
+/** Core: a publish lost the compare-and-swap race. */
+const casConflict = eventOf('core', 'cas_conflict', discovery('a publish lost the compare-and-swap race (judged by I10 against the pointer history)'), {
+  key: catalogKey,
+  scanId: str,
+  expectedGeneration: field(nat, 'the generation the publish expected to replace'),
+  actualGeneration: field(nat, 'the generation active when it lost'),
+});
+
+/** Core: `key` is DISABLED. */
+const serverDisabled = eventOf('core', 'server_disabled', discovery('no earlier generation qualified for a rollback: nothing is admitted or disclosed for `key` until a later `published`'), {
+  key: catalogKey,
+  reason: field(str, 'why the rollback was asked for'),
+});
+
+/** World: the trusted effect classes of the host's policy, by tool name. */
+const effectPolicy = eventOf('world', 'effect_policy', admission('the trusted effect classes the host\'s policy gives tools (the same for every server); a tool not listed is WRITE. Written once at round start'), {
+  classes: field(recordOf(oneOf(EFFECT_CLASSES), 'object'), 'tool name → `READ`, `RESERVATION`, `WRITE` or `DESTRUCTIVE`'),
+});
+
+/** World: the policy service moved an audience's epoch (F8). */
+const policyChanged = eventOf('world', 'policy_changed', admission('the policy service moved an audience\'s epoch (F8); epoch 1 with the initial grants is written at round start'), {
+  audience,
+  epoch: nat,
+  grants: field(strings, 'tool names the audience holds from `t` on, sorted'),
+  revoked: field(strings, 'names removed by this change'),
+  granted: field(strings, 'names added'),
+});
+
+/** World: the policy service pushed an epoch to the core. */
+const policyPush = eventOf('world', 'policy_push', admission('the policy service pushed this epoch to the core; a delivered push reaches the core after its latency'), {
+  audience,
+  epoch: nat,
+  delivered: field(bool, 'false when the push is lost'),
+});
+
+/** World: a session's planner bound a call to a disclosed (or guessed) tool. */
+const planMade = eventOf('world', 'plan_made', {
+  ...admission('the session\'s planner bound a call to a disclosed (or guessed) tool'),
+  rules: [{ field: 'expectAdmit', expected: 'a boolean for kind "probe"', holds: (event) => event['kind'] !== 'probe' || typeof event['expectAdmit'] === 'boolean' }],
+}, {
+  session,
+  planId: str,
+  key: catalogKey,
+  generation: nat,
+  snapshotDigest: digest,
+  tool: field(str, 'tool name'),
+  descriptorDigest: digest,
+  kind: field(oneOf(PLAN_KINDS), '`stale`: called late on purpose (F10); `guessed`: a name never listed to the session (F17); `probe`: quiet-tail probe'),
+  expectAdmit: field(boolOrNull, 'for kind `probe` a bool: ground truth says a correct core must admit it; null for the other kinds'),
+});
+
+/** World: a human confirmed a plan. */
+const confirmation = eventOf('world', 'confirmation', admission('a human confirmed this plan (needed for a non-READ tool from an unversioned source)'), {
+  session,
+  planId: str,
+  token: str,
+});
+
+/** World: a server executed a call (ground truth for I3, I6, I9). */
+const callExecuted = eventOf('world', 'call_executed', admission('the server executed a call (ground truth for I3, I6, I9)'), {
+  server,
+  audience,
+  tool: str,
+  descriptorDigest: field(digestOrNull, 'of the tool in the server\'s current view for the audience, or null if unknown'),
+  leaseId: field(strOrNull, 'null when the call carried none'),
+  pin: field(natOrNull, 'the revision pin the call carried'),
+  revision: field(nat, 'the server\'s true revision'),
+});
+
+/** World: a server that checks pins and leases refused a call. */
+const callRefusedByServer = eventOf('world', 'call_refused_by_server', admission('a server that checks pins and leases refused a call'), {
+  server,
+  audience,
+  tool: str,
+  leaseId: strOrNull,
+  code: oneOf(SERVER_CALL_REFUSALS),
+});
+
+/** Core: the core learned a new policy epoch for an audience. */
+const policySeen = eventOf('core', 'policy_seen', admission('the core learned a new policy epoch for an audience'), {
+  audience,
+  epoch: nat,
+  via: oneOf(POLICY_CHANNELS),
+});
+
+/** Core: the gate decided one call. */
+const gateDecision = eventOf('core', 'gate_decision', admission('the gate decided one call; every refusal is also its decision record'), {
+  callId: str,
+  planId: str,
+  session,
+  key: field(catalogKey, 'the caller\'s catalog key'),
+  tool: str,
+  planDescriptorDigest: digest,
+  generation: field(natOrNull, 'the active generation the gate checked'),
+  descriptorDigest: field(digestOrNull, 'the active generation\'s digest for the tool'),
+  policyEpoch: field(nat, 'the core\'s epoch for the audience'),
+  decision: field(oneOf(GATE_DECISIONS), '`ADMIT` or a refusal code of SPEC section 7'),
+});
+
+/** Core: a call left the core (exactly one receipt per call sent). */
+const receipt = eventOf('core', 'receipt', admission('the call left the core (exactly one per call sent)'), {
+  callId: str,
+  leaseId: str,
+  key: catalogKey,
+  tool: str,
+  generation: optional(field(anyJson, 'binding field: I6 judges it (must be the generation admitted)')),
+  descriptorDigest: optional(field(anyJson, 'binding field: I6 judges it (must be the admitted descriptor\'s digest)')),
+  policyEpoch: optional(field(anyJson, 'binding field: I6 judges it (must be the epoch the gate checked)')),
+  disclosure: field(receiptDisclosure, 'the snapshot that showed the tool to the session; null when no disclosure did (I9 judges the call)'),
+  pin: field(natOrNull, 'the revision pin sent'),
+});
+
+/** Core: a call's result came back. */
+const receiptOutcome = eventOf('core', 'receipt_outcome', admission('the call\'s result came back (judged by I6 against the server\'s record)'), {
+  leaseId: str,
+  outcome: field(oneOf(CALL_OUTCOMES), '`unknown` after a timeout or a cut connection'),
+});
+
+/**
+ * Every event type of `catsim.trace.v1`, by `type`, in the order docs/TRACE.md documents them.
+ * Read with `TraceEventOf<'page_read'>` (types.ts) or validate with `eventProblem` (problems.ts).
+ */
+export const TRACE_EVENTS = {
+  server_up: serverUp,
+  revision,
+  session_opened: sessionOpened,
+  page_served: pageServed,
+  page_refused: pageRefused,
+  defect_planted: defectPlanted,
+  identity_rotated: identityRotated,
+  disconnected,
+  disclosure,
+  disclosure_refused: disclosureRefused,
+  notification_sent: notificationSent,
+  quiet,
+  round_end: roundEnd,
+  scan_started: scanStarted,
+  page_read: pageRead,
+  scan_ended: scanEnded,
+  published,
+  cas_conflict: casConflict,
+  server_disabled: serverDisabled,
+  effect_policy: effectPolicy,
+  policy_changed: policyChanged,
+  policy_push: policyPush,
+  plan_made: planMade,
+  confirmation,
+  call_executed: callExecuted,
+  call_refused_by_server: callRefusedByServer,
+  policy_seen: policySeen,
+  gate_decision: gateDecision,
+  receipt,
+  receipt_outcome: receiptOutcome,
+} as const;
