@@ -75,13 +75,18 @@ async function report(error: unknown): Promise<number> {
     return EXIT.usage;
   }
   // A command raised it, so these modules are loaded already: importing them costs nothing.
-  const [{ TestbedError }, { UnknownCoreError }, { CoreModuleError }, { ScenarioError }, { ConnectError }] = await Promise.all([
+  const [{ TestbedError }, { UnknownCoreError }, { CoreModuleError }, { ScenarioError }, { ConnectError }, { CoreContractError }] = await Promise.all([
     import('../sim/campaign/campaign.ts'), import('../sim/campaign/cores.ts'), import('../sim/cores/module-core.ts'), import('../sim/plan/scenario.ts'),
-    import('../src/connect/connect-error.ts'),
+    import('../src/connect/connect-error.ts'), import('../sim/trace/core-contract-error.ts'),
   ]);
   if (error instanceof ScenarioError || error instanceof UnknownCoreError || error instanceof CoreModuleError || error instanceof ConnectError) {
     process.stderr.write(`catsim: ${error.message}\n`);
     return EXIT.usage;
+  }
+  if (error instanceof CoreContractError) {
+    // An adapter or core failure: its message already names the core, the event and the field.
+    process.stderr.write(`catsim: ${error.message}\n`);
+    return EXIT.testbed;
   }
   if (error instanceof TestbedError) {
     process.stderr.write(`catsim: testbed failure: ${error.message}\n`);

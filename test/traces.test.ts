@@ -65,6 +65,28 @@ describe('catsim check on an incomplete or malformed trace', () => {
     expect(code).toBe(2);
   });
 
+  /** The good trace with line `lineNo` (1-based) replaced by `edit` of its event. */
+  const editLine = (lineNo: number, edit: (event: Record<string, unknown>) => Record<string, unknown>): string =>
+    `${good.map((line, index) => (index === lineNo - 1 ? JSON.stringify(edit(JSON.parse(line) as Record<string, unknown>)) : line)).join('\n')}\n`;
+  // Line 12 is seq 10, the first page_read of scan-0; line 17 its scan_ended; line 22 (seq 20) the first receipt.
+  const malformed: [string, string, string][] = [
+    ['an unknown event type', editLine(12, (e) => ({ ...e, type: 'page_peeked' })), 'line 12: unknown event type "page_peeked" (not in catsim.trace.v1)'],
+    ['a core event under src world', editLine(12, (e) => ({ ...e, src: 'world' })), 'line 12: "page_read" must have src "core", found "world"'],
+    ['a missing field', editLine(12, ({ cursorIn: _dropped, ...e }) => e), 'line 12: "page_read" has no field "cursorIn"'],
+    ['a field of the wrong type', editLine(12, (e) => ({ ...e, cursorIn: 7 })), 'line 12: "page_read".cursorIn must be a string or null'],
+    ['a field the contract does not list', editLine(12, (e) => ({ ...e, bytes: 812 })), 'line 12: "page_read" has an unknown field "bytes"'],
+    ['an unknown field inside a field', editLine(22, (e) => ({ ...e, disclosure: { ...(e['disclosure'] as object), shown: true } })), 'line 22: "receipt".disclosure has an unknown field "shown"'],
+    ['a code outside its set', editLine(17, (e) => ({ ...e, state: 'PROVEN' })), 'line 17: "scan_ended".state must be one of "SNAPSHOT_PROVEN", "UNVERSIONED_OBSERVATION", "INCOMPLETE", "QUARANTINED"'],
+  ];
+  it.each(malformed)('refuses %s with one line naming the line and the field, exit 2', async (name, text, problem) => {
+    const path = join(dir, `${name.replaceAll(' ', '-')}.jsonl`);
+    writeFileSync(path, text);
+    const { code, stdout, stderr } = await runMain(['check', path]);
+    expect(stderr).toBe(`catsim: ${path}: ${problem}\n`);
+    expect(stdout).toBe('');
+    expect(code).toBe(2);
+  });
+
   it('still judges the complete trace those were cut from', async () => {
     const { code, stdout, stderr } = await runMain(['check', 'scenarios/traces/good-reference-seed1-round5.jsonl']);
     expect(stderr).toBe('');

@@ -9,7 +9,10 @@ import type { LoadedCatalog } from '../plan/catalog.ts';
 import { scenarioDigest, type Scenario } from '../plan/scenario.ts';
 import { runBatch, type BatchJob, type BatchResult } from './batch.ts';
 import { ReportBuilder, shardBlock, type CampaignReport } from './report.ts';
-import type { WorkerMessage } from './worker.ts';
+import { TestbedError } from './testbed-error.ts';
+import { failureOf, type WorkerMessage } from './worker-message.ts';
+
+export { TestbedError } from './testbed-error.ts';
 
 /** What to run. */
 export interface CampaignOptions {
@@ -57,12 +60,11 @@ export interface CampaignOptions {
  */
 const WORKER_ENTRY = import.meta.url.endsWith('.js') ? new URL('./worker.js', import.meta.url) : new URL('./worker-entry.mjs', import.meta.url);
 
-/** A worker or the campaign machinery itself failed (exit code 3). */
-export class TestbedError extends Error {
-  override readonly name = 'TestbedError';
-}
-
-/** Runs a campaign and returns its report. @throws TestbedError when a round crashes the testbed. */
+/**
+ * Runs a campaign and returns its report.
+ * @throws TestbedError when a round crashes the testbed; CoreContractError when the core emitted
+ *   an observation outside the trace contract (both exit 3), from worker threads or in-process.
+ */
 export async function runCampaign(options: CampaignOptions): Promise<CampaignReport> {
   const { catalog } = options;
   const scenario = catalog === undefined ? options.scenario.name : `${options.scenario.name}+catalog:${catalog.name}`;
@@ -135,7 +137,7 @@ function runOnWorkers(jobs: BatchJob[], count: number, onResult: (result: BatchR
       worker.on('message', (message: WorkerMessage) => {
         if (message.kind === 'round') onResult(message.result);
         else if (message.kind === 'batch-done') feed(worker);
-        else finish(new TestbedError(message.message));
+        else finish(failureOf(message));
       });
       worker.on('error', (error) => finish(new TestbedError(`worker crashed: ${error.message}`)));
       feed(worker);

@@ -5,12 +5,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { runBatch, type BatchJob } from './batch.ts';
-
-/** Messages a worker posts. */
-export type WorkerMessage =
-  | { kind: 'round'; result: import('./batch.ts').BatchResult }
-  | { kind: 'batch-done' }
-  | { kind: 'error'; message: string };
+import { failureMessage, type WorkerMessage } from './worker-message.ts';
 
 const port = parentPort;
 if (port === null) throw new Error('campaign worker must run in a worker thread');
@@ -18,5 +13,5 @@ if (port === null) throw new Error('campaign worker must run in a worker thread'
 port.on('message', (job: BatchJob) => {
   runBatch(job, (result) => port.postMessage({ kind: 'round', result } satisfies WorkerMessage))
     .then(() => port.postMessage({ kind: 'batch-done' } satisfies WorkerMessage))
-    .catch((error: unknown) => port.postMessage({ kind: 'error', message: error instanceof Error ? `${error.name}: ${error.message}` : String(error) } satisfies WorkerMessage));
+    .catch((error: unknown) => port.postMessage(failureMessage(error)));
 });

@@ -1,0 +1,80 @@
+/**
+ * A core that emits an observation outside `catsim.trace.v1` is a testbed/adapter failure (exit
+ * 3) naming the core, the event type and the field, never a round the oracle judges: a core must
+ * not pass by emitting something the oracle ignores (issue 10). The test core is the reference
+ * core behind a sink that spoils the `leaseId` of its first receipt (a number instead of a
+ * string). Seed 1, round 5 on the reference core writes its first receipt at seq 20
+ * (scenarios/traces/good-reference-seed1-round5.jsonl, line 22), so the breach is at seq 20.
+ *
+ * The command line cannot select a test core yet (another issue adds `--core ./module.ts`), so
+ * `resolveCore` is mocked to know `test:bad-receipt`; that reaches the campaign, replay and run
+ * in this process (`--workers 0`). Worker threads resolve cores in their own module graph, where
+ * no mock reaches: the crossing of the thread boundary is tested on its two ends instead
+ * (sim/campaign/worker-message.ts).
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import type { CoreObservation } from '../contract/trace/types.ts';
+import type { CoreFactory } from '../sim/cores/adapter.ts';
+import { referenceCore } from '../sim/cores/reference.ts';
+import { runCampaign } from '../sim/campaign/campaign.ts';
+import { checkPlan } from '../sim/campaign/round-check.ts';
+import { failureMessage, failureOf } from '../sim/campaign/worker-message.ts';
+import { generatePlan } from '../sim/plan/generate.ts';
+import { loadScenario } from '../sim/plan/scenario.ts';
+import { CoreContractError } from '../sim/trace/core-contract-error.ts';
+import { TestbedError } from '../sim/campaign/testbed-error.ts';
+import { runMain } from './support/run-main.ts';
+
+/** The reference core, except that the leaseId of its first receipt is a number. */
+function badReceiptCore(): CoreFactory {
+  return (env) => {
+    let spoiled = false;
+    const emit = (observation: CoreObservation): void => {
+      if (observation.type !== 'receipt' || spoiled) return env.sink.emit(observation);
+      spoiled = true;
+      // Deliberately outside the contract's type: this is what the sink must refuse at run time.
+      env.sink.emit({ ...observation, leaseId: 7 } as unknown as CoreObservation);
+    };
+    return referenceCore()({ ...env, sink: { emit } });
+  };
+}
+
+vi.mock('../sim/campaign/cores.ts', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../sim/campaign/cores.ts')>();
+  return { ...actual, resolveCore: (name: string) => (name === 'test:bad-receipt' ? badReceiptCore() : actual.resolveCore(name)) };
+});
+
+const MESSAGE = 'core "test:bad-receipt" emitted an observation outside catsim.trace.v1: "receipt".leaseId must be a string (round 5, seq 20)';
+
+describe('an observation outside the trace contract', () => {
+  it('fails the round with CoreContractError naming the core, the event, the field, the round and the seq', async () => {
+    const run = checkPlan(generatePlan('1', 5, loadScenario('default')), badReceiptCore(), 'test:bad-receipt');
+    await expect(run).rejects.toThrow(CoreContractError);
+    await expect(run).rejects.toThrow(MESSAGE);
+  });
+
+  it('stops the campaign (in-process) with the same error', async () => {
+    const campaign = runCampaign({ seed: '1', scenario: loadScenario('default'), core: 'test:bad-receipt', firstRound: 5, rounds: 1, workers: 0, determinismEvery: 0 });
+    await expect(campaign).rejects.toThrow(MESSAGE);
+  });
+
+  it('is exit 3 with that one line from catsim run and catsim replay', async () => {
+    const run = await runMain(['run', '--seed', '1', '--from', '5', '--rounds', '1', '--core', 'test:bad-receipt', '--workers', '0', '--no-shrink', '--no-progress']);
+    expect([run.code, run.stderr, run.stdout]).toEqual([3, `catsim: ${MESSAGE}\n`, '']);
+    const trace = join(mkdtempSync(join(tmpdir(), 'catsim-contract-')), 't.jsonl');
+    const replay = await runMain(['replay', '--seed', '1', '--round', '5', '--core', 'test:bad-receipt', '--trace', trace]);
+    expect([replay.code, replay.stderr, replay.stdout]).toEqual([3, `catsim: ${MESSAGE}\n`, '']);
+  });
+
+  it('crosses the worker-thread boundary as its breach and comes back as the same error', () => {
+    const breach = { core: 'test:bad-receipt', act: 'emitted an observation', round: 5, seq: 20, problem: '"receipt".leaseId must be a string' };
+    const back = failureOf(structuredClone(failureMessage(new CoreContractError(breach))));
+    expect(back).toBeInstanceOf(CoreContractError);
+    expect(back.message).toBe(MESSAGE);
+    const other = failureOf(structuredClone(failureMessage(new RangeError('boom'))));
+    expect([other instanceof TestbedError, other.message]).toEqual([true, 'RangeError: boom']);
+  });
+});
