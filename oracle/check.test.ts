@@ -12,8 +12,9 @@ const ROUND = 17;
 
 describe('clean rounds', () => {
   it('the plain clean round has no disclosures, defects or rollbacks to judge', () => {
+    // I13: 2 scans from each side + 5 pages read (2 pages and a recheck, 1 page and a recheck).
     expect(checkTrace(cleanRound().build())).toEqual({
-      round: ROUND, violations: [], checked: checkedCounts({ I1: 2, I2: 2, I4: 0, I5: 0, I10: 2, I11: 0, I12: 2, I13: 4 }), metrics: NO_CALL_METRICS,
+      round: ROUND, violations: [], checked: checkedCounts({ I1: 2, I2: 2, I4: 0, I5: 0, I10: 2, I11: 0, I12: 2, I13: 9 }), metrics: NO_CALL_METRICS,
     });
   });
 
@@ -21,9 +22,10 @@ describe('clean rounds', () => {
     const { builder, seqs } = disclosureRound();
     expect(seqs).toEqual({ devPublish: 14, opsPublish: 21, dev4Publish: 35, rollback: 36, dev4bPublish: 46, disclosures: [22, 23, 37, 47] });
     // I1, I2, I10: 5 publishes (rollback included); I4: 4 disclosures; I5: tool c in the 4 acme.dev
-    // publishes; I11: 4 disclosures + 1 rollback; I12: 2 session audiences; I13: 4 scans from each side.
+    // publishes; I11: 4 disclosures + 1 rollback; I12: 2 session audiences; I13: 4 scans from each
+    // side + 11 pages read (3 + 2 + 3 + 3 over the 4 walks).
     expect(checkTrace(builder.build())).toEqual({
-      round: ROUND, violations: [], checked: checkedCounts({ I1: 5, I2: 5, I4: 4, I5: 4, I10: 5, I11: 5, I12: 2, I13: 8 }), metrics: NO_CALL_METRICS,
+      round: ROUND, violations: [], checked: checkedCounts({ I1: 5, I2: 5, I4: 4, I5: 4, I10: 5, I11: 5, I12: 2, I13: 19 }), metrics: NO_CALL_METRICS,
     });
   });
 
@@ -38,12 +40,13 @@ describe('clean rounds', () => {
       probe: { plan: 38, confirmation: null, decision: 39, receipt: 40, executed: 41, outcome: 42, leaseId: 'lease-p2' },
       roundEnd: 43,
     });
-    // I3: no unversioned source; I6: 2 executed calls + 2 receipts; I7, I8: 2 ADMITs; I9: 2 ADMITs +
-    // 2 executed calls; I11: 2 disclosures + 2 ADMITs; I12: 2 session audiences + 1 expected probe.
+    // I3: no unversioned source; I6: 2 executed calls + 2 receipts + 2 outcomes; I7: 2 ADMITs + 3
+    // policy_seen; I8: 2 ADMITs; I9: 2 ADMITs + 2 executed calls; I11: 2 disclosures + 2 ADMITs;
+    // I12: 2 session audiences + 1 expected probe; I13: 2 scans from each side + 5 pages read.
     expect(checkTrace(builder.build())).toEqual({
       round: ROUND,
       violations: [],
-      checked: checkedCounts({ I1: 2, I2: 2, I3: 0, I4: 2, I5: 0, I6: 4, I7: 2, I8: 2, I9: 4, I10: 2, I11: 4, I12: 3, I13: 4 }),
+      checked: checkedCounts({ I1: 2, I2: 2, I3: 0, I4: 2, I5: 0, I6: 6, I7: 5, I8: 2, I9: 4, I10: 2, I11: 4, I12: 3, I13: 9 }),
       metrics: {
         decisions: { ADMIT: 2, POLICY_REVOKED: 1 },
         revocationDelaysMs: [40],

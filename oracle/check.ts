@@ -37,11 +37,12 @@ import type { InvariantId, Violation } from './violation.ts';
  * - `checked`: per invariant, how many items it examined (I1: ELIGIBLE publishes, I2: publishes,
  *   I3: calls executed by unversioned servers, I4: disclosures, I5: published tools and gate
  *   decisions carrying a planted defect (a DUPLICATE_NAME one only next to a namesake), I6:
- *   executed calls plus receipts, I7: ADMITs (none without a revocation bound), I8: ADMITs, I9:
- *   ADMITs plus executed calls, I10: publishes, I11: disclosures, ADMITs against a published
- *   generation, and rollbacks, I12: (server, audience) session keys of a settled round plus their
- *   probes that must be admitted, I13: scans seen by the world plus scans started by the core), so
- *   a report can show the oracle did work.
+ *   executed calls plus receipts plus receipt outcomes, I7: ADMITs (none without a revocation
+ *   bound) plus `policy_seen` events, I8: ADMITs, I9: ADMITs plus executed calls, I10: publishes
+ *   plus lost compare-and-swaps, I11: disclosures, ADMITs against a published generation, and
+ *   rollbacks, I12: (server, audience) session keys of a settled round plus their probes that
+ *   must be admitted, I13: scans seen by the world plus scans started by the core plus pages the
+ *   core read), so a report can show the oracle did work.
  * - `metrics`: the round's measurements (see metrics.ts), plain JSON.
  */
 export interface Verdict {
@@ -76,8 +77,9 @@ export function checkTrace(trace: Trace): Verdict {
 /**
  * Judges a round from a header and events handed over in memory, without serialising them. The
  * events must already follow docs/TRACE.md (`seq` = index, shapes as documented): unlike
- * `parseTrace`, this does not validate them. Events of unknown types, or with a `src` that does
- * not match their type, are ignored.
+ * `parseTrace`, this does not validate them: the simulator's recorder already checked every
+ * observation at its sink, and its world events are typed by the contract. An event whose `src`
+ * does not match its type (possible only through a cast) is not read.
  */
 export function checkEvents(header: TraceHeader, events: readonly TraceEvent[]): Verdict {
   const truth = buildGroundTruth(events);

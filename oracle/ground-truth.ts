@@ -7,9 +7,10 @@
  * policy change, the probes a correct core must admit, the human confirmations by plan, and every
  * call a server executed.
  *
- * `disconnected`, `policy_push` and `call_refused_by_server` are read by no invariant yet and are
- * not indexed; of `disclosure_refused`, only the audience asked about is (for I12); of
- * `plan_made`, only the expected probes are. `core_failed` events are kept in order (CORE_FAILED).
+ * `disconnected` is read by no invariant (it explains a timeline; the world's own record needs no
+ * judge); of `disclosure_refused`, only the audience asked about is indexed (for I12); of
+ * `plan_made`, only the expected probes; of `policy_push`, only the delivered ones.
+ * `core_failed` events are kept in order (CORE_FAILED).
  *
  * Workflow: `buildGroundTruth(events)` once per trace, then query. Lookups that take `beforeSeq`
  * only see events strictly earlier in the trace, so an invariant can ask "what was true when the
@@ -21,6 +22,7 @@ import { latestBefore } from './internal/seq-search.ts';
 import {
   asKnownEvent,
   type CallExecutedEvent,
+  type CallRefusedByServerEvent,
   type ConfirmationEvent,
   type CoreFailedEvent,
   type DefectPlantedEvent,
@@ -31,6 +33,7 @@ import {
   type PageServedEvent,
   type PlanMadeEvent,
   type PolicyChangedEvent,
+  type PolicyPushEvent,
   type PublishedPage,
   type RevisionEvent,
   type RoundEndEvent,
@@ -204,6 +207,14 @@ export class GroundTruth {
   readonly callsExecuted: CallExecutedEvent[] = [];
   /** Every `core_failed`, in trace order. */
   readonly coreFailures: CoreFailedEvent[] = [];
+  /** The first `call_executed` per leaseId (calls without a lease are not indexed here). */
+  readonly firstExecutionByLeaseId = new Map<string, CallExecutedEvent>();
+  /** The first `call_refused_by_server` per leaseId (refusals without a lease are not indexed). */
+  readonly firstRefusalByLeaseId = new Map<string, CallRefusedByServerEvent>();
+  /** The first `policy_changed` that set each (audience, epoch), by `epochRef(audience, epoch)`. */
+  readonly epochSetBy = new Map<string, PolicyChangedEvent>();
+  /** The first delivered `policy_push` of each (audience, epoch), by `epochRef(audience, epoch)`. */
+  readonly deliveredPushOf = new Map<string, PolicyPushEvent>();
   private effectPolicySeen = false;
 
   /** The trusted effect class of a tool name; a tool the policy does not list is WRITE. */
@@ -251,8 +262,8 @@ export class GroundTruth {
 }
 
 /**
- * Builds the ground-truth model from a trace's events in one pass. Core events and unknown event
- * types are skipped; the first `round_end` wins.
+ * Builds the ground-truth model from a trace's events in one pass. Core events are skipped; the
+ * first `round_end` wins.
  */
 export function buildGroundTruth(events: readonly TraceEvent[]): GroundTruth {
   const truth = new GroundTruth();
@@ -272,14 +283,35 @@ export function buildGroundTruth(events: readonly TraceEvent[]): GroundTruth {
       case 'core_failed': truth.coreFailures.push(event); break;
       case 'round_end': truth.roundEnd ??= event; break;
       case 'effect_policy': truth.setEffectPolicy(event); break;
-      case 'policy_changed': truth.policyChanges.push(event); break;
+      case 'policy_changed': addPolicyChange(truth, event); break;
+      case 'policy_push': if (event.delivered) setFirst(truth.deliveredPushOf, epochRef(event.audience, event.epoch), event); break;
       case 'plan_made': addPlan(truth, event); break;
       case 'confirmation': addConfirmation(truth, event); break;
-      case 'call_executed': truth.callsExecuted.push(event); break;
+      case 'call_executed': addExecution(truth, event); break;
+      case 'call_refused_by_server': if (event.leaseId !== null) setFirst(truth.firstRefusalByLeaseId, event.leaseId, event); break;
       default: break;
     }
   }
   return truth;
+}
+
+/** One string naming (audience, policy epoch). */
+export function epochRef(audience: string, epoch: number): string {
+  return JSON.stringify([audience, epoch]);
+}
+
+function setFirst<K, V>(map: Map<K, V>, key: K, value: V): void {
+  if (!map.has(key)) map.set(key, value);
+}
+
+function addPolicyChange(truth: GroundTruth, event: PolicyChangedEvent): void {
+  truth.policyChanges.push(event);
+  setFirst(truth.epochSetBy, epochRef(event.audience, event.epoch), event);
+}
+
+function addExecution(truth: GroundTruth, event: CallExecutedEvent): void {
+  truth.callsExecuted.push(event);
+  if (event.leaseId !== null) setFirst(truth.firstExecutionByLeaseId, event.leaseId, event);
 }
 
 function addDisclosure(truth: GroundTruth, event: DisclosureEvent): void {

@@ -5,20 +5,26 @@
  * starts and ends by scanId; and, for admission at call time, the gate decisions (by callId and by
  * plan), the receipts (by leaseId) and the policy epochs the core saw, per audience.
  *
+ * Every core event type of the contract is indexed here and judged by an invariant: `page_read`
+ * by I13, `cas_conflict` by I10, `receipt_outcome` by I6, `policy_seen` by I7 (and the revocation
+ * delays of the report).
+ *
  * Workflow: `buildObservations(events)` once per trace, then read the maps or ask the point-in-time
  * lookups below (binary searches, so a check may ask once per event). Like the ground-truth model,
- * it keeps references to the caller's events and never mutates them. `publish_refused`,
- * `key_quarantined` and `receipt_outcome` are read by no invariant yet and are not indexed.
+ * it keeps references to the caller's events and never mutates them.
  */
 import { planRef } from './internal/plan-ref.ts';
 import { latestBefore } from './internal/seq-search.ts';
 import {
   asKnownEvent,
+  type CasConflictEvent,
   type GateDecisionEvent,
+  type PageReadEvent,
   type PolicySeenEvent,
   type PublishedEvent,
   type PublishedTool,
   type ReceiptEvent,
+  type ReceiptOutcomeEvent,
   type ScanEndedEvent,
   type ScanStartedEvent,
   type ServerDisabledEvent,
@@ -63,6 +69,14 @@ export interface Observations {
   readonly receiptsByLeaseId: ReadonlyMap<string, readonly ReceiptEvent[]>;
   /** Per audience, the core's `policy_seen` events in trace order. */
   readonly policySeenByAudience: ReadonlyMap<string, readonly PolicySeenEvent[]>;
+  /** Every `policy_seen`, in trace order. */
+  readonly policySeen: readonly PolicySeenEvent[];
+  /** Every `page_read`, in trace order. */
+  readonly pageReads: readonly PageReadEvent[];
+  /** Every `cas_conflict`, in trace order. */
+  readonly casConflicts: readonly CasConflictEvent[];
+  /** Every `receipt_outcome`, in trace order. */
+  readonly receiptOutcomes: readonly ReceiptOutcomeEvent[];
 }
 
 /** The mutable form of `Observations` while one pass fills it. */
@@ -80,14 +94,19 @@ interface ObservationsBuilder extends Observations {
   readonly receipts: ReceiptEvent[];
   readonly receiptsByLeaseId: Map<string, ReceiptEvent[]>;
   readonly policySeenByAudience: Map<string, PolicySeenEvent[]>;
+  readonly policySeen: PolicySeenEvent[];
+  readonly pageReads: PageReadEvent[];
+  readonly casConflicts: CasConflictEvent[];
+  readonly receiptOutcomes: ReceiptOutcomeEvent[];
 }
 
-/** Builds the observation indexes in one pass; world events and unknown types are skipped. */
+/** Builds the observation indexes in one pass; world events are skipped. */
 export function buildObservations(events: readonly TraceEvent[]): Observations {
   const observed: ObservationsBuilder = {
     published: [], latestPublished: new Map(), pointerHistory: new Map(), publishesByGeneration: new Map(),
     scanStarts: new Map(), scanEnds: new Map(), publishedByKey: new Map(), gateDecisions: [], decisionByCallId: new Map(),
-    decisionsByPlan: new Map(), receipts: [], receiptsByLeaseId: new Map(), policySeenByAudience: new Map(),
+    decisionsByPlan: new Map(), receipts: [], receiptsByLeaseId: new Map(), policySeenByAudience: new Map(), policySeen: [],
+    pageReads: [], casConflicts: [], receiptOutcomes: [],
   };
   for (const raw of events) {
     const event = asKnownEvent(raw);
@@ -102,7 +121,13 @@ export function buildObservations(events: readonly TraceEvent[]): Observations {
         observed.receipts.push(event);
         pushTo(observed.receiptsByLeaseId, event.leaseId, event);
         break;
-      case 'policy_seen': pushTo(observed.policySeenByAudience, event.audience, event); break;
+      case 'policy_seen':
+        observed.policySeen.push(event);
+        pushTo(observed.policySeenByAudience, event.audience, event);
+        break;
+      case 'page_read': observed.pageReads.push(event); break;
+      case 'cas_conflict': observed.casConflicts.push(event); break;
+      case 'receipt_outcome': observed.receiptOutcomes.push(event); break;
       default: break;
     }
   }

@@ -29,10 +29,12 @@ function brief(violation: { invariant: string; code: string; evidence: string })
 
 describe('a real round of the reference core (seed 3, round 11)', () => {
   it('has no violation, with exact work counts and metrics', () => {
+    // The fixture has 6 receipt outcomes (I6 12 + 6), 2 policy_seen (I7 6 + 2) and 27 page reads
+    // (I13 28 + 27) besides what the other counts name.
     expect(checkTrace(fixture())).toEqual({
       round: 11,
       violations: [],
-      checked: checkedCounts({ I1: 0, I2: 11, I3: 6, I4: 10, I5: 13, I6: 12, I7: 6, I8: 6, I9: 12, I10: 11, I11: 16, I12: 6, I13: 28 }),
+      checked: checkedCounts({ I1: 0, I2: 11, I3: 6, I4: 10, I5: 13, I6: 18, I7: 8, I8: 6, I9: 12, I10: 11, I11: 16, I12: 6, I13: 55 }),
       metrics: {
         decisions: { ADMIT: 6, ARGS_INVALID: 1, TOOL_QUARANTINED: 2, UNDISCLOSED_TOOL: 1 },
         revocationDelaysMs: [372],
@@ -52,10 +54,10 @@ describe('a real round of the reference core (seed 3, round 11)', () => {
     ]);
   });
 
-  it('I6: without one receipt, its executed call has none', () => {
+  it('I6: without one receipt, its executed call has none, and its outcome follows no receipt', () => {
     const trace = fixture();
     const verdict = checkEvents(trace.header, without(trace, (event) => event.type === 'receipt' && event['leaseId'] === 'lease-2'));
-    expect(verdict.violations.map(brief)).toEqual([['I6', 'CALL_WITHOUT_RECEIPT', 'get_metrics']]);
+    expect(verdict.violations.map(brief)).toEqual([['I6', 'CALL_WITHOUT_RECEIPT', 'get_metrics'], ['I6', 'OUTCOME_WITHOUT_RECEIPT', '']]);
     expect(verdict.metrics.receipts).toEqual({ executed: 6, covered: 5 });
   });
 });

@@ -29,7 +29,7 @@ describe('I5: no planted defect admitted', () => {
         { invariant: 'I5', round: ROUND, seq: 13, code: 'DEFECT_ADMITTED',
           evidence: `publish seq 13 of key ${K} admits tool "c" (${short('c')}) with verdict "ok", but it was planted with defect REMOTE_REF (seq 1)` },
       ],
-      checked: checkedCounts({ I1: 2, I2: 2, I4: 0, I5: 1, I10: 2, I11: 0, I12: 2, I13: 4 }), metrics: NO_CALL_METRICS,
+      checked: checkedCounts({ I1: 2, I2: 2, I4: 0, I5: 1, I10: 2, I11: 0, I12: 2, I13: 9 }), metrics: NO_CALL_METRICS,
     });
   });
 

@@ -28,7 +28,7 @@ describe('I11: no use of an expired generation', () => {
           evidence: `disclosure seq 20 (session "planner-acme.dev", s0 acme.dev) shows generation 1 of key ${K} (publish seq 12) at t=1121, past its expiresAt 1120` }]
       : [];
     expect(checkTrace(b.build())).toEqual({
-      round: ROUND, violations, checked: checkedCounts({ I1: 2, I2: 2, I4: 1, I5: 0, I10: 2, I11: 1, I12: 2, I13: 4 }), metrics: NO_CALL_METRICS,
+      round: ROUND, violations, checked: checkedCounts({ I1: 2, I2: 2, I4: 1, I5: 0, I10: 2, I11: 1, I12: 2, I13: 9 }), metrics: NO_CALL_METRICS,
     });
   });
 
@@ -74,7 +74,7 @@ describe('I11: nothing served while DISABLED', () => {
         { invariant: 'I11', round: ROUND, seq: 21, code: 'SERVED_WHILE_DISABLED',
           evidence: `disclosure seq 21 (session "planner-acme.dev", s0 acme.dev) shows generation 1 of key ${K} (publish seq 12) while the key was DISABLED since seq 20 (reason "NO_ROLLBACK_SOURCE") with no publish after it` },
       ],
-      checked: checkedCounts({ I1: 3, I2: 3, I4: 3, I5: 0, I10: 3, I11: 3, I12: 2, I13: 6 }), metrics: NO_CALL_METRICS,
+      checked: checkedCounts({ I1: 3, I2: 3, I4: 3, I5: 0, I10: 3, I11: 3, I12: 2, I13: 14 }), metrics: NO_CALL_METRICS,
     });
   });
 

@@ -45,7 +45,7 @@ describe('I10: linear pointer history per key', () => {
         { invariant: 'I10', round: ROUND, seq: 37, code: 'GENERATION_REPEATED',
           evidence: `publish seq 37 of key ${K} (generation 2) repeats the generation of the publish at seq 28` },
       ],
-      checked: checkedCounts({ I1: 4, I2: 4, I4: 0, I5: 0, I10: 4, I11: 0, I12: 2, I13: 8 }), metrics: NO_CALL_METRICS,
+      checked: checkedCounts({ I1: 4, I2: 4, I4: 0, I5: 0, I10: 4, I11: 0, I12: 2, I13: 19 }), metrics: NO_CALL_METRICS,
     });
   });
 
@@ -116,7 +116,7 @@ describe('I10: linear pointer history per key', () => {
     expect(rollback).toBe(30);
     expect(b.publishAt(30)).toMatchObject({ generation: 3, sourceRevision: 3, scanId: 'sc-dev', rolledBackFrom: 1 });
     expect(checkTrace(b.build())).toEqual({
-      round: ROUND, violations: [], checked: checkedCounts({ I1: 4, I2: 4, I4: 0, I5: 0, I10: 4, I11: 1, I12: 2, I13: 6 }), metrics: NO_CALL_METRICS,
+      round: ROUND, violations: [], checked: checkedCounts({ I1: 4, I2: 4, I4: 0, I5: 0, I10: 4, I11: 1, I12: 2, I13: 14 }), metrics: NO_CALL_METRICS,
     });
   });
 
@@ -187,6 +187,37 @@ describe('I10: linear pointer history per key', () => {
     expect(checkTrace(b.build()).violations.filter((v) => v.invariant === 'I10')).toEqual([
       { invariant: 'I10', round: ROUND, seq: 30, code: 'ROLLBACK_CONTENT_MISMATCH',
         evidence: `publish seq 30 of key ${K} (generation 3) rolls back from generation 1 (seq 12) but ${mismatch}` },
+    ]);
+  });
+
+  it('CONFLICT_MISSTATED and CONFLICT_WITHOUT_RACE: a lost compare-and-swap must name the pointer it lost to', () => {
+    const b = oneGeneration();
+    const conflict = (expectedGeneration: number, actualGeneration: number): number =>
+      b.emit('core', 'cas_conflict', { key: DEV_KEY, scanId: 'sc-race', expectedGeneration, actualGeneration });
+    const seqs = [conflict(0, 1), conflict(0, 2), conflict(1, 1)];
+    finish(b);
+    // seq 20: a true loss (expected 0, the pointer at 1); 21: names generation 2; 22: expected the generation it held.
+    expect(seqs).toEqual([20, 21, 22]);
+    const verdict = checkTrace(b.build());
+    expect(verdict.violations).toEqual([
+      { invariant: 'I10', round: ROUND, seq: 21, code: 'CONFLICT_MISSTATED',
+        evidence: `cas_conflict seq 21 (scan "sc-race", key ${K}) says generation 2 was active, but the pointer held generation 1 (publish seq 12)` },
+      { invariant: 'I10', round: ROUND, seq: 22, code: 'CONFLICT_WITHOUT_RACE',
+        evidence: `cas_conflict seq 22 (scan "sc-race", key ${K}) says it lost expecting generation 1, but the pointer held generation 1 (publish seq 12): that compare-and-swap could not lose` },
+    ]);
+    expect(verdict.checked.I10).toBe(2 + 3);
+  });
+
+  it('CONFLICT_MISSTATED: a lost compare-and-swap on a key nothing was published for names generation 0', () => {
+    const b = new TraceBuilder();
+    standardWorld(b);
+    const seq = b.emit('core', 'cas_conflict', { key: DEV_KEY, scanId: 'sc-race', expectedGeneration: 0, actualGeneration: 1 });
+    devWalk(b);
+    opsWalk(b);
+    finish(b);
+    expect(checkTrace(b.build()).violations).toEqual([
+      { invariant: 'I10', round: ROUND, seq, code: 'CONFLICT_MISSTATED',
+        evidence: `cas_conflict seq ${seq} (scan "sc-race", key ${K}) says generation 1 was active, but nothing was published for the key before it` },
     ]);
   });
 });

@@ -13,6 +13,11 @@
  *   and republishes its content: the same scanId (docs/TRACE.md), sourceRevision, pageRoot and
  *   tools (names and descriptor digests, in order; verdicts are judgements, not content).
  *
+ * A lost compare-and-swap (`cas_conflict`) is a step that failed, and it must say so truly: the
+ * generation it names as actual is the one the key's pointer held at that moment (rebuilt from
+ * the publishes before it; 0 when nothing was published), and it expected another one (a CAS
+ * against the generation the pointer holds cannot lose).
+ *
  * Codes: `GENERATION_GAP` (a generation above the expected one), `GENERATION_REPEATED` (a
  * generation the key already published), `GENERATION_BACKWARDS` (a generation below the expected
  * one that was never published, e.g. a first publish numbered 0), `REVISION_DECREASED`,
@@ -20,11 +25,13 @@
  * `ROLLBACK_CONTENT_MISMATCH` (the first content field that differs). All are anchored at the
  * offending publish, at most one per code per publish. The expected generation always follows
  * the previous publish as logged, so one bad number is reported once, not at every later publish.
- * Work count: publishes.
+ * `CONFLICT_MISSTATED` (the actual generation is not the pointer's) and `CONFLICT_WITHOUT_RACE`
+ * (it expected the generation the pointer held), anchored at the `cas_conflict`, one per conflict.
+ * Work count: publishes plus lost compare-and-swaps.
  */
-import { publishOfGeneration } from '../observations.ts';
-import { rolledBackFromOf, type PublishedEvent, type PublishedTool } from '../trace.ts';
-import { publishLabel, shortHex } from '../violation.ts';
+import { activePublishBefore, publishOfGeneration } from '../observations.ts';
+import { rolledBackFromOf, type CasConflictEvent, type PublishedEvent, type PublishedTool } from '../trace.ts';
+import { publishLabel, shortHex, shortKey } from '../violation.ts';
 import type { CheckContext, Findings } from './check-context.ts';
 
 /** Checks I10 over every publish, walking each key's history in trace order. */
@@ -37,6 +44,23 @@ export function checkPointerHistory(context: CheckContext, findings: Findings): 
     checkRevision(publish, previous, findings);
     checkRollback(context, publish, findings);
     previousByKey.set(publish.key, publish);
+  }
+  for (const conflict of context.observed.casConflicts) {
+    findings.count('I10');
+    checkConflict(context, conflict, findings);
+  }
+}
+
+/** A lost CAS names the generation the pointer held, and expected another. */
+function checkConflict(context: CheckContext, conflict: CasConflictEvent, findings: Findings): void {
+  const active = activePublishBefore(context.observed, conflict.key, conflict.seq);
+  const held = active?.generation ?? 0;
+  const what = `cas_conflict seq ${conflict.seq} (scan "${conflict.scanId}", key ${shortKey(conflict.key)})`;
+  const pointer = active === null ? 'nothing was published for the key before it' : `the pointer held generation ${held} (publish seq ${active.seq})`;
+  if (conflict.actualGeneration !== held) {
+    findings.add('I10', conflict.seq, 'CONFLICT_MISSTATED', `${what} says generation ${conflict.actualGeneration} was active, but ${pointer}`);
+  } else if (conflict.expectedGeneration === held) {
+    findings.add('I10', conflict.seq, 'CONFLICT_WITHOUT_RACE', `${what} says it lost expecting generation ${conflict.expectedGeneration}, but ${pointer}: that compare-and-swap could not lose`);
   }
 }
 

@@ -46,7 +46,8 @@ describe('I6: exactly one binding receipt per executed call', () => {
     expect(verdict.violations).toEqual([
       i6(31, 'DUPLICATE_RECEIPT', `receipt seq 31 (callId "${DEV_SESSION}#p0") carries lease "lease-p0", which receipt seq 28 (callId "${DEV_SESSION}#p0") already carries`),
     ]);
-    expect(verdict.checked.I6).toBe(3);
+    // 1 executed call, 2 receipts, 1 outcome.
+    expect(verdict.checked.I6).toBe(4);
     expect(verdict.metrics.receipts).toEqual({ executed: 1, covered: 0 });
   });
 
@@ -130,7 +131,48 @@ describe('I6: exactly one binding receipt per executed call', () => {
       builder.receipt({ callId: `${DEV_SESSION}#p1`, leaseId: 'lease-p1', key: DEV_KEY, tool: 'a' });
     });
     const verdict = checkTrace(b.build());
-    expect(verdict).toMatchObject({ violations: [], checked: { I6: 4 } });
+    expect(verdict).toMatchObject({ violations: [], checked: { I6: 5 } });
     expect(verdict.metrics.receipts).toEqual({ executed: 2, covered: 2 });
+  });
+
+  it('judges receipt outcomes against the receipts and the server: OUTCOME_WITHOUT_RECEIPT, OUTCOME_REPEATED, OUTCOME_CONTRADICTS_SERVER', () => {
+    const b = receiptRound((builder) => {
+      builder.call({ session: DEV_SESSION, planId: 'p0', key: DEV_KEY, tool: 'b' });
+      builder.receiptOutcome('lease-p0', 'ok');
+      builder.receiptOutcome('lease-nobody', 'unknown');
+      builder.receipt({ callId: `${DEV_SESSION}#p1`, leaseId: 'lease-p1', key: DEV_KEY, tool: 'b' });
+      builder.receiptOutcome('lease-p1', 'ok');
+      builder.receipt({ callId: `${DEV_SESSION}#p2`, leaseId: 'lease-p2', key: DEV_KEY, tool: 'b' });
+      builder.receiptOutcome('lease-p2', 'refused');
+      builder.receipt({ callId: `${DEV_SESSION}#p3`, leaseId: 'lease-p3', key: DEV_KEY, tool: 'b' });
+      builder.callRefusedByServer({ audience: DEV, tool: 'b', leaseId: 'lease-p3', code: 'STALE_PIN' });
+      builder.receiptOutcome('lease-p3', 'refused');
+      builder.receipt({ callId: `${DEV_SESSION}#p4`, leaseId: 'lease-p4', key: DEV_KEY, tool: 'b' });
+      builder.receiptOutcome('lease-p4', 'unknown');
+      builder.receiptOutcome('lease-p4', 'error');
+    });
+    // seq 26-30 a whole call (outcome ok at 30), 31 its second outcome, 32 an outcome of no receipt,
+    // 33-34 an ok never executed, 35-36 a refusal the server never made, 37-39 a real refusal,
+    // 40-42 an unknown outcome (claims nothing), then an error for the same lease.
+    const verdict = checkTrace(b.build());
+    expect(verdict.violations).toEqual([
+      i6(31, 'OUTCOME_REPEATED', 'receipt_outcome seq 31 (ok, lease "lease-p0") repeats the outcome of that lease (seq 30, ok)'),
+      i6(32, 'OUTCOME_WITHOUT_RECEIPT', 'receipt_outcome seq 32 (unknown, lease "lease-nobody") follows no receipt of that lease'),
+      i6(34, 'OUTCOME_CONTRADICTS_SERVER', 'receipt_outcome seq 34 (ok, lease "lease-p1"), but no server executed a call with that lease before it'),
+      i6(36, 'OUTCOME_CONTRADICTS_SERVER', 'receipt_outcome seq 36 (refused, lease "lease-p2"), but no server refused a call with that lease before it'),
+      i6(42, 'OUTCOME_REPEATED', 'receipt_outcome seq 42 (error, lease "lease-p4") repeats the outcome of that lease (seq 41, unknown)'),
+    ]);
+    // 1 executed call, 5 receipts, 8 outcomes.
+    expect(verdict.checked.I6).toBe(14);
+  });
+
+  it('OUTCOME_WITHOUT_RECEIPT: an outcome written before its receipt', () => {
+    const b = receiptRound((builder) => {
+      builder.receiptOutcome('lease-p0', 'unknown');
+      builder.receipt({ callId: `${DEV_SESSION}#p0`, leaseId: 'lease-p0', key: DEV_KEY, tool: 'b' });
+    });
+    expect(checkTrace(b.build()).violations).toEqual([
+      i6(26, 'OUTCOME_WITHOUT_RECEIPT', 'receipt_outcome seq 26 (unknown, lease "lease-p0") follows no receipt of that lease'),
+    ]);
   });
 });

@@ -14,15 +14,23 @@
  *   callId): a call leaves the core only through the gate, and the gate's decision record is what
  *   I7, I8 and I11 judge admissions on, so a call sent without one would escape all three. A core
  *   that does not write its decisions fails here rather than passing unjudged.
+ * - A receipt's outcome (`receipt_outcome`, SPEC section 1: "appended later") follows its receipt
+ *   (the first with its leaseId, earlier in the trace), at most once per lease, and does not
+ *   contradict the server's own record: `ok` needs a `call_executed` with that lease before it,
+ *   `refused` a `call_refused_by_server` with that lease before it. `error` (an error result or
+ *   another JSON-RPC error) and `unknown` (no answer in time: it may have run) claim nothing the
+ *   world's record could refute.
  *
  * Codes: `CALL_WITHOUT_LEASE`, `CALL_WITHOUT_RECEIPT`, `RECEIPT_UNBOUND` (anchored at the executed
  * call), `DUPLICATE_RECEIPT` (anchored at each later receipt of a leaseId, naming the first),
  * `RECEIPT_WITHOUT_ADMISSION` (anchored at the receipt: no ADMIT of its callId before it). A
  * call whose leaseId has several receipts is reported by `DUPLICATE_RECEIPT` alone.
- * Work count: executed calls plus receipts.
+ * `OUTCOME_WITHOUT_RECEIPT`, `OUTCOME_REPEATED`, `OUTCOME_CONTRADICTS_SERVER` (anchored at the
+ * `receipt_outcome`).
+ * Work count: executed calls plus receipts plus outcomes.
  */
 import type { Observations } from '../observations.ts';
-import type { CallExecutedEvent, ReceiptEvent } from '../trace.ts';
+import type { CallExecutedEvent, ReceiptEvent, ReceiptOutcomeEvent } from '../trace.ts';
 import { callLabel } from '../violation.ts';
 import type { CheckContext, Findings } from './check-context.ts';
 
@@ -52,6 +60,40 @@ export function checkReceipts(context: CheckContext, findings: Findings): void {
         `receipt seq ${later.seq} (callId ${JSON.stringify(later.callId)}) carries lease ${JSON.stringify(leaseId)}, which receipt seq ${first.seq} (callId ${JSON.stringify(first.callId)}) already carries`);
     }
   }
+  checkOutcomes(context, findings);
+}
+
+/** Each outcome follows its receipt, once, and agrees with what the server logged. */
+function checkOutcomes(context: CheckContext, findings: Findings): void {
+  const firstOutcome = new Map<string, ReceiptOutcomeEvent>();
+  for (const outcome of context.observed.receiptOutcomes) {
+    findings.count('I6');
+    const what = `receipt_outcome seq ${outcome.seq} (${outcome.outcome}, lease ${JSON.stringify(outcome.leaseId)})`;
+    const receipt = context.observed.receiptsByLeaseId.get(outcome.leaseId)?.[0];
+    const earlier = firstOutcome.get(outcome.leaseId);
+    if (earlier === undefined) firstOutcome.set(outcome.leaseId, outcome);
+    if (receipt === undefined || receipt.seq > outcome.seq) {
+      findings.add('I6', outcome.seq, 'OUTCOME_WITHOUT_RECEIPT', `${what} follows no receipt of that lease`);
+    } else if (earlier !== undefined) {
+      findings.add('I6', outcome.seq, 'OUTCOME_REPEATED', `${what} repeats the outcome of that lease (seq ${earlier.seq}, ${earlier.outcome})`);
+    } else {
+      const contradiction = serverContradiction(context, outcome);
+      if (contradiction !== null) findings.add('I6', outcome.seq, 'OUTCOME_CONTRADICTS_SERVER', `${what}, but ${contradiction}`);
+    }
+  }
+}
+
+/** Why the server's record refutes an outcome, or null when it does not. */
+function serverContradiction(context: CheckContext, outcome: ReceiptOutcomeEvent): string | null {
+  if (outcome.outcome === 'ok') {
+    const executed = context.truth.firstExecutionByLeaseId.get(outcome.leaseId);
+    return executed !== undefined && executed.seq < outcome.seq ? null : 'no server executed a call with that lease before it';
+  }
+  if (outcome.outcome === 'refused') {
+    const refused = context.truth.firstRefusalByLeaseId.get(outcome.leaseId);
+    return refused !== undefined && refused.seq < outcome.seq ? null : 'no server refused a call with that lease before it';
+  }
+  return null;
 }
 
 /** The receipt's call was admitted by a gate decision written before the receipt. */

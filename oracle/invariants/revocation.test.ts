@@ -40,14 +40,15 @@ describe('I7: no admission of a revoked tool later than B after the revocation',
       { invariant: 'I7', round: ROUND, seq: 28, code: 'REVOKED_TOOL_ADMITTED',
         evidence: `gate decision seq 28 (session "${DEV_SESSION}", plan "p0") admits "c" for ${DEV} at t=1761, 1501 ms after policy_changed seq 26 (epoch 2) revoked it at t=260: 1 ms past the bound of 1500 ms (the gate used policy epoch 1)` },
     ]);
-    expect(verdict.checked.I7).toBe(1);
+    // 1 ADMIT and the round's 2 policy_seen (epoch 1 of acme.dev and of acme.ops, by poll).
+    expect(verdict.checked.I7).toBe(3);
     // The core never saw epoch 2: the delay is censored at the round end (t=1781).
     expect(verdict.metrics).toMatchObject({ revocationDelaysMs: [1_521], revocationsCensored: 1 });
   });
 
   it('accepts an ADMIT exactly at B', () => {
     const { builder } = revocationRound(revokeC, 260 + BOUND_MS);
-    expect(checkTrace(builder.build())).toMatchObject({ violations: [], checked: { I7: 1 } });
+    expect(checkTrace(builder.build())).toMatchObject({ violations: [], checked: { I7: 3 } });
   });
 
   it('accepts an ADMIT after a later change granted the tool again', () => {
@@ -82,14 +83,14 @@ describe('I7: no admission of a revoked tool later than B after the revocation',
       b.policyChanged(DEV, 2, ['a', 'c'], { revoked: ['b'] });
     };
     const { builder } = revocationRound(revokeOthers, 5_000, 'a');
-    expect(checkTrace(builder.build())).toMatchObject({ violations: [], checked: { I7: 1 } });
+    expect(checkTrace(builder.build())).toMatchObject({ violations: [], checked: { I7: 3 } });
   });
 
-  it('is not judged when the header has no revocation bound, but the delay is still measured', () => {
+  it('is not judged when the header has no revocation bound (its 2 policy_seen still are), and the delay is still measured', () => {
     const { builder } = revocationRound(revokeC, 260 + BOUND_MS + 1, 'c', { withoutRevocationBound: true });
     expect('revocationBoundMs' in builder.header.bounds).toBe(false);
     const verdict = checkTrace(builder.build());
-    expect(verdict).toMatchObject({ violations: [], checked: { I7: 0 }, metrics: { revocationDelaysMs: [1_521], revocationsCensored: 1 } });
+    expect(verdict).toMatchObject({ violations: [], checked: { I7: 2 }, metrics: { revocationDelaysMs: [1_521], revocationsCensored: 1 } });
   });
 });
 
@@ -119,5 +120,29 @@ describe('revocation propagation delays (metrics)', () => {
     b.at(4_000);
     b.policySeen(OPS, 5);
     expect(checkTrace(b.build()).metrics).toMatchObject({ revocationDelaysMs: [3_000], revocationsCensored: 1 });
+  });
+
+  it('EPOCH_NOT_SET and PUSH_NOT_DELIVERED: the core can only see epochs the policy service set, and by push only if one arrived', () => {
+    const b = new TraceBuilder();
+    admissionWorld(b); // epoch 1 of both audiences set, and seen by poll at seq 7-8
+    const early = b.policySeen(DEV, 2);
+    b.policyChanged(DEV, 2, ['a', 'b'], { revoked: ['c'] });
+    b.policyPush(DEV, 2, false);
+    const lostPush = b.policySeen(DEV, 2, 'push');
+    const polled = b.policySeen(DEV, 2, 'poll');
+    b.policyChanged(OPS, 2, ['a', 'b'], { granted: ['b'] });
+    b.policyPush(OPS, 2);
+    const pushed = b.policySeen(OPS, 2, 'push');
+    const never = b.policySeen(OPS, 7);
+    finish(b);
+    expect([early, lostPush, polled, pushed, never]).toEqual([9, 12, 13, 16, 17]);
+    const verdict = checkTrace(b.build());
+    expect(verdict.violations.filter((v) => v.invariant === 'I7')).toEqual([
+      { invariant: 'I7', round: ROUND, seq: 9, code: 'EPOCH_NOT_SET', evidence: `policy_seen seq 9 (${DEV} epoch 2 by poll): the policy service had not set that epoch for ${DEV} before it` },
+      { invariant: 'I7', round: ROUND, seq: 12, code: 'PUSH_NOT_DELIVERED', evidence: `policy_seen seq 12 (${DEV} epoch 2 by push): no push of that epoch was delivered before it` },
+      { invariant: 'I7', round: ROUND, seq: 17, code: 'EPOCH_NOT_SET', evidence: `policy_seen seq 17 (${OPS} epoch 7 by poll): the policy service had not set that epoch for ${OPS} before it` },
+    ]);
+    // The 2 policy_seen of admissionWorld and the 5 above; no ADMIT.
+    expect(verdict.checked.I7).toBe(7);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkTrace } from '../check.ts';
 import { DEV, DEV_KEY, devWalk, finish, opsWalk, standardWorld } from '../testing/scenarios.ts';
-import { TraceBuilder } from '../testing/trace-builder.ts';
+import { TraceBuilder, digestOf, toolDigest } from '../testing/trace-builder.ts';
 
 const ROUND = 17;
 
@@ -97,7 +97,7 @@ describe('I13: scans terminate', () => {
       r.served({ audience: DEV, scanId: null, cursorIn: null, cursorOut: 'c1', revision: 3, tools: ['a'] });
       r.served({ audience: DEV, scanId: null, cursorIn: null, cursorOut: 'c1', revision: 3, tools: ['a'] });
     });
-    expect(checkTrace(b.build())).toMatchObject({ violations: [], checked: { I13: 4 } });
+    expect(checkTrace(b.build())).toMatchObject({ violations: [], checked: { I13: 9 } });
   });
 
   it('SCAN_TOO_LONG: a scan that outlived scanTimeoutMs + latencyMsMax, and the boundary', () => {
@@ -130,5 +130,29 @@ describe('I13: scans terminate', () => {
         evidence: `scan "sc-stuck" started at seq ${stuck} never ended; the round ended ${roundEndT - startedAt} ms later, over the 5040 ms budget` },
     ]);
     expect(recent).toBe(stuck + 2);
+  });
+
+  it('PAGE_NOT_SERVED: a page the core read that the world did not serve to that scan before it, as that revision', () => {
+    const invented = digestOf('never served');
+    const later = digestOf(JSON.stringify(['c1', null, 3, [toolDigest('b')]]));
+    const b = roundWith((r) => {
+      r.scanStarted(DEV_KEY, 'sc-bad');
+      const first = r.served({ audience: DEV, scanId: 'sc-bad', cursorIn: null, cursorOut: 'c1', revision: 3, tools: ['a'] });
+      r.pageRead('sc-bad', first, 3, 1, false);
+      r.pageRead('sc-bad', { cursorIn: 'c1', cursorOut: null, pageDigest: invented }, 3, 1, false);
+      r.pageRead('sc-bad', first, 4, 1, false);
+      r.pageRead('sc-other', first, 3, 1, false);
+      r.pageRead('sc-bad', { cursorIn: 'c1', cursorOut: null, pageDigest: later }, 3, 1, false);
+      expect(r.served({ audience: DEV, scanId: 'sc-bad', cursorIn: 'c1', cursorOut: null, revision: 3, tools: ['b'] }).pageDigest).toBe(later);
+      r.scanEnded('sc-bad', 'INCOMPLETE', 'TIMEOUT');
+    });
+    // seq 4 scan_started, 5 page 1 served, 6 read as served, 7-10 the reads judged, 11 page 2 served.
+    const first = digestOf(JSON.stringify([null, 'c1', 3, [toolDigest('a')]])).slice(0, 12);
+    expect(checkTrace(b.build()).violations).toEqual([
+      { invariant: 'I13', round: ROUND, seq: 7, code: 'PAGE_NOT_SERVED', evidence: `scan "sc-bad" read page "c1" → null (${invented.slice(0, 12)}, revision 3) at seq 7, which the world never served to that scan before it` },
+      { invariant: 'I13', round: ROUND, seq: 8, code: 'PAGE_NOT_SERVED', evidence: `scan "sc-bad" read page null → "c1" (${first}, revision 4) at seq 8, but the world served it (seq 5) reporting revision 3` },
+      { invariant: 'I13', round: ROUND, seq: 9, code: 'PAGE_NOT_SERVED', evidence: `scan "sc-other" read page null → "c1" (${first}, revision 3) at seq 9, which the world never served to that scan before it` },
+      { invariant: 'I13', round: ROUND, seq: 10, code: 'PAGE_NOT_SERVED', evidence: `scan "sc-bad" read page "c1" → null (${later.slice(0, 12)}, revision 3) at seq 10, which the world never served to that scan before it` },
+    ]);
   });
 });

@@ -6,17 +6,23 @@
  * at most `bounds.pageCountMax` requests with a cursor, no cursor string requested twice (the
  * empty string is a cursor), at most two cursorless requests (page 1 and the final recheck).
  * From the core's side: each scan ends within `scanTimeoutMs + latencyMsMax` of its start, and a
- * scan that never ended had not yet exceeded that budget when the round ended.
+ * scan that never ended had not yet exceeded that budget when the round ended. And the walk the
+ * core reports is the walk the world served: every `page_read` names a page the world served to
+ * that scan earlier in the trace (same scanId, cursorIn, cursorOut and pageDigest), reporting the
+ * revision the read says (`reported`, null on an unversioned server), so the core's account of a
+ * scan cannot be invented.
  *
  * Codes: `PAGE_LIMIT_EXCEEDED`, `CURSOR_REQUESTED_TWICE`, `EXTRA_CURSORLESS_REQUEST` (anchored at
  * the offending request), `SCAN_TOO_LONG` (anchored at `scan_ended`), `SCAN_NEVER_ENDED`
- * (anchored at `scan_started`). Each code is reported at most once per scan.
+ * (anchored at `scan_started`), each at most once per scan; `PAGE_NOT_SERVED` (anchored at each
+ * `page_read` without its served page).
+ * Work count: scans seen by the world, scans started by the core, pages the core read.
  *
  * Byte limits (`bounds.byteCountMax`) are not judged: the trace does not record page sizes.
  */
 import type { ScanRequests } from '../ground-truth.ts';
-import type { PageRefusedEvent, PageServedEvent, ScanStartedEvent } from '../trace.ts';
-import { showCursor } from '../violation.ts';
+import type { PageReadEvent, PageRefusedEvent, PageServedEvent, ScanStartedEvent } from '../trace.ts';
+import { shortHex, showCursor } from '../violation.ts';
 import type { CheckContext, Findings } from './check-context.ts';
 
 /** Page 1 and the final recheck are the only cursorless requests a scan needs. */
@@ -32,6 +38,21 @@ export function checkScanTermination(context: CheckContext, findings: Findings):
     findings.count('I13');
     checkDuration(context, start, findings);
   }
+  for (const read of context.observed.pageReads) {
+    findings.count('I13');
+    checkRead(context, read, findings);
+  }
+}
+
+/** A page the core read was served to its scan before it, reporting the revision it says. */
+function checkRead(context: CheckContext, read: PageReadEvent, findings: Findings): void {
+  const served = context.truth.scans.get(read.scanId)?.firstMatch(read, read.seq) ?? null;
+  if (served !== null && served.reported === read.revision) return;
+  const page = `page ${showCursor(read.cursorIn)} → ${showCursor(read.cursorOut)} (${shortHex(read.pageDigest)}, revision ${read.revision ?? 'none'})`;
+  const why = served === null
+    ? 'which the world never served to that scan before it'
+    : `but the world served it (seq ${served.seq}) reporting revision ${served.reported ?? 'none'}`;
+  findings.add('I13', read.seq, 'PAGE_NOT_SERVED', `scan "${read.scanId}" read${read.recheck ? ' as its recheck' : ''} ${page} at seq ${read.seq}, ${why}`);
 }
 
 type Request = PageServedEvent | PageRefusedEvent;

@@ -48,7 +48,7 @@ describe('I4: no serving across tenants or roles', () => {
         { invariant: 'I4', round: ROUND, seq: 20, code: 'FOREIGN_PAGES',
           evidence: `${label} shows generation 1 of key ${S0}|${GLOBEX} (publish seq 10), whose scan "sc-globex" had a page served at seq 5 to s0 ${GLOBEX}` },
       ],
-      checked: checkedCounts({ I1: 2, I2: 2, I4: 1, I5: 0, I10: 2, I11: 1, I12: 2, I13: 4 }), metrics: NO_CALL_METRICS,
+      checked: checkedCounts({ I1: 2, I2: 2, I4: 1, I5: 0, I10: 2, I11: 1, I12: 2, I13: 9 }), metrics: NO_CALL_METRICS,
     });
   });
 
