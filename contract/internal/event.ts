@@ -26,6 +26,8 @@ export interface EventDoc {
   readonly section: EventSection;
   /** One phrase: what the event means, e.g. `the server answered one tools/list request`. */
   readonly meaning: string;
+  /** For a core event: the invariants that judge it (docs only; see oracle/invariants/). */
+  readonly judgedBy?: string;
   readonly rules?: readonly AcrossFieldRule[];
 }
 

@@ -27,6 +27,11 @@ export interface Field<T> {
   readonly optional?: true;
   /** The fields of an object kind, in their written order. */
   readonly shape?: Shape;
+  /** The kind inside an array (its items), a record (its values) or a nullable kind, and which. */
+  readonly inner?: Field<unknown>;
+  readonly container?: 'array' | 'record' | 'nullable';
+  /** What a record's keys are (for the docs), e.g. `audience`. */
+  readonly keyName?: string;
   /**
    * Names the first problem inside a composite value `test` refused (`at` names the value), or
    * null when the value is not even of the composite's container type.
@@ -111,16 +116,20 @@ function listOf(items: readonly string[]): string {
 
 /**
  * One of a closed set of codes. The set is part of the contract: a code outside it is refused
- * (a new code is a change to codes.ts, documented with the others).
+ * (a new code is a change to codes.ts, documented with the others). `type` replaces the list in
+ * the docs' type column when the codes have a table of their own there.
  */
-export function oneOf<const T extends readonly string[]>(values: T): Field<T[number]> {
+export function oneOf<const T extends readonly string[]>(values: T, type?: string): Field<T[number]> {
   const allowed: ReadonlySet<unknown> = new Set(values);
-  return kind((v) => allowed.has(v), listOf(values.map((value) => `"${value}"`)), listOf(values.map((value) => `\`${value}\``)));
+  return kind((v) => allowed.has(v), listOf(values.map((value) => `"${value}"`)), type ?? listOf(values.map((value) => `\`${value}\``)));
 }
 
 /** A kind, or null (a cursor of the first page, an unversioned revision). */
 export function nullable<T>(of: Field<T>): Field<T | null> {
-  return { ...bare(of), test: (v) => v === null || of.test(v), expected: `${of.expected} or null`, type: `${of.type} or null`, locate: (v, at) => of.locate?.(v, at) ?? null };
+  return {
+    ...bare(of), test: (v) => v === null || of.test(v), expected: `${of.expected} or null`, type: `${of.type} or null`, inner: of, container: 'nullable',
+    locate: (v, at) => of.locate?.(v, at) ?? null,
+  };
 }
 
 /** A field older traces lack; when present it must be of its kind. */
@@ -208,6 +217,8 @@ export function arrayOf<T>(item: Field<T>, type: string, expected = 'an array'):
     },
     expected,
     type,
+    inner: item,
+    container: 'array',
     locate: (v, at) => {
       if (!Array.isArray(v)) return null;
       const index = v.findIndex((element) => !item.test(element));
@@ -216,8 +227,8 @@ export function arrayOf<T>(item: Field<T>, type: string, expected = 'an array'):
   };
 }
 
-/** An object whose keys are free (audiences, tool names) and whose values are of one kind. */
-export function recordOf<T>(value: Field<T>, type: string): Field<Readonly<Record<string, T>>> {
+/** An object whose keys are free (`keyName`: audiences, tool names) and whose values are of one kind. */
+export function recordOf<T>(value: Field<T>, type: string, keyName: string): Field<Readonly<Record<string, T>>> {
   return {
     test: (v) => {
       if (!isPlainObject(v)) return false;
@@ -226,6 +237,9 @@ export function recordOf<T>(value: Field<T>, type: string): Field<Readonly<Recor
     },
     expected: 'an object',
     type,
+    inner: value,
+    container: 'record',
+    keyName,
     locate: (v, at) => {
       if (!isPlainObject(v)) return null;
       const name = Object.keys(v).find((key) => !value.test(v[key])) ?? '';

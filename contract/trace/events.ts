@@ -21,12 +21,13 @@ import {
   SERVER_CALL_REFUSALS, TOOL_VERDICTS,
 } from './codes.ts';
 
-const discovery = (meaning: string) => ({ section: 'discovery', meaning }) as const;
-const admission = (meaning: string) => ({ section: 'admission', meaning }) as const;
+const discovery = (meaning: string, judgedBy?: string) => ({ section: 'discovery', meaning, ...(judgedBy === undefined ? {} : { judgedBy }) }) as const;
+const admission = (meaning: string, judgedBy?: string) => ({ section: 'admission', meaning, ...(judgedBy === undefined ? {} : { judgedBy }) }) as const;
 
-const server = field(str, 'plan id of the server, e.g. `"s0"`; stable across restarts and identity rotations');
-const audience = field(str, 'audience class `"tenant.role"`');
-const session = field(str, 'the planner\'s session id');
+/** Fields that recur; docs/TRACE.md says once what they mean. */
+const server = str;
+const audience = str;
+const session = str;
 
 /** One tool of a revision's view for an audience, in list order. */
 const viewTool = objectOf({ name: str, digest: field(digest, 'descriptor digest') });
@@ -35,7 +36,7 @@ const viewTool = objectOf({ name: str, digest: field(digest, 'descriptor digest'
 const publishedPage = objectOf({ cursorIn: strOrNull, cursorOut: strOrNull, pageDigest: digest });
 
 /** One tool of a published snapshot. */
-const publishedTool = objectOf({ name: str, descriptorDigest: digest, verdict: oneOf(TOOL_VERDICTS) });
+const publishedTool = objectOf({ name: str, descriptorDigest: digest, verdict: field(oneOf(TOOL_VERDICTS, '`ok` or a quarantine reason'), 'see [Codes](#codes)') });
 
 /** The snapshot that showed a receipt's tool to the session, or null. */
 const receiptDisclosure = nullable(objectOf({ generation: nat, snapshotDigest: digest }));
@@ -53,7 +54,7 @@ const serverUp = eventOf('world', 'server_up', discovery('a server (re)starts an
 const revision = eventOf('world', 'revision', discovery('from `t` on, this is the server\'s true catalog per audience'), {
   server,
   revision: nat,
-  views: field(recordOf(arrayOf(viewTool, '{"name", "digest"}[]'), 'object'), 'audience `"tenant.role"` → array of `{"name","digest"}` in list order'),
+  views: field(recordOf(arrayOf(viewTool, '{"name", "digest"}[]'), 'object', 'audience'), 'audience `"tenant.role"` → array of `{"name","digest"}` in list order'),
 });
 
 /** World: a client of the core connected as `audience`; liveness (I12) is owed to these pairs. */
@@ -141,7 +142,7 @@ const roundEnd = eventOf('world', 'round_end', discovery('the round is over; alw
 });
 
 /** Core: a scan (walk) of catalog key `key` began. */
-const scanStarted = eventOf('core', 'scan_started', discovery('a scan (walk) began'), {
+const scanStarted = eventOf('core', 'scan_started', discovery('a scan (walk) began', 'I12, I13'), {
   key: catalogKey,
   scanId: str,
   expectedGeneration: field(nat, 'the generation the scan will compare-and-swap against, 0 when nothing is published'),
@@ -149,7 +150,7 @@ const scanStarted = eventOf('core', 'scan_started', discovery('a scan (walk) beg
 });
 
 /** Core: the core accepted one page reply. */
-const pageRead = eventOf('core', 'page_read', discovery('the core accepted one page reply'), {
+const pageRead = eventOf('core', 'page_read', discovery('the core accepted one page reply; the world must have served that page to that scan before it', 'I13'), {
   scanId: str,
   cursorIn: strOrNull,
   cursorOut: strOrNull,
@@ -160,14 +161,14 @@ const pageRead = eventOf('core', 'page_read', discovery('the core accepted one p
 });
 
 /** Core: a scan reached its end state. */
-const scanEnded = eventOf('core', 'scan_ended', discovery('the scan reached its end state'), {
+const scanEnded = eventOf('core', 'scan_ended', discovery('the scan reached its end state; QUARANTINED also stops the key\'s refresh loop until an operator restarts it', 'I12, I13'), {
   scanId: str,
   state: oneOf(SCAN_END_STATES),
-  reason: field(oneOf(SCAN_END_REASONS), '`OK` for the two good states; see [Reason codes](#reason-codes-of-scan_ended)'),
+  reason: field(oneOf(SCAN_END_REASONS, 'reason code'), '`OK` for the two good states; see [Codes](#codes)'),
 });
 
 /** Core: a CAS step moved the active pointer of `key` to `generation`. */
-const published = eventOf('core', 'published', discovery('a CAS step moved the active pointer of `key` to `generation`'), {
+const published = eventOf('core', 'published', discovery('a CAS step moved the active pointer of `key` to `generation`', 'I1, I2, I4, I5, I8, I9, I10, I11, I12'), {
   key: catalogKey,
   scanId: str,
   generation: nat,
@@ -182,7 +183,7 @@ const published = eventOf('core', 'published', discovery('a CAS step moved the a
 });
 
 /** Core: a publish lost the compare-and-swap race. */
-const casConflict = eventOf('core', 'cas_conflict', discovery('a publish lost the compare-and-swap race (judged by I10 against the pointer history)'), {
+const casConflict = eventOf('core', 'cas_conflict', discovery('a publish lost the compare-and-swap race: `actualGeneration` is the generation the pointer held, and it is not `expectedGeneration`', 'I10'), {
   key: catalogKey,
   scanId: str,
   expectedGeneration: field(nat, 'the generation the publish expected to replace'),
@@ -190,14 +191,14 @@ const casConflict = eventOf('core', 'cas_conflict', discovery('a publish lost th
 });
 
 /** Core: `key` is DISABLED. */
-const serverDisabled = eventOf('core', 'server_disabled', discovery('no earlier generation qualified for a rollback: nothing is admitted or disclosed for `key` until a later `published`'), {
+const serverDisabled = eventOf('core', 'server_disabled', discovery('no earlier generation qualified for a rollback: nothing is admitted or disclosed for `key` until a later `published`', 'I11, I12'), {
   key: catalogKey,
   reason: field(str, 'why the rollback was asked for'),
 });
 
 /** World: the trusted effect classes of the host's policy, by tool name. */
 const effectPolicy = eventOf('world', 'effect_policy', admission('the trusted effect classes the host\'s policy gives tools (the same for every server); a tool not listed is WRITE. Written once at round start'), {
-  classes: field(recordOf(oneOf(EFFECT_CLASSES), 'object'), 'tool name → `READ`, `RESERVATION`, `WRITE` or `DESTRUCTIVE`'),
+  classes: field(recordOf(oneOf(EFFECT_CLASSES), 'object', 'tool name'), 'tool name → `READ`, `RESERVATION`, `WRITE` or `DESTRUCTIVE`'),
 });
 
 /** World: the policy service moved an audience's epoch (F8). */
@@ -260,14 +261,14 @@ const callRefusedByServer = eventOf('world', 'call_refused_by_server', admission
 });
 
 /** Core: the core learned a new policy epoch for an audience. */
-const policySeen = eventOf('core', 'policy_seen', admission('the core learned a new policy epoch for an audience'), {
+const policySeen = eventOf('core', 'policy_seen', admission('the core learned a new policy epoch for an audience: one the policy service set before it, and by push only if a push of it was delivered', 'I7'), {
   audience,
   epoch: nat,
   via: oneOf(POLICY_CHANNELS),
 });
 
 /** Core: the gate decided one call. */
-const gateDecision = eventOf('core', 'gate_decision', admission('the gate decided one call; every refusal is also its decision record'), {
+const gateDecision = eventOf('core', 'gate_decision', admission('the gate decided one call; every refusal is also its decision record', 'I3, I5, I7, I8, I9, I11, I12'), {
   callId: str,
   planId: str,
   session,
@@ -277,11 +278,11 @@ const gateDecision = eventOf('core', 'gate_decision', admission('the gate decide
   generation: field(natOrNull, 'the active generation the gate checked'),
   descriptorDigest: field(digestOrNull, 'the active generation\'s digest for the tool'),
   policyEpoch: field(nat, 'the core\'s epoch for the audience'),
-  decision: field(oneOf(GATE_DECISIONS), '`ADMIT` or a refusal code of SPEC section 7'),
+  decision: field(oneOf(GATE_DECISIONS, '`ADMIT` or a refusal code'), 'see [Codes](#codes)'),
 });
 
 /** Core: a call left the core (exactly one receipt per call sent). */
-const receipt = eventOf('core', 'receipt', admission('the call left the core (exactly one per call sent)'), {
+const receipt = eventOf('core', 'receipt', admission('the call left the core (exactly one per call sent)', 'I3, I6, I9'), {
   callId: str,
   leaseId: str,
   key: catalogKey,
@@ -294,7 +295,7 @@ const receipt = eventOf('core', 'receipt', admission('the call left the core (ex
 });
 
 /** Core: a call's result came back. */
-const receiptOutcome = eventOf('core', 'receipt_outcome', admission('the call\'s result came back (judged by I6 against the server\'s record)'), {
+const receiptOutcome = eventOf('core', 'receipt_outcome', admission('the call\'s result came back, after its receipt, once; `ok` needs the server\'s `call_executed` of that lease before it, `refused` its `call_refused_by_server`', 'I6'), {
   leaseId: str,
   outcome: field(oneOf(CALL_OUTCOMES), '`unknown` after a timeout or a cut connection'),
 });
