@@ -3,8 +3,7 @@
  * Latency 5 ms, pages of 2, 5 tools. scan-0 proves revision 7 with content A and publishes at 50.
  * At 100 `list_directory` gets a new option but the revision stays 7; the server notifies
  * (arrives 105), the rescan at 125 walks 3 pages and the recheck (read 165): a complete scan of
- * revision 7 with another descriptor set -> QUARANTINED EQUIVOCATION, key_quarantined, the loop
- * stops and the planner is refused with SERVER_DISABLED from then on.
+ * revision 7 with another descriptor set -> QUARANTINED EQUIVOCATION, the refresh loop stops and the planner is refused with SERVER_DISABLED from then on.
  */
 import { describe, expect, it } from 'vitest';
 import { handPlan, handServer, publishes, runHand, scanEnds, step, tools } from '../support/hand-plan.ts';

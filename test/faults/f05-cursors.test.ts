@@ -2,8 +2,8 @@
  * F5: cursor traits. 5 tools, pages of 2, latency 5 ms, page limit 4 (so never-ending pages hit
  * it after 4 pages). The first scan starts at 10; page k is served at 5 + 10k and read at
  * 10 + 10k. A looping or endless walk is QUARANTINED at the read of the page whose next cursor
- * was already requested (or would exceed the limit), `key_quarantined` follows at the same
- * instant, the refresh loop stops (no second scan), and the planner is refused with
+ * was already requested (or would exceed the limit), the refresh loop stops (no second scan), and
+ * the planner is refused with
  * SERVER_DISABLED. Cursors are written `boot:offset` (`+e`: an inserted empty page), `""` as is.
  */
 import { describe, expect, it } from 'vitest';
