@@ -1,5 +1,5 @@
 /**
- * What checking observations against the trace contract costs (contract/trace/problems.ts): the
+ * What checking observations against the trace contract costs (contract/trace/event-problem.ts): the
  * simulator's observation sink checks every observation a core emits, in every campaign round, so
  * the check must stay far below a round's own cost (about 80 ms on a quiet 2-core machine).
  *
@@ -7,7 +7,7 @@
  * `eventProblem` over all of them: 10 warm-up passes, best of 30 (a figure to read, never
  * asserted). `npx tsx bench/trace-contract.ts`
  */
-import { eventProblem } from '../contract/trace/problems.ts';
+import { eventProblem } from '../contract/trace/event-problem.ts';
 import { referenceCore } from '../sim/cores/reference.ts';
 import { generatePlan } from '../sim/plan/generate.ts';
 import { loadScenario } from '../sim/plan/scenario.ts';

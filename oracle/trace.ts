@@ -11,11 +11,12 @@
  * line (an unknown event type or field, a missing field or a field of the wrong type included:
  * nothing is skipped); `checkTrace` (check.ts) then judges it.
  */
-import { EVENT_SOURCES, eventProblem, headerProblem } from '../contract/trace/problems.ts';
-import type { TraceEventOf, EventSource, TraceEventType } from '../contract/trace/types.ts';
-import type { Trace, TraceEvent, TraceHeader } from '../contract/trace/types.ts';
+import { eventProblem } from '../contract/trace/event-problem.ts';
+import { EVENT_SOURCES } from '../contract/trace/event-sources.ts';
+import { headerProblem } from '../contract/trace/header-problem.ts';
+import type { EventSource, Trace, TraceEvent, TraceEventOf, TraceEventType, TraceHeader } from '../contract/trace/types.ts';
 
-export { TRACE_SCHEMA } from '../contract/trace/header.ts';
+export { TRACE_SCHEMA } from '../contract/trace/schema.ts';
 export type {
   CoreEvent, CoreObservation, EventBase, EventSource, Trace, TraceBounds, TraceEvent, TraceEventOf, TraceEventType,
   TraceHeader, WorldEvent,

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { EventKind } from '../internal/event.ts';
 import { TRACE_EVENTS } from './events.ts';
-import { EVENT_SOURCES, eventProblem, isCoreEventType } from './problems.ts';
+import { EVENT_SOURCES } from './event-sources.ts';
+import { eventProblem } from './event-problem.ts';
 
 const KINDS = Object.entries(TRACE_EVENTS) as [string, EventKind][];
 
@@ -16,7 +17,7 @@ describe('the events of catsim.trace.v1', () => {
 
   it('are 20 world events and 10 core events', () => {
     expect([...EVENT_SOURCES.values()].filter((src) => src === 'world').length).toBe(20);
-    expect(KINDS.filter(([type]) => isCoreEventType(type)).map(([type]) => type)).toEqual([
+    expect(KINDS.filter(([, kind]) => kind.src === 'core').map(([type]) => type)).toEqual([
       'scan_started', 'page_read', 'scan_ended', 'published', 'cas_conflict', 'server_disabled', 'policy_seen', 'gate_decision', 'receipt', 'receipt_outcome',
     ]);
   });

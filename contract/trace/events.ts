@@ -2,8 +2,8 @@
  * The events of `catsim.trace.v1`, declared once: the simulator writes them (world events), a
  * core emits them (core events, its observations), the oracle reads them, and docs/TRACE.md's
  * field tables are generated from this file (`npx tsx contract/scripts/trace-doc.ts --write`).
- * The TypeScript types (types.ts) are inferred from these schemas, and the validation every
- * reader applies (problems.ts) runs them.
+ * The TypeScript types (types.ts) are inferred from these field tables, and the validation every
+ * reader applies (event-problem.ts, header-problem.ts) runs them.
  *
  * Each event lists its own fields in the order they are written, after `seq`, `t`, `src` and
  * `type`. Fields are required unless marked optional (added to the format later; older traces lack
@@ -302,7 +302,7 @@ const receiptOutcome = eventOf('core', 'receipt_outcome', admission('the call\'s
 
 /**
  * Every event type of `catsim.trace.v1`, by `type`, in the order docs/TRACE.md documents them.
- * Read with `TraceEventOf<'page_read'>` (types.ts) or validate with `eventProblem` (problems.ts).
+ * Read with `TraceEventOf<'page_read'>` (types.ts) or validate with `eventProblem` (event-problem.ts).
  */
 export const TRACE_EVENTS = {
   server_up: serverUp,

@@ -3,9 +3,7 @@
  * scenario's bounds (the oracle judges with them, never with the core's own limits).
  */
 import { field, literal, nat, objectOf, optional, str, strings } from '../internal/fields.ts';
-
-/** The schema name a header must carry. */
-export const TRACE_SCHEMA = 'catsim.trace.v1';
+import { TRACE_SCHEMA } from './schema.ts';
 
 /** The scenario bounds: non-negative integers, `*Ms` in virtual milliseconds, `byteCountMax` in bytes. */
 const bounds = objectOf({
@@ -20,7 +18,7 @@ const bounds = objectOf({
   revocationBoundMs: optional(field(nat, 'B of SPEC section 7: how long after a revocation the core may still admit the revoked tool (I7); older traces lack it, and then I7 is not judged')),
 });
 
-/** The header line; its fields are written in this order. */
+/** The header line (line 1); its fields are written in this order. */
 export const TRACE_HEADER = objectOf({
   type: literal('header'),
   schema: literal(TRACE_SCHEMA),

@@ -12,7 +12,7 @@
  * emitting event even if the core swallows errors thrown at it.
  */
 import { createHash } from 'node:crypto';
-import { observationProblem } from '../../contract/trace/problems.ts';
+import { observationProblem } from '../../contract/trace/observation-problem.ts';
 import type {
   CoreObservation, TraceEvent, TraceEventOf, TraceHeader, WorldEventType, WorldFields,
 } from '../../contract/trace/types.ts';
