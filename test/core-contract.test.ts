@@ -7,7 +7,7 @@
  * (scenarios/traces/good-reference-seed1-round5.jsonl, line 22), so the breach is at seq 20.
  *
  * The command line cannot select a test core yet (another issue adds `--core ./module.ts`), so
- * `resolveCore` is mocked to know `test:bad-receipt`; that reaches the campaign, replay and run
+ * `resolveCore` and `loadCore` are mocked to know `test:bad-receipt`; that reaches the campaign, replay and run
  * in this process (`--workers 0`). Worker threads resolve cores in their own module graph, where
  * no mock reaches: the crossing of the thread boundary is tested on its two ends instead
  * (sim/campaign/worker-message.ts).
@@ -44,7 +44,12 @@ function badReceiptCore(): CoreFactory {
 
 vi.mock('../sim/campaign/cores.ts', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../sim/campaign/cores.ts')>();
-  return { ...actual, resolveCore: (name: string) => (name === 'test:bad-receipt' ? badReceiptCore() : actual.resolveCore(name)) };
+  const isTest = (name: string): boolean => name === 'test:bad-receipt';
+  return {
+    ...actual,
+    resolveCore: (name: string) => (isTest(name) ? badReceiptCore() : actual.resolveCore(name)),
+    loadCore: async (name: string) => (isTest(name) ? badReceiptCore() : actual.loadCore(name)),
+  };
 });
 
 const MESSAGE = 'core "test:bad-receipt" emitted an observation outside catsim.trace.v1: "receipt".leaseId must be a string (round 5, seq 20)';
