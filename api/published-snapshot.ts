@@ -32,8 +32,11 @@ export interface PublishedSnapshotInput {
   pages: readonly WirePage[];
   /** Virtual ms after which the host stops using the catalog; default never (`Number.MAX_SAFE_INTEGER`). */
   expiresAt?: number;
-  /** `"ok"` for a tool the host uses, or the reason it set the tool aside; default `"ok"` for all. */
-  verdictOf?: (tool: unknown) => string;
+  /**
+   * `"ok"` for a tool the host uses, or the content check that set it aside (a code of
+   * docs/TRACE.md, "Codes"); default `"ok"` for all.
+   */
+  verdictOf?: (tool: unknown) => PublishedObservation['tools'][number]['verdict'];
 }
 
 /**
@@ -45,7 +48,7 @@ export interface PublishedSnapshotInput {
 export function publishedSnapshot(input: PublishedSnapshotInput): { observation: PublishedObservation; catalog: PublishedCatalog } {
   const pages = input.pages.map((page) => ({ cursorIn: page.cursorIn, cursorOut: page.cursorOut, pageDigest: pageDigest(page) }));
   const root = pageRoot(pages.map((page) => page.pageDigest));
-  const verdictOf = input.verdictOf ?? (() => 'ok');
+  const verdictOf = input.verdictOf ?? (() => 'ok' as const);
   const tools = input.pages.flatMap((page) => page.tools).map((tool) => ({ name: nameOf(tool), descriptorDigest: descriptorDigest(tool), verdict: verdictOf(tool) }));
   const snapshotDigest = domainDigest('catsim.host-snapshot.v1', { key: input.key, generation: input.generation, pageRoot: root, tools });
   const observation: PublishedObservation = {

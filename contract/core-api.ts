@@ -16,35 +16,18 @@
  * Throughout, the core reports what it did as {@link CoreObservation}s on `env.sink`; the oracle
  * judges those against the world's ground truth and trusts none it can check.
  *
- * The observation types come from the one trace contract (`catsim.trace.v1`, docs/TRACE.md); this
- * file only strips the fields the recorder stamps (`seq`, `t`, `src`).
+ * The observation types come from the one trace contract (`catsim.trace.v1`, contract/trace/,
+ * docs/TRACE.md): `CoreObservation` is a core event without the fields the recorder stamps
+ * (`seq`, `t`, `src`). The recorder checks every observation against the contract as it is
+ * emitted; one outside it ends the command with exit 3, naming the core, the event and the field.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CoreEvent } from '../oracle/trace.ts';
+import type { CoreObservation, WorldFields } from './trace/types.ts';
+
+export type { CoreObservation } from './trace/types.ts';
 
 /** The version tag of this API; a module built for another version is refused at load time. */
 export const CORE_API = 'catsim.core.v1';
-
-/** `E` without the fields the recorder stamps (distributes over a union of event types). */
-type Unstamped<E> = E extends unknown ? Omit<E, 'seq' | 't' | 'src'> : never;
-
-/**
- * `snapshot_confirmed`: a scan proved exactly the content of the active generation, so nothing
- * was published (docs/TRACE.md). Declared here until the trace contract types it.
- */
-export interface SnapshotConfirmedObservation {
-  readonly type: 'snapshot_confirmed';
-  readonly key: string;
-  readonly scanId: string;
-  readonly generation: number;
-}
-
-/**
- * One observation as a core emits it: a core event of `catsim.trace.v1` (docs/TRACE.md, "Core
- * events") without `seq`, `t` and `src`, which the recorder adds. Keys are written in the order
- * given, so emit fields in the documented order for byte-stable traces.
- */
-export type CoreObservation = Unstamped<CoreEvent> | SnapshotConfirmedObservation;
 
 /** Where a core reports what it did. The recorder copies each observation when it is emitted. */
 export interface ObservationSink {
@@ -177,11 +160,13 @@ export interface DisclosedTool {
 /**
  * What the core showed a session's planner: a published generation of a catalog key, whole, or
  * a refusal code (`INCOMPLETE_DISCOVERY`, `CATALOG_EXPIRED`, `SERVER_DISABLED`). The world writes
- * it to the trace as `disclosure` or `disclosure_refused` (ground truth, judged by I4 and I11).
+ * it to the trace as `disclosure` or `disclosure_refused` (ground truth, judged by I4 and I11), so
+ * its fields must fit those events (a catalog key, a non-negative generation, 64-hex digests, a
+ * listed code): an answer that does not is MALFORMED_ANSWER (core_failed) and shows nothing.
  */
 export type DisclosureResult =
   | { ok: true; key: string; generation: number; snapshotDigest: string; tools: DisclosedTool[] }
-  | { ok: false; code: string };
+  | { ok: false; code: WorldFields<'disclosure_refused'>['code'] };
 
 /** A planned call, bound to the snapshot that disclosed the tool (SPEC section 1, "plan"). */
 export interface CallRequest {

@@ -91,11 +91,10 @@ export class SessionPlanner {
     const { recorder, adapter } = this.ctx;
     const shown = adapter.disclose(this.session, this.#tenant, this.#role, this.server.identity());
     if (!shown.ok) {
-      recorder.worldFromCore('disclosure_refused', { session: this.session, server: this.server.plan.id, audience: this.audience, code: shown.code });
+      recorder.world('disclosure_refused', { session: this.session, server: this.server.plan.id, audience: this.audience, code: shown.code });
       return undefined;
     }
-    // The disclosure's fields are the core's answer: one outside the contract ends the round's use of it.
-    if (!recorder.worldFromCore('disclosure', { session: this.session, server: this.server.plan.id, audience: this.audience, key: shown.key, generation: shown.generation, snapshotDigest: shown.snapshotDigest, tools: shown.tools.map((tool) => tool.descriptorDigest) })) return undefined;
+    recorder.world('disclosure', { session: this.session, server: this.server.plan.id, audience: this.audience, key: shown.key, generation: shown.generation, snapshotDigest: shown.snapshotDigest, tools: shown.tools.map((tool) => tool.descriptorDigest) });
     this.#last = shown;
     return shown;
   }
@@ -168,7 +167,7 @@ export class SessionPlanner {
   #plan(shown: Disclosure, tool: DisclosedTool, kind: PlanKind, invalidArgs: boolean, confirm: boolean, expectAdmit: boolean | null): SimCallRequest {
     const planId = `p${this.#plans++}`;
     const { recorder, confirmations } = this.ctx;
-    recorder.worldFromCore('plan_made', { session: this.session, planId, key: shown.key, generation: shown.generation, snapshotDigest: shown.snapshotDigest, tool: tool.name, descriptorDigest: tool.descriptorDigest, kind, expectAdmit });
+    recorder.world('plan_made', { session: this.session, planId, key: shown.key, generation: shown.generation, snapshotDigest: shown.snapshotDigest, tool: tool.name, descriptorDigest: tool.descriptorDigest, kind, expectAdmit });
     const needsConfirmation = !this.server.plan.versioned && this.ctx.plan.policy.effectClasses[tool.name] !== 'READ';
     let confirmationToken: string | undefined;
     if (needsConfirmation && confirm) {

@@ -48,8 +48,9 @@ interface RoundContext {
 
 /**
  * Runs `plan` with the core built by `core`; `coreName` goes into the trace header.
- * @throws CoreContractError when the core emitted an observation (or answered a disclosure)
- *   outside `catsim.trace.v1`: the round cannot be judged, which is a testbed failure (exit 3).
+ * @throws CoreContractError when the core emitted an observation outside `catsim.trace.v1`: the
+ *   round cannot be judged, which is a testbed failure (exit 3). (An answer to the world outside
+ *   the core API, a disclosure included, is the core's failure instead: `core_failed`, guard.ts.)
  */
 export async function runRound(plan: RoundPlan, core: CoreFactory, coreName: string): Promise<RoundRun> {
   const world = new World({ eventBudget: plan.eventBudget });

@@ -75,7 +75,7 @@ describe('an observation outside the trace contract', () => {
   });
 
   it('crosses the worker-thread boundary as its breach and comes back as the same error', () => {
-    const breach = { core: 'test:bad-receipt', act: 'emitted an observation', round: 5, seq: 20, problem: '"receipt".leaseId must be a string' };
+    const breach = { core: 'test:bad-receipt', round: 5, seq: 20, problem: '"receipt".leaseId must be a string' };
     const back = failureOf(structuredClone(failureMessage(new CoreContractError(breach))));
     expect(back).toBeInstanceOf(CoreContractError);
     expect(back.message).toBe(MESSAGE);

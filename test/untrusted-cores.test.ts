@@ -118,7 +118,7 @@ describe('a core that lies (examples/testing/lying-core.ts)', () => {
         publishes += 1;
         expect(event.status).toBe('ELIGIBLE');
         expect(at(round, event.seq, 'I2').map((violation) => violation.code)).toContain('PAGE_NOT_SERVED');
-        const pages = event.pages as { cursorOut: string | null }[];
+        const { pages } = event;
         if (pages.at(-1)?.cursorOut === null) expect(at(round, event.seq, 'I1').length).toBeGreaterThan(0);
       }
     }

@@ -57,8 +57,17 @@ export const PLANTED_DEFECTS = [
   'UNKNOWN_DIALECT', 'UNRESOLVED_REF', 'REMOTE_REF', 'OVERSIZED_DESCRIPTOR', 'NON_OBJECT_ROOT', 'BAD_NAME', 'DUPLICATE_NAME',
 ] as const;
 
-/** Why the core showed a planner nothing. */
-export const DISCLOSURE_REFUSALS = ['INCOMPLETE_DISCOVERY', 'CATALOG_EXPIRED', 'SERVER_DISABLED'] as const;
+/** Why the core showed a planner nothing; `CORE_FAILED` when its `disclose` failed (core_failed). */
+export const DISCLOSURE_REFUSALS = ['INCOMPLETE_DISCOVERY', 'CATALOG_EXPIRED', 'SERVER_DISABLED', 'CORE_FAILED'] as const;
+
+/** Which call of the world into the core failed, or which of the core's own callbacks (docs/CORE-API.md). */
+export const CORE_CALLS = ['create', 'createClient', 'attach', 'disclose', 'call', 'pushPolicy', 'stop', 'scheduled', 'unhandledRejection'] as const;
+
+/**
+ * How a core failed to answer the world: a synchronous throw, a rejected `call`, an answer outside
+ * the core API, or a promise of the core that rejected with no handler.
+ */
+export const CORE_FAILURE_REASONS = ['THREW', 'REJECTED', 'MALFORMED_ANSWER', 'UNHANDLED_REJECTION'] as const;
 
 /** Why a server that checks pins and leases refused a call. */
 export const SERVER_CALL_REFUSALS = ['STALE_PIN', 'BAD_LEASE', 'UNKNOWN_TOOL'] as const;

@@ -16,7 +16,7 @@ import {
 } from '../internal/fields.ts';
 import { eventOf } from '../internal/event.ts';
 import {
-  CALL_OUTCOMES, DISCLOSURE_REFUSALS, EFFECT_CLASSES, GATE_DECISIONS, PLAN_KINDS, PLANTED_DEFECTS,
+  CALL_OUTCOMES, CORE_CALLS, CORE_FAILURE_REASONS, DISCLOSURE_REFUSALS, EFFECT_CLASSES, GATE_DECISIONS, PLAN_KINDS, PLANTED_DEFECTS,
   POLICY_CHANNELS, PUBLISH_STATUSES, ROUND_END_REASONS, ROUND_STATUSES, SCAN_END_REASONS, SCAN_END_STATES,
   SERVER_CALL_REFUSALS, TOOL_VERDICTS,
 } from './codes.ts';
@@ -118,11 +118,11 @@ const disclosure = eventOf('world', 'disclosure', discovery('the simulator\'s pl
 });
 
 /** World: the planner asked and the core showed nothing. */
-const disclosureRefused = eventOf('world', 'disclosure_refused', discovery('the planner asked and the core showed nothing'), {
+const disclosureRefused = eventOf('world', 'disclosure_refused', discovery('the planner asked and the core showed nothing; a (server, audience) the planner asked about (here or in a `disclosure`) is owed liveness (I12) like one a client of the core connected as'), {
   session,
   server,
   audience,
-  code: oneOf(DISCLOSURE_REFUSALS),
+  code: field(oneOf(DISCLOSURE_REFUSALS), '`CORE_FAILED` when the core\'s `disclose` failed (see `core_failed`)'),
 });
 
 /** World: the server emitted `notifications/tools/list_changed`. */
@@ -139,6 +139,13 @@ const quiet = eventOf('world', 'quiet', discovery('`t` = T_heal: faults stop, th
 const roundEnd = eventOf('world', 'round_end', discovery('the round is over; always the last event, and the only `round_end`'), {
   status: oneOf(ROUND_STATUSES),
   reason: oneOf(ROUND_END_REASONS),
+});
+
+/** World: the core failed to answer the world (docs/CORE-API.md). */
+const coreFailed = eventOf('world', 'core_failed', discovery('the core failed to answer the world (docs/CORE-API.md): a call threw, `call` rejected, an answer was outside the core API, or a promise it left unhandled rejected; the round goes on without that answer; judged `CORE_FAILED`'), {
+  during: oneOf(CORE_CALLS),
+  reason: oneOf(CORE_FAILURE_REASONS),
+  error: field(str, 'the error\'s name and first message line, at most 200 characters'),
 });
 
 /** Core: a scan (walk) of catalog key `key` began. */
@@ -282,7 +289,7 @@ const gateDecision = eventOf('core', 'gate_decision', admission('the gate decide
 });
 
 /** Core: a call left the core (exactly one receipt per call sent). */
-const receipt = eventOf('core', 'receipt', admission('the call left the core (exactly one per call sent)', 'I3, I6, I9'), {
+const receipt = eventOf('core', 'receipt', admission('the call left the core (exactly one per call sent), after the `gate_decision` ADMIT of the same `callId`', 'I3, I6, I9'), {
   callId: str,
   leaseId: str,
   key: catalogKey,
@@ -318,6 +325,7 @@ export const TRACE_EVENTS = {
   notification_sent: notificationSent,
   quiet,
   round_end: roundEnd,
+  core_failed: coreFailed,
   scan_started: scanStarted,
   page_read: pageRead,
   scan_ended: scanEnded,

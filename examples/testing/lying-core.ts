@@ -38,7 +38,7 @@ class LyingCore implements CoreAdapter {
   /** Publishes `pages` as an ELIGIBLE snapshot of scan `scanId`, which never ran. */
   #claim(key: string, scanId: string, pages: Page[]): void {
     const digests = pages.map((page) => pageDigest(page));
-    const tools = pages.flatMap((page) => page.tools).map((tool) => ({ name: String((tool as { name?: unknown }).name), descriptorDigest: descriptorDigest(tool), verdict: 'ok' }));
+    const tools = pages.flatMap((page) => page.tools).map((tool) => ({ name: String((tool as { name?: unknown }).name), descriptorDigest: descriptorDigest(tool), verdict: 'ok' as const }));
     const snapshotDigest = pageRoot(digests);
     this.env.sink.emit({
       type: 'published', key, scanId, generation: 1, status: 'ELIGIBLE', sourceRevision: pages[0]?.revision ?? 0, snapshotDigest,

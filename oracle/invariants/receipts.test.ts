@@ -137,30 +137,35 @@ describe('I6: exactly one binding receipt per executed call', () => {
 
   it('judges receipt outcomes against the receipts and the server: OUTCOME_WITHOUT_RECEIPT, OUTCOME_REPEATED, OUTCOME_CONTRADICTS_SERVER', () => {
     const b = receiptRound((builder) => {
+      /** The gate's ADMIT of plan `planId`, then its receipt with lease `lease-<planId>`. */
+      const admitted = (planId: string): void => {
+        builder.gateDecision({ session: DEV_SESSION, planId, key: DEV_KEY, tool: 'b' });
+        builder.receipt({ callId: `${DEV_SESSION}#${planId}`, leaseId: `lease-${planId}`, key: DEV_KEY, tool: 'b' });
+      };
       builder.call({ session: DEV_SESSION, planId: 'p0', key: DEV_KEY, tool: 'b' });
       builder.receiptOutcome('lease-p0', 'ok');
       builder.receiptOutcome('lease-nobody', 'unknown');
-      builder.receipt({ callId: `${DEV_SESSION}#p1`, leaseId: 'lease-p1', key: DEV_KEY, tool: 'b' });
+      admitted('p1');
       builder.receiptOutcome('lease-p1', 'ok');
-      builder.receipt({ callId: `${DEV_SESSION}#p2`, leaseId: 'lease-p2', key: DEV_KEY, tool: 'b' });
+      admitted('p2');
       builder.receiptOutcome('lease-p2', 'refused');
-      builder.receipt({ callId: `${DEV_SESSION}#p3`, leaseId: 'lease-p3', key: DEV_KEY, tool: 'b' });
+      admitted('p3');
       builder.callRefusedByServer({ audience: DEV, tool: 'b', leaseId: 'lease-p3', code: 'STALE_PIN' });
       builder.receiptOutcome('lease-p3', 'refused');
-      builder.receipt({ callId: `${DEV_SESSION}#p4`, leaseId: 'lease-p4', key: DEV_KEY, tool: 'b' });
+      admitted('p4');
       builder.receiptOutcome('lease-p4', 'unknown');
       builder.receiptOutcome('lease-p4', 'error');
     });
     // seq 26-30 a whole call (outcome ok at 30), 31 its second outcome, 32 an outcome of no receipt,
-    // 33-34 an ok never executed, 35-36 a refusal the server never made, 37-39 a real refusal,
-    // 40-42 an unknown outcome (claims nothing), then an error for the same lease.
+    // 33-35 an ok never executed, 36-38 a refusal the server never made, 39-42 a real refusal,
+    // 43-45 an unknown outcome (claims nothing), 46 an error for the same lease.
     const verdict = checkTrace(b.build());
     expect(verdict.violations).toEqual([
       i6(31, 'OUTCOME_REPEATED', 'receipt_outcome seq 31 (ok, lease "lease-p0") repeats the outcome of that lease (seq 30, ok)'),
       i6(32, 'OUTCOME_WITHOUT_RECEIPT', 'receipt_outcome seq 32 (unknown, lease "lease-nobody") follows no receipt of that lease'),
-      i6(34, 'OUTCOME_CONTRADICTS_SERVER', 'receipt_outcome seq 34 (ok, lease "lease-p1"), but no server executed a call with that lease before it'),
-      i6(36, 'OUTCOME_CONTRADICTS_SERVER', 'receipt_outcome seq 36 (refused, lease "lease-p2"), but no server refused a call with that lease before it'),
-      i6(42, 'OUTCOME_REPEATED', 'receipt_outcome seq 42 (error, lease "lease-p4") repeats the outcome of that lease (seq 41, unknown)'),
+      i6(35, 'OUTCOME_CONTRADICTS_SERVER', 'receipt_outcome seq 35 (ok, lease "lease-p1"), but no server executed a call with that lease before it'),
+      i6(38, 'OUTCOME_CONTRADICTS_SERVER', 'receipt_outcome seq 38 (refused, lease "lease-p2"), but no server refused a call with that lease before it'),
+      i6(46, 'OUTCOME_REPEATED', 'receipt_outcome seq 46 (error, lease "lease-p4") repeats the outcome of that lease (seq 45, unknown)'),
     ]);
     // 1 executed call, 5 receipts, 8 outcomes.
     expect(verdict.checked.I6).toBe(14);
@@ -169,6 +174,7 @@ describe('I6: exactly one binding receipt per executed call', () => {
   it('OUTCOME_WITHOUT_RECEIPT: an outcome written before its receipt', () => {
     const b = receiptRound((builder) => {
       builder.receiptOutcome('lease-p0', 'unknown');
+      builder.gateDecision({ session: DEV_SESSION, planId: 'p0', key: DEV_KEY, tool: 'b' });
       builder.receipt({ callId: `${DEV_SESSION}#p0`, leaseId: 'lease-p0', key: DEV_KEY, tool: 'b' });
     });
     expect(checkTrace(b.build()).violations).toEqual([

@@ -3,7 +3,7 @@ import { runAndCheck } from '../campaign/round-check.ts';
 import { generatePlan } from '../plan/generate.ts';
 import { loadScenario } from '../plan/scenario.ts';
 import type { CoreAdapter, CoreFactory } from './adapter.ts';
-import { errorText } from './guard.ts';
+import { disclosureProblem, errorText } from './guard.ts';
 
 const SCENARIO = loadScenario('default');
 /** Round 0 of seed 1 offers the core this many catalog keys (one attach each). */
@@ -65,6 +65,18 @@ describe('the guard between the world and a core', () => {
     expect(new Set(malformed.failed)).toEqual(new Set(['disclose MALFORMED_ANSWER TypeError: disclose() returned ok: true without an integer generation']));
     expect(thrown.failed.length).toBe(malformed.failed.length);
     expect(thrown.failed.length).toBeGreaterThan(KEYS);
+  });
+
+  it('disclose: an answer whose fields do not fit the disclosure event of the trace contract is a MALFORMED_ANSWER', () => {
+    const hex = 'ab'.repeat(32);
+    const good = { ok: true, key: 'fp:1|acme.dev', generation: 1, snapshotDigest: hex, tools: [{ name: 'a', descriptorDigest: hex }] };
+    expect(disclosureProblem(good)).toBeNull();
+    expect(disclosureProblem({ ok: false, code: 'SERVER_DISABLED' })).toBeNull();
+    expect(disclosureProblem({ ok: false, code: 'NOT_YET' })).toBe('disclose() answered outside catsim.trace.v1: code must be one of "INCOMPLETE_DISCOVERY", "CATALOG_EXPIRED", "SERVER_DISABLED", "CORE_FAILED"');
+    expect(disclosureProblem({ ...good, key: 'acme.dev' })).toBe('disclose() answered outside catsim.trace.v1: key must be a catalog key "<identity>|<tenant>.<role>"');
+    expect(disclosureProblem({ ...good, generation: -1 })).toBe('disclose() answered outside catsim.trace.v1: generation must be a non-negative integer');
+    expect(disclosureProblem({ ...good, snapshotDigest: 'abc' })).toBe('disclose() answered outside catsim.trace.v1: snapshotDigest must be 64 lowercase hex digits');
+    expect(disclosureProblem({ ...good, tools: [...good.tools, { name: 'b', descriptorDigest: 'B'.repeat(64) }] })).toBe('disclose() answered outside catsim.trace.v1: tool 2\'s descriptorDigest must be 64 lowercase hex digits');
   });
 
   it('error text is the name and first line, cut to 200 characters; a thrown non-Error is shown as JSON', () => {

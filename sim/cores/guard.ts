@@ -16,6 +16,7 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
+import { fieldProblem } from '../../contract/trace/field-problem.ts';
 import type { CallRequest, CoreAdapter, CoreEnvironment, CoreFactory, DisclosureResult, PolicyUpdate, SessionSpec } from './adapter.ts';
 
 /** Which call of the world (or which of the core's own callbacks) failed. */
@@ -181,18 +182,32 @@ function inertCore(): WorldCore {
   };
 }
 
-/** Why a `disclose` answer is outside the API (one sentence), or null when it is a DisclosureResult. */
+/**
+ * Why a `disclose` answer is outside the API (one sentence), or null when it is a DisclosureResult
+ * whose fields fit the `disclosure` or `disclosure_refused` event the world writes from it (the
+ * trace contract: a catalog key, a non-negative generation, 64-hex digests, a listed code).
+ */
 export function disclosureProblem(value: unknown): string | null {
   if (typeof value !== 'object' || value === null) return `disclose() returned ${describeValue(value)}, not { ok, ... }`;
   const shown = value as Record<string, unknown>;
-  if (shown.ok === false) return typeof shown.code === 'string' ? null : `disclose() returned ok: false without a string code`;
+  if (shown.ok === false) return typeof shown.code === 'string' ? contractProblem(fieldProblem('disclosure_refused', 'code', shown.code, 'code')) : `disclose() returned ok: false without a string code`;
   if (shown.ok !== true) return `disclose() returned ok: ${describeValue(shown.ok)}, not true or false`;
   if (typeof shown.key !== 'string') return 'disclose() returned ok: true without a string key';
   if (!Number.isSafeInteger(shown.generation)) return 'disclose() returned ok: true without an integer generation';
   if (typeof shown.snapshotDigest !== 'string') return 'disclose() returned ok: true without a string snapshotDigest';
   if (!Array.isArray(shown.tools)) return 'disclose() returned ok: true without a tools array';
   const bad = shown.tools.findIndex((tool: unknown) => typeof (tool as { name?: unknown })?.name !== 'string' || typeof (tool as { descriptorDigest?: unknown }).descriptorDigest !== 'string');
-  return bad < 0 ? null : `disclose() returned tool ${bad + 1} without a string name and descriptorDigest`;
+  if (bad >= 0) return `disclose() returned tool ${bad + 1} without a string name and descriptorDigest`;
+  const tools = shown.tools as { descriptorDigest: string }[];
+  return contractProblem(fieldProblem('disclosure', 'key', shown.key, 'key')
+    ?? fieldProblem('disclosure', 'generation', shown.generation, 'generation')
+    ?? fieldProblem('disclosure', 'snapshotDigest', shown.snapshotDigest, 'snapshotDigest')
+    ?? tools.reduce<string | null>((found, tool, index) => found ?? fieldProblem('plan_made', 'descriptorDigest', tool.descriptorDigest, `tool ${index + 1}'s descriptorDigest`), null));
+}
+
+/** A field problem of the trace contract as the sentence of a malformed answer, or null. */
+function contractProblem(problem: string | null): string | null {
+  return problem === null ? null : `disclose() answered outside catsim.trace.v1: ${problem}`;
 }
 
 /** `Name: first line of the message`, cut to {@link ERROR_TEXT_MAX} characters. */

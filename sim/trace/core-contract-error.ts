@@ -9,8 +9,6 @@ export interface ContractBreach {
   /** The core's name as given to the campaign, e.g. `mutant:no-final-recheck`. */
   readonly core: string;
   readonly round: number;
-  /** What the core did: `emitted an observation` or `answered a disclosure`. */
-  readonly act: string;
   /** The seq the observation would have had in the trace. */
   readonly seq: number;
   /** The contract's sentence, e.g. `"receipt".leaseId must be a string`. */
@@ -18,14 +16,14 @@ export interface ContractBreach {
 }
 
 /**
- * Thrown by `runRound` after a round in which the core emitted an observation (or answered a
- * disclosure) outside the contract; the message is one line:
+ * Thrown by `runRound` after a round in which the core emitted an observation outside the
+ * contract; the message is one line:
  * `core "mutant:x" emitted an observation outside catsim.trace.v1: "receipt".leaseId must be a string (round 17, seq 212)`.
  */
 export class CoreContractError extends Error {
   override readonly name = 'CoreContractError';
 
   constructor(readonly breach: ContractBreach) {
-    super(`core ${JSON.stringify(breach.core)} ${breach.act} outside catsim.trace.v1: ${breach.problem} (round ${breach.round}, seq ${breach.seq})`);
+    super(`core ${JSON.stringify(breach.core)} emitted an observation outside catsim.trace.v1: ${breach.problem} (round ${breach.round}, seq ${breach.seq})`);
   }
 }

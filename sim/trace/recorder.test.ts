@@ -43,16 +43,8 @@ describe('TraceRecorder', () => {
     r.world('quiet');
     r.core.emit(observation as unknown as CoreObservation);
     r.core.emit({ type: 'receipt_outcome', leaseId: 'lease-1', outcome: 'ok' });
-    expect(r.breach).toEqual({ act: 'emitted an observation', seq: 1, problem });
+    expect(r.breach).toEqual({ seq: 1, problem });
     expect(r.events.map((event) => event.type)).toEqual(['quiet']);
-  });
-
-  it('checks a disclosure the core answered like an observation', () => {
-    const r = recorder();
-    const shown = { session: 'p', server: 's0', audience: 'acme.dev', key: 'id|acme.dev', generation: 1, snapshotDigest: 'nope', tools: [] };
-    expect(r.worldFromCore('disclosure', shown)).toBe(false);
-    expect(r.breach).toEqual({ act: 'answered a disclosure', seq: 0, problem: '"disclosure".snapshotDigest must be 64 lowercase hex digits' });
-    expect(r.worldFromCore('disclosure', { ...shown, snapshotDigest: HEX })).toBe(false);
   });
 
   it('writes JSON lines, header first', () => {

@@ -23,18 +23,11 @@ export type { TraceEvent, TraceHeader } from '../../contract/trace/types.ts';
 /** The fields argument of `world(type, ...)`: none for an event without fields of its own. */
 type WorldFieldsArg<T extends WorldEventType> = keyof WorldFields<T> extends never ? [fields?: WorldFields<T>] : [fields: WorldFields<T>];
 
-/**
- * The first observation of a round that broke the contract: what the core did (emitted an
- * observation, or answered a planner's disclosure request), the event's would-be seq, the problem.
- */
+/** The first observation of a round that broke the contract: its would-be seq and the problem. */
 export interface RecordedBreach {
-  readonly act: BreachAct;
   readonly seq: number;
   readonly problem: string;
 }
-
-/** How a core's data reaches the trace. */
-export type BreachAct = 'emitted an observation' | 'answered a disclosure';
 
 /** Collects the events of one round. */
 export class TraceRecorder {
@@ -53,33 +46,19 @@ export class TraceRecorder {
     this.events.push({ seq: this.events.length, t: this.now(), src: 'world', type, ...fields } as unknown as TraceEventOf<T>);
   }
 
-  /**
-   * Records a ground-truth event whose fields come from the core's answer (what it disclosed to a
-   * planner), checked like an observation: an answer outside the contract is the core's breach.
-   * Returns false (and records nothing) when it is outside.
-   */
-  worldFromCore<T extends WorldEventType>(type: T, fields: WorldFields<T>): boolean {
-    const event = { seq: this.events.length, t: this.now(), src: 'world', type, ...plainClone(fields) };
-    return this.#admit('answered a disclosure', fields, event);
-  }
-
   /** The sink the core writes its observations to; each is copied and checked against the contract. */
   readonly core = {
     emit: (observation: CoreObservation): void => {
       const copy = plainClone(observation) as Readonly<Record<string, unknown>>;
-      this.#admit('emitted an observation', copy, { seq: this.events.length, t: this.now(), src: 'core', ...copy });
+      this.#admit(copy, { seq: this.events.length, t: this.now(), src: 'core', ...copy });
     },
   };
 
-  #admit(act: BreachAct, fields: object, event: Readonly<Record<string, unknown>>): boolean {
-    if (this.#breach !== null) return false;
-    const problem = observationProblem(fields as Readonly<Record<string, unknown>>, event);
-    if (problem !== null) {
-      this.#breach = { act, seq: this.events.length, problem };
-      return false;
-    }
-    this.events.push(event as unknown as TraceEvent);
-    return true;
+  #admit(observation: Readonly<Record<string, unknown>>, event: Readonly<Record<string, unknown>>): void {
+    if (this.#breach !== null) return;
+    const problem = observationProblem(observation, event);
+    if (problem !== null) this.#breach = { seq: this.events.length, problem };
+    else this.events.push(event as unknown as TraceEvent);
   }
 }
 
