@@ -6,11 +6,11 @@
  * string). Seed 1, round 5 on the reference core writes its first receipt at seq 20
  * (scenarios/traces/good-reference-seed1-round5.jsonl, line 22), so the breach is at seq 20.
  *
- * The command line cannot select a test core yet (another issue adds `--core ./module.ts`), so
- * `resolveCore` and `loadCore` are mocked to know `test:bad-receipt`; that reaches the campaign, replay and run
- * in this process (`--workers 0`). Worker threads resolve cores in their own module graph, where
- * no mock reaches: the crossing of the thread boundary is tested on its two ends instead
- * (sim/campaign/worker-message.ts).
+ * In this process, `resolveCore` and `loadCore` are mocked to know `test:bad-receipt`, which
+ * reaches the campaign API, replay and run (`--workers 0`). Through worker threads and the real
+ * command line, the same core is a module (`--core ./test/support/cores/bad-receipt-core.ts`,
+ * run in a child process with one worker); the crossing of the thread boundary is also tested on
+ * its two ends (sim/campaign/worker-message.ts).
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,6 +26,7 @@ import { generatePlan } from '../sim/plan/generate.ts';
 import { loadScenario } from '../sim/plan/scenario.ts';
 import { CoreContractError } from '../sim/trace/core-contract-error.ts';
 import { TestbedError } from '../sim/campaign/testbed-error.ts';
+import { catsim } from './support/run-cli.ts';
 import { runMain } from './support/run-main.ts';
 
 /** The reference core, except that the leaseId of its first receipt is a number. */
@@ -72,6 +73,12 @@ describe('an observation outside the trace contract', () => {
     const trace = join(mkdtempSync(join(tmpdir(), 'catsim-contract-')), 't.jsonl');
     const replay = await runMain(['replay', '--seed', '1', '--round', '5', '--core', 'test:bad-receipt', '--trace', trace]);
     expect([replay.code, replay.stderr, replay.stdout]).toEqual([3, `catsim: ${MESSAGE}\n`, '']);
+  });
+
+  it('is exit 3 with that one line through a worker thread and the real command line (a core module)', async () => {
+    const module = './test/support/cores/bad-receipt-core.ts';
+    const run = await catsim(['run', '--core', module, '--seed', '1', '--from', '5', '--rounds', '1', '--workers', '1', '--no-shrink', '--no-progress']);
+    expect([run.code, run.stderr, run.stdout]).toEqual([3, `catsim: ${MESSAGE.replace('"test:bad-receipt"', JSON.stringify(module))}\n`, '']);
   });
 
   it('crosses the worker-thread boundary as its breach and comes back as the same error', () => {
