@@ -1,0 +1,23 @@
+/**
+ * Equivocation (trait `EQUIV`, a scenario-level fault: `"equivocation": true` turns it on for
+ * every server of every round): the server reports the same revision for different content, so
+ * the revision stops being a proof. A core must detect the same (key, revision) with two sets of
+ * descriptor digests across complete scans and quarantine the key (SPEC section 3); equivocating
+ * servers owe no liveness.
+ *
+ * Models SPEC section 3's equivocation rule (a lying server, the one failure the revision
+ * extension cannot prevent, only detect).
+ *
+ * How often: on every server of an equivocation scenario; each of its content changes keeps the
+ * previous revision number with probability one half.
+ */
+import type { RoundPlan } from '../plan/types.ts';
+import { defineFault } from './fault.ts';
+
+/** Equivocation. */
+export const EQUIVOCATION = defineFault({
+  id: 'EQUIV',
+  title: 'equivocation: the same revision reported for different content (scenario "equivocation": true)',
+  lifetime: 'trait',
+  presentIn: (plan: RoundPlan) => plan.servers.some((server) => server.equivocates),
+});

@@ -1,0 +1,21 @@
+/**
+ * F1: tools are added, removed or changed between the pages of a scan; every change bumps the
+ * revision, so a core that stitches pages of two revisions together publishes a catalog that never
+ * existed (I1, I2).
+ *
+ * Models seed 002 ("the MCP tool list grows mid-session") and the first timing window of seed
+ * 001: the catalog moves while pagination has fetched only half of it.
+ *
+ * How often: on every server of a round that enables F1, 4 to 10 edits at seeded times in
+ * [1, T_heal) (an added tool, a removed one, a schema edit or a rename, in one audience's view).
+ */
+import type { RoundPlan } from '../plan/types.ts';
+import { defineFault } from './fault.ts';
+
+/** F1: changes between pages. */
+export const F1 = defineFault({
+  id: 'F1',
+  title: 'tools added, removed or changed between pages of a scan (each change bumps the revision)',
+  lifetime: 'episode',
+  presentIn: (plan: RoundPlan) => plan.servers.some((server) => server.history.some((step) => step.cause === 'F1')),
+});

@@ -1,0 +1,32 @@
+/**
+ * F3: `notifications/tools/list_changed` misbehaves: sent right after page 2 of a scan, late
+ * (after the scan ended), duplicated in bursts, never sent although `tools.listChanged` is
+ * declared, or sent without declaring it. A notification is a hint, never a proof (SPEC section 3).
+ *
+ * Models seed 001 ("inject list_changed after page 2 ... late notifications after the scan ends")
+ * and seed 002 (servers that declare `listChanged: true` but never fire it; the client scheduling
+ * race of a notification arriving mid-turn).
+ *
+ * How often: on 3 servers in 4 of a round that enables F3; each such server leaves the capability
+ * undeclared 1 time in 5, sends nothing on a change 1 time in 4, notifies after page 2 half the
+ * time, delays its notifications by 100 to 1,500 ms half the time, and sends 1 to 3 copies of
+ * each. Page-2 notifications and late delivery stop at T_heal.
+ */
+import type { NotificationPlan, RoundPlan } from '../plan/types.ts';
+import { defineFault } from './fault.ts';
+
+/** The notification plan of a server without F3: declared, sent once on every change. */
+export const HEALTHY_NOTIFICATIONS: Readonly<NotificationPlan> = { declared: true, sendOnChange: true, afterPage2: false, lateByMs: 0, copies: 1 };
+
+/** Whether a server's notification plan differs from the healthy one. */
+export function notificationsFaulty(n: NotificationPlan): boolean {
+  return n.afterPage2 || n.lateByMs > 0 || n.copies > 1 || !n.sendOnChange || !n.declared;
+}
+
+/** F3: list_changed misbehaviour. */
+export const F3 = defineFault({
+  id: 'F3',
+  title: '`list_changed` after page 2; late (after the scan ended); duplicated; bursts; never sent although `listChanged` is declared; sent without declaring it',
+  lifetime: 'episode',
+  presentIn: (plan: RoundPlan) => plan.servers.some((server) => notificationsFaulty(server.notifications)),
+});

@@ -1,0 +1,20 @@
+/**
+ * F6 (trait): the same tool name twice with different schemas, or two names equal after the
+ * normalisation hosts apply (case, `-` and `_`). Both members are planted and labelled
+ * DUPLICATE_NAME (`defect_planted`), and a core must quarantine both (SPEC section 5, I5).
+ *
+ * Models seed 001 ("same-name tools with differing schemas").
+ *
+ * How often: on 3 servers in 4 of a round that enables F6, one pair in one audience's first view;
+ * half the pairs differ only after normalisation (`read_file` and `READ-FILE`).
+ */
+import type { RoundPlan } from '../plan/types.ts';
+import { defineFault } from './fault.ts';
+
+/** F6: duplicate names. */
+export const F6 = defineFault({
+  id: 'F6',
+  title: 'same name twice with different schemas; names equal after normalisation',
+  lifetime: 'trait',
+  presentIn: (plan: RoundPlan) => plan.servers.some((server) => server.planted.some((p) => p.defect === 'DUPLICATE_NAME')),
+});

@@ -1,0 +1,20 @@
+/**
+ * F9: two or three refresh loops race on each catalog key's active pointer, so publishes contend
+ * on the compare-and-swap (SPEC section 6). A core that publishes without the CAS repeats or skips
+ * a generation (I10).
+ *
+ * Models seed 001 ("pointer CAS contention").
+ *
+ * How often: in a round that enables F9, every catalog key gets 2 or 3 refreshers (drawn once per
+ * round); without F9 each key has one.
+ */
+import type { RoundPlan } from '../plan/types.ts';
+import { defineFault } from './fault.ts';
+
+/** F9: racing refreshers. */
+export const F9 = defineFault({
+  id: 'F9',
+  title: 'two or more refreshers racing on the same pointer (CAS contention)',
+  lifetime: 'episode',
+  presentIn: (plan: RoundPlan) => plan.refreshersPerKey > 1,
+});

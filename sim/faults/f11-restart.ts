@@ -1,0 +1,21 @@
+/**
+ * F11: the server restarts mid-pagination: cursors of earlier boots become invalid (-32602), the
+ * revision survives (it lives in the server's storage, SPEC section 2). A core must end the scan
+ * INCOMPLETE and start again from page 1, never splice the pages of two boots.
+ *
+ * Models seed 001's first timing window ("the process restarts while pagination has only fetched
+ * half the pages"), on the server's side (the host's side is F18).
+ *
+ * How often: on 3 servers in 4 of a round that enables F11, 1 to 3 restarts at seeded times in
+ * [1, T_heal).
+ */
+import type { RoundPlan } from '../plan/types.ts';
+import { defineFault } from './fault.ts';
+
+/** F11: server restarts. */
+export const F11 = defineFault({
+  id: 'F11',
+  title: 'server restart mid-pagination (cursors become invalid, -32602; the revision survives)',
+  lifetime: 'episode',
+  presentIn: (plan: RoundPlan) => plan.servers.some((server) => server.restartsAtMs.length > 0),
+});

@@ -1,0 +1,20 @@
+/**
+ * F12 (trait): an unversioned server: its pages carry no revision at all (plain MCP) and it
+ * ignores revision pins. Its catalog can only be an UNVERSIONED_OBSERVATION, and the gate must not
+ * admit a non-READ tool from it without a human confirmation (SPEC section 2; I3).
+ *
+ * Models seed 001 ("a source with only plain MCP pagination can only be marked
+ * UNVERSIONED_OBSERVATION ... cannot grant eligibility to autonomous write calls").
+ *
+ * How often: on 3 servers in 4 of a round that enables F12, for the whole round.
+ */
+import type { RoundPlan } from '../plan/types.ts';
+import { defineFault } from './fault.ts';
+
+/** F12: no revision. */
+export const F12 = defineFault({
+  id: 'F12',
+  title: 'unversioned server (no revision at all)',
+  lifetime: 'trait',
+  presentIn: (plan: RoundPlan) => plan.servers.some((server) => !server.versioned),
+});

@@ -1,0 +1,21 @@
+/**
+ * F13 (trait): planted defective descriptors: an unknown `$schema` dialect, an unresolved or
+ * remote `$ref`, an oversized descriptor, a non-object input schema root, or a bad tool name. Each
+ * is labelled (`defect_planted`) so the oracle can tell whether the core admitted it (I5).
+ *
+ * Models seed 001's gate ("acceptance of unknown schema dialects is zero") and SPEC section 5's
+ * content checks.
+ *
+ * How often: on 3 servers in 4 of a round that enables F13, 1 or 2 defects, each drawn uniformly
+ * from the six kinds, in one audience's first view.
+ */
+import type { RoundPlan } from '../plan/types.ts';
+import { defineFault } from './fault.ts';
+
+/** F13: planted content defects. */
+export const F13 = defineFault({
+  id: 'F13',
+  title: 'unknown `$schema` dialect, unresolved or remote `$ref`, oversized descriptor, non-object root',
+  lifetime: 'trait',
+  presentIn: (plan: RoundPlan) => plan.servers.some((server) => server.planted.some((p) => p.defect !== 'DUPLICATE_NAME')),
+});

@@ -1,0 +1,32 @@
+/**
+ * F15: the transport misbehaves until T_heal: later messages overtake earlier ones, a share of the
+ * `list_changed` notifications is lost (1: a stateless gateway that drops them all), and sessions'
+ * connections are cut (the core reconnects through its Connector). Requests and responses are
+ * never dropped or duplicated; only a cut loses them in flight.
+ *
+ * Models seed 002's "transport ambiguity": a stateless gateway in front of a stateful server,
+ * where notifications are lost at the seam.
+ *
+ * How often: on 3 servers in 4 of a round that enables F15; each such server reorders 6 times in
+ * 10, loses a fraction 0, 0.3, 0.7 or 1 (drawn uniformly) of its notifications, and cuts each of
+ * its sessions 1 or 2 times with probability 0.6, at seeded times in [1, T_heal).
+ */
+import type { LinkFaults, RoundPlan, ServerPlan } from '../plan/types.ts';
+import { defineFault } from './fault.ts';
+
+/** The link faults of a server without F15. */
+export const CALM_LINKS: Readonly<LinkFaults> = { reorder: false, notificationLossFraction: 0, disconnectsAtMs: {} };
+
+/** Whether a server's links are calm (no F15 fault planned). */
+export function linksCalm(server: ServerPlan): boolean {
+  const faults = server.linkFaults;
+  return !faults.reorder && faults.notificationLossFraction === 0 && Object.values(faults.disconnectsAtMs).every((times) => times.length === 0);
+}
+
+/** F15: transport faults. */
+export const F15 = defineFault({
+  id: 'F15',
+  title: 'transport: delayed and reordered messages, notifications lost (stateless gateway), disconnects',
+  lifetime: 'episode',
+  presentIn: (plan: RoundPlan) => plan.servers.some((server) => !linksCalm(server)),
+});

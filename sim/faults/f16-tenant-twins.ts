@@ -1,0 +1,30 @@
+/**
+ * F16: several tenants on one server with the same role and different views of the same names:
+ * the twin tenant sees each tool of the first audience under the same name with its own
+ * description (`... (globex edition)`). A core that keys its catalog without the tenant serves one
+ * tenant's descriptors to the other (I4).
+ *
+ * Models seed 001 ("different tenants must not share caches"; "zero cross-tenant cache hits").
+ *
+ * How often: on 3 servers in 4 of a round that enables F16, one twin audience for the whole round.
+ */
+import type { RoundPlan, ToolDescriptor } from '../plan/types.ts';
+import { defineFault } from './fault.ts';
+
+/** The description a twin tenant's copy of `tool` carries: its own edition. */
+export function twinDescription(tool: ToolDescriptor, twinAudience: string): string {
+  return `${String(tool.description ?? '')} (${twinAudience.split('.')[0]} edition)`;
+}
+
+/** Whether some view of the server's first step holds a twin tenant's edition of a tool. */
+function hasTwinView(views: Readonly<Record<string, readonly ToolDescriptor[]>>): boolean {
+  return Object.entries(views).some(([audience, view]) => view.some((tool) => String(tool.description ?? '').endsWith(` (${audience.split('.')[0]} edition)`)));
+}
+
+/** F16: tenant twins. */
+export const F16 = defineFault({
+  id: 'F16',
+  title: 'several tenants on one server with the same role and different views of the same names',
+  lifetime: 'trait',
+  presentIn: (plan: RoundPlan) => plan.servers.some((server) => hasTwinView(server.history[0]?.views ?? {})),
+});

@@ -1,0 +1,20 @@
+/**
+ * F17: the planners guess real tool names that were never listed to their session (a model that
+ * read them elsewhere, or guessed right). The core must refuse them locally as UNDISCLOSED_TOOL
+ * and send nothing (reject-on-novel; I9): the server would execute them.
+ *
+ * Models seed 002 whole: "your agent called a tool it was never told about".
+ *
+ * How often: in a round that enables F17, 3 in 10 of the planners' calls guess a name; 7 in 10
+ * guesses prefer a name the session's own audience gained since the last disclosure.
+ */
+import type { RoundPlan } from '../plan/types.ts';
+import { defineFault } from './fault.ts';
+
+/** F17: guessed names. */
+export const F17 = defineFault({
+  id: 'F17',
+  title: 'calls to tool names that were never listed (a model guessing real names)',
+  lifetime: 'episode',
+  presentIn: (plan: RoundPlan) => plan.calls.guessFraction > 0,
+});

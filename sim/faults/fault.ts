@@ -1,0 +1,48 @@
+/**
+ * The shape of one fault of the fault menu (SPEC section 10): what a file under `sim/faults/`
+ * exports. A fault keeps everything about itself in its own file, laid out as TigerBeetle's
+ * `src/testing/` and fast-check keep generation, running and reporting apart:
+ *
+ * - generation: its rates (named scenario fields with defaults) and its plan generator, which
+ *   draws only from the fault's own named random stream;
+ * - running: its behaviour as small rules (turmoil-style, one method each) that the registry
+ *   installs on the simulated servers and links of a round;
+ * - reporting and shrinking: the coverage probes (in `oracle/probes/`) that show its defence was
+ *   exercised, its shrink reductions, and `presentIn`, which says whether a plan still holds it.
+ *
+ * Order of calls for one round (the registry, `sim/faults/index.ts`, drives them):
+ * 1. scenario load: `rates` give the defaults of `faultRates.<id>` and its part of the scenario
+ *    schema;
+ * 2. plan generation (`sim/plan/generate.ts`): the `swarm` stream decides which faults of the
+ *    scenario are enabled; then, for each server and each enabled server-level fault, one draw of
+ *    `serverFraction` on the stream `server/<server id>/<fault id>` decides whether the fault acts
+ *    on that server, and its `generate` hooks run phase by phase (`GENERATION_PHASES`) on that
+ *    same stream; after every server, each enabled fault's `generateRound` runs on `round/<id>`;
+ * 3. running (`sim/round.ts`): `serverRules`, `serverTraits`, `linkRules` and `sessionEpisodes`
+ *    are read from the plan (never from the `faults` label, so a hand-built plan runs the same);
+ * 4. checking: the oracle judges the trace; the campaign counts the probes named in `probes`;
+ * 5. shrinking: `reductions` after the generic ones; `presentIn` relabels the shrunk plan.
+ */
+import type { RoundPlan } from '../plan/types.ts';
+
+/** Whether a fault lasts the whole round (a server trait) or acts in [0, T_heal) (an episode). */
+export type FaultLifetime = 'trait' | 'episode';
+
+/** One fault: its identity and how a plan shows it. The hooks are optional; see the header. */
+export interface FaultDefinition<Id extends string = string> {
+  /** The fault's id in the fault menu, `F1` .. `F17`, or `EQUIV` for equivocation. */
+  readonly id: Id;
+  /** What goes wrong, in one line (the fault menu's entry), for `catsim run --help` and docs. */
+  readonly title: string;
+  readonly lifetime: FaultLifetime;
+  /**
+   * Whether `plan` still holds this fault (some server or round field it plants is not the
+   * healthy value). A shrunk plan's `faults` list is recomputed from this.
+   */
+  presentIn(plan: RoundPlan): boolean;
+}
+
+/** Types a fault definition, keeping its id as a literal type (the registry derives `FaultId`). */
+export function defineFault<const Id extends string>(definition: FaultDefinition<Id>): FaultDefinition<Id> {
+  return definition;
+}
