@@ -19,6 +19,7 @@ import type { RoundPlan, ServerPlan } from './plan/types.ts';
 import { createStreams, type Rng, type Streams } from './random.ts';
 import { World } from './runtime/world.ts';
 import { SimCatalogServer } from './server/catalog-server.ts';
+import { isDisqualified, serverRulesFor, serverTraits } from './faults/index.ts';
 import { TraceRecorder, type TraceEvent, type TraceHeader } from './trace/recorder.ts';
 import { ConfirmationLog, SessionPlanner } from './planner.ts';
 import { SimPolicyService } from './policy/policy-service.ts';
@@ -66,7 +67,7 @@ export async function runRound(plan: RoundPlan, core: CoreFactory, coreName: str
     timings: plan.timings,
   }, (failure) => recordCoreFailure(recorder, failure));
   const context: RoundContext = { world, plan, recorder, streams, adapter, policy, confirmations };
-  const servers = plan.servers.map((server) => new SimCatalogServer(server, world, recorder, streams.stream(`run/${server.id}/pages`), streams.stream(`run/${server.id}/notify`), plan.bounds.tHealMs, plan.leaseKey, (audience) => policy.current(audience).epoch));
+  const servers = plan.servers.map((server) => buildServer(context, server));
   world.schedule(plan.bounds.tHealMs, () => recorder.world('quiet'));
   // A rejection the core leaves unhandled is its failure, recorded where it happens (guard.ts).
   const restore = captureUnhandledRejections((reason) => recordCoreFailure(recorder, { during: 'unhandledRejection', reason: 'UNHANDLED_REJECTION', error: errorText(reason) }));
@@ -85,6 +86,20 @@ export async function runRound(plan: RoundPlan, core: CoreFactory, coreName: str
 /** Ground truth: the core failed to answer the world (judged CORE_FAILED by the oracle). */
 function recordCoreFailure(recorder: TraceRecorder, failure: CoreFailure): void {
   recorder.world('core_failed', { during: failure.during, reason: failure.reason, error: failure.error });
+}
+
+/** A plain server with the fault rules its plan holds (built by the fault registry). */
+function buildServer(context: RoundContext, server: ServerPlan): SimCatalogServer {
+  const { world, plan, recorder, streams, policy } = context;
+  const env = { now: () => world.now(), tHealMs: plan.bounds.tHealMs, stream: (name: string) => streams.stream(`run/${server.id}/${name}`) };
+  return new SimCatalogServer(server, world, recorder, {
+    pageRng: streams.stream(`run/${server.id}/pages`),
+    rules: serverRulesFor(server, env),
+    traits: serverTraits(server),
+    disqualified: isDisqualified(server),
+    leaseKey: plan.leaseKey,
+    policyEpoch: (audience) => policy.current(audience).epoch,
+  });
 }
 
 function startRound(context: RoundContext, servers: SimCatalogServer[]): void {

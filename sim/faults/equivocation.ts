@@ -20,4 +20,6 @@ export const EQUIVOCATION = defineFault({
   title: 'equivocation: the same revision reported for different content (scenario "equivocation": true)',
   lifetime: 'trait',
   presentIn: (plan: RoundPlan) => plan.servers.some((server) => server.equivocates),
+  traits: (server) => (server.equivocates ? ['EQUIV'] : []),
+  disqualifies: (server) => server.equivocates,
 });

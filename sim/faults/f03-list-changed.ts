@@ -12,7 +12,8 @@
  * time, delays its notifications by 100 to 1,500 ms half the time, and sends 1 to 3 copies of
  * each. Page-2 notifications and late delivery stop at T_heal.
  */
-import type { NotificationPlan, RoundPlan } from '../plan/types.ts';
+import type { NotificationPlan, RoundPlan, ServerPlan } from '../plan/types.ts';
+import type { RuleEnv, ServerRule } from '../server/rules.ts';
 import { defineFault } from './fault.ts';
 
 /** The notification plan of a server without F3: declared, sent once on every change. */
@@ -23,10 +24,38 @@ export function notificationsFaulty(n: NotificationPlan): boolean {
   return n.afterPage2 || n.lateByMs > 0 || n.copies > 1 || !n.sendOnChange || !n.declared;
 }
 
+/**
+ * The rules of a server's notification plan: an undeclared capability, the number of
+ * notifications a change sends (none, or copies), and one notification right after page 2 of a
+ * scan until T_heal. Late delivery is a link rule (`lateLinkRule`).
+ */
+function rules(server: ServerPlan, env: RuleEnv): ServerRule[] {
+  const n = server.notifications;
+  const out: ServerRule[] = [];
+  if (!n.declared) out.push({ onCapabilities: () => ({}) });
+  if (!n.sendOnChange || n.copies !== 1) out.push({ onChange: () => (n.sendOnChange ? n.copies : 0) });
+  if (n.afterPage2) out.push(afterPage2Rule(env));
+  return out;
+}
+
+/** Counts the pages served to each scan, and notifies the scan's session right after its page 2. */
+function afterPage2Rule(env: RuleEnv): ServerRule {
+  const pagesPerScan = new Map<string, number>();
+  return {
+    afterPage({ scanId, sessionAudience }, control) {
+      if (scanId === null || env.now() >= env.tHealMs) return;
+      const served = (pagesPerScan.get(scanId) ?? 0) + 1;
+      pagesPerScan.set(scanId, served);
+      if (served === 2) control.notifySoon(sessionAudience);
+    },
+  };
+}
+
 /** F3: list_changed misbehaviour. */
 export const F3 = defineFault({
   id: 'F3',
   title: '`list_changed` after page 2; late (after the scan ended); duplicated; bursts; never sent although `listChanged` is declared; sent without declaring it',
   lifetime: 'episode',
   presentIn: (plan: RoundPlan) => plan.servers.some((server) => notificationsFaulty(server.notifications)),
+  serverRules: rules,
 });

@@ -17,4 +17,5 @@ export const F6 = defineFault({
   title: 'same name twice with different schemas; names equal after normalisation',
   lifetime: 'trait',
   presentIn: (plan: RoundPlan) => plan.servers.some((server) => server.planted.some((p) => p.defect === 'DUPLICATE_NAME')),
+  traits: (server) => (server.planted.some((p) => p.defect === 'DUPLICATE_NAME') ? ['PLANTED:F6'] : []),
 });

@@ -9,8 +9,15 @@
  * How often: on 3 servers in 4 of a round that enables F7, 1 or 2 rotations at seeded times in
  * [1, T_heal); each brings a new catalog with probability one half.
  */
-import type { RoundPlan } from '../plan/types.ts';
+import type { RoundPlan, ServerPlan } from '../plan/types.ts';
+import { EPISODE_ORDER, type ServerRule } from '../server/rules.ts';
 import { defineFault } from './fault.ts';
+
+/** Each planned rotation, as an episode: the server presents its new identity from then on. */
+function rules(server: ServerPlan): ServerRule[] {
+  if (server.rotations.length === 0) return [];
+  return [{ episodes: () => server.rotations.map((rotation) => ({ atMs: rotation.atMs, order: EPISODE_ORDER.rotation, run: (control) => control.rotate(rotation.identity) })) }];
+}
 
 /** F7: identity rotation. */
 export const F7 = defineFault({
@@ -18,4 +25,5 @@ export const F7 = defineFault({
   title: 'server identity (certificate) rotation, mid-scan and between scans; some rotations bring a different catalog',
   lifetime: 'episode',
   presentIn: (plan: RoundPlan) => plan.servers.some((server) => server.rotations.length > 0),
+  serverRules: rules,
 });

@@ -9,8 +9,15 @@
  * How often: on 3 servers in 4 of a round that enables F11, 1 to 3 restarts at seeded times in
  * [1, T_heal).
  */
-import type { RoundPlan } from '../plan/types.ts';
+import type { RoundPlan, ServerPlan } from '../plan/types.ts';
+import { EPISODE_ORDER, type ServerRule } from '../server/rules.ts';
 import { defineFault } from './fault.ts';
+
+/** Each planned restart, as an episode: the boot counts up, so earlier cursors become invalid. */
+function rules(server: ServerPlan): ServerRule[] {
+  if (server.restartsAtMs.length === 0) return [];
+  return [{ episodes: () => server.restartsAtMs.map((atMs) => ({ atMs, order: EPISODE_ORDER.restart, run: (control) => control.restart() })) }];
+}
 
 /** F11: server restarts. */
 export const F11 = defineFault({
@@ -18,4 +25,5 @@ export const F11 = defineFault({
   title: 'server restart mid-pagination (cursors become invalid, -32602; the revision survives)',
   lifetime: 'episode',
   presentIn: (plan: RoundPlan) => plan.servers.some((server) => server.restartsAtMs.length > 0),
+  serverRules: rules,
 });

@@ -8,8 +8,18 @@
  *
  * How often: on 3 servers in 4 of a round that enables F12, for the whole round.
  */
-import type { RoundPlan } from '../plan/types.ts';
+import type { RoundPlan, ServerPlan } from '../plan/types.ts';
+import type { ServerRule } from '../server/rules.ts';
 import { defineFault } from './fault.ts';
+
+/**
+ * Pages carry no revision; pins are ignored (a server without revisions has nothing to compare a
+ * pin against, so it never refuses one).
+ */
+function rules(server: ServerPlan): ServerRule[] {
+  if (server.versioned) return [];
+  return [{ onPage: (request, serve) => ({ ...serve(request), reported: null }) }, { onPin: () => null }];
+}
 
 /** F12: no revision. */
 export const F12 = defineFault({
@@ -17,4 +27,6 @@ export const F12 = defineFault({
   title: 'unversioned server (no revision at all)',
   lifetime: 'trait',
   presentIn: (plan: RoundPlan) => plan.servers.some((server) => !server.versioned),
+  traits: (server) => (server.versioned ? [] : ['F12']),
+  serverRules: rules,
 });

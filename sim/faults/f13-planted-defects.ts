@@ -18,4 +18,5 @@ export const F13 = defineFault({
   title: 'unknown `$schema` dialect, unresolved or remote `$ref`, oversized descriptor, non-object root',
   lifetime: 'trait',
   presentIn: (plan: RoundPlan) => plan.servers.some((server) => server.planted.some((p) => p.defect !== 'DUPLICATE_NAME')),
+  traits: (server) => (server.planted.some((p) => p.defect !== 'DUPLICATE_NAME') ? ['PLANTED:F13'] : []),
 });

@@ -12,6 +12,7 @@
  * its sessions 1 or 2 times with probability 0.6, at seeded times in [1, T_heal).
  */
 import type { LinkFaults, RoundPlan, ServerPlan } from '../plan/types.ts';
+import type { RuleEnv, ServerRule } from '../server/rules.ts';
 import { defineFault } from './fault.ts';
 
 /** The link faults of a server without F15. */
@@ -23,10 +24,22 @@ export function linksCalm(server: ServerPlan): boolean {
   return !faults.reorder && faults.notificationLossFraction === 0 && Object.values(faults.disconnectsAtMs).every((times) => times.length === 0);
 }
 
+/**
+ * Until T_heal each notification is lost with the planned fraction, drawn from the server's
+ * `notify` stream (1: a stateless gateway that drops them all).
+ */
+function rules(server: ServerPlan, env: RuleEnv): ServerRule[] {
+  const fraction = server.linkFaults.notificationLossFraction;
+  if (fraction === 0) return [];
+  const rng = env.stream('notify');
+  return [{ onNotification: () => (env.now() < env.tHealMs && rng.chance(fraction) ? 'drop' : 'deliver') }];
+}
+
 /** F15: transport faults. */
 export const F15 = defineFault({
   id: 'F15',
   title: 'transport: delayed and reordered messages, notifications lost (stateless gateway), disconnects',
   lifetime: 'episode',
   presentIn: (plan: RoundPlan) => plan.servers.some((server) => !linksCalm(server)),
+  serverRules: rules,
 });

@@ -23,7 +23,8 @@
  * 4. checking: the oracle judges the trace; the campaign counts the probes named in `probes`;
  * 5. shrinking: `reductions` after the generic ones; `presentIn` relabels the shrunk plan.
  */
-import type { RoundPlan } from '../plan/types.ts';
+import type { RoundPlan, ServerPlan } from '../plan/types.ts';
+import type { RuleEnv, ServerRule } from '../server/rules.ts';
 
 /** Whether a fault lasts the whole round (a server trait) or acts in [0, T_heal) (an episode). */
 export type FaultLifetime = 'trait' | 'episode';
@@ -40,6 +41,15 @@ export interface FaultDefinition<Id extends string = string> {
    * healthy value). A shrunk plan's `faults` list is recomputed from this.
    */
   presentIn(plan: RoundPlan): boolean;
+  /**
+   * The labels this fault gives `server` in `server_up.traits` (ground truth the oracle reads,
+   * e.g. `F5:cycle`); none when the plan does not hold the fault on that server.
+   */
+  traits?(server: ServerPlan): string[];
+  /** Whether the fault, as planned on `server`, exempts it from liveness (a disqualifying trait). */
+  disqualifies?(server: ServerPlan): boolean;
+  /** The rules that run this fault on `server` (sim/server/rules.ts); none when its plan does not hold the fault. */
+  serverRules?(server: ServerPlan, env: RuleEnv): ServerRule[];
 }
 
 /** Types a fault definition, keeping its id as a literal type (the registry derives `FaultId`). */

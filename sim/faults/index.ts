@@ -24,7 +24,8 @@ import { F16 } from './f16-tenant-twins.ts';
 import { F17 } from './f17-guessed-names.ts';
 import { EQUIVOCATION } from './equivocation.ts';
 import type { FaultDefinition } from './fault.ts';
-import type { RoundPlan } from '../plan/types.ts';
+import type { RoundPlan, ServerPlan } from '../plan/types.ts';
+import { sortRules, type RuleEnv, type ServerRules } from '../server/rules.ts';
 
 /** The fault menu, in order: the faults a scenario lists in `faults` and swarm testing enables. */
 export const FAULTS = [F1, F2, F3, F4, F5, F6, F7, F8, F9, F10, F11, F12, F13, F14, F15, F16, F17] as const;
@@ -55,4 +56,27 @@ export function isFaultId(id: string): id is FaultId {
  */
 export function faultsPresentIn(plan: RoundPlan): FaultId[] {
   return FAULTS.filter((fault) => fault.presentIn(plan)).map((fault) => fault.id);
+}
+
+/** The fault rules of one server, built from its plan by every fault in registry order. */
+export function serverRulesFor(server: ServerPlan, env: RuleEnv): ServerRules {
+  return sortRules(ALL_FAULTS.flatMap((fault) => fault.serverRules?.(server, env) ?? []));
+}
+
+/**
+ * The persistent traits of a server as written in `server_up`. Kept in the order of the first
+ * trace format (F5, F12, F6, F13, equivocation) so that the campaign digest stays put while the
+ * faults move into their files; plan generation on per-fault streams changes it anyway.
+ */
+export function serverTraits(server: ServerPlan): string[] {
+  const labels = ALL_FAULTS.flatMap((fault) => fault.traits?.(server) ?? []);
+  const rank = (label: string) => TRAIT_ORDER_V1.findIndex((prefix) => label.startsWith(prefix));
+  return labels.sort((a, b) => rank(a) - rank(b));
+}
+
+const TRAIT_ORDER_V1 = ['F5:', 'PAGING:', 'F12', 'PLANTED:F6', 'PLANTED:F13', 'EQUIV'];
+
+/** Whether some fault planned on the server exempts it from liveness (SPEC section 10's disqualifying traits). */
+export function isDisqualified(server: ServerPlan): boolean {
+  return ALL_FAULTS.some((fault) => fault.disqualifies?.(server) ?? false);
 }
