@@ -14,6 +14,7 @@
  */
 import type { NotificationPlan, RoundPlan, ServerPlan } from '../plan/types.ts';
 import type { RuleEnv, ServerRule } from '../server/rules.ts';
+import type { LinkRule } from '../transport/link-rules.ts';
 import { defineFault } from './fault.ts';
 
 /** The notification plan of a server without F3: declared, sent once on every change. */
@@ -51,6 +52,22 @@ function afterPage2Rule(env: RuleEnv): ServerRule {
   };
 }
 
+/**
+ * Late notifications: until T_heal each notification to the client takes `lateByMs` more and
+ * leaves FIFO order, so the replies sent after it are not held back (a late hint overtaken by the
+ * pages it concerns).
+ */
+function lateLinkRule(server: ServerPlan, env: RuleEnv): LinkRule[] {
+  const lateByMs = server.notifications.lateByMs;
+  if (lateByMs === 0) return [];
+  return [{
+    onLinkMessage: (message, verdict) => {
+      if (verdict.kind === 'drop' || message.direction !== 'toClient' || !message.notification || env.now() >= env.tHealMs) return verdict;
+      return { kind: 'deliver', latencyMs: verdict.latencyMs + lateByMs, reorder: true };
+    },
+  }];
+}
+
 /** F3: list_changed misbehaviour. */
 export const F3 = defineFault({
   id: 'F3',
@@ -58,4 +75,5 @@ export const F3 = defineFault({
   lifetime: 'episode',
   presentIn: (plan: RoundPlan) => plan.servers.some((server) => notificationsFaulty(server.notifications)),
   serverRules: rules,
+  linkRules: lateLinkRule,
 });

@@ -13,6 +13,7 @@
  */
 import type { LinkFaults, RoundPlan, ServerPlan } from '../plan/types.ts';
 import type { RuleEnv, ServerRule } from '../server/rules.ts';
+import type { LinkRule, SessionEpisode } from '../transport/link-rules.ts';
 import { defineFault } from './fault.ts';
 
 /** The link faults of a server without F15. */
@@ -35,6 +36,17 @@ function rules(server: ServerPlan, env: RuleEnv): ServerRule[] {
   return [{ onNotification: () => (env.now() < env.tHealMs && rng.chance(fraction) ? 'drop' : 'deliver') }];
 }
 
+/** Until T_heal, every message of a reordering server's links leaves FIFO order (later ones may overtake it). */
+function reorderRule(server: ServerPlan, env: RuleEnv): LinkRule[] {
+  if (!server.linkFaults.reorder) return [];
+  return [{ onLinkMessage: (_message, verdict) => (verdict.kind === 'drop' || env.now() >= env.tHealMs ? verdict : { ...verdict, reorder: true }) }];
+}
+
+/** The planned cuts of one session's connection. */
+function cuts(server: ServerPlan, audience: string): SessionEpisode[] {
+  return (server.linkFaults.disconnectsAtMs[audience] ?? []).map((atMs) => ({ atMs, run: (control) => control.disconnect() }));
+}
+
 /** F15: transport faults. */
 export const F15 = defineFault({
   id: 'F15',
@@ -42,4 +54,6 @@ export const F15 = defineFault({
   lifetime: 'episode',
   presentIn: (plan: RoundPlan) => plan.servers.some((server) => !linksCalm(server)),
   serverRules: rules,
+  linkRules: reorderRule,
+  sessionEpisodes: cuts,
 });

@@ -25,6 +25,7 @@
  */
 import type { RoundPlan, ServerPlan } from '../plan/types.ts';
 import type { RuleEnv, ServerRule } from '../server/rules.ts';
+import type { LinkRule, SessionEpisode } from '../transport/link-rules.ts';
 
 /** Whether a fault lasts the whole round (a server trait) or acts in [0, T_heal) (an episode). */
 export type FaultLifetime = 'trait' | 'episode';
@@ -50,6 +51,10 @@ export interface FaultDefinition<Id extends string = string> {
   disqualifies?(server: ServerPlan): boolean;
   /** The rules that run this fault on `server` (sim/server/rules.ts); none when its plan does not hold the fault. */
   serverRules?(server: ServerPlan, env: RuleEnv): ServerRule[];
+  /** The rules this fault adds to the links of `server`'s sessions (sim/transport/link-rules.ts). */
+  linkRules?(server: ServerPlan, env: RuleEnv): LinkRule[];
+  /** What this fault does to the connection of `server`'s session for `audience` at planned times. */
+  sessionEpisodes?(server: ServerPlan, audience: string): SessionEpisode[];
 }
 
 /** Types a fault definition, keeping its id as a literal type (the registry derives `FaultId`). */

@@ -26,6 +26,7 @@ import { EQUIVOCATION } from './equivocation.ts';
 import type { FaultDefinition } from './fault.ts';
 import type { RoundPlan, ServerPlan } from '../plan/types.ts';
 import { sortRules, type RuleEnv, type ServerRules } from '../server/rules.ts';
+import type { LinkRule, SessionEpisode } from '../transport/link-rules.ts';
 
 /** The fault menu, in order: the faults a scenario lists in `faults` and swarm testing enables. */
 export const FAULTS = [F1, F2, F3, F4, F5, F6, F7, F8, F9, F10, F11, F12, F13, F14, F15, F16, F17] as const;
@@ -79,4 +80,14 @@ const TRAIT_ORDER_V1 = ['F5:', 'PAGING:', 'F12', 'PLANTED:F6', 'PLANTED:F13', 'E
 /** Whether some fault planned on the server exempts it from liveness (SPEC section 10's disqualifying traits). */
 export function isDisqualified(server: ServerPlan): boolean {
   return ALL_FAULTS.some((fault) => fault.disqualifies?.(server) ?? false);
+}
+
+/** The fault rules of the links of one server's sessions, in registry order. */
+export function linkRulesFor(server: ServerPlan, env: RuleEnv): LinkRule[] {
+  return ALL_FAULTS.flatMap((fault) => fault.linkRules?.(server, env) ?? []);
+}
+
+/** The planned episodes of one session's connection (F15's cuts), in registry order. */
+export function sessionEpisodesFor(server: ServerPlan, audience: string): SessionEpisode[] {
+  return ALL_FAULTS.flatMap((fault) => fault.sessionEpisodes?.(server, audience) ?? []);
 }
