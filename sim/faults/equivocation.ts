@@ -12,14 +12,14 @@
  * previous revision number with probability one half.
  */
 import type { RoundPlan } from '../plan/types.ts';
-import { defineFault } from './fault.ts';
+import type { FaultDefinition } from './fault.ts';
 
 /** Equivocation. */
-export const EQUIVOCATION = defineFault({
+export const EQUIVOCATION: FaultDefinition<'EQUIV'> = {
   id: 'EQUIV',
   title: 'equivocation: the same revision reported for different content (scenario "equivocation": true)',
   lifetime: 'trait',
   presentIn: (plan: RoundPlan) => plan.servers.some((server) => server.equivocates),
   traits: (server) => (server.equivocates ? ['EQUIV'] : []),
   disqualifies: (server) => server.equivocates,
-});
+};

@@ -10,12 +10,12 @@
  * [1, T_heal) (an added tool, a removed one, a schema edit or a rename, in one audience's view).
  */
 import type { RoundPlan } from '../plan/types.ts';
-import { defineFault } from './fault.ts';
+import type { FaultDefinition } from './fault.ts';
 
 /** F1: changes between pages. */
-export const F1 = defineFault({
+export const F1: FaultDefinition<'F1'> = {
   id: 'F1',
   title: 'tools added, removed or changed between pages of a scan (each change bumps the revision)',
   lifetime: 'episode',
   presentIn: (plan: RoundPlan) => plan.servers.some((server) => server.history.some((step) => step.cause === 'F1')),
-});
+};

@@ -8,12 +8,12 @@
  * times in [1, T_heal - 100), each revert 5 to 80 ms after its edit.
  */
 import type { RoundPlan } from '../plan/types.ts';
-import { defineFault } from './fault.ts';
+import type { FaultDefinition } from './fault.ts';
 
 /** F2: A-B-A changes. */
-export const F2 = defineFault({
+export const F2: FaultDefinition<'F2'> = {
   id: 'F2',
   title: 'A-B-A: a change and its revert between or within scans',
   lifetime: 'episode',
   presentIn: (plan: RoundPlan) => plan.servers.some((server) => server.history.some((step) => step.cause === 'F2')),
-});
+};

@@ -15,7 +15,7 @@
 import type { NotificationPlan, RoundPlan, ServerPlan } from '../plan/types.ts';
 import type { RuleEnv, ServerRule } from '../server/rules.ts';
 import type { LinkRule } from '../transport/link-rules.ts';
-import { defineFault } from './fault.ts';
+import type { FaultDefinition } from './fault.ts';
 
 /** The notification plan of a server without F3: declared, sent once on every change. */
 export const HEALTHY_NOTIFICATIONS: Readonly<NotificationPlan> = { declared: true, sendOnChange: true, afterPage2: false, lateByMs: 0, copies: 1 };
@@ -69,11 +69,12 @@ function lateLinkRule(server: ServerPlan, env: RuleEnv): LinkRule[] {
 }
 
 /** F3: list_changed misbehaviour. */
-export const F3 = defineFault({
+export const F3: FaultDefinition<'F3'> = {
   id: 'F3',
   title: '`list_changed` after page 2; late (after the scan ended); duplicated; bursts; never sent although `listChanged` is declared; sent without declaring it',
   lifetime: 'episode',
   presentIn: (plan: RoundPlan) => plan.servers.some((server) => notificationsFaulty(server.notifications)),
   serverRules: rules,
   linkRules: lateLinkRule,
-});
+  serverReductions: (server) => (notificationsFaulty(server.notifications) ? [{ name: 'healthy notifications', server: { ...server, notifications: { ...HEALTHY_NOTIFICATIONS } } }] : []),
+};

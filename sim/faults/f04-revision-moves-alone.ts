@@ -10,12 +10,12 @@
  * [1, T_heal).
  */
 import type { RoundPlan } from '../plan/types.ts';
-import { defineFault } from './fault.ts';
+import type { FaultDefinition } from './fault.ts';
 
 /** F4: the revision moves alone. */
-export const F4 = defineFault({
+export const F4: FaultDefinition<'F4'> = {
   id: 'F4',
   title: 'revision moves between pages (cross-page change)',
   lifetime: 'episode',
   presentIn: (plan: RoundPlan) => plan.servers.some((server) => server.history.some((step) => step.cause === 'F4')),
-});
+};

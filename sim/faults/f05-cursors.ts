@@ -13,7 +13,7 @@
 import type { CursorTrait, RoundPlan, ServerPlan } from '../plan/types.ts';
 import { encodeCursor, type CursorPosition } from '../server/cursor.ts';
 import type { PageRequest, ServedPage, ServePage, ServerRule } from '../server/rules.ts';
-import { defineFault } from './fault.ts';
+import type { FaultDefinition } from './fault.ts';
 
 /** Whether a cursor trait exempts the server from liveness: all but the legal empty page. */
 function disqualifying(trait: CursorTrait | null): boolean {
@@ -76,7 +76,7 @@ function rules(server: ServerPlan): ServerRule[] {
 }
 
 /** F5: cursor misbehaviour. */
-export const F5 = defineFault({
+export const F5: FaultDefinition<'F5'> = {
   id: 'F5',
   title: 'cursors: repeated cursor, cycle A→B→A, always-empty-string cursor, never-ending pages, empty page with a next cursor, cursor ignored (page 1 again)',
   lifetime: 'trait',
@@ -84,4 +84,5 @@ export const F5 = defineFault({
   traits: traitLabels,
   disqualifies: (server) => disqualifying(server.cursorTrait),
   serverRules: rules,
-});
+  serverReductions: (server) => (server.cursorTrait === null ? [] : [{ name: 'honest cursors', server: { ...server, cursorTrait: null } }]),
+};

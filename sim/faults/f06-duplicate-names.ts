@@ -9,13 +9,13 @@
  * half the pairs differ only after normalisation (`read_file` and `READ-FILE`).
  */
 import type { RoundPlan } from '../plan/types.ts';
-import { defineFault } from './fault.ts';
+import type { FaultDefinition } from './fault.ts';
 
 /** F6: duplicate names. */
-export const F6 = defineFault({
+export const F6: FaultDefinition<'F6'> = {
   id: 'F6',
   title: 'same name twice with different schemas; names equal after normalisation',
   lifetime: 'trait',
   presentIn: (plan: RoundPlan) => plan.servers.some((server) => server.planted.some((p) => p.defect === 'DUPLICATE_NAME')),
   traits: (server) => (server.planted.some((p) => p.defect === 'DUPLICATE_NAME') ? ['PLANTED:F6'] : []),
-});
+};

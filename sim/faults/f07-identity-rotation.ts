@@ -11,7 +11,7 @@
  */
 import type { RoundPlan, ServerPlan } from '../plan/types.ts';
 import { EPISODE_ORDER, type ServerRule } from '../server/rules.ts';
-import { defineFault } from './fault.ts';
+import type { FaultDefinition } from './fault.ts';
 
 /** Each planned rotation, as an episode: the server presents its new identity from then on. */
 function rules(server: ServerPlan): ServerRule[] {
@@ -20,10 +20,11 @@ function rules(server: ServerPlan): ServerRule[] {
 }
 
 /** F7: identity rotation. */
-export const F7 = defineFault({
+export const F7: FaultDefinition<'F7'> = {
   id: 'F7',
   title: 'server identity (certificate) rotation, mid-scan and between scans; some rotations bring a different catalog',
   lifetime: 'episode',
   presentIn: (plan: RoundPlan) => plan.servers.some((server) => server.rotations.length > 0),
   serverRules: rules,
-});
+  serverReductions: (server) => server.rotations.map((rotation) => ({ name: `no rotation at ${rotation.atMs} ms`, server: { ...server, rotations: server.rotations.filter((r) => r.atMs !== rotation.atMs) } })),
+};

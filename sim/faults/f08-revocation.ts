@@ -11,12 +11,22 @@
  * 0.7 or 1 (drawn uniformly) of the pushes before T_heal is lost.
  */
 import type { RoundPlan } from '../plan/types.ts';
-import { defineFault } from './fault.ts';
+import type { Reduction } from '../shrink/reduction.ts';
+import type { FaultDefinition } from './fault.ts';
+
+/** Each policy change dropped alone, then every push delivered. */
+function reductions(plan: RoundPlan): Reduction[] {
+  const policy = plan.policy;
+  const out = policy.changes.map((change, i) => ({ name: `drop policy change at ${change.atMs} ms`, plan: { ...plan, policy: { ...policy, changes: policy.changes.filter((_, j) => j !== i) } } }));
+  if (policy.pushLossFraction > 0) out.push({ name: 'deliver every policy push', plan: { ...plan, policy: { ...policy, pushLossFraction: 0 } } });
+  return out;
+}
 
 /** F8: revocations with lost or late pushes. */
-export const F8 = defineFault({
+export const F8: FaultDefinition<'F8'> = {
   id: 'F8',
   title: 'policy revocation and grant changes, with lost or late pushes (polls are never lost)',
   lifetime: 'episode',
   presentIn: (plan: RoundPlan) => plan.policy.changes.length > 0 || plan.policy.pushLossFraction > 0,
-});
+  reductions,
+};

@@ -9,12 +9,13 @@
  * round); without F9 each key has one.
  */
 import type { RoundPlan } from '../plan/types.ts';
-import { defineFault } from './fault.ts';
+import type { FaultDefinition } from './fault.ts';
 
 /** F9: racing refreshers. */
-export const F9 = defineFault({
+export const F9: FaultDefinition<'F9'> = {
   id: 'F9',
   title: 'two or more refreshers racing on the same pointer (CAS contention)',
   lifetime: 'episode',
   presentIn: (plan: RoundPlan) => plan.refreshersPerKey > 1,
-});
+  reductions: (plan) => (plan.refreshersPerKey > 1 ? [{ name: 'one refresher per key', plan: { ...plan, refreshersPerKey: 1 } }] : []),
+};

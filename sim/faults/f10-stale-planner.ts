@@ -10,12 +10,13 @@
  * name, F17) wait 300 to 2,500 ms before they are sent.
  */
 import type { RoundPlan } from '../plan/types.ts';
-import { defineFault } from './fault.ts';
+import type { FaultDefinition } from './fault.ts';
 
 /** F10: stale planners. */
-export const F10 = defineFault({
+export const F10: FaultDefinition<'F10'> = {
   id: 'F10',
   title: 'a stale planner calling late with an old snapshot',
   lifetime: 'episode',
   presentIn: (plan: RoundPlan) => plan.calls.staleFraction > 0,
-});
+  reductions: (plan) => (plan.calls.staleFraction > 0 ? [{ name: 'no stale planners', plan: { ...plan, calls: { ...plan.calls, staleFraction: 0 } } }] : []),
+};

@@ -11,7 +11,7 @@
  */
 import type { RoundPlan, ServerPlan } from '../plan/types.ts';
 import { EPISODE_ORDER, type ServerRule } from '../server/rules.ts';
-import { defineFault } from './fault.ts';
+import type { FaultDefinition } from './fault.ts';
 
 /** Each planned restart, as an episode: the boot counts up, so earlier cursors become invalid. */
 function rules(server: ServerPlan): ServerRule[] {
@@ -20,10 +20,11 @@ function rules(server: ServerPlan): ServerRule[] {
 }
 
 /** F11: server restarts. */
-export const F11 = defineFault({
+export const F11: FaultDefinition<'F11'> = {
   id: 'F11',
   title: 'server restart mid-pagination (cursors become invalid, -32602; the revision survives)',
   lifetime: 'episode',
   presentIn: (plan: RoundPlan) => plan.servers.some((server) => server.restartsAtMs.length > 0),
   serverRules: rules,
-});
+  serverReductions: (server) => server.restartsAtMs.map((atMs) => ({ name: `no restart at ${atMs} ms`, server: { ...server, restartsAtMs: server.restartsAtMs.filter((t) => t !== atMs) } })),
+};

@@ -10,7 +10,7 @@
  */
 import type { RoundPlan, ServerPlan } from '../plan/types.ts';
 import type { ServerRule } from '../server/rules.ts';
-import { defineFault } from './fault.ts';
+import type { FaultDefinition } from './fault.ts';
 
 /**
  * Pages carry no revision; pins are ignored (a server without revisions has nothing to compare a
@@ -22,11 +22,11 @@ function rules(server: ServerPlan): ServerRule[] {
 }
 
 /** F12: no revision. */
-export const F12 = defineFault({
+export const F12: FaultDefinition<'F12'> = {
   id: 'F12',
   title: 'unversioned server (no revision at all)',
   lifetime: 'trait',
   presentIn: (plan: RoundPlan) => plan.servers.some((server) => !server.versioned),
   traits: (server) => (server.versioned ? [] : ['F12']),
   serverRules: rules,
-});
+};

@@ -10,13 +10,13 @@
  * from the six kinds, in one audience's first view.
  */
 import type { RoundPlan } from '../plan/types.ts';
-import { defineFault } from './fault.ts';
+import type { FaultDefinition } from './fault.ts';
 
 /** F13: planted content defects. */
-export const F13 = defineFault({
+export const F13: FaultDefinition<'F13'> = {
   id: 'F13',
   title: 'unknown `$schema` dialect, unresolved or remote `$ref`, oversized descriptor, non-object root',
   lifetime: 'trait',
   presentIn: (plan: RoundPlan) => plan.servers.some((server) => server.planted.some((p) => p.defect !== 'DUPLICATE_NAME')),
   traits: (server) => (server.planted.some((p) => p.defect !== 'DUPLICATE_NAME') ? ['PLANTED:F13'] : []),
-});
+};

@@ -10,7 +10,7 @@
  * view, for the whole round.
  */
 import type { RoundPlan, ToolDescriptor } from '../plan/types.ts';
-import { defineFault } from './fault.ts';
+import type { FaultDefinition } from './fault.ts';
 
 /** The name prefix of F14's lying tools; the rest of the name is the server id. */
 export const LYING_TOOL_PREFIX = 'purge_cache_';
@@ -21,9 +21,9 @@ export function isLyingTool(tool: ToolDescriptor): boolean {
 }
 
 /** F14: lying annotations. */
-export const F14 = defineFault({
+export const F14: FaultDefinition<'F14'> = {
   id: 'F14',
   title: 'annotations that lie (`readOnlyHint: true` on a destructive tool the policy leaves unclassified)',
   lifetime: 'trait',
   presentIn: (plan: RoundPlan) => plan.servers.some((server) => Object.values(server.history[0]?.views ?? {}).some((view) => view.some(isLyingTool))),
-});
+};

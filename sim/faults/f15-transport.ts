@@ -14,7 +14,7 @@
 import type { LinkFaults, RoundPlan, ServerPlan } from '../plan/types.ts';
 import type { RuleEnv, ServerRule } from '../server/rules.ts';
 import type { LinkRule, SessionEpisode } from '../transport/link-rules.ts';
-import { defineFault } from './fault.ts';
+import type { FaultDefinition } from './fault.ts';
 
 /** The link faults of a server without F15. */
 export const CALM_LINKS: Readonly<LinkFaults> = { reorder: false, notificationLossFraction: 0, disconnectsAtMs: {} };
@@ -48,7 +48,7 @@ function cuts(server: ServerPlan, audience: string): SessionEpisode[] {
 }
 
 /** F15: transport faults. */
-export const F15 = defineFault({
+export const F15: FaultDefinition<'F15'> = {
   id: 'F15',
   title: 'transport: delayed and reordered messages, notifications lost (stateless gateway), disconnects',
   lifetime: 'episode',
@@ -56,4 +56,5 @@ export const F15 = defineFault({
   serverRules: rules,
   linkRules: reorderRule,
   sessionEpisodes: cuts,
-});
+  serverReductions: (server) => (linksCalm(server) ? [] : [{ name: 'calm links', server: { ...server, linkFaults: { ...CALM_LINKS, disconnectsAtMs: {} } } }]),
+};

@@ -9,7 +9,7 @@
  * How often: on 3 servers in 4 of a round that enables F16, one twin audience for the whole round.
  */
 import type { RoundPlan, ToolDescriptor } from '../plan/types.ts';
-import { defineFault } from './fault.ts';
+import type { FaultDefinition } from './fault.ts';
 
 /** The description a twin tenant's copy of `tool` carries: its own edition. */
 export function twinDescription(tool: ToolDescriptor, twinAudience: string): string {
@@ -22,9 +22,9 @@ function hasTwinView(views: Readonly<Record<string, readonly ToolDescriptor[]>>)
 }
 
 /** F16: tenant twins. */
-export const F16 = defineFault({
+export const F16: FaultDefinition<'F16'> = {
   id: 'F16',
   title: 'several tenants on one server with the same role and different views of the same names',
   lifetime: 'trait',
   presentIn: (plan: RoundPlan) => plan.servers.some((server) => hasTwinView(server.history[0]?.views ?? {})),
-});
+};

@@ -9,12 +9,13 @@
  * guesses prefer a name the session's own audience gained since the last disclosure.
  */
 import type { RoundPlan } from '../plan/types.ts';
-import { defineFault } from './fault.ts';
+import type { FaultDefinition } from './fault.ts';
 
 /** F17: guessed names. */
-export const F17 = defineFault({
+export const F17: FaultDefinition<'F17'> = {
   id: 'F17',
   title: 'calls to tool names that were never listed (a model guessing real names)',
   lifetime: 'episode',
   presentIn: (plan: RoundPlan) => plan.calls.guessFraction > 0,
-});
+  reductions: (plan) => (plan.calls.guessFraction > 0 ? [{ name: 'no guessed names', plan: { ...plan, calls: { ...plan.calls, guessFraction: 0 } } }] : []),
+};

@@ -26,11 +26,18 @@
 import type { RoundPlan, ServerPlan } from '../plan/types.ts';
 import type { RuleEnv, ServerRule } from '../server/rules.ts';
 import type { LinkRule, SessionEpisode } from '../transport/link-rules.ts';
+import type { Reduction, ServerReduction } from '../shrink/reduction.ts';
 
 /** Whether a fault lasts the whole round (a server trait) or acts in [0, T_heal) (an episode). */
 export type FaultLifetime = 'trait' | 'episode';
 
-/** One fault: its identity and how a plan shows it. The hooks are optional; see the header. */
+/**
+ * One fault: its identity, how a plan shows it, and its optional hooks (see the header for the
+ * order of calls). A fault file exports it annotated with its id, `export const F9:
+ * FaultDefinition<'F9'> = { id: 'F9', ... }`: the annotation lets the registry derive the
+ * `FaultId` union from the definitions without evaluating their hooks (whose types mention plans,
+ * whose `faults` field is typed by that union).
+ */
 export interface FaultDefinition<Id extends string = string> {
   /** The fault's id in the fault menu, `F1` .. `F17`, or `EQUIV` for equivocation. */
   readonly id: Id;
@@ -55,9 +62,8 @@ export interface FaultDefinition<Id extends string = string> {
   linkRules?(server: ServerPlan, env: RuleEnv): LinkRule[];
   /** What this fault does to the connection of `server`'s session for `audience` at planned times. */
   sessionEpisodes?(server: ServerPlan, audience: string): SessionEpisode[];
-}
-
-/** Types a fault definition, keeping its id as a literal type (the registry derives `FaultId`). */
-export function defineFault<const Id extends string>(definition: FaultDefinition<Id>): FaultDefinition<Id> {
-  return definition;
+  /** Shrink steps that calm this fault on one server, coarse first (none when it is not planned there). */
+  serverReductions?(server: ServerPlan): ServerReduction[];
+  /** Shrink steps that calm this fault's round-level part (policy, calls, refreshers). */
+  reductions?(plan: RoundPlan): Reduction[];
 }
