@@ -19,6 +19,7 @@ export const EQUIVOCATION: FaultDefinition<'EQUIV'> = {
   id: 'EQUIV',
   title: 'equivocation: the same revision reported for different content (scenario "equivocation": true)',
   lifetime: 'trait',
+  probes: ['equivocation-detected'],
   presentIn: (plan: RoundPlan) => plan.servers.some((server) => server.equivocates),
   traits: (server) => (server.equivocates ? ['EQUIV'] : []),
   disqualifies: (server) => server.equivocates,

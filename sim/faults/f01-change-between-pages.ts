@@ -17,5 +17,6 @@ export const F1: FaultDefinition<'F1'> = {
   id: 'F1',
   title: 'tools added, removed or changed between pages of a scan (each change bumps the revision)',
   lifetime: 'episode',
+  probes: ['revision-moved-mid-walk', 'recheck-caught-change', 'stale-pin-refused-by-server'],
   presentIn: (plan: RoundPlan) => plan.servers.some((server) => server.history.some((step) => step.cause === 'F1')),
 };

@@ -15,5 +15,6 @@ export const F2: FaultDefinition<'F2'> = {
   id: 'F2',
   title: 'A-B-A: a change and its revert between or within scans',
   lifetime: 'episode',
+  probes: ['aba-inside-walk'],
   presentIn: (plan: RoundPlan) => plan.servers.some((server) => server.history.some((step) => step.cause === 'F2')),
 };

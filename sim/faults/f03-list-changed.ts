@@ -73,6 +73,7 @@ export const F3: FaultDefinition<'F3'> = {
   id: 'F3',
   title: '`list_changed` after page 2; late (after the scan ended); duplicated; bursts; never sent although `listChanged` is declared; sent without declaring it',
   lifetime: 'episode',
+  probes: ['list-changed-mid-walk'],
   presentIn: (plan: RoundPlan) => plan.servers.some((server) => notificationsFaulty(server.notifications)),
   serverRules: rules,
   linkRules: lateLinkRule,

@@ -17,5 +17,6 @@ export const F4: FaultDefinition<'F4'> = {
   id: 'F4',
   title: 'revision moves between pages (cross-page change)',
   lifetime: 'episode',
+  probes: ['revision-moved-mid-walk'],
   presentIn: (plan: RoundPlan) => plan.servers.some((server) => server.history.some((step) => step.cause === 'F4')),
 };

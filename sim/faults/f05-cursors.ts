@@ -80,6 +80,7 @@ export const F5: FaultDefinition<'F5'> = {
   id: 'F5',
   title: 'cursors: repeated cursor, cycle A→B→A, always-empty-string cursor, never-ending pages, empty page with a next cursor, cursor ignored (page 1 again)',
   lifetime: 'trait',
+  probes: ['cursor-loop-quarantined', 'page-limit-quarantined'],
   presentIn: (plan: RoundPlan) => plan.servers.some((server) => server.cursorTrait !== null),
   traits: traitLabels,
   disqualifies: (server) => disqualifying(server.cursorTrait),

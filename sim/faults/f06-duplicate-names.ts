@@ -16,6 +16,7 @@ export const F6: FaultDefinition<'F6'> = {
   id: 'F6',
   title: 'same name twice with different schemas; names equal after normalisation',
   lifetime: 'trait',
+  probes: ['defect-quarantined', 'quarantined-tool-refused'],
   presentIn: (plan: RoundPlan) => plan.servers.some((server) => server.planted.some((p) => p.defect === 'DUPLICATE_NAME')),
   traits: (server) => (server.planted.some((p) => p.defect === 'DUPLICATE_NAME') ? ['PLANTED:F6'] : []),
 };

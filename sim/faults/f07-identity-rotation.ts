@@ -24,6 +24,7 @@ export const F7: FaultDefinition<'F7'> = {
   id: 'F7',
   title: 'server identity (certificate) rotation, mid-scan and between scans; some rotations bring a different catalog',
   lifetime: 'episode',
+  probes: ['identity-rotated-mid-walk'],
   presentIn: (plan: RoundPlan) => plan.servers.some((server) => server.rotations.length > 0),
   serverRules: rules,
   serverReductions: (server) => server.rotations.map((rotation) => ({ name: `no rotation at ${rotation.atMs} ms`, server: { ...server, rotations: server.rotations.filter((r) => r.atMs !== rotation.atMs) } })),

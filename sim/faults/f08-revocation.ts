@@ -27,6 +27,7 @@ export const F8: FaultDefinition<'F8'> = {
   id: 'F8',
   title: 'policy revocation and grant changes, with lost or late pushes (polls are never lost)',
   lifetime: 'episode',
+  probes: ['revoked-refused', 'revocation-while-lease-live'],
   presentIn: (plan: RoundPlan) => plan.policy.changes.length > 0 || plan.policy.pushLossFraction > 0,
   reductions,
 };

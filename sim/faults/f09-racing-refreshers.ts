@@ -16,6 +16,7 @@ export const F9: FaultDefinition<'F9'> = {
   id: 'F9',
   title: 'two or more refreshers racing on the same pointer (CAS contention)',
   lifetime: 'episode',
+  probes: ['cas-conflict-lost'],
   presentIn: (plan: RoundPlan) => plan.refreshersPerKey > 1,
   reductions: (plan) => (plan.refreshersPerKey > 1 ? [{ name: 'one refresher per key', plan: { ...plan, refreshersPerKey: 1 } }] : []),
 };

@@ -17,6 +17,7 @@ export const F10: FaultDefinition<'F10'> = {
   id: 'F10',
   title: 'a stale planner calling late with an old snapshot',
   lifetime: 'episode',
+  probes: ['stale-plan-refused'],
   presentIn: (plan: RoundPlan) => plan.calls.staleFraction > 0,
   reductions: (plan) => (plan.calls.staleFraction > 0 ? [{ name: 'no stale planners', plan: { ...plan, calls: { ...plan.calls, staleFraction: 0 } } }] : []),
 };

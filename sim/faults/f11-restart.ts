@@ -24,6 +24,7 @@ export const F11: FaultDefinition<'F11'> = {
   id: 'F11',
   title: 'server restart mid-pagination (cursors become invalid, -32602; the revision survives)',
   lifetime: 'episode',
+  probes: ['cursor-invalidated'],
   presentIn: (plan: RoundPlan) => plan.servers.some((server) => server.restartsAtMs.length > 0),
   serverRules: rules,
   serverReductions: (server) => server.restartsAtMs.map((atMs) => ({ name: `no restart at ${atMs} ms`, server: { ...server, restartsAtMs: server.restartsAtMs.filter((t) => t !== atMs) } })),

@@ -26,6 +26,7 @@ export const F12: FaultDefinition<'F12'> = {
   id: 'F12',
   title: 'unversioned server (no revision at all)',
   lifetime: 'trait',
+  probes: ['unversioned-published', 'unversioned-write-refused'],
   presentIn: (plan: RoundPlan) => plan.servers.some((server) => !server.versioned),
   traits: (server) => (server.versioned ? [] : ['F12']),
   serverRules: rules,

@@ -17,6 +17,7 @@ export const F13: FaultDefinition<'F13'> = {
   id: 'F13',
   title: 'unknown `$schema` dialect, unresolved or remote `$ref`, oversized descriptor, non-object root',
   lifetime: 'trait',
+  probes: ['defect-quarantined', 'quarantined-tool-refused'],
   presentIn: (plan: RoundPlan) => plan.servers.some((server) => server.planted.some((p) => p.defect !== 'DUPLICATE_NAME')),
   traits: (server) => (server.planted.some((p) => p.defect !== 'DUPLICATE_NAME') ? ['PLANTED:F13'] : []),
 };

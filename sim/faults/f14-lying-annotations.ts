@@ -25,5 +25,6 @@ export const F14: FaultDefinition<'F14'> = {
   id: 'F14',
   title: 'annotations that lie (`readOnlyHint: true` on a destructive tool the policy leaves unclassified)',
   lifetime: 'trait',
+  probes: ['unversioned-write-refused'],
   presentIn: (plan: RoundPlan) => plan.servers.some((server) => Object.values(server.history[0]?.views ?? {}).some((view) => view.some(isLyingTool))),
 };

@@ -52,6 +52,7 @@ export const F15: FaultDefinition<'F15'> = {
   id: 'F15',
   title: 'transport: delayed and reordered messages, notifications lost (stateless gateway), disconnects',
   lifetime: 'episode',
+  probes: ['disconnected-mid-walk'],
   presentIn: (plan: RoundPlan) => plan.servers.some((server) => !linksCalm(server)),
   serverRules: rules,
   linkRules: reorderRule,

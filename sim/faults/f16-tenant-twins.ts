@@ -26,5 +26,6 @@ export const F16: FaultDefinition<'F16'> = {
   id: 'F16',
   title: 'several tenants on one server with the same role and different views of the same names',
   lifetime: 'trait',
+  probes: ['tenant-twins-published'],
   presentIn: (plan: RoundPlan) => plan.servers.some((server) => hasTwinView(server.history[0]?.views ?? {})),
 };

@@ -16,6 +16,7 @@ export const F17: FaultDefinition<'F17'> = {
   id: 'F17',
   title: 'calls to tool names that were never listed (a model guessing real names)',
   lifetime: 'episode',
+  probes: ['undisclosed-refused'],
   presentIn: (plan: RoundPlan) => plan.calls.guessFraction > 0,
   reductions: (plan) => (plan.calls.guessFraction > 0 ? [{ name: 'no guessed names', plan: { ...plan, calls: { ...plan.calls, guessFraction: 0 } } }] : []),
 };

@@ -44,6 +44,8 @@ export interface FaultDefinition<Id extends string = string> {
   /** What goes wrong, in one line (the fault menu's entry), for `catsim run --help` and docs. */
   readonly title: string;
   readonly lifetime: FaultLifetime;
+  /** The coverage probes (oracle/probes/, by name) whose hits show this fault's defence was exercised. */
+  readonly probes: readonly string[];
   /**
    * Whether `plan` still holds this fault (some server or round field it plants is not the
    * healthy value). A shrunk plan's `faults` list is recomputed from this.

@@ -37,6 +37,12 @@ export const SCENARIO_FAULTS = [EQUIVOCATION] as const;
 /** Every fault the simulator knows: the menu, then the scenario-level ones. */
 export const ALL_FAULTS: readonly FaultDefinition[] = [...FAULTS, ...SCENARIO_FAULTS];
 
+/**
+ * Probes no fault owns: they show that the core's own defences were exercised, whatever the
+ * faults (invalid arguments from the planners, a generation that expired while refreshes failed).
+ */
+export const CORE_ONLY_PROBES: readonly string[] = ['args-refused', 'expired-refused'];
+
 /** A fault id of the menu: `F1` .. `F17`. */
 export type FaultId = (typeof FAULTS)[number]['id'];
 

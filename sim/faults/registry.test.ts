@@ -2,7 +2,8 @@ import { readdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ALL_FAULTS, FAULT_IDS, FAULTS, SCENARIO_FAULTS } from './index.ts';
+import { PROBES } from '../../oracle/probes/index.ts';
+import { ALL_FAULTS, CORE_ONLY_PROBES, FAULT_IDS, FAULTS, SCENARIO_FAULTS } from './index.ts';
 
 const FAULTS_DIR = dirname(fileURLToPath(import.meta.url));
 
@@ -23,4 +24,20 @@ describe('the fault registry', () => {
     }
   });
 
+});
+
+describe('the registry and the coverage probes (oracle/probes)', () => {
+  const probeNames = PROBES.map((probe) => probe.name);
+
+  it('names only probes that exist', () => {
+    for (const fault of ALL_FAULTS) for (const name of fault.probes) expect(probeNames, `${fault.id} names ${name}`).toContain(name);
+    for (const name of CORE_ONLY_PROBES) expect(probeNames, name).toContain(name);
+  });
+
+  it('names every probe: by some fault, or as a core-only probe (never both)', () => {
+    const named = new Set(ALL_FAULTS.flatMap((fault) => fault.probes));
+    expect(probeNames.filter((name) => !named.has(name) && !CORE_ONLY_PROBES.includes(name))).toEqual([]);
+    expect(CORE_ONLY_PROBES.filter((name) => named.has(name))).toEqual([]);
+    expect(ALL_FAULTS.filter((fault) => fault.probes.length === 0).map((fault) => fault.id)).toEqual([]);
+  });
 });

@@ -13,7 +13,7 @@ import { readInputJson } from './input-file.ts';
 import { schemaProblem } from './schema-problem.ts';
 import { SCENARIO_SCHEMA } from './scenario-schema.ts';
 import type { Bounds, CoreTimings, FaultId } from './types.ts';
-import { PROBES } from '../campaign/probes.ts';
+import { PROBES } from '../../oracle/probes/index.ts';
 
 /** An inclusive integer range. */
 export interface Range {
@@ -60,7 +60,7 @@ export interface Scenario {
    * `requiredProbes` (SPEC section 11: a defence never exercised proves nothing). Absent: no gate.
    */
   probeGateRounds?: number;
-  /** Probe names the gate requires; absent means every probe of sim/campaign/probes.ts. */
+  /** Probe names the gate requires; absent means every probe of oracle/probes/. */
   requiredProbes?: string[];
   /** The core polls the policy service this often, ms. */
   policyPollMs: number;
