@@ -13,10 +13,17 @@
  */
 import type { RoundPlan } from '../plan/types.ts';
 import type { FaultDefinition } from './fault.ts';
+import { fraction } from './rates.ts';
+
+/** How often EQUIV acts (scenario `faultRates.EQUIV`), with its defaults. */
+export const RATES = {
+  sameRevisionFraction: fraction(0.5, 'Chance that a content change keeps the previous revision number.'),
+};
 
 /** Equivocation. */
-export const EQUIVOCATION: FaultDefinition<'EQUIV'> = {
+export const EQUIVOCATION: FaultDefinition<'EQUIV', typeof RATES> = {
   id: 'EQUIV',
+  rates: RATES,
   title: 'equivocation: the same revision reported for different content (scenario "equivocation": true)',
   lifetime: 'trait',
   probes: ['equivocation-detected'],

@@ -11,10 +11,17 @@
  */
 import type { RoundPlan } from '../plan/types.ts';
 import type { FaultDefinition } from './fault.ts';
+import { counts } from './rates.ts';
+
+/** How often F1 acts (scenario `faultRates.F1`), with its defaults. */
+export const RATES = {
+  changesPerServer: counts(4, 10, 'F1 edits per server, at seeded times in [1, T_heal).'),
+};
 
 /** F1: changes between pages. */
-export const F1: FaultDefinition<'F1'> = {
+export const F1: FaultDefinition<'F1', typeof RATES> = {
   id: 'F1',
+  rates: RATES,
   title: 'tools added, removed or changed between pages of a scan (each change bumps the revision)',
   lifetime: 'episode',
   probes: ['revision-moved-mid-walk', 'recheck-caught-change', 'stale-pin-refused-by-server'],

@@ -9,10 +9,18 @@
  */
 import type { RoundPlan } from '../plan/types.ts';
 import type { FaultDefinition } from './fault.ts';
+import { counts, msRange } from './rates.ts';
+
+/** How often F2 acts (scenario `faultRates.F2`), with its defaults. */
+export const RATES = {
+  pairsPerServer: counts(1, 3, 'Edit-and-revert pairs per server, each edit at a seeded time in [1, T_heal - 100).'),
+  revertDelayMs: msRange(5, 80, 'How long after its edit each revert comes, ms.'),
+};
 
 /** F2: A-B-A changes. */
-export const F2: FaultDefinition<'F2'> = {
+export const F2: FaultDefinition<'F2', typeof RATES> = {
   id: 'F2',
+  rates: RATES,
   title: 'A-B-A: a change and its revert between or within scans',
   lifetime: 'episode',
   probes: ['aba-inside-walk'],

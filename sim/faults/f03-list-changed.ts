@@ -16,6 +16,18 @@ import type { NotificationPlan, RoundPlan, ServerPlan } from '../plan/types.ts';
 import type { RuleEnv, ServerRule } from '../server/rules.ts';
 import type { LinkRule } from '../transport/link-rules.ts';
 import type { FaultDefinition } from './fault.ts';
+import { fraction, counts, msRange } from './rates.ts';
+
+/** How often F3 acts (scenario `faultRates.F3`), with its defaults. */
+export const RATES = {
+  serverFraction: fraction(0.75, 'Share of the servers of a round that enables F3 whose notifications misbehave.'),
+  undeclaredFraction: fraction(0.2, 'Chance that such a server does not declare tools.listChanged (it still sends notifications).'),
+  silentFraction: fraction(0.25, 'Chance that it sends no notification on a change.'),
+  afterPage2Fraction: fraction(0.5, 'Chance that it notifies right after page 2 of every scan, until T_heal.'),
+  lateFraction: fraction(0.5, 'Chance that its notifications arrive late until T_heal.'),
+  lateByMs: msRange(100, 1500, 'How late, ms (added to the link latency).'),
+  copies: counts(1, 3, 'Copies of each change notification it sends (bursts).', 1),
+};
 
 /** The notification plan of a server without F3: declared, sent once on every change. */
 export const HEALTHY_NOTIFICATIONS: Readonly<NotificationPlan> = { declared: true, sendOnChange: true, afterPage2: false, lateByMs: 0, copies: 1 };
@@ -69,8 +81,9 @@ function lateLinkRule(server: ServerPlan, env: RuleEnv): LinkRule[] {
 }
 
 /** F3: list_changed misbehaviour. */
-export const F3: FaultDefinition<'F3'> = {
+export const F3: FaultDefinition<'F3', typeof RATES> = {
   id: 'F3',
+  rates: RATES,
   title: '`list_changed` after page 2; late (after the scan ended); duplicated; bursts; never sent although `listChanged` is declared; sent without declaring it',
   lifetime: 'episode',
   probes: ['list-changed-mid-walk'],

@@ -11,10 +11,17 @@
  */
 import type { RoundPlan } from '../plan/types.ts';
 import type { FaultDefinition } from './fault.ts';
+import { counts } from './rates.ts';
+
+/** How often F4 acts (scenario `faultRates.F4`), with its defaults. */
+export const RATES = {
+  changesPerServer: counts(2, 6, 'Changes of the internal audience per server, at seeded times in [1, T_heal).'),
+};
 
 /** F4: the revision moves alone. */
-export const F4: FaultDefinition<'F4'> = {
+export const F4: FaultDefinition<'F4', typeof RATES> = {
   id: 'F4',
+  rates: RATES,
   title: 'revision moves between pages (cross-page change)',
   lifetime: 'episode',
   probes: ['revision-moved-mid-walk'],

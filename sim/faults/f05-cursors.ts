@@ -14,6 +14,13 @@ import type { CursorTrait, RoundPlan, ServerPlan } from '../plan/types.ts';
 import { encodeCursor, type CursorPosition } from '../server/cursor.ts';
 import type { PageRequest, ServedPage, ServePage, ServerRule } from '../server/rules.ts';
 import type { FaultDefinition } from './fault.ts';
+import { fraction, choices } from './rates.ts';
+
+/** How often F5 acts (scenario `faultRates.F5`), with its defaults. */
+export const RATES = {
+  serverFraction: fraction(0.75, 'Share of the servers of a round that enables F5 whose cursors misbehave.'),
+  cursorTraits: choices(['repeat', 'cycle', 'always-empty', 'never-ending', 'ignored', 'empty-page-with-next'] as const, 'The misbehaviours drawn from, uniformly, one per server.'),
+};
 
 /** Whether a cursor trait exempts the server from liveness: all but the legal empty page. */
 function disqualifying(trait: CursorTrait | null): boolean {
@@ -76,8 +83,9 @@ function rules(server: ServerPlan): ServerRule[] {
 }
 
 /** F5: cursor misbehaviour. */
-export const F5: FaultDefinition<'F5'> = {
+export const F5: FaultDefinition<'F5', typeof RATES> = {
   id: 'F5',
+  rates: RATES,
   title: 'cursors: repeated cursor, cycle A→B→A, always-empty-string cursor, never-ending pages, empty page with a next cursor, cursor ignored (page 1 again)',
   lifetime: 'trait',
   probes: ['cursor-loop-quarantined', 'page-limit-quarantined'],

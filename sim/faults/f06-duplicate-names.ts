@@ -10,10 +10,18 @@
  */
 import type { RoundPlan } from '../plan/types.ts';
 import type { FaultDefinition } from './fault.ts';
+import { fraction } from './rates.ts';
+
+/** How often F6 acts (scenario `faultRates.F6`), with its defaults. */
+export const RATES = {
+  serverFraction: fraction(0.75, 'Share of the servers of a round that enables F6 that get a duplicate-name pair.'),
+  normalisedTwinFraction: fraction(0.5, 'Chance that the second name differs from the first only after normalisation (case, - and _).'),
+};
 
 /** F6: duplicate names. */
-export const F6: FaultDefinition<'F6'> = {
+export const F6: FaultDefinition<'F6', typeof RATES> = {
   id: 'F6',
+  rates: RATES,
   title: 'same name twice with different schemas; names equal after normalisation',
   lifetime: 'trait',
   probes: ['defect-quarantined', 'quarantined-tool-refused'],

@@ -12,6 +12,14 @@
 import type { RoundPlan, ServerPlan } from '../plan/types.ts';
 import { EPISODE_ORDER, type ServerRule } from '../server/rules.ts';
 import type { FaultDefinition } from './fault.ts';
+import { fraction, counts } from './rates.ts';
+
+/** How often F7 acts (scenario `faultRates.F7`), with its defaults. */
+export const RATES = {
+  serverFraction: fraction(0.75, 'Share of the servers of a round that enables F7 that rotate their identity.'),
+  rotationsPerServer: counts(1, 2, 'Rotations per such server, at seeded times in [1, T_heal).'),
+  newCatalogFraction: fraction(0.5, 'Chance that a rotation brings a different catalog (a new deployment).'),
+};
 
 /** Each planned rotation, as an episode: the server presents its new identity from then on. */
 function rules(server: ServerPlan): ServerRule[] {
@@ -20,8 +28,9 @@ function rules(server: ServerPlan): ServerRule[] {
 }
 
 /** F7: identity rotation. */
-export const F7: FaultDefinition<'F7'> = {
+export const F7: FaultDefinition<'F7', typeof RATES> = {
   id: 'F7',
+  rates: RATES,
   title: 'server identity (certificate) rotation, mid-scan and between scans; some rotations bring a different catalog',
   lifetime: 'episode',
   probes: ['identity-rotated-mid-walk'],

@@ -13,6 +13,15 @@
 import type { RoundPlan } from '../plan/types.ts';
 import type { Reduction } from '../shrink/reduction.ts';
 import type { FaultDefinition } from './fault.ts';
+import { fraction, fractions, counts, msRange } from './rates.ts';
+
+/** How often F8 acts (scenario `faultRates.F8`), with its defaults. */
+export const RATES = {
+  revocationsPerRound: counts(1, 3, 'Revocations per round, at seeded times in [1, T_heal - 202).'),
+  regrantFraction: fraction(0.5, 'Chance that a revoked tool is granted back (only when that falls before T_heal).'),
+  regrantDelayMs: msRange(500, 1500, 'How long after the revocation bound B the grant comes back, ms.'),
+  pushLossFractions: fractions([0.3, 0.7, 1], 'The share of policy pushes lost before T_heal, one drawn per round.'),
+};
 
 /** Each policy change dropped alone, then every push delivered. */
 function reductions(plan: RoundPlan): Reduction[] {
@@ -23,8 +32,9 @@ function reductions(plan: RoundPlan): Reduction[] {
 }
 
 /** F8: revocations with lost or late pushes. */
-export const F8: FaultDefinition<'F8'> = {
+export const F8: FaultDefinition<'F8', typeof RATES> = {
   id: 'F8',
+  rates: RATES,
   title: 'policy revocation and grant changes, with lost or late pushes (polls are never lost)',
   lifetime: 'episode',
   probes: ['revoked-refused', 'revocation-while-lease-live'],

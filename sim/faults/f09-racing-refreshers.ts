@@ -10,10 +10,17 @@
  */
 import type { RoundPlan } from '../plan/types.ts';
 import type { FaultDefinition } from './fault.ts';
+import { counts } from './rates.ts';
+
+/** How often F9 acts (scenario `faultRates.F9`), with its defaults. */
+export const RATES = {
+  refreshersPerKey: counts(2, 3, 'Refresh loops racing on each catalog key, drawn once per round.', 1),
+};
 
 /** F9: racing refreshers. */
-export const F9: FaultDefinition<'F9'> = {
+export const F9: FaultDefinition<'F9', typeof RATES> = {
   id: 'F9',
+  rates: RATES,
   title: 'two or more refreshers racing on the same pointer (CAS contention)',
   lifetime: 'episode',
   probes: ['cas-conflict-lost'],

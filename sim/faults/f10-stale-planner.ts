@@ -11,10 +11,18 @@
  */
 import type { RoundPlan } from '../plan/types.ts';
 import type { FaultDefinition } from './fault.ts';
+import { fraction, msRange } from './rates.ts';
+
+/** How often F10 acts (scenario `faultRates.F10`), with its defaults. */
+export const RATES = {
+  staleFraction: fraction(0.3, 'Share of the planned calls (those not guessing a name) sent late on purpose.'),
+  staleDelayMs: msRange(300, 2500, 'How late a stale call is sent, ms.'),
+};
 
 /** F10: stale planners. */
-export const F10: FaultDefinition<'F10'> = {
+export const F10: FaultDefinition<'F10', typeof RATES> = {
   id: 'F10',
+  rates: RATES,
   title: 'a stale planner calling late with an old snapshot',
   lifetime: 'episode',
   probes: ['stale-plan-refused'],

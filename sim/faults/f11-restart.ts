@@ -12,6 +12,13 @@
 import type { RoundPlan, ServerPlan } from '../plan/types.ts';
 import { EPISODE_ORDER, type ServerRule } from '../server/rules.ts';
 import type { FaultDefinition } from './fault.ts';
+import { fraction, counts } from './rates.ts';
+
+/** How often F11 acts (scenario `faultRates.F11`), with its defaults. */
+export const RATES = {
+  serverFraction: fraction(0.75, 'Share of the servers of a round that enables F11 that restart.'),
+  restartsPerServer: counts(1, 3, 'Restarts per such server, at seeded times in [1, T_heal).'),
+};
 
 /** Each planned restart, as an episode: the boot counts up, so earlier cursors become invalid. */
 function rules(server: ServerPlan): ServerRule[] {
@@ -20,8 +27,9 @@ function rules(server: ServerPlan): ServerRule[] {
 }
 
 /** F11: server restarts. */
-export const F11: FaultDefinition<'F11'> = {
+export const F11: FaultDefinition<'F11', typeof RATES> = {
   id: 'F11',
+  rates: RATES,
   title: 'server restart mid-pagination (cursors become invalid, -32602; the revision survives)',
   lifetime: 'episode',
   probes: ['cursor-invalidated'],

@@ -11,6 +11,12 @@
 import type { RoundPlan, ServerPlan } from '../plan/types.ts';
 import type { ServerRule } from '../server/rules.ts';
 import type { FaultDefinition } from './fault.ts';
+import { fraction } from './rates.ts';
+
+/** How often F12 acts (scenario `faultRates.F12`), with its defaults. */
+export const RATES = {
+  serverFraction: fraction(0.75, 'Share of the servers of a round that enables F12 that carry no revision.'),
+};
 
 /**
  * Pages carry no revision; pins are ignored (a server without revisions has nothing to compare a
@@ -22,8 +28,9 @@ function rules(server: ServerPlan): ServerRule[] {
 }
 
 /** F12: no revision. */
-export const F12: FaultDefinition<'F12'> = {
+export const F12: FaultDefinition<'F12', typeof RATES> = {
   id: 'F12',
+  rates: RATES,
   title: 'unversioned server (no revision at all)',
   lifetime: 'trait',
   probes: ['unversioned-published', 'unversioned-write-refused'],

@@ -11,10 +11,18 @@
  */
 import type { RoundPlan } from '../plan/types.ts';
 import type { FaultDefinition } from './fault.ts';
+import { fraction, counts } from './rates.ts';
+
+/** How often F13 acts (scenario `faultRates.F13`), with its defaults. */
+export const RATES = {
+  serverFraction: fraction(0.75, 'Share of the servers of a round that enables F13 that get planted defects.'),
+  defectsPerServer: counts(1, 2, 'Planted defects per such server.'),
+};
 
 /** F13: planted content defects. */
-export const F13: FaultDefinition<'F13'> = {
+export const F13: FaultDefinition<'F13', typeof RATES> = {
   id: 'F13',
+  rates: RATES,
   title: 'unknown `$schema` dialect, unresolved or remote `$ref`, oversized descriptor, non-object root',
   lifetime: 'trait',
   probes: ['defect-quarantined', 'quarantined-tool-refused'],

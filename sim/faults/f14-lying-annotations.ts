@@ -11,6 +11,12 @@
  */
 import type { RoundPlan, ToolDescriptor } from '../plan/types.ts';
 import type { FaultDefinition } from './fault.ts';
+import { fraction } from './rates.ts';
+
+/** How often F14 acts (scenario `faultRates.F14`), with its defaults. */
+export const RATES = {
+  serverFraction: fraction(0.75, 'Share of the servers of a round that enables F14 that get a lying tool.'),
+};
 
 /** The name prefix of F14's lying tools; the rest of the name is the server id. */
 export const LYING_TOOL_PREFIX = 'purge_cache_';
@@ -21,8 +27,9 @@ export function isLyingTool(tool: ToolDescriptor): boolean {
 }
 
 /** F14: lying annotations. */
-export const F14: FaultDefinition<'F14'> = {
+export const F14: FaultDefinition<'F14', typeof RATES> = {
   id: 'F14',
+  rates: RATES,
   title: 'annotations that lie (`readOnlyHint: true` on a destructive tool the policy leaves unclassified)',
   lifetime: 'trait',
   probes: ['unversioned-write-refused'],

@@ -15,6 +15,16 @@ import type { LinkFaults, RoundPlan, ServerPlan } from '../plan/types.ts';
 import type { RuleEnv, ServerRule } from '../server/rules.ts';
 import type { LinkRule, SessionEpisode } from '../transport/link-rules.ts';
 import type { FaultDefinition } from './fault.ts';
+import { fraction, fractions, counts } from './rates.ts';
+
+/** How often F15 acts (scenario `faultRates.F15`), with its defaults. */
+export const RATES = {
+  serverFraction: fraction(0.75, 'Share of the servers of a round that enables F15 whose links misbehave.'),
+  reorderFraction: fraction(0.6, 'Chance that such a server\'s links reorder messages until T_heal.'),
+  notificationLossFractions: fractions([0, 0.3, 0.7, 1], 'The share of its notifications lost before T_heal, one drawn per server (1: a stateless gateway).'),
+  cutSessionFraction: fraction(0.6, 'Chance that a session of such a server has its connection cut.'),
+  cutsPerSession: counts(1, 2, 'Cuts per such session, at seeded times in [1, T_heal).'),
+};
 
 /** The link faults of a server without F15. */
 export const CALM_LINKS: Readonly<LinkFaults> = { reorder: false, notificationLossFraction: 0, disconnectsAtMs: {} };
@@ -48,8 +58,9 @@ function cuts(server: ServerPlan, audience: string): SessionEpisode[] {
 }
 
 /** F15: transport faults. */
-export const F15: FaultDefinition<'F15'> = {
+export const F15: FaultDefinition<'F15', typeof RATES> = {
   id: 'F15',
+  rates: RATES,
   title: 'transport: delayed and reordered messages, notifications lost (stateless gateway), disconnects',
   lifetime: 'episode',
   probes: ['disconnected-mid-walk'],

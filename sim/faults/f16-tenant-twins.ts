@@ -10,6 +10,12 @@
  */
 import type { RoundPlan, ToolDescriptor } from '../plan/types.ts';
 import type { FaultDefinition } from './fault.ts';
+import { fraction } from './rates.ts';
+
+/** How often F16 acts (scenario `faultRates.F16`), with its defaults. */
+export const RATES = {
+  serverFraction: fraction(0.75, 'Share of the servers of a round that enables F16 that serve a twin tenant.'),
+};
 
 /** The description a twin tenant's copy of `tool` carries: its own edition. */
 export function twinDescription(tool: ToolDescriptor, twinAudience: string): string {
@@ -22,8 +28,9 @@ function hasTwinView(views: Readonly<Record<string, readonly ToolDescriptor[]>>)
 }
 
 /** F16: tenant twins. */
-export const F16: FaultDefinition<'F16'> = {
+export const F16: FaultDefinition<'F16', typeof RATES> = {
   id: 'F16',
+  rates: RATES,
   title: 'several tenants on one server with the same role and different views of the same names',
   lifetime: 'trait',
   probes: ['tenant-twins-published'],

@@ -10,10 +10,17 @@
  */
 import type { RoundPlan } from '../plan/types.ts';
 import type { FaultDefinition } from './fault.ts';
+import { fraction } from './rates.ts';
+
+/** How often F17 acts (scenario `faultRates.F17`), with its defaults. */
+export const RATES = {
+  guessFraction: fraction(0.3, 'Share of the planned calls that guess a real tool name never listed to the session.'),
+};
 
 /** F17: guessed names. */
-export const F17: FaultDefinition<'F17'> = {
+export const F17: FaultDefinition<'F17', typeof RATES> = {
   id: 'F17',
+  rates: RATES,
   title: 'calls to tool names that were never listed (a model guessing real names)',
   lifetime: 'episode',
   probes: ['undisclosed-refused'],

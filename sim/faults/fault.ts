@@ -27,6 +27,7 @@ import type { RoundPlan, ServerPlan } from '../plan/types.ts';
 import type { RuleEnv, ServerRule } from '../server/rules.ts';
 import type { LinkRule, SessionEpisode } from '../transport/link-rules.ts';
 import type { Reduction, ServerReduction } from '../shrink/reduction.ts';
+import type { RateSpecs } from './rates.ts';
 
 /** Whether a fault lasts the whole round (a server trait) or acts in [0, T_heal) (an episode). */
 export type FaultLifetime = 'trait' | 'episode';
@@ -34,16 +35,22 @@ export type FaultLifetime = 'trait' | 'episode';
 /**
  * One fault: its identity, how a plan shows it, and its optional hooks (see the header for the
  * order of calls). A fault file exports it annotated with its id, `export const F9:
- * FaultDefinition<'F9'> = { id: 'F9', ... }`: the annotation lets the registry derive the
+ * FaultDefinition<'F9', typeof RATES> = { id: 'F9', rates: RATES, ... }`: the annotation lets the registry derive the
  * `FaultId` union from the definitions without evaluating their hooks (whose types mention plans,
  * whose `faults` field is typed by that union).
  */
-export interface FaultDefinition<Id extends string = string> {
+export interface FaultDefinition<Id extends string = string, R extends RateSpecs = RateSpecs> {
   /** The fault's id in the fault menu, `F1` .. `F17`, or `EQUIV` for equivocation. */
   readonly id: Id;
   /** What goes wrong, in one line (the fault menu's entry), for `catsim run --help` and docs. */
   readonly title: string;
   readonly lifetime: FaultLifetime;
+  /**
+   * How often it acts: named rates with their defaults, the fields of `faultRates.<id>` in a
+   * scenario (sim/faults/rates.ts). A server-level fault has `serverFraction`, the share of a
+   * round's servers it acts on when the round enables it.
+   */
+  readonly rates: R;
   /** The coverage probes (oracle/probes/, by name) whose hits show this fault's defence was exercised. */
   readonly probes: readonly string[];
   /**

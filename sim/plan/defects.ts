@@ -46,11 +46,11 @@ export function plantF13(rng: Rng, pool: readonly PoolTool[], id: string): Plant
  * One F6 pair: the same name twice with different schemas, or two names equal after the
  * normalisation hosts apply (case, `-` and `_`). Both members are labelled DUPLICATE_NAME.
  */
-export function plantF6(rng: Rng, pool: readonly PoolTool[], id: string): PlantedDefect[] {
+export function plantF6(rng: Rng, pool: readonly PoolTool[], id: string, normalisedTwinFraction: number): PlantedDefect[] {
   const first = base(rng, pool, id);
   const second = structuredClone(first);
   second.description = `${String(first.description)} (second)`;
   schemaOf(second).properties = { ...(schemaOf(second).properties as object), variant: { type: 'integer' } };
-  if (rng.chance(0.5)) second.name = String(first.name).toUpperCase().replaceAll('_', '-');
+  if (rng.chance(normalisedTwinFraction)) second.name = String(first.name).toUpperCase().replaceAll('_', '-');
   return [{ defect: 'DUPLICATE_NAME', descriptor: first }, { defect: 'DUPLICATE_NAME', descriptor: second }];
 }

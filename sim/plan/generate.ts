@@ -12,12 +12,36 @@ import { boundsOf, type Scenario } from './scenario.ts';
 import { TOOL_POOL, type PoolTool } from './tool-pool.ts';
 import { plantF13, plantF6 } from './defects.ts';
 import { effectClassesFor, lyingTool } from './effect-policy.ts';
+import { ratesOf, type RateSpecs, type RatesOf } from '../faults/rates.ts';
+import type { FaultDefinition } from '../faults/fault.ts';
+import { F2 } from '../faults/f02-aba.ts';
+import { F1 } from '../faults/f01-change-between-pages.ts';
+import { F3 } from '../faults/f03-list-changed.ts';
+import { F4 } from '../faults/f04-revision-moves-alone.ts';
+import { F5 } from '../faults/f05-cursors.ts';
+import { F6 } from '../faults/f06-duplicate-names.ts';
+import { F7 } from '../faults/f07-identity-rotation.ts';
+import { F8 } from '../faults/f08-revocation.ts';
+import { F9 } from '../faults/f09-racing-refreshers.ts';
+import { F10 } from '../faults/f10-stale-planner.ts';
+import { F11 } from '../faults/f11-restart.ts';
+import { F12 } from '../faults/f12-unversioned.ts';
+import { F13 } from '../faults/f13-planted-defects.ts';
+import { F14 } from '../faults/f14-lying-annotations.ts';
+import { F15 } from '../faults/f15-transport.ts';
+import { F16 } from '../faults/f16-tenant-twins.ts';
+import { F17 } from '../faults/f17-guessed-names.ts';
+import { EQUIVOCATION } from '../faults/equivocation.ts';
+
+/** The rates of `fault` in force in `scenario`. */
+function rates<S extends RateSpecs>(fault: FaultDefinition<string, S>, scenario: Scenario): RatesOf<S> {
+  return ratesOf(fault.rates, scenario.faultRates?.[fault.id]);
+}
 import type { CursorTrait, FaultId, IdentityRotation, LinkFaults, NotificationPlan, PlantedDefect, PolicyChange, PolicyPlan, RevisionStep, RoundPlan, ServerPlan, ToolDescriptor } from './types.ts';
 
 /** An audience no simulated client connects as; F4 changes only its view (revision moves, content does not). */
 export const INTERNAL_AUDIENCE = 'internal.ops';
 
-const CURSOR_TRAITS: readonly CursorTrait[] = ['repeat', 'cycle', 'always-empty', 'never-ending', 'ignored', 'empty-page-with-next'];
 
 /**
  * Builds the plan of round `round` of campaign `seed` without running the rounds before it.
@@ -42,15 +66,15 @@ export function generatePlan(seed: string, round: number, scenario: Scenario, po
     timings: { ...scenario.timings },
     nominalLatencyMs: [scenario.nominalLatencyMs.min, scenario.nominalLatencyMs.max],
     eventBudget: scenario.eventBudget,
-    refreshersPerKey: faults.includes('F9') ? streams.stream('refreshers').int(2, 3) : 1,
+    refreshersPerKey: faults.includes('F9') ? drawIn(streams.stream('refreshers'), rates(F9, scenario).refreshersPerKey) : 1,
     plannerIntervalMs: [scenario.plannerIntervalMs.min, scenario.plannerIntervalMs.max],
     leaseKey: hex(streams.stream('lease-key'), 64),
     policy: generatePolicy(streams.stream('policy'), faults, servers, scenario),
     calls: {
       callFraction: scenario.calls.callFraction,
-      staleFraction: faults.includes('F10') ? scenario.calls.staleFraction : 0,
-      staleDelayMs: [scenario.calls.staleDelayMs.min, scenario.calls.staleDelayMs.max],
-      guessFraction: faults.includes('F17') ? scenario.calls.guessFraction : 0,
+      staleFraction: faults.includes('F10') ? rates(F10, scenario).staleFraction : 0,
+      staleDelayMs: [rates(F10, scenario).staleDelayMs.min, rates(F10, scenario).staleDelayMs.max],
+      guessFraction: faults.includes('F17') ? rates(F17, scenario).guessFraction : 0,
       invalidArgsFraction: scenario.calls.invalidArgsFraction,
       confirmFraction: scenario.calls.confirmFraction,
       probeAtMs: bounds.tEndMs - Math.max(scenario.timings.refreshIntervalMs, scenario.policyPollMs),
@@ -110,9 +134,9 @@ function generatePolicy(rng: Rng, faults: readonly FaultId[], servers: readonly 
   return {
     effectClasses: effectClassesFor(every),
     grants,
-    changes: f8 ? policyChanges(rng, grants, scenario.tHealMs, scenario.revocationBoundMs) : [],
+    changes: f8 ? policyChanges(rng, grants, scenario) : [],
     pushLatencyMs: [scenario.pushLatencyMs.min, scenario.pushLatencyMs.max],
-    pushLossFraction: f8 ? rng.pick([0.3, 0.7, 1]) : 0,
+    pushLossFraction: f8 ? rng.pick(rates(F8, scenario).pushLossFractions) : 0,
     pollIntervalMs: scenario.policyPollMs,
   };
 }
@@ -122,42 +146,44 @@ function generatePolicy(rng: Rng, faults: readonly FaultId[], servers: readonly 
  * well after the revocation bound B, so a core that learns of revocations late (only on its next
  * catalog refresh) is seen admitting a revoked tool in between.
  */
-function policyChanges(rng: Rng, grants: Record<string, string[]>, tHealMs: number, revocationBoundMs: number): PolicyChange[] {
+function policyChanges(rng: Rng, grants: Record<string, string[]>, scenario: Scenario): PolicyChange[] {
+  const { tHealMs, revocationBoundMs } = scenario;
+  const r = rates(F8, scenario);
   const changes: PolicyChange[] = [];
   const audiences = Object.keys(grants).sort().filter((audience) => (grants[audience] ?? []).length > 0);
   if (audiences.length === 0) return changes;
-  for (const atMs of times(rng, rng.int(1, 3), Math.max(2, tHealMs - 200))) {
+  for (const atMs of times(rng, drawIn(rng, r.revocationsPerRound), Math.max(2, tHealMs - 200))) {
     const audience = rng.pick(audiences);
     const name = rng.pick(grants[audience] as string[]);
     changes.push({ atMs, audience, revoke: [name], grant: [] });
-    const regrantAtMs = atMs + revocationBoundMs + rng.int(500, 1500);
-    if (rng.chance(0.5) && regrantAtMs < tHealMs) changes.push({ atMs: regrantAtMs, audience, revoke: [], grant: [name] });
+    const regrantAtMs = atMs + revocationBoundMs + drawIn(rng, r.regrantDelayMs);
+    if (rng.chance(r.regrantFraction) && regrantAtMs < tHealMs) changes.push({ atMs: regrantAtMs, audience, revoke: [], grant: [name] });
   }
   return changes.sort((a, b) => a.atMs - b.atMs);
 }
 
 function generateServer(id: string, rng: Rng, faults: readonly FaultId[], scenario: Scenario, pool: readonly PoolTool[]): ServerPlan {
-  const on = (fault: FaultId) => faults.includes(fault) && rng.chance(0.75);
-  const audiences = pickAudiences(rng, scenario, on('F16'));
-  const planted = [...(on('F13') ? times(rng, rng.int(1, 2), 1000).map((_, i) => plantF13(rng, pool, `${id}d${i}`)) : []), ...(on('F6') ? plantF6(rng, pool, `${id}t`) : [])];
-  const lying = on('F14') ? [lyingTool(id)] : [];
-  const rotations = on('F7') ? times(rng, rng.int(1, 2), scenario.tHealMs).map((atMs) => ({ atMs, identity: `fp:${hex(rng, 16)}` })) : [];
+  const on = (fault: FaultDefinition<FaultId, { serverFraction: { kind: 'fraction'; default: number; description: string } }>) => faults.includes(fault.id) && rng.chance(rates(fault, scenario).serverFraction);
+  const audiences = pickAudiences(rng, scenario, on(F16));
+  const planted = [...(on(F13) ? times(rng, drawIn(rng, rates(F13, scenario).defectsPerServer), 1000).map((_, i) => plantF13(rng, pool, `${id}d${i}`)) : []), ...(on(F6) ? plantF6(rng, pool, `${id}t`, rates(F6, scenario).normalisedTwinFraction) : [])];
+  const lying = on(F14) ? [lyingTool(id)] : [];
+  const rotations = on(F7) ? times(rng, drawIn(rng, rates(F7, scenario).rotationsPerServer), scenario.tHealMs).map((atMs) => ({ atMs, identity: `fp:${hex(rng, 16)}` })) : [];
   return {
     id,
     identity: `fp:${hex(rng, 16)}`,
-    versioned: !on('F12'),
+    versioned: !on(F12),
     audiences,
-    history: generateHistory(rng, { audiences, faults, scenario, pool, planted, lying, rotations, tenantVariants: on('F16'), equivocates: scenario.equivocation === true }),
+    history: generateHistory(rng, { audiences, faults, scenario, pool, planted, lying, rotations, tenantVariants: on(F16), equivocates: scenario.equivocation === true }),
     pageSizeMin: scenario.pageSize.min,
     pageSizeMax: rng.int(scenario.pageSize.min, scenario.pageSize.max),
-    cursorTrait: on('F5') ? rng.pick(CURSOR_TRAITS) : null,
-    restartsAtMs: on('F11') ? times(rng, rng.int(1, 3), scenario.tHealMs) : [],
-    notifications: generateNotifications(rng, on('F3')),
+    cursorTrait: on(F5) ? rng.pick(rates(F5, scenario).cursorTraits) : null,
+    restartsAtMs: on(F11) ? times(rng, drawIn(rng, rates(F11, scenario).restartsPerServer), scenario.tHealMs) : [],
+    notifications: generateNotifications(rng, on(F3), scenario),
     latencyMsMin: scenario.latencyMs.min,
     latencyMsMax: rng.int(scenario.latencyMs.min, scenario.latencyMs.max),
     rotations,
     planted,
-    linkFaults: generateLinkFaults(rng, on('F15'), audiences, scenario.tHealMs),
+    linkFaults: generateLinkFaults(rng, on(F15), audiences, scenario),
     equivocates: scenario.equivocation === true,
   };
 }
@@ -177,21 +203,23 @@ function pickAudiences(rng: Rng, scenario: Scenario, sharedRole: boolean): strin
 }
 
 /** F15: reordering, lost notifications (up to a stateless gateway that drops all), disconnects. */
-function generateLinkFaults(rng: Rng, f15: boolean, audiences: readonly string[], tHealMs: number): LinkFaults {
+function generateLinkFaults(rng: Rng, f15: boolean, audiences: readonly string[], scenario: Scenario): LinkFaults {
   if (!f15) return { reorder: false, notificationLossFraction: 0, disconnectsAtMs: {} };
+  const r = rates(F15, scenario);
   const disconnectsAtMs: Record<string, number[]> = {};
-  for (const audience of audiences) disconnectsAtMs[audience] = rng.chance(0.6) ? times(rng, rng.int(1, 2), tHealMs) : [];
-  return { reorder: rng.chance(0.6), notificationLossFraction: rng.pick([0, 0.3, 0.7, 1]), disconnectsAtMs };
+  for (const audience of audiences) disconnectsAtMs[audience] = rng.chance(r.cutSessionFraction) ? times(rng, drawIn(rng, r.cutsPerSession), scenario.tHealMs) : [];
+  return { reorder: rng.chance(r.reorderFraction), notificationLossFraction: rng.pick(r.notificationLossFractions), disconnectsAtMs };
 }
 
-function generateNotifications(rng: Rng, f3: boolean): NotificationPlan {
+function generateNotifications(rng: Rng, f3: boolean, scenario: Scenario): NotificationPlan {
   if (!f3) return { declared: true, sendOnChange: true, afterPage2: false, lateByMs: 0, copies: 1 };
+  const r = rates(F3, scenario);
   return {
-    declared: !rng.chance(0.2),
-    sendOnChange: !rng.chance(0.25),
-    afterPage2: rng.chance(0.5),
-    lateByMs: rng.chance(0.5) ? rng.int(100, 1500) : 0,
-    copies: rng.int(1, 3),
+    declared: !rng.chance(r.undeclaredFraction),
+    sendOnChange: !rng.chance(r.silentFraction),
+    afterPage2: rng.chance(r.afterPage2Fraction),
+    lateByMs: rng.chance(r.lateFraction) ? drawIn(rng, r.lateByMs) : 0,
+    copies: drawIn(rng, r.copies),
   };
 }
 
@@ -223,10 +251,10 @@ function generateHistory(rng: Rng, input: HistoryInput): RevisionStep[] {
   const placed = new Set<ToolDescriptor>([...input.planted.map((p) => p.descriptor), ...input.lying]);
   const protectedTools = new Set<ToolDescriptor>(Object.values(initial).flat().filter((tool) => placed.has(tool)));
   const steps: RevisionStep[] = [{ atMs: 0, revision: rng.int(1, 1000), views: initial, cause: 'base' }];
-  for (const change of planChanges(rng, input.faults, scenario.tHealMs, input.rotations)) {
+  for (const change of planChanges(rng, input.faults, scenario, input.rotations)) {
     const previous = steps.at(-1) as RevisionStep;
     // An equivocating server sometimes changes content without moving its revision.
-    const revision = input.equivocates && change.kind !== 'internal' && rng.chance(0.5) ? previous.revision : previous.revision + 1;
+    const revision = input.equivocates && change.kind !== 'internal' && rng.chance(rates(EQUIVOCATION, scenario).sameRevisionFraction) ? previous.revision : previous.revision + 1;
     steps.push({ atMs: change.atMs, revision, views: applyChange(rng, change, steps, audiences, pool, protectedTools), cause: change.cause });
   }
   return steps;
@@ -249,17 +277,19 @@ function plant(rng: Rng, views: Record<string, ToolDescriptor[]>, audiences: rea
   }
 }
 
-function planChanges(rng: Rng, faults: readonly FaultId[], tHealMs: number, rotations: readonly IdentityRotation[]): Change[] {
+function planChanges(rng: Rng, faults: readonly FaultId[], scenario: Scenario, rotations: readonly IdentityRotation[]): Change[] {
+  const { tHealMs } = scenario;
   const changes: Change[] = times(rng, rng.int(0, 2), tHealMs).map((atMs) => ({ atMs, cause: 'base', kind: 'edit' as const }));
-  if (faults.includes('F1')) changes.push(...times(rng, rng.int(4, 10), tHealMs).map((atMs) => ({ atMs, cause: 'F1', kind: 'edit' as const })));
-  if (faults.includes('F4')) changes.push(...times(rng, rng.int(2, 6), tHealMs).map((atMs) => ({ atMs, cause: 'F4', kind: 'internal' as const })));
+  if (faults.includes('F1')) changes.push(...times(rng, drawIn(rng, rates(F1, scenario).changesPerServer), tHealMs).map((atMs) => ({ atMs, cause: 'F1', kind: 'edit' as const })));
+  if (faults.includes('F4')) changes.push(...times(rng, drawIn(rng, rates(F4, scenario).changesPerServer), tHealMs).map((atMs) => ({ atMs, cause: 'F4', kind: 'internal' as const })));
   if (faults.includes('F2')) {
-    for (const atMs of times(rng, rng.int(1, 3), tHealMs - 100)) {
-      changes.push({ atMs, cause: 'F2', kind: 'edit' }, { atMs: atMs + rng.int(5, 80), cause: 'F2', kind: 'revert', of: atMs });
+    const r = rates(F2, scenario);
+    for (const atMs of times(rng, drawIn(rng, r.pairsPerServer), tHealMs - 100)) {
+      changes.push({ atMs, cause: 'F2', kind: 'edit' }, { atMs: atMs + drawIn(rng, r.revertDelayMs), cause: 'F2', kind: 'revert', of: atMs });
     }
   }
   // Some rotations bring a different catalog (a new deployment behind the new certificate).
-  for (const rotation of rotations) if (rng.chance(0.5)) changes.push({ atMs: rotation.atMs, cause: 'F7', kind: 'rotate' });
+  for (const rotation of rotations) if (rng.chance(rates(F7, scenario).newCatalogFraction)) changes.push({ atMs: rotation.atMs, cause: 'F7', kind: 'rotate' });
   return changes.sort((a, b) => a.atMs - b.atMs || kindOrder(a) - kindOrder(b));
 }
 
@@ -322,4 +352,9 @@ function times(rng: Rng, count: number, endMs: number): number[] {
 
 function hex(rng: Rng, length: number): string {
   return Array.from({ length }, () => rng.int(0, 15).toString(16)).join('');
+}
+
+/** An integer drawn uniformly from an inclusive range. */
+function drawIn(rng: Rng, range: { min: number; max: number }): number {
+  return rng.int(range.min, range.max);
 }

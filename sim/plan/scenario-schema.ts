@@ -8,7 +8,8 @@
  * integer`). Rules JSON Schema cannot state are checked after it by sim/plan/scenario.ts: in every
  * range, min <= max.
  */
-import { FAULT_ID_RANGE, FAULT_IDS } from '../faults/index.ts';
+import { ALL_FAULTS, FAULT_ID_RANGE, FAULT_IDS } from '../faults/index.ts';
+import { COUNT_MAX, rateSchema } from '../faults/rates.ts';
 
 const ref = (name: string, description?: string) => ({ $ref: `#/$defs/${name}`, ...(description === undefined ? {} : { description }) });
 
@@ -29,17 +30,29 @@ const TIMINGS = {
 const CALLS = {
   type: 'object',
   title: 'an object',
-  description: "How the sessions' planners call tools.",
-  required: ['callFraction', 'staleFraction', 'staleDelayMs', 'guessFraction', 'invalidArgsFraction', 'confirmFraction'],
+  description: "How the sessions' planners call tools (stale and guessing planners are F10's and F17's rates, in faultRates).",
+  required: ['callFraction', 'invalidArgsFraction', 'confirmFraction'],
   additionalProperties: false,
   properties: {
-    callFraction: ref('fraction'),
-    staleFraction: ref('fraction'),
-    staleDelayMs: ref('range'),
-    guessFraction: ref('fraction'),
-    invalidArgsFraction: ref('fraction'),
-    confirmFraction: ref('fraction'),
+    callFraction: ref('fraction', 'Chance that a planner tick also plans a call.'),
+    invalidArgsFraction: ref('fraction', 'Share of the planned calls sent with arguments that fail the input schema.'),
+    confirmFraction: ref('fraction', 'Share of the non-READ calls on unversioned sources a human confirms.'),
   },
+};
+
+/** `faultRates`: for each fault of the registry, its rates (all optional, each with its default). */
+const FAULT_RATES = {
+  type: 'object',
+  title: 'an object of rates by fault id',
+  description: 'How often each fault acts when a round enables it: every field is optional and defaults to the value in the fault\'s file (sim/faults/).',
+  additionalProperties: false,
+  properties: Object.fromEntries(ALL_FAULTS.map((fault) => [fault.id, {
+    type: 'object',
+    title: `an object of ${fault.id} rates`,
+    description: `${fault.id}: ${fault.title}.`,
+    additionalProperties: false,
+    properties: Object.fromEntries(Object.entries(fault.rates).map(([name, spec]) => [name, rateSchema(spec)])),
+  }])),
 };
 
 const DEFS = {
@@ -55,6 +68,22 @@ const DEFS = {
     additionalProperties: false,
     properties: { min: ref('nonNegativeInteger'), max: ref('nonNegativeInteger') },
   },
+  countRange: {
+    type: 'object',
+    title: `a range {"min": n, "max": m} of counts from 0 to ${COUNT_MAX}`,
+    required: ['min', 'max'],
+    additionalProperties: false,
+    properties: { min: ref('count'), max: ref('count') },
+  },
+  positiveCountRange: {
+    type: 'object',
+    title: `a range {"min": n, "max": m} of counts from 1 to ${COUNT_MAX}`,
+    required: ['min', 'max'],
+    additionalProperties: false,
+    properties: { min: ref('positiveCount'), max: ref('positiveCount') },
+  },
+  count: { type: 'integer', title: `an integer from 0 to ${COUNT_MAX}`, minimum: 0, maximum: COUNT_MAX },
+  positiveCount: { type: 'integer', title: `an integer from 1 to ${COUNT_MAX}`, minimum: 1, maximum: COUNT_MAX },
   positiveRange: {
     type: 'object',
     title: 'a range {"min": n, "max": m}',
@@ -116,6 +145,7 @@ export const SCENARIO_SCHEMA = {
     revocationBoundMs: ref('positiveInteger', 'B of I7 (revocation propagation bound), ms.'),
     pushLatencyMs: ref('range', 'Policy push latency, ms.'),
     calls: CALLS,
+    faultRates: FAULT_RATES,
   },
   $defs: DEFS,
 };

@@ -73,12 +73,14 @@ export interface Scenario {
   pushLatencyMs: Range;
   calls: {
     callFraction: number;
-    staleFraction: number;
-    staleDelayMs: Range;
-    guessFraction: number;
     invalidArgsFraction: number;
     confirmFraction: number;
   };
+  /**
+   * Optional: how often each fault acts, `faultRates.<fault id>.<rate>`; every rate not given is
+   * the default in the fault's file (sim/faults/), e.g. `{"F15": {"reorderFraction": 0.9}}`.
+   */
+  faultRates?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 }
 
 /** A scenario or catalog file that cannot be used; the message names the file and the problem. */
