@@ -80,7 +80,7 @@ describe('replay --plan and --trace', () => {
   const planPath = `${prefix}.plan.json`;
 
   it('a plan catsim shrink writes validates and replays (still failing: exit 1)', async () => {
-    const shrink = await runMain(['shrink', '--seed', '1', '--round', '5', '--core', core, '--attempts', '20', '--out', prefix, '--no-timeline']);
+    const shrink = await runMain(['shrink', '--seed', '1', '--round', '3', '--core', core, '--attempts', '20', '--out', prefix, '--no-timeline']);
     expect(shrink.code, shrink.stderr).toBe(1);
     expect(planProblem(JSON.parse(readFileSync(planPath, 'utf8')))).toBeUndefined();
     const replay = await runMain(['replay', '--plan', planPath, '--core', core, '--trace', join(dir, 'shrunk.jsonl'), '--no-timeline']);

@@ -6,15 +6,18 @@
  * Models seed 002 ("the MCP tool list grows mid-session") and the first timing window of seed
  * 001: the catalog moves while pagination has fetched only half of it.
  *
- * How often: on every server of a round that enables F1, 4 to 10 edits at seeded times in
+ * How often: on every server of a round that enables F1 (serverFraction 1), 4 to 10 edits at seeded times in
  * [1, T_heal) (an added tool, a removed one, a schema edit or a rename, in one audience's view).
  */
+import { distinctTimes, drawIn } from '../plan/draws.ts';
 import type { RoundPlan } from '../plan/types.ts';
 import type { FaultDefinition } from './fault.ts';
-import { counts } from './rates.ts';
+import { stepTimes } from './internal/fragments.ts';
+import { counts, fraction } from './rates.ts';
 
 /** How often F1 acts (scenario `faultRates.F1`), with its defaults. */
 export const RATES = {
+  serverFraction: fraction(1, 'Share of the servers of a round that enables F1 whose history it edits.'),
   changesPerServer: counts(4, 10, 'F1 edits per server, at seeded times in [1, T_heal).'),
 };
 
@@ -26,4 +29,10 @@ export const F1: FaultDefinition<'F1', typeof RATES> = {
   lifetime: 'episode',
   probes: ['revision-moved-mid-walk', 'recheck-caught-change', 'stale-pin-refused-by-server'],
   presentIn: (plan: RoundPlan) => plan.servers.some((server) => server.history.some((step) => step.cause === 'F1')),
+  generate: {
+    episodes(draft, rng, rates) {
+      for (const atMs of distinctTimes(rng, drawIn(rng, rates.changesPerServer), draft.scenario.tHealMs)) draft.changes.push({ atMs, cause: 'F1', kind: 'edit', rng });
+    },
+  },
+  fragment: (plan) => stepTimes(plan, 'F1'),
 };

@@ -15,7 +15,9 @@
 import type { NotificationPlan, RoundPlan, ServerPlan } from '../plan/types.ts';
 import type { RuleEnv, ServerRule } from '../server/rules.ts';
 import type { LinkRule } from '../transport/link-rules.ts';
+import { drawIn } from '../plan/draws.ts';
 import type { FaultDefinition } from './fault.ts';
+import { perServer } from './internal/fragments.ts';
 import { fraction, counts, msRange } from './rates.ts';
 
 /** How often F3 acts (scenario `faultRates.F3`), with its defaults. */
@@ -88,6 +90,18 @@ export const F3: FaultDefinition<'F3', typeof RATES> = {
   lifetime: 'episode',
   probes: ['list-changed-mid-walk'],
   presentIn: (plan: RoundPlan) => plan.servers.some((server) => notificationsFaulty(server.notifications)),
+  generate: {
+    shape(draft, rng, rates) {
+      draft.server.notifications = {
+        declared: !rng.chance(rates.undeclaredFraction),
+        sendOnChange: !rng.chance(rates.silentFraction),
+        afterPage2: rng.chance(rates.afterPage2Fraction),
+        lateByMs: rng.chance(rates.lateFraction) ? drawIn(rng, rates.lateByMs) : 0,
+        copies: drawIn(rng, rates.copies),
+      };
+    },
+  },
+  fragment: (plan) => perServer(plan, (server) => server.notifications),
   serverRules: rules,
   linkRules: lateLinkRule,
   serverReductions: (server) => (notificationsFaulty(server.notifications) ? [{ name: 'healthy notifications', server: { ...server, notifications: { ...HEALTHY_NOTIFICATIONS } } }] : []),

@@ -14,6 +14,7 @@ import type { CursorTrait, RoundPlan, ServerPlan } from '../plan/types.ts';
 import { encodeCursor, type CursorPosition } from '../server/cursor.ts';
 import type { PageRequest, ServedPage, ServePage, ServerRule } from '../server/rules.ts';
 import type { FaultDefinition } from './fault.ts';
+import { perServer } from './internal/fragments.ts';
 import { fraction, choices } from './rates.ts';
 
 /** How often F5 acts (scenario `faultRates.F5`), with its defaults. */
@@ -90,6 +91,12 @@ export const F5: FaultDefinition<'F5', typeof RATES> = {
   lifetime: 'trait',
   probes: ['cursor-loop-quarantined', 'page-limit-quarantined'],
   presentIn: (plan: RoundPlan) => plan.servers.some((server) => server.cursorTrait !== null),
+  generate: {
+    shape(draft, rng, rates) {
+      draft.server.cursorTrait = rng.pick(rates.cursorTraits);
+    },
+  },
+  fragment: (plan) => perServer(plan, (server) => server.cursorTrait),
   traits: traitLabels,
   disqualifies: (server) => disqualifying(server.cursorTrait),
   serverRules: rules,

@@ -9,9 +9,11 @@
  * How often: on 3 servers in 4 of a round that enables F7, 1 or 2 rotations at seeded times in
  * [1, T_heal); each brings a new catalog with probability one half.
  */
+import { distinctTimes, drawIn, hexDigits } from '../plan/draws.ts';
 import type { RoundPlan, ServerPlan } from '../plan/types.ts';
 import { EPISODE_ORDER, type ServerRule } from '../server/rules.ts';
 import type { FaultDefinition } from './fault.ts';
+import { perServer, stepTimes } from './internal/fragments.ts';
 import { fraction, counts } from './rates.ts';
 
 /** How often F7 acts (scenario `faultRates.F7`), with its defaults. */
@@ -35,6 +37,16 @@ export const F7: FaultDefinition<'F7', typeof RATES> = {
   lifetime: 'episode',
   probes: ['identity-rotated-mid-walk'],
   presentIn: (plan: RoundPlan) => plan.servers.some((server) => server.rotations.length > 0),
+  generate: {
+    episodes(draft, rng, rates) {
+      for (const atMs of distinctTimes(rng, drawIn(rng, rates.rotationsPerServer), draft.scenario.tHealMs)) {
+        draft.server.rotations.push({ atMs, identity: `fp:${hexDigits(rng, 16)}` });
+        // Some rotations bring a different catalog (a new deployment behind the new certificate).
+        if (rng.chance(rates.newCatalogFraction)) draft.changes.push({ atMs, cause: 'F7', kind: 'rotate', rng });
+      }
+    },
+  },
+  fragment: (plan) => [perServer(plan, (server) => server.rotations), stepTimes(plan, 'F7')],
   serverRules: rules,
   serverReductions: (server) => server.rotations.map((rotation) => ({ name: `no rotation at ${rotation.atMs} ms`, server: { ...server, rotations: server.rotations.filter((r) => r.atMs !== rotation.atMs) } })),
 };

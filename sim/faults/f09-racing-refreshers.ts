@@ -8,6 +8,7 @@
  * How often: in a round that enables F9, every catalog key gets 2 or 3 refreshers (drawn once per
  * round); without F9 each key has one.
  */
+import { drawIn } from '../plan/draws.ts';
 import type { RoundPlan } from '../plan/types.ts';
 import type { FaultDefinition } from './fault.ts';
 import { counts } from './rates.ts';
@@ -25,5 +26,9 @@ export const F9: FaultDefinition<'F9', typeof RATES> = {
   lifetime: 'episode',
   probes: ['cas-conflict-lost'],
   presentIn: (plan: RoundPlan) => plan.refreshersPerKey > 1,
+  generateRound({ plan }, rng, rates) {
+    plan.refreshersPerKey = drawIn(rng, rates.refreshersPerKey);
+  },
+  fragment: (plan) => plan.refreshersPerKey,
   reductions: (plan) => (plan.refreshersPerKey > 1 ? [{ name: 'one refresher per key', plan: { ...plan, refreshersPerKey: 1 } }] : []),
 };

@@ -27,5 +27,10 @@ export const F10: FaultDefinition<'F10', typeof RATES> = {
   lifetime: 'episode',
   probes: ['stale-plan-refused'],
   presentIn: (plan: RoundPlan) => plan.calls.staleFraction > 0,
+  generateRound({ plan }, _rng, rates) {
+    plan.calls.staleFraction = rates.staleFraction;
+    plan.calls.staleDelayMs = [rates.staleDelayMs.min, rates.staleDelayMs.max];
+  },
+  fragment: (plan) => [plan.calls.staleFraction, plan.calls.staleDelayMs],
   reductions: (plan) => (plan.calls.staleFraction > 0 ? [{ name: 'no stale planners', plan: { ...plan, calls: { ...plan.calls, staleFraction: 0 } } }] : []),
 };

@@ -9,9 +9,11 @@
  * How often: on 3 servers in 4 of a round that enables F11, 1 to 3 restarts at seeded times in
  * [1, T_heal).
  */
+import { distinctTimes, drawIn } from '../plan/draws.ts';
 import type { RoundPlan, ServerPlan } from '../plan/types.ts';
 import { EPISODE_ORDER, type ServerRule } from '../server/rules.ts';
 import type { FaultDefinition } from './fault.ts';
+import { perServer } from './internal/fragments.ts';
 import { fraction, counts } from './rates.ts';
 
 /** How often F11 acts (scenario `faultRates.F11`), with its defaults. */
@@ -34,6 +36,12 @@ export const F11: FaultDefinition<'F11', typeof RATES> = {
   lifetime: 'episode',
   probes: ['cursor-invalidated'],
   presentIn: (plan: RoundPlan) => plan.servers.some((server) => server.restartsAtMs.length > 0),
+  generate: {
+    episodes(draft, rng, rates) {
+      draft.server.restartsAtMs = distinctTimes(rng, drawIn(rng, rates.restartsPerServer), draft.scenario.tHealMs);
+    },
+  },
+  fragment: (plan) => perServer(plan, (server) => server.restartsAtMs),
   serverRules: rules,
   serverReductions: (server) => server.restartsAtMs.map((atMs) => ({ name: `no restart at ${atMs} ms`, server: { ...server, restartsAtMs: server.restartsAtMs.filter((t) => t !== atMs) } })),
 };

@@ -11,6 +11,7 @@
 import type { RoundPlan, ServerPlan } from '../plan/types.ts';
 import type { ServerRule } from '../server/rules.ts';
 import type { FaultDefinition } from './fault.ts';
+import { perServer } from './internal/fragments.ts';
 import { fraction } from './rates.ts';
 
 /** How often F12 acts (scenario `faultRates.F12`), with its defaults. */
@@ -35,6 +36,13 @@ export const F12: FaultDefinition<'F12', typeof RATES> = {
   lifetime: 'trait',
   probes: ['unversioned-published', 'unversioned-write-refused'],
   presentIn: (plan: RoundPlan) => plan.servers.some((server) => !server.versioned),
+  generate: {
+    shape(draft) {
+      draft.server.versioned = false;
+    },
+  },
+  fragment: (plan) => perServer(plan, (server) => server.versioned),
   traits: (server) => (server.versioned ? [] : ['F12']),
+  serverReductions: (server) => (server.versioned ? [] : [{ name: 'versioned pages', server: { ...server, versioned: true } }]),
   serverRules: rules,
 };

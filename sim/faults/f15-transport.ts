@@ -9,12 +9,15 @@
  *
  * How often: on 3 servers in 4 of a round that enables F15; each such server reorders 6 times in
  * 10, loses a fraction 0, 0.3, 0.7 or 1 (drawn uniformly) of its notifications, and cuts each of
- * its sessions 1 or 2 times with probability 0.6, at seeded times in [1, T_heal).
+ * its sessions 1 or 2 times with probability 0.6, at seeded times in [1, T_heal) (each session's
+ * cuts on a stream of its own, `server/<id>/F15/<audience>`).
  */
 import type { LinkFaults, RoundPlan, ServerPlan } from '../plan/types.ts';
 import type { RuleEnv, ServerRule } from '../server/rules.ts';
 import type { LinkRule, SessionEpisode } from '../transport/link-rules.ts';
+import { distinctTimes, drawIn } from '../plan/draws.ts';
 import type { FaultDefinition } from './fault.ts';
+import { perServer } from './internal/fragments.ts';
 import { fraction, fractions, counts } from './rates.ts';
 
 /** How often F15 acts (scenario `faultRates.F15`), with its defaults. */
@@ -65,6 +68,23 @@ export const F15: FaultDefinition<'F15', typeof RATES> = {
   lifetime: 'episode',
   probes: ['disconnected-mid-walk'],
   presentIn: (plan: RoundPlan) => plan.servers.some((server) => !linksCalm(server)),
+  generate: {
+    shape(draft, rng, rates) {
+      const reorder = rng.chance(rates.reorderFraction);
+      const notificationLossFraction = rng.pick(rates.notificationLossFractions);
+      // Each session draws its cuts from its own stream, so an audience more or less (F16) shifts no other's.
+      const disconnectsAtMs: Record<string, number[]> = {};
+      for (const audience of draft.server.audiences) {
+        const cuts = draft.stream(`F15/${audience}`);
+        disconnectsAtMs[audience] = cuts.chance(rates.cutSessionFraction) ? distinctTimes(cuts, drawIn(cuts, rates.cutsPerSession), draft.scenario.tHealMs) : [];
+      }
+      draft.server.linkFaults = { reorder, notificationLossFraction, disconnectsAtMs };
+    },
+  },
+  fragment: (plan, audiences) => perServer(plan, (server) => {
+    const { reorder, notificationLossFraction, disconnectsAtMs } = server.linkFaults;
+    return { reorder, notificationLossFraction, cuts: audiences(server.id).map((audience) => [audience, disconnectsAtMs[audience] ?? []]) };
+  }),
   serverRules: rules,
   linkRules: reorderRule,
   sessionEpisodes: cuts,

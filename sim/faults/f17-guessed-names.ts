@@ -25,5 +25,9 @@ export const F17: FaultDefinition<'F17', typeof RATES> = {
   lifetime: 'episode',
   probes: ['undisclosed-refused'],
   presentIn: (plan: RoundPlan) => plan.calls.guessFraction > 0,
+  generateRound({ plan }, _rng, rates) {
+    plan.calls.guessFraction = rates.guessFraction;
+  },
+  fragment: (plan) => plan.calls.guessFraction,
   reductions: (plan) => (plan.calls.guessFraction > 0 ? [{ name: 'no guessed names', plan: { ...plan, calls: { ...plan.calls, guessFraction: 0 } } }] : []),
 };

@@ -13,21 +13,27 @@
  * Order of calls for one round (the registry, `sim/faults/index.ts`, drives them):
  * 1. scenario load: `rates` give the defaults of `faultRates.<id>` and its part of the scenario
  *    schema;
- * 2. plan generation (`sim/plan/generate.ts`): the `swarm` stream decides which faults of the
- *    scenario are enabled; then, for each server and each enabled server-level fault, one draw of
- *    `serverFraction` on the stream `server/<server id>/<fault id>` decides whether the fault acts
- *    on that server, and its `generate` hooks run phase by phase (`GENERATION_PHASES`) on that
- *    same stream; after every server, each enabled fault's `generateRound` runs on `round/<id>`;
+ * 2. plan generation (`sim/plan/generate.ts`): the `swarm` stream draws once per fault of the
+ *    menu, in menu order, whether to enable it (if the scenario lists it; a scenario-level fault
+ *    is on when `switchedOnBy` says so); then, for each server and each enabled fault with
+ *    `generate` hooks, one draw of its `serverFraction` on the stream `server/<server id>/<fault
+ *    id>` decides whether it acts on that server, and its hooks run phase by phase
+ *    (sim/faults/draft.ts) on that same stream; after every server, each enabled fault's
+ *    `generateRound` runs on the stream `round/<fault id>`. A fault never draws from another's
+ *    stream, so enabling one never shifts the draws of another;
  * 3. running (`sim/round.ts`): `serverRules`, `serverTraits`, `linkRules` and `sessionEpisodes`
  *    are read from the plan (never from the `faults` label, so a hand-built plan runs the same);
  * 4. checking: the oracle judges the trace; the campaign counts the probes named in `probes`;
  * 5. shrinking: `reductions` after the generic ones; `presentIn` relabels the shrunk plan.
  */
+import type { Rng } from '../random.ts';
+import type { Scenario } from '../plan/scenario.ts';
 import type { RoundPlan, ServerPlan } from '../plan/types.ts';
+import type { RoundDraft, ServerDraft } from './draft.ts';
 import type { RuleEnv, ServerRule } from '../server/rules.ts';
 import type { LinkRule, SessionEpisode } from '../transport/link-rules.ts';
 import type { Reduction, ServerReduction } from '../shrink/reduction.ts';
-import type { RateSpecs } from './rates.ts';
+import type { RateSpecs, RatesOf } from './rates.ts';
 
 /** Whether a fault lasts the whole round (a server trait) or acts in [0, T_heal) (an episode). */
 export type FaultLifetime = 'trait' | 'episode';
@@ -51,6 +57,22 @@ export interface FaultDefinition<Id extends string = string, R extends RateSpecs
    * round's servers it acts on when the round enables it.
    */
   readonly rates: R;
+  /**
+   * For a scenario-level fault (not in the menu): whether `scenario` switches it on for every
+   * round, e.g. `"equivocation": true`.
+   */
+  switchedOnBy?(scenario: Scenario): boolean;
+  /** Its part of one server's plan, phase by phase, on the stream `server/<server id>/<fault id>`. */
+  readonly generate?: ServerGeneration<R>;
+  /** Its round-level part of the plan (policy changes, calls, refreshers), on the stream `round/<fault id>`. */
+  generateRound?(draft: RoundDraft, rng: Rng, rates: RatesOf<R>): void;
+  /**
+   * The part of a plan this fault's generator decides from its own stream alone: what the
+   * independence test (sim/faults/independence.test.ts) compares with the fault toggled. It leaves
+   * out what the fault picks among other faults' data (which tool a change edits, which audience a
+   * defect lands in); `audiences` are the audiences of the server both compared plans serve.
+   */
+  fragment(plan: RoundPlan, audiences: (serverId: string) => readonly string[]): unknown;
   /** The coverage probes (oracle/probes/, by name) whose hits show this fault's defence was exercised. */
   readonly probes: readonly string[];
   /**
@@ -75,4 +97,16 @@ export interface FaultDefinition<Id extends string = string, R extends RateSpecs
   serverReductions?(server: ServerPlan): ServerReduction[];
   /** Shrink steps that calm this fault's round-level part (policy, calls, refreshers). */
   reductions?(plan: RoundPlan): Reduction[];
+}
+
+/**
+ * The generation hooks of a fault on one server, one per phase of GENERATION_PHASES (all
+ * optional; each gets the server's draft, the fault's own stream and the rates in force).
+ */
+export interface ServerGeneration<R extends RateSpecs> {
+  audiences?(draft: ServerDraft, rng: Rng, rates: RatesOf<R>): void;
+  plant?(draft: ServerDraft, rng: Rng, rates: RatesOf<R>): void;
+  episodes?(draft: ServerDraft, rng: Rng, rates: RatesOf<R>): void;
+  history?(draft: ServerDraft, rng: Rng, rates: RatesOf<R>): void;
+  shape?(draft: ServerDraft, rng: Rng, rates: RatesOf<R>): void;
 }

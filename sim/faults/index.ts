@@ -70,18 +70,10 @@ export function serverRulesFor(server: ServerPlan, env: RuleEnv): ServerRules {
   return sortRules(ALL_FAULTS.flatMap((fault) => fault.serverRules?.(server, env) ?? []));
 }
 
-/**
- * The persistent traits of a server as written in `server_up`. Kept in the order of the first
- * trace format (F5, F12, F6, F13, equivocation) so that the campaign digest stays put while the
- * faults move into their files; plan generation on per-fault streams changes it anyway.
- */
+/** The persistent traits of a server as written in `server_up`, in registry order (F5, F6, F12, F13, equivocation). */
 export function serverTraits(server: ServerPlan): string[] {
-  const labels = ALL_FAULTS.flatMap((fault) => fault.traits?.(server) ?? []);
-  const rank = (label: string) => TRAIT_ORDER_V1.findIndex((prefix) => label.startsWith(prefix));
-  return labels.sort((a, b) => rank(a) - rank(b));
+  return ALL_FAULTS.flatMap((fault) => fault.traits?.(server) ?? []);
 }
-
-const TRAIT_ORDER_V1 = ['F5:', 'PAGING:', 'F12', 'PLANTED:F6', 'PLANTED:F13', 'EQUIV'];
 
 /** Whether some fault planned on the server exempts it from liveness (SPEC section 10's disqualifying traits). */
 export function isDisqualified(server: ServerPlan): boolean {
