@@ -3,11 +3,13 @@
  * revision, so a core that stitches pages of two revisions together publishes a catalog that never
  * existed (I1, I2).
  *
- * Models seed 002 ("the MCP tool list grows mid-session") and the first timing window of seed
- * 001: the catalog moves while pagination has fetched only half of it.
+ * Models the guessed-names report ("the MCP tool list grows mid-session") and the first timing
+ * window of the catalog-admission report: the catalog moves while pagination has fetched only half
+ * of it.
  *
- * How often: on every server of a round that enables F1 (serverFraction 1), 4 to 10 edits at seeded times in
- * [1, T_heal) (an added tool, a removed one, a schema edit or a rename, in one audience's view).
+ * How often: on every server of a round that enables F1 (serverFraction 1), 4 to 10 edits at
+ * seeded times in [1, T_heal) (an added tool, a removed one, a schema edit or a rename, in one
+ * audience's view).
  */
 import { distinctTimes, drawIn } from '../plan/draws.ts';
 import type { RoundPlan } from '../plan/types.ts';

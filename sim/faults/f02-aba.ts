@@ -1,11 +1,11 @@
 /**
  * F2: A-B-A. A change and its revert, between scans or inside one: the content at the end equals
- * the content at the start, under a newer revision. Two identical scans prove nothing (seed 001:
- * "two consecutive identical results can still have gone through an A-B-A change"), so a core
- * that takes two equal scans as complete is caught (I1, I2).
+ * the content at the start, under a newer revision. Two identical scans prove nothing (the
+ * catalog-admission report: "two consecutive identical results can still have gone through an
+ * A-B-A change"), so a core that takes two equal scans as complete is caught (I1, I2).
  *
- * How often: on every server of a round that enables F2 (serverFraction 1), 1 to 3 edit-and-revert pairs at seeded
- * times in [1, T_heal - 100), each revert 5 to 80 ms after its edit.
+ * How often: on every server of a round that enables F2 (serverFraction 1), 1 to 3 edit-and-revert
+ * pairs at seeded times in [1, T_heal - 100), each revert 5 to 80 ms after its edit.
  */
 import { distinctTimes, drawIn } from '../plan/draws.ts';
 import type { RoundPlan } from '../plan/types.ts';

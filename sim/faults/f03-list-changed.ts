@@ -1,11 +1,12 @@
 /**
  * F3: `notifications/tools/list_changed` misbehaves: sent right after page 2 of a scan, late
  * (after the scan ended), duplicated in bursts, never sent although `tools.listChanged` is
- * declared, or sent without declaring it. A notification is a hint, never a proof (SPEC section 3).
+ * declared, or sent without declaring it. A notification is a hint, never a proof (SPEC section
+ * 3).
  *
- * Models seed 001 ("inject list_changed after page 2 ... late notifications after the scan ends")
- * and seed 002 (servers that declare `listChanged: true` but never fire it; the client scheduling
- * race of a notification arriving mid-turn).
+ * Models the catalog-admission report ("inject list_changed after page 2 ... late notifications
+ * after the scan ends") and the guessed-names report (servers that declare `listChanged: true` but
+ * never fire it; the client scheduling race of a notification arriving mid-turn).
  *
  * How often: on 3 servers in 4 of a round that enables F3; each such server leaves the capability
  * undeclared 1 time in 5, sends nothing on a change 1 time in 4, notifies after page 2 half the

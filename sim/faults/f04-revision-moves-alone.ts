@@ -4,10 +4,10 @@
  * scan INCOMPLETE (the revision is the only proof it has), and a core that binds only the last
  * page's revision is caught (I2).
  *
- * Models seed 001's "cross-page source-revision changes".
+ * Models the catalog-admission report's "cross-page source-revision changes".
  *
- * How often: on every server of a round that enables F4 (serverFraction 1), 2 to 6 such changes at seeded times in
- * [1, T_heal).
+ * How often: on every server of a round that enables F4 (serverFraction 1), 2 to 6 such changes at
+ * seeded times in [1, T_heal).
  */
 import { distinctTimes, drawIn } from '../plan/draws.ts';
 import type { RoundPlan } from '../plan/types.ts';

@@ -4,8 +4,8 @@
  * page with a next cursor inserted between real pages (legal: a correct core walks through it).
  * Loops must be quarantined (I13), never followed forever or published.
  *
- * Models seed 001 ("duplicate cursors, cursor loops"); never-ending pages stand for a server whose
- * paging never terminates.
+ * Models the catalog-admission report ("duplicate cursors, cursor loops"); never-ending pages
+ * stand for a server whose paging never terminates.
  *
  * How often: on 3 servers in 4 of a round that enables F5, one of the six misbehaviours, drawn
  * uniformly. Every one but the empty page exempts the server from liveness (trait `F5:<kind>`).

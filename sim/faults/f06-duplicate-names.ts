@@ -3,7 +3,7 @@
  * normalisation hosts apply (case, `-` and `_`). Both members are planted and labelled
  * DUPLICATE_NAME (`defect_planted`), and a core must quarantine both (SPEC section 5, I5).
  *
- * Models seed 001 ("same-name tools with differing schemas").
+ * Models the catalog-admission report ("same-name tools with differing schemas").
  *
  * How often: on 3 servers in 4 of a round that enables F6, one pair in one audience's first view;
  * half the pairs differ only after normalisation (`read_file` and `READ-FILE`).

@@ -4,7 +4,7 @@
  * certificate). A core must end a scan whose identity changed and rebuild the catalog under the
  * new identity's key (I12; I4 for a core that keeps serving the old key).
  *
- * Models seed 001 ("Server identity certificate rotation").
+ * Models the catalog-admission report ("Server identity certificate rotation").
  *
  * How often: on 3 servers in 4 of a round that enables F7, 1 or 2 rotations at seeded times in
  * [1, T_heal); each brings a new catalog with probability one half.

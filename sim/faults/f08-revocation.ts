@@ -3,8 +3,8 @@
  * loses a share of its pushes (polls are never lost). A core must stop admitting a revoked tool
  * within B (I7), so one that learns of revocations only on its next catalog refresh is caught.
  *
- * Models seed 001 ("an admin revokes write permissions mid-session", "policy revocation") and its
- * gate: revocation propagation p99 under the bound.
+ * Models the catalog-admission report ("an admin revokes write permissions mid-session", "policy
+ * revocation") and its gate: revocation propagation p99 under the bound.
  *
  * How often: in a round that enables F8, 1 to 3 revocations at seeded times in [1, T_heal - 202);
  * half of them are granted back 500 to 1,500 ms after B (only before T_heal); a fraction of 0.3,
@@ -50,6 +50,15 @@ function policyChanges(rng: Rng, grants: Readonly<Record<string, readonly string
   }
   return changes.sort((a, b) => a.atMs - b.atMs);
 }
+
+/**
+ * A model is not told of revocations: for this long after one (ms), with this chance per planned
+ * call, the planner (sim/planner.ts) keeps trying a revoked tool it was still shown. Read at call
+ * time, so not a scenario rate.
+ */
+export const RETRY_REVOKED_WINDOW_MS = 2000;
+/** See RETRY_REVOKED_WINDOW_MS. */
+export const RETRY_REVOKED_FRACTION = 0.5;
 
 /** Each policy change dropped alone, then every push delivered. */
 function reductions(plan: RoundPlan): Reduction[] {

@@ -3,7 +3,7 @@
  * on the compare-and-swap (SPEC section 6). A core that publishes without the CAS repeats or skips
  * a generation (I10).
  *
- * Models seed 001 ("pointer CAS contention").
+ * Models the catalog-admission report ("pointer CAS contention").
  *
  * How often: in a round that enables F9, every catalog key gets 2 or 3 refreshers (drawn once per
  * round); without F9 each key has one.

@@ -1,10 +1,10 @@
 /**
  * F10: a stale planner: a plan bound to one snapshot is sent late on purpose, after the catalog
- * may have moved on. The gate must re-check the plan's descriptor against the active generation
- * at the call (STALE_CATALOG; I8).
+ * may have moved on. The gate must re-check the plan's descriptor against the active generation at
+ * the call (STALE_CATALOG; I8).
  *
- * Models seed 001 ("stale plans still call tools with original parameters after their descriptions
- * are updated"; "let a stale planner issue late calls").
+ * Models the catalog-admission report ("stale plans still call tools with original parameters
+ * after their descriptions are updated"; "let a stale planner issue late calls").
  *
  * How often: in a round that enables F10, 3 in 10 of the planners' calls (those not guessing a
  * name, F17) wait 300 to 2,500 ms before they are sent.

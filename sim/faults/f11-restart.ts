@@ -3,11 +3,11 @@
  * revision survives (it lives in the server's storage, SPEC section 2). A core must end the scan
  * INCOMPLETE and start again from page 1, never splice the pages of two boots.
  *
- * Models seed 001's first timing window ("the process restarts while pagination has only fetched
- * half the pages"), on the server's side (the host's side is F18).
+ * Models the catalog-admission report's first timing window ("the process restarts while
+ * pagination has only fetched half the pages"), on the server's side (the host's side is F18).
  *
- * How often: on 3 servers in 4 of a round that enables F11, 1 to 3 restarts at seeded times in
- * [1, T_heal).
+ * How often: on 3 servers in 4 of a round that enables F11, 1 to 3 restarts at seeded times in [1,
+ * T_heal).
  */
 import { distinctTimes, drawIn } from '../plan/draws.ts';
 import type { RoundPlan, ServerPlan } from '../plan/types.ts';

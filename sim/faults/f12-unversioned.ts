@@ -3,7 +3,7 @@
  * ignores revision pins. Its catalog can only be an UNVERSIONED_OBSERVATION, and the gate must not
  * admit a non-READ tool from it without a human confirmation (SPEC section 2; I3).
  *
- * Models seed 001 ("a source with only plain MCP pagination can only be marked
+ * Models the catalog-admission report ("a source with only plain MCP pagination can only be marked
  * UNVERSIONED_OBSERVATION ... cannot grant eligibility to autonomous write calls").
  *
  * How often: on 3 servers in 4 of a round that enables F12, for the whole round.

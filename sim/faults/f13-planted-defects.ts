@@ -3,8 +3,8 @@
  * remote `$ref`, an oversized descriptor, a non-object input schema root, or a bad tool name. Each
  * is labelled (`defect_planted`) so the oracle can tell whether the core admitted it (I5).
  *
- * Models seed 001's gate ("acceptance of unknown schema dialects is zero") and SPEC section 5's
- * content checks.
+ * Models the catalog-admission report's gate ("acceptance of unknown schema dialects is zero") and
+ * SPEC section 5's content checks.
  *
  * How often: on 3 servers in 4 of a round that enables F13, 1 or 2 defects, each drawn uniformly
  * from the six kinds, in one audience's first view.

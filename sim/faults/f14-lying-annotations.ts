@@ -3,8 +3,8 @@
  * destructive, and the host's trusted policy leaves it unclassified (so it counts as WRITE). A
  * core that trusts the hint admits an unconfirmed write on an unversioned server (I3).
  *
- * Models seed 001 ("MCP annotations are likewise untrusted hints, and readOnlyHint alone cannot
- * grant unconfirmed execution rights").
+ * Models the catalog-admission report ("MCP annotations are likewise untrusted hints, and
+ * readOnlyHint alone cannot grant unconfirmed execution rights").
  *
  * How often: on 3 servers in 4 of a round that enables F14, one lying tool in one audience's first
  * view, for the whole round.

@@ -4,8 +4,8 @@
  * connections are cut (the core reconnects through its Connector). Requests and responses are
  * never dropped or duplicated; only a cut loses them in flight.
  *
- * Models seed 002's "transport ambiguity": a stateless gateway in front of a stateful server,
- * where notifications are lost at the seam.
+ * Models the guessed-names report's "transport ambiguity": a stateless gateway in front of a
+ * stateful server, where notifications are lost at the seam.
  *
  * How often: on 3 servers in 4 of a round that enables F15; each such server reorders 6 times in
  * 10, loses a fraction 0, 0.3, 0.7 or 1 (drawn uniformly) of its notifications, and cuts each of

@@ -1,10 +1,11 @@
 /**
- * F16: several tenants on one server with the same role and different views of the same names:
- * the twin tenant sees each tool of the first audience under the same name with its own
- * description (`... (globex edition)`). A core that keys its catalog without the tenant serves one
- * tenant's descriptors to the other (I4).
+ * F16: several tenants on one server with the same role and different views of the same names: the
+ * twin tenant sees each tool of the first audience under the same name with its own description
+ * (`... (globex edition)`). A core that keys its catalog without the tenant serves one tenant's
+ * descriptors to the other (I4).
  *
- * Models seed 001 ("different tenants must not share caches"; "zero cross-tenant cache hits").
+ * Models the catalog-admission report ("different tenants must not share caches"; "zero
+ * cross-tenant cache hits").
  *
  * How often: on 3 servers in 4 of a round that enables F16, one twin audience for the whole round.
  */

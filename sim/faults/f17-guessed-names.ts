@@ -3,7 +3,7 @@
  * read them elsewhere, or guessed right). The core must refuse them locally as UNDISCLOSED_TOOL
  * and send nothing (reject-on-novel; I9): the server would execute them.
  *
- * Models seed 002 whole: "your agent called a tool it was never told about".
+ * Models the guessed-names report as a whole: "your agent called a tool it was never told about".
  *
  * How often: in a round that enables F17, 3 in 10 of the planners' calls guess a name; 7 in 10
  * guesses prefer a name the session's own audience gained since the last disclosure.
@@ -16,6 +16,13 @@ import { fraction } from './rates.ts';
 export const RATES = {
   guessFraction: fraction(0.3, 'Share of the planned calls that guess a real tool name never listed to the session.'),
 };
+
+/**
+ * Share of the guesses that pick a name the session's own audience gained since its last
+ * disclosure (when there is one) rather than any unlisted name of the server; the planner
+ * (sim/planner.ts) reads it at call time, so it is not a scenario rate.
+ */
+export const GUESS_OWN_AUDIENCE_FRACTION = 0.7;
 
 /** F17: guessed names. */
 export const F17: FaultDefinition<'F17', typeof RATES> = {

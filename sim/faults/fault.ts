@@ -10,6 +10,11 @@
  * - reporting and shrinking: the coverage probes (in `oracle/probes/`) that show its defence was
  *   exercised, its shrink reductions, and `presentIn`, which says whether a plan still holds it.
  *
+ * The field reports fault headers quote: the catalog-admission report (paginated discovery,
+ * generation freezing and call admission: the fault suite and gates this design grew from), and
+ * the guessed-names report (an incident review: an agent called a tool it was never told about,
+ * because `list_changed` was lost or never sent and the model guessed a real name).
+ *
  * Order of calls for one round (the registry, `sim/faults/index.ts`, drives them):
  * 1. scenario load: `rates` give the defaults of `faultRates.<id>` and its part of the scenario
  *    schema;
@@ -40,10 +45,10 @@ export type FaultLifetime = 'trait' | 'episode';
 
 /**
  * One fault: its identity, how a plan shows it, and its optional hooks (see the header for the
- * order of calls). A fault file exports it annotated with its id, `export const F9:
- * FaultDefinition<'F9', typeof RATES> = { id: 'F9', rates: RATES, ... }`: the annotation lets the registry derive the
- * `FaultId` union from the definitions without evaluating their hooks (whose types mention plans,
- * whose `faults` field is typed by that union).
+ * order of calls). A fault file exports it annotated with its id,
+ * `export const F9: FaultDefinition<'F9', typeof RATES> = { id: 'F9', rates: RATES, ... }`: the
+ * annotation lets the registry derive the `FaultId` union from the definitions without evaluating
+ * their hooks (whose types mention plans, whose `faults` field is typed by that union).
  */
 export interface FaultDefinition<Id extends string = string, R extends RateSpecs = RateSpecs> {
   /** The fault's id in the fault menu, `F1` .. `F17`, or `EQUIV` for equivocation. */
