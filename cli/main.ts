@@ -100,7 +100,7 @@ function build(parser: Argv, setCode: (code: number) => void): Argv {
   return parser
     .scriptName('catsim')
     .usage('catsim: deterministic simulation and fuzz testbed for MCP tool catalogs\n\nUsage: catsim <command> [options]')
-    .command('run', 'Run a seeded campaign and check every round with the oracle', async (y) => { const { coreNames } = await import('../sim/campaign/cores.ts'); return y
+    .command('run', 'Run a seeded campaign and check every round with the oracle', async (y) => { const [{ coreNames }, { faultMenuHelp }] = await Promise.all([import('../sim/campaign/cores.ts'), import('./format/fault-menu.ts')]); return y
       .option('seed', { type: 'string', default: '1', describe: 'Campaign seed (any string)' })
       .option('rounds', { coerce: countOption('rounds', 1), requiresArg: true, default: 100_000, describe: 'Number of rounds' })
       .option('from', { coerce: countOption('from', 0), requiresArg: true, default: 0, describe: 'First round (to resume an interrupted campaign)' })
@@ -115,6 +115,7 @@ function build(parser: Argv, setCode: (code: number) => void): Argv {
       .option('shrink', { type: 'boolean', default: true, describe: 'Shrink the first failing round to its smallest plan (--no-shrink to skip)' })
       .option('shard', { type: 'string', describe: 'Run only shard i of n contiguous blocks of the rounds (e.g. 2/4, or auto/4 to take i from JOB_COMPLETION_INDEX + 1 in a Kubernetes Indexed Job; needs --report; catsim merge folds the shards)' })
       .option('junit', { type: 'string', describe: 'Also write the verdict as JUnit XML to this file (one test case per invariant)' })
+      .epilogue(faultMenuHelp())
       .check((a) => checkRoundRange(a.from, a.rounds) && (a.shard === undefined || parseShard(a.shard) !== undefined)); },
     async (a) => setCode(await (await commands.run()).runCommand({ seed: a.seed, rounds: a.rounds, from: a.from, scenario: a.scenario, catalog: a.catalog, core: a.core, workers: a.workers, report: a.report, progress: a.progress && !a.quiet, determinismEvery: a['determinism-every'], shrink: a.shrink, shard: a.shard === undefined ? undefined : parseShard(a.shard), junit: a.junit })))
     .command('merge <shards..>', 'Merge the reports of run --shard i/n into the verdict of the whole campaign', (y) => y

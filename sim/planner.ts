@@ -21,6 +21,8 @@ import { worldContentDefect } from './plan/content-defects.ts';
 import { worldDescriptorDigest } from './trace/digests.ts';
 import type { TraceRecorder } from './trace/recorder.ts';
 import { plainClone } from './internal/plain-clone.ts';
+import { RETRY_REVOKED_FRACTION, RETRY_REVOKED_WINDOW_MS } from './faults/f08-revocation.ts';
+import { GUESS_OWN_AUDIENCE_FRACTION } from './faults/f17-guessed-names.ts';
 
 /** Human confirmations given so far, by `${session}/${planId}`. */
 export class ConfirmationLog {
@@ -112,11 +114,11 @@ export class SessionPlanner {
     this.ctx.world.after(delayMs, () => this.#send(request));
   }
 
-  /** Half the time, a shown tool revoked for this audience in the last 2 s (the model was not told). */
+  /** Now and then (F8), a shown tool revoked for this audience a moment ago (the model was not told). */
   #recentlyRevoked(shown: Disclosure): DisclosedTool | undefined {
-    const revoked = new Set(this.ctx.policy.revokedSince(this.audience, this.ctx.world.now() - 2000));
+    const revoked = new Set(this.ctx.policy.revokedSince(this.audience, this.ctx.world.now() - RETRY_REVOKED_WINDOW_MS));
     const candidates = shown.tools.filter((tool) => revoked.has(tool.name));
-    return candidates.length > 0 && this.rng.chance(0.5) ? this.rng.pick(candidates) : undefined;
+    return candidates.length > 0 && this.rng.chance(RETRY_REVOKED_FRACTION) ? this.rng.pick(candidates) : undefined;
   }
 
   /**
@@ -130,7 +132,7 @@ export class SessionPlanner {
     const unlisted = (view: readonly ToolDescriptor[] | undefined) => (view ?? []).filter((tool) => !listed.has(String(tool.name)));
     const own = unlisted(views[this.audience]);
     const others = Object.entries(views).filter(([audience]) => audience !== this.audience).flatMap(([, view]) => unlisted(view));
-    const candidates = own.length > 0 && this.rng.chance(0.7) ? own : [...own, ...others];
+    const candidates = own.length > 0 && this.rng.chance(GUESS_OWN_AUDIENCE_FRACTION) ? own : [...own, ...others];
     if (candidates.length === 0) return undefined;
     const tool = this.rng.pick(candidates);
     return { name: String(tool.name), descriptorDigest: worldDescriptorDigest(tool) };

@@ -8,11 +8,12 @@
  * latency and no faults); stop the core. A round that exhausts its event budget is UNDECIDED,
  * never a pass.
  *
- * Fault model here (F15): a session's connection is cut at planned times before T_heal, and
- * until T_heal messages may be reordered; the core reconnects through its Connector.
+ * Fault model here: none of its own. Messages take the server's latency range until T_heal and
+ * the nominal one after; what else happens to a session's links (F3's late notifications, F15's
+ * reordering and cuts) is the rules and episodes the fault registry builds from the plan. The
+ * core reconnects through its Connector.
  */
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { CoreFactory, SimConnection } from './cores/adapter.ts';
 import { captureUnhandledRejections, errorText, guardCore, type CoreFailure, type WorldCore } from './cores/guard.ts';
 import type { RoundPlan, ServerPlan } from './plan/types.ts';
@@ -20,11 +21,13 @@ import { createStreams, type Rng, type Streams } from './random.ts';
 import { World } from './runtime/world.ts';
 import { SimCatalogServer } from './server/catalog-server.ts';
 import { CoreContractError } from './trace/core-contract-error.ts';
+import { isDisqualified, linkRulesFor, serverRulesFor, serverTraits, sessionEpisodesFor } from './faults/index.ts';
 import { TraceRecorder, type TraceEvent, type TraceHeader } from './trace/recorder.ts';
 import { ConfirmationLog, SessionPlanner } from './planner.ts';
 import { SimPolicyService } from './policy/policy-service.ts';
 import { createLink, type Link } from './transport/link.ts';
-import type { LinkDirection, LinkPolicy } from './transport/linkPolicy.ts';
+import type { SessionControl } from './transport/link-rules.ts';
+import type { RuleEnv } from './server/rules.ts';
 
 /** The outcome of one round: its trace and how the world ended. */
 export interface RoundRun {
@@ -72,7 +75,7 @@ export async function runRound(plan: RoundPlan, core: CoreFactory, coreName: str
     timings: plan.timings,
   }, (failure) => recordCoreFailure(recorder, failure));
   const context: RoundContext = { world, plan, recorder, streams, adapter, policy, confirmations };
-  const servers = plan.servers.map((server) => new SimCatalogServer(server, world, recorder, streams.stream(`run/${server.id}/pages`), streams.stream(`run/${server.id}/notify`), plan.bounds.tHealMs, plan.leaseKey, (audience) => policy.current(audience).epoch));
+  const servers = plan.servers.map((server) => buildServer(context, server));
   world.schedule(plan.bounds.tHealMs, () => recorder.world('quiet'));
   // A rejection the core leaves unhandled is its failure, recorded where it happens (guard.ts).
   const restore = captureUnhandledRejections((reason) => recordCoreFailure(recorder, { during: 'unhandledRejection', reason: 'UNHANDLED_REJECTION', error: errorText(reason) }));
@@ -95,6 +98,24 @@ function recordCoreFailure(recorder: TraceRecorder, failure: CoreFailure): void 
   recorder.world('core_failed', { during: failure.during, reason: failure.reason, error: failure.error });
 }
 
+/** A plain server with the fault rules its plan holds (built by the fault registry). */
+function buildServer(context: RoundContext, server: ServerPlan): SimCatalogServer {
+  const { world, plan, recorder, policy } = context;
+  return new SimCatalogServer(server, world, recorder, {
+    pageRng: context.streams.stream(`run/${server.id}/pages`),
+    rules: serverRulesFor(server, ruleEnv(context, server)),
+    traits: serverTraits(server),
+    disqualified: isDisqualified(server),
+    leaseKey: plan.leaseKey,
+    policyEpoch: (audience) => policy.current(audience).epoch,
+  });
+}
+
+/** What the rules of one server (and of its links) may read: time, T_heal, its `run/<id>/...` streams. */
+function ruleEnv(context: RoundContext, server: ServerPlan): RuleEnv {
+  return { now: () => context.world.now(), tHealMs: context.plan.bounds.tHealMs, stream: (name) => context.streams.stream(`run/${server.id}/${name}`) };
+}
+
 function startRound(context: RoundContext, servers: SimCatalogServer[]): void {
   context.policy.start((update) => context.adapter.pushPolicy(update));
   for (const server of servers) server.start();
@@ -103,15 +124,16 @@ function startRound(context: RoundContext, servers: SimCatalogServer[]): void {
   }
 }
 
-/** Offers the core one catalog key, schedules its planned cuts, and starts its planner. */
+/** Offers the core one catalog key, schedules its planned episodes (cuts), and starts its planner. */
 function startSession(context: RoundContext, server: SimCatalogServer, audience: string): void {
   const { world, plan, recorder, streams, adapter } = context;
   const [tenant, role] = audience.split('.') as [string, string];
   const latency = streams.stream(`run/${server.plan.id}/${audience}/latency`);
+  const rules = linkRulesFor(server.plan, ruleEnv(context, server.plan));
   let current: Link | undefined;
   const connector = {
     connect: async (): Promise<SimConnection> => {
-      const link = createLink(world, { policy: linkPolicy(world, plan, server.plan, latency), identity: server.identity(), authInfo: authFor(audience) });
+      const link = createLink(world, { latencyMs: baseLatency(world, plan, server.plan, latency), rules, identity: server.identity(), authInfo: authFor(audience) });
       const client = adapter.createClient();
       await server.connect(link.server, audience);
       await client.connect(link.client);
@@ -120,13 +142,14 @@ function startSession(context: RoundContext, server: SimCatalogServer, audience:
       return { client, identity: () => server.identity() };
     },
   };
-  for (const atMs of server.plan.linkFaults.disconnectsAtMs[audience] ?? []) {
-    world.schedule(atMs, () => {
+  const control: SessionControl = {
+    disconnect: () => {
       if (current === undefined || current.closed) return;
       recorder.world('disconnected', { server: server.plan.id, audience });
       current.disconnect();
-    });
-  }
+    },
+  };
+  for (const episode of sessionEpisodesFor(server.plan, audience)) world.schedule(episode.atMs, () => episode.run(control));
   adapter.attach({ connector, tenant, role, endpointDigest: `sim:${server.plan.id}`, refreshers: plan.refreshersPerKey });
   new SessionPlanner(context, server, audience, streams.stream(`run/${server.plan.id}/${audience}/planner`)).start();
 }
@@ -135,25 +158,10 @@ function authFor(audience: string): AuthInfo {
   return { token: 'sim', clientId: audience, scopes: [], extra: { audience } };
 }
 
-/**
- * Latency per message: the server's range until T_heal, nominal after. Until T_heal, F15
- * reorders messages, and an F3 late notification may be overtaken by later responses (it does
- * not block them head-of-line), so `reorder` is read per message, right after its latency.
- */
-function linkPolicy(world: World, plan: RoundPlan, server: ServerPlan, rng: Rng): LinkPolicy {
-  let reorder = false;
-  return {
-    get reorder() {
-      return reorder;
-    },
-    dropNotification: () => false,
-    latencyMs(direction: LinkDirection, message: JSONRPCMessage): number {
-      const healed = world.now() >= plan.bounds.tHealMs;
-      const [min, max] = healed ? plan.nominalLatencyMs : [server.latencyMsMin, server.latencyMsMax];
-      const base = rng.int(min, max);
-      const late = direction === 'toClient' && !('id' in message) && !healed && server.notifications.lateByMs > 0;
-      reorder = !healed && (late || server.linkFaults.reorder);
-      return base + (late ? server.notifications.lateByMs : 0);
-    },
+/** The base latency of a message, drawn per message: the server's range until T_heal, the nominal one after. */
+function baseLatency(world: World, plan: RoundPlan, server: ServerPlan, rng: Rng): () => number {
+  return () => {
+    const [min, max] = world.now() >= plan.bounds.tHealMs ? plan.nominalLatencyMs : [server.latencyMsMin, server.latencyMsMax];
+    return rng.int(min, max);
   };
 }

@@ -46,6 +46,16 @@ describe('catsim command line', () => {
   });
 });
 
+describe('run --help', () => {
+  it('lists the fault menu from the registry: every fault id with its title, equivocation last', async () => {
+    const { code, stdout } = await catsim(['run', '--help']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('Faults (a scenario\'s "faults"; each round enables a seeded subset, sim/faults/):\n  F1     tools added, removed or changed between pages of a scan (each change\n         bumps the revision)\n  F2     A-B-A: a change and its revert between or within scans\n');
+    expect(stdout).toContain('\n  F12    unversioned server (no revision at all)\n');
+    expect(stdout).toContain('\n  F17    calls to tool names that were never listed (a model guessing real\n         names)\n  EQUIV  equivocation: the same revision reported for different content\n         (scenario "equivocation": true)\n');
+  });
+});
+
 describe('counts on the command line (in-process)', () => {
   it('run --rounds must be a positive integer: a campaign of no rounds is a usage error, not a PASS', async () => {
     for (const rounds of ['0', '1.5', '-3']) {
@@ -70,7 +80,7 @@ describe('replay --plan and --trace', () => {
   const planPath = `${prefix}.plan.json`;
 
   it('a plan catsim shrink writes validates and replays (still failing: exit 1)', async () => {
-    const shrink = await runMain(['shrink', '--seed', '1', '--round', '5', '--core', core, '--attempts', '20', '--out', prefix, '--no-timeline']);
+    const shrink = await runMain(['shrink', '--seed', '1', '--round', '3', '--core', core, '--attempts', '20', '--out', prefix, '--no-timeline']);
     expect(shrink.code, shrink.stderr).toBe(1);
     expect(planProblem(JSON.parse(readFileSync(planPath, 'utf8')))).toBeUndefined();
     const replay = await runMain(['replay', '--plan', planPath, '--core', core, '--trace', join(dir, 'shrunk.jsonl'), '--no-timeline']);

@@ -30,22 +30,23 @@ describe('examples/list-once-host: a host that lists once per session and calls 
     expect(counts).toEqual({
       // It never refreshes: a catalog that changed after the one walk never converges, and a walk
       // that never ends (cursor loops) or fails (a page the SDK's schema rejects) publishes nothing.
-      'I12 NOT_PUBLISHED': 19,
-      'I12 NOT_CONVERGED': 4,
+      'I12 NOT_PUBLISHED': 11,
+      'I12 NOT_CONVERGED': 1,
       // It follows any cursor: loops are walked past every bound.
-      'I13 CURSOR_REQUESTED_TWICE': 7,
-      'I13 PAGE_LIMIT_EXCEEDED': 7,
-      // It checks no descriptor and no revision.
-      'I5 DEFECT_ADMITTED': 10,
-      'I2 MIXED_REVISIONS': 1,
+      'I13 CURSOR_REQUESTED_TWICE': 12,
+      'I13 PAGE_LIMIT_EXCEEDED': 12,
+      // It checks no descriptor and no revision (round 2 alone, with planted defects on both its
+      // servers, has 65 of the I5 findings).
+      'I5 DEFECT_ADMITTED': 86,
+      'I2 MIXED_REVISIONS': 2,
       // It sends whatever its model asks for.
-      'I3 UNCONFIRMED_WRITE_EXECUTED': 7,
-      'I7 REVOKED_TOOL_ADMITTED': 2,
-      'I8 TOOL_NOT_IN_GENERATION': 5,
-      'I9 UNDISCLOSED_TOOL_ADMITTED': 5,
-      'I9 UNDISCLOSED_TOOL_EXECUTED': 2,
+      'I3 UNCONFIRMED_WRITE_EXECUTED': 6,
+      'I7 REVOKED_TOOL_ADMITTED': 3,
+      'I8 TOOL_NOT_IN_GENERATION': 11,
+      'I9 UNDISCLOSED_TOOL_ADMITTED': 11,
+      'I9 UNDISCLOSED_TOOL_EXECUTED': 10,
     });
     // Every call to a tool it never showed is a name the model guessed (F17), sent as asked.
-    expect(guessed).toEqual(Array(10).fill('guessed'));
+    expect(guessed).toEqual(Array(22).fill('guessed'));
   });
 });

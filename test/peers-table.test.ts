@@ -24,14 +24,13 @@ describe('catsim prove --peers', () => {
     expect(table.slice(2).map((line) => line.split(' | ')[0])).toEqual(cores.map((core) => `| \`${core}\``));
     expect(table[2]).toBe('| `reference` | 0 of 3 | - | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 |');
     // Rounds 0-2 of the template host (test/example-core.test.ts has their causes).
-    expect(table.at(-1)).toBe(`| \`${EXAMPLE}\` | 3 of 3 | 1 (round 0) | 0 | 1 | 4 | 0 | 6 | 0 | 0 | 0 | 0 | 0 | 0 | 9 | 4 | 0 |`);
+    expect(table.at(-1)).toBe(`| \`${EXAMPLE}\` | 3 of 3 | 1 (round 0) | 0 | 2 | 0 | 0 | 71 | 0 | 0 | 0 | 0 | 0 | 0 | 3 | 13 | 0 |`);
     expect(stdout).toContain([
       `- \`${EXAMPLE}\``,
       `  - I2 MIXED_REVISIONS: \`catsim replay --seed 1 --round 2 --core ${EXAMPLE}\``,
-      `  - I3 UNCONFIRMED_WRITE_EXECUTED: \`catsim replay --seed 1 --round 1 --core ${EXAMPLE}\``,
-      `  - I5 DEFECT_ADMITTED: \`catsim replay --seed 1 --round 1 --core ${EXAMPLE}\``,
+      `  - I5 DEFECT_ADMITTED: \`catsim replay --seed 1 --round 0 --core ${EXAMPLE}\``,
       `  - I12 NOT_PUBLISHED: \`catsim replay --seed 1 --round 0 --core ${EXAMPLE}\``,
-      `  - I13 CURSOR_REQUESTED_TWICE: \`catsim replay --seed 1 --round 2 --core ${EXAMPLE}\``,
+      `  - I13 CURSOR_REQUESTED_TWICE: \`catsim replay --seed 1 --round 1 --core ${EXAMPLE}\``,
     ].join('\n'));
   });
 

@@ -62,12 +62,12 @@ describe('run --shard, merge, --junit', () => {
   it('a failing round of a scenario given as a file is replayed from the printed line, which names the file', async () => {
     const scenario = { ...JSON.parse(readFileSync('scenarios/default.json', 'utf8')), name: 'custom' };
     writeFileSync(at('custom.json'), JSON.stringify(scenario));
-    const run = await runMain(['run', '--seed', '1', '--rounds', '3', '--workers', '0', '--determinism-every', '0', '--no-progress', '--no-shrink', '--core', 'mutant:no-final-recheck', '--scenario', at('custom.json')]);
+    const run = await runMain(['run', '--seed', '1', '--rounds', '4', '--workers', '0', '--determinism-every', '0', '--no-progress', '--no-shrink', '--core', 'mutant:no-final-recheck', '--scenario', at('custom.json')]);
     expect(run.code).toBe(1);
     const line = run.stdout.split('\n').find((text) => text.startsWith('  catsim replay '));
-    expect(line?.split('   #')[0]?.trim()).toBe(`catsim replay --seed 1 --round 2 --core mutant:no-final-recheck --scenario ${at('custom.json')}`);
-    const replay = await runMain(['replay', '--seed', '1', '--round', '2', '--core', 'mutant:no-final-recheck', '--scenario', at('custom.json'), '--trace', at('custom-2.jsonl')]);
-    expect(replay.stdout.split('\n')[0]).toBe('catsim replay  seed=1  round=2  scenario=custom  core=mutant:no-final-recheck');
+    expect(line?.split('   #')[0]?.trim()).toBe(`catsim replay --seed 1 --round 3 --core mutant:no-final-recheck --scenario ${at('custom.json')}`);
+    const replay = await runMain(['replay', '--seed', '1', '--round', '3', '--core', 'mutant:no-final-recheck', '--scenario', at('custom.json'), '--trace', at('custom-3.jsonl')]);
+    expect(replay.stdout.split('\n')[0]).toBe('catsim replay  seed=1  round=3  scenario=custom  core=mutant:no-final-recheck');
     expect(replay.code).toBe(1);
   });
 

@@ -2,30 +2,90 @@ import { describe, expect, it } from 'vitest';
 import { resolveCore } from '../sim/campaign/cores.ts';
 import { generatePlan } from '../sim/plan/generate.ts';
 import { loadScenario } from '../sim/plan/scenario.ts';
-import { shrinkPlan } from '../sim/shrink/shrink.ts';
+import { reductionsOf } from '../sim/shrink/reductions.ts';
+import { relabelled, shrinkPlan } from '../sim/shrink/shrink.ts';
+import { EQUIVOCATION } from '../sim/faults/equivocation.ts';
+import { faultsPresentIn } from '../sim/faults/index.ts';
+import type { RoundPlan } from '../sim/plan/types.ts';
+import { handPlan, handServer, step, tool, tools, type HandServerOptions } from './support/hand-plan.ts';
 
 describe('shrinking known mutants to small counterexamples', () => {
-  it('no-final-recheck (seed 1, round 5) shrinks to one server, one audience, one revision and no tools', async () => {
+  it('no-final-recheck (seed 1, round 3) shrinks to one server, one audience, one revision and no tools', async () => {
     const core = 'mutant:no-final-recheck';
-    const result = await shrinkPlan(generatePlan('1', 5, loadScenario('default')), resolveCore(core), core);
+    const plan = generatePlan('1', 3, loadScenario('default'));
+    const result = await shrinkPlan(plan, resolveCore(core), core);
     expect(result.invariant).toBe('I1');
     expect(result.violations.every((v) => v.code === 'NO_FINAL_RECHECK')).toBe(true);
     const [server] = result.plan.servers;
-    expect(result.plan.servers).toHaveLength(1);
-    expect(server?.audiences).toEqual(['acme.dev']);
+    // Round 3 has two servers; s0 goes first, then two of s1's three audiences.
+    expect(result.plan.servers.map((s) => s.id)).toEqual(['s1']);
+    expect(server?.audiences).toEqual(['acme.ops']);
     expect(server?.history).toHaveLength(1);
     expect(Object.values(server?.history[0]?.views ?? {}).flat()).toEqual([]);
     expect(server?.restartsAtMs).toEqual([]);
     expect(result.plan.calls.callFraction).toBe(0);
-    // 169 -> 131: a server (100) with one audience (20) and one revision step (10), one refresher.
-    expect([result.sizeBefore, result.sizeAfter]).toEqual([169, 131]);
+    // 507 -> 131: a server (100) with one audience (20) and one revision step (10), one refresher.
+    expect([result.sizeBefore, result.sizeAfter]).toEqual([507, 131]);
+    // The round enabled F2 F4 F7 F9 F10 F15 F16 F17; the shrink dropped the F2 and F4 steps, the
+    // extra refresher (F9) and the stale and guessing planners (F10, F17), and F7, F15 and F16 went
+    // with s0 and the dropped audiences, so the shrunk plan, and the header of the trace it ran,
+    // claim no fault.
+    expect(plan.faults).toEqual(['F2', 'F4', 'F7', 'F9', 'F10', 'F15', 'F16', 'F17']);
+    expect(result.plan.faults).toEqual([]);
+    expect(result.run.header.faults).toEqual([]);
   });
 
   it('key-without-tenant (seed 1, round 0) shrinks to a single audience with no tools, still failing I2', async () => {
     const core = 'mutant:key-without-tenant';
     const result = await shrinkPlan(generatePlan('1', 0, loadScenario('default')), resolveCore(core), core, { attemptsMax: 80 });
     expect(result.invariant).toBe('I2');
-    expect(result.plan.servers.map((s) => s.audiences)).toEqual([['acmex.ops']]);
+    expect(result.plan.servers.map((s) => s.audiences)).toEqual([['acme.dev']]);
     expect(result.sizeAfter).toBe(131);
+    // Its unversioned server (F12) is shrunk to a versioned one too: the foreign page is served either way.
+    expect([result.plan.servers[0]?.versioned, result.plan.faults]).toEqual([true, []]);
+  });
+});
+
+describe('fault labels of a shrunk plan', () => {
+  it('are recomputed from what the plan still contains, never copied from the round it came from', () => {
+    const plan = handPlan({
+      faults: ['F1', 'F5', 'F11', 'F17'],
+      servers: [handServer({ history: [step(0, 7, { 'acme.dev': tools('read_file', 'echo') })], cursorTrait: 'cycle', restartsAtMs: [40] })],
+    });
+    // No F1 step, no guessing planner: only the cursor cycle (F5) and the restart (F11) are left.
+    expect(relabelled(plan).faults).toEqual(['F5', 'F11']);
+    const honest = reductionsOf(plan).find((reduction) => reduction.name === 's0: honest cursors');
+    expect(relabelled(honest?.plan ?? plan).faults).toEqual(['F11']);
+    const noRestart = reductionsOf(plan).find((reduction) => reduction.name === 's0: no restart at 40 ms');
+    expect(relabelled(noRestart?.plan ?? plan).faults).toEqual(['F5']);
+  });
+
+  it('name each fault of a plan that holds only that fault, and nothing for a healthy plan', () => {
+    const base = [step(0, 7, { 'acme.dev': tools('read_file', 'echo') })];
+    const server = (options: Partial<HandServerOptions> = {}) => handServer({ history: base, ...options });
+    const plans: [string, RoundPlan][] = [
+      ['healthy', handPlan({ servers: [server()] })],
+      ['F1', handPlan({ servers: [server({ history: [...base, step(50, 8, { 'acme.dev': tools('read_file') }, 'F1')] })] })],
+      ['F2', handPlan({ servers: [server({ history: [...base, step(50, 8, { 'acme.dev': tools('read_file') }, 'F2')] })] })],
+      ['F3', handPlan({ servers: [server({ notifications: { copies: 2 } })] })],
+      ['F4', handPlan({ servers: [server({ history: [...base, step(50, 8, { 'acme.dev': tools('read_file', 'echo'), 'internal.ops': tools('echo') }, 'F4')] })] })],
+      ['F5', handPlan({ servers: [server({ cursorTrait: 'repeat' })] })],
+      ['F6', handPlan({ servers: [server({ planted: [{ defect: 'DUPLICATE_NAME', descriptor: tool('echo') }] })] })],
+      ['F7', handPlan({ servers: [server({ rotations: [{ atMs: 30, identity: 'fp:2' }] })] })],
+      ['F8', handPlan({ servers: [server()], policy: { pushLossFraction: 0.3 } })],
+      ['F9', handPlan({ servers: [server()], refreshersPerKey: 2 })],
+      ['F10', handPlan({ servers: [server()], calls: { staleFraction: 0.3 } })],
+      ['F11', handPlan({ servers: [server({ restartsAtMs: [30] })] })],
+      ['F12', handPlan({ servers: [server({ versioned: false })] })],
+      ['F13', handPlan({ servers: [server({ planted: [{ defect: 'REMOTE_REF', descriptor: tool('echo') }] })] })],
+      ['F14', handPlan({ servers: [server({ history: [step(0, 7, { 'acme.dev': [tool('echo'), { name: 'purge_cache_s0', inputSchema: { type: 'object' } }] })] })] })],
+      ['F15', handPlan({ servers: [server({ linkFaults: { disconnectsAtMs: { 'acme.dev': [30] } } })] })],
+      ['F16', handPlan({ servers: [server({ audiences: ['acme.dev', 'globex.dev'], history: [step(0, 7, { 'acme.dev': tools('echo'), 'globex.dev': [{ ...tool('echo'), description: 'Echoes. (globex edition)' }] })] })] })],
+      ['F17', handPlan({ servers: [server()], calls: { guessFraction: 0.3 } })],
+    ];
+    for (const [fault, plan] of plans) expect(faultsPresentIn(plan), fault).toEqual(fault === 'healthy' ? [] : [fault]);
+    // Equivocation is switched on by the scenario, not listed in `faults`; it still knows when a plan holds it.
+    const equivocating = handPlan({ servers: [server({ equivocates: true })] });
+    expect([faultsPresentIn(equivocating), EQUIVOCATION.presentIn(equivocating), EQUIVOCATION.presentIn(plans[0]?.[1] as RoundPlan)]).toEqual([[], true, false]);
   });
 });

@@ -21,6 +21,7 @@ import type { PoolTool } from '../../sim/plan/tool-pool.ts';
 import { shrinkPlan } from '../../sim/shrink/shrink.ts';
 import { describeShrink, saveShrunk } from './shrink.ts';
 
+
 /** Arguments of `catsim run`. */
 export interface RunArgs {
   seed: string;

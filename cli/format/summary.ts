@@ -3,6 +3,7 @@
  */
 import { CORE_FAILED, INVARIANT_IDS } from '../../oracle/index.ts';
 import type { CampaignReport } from '../../sim/campaign/report.ts';
+import { FAULT_IDS } from '../../sim/faults/index.ts';
 
 /** How many failing rounds are listed before the rest is summarised. */
 const FAILING_ROUNDS_SHOWN = 20;
@@ -22,7 +23,7 @@ export function formatSummary(report: CampaignReport, workers: number | string):
     `violations per invariant: ${violationCounts(report)}`,
     `scan end states: ${counts(report.endStates)}`,
     `scan end reasons: ${counts(report.endReasons)}`,
-    `faults enabled (rounds): ${counts(report.faultsEnabled, false)}`,
+    `faults enabled (rounds): ${counts(inMenuOrder(report.faultsEnabled), false)}`,
     `gate decisions: ${counts(report.decisions)}`,
     `revocation propagation: ${revocationLine(report)}`,
     `receipt coverage: ${report.receipts.covered} of ${report.receipts.executed} executed calls have exactly one receipt binding generation, descriptor and policy epoch (${coverage(report.receipts.covered, report.receipts.executed)})`,
@@ -47,6 +48,11 @@ export function formatSummary(report: CampaignReport, workers: number | string):
 export function violationCounts(report: Pick<CampaignReport, 'violationsByInvariant'>): string {
   const failed = report.violationsByInvariant[CORE_FAILED] ?? 0;
   return `${INVARIANT_IDS.map((id) => `${id} ${report.violationsByInvariant[id] ?? 0}`).join('  ')}${failed > 0 ? `  ${CORE_FAILED} ${failed}` : ''}`;
+}
+
+/** The scenario's faults in the registry's menu order (a scenario may list them in any order). */
+function inMenuOrder(enabled: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(FAULT_IDS.filter((id) => id in enabled).map((id) => [id, enabled[id] as number]));
 }
 
 function revocationLine(report: CampaignReport): string {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { PROBES } from './probes.ts';
+import { PROBES } from '../../oracle/probes/index.ts';
 import { ReportBuilder, campaignDigest } from './report.ts';
 import type { RoundSummary } from './round-check.ts';
 

@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import type { Violation } from '../../oracle/index.ts';
 import type { FaultId } from '../plan/types.ts';
 import { percentile } from '../../oracle/index.ts';
-import { PROBES } from './probes.ts';
+import { PROBES } from '../../oracle/probes/index.ts';
 import type { RoundSummary } from './round-check.ts';
 
 /** One failing round: a violation, an UNDECIDED end, or both. */

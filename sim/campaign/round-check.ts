@@ -10,7 +10,7 @@ import type { PoolTool } from '../plan/tool-pool.ts';
 import type { FaultId, RoundPlan } from '../plan/types.ts';
 import { runRound, type RoundRun } from '../round.ts';
 import { traceDigest } from '../trace/recorder.ts';
-import { probesHit } from './probes.ts';
+import { probesHit } from '../../oracle/probes/index.ts';
 
 /** What a campaign keeps of one round. */
 export interface RoundSummary {
@@ -22,7 +22,7 @@ export interface RoundSummary {
   /** Count of scan end reasons (INCOMPLETE and QUARANTINED ones), by reason code. */
   endReasons: Record<string, number>;
   violations: Violation[];
-  /** Names of the coverage probes this round hit (sim/campaign/probes.ts). */
+  /** Names of the coverage probes this round hit (oracle/probes/). */
   probes: string[];
   /** Gate decisions by decision (`ADMIT` or a refusal code), from the oracle's metrics. */
   decisions: Record<string, number>;

@@ -1,23 +1,45 @@
 /**
- * The plan generator: one round seed gives one plan (plain JSON). Each part draws from its own
- * named stream, so adding a component does not shift the others (SPEC section 10).
+ * The plan generator: one round seed gives one plan (plain JSON). Every part draws from its own
+ * named stream (SPEC section 10): the base of each server from `server/<id>`, each fault from its
+ * own `server/<id>/<fault id>` and `round/<fault id>` (sim/faults/), so enabling, removing or
+ * re-tuning one fault never shifts the draws of another.
  *
- * Swarm testing: every fault of the scenario is enabled in a round with the scenario's
- * `faultEnableFraction`, so rounds differ in which faults they combine, not only in timing.
- * Episodes (changes, restarts, late notifications) act in [0, T_heal); traits (cursor
- * misbehaviour, no revision) last the whole round.
+ * Swarm testing: the `swarm` stream draws once per fault of the menu, in menu order, whether to
+ * enable it (with the scenario's `faultEnableFraction`, if the scenario lists it), so rounds
+ * differ in which faults they combine, not only in timing. Episodes (changes, restarts, late
+ * notifications) act in [0, T_heal); traits (cursor misbehaviour, no revision) last the whole
+ * round. Order of calls: see sim/faults/fault.ts and sim/faults/draft.ts.
  */
-import { createStreams, deriveRoundSeed, type Rng } from '../random.ts';
+import { createStreams, deriveRoundSeed, type Rng, type Streams } from '../random.ts';
+import { FAULTS, SCENARIO_FAULTS, type FaultId } from '../faults/index.ts';
+import type { FaultDefinition } from '../faults/fault.ts';
+import { GENERATION_PHASES, type HistoryChange, type ServerDraft } from '../faults/draft.ts';
+import { HEALTHY_NOTIFICATIONS } from '../faults/f03-list-changed.ts';
+import { CALM_LINKS } from '../faults/f15-transport.ts';
+import { ratesOf, type RateSpecs, type RatesOf } from '../faults/rates.ts';
+import { distinctTimes, hexDigits } from './draws.ts';
+import { buildHistory, INTERNAL_AUDIENCE, pickTools } from './history.ts';
 import { boundsOf, type Scenario } from './scenario.ts';
 import { TOOL_POOL, type PoolTool } from './tool-pool.ts';
-import { plantF13, plantF6 } from './defects.ts';
-import { effectClassesFor, lyingTool } from './effect-policy.ts';
-import type { CursorTrait, FaultId, IdentityRotation, LinkFaults, NotificationPlan, PlantedDefect, PolicyChange, PolicyPlan, RevisionStep, RoundPlan, ServerPlan, ToolDescriptor } from './types.ts';
+import { effectClassesFor } from './effect-policy.ts';
+import type { PolicyPlan, RoundPlan, ServerPlan, ToolDescriptor } from './types.ts';
 
-/** An audience no simulated client connects as; F4 changes only its view (revision moves, content does not). */
-export const INTERNAL_AUDIENCE = 'internal.ops';
+export { INTERNAL_AUDIENCE } from './history.ts';
 
-const CURSOR_TRAITS: readonly CursorTrait[] = ['repeat', 'cycle', 'always-empty', 'never-ending', 'ignored', 'empty-page-with-next'];
+/** Edits of a server's history that no fault plans (so that healthy rounds change too), per server. */
+const BASE_EDITS_PER_SERVER = { min: 0, max: 2 };
+
+/** Tools of the internal audience's first view (the audience F4 changes). */
+const INTERNAL_TOOLS = { min: 1, max: 3 };
+
+/** The range a server's first revision number is drawn from. */
+const FIRST_REVISION = { min: 1, max: 1000 };
+
+/**
+ * Chance that an audience's epoch-1 grant leaves out one of its tools, so that POLICY_REVOKED
+ * refusals happen on healthy rounds too (not a fault: a policy that does not grant everything).
+ */
+const GRANT_GAP_FRACTION = 0.3;
 
 /**
  * Builds the plan of round `round` of campaign `seed` without running the rounds before it.
@@ -26,54 +48,146 @@ const CURSOR_TRAITS: readonly CursorTrait[] = ['repeat', 'cycle', 'always-empty'
 export function generatePlan(seed: string, round: number, scenario: Scenario, pool: readonly PoolTool[] = TOOL_POOL): RoundPlan {
   const roundSeed = deriveRoundSeed(seed, round);
   const streams = createStreams(roundSeed);
-  const swarm = streams.stream('swarm');
-  const faults = scenario.faults.filter(() => swarm.chance(scenario.faultEnableFraction));
+  const enabled = enabledFaults(streams.stream('swarm'), scenario);
   const serverCount = streams.stream('topology').int(scenario.servers.min, scenario.servers.max);
-  const servers = Array.from({ length: serverCount }, (_, index) => generateServer(`s${index}`, streams.stream(`server/s${index}`), faults, scenario, pool));
+  const servers = Array.from({ length: serverCount }, (_, index) => generateServer(`s${index}`, streams, enabled, scenario, pool));
+  const plan = basePlan({ seed, round, roundSeed, scenario, streams, pool }, servers, enabled);
+  for (const fault of enabled) fault.generateRound?.({ scenario, plan }, streams.stream(`round/${fault.id}`), ratesIn(fault, scenario));
+  plan.sampleArgs = Object.fromEntries(Object.entries(plan.sampleArgs).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return plan;
+}
+
+/**
+ * The faults of this round: one swarm draw per fault of the menu, whether or not the scenario
+ * lists it (so that listing one more fault changes no other's draw), then the scenario-level ones
+ * the scenario switches on.
+ */
+function enabledFaults(swarm: Rng, scenario: Scenario): FaultDefinition[] {
+  const drawn = FAULTS.map(() => swarm.chance(scenario.faultEnableFraction));
+  const menu = FAULTS.filter((fault, i) => drawn[i] === true && (scenario.faults as readonly string[]).includes(fault.id));
+  return [...menu, ...SCENARIO_FAULTS.filter((fault) => fault.switchedOnBy?.(scenario) ?? false)];
+}
+
+/** The rates of `fault` in force in `scenario`. */
+function ratesIn<S extends RateSpecs>(fault: FaultDefinition<string, S>, scenario: Scenario): RatesOf<S> {
+  return ratesOf(fault.rates, scenario.faultRates?.[fault.id]);
+}
+
+/** What the round-level parts of a plan are drawn for. */
+interface RoundInput {
+  seed: string;
+  round: number;
+  roundSeed: string;
+  scenario: Scenario;
+  streams: Streams;
+  pool: readonly PoolTool[];
+}
+
+/** The round-level parts before the round-level faults: bounds, timings, the base policy and calls, one refresher per key. */
+function basePlan(input: RoundInput, servers: ServerPlan[], enabled: readonly FaultDefinition[]): RoundPlan {
+  const { seed, round, roundSeed, scenario, streams } = input;
   const bounds = boundsOf(scenario);
+  const menuIds = new Set<string>(FAULTS.map((fault) => fault.id));
   return {
     schema: 'catsim.plan.v1',
     seed,
     round,
     roundSeed,
     scenario: scenario.name,
-    faults,
+    faults: enabled.filter((fault) => menuIds.has(fault.id)).map((fault) => fault.id as FaultId),
     bounds,
     timings: { ...scenario.timings },
     nominalLatencyMs: [scenario.nominalLatencyMs.min, scenario.nominalLatencyMs.max],
     eventBudget: scenario.eventBudget,
-    refreshersPerKey: faults.includes('F9') ? streams.stream('refreshers').int(2, 3) : 1,
+    refreshersPerKey: 1,
     plannerIntervalMs: [scenario.plannerIntervalMs.min, scenario.plannerIntervalMs.max],
-    leaseKey: hex(streams.stream('lease-key'), 64),
-    policy: generatePolicy(streams.stream('policy'), faults, servers, scenario),
+    leaseKey: hexDigits(streams.stream('lease-key'), 64),
+    policy: basePolicy(streams.stream('policy'), servers, scenario),
     calls: {
       callFraction: scenario.calls.callFraction,
-      staleFraction: faults.includes('F10') ? scenario.calls.staleFraction : 0,
-      staleDelayMs: [scenario.calls.staleDelayMs.min, scenario.calls.staleDelayMs.max],
-      guessFraction: faults.includes('F17') ? scenario.calls.guessFraction : 0,
+      staleFraction: 0,
+      staleDelayMs: [0, 0],
+      guessFraction: 0,
       invalidArgsFraction: scenario.calls.invalidArgsFraction,
       confirmFraction: scenario.calls.confirmFraction,
       probeAtMs: bounds.tEndMs - Math.max(scenario.timings.refreshIntervalMs, scenario.policyPollMs),
     },
-    sampleArgs: sampleArgsFor(servers, pool),
+    sampleArgs: sampleArgsFor(servers, input.pool),
     servers,
   };
 }
 
 /**
+ * One server: the base drawn from `server/<id>`, then the faults acting on it, phase by phase, each
+ * on its own stream; the history is built from the planned changes just before the `history` phase.
+ */
+function generateServer(id: string, streams: Streams, enabled: readonly FaultDefinition[], scenario: Scenario, tools: readonly PoolTool[]): ServerPlan {
+  const { draft, protectedTools } = baseServer(id, streams, scenario, tools);
+  const acting = enabled.filter((fault) => fault.generate !== undefined).map((fault) => ({ fault, rng: streams.stream(`server/${id}/${fault.id}`), rates: ratesIn(fault, scenario) }))
+    .filter(({ rng, rates }) => rng.chance((rates as { serverFraction?: number }).serverFraction ?? 1));
+  for (const phase of GENERATION_PHASES) {
+    if (phase === 'history') {
+      const server = draft.server;
+      server.history = buildHistory({ first: server.history[0] as ServerPlan['history'][number], audiences: server.audiences, pool: tools, protectedTools }, draft.changes);
+    }
+    for (const { fault, rng, rates } of acting) fault.generate?.[phase]?.(draft, rng, rates);
+  }
+  return draft.server;
+}
+
+/**
+ * The base of a server, all from `server/<id>`: identity, audiences, first views, first revision,
+ * page size, latency, and the base edits of its history; every fault field healthy.
+ */
+function baseServer(id: string, streams: Streams, scenario: Scenario, tools: readonly PoolTool[]): { draft: ServerDraft; protectedTools: Set<ToolDescriptor> } {
+  const rng = streams.stream(`server/${id}`);
+  const identity = `fp:${hexDigits(rng, 16)}`;
+  const audiences = rng.shuffle([...scenario.audiences]).slice(0, rng.int(scenario.audiencesPerServer.min, scenario.audiencesPerServer.max));
+  const views: Record<string, ToolDescriptor[]> = { [INTERNAL_AUDIENCE]: pickTools(rng, tools, INTERNAL_TOOLS.min, INTERNAL_TOOLS.max) };
+  for (const audience of audiences) views[audience] = pickTools(rng, tools, scenario.toolsPerView.min, scenario.toolsPerView.max);
+  const server: ServerPlan = {
+    id, identity, versioned: true, audiences,
+    history: [{ atMs: 0, revision: rng.int(FIRST_REVISION.min, FIRST_REVISION.max), views, cause: 'base' }],
+    pageSizeMin: scenario.pageSize.min, pageSizeMax: rng.int(scenario.pageSize.min, scenario.pageSize.max),
+    cursorTrait: null, restartsAtMs: [], notifications: { ...HEALTHY_NOTIFICATIONS },
+    latencyMsMin: scenario.latencyMs.min, latencyMsMax: rng.int(scenario.latencyMs.min, scenario.latencyMs.max),
+    rotations: [], planted: [], linkFaults: { ...CALM_LINKS, disconnectsAtMs: {} }, equivocates: false,
+  };
+  const changes: HistoryChange[] = distinctTimes(rng, rng.int(BASE_EDITS_PER_SERVER.min, BASE_EDITS_PER_SERVER.max), scenario.tHealMs).map((atMs) => ({ atMs, cause: 'base', kind: 'edit', rng }));
+  const protectedTools = new Set<ToolDescriptor>();
+  const draft: ServerDraft = {
+    scenario, pool: tools, server, changes,
+    place: (placeRng, descriptors) => place(placeRng, server, descriptors, protectedTools),
+    stream: (name) => streams.stream(`server/${id}/${name}`),
+  };
+  return { draft, protectedTools };
+}
+
+/** Places descriptors into one audience's first view (the same objects the plan labels), and protects them from edits. */
+function place(rng: Rng, server: ServerPlan, descriptors: readonly ToolDescriptor[], protectedTools: Set<ToolDescriptor>): void {
+  const views = (server.history[0] as ServerPlan['history'][number]).views;
+  const target = rng.pick(server.audiences.length > 0 ? server.audiences : [INTERNAL_AUDIENCE]);
+  for (const descriptor of descriptors) {
+    const view = views[target] ?? [];
+    view.splice(rng.int(0, view.length), 0, descriptor);
+    views[target] = view;
+    protectedTools.add(descriptor);
+  }
+}
+
+/**
  * Sample arguments for every tool name in the histories: the pool entry's, matched by name, or
  * by the name before a rename (`_vN`) or plant suffix; schema edits only add optional options, so
- * the original arguments stay valid.
+ * the original arguments stay valid. Tools a fault makes up itself get theirs from that fault.
  */
-function sampleArgsFor(servers: readonly ServerPlan[], pool: readonly PoolTool[]): Record<string, Record<string, unknown>> {
-  const byBase = new Map(pool.map((entry) => [baseName(String(entry.descriptor.name)), entry.sampleArgs]));
+function sampleArgsFor(servers: readonly ServerPlan[], tools: readonly PoolTool[]): Record<string, Record<string, unknown>> {
+  const byBase = new Map(tools.map((entry) => [baseName(String(entry.descriptor.name)), entry.sampleArgs]));
   const out: Record<string, Record<string, unknown>> = {};
   const names = new Set<string>();
   for (const server of servers) for (const step of server.history) for (const view of Object.values(step.views)) for (const tool of view) names.add(String(tool.name));
   for (const name of [...names].sort()) {
     const args = byBase.get(baseName(name));
     if (args !== undefined) out[name] = structuredClone(args);
-    else if (name.startsWith('purge_cache_')) out[name] = { scope: 'all' };
   }
   return out;
 }
@@ -87,11 +201,11 @@ export function baseName(name: string): string {
 }
 
 /**
- * The policy service: every session audience starts (epoch 1) holding the names of its tools
- * across the whole history, less one now and then (so refusals happen on healthy rounds too);
- * F8 revokes and re-grants names at planned times, and loses some pushes until T_heal.
+ * The base policy: every session audience starts (epoch 1) holding the names of its tools across
+ * the whole history, less one now and then (GRANT_GAP_FRACTION); nothing changes and no push is
+ * lost unless F8 says so.
  */
-function generatePolicy(rng: Rng, faults: readonly FaultId[], servers: readonly ServerPlan[], scenario: Scenario): PolicyPlan {
+function basePolicy(rng: Rng, servers: readonly ServerPlan[], scenario: Scenario): PolicyPlan {
   const grants: Record<string, string[]> = {};
   const every: ToolDescriptor[] = [];
   for (const server of servers) {
@@ -104,222 +218,14 @@ function generatePolicy(rng: Rng, faults: readonly FaultId[], servers: readonly 
   }
   for (const audience of Object.keys(grants).sort()) {
     const names = grants[audience] as string[];
-    if (names.length > 1 && rng.chance(0.3)) names.splice(rng.int(0, names.length - 1), 1);
+    if (names.length > 1 && rng.chance(GRANT_GAP_FRACTION)) names.splice(rng.int(0, names.length - 1), 1);
   }
-  const f8 = faults.includes('F8');
   return {
     effectClasses: effectClassesFor(every),
     grants,
-    changes: f8 ? policyChanges(rng, grants, scenario.tHealMs, scenario.revocationBoundMs) : [],
+    changes: [],
     pushLatencyMs: [scenario.pushLatencyMs.min, scenario.pushLatencyMs.max],
-    pushLossFraction: f8 ? rng.pick([0.3, 0.7, 1]) : 0,
+    pushLossFraction: 0,
     pollIntervalMs: scenario.policyPollMs,
   };
-}
-
-/**
- * F8: a few revocations at planned times before T_heal, some granted back later. A re-grant comes
- * well after the revocation bound B, so a core that learns of revocations late (only on its next
- * catalog refresh) is seen admitting a revoked tool in between.
- */
-function policyChanges(rng: Rng, grants: Record<string, string[]>, tHealMs: number, revocationBoundMs: number): PolicyChange[] {
-  const changes: PolicyChange[] = [];
-  const audiences = Object.keys(grants).sort().filter((audience) => (grants[audience] ?? []).length > 0);
-  if (audiences.length === 0) return changes;
-  for (const atMs of times(rng, rng.int(1, 3), Math.max(2, tHealMs - 200))) {
-    const audience = rng.pick(audiences);
-    const name = rng.pick(grants[audience] as string[]);
-    changes.push({ atMs, audience, revoke: [name], grant: [] });
-    const regrantAtMs = atMs + revocationBoundMs + rng.int(500, 1500);
-    if (rng.chance(0.5) && regrantAtMs < tHealMs) changes.push({ atMs: regrantAtMs, audience, revoke: [], grant: [name] });
-  }
-  return changes.sort((a, b) => a.atMs - b.atMs);
-}
-
-function generateServer(id: string, rng: Rng, faults: readonly FaultId[], scenario: Scenario, pool: readonly PoolTool[]): ServerPlan {
-  const on = (fault: FaultId) => faults.includes(fault) && rng.chance(0.75);
-  const audiences = pickAudiences(rng, scenario, on('F16'));
-  const planted = [...(on('F13') ? times(rng, rng.int(1, 2), 1000).map((_, i) => plantF13(rng, pool, `${id}d${i}`)) : []), ...(on('F6') ? plantF6(rng, pool, `${id}t`) : [])];
-  const lying = on('F14') ? [lyingTool(id)] : [];
-  const rotations = on('F7') ? times(rng, rng.int(1, 2), scenario.tHealMs).map((atMs) => ({ atMs, identity: `fp:${hex(rng, 16)}` })) : [];
-  return {
-    id,
-    identity: `fp:${hex(rng, 16)}`,
-    versioned: !on('F12'),
-    audiences,
-    history: generateHistory(rng, { audiences, faults, scenario, pool, planted, lying, rotations, tenantVariants: on('F16'), equivocates: scenario.equivocation === true }),
-    pageSizeMin: scenario.pageSize.min,
-    pageSizeMax: rng.int(scenario.pageSize.min, scenario.pageSize.max),
-    cursorTrait: on('F5') ? rng.pick(CURSOR_TRAITS) : null,
-    restartsAtMs: on('F11') ? times(rng, rng.int(1, 3), scenario.tHealMs) : [],
-    notifications: generateNotifications(rng, on('F3')),
-    latencyMsMin: scenario.latencyMs.min,
-    latencyMsMax: rng.int(scenario.latencyMs.min, scenario.latencyMs.max),
-    rotations,
-    planted,
-    linkFaults: generateLinkFaults(rng, on('F15'), audiences, scenario.tHealMs),
-    equivocates: scenario.equivocation === true,
-  };
-}
-
-/**
- * The audiences a server serves. With F16 two tenants share a role (e.g. acme.dev and
- * globex.dev), so the same tool names reach them with different descriptors.
- */
-function pickAudiences(rng: Rng, scenario: Scenario, sharedRole: boolean): string[] {
-  const audiences = rng.shuffle([...scenario.audiences]).slice(0, rng.int(scenario.audiencesPerServer.min, scenario.audiencesPerServer.max));
-  if (!sharedRole) return audiences;
-  const first = audiences[0] as string;
-  const [tenant, role] = first.split('.') as [string, string];
-  const other = scenario.audiences.map((a) => a.split('.') as [string, string]).find(([t, r]) => r === role && t !== tenant);
-  const twin = other === undefined ? `${tenant}x.${role}` : `${other[0]}.${other[1]}`;
-  return audiences.includes(twin) ? audiences : [...audiences, twin];
-}
-
-/** F15: reordering, lost notifications (up to a stateless gateway that drops all), disconnects. */
-function generateLinkFaults(rng: Rng, f15: boolean, audiences: readonly string[], tHealMs: number): LinkFaults {
-  if (!f15) return { reorder: false, notificationLossFraction: 0, disconnectsAtMs: {} };
-  const disconnectsAtMs: Record<string, number[]> = {};
-  for (const audience of audiences) disconnectsAtMs[audience] = rng.chance(0.6) ? times(rng, rng.int(1, 2), tHealMs) : [];
-  return { reorder: rng.chance(0.6), notificationLossFraction: rng.pick([0, 0.3, 0.7, 1]), disconnectsAtMs };
-}
-
-function generateNotifications(rng: Rng, f3: boolean): NotificationPlan {
-  if (!f3) return { declared: true, sendOnChange: true, afterPage2: false, lateByMs: 0, copies: 1 };
-  return {
-    declared: !rng.chance(0.2),
-    sendOnChange: !rng.chance(0.25),
-    afterPage2: rng.chance(0.5),
-    lateByMs: rng.chance(0.5) ? rng.int(100, 1500) : 0,
-    copies: rng.int(1, 3),
-  };
-}
-
-/** A change to apply at a time: `edit` (one view changes) or `revert` (back to an earlier content). */
-type Change =
-  | { atMs: number; cause: string; kind: 'edit' | 'internal' | 'rotate' }
-  | { atMs: number; cause: string; kind: 'revert'; of: number };
-
-/** What shapes one server's history besides the random edits. */
-interface HistoryInput {
-  audiences: readonly string[];
-  faults: readonly FaultId[];
-  scenario: Scenario;
-  pool: readonly PoolTool[];
-  planted: readonly PlantedDefect[];
-  /** F14 tools whose annotations lie; placed like planted defects but not labelled. */
-  lying: readonly ToolDescriptor[];
-  rotations: readonly IdentityRotation[];
-  tenantVariants: boolean;
-  equivocates: boolean;
-}
-
-function generateHistory(rng: Rng, input: HistoryInput): RevisionStep[] {
-  const { audiences, scenario, pool } = input;
-  const initial: Record<string, ToolDescriptor[]> = { [INTERNAL_AUDIENCE]: pickTools(rng, pool, 1, 3) };
-  for (const audience of audiences) initial[audience] = pickTools(rng, pool, scenario.toolsPerView.min, scenario.toolsPerView.max);
-  if (input.tenantVariants) addTenantVariants(initial, audiences);
-  plant(rng, initial, audiences, [...input.planted.map((p) => p.descriptor), ...input.lying]);
-  const placed = new Set<ToolDescriptor>([...input.planted.map((p) => p.descriptor), ...input.lying]);
-  const protectedTools = new Set<ToolDescriptor>(Object.values(initial).flat().filter((tool) => placed.has(tool)));
-  const steps: RevisionStep[] = [{ atMs: 0, revision: rng.int(1, 1000), views: initial, cause: 'base' }];
-  for (const change of planChanges(rng, input.faults, scenario.tHealMs, input.rotations)) {
-    const previous = steps.at(-1) as RevisionStep;
-    // An equivocating server sometimes changes content without moving its revision.
-    const revision = input.equivocates && change.kind !== 'internal' && rng.chance(0.5) ? previous.revision : previous.revision + 1;
-    steps.push({ atMs: change.atMs, revision, views: applyChange(rng, change, steps, audiences, pool, protectedTools), cause: change.cause });
-  }
-  return steps;
-}
-
-/** F16: the twin tenant of a shared role sees the same names with its own descriptors. */
-function addTenantVariants(views: Record<string, ToolDescriptor[]>, audiences: readonly string[]): void {
-  const twin = audiences.at(-1) as string;
-  const source = views[audiences[0] as string] ?? [];
-  views[twin] = source.map((tool) => ({ ...tool, description: `${String(tool.description ?? '')} (${twin.split('.')[0]} edition)` }));
-}
-
-/** Places each planted descriptor into one audience's view (the same object the plan labels). */
-function plant(rng: Rng, views: Record<string, ToolDescriptor[]>, audiences: readonly string[], descriptors: readonly ToolDescriptor[]): void {
-  const target = audiences.length > 0 ? rng.pick(audiences) : INTERNAL_AUDIENCE;
-  for (const descriptor of descriptors) {
-    const view = views[target] ?? [];
-    view.splice(rng.int(0, view.length), 0, descriptor);
-    views[target] = view;
-  }
-}
-
-function planChanges(rng: Rng, faults: readonly FaultId[], tHealMs: number, rotations: readonly IdentityRotation[]): Change[] {
-  const changes: Change[] = times(rng, rng.int(0, 2), tHealMs).map((atMs) => ({ atMs, cause: 'base', kind: 'edit' as const }));
-  if (faults.includes('F1')) changes.push(...times(rng, rng.int(4, 10), tHealMs).map((atMs) => ({ atMs, cause: 'F1', kind: 'edit' as const })));
-  if (faults.includes('F4')) changes.push(...times(rng, rng.int(2, 6), tHealMs).map((atMs) => ({ atMs, cause: 'F4', kind: 'internal' as const })));
-  if (faults.includes('F2')) {
-    for (const atMs of times(rng, rng.int(1, 3), tHealMs - 100)) {
-      changes.push({ atMs, cause: 'F2', kind: 'edit' }, { atMs: atMs + rng.int(5, 80), cause: 'F2', kind: 'revert', of: atMs });
-    }
-  }
-  // Some rotations bring a different catalog (a new deployment behind the new certificate).
-  for (const rotation of rotations) if (rng.chance(0.5)) changes.push({ atMs: rotation.atMs, cause: 'F7', kind: 'rotate' });
-  return changes.sort((a, b) => a.atMs - b.atMs || kindOrder(a) - kindOrder(b));
-}
-
-const kindOrder = (change: Change) => (change.kind === 'revert' ? 1 : 0);
-
-function applyChange(rng: Rng, change: Change, steps: readonly RevisionStep[], audiences: readonly string[], pool: readonly PoolTool[], protectedTools: ReadonlySet<ToolDescriptor>): Record<string, ToolDescriptor[]> {
-  const current = (steps.at(-1) as RevisionStep).views;
-  if (change.kind === 'revert') {
-    // A-B-A: the content from just before the paired edit comes back under a new revision.
-    const before = [...steps].reverse().find((step) => step.atMs < change.of) ?? (steps[0] as RevisionStep);
-    return { ...before.views };
-  }
-  // Descriptors are immutable once placed: unchanged views and tools are shared between steps.
-  const views = { ...current };
-  const targets = change.kind === 'rotate' ? audiences : [change.kind === 'internal' ? INTERNAL_AUDIENCE : rng.pick(audiences.length > 0 ? audiences : [INTERNAL_AUDIENCE])];
-  for (const audience of targets) views[audience] = editView(rng, views[audience] ?? [], pool, protectedTools);
-  return views;
-}
-
-/**
- * One realistic edit: add a tool, remove one, edit a schema, or rename one. Planted descriptors
- * are never edited, so each keeps its defect (and its label) for the whole round.
- */
-function editView(rng: Rng, view: ToolDescriptor[], pool: readonly PoolTool[], protectedTools: ReadonlySet<ToolDescriptor>): ToolDescriptor[] {
-  const editable = view.map((tool, i) => (protectedTools.has(tool) ? -1 : i)).filter((i) => i >= 0);
-  const kind = editable.length === 0 ? 'add' : rng.pick(['add', 'remove', 'schema', 'rename'] as const);
-  const next = [...view];
-  const index = editable.length === 0 ? 0 : rng.pick(editable);
-  if (kind === 'add') {
-    const names = new Set(view.map((tool) => tool.name));
-    const candidates = pool.map((entry) => entry.descriptor).filter((tool) => !names.has(tool.name));
-    if (candidates.length > 0) next.splice(rng.int(0, view.length), 0, structuredClone(rng.pick(candidates)));
-  } else if (kind === 'remove') {
-    next.splice(index, 1);
-  } else if (kind === 'schema') {
-    next[index] = editSchema(next[index] as ToolDescriptor, rng);
-  } else {
-    next[index] = { ...(next[index] as ToolDescriptor), name: `${String((next[index] as ToolDescriptor).name)}_v${rng.int(2, 9)}` };
-  }
-  return next;
-}
-
-function editSchema(tool: ToolDescriptor, rng: Rng): ToolDescriptor {
-  const schema = structuredClone(tool.inputSchema) as { properties?: Record<string, unknown> };
-  schema.properties = { ...schema.properties, [`option${rng.int(1, 99)}`]: { type: 'boolean', description: 'Added option.' } };
-  return { ...tool, inputSchema: schema };
-}
-
-function pickTools(rng: Rng, pool: readonly PoolTool[], min: number, max: number): ToolDescriptor[] {
-  const count = rng.int(Math.min(min, pool.length), Math.min(max, pool.length));
-  return rng.shuffle(pool.map((entry) => entry.descriptor)).slice(0, count).map((tool) => structuredClone(tool));
-}
-
-/** `count` distinct integer times in [1, endMs), sorted. */
-function times(rng: Rng, count: number, endMs: number): number[] {
-  const set = new Set<number>();
-  while (set.size < count) set.add(rng.int(1, Math.max(1, endMs - 1)));
-  return [...set].sort((a, b) => a - b);
-}
-
-function hex(rng: Rng, length: number): string {
-  return Array.from({ length }, () => rng.int(0, 15).toString(16)).join('');
 }

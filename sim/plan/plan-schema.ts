@@ -9,6 +9,7 @@
  */
 import type { ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import { FAULT_ID_RANGE, FAULT_IDS } from '../faults/index.ts';
 import { schemaProblem } from './schema-problem.ts';
 import type { RoundPlan } from './types.ts';
 
@@ -78,7 +79,7 @@ export const PLAN_SCHEMA = {
     round: ms,
     roundSeed: string,
     scenario: string,
-    faults: { type: 'array', title: 'an array of fault ids F1..F17', uniqueItems: true, items: { title: 'a fault id F1..F17', enum: ['F1', 'F2', 'F3', 'F4', 'F5', 'F6', 'F7', 'F8', 'F9', 'F10', 'F11', 'F12', 'F13', 'F14', 'F15', 'F16', 'F17'] } },
+    faults: { type: 'array', title: `an array of fault ids ${FAULT_ID_RANGE}`, uniqueItems: true, items: { title: `a fault id ${FAULT_ID_RANGE}`, enum: FAULT_IDS } },
     bounds: object({ pageCountMax: positive, byteCountMax: positive, scanTimeoutMs: positive, latencyMsMax: ms, tHealMs: ms, tEndMs: ms, generationTtlMs: positive, retryBackoffMsMax: ms, revocationBoundMs: positive }),
     timings: object({ refreshIntervalMs: ms, retryBackoffMsBase: ms, retryBackoffMsMax: ms, listChangedDelayMs: ms }),
     nominalLatencyMs: pair(ms, 'a pair [min, max] of non-negative integers'),

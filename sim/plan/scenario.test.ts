@@ -49,13 +49,17 @@ describe('scenarioProblem', () => {
     expect(scenarioProblem(edited((s) => { s.timings.refreshMs = 800; }))).toBe('unknown field "timings.refreshMs"');
     expect(scenarioProblem(edited((s) => { s.calls.callFraktion = 0.5; }))).toBe('unknown field "calls.callFraktion"');
     expect(scenarioProblem(edited((s) => { s.latencyMs.mean = 4; }))).toBe('unknown field "latencyMs.mean"');
-    expect(scenarioProblem(edited((s) => { s.calls.staleDelayMs.step = 1; }))).toBe('unknown field "calls.staleDelayMs.step"');
+    expect(scenarioProblem(edited((s) => { s.faultRates = { F10: { staleDelayMs: { min: 300, max: 2500, step: 1 } } }; }))).toBe('unknown field "faultRates.F10.staleDelayMs.step"');
+    expect(scenarioProblem(edited((s) => { s.faultRates = { F15: { reorderFraktion: 0.5 } }; }))).toBe('unknown field "faultRates.F15.reorderFraktion"');
+    expect(scenarioProblem(edited((s) => { s.faultRates = { F99: {} }; }))).toBe('unknown field "faultRates.F99"');
+    // The rates that moved into faultRates in the same commit are no longer fields of "calls".
+    expect(scenarioProblem(edited((s) => { s.calls.staleFraction = 0.3; }))).toBe('unknown field "calls.staleFraction"');
   });
 
   it('names missing fields with their path', () => {
     expect(scenarioProblem(edited((s) => { delete s.description; }))).toBe('missing field "description"');
     expect(scenarioProblem(edited((s) => { delete s.timings.listChangedDelayMs; }))).toBe('missing field "timings.listChangedDelayMs"');
-    expect(scenarioProblem(edited((s) => { delete s.calls.staleDelayMs.max; }))).toBe('missing field "calls.staleDelayMs.max"');
+    expect(scenarioProblem(edited((s) => { s.faultRates = { F10: { staleDelayMs: { min: 300 } } }; }))).toBe('missing field "faultRates.F10.staleDelayMs.max"');
   });
 
   it('requires integers for counts, times and ranges', () => {
@@ -64,7 +68,9 @@ describe('scenarioProblem', () => {
     expect(scenarioProblem(edited((s) => { s.pageSize.min = 0; }))).toBe('"pageSize.min" must be an integer from 1 to 2147483647, got 0');
     expect(scenarioProblem(edited((s) => { s.plannerIntervalMs.min = 0; }))).toBe('"plannerIntervalMs.min" must be an integer from 1 to 2147483647, got 0');
     expect(scenarioProblem(edited((s) => { s.audiencesPerServer.min = 0; }))).toBe('"audiencesPerServer.min" must be an integer from 1 to 2147483647, got 0');
-    expect(scenarioProblem(edited((s) => { s.calls.staleDelayMs.min = '300'; }))).toBe('"calls.staleDelayMs.min" must be an integer from 0 to 2147483647, got "300"');
+    expect(scenarioProblem(edited((s) => { s.faultRates = { F10: { staleDelayMs: { min: '300', max: 2500 } } }; }))).toBe('"faultRates.F10.staleDelayMs.min" must be an integer from 0 to 2147483647, got "300"');
+    expect(scenarioProblem(edited((s) => { s.faultRates = { F1: { changesPerServer: { min: 4, max: 1001 } } }; }))).toBe('"faultRates.F1.changesPerServer.max" must be an integer from 0 to 1000, got 1001');
+    expect(scenarioProblem(edited((s) => { s.faultRates = { F3: { copies: { min: 0, max: 3 } } }; }))).toBe('"faultRates.F3.copies.min" must be an integer from 1 to 1000, got 0');
     expect(scenarioProblem(edited((s) => { s.eventBudget = 40000.5; }))).toBe('"eventBudget" must be an integer from 1 to 2147483647, got 40000.5');
     expect(scenarioProblem(edited((s) => { s.timings.retryBackoffMsBase = -40; }))).toBe('"timings.retryBackoffMsBase" must be an integer from 0 to 2147483647, got -40');
     expect(scenarioProblem(edited((s) => { s.probeGateRounds = 0; }))).toBe('"probeGateRounds" must be an integer from 1 to 2147483647, got 0');
@@ -82,7 +88,7 @@ describe('scenarioProblem', () => {
 
   it('checks min <= max in every range after the schema', () => {
     expect(scenarioProblem(edited((s) => { s.latencyMs.min = 50; }))).toBe('"latencyMs.min" must be at most "latencyMs.max", got 50 > 40');
-    expect(scenarioProblem(edited((s) => { s.calls.staleDelayMs.max = 10; }))).toBe('"calls.staleDelayMs.min" must be at most "calls.staleDelayMs.max", got 300 > 10');
+    expect(scenarioProblem(edited((s) => { s.faultRates = { F10: { staleDelayMs: { min: 300, max: 10 } } }; }))).toBe('"faultRates.F10.staleDelayMs.min" must be at most "faultRates.F10.staleDelayMs.max", got 300 > 10');
     expect(scenarioProblem(edited((s) => { s.servers = { min: 2, max: 2 }; }))).toBeUndefined();
   });
 
@@ -98,7 +104,15 @@ describe('scenarioProblem', () => {
     expect(scenarioProblem(edited((s) => { s.audiences[1] = 'acme'; }))).toBe('"audiences[1]" must be an audience "tenant.role" (two non-empty parts, no other "." and no "|"), got "acme"');
     expect(scenarioProblem(edited((s) => { s.equivocation = 'yes'; }))).toBe('"equivocation" must be a boolean, got "yes"');
     expect(scenarioProblem(edited((s) => { s.requiredProbes = [1]; }))).toBe('"requiredProbes[0]" must be a probe name, got 1');
-    expect(scenarioProblem(edited((s) => { s.requiredProbes = ['cursor-loop-quarantined', 'cursor-loop']; }))).toMatch(/^"requiredProbes" names no such probe: "cursor-loop" \(the probes are cursor-loop-quarantined, page-limit-quarantined, .*, stale-pin-refused-by-server\)$/);
+    expect(scenarioProblem(edited((s) => { s.requiredProbes = ['cursor-loop-quarantined', 'cursor-loop']; }))).toMatch(/^"requiredProbes" names no such probe: "cursor-loop" \(the probes are cursor-loop-quarantined, page-limit-quarantined, .*, stale-pin-refused-by-server, tenant-twins-published\)$/);
     expect(scenarioProblem(edited((s) => { s.timings = null; }))).toBe('"timings" must be an object, got null');
+  });
+
+  it('checks fault rates by their kind: fractions, lists of fractions, lists of kinds', () => {
+    expect(scenarioProblem(edited((s) => { s.faultRates = { F15: { reorderFraction: 0.9, notificationLossFractions: [1] }, F5: { cursorTraits: ['cycle'] } }; }))).toBeUndefined();
+    expect(scenarioProblem(edited((s) => { s.faultRates = { F15: { reorderFraction: 1.2 } }; }))).toBe('"faultRates.F15.reorderFraction" must be a number in [0, 1], got 1.2');
+    expect(scenarioProblem(edited((s) => { s.faultRates = { F15: { notificationLossFractions: [] } }; }))).toBe('"faultRates.F15.notificationLossFractions" must have at least 1 item');
+    expect(scenarioProblem(edited((s) => { s.faultRates = { F5: { cursorTraits: ['loop'] } }; }))).toBe('"faultRates.F5.cursorTraits[0]" must be one of "repeat", "cycle", "always-empty", "never-ending", "ignored", "empty-page-with-next", got "loop"');
+    expect(scenarioProblem(edited((s) => { s.faultRates = { EQUIV: { sameRevisionFraction: 'half' } }; }))).toBe('"faultRates.EQUIV.sameRevisionFraction" must be a number in [0, 1], got "half"');
   });
 });

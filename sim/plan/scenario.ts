@@ -11,8 +11,9 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import canonicalize from 'canonicalize';
 import { readInputJson } from './input-file.ts';
 import { schemaProblem } from './schema-problem.ts';
+import { SCENARIO_SCHEMA } from './scenario-schema.ts';
 import type { Bounds, CoreTimings, FaultId } from './types.ts';
-import { PROBES } from '../campaign/probes.ts';
+import { PROBES } from '../../oracle/probes/index.ts';
 
 /** An inclusive integer range. */
 export interface Range {
@@ -21,8 +22,8 @@ export interface Range {
 }
 
 /**
- * A scenario file. Times in virtual ms. Its rules are in `scenarios/scenario.schema.json`
- * (SCENARIO_SCHEMA_PATH): every field below is required unless marked optional, no other field
+ * A scenario file. Times in virtual ms. Its rules are in SCENARIO_SCHEMA (sim/plan/scenario-schema.ts,
+ * written out as `scenarios/scenario.schema.json`): every field below is required unless marked optional, no other field
  * is allowed, counts and times are integers, fractions are numbers in [0, 1].
  */
 export interface Scenario {
@@ -59,7 +60,7 @@ export interface Scenario {
    * `requiredProbes` (SPEC section 11: a defence never exercised proves nothing). Absent: no gate.
    */
   probeGateRounds?: number;
-  /** Probe names the gate requires; absent means every probe of sim/campaign/probes.ts. */
+  /** Probe names the gate requires; absent means every probe of oracle/probes/. */
   requiredProbes?: string[];
   /** The core polls the policy service this often, ms. */
   policyPollMs: number;
@@ -72,12 +73,14 @@ export interface Scenario {
   pushLatencyMs: Range;
   calls: {
     callFraction: number;
-    staleFraction: number;
-    staleDelayMs: Range;
-    guessFraction: number;
     invalidArgsFraction: number;
     confirmFraction: number;
   };
+  /**
+   * Optional: how often each fault acts, `faultRates.<fault id>.<rate>`; every rate not given is
+   * the default in the fault's file (sim/faults/), e.g. `{"F15": {"reorderFraction": 0.9}}`.
+   */
+  faultRates?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 }
 
 /** A scenario or catalog file that cannot be used; the message names the file and the problem. */
@@ -86,7 +89,7 @@ export class ScenarioError extends Error {
 }
 
 const SCENARIO_DIR = scenarioDirectory(fileURLToPath(new URL('.', import.meta.url)));
-/** The JSON Schema (draft 2020-12) every scenario file must satisfy. */
+/** Where the scenario schema is written out for editors and readers (`npm run schema`). */
 export const SCENARIO_SCHEMA_PATH = join(SCENARIO_DIR, 'scenario.schema.json');
 
 /**
@@ -146,7 +149,7 @@ export function builtInScenarios(): string[] {
 
 /**
  * The first problem of a parsed scenario file in plain words (`unknown field "pageSizee"`), or
- * undefined when it is valid: first scenario.schema.json, then what the schema cannot state (in
+ * undefined when it is valid: first the scenario schema, then what the schema cannot state (in
  * every range, min <= max).
  */
 export function scenarioProblem(data: unknown): string | undefined {
@@ -165,9 +168,9 @@ function probesProblem(scenario: Scenario): string | undefined {
 
 let compiled: ValidateFunction | undefined;
 
-/** Compiled on first use, so that importing this module (every worker does) reads no schema. */
+/** Compiled on first use, so that importing this module (every worker does) compiles no schema. */
 function scenarioValidator(): ValidateFunction {
-  compiled ??= new Ajv2020({ strict: true, verbose: true, allErrors: false }).compile(JSON.parse(readFileSync(SCENARIO_SCHEMA_PATH, 'utf8')) as object);
+  compiled ??= new Ajv2020({ strict: true, verbose: true, allErrors: false }).compile(SCENARIO_SCHEMA);
   return compiled;
 }
 

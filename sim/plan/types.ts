@@ -4,8 +4,10 @@
  * All times are virtual ms from the start of the round.
  */
 
-/** Fault kinds of the fault menu (SPEC section 10). */
-export type FaultId = 'F1' | 'F2' | 'F3' | 'F4' | 'F5' | 'F6' | 'F7' | 'F8' | 'F9' | 'F10' | 'F11' | 'F12' | 'F13' | 'F14' | 'F15' | 'F16' | 'F17';
+import type { FaultId } from '../faults/index.ts';
+
+/** Fault kinds of the fault menu (SPEC section 10), derived from the registry (sim/faults/index.ts). */
+export type { FaultId };
 
 /** A tool descriptor as a server sends it (any JSON object; adversarial ones included). */
 export type ToolDescriptor = Record<string, unknown>;

@@ -1,22 +1,15 @@
 /**
- * An adversarial MCP server on the SDK's low-level `Server` (which does not validate its own
+ * A simulated MCP server on the SDK's low-level `Server` (which does not validate its own
  * `tools/list` output, so it can misbehave), serving one revision history to several sessions.
  *
- * Fault model, all from the round plan:
- * - F1/F2/F4: the history changes at planned times, between or within scans; every change bumps
- *   the revision (F4 changes only an audience no client holds, so the revision moves alone).
- * - F3: `list_changed` sent without being declared, never sent, duplicated, sent after page 2 of
- *   a scan, or delivered late (extra latency) until T_heal.
- * - F5 (trait): cursors repeat, cycle, are always "", never end, are ignored, or an empty page
- *   with a next cursor is inserted between real pages (legal; a correct core walks through it).
- * - F11: restarts at planned times: cursors of earlier boots get -32602; the revision survives.
- * - F12 (trait): pages carry no revision at all.
- * - F6/F13 (traits): planted defective descriptors (labelled in `defect_planted` for I5).
- * - F7: the server presents a new identity (certificate rotation) at planned times, mid-scan or
- *   between scans; some rotations come with a new catalog (a revision step at the same time).
- * - F15: a fraction of `list_changed` notifications is lost until T_heal (1: a stateless gateway).
- * - Equivocation (dedicated scenario, trait EQUIV): some changes keep the revision number.
- * Ground truth (revisions, pages served and refused, notifications) goes to the trace recorder.
+ * Fault model: none of its own. It is a plain server: it serves its plan's revision history
+ * (the revision steps the faults planned, F1, F2, F4, F7 and equivocation among them), pages the
+ * current view with cursors bound to its boot (a cursor of an earlier boot is refused with
+ * -32602), reports the revision, notifies on every change, checks leases and revision pins. What
+ * goes wrong is the fault rules the registry built from the plan (sim/server/rules.ts, one file
+ * per fault under sim/faults/): they change capabilities, cursors, pages, notifications and pins,
+ * and plan rotations and restarts. Ground truth (revisions, pages served and refused,
+ * notifications, calls) goes to the trace recorder.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
@@ -30,6 +23,7 @@ import { worldDescriptorDigest, worldPageDigest } from '../trace/digests.ts';
 import type { TraceRecorder } from '../trace/recorder.ts';
 import type { WorldFields } from '../../contract/trace/types.ts';
 import { decodeCursor, encodeCursor, type CursorPosition } from './cursor.ts';
+import { EPISODE_ORDER, NO_RULES, type PageRequest, type ServedPage, type ServerControl, type ServerEpisode, type ServerRules } from './rules.ts';
 
 /** `_meta` keys of SPEC section 2. */
 export const REVISION_KEY = 'dev.catsim/catalogRevision';
@@ -48,30 +42,47 @@ interface Session {
 type PageResult = { tools: ToolDescriptor[]; nextCursor?: string; _meta?: Record<string, unknown> };
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
+/** How a server is built besides its plan. */
+export interface ServerOptions {
+  /** Draws each page's size (`run/<id>/pages`). */
+  pageRng: Rng;
+  /** The fault rules built from the plan (default: none, an honest server). */
+  rules?: ServerRules;
+  /** Persistent traits written in `server_up` (from the registry: `serverTraits`). */
+  traits?: readonly string[];
+  /** Whether a trait exempts the server from liveness (its probe calls are then owed nothing). */
+  disqualified?: boolean;
+  /** HMAC key for leases (hex). */
+  leaseKey: string;
+  /** The current policy epoch of an audience, for the lease check. */
+  policyEpoch?: (audience: string) => number;
+}
+
 /** One simulated server and all its sessions. */
 export class SimCatalogServer {
   #boot = 0;
   #identity: string;
   #step: RevisionStep;
   readonly #sessions: Session[] = [];
-  readonly #pagesPerScan = new Map<string, number>();
+  readonly #rules: ServerRules;
+  readonly #leases: ServerLeaseCheck;
+  readonly #control: ServerControl = {
+    rotate: (identity) => this.#rotate(identity),
+    restart: () => this.#restart(),
+    notifySoon: (audience) => this.#notifySoon(audience),
+  };
 
   constructor(
     readonly plan: ServerPlan,
     private readonly world: World,
     private readonly recorder: TraceRecorder,
-    private readonly rng: Rng,
-    private readonly notifyRng: Rng,
-    private readonly tHealMs: number,
-    leaseKey: string,
-    private readonly policyEpoch: (audience: string) => number = () => 0,
+    private readonly options: ServerOptions,
   ) {
     this.#step = plan.history[0] as RevisionStep;
     this.#identity = plan.identity;
-    this.#leases = new ServerLeaseCheck(leaseKey);
+    this.#rules = options.rules ?? NO_RULES;
+    this.#leases = new ServerLeaseCheck(options.leaseKey);
   }
-
-  readonly #leases: ServerLeaseCheck;
 
   /** The views of the current revision (read-only: descriptors are never mutated). */
   currentViews(): Readonly<Record<string, readonly ToolDescriptor[]>> {
@@ -80,7 +91,7 @@ export class SimCatalogServer {
 
   /** Whether a persistent trait exempts this server from liveness (cursor misbehaviour, equivocation). */
   disqualified(): boolean {
-    return this.traits().some((trait) => trait.startsWith('F5') || trait.startsWith('EQUIV'));
+    return this.options.disqualified ?? false;
   }
 
   /** The identity the server presents now (changes on F7 rotations). */
@@ -90,26 +101,21 @@ export class SimCatalogServer {
 
   /** Traits that persist for the whole round, as written in `server_up`. */
   traits(): string[] {
-    const traits: string[] = [];
-    if (this.plan.cursorTrait !== null && this.plan.cursorTrait !== 'empty-page-with-next') traits.push(`F5:${this.plan.cursorTrait}`);
-    if (this.plan.cursorTrait === 'empty-page-with-next') traits.push('PAGING:empty-page-with-next');
-    if (!this.plan.versioned) traits.push('F12');
-    if (this.plan.planted.some((p) => p.defect === 'DUPLICATE_NAME')) traits.push('PLANTED:F6');
-    if (this.plan.planted.some((p) => p.defect !== 'DUPLICATE_NAME')) traits.push('PLANTED:F13');
-    if (this.plan.equivocates) traits.push('EQUIV');
-    return traits;
+    return [...(this.options.traits ?? [])];
   }
 
-  /** Logs the first boot and revision, and schedules the history and restarts. */
+  /** Logs the first boot and revision, and schedules the history and the rules' episodes. */
   start(): void {
     this.#logUp();
     for (const planted of this.plan.planted) {
       this.recorder.world('defect_planted', { server: this.plan.id, digest: worldDescriptorDigest(planted.descriptor), defect: planted.defect });
     }
     this.#logRevision();
-    for (const rotation of this.plan.rotations) this.world.schedule(rotation.atMs, () => this.#rotate(rotation.identity));
-    for (const step of this.plan.history.slice(1)) this.world.schedule(step.atMs, () => this.#advance(step));
-    for (const atMs of this.plan.restartsAtMs) this.world.schedule(atMs, () => this.#restart());
+    const steps: ServerEpisode[] = this.plan.history.slice(1).map((step) => ({ atMs: step.atMs, order: EPISODE_ORDER.revision, run: () => this.#advance(step) }));
+    const episodes = [...steps, ...this.#rules.episodes.flatMap((rule) => rule.episodes())];
+    // Stable: at one instant, episodes of one order keep their plan order.
+    episodes.sort((a, b) => a.atMs - b.atMs || a.order - b.order);
+    for (const episode of episodes) this.world.schedule(episode.atMs, () => episode.run(this.#control));
   }
 
   #rotate(identity: string): void {
@@ -120,8 +126,8 @@ export class SimCatalogServer {
 
   /** Serves one session for `audience` on `transport` (the server end of a link). */
   async connect(transport: Transport, audience: string): Promise<void> {
-    const capabilities = { tools: this.plan.notifications.declared ? { listChanged: true } : {} };
-    const server = new Server({ name: `catsim-${this.plan.id}`, version: '1.0.0' }, { capabilities });
+    const tools = this.#rules.capabilities.reduce((declared, rule) => rule.onCapabilities(declared), { listChanged: true } as { listChanged?: boolean });
+    const server = new Server({ name: `catsim-${this.plan.id}`, version: '1.0.0' }, { capabilities: { tools } });
     server.setRequestHandler(ListToolsRequestSchema, (request, extra) => this.#listTools(request, extra, audience));
     server.setRequestHandler(CallToolRequestSchema, (request, extra) => this.#callTool(request, extra, audience));
     const session = { server, audience };
@@ -149,7 +155,7 @@ export class SimCatalogServer {
   #advance(step: RevisionStep): void {
     this.#step = step;
     this.#logRevision();
-    if (this.plan.notifications.sendOnChange) this.#notifyAll(this.plan.notifications.copies);
+    this.#notifyAll(this.#rules.changes.reduce((copies, rule) => rule.onChange(copies), 1));
   }
 
   #restart(): void {
@@ -163,31 +169,37 @@ export class SimCatalogServer {
     }
   }
 
-  /** Sends one `list_changed`; until T_heal a planned fraction is lost on the way (F15). */
+  /** Sends one `list_changed` unless a notification rule loses it on the way. */
   #notify(session: Session): void {
-    const healed = this.world.now() >= this.tHealMs;
-    const lost = !healed && this.notifyRng.chance(this.plan.linkFaults.notificationLossFraction);
+    const lost = this.#rules.notifications.some((rule) => rule.onNotification(session.audience) === 'drop');
     this.recorder.world('notification_sent', { server: this.plan.id, audience: session.audience, delivered: !lost });
     if (!lost) void session.server.sendToolListChanged().catch(() => undefined);
   }
 
-  #listTools(request: ListToolsRequest, extra: Extra, audience: string): PageResult {
+  /** One notification to the latest session of `audience`, after the current step of this instant. */
+  #notifySoon(audience: string): void {
+    const session = this.#sessions.findLast((candidate) => candidate.audience === audience);
+    if (session !== undefined) this.world.after(0, () => this.#notify(session));
+  }
+
+  #listTools(request: ListToolsRequest, extra: Extra, sessionAudience: string): PageResult {
+    const audience = audienceOf(extra, sessionAudience);
     const scanId = scanIdOf(request);
     const cursor = request.params?.cursor;
     const position = this.#resolve(cursor);
     if (position === undefined || position.boot !== this.#boot) {
-      this.recorder.world('page_refused', { server: this.plan.id, audience: audienceOf(extra, audience), scanId, cursorIn: cursor ?? null, code: ErrorCode.InvalidParams });
+      this.recorder.world('page_refused', { server: this.plan.id, audience, scanId, cursorIn: cursor ?? null, code: ErrorCode.InvalidParams });
       throw new McpError(ErrorCode.InvalidParams, 'Invalid cursor');
     }
-    const view = this.#step.views[audienceOf(extra, audience)] ?? [];
-    const { tools, nextCursor } = this.#page(view, cursor, position);
-    const reported = this.plan.versioned ? this.#step.revision : null;
-    this.#logPage(audienceOf(extra, audience), scanId, cursor, nextCursor, reported, tools);
-    this.#maybeNotifyAfterPage2(scanId, audience);
+    const serve = this.#rules.pages.reduce<(request: PageRequest) => ServedPage>((inner, rule) => (req) => rule.onPage(req, inner), (req) => this.#page(req));
+    const page = serve({ audience, scanId, cursor, position, boot: this.#boot, revision: this.#step.revision });
+    const tools = [...page.tools];
+    this.#logPage(audience, scanId, cursor, page.nextCursor, page.reported, tools);
+    for (const rule of this.#rules.served) rule.afterPage({ scanId, sessionAudience }, this.#control);
     // No copy here: the link copies every message it carries (structured clone at send).
     const result: PageResult = { tools };
-    if (nextCursor !== undefined) result.nextCursor = nextCursor;
-    if (reported !== null) result._meta = { [REVISION_KEY]: reported };
+    if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
+    if (page.reported !== null) result._meta = { [REVISION_KEY]: page.reported };
     return result;
   }
 
@@ -207,10 +219,11 @@ export class SimCatalogServer {
       throw new McpError(jsonRpc, reason, { reason });
     };
     if (found === undefined) return refuse('UNKNOWN_TOOL', null, ErrorCode.InvalidParams, 'unknown tool');
-    const lease = this.#leases.check(meta[LEASE_KEY], name, this.world.now(), this.policyEpoch(audience));
+    const lease = this.#leases.check(meta[LEASE_KEY], name, this.world.now(), this.options.policyEpoch?.(audience) ?? 0);
     if (lease.problem !== null) return refuse('BAD_LEASE', lease.leaseId, BAD_LEASE_CODE, lease.problem);
     const pin = typeof meta[REVISION_KEY] === 'number' ? (meta[REVISION_KEY] as number) : null;
-    if (this.plan.versioned && pin !== null && this.#pinIsStale(pin, name, audience)) return refuse('STALE_PIN', lease.leaseId, STALE_PIN_CODE, 'stale revision pin');
+    const checked = this.#rules.pins.reduce((p, rule) => rule.onPin(p), pin);
+    if (checked !== null && this.#pinIsStale(checked, name, audience)) return refuse('STALE_PIN', lease.leaseId, STALE_PIN_CODE, 'stale revision pin');
     this.recorder.world('call_executed', { server: this.plan.id, audience, tool: name, descriptorDigest: worldDescriptorDigest(found), leaseId: lease.leaseId, pin, revision: this.#step.revision });
     return { content: [{ type: 'text', text: `${name}: done` }] };
   }
@@ -238,37 +251,20 @@ export class SimCatalogServer {
     return then === undefined || worldDescriptorDigest(then) !== worldDescriptorDigest(now);
   }
 
-  /** Where a cursor points; the always-empty trait's "" is the second page. */
+  /** Where a cursor points: page 1 without one, else its decoding, as the cursor rules change it. */
   #resolve(cursor: string | undefined): CursorPosition | undefined {
-    if (cursor === undefined) return { boot: this.#boot, offset: 0, empty: false };
-    if (cursor === '' && this.plan.cursorTrait === 'always-empty') return { boot: this.#boot, offset: this.plan.pageSizeMax, empty: false };
-    return decodeCursor(cursor);
+    const decoded = cursor === undefined ? { boot: this.#boot, offset: 0, empty: false } : decodeCursor(cursor);
+    return this.#rules.cursors.reduce((position, rule) => rule.onCursor(cursor, position, this.#boot), decoded);
   }
 
-  /** The page at `position`, with the cursor trait applied to its next cursor. */
-  #page(view: ToolDescriptor[], cursor: string | undefined, position: CursorPosition): { tools: ToolDescriptor[]; nextCursor: string | undefined } {
-    const trait = this.plan.cursorTrait;
-    if (position.empty) return { tools: [], nextCursor: encodeCursor({ ...position, empty: false }) };
-    const start = trait === 'ignored' ? 0 : position.offset;
-    const size = this.rng.int(this.plan.pageSizeMin, this.plan.pageSizeMax);
-    const tools = view.slice(start, start + size);
+  /** The honest page at the request's position: a drawn number of tools, and a next cursor while more remain. */
+  #page(request: PageRequest): ServedPage {
+    const view = this.#step.views[request.audience] ?? [];
+    const start = request.position.offset;
+    const size = this.options.pageRng.int(this.plan.pageSizeMin, this.plan.pageSizeMax);
     const more = start + size < view.length;
-    const next = { boot: this.#boot, offset: start + size, empty: false };
-    switch (trait) {
-      case 'always-empty': return { tools, nextCursor: '' };
-      case 'never-ending': return { tools, nextCursor: encodeCursor(next) };
-      case 'repeat': return { tools, nextCursor: cursor ?? (more ? encodeCursor(next) : undefined) };
-      case 'cycle': return { tools, nextCursor: this.#cycleCursor(position) };
-      case 'empty-page-with-next': return { tools, nextCursor: more ? encodeCursor({ ...next, empty: true }) : undefined };
-      default: return { tools, nextCursor: more ? encodeCursor(next) : undefined };
-    }
-  }
-
-  /** F5 cycle A -> B -> A: A points at offset pageSizeMax, B at twice that. */
-  #cycleCursor(position: CursorPosition): string {
-    const a = { boot: this.#boot, offset: this.plan.pageSizeMax, empty: false };
-    const atA = position.offset === a.offset && position.offset !== 0;
-    return encodeCursor(atA ? { ...a, offset: 2 * a.offset } : a);
+    const nextCursor = more ? encodeCursor({ boot: request.boot, offset: start + size, empty: false }) : undefined;
+    return { tools: view.slice(start, start + size), nextCursor, reported: request.revision, nextOffset: start + size };
   }
 
   #logPage(audience: string, scanId: string | null, cursor: string | undefined, nextCursor: string | undefined, reported: number | null, tools: ToolDescriptor[]): void {
@@ -285,15 +281,6 @@ export class SimCatalogServer {
     });
   }
 
-  /** F3: an extra notification right after page 2 of a scan, until T_heal. */
-  #maybeNotifyAfterPage2(scanId: string | null, audience: string): void {
-    if (!this.plan.notifications.afterPage2 || scanId === null || this.world.now() >= this.tHealMs) return;
-    const served = (this.#pagesPerScan.get(scanId) ?? 0) + 1;
-    this.#pagesPerScan.set(scanId, served);
-    if (served !== 2) return;
-    const session = this.#sessions.findLast((candidate) => candidate.audience === audience);
-    if (session !== undefined) this.world.after(0, () => this.#notify(session));
-  }
 }
 
 function scanIdOf(request: ListToolsRequest): string | null {

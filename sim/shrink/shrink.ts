@@ -4,12 +4,22 @@
  * first that still breaks the same invariant, and start over from it; stop when no reduction
  * keeps the failure (a local minimum) or the attempt budget runs out. Every attempt is one
  * deterministic round, so the result is the same on every machine.
+ *
+ * Every plan the shrinker runs carries the fault labels of what it still contains (the registry's
+ * `faultsPresentIn`), not the labels of the round it came from: a reduction that removes a fault's
+ * last trace removes its label too, so a shrunk plan never claims a fault it no longer holds.
  */
 import { checkEvents, type Violation } from '../../oracle/index.ts';
 import type { CoreFactory } from '../cores/adapter.ts';
 import type { RoundPlan } from '../plan/types.ts';
 import { runRound, type RoundRun } from '../round.ts';
 import { planSize, reductionsOf } from './reductions.ts';
+import { faultsPresentIn } from '../faults/index.ts';
+
+/** `plan` labelled with the faults it still contains. */
+export function relabelled(plan: RoundPlan): RoundPlan {
+  return { ...plan, faults: faultsPresentIn(plan) };
+}
 
 /** The outcome of shrinking. */
 export interface ShrinkResult {
@@ -36,10 +46,10 @@ export async function violationsOf(plan: RoundPlan, core: CoreFactory, coreName:
  * `attemptsMax` rounds. @throws Error when the plan does not fail at all.
  */
 export async function shrinkPlan(plan: RoundPlan, core: CoreFactory, coreName: string, options: { invariant?: string; attemptsMax?: number } = {}): Promise<ShrinkResult> {
-  let best = await violationsOf(plan, core, coreName);
+  let current = relabelled(plan);
+  let best = await violationsOf(current, core, coreName);
   const invariant = options.invariant ?? best.violations[0]?.invariant;
   if (invariant === undefined || !best.violations.some((v) => v.invariant === invariant)) throw new Error(`the plan does not break ${invariant ?? 'any invariant'}`);
-  let current = plan;
   const steps: string[] = [];
   let attempts = 0;
   const attemptsMax = options.attemptsMax ?? 400;
@@ -49,9 +59,10 @@ export async function shrinkPlan(plan: RoundPlan, core: CoreFactory, coreName: s
     for (const reduction of reductionsOf(current)) {
       if (attempts >= attemptsMax) break;
       attempts += 1;
-      const tried = await violationsOf(reduction.plan, core, coreName);
+      const candidate = relabelled(reduction.plan);
+      const tried = await violationsOf(candidate, core, coreName);
       if (!tried.violations.some((v) => v.invariant === invariant)) continue;
-      current = reduction.plan;
+      current = candidate;
       best = tried;
       steps.push(reduction.name);
       progressed = true;

@@ -13,13 +13,23 @@ import { describe, expect, it } from 'vitest';
 import { createStreams } from '../random.ts';
 import { World } from '../runtime/world.ts';
 import { createLink, type Link, type LinkTraceEvent } from './link.ts';
-import type { LinkDirection, LinkPolicy } from './linkPolicy.ts';
+import type { LinkDirection, LinkRule } from './link-rules.ts';
 
 const AUTH: AuthInfo = { token: 'opaque', clientId: 'host', scopes: [], extra: { audience: 'acme.dev' } };
 
-/** Fixed latency per direction, FIFO, nothing dropped unless `drop` says so. */
-function fixedPolicy(latency: Record<LinkDirection, number>, overrides: Partial<LinkPolicy> = {}): LinkPolicy {
-  return { latencyMs: (direction) => latency[direction], reorder: false, dropNotification: () => false, ...overrides };
+type Latency = (direction: LinkDirection, message: JSONRPCMessage) => number;
+
+/** Fixed latency per direction. */
+function fixed(latency: Record<LinkDirection, number>): Latency {
+  return (direction) => latency[direction];
+}
+
+/** Takes every message out of FIFO order. */
+const REORDER: LinkRule = { onLinkMessage: (_message, verdict) => (verdict.kind === 'drop' ? verdict : { ...verdict, reorder: true }) };
+
+/** Drops the notifications for which `drop()` says so, delivers the rest. */
+function dropNotifications(drop: () => boolean): LinkRule {
+  return { onLinkMessage: (message, verdict) => (message.notification && drop() ? { kind: 'drop' } : verdict) };
 }
 
 function cursorOf(message: JSONRPCMessage): string | undefined {
@@ -35,8 +45,8 @@ function newServer(onList: (cursor: string | undefined, extra: { authInfo?: Auth
   return server;
 }
 
-function newLink(world: World, policy: LinkPolicy): Link {
-  return createLink(world, { policy, identity: 'sha256:server-key-1', authInfo: AUTH });
+function newLink(world: World, latencyMs: Latency, rules: LinkRule[] = []): Link {
+  return createLink(world, { latencyMs, rules, identity: 'sha256:server-key-1', authInfo: AUTH });
 }
 
 const never = (): Promise<never> => new Promise(() => undefined);
@@ -44,7 +54,7 @@ const never = (): Promise<never> => new Promise(() => undefined);
 describe('handshake and requests on virtual time', () => {
   it('connects and lists tools at exact virtual times', async () => {
     const world = new World({ eventBudget: 1_000 });
-    const link = newLink(world, fixedPolicy({ toServer: 5, toClient: 5 }));
+    const link = newLink(world, fixed({ toServer: 5, toClient: 5 }));
     const audiences: unknown[] = [];
     const server = newServer((_cursor, extra) => {
       audiences.push(extra.authInfo?.extra?.audience);
@@ -70,7 +80,7 @@ describe('handshake and requests on virtual time', () => {
 
   it('times a request out with -32001 at exactly virtual 5000 ms, without waiting', async () => {
     const world = new World({ eventBudget: 1_000 });
-    const link = newLink(world, fixedPolicy({ toServer: 0, toClient: 0 }));
+    const link = newLink(world, fixed({ toServer: 0, toClient: 0 }));
     const trace: string[] = [];
     link.onTrace = (event) => trace.push(`${world.now()} ${event.kind} ${event.method ?? event.id}`);
     const server = newServer(never);
@@ -98,7 +108,7 @@ describe('ordering', () => {
     const world = new World({ eventBudget: 1_000 });
     const latencyMs = (direction: LinkDirection, message: JSONRPCMessage): number =>
       direction === 'toServer' ? ({ a: 30, b: 10 } as Record<string, number>)[cursorOf(message) ?? ''] ?? 0 : 0;
-    const link = newLink(world, { latencyMs, reorder, dropNotification: () => false });
+    const link = newLink(world, latencyMs, reorder ? [REORDER] : []);
     const arrivals: string[] = [];
     const server = newServer((cursor) => {
       arrivals.push(`${cursor}@${world.now()}`);
@@ -123,10 +133,10 @@ describe('ordering', () => {
 });
 
 describe('faults', () => {
-  it('drops notifications the policy drops, and delivers the rest', async () => {
+  it('drops notifications a rule drops, and delivers the rest', async () => {
     const world = new World({ eventBudget: 1_000 });
     let dropping = true;
-    const link = newLink(world, fixedPolicy({ toServer: 1, toClient: 1 }, { dropNotification: () => dropping }));
+    const link = newLink(world, fixed({ toServer: 1, toClient: 1 }), [dropNotifications(() => dropping)]);
     const trace: LinkTraceEvent[] = [];
     link.onTrace = (event) => trace.push(event);
     const server = newServer(() => ({ tools: [] }));
@@ -153,7 +163,7 @@ describe('faults', () => {
   it('disconnect loses in-flight messages, rejects pending requests and closes both sides once', async () => {
     const world = new World({ eventBudget: 1_000 });
     const latencyMs = (_: LinkDirection, message: JSONRPCMessage): number => ('method' in message && message.method === 'tools/list' ? 50 : 0);
-    const link = newLink(world, { latencyMs, reorder: false, dropNotification: () => false });
+    const link = newLink(world, latencyMs);
     const trace: LinkTraceEvent[] = [];
     link.onTrace = (event) => trace.push(event);
     const server = newServer(never);
@@ -184,7 +194,7 @@ describe('faults', () => {
 
   it('close() from one side closes the link for both, once', async () => {
     const world = new World({ eventBudget: 1_000 });
-    const link = newLink(world, fixedPolicy({ toServer: 3, toClient: 3 }));
+    const link = newLink(world, fixed({ toServer: 3, toClient: 3 }));
     let serverCloses = 0;
     let clientCloses = 0;
     link.server.onclose = () => serverCloses++;
@@ -195,9 +205,32 @@ describe('faults', () => {
     await expect(link.server.send({ jsonrpc: '2.0', id: 1, result: {} })).rejects.toThrow(Error);
   });
 
-  it('fails the round when the policy returns a bad latency', async () => {
+  it('fails the round when a rule drops a request (only notifications may be dropped)', async () => {
     const world = new World({ eventBudget: 1_000 });
-    const link = newLink(world, fixedPolicy({ toServer: 1.5, toClient: 0 }));
+    const dropAll: LinkRule = { onLinkMessage: () => ({ kind: 'drop' }) };
+    const link = newLink(world, fixed({ toServer: 1, toClient: 1 }), [dropAll]);
+    const client = new Client({ name: 'host', version: '1' });
+    await expect(world.run(1_000, () => client.connect(link.client))).rejects.toThrow('a link rule dropped a request or a response; only notifications may be dropped');
+  });
+
+  it('adds the rules\' latency to the base latency, in rule order, and reorders only what a rule lets out of FIFO', async () => {
+    const world = new World({ eventBudget: 1_000 });
+    const slowNotifications: LinkRule = { onLinkMessage: (message, verdict) => (verdict.kind === 'deliver' && message.notification ? { latencyMs: verdict.latencyMs + 40, reorder: true, kind: 'deliver' } : verdict) };
+    const link = newLink(world, fixed({ toServer: 2, toClient: 2 }), [slowNotifications]);
+    const arrivals: string[] = [];
+    link.server.onmessage = (message) => arrivals.push(`${'method' in message ? message.method : 'reply'}@${world.now()}`);
+    await world.run(1_000, async () => {
+      await link.server.start();
+      await link.client.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      await link.client.send({ jsonrpc: '2.0', id: 1, method: 'ping' });
+    });
+    // The notification leaves FIFO with 2 + 40 ms; the ping sent after it is not held back.
+    expect(arrivals).toEqual(['ping@2', 'notifications/initialized@42']);
+  });
+
+  it('fails the round when the latency is not an integer >= 0', async () => {
+    const world = new World({ eventBudget: 1_000 });
+    const link = newLink(world, fixed({ toServer: 1.5, toClient: 0 }));
     const client = new Client({ name: 'host', version: '1' });
     await expect(world.run(1_000, () => client.connect(link.client))).rejects.toThrow(RangeError);
   });
@@ -206,7 +239,7 @@ describe('faults', () => {
 describe('copies', () => {
   it('delivers what was sent, not what the sender later did to it', async () => {
     const world = new World({ eventBudget: 1_000 });
-    const link = newLink(world, fixedPolicy({ toServer: 2, toClient: 2 }));
+    const link = newLink(world, fixed({ toServer: 2, toClient: 2 }));
     const received: Array<{ message: JSONRPCMessage; extra: MessageExtraInfo | undefined }> = [];
     link.server.onmessage = (message, extra) => received.push({ message, extra });
     const sent = { jsonrpc: '2.0' as const, id: 7, method: 'tools/list', params: { cursor: 'page-2' } };
@@ -228,7 +261,7 @@ describe('copies', () => {
 
   it('holds messages that arrive before start() and hands them over in order on start', async () => {
     const world = new World({ eventBudget: 1_000 });
-    const link = newLink(world, fixedPolicy({ toServer: 0, toClient: 0 }));
+    const link = newLink(world, fixed({ toServer: 0, toClient: 0 }));
     const ids: unknown[] = [];
     await world.run(1_000, async () => {
       await link.client.send({ jsonrpc: '2.0', id: 1, method: 'ping' });
@@ -247,12 +280,7 @@ describe('determinism', () => {
     const streams = createStreams(seed);
     const linkRng = streams.stream('link');
     const world = new World({ eventBudget: 10_000 });
-    const policy: LinkPolicy = {
-      latencyMs: () => linkRng.int(0, 40),
-      reorder: true,
-      dropNotification: () => linkRng.chance(0.3),
-    };
-    const link = newLink(world, policy);
+    const link = newLink(world, () => linkRng.int(0, 40), [dropNotifications(() => linkRng.chance(0.3)), REORDER]);
     const log: string[] = [];
     link.onTrace = (e) => log.push(`${world.now()} ${e.direction} ${e.kind} ${e.method ?? ''} ${e.id ?? ''}`);
     const server = newServer((cursor) => ({ tools: [], nextCursor: cursor === 'last' ? undefined : 'last' }));

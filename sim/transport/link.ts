@@ -1,12 +1,12 @@
 /**
  * A simulated connection between one SDK Client and one SDK Server, driven by the world's queue.
  *
- * Fault model (F15): every message is delayed by the policy's latency; with `reorder` on, later
- * messages may overtake earlier ones in the same direction; notifications (never requests or
- * responses) may be dropped, as behind a stateless gateway; `disconnect()` cuts the link at once,
- * losing every message in flight, and both sides see `onclose`. How often each happens is the
- * policy's and the fault plan's business. The link itself never duplicates, corrupts or drops a
- * request or response, and never shares an object between the two sides: each message is a
+ * Fault model: every message is delayed by the base latency; the link's rules (link-rules.ts,
+ * contributed by faults such as F3 and F15) may add latency, let a message out of per-direction
+ * FIFO order so that later messages overtake it, or drop a notification (never a request or a
+ * response); `disconnect()` cuts the link at once, losing every message in flight, and both sides
+ * see `onclose`. How often each happens is the fault plan's business. The link itself never
+ * duplicates, corrupts or drops a request or response, and never shares an object between the two sides: each message is a
  * structured clone (`plainClone`, same result as `structuredClone`) taken at `send` time (unlike the SDK's InMemoryTransport, which delivers
  * synchronously and by reference). A structured clone is not a JSON round trip: `undefined`
  * members and `NaN` survive it, where a real wire would drop or null them.
@@ -17,7 +17,7 @@ import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk
 import type { World } from '../runtime/world.ts';
 import { copyAuthInfo } from './internal/copyAuthInfo.ts';
 import { Endpoint, type EndpointSide } from './internal/endpoint.ts';
-import type { LinkDirection, LinkPolicy } from './linkPolicy.ts';
+import type { LinkDirection, LinkMessage, LinkRule, LinkVerdict } from './link-rules.ts';
 import { plainClone } from '../internal/plain-clone.ts';
 
 /** The client end: a `Transport` that also tells a Connector who the server proved to be. */
@@ -26,7 +26,7 @@ export interface ClientTransport extends Transport {
   readonly identity: string;
 }
 
-/** What happened to one message: delivered, dropped by the policy, or lost to a disconnect. */
+/** What happened to one message: delivered, dropped by a rule, or lost to a disconnect. */
 export interface LinkTraceEvent {
   direction: LinkDirection;
   kind: 'deliver' | 'drop' | 'lost';
@@ -52,7 +52,10 @@ export interface Link {
 
 /** How to build a link. */
 export interface LinkOptions {
-  policy: LinkPolicy;
+  /** The base transit time of a message, virtual ms, before the rules (called once per message, at send). */
+  latencyMs(direction: LinkDirection, message: JSONRPCMessage): number;
+  /** The link's fault rules, in order (none: every message in FIFO order after its base latency). */
+  rules?: readonly LinkRule[];
   /** The key fingerprint the server side presents. */
   identity: string;
   /** Delivered (as a fresh copy) with every message to the server; audience in `extra.audience`. */
@@ -61,11 +64,11 @@ export interface LinkOptions {
 
 /**
  * Creates a link whose messages travel on `world`'s queue. Sends on a closed link reject with
- * Error('Not connected'); a policy latency that is not an integer >= 0 fails the round
- * (`world.fail`) and rejects that send.
+ * Error('Not connected'); a latency that is not an integer >= 0, or a rule that drops a request
+ * or a response, fails the round (`world.fail`) and rejects that send.
  */
 export function createLink(world: World, opts: LinkOptions): Link {
-  return new SimLink(world, opts.policy, opts.identity, copyAuthInfo(opts.authInfo));
+  return new SimLink(world, opts, opts.identity, copyAuthInfo(opts.authInfo));
 }
 
 interface InFlight {
@@ -85,7 +88,7 @@ class SimLink implements Link {
 
   constructor(
     private readonly world: World,
-    private readonly policy: LinkPolicy,
+    private readonly opts: Pick<LinkOptions, 'latencyMs' | 'rules'>,
     readonly identity: string,
     private readonly authInfo: AuthInfo,
   ) {
@@ -101,17 +104,32 @@ class SimLink implements Link {
     this.close();
   }
 
-  /** Copies, maybe drops, and schedules one message (see LinkPolicy for the order of calls). */
+  /** Copies one message, asks the rules what happens to it, and schedules or drops it (see link-rules.ts). */
   transmit(from: EndpointSide, message: JSONRPCMessage): void {
     if (this.isClosed) throw new Error('Not connected');
     const direction: LinkDirection = from === 'client' ? 'toServer' : 'toClient';
     const copy = plainClone(message);
-    if (isNotification(copy) && this.policy.dropNotification(direction, copy)) {
-      return this.trace(direction, 'drop', copy);
-    }
+    const verdict = this.verdictOf({ direction, message: copy, notification: isNotification(copy) });
+    if (verdict.kind === 'drop') return this.trace(direction, 'drop', copy);
     const flight: InFlight = { direction, message: copy, eventId: 0 };
-    flight.eventId = this.world.schedule(this.deliverAtMs(direction, copy), () => this.deliver(flight));
+    flight.eventId = this.world.schedule(this.deliverAtMs(direction, verdict), () => this.deliver(flight));
     this.inFlight.set(flight.eventId, flight);
+  }
+
+  /** The base latency's verdict, then each rule's, until one drops the message. */
+  private verdictOf(message: LinkMessage): LinkVerdict {
+    let verdict: LinkVerdict = { kind: 'deliver', latencyMs: this.opts.latencyMs(message.direction, message.message), reorder: false };
+    for (const rule of this.opts.rules ?? []) {
+      verdict = rule.onLinkMessage(message, verdict);
+      if (verdict.kind === 'drop') break;
+    }
+    if (verdict.kind === 'drop' && !message.notification) this.failRound(new RangeError('a link rule dropped a request or a response; only notifications may be dropped'));
+    return verdict;
+  }
+
+  private failRound(error: Error): never {
+    this.world.fail(error);
+    throw error;
   }
 
   close(): void {
@@ -126,17 +144,13 @@ class SimLink implements Link {
     this.server.notifyClosed();
   }
 
-  private deliverAtMs(direction: LinkDirection, message: JSONRPCMessage): number {
-    const latencyMs = this.policy.latencyMs(direction, message);
-    if (!Number.isSafeInteger(latencyMs) || latencyMs < 0) {
-      const error = new RangeError(`link policy latency must be an integer >= 0 ms, got ${latencyMs}`);
-      this.world.fail(error);
-      throw error;
-    }
+  private deliverAtMs(direction: LinkDirection, verdict: { latencyMs: number; reorder: boolean }): number {
+    const { latencyMs } = verdict;
+    if (!Number.isSafeInteger(latencyMs) || latencyMs < 0) this.failRound(new RangeError(`link latency must be an integer >= 0 ms, got ${latencyMs}`));
     const earliestMs = this.world.now() + latencyMs;
     // A reordered message neither waits for earlier ones nor holds back later ones: it is out of
     // the FIFO entirely (a late notification must not stall the replies sent after it).
-    if (this.policy.reorder) return earliestMs;
+    if (verdict.reorder) return earliestMs;
     const atMs = Math.max(earliestMs, this.lastDeliverAtMs[direction]);
     this.lastDeliverAtMs[direction] = atMs;
     return atMs;

@@ -6,7 +6,7 @@
  * `ok`, the snapshot is published, and the oracle (I5) finds no admitted defect.
  */
 import { describe, expect, it } from 'vitest';
-import { plantF13 } from '../../sim/plan/defects.ts';
+import { plantF13 } from '../../sim/faults/f13-planted-defects.ts';
 import { TOOL_POOL } from '../../sim/plan/tool-pool.ts';
 import type { PlantedDefect } from '../../sim/plan/types.ts';
 import type { Rng } from '../../sim/random.ts';

@@ -12,7 +12,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { resolveCore } from '../../sim/campaign/cores.ts';
-import { lyingTool } from '../../sim/plan/effect-policy.ts';
+import { lyingTool } from '../../sim/faults/f14-lying-annotations.ts';
 import { handPlan, handServer, runHand, step, tool, type HandRun } from '../support/hand-plan.ts';
 
 const plan = () => handPlan({

@@ -1,7 +1,7 @@
 /**
  * One end of a simulated link, implementing the SDK `Transport` interface exactly.
  *
- * Fault model: none decided here (the link and its policy decide). This end only buffers messages
+ * Fault model: none decided here (the link and its rules decide). This end only buffers messages
  * that arrive before `start()` — the SDK's Protocol installs its callbacks and then starts, and a
  * peer may already have sent — and hands everything else to `onmessage` in arrival order.
  * It never sets `sessionId`: a preset session id makes the SDK Client skip `initialize`.

@@ -1,0 +1,69 @@
+/**
+ * Every coverage probe (SPEC section 11), in report order, and the probes one round hits. The
+ * fault registry (sim/faults/) names, for each fault, the probes that show its defence was
+ * exercised; a test checks that every name there is a probe here and every probe here is named.
+ */
+import { asKnownEvent, type KnownEvent, type TraceEvent } from '../trace.ts';
+import { abaInsideWalkProbe } from './aba-inside-walk.ts';
+import { argsRefused } from './args-refused.ts';
+import { casConflictLost } from './cas-conflict-lost.ts';
+import { cursorInvalidated } from './cursor-invalidated.ts';
+import { cursorLoopQuarantined } from './cursor-loop-quarantined.ts';
+import { defectQuarantined } from './defect-quarantined.ts';
+import { disconnectedMidWalk } from './disconnected-mid-walk.ts';
+import { equivocationDetected } from './equivocation-detected.ts';
+import { expiredRefused } from './expired-refused.ts';
+import { identityRotatedMidWalk } from './identity-rotated-mid-walk.ts';
+import { listChangedMidWalk } from './list-changed-mid-walk.ts';
+import { pageLimitQuarantined } from './page-limit-quarantined.ts';
+import { quarantinedToolRefused } from './quarantined-tool-refused.ts';
+import { recheckCaughtChange } from './recheck-caught-change.ts';
+import { revocationWhileLeaseLiveProbe } from './revocation-while-lease-live.ts';
+import { revisionMovedMidWalk } from './revision-moved-mid-walk.ts';
+import { revokedRefused } from './revoked-refused.ts';
+import { stalePinRefusedByServer } from './stale-pin-refused-by-server.ts';
+import { stalePlanRefused } from './stale-plan-refused.ts';
+import { tenantTwinsPublishedProbe } from './tenant-twins-published.ts';
+import { undisclosedRefused } from './undisclosed-refused.ts';
+import { unversionedPublished } from './unversioned-published.ts';
+import { unversionedWriteRefused } from './unversioned-write-refused.ts';
+import type { Probe } from './probe.ts';
+
+export type { Probe } from './probe.ts';
+
+/** Every probe, in report order. */
+export const PROBES: readonly Probe[] = [
+  cursorLoopQuarantined,
+  pageLimitQuarantined,
+  revisionMovedMidWalk,
+  recheckCaughtChange,
+  listChangedMidWalk,
+  cursorInvalidated,
+  identityRotatedMidWalk,
+  disconnectedMidWalk,
+  equivocationDetected,
+  abaInsideWalkProbe,
+  casConflictLost,
+  unversionedPublished,
+  defectQuarantined,
+  expiredRefused,
+  stalePlanRefused,
+  undisclosedRefused,
+  revokedRefused,
+  unversionedWriteRefused,
+  quarantinedToolRefused,
+  argsRefused,
+  revocationWhileLeaseLiveProbe,
+  stalePinRefusedByServer,
+  tenantTwinsPublishedProbe,
+];
+
+/** The names of the probes one round hits, in report order. Events of unknown types are not read. */
+export function probesHit(events: readonly TraceEvent[]): string[] {
+  const known: KnownEvent[] = [];
+  for (const event of events) {
+    const narrowed = asKnownEvent(event);
+    if (narrowed !== null) known.push(narrowed);
+  }
+  return PROBES.filter((probe) => probe.hit(known)).map((probe) => probe.name);
+}

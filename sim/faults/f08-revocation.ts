@@ -1,0 +1,85 @@
+/**
+ * F8: the policy service revokes tools and grants them back at planned times, and until T_heal
+ * loses a share of its pushes (polls are never lost). A core must stop admitting a revoked tool
+ * within B (I7), so one that learns of revocations only on its next catalog refresh is caught.
+ *
+ * Models the catalog-admission report ("an admin revokes write permissions mid-session", "policy
+ * revocation") and its gate: revocation propagation p99 under the bound.
+ *
+ * How often: in a round that enables F8, 1 to 3 revocations at seeded times in [1, T_heal - 202);
+ * half of them are granted back 500 to 1,500 ms after B (only before T_heal); a fraction of 0.3,
+ * 0.7 or 1 (drawn uniformly) of the pushes before T_heal is lost.
+ */
+import type { Rng } from '../random.ts';
+import { distinctTimes, drawIn, pickAt } from '../plan/draws.ts';
+import type { Scenario } from '../plan/scenario.ts';
+import type { PolicyChange, RoundPlan } from '../plan/types.ts';
+import type { RatesOf } from './rates.ts';
+import type { Reduction } from '../shrink/reduction.ts';
+import type { FaultDefinition } from './fault.ts';
+import { fraction, fractions, counts, msRange } from './rates.ts';
+
+/** How often F8 acts (scenario `faultRates.F8`), with its defaults. */
+export const RATES = {
+  revocationsPerRound: counts(1, 3, 'Revocations per round, at seeded times in [1, T_heal - 202).'),
+  regrantFraction: fraction(0.5, 'Chance that a revoked tool is granted back (only when that falls before T_heal).'),
+  regrantDelayMs: msRange(500, 1500, 'How long after the revocation bound B the grant comes back, ms.'),
+  pushLossFractions: fractions([0.3, 0.7, 1], 'The share of policy pushes lost before T_heal, one drawn per round.'),
+};
+
+/**
+ * A few revocations at planned times before T_heal, some granted back later. A re-grant comes
+ * well after the revocation bound B, so a core that learns of revocations late (only on its next
+ * catalog refresh) is seen admitting a revoked tool in between. Every draw is made before it is
+ * known what it picks (the audiences holding grants come from the servers' histories, which other
+ * faults shape), so the times never depend on another fault.
+ */
+function policyChanges(rng: Rng, grants: Readonly<Record<string, readonly string[]>>, scenario: Scenario, rates: RatesOf<typeof RATES>): PolicyChange[] {
+  const { tHealMs, revocationBoundMs } = scenario;
+  const audiences = Object.keys(grants).sort().filter((audience) => (grants[audience] ?? []).length > 0);
+  const changes: PolicyChange[] = [];
+  for (const atMs of distinctTimes(rng, drawIn(rng, rates.revocationsPerRound), Math.max(2, tHealMs - 200))) {
+    const [audienceAt, nameAt] = [rng.next(), rng.next()];
+    const regrantAtMs = atMs + revocationBoundMs + drawIn(rng, rates.regrantDelayMs);
+    const regrant = rng.chance(rates.regrantFraction);
+    const audience = pickAt(audienceAt, audiences);
+    if (audience === undefined) continue;
+    const name = pickAt(nameAt, grants[audience] ?? []) as string;
+    changes.push({ atMs, audience, revoke: [name], grant: [] });
+    if (regrant && regrantAtMs < tHealMs) changes.push({ atMs: regrantAtMs, audience, revoke: [], grant: [name] });
+  }
+  return changes.sort((a, b) => a.atMs - b.atMs);
+}
+
+/**
+ * A model is not told of revocations: for this long after one (ms), with this chance per planned
+ * call, the planner (sim/planner.ts) keeps trying a revoked tool it was still shown. Read at call
+ * time, so not a scenario rate.
+ */
+export const RETRY_REVOKED_WINDOW_MS = 2000;
+/** See RETRY_REVOKED_WINDOW_MS. */
+export const RETRY_REVOKED_FRACTION = 0.5;
+
+/** Each policy change dropped alone, then every push delivered. */
+function reductions(plan: RoundPlan): Reduction[] {
+  const policy = plan.policy;
+  const out = policy.changes.map((change, i) => ({ name: `drop policy change at ${change.atMs} ms`, plan: { ...plan, policy: { ...policy, changes: policy.changes.filter((_, j) => j !== i) } } }));
+  if (policy.pushLossFraction > 0) out.push({ name: 'deliver every policy push', plan: { ...plan, policy: { ...policy, pushLossFraction: 0 } } });
+  return out;
+}
+
+/** F8: revocations with lost or late pushes. */
+export const F8: FaultDefinition<'F8', typeof RATES> = {
+  id: 'F8',
+  rates: RATES,
+  title: 'policy revocation and grant changes, with lost or late pushes (polls are never lost)',
+  lifetime: 'episode',
+  probes: ['revoked-refused', 'revocation-while-lease-live'],
+  presentIn: (plan: RoundPlan) => plan.policy.changes.length > 0 || plan.policy.pushLossFraction > 0,
+  generateRound({ plan, scenario }, rng, rates) {
+    plan.policy.pushLossFraction = rng.pick(rates.pushLossFractions);
+    plan.policy.changes = policyChanges(rng, plan.policy.grants, scenario, rates);
+  },
+  fragment: (plan) => ({ pushLossFraction: plan.policy.pushLossFraction, changes: plan.policy.changes.map((change) => [change.atMs, change.revoke.length > 0 ? 'revoke' : 'grant']) }),
+  reductions,
+};

@@ -1,0 +1,117 @@
+/**
+ * The shape of one fault of the fault menu (SPEC section 10): what a file under `sim/faults/`
+ * exports. A fault keeps everything about itself in its own file, laid out as TigerBeetle's
+ * `src/testing/` and fast-check keep generation, running and reporting apart:
+ *
+ * - generation: its rates (named scenario fields with defaults) and its plan generator, which
+ *   draws only from the fault's own named random stream;
+ * - running: its behaviour as small rules (turmoil-style, one method each) that the registry
+ *   installs on the simulated servers and links of a round;
+ * - reporting and shrinking: the coverage probes (in `oracle/probes/`) that show its defence was
+ *   exercised, its shrink reductions, and `presentIn`, which says whether a plan still holds it.
+ *
+ * The field reports fault headers quote: the catalog-admission report (paginated discovery,
+ * generation freezing and call admission: the fault suite and gates this design grew from), and
+ * the guessed-names report (an incident review: an agent called a tool it was never told about,
+ * because `list_changed` was lost or never sent and the model guessed a real name).
+ *
+ * Order of calls for one round (the registry, `sim/faults/index.ts`, drives them):
+ * 1. scenario load: `rates` give the defaults of `faultRates.<id>` and its part of the scenario
+ *    schema;
+ * 2. plan generation (`sim/plan/generate.ts`): the `swarm` stream draws once per fault of the
+ *    menu, in menu order, whether to enable it (if the scenario lists it; a scenario-level fault
+ *    is on when `switchedOnBy` says so); then, for each server and each enabled fault with
+ *    `generate` hooks, one draw of its `serverFraction` on the stream `server/<server id>/<fault
+ *    id>` decides whether it acts on that server, and its hooks run phase by phase
+ *    (sim/faults/draft.ts) on that same stream; after every server, each enabled fault's
+ *    `generateRound` runs on the stream `round/<fault id>`. A fault never draws from another's
+ *    stream, so enabling one never shifts the draws of another;
+ * 3. running (`sim/round.ts`): `serverRules`, `serverTraits`, `linkRules` and `sessionEpisodes`
+ *    are read from the plan (never from the `faults` label, so a hand-built plan runs the same);
+ * 4. checking: the oracle judges the trace; the campaign counts the probes named in `probes`;
+ * 5. shrinking: `reductions` after the generic ones; `presentIn` relabels the shrunk plan.
+ */
+import type { Rng } from '../random.ts';
+import type { Scenario } from '../plan/scenario.ts';
+import type { RoundPlan, ServerPlan } from '../plan/types.ts';
+import type { RoundDraft, ServerDraft } from './draft.ts';
+import type { RuleEnv, ServerRule } from '../server/rules.ts';
+import type { LinkRule, SessionEpisode } from '../transport/link-rules.ts';
+import type { Reduction, ServerReduction } from '../shrink/reduction.ts';
+import type { RateSpecs, RatesOf } from './rates.ts';
+
+/** Whether a fault lasts the whole round (a server trait) or acts in [0, T_heal) (an episode). */
+export type FaultLifetime = 'trait' | 'episode';
+
+/**
+ * One fault: its identity, how a plan shows it, and its optional hooks (see the header for the
+ * order of calls). A fault file exports it annotated with its id,
+ * `export const F9: FaultDefinition<'F9', typeof RATES> = { id: 'F9', rates: RATES, ... }`: the
+ * annotation lets the registry derive the `FaultId` union from the definitions without evaluating
+ * their hooks (whose types mention plans, whose `faults` field is typed by that union).
+ */
+export interface FaultDefinition<Id extends string = string, R extends RateSpecs = RateSpecs> {
+  /** The fault's id in the fault menu, `F1` .. `F17`, or `EQUIV` for equivocation. */
+  readonly id: Id;
+  /** What goes wrong, in one line (the fault menu's entry), for `catsim run --help` and docs. */
+  readonly title: string;
+  readonly lifetime: FaultLifetime;
+  /**
+   * How often it acts: named rates with their defaults, the fields of `faultRates.<id>` in a
+   * scenario (sim/faults/rates.ts). A server-level fault has `serverFraction`, the share of a
+   * round's servers it acts on when the round enables it.
+   */
+  readonly rates: R;
+  /**
+   * For a scenario-level fault (not in the menu): whether `scenario` switches it on for every
+   * round, e.g. `"equivocation": true`.
+   */
+  switchedOnBy?(scenario: Scenario): boolean;
+  /** Its part of one server's plan, phase by phase, on the stream `server/<server id>/<fault id>`. */
+  readonly generate?: ServerGeneration<R>;
+  /** Its round-level part of the plan (policy changes, calls, refreshers), on the stream `round/<fault id>`. */
+  generateRound?(draft: RoundDraft, rng: Rng, rates: RatesOf<R>): void;
+  /**
+   * The part of a plan this fault's generator decides from its own stream alone: what the
+   * independence test (sim/faults/independence.test.ts) compares with the fault toggled. It leaves
+   * out what the fault picks among other faults' data (which tool a change edits, which audience a
+   * defect lands in); `audiences` are the audiences of the server both compared plans serve.
+   */
+  fragment(plan: RoundPlan, audiences: (serverId: string) => readonly string[]): unknown;
+  /** The coverage probes (oracle/probes/, by name) whose hits show this fault's defence was exercised. */
+  readonly probes: readonly string[];
+  /**
+   * Whether `plan` still holds this fault (some server or round field it plants is not the
+   * healthy value). A shrunk plan's `faults` list is recomputed from this.
+   */
+  presentIn(plan: RoundPlan): boolean;
+  /**
+   * The labels this fault gives `server` in `server_up.traits` (ground truth the oracle reads,
+   * e.g. `F5:cycle`); none when the plan does not hold the fault on that server.
+   */
+  traits?(server: ServerPlan): string[];
+  /** Whether the fault, as planned on `server`, exempts it from liveness (a disqualifying trait). */
+  disqualifies?(server: ServerPlan): boolean;
+  /** The rules that run this fault on `server` (sim/server/rules.ts); none when its plan does not hold the fault. */
+  serverRules?(server: ServerPlan, env: RuleEnv): ServerRule[];
+  /** The rules this fault adds to the links of `server`'s sessions (sim/transport/link-rules.ts). */
+  linkRules?(server: ServerPlan, env: RuleEnv): LinkRule[];
+  /** What this fault does to the connection of `server`'s session for `audience` at planned times. */
+  sessionEpisodes?(server: ServerPlan, audience: string): SessionEpisode[];
+  /** Shrink steps that calm this fault on one server, coarse first (none when it is not planned there). */
+  serverReductions?(server: ServerPlan): ServerReduction[];
+  /** Shrink steps that calm this fault's round-level part (policy, calls, refreshers). */
+  reductions?(plan: RoundPlan): Reduction[];
+}
+
+/**
+ * The generation hooks of a fault on one server, one per phase of GENERATION_PHASES (all
+ * optional; each gets the server's draft, the fault's own stream and the rates in force).
+ */
+export interface ServerGeneration<R extends RateSpecs> {
+  audiences?(draft: ServerDraft, rng: Rng, rates: RatesOf<R>): void;
+  plant?(draft: ServerDraft, rng: Rng, rates: RatesOf<R>): void;
+  episodes?(draft: ServerDraft, rng: Rng, rates: RatesOf<R>): void;
+  history?(draft: ServerDraft, rng: Rng, rates: RatesOf<R>): void;
+  shape?(draft: ServerDraft, rng: Rng, rates: RatesOf<R>): void;
+}

@@ -1,0 +1,91 @@
+/**
+ * The fault registry: every fault of the fault menu (SPEC section 10), in menu order. This list is
+ * the only place fault ids are written down: the `FaultId` type, the scenario and plan schemas'
+ * fault lists, the summary's "faults enabled" line and `catsim run --help` are derived from it.
+ *
+ * Adding a fault is adding one file beside these and one line here (CONTRIBUTING.md).
+ */
+import { F1 } from './f01-change-between-pages.ts';
+import { F2 } from './f02-aba.ts';
+import { F3 } from './f03-list-changed.ts';
+import { F4 } from './f04-revision-moves-alone.ts';
+import { F5 } from './f05-cursors.ts';
+import { F6 } from './f06-duplicate-names.ts';
+import { F7 } from './f07-identity-rotation.ts';
+import { F8 } from './f08-revocation.ts';
+import { F9 } from './f09-racing-refreshers.ts';
+import { F10 } from './f10-stale-planner.ts';
+import { F11 } from './f11-restart.ts';
+import { F12 } from './f12-unversioned.ts';
+import { F13 } from './f13-planted-defects.ts';
+import { F14 } from './f14-lying-annotations.ts';
+import { F15 } from './f15-transport.ts';
+import { F16 } from './f16-tenant-twins.ts';
+import { F17 } from './f17-guessed-names.ts';
+import { EQUIVOCATION } from './equivocation.ts';
+import type { FaultDefinition } from './fault.ts';
+import type { RoundPlan, ServerPlan } from '../plan/types.ts';
+import { sortRules, type RuleEnv, type ServerRules } from '../server/rules.ts';
+import type { LinkRule, SessionEpisode } from '../transport/link-rules.ts';
+
+/** The fault menu, in order: the faults a scenario lists in `faults` and swarm testing enables. */
+export const FAULTS = [F1, F2, F3, F4, F5, F6, F7, F8, F9, F10, F11, F12, F13, F14, F15, F16, F17] as const;
+
+/** Faults a scenario switches on for every round instead of listing them (equivocation). */
+export const SCENARIO_FAULTS = [EQUIVOCATION] as const;
+
+/** Every fault the simulator knows: the menu, then the scenario-level ones. */
+export const ALL_FAULTS: readonly FaultDefinition[] = [...FAULTS, ...SCENARIO_FAULTS];
+
+/**
+ * Probes no fault owns: they show that the core's own defences were exercised, whatever the
+ * faults (invalid arguments from the planners, a generation that expired while refreshes failed).
+ */
+export const CORE_ONLY_PROBES: readonly string[] = ['args-refused', 'expired-refused'];
+
+/** A fault id of the menu: `F1` .. `F17`. */
+export type FaultId = (typeof FAULTS)[number]['id'];
+
+/** The menu's ids, in order. */
+export const FAULT_IDS: readonly FaultId[] = FAULTS.map((fault) => fault.id);
+
+/** The menu's ids as a phrase for messages and schema titles, e.g. `F1..F17`. */
+export const FAULT_ID_RANGE = `${FAULT_IDS[0]}..${FAULT_IDS.at(-1)}`;
+
+/** Whether `id` names a fault of the menu. */
+export function isFaultId(id: string): id is FaultId {
+  return (FAULT_IDS as readonly string[]).includes(id);
+}
+
+/**
+ * The menu faults `plan` still holds, in menu order: what a shrunk plan's `faults` label says
+ * (a reduction that removes a fault's last trace removes its label too).
+ */
+export function faultsPresentIn(plan: RoundPlan): FaultId[] {
+  return FAULTS.filter((fault) => fault.presentIn(plan)).map((fault) => fault.id);
+}
+
+/** The fault rules of one server, built from its plan by every fault in registry order. */
+export function serverRulesFor(server: ServerPlan, env: RuleEnv): ServerRules {
+  return sortRules(ALL_FAULTS.flatMap((fault) => fault.serverRules?.(server, env) ?? []));
+}
+
+/** The persistent traits of a server as written in `server_up`, in registry order (F5, F6, F12, F13, equivocation). */
+export function serverTraits(server: ServerPlan): string[] {
+  return ALL_FAULTS.flatMap((fault) => fault.traits?.(server) ?? []);
+}
+
+/** Whether some fault planned on the server exempts it from liveness (SPEC section 10's disqualifying traits). */
+export function isDisqualified(server: ServerPlan): boolean {
+  return ALL_FAULTS.some((fault) => fault.disqualifies?.(server) ?? false);
+}
+
+/** The fault rules of the links of one server's sessions, in registry order. */
+export function linkRulesFor(server: ServerPlan, env: RuleEnv): LinkRule[] {
+  return ALL_FAULTS.flatMap((fault) => fault.linkRules?.(server, env) ?? []);
+}
+
+/** The planned episodes of one session's connection (F15's cuts), in registry order. */
+export function sessionEpisodesFor(server: ServerPlan, audience: string): SessionEpisode[] {
+  return ALL_FAULTS.flatMap((fault) => fault.sessionEpisodes?.(server, audience) ?? []);
+}

@@ -1,0 +1,43 @@
+import { readdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { PROBES } from '../../oracle/probes/index.ts';
+import { ALL_FAULTS, CORE_ONLY_PROBES, FAULT_IDS, FAULTS, SCENARIO_FAULTS } from './index.ts';
+
+const FAULTS_DIR = dirname(fileURLToPath(import.meta.url));
+
+describe('the fault registry', () => {
+  it('lists F1..F17 in menu order, then equivocation, each id once', () => {
+    expect(FAULT_IDS).toEqual(Array.from({ length: 17 }, (_, i) => `F${i + 1}`));
+    expect(SCENARIO_FAULTS.map((fault) => fault.id)).toEqual(['EQUIV']);
+    expect(new Set(ALL_FAULTS.map((fault) => fault.id)).size).toBe(ALL_FAULTS.length);
+  });
+
+  it('holds one file per fault, fNN-NAME.ts numbered like its id (a new file needs its registry line)', async () => {
+    const files = readdirSync(FAULTS_DIR).filter((name) => /^f\d\d-.+\.ts$/.test(name) && !name.endsWith('.test.ts')).sort();
+    expect(files).toHaveLength(FAULTS.length);
+    for (const [index, file] of files.entries()) {
+      const exported = Object.values(await import(`./${file}`) as Record<string, unknown>);
+      expect(exported, file).toContain(FAULTS[index]);
+      expect(FAULTS[index]?.id, file).toBe(`F${Number(file.slice(1, 3))}`);
+    }
+  });
+
+});
+
+describe('the registry and the coverage probes (oracle/probes)', () => {
+  const probeNames = PROBES.map((probe) => probe.name);
+
+  it('names only probes that exist', () => {
+    for (const fault of ALL_FAULTS) for (const name of fault.probes) expect(probeNames, `${fault.id} names ${name}`).toContain(name);
+    for (const name of CORE_ONLY_PROBES) expect(probeNames, name).toContain(name);
+  });
+
+  it('names every probe: by some fault, or as a core-only probe (never both)', () => {
+    const named = new Set(ALL_FAULTS.flatMap((fault) => fault.probes));
+    expect(probeNames.filter((name) => !named.has(name) && !CORE_ONLY_PROBES.includes(name))).toEqual([]);
+    expect(CORE_ONLY_PROBES.filter((name) => named.has(name))).toEqual([]);
+    expect(ALL_FAULTS.filter((fault) => fault.probes.length === 0).map((fault) => fault.id)).toEqual([]);
+  });
+});

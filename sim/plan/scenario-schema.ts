@@ -1,0 +1,156 @@
+/**
+ * The JSON Schema (draft 2020-12) of a scenario file, built from the fault registry: the list of
+ * fault ids comes from `sim/faults/index.ts`, so it is written nowhere else. The committed
+ * `scenarios/scenario.schema.json` (for editors and for readers) is this object written out by
+ * `npm run schema`; a test checks that the two are equal.
+ *
+ * Every `title` is the short phrase error messages use (`"pageSize.min" must be a positive
+ * integer`). Rules JSON Schema cannot state are checked after it by sim/plan/scenario.ts: in every
+ * range, min <= max.
+ */
+import { ALL_FAULTS, FAULT_ID_RANGE, FAULT_IDS } from '../faults/index.ts';
+import { COUNT_MAX, rateSchema } from '../faults/rates.ts';
+
+const ref = (name: string, description?: string) => ({ $ref: `#/$defs/${name}`, ...(description === undefined ? {} : { description }) });
+
+const TIMINGS = {
+  type: 'object',
+  title: 'an object',
+  description: "The core's timings, ms.",
+  required: ['refreshIntervalMs', 'retryBackoffMsBase', 'retryBackoffMsMax', 'listChangedDelayMs'],
+  additionalProperties: false,
+  properties: {
+    refreshIntervalMs: ref('nonNegativeInteger'),
+    retryBackoffMsBase: ref('nonNegativeInteger'),
+    retryBackoffMsMax: ref('nonNegativeInteger'),
+    listChangedDelayMs: ref('nonNegativeInteger'),
+  },
+};
+
+const CALLS = {
+  type: 'object',
+  title: 'an object',
+  description: "How the sessions' planners call tools (stale and guessing planners are F10's and F17's rates, in faultRates).",
+  required: ['callFraction', 'invalidArgsFraction', 'confirmFraction'],
+  additionalProperties: false,
+  properties: {
+    callFraction: ref('fraction', 'Chance that a planner tick also plans a call.'),
+    invalidArgsFraction: ref('fraction', 'Share of the planned calls sent with arguments that fail the input schema.'),
+    confirmFraction: ref('fraction', 'Share of the non-READ calls on unversioned sources a human confirms.'),
+  },
+};
+
+/** `faultRates`: for each fault of the registry, its rates (all optional, each with its default). */
+const FAULT_RATES = {
+  type: 'object',
+  title: 'an object of rates by fault id',
+  description: 'How often each fault acts when a round enables it: every field is optional and defaults to the value in the fault\'s file (sim/faults/).',
+  additionalProperties: false,
+  properties: Object.fromEntries(ALL_FAULTS.map((fault) => [fault.id, {
+    type: 'object',
+    title: `an object of ${fault.id} rates`,
+    description: `${fault.id}: ${fault.title}.`,
+    additionalProperties: false,
+    properties: Object.fromEntries(Object.entries(fault.rates).map(([name, spec]) => [name, rateSchema(spec)])),
+  }])),
+};
+
+const DEFS = {
+  faultId: { title: `a fault id ${FAULT_ID_RANGE}`, enum: FAULT_IDS },
+  fraction: { type: 'number', title: 'a number in [0, 1]', minimum: 0, maximum: 1 },
+  nonNegativeInteger: { type: 'integer', title: 'an integer from 0 to 2147483647', description: 'Counts and times (ms) are bounded by 2^31 - 1 so that every value stays an exact integer in the simulator.', minimum: 0, maximum: 2147483647 },
+  positiveInteger: { type: 'integer', title: 'an integer from 1 to 2147483647', minimum: 1, maximum: 2147483647 },
+  range: {
+    type: 'object',
+    title: 'a range {"min": n, "max": m}',
+    description: 'An inclusive integer range; min <= max is checked after the schema.',
+    required: ['min', 'max'],
+    additionalProperties: false,
+    properties: { min: ref('nonNegativeInteger'), max: ref('nonNegativeInteger') },
+  },
+  countRange: {
+    type: 'object',
+    title: `a range {"min": n, "max": m} of counts from 0 to ${COUNT_MAX}`,
+    required: ['min', 'max'],
+    additionalProperties: false,
+    properties: { min: ref('count'), max: ref('count') },
+  },
+  positiveCountRange: {
+    type: 'object',
+    title: `a range {"min": n, "max": m} of counts from 1 to ${COUNT_MAX}`,
+    required: ['min', 'max'],
+    additionalProperties: false,
+    properties: { min: ref('positiveCount'), max: ref('positiveCount') },
+  },
+  count: { type: 'integer', title: `an integer from 0 to ${COUNT_MAX}`, minimum: 0, maximum: COUNT_MAX },
+  positiveCount: { type: 'integer', title: `an integer from 1 to ${COUNT_MAX}`, minimum: 1, maximum: COUNT_MAX },
+  positiveRange: {
+    type: 'object',
+    title: 'a range {"min": n, "max": m}',
+    description: 'An inclusive integer range whose min is at least 1; min <= max is checked after the schema.',
+    required: ['min', 'max'],
+    additionalProperties: false,
+    properties: { min: ref('positiveInteger'), max: ref('positiveInteger') },
+  },
+};
+
+/** The scenario schema; `scenarios/scenario.schema.json` is this object as JSON. */
+export const SCENARIO_SCHEMA = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  description: "A scenario file (scenarios/NAME.json): the bounds the oracle judges with, the core's timings and the ranges the plan generator draws from. Times are virtual ms. Every `title` is the short phrase error messages use (`\"pageSize.min\" must be a positive integer`). Rules JSON Schema cannot state are checked after it by sim/plan/scenario.ts: in every range, min <= max. Generated from sim/plan/scenario-schema.ts by `npm run schema`: do not edit by hand.",
+  type: 'object',
+  required: [
+    'name', 'description', 'faults', 'faultEnableFraction', 'servers', 'audiencesPerServer', 'audiences', 'toolsPerView', 'pageSize',
+    'latencyMs', 'nominalLatencyMs', 'tHealMs', 'timings', 'scanTimeoutMs', 'pageCountMax', 'byteCountMax', 'generationTtlMs',
+    'eventBudget', 'plannerIntervalMs', 'policyPollMs', 'revocationBoundMs', 'pushLatencyMs', 'calls',
+  ],
+  additionalProperties: false,
+  properties: {
+    name: { type: 'string', title: 'a string', description: "The scenario's name, used in reports and replay lines." },
+    description: { type: 'string', title: 'a string' },
+    faults: { type: 'array', title: `an array of fault ids ${FAULT_ID_RANGE}`, description: 'Fault kinds this scenario may enable, each at most once (the fault menu: sim/faults/index.ts).', items: ref('faultId'), uniqueItems: true },
+    faultEnableFraction: ref('fraction', 'Swarm testing: each listed fault is enabled in a round with this probability.'),
+    servers: ref('positiveRange', 'Simulated servers per round, at least one (a round without a server tests nothing and would pass).'),
+    audiencesPerServer: ref('positiveRange', 'Audiences each server serves, at least one (the plan generator builds each server around its first audience); more than the number of `audiences` means all of them.'),
+    audiences: {
+      type: 'array',
+      title: 'a non-empty array of "tenant.role"',
+      description: 'The audience classes rounds draw from.',
+      minItems: 1,
+      uniqueItems: true,
+      items: { type: 'string', title: 'an audience "tenant.role" (two non-empty parts, no other "." and no "|")', pattern: '^[^.|]+\\.[^.|]+$' },
+    },
+    toolsPerView: ref('range', "Tools in each audience's first view."),
+    pageSize: ref('positiveRange', 'Tools per `tools/list` page.'),
+    latencyMs: ref('range', 'Message latency before T_heal, ms.'),
+    nominalLatencyMs: ref('range', 'Message latency after T_heal, ms.'),
+    tHealMs: {
+      type: 'integer',
+      title: 'an integer from 204 to 2147483647',
+      description: 'T_heal: fault episodes act before it, ms. At least 204: F8 places up to three policy changes at distinct whole ms in [1, tHealMs - 202], and with less room the plan generator would never finish.',
+      minimum: 204,
+      maximum: 2147483647,
+    },
+    timings: TIMINGS,
+    scanTimeoutMs: ref('positiveInteger'),
+    pageCountMax: ref('positiveInteger'),
+    byteCountMax: ref('positiveInteger'),
+    generationTtlMs: ref('positiveInteger'),
+    eventBudget: ref('positiveInteger', 'Events a round may take before it is UNDECIDED.'),
+    plannerIntervalMs: ref('positiveRange', "Interval between a session planner's reads of its catalog, ms."),
+    equivocation: { type: 'boolean', title: 'a boolean', description: 'Dedicated scenario: servers report the same revision for different content.' },
+    probeGateRounds: ref('positiveInteger', 'A reference-core campaign of at least this many rounds fails when it misses a required probe.'),
+    requiredProbes: { type: 'array', title: 'an array of probe names', description: 'Probe names the gate requires; absent means every probe.', uniqueItems: true, items: { type: 'string', title: 'a probe name' } },
+    policyPollMs: ref('positiveInteger', 'The core polls the policy service this often, ms.'),
+    revocationBoundMs: ref('positiveInteger', 'B of I7 (revocation propagation bound), ms.'),
+    pushLatencyMs: ref('range', 'Policy push latency, ms.'),
+    calls: CALLS,
+    faultRates: FAULT_RATES,
+  },
+  $defs: DEFS,
+};
+
+/** The text of `scenarios/scenario.schema.json`: the schema as indented JSON, newline-terminated. */
+export function scenarioSchemaText(): string {
+  return `${JSON.stringify(SCENARIO_SCHEMA, null, 2)}\n`;
+}

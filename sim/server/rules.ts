@@ -1,0 +1,161 @@
+/**
+ * Fault rules of a simulated server, turmoil-style: small objects with one method each that the
+ * fault registry (sim/faults/index.ts) builds from a server's plan, and that the plain server
+ * (catalog-server.ts) consults at fixed points. The plain server knows no fault; a fault is the
+ * rules its file contributes.
+ *
+ * Fault model: whatever the installed rules say; with none, the server is honest (it declares
+ * `listChanged`, pages its current view with real cursors, reports its revision, notifies once
+ * per change, checks revision pins, and never restarts or rotates).
+ *
+ * Order of calls, for each kind of rule, in registry order (the order of `ServerRules` lists):
+ * - `onCapabilities` once per session, at connect, each on the previous one's result;
+ * - `episodes` once, at `start()`; the episodes of every rule and the history's revision steps are
+ *   scheduled sorted by (atMs, order), so at one instant a rotation comes before the catalog it
+ *   brings, and a restart after both;
+ * - per `tools/list` request: `onCursor` (each on the previous one's position), then the boot
+ *   check, then `onPage` (each rule wraps the ones before it, so the last rule sees the final
+ *   page), then the page is logged, then `afterPage`;
+ * - per revision change: `onChange` (how many notifications the change sends; 1 without rules);
+ *   per notification: `onNotification` until one says `drop`;
+ * - per `tools/call`: `onPin` (the pin the server checks; null: none) after the lease check.
+ */
+import type { Rng } from '../random.ts';
+import type { ToolDescriptor } from '../plan/types.ts';
+import type { CursorPosition } from './cursor.ts';
+
+/** What a rule may read of the world: virtual time, T_heal, and seeded streams of its server. */
+export interface RuleEnv {
+  /** Virtual ms now. */
+  now(): number;
+  /** T_heal of the round, ms: episodes stop acting at it. */
+  readonly tHealMs: number;
+  /** The stream `run/<server id>/<name>` of the round (one per name, shared by whoever asks). */
+  stream(name: string): Rng;
+}
+
+/** One `tools/list` request as the page rules see it. */
+export interface PageRequest {
+  /** The audience proved by the transport. */
+  readonly audience: string;
+  readonly scanId: string | null;
+  /** The cursor as sent; undefined for page 1. */
+  readonly cursor: string | undefined;
+  /** Where the cursor points (after the cursor rules and the boot check). */
+  readonly position: CursorPosition;
+  /** The server's boot now (each restart counts it up). */
+  readonly boot: number;
+  /** The current revision, which a versioned page reports. */
+  readonly revision: number;
+}
+
+/** One page as served. */
+export interface ServedPage {
+  readonly tools: readonly ToolDescriptor[];
+  readonly nextCursor: string | undefined;
+  /** The revision the page reports in `_meta`, or null for none. */
+  readonly reported: number | null;
+  /** The offset right after this page's slot: its position's offset plus the drawn page size. */
+  readonly nextOffset: number;
+}
+
+/** Serves a page (the plain server, or the rules inside this one). */
+export type ServePage = (request: PageRequest) => ServedPage;
+
+/** What the server declares under `capabilities.tools`. */
+export interface ToolsCapability {
+  listChanged?: boolean;
+}
+
+/** What the server can be told to do by an episode or a rule. */
+export interface ServerControl {
+  /** Presents a new identity from now on (certificate rotation). */
+  rotate(identity: string): void;
+  /** Restarts: the boot counts up, so cursors of earlier boots become invalid. */
+  restart(): void;
+  /** Sends one `list_changed` to the latest session of `audience`, in the same instant, after the current step. */
+  notifySoon(audience: string): void;
+}
+
+/** Something the server does at a planned time. */
+export interface ServerEpisode {
+  readonly atMs: number;
+  /** Tie-break at one instant: EPISODE_ORDER. */
+  readonly order: number;
+  run(control: ServerControl): void;
+}
+
+/** At one instant: a rotation first, then the revision step it may bring, then a restart. */
+export const EPISODE_ORDER = { rotation: 0, revision: 1, restart: 2 } as const;
+
+/** Changes the capabilities a session is offered. */
+export interface CapabilityRule {
+  onCapabilities(tools: ToolsCapability): ToolsCapability;
+}
+
+/** Changes where a cursor points; undefined: the cursor is invalid (-32602). */
+export interface CursorRule {
+  onCursor(cursor: string | undefined, position: CursorPosition | undefined, boot: number): CursorPosition | undefined;
+}
+
+/** Changes a page: calls `serve` (or not) and returns the page to send. */
+export interface PageRule {
+  onPage(request: PageRequest, serve: ServePage): ServedPage;
+}
+
+/** Acts after a page was served and logged (e.g. a notification right after page 2). */
+export interface PageServedRule {
+  afterPage(served: { scanId: string | null; sessionAudience: string }, control: ServerControl): void;
+}
+
+/** How many `list_changed` notifications a revision change sends (copies: the count so far). */
+export interface ChangeRule {
+  onChange(copies: number): number;
+}
+
+/** Whether one notification to `audience` reaches the link or is lost on the way. */
+export interface NotificationRule {
+  onNotification(audience: string): 'deliver' | 'drop';
+}
+
+/** The revision pin the server checks for a call (null: it checks none). */
+export interface PinRule {
+  onPin(pin: number | null): number | null;
+}
+
+/** Planned episodes (rotations, restarts). */
+export interface EpisodeRule {
+  episodes(): ServerEpisode[];
+}
+
+/** Any server rule. */
+export type ServerRule = CapabilityRule | CursorRule | PageRule | PageServedRule | ChangeRule | NotificationRule | PinRule | EpisodeRule;
+
+/** A server's rules sorted by what they act on, each list in registry order. */
+export interface ServerRules {
+  readonly capabilities: readonly CapabilityRule[];
+  readonly cursors: readonly CursorRule[];
+  readonly pages: readonly PageRule[];
+  readonly served: readonly PageServedRule[];
+  readonly changes: readonly ChangeRule[];
+  readonly notifications: readonly NotificationRule[];
+  readonly pins: readonly PinRule[];
+  readonly episodes: readonly EpisodeRule[];
+}
+
+/** Sorts rules by their one method, keeping their order. */
+export function sortRules(rules: readonly ServerRule[]): ServerRules {
+  return {
+    capabilities: rules.filter((rule): rule is CapabilityRule => 'onCapabilities' in rule),
+    cursors: rules.filter((rule): rule is CursorRule => 'onCursor' in rule),
+    pages: rules.filter((rule): rule is PageRule => 'onPage' in rule),
+    served: rules.filter((rule): rule is PageServedRule => 'afterPage' in rule),
+    changes: rules.filter((rule): rule is ChangeRule => 'onChange' in rule),
+    notifications: rules.filter((rule): rule is NotificationRule => 'onNotification' in rule),
+    pins: rules.filter((rule): rule is PinRule => 'onPin' in rule),
+    episodes: rules.filter((rule): rule is EpisodeRule => 'episodes' in rule),
+  };
+}
+
+/** The rules of an honest server: none. */
+export const NO_RULES: ServerRules = sortRules([]);
