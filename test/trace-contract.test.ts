@@ -3,7 +3,7 @@
  * validates (world events are typed at compile time, but a spread of a wider object could still
  * smuggle in a field), and every object's keys are written in the documented order, which is what
  * makes a trace byte-stable. Checked on a few real rounds of the reference core, both peers and
- * two mutants: forward-undisclosed in round 9 writes a receipt whose disclosure is null (a call no
+ * two mutants: forward-undisclosed in round 61 writes a receipt whose disclosure is null (a call no
  * disclosure showed), receipt-without-epoch receipts whose policyEpoch is null (I6 judges both).
  */
 import { describe, expect, it } from 'vitest';
@@ -24,7 +24,7 @@ function documentedKeys(event: TraceEvent): string[] {
 
 const RUNS: readonly (readonly [string, number])[] = [
   ['reference', 0], ['reference', 1], ['reference', 5], ['peer:list-once', 0], ['peer:sdk-autorefresh', 0],
-  ['mutant:forward-undisclosed', 9], ['mutant:receipt-without-epoch', 1],
+  ['mutant:forward-undisclosed', 61], ['mutant:receipt-without-epoch', 1],
 ];
 
 describe('the traces the simulator writes', () => {
