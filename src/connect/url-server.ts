@@ -99,7 +99,7 @@ async function greet(transport: Transport, options: ConnectOptions): Promise<Ses
   client.onerror = (error) => { transportError = error; };
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new McpError(ErrorCode.RequestTimeout, 'initialize timed out')), options.timeoutMs);
+    timer = setTimeout(() => reject(new McpError(ErrorCode.RequestTimeout, 'initialize timed out')), options.timeoutMs); // real-clock: real HTTP connect, outside simulated rounds
   });
   try {
     await Promise.race([client.connect(transport, { timeout: options.timeoutMs }), deadline]);
@@ -116,7 +116,7 @@ async function greet(transport: Transport, options: ConnectOptions): Promise<Ses
 async function closeSession(client: Client, transport: Transport): Promise<void> {
   if (transport instanceof StreamableHTTPClientTransport) {
     let timer: NodeJS.Timeout | undefined;
-    const waited = new Promise<void>((resolve) => { timer = setTimeout(resolve, SESSION_END_TIMEOUT_MS_MAX); });
+    const waited = new Promise<void>((resolve) => { timer = setTimeout(resolve, SESSION_END_TIMEOUT_MS_MAX); }); // real-clock: real HTTP session end, outside simulated rounds
     await Promise.race([transport.terminateSession().catch(() => undefined), waited]);
     clearTimeout(timer);
   }
