@@ -25,7 +25,7 @@ import { referenceCore } from '../../sim/cores/reference.ts';
 import { generatePlan } from '../../sim/plan/generate.ts';
 import type { Scenario } from '../../sim/plan/scenario.ts';
 import { runRound } from '../../sim/round.ts';
-import type { LinkDirection } from '../../sim/transport/linkPolicy.ts';
+import type { LinkDirection } from '../../sim/transport/link-rules.ts';
 
 /** One delivered message of a link, in delivery order. */
 interface WireMessage {

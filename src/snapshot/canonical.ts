@@ -34,8 +34,15 @@ const canonicalMemo = new Map<string, string>();
  * this turns the recursive canonicalisation into one native stringify and a map lookup.
  */
 export function jcsMemo(value: unknown): string {
-  const text = JSON.stringify(value);
-  if (text === undefined) return jcs(value);
+  return jcsMemoOfText(value, JSON.stringify(value));
+}
+
+/**
+ * {@link jcsMemo} of `value` whose `JSON.stringify` text the caller already has (`text` must be
+ * exactly that; undefined for a value with no JSON form): the stringify is saved.
+ */
+export function jcsMemoOfText(value: unknown, text: string | undefined): string {
+  if (text === undefined || (text === 'null' && value !== null)) return jcs(value);
   let canonical = canonicalMemo.get(text);
   if (canonical === undefined) {
     if (canonicalMemo.size >= CANONICAL_MEMO_MAX) canonicalMemo.clear();

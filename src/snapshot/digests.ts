@@ -2,16 +2,25 @@
  * The digests of `toolCatalogSnapshot.v1` (SPEC section 4). All are lowercase hex sha256.
  */
 import { createHash } from 'node:crypto';
-import { domainDigest, jcs, jcsMemo, sha256Hex } from './canonical.ts';
+import { domainDigest, jcs, jcsMemo, jcsMemoOfText, sha256Hex } from './canonical.ts';
 
 /** sha256("catsim.descriptor.v1\n" + JCS(tool exactly as sent, annotations and `_meta` included)). */
 export function descriptorDigest(tool: unknown): string {
-  const text = JSON.stringify(tool);
+  return descriptorDigestOfText(tool, JSON.stringify(tool));
+}
+
+/**
+ * {@link descriptorDigest} of `tool` whose `JSON.stringify` text the caller already has
+ * (PageReply.toolTexts; `'null'` or undefined for a tool with no JSON form): the text is the
+ * memo key, so the descriptor is not stringified again.
+ */
+export function descriptorDigestOfText(tool: unknown, text: string | undefined): string {
+  if (text === 'null' && tool !== null) text = JSON.stringify(tool);
   if (text === undefined) return sha256Hex(`catsim.descriptor.v1\n${jcsMemo(tool)}`);
   let digest = DESCRIPTOR_DIGESTS.get(text);
   if (digest === undefined) {
     if (DESCRIPTOR_DIGESTS.size >= DIGEST_MEMO_MAX) DESCRIPTOR_DIGESTS.clear();
-    DESCRIPTOR_DIGESTS.set(text, (digest = sha256Hex(`catsim.descriptor.v1\n${jcsMemo(tool)}`)));
+    DESCRIPTOR_DIGESTS.set(text, (digest = sha256Hex(`catsim.descriptor.v1\n${jcsMemoOfText(tool, text)}`)));
   }
   return digest;
 }
@@ -34,11 +43,17 @@ export interface PageDigestInput {
   cursorOut: string | null;
   revision: number | null;
   tools: readonly unknown[];
+  /** `JSON.stringify` of each tool (`'null'` for none), when the caller has them (PageReply.toolTexts). */
+  toolTexts?: readonly string[] | undefined;
 }
 
 /** sha256("catsim.page.v1\n" + JCS({cursorIn, cursorOut, revision, tools})). */
 export function pageDigest(page: PageDigestInput): string {
-  const key = JSON.stringify([page.cursorIn, page.cursorOut, page.revision, page.tools]);
+  // The key is JSON.stringify([cursorIn, cursorOut, revision, tools]); with the tools' texts in
+  // hand it is composed from them (the same string) instead of stringifying the tools again.
+  const key = page.toolTexts === undefined
+    ? JSON.stringify([page.cursorIn, page.cursorOut, page.revision, page.tools])
+    : `${JSON.stringify([page.cursorIn, page.cursorOut, page.revision]).slice(0, -1)},[${page.toolTexts.join(',')}]]`;
   let digest = PAGE_DIGESTS.get(key);
   if (digest === undefined) {
     if (PAGE_DIGESTS.size >= DIGEST_MEMO_MAX) PAGE_DIGESTS.clear();
@@ -53,7 +68,8 @@ export function pageDigest(page: PageDigestInput): string {
  * "revision" < "tools"), so the composition equals canonicalising the whole object.
  */
 function canonicalPage(page: PageDigestInput): string {
-  const tools = page.tools.map(jcsMemo).join(',');
+  const texts = page.toolTexts;
+  const tools = page.tools.map((tool, index) => (texts === undefined ? jcsMemo(tool) : jcsMemoOfText(tool, texts[index]))).join(',');
   return `{"cursorIn":${jcs(page.cursorIn)},"cursorOut":${jcs(page.cursorOut)},"revision":${jcs(page.revision)},"tools":[${tools}]}`;
 }
 
