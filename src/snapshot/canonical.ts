@@ -3,6 +3,7 @@
  */
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
+import { descriptorMemo } from '../validation/internal/bounded-memo.ts';
 
 /**
  * The RFC 8785 canonical form of a JSON value.
@@ -24,9 +25,8 @@ export function domainDigest(domain: string, value: unknown): string {
   return sha256Hex(`${domain}\n${jcs(value)}`);
 }
 
-/** Most canonical texts kept in the memo before it is cleared. */
-const CANONICAL_MEMO_MAX = 8192;
-const canonicalMemo = new Map<string, string>();
+/** Canonical texts by `JSON.stringify` text (a generational memo: bounded-memo.ts). */
+const canonicalMemo = descriptorMemo<string>();
 
 /**
  * {@link jcs}, memoised by the value's `JSON.stringify` text: equal text means an equal JSON
@@ -43,11 +43,5 @@ export function jcsMemo(value: unknown): string {
  */
 export function jcsMemoOfText(value: unknown, text: string | undefined): string {
   if (text === undefined || (text === 'null' && value !== null)) return jcs(value);
-  let canonical = canonicalMemo.get(text);
-  if (canonical === undefined) {
-    if (canonicalMemo.size >= CANONICAL_MEMO_MAX) canonicalMemo.clear();
-    canonical = jcs(value);
-    canonicalMemo.set(text, canonical);
-  }
-  return canonical;
+  return canonicalMemo.get(text, () => jcs(value));
 }

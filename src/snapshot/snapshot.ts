@@ -7,7 +7,7 @@ import type { PageRecord } from '../discovery/scan.ts';
 import type { CatalogKey } from '../keys.ts';
 import { checkTools, toolName, type ContentChecks, type ToolVerdict } from '../validation/content-checks.ts';
 import { effectClassOf, trustDigest, type EffectClass, type TrustConfig } from '../validation/trust.ts';
-import { BoundedMemo } from '../validation/internal/bounded-memo.ts';
+import { descriptorMemo } from '../validation/internal/bounded-memo.ts';
 import { descriptorDigest, descriptorDigestOfText, pageRoot, schemaDigest, snapshotDigest } from './digests.ts';
 
 /**
@@ -126,14 +126,12 @@ function snapshotTool(source: unknown, digest: string, verdict: ToolVerdict, tru
   };
 }
 
-/** Most descriptors whose schema digests {@link SCHEMA_DIGESTS} keeps. */
-const SCHEMA_DIGESTS_MAX = 8192;
 /**
  * The (input, output) schema digests by the descriptor's JSON text: equal text means equal
  * schemas, and servers resend the same descriptors every scan, so neither schema is stringified
  * or hashed again.
  */
-const SCHEMA_DIGESTS = new BoundedMemo<readonly [string | null, string | null]>(SCHEMA_DIGESTS_MAX);
+const SCHEMA_DIGESTS = descriptorMemo<readonly [string | null, string | null]>();
 
 function schemaDigestsOf(record: Record<string, unknown>): readonly [string | null, string | null] {
   return [schemaDigest(record.inputSchema), schemaDigest(record.outputSchema)];
