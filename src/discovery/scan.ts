@@ -222,7 +222,8 @@ export class Walk {
 
   /** Equivocation: this key already proved this revision with another set of descriptors. */
   protected checkEquivocation(): void {
-    if (this.ctx.watch.equivocates(this.revision as number, this.pages.flatMap((page) => page.tools))) quarantined('EQUIVOCATION');
+    const texts = this.pages.flatMap((page): readonly (string | undefined)[] => page.toolTexts ?? page.tools.map(() => undefined));
+    if (this.ctx.watch.equivocates(this.revision as number, this.pages.flatMap((page) => page.tools), texts)) quarantined('EQUIVOCATION');
   }
 
   protected remainingMs(): number {
