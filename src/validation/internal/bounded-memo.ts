@@ -75,8 +75,14 @@ function checkedSize(entries: number): number {
   return entries;
 }
 
-/** Entries per generation of the descriptor-keyed memos by default: a 10,000-tool catalog fits. */
-export const DESCRIPTOR_MEMO_ENTRIES = 16_384;
+/**
+ * Entries per generation of the descriptor-keyed memos by default (each memo holds at most twice
+ * as many). A working set up to one generation is served entirely from memory, one up to about
+ * 1.2 generations mostly (a 10,000-tool catalog misses about a quarter of its lookups); a host
+ * with larger catalogs raises it with {@link setDescriptorMemoEntries}. Entries are about 1-2 KB
+ * (a descriptor's JSON text as key), so the default bounds each memo to about 16-32 MiB.
+ */
+export const DESCRIPTOR_MEMO_ENTRIES = 8_192;
 
 /** The core's memos keyed by descriptor (digests, canonical forms, schema digests, verdicts). */
 const DESCRIPTOR_MEMOS: BoundedMemo<unknown>[] = [];
@@ -91,7 +97,8 @@ export function descriptorMemo<V>(): BoundedMemo<V> {
 /**
  * Sets the entries per generation of every descriptor-keyed memo of the core (process-wide; a
  * host serving catalogs of more than about 16,000 distinct descriptors raises it, one that must
- * stay small lowers it). Each memo then holds at most twice that many entries.
+ * stay small lowers it). Each memo then holds at most twice that many entries. Call it before the
+ * memos fill (at start-up): a smaller size takes effect at their next rotation.
  * @throws RangeError when `entries` is not a positive safe integer.
  */
 export function setDescriptorMemoEntries(entries: number): void {
