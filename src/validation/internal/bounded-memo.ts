@@ -96,7 +96,7 @@ export function descriptorMemo<V>(): BoundedMemo<V> {
 
 /**
  * Sets the entries per generation of every descriptor-keyed memo of the core (process-wide; a
- * host serving catalogs of more than about 16,000 distinct descriptors raises it, one that must
+ * host serving catalogs of more than about 8,000 distinct descriptors raises it, one that must
  * stay small lowers it). Each memo then holds at most twice that many entries. Call it before the
  * memos fill (at start-up): a smaller size takes effect at their next rotation.
  * @throws RangeError when `entries` is not a positive safe integer.
