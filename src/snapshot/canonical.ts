@@ -25,8 +25,12 @@ export function domainDigest(domain: string, value: unknown): string {
   return sha256Hex(`${domain}\n${jcs(value)}`);
 }
 
-/** Canonical texts by `JSON.stringify` text (a generational memo: bounded-memo.ts). */
-const canonicalMemo = descriptorMemo<string>();
+/**
+ * Canonical texts by `JSON.stringify` text (a generational memo: bounded-memo.ts), half the
+ * descriptor memos' size: its values are as large as its keys, and a warm rescan needs it only
+ * where a page or descriptor digest misses.
+ */
+const canonicalMemo = descriptorMemo<string>(0.5);
 
 /**
  * {@link jcs}, memoised by the value's `JSON.stringify` text: equal text means an equal JSON

@@ -77,31 +77,39 @@ function checkedSize(entries: number): number {
 
 /**
  * Entries per generation of the descriptor-keyed memos by default (each memo holds at most twice
- * as many). A working set up to one generation is served entirely from memory, one up to about
- * 1.2 generations mostly (a 10,000-tool catalog misses about a quarter of its lookups); a host
- * with larger catalogs raises it with {@link setDescriptorMemoEntries}. Entries are about 1-2 KB
- * (a descriptor's JSON text as key), so the default bounds each memo to about 16-32 MiB.
+ * as many): a working set of up to 16,384 descriptors (a 10,000-tool catalog) is served entirely
+ * from memory. A working set a little larger than a generation is still mostly served (only
+ * entries unused for a whole generation are forgotten). The keys are descriptors' JSON texts,
+ * shared between the memos that see the same page; the canonical-form memo, whose values are
+ * as large as its keys, keeps half as many a generation ({@link descriptorMemo}).
  */
-export const DESCRIPTOR_MEMO_ENTRIES = 8_192;
+export const DESCRIPTOR_MEMO_ENTRIES = 16_384;
 
-/** The core's memos keyed by descriptor (digests, canonical forms, schema digests, verdicts). */
-const DESCRIPTOR_MEMOS: BoundedMemo<unknown>[] = [];
+/** The core's memos keyed by descriptor, with their share of {@link DESCRIPTOR_MEMO_ENTRIES}. */
+const DESCRIPTOR_MEMOS: { memo: BoundedMemo<unknown>; share: number }[] = [];
 
-/** A memo of `DESCRIPTOR_MEMO_ENTRIES` a generation that {@link setDescriptorMemoEntries} resizes. */
-export function descriptorMemo<V>(): BoundedMemo<V> {
-  const memo = new BoundedMemo<V>(DESCRIPTOR_MEMO_ENTRIES);
-  DESCRIPTOR_MEMOS.push(memo as BoundedMemo<unknown>);
+/**
+ * A memo of `share` x `DESCRIPTOR_MEMO_ENTRIES` a generation (at least 1) that
+ * {@link setDescriptorMemoEntries} resizes in the same proportion.
+ */
+export function descriptorMemo<V>(share = 1): BoundedMemo<V> {
+  const memo = new BoundedMemo<V>(sharedSize(DESCRIPTOR_MEMO_ENTRIES, share));
+  DESCRIPTOR_MEMOS.push({ memo: memo as BoundedMemo<unknown>, share });
   return memo;
 }
 
 /**
  * Sets the entries per generation of every descriptor-keyed memo of the core (process-wide; a
- * host serving catalogs of more than about 8,000 distinct descriptors raises it, one that must
- * stay small lowers it). Each memo then holds at most twice that many entries. Call it before the
- * memos fill (at start-up): a smaller size takes effect at their next rotation.
+ * host serving more than about 16,000 distinct descriptors raises it, one that must stay small
+ * lowers it); the canonical-form memo gets half. Each memo then holds at most twice its size.
+ * Call it before the memos fill (at start-up): a smaller size takes effect at their next rotation.
  * @throws RangeError when `entries` is not a positive safe integer.
  */
 export function setDescriptorMemoEntries(entries: number): void {
   checkedSize(entries);
-  for (const memo of DESCRIPTOR_MEMOS) memo.resize(entries);
+  for (const { memo, share } of DESCRIPTOR_MEMOS) memo.resize(sharedSize(entries, share));
+}
+
+function sharedSize(entries: number, share: number): number {
+  return Math.max(1, Math.round(entries * share));
 }
