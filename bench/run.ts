@@ -2,8 +2,8 @@
  * `npm run bench`: the benchmarks of SPEC section 14, each against a baseline measured in the
  * same run, printed as one table per benchmark. Figures are reported, never asserted.
  *
- * Order: the machine and the time; admission, surface, store, discovery and campaign in this
- * process; start-up (whole catsim processes: dist/ must be fresh, `npm run build`); then memory
+ * Order: the machine and the time; admission, surface, store, discovery, campaign and the round
+ * floor in this process; start-up (whole catsim processes: dist/ must be fresh, `npm run build`); then memory
  * in a child process (a fresh heap, with `--expose-gc` so heapUsed is measured after a full GC).
  * `--quick` runs a reduced set without memory (a smoke check, well under a minute);
  * `--rounds N[,M...]` sets the memory benchmark's round counts (default 1,000 and 5,000).
@@ -18,6 +18,7 @@ import { startupBench } from './startup.bench.ts';
 import { parseBenchArgs, type BenchOptions } from './lib/args.ts';
 import { loadAverage, machineLines } from './lib/machine.ts';
 import { printTable, sig, type BenchTable } from './lib/table.ts';
+import { roundFloorBench } from './round-floor.bench.ts';
 import { storeBench } from './store.bench.ts';
 import { surfaceBench } from './surface.bench.ts';
 
@@ -28,6 +29,7 @@ const IN_PROCESS: readonly (readonly [string, (options: BenchOptions) => Promise
   ['store', storeBench],
   ['discovery', discoveryBench],
   ['campaign', campaignBench],
+  ['round floor', roundFloorBench],
   ['startup', startupBench],
 ];
 

@@ -38,6 +38,12 @@ export interface RoundRun {
   eventsRun: number;
 }
 
+/** Observers of a round's machinery, for benchmarks and diagnostics; none changes the round. */
+export interface RoundObserver {
+  /** Called with each link a session opens (before either side connects), its server and audience. */
+  linkOpened?(link: Link, server: string, audience: string): void;
+}
+
 /** Everything a round's helpers share. */
 interface RoundContext {
   world: World;
@@ -47,15 +53,17 @@ interface RoundContext {
   adapter: WorldCore;
   policy: SimPolicyService;
   confirmations: ConfirmationLog;
+  observer: RoundObserver | undefined;
 }
 
 /**
- * Runs `plan` with the core built by `core`; `coreName` goes into the trace header.
+ * Runs `plan` with the core built by `core`; `coreName` goes into the trace header. `observer`
+ * (optional) sees the round's links; it must not change what they carry.
  * @throws CoreContractError when the core emitted an observation outside `catsim.trace.v1`: the
  *   round cannot be judged, which is a testbed failure (exit 3). (An answer to the world outside
  *   the core API, a disclosure included, is the core's failure instead: `core_failed`, guard.ts.)
  */
-export async function runRound(plan: RoundPlan, core: CoreFactory, coreName: string): Promise<RoundRun> {
+export async function runRound(plan: RoundPlan, core: CoreFactory, coreName: string, observer?: RoundObserver): Promise<RoundRun> {
   const world = new World({ eventBudget: plan.eventBudget });
   const recorder = new TraceRecorder(() => world.now());
   const streams = createStreams(plan.roundSeed);
@@ -74,7 +82,7 @@ export async function runRound(plan: RoundPlan, core: CoreFactory, coreName: str
     bounds: plan.bounds,
     timings: plan.timings,
   }, (failure) => recordCoreFailure(recorder, failure));
-  const context: RoundContext = { world, plan, recorder, streams, adapter, policy, confirmations };
+  const context: RoundContext = { world, plan, recorder, streams, adapter, policy, confirmations, observer };
   const servers = plan.servers.map((server) => buildServer(context, server));
   world.schedule(plan.bounds.tHealMs, () => recorder.world('quiet'));
   // A rejection the core leaves unhandled is its failure, recorded where it happens (guard.ts).
@@ -134,6 +142,7 @@ function startSession(context: RoundContext, server: SimCatalogServer, audience:
   const connector = {
     connect: async (): Promise<SimConnection> => {
       const link = createLink(world, { latencyMs: baseLatency(world, plan, server.plan, latency), rules, identity: server.identity(), authInfo: authFor(audience) });
+      context.observer?.linkOpened?.(link, server.plan.id, audience);
       const client = adapter.createClient();
       await server.connect(link.server, audience);
       await client.connect(link.client);

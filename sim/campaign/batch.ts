@@ -7,6 +7,16 @@ import type { PoolTool } from '../plan/tool-pool.ts';
 import { loadCore } from './cores.ts';
 import { isSampled, replayCompare } from './determinism.ts';
 import { runAndCheck, type RoundSummary } from './round-check.ts';
+import { setDescriptorMemoEntries } from '../../src/validation/internal/bounded-memo.ts';
+
+/**
+ * Entries a generation of the core's descriptor memos during a campaign. A round serves a few
+ * dozen descriptors and brings 2-4 never seen before (defects, renames), so the default 16,384
+ * (sized for a 10,000-tool catalog) kept filling for thousands of rounds (about 16 KB a round of
+ * heap); the recurring descriptors stay in memory at this size, and a loaded catalog's pool gets
+ * four entries a tool.
+ */
+const CAMPAIGN_MEMO_ENTRIES = 2_048;
 
 /** What a batch is asked to do. */
 export interface BatchJob {
@@ -32,6 +42,7 @@ export interface BatchResult {
 /** Runs every round of the job in order, calling `onRound` after each. */
 export async function runBatch(job: BatchJob, onRound: (result: BatchResult) => void): Promise<void> {
   const core = await loadCore(job.core);
+  setDescriptorMemoEntries(Math.max(CAMPAIGN_MEMO_ENTRIES, 4 * (job.pool?.length ?? 0)));
   for (const round of job.rounds) {
     const { summary, run } = await runAndCheck(job.seed, round, job.scenario, core, job.core, job.pool);
     const replay = isSampled(round, job.determinismEvery)

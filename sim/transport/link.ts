@@ -48,6 +48,12 @@ export interface Link {
   readonly closed: boolean;
   /** Optional observer, called at delivery, drop or loss time (virtual time = `world.now()`). */
   onTrace?: ((event: LinkTraceEvent) => void) | undefined;
+  /**
+   * Optional wire tap, called with each delivered message just before the receiving side gets it
+   * (the link's own copy: an observer must not change it). Benchmarks record a round's exact
+   * message sequence with it (bench/round-floor.bench.ts); nothing in a round reads it.
+   */
+  onDeliver?: ((direction: LinkDirection, message: JSONRPCMessage) => void) | undefined;
 }
 
 /** How to build a link. */
@@ -81,6 +87,7 @@ class SimLink implements Link {
   readonly client: Endpoint;
   readonly server: Endpoint;
   onTrace?: ((event: LinkTraceEvent) => void) | undefined;
+  onDeliver?: ((direction: LinkDirection, message: JSONRPCMessage) => void) | undefined;
 
   private isClosed = false;
   private readonly inFlight = new Map<number, InFlight>();
@@ -159,6 +166,7 @@ class SimLink implements Link {
   private deliver(flight: InFlight): void {
     this.inFlight.delete(flight.eventId);
     this.trace(flight.direction, 'deliver', flight.message);
+    this.onDeliver?.(flight.direction, flight.message);
     if (flight.direction === 'toServer') {
       const extra: MessageExtraInfo = { authInfo: copyAuthInfo(this.authInfo) };
       this.server.receive(flight.message, extra);

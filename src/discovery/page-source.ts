@@ -25,6 +25,12 @@ export interface PageReply {
   revision: number | null | 'invalid';
   /** UTF-8 length of the result as JSON, in bytes. */
   byteLength: number;
+  /**
+   * `JSON.stringify` of each tool as received (`'null'` for one with no JSON form), when the
+   * source has them: the page digest, descriptor digests and memo keys are built from these
+   * texts instead of stringifying the descriptors again. Absent, they are computed when needed.
+   */
+  toolTexts?: readonly string[];
 }
 
 /**
@@ -123,12 +129,14 @@ export class SdkPageSource implements PageSource {
     try {
       const watch = this.#watchFor(this.#client.transport);
       const result = await (watch === undefined ? request() : watch.track(request));
+      const toolTexts = toolTextsOf(result.tools);
       return {
         ok: true,
         tools: result.tools,
         nextCursor: result.nextCursor,
         revision: readRevision(result._meta),
-        byteLength: Buffer.byteLength(JSON.stringify(result), 'utf8'),
+        byteLength: resultByteLength(result, toolTexts),
+        toolTexts,
       };
     } catch (error) {
       return classifyFailure(error, this.#messageTooLarge());
@@ -144,6 +152,22 @@ export class SdkPageSource implements PageSource {
     if (this.#watch?.transport !== transport) this.#watch = { transport, watch: new ServerErrorWatch(transport) };
     return this.#watch.watch;
   }
+}
+
+/** `JSON.stringify` of each tool, `'null'` for one with no JSON form (as inside an array). */
+export function toolTextsOf(tools: readonly unknown[]): string[] {
+  return tools.map((tool) => JSON.stringify(tool) ?? 'null');
+}
+
+/**
+ * `Buffer.byteLength(JSON.stringify(result))` (bytes) without stringifying the tools again: the result
+ * with an empty `tools` array (same key order), plus the tools' texts and the commas between them.
+ */
+export function resultByteLength(result: { tools: unknown[] }, toolTexts: readonly string[]): number {
+  const shell = Buffer.byteLength(JSON.stringify({ ...result, tools: [] }), 'utf8');
+  let tools = Math.max(0, toolTexts.length - 1);
+  for (const text of toolTexts) tools += Buffer.byteLength(text, 'utf8');
+  return shell + tools;
 }
 
 /**

@@ -6,7 +6,7 @@
  * messages) do not count. Equivocation: the same revision proved with two different sets of
  * descriptor digests.
  */
-import { descriptorDigest } from '../snapshot/digests.ts';
+import { descriptorDigest, descriptorDigestOfText } from '../snapshot/digests.ts';
 
 export class RevisionWatch {
   #requests = 0;
@@ -35,10 +35,11 @@ export class RevisionWatch {
 
   /**
    * Records the descriptor set of a complete scan at `revision`; true when the same revision was
-   * proved before with a different set.
+   * proved before with a different set. `toolTexts`, when given, are `JSON.stringify` of each
+   * tool (PageReply.toolTexts), so the descriptors are not stringified again.
    */
-  equivocates(revision: number, tools: readonly unknown[]): boolean {
-    const set = tools.map(descriptorDigest).sort().join(',');
+  equivocates(revision: number, tools: readonly unknown[], toolTexts?: readonly (string | undefined)[]): boolean {
+    const set = tools.map((tool, index) => (toolTexts?.[index] === undefined ? descriptorDigest(tool) : descriptorDigestOfText(tool, toolTexts[index]))).sort().join(',');
     const previous = this.#proved.get(revision);
     if (previous === undefined) this.#proved.set(revision, set);
     return previous !== undefined && previous !== set;

@@ -20,6 +20,8 @@ export interface PageRecord {
   revision: number | null;
   pageDigest: string;
   tools: unknown[];
+  /** `JSON.stringify` of each tool as received, when the page source gave them (PageReply.toolTexts). */
+  toolTexts?: readonly string[];
 }
 
 /** What a scan needs besides its page source. */
@@ -162,7 +164,7 @@ export class Walk {
     this.checkIdentityAndEpoch();
     this.checkRevision(reply, sent, recheck);
     if (this.ctx.clock.now() - this.startedAt > this.ctx.limits.scanTimeoutMs) incomplete('TIMEOUT');
-    const digest = pageDigest({ cursorIn: cursor ?? null, cursorOut: reply.nextCursor ?? null, revision: this.revision ?? null, tools: reply.tools });
+    const digest = pageDigest({ cursorIn: cursor ?? null, cursorOut: reply.nextCursor ?? null, revision: this.revision ?? null, tools: reply.tools, toolTexts: reply.toolTexts });
     this.ctx.sink.emit({
       type: 'page_read',
       scanId: this.ctx.scanId,
@@ -202,7 +204,7 @@ export class Walk {
     const { reply, digest } = read;
     this.bytes += reply.byteLength;
     const cursorOut = reply.nextCursor;
-    this.pages.push({ cursorIn: cursorIn ?? null, cursorOut: cursorOut ?? null, revision: this.revision ?? null, pageDigest: digest, tools: reply.tools });
+    this.pages.push({ cursorIn: cursorIn ?? null, cursorOut: cursorOut ?? null, revision: this.revision ?? null, pageDigest: digest, tools: reply.tools, ...(reply.toolTexts === undefined ? {} : { toolTexts: reply.toolTexts }) });
     this.checkCursor(cursorOut);
     this.checkLimits(cursorOut);
     return cursorOut;
@@ -220,7 +222,8 @@ export class Walk {
 
   /** Equivocation: this key already proved this revision with another set of descriptors. */
   protected checkEquivocation(): void {
-    if (this.ctx.watch.equivocates(this.revision as number, this.pages.flatMap((page) => page.tools))) quarantined('EQUIVOCATION');
+    const texts = this.pages.flatMap((page): readonly (string | undefined)[] => page.toolTexts ?? page.tools.map(() => undefined));
+    if (this.ctx.watch.equivocates(this.revision as number, this.pages.flatMap((page) => page.tools), texts)) quarantined('EQUIVOCATION');
   }
 
   protected remainingMs(): number {

@@ -3,6 +3,7 @@
  */
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
+import { descriptorMemo } from '../validation/internal/bounded-memo.ts';
 
 /**
  * The RFC 8785 canonical form of a JSON value.
@@ -24,9 +25,12 @@ export function domainDigest(domain: string, value: unknown): string {
   return sha256Hex(`${domain}\n${jcs(value)}`);
 }
 
-/** Most canonical texts kept in the memo before it is cleared. */
-const CANONICAL_MEMO_MAX = 8192;
-const canonicalMemo = new Map<string, string>();
+/**
+ * Canonical texts by `JSON.stringify` text (a generational memo: bounded-memo.ts), half the
+ * descriptor memos' size: its values are as large as its keys, and a warm rescan needs it only
+ * where a page or descriptor digest misses.
+ */
+const canonicalMemo = descriptorMemo<string>(0.5);
 
 /**
  * {@link jcs}, memoised by the value's `JSON.stringify` text: equal text means an equal JSON
@@ -34,13 +38,14 @@ const canonicalMemo = new Map<string, string>();
  * this turns the recursive canonicalisation into one native stringify and a map lookup.
  */
 export function jcsMemo(value: unknown): string {
-  const text = JSON.stringify(value);
-  if (text === undefined) return jcs(value);
-  let canonical = canonicalMemo.get(text);
-  if (canonical === undefined) {
-    if (canonicalMemo.size >= CANONICAL_MEMO_MAX) canonicalMemo.clear();
-    canonical = jcs(value);
-    canonicalMemo.set(text, canonical);
-  }
-  return canonical;
+  return jcsMemoOfText(value, JSON.stringify(value));
+}
+
+/**
+ * {@link jcsMemo} of `value` whose `JSON.stringify` text the caller already has (`text` must be
+ * exactly that; undefined for a value with no JSON form): the stringify is saved.
+ */
+export function jcsMemoOfText(value: unknown, text: string | undefined): string {
+  if (text === undefined || (text === 'null' && value !== null)) return jcs(value);
+  return canonicalMemo.get(text, () => jcs(value));
 }

@@ -2,26 +2,29 @@
  * The digests of `toolCatalogSnapshot.v1` (SPEC section 4). All are lowercase hex sha256.
  */
 import { createHash } from 'node:crypto';
-import { domainDigest, jcs, jcsMemo, sha256Hex } from './canonical.ts';
+import { descriptorMemo } from '../validation/internal/bounded-memo.ts';
+import { domainDigest, jcs, jcsMemo, jcsMemoOfText, sha256Hex } from './canonical.ts';
 
 /** sha256("catsim.descriptor.v1\n" + JCS(tool exactly as sent, annotations and `_meta` included)). */
 export function descriptorDigest(tool: unknown): string {
-  const text = JSON.stringify(tool);
-  if (text === undefined) return sha256Hex(`catsim.descriptor.v1\n${jcsMemo(tool)}`);
-  let digest = DESCRIPTOR_DIGESTS.get(text);
-  if (digest === undefined) {
-    if (DESCRIPTOR_DIGESTS.size >= DIGEST_MEMO_MAX) DESCRIPTOR_DIGESTS.clear();
-    DESCRIPTOR_DIGESTS.set(text, (digest = sha256Hex(`catsim.descriptor.v1\n${jcsMemo(tool)}`)));
-  }
-  return digest;
+  return descriptorDigestOfText(tool, JSON.stringify(tool));
 }
 
-/** Most digests each memo keeps before it clears itself (a cleared memo only costs recomputing). */
-const DIGEST_MEMO_MAX = 8192;
+/**
+ * {@link descriptorDigest} of `tool` whose `JSON.stringify` text the caller already has
+ * (PageReply.toolTexts; `'null'` or undefined for a tool with no JSON form): the text is the
+ * memo key, so the descriptor is not stringified again.
+ */
+export function descriptorDigestOfText(tool: unknown, text: string | undefined): string {
+  if (text === 'null' && tool !== null) text = JSON.stringify(tool);
+  if (text === undefined) return sha256Hex(`catsim.descriptor.v1\n${jcsMemo(tool)}`);
+  return DESCRIPTOR_DIGESTS.get(text, () => sha256Hex(`catsim.descriptor.v1\n${jcsMemoOfText(tool, text)}`));
+}
+
 /** Descriptor digests by the tool's JSON text: servers resend the same descriptors every scan. */
-const DESCRIPTOR_DIGESTS = new Map<string, string>();
+const DESCRIPTOR_DIGESTS = descriptorMemo<string>();
 /** Page digests by (cursors, revision, tools' JSON text). */
-const PAGE_DIGESTS = new Map<string, string>();
+const PAGE_DIGESTS = descriptorMemo<string>();
 
 /** Digest of a sub-schema (`inputSchema`, `outputSchema`), or null when the tool has none. */
 export function schemaDigest(schema: unknown): string | null {
@@ -34,17 +37,19 @@ export interface PageDigestInput {
   cursorOut: string | null;
   revision: number | null;
   tools: readonly unknown[];
+  /** `JSON.stringify` of each tool (`'null'` for none), when the caller has them (PageReply.toolTexts). */
+  toolTexts?: readonly string[] | undefined;
 }
 
 /** sha256("catsim.page.v1\n" + JCS({cursorIn, cursorOut, revision, tools})). */
 export function pageDigest(page: PageDigestInput): string {
-  const key = JSON.stringify([page.cursorIn, page.cursorOut, page.revision, page.tools]);
-  let digest = PAGE_DIGESTS.get(key);
-  if (digest === undefined) {
-    if (PAGE_DIGESTS.size >= DIGEST_MEMO_MAX) PAGE_DIGESTS.clear();
-    PAGE_DIGESTS.set(key, (digest = sha256Hex(`catsim.page.v1\n${canonicalPage(page)}`)));
-  }
-  return digest;
+  // Keyed by the cursors, the revision and the tools' descriptor digests (each a sha256 of the
+  // tool's canonical form, itself memoised by the tool's text): 64 characters a tool instead of
+  // the page's whole text, so the memo's keys stay small however large the descriptors are.
+  const texts = page.toolTexts;
+  const digests = page.tools.map((tool, index) => (texts === undefined ? descriptorDigest(tool) : descriptorDigestOfText(tool, texts[index])));
+  const key = `${JSON.stringify([page.cursorIn, page.cursorOut, page.revision])}${digests.join(',')}`;
+  return PAGE_DIGESTS.get(key, () => sha256Hex(`catsim.page.v1\n${canonicalPage(page)}`));
 }
 
 /**
@@ -53,7 +58,8 @@ export function pageDigest(page: PageDigestInput): string {
  * "revision" < "tools"), so the composition equals canonicalising the whole object.
  */
 function canonicalPage(page: PageDigestInput): string {
-  const tools = page.tools.map(jcsMemo).join(',');
+  const texts = page.toolTexts;
+  const tools = page.tools.map((tool, index) => (texts === undefined ? jcsMemo(tool) : jcsMemoOfText(tool, texts[index]))).join(',');
   return `{"cursorIn":${jcs(page.cursorIn)},"cursorOut":${jcs(page.cursorOut)},"revision":${jcs(page.revision)},"tools":[${tools}]}`;
 }
 

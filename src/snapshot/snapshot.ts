@@ -7,7 +7,8 @@ import type { PageRecord } from '../discovery/scan.ts';
 import type { CatalogKey } from '../keys.ts';
 import { checkTools, toolName, type ContentChecks, type ToolVerdict } from '../validation/content-checks.ts';
 import { effectClassOf, trustDigest, type EffectClass, type TrustConfig } from '../validation/trust.ts';
-import { descriptorDigest, pageRoot, schemaDigest, snapshotDigest } from './digests.ts';
+import { descriptorMemo } from '../validation/internal/bounded-memo.ts';
+import { descriptorDigest, descriptorDigestOfText, pageRoot, schemaDigest, snapshotDigest } from './digests.ts';
 
 /**
  * One tool of a snapshot. `source` is the descriptor exactly as the server sent it: the object
@@ -81,7 +82,12 @@ export interface SnapshotInput {
  */
 export function buildSnapshot(input: SnapshotInput, contentChecks: ContentChecks = checkTools): ToolCatalogSnapshot {
   const sources = input.pages.flatMap((page) => page.tools);
-  const digests = sources.map(descriptorDigest);
+  // The descriptors' texts as received, where the page source kept them: no stringify again.
+  const texts: (string | undefined)[] = input.pages.flatMap((page): readonly (string | undefined)[] => page.toolTexts ?? page.tools.map(() => undefined));
+  const digests = sources.map((source, index) => {
+    const text = texts[index];
+    return text === undefined ? descriptorDigest(source) : descriptorDigestOfText(source, text);
+  });
   const verdicts = contentChecks(sources, digests, input.trust);
   return deepFreeze({
     schema: 'toolCatalogSnapshot.v1',
@@ -99,24 +105,36 @@ export function buildSnapshot(input: SnapshotInput, contentChecks: ContentChecks
     pageRoot: pageRoot(input.pages.map((page) => page.pageDigest)),
     pages: input.pages.map((page) => ({ cursorIn: page.cursorIn, cursorOut: page.cursorOut, digest: page.pageDigest })),
     expiresAt: input.discoveryStartedAt + input.generationTtlMs,
-    tools: sources.map((source, index) => snapshotTool(source, digests[index] as string, verdicts[index] as ToolVerdict, input.trust)),
+    tools: sources.map((source, index) => snapshotTool(source, digests[index] as string, verdicts[index] as ToolVerdict, input.trust, texts[index])),
   });
 }
 
-function snapshotTool(source: unknown, digest: string, verdict: ToolVerdict, trust: TrustConfig): SnapshotTool {
+function snapshotTool(source: unknown, digest: string, verdict: ToolVerdict, trust: TrustConfig, text: string | undefined): SnapshotTool {
   const record = (typeof source === 'object' && source !== null ? source : {}) as Record<string, unknown>;
   const name = toolName(source);
+  const [inputSchemaDigest, outputSchemaDigest] = text === undefined ? schemaDigestsOf(record) : SCHEMA_DIGESTS.get(text, () => schemaDigestsOf(record));
   return {
     name,
     descriptorDigest: digest,
-    inputSchemaDigest: schemaDigest(record.inputSchema),
-    outputSchemaDigest: schemaDigest(record.outputSchema),
+    inputSchemaDigest,
+    outputSchemaDigest,
     effectClass: effectClassOf(trust, name),
     annotations: isRecord(record.annotations) ? record.annotations : null,
     shortDescription: shortDescription(record.description),
     source,
     verdict,
   };
+}
+
+/**
+ * The (input, output) schema digests by the descriptor's JSON text: equal text means equal
+ * schemas, and servers resend the same descriptors every scan, so neither schema is stringified
+ * or hashed again.
+ */
+const SCHEMA_DIGESTS = descriptorMemo<readonly [string | null, string | null]>();
+
+function schemaDigestsOf(record: Record<string, unknown>): readonly [string | null, string | null] {
+  return [schemaDigest(record.inputSchema), schemaDigest(record.outputSchema)];
 }
 
 /** The first sentence of a description, at most 120 characters. */

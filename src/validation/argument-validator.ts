@@ -16,7 +16,7 @@ import { validationDigest, type TrustConfig } from './trust.ts';
 /** The outcome of one argument check. */
 export type ArgumentVerdict = { ok: true } | { ok: false; errors: string[] };
 
-/** Compiled validators kept per instance before the cache clears itself. */
+/** Compiled validators the process keeps at most (two generations of half as many: bounded-memo.ts). */
 export const COMPILED_VALIDATORS_MAX = 1_000;
 
 const OK: ArgumentVerdict = Object.freeze({ ok: true });
@@ -27,7 +27,7 @@ const OK: ArgumentVerdict = Object.freeze({ ok: true });
  * a validator is a pure function of the pinned schema, so every host (a campaign builds one per
  * round) shares the compile of a descriptor it has seen before.
  */
-const compiled = new BoundedMemo<ValidateFunction>(COMPILED_VALIDATORS_MAX);
+const compiled = new BoundedMemo<ValidateFunction>(COMPILED_VALIDATORS_MAX / 2);
 
 export class ArgumentValidator {
   readonly #trust: TrustConfig;

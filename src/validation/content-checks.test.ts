@@ -3,7 +3,7 @@ import https from 'node:https';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { checkTools, type ToolVerdict } from './content-checks.ts';
 import { ajvFor } from './internal/ajv-pool.ts';
-import { VERDICT_MEMO, VERDICT_MEMO_MAX } from './internal/verdict-memo.ts';
+import { VERDICT_MEMO } from './internal/verdict-memo.ts';
 import { REFERENCE_TOOLS, schemaOfDepth, tool, verdicts } from './testing/support.ts';
 import { DEFAULT_TRUST, DIALECT_2020_12, DIALECT_DRAFT_07, type TrustConfig } from './trust.ts';
 
@@ -279,12 +279,14 @@ describe('order of checks: the first failing one wins', () => {
 });
 
 describe('verdict memo', () => {
-  it('is bounded: it clears itself at VERDICT_MEMO_MAX entries', () => {
+  it('is bounded: two generations at most, the older one forgotten when the young one fills', () => {
     VERDICT_MEMO.clear();
-    const tools = Array.from({ length: VERDICT_MEMO_MAX + 5 }, (_, index) => tool(`bad name ${index}`, OBJECT));
+    const generation = VERDICT_MEMO.generationMax;
+    const tools = Array.from({ length: 2 * generation + 5 }, (_, index) => tool(`bad name ${index}`, OBJECT));
     const digests = tools.map((_, index) => `digest-${index}`);
     expect(new Set(checkTools(tools, digests, DEFAULT_TRUST))).toEqual(new Set(['BAD_NAME']));
-    expect(VERDICT_MEMO.size).toBe(5);
+    // The first generation was dropped; the second is old, 5 entries are young.
+    expect(VERDICT_MEMO.size).toBe(generation + 5);
   });
 
   it('is keyed by trust digest as well: another trust configuration gets its own verdict', () => {

@@ -78,8 +78,11 @@ export function compilePinned(schema: Record<string, unknown>, dialect: Dialect,
   return outcome.validate;
 }
 
-/** Compiles (or their errors) by (validation digest, dialect, schema JSON text); bounded. */
-const COMPILED = new BoundedMemo<{ ok: true; validate: ValidateFunction } | { ok: false; error: unknown }>(2_000);
+/**
+ * Compiles (or their errors) by (validation digest, dialect, schema JSON text); at most 2,000
+ * (two generations of 1,000: a compiled validator is large, so the bound stays what it was).
+ */
+const COMPILED = new BoundedMemo<{ ok: true; validate: ValidateFunction } | { ok: false; error: unknown }>(1_000);
 
 function poolEntry(dialect: Dialect, trust: TrustConfig): PoolEntry {
   const key = `${validationDigest(trust)}:${dialect}`;

@@ -1,34 +1,115 @@
 /**
- * A memo that forgets everything when it reaches its bound. Clearing all at once (rather than
- * evicting one entry) keeps it trivially correct: every value it holds is a pure function of its
- * key, so forgetting only costs recomputation, never a different answer.
+ * A bounded memo that never forgets everything at once: two generations of entries.
+ *
+ * New entries go into the young generation; a hit in the old generation moves the entry back
+ * into the young one. When the young generation is full it becomes the old one and the previous
+ * old generation is dropped: only entries not used for a whole generation are forgotten. The
+ * memo holds at most twice its generation size. (It used to clear itself entirely at its bound:
+ * a scan of more descriptors than the bound then missed on every lookup, issue 12.) Every value
+ * it holds is a pure function of its key, so forgetting only costs recomputation, never a
+ * different answer.
  */
 export class BoundedMemo<V> {
-  readonly #entries = new Map<string, V>();
-  readonly #entriesMax: number;
+  #young = new Map<string, V>();
+  #old = new Map<string, V>();
+  #generationMax: number;
 
-  /** `entriesMax`: the entry count at which the memo clears itself before the next insert. */
-  constructor(entriesMax: number) {
-    this.#entriesMax = entriesMax;
+  /**
+   * `generationMax`: entries per generation (at most twice as many are held).
+   * @throws RangeError when it is not a positive safe integer.
+   */
+  constructor(generationMax: number) {
+    this.#generationMax = checkedSize(generationMax);
   }
 
   /** The value for `key`, computing and remembering it on a miss. */
   get(key: string, compute: () => V): V {
-    const known = this.#entries.get(key);
-    if (known !== undefined) return known;
+    const young = this.#young.get(key);
+    if (young !== undefined) return young;
+    const old = this.#old.get(key);
+    if (old !== undefined) {
+      this.#old.delete(key);
+      this.#remember(key, old);
+      return old;
+    }
     const value = compute();
-    if (this.#entries.size >= this.#entriesMax) this.#entries.clear();
-    this.#entries.set(key, value);
+    this.#remember(key, value);
     return value;
   }
 
-  /** How many entries it holds now. */
+  /** How many entries it holds now (both generations). */
   get size(): number {
-    return this.#entries.size;
+    return this.#young.size + this.#old.size;
+  }
+
+  /** Entries per generation. */
+  get generationMax(): number {
+    return this.#generationMax;
+  }
+
+  /**
+   * Sets the entries per generation; entries beyond the new size are forgotten at the next
+   * rotation, never all at once. @throws RangeError when it is not a positive safe integer.
+   */
+  resize(generationMax: number): void {
+    this.#generationMax = checkedSize(generationMax);
   }
 
   /** Forgets every entry. */
   clear(): void {
-    this.#entries.clear();
+    this.#young.clear();
+    this.#old.clear();
   }
+
+  #remember(key: string, value: V): void {
+    if (this.#young.size >= this.#generationMax) {
+      this.#old = this.#young;
+      this.#young = new Map();
+    }
+    this.#young.set(key, value);
+  }
+}
+
+function checkedSize(entries: number): number {
+  if (!Number.isSafeInteger(entries) || entries < 1) throw new RangeError(`memo generation size must be a positive integer, got ${entries}`);
+  return entries;
+}
+
+/**
+ * Entries per generation of the descriptor-keyed memos by default (each memo holds at most twice
+ * as many): a working set of up to 16,384 descriptors (a 10,000-tool catalog) is served entirely
+ * from memory. A working set a little larger than a generation is still mostly served (only
+ * entries unused for a whole generation are forgotten). The keys are descriptors' JSON texts,
+ * shared between the memos that see the same page; the canonical-form memo, whose values are
+ * as large as its keys, keeps half as many a generation ({@link descriptorMemo}).
+ */
+export const DESCRIPTOR_MEMO_ENTRIES = 16_384;
+
+/** The core's memos keyed by descriptor, with their share of {@link DESCRIPTOR_MEMO_ENTRIES}. */
+const DESCRIPTOR_MEMOS: { memo: BoundedMemo<unknown>; share: number }[] = [];
+
+/**
+ * A memo of `share` x `DESCRIPTOR_MEMO_ENTRIES` a generation (at least 1) that
+ * {@link setDescriptorMemoEntries} resizes in the same proportion.
+ */
+export function descriptorMemo<V>(share = 1): BoundedMemo<V> {
+  const memo = new BoundedMemo<V>(sharedSize(DESCRIPTOR_MEMO_ENTRIES, share));
+  DESCRIPTOR_MEMOS.push({ memo: memo as BoundedMemo<unknown>, share });
+  return memo;
+}
+
+/**
+ * Sets the entries per generation of every descriptor-keyed memo of the core (process-wide; a
+ * host serving more than about 16,000 distinct descriptors raises it, one that must stay small
+ * lowers it); the canonical-form memo gets half. Each memo then holds at most twice its size.
+ * Call it before the memos fill (at start-up): a smaller size takes effect at their next rotation.
+ * @throws RangeError when `entries` is not a positive safe integer.
+ */
+export function setDescriptorMemoEntries(entries: number): void {
+  checkedSize(entries);
+  for (const { memo, share } of DESCRIPTOR_MEMOS) memo.resize(sharedSize(entries, share));
+}
+
+function sharedSize(entries: number, share: number): number {
+  return Math.max(1, Math.round(entries * share));
 }

@@ -5,10 +5,10 @@
  * Duplicate names depend on the whole list and are never memoised.
  */
 import type { ToolVerdict } from '../verdicts.ts';
-import { BoundedMemo } from './bounded-memo.ts';
+import { descriptorMemo } from './bounded-memo.ts';
 
-/** Verdicts kept before the memo clears itself. */
-export const VERDICT_MEMO_MAX = 10_000;
-
-/** The process-wide verdict memo (module state: `checkTools` takes no cache argument). */
-export const VERDICT_MEMO = new BoundedMemo<ToolVerdict>(VERDICT_MEMO_MAX);
+/**
+ * The process-wide verdict memo (module state: `checkTools` takes no cache argument); a
+ * generational memo of `DESCRIPTOR_MEMO_ENTRIES` a generation (bounded-memo.ts).
+ */
+export const VERDICT_MEMO = descriptorMemo<ToolVerdict>();

@@ -1,0 +1,96 @@
+/**
+ * A round's cost against its SDK floor (issue 12, item 1): the exact JSON-RPC messages of real
+ * rounds replayed over bare SDK Client/Server pairs, against catsim running the same rounds.
+ *
+ * Rounds 0..R-1 of seed 1, default scenario, reference core (R = 20, 5 under --quick). Each
+ * round is first recorded once with a wire tap on its links (bench/lib/round-wire.ts; untimed).
+ * Then, in one run, tinybench times per round:
+ * - floor: the round's recorded messages over one bare SDK pair per recorded session on the
+ *   SDK's `InMemoryTransport` (connect and initialize included, as every simulated session
+ *   connects), each request answered by a handler returning the recorded result;
+ * - catsim: `runAndCheck` of the same round (plan, world, servers, core, SDK, oracle, summary).
+ * Each task runs R iterations after R warm-up ones, round i % R on iteration i, so its mean is the mean over the
+ * same rounds; the floor runs before and after catsim and the ratio uses their average, so a
+ * machine whose speed drifts during the run moves both sides.
+ */
+import { Bench } from 'tinybench';
+import { resolveCore } from '../sim/campaign/cores.ts';
+import { runAndCheck } from '../sim/campaign/round-check.ts';
+import { loadScenario } from '../sim/plan/scenario.ts';
+import type { BenchOptions } from './lib/args.ts';
+import { runIfEntry } from './lib/entry.ts';
+import { loadAverage } from './lib/machine.ts';
+import { recordRound, replayRound, type RoundWire } from './lib/round-wire.ts';
+import { latencyOf, type Latency } from './lib/stats.ts';
+import { sig, times, type BenchTable } from './lib/table.ts';
+
+const SEED = '1';
+const CORE = 'reference';
+
+/** Message kinds printed as columns, in this order; anything else is summed under "other". */
+const KINDS: readonly (readonly [string, string])[] = [
+  ['tools/list', 'tools/list'],
+  ['tools/call', 'tools/call'],
+  ['notifications/tools/list_changed', 'list_changed'],
+  ['response', 'responses'],
+  ['error response', 'error responses'],
+  ['initialize', 'initialize'],
+];
+
+/** Runs the round-floor benchmark and returns its two tables (the messages, then the costs). */
+export async function roundFloorBench(options: BenchOptions): Promise<BenchTable[]> {
+  const rounds = options.quick ? 5 : 20;
+  const scenario = loadScenario('default');
+  const wires: RoundWire[] = [];
+  for (let round = 0; round < rounds; round++) wires.push(await recordRound(SEED, round, scenario));
+  const loadBefore = loadAverage();
+  const core = resolveCore(CORE);
+  const bench = new Bench({ time: 0, iterations: rounds, warmupIterations: rounds, warmupTime: 0, throws: true });
+  let next = 0;
+  const reset = (): void => { next = 0; };
+  bench
+    .add('floor (first)', () => replayRound(wires[next++ % rounds] as RoundWire), { beforeAll: reset })
+    .add('catsim', async () => { await runAndCheck(SEED, next++ % rounds, scenario, core, CORE); }, { beforeAll: reset })
+    .add('floor (last)', () => replayRound(wires[next++ % rounds] as RoundWire), { beforeAll: reset });
+  await bench.run();
+  const [first, catsim, last] = bench.tasks.map((task) => latencyOf(task)) as [Latency, Latency, Latency];
+  const load = `load average before: ${loadBefore}; after: ${loadAverage()}.`;
+  return [messageTable(wires), costTable(rounds, first, catsim, last, load)];
+}
+
+function messageTable(wires: readonly RoundWire[]): BenchTable {
+  const total = new Map<string, number>();
+  for (const wire of wires) for (const [kind, count] of wire.kinds) total.set(kind, (total.get(kind) ?? 0) + count);
+  const all = [...total.values()].reduce((sum, count) => sum + count, 0);
+  const named = KINDS.reduce((sum, [kind]) => sum + (total.get(kind) ?? 0), 0);
+  const perRound = (count: number): string => sig(count / wires.length);
+  const sessions = wires.reduce((sum, wire) => sum + wire.links.length, 0);
+  const unanswered = wires.reduce((sum, wire) => sum + wire.unanswered, 0);
+  return {
+    title: `messages per round: seed ${SEED} rounds 0..${wires.length - 1}, default scenario, ${CORE} core (delivered JSON-RPC messages, both directions)`,
+    columns: ['rounds', 'sessions', ...KINDS.map(([, label]) => label), 'other', 'all'],
+    rows: [[String(wires.length), perRound(sessions), ...KINDS.map(([kind]) => perRound(total.get(kind) ?? 0)), perRound(all - named), perRound(all)]],
+    notes: [
+      'per-round means; "other" is notifications/initialized, ping and any other method; a session is one link (a connect, reconnects included).',
+      `${unanswered} request(s) in all had no delivered response (cut by a disconnect) and are not replayed.`,
+    ],
+  };
+}
+
+function costTable(rounds: number, first: Latency, catsim: Latency, last: Latency, load: string): BenchTable {
+  const floorMean = (first.meanMs + last.meanMs) / 2;
+  const floorP50 = (first.p50Ms + last.p50Ms) / 2;
+  const row = (name: string, latency: Latency): string[] => [name, String(latency.samples), sig(latency.meanMs), sig(latency.p50Ms), times(latency.meanMs / floorMean), times(latency.p50Ms / floorP50)];
+  return {
+    title: `a round's cost against its SDK floor (the same ${rounds} rounds' messages over bare SDK pairs on InMemoryTransport)`,
+    columns: ['task', 'samples', 'mean ms/round', 'p50 ms/round', 'mean / floor', 'p50 / floor'],
+    rows: [row('floor: recorded messages, bare SDK pairs (before)', first), row('catsim: runAndCheck, same rounds', catsim), row('floor: recorded messages, bare SDK pairs (after)', last)],
+    notes: [
+      'floor = the mean of the two floor runs; the issue-12 goal is mean / floor <= 1.5x on the default scenario.',
+      'rounds differ in size (1-2 servers, 1-3 audiences, faults): p50 is over rounds, not noise; read the means.',
+      load,
+    ],
+  };
+}
+
+await runIfEntry(import.meta.url, roundFloorBench);
