@@ -12,7 +12,6 @@
  */
 import { createHash } from 'node:crypto';
 import type { Violation } from '../../oracle/index.ts';
-import type { FaultId } from '../plan/types.ts';
 import { percentile } from '../../oracle/index.ts';
 import { PROBES } from '../../oracle/probes/index.ts';
 import type { RoundSummary } from './round-check.ts';

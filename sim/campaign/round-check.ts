@@ -7,7 +7,7 @@ import type { CoreFactory } from '../cores/adapter.ts';
 import { generatePlan } from '../plan/generate.ts';
 import type { Scenario } from '../plan/scenario.ts';
 import type { PoolTool } from '../plan/tool-pool.ts';
-import type { FaultId, RoundPlan } from '../plan/types.ts';
+import type { FaultLabel, RoundPlan } from '../plan/types.ts';
 import { runRound, type RoundRun } from '../round.ts';
 import { traceDigest } from '../trace/recorder.ts';
 import { probesHit } from '../../oracle/probes/index.ts';
@@ -16,7 +16,7 @@ import { probesHit } from '../../oracle/probes/index.ts';
 export interface RoundSummary {
   round: number;
   status: 'settled' | 'undecided';
-  faults: FaultId[];
+  faults: FaultLabel[];
   /** Count of scan end states reached, by state. */
   endStates: Record<string, number>;
   /** Count of scan end reasons (INCOMPLETE and QUARANTINED ones), by reason code. */

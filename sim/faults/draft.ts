@@ -13,7 +13,7 @@
  * given (`server/<id>/<fault id>`) or from streams it names through `stream`.
  */
 import type { Rng } from '../random.ts';
-import type { Scenario } from '../plan/scenario.ts';
+import type { Scenario } from '../plan/scenario-types.ts';
 import type { PoolTool } from '../plan/tool-pool.ts';
 import type { RoundPlan, ServerPlan, ToolDescriptor } from '../plan/types.ts';
 

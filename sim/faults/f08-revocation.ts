@@ -12,7 +12,7 @@
  */
 import type { Rng } from '../random.ts';
 import { distinctTimes, drawIn, pickAt } from '../plan/draws.ts';
-import type { Scenario } from '../plan/scenario.ts';
+import type { Scenario } from '../plan/scenario-types.ts';
 import type { PolicyChange, RoundPlan } from '../plan/types.ts';
 import type { RatesOf } from './rates.ts';
 import type { Reduction } from '../shrink/reduction.ts';

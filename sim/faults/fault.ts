@@ -32,7 +32,7 @@
  * 5. shrinking: `reductions` after the generic ones; `presentIn` relabels the shrunk plan.
  */
 import type { Rng } from '../random.ts';
-import type { Scenario } from '../plan/scenario.ts';
+import type { Scenario } from '../plan/scenario-types.ts';
 import type { RoundPlan, ServerPlan } from '../plan/types.ts';
 import type { RoundDraft, ServerDraft } from './draft.ts';
 import type { RuleEnv, ServerRule } from '../server/rules.ts';

@@ -9,7 +9,7 @@
  * the scenario schema (sim/plan/scenario-schema.ts); `ratesOf` gives the generator the values in
  * force for a scenario: each field the scenario sets, else its default.
  */
-import type { Range } from '../plan/scenario.ts';
+import type { Range } from '../plan/scenario-types.ts';
 
 /** A probability in [0, 1]. */
 export interface FractionRate {

@@ -3,7 +3,7 @@
  * given seeded stream.
  */
 import type { Rng } from '../random.ts';
-import type { Range } from './scenario.ts';
+import type { Range } from './scenario-types.ts';
 
 /**
  * `count` distinct integer times in [1, endMs), sorted; at most as many as there are whole ms in

@@ -11,7 +11,7 @@
  * round. Order of calls: see sim/faults/fault.ts and sim/faults/draft.ts.
  */
 import { createStreams, deriveRoundSeed, type Rng, type Streams } from '../random.ts';
-import { FAULTS, SCENARIO_FAULTS, type FaultId } from '../faults/index.ts';
+import { FAULTS, SCENARIO_FAULTS, isFaultId } from '../faults/index.ts';
 import type { FaultDefinition } from '../faults/fault.ts';
 import { GENERATION_PHASES, type HistoryChange, type ServerDraft } from '../faults/draft.ts';
 import { HEALTHY_NOTIFICATIONS } from '../faults/f03-list-changed.ts';
@@ -87,14 +87,13 @@ interface RoundInput {
 function basePlan(input: RoundInput, servers: ServerPlan[], enabled: readonly FaultDefinition[]): RoundPlan {
   const { seed, round, roundSeed, scenario, streams } = input;
   const bounds = boundsOf(scenario);
-  const menuIds = new Set<string>(FAULTS.map((fault) => fault.id));
   return {
     schema: 'catsim.plan.v1',
     seed,
     round,
     roundSeed,
     scenario: scenario.name,
-    faults: enabled.filter((fault) => menuIds.has(fault.id)).map((fault) => fault.id as FaultId),
+    faults: enabled.map((fault) => fault.id).filter(isFaultId),
     bounds,
     timings: { ...scenario.timings },
     nominalLatencyMs: [scenario.nominalLatencyMs.min, scenario.nominalLatencyMs.max],

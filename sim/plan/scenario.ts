@@ -12,76 +12,11 @@ import canonicalize from 'canonicalize';
 import { readInputJson } from './input-file.ts';
 import { schemaProblem } from './schema-problem.ts';
 import { SCENARIO_SCHEMA } from './scenario-schema.ts';
-import type { Bounds, CoreTimings, FaultId } from './types.ts';
+import type { Bounds } from './types.ts';
+import type { Range, Scenario } from './scenario-types.ts';
 import { PROBES } from '../../oracle/probes/index.ts';
 
-/** An inclusive integer range. */
-export interface Range {
-  min: number;
-  max: number;
-}
-
-/**
- * A scenario file. Times in virtual ms. Its rules are in SCENARIO_SCHEMA (sim/plan/scenario-schema.ts,
- * written out as `scenarios/scenario.schema.json`): every field below is required unless marked optional, no other field
- * is allowed, counts and times are integers, fractions are numbers in [0, 1].
- */
-export interface Scenario {
-  name: string;
-  description: string;
-  /** Fault kinds this scenario may enable. */
-  faults: FaultId[];
-  /** Swarm testing: each listed fault is enabled in a round with this probability (0..1). */
-  faultEnableFraction: number;
-  servers: Range;
-  /** At least 1 (min >= 1). */
-  audiencesPerServer: Range;
-  /** The audience classes rounds draw from, `tenant.role`. */
-  audiences: string[];
-  toolsPerView: Range;
-  /** At least 1 (min >= 1). */
-  pageSize: Range;
-  latencyMs: Range;
-  nominalLatencyMs: Range;
-  /** T_heal, at least 204 (the plan generator needs room for F8's policy changes before it). */
-  tHealMs: number;
-  timings: CoreTimings;
-  scanTimeoutMs: number;
-  pageCountMax: number;
-  byteCountMax: number;
-  generationTtlMs: number;
-  eventBudget: number;
-  /** Planner reads of the catalog per session, interval range in ms (min >= 1). */
-  plannerIntervalMs: Range;
-  /** Dedicated scenario: servers report the same revision for different content. */
-  equivocation?: boolean;
-  /**
-   * A campaign of at least this many rounds on the reference core fails when it misses one of
-   * `requiredProbes` (SPEC section 11: a defence never exercised proves nothing). Absent: no gate.
-   */
-  probeGateRounds?: number;
-  /** Probe names the gate requires; absent means every probe of oracle/probes/. */
-  requiredProbes?: string[];
-  /** The core polls the policy service this often, ms. */
-  policyPollMs: number;
-  /**
-   * B of I7 (revocation propagation bound), ms: at least the poll interval plus the nominal poll
-   * latency, and below the refresh interval, so that a core that learns of revocations only on a
-   * catalog refresh is caught (SPEC section 12: "scenario TTL > B").
-   */
-  revocationBoundMs: number;
-  pushLatencyMs: Range;
-  calls: {
-    callFraction: number;
-    invalidArgsFraction: number;
-    confirmFraction: number;
-  };
-  /**
-   * Optional: how often each fault acts, `faultRates.<fault id>.<rate>`; every rate not given is
-   * the default in the fault's file (sim/faults/), e.g. `{"F15": {"reorderFraction": 0.9}}`.
-   */
-  faultRates?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
-}
+export type { Range, Scenario } from './scenario-types.ts';
 
 /** A scenario or catalog file that cannot be used; the message names the file and the problem. */
 export class ScenarioError extends Error {

@@ -4,10 +4,14 @@
  * All times are virtual ms from the start of the round.
  */
 
-import type { FaultId } from '../faults/index.ts';
-
-/** Fault kinds of the fault menu (SPEC section 10), derived from the registry (sim/faults/index.ts). */
-export type { FaultId };
+/**
+ * The id of a fault of the menu (SPEC section 10) as a plan or a scenario carries it: `F1`, `F2`, ...
+ * Plans and scenarios are data checked at the boundary against the registry's ids (the plan and
+ * scenario schemas list `FAULT_IDS`), so this is the id's shape; the registry's exact union is
+ * `FaultId` in sim/faults/index.ts, which this module must not import (the fault files import the
+ * plan types).
+ */
+export type FaultLabel = `F${number}`;
 
 /** A tool descriptor as a server sends it (any JSON object; adversarial ones included). */
 export type ToolDescriptor = Record<string, unknown>;
@@ -161,7 +165,7 @@ export interface RoundPlan {
   round: number;
   roundSeed: string;
   scenario: string;
-  faults: FaultId[];
+  faults: FaultLabel[];
   bounds: Bounds;
   timings: CoreTimings;
   /** Nominal latency range after T_heal, ms. */

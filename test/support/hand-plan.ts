@@ -16,7 +16,7 @@
  */
 import type { CoreFactory } from '../../sim/cores/adapter.ts';
 import { referenceCore } from '../../sim/cores/reference.ts';
-import type { CallsPlan, CursorTrait, FaultId, IdentityRotation, LinkFaults, NotificationPlan, PlantedDefect, PolicyPlan, RevisionStep, RoundPlan, ServerPlan, ToolDescriptor } from '../../sim/plan/types.ts';
+import type { CallsPlan, CursorTrait, FaultLabel, IdentityRotation, LinkFaults, NotificationPlan, PlantedDefect, PolicyPlan, RevisionStep, RoundPlan, ServerPlan, ToolDescriptor } from '../../sim/plan/types.ts';
 import { sampleArgs } from '../../sim/plan/sample-args.ts';
 import { TOOL_POOL } from '../../sim/plan/tool-pool.ts';
 import { decodeCursor } from '../../sim/server/cursor.ts';
@@ -95,7 +95,7 @@ export function handServer(options: HandServerOptions): ServerPlan {
 /** Round-level options; times in virtual ms. */
 export interface HandPlanOptions {
   servers: ServerPlan[];
-  faults?: FaultId[];
+  faults?: FaultLabel[];
   refreshersPerKey?: number;
   tHealMs?: number;
   /** Default 1000: a rescan this long after each publish. */

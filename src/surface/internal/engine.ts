@@ -16,7 +16,7 @@ import type { SettlementError } from '../settlement-error.ts';
 import type { HookInfo, SurfaceHook } from '../surface-hook.ts';
 import type { SurfaceCheck } from '../surface-mismatch.ts';
 import type { CapacityStage, SurfaceRejection } from '../surface-rejection.ts';
-import type { DispatchResult, ModelCall, PrepareInput, PrepareResult, ToolSurfaceStageConfig } from '../tool-surface-stage.ts';
+import type { DispatchResult, ModelCall, PrepareInput, PrepareResult, ToolSurfaceStageConfig } from '../stage-types.ts';
 import { checkCapacity } from './capacity-fit.ts';
 import { deepFreeze } from './json-value.ts';
 import type { SurfaceParts } from './parts.ts';

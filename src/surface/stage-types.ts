@@ -1,0 +1,47 @@
+/**
+ * The shapes of the tool surface stage's calls (src/surface/tool-surface-stage.ts): its
+ * configuration, what `prepare` takes and returns, the model-call port and what `dispatch`
+ * returns. Apart from the stage so that its engine (src/surface/internal/engine.ts) can name them
+ * without importing the stage that extends it.
+ */
+import type { AdmissionFacts } from './admission-facts.ts';
+import type { SurfaceCapacity } from './capacity.ts';
+import type { SurfacePreparation } from './internal/preparation.ts';
+import type { DispatchedRequest, ModelRequest } from './model-request.ts';
+import type { RequestOwner } from './request-ledger.ts';
+import type { SealedDispatchRecord } from './sealed-dispatch-record.ts';
+import type { SurfaceHook } from './surface-hook.ts';
+import type { SurfaceRejection } from './surface-rejection.ts';
+
+/** The configuration: the hook pipeline, in order (default: none). */
+export interface ToolSurfaceStageConfig<C = unknown> {
+  hooks?: readonly SurfaceHook<C>[];
+}
+
+/** One request to prepare. */
+export interface PrepareInput<C = unknown> {
+  /** The request's owner: the runtime's ledger and the reservation it made there. */
+  owner: RequestOwner;
+  /** The admission facts, read now; `facts.session` must be the reservation's session. */
+  facts: AdmissionFacts;
+  /** The host's own request content (messages, evidence, ...), passed to hooks and to `send`. */
+  context: C;
+  /** The capacity for tools; absent: unlimited. */
+  capacity?: SurfaceCapacity;
+}
+
+/** What `prepare` returns: the request to go on preparing and its token, or the settled refusal. */
+export type PrepareResult<C = unknown> =
+  | { ok: true; request: ModelRequest<C>; preparation: SurfacePreparation }
+  | { ok: false; rejection: SurfaceRejection };
+
+/**
+ * The model-call owner, as a port: receives the checked request and its seal, serializes it for
+ * its provider (that serialization is its own) and sends it. Its result is returned by `dispatch`.
+ */
+export type ModelCall<C, R> = (request: DispatchedRequest<C>, seal: SealedDispatchRecord) => R | Promise<R>;
+
+/** What `dispatch` returns: the seal and the model-call owner's result, or the settled refusal. */
+export type DispatchResult<R> =
+  | { ok: true; seal: SealedDispatchRecord; response: R }
+  | { ok: false; rejection: SurfaceRejection };
