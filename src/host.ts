@@ -345,19 +345,7 @@ export class CatalogHost {
    * call leaves. A fresh lease that cannot be consumed is a broken invariant of the core.
    */
   #consumeLease(request: CallRequest, decision: GateDecision, lease: SignedLease): void {
-    const { record, tool, disclosure } = admitted(decision);
-    const receipt: CallReceipt = {
-      callId: request.callId,
-      leaseId: lease.leaseId,
-      key: record.key,
-      tool: tool.name,
-      generation: record.catalogGeneration,
-      descriptorDigest: tool.descriptorDigest,
-      policyEpoch: decision.policyEpoch,
-      disclosure: disclosure === undefined ? null : { generation: disclosure.generation, snapshotDigest: disclosure.snapshotDigest },
-      pin: record.snapshot.sourceRevision,
-      writtenAt: this.ports.clock.now(),
-    };
+    const receipt: CallReceipt = { ...receiptOf(request, decision, lease), writtenAt: this.ports.clock.now() };
     if (!this.#store.consumeLease(receipt)) throw new Error(`lease ${lease.leaseId} was consumed before its call was sent`);
   }
 
@@ -388,20 +376,28 @@ export class CatalogHost {
 
   /** Writes the receipt of a call that leaves the core (SPEC section 7); mutants override it. */
   protected emitReceipt(request: CallRequest, decision: GateDecision, lease: SignedLease): void {
-    const { record, tool, disclosure } = admitted(decision);
-    this.ports.sink.emit({
-      type: 'receipt',
-      callId: request.callId,
-      leaseId: lease.leaseId,
-      key: record.key,
-      tool: tool.name,
-      generation: record.catalogGeneration,
-      descriptorDigest: tool.descriptorDigest,
-      policyEpoch: decision.policyEpoch,
-      disclosure: disclosure === undefined ? null : { generation: disclosure.generation, snapshotDigest: disclosure.snapshotDigest },
-      pin: record.snapshot.sourceRevision,
-    });
+    this.ports.sink.emit({ type: 'receipt', ...receiptOf(request, decision, lease) });
   }
+}
+
+/**
+ * What a call's receipt binds (SPEC section 7): the call, its lease, the generation and descriptor
+ * it was admitted against, the policy epoch, the disclosure that showed the tool, and the revision
+ * pin. The durable receipt adds the time it was written; the trace's `receipt` event is exactly this.
+ */
+function receiptOf(request: CallRequest, decision: GateDecision, lease: SignedLease): Omit<CallReceipt, 'writtenAt'> {
+  const { record, tool, disclosure } = admitted(decision);
+  return {
+    callId: request.callId,
+    leaseId: lease.leaseId,
+    key: record.key,
+    tool: tool.name,
+    generation: record.catalogGeneration,
+    descriptorDigest: tool.descriptorDigest,
+    policyEpoch: decision.policyEpoch,
+    disclosure: disclosure === undefined ? null : { generation: disclosure.generation, snapshotDigest: disclosure.snapshotDigest },
+    pin: record.snapshot.sourceRevision,
+  };
 }
 
 /** The parts an ADMIT decision always has; a missing one is a broken gate invariant. */

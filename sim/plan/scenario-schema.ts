@@ -55,43 +55,29 @@ const FAULT_RATES = {
   }])),
 };
 
+/** An inclusive `{min, max}` range whose ends are both the definition `bound`; min <= max is checked after the schema. */
+function rangeSchema(title: string, bound: string, description?: string): object {
+  return {
+    type: 'object',
+    title,
+    ...(description === undefined ? {} : { description }),
+    required: ['min', 'max'],
+    additionalProperties: false,
+    properties: { min: ref(bound), max: ref(bound) },
+  };
+}
+
 const DEFS = {
   faultId: { title: `a fault id ${FAULT_ID_RANGE}`, enum: FAULT_IDS },
   fraction: { type: 'number', title: 'a number in [0, 1]', minimum: 0, maximum: 1 },
   nonNegativeInteger: { type: 'integer', title: 'an integer from 0 to 2147483647', description: 'Counts and times (ms) are bounded by 2^31 - 1 so that every value stays an exact integer in the simulator.', minimum: 0, maximum: 2147483647 },
   positiveInteger: { type: 'integer', title: 'an integer from 1 to 2147483647', minimum: 1, maximum: 2147483647 },
-  range: {
-    type: 'object',
-    title: 'a range {"min": n, "max": m}',
-    description: 'An inclusive integer range; min <= max is checked after the schema.',
-    required: ['min', 'max'],
-    additionalProperties: false,
-    properties: { min: ref('nonNegativeInteger'), max: ref('nonNegativeInteger') },
-  },
-  countRange: {
-    type: 'object',
-    title: `a range {"min": n, "max": m} of counts from 0 to ${COUNT_MAX}`,
-    required: ['min', 'max'],
-    additionalProperties: false,
-    properties: { min: ref('count'), max: ref('count') },
-  },
-  positiveCountRange: {
-    type: 'object',
-    title: `a range {"min": n, "max": m} of counts from 1 to ${COUNT_MAX}`,
-    required: ['min', 'max'],
-    additionalProperties: false,
-    properties: { min: ref('positiveCount'), max: ref('positiveCount') },
-  },
+  range: rangeSchema('a range {"min": n, "max": m}', 'nonNegativeInteger', 'An inclusive integer range; min <= max is checked after the schema.'),
+  countRange: rangeSchema(`a range {"min": n, "max": m} of counts from 0 to ${COUNT_MAX}`, 'count'),
+  positiveCountRange: rangeSchema(`a range {"min": n, "max": m} of counts from 1 to ${COUNT_MAX}`, 'positiveCount'),
   count: { type: 'integer', title: `an integer from 0 to ${COUNT_MAX}`, minimum: 0, maximum: COUNT_MAX },
   positiveCount: { type: 'integer', title: `an integer from 1 to ${COUNT_MAX}`, minimum: 1, maximum: COUNT_MAX },
-  positiveRange: {
-    type: 'object',
-    title: 'a range {"min": n, "max": m}',
-    description: 'An inclusive integer range whose min is at least 1; min <= max is checked after the schema.',
-    required: ['min', 'max'],
-    additionalProperties: false,
-    properties: { min: ref('positiveInteger'), max: ref('positiveInteger') },
-  },
+  positiveRange: rangeSchema('a range {"min": n, "max": m}', 'positiveInteger', 'An inclusive integer range whose min is at least 1; min <= max is checked after the schema.'),
 };
 
 /** The scenario schema; `scenarios/scenario.schema.json` is this object as JSON. */
