@@ -45,11 +45,36 @@ export function serverTarget(command: string, args: { stdio?: unknown; url?: unk
 }
 
 /**
- * Connects to `target` with catsim's kill grace ({@link KILL_GRACE_MS}).
+ * Connects to `target` with catsim's kill grace ({@link KILL_GRACE_MS}). A SIGINT or SIGTERM while
+ * a stdio server is starting ends the server's process group first and then catsim by the same
+ * signal (exit 130 or 143 in a shell); {@link withServer} does the same once connected.
  * @throws ConnectError (one line, exit 2) when the server cannot be started, reached or greeted.
  */
-export function connectTarget(target: ServerTarget, options: ConnectOptions & StdioOptions): Promise<ConnectedServer> {
-  return connectServer(target, { killGraceMs: KILL_GRACE_MS, ...options });
+export async function connectTarget(target: ServerTarget, options: ConnectOptions & StdioOptions): Promise<ConnectedServer> {
+  if ('url' in target) return connectServer(target, { killGraceMs: KILL_GRACE_MS, ...options });
+  // A SIGINT or SIGTERM while a stdio server starts: end its process group, then catsim by the
+  // same signal (the server runs in a group of its own, which a terminal's Ctrl-C does not reach).
+  const interrupt = new AbortController();
+  let received: NodeJS.Signals | undefined;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    received = signal;
+    interrupt.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const detach = (): void => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  };
+  try {
+    return await connectServer(target, { killGraceMs: KILL_GRACE_MS, ...options, signal: interrupt.signal });
+  } catch (error) {
+    detach();
+    if (received !== undefined) process.kill(process.pid, received);
+    throw error;
+  } finally {
+    detach();
+  }
 }
 
 /**

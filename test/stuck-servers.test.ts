@@ -6,11 +6,12 @@
  * and the exit code is not 2. Nothing here measures time; the servers write their pid to a file,
  * and each test checks that the process is gone once catsim has exited.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { catsim } from './support/run-cli.ts';
+import { catsim, RUN_FROM } from './support/run-cli.ts';
 
 const node = process.execPath;
 const RAW = 'test/support/raw-stdio-server.mjs';
@@ -115,6 +116,41 @@ describe('a stdio server that works is still ended when catsim is done', () => {
     const { code, stdout } = await catsim(['discover', '--timeout', '10000', '--stdio', `${node} ${RAW} ok --ignore-term --pid-file ${file}`]);
     expect(code).toBe(0);
     expect(JSON.parse(stdout).snapshot.tools.map((tool: { name: string }) => tool.name)).toEqual(['echo']);
+    expect(isGone(pidOf(file) as number)).toBe(true);
+  });
+});
+
+describe('Ctrl-C while a stdio server starts ends the server too', () => {
+  /**
+   * Starts `catsim ARGS`, sends it `signal` once the server has written `pidFile` (it is then
+   * running and catsim waits for its answer to initialize), and resolves with how catsim ended.
+   */
+  function interrupted(args: string[], pidFile: string, signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    return new Promise((resolve) => {
+      const child = spawn(process.execPath, ['bin/catsim.mjs', ...args], { env: { ...process.env, CATSIM_RUN_FROM: RUN_FROM }, stdio: 'ignore' });
+      const poll = setInterval(() => {
+        if (!existsSync(pidFile) || readFileSync(pidFile, 'utf8') === '') return;
+        clearInterval(poll);
+        child.kill(signal);
+      }, 50);
+      child.on('exit', (code, how) => {
+        clearInterval(poll);
+        resolve({ code, signal: how });
+      });
+    });
+  }
+
+  it('discover: SIGINT during initialize of a server that ignores SIGTERM: catsim ends by SIGINT and the server is gone', async () => {
+    const file = pidFile('interrupted');
+    const ended = await interrupted(['discover', '--timeout', '30000', '--stdio', `${node} ${RAW} mute --ignore-term --pid-file ${file}`], file, 'SIGINT');
+    expect(ended).toEqual({ code: null, signal: 'SIGINT' });
+    expect(isGone(pidOf(file) as number)).toBe(true);
+  });
+
+  it('capture: SIGTERM during initialize (a CI timeout): catsim ends by SIGTERM and the server is gone', async () => {
+    const file = pidFile('terminated');
+    const ended = await interrupted(['capture', '--timeout', '30000', '--stdio', `${node} ${RAW} mute --pid-file ${file}`], file, 'SIGTERM');
+    expect(ended).toEqual({ code: null, signal: 'SIGTERM' });
     expect(isGone(pidOf(file) as number)).toBe(true);
   });
 });

@@ -27,6 +27,13 @@ export interface StdioOptions {
   env?: Record<string, string>;
   /** Working directory of the server; default the host's. */
   cwd?: string;
+  /**
+   * Gives up connecting when aborted before the server answered `initialize`: the child's whole
+   * process group is ended (a terminal's Ctrl-C does not reach it, it runs in a group of its own)
+   * and the connector rejects with a ConnectError `connecting to server "CMD" was interrupted`.
+   * Has no effect once connected (close the returned server instead).
+   */
+  signal?: AbortSignal;
 }
 
 /** A connected stdio server: a {@link ConnectedServer} whose child can be seen. */
@@ -57,11 +64,14 @@ export async function connectStdio(commandLine: string, options: ConnectOptions 
   options.beforeConnect?.(client);
   const closed = new Promise<never>((_, reject) => { transport.onclose = () => reject(new ConnectError(`server "${command}" exited before answering${lastLine(stderr)}`)); });
   closed.catch(() => undefined);
+  const interrupted = whenAborted(options.signal, command);
   try {
-    await Promise.race([client.connect(transport, { timeout: options.timeoutMs }), closed]);
+    await Promise.race([client.connect(transport, { timeout: options.timeoutMs }), closed, interrupted.promise]);
   } catch (error) {
     await transport.close();
     throw connectError(command, error, options.timeoutMs, stderr, serverError());
+  } finally {
+    interrupted.detach();
   }
   return {
     client, label: `server "${commandLine}"`, identity: `stdio:${createHash('sha256').update(commandLine, 'utf8').digest('hex')}`,
@@ -83,6 +93,21 @@ function connectError(command: string, error: unknown, timeoutMs: number, stderr
   if (code === -32001) return new ConnectError(`server "${command}" did not answer initialize within ${timeoutMs} ms (not an MCP server, or it writes something else on stdout)${lastLine(stderr)}`);
   if (code === -32000) return new ConnectError(`server "${command}" closed the connection during initialize${lastLine(stderr)}`);
   return new ConnectError(`server "${command}" failed during initialize: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+}
+
+/**
+ * A promise that rejects with the interruption's ConnectError when `signal` aborts (at once if it
+ * already has) and otherwise never settles; `detach` removes its listener.
+ */
+function whenAborted(signal: AbortSignal | undefined, command: string): { promise: Promise<never>; detach: () => void } {
+  let onAbort = (): void => undefined;
+  const promise = new Promise<never>((_, reject) => {
+    onAbort = () => reject(new ConnectError(`connecting to server "${command}" was interrupted`));
+  });
+  promise.catch(() => undefined);
+  if (signal?.aborted === true) onAbort();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  return { promise, detach: () => signal?.removeEventListener('abort', onAbort) };
 }
 
 /** ` (its stderr: LAST LINE)`, or nothing when the server wrote nothing on stderr. */

@@ -10,7 +10,7 @@ import { execFile } from 'node:child_process';
 import { buildState } from '../../bin/build-state.mjs';
 
 /** `CATSIM_RUN_FROM` for every child (see bin/catsim.mjs), decided once per test file. */
-const RUN_FROM = buildState().fresh ? 'dist' : 'source';
+export const RUN_FROM = buildState().fresh ? 'dist' : 'source';
 
 /** What one command printed, and its exit code. */
 export interface CliResult {
