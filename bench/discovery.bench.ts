@@ -116,7 +116,7 @@ async function startRig(toolCount: number): Promise<DiscoveryRig> {
   let scans = 0;
   const scanAndSnapshot = async (): Promise<ToolCatalogSnapshot> => {
     const scanId = `scan-${scans++}`;
-    const outcome = await runScan(source, { scanId, key: `${IDENTITY}|acme.dev`, expectedGeneration: 0, policyEpoch: () => 1, clock, sink, limits: LIMITS, watch });
+    const outcome = await runScan(source, { scanId, key: `${IDENTITY}|acme.dev`, expectedGeneration: 0, policyEpoch: () => 1, clock, sink, limits: LIMITS, catalogLimits: TRUST, watch });
     if (outcome.state !== 'SNAPSHOT_PROVEN') throw new Error(`discovery of ${toolCount} tools ended ${outcome.state} ${outcome.reason}`);
     return buildSnapshot({
       key: KEY, endpointDigest: 'bench', protocolVersion: '2025-11-25', scanId, discoveryState: 'SNAPSHOT_PROVEN',

@@ -61,6 +61,9 @@ describe('catsim discover against a server that fails after initialize', () => {
     ['page-10mb', 'QUARANTINED BYTE_LIMIT (more than 8388608 bytes of pages)'],
     ['garbage', 'INCOMPLETE MALFORMED_PAGE (tools/list answered with something that is not a tools/list result)'],
     ['exit', 'INCOMPLETE DISCONNECTED (the connection closed during the scan)'],
+    // 12,000 valid tools on one page: every page and byte limit of the scan passes, the whole
+    // catalog's tool count (10,000 by default, SPEC section 5) does not: no snapshot, exit 2.
+    ['tools-12000', 'QUARANTINED TOO_MANY_TOOLS (more than 10000 tools in the catalog)'],
   ])('tools/list %s: exit 2 with one line naming the server and the reason', async (mode, ending) => {
     const { code, stdout, stderr } = await runMain(['discover', '--timeout', '30000', '--stdio', server(mode)]);
     expect(stderr).toBe(`catsim: server "${server(mode)}" gave no snapshot: discovery ended ${ending}\n`);

@@ -11,7 +11,7 @@ import type { ScanOutcome } from '../../src/discovery/scan.ts';
 import type { ScanReason } from '../../src/discovery/states.ts';
 import { discoverOnce } from '../../src/mcp/discover.ts';
 import type { ToolCatalogSnapshot } from '../../src/snapshot/snapshot.ts';
-import { DEFAULT_TRUST } from '../../src/validation/trust.ts';
+import { DEFAULT_TRUST, type TrustConfig } from '../../src/validation/trust.ts';
 import { EXIT, InputError } from '../errors.ts';
 import { connectTarget, serverErrorWords, serverTarget, withServer } from '../server-target.ts';
 
@@ -47,7 +47,8 @@ const MESSAGE_SLACK_BYTES = 1024 * 1024;
  * @throws InputError (one line, exit 2) when not exactly one of `stdio` and `url` is given, the URL
  *   is not http(s), the server cannot be started or reached, or when
  *   discovery ends without a snapshot (INCOMPLETE or QUARANTINED: tools/list failed, answered
- *   garbage, timed out, looped, kept changing, was too large, ...); nothing is printed on stdout then.
+ *   garbage, timed out, looped, kept changing, was too large, listed more tools or descriptor
+ *   bytes than the whole-catalog limits of DEFAULT_TRUST, ...); nothing is printed on stdout then.
  */
 export async function discoverCommand(args: DiscoverArgs): Promise<number> {
   const server = await connectTarget(serverTarget('discover', args), { timeoutMs: args.timeoutMs, clientName: 'catsim-discover', messageBytesMax: BYTE_COUNT_MAX + MESSAGE_SLACK_BYTES });
@@ -60,7 +61,7 @@ export async function discoverCommand(args: DiscoverArgs): Promise<number> {
       limits, trust: DEFAULT_TRUST, messageTooLarge: server.messageTooLarge,
     });
     const { outcome } = result;
-    if (result.snapshot === null) throw new InputError(noSnapshotMessage(server.label, outcome, result.attempts, limits));
+    if (result.snapshot === null) throw new InputError(noSnapshotMessage(server.label, outcome, result.attempts, limits, DEFAULT_TRUST));
     const printed = { state: outcome.state, reason: outcome.reason, attempts: result.attempts, snapshot: printable(result.snapshot, DEFAULT_TRUST.descriptorBytesMax) };
     process.stdout.write(`${JSON.stringify(printed, null, 2)}\n`);
     return EXIT.clean;
@@ -92,20 +93,20 @@ export function printable(snapshot: ToolCatalogSnapshot, descriptorBytesMax: num
  * One line for a discovery that ended without a snapshot, e.g. `server "x" gave no snapshot:
  * discovery ended INCOMPLETE REQUEST_FAILED (tools/list answered with error -32603: broken)`.
  */
-function noSnapshotMessage(label: string, outcome: ScanOutcome, attempts: number, limits: ScanLimits): string {
-  const gloss = reasonGloss(outcome, limits);
+function noSnapshotMessage(label: string, outcome: ScanOutcome, attempts: number, limits: ScanLimits, trust: TrustConfig): string {
+  const gloss = reasonGloss(outcome, limits, trust);
   const scans = attempts > 1 ? ` after ${attempts} scans` : '';
   return `${label} gave no snapshot: discovery ended ${outcome.state} ${outcome.reason}${gloss === undefined ? '' : ` (${gloss})`}${scans}`;
 }
 
 /** Plain words for a reason a real server can cause; the server's own error when it sent one. */
-function reasonGloss(outcome: ScanOutcome, limits: ScanLimits): string | undefined {
+function reasonGloss(outcome: ScanOutcome, limits: ScanLimits, trust: TrustConfig): string | undefined {
   const { serverError } = outcome;
   if (serverError !== undefined) return `tools/list answered with ${serverErrorWords(serverError)}`;
-  return reasonGlosses(limits)[outcome.reason];
+  return reasonGlosses(limits, trust)[outcome.reason];
 }
 
-function reasonGlosses(limits: ScanLimits): Partial<Record<ScanReason, string>> {
+function reasonGlosses(limits: ScanLimits, trust: TrustConfig): Partial<Record<ScanReason, string>> {
   return {
     LIST_CHANGED: 'tools/list_changed arrived during every scan',
     CURSOR_INVALID: 'tools/list answered error -32602 (invalid params)',
@@ -120,5 +121,7 @@ function reasonGlosses(limits: ScanLimits): Partial<Record<ScanReason, string>> 
     BYTE_LIMIT: `more than ${limits.byteCountMax} bytes of pages`,
     REVISION_BACKWARDS: 'the catalog revision went backwards',
     EQUIVOCATION: 'the server listed different tools for the same revision',
+    TOO_MANY_TOOLS: `more than ${trust.toolCountMax} tools in the catalog`,
+    CATALOG_TOO_LARGE: `more than ${trust.catalogBytesMax} bytes of tool descriptors in the catalog`,
   };
 }

@@ -14,7 +14,9 @@ export const INCOMPLETE_REASONS = [
 ] as const;
 
 /** Why a scan ended QUARANTINED (operator attention, no automatic admission; SPEC section 3). */
-export const QUARANTINE_REASONS = ['CURSOR_REPEATED', 'PAGE_LIMIT', 'BYTE_LIMIT', 'REVISION_BACKWARDS', 'EQUIVOCATION'] as const;
+export const QUARANTINE_REASONS = [
+  'CURSOR_REPEATED', 'PAGE_LIMIT', 'BYTE_LIMIT', 'REVISION_BACKWARDS', 'EQUIVOCATION', 'TOO_MANY_TOOLS', 'CATALOG_TOO_LARGE',
+] as const;
 
 /** The reason of a `scan_ended`: `OK` for the two good states, else an INCOMPLETE or QUARANTINED reason. */
 export const SCAN_END_REASONS = ['OK', ...INCOMPLETE_REASONS, ...QUARANTINE_REASONS] as const;

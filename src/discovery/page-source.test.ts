@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { scriptedPair, tool, type Script } from '../../test/support/scripted-server.ts';
 import { SdkPageSource, type PageFailure, type PageReply } from './page-source.ts';
+import { DEFAULT_TRUST } from '../validation/trust.ts';
 import { RevisionWatch } from './revision-watch.ts';
 import { runScan } from './scan.ts';
 
@@ -70,7 +71,7 @@ describe('the scan end of a failed page request', () => {
   const limits = { pageCountMax: 8, byteCountMax: 1_000_000, scanTimeoutMs: 10_000 };
   const scanOf = async (source: SdkPageSource) => runScan(source, {
     scanId: 'scan-0', key: 'fp:test|t.r', expectedGeneration: 0, policyEpoch: () => 1,
-    clock: { now: () => 0 }, sink: { emit: () => undefined }, limits, watch: new RevisionWatch(),
+    clock: { now: () => 0 }, sink: { emit: () => undefined }, limits, catalogLimits: DEFAULT_TRUST, watch: new RevisionWatch(),
   });
 
   it('a server error -32001 ends INCOMPLETE REQUEST_FAILED carrying the server\'s code and message, not TIMEOUT', async () => {

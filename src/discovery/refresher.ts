@@ -183,6 +183,7 @@ export class CatalogRefresher {
       clock: deps.clock,
       sink: deps.sink,
       limits: deps.limits,
+      catalogLimits: deps.trust,
       watch: deps.watchFor(key),
     }, deps.seams.walk);
     this.lastOutcome = outcome;

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { scriptedPair, tool } from '../../test/support/scripted-server.ts';
 import { SdkPageSource } from './page-source.ts';
+import { DEFAULT_TRUST } from '../validation/trust.ts';
 import { RevisionWatch } from './revision-watch.ts';
 import { runScan } from './scan.ts';
 
@@ -16,7 +17,7 @@ async function walk(pages: { names: string[]; cursor: string | undefined; next: 
   });
   const outcome = await runScan(new SdkPageSource(pair.client, () => 'fp:p'), {
     scanId: 's', key: 'fp:p|t.r', expectedGeneration: 0, policyEpoch: () => 0,
-    clock: { now: () => 0 }, sink: { emit: () => undefined }, limits, watch: new RevisionWatch(),
+    clock: { now: () => 0 }, sink: { emit: () => undefined }, limits, catalogLimits: DEFAULT_TRUST, watch: new RevisionWatch(),
   });
   await pair.close();
   return { outcome, requests: pair.requests };

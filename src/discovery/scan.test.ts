@@ -2,18 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { scriptedPair, tool, type Script } from '../../test/support/scripted-server.ts';
 import type { Observation } from '../ports.ts';
 import { SdkPageSource } from './page-source.ts';
+import type { CatalogLimits } from '../validation/catalog-limits.ts';
+import { DEFAULT_TRUST } from '../validation/trust.ts';
 import { RevisionWatch } from './revision-watch.ts';
 import { runScan, type ScanOutcome } from './scan.ts';
 
 const limits = { pageCountMax: 8, byteCountMax: 1_000_000, scanTimeoutMs: 10_000 };
 
-async function scan(script: Script, watch = new RevisionWatch()): Promise<{ outcome: ScanOutcome; requests: (string | undefined)[]; events: Observation[] }> {
+async function scan(script: Script, watch = new RevisionWatch(), catalogLimits: CatalogLimits = DEFAULT_TRUST): Promise<{ outcome: ScanOutcome; requests: (string | undefined)[]; events: Observation[] }> {
   const pair = await scriptedPair(script);
   const events: Observation[] = [];
   const source = new SdkPageSource(pair.client, () => 'fp:test');
   const outcome = await runScan(source, {
     scanId: 'scan-0', key: 'fp:test|t.r', expectedGeneration: 0, policyEpoch: () => 1,
-    clock: { now: () => 0 }, sink: { emit: (e) => events.push(e) }, limits, watch,
+    clock: { now: () => 0 }, sink: { emit: (e) => events.push(e) }, limits, catalogLimits, watch,
   });
   await pair.close();
   return { outcome, requests: pair.requests, events };
@@ -111,6 +113,25 @@ describe('cursor walk', () => {
     await scan(() => ({ tools: [tool('a')], revision: 9 }), watch);
     const second = await scan(() => ({ tools: [tool('b')], revision: 9 }), watch);
     expect([second.outcome.state, second.outcome.reason]).toEqual(['QUARANTINED', 'EQUIVOCATION']);
+  });
+
+  it('quarantines a catalog over the whole-catalog tool count after its last page, before the recheck', async () => {
+    const threeTools = pages(new Map([[undefined, { names: ['a', 'b'], next: 'p2' }], ['p2', { names: ['c'] }]]), 2);
+    const over = await scan(threeTools, new RevisionWatch(), { toolCountMax: 2, catalogBytesMax: 1_000_000 });
+    expect([over.outcome.state, over.outcome.reason]).toEqual(['QUARANTINED', 'TOO_MANY_TOOLS']);
+    expect(over.requests).toEqual([undefined, 'p2']);
+    expect(over.events.at(-1)).toEqual({ type: 'scan_ended', scanId: 'scan-0', state: 'QUARANTINED', reason: 'TOO_MANY_TOOLS' });
+    const atLimit = await scan(threeTools, new RevisionWatch(), { toolCountMax: 3, catalogBytesMax: 1_000_000 });
+    expect([atLimit.outcome.state, atLimit.outcome.reason]).toEqual(['SNAPSHOT_PROVEN', 'OK']);
+  });
+
+  it('quarantines a catalog over the whole-catalog byte limit, unversioned sources too', async () => {
+    // tool('a') is {"name":"a","description":"a tool.","inputSchema":{"type":"object","properties":{}}}: 84 bytes; three are 252.
+    const threeTools = pages(new Map([[undefined, { names: ['a', 'b'], next: 'p2' }], ['p2', { names: ['c'] }]]));
+    const over = await scan(threeTools, new RevisionWatch(), { toolCountMax: 10, catalogBytesMax: 251 });
+    expect([over.outcome.state, over.outcome.reason]).toEqual(['QUARANTINED', 'CATALOG_TOO_LARGE']);
+    const atLimit = await scan(threeTools, new RevisionWatch(), { toolCountMax: 10, catalogBytesMax: 252 });
+    expect([atLimit.outcome.state, atLimit.outcome.reason]).toEqual(['UNVERSIONED_OBSERVATION', 'OK']);
   });
 
   it('emits scan_started, one page_read per page and scan_ended, in that order', async () => {

@@ -4,10 +4,14 @@
  * Order of calls: {@link runScan} walks page 1 without a cursor, follows `nextCursor` while it
  * is not `undefined` (an empty string is a cursor), binds every page to page 1's revision, and,
  * for a versioned source, requests page 1 again (the final recheck) before declaring the walk
- * SNAPSHOT_PROVEN. The caller runs content checks and publishes.
+ * SNAPSHOT_PROVEN. Once the last page is read, before the recheck, the whole catalog is held to
+ * the limits of SPEC section 5 (tool count, descriptor bytes): a catalog over one ends the scan
+ * QUARANTINED (`TOO_MANY_TOOLS`, `CATALOG_TOO_LARGE`), so it is never published. The caller runs
+ * the per-tool content checks and publishes.
  */
 import type { Clock, ObservationSink } from '../ports.ts';
 import { pageDigest } from '../snapshot/digests.ts';
+import { catalogLimitProblem, type CatalogLimits } from '../validation/catalog-limits.ts';
 import type { ScanLimits } from './config.ts';
 import type { PageFailure, PageReply, PageSource } from './page-source.ts';
 import type { IncompleteReason, QuarantineReason, ScanEndState, ScanReason } from './states.ts';
@@ -35,6 +39,11 @@ export interface ScanContext {
   clock: Clock;
   sink: ObservationSink;
   limits: ScanLimits;
+  /**
+   * The whole-catalog limits of the trust configuration (SPEC section 5): most tools, most bytes
+   * of descriptors (compact UTF-8 JSON) in one catalog.
+   */
+  catalogLimits: CatalogLimits;
   /** Cross-scan revision memory of this key (backwards revisions, equivocation). */
   watch: RevisionWatch;
 }
@@ -139,6 +148,7 @@ export class Walk {
     do {
       cursor = this.advance(cursor, await this.read(cursor, false));
     } while (cursor !== undefined);
+    this.checkCatalogLimits();
     if (this.revision === null) return { state: 'UNVERSIONED_OBSERVATION', reason: 'OK' };
     await this.finalRecheck();
     this.checkEquivocation();
@@ -218,6 +228,17 @@ export class Walk {
   protected checkLimits(cursorOut: string | undefined): void {
     if (cursorOut !== undefined && this.pages.length >= this.ctx.limits.pageCountMax) quarantined('PAGE_LIMIT');
     if (this.bytes > this.ctx.limits.byteCountMax) quarantined('BYTE_LIMIT');
+  }
+
+  /**
+   * The whole catalog the walk read is within the trust's tool count and byte limits (SPEC
+   * section 5: "Limits over the whole catalog quarantine the snapshot"). Checked once, after the
+   * last page: the counts only grow page by page, and a walk that never ends is stopped by the
+   * page and byte limits of the scan.
+   */
+  protected checkCatalogLimits(): void {
+    const problem = catalogLimitProblem(this.pages.flatMap((page) => page.tools), this.ctx.catalogLimits);
+    if (problem !== null) quarantined(problem);
   }
 
   /** Equivocation: this key already proved this revision with another set of descriptors. */

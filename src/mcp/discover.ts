@@ -43,7 +43,8 @@ export interface DiscoverResult {
 
 /**
  * Scans `client` (connected, built without the SDK's listChanged auto-refresh) and freezes the
- * snapshot. Never rejects for server misbehaviour: the outcome carries the reason code (and, when
+ * snapshot. A catalog over the trust's whole-catalog limits (`toolCountMax`, `catalogBytesMax`)
+ * ends QUARANTINED TOO_MANY_TOOLS or CATALOG_TOO_LARGE, with no snapshot. Never rejects for server misbehaviour: the outcome carries the reason code (and, when
  * the server answered with a JSON-RPC error, its code and message in `outcome.serverError`).
  */
 export async function discoverOnce(client: Client, options: DiscoverOptions): Promise<DiscoverResult> {
@@ -57,7 +58,7 @@ export async function discoverOnce(client: Client, options: DiscoverOptions): Pr
   do {
     outcome = await runScan(source, {
       scanId: `discover-${attempts}`, key: keyName(key), expectedGeneration: 0, policyEpoch: () => 0,
-      clock, sink: options.sink ?? nullSink, limits: options.limits ?? DEFAULT_SCAN_LIMITS, watch,
+      clock, sink: options.sink ?? nullSink, limits: options.limits ?? DEFAULT_SCAN_LIMITS, catalogLimits: options.trust ?? DEFAULT_TRUST, watch,
     });
     attempts += 1;
   } while (outcome.state === 'INCOMPLETE' && outcome.reason === 'LIST_CHANGED' && attempts <= retries);
