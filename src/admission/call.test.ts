@@ -9,6 +9,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Observation } from '../ports.ts';
 import { jcs } from '../snapshot/canonical.ts';
 import { BAD_LEASE_ERROR_CODE, LEASE_META_KEY, PIN_META_KEY, STALE_PIN_ERROR_CODE } from './codes.ts';
+import { ServerErrorResponse } from '../mcp/server-errors.ts';
+import { classifyCallFailure } from './dispatch.ts';
 import { verifyLease, type SignedLease } from './lease.ts';
 import { ACME, startHarness, TEST_LEASE_KEY, toolWith, type Harness } from './testing/host-harness.ts';
 import type { CallAnswer, RecordedCall } from '../../test/support/scripted-server.ts';
@@ -128,6 +130,15 @@ describe('CatalogHost.call: outcomes', () => {
   it('any other JSON-RPC error is outcome error', async () => {
     const { result } = await outcomeOf({ error: -32602 });
     expect(result).toMatchObject({ admitted: true, outcome: 'error', errorCode: -32602 });
+  });
+
+  it('a server refusing at once with -32001 or -32000 (the SDK\'s own timeout and closed-connection codes) is outcome error, not unknown', async () => {
+    const busy = await outcomeOf({ error: -32001, reason: 'server busy' });
+    expect(busy.result).toMatchObject({ admitted: true, outcome: 'error', errorCode: -32001, reason: 'server busy' });
+    expect(admissionTrail(busy.h)).toEqual([['gate_decision', 'ADMIT'], ['receipt', 'lease-0'], ['receipt_outcome', 'error']]);
+    await busy.h.close();
+    const closed = await outcomeOf({ error: -32000 });
+    expect(closed.result).toMatchObject({ admitted: true, outcome: 'error', errorCode: -32000 });
   });
 
   it('no answer within callTimeoutMs is outcome unknown, written once at the timeout', async () => {
@@ -304,6 +315,15 @@ describe('configuration', () => {
     const h = await start({ config: { leaseKey: undefined } });
     h.grant(['read_file']);
     await expect(h.host.call(h.request(h.plan(h.disclose('s1'), 'read_file'), { arguments: { path: '/x' } }))).rejects.toThrow(TypeError);
+  });
+
+  it('classifies by origin: the SDK\'s own -32001 and -32000 are unknown, the same codes from the server are errors', () => {
+    expect(classifyCallFailure(new McpError(-32001, 'Request timed out'))).toEqual({ outcome: 'unknown', errorCode: -32001 });
+    expect(classifyCallFailure(new McpError(-32000, 'Connection closed'))).toEqual({ outcome: 'unknown', errorCode: -32000 });
+    const busy = new ServerErrorResponse({ code: -32001, message: 'server busy', data: { reason: 'busy' } }, new McpError(-32001, 'server busy'));
+    expect(classifyCallFailure(busy)).toEqual({ outcome: 'error', errorCode: -32001, reason: 'busy' });
+    const stale = new ServerErrorResponse({ code: STALE_PIN_ERROR_CODE, message: 'stale', data: { reason: 'STALE_PIN' } }, undefined);
+    expect(classifyCallFailure(stale)).toEqual({ outcome: 'refused', errorCode: STALE_PIN_ERROR_CODE, reason: 'STALE_PIN' });
   });
 
   it('McpError codes used by the SDK are not the refusal codes', () => {

@@ -7,7 +7,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { ServerErrorResponse, ServerErrorWatch } from '../mcp/server-errors.ts';
+import { ServerErrorResponse, serverErrorWatchOf, type ServerErrorWatch } from '../mcp/server-errors.ts';
 import { CONNECTION_CLOSED, INVALID_PARAMS, REQUEST_TIMEOUT } from './states.ts';
 
 /** The `_meta` key carrying the source revision on every `tools/list` result (SPEC section 2). */
@@ -100,7 +100,6 @@ export class SdkPageSource implements PageSource {
   #changes = 0;
   readonly #client: Client;
   readonly #identity: () => string;
-  #watch: { transport: Transport; watch: ServerErrorWatch } | undefined;
   readonly #messageTooLarge: () => boolean;
 
   /** `identity` reads the identity the underlying connection presents at call time. */
@@ -144,13 +143,11 @@ export class SdkPageSource implements PageSource {
   }
 
   /**
-   * The watch on the Client's current transport, made on first use (a Client that is not
-   * connected has none: its requests fail before anything is sent).
+   * The watch on the Client's current transport, shared with the calls on it (a Client that is
+   * not connected has none: its requests fail before anything is sent).
    */
   #watchFor(transport: Transport | undefined): ServerErrorWatch | undefined {
-    if (transport === undefined) return undefined;
-    if (this.#watch?.transport !== transport) this.#watch = { transport, watch: new ServerErrorWatch(transport) };
-    return this.#watch.watch;
+    return transport === undefined ? undefined : serverErrorWatchOf(transport);
   }
 }
 

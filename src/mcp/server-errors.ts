@@ -99,6 +99,20 @@ export class ServerErrorWatch {
   }
 }
 
+/** The one watch of each transport, so that page requests and calls on one Client share it. */
+const watches = new WeakMap<Transport, ServerErrorWatch>();
+
+/**
+ * The {@link ServerErrorWatch} of a connected transport (`client.transport`), made on first use
+ * and shared by everything that tracks requests on it (the scan's page source, `tools/call`
+ * dispatch), so a transport is never wrapped twice.
+ */
+export function serverErrorWatchOf(transport: Transport): ServerErrorWatch {
+  let watch = watches.get(transport);
+  if (watch === undefined) watches.set(transport, (watch = new ServerErrorWatch(transport)));
+  return watch;
+}
+
 /**
  * Notes the first JSON-RPC error response `transport` delivers, for the `initialize` phase: call
  * it before `Client.connect` (connect keeps a message handler set before it and calls it first).
