@@ -92,6 +92,13 @@ export interface CoreBounds {
   readonly retryBackoffMsMax: number;
   /** B of I7: a revoked tool must not be admitted later than this after the revocation. */
   readonly revocationBoundMs: number;
+  /**
+   * Most tools in one catalog (SPEC section 5): a catalog with more must never be published,
+   * disclosed or used for an admission (I27).
+   */
+  readonly toolCountMax: number;
+  /** Most bytes of descriptors (compact UTF-8 JSON of each tool as sent, summed) in one catalog (I27). */
+  readonly catalogBytesMax: number;
 }
 
 /** The refresh timings the scenario suggests to the core, ms. */

@@ -11,6 +11,7 @@
 import { buildGroundTruth } from './ground-truth.ts';
 import type { CheckContext, InvariantGroupCheck } from './invariants/check-context.ts';
 import { Findings } from './invariants/check-context.ts';
+import { checkCatalogLimits } from './invariants/catalog-limits.ts';
 import { checkCompleteness } from './invariants/completeness.ts';
 import { checkCoreConduct } from './invariants/core-conduct.ts';
 import { checkDefectAdmission } from './invariants/defect-admission.ts';
@@ -42,7 +43,7 @@ import type { InvariantId, Violation } from './violation.ts';
  *   plus lost compare-and-swaps, I11: disclosures, ADMITs against a published generation, and
  *   rollbacks, I12: (server, audience) session keys of a settled round plus their probes that
  *   must be admitted, I13: scans seen by the world plus scans started by the core plus pages the
- *   core read), so a report can show the oracle did work.
+ *   core read, I27: publishes plus disclosures plus ADMITs), so a report can show the oracle did work.
  * - `metrics`: the round's measurements (see metrics.ts), plain JSON.
  */
 export interface Verdict {
@@ -67,6 +68,7 @@ const INVARIANT_GROUPS: readonly InvariantGroupCheck[] = [
   checkLiveness,
   checkScanTermination,
   checkCoreConduct,
+  checkCatalogLimits,
 ];
 
 /** Judges a parsed trace (see `parseTrace`). Never throws on a trace `parseTrace` accepted. */

@@ -44,10 +44,11 @@ import {
 
 /**
  * Trait prefixes that exempt a server from liveness (docs/TRACE.md `server_up`): cursor
- * misbehaviour, duplicate names, schema defects and equivocation make convergence impossible by
+ * misbehaviour, duplicate names, schema defects, a catalog over a whole-catalog limit (F23: the
+ * core quarantines the whole key) and equivocation make convergence impossible by
  * design, so I12 does not demand it.
  */
-export const DISQUALIFYING_TRAIT_PREFIXES: readonly string[] = ['F5', 'F6', 'F13', 'EQUIV'];
+export const DISQUALIFYING_TRAIT_PREFIXES: readonly string[] = ['F5', 'F6', 'F13', 'F23', 'EQUIV'];
 
 /** One true revision of a server: from `t` on, `views` maps each audience to its tools in order. */
 export interface TrueRevision {

@@ -30,7 +30,11 @@ const audience = str;
 const session = str;
 
 /** One tool of a revision's view for an audience, in list order. */
-const viewTool = objectOf({ name: str, digest: field(digest, 'descriptor digest') });
+const viewTool = objectOf({
+  name: str,
+  digest: field(digest, 'descriptor digest'),
+  bytes: optional(field(nat, 'UTF-8 length of the descriptor\'s compact JSON as served (SPEC section 5\'s measure, for I27); older traces lack it')),
+});
 
 /** One page of a published snapshot, in cursor order. */
 const publishedPage = objectOf({ cursorIn: strOrNull, cursorOut: strOrNull, pageDigest: digest });
@@ -47,14 +51,14 @@ const serverUp = eventOf('world', 'server_up', discovery('a server (re)starts an
   identity: field(str, 'key fingerprint the connection presents'),
   boot: field(nat, '0, 1, ... per restart'),
   versioned: field(bool, 'pages carry `dev.catsim/catalogRevision`'),
-  traits: field(strings, 'persistent traits such as `"F5:cycle"`, `"F12"`; a trait whose name starts with `F5`, `F6`, `F13` or `EQUIV` disqualifies the server from liveness'),
+  traits: field(strings, 'persistent traits such as `"F5:cycle"`, `"F12"`; a trait whose name starts with `F5`, `F6`, `F13`, `F23` or `EQUIV` disqualifies the server from liveness'),
 });
 
 /** World: from `t` on, `views` is the server's true catalog per audience. */
 const revision = eventOf('world', 'revision', discovery('from `t` on, this is the server\'s true catalog per audience'), {
   server,
   revision: nat,
-  views: field(recordOf(arrayOf(viewTool, '{"name", "digest"}[]'), 'object', 'audience'), 'audience `"tenant.role"` → array of `{"name","digest"}` in list order'),
+  views: field(recordOf(arrayOf(viewTool, '{"name", "digest", "bytes"}[]'), 'object', 'audience'), 'audience `"tenant.role"` → array of `{"name","digest","bytes"}` in list order'),
 });
 
 /** World: a client of the core connected as `audience`; liveness (I12) is owed to these pairs. */

@@ -16,6 +16,8 @@ const bounds = objectOf({
   generationTtlMs: field(nat, 'how long a published generation may serve'),
   retryBackoffMsMax: field(nat, 'cap of the retry back-off'),
   revocationBoundMs: optional(field(nat, 'B of SPEC section 7: how long after a revocation the core may still admit the revoked tool (I7); older traces lack it, and then I7 is not judged')),
+  toolCountMax: optional(field(nat, 'most tools in one catalog (SPEC section 5, I27); older traces lack it, and then I27 is not judged')),
+  catalogBytesMax: optional(field(nat, 'most bytes of descriptors (compact UTF-8 JSON, summed) in one catalog (SPEC section 5, I27); older traces lack it, and then I27 is not judged')),
 });
 
 /** The header line (line 1); its fields are written in this order. */

@@ -7,6 +7,7 @@ import { asKnownEvent, type KnownEvent, type TraceEvent } from '../trace.ts';
 import { abaInsideWalkProbe } from './aba-inside-walk.ts';
 import { argsRefused } from './args-refused.ts';
 import { casConflictLost } from './cas-conflict-lost.ts';
+import { catalogLimitQuarantined } from './catalog-limit-quarantined.ts';
 import { cursorInvalidated } from './cursor-invalidated.ts';
 import { cursorLoopQuarantined } from './cursor-loop-quarantined.ts';
 import { defectQuarantined } from './defect-quarantined.ts';
@@ -56,6 +57,7 @@ export const PROBES: readonly Probe[] = [
   revocationWhileLeaseLiveProbe,
   stalePinRefusedByServer,
   tenantTwinsPublishedProbe,
+  catalogLimitQuarantined,
 ];
 
 /** The names of the probes one round hits, in report order. Events of unknown types are not read. */

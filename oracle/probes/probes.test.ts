@@ -40,9 +40,18 @@ describe('coverage probes', () => {
     expect(probesHit(b.build().events)).toEqual(['cursor-loop-quarantined', 'stale-plan-refused']);
   });
 
+  it('catalog-limit-quarantined: a scan ended QUARANTINED for too many tools or too many descriptor bytes, not for the scan\'s own limits', () => {
+    for (const [reason, hit] of [['TOO_MANY_TOOLS', true], ['CATALOG_TOO_LARGE', true], ['BYTE_LIMIT', false]] as const) {
+      const b = new TraceBuilder();
+      b.scanStarted('fp:a|acme.dev', 'scan-0');
+      b.scanEnded('scan-0', 'QUARANTINED', reason);
+      expect(probesHit(b.build().events).includes('catalog-limit-quarantined'), reason).toBe(hit);
+    }
+  });
+
   it('has one name per probe, in report order', () => {
     expect(new Set(PROBES.map((probe) => probe.name)).size).toBe(PROBES.length);
     expect(PROBES.map((probe) => probe.name).slice(0, 3)).toEqual(['cursor-loop-quarantined', 'page-limit-quarantined', 'revision-moved-mid-walk']);
-    expect(PROBES.at(-1)?.name).toBe('tenant-twins-published');
+    expect(PROBES.at(-1)?.name).toBe('catalog-limit-quarantined');
   });
 });

@@ -105,7 +105,7 @@ function probeEnvironment(): CoreEnvironment {
     scheduler: { after: () => ({ id: 0 }), cancel: () => undefined },
     random: { next: () => 0.5 },
     sink: { emit: () => undefined },
-    bounds: { pageCountMax: 64, byteCountMax: 1_048_576, scanTimeoutMs: 5_000, latencyMsMax: 40, tHealMs: 4_000, tEndMs: 16_000, generationTtlMs: 30_000, retryBackoffMsMax: 2_000, revocationBoundMs: 1_000 },
+    bounds: { pageCountMax: 64, byteCountMax: 1_048_576, scanTimeoutMs: 5_000, latencyMsMax: 40, tHealMs: 4_000, tEndMs: 16_000, generationTtlMs: 30_000, retryBackoffMsMax: 2_000, revocationBoundMs: 1_000, toolCountMax: 10_000, catalogBytesMax: 8_388_608 },
     timings: { refreshIntervalMs: 1_000, retryBackoffMsBase: 100, retryBackoffMsMax: 2_000, listChangedDelayMs: 50 },
     policySource: { poll: (audience) => Promise.resolve({ audience, epoch: 1, grants: [] }) },
     policyPollMs: 1_000,

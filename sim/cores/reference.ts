@@ -83,7 +83,7 @@ class ReferenceAdapter implements CoreAdapter {
       {
         limits: { pageCountMax: env.bounds.pageCountMax, byteCountMax: env.bounds.byteCountMax, scanTimeoutMs: env.bounds.scanTimeoutMs },
         refresh: { ...env.timings, generationTtlMs: env.bounds.generationTtlMs },
-        trust: { ...DEFAULT_TRUST, effectClasses: { ...env.effectClasses } },
+        trust: { ...DEFAULT_TRUST, effectClasses: { ...env.effectClasses }, toolCountMax: env.bounds.toolCountMax, catalogBytesMax: env.bounds.catalogBytesMax },
         leaseKey: env.leaseKey,
         policyPollMs: env.policyPollMs,
         policySource: { poll: (audience) => env.policySource.poll(audienceName(audience)) },

@@ -8,7 +8,7 @@ import { referenceCore } from '../cores/reference.ts';
 import { ForwardUndisclosedGate, RefuseEverythingGate, RevocationOnRefreshGate, TrustPlanGenerationGate, TrustReadOnlyHintGate, UnversionedWriteGate } from './gates.ts';
 import { anyDialectChecks, NoEpochReceiptHost, StickyIdentitySource } from './others.ts';
 import { BlindStore, KeyWithoutTenantRegistry, NoCasRegistry, ServeExpiredRegistry } from './registries.ts';
-import { FirstPageOnlyWalk, IgnoreIdentityWalk, LastPageRevisionWalk, NoCursorLoopDetectionWalk, NoFinalRecheckWalk, TwoEqualScansWalk } from './walks.ts';
+import { FirstPageOnlyWalk, IgnoreIdentityWalk, LastPageRevisionWalk, NoCatalogLimitsWalk, NoCursorLoopDetectionWalk, NoFinalRecheckWalk, TwoEqualScansWalk } from './walks.ts';
 
 /** One mutant: its name, the defence it lacks, the invariants expected to catch it, and how to build it. */
 export interface Mutant {
@@ -36,5 +36,6 @@ export const MUTANTS: readonly Mutant[] = [
   { name: 'receipt-without-epoch', removedDefence: 'the policy epoch in every receipt', expectedCatchers: ['I6'], core: referenceCore({ host: NoEpochReceiptHost }) },
   { name: 'serve-expired', removedDefence: 'refusing a generation past its expiresAt', expectedCatchers: ['I11'], core: referenceCore({ registry: ServeExpiredRegistry }) },
   { name: 'ignore-identity-rotation', removedDefence: 'following the identity the connection presents (certificate rotation ignored)', expectedCatchers: ['I12', 'I4'], core: referenceCore({ walk: IgnoreIdentityWalk, wrapSource: (source) => new StickyIdentitySource(source) }) },
+  { name: 'no-catalog-limits', removedDefence: 'the whole-catalog limits (tool count, descriptor bytes) of SPEC section 5', expectedCatchers: ['I27'], core: referenceCore({ walk: NoCatalogLimitsWalk }) },
   { name: 'refuse-everything', removedDefence: 'admitting anything at all', expectedCatchers: ['I12'], core: referenceCore({ gate: RefuseEverythingGate }) },
 ];

@@ -19,6 +19,11 @@ export class FirstPageOnlyWalk extends Walk {
   }
 }
 
+/** No whole-catalog limits: a catalog with too many tools or descriptor bytes is proven and published. */
+export class NoCatalogLimitsWalk extends Walk {
+  protected override checkCatalogLimits(): void {}
+}
+
 /** No cursor-loop detection: follows a repeated cursor (only the page limit stops it). */
 export class NoCursorLoopDetectionWalk extends Walk {
   protected override checkCursor(): void {}

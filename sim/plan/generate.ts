@@ -150,7 +150,7 @@ function baseServer(id: string, streams: Streams, scenario: Scenario, tools: rea
     pageSizeMin: scenario.pageSize.min, pageSizeMax: rng.int(scenario.pageSize.min, scenario.pageSize.max),
     cursorTrait: null, restartsAtMs: [], notifications: { ...HEALTHY_NOTIFICATIONS },
     latencyMsMin: scenario.latencyMs.min, latencyMsMax: rng.int(scenario.latencyMs.min, scenario.latencyMs.max),
-    rotations: [], planted: [], linkFaults: { ...CALM_LINKS, disconnectsAtMs: {} }, equivocates: false,
+    rotations: [], planted: [], linkFaults: { ...CALM_LINKS, disconnectsAtMs: {} }, equivocates: false, overLimitCatalog: null,
   };
   const changes: HistoryChange[] = distinctTimes(rng, rng.int(BASE_EDITS_PER_SERVER.min, BASE_EDITS_PER_SERVER.max), scenario.tHealMs).map((atMs) => ({ atMs, cause: 'base', kind: 'edit', rng }));
   const protectedTools = new Set<ToolDescriptor>();
@@ -193,10 +193,11 @@ function sampleArgsFor(servers: readonly ServerPlan[], tools: readonly PoolTool[
 
 /**
  * The pool name a generated name came from: without rename suffixes (`_v3`, repeated), without a
- * plant suffix (`_s0d1`, `_s1t`, or an upper-case F6 twin's `-S1T`), case folded and `-` read as `_`.
+ * plant suffix (`_s0d1`, `_s1t`, an upper-case F6 twin's `-S1T`, or F23's `_s0l12`), case folded and
+ * `-` read as `_`.
  */
 export function baseName(name: string): string {
-  return name.toLowerCase().replaceAll('-', '_').replace(/(_v\d)+$/, '').replace(/_s\d+(d\d+|t)$/, '').replace(/(_v\d)+$/, '');
+  return name.toLowerCase().replaceAll('-', '_').replace(/(_v\d)+$/, '').replace(/_s\d+(d\d+|t|l\d+)$/, '').replace(/(_v\d)+$/, '');
 }
 
 /**

@@ -68,6 +68,7 @@ const SERVER = object({
     disconnectsAtMs: { type: 'object', title: 'an object of times (ms) by audience', propertyNames: { $ref: '#/$defs/audience' }, additionalProperties: { type: 'array', title: 'an array of times (ms)', items: ms } },
   }),
   equivocates: boolean,
+  overLimitCatalog: { title: 'null, "tools" or "bytes"', enum: [null, 'tools', 'bytes'] },
 }, 'a server plan (an object)');
 
 /** The JSON Schema (draft 2020-12) of a `catsim.plan.v1` file. */
@@ -80,7 +81,7 @@ export const PLAN_SCHEMA = {
     roundSeed: string,
     scenario: string,
     faults: { type: 'array', title: `an array of fault ids ${FAULT_ID_RANGE}`, uniqueItems: true, items: { title: `a fault id ${FAULT_ID_RANGE}`, enum: FAULT_IDS } },
-    bounds: object({ pageCountMax: positive, byteCountMax: positive, scanTimeoutMs: positive, latencyMsMax: ms, tHealMs: ms, tEndMs: ms, generationTtlMs: positive, retryBackoffMsMax: ms, revocationBoundMs: positive }),
+    bounds: object({ pageCountMax: positive, byteCountMax: positive, scanTimeoutMs: positive, latencyMsMax: ms, tHealMs: ms, tEndMs: ms, generationTtlMs: positive, retryBackoffMsMax: ms, revocationBoundMs: positive, toolCountMax: positive, catalogBytesMax: positive }),
     timings: object({ refreshIntervalMs: ms, retryBackoffMsBase: ms, retryBackoffMsMax: ms, listChangedDelayMs: ms }),
     nominalLatencyMs: pair(ms, 'a pair [min, max] of non-negative integers'),
     eventBudget: positive,

@@ -129,6 +129,8 @@ export const SCENARIO_SCHEMA = {
     requiredProbes: { type: 'array', title: 'an array of probe names', description: 'Probe names the gate requires; absent means every probe.', uniqueItems: true, items: { type: 'string', title: 'a probe name' } },
     policyPollMs: ref('positiveInteger', 'The core polls the policy service this often, ms.'),
     revocationBoundMs: ref('positiveInteger', 'B of I7 (revocation propagation bound), ms.'),
+    toolCountMax: ref('positiveInteger', 'Most tools in one catalog (SPEC section 5, judged by I27); absent: 10,000.'),
+    catalogBytesMax: ref('positiveInteger', 'Most bytes of descriptors (compact UTF-8 JSON, summed) in one catalog (SPEC section 5, judged by I27); absent: 8,388,608.'),
     pushLatencyMs: ref('range', 'Policy push latency, ms.'),
     calls: CALLS,
     faultRates: FAULT_RATES,

@@ -5,6 +5,12 @@
  */
 import type { CoreTimings, FaultLabel } from './types.ts';
 
+/** The whole-catalog tool count of a scenario without `toolCountMax` (the reference core's default trust). */
+export const DEFAULT_TOOL_COUNT_MAX = 10_000;
+
+/** The whole-catalog byte limit of a scenario without `catalogBytesMax`: 8 MiB (the reference core's default trust). */
+export const DEFAULT_CATALOG_BYTES_MAX = 8 * 1024 * 1024;
+
 /** An inclusive integer range. */
 export interface Range {
   min: number;
@@ -60,6 +66,16 @@ export interface Scenario {
    * catalog refresh is caught (SPEC section 12: "scenario TTL > B").
    */
   revocationBoundMs: number;
+  /**
+   * Optional: most tools in one catalog (SPEC section 5's whole-catalog limit, judged by I27);
+   * absent: {@link DEFAULT_TOOL_COUNT_MAX}.
+   */
+  toolCountMax?: number;
+  /**
+   * Optional: most bytes of descriptors (compact UTF-8 JSON, summed) in one catalog; absent:
+   * {@link DEFAULT_CATALOG_BYTES_MAX}.
+   */
+  catalogBytesMax?: number;
   pushLatencyMs: Range;
   calls: {
     callFraction: number;

@@ -13,7 +13,7 @@ import { readInputJson } from './input-file.ts';
 import { schemaProblem } from './schema-problem.ts';
 import { SCENARIO_SCHEMA } from './scenario-schema.ts';
 import type { Bounds } from './types.ts';
-import type { Range, Scenario } from './scenario-types.ts';
+import { DEFAULT_CATALOG_BYTES_MAX, DEFAULT_TOOL_COUNT_MAX, type Range, type Scenario } from './scenario-types.ts';
 import { PROBES } from '../../oracle/probes/index.ts';
 
 export type { Range, Scenario } from './scenario-types.ts';
@@ -142,5 +142,7 @@ export function boundsOf(scenario: Scenario): Bounds {
     generationTtlMs: scenario.generationTtlMs,
     retryBackoffMsMax: scenario.timings.retryBackoffMsMax,
     revocationBoundMs: scenario.revocationBoundMs,
+    toolCountMax: scenario.toolCountMax ?? DEFAULT_TOOL_COUNT_MAX,
+    catalogBytesMax: scenario.catalogBytesMax ?? DEFAULT_CATALOG_BYTES_MAX,
   };
 }

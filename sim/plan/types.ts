@@ -28,6 +28,10 @@ export interface Bounds {
   retryBackoffMsMax: number;
   /** B of I7: a revoked tool must not be admitted later than this after the revocation, ms. */
   revocationBoundMs: number;
+  /** Most tools in one catalog (SPEC section 5; the core's trust and I27 use it). */
+  toolCountMax: number;
+  /** Most bytes of descriptors (compact UTF-8 JSON, summed) in one catalog (SPEC section 5, I27). */
+  catalogBytesMax: number;
 }
 
 /** The core's timings, from the scenario. */
@@ -132,6 +136,9 @@ export interface CallsPlan {
 }
 
 /** One simulated MCP server. */
+/** How an F23 catalog passes the whole-catalog limits: too many tools, or too many descriptor bytes. */
+export type OverLimitCatalog = 'tools' | 'bytes';
+
 export interface ServerPlan {
   id: string;
   /** Key fingerprint the connection presents (peerIdentity). */
@@ -156,6 +163,11 @@ export interface ServerPlan {
   linkFaults: LinkFaults;
   /** Equivocation (dedicated scenario): some changes keep the revision number (a lying server). */
   equivocates: boolean;
+  /**
+   * F23: one audience's view is over the round's whole-catalog limits, by tool count (`tools`) or
+   * by descriptor bytes (`bytes`); null on an honest server.
+   */
+  overLimitCatalog: OverLimitCatalog | null;
 }
 
 /** Everything one round runs. */

@@ -19,7 +19,7 @@ import { ServerLeaseCheck } from './lease-check.ts';
 import type { Rng } from '../random.ts';
 import type { World } from '../runtime/world.ts';
 import type { RevisionStep, ServerPlan, ToolDescriptor } from '../plan/types.ts';
-import { worldDescriptorDigest, worldPageDigest } from '../trace/digests.ts';
+import { worldDescriptorBytes, worldDescriptorDigest, worldPageDigest } from '../trace/digests.ts';
 import type { TraceRecorder } from '../trace/recorder.ts';
 import type { WorldFields } from '../../contract/trace/types.ts';
 import { decodeCursor, encodeCursor, type CursorPosition } from './cursor.ts';
@@ -145,9 +145,9 @@ export class SimCatalogServer {
   }
 
   #logRevision(): void {
-    const views: Record<string, { name: string; digest: string }[]> = {};
+    const views: Record<string, { name: string; digest: string; bytes: number }[]> = {};
     for (const [audience, tools] of Object.entries(this.#step.views)) {
-      views[audience] = tools.map((tool) => ({ name: String(tool.name), digest: worldDescriptorDigest(tool) }));
+      views[audience] = tools.map((tool) => ({ name: String(tool.name), digest: worldDescriptorDigest(tool), bytes: worldDescriptorBytes(tool) }));
     }
     this.recorder.world('revision', { server: this.plan.id, revision: this.#step.revision, views });
   }

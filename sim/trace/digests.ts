@@ -28,6 +28,21 @@ export function worldDescriptorDigest(tool: unknown): string {
   return digest;
 }
 
+/** Descriptor sizes by identity (placed descriptors are never mutated). */
+const descriptorBytes = new WeakMap<object, number>();
+
+/**
+ * The UTF-8 length of the descriptor's compact JSON as the server sends it (`JSON.stringify`,
+ * key order kept), bytes: SPEC section 5's measure of a catalog, written into `revision` views
+ * so the oracle can judge the whole-catalog byte limit (I27) with the world's own numbers.
+ */
+export function worldDescriptorBytes(tool: unknown): number {
+  if (typeof tool !== 'object' || tool === null) return Buffer.byteLength(JSON.stringify(tool) ?? 'null', 'utf8');
+  let bytes = descriptorBytes.get(tool);
+  if (bytes === undefined) descriptorBytes.set(tool, (bytes = Buffer.byteLength(JSON.stringify(tool) ?? 'null', 'utf8')));
+  return bytes;
+}
+
 /** Page digests by (cursors, revision, tool digests); bounded. */
 const pageDigests = new Map<string, string>();
 

@@ -16,7 +16,7 @@
  */
 import type { CoreFactory } from '../../sim/cores/adapter.ts';
 import { referenceCore } from '../../sim/cores/reference.ts';
-import type { CallsPlan, CursorTrait, FaultLabel, IdentityRotation, LinkFaults, NotificationPlan, PlantedDefect, PolicyPlan, RevisionStep, RoundPlan, ServerPlan, ToolDescriptor } from '../../sim/plan/types.ts';
+import type { CallsPlan, CursorTrait, FaultLabel, IdentityRotation, LinkFaults, NotificationPlan, OverLimitCatalog, PlantedDefect, PolicyPlan, RevisionStep, RoundPlan, ServerPlan, ToolDescriptor } from '../../sim/plan/types.ts';
 import { sampleArgs } from '../../sim/plan/sample-args.ts';
 import { TOOL_POOL } from '../../sim/plan/tool-pool.ts';
 import { decodeCursor } from '../../sim/server/cursor.ts';
@@ -63,6 +63,8 @@ export interface HandServerOptions {
   planted?: PlantedDefect[];
   linkFaults?: Partial<LinkFaults>;
   equivocates?: boolean;
+  /** F23's label (default null); the over-limit tools themselves go into `history`. */
+  overLimitCatalog?: OverLimitCatalog | null;
 }
 
 /** The healthy notification plan: declared, sent once on every change. */
@@ -89,6 +91,7 @@ export function handServer(options: HandServerOptions): ServerPlan {
     planted: options.planted ?? [],
     linkFaults: { reorder: false, notificationLossFraction: 0, disconnectsAtMs: {}, ...options.linkFaults },
     equivocates: options.equivocates ?? false,
+    overLimitCatalog: options.overLimitCatalog ?? null,
   };
 }
 
@@ -110,6 +113,9 @@ export interface HandPlanOptions {
   /** Default 500 (every walk here takes well under 100 ms); it also sets the length of the quiet tail. */
   scanTimeoutMs?: number;
   pageCountMax?: number;
+  /** Whole-catalog limits of the round (SPEC section 5, I27); defaults 10,000 tools and 8,388,608 bytes. */
+  toolCountMax?: number;
+  catalogBytesMax?: number;
   generationTtlMs?: number;
   /** Default [100, 100]: each planner reads its catalog every 100 ms from t=100. */
   plannerIntervalMs?: [number, number];
@@ -158,6 +164,8 @@ export function handPlan(options: HandPlanOptions): RoundPlan {
       generationTtlMs: options.generationTtlMs ?? 4000,
       retryBackoffMsMax,
       revocationBoundMs: 1500,
+      toolCountMax: options.toolCountMax ?? 10_000,
+      catalogBytesMax: options.catalogBytesMax ?? 8_388_608,
     },
     timings: { refreshIntervalMs, retryBackoffMsBase, retryBackoffMsMax, listChangedDelayMs: options.listChangedDelayMs ?? 20 },
     nominalLatencyMs: [nominal, nominal],
