@@ -36,17 +36,22 @@ describe('examples/list-once-host: a host that lists once per session and calls 
       'I13 CURSOR_REQUESTED_TWICE': 12,
       'I13 PAGE_LIMIT_EXCEEDED': 12,
       // It checks no descriptor and no revision (round 2 alone, with planted defects on both its
-      // servers, has 65 of the I5 findings).
-      'I5 DEFECT_ADMITTED': 86,
-      'I2 MIXED_REVISIONS': 2,
+      // servers, has 25 of the I5 findings).
+      'I5 DEFECT_ADMITTED': 46,
+      'I2 MIXED_REVISIONS': 1,
+      // It applies no whole-catalog limit (F23): in round 2 it publishes a catalog over the byte
+      // limit; in round 7 one over the tool count, shows it 9 times and admits 40 calls from it.
+      'I27 OVER_LIMIT_PUBLISHED': 2,
+      'I27 OVER_LIMIT_DISCLOSED': 9,
+      'I27 OVER_LIMIT_ADMITTED': 40,
       // It sends whatever its model asks for.
-      'I3 UNCONFIRMED_WRITE_EXECUTED': 6,
+      'I3 UNCONFIRMED_WRITE_EXECUTED': 7,
       'I7 REVOKED_TOOL_ADMITTED': 3,
-      'I8 TOOL_NOT_IN_GENERATION': 11,
-      'I9 UNDISCLOSED_TOOL_ADMITTED': 11,
-      'I9 UNDISCLOSED_TOOL_EXECUTED': 10,
+      'I8 TOOL_NOT_IN_GENERATION': 12,
+      'I9 UNDISCLOSED_TOOL_ADMITTED': 12,
+      'I9 UNDISCLOSED_TOOL_EXECUTED': 11,
     });
     // Every call to a tool it never showed is a name the model guessed (F17), sent as asked.
-    expect(guessed).toEqual(Array(22).fill('guessed'));
+    expect(guessed).toEqual(Array(24).fill('guessed'));
   });
 });

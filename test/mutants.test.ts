@@ -49,9 +49,11 @@ describe('deliberately wrong cores are caught by the same campaign', () => {
     const core = 'mutant:no-recheck-at-call';
     const report = await campaign(core);
     // Seed "1", rounds 0-39: worked out by replaying each failing round on both cores (below).
+    // (With F23 in the default scenario, round 17 is a new failing round and round 34 is not one:
+    // F23 gave their servers other catalogs, so the planners' stale plans land elsewhere.)
     // (Before each fault drew from its own stream, these rounds also held three I11 findings of
     // an expired generation; now a generation expires in none of them.)
-    expect(report.failingRounds.map((round) => round.round)).toEqual([9, 11, 18, 25, 34]);
+    expect(report.failingRounds.map((round) => round.round)).toEqual([9, 11, 17, 18, 25]);
     expect(report.violationsByInvariant).toEqual({ I8: 5 });
     const codes = new Set(report.failingRounds.flatMap((round) => round.violations.map((v) => `${v.invariant} ${v.code}`)));
     expect(codes).toEqual(new Set(['I8 STALE_PLAN_ADMITTED', 'I8 TOOL_NOT_IN_GENERATION']));
@@ -71,8 +73,8 @@ describe('deliberately wrong cores are caught by the same campaign', () => {
       }
     }
     expect(refusedByReference.sort()).toEqual([
-      'STALE_PLAN_ADMITTED STALE_CATALOG',
-      'TOOL_NOT_IN_GENERATION STALE_CATALOG', 'TOOL_NOT_IN_GENERATION STALE_CATALOG', 'TOOL_NOT_IN_GENERATION STALE_CATALOG', 'TOOL_NOT_IN_GENERATION STALE_CATALOG',
+      'STALE_PLAN_ADMITTED STALE_CATALOG', 'STALE_PLAN_ADMITTED STALE_CATALOG',
+      'TOOL_NOT_IN_GENERATION STALE_CATALOG', 'TOOL_NOT_IN_GENERATION STALE_CATALOG', 'TOOL_NOT_IN_GENERATION STALE_CATALOG',
     ]);
   });
 
