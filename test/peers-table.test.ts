@@ -10,7 +10,7 @@ import { coreNames } from '../sim/campaign/cores.ts';
 import { runMain } from './support/run-main.ts';
 
 const EXAMPLE = './examples/list-once-host/core.ts';
-const HEADER = '| core | failing rounds | rounds to first detection | I1 | I2 | I3 | I4 | I5 | I6 | I7 | I8 | I9 | I10 | I11 | I12 | I13 | CORE_FAILED |';
+const HEADER = '| core | failing rounds | rounds to first detection | I1 | I2 | I3 | I4 | I5 | I6 | I7 | I8 | I9 | I10 | I11 | I12 | I13 | I27 | CORE_FAILED |';
 
 describe('catsim prove --peers', () => {
   it('puts the reference core, every registered peer and the --core module in one table, with a replay line per invariant violated', async () => {
@@ -18,20 +18,27 @@ describe('catsim prove --peers', () => {
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
     const cores = ['reference', ...coreNames().filter((name) => name.startsWith('peer:')), EXAMPLE];
     expect(stdout.split('\n')[0]).toBe(`catsim prove --peers  seed=1  scenario=default  rounds 0..2  cores: ${cores.join(', ')}`);
+    // The README's "Measured with" sentence, ready to paste: the command, its rounds, the libraries.
+    expect(stdout.split('\n')[2]).toMatch(new RegExp(`^Measured with \`npx catsim prove --peers --peer-rounds 3 --core ${EXAMPLE.replaceAll('.', '\\.')}\` \\(seed 1, rounds 0\\.\\.2, default scenario\\)( on commit [0-9a-f]+)?, in \\d+ s\\. The libraries are \`@modelcontextprotocol/client\` 2\\.4\\.0, \`@openai/agents-core\` 0\\.20\\.0 and \`@langchain/mcp-adapters\` 1\\.1\\.4, run unchanged:$`));
     const table = stdout.split('\n').filter((line) => line.startsWith('| '));
     expect(table[0]).toBe(HEADER);
     expect(table[1]?.startsWith('| --- | ---: |')).toBe(true);
     expect(table.slice(2).map((line) => line.split(' | ')[0])).toEqual(cores.map((core) => `| \`${core}\``));
-    expect(table[2]).toBe('| `reference` | 0 of 3 | - | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 |');
+    expect(table[2]).toBe('| `reference` | 0 of 3 | - | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 |');
     // Rounds 0-2 of the template host (test/example-core.test.ts has their causes).
-    expect(table.at(-1)).toBe(`| \`${EXAMPLE}\` | 3 of 3 | 1 (round 0) | 0 | 2 | 0 | 0 | 71 | 0 | 0 | 0 | 0 | 0 | 0 | 3 | 13 | 0 |`);
+    expect(table.at(-1)).toBe(`| \`${EXAMPLE}\` | 3 of 3 | 1 (round 0) | 0 | 1 | 0 | 0 | 31 | 0 | 0 | 0 | 0 | 0 | 0 | 3 | 13 | 1 | 0 |`);
+    // A core that is not a peer gets no explanation line; a peer gets its sentence, or says none is written.
     expect(stdout).toContain([
       `- \`${EXAMPLE}\``,
-      `  - I2 MIXED_REVISIONS: \`catsim replay --seed 1 --round 2 --core ${EXAMPLE}\``,
-      `  - I5 DEFECT_ADMITTED: \`catsim replay --seed 1 --round 0 --core ${EXAMPLE}\``,
-      `  - I12 NOT_PUBLISHED: \`catsim replay --seed 1 --round 0 --core ${EXAMPLE}\``,
-      `  - I13 CURSOR_REQUESTED_TWICE: \`catsim replay --seed 1 --round 1 --core ${EXAMPLE}\``,
+      `  - I2 MIXED_REVISIONS (first in round 2): \`catsim replay --seed 1 --round 2 --core ${EXAMPLE}\``,
+      `  - I5 DEFECT_ADMITTED (first in round 0): \`catsim replay --seed 1 --round 0 --core ${EXAMPLE}\``,
+      `  - I12 NOT_PUBLISHED (first in round 0): \`catsim replay --seed 1 --round 0 --core ${EXAMPLE}\``,
+      `  - I13 CURSOR_REQUESTED_TWICE (first in round 1): \`catsim replay --seed 1 --round 1 --core ${EXAMPLE}\``,
+      `  - I27 OVER_LIMIT_PUBLISHED (first in round 2): \`catsim replay --seed 1 --round 2 --core ${EXAMPLE}\``,
     ].join('\n'));
+    for (const line of stdout.split('\n').filter((candidate) => candidate.startsWith('  - ') && candidate.includes('--core peer:'))) {
+      expect(line).toMatch(/` — (no explanation written yet\.|[A-Z`].*[.)])$/);
+    }
   });
 
   it('--shrink writes one shrunk plan per (core, invariant) under --out and names it in the line', async () => {
@@ -40,7 +47,7 @@ describe('catsim prove --peers', () => {
     expect(code).toBe(0);
     const lines = stdout.split('\n').filter((line) => line.startsWith('  - '));
     expect(lines.length).toBeGreaterThan(0);
-    for (const line of lines) expect(line).toMatch(/^ {2}- (I\d+|CORE_FAILED) \S+: `catsim replay --seed 1 --round 0 --core peer:\S+`, shrunk \d+ -> \d+: `catsim replay --plan \S+\.plan\.json --core peer:\S+`$/);
+    for (const line of lines) expect(line).toMatch(/^ {2}- (I\d+|CORE_FAILED) \S+ \(first in round 0\): `catsim replay --plan \S+\.plan\.json --core peer:\S+` \(shrunk \d+ -> \d+\) — .+$/);
     expect(readdirSync(out).filter((file) => file.endsWith('.plan.json')).length).toBe(lines.length);
   });
 

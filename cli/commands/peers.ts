@@ -4,19 +4,27 @@
  * libraries) and every `--core` given (a name or a core module), and prints, as markdown the
  * README can paste: per core, the failing rounds, the rounds to the first detection and the
  * violations per invariant; then, for each invariant a core violated, the line that replays its
- * first such round (with `--shrink`, also the shrunk plan that still breaks that invariant).
+ * first such round (with `--shrink`, the line that replays the shrunk plan that still breaks
+ * that invariant instead, or the round's line and why it was not shrunk) and, for a peer, the
+ * one-sentence explanation of the defect people wrote from that trace (sim/peers/explanations.ts;
+ * "no explanation written yet" when there is none). The output opens with the "Measured with"
+ * line of the README's "Side by side" section (the command, seed, rounds, scenario, commit,
+ * wall time and library versions), so the whole section is one copy-paste.
  *
  * Exit 0 when the reference core is clean, 1 when it is not (the peers' violations are the
  * finding, not a failure); a bad `--core` is refused (exit 2) before any round runs.
  */
+import { execFileSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { CORE_FAILED, INVARIANT_IDS } from '../../oracle/index.ts';
 import { runCampaign } from '../../sim/campaign/campaign.ts';
 import { coreNames, loadCore, resolveCore } from '../../sim/campaign/cores.ts';
 import type { CampaignReport } from '../../sim/campaign/report.ts';
 import { generatePlan } from '../../sim/plan/generate.ts';
 import { isScenarioPath, loadScenario, type Scenario } from '../../sim/plan/scenario.ts';
+import { explanationOf, NO_EXPLANATION, PEER_LIBRARIES } from '../../sim/peers/explanations.ts';
 import { shrinkPlan } from '../../sim/shrink/shrink.ts';
 import { EXIT } from '../errors.ts';
 import { replayCommand, shellWord } from '../format/summary.ts';
@@ -57,13 +65,16 @@ export async function peersCommand(args: PeersArgs): Promise<number> {
   const cores = [...new Set(['reference', ...peerNames(), ...args.cores])];
   for (const core of cores) await loadCore(core);
   const workers = args.workers ?? availableParallelism();
+  const startedMs = performance.now();
   process.stdout.write(`catsim prove --peers  seed=${args.seed}  scenario=${scenario.name}  rounds 0..${args.rounds - 1}  cores: ${cores.join(', ')}\n\n`);
   const runs: CoreRun[] = [];
   for (const core of cores) {
     const report = await runCampaign({ seed: args.seed, scenario, scenarioPath: isScenarioPath(args.scenario) ? args.scenario : undefined, core, firstRound: 0, rounds: args.rounds, workers, determinismEvery: 0 });
     runs.push({ core, report });
   }
-  const lines = [...table(runs), '', ...await replayLines(runs, args, scenario)];
+  const findings = await findingLines(runs, args, scenario);
+  const seconds = Math.round((performance.now() - startedMs) / 1000);
+  const lines = [measuredLine(args, scenario, cores, seconds), '', ...table(runs), '', ...findings];
   process.stdout.write(`${lines.join('\n')}\n`);
   return (runs[0]?.report.failingRounds.length ?? 1) === 0 ? EXIT.clean : EXIT.violation;
 }
@@ -71,6 +82,34 @@ export async function peersCommand(args: PeersArgs): Promise<number> {
 /** Every registered peer as a `--core` value (`peer:NAME`), whether built in or imported on demand. */
 export function peerNames(): string[] {
   return coreNames().filter((name) => name.startsWith('peer:'));
+}
+
+/**
+ * The README's "Measured with" sentence: the command as run, what it covered, the commit (when
+ * git can tell), the wall time and the library peers' pinned versions.
+ */
+function measuredLine(args: PeersArgs, scenario: Scenario, cores: readonly string[], seconds: number): string {
+  const words = ['npx catsim prove --peers', ...(args.seed === '1' ? [] : [`--seed ${shellWord(args.seed)}`]), ...(args.scenario === 'default' ? [] : [`--scenario ${shellWord(args.scenario)}`]),
+    `--peer-rounds ${args.rounds}`, ...(args.shrink ? ['--shrink'] : []), ...(args.shrink && args.outDir !== undefined && args.outDir !== '.' ? [`--out ${shellWord(args.outDir)}`] : []),
+    ...args.cores.map((core) => `--core ${shellWord(core)}`)];
+  const commit = gitCommit();
+  const libraries = cores.flatMap((core) => { const library = PEER_LIBRARIES[core]; return library === undefined ? [] : [`\`${library.packageName}\` ${library.version}`]; });
+  const libraryWords = libraries.length === 0 ? '' : ` The libraries are ${listWords(libraries)}, run unchanged:`;
+  return `Measured with \`${words.join(' ')}\` (seed ${args.seed}, rounds 0..${args.rounds - 1}, ${scenario.name} scenario)${commit === undefined ? '' : ` on commit ${commit}`}, in ${seconds} s.${libraryWords}`;
+}
+
+/** `a`, `a and b`, `a, b and c`. */
+function listWords(items: readonly string[]): string {
+  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}
+
+/** The short commit of the working directory, or undefined outside a git checkout. */
+function gitCommit(): string | undefined {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The markdown table: one row per core. */
@@ -88,9 +127,12 @@ function row(cells: readonly string[]): string {
   return `| ${cells.join(' | ')} |`;
 }
 
-/** For each core and each verdict id it violated: the first such round, its code, and its replay line. */
-async function replayLines(runs: readonly CoreRun[], args: PeersArgs, scenario: Scenario): Promise<string[]> {
-  const lines = [`Replay lines: the first round of each core that violated each invariant${args.shrink ? ', and its shrunk plan' : ''}.`, ''];
+/**
+ * For each core and each verdict id it violated: the first such round and code, the line that
+ * replays it (its shrunk plan's with `--shrink`) and, for a peer, the explanation of the defect.
+ */
+async function findingLines(runs: readonly CoreRun[], args: PeersArgs, scenario: Scenario): Promise<string[]> {
+  const lines = [`Findings: for each core and each invariant it violated, the first failing round, the line that replays it${args.shrink ? ' (the shrunk plan that still breaks that invariant)' : ''} and, for a peer, the defect it shows.`, ''];
   for (const { core, report } of runs) {
     const firsts = COLUMNS.flatMap((id) => {
       const failing = report.failingRounds.find((candidate) => candidate.violations.some((violation) => violation.invariant === id));
@@ -100,23 +142,33 @@ async function replayLines(runs: readonly CoreRun[], args: PeersArgs, scenario: 
     if (firsts.length === 0) continue;
     lines.push(`- \`${core}\``);
     for (const first of firsts) {
-      const shrunk = args.shrink ? await shrunkLine(core, first.id, first.round, args, scenario) : '';
-      lines.push(`  - ${first.id} ${first.code}: \`${replayCommand(report, first.round)}\`${shrunk}`);
+      const replay = `\`${replayCommand(report, first.round)}\``;
+      const line = args.shrink ? await shrunkLine(core, first.id, first.round, args, scenario, replay) : replay;
+      lines.push(`  - ${first.id} ${first.code} (first in round ${first.round}): ${line}${explanationWords(core, first.id)}`);
     }
   }
   return lines.length === 2 ? [...lines, '(no core violated anything)'] : lines;
 }
 
-/** Shrinks one round for one invariant and names the plan; a shrink that fails to reproduce says so. */
-async function shrunkLine(core: string, invariant: string, round: number, args: PeersArgs, scenario: Scenario): Promise<string> {
+/** ` — <explanation>` for a peer (or that none is written yet); nothing for other cores. */
+function explanationWords(core: string, invariant: string): string {
+  if (!core.startsWith('peer:')) return '';
+  return ` — ${explanationOf(core, invariant) ?? `${NO_EXPLANATION}.`}`;
+}
+
+/**
+ * Shrinks one round for one invariant: the line that replays the shrunk plan, or `replay` (the
+ * round's own line) and why it could not be shrunk or saved.
+ */
+async function shrunkLine(core: string, invariant: string, round: number, args: PeersArgs, scenario: Scenario, replay: string): Promise<string> {
   const prefix = join(args.outDir ?? '.', `catsim-shrunk-${args.seed}-${round}-${core.replace(/[^\w.-]+/g, '_').replace(/^[._]+/, '')}-${invariant}`);
   assertShrunkWritable(prefix, '--out');
   try {
     const result = await shrinkPlan(generatePlan(args.seed, round, scenario), resolveCore(core), core, { invariant, attemptsMax: args.attemptsMax });
     const { files } = saveShrunk(result, prefix);
-    if (files.planPath === null) return ` (shrunk ${result.sizeBefore} -> ${result.sizeAfter}, but the plan could not be saved: see the error above)`;
-    return `, shrunk ${result.sizeBefore} -> ${result.sizeAfter}: \`catsim replay --plan ${shellWord(files.planPath)} --core ${shellWord(core)}\``;
+    if (files.planPath === null) return `${replay} (shrunk ${result.sizeBefore} -> ${result.sizeAfter}, but the plan could not be saved: see the error above)`;
+    return `\`catsim replay --plan ${shellWord(files.planPath)} --core ${shellWord(core)}\` (shrunk ${result.sizeBefore} -> ${result.sizeAfter})`;
   } catch (error) {
-    return ` (not shrunk: ${(error as Error).message})`;
+    return `${replay} (not shrunk: ${(error as Error).message})`;
   }
 }
