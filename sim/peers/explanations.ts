@@ -32,6 +32,39 @@ export const PEER_LIBRARIES: Readonly<Record<string, PeerLibrary>> = {
  * finding it explains changes.
  */
 export const PEER_EXPLANATIONS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  'peer:sdk-autorefresh': {
+    I2: 'The 1.x `Client.listTools()` its auto-refresh calls reads page 1 only, so a multi-page catalog is shown cut after its first page, whose next cursor is never followed (CHAIN_BROKEN).',
+    I5: 'It runs no content checks, so a planted defect (in the shrunk plan a tool with an unknown `$schema` dialect) is shown as a usable tool.',
+    I12: 'It has no admission gate, so the probe calls a correct host must admit never get a gate decision (PROBE_NOT_DECIDED), and its first-page list never converges to the whole catalog.',
+  },
+  'peer:list-once': {
+    I2: 'It stops a walk at 64 pages and shows the unterminated walk as the catalog, so a cursor loop yields a list whose last page still has a next cursor (CHAIN_BROKEN).',
+    I5: 'It runs no content checks, so both members of a planted duplicate name (two `send_email_s0t` with different schemas) are shown as usable tools.',
+    I12: 'It has no admission gate, so the probe calls a correct host must admit never get a gate decision (PROBE_NOT_DECIDED), and it lists once per session, so a later change is never seen.',
+    I13: 'It has no loop detection, so a repeated cursor is requested again and again (CURSOR_REQUESTED_TWICE) until its own 64-page stop, past the scenario\'s 32-page bound.',
+    I27: 'It applies no whole-catalog limit, so the 64 pages it walked round a cursor loop are shown as one catalog of 33 tools, over `toolCountMax` 32.',
+  },
+  'peer:mcp-client-v2': {
+    I2: 'A repeated cursor whose page repeats the one before stops `listTools()`\'s walk silently, and the partial list (2 of 3 tools, its last page still with a next cursor) is returned and cached as complete (CHAIN_BROKEN, TOOLS_MISMATCH).',
+    I5: 'It runs no content checks, so both members of a planted duplicate name (two `send_email_s0t` with different schemas) are listed as usable tools.',
+    I12: 'It has no admission gate, so the probe calls a correct host must admit never get a gate decision (PROBE_NOT_DECIDED), and it refreshes only on a delivered `list_changed`.',
+    I13: 'Its loop check compares a page only with the one before, so a cursor cycle is walked again (CURSOR_REQUESTED_TWICE) until `listMaxPages` 64, past the scenario\'s 32-page bound, throws and the host gets nothing.',
+    I27: 'It applies no whole-catalog limit, so a catalog of 297,189 bytes of descriptors, over `catalogBytesMax` 262,144, is listed and shown whole.',
+  },
+  'peer:openai-agents': {
+    I2: '`listAllMcpTools` reads no revision and installs no `list_changed` handler, so a change between two pages yields a list mixing revisions 896 and 897 (MIXED_REVISIONS), which `cacheToolsList` keeps for every later turn.',
+    I5: 'It runs no content checks, so both members of a planted duplicate name (two `send_email_s0t` with different schemas) become function tools.',
+    I12: 'It has no admission gate, so the probe calls a correct host must admit never get a gate decision (PROBE_NOT_DECIDED), and with `cacheToolsList` the first list is served at every turn.',
+    I13: 'On never-ending cursors it walks up to `maxListPages` 64, past the scenario\'s 32-page bound (PAGE_LIMIT_EXCEEDED), throws, caches nothing and walks again at the next turn.',
+    I27: 'It applies no whole-catalog limit, so a catalog of 33 tools, over `toolCountMax` 32, is cached and offered to the agent at every turn.',
+  },
+  'peer:langchain-mcp': {
+    I2: '`loadMcpTools` reads no revision and has no page cap, so a walk kept going round a cursor loop spans a change and returns a list mixing revisions 981 and 985 (MIXED_REVISIONS).',
+    I5: 'It runs no content checks beyond simplifying schemas, so both members of a planted duplicate name (two `send_email_s0t` with different schemas) become tools.',
+    I12: 'It has no admission gate, so the probe calls a correct host must admit never get a gate decision (PROBE_NOT_DECIDED), and it loads the tools once per connection.',
+    I13: 'It has neither a repeated-cursor check nor a page cap, so a cursor loop is requested again (CURSOR_REQUESTED_TWICE) and walked past the scenario\'s 32-page bound.',
+    I27: 'It applies no whole-catalog limit, so the walk it kept going round a cursor loop is returned as one catalog of 2,875 tools, over `toolCountMax` 32.',
+  },
 };
 
 /** The explanation of `invariant` for `core`, or undefined when none is written. */
