@@ -179,7 +179,7 @@ const scanEnded = eventOf('core', 'scan_ended', discovery('the scan reached its 
 });
 
 /** Core: a CAS step moved the active pointer of `key` to `generation`. */
-const published = eventOf('core', 'published', discovery('a CAS step moved the active pointer of `key` to `generation`', 'I1, I2, I4, I5, I8, I9, I10, I11, I12'), {
+const published = eventOf('core', 'published', discovery('a CAS step moved the active pointer of `key` to `generation`', 'I1, I2, I4, I5, I8, I9, I10, I11, I12, I27'), {
   key: catalogKey,
   scanId: str,
   generation: nat,
@@ -279,7 +279,7 @@ const policySeen = eventOf('core', 'policy_seen', admission('the core learned a 
 });
 
 /** Core: the gate decided one call. */
-const gateDecision = eventOf('core', 'gate_decision', admission('the gate decided one call; every refusal is also its decision record', 'I3, I5, I7, I8, I9, I11, I12'), {
+const gateDecision = eventOf('core', 'gate_decision', admission('the gate decided one call; every refusal is also its decision record', 'I3, I5, I7, I8, I9, I11, I12, I27'), {
   callId: str,
   planId: str,
   session,
