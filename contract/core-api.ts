@@ -12,7 +12,10 @@
  * 3. at seeded times the world's planners ask {@link CoreAdapter.disclose} what the core would show
  *    a session, and send planned calls through {@link CoreAdapter.call}; the policy service pushes
  *    epochs through {@link CoreAdapter.pushPolicy};
- * 4. at the end it calls {@link CoreAdapter.stop}.
+ * 4. if the core has a tool surface stage ({@link CoreAdapter.modelTurn}, optional), the planners
+ *    also run model turns: the core prepares a model request through the world's hooks and
+ *    dispatches it to the world's simulated model, or refuses it and settles it in the world's ledger;
+ * 5. at the end it calls {@link CoreAdapter.stop}.
  * Throughout, the core reports what it did as {@link CoreObservation}s on `env.sink`; the oracle
  * judges those against the world's ground truth and trusts none it can check.
  *
@@ -193,6 +196,84 @@ export interface CallRequest {
 }
 
 /**
+ * One logical tool of a model request (seed 003): what the model is shown, before any provider's
+ * wire serialization. `description` is the full description as listed (`''` when none).
+ */
+export interface TurnTool {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+/** A model request while the host prepares it: hooks and the late stage edit `tools` and `context`. */
+export interface TurnRequest {
+  readonly requestId: string;
+  tools: TurnTool[];
+  context: unknown;
+}
+
+/**
+ * One host extension of a model turn (a prompt builder, a context fitter, ...), run by the core's
+ * surface stage in order, each awaited, after the baseline is projected. Its `transform` may edit
+ * the request in place, replace `tools`, or leave work running that edits it later.
+ */
+export interface TurnHook {
+  readonly name: string;
+  transform(request: TurnRequest): void | Promise<void>;
+}
+
+/** Why a surface stage refused a model request (the world's ledger records it). */
+export interface TurnRejection {
+  code: 'SURFACE_MISMATCH' | 'CAPACITY_EXCEEDED' | 'HOOK_FAILED' | 'NO_ADMISSION_FACTS';
+  /** For SURFACE_MISMATCH: which check refused. */
+  check?: 'early' | 'final';
+  /** For SURFACE_MISMATCH: which field differed (`mismatch.field` is read too). */
+  mismatch?: { field?: 'count' | 'order' | 'name' | 'description' | 'inputSchema' | 'unadmitted' };
+  /** For CAPACITY_EXCEEDED: the budget broken. */
+  limit?: 'toolCountMax' | 'surfaceBytesMax';
+}
+
+/**
+ * The request owner's ledger, as a port the world (the runtime that made the reservation) owns.
+ * Close the reservation exactly once: `dispatched` right before the request goes to the model,
+ * `preDispatchRejected` when it was refused and certainly not sent. A second settlement throws an
+ * Error whose `code` is `ALREADY_SETTLED` (as a real ledger must); the world records every attempt.
+ */
+export interface TurnLedger {
+  dispatched(record: unknown): void;
+  preDispatchRejected(rejection: TurnRejection): void;
+}
+
+/**
+ * One model turn, reserved by the world's planner (SPEC section 8, seed 003). The core projects
+ * the baseline from the generation it serves the session's key now (the one `disclose` has just
+ * shown: the world calls `disclose` and `modelTurn` in the same step) and the audience's grant,
+ * runs `hooks`, checks early, awaits `late(request)` (late context, evidence, asynchronous
+ * preparation), checks again and hands the request to `model`; or refuses and settles.
+ */
+export interface ModelTurn {
+  /** The reservation's request id, unique in the round. */
+  requestId: string;
+  session: string;
+  tenant: string;
+  role: string;
+  /** The identity the session's connection presents now. */
+  identity: string;
+  /** The host's own request content (messages, evidence, ...): the request's `context`, passed along as is. */
+  context: unknown;
+  /** The host's extensions, in order (the world's last one only looks at the request). */
+  hooks: readonly TurnHook[];
+  /** The host's late stage: resolves after its (virtual) preparation time; it may edit the request. */
+  late(request: TurnRequest): Promise<void>;
+  /** Budgets for the whole surface; absent: unlimited (docs/SURFACE.md, "Capacity"). */
+  capacity?: { toolCountMax?: number; surfaceBytesMax?: number };
+  /** The request owner's ledger (the world's). */
+  ledger: TurnLedger;
+  /** The model-call port: the simulated model receives the checked request (`tools` are read at once). */
+  model(request: { requestId: string; tools: readonly TurnTool[]; context: unknown }): void;
+}
+
+/**
  * A core under one round. Order of calls: `attach` per key, then `disclose`, `call` and
  * `pushPolicy` any time, `stop` once at the end. None of them may throw, and `call` must not
  * reject: a core that does fails the round (`CORE_FAILED`, docs/CORE-API.md).
@@ -214,6 +295,13 @@ export interface CoreAdapter {
   pushPolicy(update: PolicyUpdate): void;
   /** Stops all background work (end of round). */
   stop(): void;
+  /**
+   * Optional, since catsim.core.v1 (docs/CORE-API.md, "Model turns"): the core's tool surface
+   * stage prepares and dispatches one model turn, settling it once in `turn.ledger`; must not
+   * reject (a rejection is CORE_FAILED). A core without it has no surface stage: the world runs
+   * no model turn and the summary says so.
+   */
+  modelTurn?(turn: ModelTurn): Promise<void>;
 }
 
 /** Builds a core for one round; must only build (no I/O and no timers until `attach`). */

@@ -23,6 +23,8 @@ import { checkPointerHistory } from './invariants/pointer-history.ts';
 import { checkReceipts } from './invariants/receipts.ts';
 import { checkRevocation } from './invariants/revocation.ts';
 import { checkScanTermination } from './invariants/scan-termination.ts';
+import { checkSurface } from './invariants/surface.ts';
+import { buildSurfaceTurns } from './surface-turns.ts';
 import { checkTenantIsolation } from './invariants/tenant-isolation.ts';
 import { checkUnconfirmedWrites } from './invariants/unconfirmed-writes.ts';
 import { computeMetrics, type RoundMetrics } from './metrics.ts';
@@ -43,7 +45,9 @@ import type { InvariantId, Violation } from './violation.ts';
  *   plus lost compare-and-swaps, I11: disclosures, ADMITs against a published generation, and
  *   rollbacks, I12: (server, audience) session keys of a settled round plus their probes that
  *   must be admitted, I13: scans seen by the world plus scans started by the core plus pages the
- *   core read, I27: publishes plus disclosures plus ADMITs), so a report can show the oracle did work.
+ *   core read, I27: publishes plus disclosures plus ADMITs; I22: surfaces the model received,
+ *   I23: dispatched turns, I24: reserved turns, I25: turns with a capacity, I26: harmless turns
+ *   within their capacity), so a report can show the oracle did work.
  * - `metrics`: the round's measurements (see metrics.ts), plain JSON.
  */
 export interface Verdict {
@@ -69,6 +73,7 @@ const INVARIANT_GROUPS: readonly InvariantGroupCheck[] = [
   checkScanTermination,
   checkCoreConduct,
   checkCatalogLimits,
+  checkSurface,
 ];
 
 /** Judges a parsed trace (see `parseTrace`). Never throws on a trace `parseTrace` accepted. */
@@ -90,6 +95,7 @@ export function checkEvents(header: TraceHeader, events: readonly TraceEvent[]):
     bounds: header.bounds,
     truth,
     observed: buildObservations(events),
+    surface: buildSurfaceTurns(events),
     endT: truth.roundEnd?.t ?? events[events.length - 1]?.t ?? 0,
   };
   const findings = new Findings(header.round);

@@ -96,6 +96,23 @@ export type ReceiptEvent = TraceEventOf<'receipt'>;
 /** Core: a call's result came back. */
 export type ReceiptOutcomeEvent = TraceEventOf<'receipt_outcome'>;
 
+/** World: the core has no tool surface stage (F22's turns are not run). */
+export type SurfaceUnsupportedEvent = TraceEventOf<'surface_unsupported'>;
+/** World: a planner reserved a model request; its baseline is the world's own projection. */
+export type ModelTurnEvent = TraceEventOf<'model_turn'>;
+/** World: the request's tools after the hooks or after the late stage. */
+export type RequestSurfaceEvent = TraceEventOf<'request_surface'>;
+/** World: the core settled a reservation in the world's ledger. */
+export type RequestSettledEvent = TraceEventOf<'request_settled'>;
+/** World: the simulated model received a request. */
+export type ModelReceivedEvent = TraceEventOf<'model_received'>;
+/** World: the core's `modelTurn` finished. */
+export type ModelTurnEndedEvent = TraceEventOf<'model_turn_ended'>;
+/** One tool of a turn's baseline. */
+export type BaselineTool = ModelTurnEvent['baseline'][number];
+/** One tool as the world saw it on a request or at the model. */
+export type SeenTool = ModelReceivedEvent['tools'][number];
+
 /** One tool of a revision's view for an audience, in list order. */
 export type ViewTool = RevisionEvent['views'][string][number];
 /** Status of a published generation. */

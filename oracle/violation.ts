@@ -6,12 +6,13 @@
 
 /**
  * The invariants this oracle checks (SPEC section 11): all thirteen since admission at call time
- * (I3, I6, I7, I8, I9). A report should still list `INVARIANT_IDS` rather than assume the set.
+ * (I3, I6, I7, I8, I9), and the tool surface's I22-I26 (SPEC section 8, seed 003). A report should still list `INVARIANT_IDS` rather than assume the set.
  */
-export type InvariantId = 'I1' | 'I2' | 'I3' | 'I4' | 'I5' | 'I6' | 'I7' | 'I8' | 'I9' | 'I10' | 'I11' | 'I12' | 'I13' | 'I27';
+export type InvariantId = 'I1' | 'I2' | 'I3' | 'I4' | 'I5' | 'I6' | 'I7' | 'I8' | 'I9' | 'I10' | 'I11' | 'I12' | 'I13'
+  | 'I22' | 'I23' | 'I24' | 'I25' | 'I26' | 'I27';
 
 /** The checked invariants in report order (numeric, so I2 comes before I12). */
-export const INVARIANT_IDS: readonly InvariantId[] = ['I1', 'I2', 'I3', 'I4', 'I5', 'I6', 'I7', 'I8', 'I9', 'I10', 'I11', 'I12', 'I13', 'I27'];
+export const INVARIANT_IDS: readonly InvariantId[] = ['I1', 'I2', 'I3', 'I4', 'I5', 'I6', 'I7', 'I8', 'I9', 'I10', 'I11', 'I12', 'I13', 'I22', 'I23', 'I24', 'I25', 'I26', 'I27'];
 
 /**
  * Not an invariant of the catalog (SPEC section 11) but a clause of the core API (docs/CORE-API.md):

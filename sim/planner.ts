@@ -11,7 +11,7 @@
  * admit (I12). A model is not told of revocations: for a while after one (F8) it keeps trying the
  * revoked tool, as it was still shown. Everything it does is ground truth, written by the world.
  */
-import type { CoreAdapter, DisclosedTool, SimCallRequest } from './cores/adapter.ts';
+import type { DisclosedTool, SimCallRequest } from './cores/adapter.ts';
 import type { RoundPlan, ToolDescriptor } from './plan/types.ts';
 import type { Rng } from './random.ts';
 import type { World } from './runtime/world.ts';
@@ -23,6 +23,9 @@ import type { TraceRecorder } from './trace/recorder.ts';
 import { plainClone } from './internal/plain-clone.ts';
 import { RETRY_REVOKED_FRACTION, RETRY_REVOKED_WINDOW_MS } from './faults/f08-revocation.ts';
 import { GUESS_OWN_AUDIENCE_FRACTION } from './faults/f17-guessed-names.ts';
+import type { WorldCore } from './cores/guard.ts';
+import type { TurnPlan } from './plan/types.ts';
+import { runModelTurn } from './turns/model-turn.ts';
 
 /** Human confirmations given so far, by `${session}/${planId}`. */
 export class ConfirmationLog {
@@ -44,7 +47,7 @@ export interface PlannerContext {
   world: World;
   plan: RoundPlan;
   recorder: TraceRecorder;
-  adapter: CoreAdapter;
+  adapter: WorldCore;
   policy: SimPolicyService;
   confirmations: ConfirmationLog;
 }
@@ -58,6 +61,7 @@ export class SessionPlanner {
   readonly #tenant: string;
   readonly #role: string;
   #plans = 0;
+  #turns = 0;
   #last: Disclosure | undefined;
 
   constructor(private readonly ctx: PlannerContext, private readonly server: SimCatalogServer, private readonly audience: string, private readonly rng: Rng) {
@@ -70,6 +74,26 @@ export class SessionPlanner {
     const { world, plan } = this.ctx;
     world.schedule(this.#interval(), () => this.#tick());
     world.schedule(plan.calls.probeAtMs, () => this.#probe());
+    if (!this.ctx.adapter.surfaceStage) return;
+    for (const turn of this.server.plan.turns ?? []) {
+      if (turn.audience === this.audience) world.schedule(turn.atMs, () => this.#modelTurn(turn));
+    }
+  }
+
+  /**
+   * F22: one model turn, right after a disclosure to the session (nothing is shown: no turn). The
+   * world's baseline uses the grants now and marks those that changed less than B ago.
+   */
+  #modelTurn(turn: TurnPlan): void {
+    const shown = this.#disclose();
+    if (shown === undefined) return;
+    const { world, recorder, adapter, policy } = this.ctx;
+    const context = {
+      world, recorder, adapter, server: this.server.plan, currentViews: () => this.server.currentViews(),
+      session: this.session, tenant: this.#tenant, role: this.#role, identity: this.server.identity(), shown,
+      granted: new Set(policy.current(this.audience).grants), contested: policy.changedAfter(this.audience, world.now() - this.ctx.plan.bounds.revocationBoundMs),
+    };
+    runModelTurn(context, turn, `${this.session}#m${this.#turns++}`).catch((error: unknown) => world.fail(error));
   }
 
   #interval(): number {

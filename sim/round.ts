@@ -126,6 +126,9 @@ function ruleEnv(context: RoundContext, server: ServerPlan): RuleEnv {
 
 function startRound(context: RoundContext, servers: SimCatalogServer[]): void {
   context.policy.start((update) => context.adapter.pushPolicy(update));
+  const turns = context.plan.servers.reduce((count, server) => count + (server.turns?.length ?? 0), 0);
+  // A core without a surface stage runs no model turn (F22), and the trace says so once.
+  if (turns > 0 && !context.adapter.surfaceStage) context.recorder.world('surface_unsupported', { turns });
   for (const server of servers) server.start();
   for (const server of servers) {
     for (const audience of server.plan.audiences) startSession(context, server, audience);

@@ -39,6 +39,12 @@ const FORMATS: { readonly [T in TraceEventType]: (e: TraceEventOf<T>) => string 
   call_executed: (e) => `${e.server} executed ${e.tool} for ${e.audience} (lease ${e.leaseId ?? '-'}, pin ${e.pin ?? '-'}, rev ${e.revision})`,
   call_refused_by_server: (e) => `${e.server} refused ${e.tool} for ${e.audience}: ${e.code}`,
   core_failed: (e) => `CORE FAILED in ${e.during} (${e.reason}): ${e.error}`,
+  surface_unsupported: (e) => `the core has no tool surface stage: ${e.turns} model turns not run`,
+  model_turn: (e) => `${e.session} model turn ${e.requestId} on generation ${e.generation}: hooks [${e.hooks.join(',')}]${e.late === null ? '' : `, late ${e.late}`}${e.capacity === null ? '' : `, ${e.capacity.limit} ${e.capacity.available} (needs ${e.capacity.requiredMin}-${e.capacity.requiredMax})`}, baseline [${e.baseline.map((t) => `${t.name}${t.contested ? '?' : ''}`).join(',')}]`,
+  request_surface: (e) => `${e.requestId} after ${e.stage}: [${e.tools.map((t) => t.name).join(',')}]`,
+  request_settled: (e) => `${e.requestId} settled ${e.settlement}${e.code === null ? '' : ` ${e.code}`}${e.check === null ? '' : ` ${e.check}`}${e.field === null ? '' : ` ${e.field}`}${e.limit === null ? '' : ` ${e.limit}`}${e.accepted ? '' : ' (refused: already settled)'}`,
+  model_received: (e) => `model received ${e.requestId}: [${e.tools.map((t) => t.name).join(',')}]`,
+  model_turn_ended: (e) => `${e.requestId} model turn ended`,
 };
 
 /** One line per event: `  t=   123ms #45 world  ...`. */

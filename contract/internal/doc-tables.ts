@@ -86,6 +86,7 @@ export function docBlocks(): ReadonlyMap<string, string> {
     ['core discovery events', eventTable('core', 'discovery')],
     ['world admission events', eventTable('world', 'admission')],
     ['core admission events', eventTable('core', 'admission')],
+    ['world surface events', eventTable('world', 'surface')],
     ['objects inside events', objectsTable()],
     ['codes', codesTable()],
   ]);

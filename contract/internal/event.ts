@@ -8,8 +8,8 @@ import { literal, nat, objectOf, type Field, type ObjectOf, type Shape } from '.
 /** Who writes an event: the world (ground truth) or the core (its observations). */
 export type EventSource = 'world' | 'core';
 
-/** Where docs/TRACE.md documents an event: discovery (SPEC sections 3-6) or admission (section 7). */
-export type EventSection = 'discovery' | 'admission';
+/** Where docs/TRACE.md documents an event: discovery (SPEC sections 3-6), admission (section 7) or the tool surface (section 8). */
+export type EventSection = 'discovery' | 'admission' | 'surface';
 
 /**
  * A rule across the fields of one event, checked once every field has its documented kind:

@@ -63,7 +63,7 @@ export const PLANTED_DEFECTS = [
 export const DISCLOSURE_REFUSALS = ['INCOMPLETE_DISCOVERY', 'CATALOG_EXPIRED', 'SERVER_DISABLED', 'CORE_FAILED'] as const;
 
 /** Which call of the world into the core failed, or which of the core's own callbacks (docs/CORE-API.md). */
-export const CORE_CALLS = ['create', 'createClient', 'attach', 'disclose', 'call', 'pushPolicy', 'stop', 'scheduled', 'unhandledRejection'] as const;
+export const CORE_CALLS = ['create', 'createClient', 'attach', 'disclose', 'call', 'pushPolicy', 'stop', 'scheduled', 'unhandledRejection', 'modelTurn'] as const;
 
 /**
  * How a core failed to answer the world: a synchronous throw, a rejected `call`, an answer outside
@@ -79,3 +79,58 @@ export const ROUND_STATUSES = ['settled', 'undecided'] as const;
 
 /** Why a round ended: the quiet tail ran out, the event budget was spent, or the horizon came. */
 export const ROUND_END_REASONS = ['quiet', 'event_budget', 'horizon'] as const;
+
+/**
+ * The hooks the simulator's host extensions run on a model request (F22, seed 003), harmful ones
+ * first: each changes the surface (the stage must refuse it), in seed 003's own terms (add,
+ * remove, reorder, replace a schema, edit a schema in place through a shared reference, add an
+ * unadmitted helper, edit a description, rename, start asynchronous preparation that edits late,
+ * an illegal edit a later stage restores ("laundered"), a silent top-N cut, hiding a tool on a
+ * diagnostic field, an old skill list used as a shadow whitelist).
+ */
+export const HARMFUL_SURFACE_HOOKS = [
+  'add-tool', 'remove-tool', 'reorder', 'replace-schema', 'edit-schema-in-place', 'add-helper', 'edit-description', 'rename',
+  'async-late-edit', 'launder', 'top-n', 'hide-on-diagnostic', 'shadow-whitelist',
+] as const;
+
+/**
+ * Hooks that leave the surface as admitted (the stage must NOT refuse them): identical copies,
+ * reading, a JSON round trip, schema keys in another order, equal strings rebuilt, a member set to
+ * `undefined`, the same tools in a new array, a field outside the logical surface, an edit restored
+ * within the pipeline, message compression, an awaited pause.
+ */
+export const HARMLESS_SURFACE_HOOKS = [
+  'identity-copy', 'read-only', 'json-round-trip', 'reorder-schema-keys', 'rebuild-strings', 'undefined-member', 'new-array',
+  'extra-field', 'edit-and-restore', 'compress-messages', 'async-noop',
+] as const;
+
+/** Every hook kind of a model turn. */
+export const SURFACE_HOOKS = [...HARMFUL_SURFACE_HOOKS, ...HARMLESS_SURFACE_HOOKS] as const;
+
+/**
+ * What the host's late stage does to a request after the hooks and before dispatch: adds evidence
+ * to the context (harmless), edits a description or a schema (harmful: only the final check sees
+ * it), or restores what a `launder` hook changed.
+ */
+export const SURFACE_LATE_STEPS = ['late-evidence', 'late-edit-description', 'late-edit-schema', 'restore'] as const;
+
+/** How the core closed a reserved model request in the world's request ledger (seed 003, section 5). */
+export const REQUEST_SETTLEMENTS = ['dispatched', 'preDispatchRejected'] as const;
+
+/**
+ * Why a tool surface stage refused a model request: a check found a difference, the baseline does
+ * not fit the capacity, a hook failed, or the core had no admission facts for the session's key.
+ */
+export const SURFACE_REFUSALS = ['SURFACE_MISMATCH', 'CAPACITY_EXCEEDED', 'HOOK_FAILED', 'NO_ADMISSION_FACTS'] as const;
+
+/** Which check refused: the early one (after the hooks) or the final one (immediately before dispatch). */
+export const SURFACE_CHECKS = ['early', 'final'] as const;
+
+/** Which field of the surface a mismatch is about. */
+export const SURFACE_FIELDS = ['count', 'order', 'name', 'description', 'inputSchema', 'unadmitted'] as const;
+
+/** A surface capacity's budget: tools, or bytes of the JCS form of the logical tools. */
+export const SURFACE_LIMITS = ['toolCountMax', 'surfaceBytesMax'] as const;
+
+/** Where the world's extensions looked at a request: after the hook pipeline, or after the late stage. */
+export const SURFACE_STAGES = ['hooks', 'late'] as const;

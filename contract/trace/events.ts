@@ -17,12 +17,14 @@ import {
 import { eventOf } from '../internal/event.ts';
 import {
   CALL_OUTCOMES, CORE_CALLS, CORE_FAILURE_REASONS, DISCLOSURE_REFUSALS, EFFECT_CLASSES, GATE_DECISIONS, PLAN_KINDS, PLANTED_DEFECTS,
-  POLICY_CHANNELS, PUBLISH_STATUSES, ROUND_END_REASONS, ROUND_STATUSES, SCAN_END_REASONS, SCAN_END_STATES,
-  SERVER_CALL_REFUSALS, TOOL_VERDICTS,
+  POLICY_CHANNELS, PUBLISH_STATUSES, REQUEST_SETTLEMENTS, ROUND_END_REASONS, ROUND_STATUSES, SCAN_END_REASONS, SCAN_END_STATES,
+  SERVER_CALL_REFUSALS, SURFACE_CHECKS, SURFACE_FIELDS, SURFACE_HOOKS, SURFACE_LATE_STEPS, SURFACE_LIMITS, SURFACE_REFUSALS,
+  SURFACE_STAGES, TOOL_VERDICTS,
 } from './codes.ts';
 
 const discovery = (meaning: string, judgedBy?: string) => ({ section: 'discovery', meaning, ...(judgedBy === undefined ? {} : { judgedBy }) }) as const;
 const admission = (meaning: string, judgedBy?: string) => ({ section: 'admission', meaning, ...(judgedBy === undefined ? {} : { judgedBy }) }) as const;
+const surface = (meaning: string) => ({ section: 'surface', meaning }) as const;
 
 /** Fields that recur; docs/TRACE.md says once what they mean. */
 const server = str;
@@ -311,6 +313,71 @@ const receiptOutcome = eventOf('core', 'receipt_outcome', admission('the call\'s
   outcome: field(oneOf(CALL_OUTCOMES), '`unknown` after a timeout or a cut connection'),
 });
 
+/** One logical tool as the world digests it: its name and the digest of `{name, description, inputSchema}`. */
+const surfaceTool = objectOf({ name: str, digest: field(digest, 'sha256("catsim.surface-tool.v1\\n" + JCS({name, description, inputSchema}))') });
+
+/** One tool of a turn's baseline, as the world computes it. */
+const baselineTool = objectOf({
+  name: str,
+  digest: field(digest, 'surface digest, as in `tools`'),
+  contested: field(bool, 'the grant of this tool changed less than B (`revocationBoundMs`) ago: the core may show it or not'),
+});
+
+/** The capacity a turn gave its request, with what the baseline needs. */
+const turnCapacity = nullable(objectOf({
+  limit: oneOf(SURFACE_LIMITS),
+  available: field(nat, 'tools or bytes'),
+  requiredMin: field(nat, 'what the baseline\'s uncontested tools need'),
+  requiredMax: field(nat, 'what every tool of the baseline needs'),
+}));
+
+/** World: the core has no tool surface stage; the round's model turns are not run. */
+const surfaceUnsupported = eventOf('world', 'surface_unsupported', surface('the core has no tool surface stage (`modelTurn`, docs/CORE-API.md): the round\'s planned model turns are not run and no surface check applies; written once, at the first turn'), {
+  turns: field(nat, 'model turns planned in the round'),
+});
+
+/** World: a session's planner reserved a model request and asked the core to prepare and dispatch it. */
+const modelTurn = eventOf('world', 'model_turn', surface('a planner reserved model request `requestId` in its ledger and asked the core for it (right after a `disclosure` to the same session); `baseline` is the world\'s own projection of that disclosure and the grant (I22-I26)'), {
+  session,
+  requestId: str,
+  key: catalogKey,
+  generation: nat,
+  hooks: field(arrayOf(oneOf(SURFACE_HOOKS), 'hook kind[]'), 'the host extensions the request passes, in order'),
+  late: field(nullable(oneOf(SURFACE_LATE_STEPS)), 'the late stage after the hooks, or null'),
+  harmless: field(bool, 'every hook and the late stage leave the surface as admitted'),
+  baseline: field(arrayOf(baselineTool, '{"name", "digest", "contested"}[]'), 'the generation\'s tools the world finds admissible (content checks passed, granted), in snapshot order'),
+  capacity: field(turnCapacity, 'null when the request has no capacity'),
+});
+
+/** World: what the request's tools were when the world's extensions last touched them. */
+const requestSurface = eventOf('world', 'request_surface', surface('the request\'s tools as the world\'s extensions left them: after the whole hook pipeline (`hooks`), or after the late stage (`late`)'), {
+  requestId: str,
+  stage: oneOf(SURFACE_STAGES),
+  tools: field(arrayOf(surfaceTool, '{"name", "digest"}[]'), 'in request order'),
+});
+
+/** World: the core settled a reserved model request in the world's ledger. */
+const requestSettled = eventOf('world', 'request_settled', surface('the core closed the reservation in the world\'s request ledger; `accepted` is false for a second settlement (the ledger refused it, as a real one must)'), {
+  requestId: str,
+  settlement: oneOf(REQUEST_SETTLEMENTS),
+  accepted: bool,
+  code: field(nullable(oneOf(SURFACE_REFUSALS)), 'for `preDispatchRejected`: the rejection\'s code (null if outside the core API)'),
+  check: nullable(oneOf(SURFACE_CHECKS)),
+  field: nullable(oneOf(SURFACE_FIELDS)),
+  limit: nullable(oneOf(SURFACE_LIMITS)),
+});
+
+/** World: the simulated model received a request. */
+const modelReceived = eventOf('world', 'model_received', surface('the simulated model (the world\'s model-call port) received the request'), {
+  requestId: str,
+  tools: field(arrayOf(surfaceTool, '{"name", "digest"}[]'), 'the logical tools it was shown, in order'),
+});
+
+/** World: the core's `modelTurn` for a request finished. */
+const modelTurnEnded = eventOf('world', 'model_turn_ended', surface('the core\'s `modelTurn` promise for the request settled (fulfilled or rejected)'), {
+  requestId: str,
+});
+
 /**
  * Every event type of `catsim.trace.v1`, by `type`, in the order docs/TRACE.md documents them.
  * Read with `TraceEventOf<'page_read'>` (types.ts) or validate with `eventProblem` (event-problem.ts).
@@ -347,4 +414,10 @@ export const TRACE_EVENTS = {
   gate_decision: gateDecision,
   receipt,
   receipt_outcome: receiptOutcome,
+  surface_unsupported: surfaceUnsupported,
+  model_turn: modelTurn,
+  request_surface: requestSurface,
+  request_settled: requestSettled,
+  model_received: modelReceived,
+  model_turn_ended: modelTurnEnded,
 } as const;

@@ -7,6 +7,7 @@
  */
 import type { GroundTruth } from '../ground-truth.ts';
 import type { Observations } from '../observations.ts';
+import type { SurfaceTurns } from '../surface-turns.ts';
 import type { TraceBounds, TraceHeader } from '../trace.ts';
 import { INVARIANT_IDS, sortViolations, type InvariantId, type VerdictId, type Violation } from '../violation.ts';
 
@@ -16,6 +17,8 @@ export interface CheckContext {
   readonly bounds: TraceBounds;
   readonly truth: GroundTruth;
   readonly observed: Observations;
+  /** The round's model turns (SPEC section 8), indexed from world events. */
+  readonly surface: SurfaceTurns;
   /**
    * Virtual ms at which the round stopped: the `round_end`'s `t`, or the last event's for a
    * truncated trace (0 for no events). What was still pending then is censored there.

@@ -24,6 +24,7 @@ export {
   type DisclosedTool,
   type DisclosureResult,
   type EffectClass,
+  type ModelTurn,
   type ObservationSink,
   type PolicySource,
   type PolicyUpdate,
@@ -31,4 +32,9 @@ export {
   type SimCallRequest,
   type SimConnection,
   type SimPolicyUpdate,
+  type TurnHook,
+  type TurnLedger,
+  type TurnRejection,
+  type TurnRequest,
+  type TurnTool,
 } from '../../contract/core-api.ts';

@@ -17,10 +17,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import { fieldProblem } from '../../contract/trace/field-problem.ts';
-import type { CallRequest, CoreAdapter, CoreEnvironment, CoreFactory, DisclosureResult, PolicyUpdate, SessionSpec } from './adapter.ts';
+import type { CallRequest, CoreAdapter, CoreEnvironment, CoreFactory, DisclosureResult, ModelTurn, PolicyUpdate, SessionSpec } from './adapter.ts';
 
 /** Which call of the world (or which of the core's own callbacks) failed. */
-export type CoreCall = 'create' | 'createClient' | 'attach' | 'disclose' | 'call' | 'pushPolicy' | 'stop' | 'scheduled' | 'unhandledRejection';
+export type CoreCall = 'create' | 'createClient' | 'attach' | 'disclose' | 'call' | 'pushPolicy' | 'stop' | 'scheduled' | 'unhandledRejection' | 'modelTurn';
 
 /**
  * How it failed: `THREW` (a synchronous throw), `REJECTED` (`call` rejected), `MALFORMED_ANSWER`
@@ -39,8 +39,12 @@ export interface CoreFailure {
 /** Longest error text kept in a trace event. */
 export const ERROR_TEXT_MAX = 200;
 
-/** A core as the world drives it: every method present, none throws, `call` never rejects. */
-export type WorldCore = Required<CoreAdapter>;
+/**
+ * A core as the world drives it: every method present, none throws, `call` and `modelTurn` never
+ * reject. `surfaceStage` says whether the core implements the optional `modelTurn`; without it,
+ * `modelTurn` must not be called (the world runs no model turn).
+ */
+export type WorldCore = Required<CoreAdapter> & { readonly surfaceStage: boolean };
 
 /** One validator for every default Client of the process (a fresh Ajv per Client is costly). */
 const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
@@ -96,12 +100,17 @@ export function missingMethods(value: unknown): string | null {
   const core = value as Record<string, unknown>;
   const missing: string[] = REQUIRED_METHODS.filter((name) => typeof core[name] !== 'function');
   if (core.createClient !== undefined && typeof core.createClient !== 'function') missing.push('createClient');
+  if (core.modelTurn !== undefined && typeof core.modelTurn !== 'function') missing.push('modelTurn');
   if (missing.length === 0) return null;
   return `create() returned a core without ${missing.join(', ')} (a catsim.core.v1 core has attach, disclose, call, pushPolicy and stop)`;
 }
 
 class GuardedCore implements WorldCore {
-  constructor(private readonly core: CoreAdapter, private readonly fail: Fail) {}
+  readonly surfaceStage: boolean;
+
+  constructor(private readonly core: CoreAdapter, private readonly fail: Fail) {
+    this.surfaceStage = typeof core.modelTurn === 'function';
+  }
 
   createClient(): Client {
     if (this.core.createClient === undefined) return defaultClient();
@@ -148,6 +157,17 @@ class GuardedCore implements WorldCore {
     this.#guard('pushPolicy', () => this.core.pushPolicy(update));
   }
 
+  modelTurn(turn: ModelTurn): Promise<void> {
+    let pending: unknown;
+    try {
+      pending = this.core.modelTurn?.(turn);
+    } catch (error) {
+      this.fail('modelTurn', 'THREW', error);
+      return Promise.resolve();
+    }
+    return Promise.resolve(pending).then(() => undefined, (error: unknown) => this.fail('modelTurn', 'REJECTED', error));
+  }
+
   stop(): void {
     this.#guard('stop', () => this.core.stop());
   }
@@ -179,6 +199,8 @@ function inertCore(): WorldCore {
     call: () => Promise.resolve(),
     pushPolicy: () => undefined,
     stop: () => undefined,
+    modelTurn: () => Promise.resolve(),
+    surfaceStage: false,
   };
 }
 

@@ -17,6 +17,12 @@ import type { ContentChecks } from '../../src/validation/content-checks.ts';
 import type { PageSource } from '../../src/discovery/page-source.ts';
 import type { CoreAdapter, CoreEnvironment, CoreFactory, CoreObservation, DisclosureResult, SessionSpec, SimCallRequest, SimPolicyUpdate } from './adapter.ts';
 import { audienceName, type CatalogKey } from '../../src/keys.ts';
+import { admissionFacts } from '../../src/surface/admission-facts-of.ts';
+import { SurfaceStageEngine } from '../../src/surface/internal/engine.ts';
+import { REFERENCE_PARTS, type SurfaceParts } from '../../src/surface/internal/parts.ts';
+import type { RequestLedger } from '../../src/surface/request-ledger.ts';
+import type { SurfaceHook } from '../../src/surface/surface-hook.ts';
+import type { ModelTurn } from './adapter.ts';
 
 /** The protocol version the SDK Client negotiates with the simulated servers. */
 export const PROTOCOL_VERSION = '2025-11-25';
@@ -41,6 +47,8 @@ export interface ReferenceVariant {
   host?: typeof CatalogHost;
   /** Wraps each connection's page source (the identity-rotation mutant). */
   wrapSource?: (source: ConnectedPageSource) => PageSource;
+  /** Parts of the tool surface stage replaced (the surface mutants; src/surface/internal/parts.ts). */
+  surfaceParts?: Partial<SurfaceParts>;
 }
 
 /** A factory for the reference core, or for a variant of it. */
@@ -73,9 +81,11 @@ function hostWithSeams(variant: ReferenceVariant): typeof CatalogHost {
 class ReferenceAdapter implements CoreAdapter {
   readonly #host: CatalogHost;
   readonly #wrap: (source: ConnectedPageSource) => PageSource;
+  readonly #surfaceParts: SurfaceParts;
 
   constructor(env: CoreEnvironment, variant: ReferenceVariant) {
     const Host = hostWithSeams(variant);
+    this.#surfaceParts = variant.surfaceParts === undefined ? REFERENCE_PARTS : { ...REFERENCE_PARTS, ...variant.surfaceParts };
     this.#wrap = variant.wrapSource ?? ((source) => source);
     this.#host = new Host(
       // src/ports.ts types an observation loosely (`type` plus fields); the recorder holds it to the trace contract.
@@ -138,6 +148,36 @@ class ReferenceAdapter implements CoreAdapter {
   stop(): void {
     this.#host.stop();
   }
+
+  /**
+   * One model turn through the host's tool surface stage (src/surface/, docs/SURFACE.md): the
+   * admission facts of the generation served now (the one `disclose` has just shown) and the
+   * host's grants, the world's hooks, `late` between the checks, the world's model as `send`.
+   * Settlement goes through the world's ledger; its error for a second settlement reaches the world.
+   */
+  async modelTurn(turn: ModelTurn): Promise<void> {
+    const audience = { tenant: turn.tenant, role: turn.role };
+    const facts = admissionFacts({ session: turn.session, served: this.#host.serve(audience, turn.identity), audience, policy: this.#host.policy });
+    if (!facts.ok) {
+      turn.ledger.preDispatchRejected({ code: 'NO_ADMISSION_FACTS' });
+      return;
+    }
+    const stage = new SurfaceStageEngine<unknown>({ hooks: turn.hooks as readonly SurfaceHook[] }, this.#surfaceParts);
+    const owner = { ledger: turnLedger(turn), reservation: { requestId: turn.requestId, session: turn.session } };
+    const prepared = await stage.prepare({ owner, facts: facts.facts, context: turn.context, ...(turn.capacity === undefined ? {} : { capacity: turn.capacity }) });
+    if (!prepared.ok) return;
+    await turn.late(prepared.request);
+    await stage.dispatch(prepared.preparation, prepared.request, (request) => turn.model(request));
+  }
+}
+
+/** The world's ledger as the stage's `RequestLedger` port (the world reserved the request itself). */
+function turnLedger(turn: ModelTurn): RequestLedger {
+  return {
+    reserve: () => { throw new TypeError('the world reserves model requests itself'); },
+    dispatched: (_reservation, record) => turn.ledger.dispatched(record),
+    preDispatchRejected: (_reservation, rejection) => turn.ledger.preDispatchRejected(rejection),
+  };
 }
 
 /** `<identity>|<tenant>.<role>` back into its parts (the identity may itself contain `|`). */

@@ -10,6 +10,7 @@
 import type { ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { FAULT_ID_RANGE, FAULT_IDS } from '../faults/index.ts';
+import { SURFACE_HOOKS, SURFACE_LATE_STEPS } from '../../contract/trace/codes.ts';
 import { schemaProblem } from './schema-problem.ts';
 import type { RoundPlan } from './types.ts';
 
@@ -30,7 +31,26 @@ function pair(item: unknown, title: string): Record<string, unknown> {
   return { type: 'array', title, prefixItems: [item, item], minItems: 2, items: false };
 }
 
-const SERVER = object({
+/** F22: one model turn (types.ts `TurnPlan`). */
+const TURN = object({
+  atMs: ms,
+  audience: { $ref: '#/$defs/audience' },
+  hooks: { type: 'array', title: 'an array of hook kinds', items: { title: `one of ${SURFACE_HOOKS.map((kind) => `"${kind}"`).join(', ')}`, enum: [...SURFACE_HOOKS] } },
+  late: { title: `null or one of ${SURFACE_LATE_STEPS.map((kind) => `"${kind}"`).join(', ')}`, enum: [null, ...SURFACE_LATE_STEPS] },
+  lateMs: ms,
+  capacity: {
+    title: 'null or a capacity {limit, fit}',
+    oneOf: [{ type: 'null' }, object({ limit: { title: '"toolCountMax" or "surfaceBytesMax"', enum: ['toolCountMax', 'surfaceBytesMax'] }, fit: { title: '"short" or "fits"', enum: ['short', 'fits'] } })],
+  },
+  pick: { type: 'number', title: 'a number in [0, 1)', minimum: 0, exclusiveMaximum: 1 },
+}, 'a model turn (an object)');
+
+/** A closed object whose listed `optional` properties may be absent (fields added to the format later). */
+function withOptional(schema: Record<string, unknown>, optional: readonly string[]): Record<string, unknown> {
+  return { ...schema, required: (schema.required as string[]).filter((name) => !optional.includes(name)) };
+}
+
+const SERVER = withOptional(object({
   id: { type: 'string', title: 'a non-empty string', minLength: 1 },
   identity: string,
   versioned: boolean,
@@ -69,7 +89,8 @@ const SERVER = object({
   }),
   equivocates: boolean,
   overLimitCatalog: { title: 'null, "tools" or "bytes"', enum: [null, 'tools', 'bytes'] },
-}, 'a server plan (an object)');
+  turns: { type: 'array', title: 'an array of model turns', items: TURN },
+}, 'a server plan (an object)'), ['turns']);
 
 /** The JSON Schema (draft 2020-12) of a `catsim.plan.v1` file. */
 export const PLAN_SCHEMA = {

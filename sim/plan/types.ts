@@ -3,6 +3,7 @@
  * (SPEC section 10, "Seed -> plan -> run"). Shrinking edits plans; `replay --plan FILE` runs one.
  * All times are virtual ms from the start of the round.
  */
+import type { SURFACE_HOOKS, SURFACE_LATE_STEPS } from '../../contract/trace/codes.ts';
 
 /**
  * The id of a fault of the menu (SPEC section 10) as a plan or a scenario carries it: `F1`, `F2`, ...
@@ -135,6 +136,36 @@ export interface CallsPlan {
   probeAtMs: number;
 }
 
+/** The kinds of the host extensions of a model turn (F22; contract/trace/codes.ts). */
+export type SurfaceHookKind = (typeof SURFACE_HOOKS)[number];
+
+/** The late stage of a model turn (F22). */
+export type SurfaceLateStep = (typeof SURFACE_LATE_STEPS)[number];
+
+/**
+ * F22: one model turn of one session (SPEC section 8, seed 003): at `atMs` the planner of the
+ * server's session for `audience` asks the core to prepare and dispatch a model request through
+ * these host extensions.
+ */
+export interface TurnPlan {
+  atMs: number;
+  audience: string;
+  /** The hook pipeline, in order. */
+  hooks: SurfaceHookKind[];
+  /** The late stage after the hooks (null: none that edits; the request still waits `lateMs`). */
+  late: SurfaceLateStep | null;
+  /** How long the late stage (asynchronous preparation) takes, virtual ms. */
+  lateMs: number;
+  /**
+   * A capacity relative to the world's baseline at the turn: `short` is one less than the
+   * uncontested tools need (the stage must refuse CAPACITY_EXCEEDED), `fits` exactly what every
+   * tool needs; null: no capacity.
+   */
+  capacity: { limit: 'toolCountMax' | 'surfaceBytesMax'; fit: 'short' | 'fits' } | null;
+  /** A draw in [0, 1) the hooks use to pick a tool (which one to remove, rename, ...). */
+  pick: number;
+}
+
 /** One simulated MCP server. */
 /** How an F23 catalog passes the whole-catalog limits: too many tools, or too many descriptor bytes. */
 export type OverLimitCatalog = 'tools' | 'bytes';
@@ -168,6 +199,8 @@ export interface ServerPlan {
    * by descriptor bytes (`bytes`); null on an honest server.
    */
   overLimitCatalog: OverLimitCatalog | null;
+  /** F22: the model turns of this server's sessions, in time order (absent in older plans: none). */
+  turns?: TurnPlan[];
 }
 
 /** Everything one round runs. */

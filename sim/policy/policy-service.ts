@@ -25,6 +25,8 @@ export type PolicyPushTarget = (update: PolicyUpdate) => void;
 export class SimPolicyService {
   readonly #state = new Map<string, PolicyUpdate>();
   readonly #revocations: { audience: string; tool: string; atMs: number }[] = [];
+  /** Every grant or revocation of a tool name, epoch 1's grants included (at their time). */
+  readonly #changes: { audience: string; tool: string; atMs: number }[] = [];
 
   constructor(
     private readonly plan: PolicyPlan,
@@ -42,6 +44,7 @@ export class SimPolicyService {
       const update = { audience, epoch: 1, grants: [...(this.plan.grants[audience] ?? [])].sort() };
       this.#state.set(audience, update);
       this.recorder.world('policy_changed', { ...update, revoked: [], granted: update.grants });
+      for (const tool of update.grants) this.#changes.push({ audience, tool, atMs: this.world.now() });
       this.#push(update, push);
     }
     for (const change of this.plan.changes) {
@@ -60,6 +63,14 @@ export class SimPolicyService {
     return this.#revocations.filter((r) => r.audience === audience && r.atMs >= sinceMs).map((r) => r.tool);
   }
 
+  /**
+   * Tool names whose grant for `audience` changed (granted, epoch 1 included, or revoked) after
+   * `afterMs` (virtual ms): a core may not know of those changes yet (F22's `contested` tools).
+   */
+  changedAfter(audience: string, afterMs: number): Set<string> {
+    return new Set(this.#changes.filter((c) => c.audience === audience && c.atMs > afterMs).map((c) => c.tool));
+  }
+
   /** A poll: answers after the nominal latency with the policy current at answer time. */
   poll(audience: string): Promise<PolicyUpdate> {
     return new Promise((resolve) => {
@@ -76,6 +87,7 @@ export class SimPolicyService {
     const update = { audience, epoch: before.epoch + 1, grants: [...names].sort() };
     this.#state.set(audience, update);
     for (const tool of revoked) this.#revocations.push({ audience, tool, atMs: this.world.now() });
+    for (const tool of [...revoked, ...granted]) this.#changes.push({ audience, tool, atMs: this.world.now() });
     this.recorder.world('policy_changed', { ...update, revoked, granted });
     this.#push(update, push);
   }
