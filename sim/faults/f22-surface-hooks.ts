@@ -225,7 +225,8 @@ export const F22: FaultDefinition<'F22', typeof RATES> = {
   lifetime: 'episode',
   probes: [
     ...HARMFUL_SURFACE_HOOKS.map((kind) => `surface-refused-${kind}`),
-    'surface-harmless-dispatched', 'surface-refused-early', 'surface-refused-final', 'surface-capacity-exceeded', 'surface-capacity-fits',
+    ...HARMLESS_SURFACE_HOOKS.map((kind) => `surface-dispatched-${kind}`),
+    'surface-refused-early', 'surface-refused-final', 'surface-capacity-exceeded', 'surface-capacity-fits',
   ],
   presentIn: (plan: RoundPlan) => plan.servers.some((server) => (server.turns?.length ?? 0) > 0),
   generate: {
