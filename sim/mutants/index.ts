@@ -8,6 +8,7 @@ import { referenceCore } from '../cores/reference.ts';
 import { ForwardUndisclosedGate, RefuseEverythingGate, RevocationOnRefreshGate, TrustPlanGenerationGate, TrustReadOnlyHintGate, UnversionedWriteGate } from './gates.ts';
 import { anyDialectChecks, NoEpochReceiptHost, StickyIdentitySource } from './others.ts';
 import { BlindStore, KeyWithoutTenantRegistry, NoCasRegistry, ServeExpiredRegistry } from './registries.ts';
+import { DOUBLE_SETTLEMENT, HOOKS_ADD_TOOLS, ONLY_EARLY_CHECK, REFUSAL_WITHOUT_SETTLEMENT, SEAL_FROM_FINAL_REQUEST, SHALLOW_BASELINE, SILENT_TOP_N } from './surface.ts';
 import { FirstPageOnlyWalk, IgnoreIdentityWalk, LastPageRevisionWalk, NoCatalogLimitsWalk, NoCursorLoopDetectionWalk, NoFinalRecheckWalk, TwoEqualScansWalk } from './walks.ts';
 
 /** One mutant: its name, the defence it lacks, the invariants expected to catch it, and how to build it. */
@@ -38,4 +39,11 @@ export const MUTANTS: readonly Mutant[] = [
   { name: 'ignore-identity-rotation', removedDefence: 'following the identity the connection presents (certificate rotation ignored)', expectedCatchers: ['I12', 'I4'], core: referenceCore({ walk: IgnoreIdentityWalk, wrapSource: (source) => new StickyIdentitySource(source) }) },
   { name: 'no-catalog-limits', removedDefence: 'the whole-catalog limits (tool count, descriptor bytes) of SPEC section 5', expectedCatchers: ['I27'], core: referenceCore({ walk: NoCatalogLimitsWalk }) },
   { name: 'refuse-everything', removedDefence: 'admitting anything at all', expectedCatchers: ['I12'], core: referenceCore({ gate: RefuseEverythingGate }) },
+  { name: 'seal-from-final-request', removedDefence: 'a final check against the baseline (a seal made from the final request is compared instead)', expectedCatchers: ['I22', 'I23'], core: referenceCore({ surfaceParts: SEAL_FROM_FINAL_REQUEST }) },
+  { name: 'shallow-baseline', removedDefence: 'a baseline that shares no object with what hooks receive (schema objects shared)', expectedCatchers: ['I22', 'I23'], core: referenceCore({ surfaceParts: SHALLOW_BASELINE }) },
+  { name: 'only-early-check', removedDefence: 'the final check immediately before dispatch', expectedCatchers: ['I23', 'I22'], core: referenceCore({ surfaceParts: ONLY_EARLY_CHECK }) },
+  { name: 'refusal-without-settlement', removedDefence: 'settling each refusal through the owner\'s preDispatchRejected', expectedCatchers: ['I24'], core: referenceCore({ surfaceParts: REFUSAL_WITHOUT_SETTLEMENT }) },
+  { name: 'double-settlement', removedDefence: 'settling each refusal exactly once', expectedCatchers: ['I24'], core: referenceCore({ surfaceParts: DOUBLE_SETTLEMENT }) },
+  { name: 'silent-top-n', removedDefence: 'CAPACITY_EXCEEDED instead of a silent top-N cut', expectedCatchers: ['I25', 'I22', 'I23'], core: referenceCore({ surfaceParts: SILENT_TOP_N }) },
+  { name: 'hooks-add-tools', removedDefence: 'refusing tools the original owners did not admit (hooks may add them)', expectedCatchers: ['I22', 'I23'], core: referenceCore({ surfaceParts: HOOKS_ADD_TOOLS }) },
 ];
