@@ -16,7 +16,7 @@
  */
 import type { CoreFactory } from '../../sim/cores/adapter.ts';
 import { referenceCore } from '../../sim/cores/reference.ts';
-import type { CallsPlan, CursorTrait, FaultLabel, IdentityRotation, LinkFaults, NotificationPlan, OverLimitCatalog, PlantedDefect, PolicyPlan, RevisionStep, RoundPlan, ServerPlan, ToolDescriptor } from '../../sim/plan/types.ts';
+import type { CallsPlan, CursorTrait, FaultLabel, IdentityRotation, LinkFaults, NotificationPlan, OverLimitCatalog, PlantedDefect, PolicyPlan, RevisionStep, RoundPlan, ServerPlan, SurfaceHookKind, SurfaceLateStep, ToolDescriptor, TurnPlan } from '../../sim/plan/types.ts';
 import { sampleArgs } from '../../sim/plan/sample-args.ts';
 import { TOOL_POOL } from '../../sim/plan/tool-pool.ts';
 import { decodeCursor } from '../../sim/server/cursor.ts';
@@ -65,6 +65,8 @@ export interface HandServerOptions {
   equivocates?: boolean;
   /** F23's label (default null); the over-limit tools themselves go into `history`. */
   overLimitCatalog?: OverLimitCatalog | null;
+  /** F22: model turns of this server's sessions (see {@link turn}); none by default. */
+  turns?: TurnPlan[];
 }
 
 /** The healthy notification plan: declared, sent once on every change. */
@@ -92,7 +94,17 @@ export function handServer(options: HandServerOptions): ServerPlan {
     linkFaults: { reorder: false, notificationLossFraction: 0, disconnectsAtMs: {}, ...options.linkFaults },
     equivocates: options.equivocates ?? false,
     overLimitCatalog: options.overLimitCatalog ?? null,
+    ...(options.turns === undefined ? {} : { turns: options.turns }),
   };
+}
+
+/**
+ * F22: one model turn at `atMs` for `audience`: `hooks` in order, then the late stage (`late`,
+ * default none) after `lateMs` (default 5), an optional relative capacity, and the draw `pick`
+ * (default 0: hooks work on the first tool).
+ */
+export function turn(atMs: number, audience: string, hooks: SurfaceHookKind[], options: { late?: SurfaceLateStep | null; lateMs?: number; capacity?: TurnPlan['capacity']; pick?: number } = {}): TurnPlan {
+  return { atMs, audience, hooks, late: options.late ?? null, lateMs: options.lateMs ?? 5, capacity: options.capacity ?? null, pick: options.pick ?? 0 };
 }
 
 /** Round-level options; times in virtual ms. */
@@ -124,6 +136,8 @@ export interface HandPlanOptions {
   tEndMs?: number;
   /** Default 500: the core polls the policy service this often. */
   policyPollMs?: number;
+  /** B of I7, default 1500 (F22 also marks a tool whose grant changed less than B ago as contested). */
+  revocationBoundMs?: number;
   /**
    * Policy fields to override (F8, F14). By default every audience holds every tool name it ever
    * sees, no tool has a trusted effect class, nothing changes, and no push is lost.
@@ -163,7 +177,7 @@ export function handPlan(options: HandPlanOptions): RoundPlan {
       tEndMs,
       generationTtlMs: options.generationTtlMs ?? 4000,
       retryBackoffMsMax,
-      revocationBoundMs: 1500,
+      revocationBoundMs: options.revocationBoundMs ?? 1500,
       toolCountMax: options.toolCountMax ?? 10_000,
       catalogBytesMax: options.catalogBytesMax ?? 8_388_608,
     },
