@@ -23,6 +23,7 @@ import { revocationDelays } from './revocation-delays.ts';
  *   active at the decision) was planted with UNKNOWN_DIALECT (each is also an I5 violation).
  * - `probes`: the probes ground truth says must be admitted, and how many got an ADMIT (same
  *   session and planId); counted in every round, settled or not.
+ * - `surface`: the round's model turns (SPEC section 8; see {@link SurfaceMetrics}).
  */
 export interface RoundMetrics {
   readonly decisions: Record<string, number>;
@@ -31,6 +32,32 @@ export interface RoundMetrics {
   readonly receipts: { readonly executed: number; readonly covered: number };
   readonly unknownDialectAdmissions: number;
   readonly probes: { readonly expected: number; readonly admitted: number };
+  readonly surface: SurfaceMetrics;
+}
+
+/**
+ * The model turns of a round (F22), from the world's events only:
+ * - `turns`: requests reserved; `dispatched`: those the model received;
+ * - `refused`: first settlements `preDispatchRejected`, by `CHECK FIELD` for SURFACE_MISMATCH
+ *   (`early count`, `final description`, ...), `CAPACITY_EXCEEDED LIMIT`, or the code;
+ * - `settledOnce`, `settledTwice` (two or more attempts), `unsettled` (none);
+ * - `capacityShort` (a capacity below what the uncontested baseline needs) and how many of those
+ *   ended CAPACITY_EXCEEDED; `capacityFits` (holding the whole baseline) and how many of those the
+ *   model received;
+ * - `unsupportedTurns`: turns planned for a core without a surface stage (none was run).
+ */
+export interface SurfaceMetrics {
+  turns: number;
+  dispatched: number;
+  refused: Record<string, number>;
+  settledOnce: number;
+  settledTwice: number;
+  unsettled: number;
+  capacityShort: number;
+  capacityExceeded: number;
+  capacityFits: number;
+  capacityFitsDispatched: number;
+  unsupportedTurns: number;
 }
 
 /** Computes the metrics from the indexes a check already built (linear in the events). */
@@ -44,7 +71,41 @@ export function computeMetrics(context: CheckContext): RoundMetrics {
     receipts: { executed: calls.length, covered: calls.filter((call) => receiptProblem(context.observed, call) === null).length },
     unknownDialectAdmissions: unknownDialectAdmissions(context),
     probes: probeCounts(context),
+    surface: surfaceMetrics(context),
   };
+}
+
+/** Empty surface metrics (a round without model turns). */
+export function noSurfaceMetrics(): SurfaceMetrics {
+  return { turns: 0, dispatched: 0, refused: {}, settledOnce: 0, settledTwice: 0, unsettled: 0, capacityShort: 0, capacityExceeded: 0, capacityFits: 0, capacityFitsDispatched: 0, unsupportedTurns: 0 };
+}
+
+function surfaceMetrics(context: CheckContext): SurfaceMetrics {
+  const metrics = noSurfaceMetrics();
+  metrics.unsupportedTurns = context.surface.unsupported?.turns ?? 0;
+  for (const { turn, settlements, received } of context.surface.turns) {
+    metrics.turns += 1;
+    if (received.length > 0) metrics.dispatched += 1;
+    if (settlements.length === 0) metrics.unsettled += 1;
+    else if (settlements.length === 1) metrics.settledOnce += 1;
+    else metrics.settledTwice += 1;
+    const first = settlements[0];
+    if (first?.settlement === 'preDispatchRejected') {
+      const key = first.code === 'SURFACE_MISMATCH' ? `${first.check ?? '?'} ${first.field ?? '?'}` : first.code === 'CAPACITY_EXCEEDED' ? `CAPACITY_EXCEEDED ${first.limit ?? '?'}` : first.code ?? '(outside the core API)';
+      metrics.refused[key] = (metrics.refused[key] ?? 0) + 1;
+    }
+    const { capacity } = turn;
+    if (capacity === null) continue;
+    if (capacity.requiredMin > capacity.available) {
+      metrics.capacityShort += 1;
+      if (first?.code === 'CAPACITY_EXCEEDED') metrics.capacityExceeded += 1;
+    } else if (capacity.requiredMax <= capacity.available) {
+      metrics.capacityFits += 1;
+      if (received.length > 0) metrics.capacityFitsDispatched += 1;
+    }
+  }
+  metrics.refused = Object.fromEntries(Object.entries(metrics.refused).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return metrics;
 }
 
 function decisionCounts(context: CheckContext): Record<string, number> {

@@ -10,6 +10,7 @@ import { generatePlan } from '../sim/plan/generate.ts';
 import { loadScenario } from '../sim/plan/scenario.ts';
 import { TOOL_POOL } from '../sim/plan/tool-pool.ts';
 import { catsim } from './support/run-cli.ts';
+import { noSurfaceMetrics } from '../oracle/metrics.ts';
 
 describe('campaigns on the shipped catalogs', () => {
   for (const name of ['everything', 'filesystem', 'memory']) {
@@ -97,7 +98,7 @@ describe('run and replay --catalog on the command line', () => {
       firstRound: 0, roundsPlanned: 1, roundsRun: 1, interrupted: false, resumeFrom: 1, violationsByInvariant: { I2: 1 }, undecidedRounds: 0, endStates: {}, endReasons: {},
       faultsEnabled: {}, failingRounds: [{ round: 0, undecided: false, violations: [{ invariant: 'I2', code: 'HALF_PAGE', seq: 1, evidence: 'e' } as never] }],
       probes: {}, probesMissed: [], decisions: {},
-      revocation: { count: 0, censored: 0, p50Ms: null, p99Ms: null, maxMs: null }, receipts: { executed: 0, covered: 0 }, unknownDialectAdmissions: 0, probeCalls: { expected: 0, admitted: 0 },
+      revocation: { count: 0, censored: 0, p50Ms: null, p99Ms: null, maxMs: null }, receipts: { executed: 0, covered: 0 }, unknownDialectAdmissions: 0, probeCalls: { expected: 0, admitted: 0 }, surface: { ...noSurfaceMetrics(), unsupportedRounds: 0 },
       determinism: { replayed: 0, mismatches: [] }, campaignDigest: null, shard: null, mergeData: { roundDigests: ['0'.repeat(64)], revocationDelaysMs: [], revocationsCensored: 0, probeGate: {} }, elapsedMs: 1, roundsPerSecond: 1,
     };
     const text = formatSummary(report, 0);

@@ -29,6 +29,7 @@ export function formatSummary(report: CampaignReport, workers: number | string):
     `receipt coverage: ${report.receipts.covered} of ${report.receipts.executed} executed calls have exactly one receipt binding generation, descriptor and policy epoch (${coverage(report.receipts.covered, report.receipts.executed)})`,
     `unknown-dialect admissions: ${report.unknownDialectAdmissions}`,
     `probe calls: ${report.probeCalls.admitted} of ${report.probeCalls.expected} that a correct core must admit were admitted`,
+    ...surfaceLines(report),
     `coverage probes (rounds hit): ${counts(report.probes, false)}`,
     `determinism: ${report.determinism.replayed} rounds replayed in a fresh world, ${report.determinism.mismatches.length} mismatches`,
     `campaign digest: ${report.campaignDigest ?? '(no rounds run)'} (sha256 over every round's trace digest, in round order)`,
@@ -60,6 +61,26 @@ function revocationLine(report: CampaignReport): string {
   if (r.count === 0) return 'no revocations';
   const s = (ms: number | null) => (ms === null ? '-' : `${(ms / 1000).toFixed(3)} s`);
   return `${r.count} revocations, p50 ${s(r.p50Ms)}, p99 ${s(r.p99Ms)}, max ${s(r.maxMs)} (simulated)${r.censored > 0 ? `, ${r.censored} never seen before the round ended` : ''}`;
+}
+
+/**
+ * The tool surface (F22): turns and both checks, refusals by check and field, settlements,
+ * capacity results; or why there were no surface checks (no turns, or a core without a stage).
+ */
+function surfaceLines(report: CampaignReport): string[] {
+  const s = report.surface ?? { turns: 0, unsupportedRounds: 0, unsupportedTurns: 0 };
+  const lines: string[] = [];
+  if (s.unsupportedRounds > 0) lines.push(`surface: the core has no tool surface stage (modelTurn): ${s.unsupportedTurns} model turns planned in ${s.unsupportedRounds} rounds were not run, so those rounds have no surface checks`);
+  if (s.turns === 0) return lines.length > 0 ? lines : ['surface checks: no model turns (F22 not in these rounds)'];
+  const full = report.surface;
+  const refused = Object.values(full.refused).reduce((a, b) => a + b, 0);
+  lines.push(
+    `surface checks: ${full.turns} model turns, ${full.dispatched} dispatched after both checks, ${refused} refused`,
+    `surface refusals by check and field: ${counts(full.refused)}`,
+    `surface settlements: ${full.settledOnce} exactly once, ${full.settledTwice} twice or more, ${full.unsettled} never`,
+    `surface capacity: ${full.capacityShort} short (${full.capacityExceeded} CAPACITY_EXCEEDED), ${full.capacityFits} fitting (${full.capacityFitsDispatched} dispatched)`,
+  );
+  return lines;
 }
 
 function coverage(covered: number, total: number): string {

@@ -2,7 +2,7 @@
  * Expected-verdict helpers for the oracle's tests, so that a whole `Verdict` can be compared with
  * `toEqual` (a group that silently stopped counting, or a metric that drifted, then fails).
  */
-import type { RoundMetrics } from '../metrics.ts';
+import { noSurfaceMetrics, type RoundMetrics } from '../metrics.ts';
 import { INVARIANT_IDS, type InvariantId } from '../violation.ts';
 
 /** A work-count record naming every invariant: the given counts, zero for the others. */
@@ -18,4 +18,5 @@ export const NO_CALL_METRICS: RoundMetrics = {
   receipts: { executed: 0, covered: 0 },
   unknownDialectAdmissions: 0,
   probes: { expected: 0, admitted: 0 },
+  surface: noSurfaceMetrics(),
 };

@@ -3,13 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { PROBES } from '../../oracle/probes/index.ts';
 import { ReportBuilder, campaignDigest } from './report.ts';
 import type { RoundSummary } from './round-check.ts';
+import { noSurfaceMetrics } from '../../oracle/metrics.ts';
 
 /** A round summary with everything zero except what the test sets. */
 function summary(round: number, over: Partial<RoundSummary> & { delays?: number[]; censored?: number; executed?: number; covered?: number } = {}): RoundSummary {
   const { delays = [], censored = 0, executed = 0, covered = 0, ...rest } = over;
   return {
     round, status: 'settled', faults: [], endStates: {}, endReasons: {}, violations: [], probes: [], decisions: {},
-    metrics: { revocationDelaysMs: delays, revocationsCensored: censored, receipts: { executed, covered }, unknownDialectAdmissions: 0, probes: { expected: 0, admitted: 0 } },
+    metrics: { revocationDelaysMs: delays, revocationsCensored: censored, receipts: { executed, covered }, unknownDialectAdmissions: 0, probes: { expected: 0, admitted: 0 }, surface: noSurfaceMetrics() },
     traceDigest: `digest-${round}`, events: 1, ...rest,
   };
 }

@@ -13,6 +13,7 @@
 import { createHash } from 'node:crypto';
 import type { Violation } from '../../oracle/index.ts';
 import { percentile } from '../../oracle/index.ts';
+import { noSurfaceMetrics, type SurfaceMetrics } from '../../oracle/metrics.ts';
 import { PROBES } from '../../oracle/probes/index.ts';
 import type { RoundSummary } from './round-check.ts';
 
@@ -75,6 +76,12 @@ export interface CampaignReport {
   unknownDialectAdmissions: number;
   /** Quiet-tail probe calls ground truth says a correct core must admit, and how many it did. */
   probeCalls: { expected: number; admitted: number };
+  /**
+   * The tool surface's model turns (F22; oracle/metrics.ts `SurfaceMetrics`), summed over the
+   * rounds; `unsupportedRounds` counts rounds whose core had no surface stage although turns were
+   * planned (absent in reports written before F22: read as none).
+   */
+  surface: SurfaceMetrics & { unsupportedRounds: number };
   /** Rounds replayed in a fresh world by the determinism self-check, and how many differed. */
   determinism: { replayed: number; mismatches: { round: number; firstDifferingSeq: number | null }[] };
   /**
@@ -165,6 +172,7 @@ export class ReportBuilder {
       receipts: { executed: 0, covered: 0 },
       unknownDialectAdmissions: 0,
       probeCalls: { expected: 0, admitted: 0 },
+      surface: { ...noSurfaceMetrics(), unsupportedRounds: 0 },
     };
     this.#next = meta.firstRound;
   }
@@ -240,6 +248,7 @@ export class ReportBuilder {
     // Rounds arrive in the order workers finish them: sort what that order could change.
     totals.failingRounds.sort((a, b) => a.round - b.round);
     for (const field of ['violationsByInvariant', 'endStates', 'endReasons', 'decisions'] as const) totals[field] = byKey(totals[field]);
+    totals.surface.refused = byKey(totals.surface.refused);
     const delays = [...this.#revocationDelaysMs].sort((a, b) => a - b);
     const roundsRun = this.roundsRun;
     return {
@@ -289,7 +298,15 @@ export function campaignDigest(traceDigests: ReadonlyMap<number, string>): strin
 /** A sampled round's determinism replay: 'same', or the first differing seq (null: only the header differs). */
 export type RoundReplay = 'same' | number | null | undefined;
 
-type Totals = Pick<CampaignReport, 'violationsByInvariant' | 'undecidedRounds' | 'endStates' | 'endReasons' | 'faultsEnabled' | 'failingRounds' | 'probes' | 'decisions' | 'receipts' | 'unknownDialectAdmissions' | 'probeCalls'>;
+type Totals = Pick<CampaignReport, 'violationsByInvariant' | 'undecidedRounds' | 'endStates' | 'endReasons' | 'faultsEnabled' | 'failingRounds' | 'probes' | 'decisions' | 'receipts' | 'unknownDialectAdmissions' | 'probeCalls' | 'surface'>;
+
+/** Adds one round's (or one part's) surface figures to the totals. */
+function addSurface(into: Totals['surface'], from: SurfaceMetrics | undefined, unsupportedRounds: number): void {
+  if (from === undefined) return;
+  for (const field of ['turns', 'dispatched', 'settledOnce', 'settledTwice', 'unsettled', 'capacityShort', 'capacityExceeded', 'capacityFits', 'capacityFitsDispatched', 'unsupportedTurns'] as const) into[field] += from[field];
+  for (const [key, count] of Object.entries(from.refused)) add(into.refused, key, count);
+  into.unsupportedRounds += unsupportedRounds;
+}
 
 function fold(report: Totals, summary: RoundSummary): void {
   for (const fault of summary.faults) add(report.faultsEnabled, fault, 1);
@@ -303,6 +320,7 @@ function fold(report: Totals, summary: RoundSummary): void {
   report.unknownDialectAdmissions += summary.metrics.unknownDialectAdmissions;
   report.probeCalls.expected += summary.metrics.probes.expected;
   report.probeCalls.admitted += summary.metrics.probes.admitted;
+  addSurface(report.surface, summary.metrics.surface, summary.metrics.surface.unsupportedTurns > 0 ? 1 : 0);
   const undecided = summary.status === 'undecided';
   if (undecided) report.undecidedRounds += 1;
   if (undecided || summary.violations.length > 0) report.failingRounds.push({ round: summary.round, undecided, violations: summary.violations });
@@ -325,6 +343,7 @@ function foldTotals(into: Totals, from: Totals): void {
   into.unknownDialectAdmissions += from.unknownDialectAdmissions;
   into.probeCalls.expected += from.probeCalls.expected;
   into.probeCalls.admitted += from.probeCalls.admitted;
+  addSurface(into.surface, from.surface, from.surface?.unsupportedRounds ?? 0);
 }
 
 function add(counts: Record<string, number>, key: string, by: number): void {
