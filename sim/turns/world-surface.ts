@@ -86,6 +86,11 @@ function descriptorsOf(server: ServerPlan): Map<string, ToolDescriptor> {
   return map;
 }
 
+/** A tool name as the duplicate check compares names (case and `-`/`_` folded). */
+function normalisedName(name: string): string {
+  return name.toLowerCase().replaceAll('-', '_');
+}
+
 /** The logical tool of a descriptor as listed (a missing description is `''`). */
 export function logicalTool(descriptor: ToolDescriptor): TurnTool {
   return {
@@ -98,8 +103,9 @@ export function logicalTool(descriptor: ToolDescriptor): TurnTool {
 /**
  * The world's baseline of one disclosure: the disclosed tools, in snapshot order, that the world
  * knows by digest, that carry no planted defect and pass the world's reading of the content
- * checks (against the whole disclosed list, for duplicates), and that the audience holds now or
- * whose grant is contested.
+ * checks (against the whole disclosed list, for duplicates: a name listed again with the same
+ * descriptor counts once, at its first place, as SPEC section 5's duplicate check keeps it), and
+ * that the audience holds now or whose grant is contested.
  */
 export function worldBaseline(server: ServerPlan, disclosed: readonly DisclosedTool[], granted: ReadonlySet<string>, contested: ReadonlySet<string>): WorldBaselineTool[] {
   const known = descriptorsOf(server);
@@ -107,9 +113,12 @@ export function worldBaseline(server: ServerPlan, disclosed: readonly DisclosedT
   const descriptors = disclosed.map((tool) => known.get(tool.descriptorDigest));
   const listed = descriptors.filter((descriptor): descriptor is ToolDescriptor => descriptor !== undefined);
   const baseline: WorldBaselineTool[] = [];
+  const listedBefore = new Set<string>();
   for (const [index, tool] of disclosed.entries()) {
     const descriptor = descriptors[index];
-    if (descriptor === undefined || planted.has(tool.descriptorDigest) || worldContentDefect(descriptor, listed) !== null) continue;
+    const repeated = listedBefore.has(normalisedName(tool.name));
+    listedBefore.add(normalisedName(tool.name));
+    if (descriptor === undefined || repeated || planted.has(tool.descriptorDigest) || worldContentDefect(descriptor, listed) !== null) continue;
     if (!granted.has(tool.name) && !contested.has(tool.name)) continue;
     const logicalForm = logicalTool(descriptor);
     baseline.push({ name: logicalForm.name, digest: surfaceDigest(logicalForm), contested: contested.has(tool.name), tool: logicalForm });
