@@ -7,6 +7,7 @@ import { checkEvents, checkTrace } from './check.ts';
 import { admissionRound, cleanRound, disclosureRound } from './testing/scenarios.ts';
 import { INVARIANT_IDS } from './violation.ts';
 import { NO_CALL_METRICS, checkedCounts } from './testing/verdicts.ts';
+import { noSurfaceMetrics } from './metrics.ts';
 
 const ROUND = 17;
 
@@ -54,6 +55,7 @@ describe('clean rounds', () => {
         receipts: { executed: 2, covered: 2 },
         unknownDialectAdmissions: 0,
         probes: { expected: 1, admitted: 1 },
+        surface: noSurfaceMetrics(),
       },
     });
   });

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { checkEvents, checkTrace } from './check.ts';
 import { parseTrace, type Trace, type TraceEvent } from './trace.ts';
 import { checkedCounts } from './testing/verdicts.ts';
+import { noSurfaceMetrics } from './metrics.ts';
 
 const FIXTURE = new URL('./testing/fixtures/seed3-round11.jsonl', import.meta.url);
 
@@ -42,6 +43,7 @@ describe('a real round of the reference core (seed 3, round 11)', () => {
         receipts: { executed: 6, covered: 6 },
         unknownDialectAdmissions: 0,
         probes: { expected: 5, admitted: 5 },
+        surface: noSurfaceMetrics(),
       },
     });
   });
