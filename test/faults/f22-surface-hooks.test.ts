@@ -28,6 +28,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { HARMFUL_SURFACE_HOOKS, HARMLESS_SURFACE_HOOKS } from '../../contract/trace/codes.ts';
+import type { CoreFactory } from '../../sim/cores/adapter.ts';
+import { referenceCore } from '../../sim/cores/reference.ts';
 import { MUTANTS } from '../../sim/mutants/index.ts';
 import type { TurnPlan } from '../../sim/plan/types.ts';
 import { handPlan, handServer, runHand, step, tools, turn, type HandRun } from '../support/hand-plan.ts';
@@ -135,5 +137,17 @@ describe('F22: surface hooks', () => {
     const run = await runHand(plan(), mutant('hooks-add-tools'), 'mutant:hooks-add-tools');
     expect(codes(run)).toEqual([...Array(2).fill('I22 UNADMITTED_TOOL'), ...Array(2).fill('I23 MISMATCH_DISPATCHED')]);
     expect(run.of('model_received').flatMap((e) => e.tools.map((t) => t.name)).filter((name) => name === 'write_report' || name === 'read_tool_result')).toEqual(['write_report', 'read_tool_result']);
+  });
+
+  it('a core without a surface stage (no modelTurn) is not broken: no turn runs, the trace says so once, and no surface invariant applies', async () => {
+    const withoutStage: CoreFactory = (env) => {
+      const core = referenceCore()(env);
+      return { createClient: () => core.createClient!(), attach: (s) => core.attach(s), disclose: (...a) => core.disclose(...a), call: (r) => core.call(r), pushPolicy: (u) => core.pushPolicy(u), stop: () => core.stop() };
+    };
+    const run = await runHand(plan(), withoutStage, 'no-surface-stage');
+    expect(run.of('surface_unsupported').map((e) => [e.t, e.turns])).toEqual([[0, 29]]);
+    expect(run.of('model_turn')).toEqual([]);
+    expect(run.verdict.violations).toEqual([]);
+    expect([run.verdict.checked.I22, run.verdict.checked.I24, run.verdict.metrics.surface.unsupportedTurns]).toEqual([0, 0, 29]);
   });
 });
