@@ -332,7 +332,7 @@ const turnCapacity = nullable(objectOf({
 }));
 
 /** World: the core has no tool surface stage; the round's model turns are not run. */
-const surfaceUnsupported = eventOf('world', 'surface_unsupported', surface('the core has no tool surface stage (`modelTurn`, docs/CORE-API.md): the round\'s planned model turns are not run and no surface check applies; written once, at the first turn'), {
+const surfaceUnsupported = eventOf('world', 'surface_unsupported', surface('the core has no tool surface stage (`modelTurn`, docs/CORE-API.md): the round\'s planned model turns are not run and no surface check applies; written once, at round start'), {
   turns: field(nat, 'model turns planned in the round'),
 });
 
