@@ -35,3 +35,18 @@ describe('surfaceDifference', () => {
     expect(surfaceDifference([tool('a'), tool('c', 'd-edited')], BASELINE)).toEqual({ code: 'CONTENT_CHANGED', tool: 'c', index: 1 });
   });
 });
+
+describe('I24 on a core that settles dispatched and sends nothing', () => {
+  it('is SETTLED_NOT_SENT at the end of the turn', async () => {
+    const { checkEvents } = await import('./check.ts');
+    const header = { type: 'header', schema: 'catsim.trace.v1', seed: 's', round: 0, scenario: 'x', core: 'liar', bounds: { pageCountMax: 1, byteCountMax: 1, scanTimeoutMs: 1, latencyMsMax: 1, tHealMs: 1, tEndMs: 2, generationTtlMs: 1, retryBackoffMsMax: 1, revocationBoundMs: 1 }, faults: [] } as const;
+    const digest = 'a'.repeat(64);
+    const events = [
+      { seq: 0, t: 0, src: 'world', type: 'model_turn', session: 's0/acme.dev', requestId: 'r0', key: `fp:1|acme.dev`, generation: 1, hooks: [], late: null, harmless: true, baseline: [{ name: 'a', digest, contested: false }], capacity: null },
+      { seq: 1, t: 0, src: 'world', type: 'request_settled', requestId: 'r0', settlement: 'dispatched', accepted: true, code: null, check: null, field: null, limit: null },
+      { seq: 2, t: 1, src: 'world', type: 'model_turn_ended', requestId: 'r0' },
+    ] as const;
+    const verdict = checkEvents(header as never, events as never);
+    expect(verdict.violations.map((v) => [v.invariant, v.seq, v.code])).toEqual([['I24', 2, 'SETTLED_NOT_SENT']]);
+  });
+});

@@ -13,7 +13,8 @@
  * - I24 settled exactly once: every reservation whose turn ended (or that was still open when a
  *   settled round ended) was settled (`NOT_SETTLED`), once (`SETTLED_TWICE`); a refused request
  *   never reaches the model (`REFUSED_BUT_DISPATCHED`); the model receives a request only after it
- *   was settled `dispatched` (`DISPATCHED_UNSETTLED`), once (`DISPATCHED_TWICE`); nothing is
+ *   was settled `dispatched` (`DISPATCHED_UNSETTLED`), once (`DISPATCHED_TWICE`), and one settled
+ *   `dispatched` reaches it before its turn ends (`SETTLED_NOT_SENT`); nothing is
  *   settled or dispatched that the world never reserved (`UNRESERVED`).
  * - I25 capacity is explicit: a capacity that cannot hold the baseline's uncontested tools ends
  *   in CAPACITY_EXCEEDED, never in a dispatch (`SHORTFALL_DISPATCHED`) or another refusal
@@ -90,7 +91,10 @@ function checkSettlement(turn: SurfaceTurn, context: CheckContext, findings: Fin
   }
   if (second !== undefined) findings.add('I24', second.seq, 'SETTLED_TWICE', `${label(turn)} was settled ${first?.settlement} at seq ${first?.seq} and again ${second.settlement} at seq ${second.seq}`);
   const [received, again] = turn.received;
-  if (received === undefined) return;
+  if (received === undefined) {
+    if (first?.settlement === 'dispatched' && turn.ended !== undefined) findings.add('I24', turn.ended.seq, 'SETTLED_NOT_SENT', `${label(turn)} was settled dispatched at seq ${first.seq}, but its turn ended at seq ${turn.ended.seq} without the model receiving it`);
+    return;
+  }
   if (first?.settlement === 'preDispatchRejected' && first.seq < received.seq) {
     findings.add('I24', received.seq, 'REFUSED_BUT_DISPATCHED', `${label(turn)} was settled preDispatchRejected ${first.code ?? '(no code)'} at seq ${first.seq}, yet the model received it at seq ${received.seq}`);
   } else if (first === undefined || first.seq > received.seq || first.settlement !== 'dispatched') {
