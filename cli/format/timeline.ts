@@ -39,6 +39,8 @@ const FORMATS: { readonly [T in TraceEventType]: (e: TraceEventOf<T>) => string 
   call_executed: (e) => `${e.server} executed ${e.tool} for ${e.audience} (lease ${e.leaseId ?? '-'}, pin ${e.pin ?? '-'}, rev ${e.revision})`,
   call_refused_by_server: (e) => `${e.server} refused ${e.tool} for ${e.audience}: ${e.code}`,
   core_failed: (e) => `CORE FAILED in ${e.during} (${e.reason}): ${e.error}`,
+  host_crashed: (e) => `HOST CRASHED (boot ${e.boot}, ${e.point})${e.cut === null ? '' : `, cut the publish of ${e.cut.key} generation ${e.cut.generation}`}`,
+  host_restarted: (e) => `host restarted (boot ${e.boot}) on ${e.committed.length} committed pointer(s), ${e.receipts.length} call receipt(s)`,
 };
 
 /** One line per event: `  t=   123ms #45 world  ...`. */
