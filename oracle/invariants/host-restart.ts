@@ -9,7 +9,8 @@
  * SQL). A boot's span runs from its `host_restarted` to the next `host_crashed` (or the end).
  * - I14, no unfinished scan survives: after a crash, no `published` carries a scan started before
  *   it (`SCAN_RESUMED_AFTER_RESTART`), and every page of a snapshot published after it was read
- *   after it by the publishing scan itself (`PAGE_FROM_BEFORE_RESTART`). Rollbacks republish an
+ *   after it by the publishing scan itself, as a page of its walk, not as its final recheck
+ *   (`PAGE_FROM_BEFORE_RESTART`). Rollbacks republish an
  *   earlier scan's content by design and are not judged here.
  * - I15, committed publishes survive and nothing uncommitted appears: the disk of a restart does
  *   not hold the publish the crash cut (`CUT_PUBLISH_COMMITTED`); it holds, for every key, at least
@@ -83,7 +84,7 @@ function checkUnfinishedScans(context: CheckContext, restart: Restart, findings:
 }
 
 function readAfter(context: CheckContext, scanId: string, page: { cursorIn: string | null; pageDigest: string }, afterSeq: number): boolean {
-  return context.observed.pageReads.some((read) => read.seq > afterSeq && read.scanId === scanId && read.cursorIn === page.cursorIn && read.pageDigest === page.pageDigest);
+  return context.observed.pageReads.some((read) => read.seq > afterSeq && !read.recheck && read.scanId === scanId && read.cursorIn === page.cursorIn && read.pageDigest === page.pageDigest);
 }
 
 /** I15: the disk of the restart, and what the new boot serves from it. */

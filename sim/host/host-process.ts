@@ -126,12 +126,16 @@ export class HostProcess implements WorldCore {
   /**
    * A boot's observation reaches the trace while it lives. `after_commit` strikes right after a
    * `published` is written (the host's log of the commit made it out): the process dies before
-   * the publish returns to its caller, so nothing the caller would have done with it happens.
+   * the publish returns to its caller, so nothing the caller would have done with it happens: the
+   * emit throws {@link HostDown}, which unwinds the dying call (a real process would stop there).
    */
   #emit(boot: Boot, observation: CoreObservation): void {
     if (!boot.alive) return;
     this.#options.env.sink.emit(observation);
-    if (observation.type === 'published' && this.#fires('after_commit')) this.#crash(boot, 'after_commit', null);
+    if (observation.type === 'published' && this.#fires('after_commit')) {
+      this.#crash(boot, 'after_commit', null);
+      throw new HostDown(boot.number);
+    }
   }
 
   /** Inside SQLite: whether this crash-point write kills the boot (it then throws and rolls back). */
