@@ -40,6 +40,6 @@ export const MUTANTS: readonly Mutant[] = [
   { name: 'no-catalog-limits', removedDefence: 'the whole-catalog limits (tool count, descriptor bytes) of SPEC section 5', expectedCatchers: ['I27'], core: referenceCore({ walk: NoCatalogLimitsWalk }) },
   { name: 'refuse-everything', removedDefence: 'admitting anything at all', expectedCatchers: ['I12'], core: referenceCore({ gate: RefuseEverythingGate }) },
   { name: 'two-transaction-publish', removedDefence: 'the pointer and its catalog receipt in one transaction (F18: a crash between them leaves a half publish on the disk)', expectedCatchers: ['I15'], core: referenceCore({ diskStore: (db, name) => new TwoTransactionPublishStore(db, name) }) },
-  { name: 'resume-walk-after-restart', removedDefence: 'starting every walk of a new process from page 1 (F18: a half-finished walk is resumed from its saved cursor)', expectedCatchers: ['I14'], core: referenceCore({ walk: ResumeFromCursorWalk }) },
+  { name: 'resume-walk-after-restart', removedDefence: 'starting every walk of a new process from page 1 (F18: a half-finished walk is resumed from its saved cursor)', expectedCatchers: ['I14', 'I2'], core: referenceCore({ walk: ResumeFromCursorWalk }) },
   { name: 'trust-pre-crash-memory', removedDefence: 'reloading the registry from the durable store after a restart (F18: the pre-crash in-memory pointers are trusted)', expectedCatchers: ['I15'], core: referenceCore({ registry: PreCrashMemoryRegistry }) },
 ];
