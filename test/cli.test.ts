@@ -30,11 +30,11 @@ describe('catsim command line', () => {
     writeFileSync(join(dir, 'typo.json'), JSON.stringify({ ...scenario, pageSizee: scenario.pageSize }));
     const cases: [string[], string][] = [
       [['run', '--rounds', '-1'], 'catsim: --rounds must be a positive integer, got -1\n'],
-      [['run', '--rounds', '1', '--core', 'nope'], 'catsim: unknown core "nope"; expected one of: reference, mutant:first-page-only, mutant:no-cursor-loop-detection, mutant:two-equal-scans, mutant:last-page-revision, mutant:no-final-recheck, mutant:unversioned-write, mutant:trust-readonly-hint, mutant:publish-without-cas, mutant:key-without-tenant, mutant:no-recheck-at-call, mutant:revocation-on-refresh, mutant:any-dialect, mutant:forward-undisclosed, mutant:receipt-without-epoch, mutant:serve-expired, mutant:ignore-identity-rotation, mutant:no-catalog-limits, mutant:refuse-everything, peer:sdk-autorefresh, peer:list-once, peer:mcp-client-v2, peer:openai-agents, peer:langchain-mcp\n'],
+      [['run', '--rounds', '1', '--core', 'nope'], 'catsim: unknown core "nope"; expected one of: reference, mutant:first-page-only, mutant:no-cursor-loop-detection, mutant:two-equal-scans, mutant:last-page-revision, mutant:no-final-recheck, mutant:unversioned-write, mutant:trust-readonly-hint, mutant:publish-without-cas, mutant:key-without-tenant, mutant:no-recheck-at-call, mutant:revocation-on-refresh, mutant:any-dialect, mutant:forward-undisclosed, mutant:receipt-without-epoch, mutant:serve-expired, mutant:ignore-identity-rotation, mutant:no-catalog-limits, mutant:refuse-everything, mutant:two-transaction-publish, mutant:resume-walk-after-restart, mutant:trust-pre-crash-memory, peer:sdk-autorefresh, peer:list-once, peer:mcp-client-v2, peer:openai-agents, peer:langchain-mcp\n'],
       [['run', '--rounds', '1', '--scenario', join(dir, 'bad.json')], `catsim: ${join(dir, 'bad.json')}: not valid JSON\n`],
       [['run', '--rounds', '1', '--scenario', join(dir, 'wrong.json')], `catsim: ${join(dir, 'wrong.json')}: "faults[0]" must be a fault id F1..F23, got "F99"\n`],
       [['run', '--rounds', '1', '--scenario', join(dir, 'typo.json')], `catsim: ${join(dir, 'typo.json')}: unknown field "pageSizee"\n`],
-      [['run', '--rounds', '1', '--scenario', 'no-such-scenario'], 'catsim: no built-in scenario "no-such-scenario" (there are: default, equivocation); a scenario file is named by a path with a "/" or ending in .json, e.g. ./no-such-scenario.json\n'],
+      [['run', '--rounds', '1', '--scenario', 'no-such-scenario'], 'catsim: no built-in scenario "no-such-scenario" (there are: default, equivocation, host-restart); a scenario file is named by a path with a "/" or ending in .json, e.g. ./no-such-scenario.json\n'],
       [['frobnicate'], 'catsim: Unknown argument: frobnicate\n'],
     ];
     for (const [args, message] of cases) {
@@ -52,7 +52,7 @@ describe('run --help', () => {
     expect(code).toBe(0);
     expect(stdout).toContain('Faults (a scenario\'s "faults"; each round enables a seeded subset, sim/faults/):\n  F1     tools added, removed or changed between pages of a scan (each change\n         bumps the revision)\n  F2     A-B-A: a change and its revert between or within scans\n');
     expect(stdout).toContain('\n  F12    unversioned server (no revision at all)\n');
-    expect(stdout).toContain('\n  F17    calls to tool names that were never listed (a model guessing real\n         names)\n  F23    a catalog over the whole-catalog limits (more tools than toolCountMax,\n         more descriptor bytes than catalogBytesMax)\n  EQUIV  equivocation: the same revision reported for different content\n         (scenario "equivocation": true)\n');
+    expect(stdout).toContain('\n  F17    calls to tool names that were never listed (a model guessing real\n         names)\n  F18    host restart mid-scan, inside or right after a publish, or between\n         lease and dispatch (the registry reloads from its durable store)\n  F23    a catalog over the whole-catalog limits (more tools than toolCountMax,\n         more descriptor bytes than catalogBytesMax)\n  EQUIV  equivocation: the same revision reported for different content\n         (scenario "equivocation": true)\n');
   });
 });
 

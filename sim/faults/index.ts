@@ -45,6 +45,17 @@ export const ALL_FAULTS: readonly FaultDefinition[] = [...FAULTS, ...SCENARIO_FA
  */
 export const CORE_ONLY_PROBES: readonly string[] = ['args-refused', 'expired-refused'];
 
+/**
+ * The probes a campaign of `faults` (a scenario's `faults`) cannot be asked to reach: those that
+ * only menu faults outside the list name (F18's, in a scenario without F18). Every other probe is
+ * owed by the default probe gate.
+ */
+export function probesOfAbsentFaults(faults: readonly string[]): Set<string> {
+  const listed = new Set(faults);
+  const owed = new Set(ALL_FAULTS.filter((fault) => listed.has(fault.id) || !(FAULTS as readonly FaultDefinition[]).includes(fault)).flatMap((fault) => fault.probes));
+  return new Set(FAULTS.flatMap((fault) => fault.probes).filter((name) => !owed.has(name)));
+}
+
 /** A fault id of the menu: `F1` .. `F18`, `F23`. */
 export type FaultId = (typeof FAULTS)[number]['id'];
 

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { PROBES } from '../../oracle/probes/index.ts';
-import { ALL_FAULTS, CORE_ONLY_PROBES, FAULT_IDS, FAULTS, SCENARIO_FAULTS } from './index.ts';
+import { ALL_FAULTS, CORE_ONLY_PROBES, FAULT_IDS, FAULTS, probesOfAbsentFaults, SCENARIO_FAULTS } from './index.ts';
 
 const FAULTS_DIR = dirname(fileURLToPath(import.meta.url));
 
@@ -39,5 +39,14 @@ describe('the registry and the coverage probes (oracle/probes)', () => {
     expect(probeNames.filter((name) => !named.has(name) && !CORE_ONLY_PROBES.includes(name))).toEqual([]);
     expect(CORE_ONLY_PROBES.filter((name) => named.has(name))).toEqual([]);
     expect(ALL_FAULTS.filter((fault) => fault.probes.length === 0).map((fault) => fault.id)).toEqual([]);
+  });
+
+  it('owes the probe gate every probe but those only faults outside the scenario name', () => {
+    const withoutF18 = FAULT_IDS.filter((id) => id !== 'F18');
+    expect([...probesOfAbsentFaults(withoutF18)]).toEqual(['host-restarted-mid-scan', 'host-crashed-in-publish', 'host-crashed-after-commit', 'host-crashed-after-lease', 'host-crashed-calls-in-flight']);
+    expect([...probesOfAbsentFaults(FAULT_IDS)]).toEqual([]);
+    // cursor-invalidated is F11's alone; equivocation-detected belongs to no menu fault and is always owed.
+    expect(probesOfAbsentFaults(withoutF18.filter((id) => id !== 'F11')).has('cursor-invalidated')).toBe(true);
+    expect(probesOfAbsentFaults([]).has('equivocation-detected')).toBe(false);
   });
 });

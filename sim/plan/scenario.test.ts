@@ -104,7 +104,7 @@ describe('scenarioProblem', () => {
     expect(scenarioProblem(edited((s) => { s.audiences[1] = 'acme'; }))).toBe('"audiences[1]" must be an audience "tenant.role" (two non-empty parts, no other "." and no "|"), got "acme"');
     expect(scenarioProblem(edited((s) => { s.equivocation = 'yes'; }))).toBe('"equivocation" must be a boolean, got "yes"');
     expect(scenarioProblem(edited((s) => { s.requiredProbes = [1]; }))).toBe('"requiredProbes[0]" must be a probe name, got 1');
-    expect(scenarioProblem(edited((s) => { s.requiredProbes = ['cursor-loop-quarantined', 'cursor-loop']; }))).toMatch(/^"requiredProbes" names no such probe: "cursor-loop" \(the probes are cursor-loop-quarantined, page-limit-quarantined, .*, stale-pin-refused-by-server, tenant-twins-published, catalog-limit-quarantined\)$/);
+    expect(scenarioProblem(edited((s) => { s.requiredProbes = ['cursor-loop-quarantined', 'cursor-loop']; }))).toMatch(/^"requiredProbes" names no such probe: "cursor-loop" \(the probes are cursor-loop-quarantined, page-limit-quarantined, .*, stale-pin-refused-by-server, tenant-twins-published, host-restarted-mid-scan, host-crashed-in-publish, host-crashed-after-commit, host-crashed-after-lease, host-crashed-calls-in-flight, catalog-limit-quarantined\)$/);
     expect(scenarioProblem(edited((s) => { s.timings = null; }))).toBe('"timings" must be an object, got null');
   });
 
