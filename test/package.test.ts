@@ -75,7 +75,7 @@ describe('a fresh project with catsim installed from the tarball', () => {
     // From the compiled CLI the package ships: no "running the TypeScript sources" note.
     expect(ran.stderr).toBe('');
     // Rounds 0-2 of seed 1, as in the repository (test/peers-table.test.ts).
-    expect(ran.stdout).toContain('violations per invariant: I1 0  I2 1  I3 0  I4 0  I5 31  I6 0  I7 0  I8 0  I9 0  I10 0  I11 0  I12 3  I13 13  I27 1\n');
+    expect(ran.stdout).toContain('violations per invariant: I1 0  I2 1  I3 0  I4 0  I5 31  I6 0  I7 0  I8 0  I9 0  I10 0  I11 0  I12 3  I13 13  I14 0  I15 0  I16 0  I17 0  I27 1\n');
   });
 
   it('tests the project\'s own host with a copy of the template whose three marked lines are changed', async () => {
@@ -90,7 +90,7 @@ describe('a fresh project with catsim installed from the tarball', () => {
     const ran = await run('npx', ['catsim', 'run', '--core', './my-core.ts', '--rounds', '3', '--workers', '1', '--no-shrink'], project);
     expect(ran.code, ran.stderr).toBe(1);
     // A host that takes page 1 for the whole catalog publishes a chain that does not end.
-    expect(ran.stdout).toContain('violations per invariant: I1 0  I2 10  I3 0  I4 0  I5 1  I6 0  I7 0  I8 0  I9 0  I10 0  I11 0  I12 3  I13 0  I27 0\n');
+    expect(ran.stdout).toContain('violations per invariant: I1 0  I2 10  I3 0  I4 0  I5 1  I6 0  I7 0  I8 0  I9 0  I10 0  I11 0  I12 3  I13 0  I14 0  I15 0  I16 0  I17 0  I27 0\n');
     expect(ran.stdout).toMatch(/^ {2}catsim replay --seed 1 --round 0 --core \.\/my-core\.ts {3}# I2 CHAIN_BROKEN: /m);
   });
 });
