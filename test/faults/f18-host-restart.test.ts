@@ -17,11 +17,10 @@ const KEY = 'fp:0000000000000001|acme.dev';
 const FIVE = ['read_file', 'write_file', 'list_directory', 'search_files', 'move_file'];
 
 function planWith(restarts: HostRestart[], callFraction = 0): RoundPlan {
-  const plan = handPlan({
-    faults: ['F18'], tHealMs: 2000, calls: { callFraction },
+  return handPlan({
+    faults: ['F18'], tHealMs: 2000, calls: { callFraction }, hostRestarts: restarts,
     servers: [handServer({ history: [step(0, 7, { 'acme.dev': tools(...FIVE) }), ...(callFraction > 0 ? [] : [step(300, 8, { 'acme.dev': tools(...FIVE.slice(1)) })])] })],
   });
-  return { ...plan, hostRestarts: restarts };
 }
 
 function mutant(name: string): NonNullable<Parameters<typeof runHand>[1]> {
