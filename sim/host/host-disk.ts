@@ -18,8 +18,8 @@
  * the pointers it holds (with their snapshot digests) and the lease ids of its call receipts are
  * ground truth for the oracle (`host_restarted`).
  */
-import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
+import { sqliteDriver } from '../../src/registry/sqlite-driver.ts';
 
 /** Thrown into the code of a boot that died: by the disk's triggers and the host's fences. */
 export class HostDown extends Error {
@@ -43,8 +43,6 @@ export interface DiskPointer {
   generation: number;
   snapshotDigest: string;
 }
-
-const requireHere = createRequire(import.meta.url);
 
 /** The tables of the registry schema (src/registry/sqlite-schema.ts) a dead boot must not write. */
 const TABLES = ['generations', 'pointers', 'disabled_keys', 'catalog_receipts', 'leases', 'call_receipts'] as const;
@@ -78,7 +76,8 @@ export class HostDisk {
    */
   connect(boot: number, onWrite: (write: DiskWrite) => boolean): Database.Database {
     if (this.#current !== undefined) this.#image = this.#current.serialize();
-    const Driver = requireHere('better-sqlite3') as typeof Database;
+    // Without better-sqlite3 (an optional peer dependency) this throws one line naming the install command.
+    const Driver = sqliteDriver('the simulated host disk of F18');
     const db = this.#image === null ? new Driver(':memory:') : new Driver(this.#image);
     let alive = true;
     db.function('catsim_disk', { deterministic: false, varargs: false }, (kind: unknown, key: unknown, generation: unknown, digest: unknown) => {
