@@ -33,6 +33,13 @@ import type { LinkRule, SessionEpisode } from '../transport/link-rules.ts';
 /** The fault menu, in order: the faults a scenario lists in `faults` and swarm testing enables. */
 export const FAULTS = [F1, F2, F3, F4, F5, F6, F7, F8, F9, F10, F11, F12, F13, F14, F15, F16, F17, F18, F23] as const;
 
+/**
+ * The order of the swarm draws (sim/plan/generate.ts): the order in which faults joined the menu,
+ * not their ids. A new fault takes the next draw at the end, so adding one never shifts another's
+ * draw even when its id sorts before an older fault's (F23 joined before F18).
+ */
+export const SWARM_ORDER: readonly FaultDefinition[] = [F1, F2, F3, F4, F5, F6, F7, F8, F9, F10, F11, F12, F13, F14, F15, F16, F17, F23, F18];
+
 /** Faults a scenario switches on for every round instead of listing them (equivocation). */
 export const SCENARIO_FAULTS = [EQUIVOCATION] as const;
 

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { PROBES } from '../../oracle/probes/index.ts';
-import { ALL_FAULTS, CORE_ONLY_PROBES, FAULT_IDS, FAULTS, probesOfAbsentFaults, SCENARIO_FAULTS } from './index.ts';
+import { ALL_FAULTS, CORE_ONLY_PROBES, FAULT_IDS, FAULTS, probesOfAbsentFaults, SCENARIO_FAULTS, SWARM_ORDER } from './index.ts';
 
 const FAULTS_DIR = dirname(fileURLToPath(import.meta.url));
 
@@ -12,6 +12,12 @@ describe('the fault registry', () => {
     expect(FAULT_IDS).toEqual([...Array.from({ length: 18 }, (_, i) => `F${i + 1}`), 'F23']);
     expect(SCENARIO_FAULTS.map((fault) => fault.id)).toEqual(['EQUIV']);
     expect(new Set(ALL_FAULTS.map((fault) => fault.id)).size).toBe(ALL_FAULTS.length);
+  });
+
+  it('draws the swarm in the order faults joined the menu: every fault once, new ones at the end', () => {
+    expect(new Set(SWARM_ORDER).size).toBe(FAULTS.length);
+    expect([...SWARM_ORDER].sort((a, b) => FAULTS.indexOf(a as never) - FAULTS.indexOf(b as never))).toEqual([...FAULTS]);
+    expect(SWARM_ORDER.slice(-2).map((fault) => fault.id)).toEqual(['F23', 'F18']);
   });
 
   it('holds one file per fault, fNN-NAME.ts numbered like its id (a new file needs its registry line)', async () => {

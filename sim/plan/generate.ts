@@ -11,7 +11,7 @@
  * round. Order of calls: see sim/faults/fault.ts and sim/faults/draft.ts.
  */
 import { createStreams, deriveRoundSeed, type Rng, type Streams } from '../random.ts';
-import { FAULTS, SCENARIO_FAULTS, isFaultId } from '../faults/index.ts';
+import { FAULTS, SCENARIO_FAULTS, SWARM_ORDER, isFaultId } from '../faults/index.ts';
 import type { FaultDefinition } from '../faults/fault.ts';
 import { GENERATION_PHASES, type HistoryChange, type ServerDraft } from '../faults/draft.ts';
 import { HEALTHY_NOTIFICATIONS } from '../faults/f03-list-changed.ts';
@@ -58,13 +58,14 @@ export function generatePlan(seed: string, round: number, scenario: Scenario, po
 }
 
 /**
- * The faults of this round: one swarm draw per fault of the menu, whether or not the scenario
+ * The faults of this round: one swarm draw per fault of the menu (in the order faults joined it), whether or not the scenario
  * lists it (so that listing one more fault changes no other's draw), then the scenario-level ones
  * the scenario switches on.
  */
 function enabledFaults(swarm: Rng, scenario: Scenario): FaultDefinition[] {
-  const drawn = FAULTS.map(() => swarm.chance(scenario.faultEnableFraction));
-  const menu = FAULTS.filter((fault, i) => drawn[i] === true && (scenario.faults as readonly string[]).includes(fault.id));
+  // Drawn in the order faults joined the menu (SWARM_ORDER), kept in menu order.
+  const drawn = new Map(SWARM_ORDER.map((fault) => [fault, swarm.chance(scenario.faultEnableFraction)]));
+  const menu = FAULTS.filter((fault) => drawn.get(fault) === true && (scenario.faults as readonly string[]).includes(fault.id));
   return [...menu, ...SCENARIO_FAULTS.filter((fault) => fault.switchedOnBy?.(scenario) ?? false)];
 }
 
