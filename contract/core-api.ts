@@ -135,6 +135,25 @@ export interface CoreEnvironment {
   /** The host's trusted effect classes by tool name (unlisted: WRITE). */
   effectClasses: Record<string, EffectClass>;
   confirmations: Confirmations;
+  /**
+   * The host's durable disk, present only in a round that restarts the host (F18): what a core
+   * keeps here survives the restart, everything else dies with the process. Absent otherwise.
+   */
+  disk?: CoreDisk;
+}
+
+/**
+ * The durable disk of a simulated host (F18). Every boot of the round (0 at the start, then one
+ * per restart) gets a fresh {@link CoreEnvironment} and a fresh connection to the same database,
+ * holding every transaction an earlier boot committed and nothing it did not. A core opens its
+ * registry store on `sqlite()` (the reference core: `openSqliteStoreOn`, src/registry/sqlite-store.ts).
+ * After its boot died, any write through the connection throws (a dead process writes nothing).
+ */
+export interface CoreDisk {
+  /** This boot's number: 0, 1, ... */
+  readonly boot: number;
+  /** This boot's connection: a better-sqlite3 12 `Database`, in memory (the world keeps its committed image). */
+  sqlite(): unknown;
 }
 
 /** One live connection: a connected SDK `Client` and the identity the server presents now. */

@@ -17,6 +17,7 @@ import { checkCoreConduct } from './invariants/core-conduct.ts';
 import { checkDefectAdmission } from './invariants/defect-admission.ts';
 import { checkDisclosedCalls } from './invariants/disclosed-calls.ts';
 import { checkGenerationUse } from './invariants/generation-use.ts';
+import { checkHostRestart } from './invariants/host-restart.ts';
 import { checkLiveness } from './invariants/liveness.ts';
 import { checkPlanDigest } from './invariants/plan-digest.ts';
 import { checkPointerHistory } from './invariants/pointer-history.ts';
@@ -45,9 +46,10 @@ import type { InvariantId, Violation } from './violation.ts';
  *   plus lost compare-and-swaps, I11: disclosures, ADMITs against a published generation, and
  *   rollbacks, I12: (server, audience) session keys of a settled round plus their probes that
  *   must be admitted, I13: scans seen by the world plus scans started by the core plus pages the
- *   core read, I27: publishes plus disclosures plus ADMITs; I22: surfaces the model received,
- *   I23: dispatched turns, I24: reserved turns, I25: turns with a capacity, I26: harmless turns
- *   within their capacity), so a report can show the oracle did work.
+ *   core read; I14-I17 of a host restart, see invariants/host-restart.ts; I27: publishes plus
+ *   disclosures plus ADMITs; I22: surfaces the model received, I23: dispatched turns, I24:
+ *   reserved turns, I25: turns with a capacity, I26: harmless turns within their capacity), so a
+ *   report can show the oracle did work.
  * - `metrics`: the round's measurements (see metrics.ts), plain JSON.
  */
 export interface Verdict {
@@ -72,6 +74,7 @@ const INVARIANT_GROUPS: readonly InvariantGroupCheck[] = [
   checkLiveness,
   checkScanTermination,
   checkCoreConduct,
+  checkHostRestart,
   checkCatalogLimits,
   checkSurface,
 ];

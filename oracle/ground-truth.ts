@@ -10,7 +10,8 @@
  * `disconnected` is read by no invariant (it explains a timeline; the world's own record needs no
  * judge); of `disclosure_refused`, only the audience asked about is indexed (for I12); of
  * `plan_made`, only the expected probes; of `policy_push`, only the delivered ones.
- * `core_failed` events are kept in order (CORE_FAILED).
+ * `core_failed` events are kept in order (CORE_FAILED), and so are `host_crashed` and
+ * `host_restarted` (F18: I13 ends a scan its host died in; I14-I16 judge the boots).
  *
  * Workflow: `buildGroundTruth(events)` once per trace, then query. Lookups that take `beforeSeq`
  * only see events strictly earlier in the trace, so an invariant can ask "what was true when the
@@ -28,6 +29,8 @@ import {
   type DefectPlantedEvent,
   type DisclosureEvent,
   type EffectPolicyEvent,
+  type HostCrashedEvent,
+  type HostRestartedEvent,
   type IdentityRotatedEvent,
   type PageRefusedEvent,
   type PageServedEvent,
@@ -208,6 +211,10 @@ export class GroundTruth {
   readonly callsExecuted: CallExecutedEvent[] = [];
   /** Every `core_failed`, in trace order. */
   readonly coreFailures: CoreFailedEvent[] = [];
+  /** Every `host_crashed` (F18), in trace order. */
+  readonly hostCrashes: HostCrashedEvent[] = [];
+  /** Every `host_restarted` (F18), in trace order. */
+  readonly hostRestarts: HostRestartedEvent[] = [];
   /** The first `call_executed` per leaseId (calls without a lease are not indexed here). */
   readonly firstExecutionByLeaseId = new Map<string, CallExecutedEvent>();
   /** The first `call_refused_by_server` per leaseId (refusals without a lease are not indexed). */
@@ -282,6 +289,8 @@ export function buildGroundTruth(events: readonly TraceEvent[]): GroundTruth {
       case 'disclosure': addDisclosure(truth, event); break;
       case 'disclosure_refused': truth.server(event.server).askedAudiences.add(event.audience); break;
       case 'core_failed': truth.coreFailures.push(event); break;
+      case 'host_crashed': truth.hostCrashes.push(event); break;
+      case 'host_restarted': truth.hostRestarts.push(event); break;
       case 'round_end': truth.roundEnd ??= event; break;
       case 'effect_policy': truth.setEffectPolicy(event); break;
       case 'policy_changed': addPolicyChange(truth, event); break;

@@ -50,6 +50,8 @@ export interface PlannerContext {
   adapter: WorldCore;
   policy: SimPolicyService;
   confirmations: ConfirmationLog;
+  /** Whether the host is down (F18): a planner of a dead host asks and sends nothing. */
+  hostDown?: () => boolean;
 }
 
 type Disclosure = { key: string; generation: number; snapshotDigest: string; tools: DisclosedTool[] };
@@ -85,7 +87,7 @@ export class SessionPlanner {
    * world's baseline uses the grants now and marks those that changed less than B ago.
    */
   #modelTurn(turn: TurnPlan): void {
-    const shown = this.#disclose();
+    const shown = this.ctx.hostDown?.() === true ? undefined : this.#disclose();
     if (shown === undefined) return;
     const { world, recorder, adapter, policy } = this.ctx;
     const context = {
@@ -106,7 +108,7 @@ export class SessionPlanner {
    * it until the probe), which keeps rounds short without weakening any check.
    */
   #tick(): void {
-    const shown = this.#disclose();
+    const shown = this.ctx.hostDown?.() === true ? undefined : this.#disclose();
     if (shown !== undefined && this.rng.chance(this.ctx.plan.calls.callFraction)) this.#planCall(shown);
     const next = this.#interval();
     if (next < this.ctx.plan.bounds.tHealMs) this.ctx.world.schedule(next, () => this.#tick());
@@ -220,6 +222,7 @@ export class SessionPlanner {
   }
 
   #send(request: SimCallRequest): void {
+    if (this.ctx.hostDown?.() === true) return;
     // The identity is read when the call goes out: the connection may have rotated meanwhile.
     void this.ctx.adapter.call({ ...request, identity: this.server.identity() }).catch((error: unknown) => this.ctx.world.fail(error));
   }

@@ -15,7 +15,8 @@
  */
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { CoreFactory, SimConnection } from './cores/adapter.ts';
-import { captureUnhandledRejections, errorText, guardCore, type CoreFailure, type WorldCore } from './cores/guard.ts';
+import { captureUnhandledRejections, errorText, type CoreFailure } from './cores/guard.ts';
+import { HostProcess, isHostDown } from './host/host-process.ts';
 import type { RoundPlan, ServerPlan } from './plan/types.ts';
 import { createStreams, type Rng, type Streams } from './random.ts';
 import { World } from './runtime/world.ts';
@@ -50,7 +51,9 @@ interface RoundContext {
   plan: RoundPlan;
   recorder: TraceRecorder;
   streams: Streams;
-  adapter: WorldCore;
+  adapter: HostProcess;
+  /** Whether the host is down (F18): planners ask and send nothing meanwhile. */
+  hostDown: () => boolean;
   policy: SimPolicyService;
   confirmations: ConfirmationLog;
   observer: RoundObserver | undefined;
@@ -69,24 +72,35 @@ export async function runRound(plan: RoundPlan, core: CoreFactory, coreName: str
   const streams = createStreams(plan.roundSeed);
   const policy = new SimPolicyService(plan.policy, world, recorder, streams.stream('run/policy'), plan.bounds.tHealMs, plan.nominalLatencyMs);
   const confirmations = new ConfirmationLog();
-  const adapter = guardCore(core, {
-    policySource: policy,
-    policyPollMs: plan.policy.pollIntervalMs,
-    leaseKey: plan.leaseKey,
-    effectClasses: plan.policy.effectClasses,
-    confirmations,
-    clock: world.clock,
-    scheduler: { after: (delayMs, fn) => ({ id: world.after(Math.max(0, Math.round(delayMs)), fn) }), cancel: (task) => world.cancel(task.id) },
-    random: streams.stream('core/random'),
-    sink: recorder.core,
-    bounds: plan.bounds,
-    timings: plan.timings,
-  }, (failure) => recordCoreFailure(recorder, failure));
-  const context: RoundContext = { world, plan, recorder, streams, adapter, policy, confirmations, observer };
+  const adapter = new HostProcess({
+    factory: core,
+    env: {
+      policySource: policy,
+      policyPollMs: plan.policy.pollIntervalMs,
+      leaseKey: plan.leaseKey,
+      effectClasses: plan.policy.effectClasses,
+      confirmations,
+      clock: world.clock,
+      scheduler: { after: (delayMs, fn) => ({ id: world.after(Math.max(0, Math.round(delayMs)), fn) }), cancel: (task) => world.cancel(task.id) },
+      random: streams.stream('core/random'),
+      sink: recorder.core,
+      bounds: plan.bounds,
+      timings: plan.timings,
+    },
+    randomOf: (boot) => streams.stream(`core/random/boot/${boot}`),
+    restarts: plan.hostRestarts ?? [],
+    tHealMs: plan.bounds.tHealMs,
+    recorder,
+    schedule: (atMs, fn) => world.schedule(atMs, fn),
+    now: () => world.now(),
+    onFailure: (failure) => recordCoreFailure(recorder, failure),
+  });
+  const context: RoundContext = { world, plan, recorder, streams, adapter, hostDown: () => adapter.down, policy, confirmations, observer };
   const servers = plan.servers.map((server) => buildServer(context, server));
   world.schedule(plan.bounds.tHealMs, () => recorder.world('quiet'));
   // A rejection the core leaves unhandled is its failure, recorded where it happens (guard.ts).
-  const restore = captureUnhandledRejections((reason) => recordCoreFailure(recorder, { during: 'unhandledRejection', reason: 'UNHANDLED_REJECTION', error: errorText(reason) }));
+  // A dead boot's code still unwinding (F18) is not a failure of the core: in a real crash it would not run.
+  const restore = captureUnhandledRejections((reason) => isHostDown(reason) || recordCoreFailure(recorder, { during: 'unhandledRejection', reason: 'UNHANDLED_REJECTION', error: errorText(reason) }));
   let result;
   try {
     result = await world.run(plan.bounds.tEndMs, () => startRound(context, servers));
@@ -162,7 +176,9 @@ function startSession(context: RoundContext, server: SimCatalogServer, audience:
     },
   };
   for (const episode of sessionEpisodesFor(server.plan, audience)) world.schedule(episode.atMs, () => episode.run(control));
-  adapter.attach({ connector, tenant, role, endpointDigest: `sim:${server.plan.id}`, refreshers: plan.refreshersPerKey });
+  // A host crash (F18) cuts the session's connection with no `disconnected` event: the world did not cut it, the process died.
+  const cut = (): void => { if (current !== undefined && !current.closed) current.disconnect(); };
+  adapter.attach({ connector, tenant, role, endpointDigest: `sim:${server.plan.id}`, refreshers: plan.refreshersPerKey }, cut);
   new SessionPlanner(context, server, audience, streams.stream(`run/${server.plan.id}/${audience}/planner`)).start();
 }
 

@@ -34,7 +34,7 @@ describe('catsim command line', () => {
       [['run', '--rounds', '1', '--scenario', join(dir, 'bad.json')], `catsim: ${join(dir, 'bad.json')}: not valid JSON\n`],
       [['run', '--rounds', '1', '--scenario', join(dir, 'wrong.json')], `catsim: ${join(dir, 'wrong.json')}: "faults[0]" must be a fault id F1..F23, got "F99"\n`],
       [['run', '--rounds', '1', '--scenario', join(dir, 'typo.json')], `catsim: ${join(dir, 'typo.json')}: unknown field "pageSizee"\n`],
-      [['run', '--rounds', '1', '--scenario', 'no-such-scenario'], 'catsim: no built-in scenario "no-such-scenario" (there are: default, equivocation); a scenario file is named by a path with a "/" or ending in .json, e.g. ./no-such-scenario.json\n'],
+      [['run', '--rounds', '1', '--scenario', 'no-such-scenario'], 'catsim: no built-in scenario "no-such-scenario" (there are: default, equivocation, host-restart); a scenario file is named by a path with a "/" or ending in .json, e.g. ./no-such-scenario.json\n'],
       [['frobnicate'], 'catsim: Unknown argument: frobnicate\n'],
     ];
     for (const [args, message] of cases) {

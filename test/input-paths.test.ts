@@ -16,7 +16,7 @@ describe('input paths say what they name', () => {
     expect(await runMain(['run', '--rounds', '1', '--scenario', dir])).toEqual(refused(`catsim: ${dir}: is a directory, not a file\n`));
     expect(await runMain(['run', '--rounds', '1', '--scenario', folder])).toEqual(refused(`catsim: ${folder}: is a directory, not a file\n`));
     expect(await runMain(['run', '--rounds', '1', '--scenario', './default'])).toEqual(refused('catsim: ./default: no such file\n'));
-    expect(await runMain(['run', '--rounds', '1', '--scenario', 'tmp'])).toEqual(refused('catsim: no built-in scenario "tmp" (there are: default, equivocation); a scenario file is named by a path with a "/" or ending in .json, e.g. ./tmp.json\n'));
+    expect(await runMain(['run', '--rounds', '1', '--scenario', 'tmp'])).toEqual(refused('catsim: no built-in scenario "tmp" (there are: default, equivocation, host-restart); a scenario file is named by a path with a "/" or ending in .json, e.g. ./tmp.json\n'));
     expect(await runMain(['run', '--rounds', '1', '--scenario', ''])).toEqual(refused('catsim: --scenario: the path is empty\n'));
   });
 

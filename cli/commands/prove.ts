@@ -73,10 +73,13 @@ export async function proveCommand(args: ProveArgs): Promise<number> {
   process.stdout.write(`${out.join('\n')}\n`);
   const results: MutantResult[] = [];
   for (const mutant of MUTANTS) {
-    const result = await firstDetection(mutant.name, args, scenario, workers);
+    // A mutant whose defence only a fault outside the given scenario exercises (F18) runs on its own scenario.
+    const own = mutant.scenario === undefined || mutant.scenario === scenario.name ? scenario : loadScenario(mutant.scenario);
+    const result = await firstDetection(mutant.name, args, own, workers);
     results.push(result);
     const rounds = result.caught ? `${result.rounds} (round ${result.firstRound})` : `not within ${args.cap}`;
-    process.stdout.write(`  ${result.name.padEnd(26)} ${(result.caught ? 'yes' : 'NO').padEnd(7)} ${rounds.padEnd(26)} ${result.caughtBy ?? '-'}   (expected: ${result.expected.join(' or ')})\n`);
+    const on = own === scenario ? '' : `, on scenario ${own.name}`;
+    process.stdout.write(`  ${result.name.padEnd(26)} ${(result.caught ? 'yes' : 'NO').padEnd(7)} ${rounds.padEnd(26)} ${result.caughtBy ?? '-'}   (expected: ${result.expected.join(' or ')}${on})\n`);
   }
   const lines = ['', `peers and the reference core on the same ${args.peerRounds} rounds:`];
   const reference = await runCampaign({ seed: args.seed, scenario, core: 'reference', firstRound: 0, rounds: args.peerRounds, workers, determinismEvery: 0 });

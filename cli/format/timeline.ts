@@ -45,6 +45,8 @@ const FORMATS: { readonly [T in TraceEventType]: (e: TraceEventOf<T>) => string 
   request_settled: (e) => `${e.requestId} settled ${e.settlement}${e.code === null ? '' : ` ${e.code}`}${e.check === null ? '' : ` ${e.check}`}${e.field === null ? '' : ` ${e.field}`}${e.limit === null ? '' : ` ${e.limit}`}${e.accepted ? '' : ' (refused: already settled)'}`,
   model_received: (e) => `model received ${e.requestId}: [${e.tools.map((t) => t.name).join(',')}]`,
   model_turn_ended: (e) => `${e.requestId} model turn ended`,
+  host_crashed: (e) => `HOST CRASHED (boot ${e.boot}, ${e.point})${e.cut === null ? '' : `, cut the publish of ${e.cut.key} generation ${e.cut.generation}`}`,
+  host_restarted: (e) => `host restarted (boot ${e.boot}) on ${e.committed.length} committed pointer(s), ${e.receipts.length} call receipt(s)`,
 };
 
 /** One line per event: `  t=   123ms #45 world  ...`. */

@@ -21,6 +21,14 @@ export const QUARANTINE_REASONS = [
 /** The reason of a `scan_ended`: `OK` for the two good states, else an INCOMPLETE or QUARANTINED reason. */
 export const SCAN_END_REASONS = ['OK', ...INCOMPLETE_REASONS, ...QUARANTINE_REASONS] as const;
 
+/**
+ * Where the world killed the host process (F18): `at_time` at a seeded instant (mid-walk or with
+ * calls in flight, whatever the host was doing), `in_publish` inside the publish transaction
+ * (before its catalog receipt row), `after_commit` after a publish committed but before the core
+ * reported it, `after_lease` after a lease was issued but before its call was dispatched.
+ */
+export const HOST_CRASH_POINTS = ['at_time', 'in_publish', 'after_commit', 'after_lease'] as const;
+
 /** The status of a published generation. */
 export const PUBLISH_STATUSES = ['ELIGIBLE', 'UNVERSIONED_OBSERVATION'] as const;
 

@@ -16,7 +16,7 @@ import {
 } from '../internal/fields.ts';
 import { eventOf } from '../internal/event.ts';
 import {
-  CALL_OUTCOMES, CORE_CALLS, CORE_FAILURE_REASONS, DISCLOSURE_REFUSALS, EFFECT_CLASSES, GATE_DECISIONS, PLAN_KINDS, PLANTED_DEFECTS,
+  CALL_OUTCOMES, CORE_CALLS, CORE_FAILURE_REASONS, DISCLOSURE_REFUSALS, EFFECT_CLASSES, GATE_DECISIONS, HOST_CRASH_POINTS, PLAN_KINDS, PLANTED_DEFECTS,
   POLICY_CHANNELS, PUBLISH_STATUSES, REQUEST_SETTLEMENTS, ROUND_END_REASONS, ROUND_STATUSES, SCAN_END_REASONS, SCAN_END_STATES,
   SERVER_CALL_REFUSALS, SURFACE_CHECKS, SURFACE_FIELDS, SURFACE_HOOKS, SURFACE_LATE_STEPS, SURFACE_LIMITS, SURFACE_REFUSALS,
   SURFACE_STAGES, TOOL_VERDICTS,
@@ -152,6 +152,23 @@ const coreFailed = eventOf('world', 'core_failed', discovery('the core failed to
   during: oneOf(CORE_CALLS),
   reason: oneOf(CORE_FAILURE_REASONS),
   error: field(str, 'the error\'s name and first message line, at most 200 characters'),
+});
+
+/** A publish as the host's disk holds it (F18): a catalog key's pointer and the snapshot it names. */
+const diskPointer = objectOf({ key: catalogKey, generation: nat, snapshotDigest: digest });
+
+/** World: the world killed the host process (F18). */
+const hostCrashed = eventOf('world', 'host_crashed', discovery('the world killed the host process (F18): from `t` on nothing of boot `boot` runs, writes to its disk or reaches the trace; its connections are cut; a new boot follows (`host_restarted`)'), {
+  boot: field(nat, 'the boot that died: 0, 1, ... per restart'),
+  point: field(oneOf(HOST_CRASH_POINTS), 'where it died; see [Codes](#codes)'),
+  cut: field(nullable(diskPointer), 'for `in_publish`: the publish `{"key", "generation", "snapshotDigest"}` whose transaction the crash cut (never committed); else null'),
+});
+
+/** World: a new core instance started on the same disk (F18). */
+const hostRestarted = eventOf('world', 'host_restarted', discovery('a new core instance started from the same durable store (F18); it is offered every catalog key again'), {
+  boot: field(nat, 'the new boot'),
+  committed: field(arrayOf(diskPointer, '{"key", "generation", "snapshotDigest"}[]'), 'every active pointer the disk holds as the boot starts (what was committed), by key'),
+  receipts: field(strings, 'lease ids of every call receipt the disk holds, in write order'),
 });
 
 /** Core: a scan (walk) of catalog key `key` began. */
@@ -397,6 +414,8 @@ export const TRACE_EVENTS = {
   quiet,
   round_end: roundEnd,
   core_failed: coreFailed,
+  host_crashed: hostCrashed,
+  host_restarted: hostRestarted,
   scan_started: scanStarted,
   page_read: pageRead,
   scan_ended: scanEnded,

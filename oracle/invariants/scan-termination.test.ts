@@ -132,6 +132,26 @@ describe('I13: scans terminate', () => {
     expect(recent).toBe(stuck + 2);
   });
 
+  it('a scan whose host died (F18) ends with it: judged only up to the crash', () => {
+    const b = new TraceBuilder();
+    standardWorld(b);
+    devWalk(b);
+    opsWalk(b);
+    // Cut 20 ms after it started: no violation, although the round ends 16 s later.
+    b.scanStarted(DEV_KEY, 'sc-cut');
+    b.at(b.now() + 10).emit('world', 'host_crashed', { boot: 0, point: 'at_time', cut: null });
+    // Open 6,000 ms when its host died, over the 5,040 ms budget: still SCAN_NEVER_ENDED, measured to the crash.
+    const stuck = b.scanStarted(DEV_KEY, 'sc-stuck');
+    const startedAt = b.now() - 10;
+    b.at(startedAt + 6_000).emit('world', 'host_crashed', { boot: 1, point: 'at_time', cut: null });
+    b.at(16_000).quiet();
+    b.roundEnd();
+    expect(checkTrace(b.build()).violations.filter((v) => v.invariant === 'I13')).toEqual([
+      { invariant: 'I13', round: ROUND, seq: stuck, code: 'SCAN_NEVER_ENDED',
+        evidence: `scan "sc-stuck" started at seq ${stuck} never ended; its host died 6000 ms later, over the 5040 ms budget` },
+    ]);
+  });
+
   it('PAGE_NOT_SERVED: a page the core read that the world did not serve to that scan before it, as that revision', () => {
     const invented = digestOf('never served');
     const later = digestOf(JSON.stringify(['c1', null, 3, [toolDigest('b')]]));

@@ -101,13 +101,15 @@ function reportRepeat(scan: ScanRequests, request: Request, firstSeq: number, fi
 function checkDuration(context: CheckContext, start: ScanStartedEvent, findings: Findings): void {
   const budgetMs = context.bounds.scanTimeoutMs + context.bounds.latencyMsMax;
   const end = context.observed.scanEnds.get(start.scanId);
-  const roundEnd = context.truth.roundEnd;
+  // A scan whose host died (F18) ended with it: only the time it ran before the crash is judged.
+  const crash = end === undefined ? context.truth.hostCrashes.find((event) => event.seq > start.seq) : undefined;
+  const roundEnd = crash ?? context.truth.roundEnd;
   if (end !== undefined) {
     if (end.t - start.t <= budgetMs) return;
     findings.add('I13', end.seq, 'SCAN_TOO_LONG',
       `scan "${start.scanId}" ran ${end.t - start.t} ms (seq ${start.seq} to ${end.seq}), over the ${budgetMs} ms budget`);
-  } else if (roundEnd !== null && roundEnd.t - start.t > budgetMs) {
+  } else if (roundEnd !== null && roundEnd !== undefined && roundEnd.t - start.t > budgetMs) {
     findings.add('I13', start.seq, 'SCAN_NEVER_ENDED',
-      `scan "${start.scanId}" started at seq ${start.seq} never ended; the round ended ${roundEnd.t - start.t} ms later, over the ${budgetMs} ms budget`);
+      `scan "${start.scanId}" started at seq ${start.seq} never ended; ${crash === undefined ? 'the round ended' : 'its host died'} ${roundEnd.t - start.t} ms later, over the ${budgetMs} ms budget`);
   }
 }

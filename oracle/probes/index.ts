@@ -30,6 +30,11 @@ import { undisclosedRefused } from './undisclosed-refused.ts';
 import { unversionedPublished } from './unversioned-published.ts';
 import { unversionedWriteRefused } from './unversioned-write-refused.ts';
 import type { Probe } from './probe.ts';
+import { hostRestartedMidScan } from './host-restarted-mid-scan.ts';
+import { hostCrashedInPublish } from './host-crashed-in-publish.ts';
+import { hostCrashedAfterCommit } from './host-crashed-after-commit.ts';
+import { hostCrashedAfterLease } from './host-crashed-after-lease.ts';
+import { hostCrashedCallsInFlight } from './host-crashed-calls-in-flight.ts';
 
 export type { Probe } from './probe.ts';
 
@@ -58,6 +63,11 @@ export const PROBES: readonly Probe[] = [
   revocationWhileLeaseLiveProbe,
   stalePinRefusedByServer,
   tenantTwinsPublishedProbe,
+  hostRestartedMidScan,
+  hostCrashedInPublish,
+  hostCrashedAfterCommit,
+  hostCrashedAfterLease,
+  hostCrashedCallsInFlight,
   catalogLimitQuarantined,
   ...SURFACE_PROBES,
 ];

@@ -55,4 +55,25 @@ describe('coverage probes', () => {
     expect(PROBES.at(-1)?.name).toBe('surface-capacity-fits');
     expect(PROBES.findIndex((probe) => probe.name === 'tenant-twins-published')).toBe(22);
   });
+
+  it('the F18 probes: a crash in its situation, then a restart, then the new boot serving', () => {
+    const key = `${ID0}|acme.dev`;
+    const crashWith = (point: string, before: (b: TraceBuilder) => void, served = true): string[] => {
+      const b = new TraceBuilder();
+      before(b);
+      b.emit('world', 'host_crashed', { boot: 0, point, cut: point === 'in_publish' ? { key, generation: 1, snapshotDigest: 'a'.repeat(64) } : null });
+      b.emit('world', 'host_restarted', { boot: 1, committed: [], receipts: [] });
+      if (served) b.published({ key, scanId: 'boot1-scan-0', sourceRevision: 7, pages: PAGE, tools: ['echo'] });
+      return probesHit(b.build().events);
+    };
+    expect(crashWith('at_time', (b) => b.scanStarted(key, 'scan-0'))).toEqual(['host-restarted-mid-scan']);
+    // A crash between scans is not mid-scan; one the new boot never served after is no hit.
+    expect(crashWith('at_time', () => undefined)).toEqual([]);
+    expect(crashWith('at_time', (b) => b.scanStarted(key, 'scan-0'), false)).toEqual([]);
+    expect(crashWith('in_publish', () => undefined)).toEqual(['host-crashed-in-publish']);
+    expect(crashWith('after_commit', () => undefined)).toEqual(['host-crashed-after-commit']);
+    expect(crashWith('after_lease', () => undefined)).toEqual(['host-crashed-after-lease']);
+    expect(crashWith('after_lease', (b) => b.receipt({ callId: 'c0', leaseId: 'lease-0', key, tool: 'echo' }))).toEqual(['host-crashed-after-lease', 'host-crashed-calls-in-flight']);
+    expect(crashWith('at_time', (b) => { b.receipt({ callId: 'c0', leaseId: 'lease-0', key, tool: 'echo' }); b.receiptOutcome('lease-0'); })).toEqual([]);
+  });
 });

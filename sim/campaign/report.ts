@@ -15,6 +15,7 @@ import type { Violation } from '../../oracle/index.ts';
 import { percentile } from '../../oracle/index.ts';
 import { noSurfaceMetrics, type SurfaceMetrics } from '../../oracle/metrics.ts';
 import { PROBES } from '../../oracle/probes/index.ts';
+import { probesOfAbsentFaults } from '../faults/index.ts';
 import type { RoundSummary } from './round-check.ts';
 
 /** One failing round: a violation, an UNDECIDED end, or both. */
@@ -181,7 +182,9 @@ export class ReportBuilder {
   #missedProbes(probes: Record<string, number>, roundsRun: number): string[] {
     if (this.#shard !== null) return []; // judged by merge, over every shard
     if (this.meta.core !== 'reference' || this.probeGate.rounds === undefined || roundsRun < this.probeGate.rounds) return [];
-    const required = this.probeGate.required ?? PROBES.map((probe) => probe.name);
+    // Without a list, every probe is owed except those only faults the scenario leaves out can reach.
+    const absent = probesOfAbsentFaults(this.meta.faults);
+    const required = this.probeGate.required ?? PROBES.map((probe) => probe.name).filter((name) => !absent.has(name));
     return required.filter((name) => (probes[name] ?? 0) === 0);
   }
 

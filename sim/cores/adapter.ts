@@ -13,6 +13,7 @@ export {
   type CoreAdapter,
   type CoreBounds,
   type CoreClock,
+  type CoreDisk,
   type CoreDefinition,
   type CoreEnvironment,
   type CoreFactory,

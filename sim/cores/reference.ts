@@ -12,6 +12,8 @@ import { REFERENCE_SEAMS, type CoreSeams } from '../../src/internal/seams.ts';
 import { DEFAULT_TRUST } from '../../src/validation/trust.ts';
 import type { CatalogRegistry } from '../../src/registry/registry.ts';
 import type { RegistryStore } from '../../src/registry/store.ts';
+import { openSqliteStoreOn } from '../../src/registry/sqlite-store.ts';
+import type Database from 'better-sqlite3';
 import type { AdmissionGate } from '../../src/admission/gate.ts';
 import type { ContentChecks } from '../../src/validation/content-checks.ts';
 import type { PageSource } from '../../src/discovery/page-source.ts';
@@ -45,6 +47,11 @@ export interface ReferenceVariant {
   contentChecks?: ContentChecks;
   /** A host subclass (e.g. one whose receipts omit the policy epoch); default {@link CatalogHost}. */
   host?: typeof CatalogHost;
+  /**
+   * The registry store a boot opens on the host's disk (F18, `env.disk`); default
+   * `openSqliteStoreOn`, the real SQLite store (src/registry/sqlite-store.ts).
+   */
+  diskStore?: (db: Database.Database, name: string) => RegistryStore;
   /** Wraps each connection's page source (the identity-rotation mutant). */
   wrapSource?: (source: ConnectedPageSource) => PageSource;
   /** Parts of the tool surface stage replaced (the surface mutants; src/surface/internal/parts.ts). */
@@ -78,6 +85,17 @@ function hostWithSeams(variant: ReferenceVariant): typeof CatalogHost {
   };
 }
 
+/**
+ * The store of a boot when the round gives the host a disk (F18): the variant's, else the real
+ * SQLite store on the disk's connection. None otherwise (the host's in-memory default).
+ */
+function diskStoreOf(env: CoreEnvironment, variant: ReferenceVariant): { store?: RegistryStore } {
+  if (env.disk === undefined) return {};
+  const db = env.disk.sqlite() as Database.Database;
+  const name = `disk:boot${env.disk.boot}`;
+  return { store: (variant.diskStore ?? openSqliteStoreOn)(db, name) };
+}
+
 class ReferenceAdapter implements CoreAdapter {
   readonly #host: CatalogHost;
   readonly #wrap: (source: ConnectedPageSource) => PageSource;
@@ -89,7 +107,7 @@ class ReferenceAdapter implements CoreAdapter {
     this.#wrap = variant.wrapSource ?? ((source) => source);
     this.#host = new Host(
       // src/ports.ts types an observation loosely (`type` plus fields); the recorder holds it to the trace contract.
-      { clock: env.clock, scheduler: env.scheduler, random: env.random, sink: { emit: (observation) => env.sink.emit(observation as CoreObservation) } },
+      { clock: env.clock, scheduler: env.scheduler, random: env.random, sink: { emit: (observation) => env.sink.emit(observation as CoreObservation) }, ...diskStoreOf(env, variant) },
       {
         limits: { pageCountMax: env.bounds.pageCountMax, byteCountMax: env.bounds.byteCountMax, scanTimeoutMs: env.bounds.scanTimeoutMs },
         refresh: { ...env.timings, generationTtlMs: env.bounds.generationTtlMs },
@@ -98,6 +116,8 @@ class ReferenceAdapter implements CoreAdapter {
         policyPollMs: env.policyPollMs,
         policySource: { poll: (audience) => env.policySource.poll(audienceName(audience)) },
         confirmations: env.confirmations,
+        // Scan ids are unique in a round: a boot after a host restart (F18) numbers its own.
+        ...(env.disk === undefined || env.disk.boot === 0 ? {} : { scanIdPrefix: `boot${env.disk.boot}-scan-` }),
       },
     );
   }

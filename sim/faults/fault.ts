@@ -51,7 +51,7 @@ export type FaultLifetime = 'trait' | 'episode';
  * their hooks (whose types mention plans, whose `faults` field is typed by that union).
  */
 export interface FaultDefinition<Id extends string = string, R extends RateSpecs = RateSpecs> {
-  /** The fault's id in the fault menu, `F1` .. `F17`, or `EQUIV` for equivocation. */
+  /** The fault's id in the fault menu, `F1` .. `F18`, or `EQUIV` for equivocation. */
   readonly id: Id;
   /** What goes wrong, in one line (the fault menu's entry), for `catsim run --help` and docs. */
   readonly title: string;

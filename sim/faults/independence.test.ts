@@ -14,7 +14,7 @@ import type { FaultDefinition } from './fault.ts';
 import { ALL_FAULTS, FAULTS } from './index.ts';
 
 /** Every fault of the menu enabled in every round, and equivocation on. */
-const EVERYTHING: Scenario = { ...loadScenario('default'), faultEnableFraction: 1, equivocation: true };
+const EVERYTHING: Scenario = { ...loadScenario('default'), faults: FAULTS.map((fault) => fault.id), faultEnableFraction: 1, equivocation: true };
 
 function without(fault: FaultDefinition): Scenario {
   if (!(FAULTS as readonly FaultDefinition[]).includes(fault)) return { ...EVERYTHING, equivocation: false };

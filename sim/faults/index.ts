@@ -23,6 +23,7 @@ import { F15 } from './f15-transport.ts';
 import { F16 } from './f16-tenant-twins.ts';
 import { F17 } from './f17-guessed-names.ts';
 import { F22 } from './f22-surface-hooks.ts';
+import { F18 } from './f18-host-restart.ts';
 import { F23 } from './f23-over-limit-catalog.ts';
 import { EQUIVOCATION } from './equivocation.ts';
 import type { FaultDefinition } from './fault.ts';
@@ -31,7 +32,7 @@ import { sortRules, type RuleEnv, type ServerRules } from '../server/rules.ts';
 import type { LinkRule, SessionEpisode } from '../transport/link-rules.ts';
 
 /** The fault menu, in order: the faults a scenario lists in `faults` and swarm testing enables. */
-export const FAULTS = [F1, F2, F3, F4, F5, F6, F7, F8, F9, F10, F11, F12, F13, F14, F15, F16, F17, F22, F23] as const;
+export const FAULTS = [F1, F2, F3, F4, F5, F6, F7, F8, F9, F10, F11, F12, F13, F14, F15, F16, F17, F18, F22, F23] as const;
 
 /** Faults a scenario switches on for every round instead of listing them (equivocation). */
 export const SCENARIO_FAULTS = [EQUIVOCATION] as const;
@@ -45,13 +46,24 @@ export const ALL_FAULTS: readonly FaultDefinition[] = [...FAULTS, ...SCENARIO_FA
  */
 export const CORE_ONLY_PROBES: readonly string[] = ['args-refused', 'expired-refused'];
 
-/** A fault id of the menu: `F1` .. `F17`. */
+/**
+ * The probes a campaign of `faults` (a scenario's `faults`) cannot be asked to reach: those that
+ * only menu faults outside the list name (F18's, in a scenario without F18). Every other probe is
+ * owed by the default probe gate.
+ */
+export function probesOfAbsentFaults(faults: readonly string[]): Set<string> {
+  const listed = new Set(faults);
+  const owed = new Set(ALL_FAULTS.filter((fault) => listed.has(fault.id) || !(FAULTS as readonly FaultDefinition[]).includes(fault)).flatMap((fault) => fault.probes));
+  return new Set(FAULTS.flatMap((fault) => fault.probes).filter((name) => !owed.has(name)));
+}
+
+/** A fault id of the menu: `F1` .. `F18`, `F23`. */
 export type FaultId = (typeof FAULTS)[number]['id'];
 
 /** The menu's ids, in order. */
 export const FAULT_IDS: readonly FaultId[] = FAULTS.map((fault) => fault.id);
 
-/** The menu's ids as a phrase for messages and schema titles, e.g. `F1..F17`. */
+/** The menu's ids as a phrase for messages and schema titles, e.g. `F1..F18`. */
 export const FAULT_ID_RANGE = `${FAULT_IDS[0]}..${FAULT_IDS.at(-1)}`;
 
 /** Whether `id` names a fault of the menu. */

@@ -3,13 +3,13 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { PROBES } from '../../oracle/probes/index.ts';
-import { ALL_FAULTS, CORE_ONLY_PROBES, FAULT_IDS, FAULTS, SCENARIO_FAULTS } from './index.ts';
+import { ALL_FAULTS, CORE_ONLY_PROBES, FAULT_IDS, FAULTS, probesOfAbsentFaults, SCENARIO_FAULTS } from './index.ts';
 
 const FAULTS_DIR = dirname(fileURLToPath(import.meta.url));
 
 describe('the fault registry', () => {
-  it('lists F1..F17, F22 and F23 in menu order, then equivocation, each id once', () => {
-    expect(FAULT_IDS).toEqual([...Array.from({ length: 17 }, (_, i) => `F${i + 1}`), 'F22', 'F23']);
+  it('lists F1..F18, F22 and F23 in menu order, then equivocation, each id once', () => {
+    expect(FAULT_IDS).toEqual([...Array.from({ length: 18 }, (_, i) => `F${i + 1}`), 'F22', 'F23']);
     expect(SCENARIO_FAULTS.map((fault) => fault.id)).toEqual(['EQUIV']);
     expect(new Set(ALL_FAULTS.map((fault) => fault.id)).size).toBe(ALL_FAULTS.length);
   });
@@ -39,5 +39,14 @@ describe('the registry and the coverage probes (oracle/probes)', () => {
     expect(probeNames.filter((name) => !named.has(name) && !CORE_ONLY_PROBES.includes(name))).toEqual([]);
     expect(CORE_ONLY_PROBES.filter((name) => named.has(name))).toEqual([]);
     expect(ALL_FAULTS.filter((fault) => fault.probes.length === 0).map((fault) => fault.id)).toEqual([]);
+  });
+
+  it('owes the probe gate every probe but those only faults outside the scenario name', () => {
+    const withoutF18 = FAULT_IDS.filter((id) => id !== 'F18');
+    expect([...probesOfAbsentFaults(withoutF18)]).toEqual(['host-restarted-mid-scan', 'host-crashed-in-publish', 'host-crashed-after-commit', 'host-crashed-after-lease', 'host-crashed-calls-in-flight']);
+    expect([...probesOfAbsentFaults(FAULT_IDS)]).toEqual([]);
+    // cursor-invalidated is F11's alone; equivocation-detected belongs to no menu fault and is always owed.
+    expect(probesOfAbsentFaults(withoutF18.filter((id) => id !== 'F11')).has('cursor-invalidated')).toBe(true);
+    expect(probesOfAbsentFaults([]).has('equivocation-detected')).toBe(false);
   });
 });

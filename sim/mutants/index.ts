@@ -9,6 +9,7 @@ import { ForwardUndisclosedGate, RefuseEverythingGate, RevocationOnRefreshGate, 
 import { anyDialectChecks, NoEpochReceiptHost, StickyIdentitySource } from './others.ts';
 import { BlindStore, KeyWithoutTenantRegistry, NoCasRegistry, ServeExpiredRegistry } from './registries.ts';
 import { DOUBLE_SETTLEMENT, HOOKS_ADD_TOOLS, ONLY_EARLY_CHECK, REFUSAL_WITHOUT_SETTLEMENT, SEAL_FROM_FINAL_REQUEST, SHALLOW_BASELINE, SILENT_TOP_N } from './surface.ts';
+import { PreCrashMemoryRegistry, ResumeFromCursorWalk, TwoTransactionPublishStore } from './restarts.ts';
 import { FirstPageOnlyWalk, IgnoreIdentityWalk, LastPageRevisionWalk, NoCatalogLimitsWalk, NoCursorLoopDetectionWalk, NoFinalRecheckWalk, TwoEqualScansWalk } from './walks.ts';
 
 /** One mutant: its name, the defence it lacks, the invariants expected to catch it, and how to build it. */
@@ -17,6 +18,11 @@ export interface Mutant {
   removedDefence: string;
   expectedCatchers: string[];
   core: CoreFactory;
+  /**
+   * The scenario `catsim prove` runs it on when not the one prove was given: the F18 mutants need
+   * host restarts, which the default scenario does not enable yet (`scenarios/host-restart.json`).
+   */
+  scenario?: string;
 }
 
 /** Every mutant, by name, in SPEC section 12 order. */
@@ -46,4 +52,7 @@ export const MUTANTS: readonly Mutant[] = [
   { name: 'double-settlement', removedDefence: 'settling each refusal exactly once', expectedCatchers: ['I24'], core: referenceCore({ surfaceParts: DOUBLE_SETTLEMENT }) },
   { name: 'silent-top-n', removedDefence: 'CAPACITY_EXCEEDED instead of a silent top-N cut', expectedCatchers: ['I25', 'I22', 'I23'], core: referenceCore({ surfaceParts: SILENT_TOP_N }) },
   { name: 'hooks-add-tools', removedDefence: 'refusing tools the original owners did not admit (hooks may add them)', expectedCatchers: ['I22', 'I23'], core: referenceCore({ surfaceParts: HOOKS_ADD_TOOLS }) },
+  { name: 'two-transaction-publish', removedDefence: 'the pointer and its catalog receipt in one transaction (F18: a crash between them leaves a half publish on the disk)', expectedCatchers: ['I15'], core: referenceCore({ diskStore: (db, name) => new TwoTransactionPublishStore(db, name) }), scenario: 'host-restart' },
+  { name: 'resume-walk-after-restart', removedDefence: 'starting every walk of a new process from page 1 (F18: a half-finished walk is resumed from its saved cursor)', expectedCatchers: ['I14', 'I2'], core: referenceCore({ walk: ResumeFromCursorWalk }), scenario: 'host-restart' },
+  { name: 'trust-pre-crash-memory', removedDefence: 'reloading the registry from the durable store after a restart (F18: the pre-crash in-memory pointers are trusted)', expectedCatchers: ['I15'], core: referenceCore({ registry: PreCrashMemoryRegistry }), scenario: 'host-restart' },
 ];

@@ -4,8 +4,8 @@
  * own `server/<id>/<fault id>` and `round/<fault id>` (sim/faults/), so enabling, removing or
  * re-tuning one fault never shifts the draws of another.
  *
- * Swarm testing: the `swarm` stream draws once per fault of the menu, in menu order, whether to
- * enable it (with the scenario's `faultEnableFraction`, if the scenario lists it), so rounds
+ * Swarm testing: each fault of the menu draws once from its own `swarm/<fault id>` stream whether
+ * to enable it (with the scenario's `faultEnableFraction`, if the scenario lists it), so rounds
  * differ in which faults they combine, not only in timing. Episodes (changes, restarts, late
  * notifications) act in [0, T_heal); traits (cursor misbehaviour, no revision) last the whole
  * round. Order of calls: see sim/faults/fault.ts and sim/faults/draft.ts.
@@ -48,7 +48,7 @@ const GRANT_GAP_FRACTION = 0.3;
 export function generatePlan(seed: string, round: number, scenario: Scenario, pool: readonly PoolTool[] = TOOL_POOL): RoundPlan {
   const roundSeed = deriveRoundSeed(seed, round);
   const streams = createStreams(roundSeed);
-  const enabled = enabledFaults(streams.stream('swarm'), scenario);
+  const enabled = enabledFaults(streams, scenario);
   const serverCount = streams.stream('topology').int(scenario.servers.min, scenario.servers.max);
   const servers = Array.from({ length: serverCount }, (_, index) => generateServer(`s${index}`, streams, enabled, scenario, pool));
   const plan = basePlan({ seed, round, roundSeed, scenario, streams, pool }, servers, enabled);
@@ -58,13 +58,14 @@ export function generatePlan(seed: string, round: number, scenario: Scenario, po
 }
 
 /**
- * The faults of this round: one swarm draw per fault of the menu, whether or not the scenario
- * lists it (so that listing one more fault changes no other's draw), then the scenario-level ones
- * the scenario switches on.
+ * The faults of this round: each fault of the menu draws from its own `swarm/<fault id>` stream,
+ * whether or not the scenario lists it, so that adding a fault to the menu (wherever its id sorts)
+ * or listing one more in a scenario changes no other fault's draw; then the scenario-level ones
+ * the scenario switches on. Kept in menu order.
  */
-function enabledFaults(swarm: Rng, scenario: Scenario): FaultDefinition[] {
-  const drawn = FAULTS.map(() => swarm.chance(scenario.faultEnableFraction));
-  const menu = FAULTS.filter((fault, i) => drawn[i] === true && (scenario.faults as readonly string[]).includes(fault.id));
+function enabledFaults(streams: Streams, scenario: Scenario): FaultDefinition[] {
+  const listed = new Set<string>(scenario.faults);
+  const menu = FAULTS.filter((fault) => streams.stream(`swarm/${fault.id}`).chance(scenario.faultEnableFraction) && listed.has(fault.id));
   return [...menu, ...SCENARIO_FAULTS.filter((fault) => fault.switchedOnBy?.(scenario) ?? false)];
 }
 

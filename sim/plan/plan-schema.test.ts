@@ -19,7 +19,7 @@ function edited(edit: (plan: Record<string, any>) => void): unknown {
 
 describe('planProblem', () => {
   it('accepts the plans catsim writes: generated on every shipped scenario and catalog, their shrink reductions, hand plans', () => {
-    for (const name of ['default', 'equivocation']) {
+    for (const name of ['default', 'equivocation', 'host-restart']) {
       for (let round = 0; round < 40; round += 1) {
         const plan = generatePlan('schema', round, loadScenario(name));
         expect(planProblem(asFile(plan)), `${name} round ${round}`).toBeUndefined();

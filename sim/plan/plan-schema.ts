@@ -21,6 +21,11 @@ const boolean = { type: 'boolean', title: 'a boolean' };
 const string = { type: 'string', title: 'a string' };
 const strings = { type: 'array', title: 'an array of strings', items: string };
 
+/** `schema` with property `name` optional (a field added later: plan files without it stay valid). */
+function optionalLast(schema: Record<string, unknown>, name: string): Record<string, unknown> {
+  return { ...schema, required: (schema.required as string[]).filter((field) => field !== name) };
+}
+
 /** A closed object: every listed property required, no other allowed. */
 function object(properties: Record<string, unknown>, title = 'an object'): Record<string, unknown> {
   return { type: 'object', title, required: Object.keys(properties), additionalProperties: false, properties };
@@ -95,7 +100,7 @@ const SERVER = withOptional(object({
 /** The JSON Schema (draft 2020-12) of a `catsim.plan.v1` file. */
 export const PLAN_SCHEMA = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
-  ...object({
+  ...optionalLast(object({
     schema: { title: '"catsim.plan.v1"', const: 'catsim.plan.v1' },
     seed: string,
     round: ms,
@@ -128,7 +133,8 @@ export const PLAN_SCHEMA = {
     }),
     sampleArgs: { type: 'object', title: 'an object of arguments by tool name', additionalProperties: { type: 'object', title: 'an object of arguments' } },
     servers: { type: 'array', title: 'an array of server plans', items: SERVER },
-  }, 'a catsim.plan.v1 plan (an object)'),
+    hostRestarts: { type: 'array', title: 'an array of host restarts', items: object({ atMs: ms, point: { title: 'one of "at_time", "in_publish", "after_commit", "after_lease"', enum: ['at_time', 'in_publish', 'after_commit', 'after_lease'] }, downMs: positive }) },
+  }, 'a catsim.plan.v1 plan (an object)'), 'hostRestarts'),
   $defs: {
     // Counts and times (ms) stop at 2^31 - 1: every value stays an exact integer in the simulator.
     nonNegativeInteger: { type: 'integer', title: 'an integer from 0 to 2147483647', minimum: 0, maximum: 2147483647 },

@@ -203,6 +203,20 @@ export interface ServerPlan {
   turns?: TurnPlan[];
 }
 
+/** Where F18 kills the host (contract/trace/codes.ts `HOST_CRASH_POINTS`). */
+export type HostCrashPoint = 'at_time' | 'in_publish' | 'after_commit' | 'after_lease';
+
+/**
+ * One planned host restart (F18): armed at `atMs`, the host dies at `point`'s first occurrence
+ * from then on (at once for `at_time`; never if it does not occur before T_heal), and a new core
+ * instance starts on the same disk `downMs` later.
+ */
+export interface HostRestart {
+  atMs: number;
+  point: HostCrashPoint;
+  downMs: number;
+}
+
 /** Everything one round runs. */
 export interface RoundPlan {
   schema: 'catsim.plan.v1';
@@ -227,4 +241,6 @@ export interface RoundPlan {
   /** Valid sample arguments by tool name, for every tool the histories contain (planners' calls). */
   sampleArgs: Record<string, Record<string, unknown>>;
   servers: ServerPlan[];
+  /** F18: host restarts in time order (absent or empty: the host runs the whole round). */
+  hostRestarts?: HostRestart[];
 }

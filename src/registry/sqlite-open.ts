@@ -48,6 +48,26 @@ export function openRegistryDatabase(path: string, busyTimeoutMs: number, migrat
   }
 }
 
+/**
+ * Prepares a connection the caller opened in memory (`new Database(':memory:')` or from a
+ * serialized image, `new Database(buffer)`) as a registry database, as {@link openRegistryDatabase}
+ * does a file: refuse what is not ours, lock, migrate, check the tables. The connection stays open
+ * whatever happens (the caller owns it). An in-memory database has no journal on disk, so the
+ * write-ahead-log pragmas of a file do not apply: its durability is the caller's (the simulator
+ * keeps the image of what was committed across a simulated host restart, sim/host/host-disk.ts).
+ * @throws RegistryStoreError as {@link openRegistryDatabase} (never LOCKED or NO_DRIVER here);
+ *   TypeError when `db` is not an open in-memory connection.
+ */
+export function prepareMemoryDatabase(db: Database.Database, name: string, migrations: readonly Migration[]): void {
+  if (!db.open || !db.memory) throw new TypeError(`registry store ${name}: prepareMemoryDatabase needs an open in-memory connection`);
+  checkMigrations(migrations);
+  try {
+    prepareDatabase(db, name, migrations, db.constructor as SqliteDriver);
+  } catch (error) {
+    throw storeError(name, error, 0);
+  }
+}
+
 function prepareDatabase(db: Database.Database, path: string, migrations: readonly Migration[], Driver: SqliteDriver): void {
   // One writer per database, for the life of the connection: the first read takes the lock and
   // keeps it, so a second host on the same file fails here, fast, instead of interleaving its
@@ -90,6 +110,10 @@ function migrateOrRefuse(db: Database.Database, path: string, version: number, m
  */
 function setDurability(db: Database.Database, path: string): void {
   const mode = db.pragma('journal_mode = WAL', { simple: true });
+  if (db.memory && mode === 'memory') {
+    db.pragma('foreign_keys = ON');
+    return;
+  }
   if (mode !== 'wal') throw new RegistryStoreError(path, 'IO', `cannot use write-ahead logging (journal_mode stays ${String(mode)})`);
   db.pragma('synchronous = FULL');
   db.pragma('fullfsync = ON');

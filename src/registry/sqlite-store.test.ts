@@ -16,7 +16,7 @@ import { DEFAULT_TRUST, trustDigest } from '../validation/trust.ts';
 import { CatalogRegistry } from './registry.ts';
 import { sqliteDriver } from './sqlite-driver.ts';
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION, type Migration } from './sqlite-schema.ts';
-import { openSqliteStore, openSqliteStoreWith, type SqliteRegistryStore, type SqliteStoreOptions } from './sqlite-store.ts';
+import { openSqliteStore, openSqliteStoreOn, openSqliteStoreWith, type SqliteRegistryStore, type SqliteStoreOptions } from './sqlite-store.ts';
 import { RegistryStoreError } from './store-error.ts';
 import { callReceiptFor, generationAt, KEY, leases, receiptOf, STORE_KEY } from './testing/store-fixtures.ts';
 import { afterThisTest, tempDir } from './testing/temp-dirs.ts';
@@ -386,5 +386,35 @@ describe('better-sqlite3 stays optional', () => {
       .filter((path) => readFileSync(path, 'utf8').split('\n').some((line) => /from 'better-sqlite3'|require\('better-sqlite3'\)/.test(line) && !line.startsWith('import type ')));
     expect(loaders).toEqual([]);
     expect(readFileSync('src/registry/sqlite-driver.ts', 'utf8')).toContain("export const SQLITE_DRIVER_MODULE = 'better-sqlite3';");
+  });
+});
+
+describe('a store on an in-memory connection (the simulator\'s host disk, F18)', () => {
+  it('migrates a fresh connection, and a connection opened from its serialized image holds what was committed', () => {
+    const first = new Database(':memory:');
+    afterThisTest(() => first.close());
+    const store = openSqliteStoreOn(first, 'disk:boot0');
+    const one = generationAt(1, 3);
+    expect(store.compareAndSet(STORE_KEY, 0, one, receiptOf(one))).toBe(true);
+    const [lease] = leases(1);
+    store.recordLease(lease!);
+    expect(first.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    const second = new Database(first.serialize());
+    afterThisTest(() => second.close());
+    const reopened = openSqliteStoreOn(second, 'disk:boot1');
+    expect(reopened.active(STORE_KEY)?.snapshotDigest).toBe(one.snapshotDigest);
+    expect(reopened.catalogReceipts(STORE_KEY).map((receipt) => receipt.catalogGeneration)).toEqual([1]);
+    expect(reopened.issuedLeaseCount()).toBe(1);
+  });
+
+  it('refuses a connection that is not in memory, and another application\'s image, naming the store', () => {
+    const path = freshPath();
+    const file = new Database(path);
+    afterThisTest(() => file.close());
+    expect(() => openSqliteStoreOn(file, 'disk:file')).toThrow('registry store disk:file: prepareMemoryDatabase needs an open in-memory connection');
+    const foreign = new Database(':memory:');
+    afterThisTest(() => foreign.close());
+    foreign.exec('CREATE TABLE notes (body TEXT)');
+    expect(() => openSqliteStoreOn(foreign, 'disk:foreign')).toThrow(RegistryStoreError);
   });
 });

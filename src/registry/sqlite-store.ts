@@ -28,7 +28,7 @@ import type Database from 'better-sqlite3';
 import type { CallOutcome } from '../admission/codes.ts';
 import type { LEASE_SCHEMA, SignedLease } from '../admission/lease.ts';
 import { digestOfSnapshot, type ToolCatalogSnapshot } from '../snapshot/snapshot.ts';
-import { DEFAULT_BUSY_TIMEOUT_MS, openRegistryDatabase } from './sqlite-open.ts';
+import { DEFAULT_BUSY_TIMEOUT_MS, openRegistryDatabase, prepareMemoryDatabase } from './sqlite-open.ts';
 import { MIGRATIONS, type Migration } from './sqlite-schema.ts';
 import { RegistryStoreError } from './store-error.ts';
 import {
@@ -71,6 +71,20 @@ export function openSqliteStoreWith(options: SqliteStoreOptions, migrations: rea
   if (!Number.isSafeInteger(busyTimeoutMs) || busyTimeoutMs < 0) throw new RangeError(`busyTimeoutMs must be an integer >= 0, got ${busyTimeoutMs}`);
   const db = openRegistryDatabase(options.path, busyTimeoutMs, migrations);
   return new SqliteRegistryStore(db, options.path);
+}
+
+/**
+ * A store on a connection the caller opened in memory (a better-sqlite3 `Database` from
+ * `':memory:'` or from a serialized image), migrated and checked as {@link openSqliteStore} does a
+ * file. The caller owns the connection and its durability: this is how the simulator runs the
+ * real store under a simulated host restart (sim/host/host-disk.ts), keeping the committed image
+ * of the database across boots. `name` stands for the path in errors.
+ * @throws RegistryStoreError (FOREIGN, NEWER_SCHEMA, CORRUPT, MIGRATION_FAILED, IO) as
+ *   {@link openSqliteStore}; TypeError when `db` is not an open in-memory connection.
+ */
+export function openSqliteStoreOn(db: Database.Database, name: string): SqliteRegistryStore {
+  prepareMemoryDatabase(db, name, MIGRATIONS);
+  return new SqliteRegistryStore(db, name);
 }
 
 interface GenerationRow {

@@ -16,7 +16,7 @@
  */
 import type { CoreFactory } from '../../sim/cores/adapter.ts';
 import { referenceCore } from '../../sim/cores/reference.ts';
-import type { CallsPlan, CursorTrait, FaultLabel, IdentityRotation, LinkFaults, NotificationPlan, OverLimitCatalog, PlantedDefect, PolicyPlan, RevisionStep, RoundPlan, ServerPlan, SurfaceHookKind, SurfaceLateStep, ToolDescriptor, TurnPlan } from '../../sim/plan/types.ts';
+import type { CallsPlan, CursorTrait, FaultLabel, HostRestart, IdentityRotation, LinkFaults, NotificationPlan, OverLimitCatalog, PlantedDefect, PolicyPlan, RevisionStep, RoundPlan, ServerPlan, SurfaceHookKind, SurfaceLateStep, ToolDescriptor, TurnPlan } from '../../sim/plan/types.ts';
 import { sampleArgs } from '../../sim/plan/sample-args.ts';
 import { TOOL_POOL } from '../../sim/plan/tool-pool.ts';
 import { decodeCursor } from '../../sim/server/cursor.ts';
@@ -148,6 +148,8 @@ export interface HandPlanOptions {
    * `max(refreshIntervalMs, policyPollMs)` before T_end.
    */
   calls?: Partial<CallsPlan>;
+  /** F18: host restarts (default none: the host runs the whole round, with no disk). */
+  hostRestarts?: HostRestart[];
 }
 
 /** A round plan with fixed timings. */
@@ -193,6 +195,7 @@ export function handPlan(options: HandPlanOptions): RoundPlan {
     calls: { callFraction: 0, staleFraction: 0, staleDelayMs: [0, 0], guessFraction: 0, invalidArgsFraction: 0, confirmFraction: 0, probeAtMs: tEndMs - Math.max(refreshIntervalMs, policyPollMs), ...options.calls },
     sampleArgs: sampleArgsOf(options.servers),
     servers: options.servers,
+    ...(options.hostRestarts === undefined ? {} : { hostRestarts: options.hostRestarts }),
   };
 }
 
