@@ -76,7 +76,36 @@ export class ServerModel {
    */
   readonly askedAudiences = new Set<string>();
 
+  /**
+   * Per descriptor digest, the first page (seq) that carried it to each audience, in order of
+   * first page: what the server really handed to whom (I4 FOREIGN_TOOL).
+   */
+  readonly servedTo = new Map<string, Map<string, number>>();
+
   constructor(readonly id: string) {}
+
+  /** Records which audience a page carried each of its descriptor digests to. */
+  recordServed(page: PageServedEvent): void {
+    for (const digest of page.tools) {
+      let audiences = this.servedTo.get(digest);
+      if (audiences === undefined) this.servedTo.set(digest, (audiences = new Map()));
+      if (!audiences.has(page.audience)) audiences.set(page.audience, page.seq);
+    }
+  }
+
+  /**
+   * For a digest the server never served to `audience` before `beforeSeq`, the first other
+   * audience it served it to before then and that page's seq; null when `audience` got it (or
+   * nobody did).
+   */
+  servedOnlyToOthers(digest: string, audience: string, beforeSeq: number): { audience: string; seq: number } | null {
+    const audiences = this.servedTo.get(digest);
+    if (audiences === undefined) return null;
+    const own = audiences.get(audience);
+    if (own !== undefined && own < beforeSeq) return null;
+    for (const [other, seq] of audiences) if (other !== audience && seq < beforeSeq) return { audience: other, seq };
+    return null;
+  }
 
   /** The latest `server_up` strictly before `beforeSeq` (whether it was versioned), or null. */
   bootBefore(beforeSeq: number): ServerUpEvent | null {
@@ -352,7 +381,8 @@ function addDefect(truth: GroundTruth, event: DefectPlantedEvent): void {
 }
 
 function addRequest(truth: GroundTruth, event: PageServedEvent | PageRefusedEvent): void {
-  truth.server(event.server);
+  const server = truth.server(event.server);
+  if (event.type === 'page_served') server.recordServed(event);
   if (event.scanId !== null) truth.scan(event.scanId).add(event);
 }
 

@@ -38,11 +38,12 @@ describe('deliberately wrong cores are caught by the same campaign', () => {
     expect(invariants.has('I1')).toBe(true);
   });
 
-  it('a cache keyed without the tenant is caught by I4 FOREIGN_KEY', async () => {
+  it('a cache keyed without the tenant, which labels every entry with the asker\'s own key, is caught by what it showed: I4 FOREIGN_TOOL, never by its labels', async () => {
     const report = await campaign('mutant:key-without-tenant');
     expect(report.violationsByInvariant.I4).toBeGreaterThan(0);
     const codes = new Set(report.failingRounds.flatMap((round) => round.violations.map((v) => `${v.invariant} ${v.code}`)));
-    expect(codes.has('I4 FOREIGN_KEY')).toBe(true);
+    expect(codes.has('I4 FOREIGN_TOOL')).toBe(true);
+    expect(codes.has('I4 FOREIGN_KEY')).toBe(false);
   });
 
   it('a gate that trusts the plan\'s generation instead of re-checking the active one is caught by I8, and every finding is a call the reference gate refused as STALE_CATALOG', async () => {

@@ -7,7 +7,7 @@ import type { CoreFactory } from '../cores/adapter.ts';
 import { referenceCore } from '../cores/reference.ts';
 import { ForwardUndisclosedGate, RefuseEverythingGate, RevocationOnRefreshGate, TrustPlanGenerationGate, TrustReadOnlyHintGate, UnversionedWriteGate } from './gates.ts';
 import { anyDialectChecks, NoEpochReceiptHost, StickyIdentitySource } from './others.ts';
-import { BlindStore, KeyWithoutTenantRegistry, NoCasRegistry, ServeExpiredRegistry } from './registries.ts';
+import { BlindStore, KeyWithoutTenantStore, NoCasRegistry, ServeExpiredRegistry } from './registries.ts';
 import { FirstPageOnlyWalk, IgnoreIdentityWalk, LastPageRevisionWalk, NoCatalogLimitsWalk, NoCursorLoopDetectionWalk, NoFinalRecheckWalk, TwoEqualScansWalk } from './walks.ts';
 
 /** One mutant: its name, the defence it lacks, the invariants expected to catch it, and how to build it. */
@@ -28,7 +28,7 @@ export const MUTANTS: readonly Mutant[] = [
   { name: 'unversioned-write', removedDefence: 'human confirmation for non-READ tools of unversioned sources', expectedCatchers: ['I3'], core: referenceCore({ gate: UnversionedWriteGate }) },
   { name: 'trust-readonly-hint', removedDefence: 'effect classes from trusted policy only (readOnlyHint believed)', expectedCatchers: ['I3'], core: referenceCore({ gate: TrustReadOnlyHintGate }) },
   { name: 'publish-without-cas', removedDefence: 'the compare-and-swap on the active pointer', expectedCatchers: ['I10'], core: referenceCore({ registry: NoCasRegistry, storeClass: BlindStore }) },
-  { name: 'key-without-tenant', removedDefence: 'the tenant in the catalog key (keyed by identity and role)', expectedCatchers: ['I4'], core: referenceCore({ registry: KeyWithoutTenantRegistry }) },
+  { name: 'key-without-tenant', removedDefence: 'the tenant in the catalog key (one shared pointer per identity and role; records relabelled with the key asked for)', expectedCatchers: ['I4'], core: referenceCore({ storeClass: KeyWithoutTenantStore }) },
   { name: 'no-recheck-at-call', removedDefence: 're-checking the active generation at call time (the plan\'s is trusted)', expectedCatchers: ['I8'], core: referenceCore({ gate: TrustPlanGenerationGate }) },
   { name: 'revocation-on-refresh', removedDefence: 'applying revocations at once (only a new generation re-reads grants)', expectedCatchers: ['I7'], core: referenceCore({ gate: RevocationOnRefreshGate }) },
   { name: 'any-dialect', removedDefence: 'refusing unknown JSON Schema dialects', expectedCatchers: ['I5'], core: referenceCore({ contentChecks: anyDialectChecks }) },
