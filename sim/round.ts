@@ -116,6 +116,7 @@ function buildServer(context: RoundContext, server: ServerPlan): SimCatalogServe
     disqualified: isDisqualified(server),
     leaseKey: plan.leaseKey,
     policyEpoch: (audience) => policy.current(audience).epoch,
+    onCallExecuted: (audience, tool) => policy.callExecuted(audience, tool),
   });
 }
 

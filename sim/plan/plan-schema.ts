@@ -25,6 +25,11 @@ function object(properties: Record<string, unknown>, title = 'an object'): Recor
   return { type: 'object', title, required: Object.keys(properties), additionalProperties: false, properties };
 }
 
+/** A closed object with these properties besides, each optional (plan files written before them stay valid). */
+function withOptional(closed: Record<string, unknown>, optional: Record<string, unknown>): Record<string, unknown> {
+  return { ...closed, properties: { ...(closed.properties as Record<string, unknown>), ...optional } };
+}
+
 /** An inclusive `[min, max]` pair; min <= max is checked after the schema. */
 function pair(item: unknown, title: string): Record<string, unknown> {
   return { type: 'array', title, prefixItems: [item, item], minItems: 2, items: false };
@@ -88,14 +93,14 @@ export const PLAN_SCHEMA = {
     refreshersPerKey: positive,
     plannerIntervalMs: pair(positive, 'a pair [min, max] of positive integers'),
     leaseKey: { type: 'string', title: '64 lowercase hex digits', pattern: '^[0-9a-f]{64}$' },
-    policy: object({
+    policy: withOptional(object({
       effectClasses: { type: 'object', title: 'an object of effect classes by tool name', additionalProperties: { title: 'one of "READ", "RESERVATION", "WRITE", "DESTRUCTIVE"', enum: ['READ', 'RESERVATION', 'WRITE', 'DESTRUCTIVE'] } },
       grants: { type: 'object', title: 'an object of tool names by audience', propertyNames: { $ref: '#/$defs/audience' }, additionalProperties: strings },
       changes: { type: 'array', title: 'an array of policy changes', items: object({ atMs: ms, audience: { $ref: '#/$defs/audience' }, revoke: strings, grant: strings }) },
       pushLatencyMs: pair(ms, 'a pair [min, max] of non-negative integers'),
       pushLossFraction: fraction,
       pollIntervalMs: positive,
-    }),
+    }), { midCallRevocations: ms }),
     calls: object({
       callFraction: fraction,
       staleFraction: fraction,

@@ -116,6 +116,13 @@ export interface PolicyPlan {
   pushLossFraction: number;
   /** The core polls the policy service this often, ms. */
   pollIntervalMs: number;
+  /**
+   * F8, an admin revoking a tool while it runs: the first this many calls a server executes
+   * before T_heal, of a tool the caller's audience still holds, make the policy service revoke
+   * that tool for that audience at the instant of execution, while the answer (and so the
+   * call's lease) is still on its way back. Absent: none.
+   */
+  midCallRevocations?: number;
 }
 
 /** How the sessions' planners call tools. */

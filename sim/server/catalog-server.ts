@@ -56,6 +56,8 @@ export interface ServerOptions {
   leaseKey: string;
   /** The current policy epoch of an audience, for the lease check. */
   policyEpoch?: (audience: string) => number;
+  /** Told of every executed call, after its `call_executed` (the policy service's mid-call revocations, F8). */
+  onCallExecuted?: (audience: string, tool: string) => void;
 }
 
 /** One simulated server and all its sessions. */
@@ -225,6 +227,7 @@ export class SimCatalogServer {
     const checked = this.#rules.pins.reduce((p, rule) => rule.onPin(p), pin);
     if (checked !== null && this.#pinIsStale(checked, name, audience)) return refuse('STALE_PIN', lease.leaseId, STALE_PIN_CODE, 'stale revision pin');
     this.recorder.world('call_executed', { server: this.plan.id, audience, tool: name, descriptorDigest: worldDescriptorDigest(found), leaseId: lease.leaseId, pin, revision: this.#step.revision });
+    this.options.onCallExecuted?.(audience, name);
     return { content: [{ type: 'text', text: `${name}: done` }] };
   }
 
