@@ -17,6 +17,7 @@ import { checkCoreConduct } from './invariants/core-conduct.ts';
 import { checkDefectAdmission } from './invariants/defect-admission.ts';
 import { checkDisclosedCalls } from './invariants/disclosed-calls.ts';
 import { checkGenerationUse } from './invariants/generation-use.ts';
+import { checkListChanged } from './invariants/list-changed.ts';
 import { checkLiveness } from './invariants/liveness.ts';
 import { checkPlanDigest } from './invariants/plan-digest.ts';
 import { checkPointerHistory } from './invariants/pointer-history.ts';
@@ -67,6 +68,7 @@ const INVARIANT_GROUPS: readonly InvariantGroupCheck[] = [
   checkGenerationUse,
   checkLiveness,
   checkScanTermination,
+  checkListChanged,
   checkCoreConduct,
   checkCatalogLimits,
 ];

@@ -29,6 +29,7 @@ import {
   type DisclosureEvent,
   type EffectPolicyEvent,
   type IdentityRotatedEvent,
+  type NotificationDeliveredEvent,
   type PageRefusedEvent,
   type PageServedEvent,
   type PlanMadeEvent,
@@ -212,6 +213,8 @@ export class GroundTruth {
   readonly defects = new Map<string, DefectPlantedEvent>();
   /** Every `disclosure`, in trace order. */
   readonly disclosures: DisclosureEvent[] = [];
+  /** Every `notification_delivered`, in trace order (I18, I19). */
+  readonly notificationDeliveries: NotificationDeliveredEvent[] = [];
   /**
    * Per session, every descriptor digest a disclosure showed it, with the seq of the first such
    * disclosure (I9: "was this digest shown to this session before seq s" is one lookup).
@@ -309,6 +312,7 @@ export function buildGroundTruth(events: readonly TraceEvent[]): GroundTruth {
       case 'identity_rotated': truth.server(event.server).identityChanges.push(event); break;
       case 'defect_planted': addDefect(truth, event); break;
       case 'disclosure': addDisclosure(truth, event); break;
+      case 'notification_delivered': truth.notificationDeliveries.push(event); break;
       case 'disclosure_refused': truth.server(event.server).askedAudiences.add(event.audience); break;
       case 'core_failed': truth.coreFailures.push(event); break;
       case 'round_end': truth.roundEnd ??= event; break;

@@ -15,8 +15,8 @@ describe('the events of catsim.trace.v1', () => {
     }
   });
 
-  it('are 21 world events and 10 core events', () => {
-    expect([...EVENT_SOURCES.values()].filter((src) => src === 'world').length).toBe(21);
+  it('are 22 world events and 10 core events', () => {
+    expect([...EVENT_SOURCES.values()].filter((src) => src === 'world').length).toBe(22);
     expect(KINDS.filter(([, kind]) => kind.src === 'core').map(([type]) => type)).toEqual([
       'scan_started', 'page_read', 'scan_ended', 'published', 'cas_conflict', 'server_disabled', 'policy_seen', 'gate_decision', 'receipt', 'receipt_outcome',
     ]);

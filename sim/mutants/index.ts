@@ -7,6 +7,7 @@ import type { CoreFactory } from '../cores/adapter.ts';
 import { referenceCore } from '../cores/reference.ts';
 import { ForwardUndisclosedGate, RefuseEverythingGate, RevocationOnRefreshGate, TrustPlanGenerationGate, TrustReadOnlyHintGate, UnversionedWriteGate } from './gates.ts';
 import { anyDialectChecks, NoEpochReceiptHost, StickyIdentitySource } from './others.ts';
+import { NoBarrierRefresher, ResettingDebounceRefresher } from './refreshers.ts';
 import { BlindStore, KeyWithoutTenantStore, NoCasRegistry, ServeExpiredRegistry } from './registries.ts';
 import { FirstPageOnlyWalk, IgnoreIdentityWalk, LastPageRevisionWalk, NoCatalogLimitsWalk, NoCursorLoopDetectionWalk, NoFinalRecheckWalk, TwoEqualScansWalk } from './walks.ts';
 
@@ -18,7 +19,7 @@ export interface Mutant {
   core: CoreFactory;
 }
 
-/** Every mutant, by name, in SPEC section 12 order. */
+/** Every mutant, by name, in SPEC section 12 order (then issue 13's, before refuse-everything). */
 export const MUTANTS: readonly Mutant[] = [
   { name: 'first-page-only', removedDefence: 'following nextCursor past page 1 (the SDK auto-refresh)', expectedCatchers: ['I1', 'I2', 'I12'], core: referenceCore({ walk: FirstPageOnlyWalk }) },
   { name: 'no-cursor-loop-detection', removedDefence: 'quarantine of a cursor requested twice', expectedCatchers: ['I13'], core: referenceCore({ walk: NoCursorLoopDetectionWalk }) },
@@ -37,5 +38,7 @@ export const MUTANTS: readonly Mutant[] = [
   { name: 'serve-expired', removedDefence: 'refusing a generation past its expiresAt', expectedCatchers: ['I11'], core: referenceCore({ registry: ServeExpiredRegistry }) },
   { name: 'ignore-identity-rotation', removedDefence: 'following the identity the connection presents (certificate rotation ignored)', expectedCatchers: ['I12', 'I4'], core: referenceCore({ walk: IgnoreIdentityWalk, wrapSource: (source) => new StickyIdentitySource(source) }) },
   { name: 'no-catalog-limits', removedDefence: 'the whole-catalog limits (tool count, descriptor bytes) of SPEC section 5', expectedCatchers: ['I27'], core: referenceCore({ walk: NoCatalogLimitsWalk }) },
+  { name: 'no-list-changed-barrier', removedDefence: 'holding calls after a list_changed until a scan started after it ends', expectedCatchers: ['I18'], core: referenceCore({ refresher: NoBarrierRefresher }) },
+  { name: 'resetting-debounce', removedDefence: 'a fixed coalescing delay after the first notification of a burst (the debounce resets on every one)', expectedCatchers: ['I19'], core: referenceCore({ refresher: ResettingDebounceRefresher }) },
   { name: 'refuse-everything', removedDefence: 'admitting anything at all', expectedCatchers: ['I12'], core: referenceCore({ gate: RefuseEverythingGate }) },
 ];

@@ -35,7 +35,7 @@ function pair(item: unknown, title: string): Record<string, unknown> {
   return { type: 'array', title, prefixItems: [item, item], minItems: 2, items: false };
 }
 
-const SERVER = object({
+const SERVER = withOptional(object({
   id: { type: 'string', title: 'a non-empty string', minLength: 1 },
   identity: string,
   versioned: boolean,
@@ -74,7 +74,9 @@ const SERVER = object({
   }),
   equivocates: boolean,
   overLimitCatalog: { title: 'null, "tools" or "bytes"', enum: [null, 'tools', 'bytes'] },
-}, 'a server plan (an object)');
+}, 'a server plan (an object)'), {
+  notificationBursts: { type: 'array', title: 'an array of notification bursts', items: object({ atMs: ms, everyMs: positive, count: positive }) },
+});
 
 /** The JSON Schema (draft 2020-12) of a `catsim.plan.v1` file. */
 export const PLAN_SCHEMA = {

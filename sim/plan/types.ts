@@ -175,6 +175,18 @@ export interface ServerPlan {
    * by descriptor bytes (`bytes`); null on an honest server.
    */
   overLimitCatalog: OverLimitCatalog | null;
+  /** F20: bursts of `list_changed` without a change; absent: none. */
+  notificationBursts?: NotificationBurst[];
+}
+
+/**
+ * F20: from `atMs` on, `count` notifications `tools/list_changed` to every session of the server,
+ * `everyMs` apart (virtual ms), with no change behind them.
+ */
+export interface NotificationBurst {
+  atMs: number;
+  everyMs: number;
+  count: number;
 }
 
 /** Everything one round runs. */

@@ -85,8 +85,8 @@ export interface ServerEpisode {
   run(control: ServerControl): void;
 }
 
-/** At one instant: a rotation first, then the revision step it may bring, then a restart. */
-export const EPISODE_ORDER = { rotation: 0, revision: 1, restart: 2 } as const;
+/** At one instant: a rotation first, then the revision step it may bring, then a restart, then a planned notification (F20). */
+export const EPISODE_ORDER = { rotation: 0, revision: 1, restart: 2, notification: 3 } as const;
 
 /** Changes the capabilities a session is offered. */
 export interface CapabilityRule {

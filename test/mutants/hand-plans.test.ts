@@ -36,6 +36,8 @@ const CAUGHT_BY: Record<string, string[]> = {
   'ignore-identity-rotation': ['I12 NOT_PUBLISHED'],
   // Published (50), shown to the planner, and the quiet tail's probe calls admitted against it.
   'no-catalog-limits': ['I27 OVER_LIMIT_ADMITTED', 'I27 OVER_LIMIT_DISCLOSED', 'I27 OVER_LIMIT_PUBLISHED'],
+  'no-list-changed-barrier': ['I18 CALL_BEFORE_FRESH_LIST'],
+  'resetting-debounce': ['I19 REFRESH_STARVED'],
   'refuse-everything': ['I12 PROBE_REFUSED'],
 };
 

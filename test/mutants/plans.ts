@@ -75,6 +75,20 @@ function gainedToolGuessPlan(): RoundPlan {
   });
 }
 
+/**
+ * F20's burst (test/faults/f20-notification-bursts.test.ts) with a planner calling at every tick:
+ * the reference holds each call until a scan started after the latest delivery has ended; the
+ * barrier-less loop lets the call of 207 go out 2 ms after a delivery (I18), and the resetting
+ * debounce starves the refresh for the whole burst (I19).
+ */
+function burstPlan(): RoundPlan {
+  return handPlan({
+    faults: ['F20'],
+    servers: [{ ...handServer({ history: [step(0, 7, { 'acme.dev': tools('read_file', 'write_file', 'list_directory') })] }), notificationBursts: [{ atMs: 200, everyMs: 10, count: 60 }] }],
+    calls: { callFraction: 1 },
+  });
+}
+
 /** The hand plan of each mutant, by name. */
 export const MUTANT_PLANS: Record<string, () => RoundPlan> = {
   'first-page-only': () => plain({ faults: [] }),
@@ -95,5 +109,7 @@ export const MUTANT_PLANS: Record<string, () => RoundPlan> = {
   'ignore-identity-rotation': () => handPlan({ faults: ['F7'], servers: [handServer({ identity: 'fp:0000000000000001', history: [step(0, 7, { 'acme.dev': tools(...FIVE) })], rotations: [{ atMs: 22, identity: 'fp:00000000000000aa' }] })] }),
   // F23 (test/faults/f23-over-limit-catalog.test.ts): five tools against a tool limit of 4.
   'no-catalog-limits': () => handPlan({ faults: ['F23'], toolCountMax: 4, servers: [handServer({ history: [step(0, 7, { 'acme.dev': tools(...FIVE) })], overLimitCatalog: 'tools' })] }),
+  'no-list-changed-barrier': burstPlan,
+  'resetting-debounce': burstPlan,
   'refuse-everything': () => plain(),
 };
