@@ -11,6 +11,7 @@
 import { buildGroundTruth } from './ground-truth.ts';
 import type { CheckContext, InvariantGroupCheck } from './invariants/check-context.ts';
 import { Findings } from './invariants/check-context.ts';
+import { checkAuthGated } from './invariants/auth-gated.ts';
 import { checkCatalogLimits } from './invariants/catalog-limits.ts';
 import { checkCompleteness } from './invariants/completeness.ts';
 import { checkCoreConduct } from './invariants/core-conduct.ts';
@@ -69,6 +70,7 @@ const INVARIANT_GROUPS: readonly InvariantGroupCheck[] = [
   checkLiveness,
   checkScanTermination,
   checkListChanged,
+  checkAuthGated,
   checkCoreConduct,
   checkCatalogLimits,
 ];

@@ -6,12 +6,12 @@
 
 /**
  * The invariants this oracle checks (SPEC section 11): the thirteen of the design, and the
- * list_changed barrier and its refresh (I18, I19; issue 13). A report should still list `INVARIANT_IDS` rather than assume the set.
+ * list_changed barrier and its refresh (I18, I19) and auth-gated discovery (I20; issue 13). A report should still list `INVARIANT_IDS` rather than assume the set.
  */
-export type InvariantId = 'I1' | 'I2' | 'I3' | 'I4' | 'I5' | 'I6' | 'I7' | 'I8' | 'I9' | 'I10' | 'I11' | 'I12' | 'I13' | 'I18' | 'I19' | 'I27';
+export type InvariantId = 'I1' | 'I2' | 'I3' | 'I4' | 'I5' | 'I6' | 'I7' | 'I8' | 'I9' | 'I10' | 'I11' | 'I12' | 'I13' | 'I18' | 'I19' | 'I20' | 'I27';
 
 /** The checked invariants in report order (numeric, so I2 comes before I12). */
-export const INVARIANT_IDS: readonly InvariantId[] = ['I1', 'I2', 'I3', 'I4', 'I5', 'I6', 'I7', 'I8', 'I9', 'I10', 'I11', 'I12', 'I13', 'I18', 'I19', 'I27'];
+export const INVARIANT_IDS: readonly InvariantId[] = ['I1', 'I2', 'I3', 'I4', 'I5', 'I6', 'I7', 'I8', 'I9', 'I10', 'I11', 'I12', 'I13', 'I18', 'I19', 'I20', 'I27'];
 
 /**
  * Not an invariant of the catalog (SPEC section 11) but a clause of the core API (docs/CORE-API.md):
@@ -90,7 +90,7 @@ export function disclosureLabel(disclosure: {
   return `disclosure seq ${disclosure.seq} (session ${JSON.stringify(disclosure.session)}, ${disclosure.server} ${disclosure.audience})`;
 }
 
-/** I1 = 1, ..., I19 = 19; CORE_FAILED sorts before every invariant (0). */
+/** I1 = 1, ..., I20 = 20; CORE_FAILED sorts before every invariant (0). */
 function invariantNumber(id: VerdictId): number {
   return id === CORE_FAILED ? 0 : Number(id.slice(1));
 }

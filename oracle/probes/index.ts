@@ -24,6 +24,7 @@ import { revisionMovedMidWalk } from './revision-moved-mid-walk.ts';
 import { revokedRefused } from './revoked-refused.ts';
 import { stalePinRefusedByServer } from './stale-pin-refused-by-server.ts';
 import { stalePlanRefused } from './stale-plan-refused.ts';
+import { authRefusedIncomplete } from './auth-refused-incomplete.ts';
 import { refreshedDuringBurstProbe } from './refreshed-during-burst.ts';
 import { tenantTwinsPublishedProbe } from './tenant-twins-published.ts';
 import { undisclosedRefused } from './undisclosed-refused.ts';
@@ -60,6 +61,7 @@ export const PROBES: readonly Probe[] = [
   tenantTwinsPublishedProbe,
   catalogLimitQuarantined,
   refreshedDuringBurstProbe,
+  authRefusedIncomplete,
 ];
 
 /** The names of the probes one round hits, in report order. Events of unknown types are not read. */

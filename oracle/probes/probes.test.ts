@@ -52,6 +52,6 @@ describe('coverage probes', () => {
   it('has one name per probe, in report order', () => {
     expect(new Set(PROBES.map((probe) => probe.name)).size).toBe(PROBES.length);
     expect(PROBES.map((probe) => probe.name).slice(0, 3)).toEqual(['cursor-loop-quarantined', 'page-limit-quarantined', 'revision-moved-mid-walk']);
-    expect(PROBES.at(-1)?.name).toBe('refreshed-during-burst');
+    expect(PROBES.at(-1)?.name).toBe('auth-refused-incomplete');
   });
 });

@@ -23,6 +23,7 @@ import { F15 } from './f15-transport.ts';
 import { F16 } from './f16-tenant-twins.ts';
 import { F17 } from './f17-guessed-names.ts';
 import { F20 } from './f20-notification-bursts.ts';
+import { F21 } from './f21-auth-gated-listing.ts';
 import { F23 } from './f23-over-limit-catalog.ts';
 import { EQUIVOCATION } from './equivocation.ts';
 import type { FaultDefinition } from './fault.ts';
@@ -31,7 +32,7 @@ import { sortRules, type RuleEnv, type ServerRules } from '../server/rules.ts';
 import type { LinkRule, SessionEpisode } from '../transport/link-rules.ts';
 
 /** The fault menu, in order: the faults a scenario lists in `faults` and swarm testing enables. */
-export const FAULTS = [F1, F2, F3, F4, F5, F6, F7, F8, F9, F10, F11, F12, F13, F14, F15, F16, F17, F20, F23] as const;
+export const FAULTS = [F1, F2, F3, F4, F5, F6, F7, F8, F9, F10, F11, F12, F13, F14, F15, F16, F17, F20, F21, F23] as const;
 
 /** Faults a scenario switches on for every round instead of listing them (equivocation). */
 export const SCENARIO_FAULTS = [EQUIVOCATION] as const;
@@ -45,7 +46,7 @@ export const ALL_FAULTS: readonly FaultDefinition[] = [...FAULTS, ...SCENARIO_FA
  */
 export const CORE_ONLY_PROBES: readonly string[] = ['args-refused', 'expired-refused'];
 
-/** A fault id of the menu: `F1` .. `F20` (F18 and F19 belong to other branches of issue 13). */
+/** A fault id of the menu: `F1` .. `F21` (F18 and F19 belong to other branches of issue 13). */
 export type FaultId = (typeof FAULTS)[number]['id'];
 
 /** The menu's ids, in order. */

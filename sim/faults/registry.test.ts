@@ -8,9 +8,9 @@ import { ALL_FAULTS, CORE_ONLY_PROBES, FAULT_IDS, FAULTS, SCENARIO_FAULTS } from
 const FAULTS_DIR = dirname(fileURLToPath(import.meta.url));
 
 describe('the fault registry', () => {
-  it('lists F1..F17, F20 and F23 in menu order, then equivocation, each id once', () => {
+  it('lists F1..F17, F20, F21 and F23 in menu order, then equivocation, each id once', () => {
     // F18 and F19 are allocated to other branches of issue 13 (host restart, rollout triggers).
-    expect(FAULT_IDS).toEqual([...Array.from({ length: 17 }, (_, i) => `F${i + 1}`), 'F20', 'F23']);
+    expect(FAULT_IDS).toEqual([...Array.from({ length: 17 }, (_, i) => `F${i + 1}`), 'F20', 'F21', 'F23']);
     expect(SCENARIO_FAULTS.map((fault) => fault.id)).toEqual(['EQUIV']);
     expect(new Set(ALL_FAULTS.map((fault) => fault.id)).size).toBe(ALL_FAULTS.length);
   });

@@ -9,7 +9,7 @@ import { ForwardUndisclosedGate, RefuseEverythingGate, RevocationOnRefreshGate, 
 import { anyDialectChecks, NoEpochReceiptHost, StickyIdentitySource } from './others.ts';
 import { NoBarrierRefresher, ResettingDebounceRefresher } from './refreshers.ts';
 import { BlindStore, KeyWithoutTenantStore, NoCasRegistry, ServeExpiredRegistry } from './registries.ts';
-import { FirstPageOnlyWalk, IgnoreIdentityWalk, LastPageRevisionWalk, NoCatalogLimitsWalk, NoCursorLoopDetectionWalk, NoFinalRecheckWalk, TwoEqualScansWalk } from './walks.ts';
+import { AuthAsEmptyWalk, FirstPageOnlyWalk, IgnoreIdentityWalk, LastPageRevisionWalk, NoCatalogLimitsWalk, NoCursorLoopDetectionWalk, NoFinalRecheckWalk, TwoEqualScansWalk } from './walks.ts';
 
 /** One mutant: its name, the defence it lacks, the invariants expected to catch it, and how to build it. */
 export interface Mutant {
@@ -40,5 +40,6 @@ export const MUTANTS: readonly Mutant[] = [
   { name: 'no-catalog-limits', removedDefence: 'the whole-catalog limits (tool count, descriptor bytes) of SPEC section 5', expectedCatchers: ['I27'], core: referenceCore({ walk: NoCatalogLimitsWalk }) },
   { name: 'no-list-changed-barrier', removedDefence: 'holding calls after a list_changed until a scan started after it ends', expectedCatchers: ['I18'], core: referenceCore({ refresher: NoBarrierRefresher }) },
   { name: 'resetting-debounce', removedDefence: 'a fixed coalescing delay after the first notification of a burst (the debounce resets on every one)', expectedCatchers: ['I19'], core: referenceCore({ refresher: ResettingDebounceRefresher }) },
+  { name: 'auth-refusal-as-empty', removedDefence: 'ending a scan refused for authorization INCOMPLETE AUTH_REQUIRED (the refusal is read as an empty last page)', expectedCatchers: ['I20'], core: referenceCore({ walk: AuthAsEmptyWalk }) },
   { name: 'refuse-everything', removedDefence: 'admitting anything at all', expectedCatchers: ['I12'], core: referenceCore({ gate: RefuseEverythingGate }) },
 ];

@@ -76,6 +76,7 @@ const SERVER = withOptional(object({
   overLimitCatalog: { title: 'null, "tools" or "bytes"', enum: [null, 'tools', 'bytes'] },
 }, 'a server plan (an object)'), {
   notificationBursts: { type: 'array', title: 'an array of notification bursts', items: object({ atMs: ms, everyMs: positive, count: positive }) },
+  authGated: { type: 'array', title: 'an array of authorization gates', items: object({ audience: { $ref: '#/$defs/audience' }, fromMs: ms, toMs: ms }) },
 });
 
 /** The JSON Schema (draft 2020-12) of a `catsim.plan.v1` file. */

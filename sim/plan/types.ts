@@ -175,8 +175,17 @@ export interface ServerPlan {
    * by descriptor bytes (`bytes`); null on an honest server.
    */
   overLimitCatalog: OverLimitCatalog | null;
+  /** F21: windows in which the server refuses `tools/list` of an audience for authorization; absent: none. */
+  authGated?: AuthGate[];
   /** F20: bursts of `list_changed` without a change; absent: none. */
   notificationBursts?: NotificationBurst[];
+}
+
+/** F21: from `fromMs` until `toMs` (virtual ms), `tools/list` of `audience` is refused for authorization. */
+export interface AuthGate {
+  audience: string;
+  fromMs: number;
+  toMs: number;
 }
 
 /**

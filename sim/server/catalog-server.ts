@@ -188,6 +188,11 @@ export class SimCatalogServer {
     const audience = audienceOf(extra, sessionAudience);
     const scanId = scanIdOf(request);
     const cursor = request.params?.cursor;
+    const refusal = this.#rules.refusals.map((rule) => rule.onList(audience)).find((code) => code !== null);
+    if (refusal !== undefined && refusal !== null) {
+      this.recorder.world('page_refused', { server: this.plan.id, audience, scanId, cursorIn: cursor ?? null, code: refusal });
+      throw new McpError(refusal, 'listing not authorized for this audience');
+    }
     const position = this.#resolve(cursor);
     if (position === undefined || position.boot !== this.#boot) {
       this.recorder.world('page_refused', { server: this.plan.id, audience, scanId, cursorIn: cursor ?? null, code: ErrorCode.InvalidParams });

@@ -38,6 +38,9 @@ const CAUGHT_BY: Record<string, string[]> = {
   'no-catalog-limits': ['I27 OVER_LIMIT_ADMITTED', 'I27 OVER_LIMIT_DISCLOSED', 'I27 OVER_LIMIT_PUBLISHED'],
   'no-list-changed-barrier': ['I18 CALL_BEFORE_FRESH_LIST'],
   'resetting-debounce': ['I19 REFRESH_STARVED'],
+  // The refusal read as an empty last page: an empty catalog published at 1060 from pages the
+  // server never served (I2, I13) and from a scan it refused (I20).
+  'auth-refusal-as-empty': ['I13 PAGE_NOT_SERVED', 'I2 PAGE_NOT_SERVED', 'I20 AUTH_REFUSAL_MISREPORTED', 'I20 AUTH_REFUSED_PUBLISHED'],
   'refuse-everything': ['I12 PROBE_REFUSED'],
 };
 

@@ -89,6 +89,11 @@ function burstPlan(): RoundPlan {
   });
 }
 
+/** F21's window (test/faults/f21-auth-gated-listing.test.ts): the refresh at 1050 is refused for authorization. */
+function authGatePlan(): RoundPlan {
+  return handPlan({ faults: ['F21'], servers: [{ ...handServer({ history: [step(0, 7, { 'acme.dev': tools(...FIVE) })] }), authGated: [{ audience: 'acme.dev', fromMs: 1000, toMs: 1100 }] }] });
+}
+
 /** The hand plan of each mutant, by name. */
 export const MUTANT_PLANS: Record<string, () => RoundPlan> = {
   'first-page-only': () => plain({ faults: [] }),
@@ -111,5 +116,6 @@ export const MUTANT_PLANS: Record<string, () => RoundPlan> = {
   'no-catalog-limits': () => handPlan({ faults: ['F23'], toolCountMax: 4, servers: [handServer({ history: [step(0, 7, { 'acme.dev': tools(...FIVE) })], overLimitCatalog: 'tools' })] }),
   'no-list-changed-barrier': burstPlan,
   'resetting-debounce': burstPlan,
+  'auth-refusal-as-empty': authGatePlan,
   'refuse-everything': () => plain(),
 };
