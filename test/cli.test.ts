@@ -18,7 +18,7 @@ describe('catsim command line', () => {
     expect(stdout).toContain('catsim run  seed=1  scenario=default  core=reference  rounds 0..5');
     expect(stdout).toMatch(/^violations per invariant: I1 0 {2}I2 0 /m);
     expect(stdout).toContain('determinism: 2 rounds replayed in a fresh world, 0 mismatches');
-    expect(stdout).toMatch(/^faults enabled \(rounds\): F1 \d+ {2}F2 \d+ {2}F3 \d+ {2}F4 \d+ {2}F5 \d+ {2}F6 \d+ {2}F7 \d+ {2}F8 \d+ {2}F9 \d+ {2}F10 \d+ {2}F11 \d+ {2}F12 \d+ {2}F13 \d+ {2}F14 \d+ {2}F15 \d+ {2}F16 \d+ {2}F17 \d+ {2}F23 \d+$/m);
+    expect(stdout).toMatch(/^faults enabled \(rounds\): F1 \d+ {2}F2 \d+ {2}F3 \d+ {2}F4 \d+ {2}F5 \d+ {2}F6 \d+ {2}F7 \d+ {2}F8 \d+ {2}F9 \d+ {2}F10 \d+ {2}F11 \d+ {2}F12 \d+ {2}F13 \d+ {2}F14 \d+ {2}F15 \d+ {2}F16 \d+ {2}F17 \d+ {2}F20 \d+ {2}F21 \d+ {2}F23 \d+$/m);
     expect(code).toBe(0);
   });
 
@@ -30,7 +30,7 @@ describe('catsim command line', () => {
     writeFileSync(join(dir, 'typo.json'), JSON.stringify({ ...scenario, pageSizee: scenario.pageSize }));
     const cases: [string[], string][] = [
       [['run', '--rounds', '-1'], 'catsim: --rounds must be a positive integer, got -1\n'],
-      [['run', '--rounds', '1', '--core', 'nope'], 'catsim: unknown core "nope"; expected one of: reference, mutant:first-page-only, mutant:no-cursor-loop-detection, mutant:two-equal-scans, mutant:last-page-revision, mutant:no-final-recheck, mutant:unversioned-write, mutant:trust-readonly-hint, mutant:publish-without-cas, mutant:key-without-tenant, mutant:no-recheck-at-call, mutant:revocation-on-refresh, mutant:any-dialect, mutant:forward-undisclosed, mutant:receipt-without-epoch, mutant:serve-expired, mutant:ignore-identity-rotation, mutant:no-catalog-limits, mutant:refuse-everything, peer:sdk-autorefresh, peer:list-once, peer:mcp-client-v2, peer:openai-agents, peer:langchain-mcp\n'],
+      [['run', '--rounds', '1', '--core', 'nope'], 'catsim: unknown core "nope"; expected one of: reference, mutant:first-page-only, mutant:no-cursor-loop-detection, mutant:two-equal-scans, mutant:last-page-revision, mutant:no-final-recheck, mutant:unversioned-write, mutant:trust-readonly-hint, mutant:publish-without-cas, mutant:key-without-tenant, mutant:no-recheck-at-call, mutant:revocation-on-refresh, mutant:any-dialect, mutant:forward-undisclosed, mutant:receipt-without-epoch, mutant:serve-expired, mutant:ignore-identity-rotation, mutant:no-catalog-limits, mutant:no-list-changed-barrier, mutant:resetting-debounce, mutant:auth-refusal-as-empty, mutant:refuse-everything, peer:sdk-autorefresh, peer:list-once, peer:mcp-client-v2, peer:openai-agents, peer:langchain-mcp\n'],
       [['run', '--rounds', '1', '--scenario', join(dir, 'bad.json')], `catsim: ${join(dir, 'bad.json')}: not valid JSON\n`],
       [['run', '--rounds', '1', '--scenario', join(dir, 'wrong.json')], `catsim: ${join(dir, 'wrong.json')}: "faults[0]" must be a fault id F1..F23, got "F99"\n`],
       [['run', '--rounds', '1', '--scenario', join(dir, 'typo.json')], `catsim: ${join(dir, 'typo.json')}: unknown field "pageSizee"\n`],
@@ -52,7 +52,7 @@ describe('run --help', () => {
     expect(code).toBe(0);
     expect(stdout).toContain('Faults (a scenario\'s "faults"; each round enables a seeded subset, sim/faults/):\n  F1     tools added, removed or changed between pages of a scan (each change\n         bumps the revision)\n  F2     A-B-A: a change and its revert between or within scans\n');
     expect(stdout).toContain('\n  F12    unversioned server (no revision at all)\n');
-    expect(stdout).toContain('\n  F17    calls to tool names that were never listed (a model guessing real\n         names)\n  F23    a catalog over the whole-catalog limits (more tools than toolCountMax,\n         more descriptor bytes than catalogBytesMax)\n  EQUIV  equivocation: the same revision reported for different content\n         (scenario "equivocation": true)\n');
+    expect(stdout).toContain('\n  F17    calls to tool names that were never listed (a model guessing real\n         names)\n  F20    bursts of `list_changed` with no change, closer together than the\n         coalescing delay and far longer than it\n  F21    `tools/list` refused for authorization for some audiences, for a while\n  F23    a catalog over the whole-catalog limits (more tools than toolCountMax,\n         more descriptor bytes than catalogBytesMax)\n  EQUIV  equivocation: the same revision reported for different content\n         (scenario "equivocation": true)\n');
   });
 });
 

@@ -7,12 +7,19 @@
  * - nothing of that scan is published (`AUTH_REFUSED_PUBLISHED`, anchored at the publish);
  * - if the scan ended after the refusal, it ended INCOMPLETE with reason AUTH_REQUIRED, a state of
  *   its own, so that neither a retry policy nor an operator mistakes it for an empty or a failed
- *   listing (`AUTH_REFUSAL_MISREPORTED`, anchored at the `scan_ended`). A scan that had already
- *   ended (its request timed out first) is not judged.
+ *   listing (`AUTH_REFUSAL_MISREPORTED`, anchored at the `scan_ended`). INCOMPLETE DISCONNECTED
+ *   and TIMEOUT are accepted too: the refusal may never have reached the core (a cut connection,
+ *   F15, loses the reply in flight). A scan that had already ended is not judged.
  */
 import { AUTHORIZATION_REQUIRED_CODE } from '../../contract/trace/codes.ts';
 import type { PageRefusedEvent } from '../trace.ts';
 import type { CheckContext, Findings } from './check-context.ts';
+
+/**
+ * The INCOMPLETE reasons a refused scan may end with: AUTH_REQUIRED, or a cut connection or a
+ * timeout that kept the refusal from reaching the core (the world served it; the reply was lost).
+ */
+const REFUSAL_MAY_BE_UNSEEN: ReadonlySet<string> = new Set(['AUTH_REQUIRED', 'DISCONNECTED', 'TIMEOUT']);
 
 /** Checks I20 over every scan the server refused for authorization. */
 export function checkAuthGated(context: CheckContext, findings: Findings): void {
@@ -26,7 +33,7 @@ export function checkAuthGated(context: CheckContext, findings: Findings): void 
     }
     const end = context.observed.scanEnds.get(scanId);
     if (end === undefined || end.seq < refusal.seq) continue;
-    if (end.state === 'INCOMPLETE' && end.reason === 'AUTH_REQUIRED') continue;
+    if (end.state === 'INCOMPLETE' && REFUSAL_MAY_BE_UNSEEN.has(end.reason)) continue;
     findings.add('I20', end.seq, 'AUTH_REFUSAL_MISREPORTED', `scan_ended seq ${end.seq} says ${end.state} ${end.reason}, but ${refused}: it must end INCOMPLETE AUTH_REQUIRED`);
   }
 }
