@@ -8,13 +8,15 @@
  *   delivery before a scan of that key that started after the delivery has ended (`scan_ended`,
  *   whatever its state): a call chosen from the old list must wait for the fresh one, or be
  *   refused. A receipt at the very instant of the delivery is not judged (the client may not have
- *   handed the notification on yet). Code `CALL_BEFORE_FRESH_LIST`, anchored at the receipt.
+ *   handed the notification on yet). Code `CALL_BEFORE_FRESH_LIST`, anchored at the receipt, once per
+ *   receipt (at the first delivery it should have waited for).
  * - I19, the refresh is not starved: a scan of that key starts within R of the delivery, or of the
  *   end of the scans of that key running at the delivery, whichever is later, where R is the
  *   larger of the scenario's coalescing delay (`listChangedDelayMs`) and its retry back-off cap
  *   (`retryBackoffMsMax`): a refresher that coalesces a burst into one scan at a fixed delay after
  *   its first notification meets it, one whose debounce resets on every notification does not
- *   while the burst lasts. Not judged when the header lacks `listChangedDelayMs`, when the
+ *   while the burst lasts. Only a late refresh is judged here: when no scan of the key starts after
+ *   the delivery at all, liveness (I12) judges the catalog instead. Not judged when the header lacks `listChangedDelayMs`, when the
  *   deadline falls after the round's end or after a scan running at the delivery never ended, when
  *   the server presents another identity by the deadline (its scans then run under another key),
  *   or when a scan of that server and audience (under any identity it presented) was QUARANTINED
@@ -36,11 +38,13 @@ interface KeyScan {
 export function checkListChanged(context: CheckContext, findings: Findings): void {
   const scans = scansByKey(context);
   const receipts = receiptsByKey(context);
+  // A call that left too early is reported once, at the first delivery it should have waited for.
+  const reported = new Set<number>();
   for (const delivery of context.truth.notificationDeliveries) {
     const key = keyAt(context, delivery);
     if (key === null) continue;
     findings.count('I18');
-    checkBarrier(delivery, key, scans.get(key) ?? [], receipts.get(key) ?? [], findings);
+    checkBarrier(delivery, key, scans.get(key) ?? [], receipts.get(key) ?? [], reported, findings);
     checkRefresh(context, delivery, key, scans, findings);
   }
 }
@@ -74,11 +78,12 @@ function receiptsByKey(context: CheckContext): Map<string, ReceiptEvent[]> {
 }
 
 /** I18: every later receipt of the key needs a scan started after the delivery and ended before it. */
-function checkBarrier(delivery: NotificationDeliveredEvent, key: string, scans: readonly KeyScan[], receipts: readonly ReceiptEvent[], findings: Findings): void {
+function checkBarrier(delivery: NotificationDeliveredEvent, key: string, scans: readonly KeyScan[], receipts: readonly ReceiptEvent[], reported: Set<number>, findings: Findings): void {
   const fresh = scans.filter((scan) => scan.start.seq > delivery.seq && scan.end !== null).map((scan) => scan.end?.seq ?? Infinity);
   const freshEndSeq = Math.min(Infinity, ...fresh);
   for (const receipt of receipts) {
-    if (receipt.seq < delivery.seq || receipt.t <= delivery.t || receipt.seq > freshEndSeq) continue;
+    if (receipt.seq < delivery.seq || receipt.t <= delivery.t || receipt.seq > freshEndSeq || reported.has(receipt.seq)) continue;
+    reported.add(receipt.seq);
     findings.add('I18', receipt.seq, 'CALL_BEFORE_FRESH_LIST',
       `call "${receipt.callId}" (${receipt.tool}) left the core at t=${receipt.t} (seq ${receipt.seq}), after a list_changed for ${shortKey(key)} reached the core at t=${delivery.t} (seq ${delivery.seq}) and before any scan started after it had ended`);
   }
@@ -94,12 +99,13 @@ function checkRefresh(context: CheckContext, delivery: NotificationDeliveredEven
   const from = Math.max(delivery.t, ...running.map((scan) => scan.end?.t ?? delivery.t));
   const deadline = from + Math.max(delayMs, context.bounds.retryBackoffMsMax);
   if (deadline > context.endT || excused(context, delivery, scansOf, deadline)) return;
-  findings.count('I19');
+  // A core that never scans the key again is not late but absent: liveness (I12) judges that.
   const next = scans.find((scan) => scan.start.seq > delivery.seq);
-  if (next !== undefined && next.start.t <= deadline) return;
-  const started = next === undefined ? 'no scan of it started after it' : `the next scan started at t=${next.start.t}`;
+  if (next === undefined) return;
+  findings.count('I19');
+  if (next.start.t <= deadline) return;
   findings.add('I19', delivery.seq, 'REFRESH_STARVED',
-    `a list_changed for ${shortKey(key)} reached the core at t=${delivery.t} (seq ${delivery.seq}); a scan was due by t=${deadline}, but ${started}`);
+    `a list_changed for ${shortKey(key)} reached the core at t=${delivery.t} (seq ${delivery.seq}); a scan was due by t=${deadline}, but the next scan started at t=${next.start.t}`);
 }
 
 /**
