@@ -89,7 +89,7 @@ describe('a core that fails during a round fails that round (CORE_FAILED, exit 1
     // Per round: one UNHANDLED_REJECTION (the connects, grouped) and one THREW (the second
     // disclose): 6; and the 3 keys of round 0, offered and never published: I12 3 (in rounds 1
     // and 2 every server has an F5 cursor trait, which owes no liveness).
-    expect(run.stdout).toMatch(/^violations per invariant: I1 0 {2}I2 0 .* I12 3 {2}I13 0 {2}I27 0 {2}CORE_FAILED 6$/m);
+    expect(run.stdout).toMatch(/^violations per invariant: I1 0 {2}I2 0 .* I12 3 {2}I13 0 {2}I18 0 {2}I19 0 {2}I20 0 {2}I27 0 {2}CORE_FAILED 6$/m);
     expect(run.stdout).toContain(`  catsim replay --seed 1 --round 0 --core ${thrower}   # CORE_FAILED UNHANDLED_REJECTION: the core left a promise rejection unhandled at seq 21 (t=13 ms): Error: connected, then lost it (and 2 more times in this round) (+4 more)`);
     const replay = await runMain(['replay', '--seed', '1', '--round', '0', '--core', thrower, '--trace', join(dir, 'thrower.jsonl')]);
     expect(replay.code).toBe(1);

@@ -32,7 +32,7 @@ describe('run --shard, merge, --junit', () => {
     expect(merged.stdout).toContain(`campaign digest: ${digest} `);
     expect(timeless('merged.xml')).toBe(timeless('whole.xml'));
     expect(read('whole.xml')).toContain(`<property name="campaignDigest" value="${digest}"/>`);
-    expect(read('whole.xml')).toContain('<testsuites tests="19" failures="0" errors="0" skipped="0"');
+    expect(read('whole.xml')).toContain('<testsuites tests="22" failures="0" errors="0" skipped="0"');
   });
 
   it('the JUnit file fails the test case of the invariant a mutant breaks, with its replay lines', async () => {
