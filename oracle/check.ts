@@ -11,6 +11,7 @@
 import { buildGroundTruth } from './ground-truth.ts';
 import type { CheckContext, InvariantGroupCheck } from './invariants/check-context.ts';
 import { Findings } from './invariants/check-context.ts';
+import { checkAuthGated } from './invariants/auth-gated.ts';
 import { checkCatalogLimits } from './invariants/catalog-limits.ts';
 import { checkCompleteness } from './invariants/completeness.ts';
 import { checkCoreConduct } from './invariants/core-conduct.ts';
@@ -18,6 +19,7 @@ import { checkDefectAdmission } from './invariants/defect-admission.ts';
 import { checkDisclosedCalls } from './invariants/disclosed-calls.ts';
 import { checkGenerationUse } from './invariants/generation-use.ts';
 import { checkHostRestart } from './invariants/host-restart.ts';
+import { checkListChanged } from './invariants/list-changed.ts';
 import { checkLiveness } from './invariants/liveness.ts';
 import { checkPlanDigest } from './invariants/plan-digest.ts';
 import { checkPointerHistory } from './invariants/pointer-history.ts';
@@ -73,6 +75,8 @@ const INVARIANT_GROUPS: readonly InvariantGroupCheck[] = [
   checkGenerationUse,
   checkLiveness,
   checkScanTermination,
+  checkListChanged,
+  checkAuthGated,
   checkCoreConduct,
   checkHostRestart,
   checkCatalogLimits,

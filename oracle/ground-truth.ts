@@ -32,6 +32,7 @@ import {
   type HostCrashedEvent,
   type HostRestartedEvent,
   type IdentityRotatedEvent,
+  type NotificationDeliveredEvent,
   type PageRefusedEvent,
   type PageServedEvent,
   type PlanMadeEvent,
@@ -79,7 +80,36 @@ export class ServerModel {
    */
   readonly askedAudiences = new Set<string>();
 
+  /**
+   * Per descriptor digest, the first page (seq) that carried it to each audience, in order of
+   * first page: what the server really handed to whom (I4 FOREIGN_TOOL).
+   */
+  readonly servedTo = new Map<string, Map<string, number>>();
+
   constructor(readonly id: string) {}
+
+  /** Records which audience a page carried each of its descriptor digests to. */
+  recordServed(page: PageServedEvent): void {
+    for (const digest of page.tools) {
+      let audiences = this.servedTo.get(digest);
+      if (audiences === undefined) this.servedTo.set(digest, (audiences = new Map()));
+      if (!audiences.has(page.audience)) audiences.set(page.audience, page.seq);
+    }
+  }
+
+  /**
+   * For a digest the server never served to `audience` before `beforeSeq`, the first other
+   * audience it served it to before then and that page's seq; null when `audience` got it (or
+   * nobody did).
+   */
+  servedOnlyToOthers(digest: string, audience: string, beforeSeq: number): { audience: string; seq: number } | null {
+    const audiences = this.servedTo.get(digest);
+    if (audiences === undefined) return null;
+    const own = audiences.get(audience);
+    if (own !== undefined && own < beforeSeq) return null;
+    for (const [other, seq] of audiences) if (other !== audience && seq < beforeSeq) return { audience: other, seq };
+    return null;
+  }
 
   /** The latest `server_up` strictly before `beforeSeq` (whether it was versioned), or null. */
   bootBefore(beforeSeq: number): ServerUpEvent | null {
@@ -186,6 +216,8 @@ export class GroundTruth {
   readonly defects = new Map<string, DefectPlantedEvent>();
   /** Every `disclosure`, in trace order. */
   readonly disclosures: DisclosureEvent[] = [];
+  /** Every `notification_delivered`, in trace order (I18, I19). */
+  readonly notificationDeliveries: NotificationDeliveredEvent[] = [];
   /**
    * Per session, every descriptor digest a disclosure showed it, with the seq of the first such
    * disclosure (I9: "was this digest shown to this session before seq s" is one lookup).
@@ -287,6 +319,7 @@ export function buildGroundTruth(events: readonly TraceEvent[]): GroundTruth {
       case 'identity_rotated': truth.server(event.server).identityChanges.push(event); break;
       case 'defect_planted': addDefect(truth, event); break;
       case 'disclosure': addDisclosure(truth, event); break;
+      case 'notification_delivered': truth.notificationDeliveries.push(event); break;
       case 'disclosure_refused': truth.server(event.server).askedAudiences.add(event.audience); break;
       case 'core_failed': truth.coreFailures.push(event); break;
       case 'host_crashed': truth.hostCrashes.push(event); break;
@@ -361,7 +394,8 @@ function addDefect(truth: GroundTruth, event: DefectPlantedEvent): void {
 }
 
 function addRequest(truth: GroundTruth, event: PageServedEvent | PageRefusedEvent): void {
-  truth.server(event.server);
+  const server = truth.server(event.server);
+  if (event.type === 'page_served') server.recordServed(event);
   if (event.scanId !== null) truth.scan(event.scanId).add(event);
 }
 

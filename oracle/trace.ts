@@ -47,6 +47,8 @@ export type DisclosureEvent = TraceEventOf<'disclosure'>;
 export type DisclosureRefusedEvent = TraceEventOf<'disclosure_refused'>;
 /** World: the server emitted `notifications/tools/list_changed` (maybe dropped in transit). */
 export type NotificationSentEvent = TraceEventOf<'notification_sent'>;
+/** World: a `list_changed` reached the core's client (I18, I19). */
+export type NotificationDeliveredEvent = TraceEventOf<'notification_delivered'>;
 /** World: `t` is T_heal; faults stop and the quiet tail begins. */
 export type QuietEvent = TraceEventOf<'quiet'>;
 /** World: the round is over. */

@@ -6,15 +6,16 @@
 
 /**
  * The invariants this oracle checks (SPEC section 11): the thirteen of the catalog since admission
- * at call time (I3, I6, I7, I8, I9), I14-I17 of a host restart (F18, host-restart.ts), the tool
- * surface's I22-I26 (SPEC section 8, seed 003) and I27. A report should still list
+ * at call time (I3, I6, I7, I8, I9), I14-I17 of a host restart (F18, host-restart.ts), the
+ * list_changed barrier and its refresh (I18, I19), auth-gated discovery (I20), the tool surface's
+ * I22-I26 (SPEC section 8, seed 003) and the whole-catalog limits (I27). A report should still list
  * `INVARIANT_IDS` rather than assume the set.
  */
 export type InvariantId = 'I1' | 'I2' | 'I3' | 'I4' | 'I5' | 'I6' | 'I7' | 'I8' | 'I9' | 'I10' | 'I11' | 'I12' | 'I13' | 'I14' | 'I15' | 'I16' | 'I17'
-  | 'I22' | 'I23' | 'I24' | 'I25' | 'I26' | 'I27';
+  | 'I18' | 'I19' | 'I20' | 'I22' | 'I23' | 'I24' | 'I25' | 'I26' | 'I27';
 
 /** The checked invariants in report order (numeric, so I2 comes before I12). */
-export const INVARIANT_IDS: readonly InvariantId[] = ['I1', 'I2', 'I3', 'I4', 'I5', 'I6', 'I7', 'I8', 'I9', 'I10', 'I11', 'I12', 'I13', 'I14', 'I15', 'I16', 'I17', 'I22', 'I23', 'I24', 'I25', 'I26', 'I27'];
+export const INVARIANT_IDS: readonly InvariantId[] = ['I1', 'I2', 'I3', 'I4', 'I5', 'I6', 'I7', 'I8', 'I9', 'I10', 'I11', 'I12', 'I13', 'I14', 'I15', 'I16', 'I17', 'I18', 'I19', 'I20', 'I22', 'I23', 'I24', 'I25', 'I26', 'I27'];
 
 /**
  * Not an invariant of the catalog (SPEC section 11) but a clause of the core API (docs/CORE-API.md):
@@ -93,7 +94,7 @@ export function disclosureLabel(disclosure: {
   return `disclosure seq ${disclosure.seq} (session ${JSON.stringify(disclosure.session)}, ${disclosure.server} ${disclosure.audience})`;
 }
 
-/** I1 = 1, ..., I17 = 17; CORE_FAILED sorts before every invariant (0). */
+/** I1 = 1, ..., I27 = 27; CORE_FAILED sorts before every invariant (0). */
 function invariantNumber(id: VerdictId): number {
   return id === CORE_FAILED ? 0 : Number(id.slice(1));
 }

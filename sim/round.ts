@@ -111,7 +111,9 @@ export async function runRound(plan: RoundPlan, core: CoreFactory, coreName: str
   recorder.world('round_end', { status: result.status, reason: result.reason });
   const breach = recorder.breach;
   if (breach !== null) throw new CoreContractError({ core: coreName, round: plan.round, ...breach });
-  const header: TraceHeader = { type: 'header', schema: 'catsim.trace.v1', seed: plan.seed, round: plan.round, scenario: plan.scenario, core: coreName, bounds: plan.bounds, faults: plan.faults };
+  // The coalescing delay is a timing of the plan, and a bound for the oracle (I19).
+  const bounds = { ...plan.bounds, listChangedDelayMs: plan.timings.listChangedDelayMs };
+  const header: TraceHeader = { type: 'header', schema: 'catsim.trace.v1', seed: plan.seed, round: plan.round, scenario: plan.scenario, core: coreName, bounds, faults: plan.faults };
   return { header, events: recorder.events, status: result.status, reason: result.reason, eventsRun: result.eventsRun };
 }
 
@@ -130,6 +132,7 @@ function buildServer(context: RoundContext, server: ServerPlan): SimCatalogServe
     disqualified: isDisqualified(server),
     leaseKey: plan.leaseKey,
     policyEpoch: (audience) => policy.current(audience).epoch,
+    onCallExecuted: (audience, tool) => policy.callExecuted(audience, tool),
   });
 }
 
@@ -159,12 +162,19 @@ function startSession(context: RoundContext, server: SimCatalogServer, audience:
   const connector = {
     connect: async (): Promise<SimConnection> => {
       const link = createLink(world, { latencyMs: baseLatency(world, plan, server.plan, latency), rules, identity: server.identity(), authInfo: authFor(audience) });
+      // Ground truth of I18 and I19: a list_changed handed to the core's client once its session is
+      // open (one arriving during the initialize handshake reaches no handler of the core yet).
+      let open = false;
+      link.onTrace = (event) => {
+        if (open && event.kind === 'deliver' && event.direction === 'toClient' && event.method === 'notifications/tools/list_changed') recorder.world('notification_delivered', { server: server.plan.id, audience });
+      };
       context.observer?.linkOpened?.(link, server.plan.id, audience);
       const client = adapter.createClient();
       await server.connect(link.server, audience);
       await client.connect(link.client);
       current = link;
       recorder.world('session_opened', { server: server.plan.id, audience, identity: server.identity() });
+      open = true;
       return { client, identity: () => server.identity() };
     },
   };

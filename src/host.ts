@@ -110,11 +110,13 @@ export class CatalogHost {
   readonly #store: RegistryStore;
   readonly refreshers: CatalogRefresher[] = [];
   readonly #walkSeams: RefresherDeps['seams'];
+  readonly #refresherClass: typeof CatalogRefresher;
   #scans = 0;
 
   constructor(private readonly ports: HostPorts, private readonly config: HostConfig) {
     const seams = this.seams();
     this.#walkSeams = { walk: seams.walk, contentChecks: seams.contentChecks };
+    this.#refresherClass = seams.refresher;
     this.#store = ports.store ?? new seams.store();
     this.registry = new seams.registry(this.#store, ports.clock, ports.sink);
     this.policy = new PolicyState({ scheduler: ports.scheduler, sink: ports.sink, source: config.policySource, pollIntervalMs: config.policyPollMs ?? DEFAULT_POLICY_POLL_MS });
@@ -154,7 +156,7 @@ export class CatalogHost {
    * source every call is refused SERVER_DISABLED (no connection to carry it).
    */
   attach(source: PageSource, audience: AudienceClass, endpoint: EndpointInfo): CatalogRefresher {
-    const refresher = new CatalogRefresher({
+    const refresher = new this.#refresherClass({
       source,
       audience,
       endpoint,

@@ -38,11 +38,12 @@ describe('deliberately wrong cores are caught by the same campaign', () => {
     expect(invariants.has('I1')).toBe(true);
   });
 
-  it('a cache keyed without the tenant is caught by I4 FOREIGN_KEY', async () => {
+  it('a cache keyed without the tenant, which labels every entry with the asker\'s own key, is caught by what it showed: I4 FOREIGN_TOOL, never by its labels', async () => {
     const report = await campaign('mutant:key-without-tenant');
     expect(report.violationsByInvariant.I4).toBeGreaterThan(0);
     const codes = new Set(report.failingRounds.flatMap((round) => round.violations.map((v) => `${v.invariant} ${v.code}`)));
-    expect(codes.has('I4 FOREIGN_KEY')).toBe(true);
+    expect(codes.has('I4 FOREIGN_TOOL')).toBe(true);
+    expect(codes.has('I4 FOREIGN_KEY')).toBe(false);
   });
 
   it('a gate that trusts the plan\'s generation instead of re-checking the active one is caught by I8, and every finding is a call the reference gate refused as STALE_CATALOG', async () => {
@@ -53,8 +54,10 @@ describe('deliberately wrong cores are caught by the same campaign', () => {
     // F23 gave their servers other catalogs, so the planners' stale plans land elsewhere.)
     // (Before each fault drew from its own stream, these rounds also held three I11 findings of
     // an expired generation; now a generation expires in none of them.)
-    expect(report.failingRounds.map((round) => round.round)).toEqual([9, 11, 17, 18, 25]);
-    expect(report.violationsByInvariant).toEqual({ I8: 5 });
+    // With F20 and F21 in the default scenario (this branch) round 9's stale call no longer meets a
+    // changed generation (npx catsim replay --seed 1 --round 9 --core mutant:no-recheck-at-call is clean).
+    expect(report.failingRounds.map((round) => round.round)).toEqual([11, 17, 18, 25]);
+    expect(report.violationsByInvariant).toEqual({ I8: 4 });
     const codes = new Set(report.failingRounds.flatMap((round) => round.violations.map((v) => `${v.invariant} ${v.code}`)));
     expect(codes).toEqual(new Set(['I8 STALE_PLAN_ADMITTED', 'I8 TOOL_NOT_IN_GENERATION']));
     // Each finding points at an ADMIT; the reference gate, which re-checks the active generation
@@ -73,7 +76,7 @@ describe('deliberately wrong cores are caught by the same campaign', () => {
       }
     }
     expect(refusedByReference.sort()).toEqual([
-      'STALE_PLAN_ADMITTED STALE_CATALOG', 'STALE_PLAN_ADMITTED STALE_CATALOG',
+      'STALE_PLAN_ADMITTED STALE_CATALOG',
       'TOOL_NOT_IN_GENERATION STALE_CATALOG', 'TOOL_NOT_IN_GENERATION STALE_CATALOG', 'TOOL_NOT_IN_GENERATION STALE_CATALOG',
     ]);
   });

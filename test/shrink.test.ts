@@ -35,14 +35,17 @@ describe('shrinking known mutants to small counterexamples', () => {
     expect(result.run.header.faults).toEqual([]);
   });
 
-  it('key-without-tenant (seed 1, round 0) shrinks to a single audience with no tools, still failing I2', async () => {
+  it('key-without-tenant (seed 1, round 0) shrinks, for I4, to two tenants of one role with no tools: the shared pointer shows each a generation only the other published', async () => {
     const core = 'mutant:key-without-tenant';
-    const result = await shrinkPlan(generatePlan('1', 0, loadScenario('default')), resolveCore(core), core, { attemptsMax: 80 });
-    expect(result.invariant).toBe('I2');
-    expect(result.plan.servers.map((s) => s.audiences)).toEqual([['acme.dev']]);
-    expect(result.sizeAfter).toBe(131);
-    // Its unversioned server (F12) is shrunk to a versioned one too: the foreign page is served either way.
-    expect([result.plan.servers[0]?.versioned, result.plan.faults]).toEqual([true, []]);
+    const result = await shrinkPlan(generatePlan('1', 0, loadScenario('default')), resolveCore(core), core, { attemptsMax: 80, invariant: 'I4' });
+    expect(result.invariant).toBe('I4');
+    // The leak needs two tenants with one role; with no tools left, what is shown is the shared
+    // pointer's generation number, which the asking tenant never published.
+    expect(result.plan.servers.map((s) => s.audiences)).toEqual([['globex.dev', 'acme.dev']]);
+    expect(new Set(result.violations.map((v) => `${v.invariant} ${v.code}`))).toEqual(new Set(['I4 DISCLOSED_UNKNOWN_GENERATION']));
+    expect(result.sizeAfter).toBe(154);
+    // The policy change (F8), the stale planner (F10) and a planted defect (F13) are left: shrinking stopped at 80 attempts.
+    expect([result.plan.servers[0]?.versioned, result.plan.faults]).toEqual([true, ['F8', 'F10', 'F13']]);
   });
 });
 

@@ -2,20 +2,26 @@
  * `catsim prove`: shows, on the default campaign, that the oracle catches every mutant core of
  * SPEC section 12, and puts the peers' violations next to the reference core's zero.
  *
- * Each mutant runs rounds in chunks until its first failing round, capped at `--cap` rounds
- * (default 1,000); a mutant not caught within the cap fails `prove`. "Caught" means an invariant
- * violation (an UNDECIDED round does not count). Probes are not judged here.
+ * Each mutant runs rounds in chunks until the first round in which an invariant it is meant to
+ * break (its `expectedCatchers`) reports a violation, capped at `--cap` rounds (default 1,000).
+ * A mutant caught within the cap only by other invariants is not proven caught: `prove` prints
+ * both (what caught it, what was expected) and fails, because a defence whose own invariant never
+ * notices its removal is not guarded. An UNDECIDED round does not count; probes are not judged
+ * here. The summary gives the median rounds to detection over all mutants (nearest rank; a mutant
+ * not caught counts as the cap) and the slowest mutant.
  */
 import { availableParallelism } from 'node:os';
 import { runCampaign } from '../../sim/campaign/campaign.ts';
 import type { CampaignReport } from '../../sim/campaign/report.ts';
 import { loadCore } from '../../sim/campaign/cores.ts';
-import { MUTANTS } from '../../sim/mutants/index.ts';
+import { MUTANTS, type Mutant } from '../../sim/mutants/index.ts';
 import { peerNames } from './peers.ts';
 import { loadScenario, type Scenario } from '../../sim/plan/scenario.ts';
 import { violationCounts } from '../format/summary.ts';
 import { EXIT } from '../errors.ts';
 import { campaignWorkers } from '../work-size.ts';
+import { percentile } from '../../oracle/percentile.ts';
+import type { Violation } from '../../oracle/violation.ts';
 
 /** Arguments of `catsim prove`. */
 export interface ProveArgs {
@@ -32,28 +38,65 @@ export interface ProveArgs {
 /** How one mutant fared. */
 export interface MutantResult {
   name: string;
+  /** Whether an expected invariant caught it within the cap. */
   caught: boolean;
-  /** Rounds run until (and including) the first failing round, or the cap. */
+  /** Rounds run until (and including) the first round an expected invariant failed, or the cap. */
   rounds: number;
   firstRound: number | null;
-  /** Invariant and code of the first violation of the first failing round. */
+  /** Invariant and code of the first expected violation of that round. */
   caughtBy: string | null;
+  /**
+   * The first failing round before it (or within the cap, when it was never caught) in which
+   * only other invariants failed, with the first of their violations; null when there was none.
+   */
+  caughtFirstByOther: { round: number; caughtBy: string } | null;
   expected: string[];
 }
 
-async function firstDetection(name: string, args: ProveArgs, scenario: Scenario, workers: number): Promise<MutantResult> {
-  const mutant = MUTANTS.find((m) => m.name === name);
+/** `I4 FOREIGN_TOOL`. */
+function violationName(violation: Violation): string {
+  return `${violation.invariant} ${violation.code}`;
+}
+
+async function firstDetection(mutant: Mutant, args: ProveArgs, scenario: Scenario, workers: number): Promise<MutantResult> {
+  const result: MutantResult = { name: mutant.name, caught: false, rounds: args.cap, firstRound: null, caughtBy: null, caughtFirstByOther: null, expected: mutant.expectedCatchers };
   for (let from = 0; from < args.cap; from += args.chunk) {
     const rounds = Math.min(args.chunk, args.cap - from);
-    const report = await runCampaign({ seed: args.seed, scenario, core: `mutant:${name}`, firstRound: from, rounds, workers, determinismEvery: 0 });
-    const failing = report.failingRounds.find((round) => round.violations.length > 0);
-    if (failing !== undefined) {
+    const report = await runCampaign({ seed: args.seed, scenario, core: `mutant:${mutant.name}`, firstRound: from, rounds, workers, determinismEvery: 0 });
+    for (const failing of report.failingRounds) {
       const first = failing.violations[0];
-      return { name, caught: true, rounds: failing.round + 1, firstRound: failing.round, caughtBy: `${first?.invariant} ${first?.code}`, expected: mutant?.expectedCatchers ?? [] };
+      if (first === undefined) continue;
+      const expected = failing.violations.find((violation) => mutant.expectedCatchers.includes(violation.invariant));
+      if (expected !== undefined) return { ...result, caught: true, rounds: failing.round + 1, firstRound: failing.round, caughtBy: violationName(expected) };
+      result.caughtFirstByOther ??= { round: failing.round, caughtBy: violationName(first) };
     }
   }
-  return { name, caught: false, rounds: args.cap, firstRound: null, caughtBy: null, expected: mutant?.expectedCatchers ?? [] };
+  return result;
 }
+
+/** The result line of one mutant: caught by what, against what was expected. */
+export function mutantLine(result: MutantResult, cap: number): string {
+  const rounds = result.caught ? `${result.rounds} (round ${result.firstRound})` : `not within ${cap}`;
+  const other = result.caughtFirstByOther;
+  const otherNote = other === null ? '' : result.caught
+    ? `; round ${other.round} failed earlier, only ${other.caughtBy}`
+    : `; caught only by ${other.caughtBy} (round ${other.round}), never by an expected invariant`;
+  return `  ${result.name.padEnd(26)} ${(result.caught ? 'yes' : 'NO').padEnd(7)} ${rounds.padEnd(26)} ${result.caughtBy ?? '-'}   (expected: ${result.expected.join(' or ')})${otherNote}`;
+}
+
+/**
+ * The median (nearest rank) of the rounds to detection over all mutants, a mutant not caught
+ * counting as the cap, and the slowest mutant (the first of equals, in catalogue order).
+ */
+export function detectionSummary(results: readonly MutantResult[], goalRounds: number): string {
+  const median = percentile(results.map((result) => result.rounds).sort((a, b) => a - b), 50);
+  const slowest = results.reduce<MutantResult | undefined>((worst, result) => (worst === undefined || result.rounds > worst.rounds ? result : worst), undefined);
+  if (median === null || slowest === undefined) return 'no mutants';
+  return `median rounds to detection: ${median} over ${results.length} mutants (goal: at most ${goalRounds}); slowest: ${slowest.name}, ${slowest.caught ? slowest.rounds : `not within ${slowest.rounds}`}`;
+}
+
+/** The goal for the median rounds to detection (issue 13: every defence found within a short campaign). */
+export const MEDIAN_ROUNDS_GOAL = 100;
 
 function violationLine(label: string, report: CampaignReport): string {
   const total = Object.values(report.violationsByInvariant).reduce((a, b) => a + b, 0);
@@ -75,13 +118,11 @@ export async function proveCommand(args: ProveArgs): Promise<number> {
   for (const mutant of MUTANTS) {
     // A mutant whose defence only a fault outside the given scenario exercises (F18) runs on its own scenario.
     const own = mutant.scenario === undefined || mutant.scenario === scenario.name ? scenario : loadScenario(mutant.scenario);
-    const result = await firstDetection(mutant.name, args, own, workers);
+    const result = await firstDetection(mutant, args, own, workers);
     results.push(result);
-    const rounds = result.caught ? `${result.rounds} (round ${result.firstRound})` : `not within ${args.cap}`;
-    const on = own === scenario ? '' : `, on scenario ${own.name}`;
-    process.stdout.write(`  ${result.name.padEnd(26)} ${(result.caught ? 'yes' : 'NO').padEnd(7)} ${rounds.padEnd(26)} ${result.caughtBy ?? '-'}   (expected: ${result.expected.join(' or ')}${on})\n`);
+    process.stdout.write(`${mutantLine(result, args.cap)}${own === scenario ? '' : `   (on scenario ${own.name})`}\n`);
   }
-  const lines = ['', `peers and the reference core on the same ${args.peerRounds} rounds:`];
+  const lines = [detectionSummary(results, MEDIAN_ROUNDS_GOAL), '', `peers and the reference core on the same ${args.peerRounds} rounds:`];
   const reference = await runCampaign({ seed: args.seed, scenario, core: 'reference', firstRound: 0, rounds: args.peerRounds, workers, determinismEvery: 0 });
   lines.push(violationLine('reference', reference));
   for (const core of [...peerNames(), ...(args.cores ?? [])]) {
@@ -92,7 +133,7 @@ export async function proveCommand(args: ProveArgs): Promise<number> {
   const referenceClean = reference.failingRounds.length === 0;
   lines.push('', missed.length === 0 && referenceClean
     ? `PROVEN: all ${results.length} mutants caught; the reference core has 0 violations.`
-    : `NOT PROVEN: ${missed.length} mutants not caught${missed.length > 0 ? ` (${missed.map((m) => m.name).join(', ')})` : ''}${referenceClean ? '' : '; the reference core has violations'}.`);
+    : `NOT PROVEN: ${missed.length} mutants not caught by an expected invariant${missed.length > 0 ? ` (${missed.map((m) => m.name).join(', ')})` : ''}${referenceClean ? '' : '; the reference core has violations'}.`);
   process.stdout.write(`${lines.join('\n')}\n`);
   return missed.length === 0 && referenceClean ? EXIT.clean : EXIT.violation;
 }

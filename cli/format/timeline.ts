@@ -13,6 +13,7 @@ const FORMATS: { readonly [T in TraceEventType]: (e: TraceEventOf<T>) => string 
   page_served: (e) => `${e.server} served ${e.audience} ${e.scanId} page ${cursor(e.cursorIn)} → ${cursor(e.cursorOut)} rev ${e.reported ?? '-'} (true ${e.revision}), ${e.tools.length} tools`,
   page_refused: (e) => `${e.server} refused ${e.audience} ${e.scanId} page ${cursor(e.cursorIn)} with ${e.code}`,
   notification_sent: (e) => `${e.server} sent tools/list_changed to ${e.audience}${e.delivered ? '' : ' (dropped)'}`,
+  notification_delivered: (e) => `tools/list_changed from ${e.server} reached the core's client as ${e.audience}`,
   quiet: () => 'T_heal: faults stop, quiet tail begins',
   round_end: (e) => `round ends ${e.status} (${e.reason})`,
   scan_started: (e) => `${e.scanId} starts on ${e.key} (expects generation ${e.expectedGeneration})`,

@@ -10,7 +10,7 @@ export const SCAN_END_STATES = ['SNAPSHOT_PROVEN', 'UNVERSIONED_OBSERVATION', 'I
 /** Why a scan ended INCOMPLETE (retried with capped back-off; SPEC section 3). */
 export const INCOMPLETE_REASONS = [
   'REVISION_MOVED', 'LIST_CHANGED', 'CURSOR_INVALID', 'REQUEST_FAILED', 'TIMEOUT', 'IDENTITY_CHANGED',
-  'POLICY_EPOCH_CHANGED', 'RECHECK_REVISION_MOVED', 'MALFORMED_PAGE', 'DISCONNECTED',
+  'POLICY_EPOCH_CHANGED', 'RECHECK_REVISION_MOVED', 'MALFORMED_PAGE', 'DISCONNECTED', 'AUTH_REQUIRED',
 ] as const;
 
 /** Why a scan ended QUARANTINED (operator attention, no automatic admission; SPEC section 3). */
@@ -28,6 +28,13 @@ export const SCAN_END_REASONS = ['OK', ...INCOMPLETE_REASONS, ...QUARANTINE_REAS
  * reported it, `after_lease` after a lease was issued but before its call was dispatched.
  */
 export const HOST_CRASH_POINTS = ['at_time', 'in_publish', 'after_commit', 'after_lease'] as const;
+
+/**
+ * The JSON-RPC code of a `page_refused` whose server refused the listing for the audience's
+ * authorization (F21): a server-defined code, catsim's convention for HTTP's 403. A scan the
+ * server refused so must end INCOMPLETE AUTH_REQUIRED and nothing of it be published (I20).
+ */
+export const AUTHORIZATION_REQUIRED_CODE = -32003;
 
 /** The status of a published generation. */
 export const PUBLISH_STATUSES = ['ELIGIBLE', 'UNVERSIONED_OBSERVATION'] as const;

@@ -138,6 +138,12 @@ const notificationSent = eventOf('world', 'notification_sent', discovery('the se
   delivered: field(bool, 'false when the fault plan drops it'),
 });
 
+/** World: a `list_changed` reached the core's client. */
+const notificationDelivered = eventOf('world', 'notification_delivered', discovery('a `notifications/tools/list_changed` reached the core\'s client on this session\'s connection, after its `session_opened` (one that arrives during the initialize handshake is not written: no handler of the core is listening yet); from then on no call of that key may leave the core before a scan started after it has ended (I18), and such a scan must start soon (I19)'), {
+  server,
+  audience,
+});
+
 /** World: `t` is T_heal. */
 const quiet = eventOf('world', 'quiet', discovery('`t` = T_heal: faults stop, the quiet tail begins'), {});
 
@@ -411,6 +417,7 @@ export const TRACE_EVENTS = {
   disclosure,
   disclosure_refused: disclosureRefused,
   notification_sent: notificationSent,
+  notification_delivered: notificationDelivered,
   quiet,
   round_end: roundEnd,
   core_failed: coreFailed,

@@ -15,6 +15,7 @@ const bounds = objectOf({
   tEndMs: field(nat, 'T_end: the round\'s horizon'),
   generationTtlMs: field(nat, 'how long a published generation may serve'),
   retryBackoffMsMax: field(nat, 'cap of the retry back-off'),
+  listChangedDelayMs: optional(field(nat, 'the scenario\'s coalescing delay between a `list_changed` and the scan it triggers: a scan of the key must start within max(this, `retryBackoffMsMax`) of the delivery, or of the end of the scan running then (I19); older traces lack it, and then I19 is not judged')),
   revocationBoundMs: optional(field(nat, 'B of SPEC section 7: how long after a revocation the core may still admit the revoked tool (I7); older traces lack it, and then I7 is not judged')),
   toolCountMax: optional(field(nat, 'most tools in one catalog (SPEC section 5, I27); older traces lack it, and then I27 is not judged')),
   catalogBytesMax: optional(field(nat, 'most bytes of descriptors (compact UTF-8 JSON, summed) in one catalog (SPEC section 5, I27); older traces lack it, and then I27 is not judged')),

@@ -30,7 +30,7 @@ function publishedRound(b: TraceBuilder): number {
 }
 
 describe('I4: no serving across tenants or roles', () => {
-  it('FOREIGN_KEY and FOREIGN_PAGES: acme.dev is shown the generation scanned for globex.dev (cache keyed without tenant)', () => {
+  it('FOREIGN_KEY, FOREIGN_PAGES and FOREIGN_TOOL: acme.dev is shown the generation scanned for globex.dev (cache keyed without tenant)', () => {
     const b = new TraceBuilder();
     twinTenantWorld(b);
     const globexPublish = globexWalk(b);
@@ -47,12 +47,15 @@ describe('I4: no serving across tenants or roles', () => {
           evidence: `${label} shows key ${S0}|${GLOBEX}, but s0 presented identity ${S0} since seq 0, so the key is ${S0}|${DEV}` },
         { invariant: 'I4', round: ROUND, seq: 20, code: 'FOREIGN_PAGES',
           evidence: `${label} shows generation 1 of key ${S0}|${GLOBEX} (publish seq 10), whose scan "sc-globex" had a page served at seq 5 to s0 ${GLOBEX}` },
+        // What was shown, from the world's pages alone: g reached the core only for globex.dev.
+        { invariant: 'I4', round: ROUND, seq: 20, code: 'FOREIGN_TOOL',
+          evidence: `${label} shows descriptor ${short('g')}, which s0 served only to ${GLOBEX} (first at seq 5), never to ${DEV}` },
       ],
       checked: checkedCounts({ I1: 2, I2: 2, I4: 1, I5: 0, I10: 2, I11: 1, I12: 2, I13: 9 }), metrics: NO_CALL_METRICS,
     });
   });
 
-  it('FOREIGN_PAGES: globex.dev pages published and disclosed under the acme.dev key', () => {
+  it('FOREIGN_PAGES and FOREIGN_TOOL: globex.dev pages published and disclosed under the acme.dev key', () => {
     const b = new TraceBuilder();
     twinTenantWorld(b);
     const publish = globexWalk(b, { key: DEV_KEY });
@@ -66,6 +69,9 @@ describe('I4: no serving across tenants or roles', () => {
         evidence: `publish seq 10 of key ${S0}|${DEV}: page served at seq 5 went to s0 ${GLOBEX}, not s0 ${DEV}` },
       { invariant: 'I4', round: ROUND, seq: 11, code: 'FOREIGN_PAGES',
         evidence: `disclosure seq 11 (session "planner-acme.dev", s0 acme.dev) shows generation 1 of key ${S0}|${DEV} (publish seq 10), whose scan "sc-globex" had a page served at seq 5 to s0 ${GLOBEX}` },
+      // The key label is acme.dev's own, but the descriptors shown are globex.dev's edition.
+      { invariant: 'I4', round: ROUND, seq: 11, code: 'FOREIGN_TOOL',
+        evidence: `disclosure seq 11 (session "planner-acme.dev", s0 acme.dev) shows descriptor ${short('g')}, which s0 served only to ${GLOBEX} (first at seq 5), never to ${DEV}` },
     ]);
   });
 
@@ -132,13 +138,13 @@ describe('I4: no serving across tenants or roles', () => {
     ]);
   });
 
-  it('FOREIGN_KEY and FOREIGN_PAGES: another role of the same tenant is foreign too', () => {
+  it('FOREIGN_KEY, FOREIGN_PAGES and FOREIGN_TOOL: another role of the same tenant is foreign too', () => {
     const b = new TraceBuilder();
     const devPublish = publishedRound(b);
     const disclosure = b.disclosure(devPublish, { audience: OPS });
     finish(b);
     expect(checkTrace(b.build()).violations.map((v) => [v.seq, v.invariant, v.code])).toEqual([
-      [disclosure, 'I4', 'FOREIGN_KEY'], [disclosure, 'I4', 'FOREIGN_PAGES'],
+      [disclosure, 'I4', 'FOREIGN_KEY'], [disclosure, 'I4', 'FOREIGN_PAGES'], [disclosure, 'I4', 'FOREIGN_TOOL'],
     ]);
   });
 

@@ -13,7 +13,14 @@
  *   the published tools' descriptor digests in order, whatever their verdicts (the trace records
  *   what was shown; a generation is shown whole).
  *
- * Codes: `DISCLOSED_UNKNOWN_GENERATION` (no publish of that key and generation before the
+ * - whatever the trace's labels say, every descriptor the disclosure showed reached the core from
+ *   the disclosure's server for the disclosure's audience: a digest that server only ever served
+ *   to another audience (a twin tenant's edition, F16) is another tenant's tool shown here. This
+ *   is judged from the world's pages alone, so a core that labels a shared cache entry with each
+ *   asker's own key is caught by what it showed, not by how it named it.
+ *
+ * Codes: `FOREIGN_TOOL` (a shown descriptor was served by that server only to another audience
+ * before the disclosure; judged on every disclosure, first), `DISCLOSED_UNKNOWN_GENERATION` (no publish of that key and generation before the
  * disclosure; nothing else is judged then), `FOREIGN_KEY` (the key is not the server's current
  * identity with the disclosure's audience), `FOREIGN_PAGES` (a page of the publish's scan went to
  * another server or audience), `DISCLOSED_SNAPSHOT_MISMATCH` (another snapshot digest than the
@@ -30,6 +37,7 @@ import type { CheckContext, Findings } from './check-context.ts';
 export function checkTenantIsolation(context: CheckContext, findings: Findings): void {
   for (const disclosure of context.truth.disclosures) {
     findings.count('I4');
+    checkServedTools(context, disclosure, findings);
     const publish = publishOfGeneration(context.observed, disclosure.key, disclosure.generation, disclosure.seq);
     if (publish === null) {
       findings.add('I4', disclosure.seq, 'DISCLOSED_UNKNOWN_GENERATION',
@@ -40,6 +48,19 @@ export function checkTenantIsolation(context: CheckContext, findings: Findings):
     checkPages(context, disclosure, publish, findings);
     checkSnapshot(disclosure, publish, findings);
     checkTools(disclosure, publish, findings);
+  }
+}
+
+/** Every shown descriptor must have been served by the disclosure's server to its audience; reports the first that was not. */
+function checkServedTools(context: CheckContext, disclosure: DisclosureEvent, findings: Findings): void {
+  const server = context.truth.servers.get(disclosure.server);
+  if (server === undefined) return;
+  for (const digest of disclosure.tools) {
+    const other = server.servedOnlyToOthers(digest, disclosure.audience, disclosure.seq);
+    if (other === null) continue;
+    findings.add('I4', disclosure.seq, 'FOREIGN_TOOL',
+      `${disclosureLabel(disclosure)} shows descriptor ${shortHex(digest)}, which ${disclosure.server} served only to ${other.audience} (first at seq ${other.seq}), never to ${disclosure.audience}`);
+    return;
   }
 }
 

@@ -24,6 +24,8 @@ import { revisionMovedMidWalk } from './revision-moved-mid-walk.ts';
 import { revokedRefused } from './revoked-refused.ts';
 import { stalePinRefusedByServer } from './stale-pin-refused-by-server.ts';
 import { stalePlanRefused } from './stale-plan-refused.ts';
+import { authRefusedIncomplete } from './auth-refused-incomplete.ts';
+import { refreshedDuringBurstProbe } from './refreshed-during-burst.ts';
 import { SURFACE_PROBES } from './surface.ts';
 import { tenantTwinsPublishedProbe } from './tenant-twins-published.ts';
 import { undisclosedRefused } from './undisclosed-refused.ts';
@@ -69,6 +71,8 @@ export const PROBES: readonly Probe[] = [
   hostCrashedAfterLease,
   hostCrashedCallsInFlight,
   catalogLimitQuarantined,
+  refreshedDuringBurstProbe,
+  authRefusedIncomplete,
   ...SURFACE_PROBES,
 ];
 

@@ -45,6 +45,8 @@ export interface ReferenceVariant {
   storeClass?: new () => RegistryStore;
   gate?: typeof AdmissionGate;
   contentChecks?: ContentChecks;
+  /** A refresher subclass (the call barrier and the list_changed debounce live there). */
+  refresher?: typeof CatalogRefresher;
   /** A host subclass (e.g. one whose receipts omit the policy epoch); default {@link CatalogHost}. */
   host?: typeof CatalogHost;
   /**
@@ -75,6 +77,7 @@ function hostWithSeams(variant: ReferenceVariant): typeof CatalogHost {
     ...(variant.storeClass === undefined ? {} : { store: variant.storeClass }),
     ...(variant.gate === undefined ? {} : { gate: variant.gate }),
     ...(variant.contentChecks === undefined ? {} : { contentChecks: variant.contentChecks }),
+    ...(variant.refresher === undefined ? {} : { refresher: variant.refresher }),
   };
   if (Object.keys(replaced).length === 0) return Base;
   const seams: CoreSeams = { ...REFERENCE_SEAMS, ...replaced };

@@ -8,7 +8,11 @@
  *
  * How often: in a round that enables F8, 1 to 3 revocations at seeded times in [1, T_heal - 202);
  * half of them are granted back 500 to 1,500 ms after B (only before T_heal); a fraction of 0.3,
- * 0.7 or 1 (drawn uniformly) of the pushes before T_heal is lost.
+ * 0.7 or 1 (drawn uniformly) of the pushes before T_heal is lost. In 1 of 4 such rounds, besides,
+ * the first call a server executes before T_heal of a tool still granted revokes that tool for
+ * the caller's audience at that instant, while the call's lease is live (an admin revoking a tool
+ * while it runs; without it a revocation meets a live lease in about 1 round of 600, too rarely
+ * for the probe `revocation-while-lease-live` to guard anything).
  */
 import type { Rng } from '../random.ts';
 import { distinctTimes, drawIn, pickAt } from '../plan/draws.ts';
@@ -25,6 +29,7 @@ export const RATES = {
   regrantFraction: fraction(0.5, 'Chance that a revoked tool is granted back (only when that falls before T_heal).'),
   regrantDelayMs: msRange(500, 1500, 'How long after the revocation bound B the grant comes back, ms.'),
   pushLossFractions: fractions([0.3, 0.7, 1], 'The share of policy pushes lost before T_heal, one drawn per round.'),
+  midCallRevocationFraction: fraction(0.25, 'Chance that the first call executed before T_heal of a still-granted tool revokes that tool at once, while its lease is live.'),
 };
 
 /**
@@ -60,11 +65,15 @@ export const RETRY_REVOKED_WINDOW_MS = 2000;
 /** See RETRY_REVOKED_WINDOW_MS. */
 export const RETRY_REVOKED_FRACTION = 0.5;
 
-/** Each policy change dropped alone, then every push delivered. */
+/** Each policy change dropped alone, then every push delivered, then no mid-call revocation. */
 function reductions(plan: RoundPlan): Reduction[] {
   const policy = plan.policy;
   const out = policy.changes.map((change, i) => ({ name: `drop policy change at ${change.atMs} ms`, plan: { ...plan, policy: { ...policy, changes: policy.changes.filter((_, j) => j !== i) } } }));
   if (policy.pushLossFraction > 0) out.push({ name: 'deliver every policy push', plan: { ...plan, policy: { ...policy, pushLossFraction: 0 } } });
+  if ((policy.midCallRevocations ?? 0) > 0) {
+    const { midCallRevocations: _dropped, ...calm } = policy;
+    out.push({ name: 'no mid-call revocation', plan: { ...plan, policy: calm } });
+  }
   return out;
 }
 
@@ -75,11 +84,13 @@ export const F8: FaultDefinition<'F8', typeof RATES> = {
   title: 'policy revocation and grant changes, with lost or late pushes (polls are never lost)',
   lifetime: 'episode',
   probes: ['revoked-refused', 'revocation-while-lease-live'],
-  presentIn: (plan: RoundPlan) => plan.policy.changes.length > 0 || plan.policy.pushLossFraction > 0,
+  presentIn: (plan: RoundPlan) => plan.policy.changes.length > 0 || plan.policy.pushLossFraction > 0 || (plan.policy.midCallRevocations ?? 0) > 0,
   generateRound({ plan, scenario }, rng, rates) {
     plan.policy.pushLossFraction = rng.pick(rates.pushLossFractions);
     plan.policy.changes = policyChanges(rng, plan.policy.grants, scenario, rates);
+    // Drawn last, so the draws above are those of the rounds before mid-call revocations existed.
+    if (rng.chance(rates.midCallRevocationFraction)) plan.policy.midCallRevocations = 1;
   },
-  fragment: (plan) => ({ pushLossFraction: plan.policy.pushLossFraction, changes: plan.policy.changes.map((change) => [change.atMs, change.revoke.length > 0 ? 'revoke' : 'grant']) }),
+  fragment: (plan) => ({ pushLossFraction: plan.policy.pushLossFraction, changes: plan.policy.changes.map((change) => [change.atMs, change.revoke.length > 0 ? 'revoke' : 'grant']), midCallRevocations: plan.policy.midCallRevocations ?? 0 }),
   reductions,
 };

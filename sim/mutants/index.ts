@@ -7,10 +7,11 @@ import type { CoreFactory } from '../cores/adapter.ts';
 import { referenceCore } from '../cores/reference.ts';
 import { ForwardUndisclosedGate, RefuseEverythingGate, RevocationOnRefreshGate, TrustPlanGenerationGate, TrustReadOnlyHintGate, UnversionedWriteGate } from './gates.ts';
 import { anyDialectChecks, NoEpochReceiptHost, StickyIdentitySource } from './others.ts';
-import { BlindStore, KeyWithoutTenantRegistry, NoCasRegistry, ServeExpiredRegistry } from './registries.ts';
-import { DOUBLE_SETTLEMENT, HOOKS_ADD_TOOLS, ONLY_EARLY_CHECK, REFUSAL_WITHOUT_SETTLEMENT, SEAL_FROM_FINAL_REQUEST, SHALLOW_BASELINE, SILENT_TOP_N } from './surface.ts';
+import { NoBarrierRefresher, ResettingDebounceRefresher } from './refreshers.ts';
+import { BlindStore, KeyWithoutTenantStore, NoCasRegistry, ServeExpiredRegistry } from './registries.ts';
 import { PreCrashMemoryRegistry, ResumeFromCursorWalk, TwoTransactionPublishStore } from './restarts.ts';
-import { FirstPageOnlyWalk, IgnoreIdentityWalk, LastPageRevisionWalk, NoCatalogLimitsWalk, NoCursorLoopDetectionWalk, NoFinalRecheckWalk, TwoEqualScansWalk } from './walks.ts';
+import { DOUBLE_SETTLEMENT, HOOKS_ADD_TOOLS, ONLY_EARLY_CHECK, REFUSAL_WITHOUT_SETTLEMENT, SEAL_FROM_FINAL_REQUEST, SHALLOW_BASELINE, SILENT_TOP_N } from './surface.ts';
+import { AuthAsEmptyWalk, FirstPageOnlyWalk, IgnoreIdentityWalk, LastPageRevisionWalk, NoCatalogLimitsWalk, NoCursorLoopDetectionWalk, NoFinalRecheckWalk, TwoEqualScansWalk } from './walks.ts';
 
 /** One mutant: its name, the defence it lacks, the invariants expected to catch it, and how to build it. */
 export interface Mutant {
@@ -25,7 +26,7 @@ export interface Mutant {
   scenario?: string;
 }
 
-/** Every mutant, by name, in SPEC section 12 order. */
+/** Every mutant, by name, in SPEC section 12 order (then issue 13's, before refuse-everything). */
 export const MUTANTS: readonly Mutant[] = [
   { name: 'first-page-only', removedDefence: 'following nextCursor past page 1 (the SDK auto-refresh)', expectedCatchers: ['I1', 'I2', 'I12'], core: referenceCore({ walk: FirstPageOnlyWalk }) },
   { name: 'no-cursor-loop-detection', removedDefence: 'quarantine of a cursor requested twice', expectedCatchers: ['I13'], core: referenceCore({ walk: NoCursorLoopDetectionWalk }) },
@@ -35,7 +36,7 @@ export const MUTANTS: readonly Mutant[] = [
   { name: 'unversioned-write', removedDefence: 'human confirmation for non-READ tools of unversioned sources', expectedCatchers: ['I3'], core: referenceCore({ gate: UnversionedWriteGate }) },
   { name: 'trust-readonly-hint', removedDefence: 'effect classes from trusted policy only (readOnlyHint believed)', expectedCatchers: ['I3'], core: referenceCore({ gate: TrustReadOnlyHintGate }) },
   { name: 'publish-without-cas', removedDefence: 'the compare-and-swap on the active pointer', expectedCatchers: ['I10'], core: referenceCore({ registry: NoCasRegistry, storeClass: BlindStore }) },
-  { name: 'key-without-tenant', removedDefence: 'the tenant in the catalog key (keyed by identity and role)', expectedCatchers: ['I4'], core: referenceCore({ registry: KeyWithoutTenantRegistry }) },
+  { name: 'key-without-tenant', removedDefence: 'the tenant in the catalog key (one shared pointer per identity and role; records relabelled with the key asked for)', expectedCatchers: ['I4'], core: referenceCore({ storeClass: KeyWithoutTenantStore }) },
   { name: 'no-recheck-at-call', removedDefence: 're-checking the active generation at call time (the plan\'s is trusted)', expectedCatchers: ['I8'], core: referenceCore({ gate: TrustPlanGenerationGate }) },
   { name: 'revocation-on-refresh', removedDefence: 'applying revocations at once (only a new generation re-reads grants)', expectedCatchers: ['I7'], core: referenceCore({ gate: RevocationOnRefreshGate }) },
   { name: 'any-dialect', removedDefence: 'refusing unknown JSON Schema dialects', expectedCatchers: ['I5'], core: referenceCore({ contentChecks: anyDialectChecks }) },
@@ -44,6 +45,9 @@ export const MUTANTS: readonly Mutant[] = [
   { name: 'serve-expired', removedDefence: 'refusing a generation past its expiresAt', expectedCatchers: ['I11'], core: referenceCore({ registry: ServeExpiredRegistry }) },
   { name: 'ignore-identity-rotation', removedDefence: 'following the identity the connection presents (certificate rotation ignored)', expectedCatchers: ['I12', 'I4'], core: referenceCore({ walk: IgnoreIdentityWalk, wrapSource: (source) => new StickyIdentitySource(source) }) },
   { name: 'no-catalog-limits', removedDefence: 'the whole-catalog limits (tool count, descriptor bytes) of SPEC section 5', expectedCatchers: ['I27'], core: referenceCore({ walk: NoCatalogLimitsWalk }) },
+  { name: 'no-list-changed-barrier', removedDefence: 'holding calls after a list_changed until a scan started after it ends', expectedCatchers: ['I18'], core: referenceCore({ refresher: NoBarrierRefresher }) },
+  { name: 'resetting-debounce', removedDefence: 'a fixed coalescing delay after the first notification of a burst (the debounce resets on every one)', expectedCatchers: ['I19'], core: referenceCore({ refresher: ResettingDebounceRefresher }) },
+  { name: 'auth-refusal-as-empty', removedDefence: 'ending a scan refused for authorization INCOMPLETE AUTH_REQUIRED (the refusal is read as an empty last page)', expectedCatchers: ['I20'], core: referenceCore({ walk: AuthAsEmptyWalk }) },
   { name: 'refuse-everything', removedDefence: 'admitting anything at all', expectedCatchers: ['I12'], core: referenceCore({ gate: RefuseEverythingGate }) },
   { name: 'seal-from-final-request', removedDefence: 'a final check against the baseline (a seal made from the final request is compared instead)', expectedCatchers: ['I22', 'I23'], core: referenceCore({ surfaceParts: SEAL_FROM_FINAL_REQUEST }) },
   { name: 'shallow-baseline', removedDefence: 'a baseline that shares no object with what hooks receive (schema objects shared)', expectedCatchers: ['I22', 'I23'], core: referenceCore({ surfaceParts: SHALLOW_BASELINE }) },

@@ -6,11 +6,48 @@ import type { CatalogKey } from '../../src/keys.ts';
 import { CatalogRegistry, type ServeResult } from '../../src/registry/registry.ts';
 import { InMemoryRegistryStore, type CatalogReceipt, type GenerationRecord } from '../../src/registry/store.ts';
 
-/** Catalog key without tenant: keyed by identity and role only, so tenants share one pointer. */
-export class KeyWithoutTenantRegistry extends CatalogRegistry {
-  protected override storeKey(key: CatalogKey): string {
-    return `${key.identity}|*.${key.role}`;
+/**
+ * Catalog key without tenant: the store keeps one pointer per (identity, role), so tenants that
+ * share a role share one generation history. It lies as a real shared cache would: every record
+ * and receipt it hands back carries the key it was asked for, so the trace names each tenant's
+ * own key and only what was shown (another tenant's descriptors) betrays the leak (I4 FOREIGN_TOOL).
+ */
+export class KeyWithoutTenantStore extends InMemoryRegistryStore {
+  override active(key: string): GenerationRecord | undefined {
+    return relabel(super.active(sharedKey(key)), key);
   }
+
+  override generation(key: string, catalogGeneration: number): GenerationRecord | undefined {
+    return relabel(super.generation(sharedKey(key), catalogGeneration), key);
+  }
+
+  override compareAndSet(key: string, expectedGeneration: number, next: GenerationRecord, receipt: CatalogReceipt): boolean {
+    const shared = sharedKey(key);
+    return super.compareAndSet(shared, expectedGeneration, { ...next, key: shared }, { ...receipt, key: shared });
+  }
+
+  override catalogReceipts(key: string): CatalogReceipt[] {
+    return super.catalogReceipts(sharedKey(key)).map((receipt) => ({ ...receipt, key }));
+  }
+
+  override disabledReason(key: string): string | undefined {
+    return super.disabledReason(sharedKey(key));
+  }
+
+  override disable(key: string, reason: string): void {
+    super.disable(sharedKey(key), reason);
+  }
+}
+
+/** `<identity>|<tenant>.<role>` without its tenant: `<identity>|*.<role>`. */
+function sharedKey(key: string): string {
+  const bar = key.lastIndexOf('|');
+  const role = key.slice(key.lastIndexOf('.') + 1);
+  return `${key.slice(0, bar)}|*.${role}`;
+}
+
+function relabel(record: GenerationRecord | undefined, key: string): GenerationRecord | undefined {
+  return record === undefined ? undefined : { ...record, key };
 }
 
 /** Publish without CAS: the pointer is never compared, so racers overwrite each other. */

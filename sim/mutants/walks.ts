@@ -2,8 +2,8 @@
  * Mutant walks: the reference walk with exactly one defence removed (SPEC section 12). Each is
  * as small as possible, so that what the oracle catches is that one missing defence.
  */
-import { incomplete, Walk } from '../../src/discovery/scan.ts';
-import type { PageReply } from '../../src/discovery/page-source.ts';
+import { incomplete, Walk, type ScanContext } from '../../src/discovery/scan.ts';
+import type { PageReply, PageSource } from '../../src/discovery/page-source.ts';
 
 /** No final recheck: publishes right after the last page, without asking page 1 again. */
 export class NoFinalRecheckWalk extends Walk {
@@ -65,5 +65,29 @@ export class TwoEqualScansWalk extends Walk {
 export class IgnoreIdentityWalk extends Walk {
   protected override checkIdentityAndEpoch(): void {
     if (this.ctx.policyEpoch() !== this.policyEpoch) incomplete('POLICY_EPOCH_CHANGED');
+  }
+}
+
+/**
+ * Takes a listing refused for authorization as an empty last page without a revision (the field
+ * report: "a listing refused for authorization shown as an empty complete catalog"): a refused
+ * page 1 becomes an empty catalog, observed as it stands.
+ */
+function authAsEmpty(source: PageSource): PageSource {
+  return {
+    identity: () => source.identity(),
+    changeCount: () => source.changeCount(),
+    listPage: async (cursor, scanId, timeoutMs) => {
+      const reply = await source.listPage(cursor, scanId, timeoutMs);
+      if (reply.ok || reply.kind !== 'unauthorized') return reply;
+      return { ok: true, tools: [], nextCursor: undefined, revision: null, byteLength: 2 };
+    },
+  };
+}
+
+/** An authorization refusal read as an empty, complete listing. */
+export class AuthAsEmptyWalk extends Walk {
+  constructor(source: PageSource, ctx: ScanContext) {
+    super(authAsEmpty(source), ctx);
   }
 }

@@ -31,6 +31,11 @@ function object(properties: Record<string, unknown>, title = 'an object'): Recor
   return { type: 'object', title, required: Object.keys(properties), additionalProperties: false, properties };
 }
 
+/** A closed object with these properties besides, each optional (plan files written before them stay valid). */
+function withOptional(closed: Record<string, unknown>, optional: Record<string, unknown>): Record<string, unknown> {
+  return { ...closed, properties: { ...(closed.properties as Record<string, unknown>), ...optional } };
+}
+
 /** An inclusive `[min, max]` pair; min <= max is checked after the schema. */
 function pair(item: unknown, title: string): Record<string, unknown> {
   return { type: 'array', title, prefixItems: [item, item], minItems: 2, items: false };
@@ -49,11 +54,6 @@ const TURN = object({
   },
   pick: { type: 'number', title: 'a number in [0, 1)', minimum: 0, exclusiveMaximum: 1 },
 }, 'a model turn (an object)');
-
-/** A closed object whose listed `optional` properties may be absent (fields added to the format later). */
-function withOptional(schema: Record<string, unknown>, optional: readonly string[]): Record<string, unknown> {
-  return { ...schema, required: (schema.required as string[]).filter((name) => !optional.includes(name)) };
-}
 
 const SERVER = withOptional(object({
   id: { type: 'string', title: 'a non-empty string', minLength: 1 },
@@ -94,8 +94,11 @@ const SERVER = withOptional(object({
   }),
   equivocates: boolean,
   overLimitCatalog: { title: 'null, "tools" or "bytes"', enum: [null, 'tools', 'bytes'] },
+}, 'a server plan (an object)'), {
+  notificationBursts: { type: 'array', title: 'an array of notification bursts', items: object({ atMs: ms, everyMs: positive, count: positive }) },
+  authGated: { type: 'array', title: 'an array of authorization gates', items: object({ audience: { $ref: '#/$defs/audience' }, fromMs: ms, toMs: ms }) },
   turns: { type: 'array', title: 'an array of model turns', items: TURN },
-}, 'a server plan (an object)'), ['turns']);
+});
 
 /** The JSON Schema (draft 2020-12) of a `catsim.plan.v1` file. */
 export const PLAN_SCHEMA = {
@@ -114,14 +117,14 @@ export const PLAN_SCHEMA = {
     refreshersPerKey: positive,
     plannerIntervalMs: pair(positive, 'a pair [min, max] of positive integers'),
     leaseKey: { type: 'string', title: '64 lowercase hex digits', pattern: '^[0-9a-f]{64}$' },
-    policy: object({
+    policy: withOptional(object({
       effectClasses: { type: 'object', title: 'an object of effect classes by tool name', additionalProperties: { title: 'one of "READ", "RESERVATION", "WRITE", "DESTRUCTIVE"', enum: ['READ', 'RESERVATION', 'WRITE', 'DESTRUCTIVE'] } },
       grants: { type: 'object', title: 'an object of tool names by audience', propertyNames: { $ref: '#/$defs/audience' }, additionalProperties: strings },
       changes: { type: 'array', title: 'an array of policy changes', items: object({ atMs: ms, audience: { $ref: '#/$defs/audience' }, revoke: strings, grant: strings }) },
       pushLatencyMs: pair(ms, 'a pair [min, max] of non-negative integers'),
       pushLossFraction: fraction,
       pollIntervalMs: positive,
-    }),
+    }), { midCallRevocations: ms }),
     calls: object({
       callFraction: fraction,
       staleFraction: fraction,

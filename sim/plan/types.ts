@@ -117,6 +117,13 @@ export interface PolicyPlan {
   pushLossFraction: number;
   /** The core polls the policy service this often, ms. */
   pollIntervalMs: number;
+  /**
+   * F8, an admin revoking a tool while it runs: the first this many calls a server executes
+   * before T_heal, of a tool the caller's audience still holds, make the policy service revoke
+   * that tool for that audience at the instant of execution, while the answer (and so the
+   * call's lease) is still on its way back. Absent: none.
+   */
+  midCallRevocations?: number;
 }
 
 /** How the sessions' planners call tools. */
@@ -199,6 +206,10 @@ export interface ServerPlan {
    * by descriptor bytes (`bytes`); null on an honest server.
    */
   overLimitCatalog: OverLimitCatalog | null;
+  /** F21: windows in which the server refuses `tools/list` of an audience for authorization; absent: none. */
+  authGated?: AuthGate[];
+  /** F20: bursts of `list_changed` without a change; absent: none. */
+  notificationBursts?: NotificationBurst[];
   /** F22: the model turns of this server's sessions, in time order (absent in older plans: none). */
   turns?: TurnPlan[];
 }
@@ -215,6 +226,23 @@ export interface HostRestart {
   atMs: number;
   point: HostCrashPoint;
   downMs: number;
+}
+
+/** F21: from `fromMs` until `toMs` (virtual ms), `tools/list` of `audience` is refused for authorization. */
+export interface AuthGate {
+  audience: string;
+  fromMs: number;
+  toMs: number;
+}
+
+/**
+ * F20: from `atMs` on, `count` notifications `tools/list_changed` to every session of the server,
+ * `everyMs` apart (virtual ms), with no change behind them.
+ */
+export interface NotificationBurst {
+  atMs: number;
+  everyMs: number;
+  count: number;
 }
 
 /** Everything one round runs. */

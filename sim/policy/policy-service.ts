@@ -4,7 +4,9 @@
  *
  * Fault model: until T_heal a planned fraction of pushes is lost (F8), and every push arrives
  * after a seeded latency, so it can be late; polls are never lost and answer after the nominal
- * latency. Ground truth (`effect_policy`, `policy_changed`, `policy_push`) goes to the trace.
+ * latency. Besides the planned changes, the plan may ask (F8 `midCallRevocations`) that the first
+ * few calls a server executes before T_heal revoke their own tool at that instant, so that a
+ * revocation lands while a lease for the tool is live. Ground truth (`effect_policy`, `policy_changed`, `policy_push`) goes to the trace.
  */
 import type { PolicyPlan } from '../plan/types.ts';
 import type { Rng } from '../random.ts';
@@ -27,6 +29,8 @@ export class SimPolicyService {
   readonly #revocations: { audience: string; tool: string; atMs: number }[] = [];
   /** Every grant or revocation of a tool name, epoch 1's grants included (at their time). */
   readonly #changes: { audience: string; tool: string; atMs: number }[] = [];
+  #midCallLeft: number;
+  #pushTarget: PolicyPushTarget | undefined;
 
   constructor(
     private readonly plan: PolicyPlan,
@@ -35,10 +39,13 @@ export class SimPolicyService {
     private readonly rng: Rng,
     private readonly tHealMs: number,
     private readonly nominalLatencyMs: readonly [number, number],
-  ) {}
+  ) {
+    this.#midCallLeft = plan.midCallRevocations ?? 0;
+  }
 
   /** Writes the trusted effect policy and epoch 1 of every audience, and schedules the changes. */
   start(push: PolicyPushTarget): void {
+    this.#pushTarget = push;
     this.recorder.world('effect_policy', { classes: this.plan.effectClasses });
     for (const audience of Object.keys(this.plan.grants).sort()) {
       const update = { audience, epoch: 1, grants: [...(this.plan.grants[audience] ?? [])].sort() };
@@ -50,6 +57,18 @@ export class SimPolicyService {
     for (const change of this.plan.changes) {
       this.world.schedule(change.atMs, () => this.#apply(change.audience, change.revoke, change.grant, push));
     }
+  }
+
+  /**
+   * A server executed a call of `tool` for `audience` (F8 `midCallRevocations`): while the plan's
+   * count lasts, before T_heal and if the audience still holds the tool, revoke it now.
+   */
+  callExecuted(audience: string, tool: string): void {
+    const push = this.#pushTarget;
+    if (this.#midCallLeft <= 0 || push === undefined || this.world.now() >= this.tHealMs) return;
+    if (!this.current(audience).grants.includes(tool)) return;
+    this.#midCallLeft -= 1;
+    this.#apply(audience, [tool], [], push);
   }
 
   /** The current policy of an audience (what a poll returns); epoch 0 and no grants if unknown. */

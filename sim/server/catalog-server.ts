@@ -56,6 +56,8 @@ export interface ServerOptions {
   leaseKey: string;
   /** The current policy epoch of an audience, for the lease check. */
   policyEpoch?: (audience: string) => number;
+  /** Told of every executed call, after its `call_executed` (the policy service's mid-call revocations, F8). */
+  onCallExecuted?: (audience: string, tool: string) => void;
 }
 
 /** One simulated server and all its sessions. */
@@ -186,6 +188,11 @@ export class SimCatalogServer {
     const audience = audienceOf(extra, sessionAudience);
     const scanId = scanIdOf(request);
     const cursor = request.params?.cursor;
+    const refusal = this.#rules.refusals.map((rule) => rule.onList(audience)).find((code) => code !== null);
+    if (refusal !== undefined && refusal !== null) {
+      this.recorder.world('page_refused', { server: this.plan.id, audience, scanId, cursorIn: cursor ?? null, code: refusal });
+      throw new McpError(refusal, 'listing not authorized for this audience');
+    }
     const position = this.#resolve(cursor);
     if (position === undefined || position.boot !== this.#boot) {
       this.recorder.world('page_refused', { server: this.plan.id, audience, scanId, cursorIn: cursor ?? null, code: ErrorCode.InvalidParams });
@@ -225,6 +232,7 @@ export class SimCatalogServer {
     const checked = this.#rules.pins.reduce((p, rule) => rule.onPin(p), pin);
     if (checked !== null && this.#pinIsStale(checked, name, audience)) return refuse('STALE_PIN', lease.leaseId, STALE_PIN_CODE, 'stale revision pin');
     this.recorder.world('call_executed', { server: this.plan.id, audience, tool: name, descriptorDigest: worldDescriptorDigest(found), leaseId: lease.leaseId, pin, revision: this.#step.revision });
+    this.options.onCallExecuted?.(audience, name);
     return { content: [{ type: 'text', text: `${name}: done` }] };
   }
 

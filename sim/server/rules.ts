@@ -13,7 +13,8 @@
  * - `episodes` once, at `start()`; the episodes of every rule and the history's revision steps are
  *   scheduled sorted by (atMs, order), so at one instant a rotation comes before the catalog it
  *   brings, and a restart after both;
- * - per `tools/list` request: `onCursor` (each on the previous one's position), then the boot
+ * - per `tools/list` request: `onList` (the first code any rule returns refuses the request),
+ *   then `onCursor` (each on the previous one's position), then the boot
  *   check, then `onPage` (each rule wraps the ones before it, so the last rule sees the final
  *   page), then the page is logged, then `afterPage`;
  * - per revision change: `onChange` (how many notifications the change sends; 1 without rules);
@@ -85,8 +86,8 @@ export interface ServerEpisode {
   run(control: ServerControl): void;
 }
 
-/** At one instant: a rotation first, then the revision step it may bring, then a restart. */
-export const EPISODE_ORDER = { rotation: 0, revision: 1, restart: 2 } as const;
+/** At one instant: a rotation first, then the revision step it may bring, then a restart, then a planned notification (F20). */
+export const EPISODE_ORDER = { rotation: 0, revision: 1, restart: 2, notification: 3 } as const;
 
 /** Changes the capabilities a session is offered. */
 export interface CapabilityRule {
@@ -123,17 +124,26 @@ export interface PinRule {
   onPin(pin: number | null): number | null;
 }
 
+/**
+ * Whether the server refuses a `tools/list` of `audience` outright, before any cursor is read:
+ * the JSON-RPC error code to answer with, or null to serve it.
+ */
+export interface ListRefusalRule {
+  onList(audience: string): number | null;
+}
+
 /** Planned episodes (rotations, restarts). */
 export interface EpisodeRule {
   episodes(): ServerEpisode[];
 }
 
 /** Any server rule. */
-export type ServerRule = CapabilityRule | CursorRule | PageRule | PageServedRule | ChangeRule | NotificationRule | PinRule | EpisodeRule;
+export type ServerRule = CapabilityRule | ListRefusalRule | CursorRule | PageRule | PageServedRule | ChangeRule | NotificationRule | PinRule | EpisodeRule;
 
 /** A server's rules sorted by what they act on, each list in registry order. */
 export interface ServerRules {
   readonly capabilities: readonly CapabilityRule[];
+  readonly refusals: readonly ListRefusalRule[];
   readonly cursors: readonly CursorRule[];
   readonly pages: readonly PageRule[];
   readonly served: readonly PageServedRule[];
@@ -147,6 +157,7 @@ export interface ServerRules {
 export function sortRules(rules: readonly ServerRule[]): ServerRules {
   return {
     capabilities: rules.filter((rule): rule is CapabilityRule => 'onCapabilities' in rule),
+    refusals: rules.filter((rule): rule is ListRefusalRule => 'onList' in rule),
     cursors: rules.filter((rule): rule is CursorRule => 'onCursor' in rule),
     pages: rules.filter((rule): rule is PageRule => 'onPage' in rule),
     served: rules.filter((rule): rule is PageServedRule => 'afterPage' in rule),

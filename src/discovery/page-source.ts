@@ -8,7 +8,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { ServerErrorResponse, serverErrorWatchOf, type ServerErrorWatch } from '../mcp/server-errors.ts';
-import { CONNECTION_CLOSED, INVALID_PARAMS, REQUEST_TIMEOUT } from './states.ts';
+import { AUTHORIZATION_REQUIRED, CONNECTION_CLOSED, INVALID_PARAMS, REQUEST_TIMEOUT } from './states.ts';
 
 /** The `_meta` key carrying the source revision on every `tools/list` result (SPEC section 2). */
 export const REVISION_META_KEY = 'dev.catsim/catalogRevision';
@@ -35,8 +35,8 @@ export interface PageReply {
 
 /**
  * A page request that failed, classified for the scan by where the failure came from:
- * - the server answered with a JSON-RPC error response: `cursor_invalid` for -32602, else
- *   `error`, with the server's code and message in `serverError`, whatever the code (a server's
+ * - the server answered with a JSON-RPC error response: `cursor_invalid` for -32602,
+ *   `unauthorized` for -32003 (AUTHORIZATION_REQUIRED: the audience may not list), else `error`, with the server's code and message in `serverError`, whatever the code (a server's
  *   -32001 is its error, not a timeout);
  * - the SDK itself: `timeout` (its request timeout ran out), `disconnected` (the connection
  *   closed), `too_large` (the connection closed because one message was longer than the
@@ -45,7 +45,7 @@ export interface PageReply {
  */
 export interface PageFailure {
   ok: false;
-  kind: 'cursor_invalid' | 'timeout' | 'disconnected' | 'too_large' | 'malformed' | 'error';
+  kind: 'cursor_invalid' | 'unauthorized' | 'timeout' | 'disconnected' | 'too_large' | 'malformed' | 'error';
   /** The server's JSON-RPC error, when the server answered with one. */
   serverError?: { code: number; message: string };
 }
@@ -177,6 +177,12 @@ function isZodError(error: unknown): boolean {
   return typeof candidate === 'object' && candidate !== null && (candidate.name === 'ZodError' || candidate.name === '$ZodError') && Array.isArray(candidate.issues);
 }
 
+/** What a server's JSON-RPC error code on `tools/list` means for the scan. */
+function serverFailureKind(code: number): PageFailure['kind'] {
+  if (code === INVALID_PARAMS) return 'cursor_invalid';
+  return code === AUTHORIZATION_REQUIRED ? 'unauthorized' : 'error';
+}
+
 /**
  * Classifies a rejected page request (see {@link PageFailure}) by its origin: a
  * {@link ServerErrorResponse} is the server's answer; any other rejection came from the SDK and
@@ -186,7 +192,7 @@ function isZodError(error: unknown): boolean {
 export function classifyFailure(error: unknown, messageTooLarge = false): PageFailure {
   if (error instanceof ServerErrorResponse) {
     const serverError = { code: error.code, message: error.serverMessage };
-    return { ok: false, kind: error.code === INVALID_PARAMS ? 'cursor_invalid' : 'error', serverError };
+    return { ok: false, kind: serverFailureKind(error.code), serverError };
   }
   const code = (error as { code?: unknown } | null)?.code;
   if (code === REQUEST_TIMEOUT) return { ok: false, kind: 'timeout' };

@@ -128,7 +128,23 @@ export class CatalogRefresher {
   onListChanged(): void {
     this.#notified += 1;
     if (this.#state === 'scanning') this.#dirty = true;
-    if (this.#state === 'idle') this.#schedule(this.deps.refresh.listChangedDelayMs);
+    if (this.#state === 'idle') this.scheduleAfterListChanged(this.deps.refresh.listChangedDelayMs);
+  }
+
+  /**
+   * How an idle loop schedules the scan a notification asks for: `delayMs` from now unless one is
+   * due sooner, so a burst is coalesced into one scan a fixed delay after its first notification
+   * and later ones never postpone it. Internal seam: a checker-validation mutant (a debounce that
+   * resets on every notification) overrides exactly this, with {@link rescheduleScan}.
+   */
+  protected scheduleAfterListChanged(delayMs: number): void {
+    this.#schedule(delayMs);
+  }
+
+  /** Cancels the pending scan, if any, and schedules one `delayMs` from now (for the seam above). */
+  protected rescheduleScan(delayMs: number): void {
+    this.#cancelPending();
+    this.#schedule(delayMs);
   }
 
   /**

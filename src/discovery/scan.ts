@@ -85,6 +85,9 @@ export const quarantined = (reason: QuarantineReason): never => { throw new Scan
  */
 const FAILURE_STOPS: Record<PageFailure['kind'], Stop> = {
   cursor_invalid: { state: 'INCOMPLETE', reason: 'CURSOR_INVALID' },
+  // Refused for authorization: the catalog is unknown (never an empty one); retried, since a
+  // token may be renewed or a grant come back.
+  unauthorized: { state: 'INCOMPLETE', reason: 'AUTH_REQUIRED' },
   timeout: { state: 'INCOMPLETE', reason: 'TIMEOUT' },
   disconnected: { state: 'INCOMPLETE', reason: 'DISCONNECTED' },
   too_large: { state: 'QUARANTINED', reason: 'BYTE_LIMIT' },

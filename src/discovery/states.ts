@@ -20,7 +20,9 @@ export type IncompleteReason =
   | 'POLICY_EPOCH_CHANGED'
   | 'RECHECK_REVISION_MOVED'
   | 'MALFORMED_PAGE'
-  | 'DISCONNECTED';
+  | 'DISCONNECTED'
+  /** The server refused the listing for the audience's authorization: the catalog is unknown, never empty. */
+  | 'AUTH_REQUIRED';
 
 /**
  * Why a scan ended QUARANTINED: operator attention, no automatic admission. `TOO_MANY_TOOLS` and
@@ -33,6 +35,12 @@ export type ScanReason = 'OK' | IncompleteReason | QuarantineReason;
 
 /** JSON-RPC "Invalid params", which servers use for a cursor that is no longer valid. */
 export const INVALID_PARAMS = -32602;
+/**
+ * The JSON-RPC code a server answers `tools/list` with when the audience's authorization does not
+ * allow the listing (a server-defined code, -32000 to -32099; catsim's convention for HTTP's 403,
+ * which a host's HTTP connector may map to it). A scan ends INCOMPLETE AUTH_REQUIRED on it.
+ */
+export const AUTHORIZATION_REQUIRED = -32003;
 /** The SDK's code for a request that timed out. */
 export const REQUEST_TIMEOUT = -32001;
 /** The SDK's code for a request on a closed connection. */

@@ -6,6 +6,7 @@
  * sim/cores/reference.ts does for each mutant.
  */
 import { AdmissionGate } from '../admission/gate.ts';
+import { CatalogRefresher } from '../discovery/refresher.ts';
 import { Walk, type WalkConstructor } from '../discovery/scan.ts';
 import { CatalogRegistry } from '../registry/registry.ts';
 import { InMemoryRegistryStore, type RegistryStore } from '../registry/store.ts';
@@ -23,6 +24,8 @@ export interface CoreSeams {
   gate: typeof AdmissionGate;
   /** The per-tool content checks (SPEC section 5). */
   contentChecks: ContentChecks;
+  /** The refresh loop of one connection and audience, with the call barrier it holds (SPEC sections 3, 6, 7). */
+  refresher: typeof CatalogRefresher;
 }
 
 /** The reference core's own parts. */
@@ -32,4 +35,5 @@ export const REFERENCE_SEAMS: Readonly<CoreSeams> = Object.freeze({
   store: InMemoryRegistryStore,
   gate: AdmissionGate,
   contentChecks: checkTools,
+  refresher: CatalogRefresher,
 });

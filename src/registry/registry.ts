@@ -57,8 +57,7 @@ export class CatalogRegistry {
 
   /**
    * The store key of a catalog key: `<identity>|<tenant>.<role>`. Every part is part of the key,
-   * so one tenant's snapshot can never be served to another (I4); a checker-validation mutant
-   * overrides exactly this.
+   * so one tenant's snapshot can never be served to another (I4).
    */
   protected storeKey(key: CatalogKey): string {
     return keyName(key);

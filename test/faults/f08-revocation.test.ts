@@ -12,6 +12,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { handPlan, handServer, runHand, step, tools, type HandRun } from '../support/hand-plan.ts';
+import { probesHit } from '../../oracle/probes/index.ts';
 
 const FIVE = ['read_file', 'write_file', 'list_directory', 'search_files', 'move_file'];
 
@@ -58,6 +59,41 @@ describe('F8: revocation with lost or delivered pushes', () => {
     expect(run.verdict.metrics.revocationDelaysMs).toEqual([5]);
     expect(decisions(run).find(([tool]) => tool === 'write_file')).toEqual(['write_file', 'POLICY_REVOKED', 2]);
     expect(run.of('call_executed').map((e) => e.tool)).not.toContain('write_file');
+    expect(run.verdict.violations).toEqual([]);
+  });
+
+  it('a mid-call revocation: the first executed call revokes its own tool while its lease is live, and the tool is refused from the next call on', async () => {
+    // The planner's tick at 100 plans read_file (the round's seed picks it); the call leaves the
+    // core at 111 (receipt, lease-0), the server executes it at 116 and the policy service revokes
+    // read_file for acme.dev at that instant (epoch 2), 5 ms before the answer reaches the core at
+    // 121 (receipt_outcome). The push (latency 5) reaches the core at 121 too, so the planner's
+    // retries of the revoked tool (a model is not told) from 200 on are refused POLICY_REVOKED.
+    const run = await runHand(handPlan({
+      faults: ['F8'],
+      servers: [handServer({ history: [step(0, 7, { 'acme.dev': tools(...FIVE) })] })],
+      policy: { midCallRevocations: 1 },
+      calls: { callFraction: 1 },
+    }));
+    const story = run.events.filter((e) => e.t < 250 && ['receipt', 'call_executed', 'policy_changed', 'receipt_outcome', 'gate_decision'].includes(e.type)).map((e) => {
+      switch (e.type) {
+        case 'policy_changed': return [e.t, e.type, e.epoch, e.revoked];
+        case 'gate_decision': return [e.t, e.type, e.tool, e.decision];
+        case 'receipt_outcome': return [e.t, e.type, e.leaseId, e.outcome];
+        default: return [e.t, e.type, (e as { leaseId?: unknown }).leaseId];
+      }
+    });
+    expect(story).toEqual([
+      [0, 'policy_changed', 1, []],
+      [111, 'gate_decision', 'read_file', 'ADMIT'],
+      [111, 'receipt', 'lease-0'],
+      [116, 'call_executed', 'lease-0'],
+      [116, 'policy_changed', 2, ['read_file']],
+      [121, 'receipt_outcome', 'lease-0', 'ok'],
+      [216, 'gate_decision', 'read_file', 'POLICY_REVOKED'],
+    ]);
+    // Only the first call revokes (midCallRevocations 1): one revocation in the whole round.
+    expect(run.of('policy_changed').filter((e) => e.revoked.length > 0).length).toBe(1);
+    expect(probesHit(run.events)).toContain('revocation-while-lease-live');
     expect(run.verdict.violations).toEqual([]);
   });
 });

@@ -39,7 +39,7 @@ describe('peer:openai-agents', () => {
     expect(r.of('call_refused_by_server').map((e) => [e.tool, e.code])).toEqual([['write_file', 'BAD_LEASE'], ['read_file', 'BAD_LEASE'], ['list_directory', 'UNKNOWN_TOOL']]);
     // I12: the last publish lacks echo and still has list_directory; the two probes that must be
     // admitted got no gate decision (a peer has no gate).
-    expect(violations(r)).toEqual(['I12 NOT_CONVERGED @28', 'I12 PROBE_NOT_DECIDED @28', 'I12 PROBE_NOT_DECIDED @28']);
+    expect(violations(r)).toEqual(['I12 NOT_CONVERGED @29', 'I12 PROBE_NOT_DECIDED @29', 'I12 PROBE_NOT_DECIDED @29']); // seq +1: the list_changed's notification_delivered
   });
 
   it('refuses a walk at its first repeated cursor, so with nothing cached every turn walks again and the agent never gets tools', async () => {

@@ -1,0 +1,122 @@
+/**
+ * The `list_changed` barrier and its refresh (SPEC section 7: "a `list_changed` notification
+ * blocks the next outgoing call until the refresh settles"; issue 13). Judged for every
+ * `notification_delivered` (the world's link handed a `tools/list_changed` to the core's client)
+ * on the key `<identity>|<audience>` of the server's identity at that moment:
+ *
+ * - I18, the barrier: no call of that key leaves the core (`receipt`) at a later instant than the
+ *   delivery before a scan of that key that started after the delivery has ended (`scan_ended`,
+ *   whatever its state): a call chosen from the old list must wait for the fresh one, or be
+ *   refused. A receipt at the very instant of the delivery is not judged (the client may not have
+ *   handed the notification on yet). Code `CALL_BEFORE_FRESH_LIST`, anchored at the receipt, once per
+ *   receipt (at the first delivery it should have waited for).
+ * - I19, the refresh is not starved: a scan of that key starts within R of the delivery, or of the
+ *   end of the scans of that key running at the delivery, whichever is later, where R is the
+ *   larger of the scenario's coalescing delay (`listChangedDelayMs`) and its retry back-off cap
+ *   (`retryBackoffMsMax`): a refresher that coalesces a burst into one scan at a fixed delay after
+ *   its first notification meets it, one whose debounce resets on every notification does not
+ *   while the burst lasts. Only a late refresh is judged here: when no scan of the key starts after
+ *   the delivery at all, liveness (I12) judges the catalog instead. Not judged when the header lacks `listChangedDelayMs`, when the
+ *   deadline falls after the round's end or after a scan running at the delivery never ended, when
+ *   the server presents another identity by the deadline (its scans then run under another key),
+ *   or when a scan of that server and audience (under any identity it presented) was QUARANTINED
+ *   by then (the loop stopped on purpose, and stays stopped across a rotation). Code
+ *   `REFRESH_STARVED`, anchored at the delivery.
+ */
+import { formatCatalogKey } from '../catalog-key.ts';
+import type { NotificationDeliveredEvent, ReceiptEvent, ScanEndedEvent, ScanStartedEvent } from '../trace.ts';
+import { shortKey } from '../violation.ts';
+import type { CheckContext, Findings } from './check-context.ts';
+
+/** The scans of one key, each with its end (null while it never ended), in start order. */
+interface KeyScan {
+  readonly start: ScanStartedEvent;
+  readonly end: ScanEndedEvent | null;
+}
+
+/** Checks I18 and I19 over every delivered `list_changed`. */
+export function checkListChanged(context: CheckContext, findings: Findings): void {
+  const scans = scansByKey(context);
+  const receipts = receiptsByKey(context);
+  // A call that left too early is reported once, at the first delivery it should have waited for.
+  const reported = new Set<number>();
+  for (const delivery of context.truth.notificationDeliveries) {
+    const key = keyAt(context, delivery);
+    if (key === null) continue;
+    findings.count('I18');
+    checkBarrier(delivery, key, scans.get(key) ?? [], receipts.get(key) ?? [], reported, findings);
+    checkRefresh(context, delivery, key, scans, findings);
+  }
+}
+
+/** The key the delivery was for: the server's identity just before it, with its audience. */
+function keyAt(context: CheckContext, delivery: NotificationDeliveredEvent): string | null {
+  const change = context.truth.servers.get(delivery.server)?.identityBefore(delivery.seq) ?? null;
+  return change === null ? null : formatCatalogKey(change.identity, delivery.audience);
+}
+
+function scansByKey(context: CheckContext): Map<string, KeyScan[]> {
+  const out = new Map<string, KeyScan[]>();
+  for (const start of context.observed.scanStarts.values()) {
+    const end = context.observed.scanEnds.get(start.scanId) ?? null;
+    const list = out.get(start.key) ?? [];
+    list.push({ start, end: end !== null && end.seq > start.seq ? end : null });
+    out.set(start.key, list);
+  }
+  for (const list of out.values()) list.sort((a, b) => a.start.seq - b.start.seq);
+  return out;
+}
+
+function receiptsByKey(context: CheckContext): Map<string, ReceiptEvent[]> {
+  const out = new Map<string, ReceiptEvent[]>();
+  for (const receipt of context.observed.receipts) {
+    const list = out.get(receipt.key) ?? [];
+    list.push(receipt);
+    out.set(receipt.key, list);
+  }
+  return out;
+}
+
+/** I18: every later receipt of the key needs a scan started after the delivery and ended before it. */
+function checkBarrier(delivery: NotificationDeliveredEvent, key: string, scans: readonly KeyScan[], receipts: readonly ReceiptEvent[], reported: Set<number>, findings: Findings): void {
+  const fresh = scans.filter((scan) => scan.start.seq > delivery.seq && scan.end !== null).map((scan) => scan.end?.seq ?? Infinity);
+  const freshEndSeq = Math.min(Infinity, ...fresh);
+  for (const receipt of receipts) {
+    if (receipt.seq < delivery.seq || receipt.t <= delivery.t || receipt.seq > freshEndSeq || reported.has(receipt.seq)) continue;
+    reported.add(receipt.seq);
+    findings.add('I18', receipt.seq, 'CALL_BEFORE_FRESH_LIST',
+      `call "${receipt.callId}" (${receipt.tool}) left the core at t=${receipt.t} (seq ${receipt.seq}), after a list_changed for ${shortKey(key)} reached the core at t=${delivery.t} (seq ${delivery.seq}) and before any scan started after it had ended`);
+  }
+}
+
+/** I19: a scan of the key must start within R of the delivery (or of the end of the scans then running). */
+function checkRefresh(context: CheckContext, delivery: NotificationDeliveredEvent, key: string, scansOf: ReadonlyMap<string, readonly KeyScan[]>, findings: Findings): void {
+  const scans = scansOf.get(key) ?? [];
+  const delayMs = context.bounds.listChangedDelayMs;
+  if (delayMs === undefined) return;
+  const running = scans.filter((scan) => scan.start.seq < delivery.seq && (scan.end === null || scan.end.seq > delivery.seq));
+  if (running.some((scan) => scan.end === null)) return;
+  const from = Math.max(delivery.t, ...running.map((scan) => scan.end?.t ?? delivery.t));
+  const deadline = from + Math.max(delayMs, context.bounds.retryBackoffMsMax);
+  if (deadline > context.endT || excused(context, delivery, scansOf, deadline)) return;
+  // A core that never scans the key again is not late but absent: liveness (I12) judges that.
+  const next = scans.find((scan) => scan.start.seq > delivery.seq);
+  if (next === undefined) return;
+  findings.count('I19');
+  if (next.start.t <= deadline) return;
+  findings.add('I19', delivery.seq, 'REFRESH_STARVED',
+    `a list_changed for ${shortKey(key)} reached the core at t=${delivery.t} (seq ${delivery.seq}); a scan was due by t=${deadline}, but the next scan started at t=${next.start.t}`);
+}
+
+/**
+ * A rotation by the deadline excuses a missing refresh, and so does a quarantine by then of this
+ * server's loop for the audience under any identity it presented (a loop quarantined before a
+ * rotation stays stopped under the new key too).
+ */
+function excused(context: CheckContext, delivery: NotificationDeliveredEvent, scansOf: ReadonlyMap<string, readonly KeyScan[]>, deadline: number): boolean {
+  const server = context.truth.servers.get(delivery.server);
+  if (server === undefined) return false;
+  if (server.identityChanges.some((change) => change.seq > delivery.seq && change.t <= deadline)) return true;
+  const keys = new Set(server.identityChanges.map((change) => formatCatalogKey(change.identity, delivery.audience)));
+  return [...keys].some((key) => (scansOf.get(key) ?? []).some((scan) => scan.end?.state === 'QUARANTINED' && scan.end.t <= deadline));
+}

@@ -1,0 +1,65 @@
+/**
+ * SPEC section 12: every mutant core has a hand-built plan (test/mutants/plans.ts) on which the
+ * reference core has zero violations and the mutant is caught by the invariant it is meant to
+ * break. The codes below are every (invariant, code) the oracle reports on the mutant's run, worked
+ * out from what the removed defence lets through (each plan's comment tells the story); any other
+ * finding would mean the plan (or the oracle) catches something else than the missing defence.
+ */
+import { describe, expect, it } from 'vitest';
+import { MUTANTS } from '../../sim/mutants/index.ts';
+import { runHand } from '../support/hand-plan.ts';
+import { MUTANT_PLANS } from './plans.ts';
+
+/** Every `invariant code` the oracle reports on each mutant's hand plan. */
+const CAUGHT_BY: Record<string, string[]> = {
+  // Page 1 taken as the catalog: 2 of 5 tools published, never converged.
+  'first-page-only': ['I1 CONTENT_MISMATCH', 'I2 PAGE_NOT_SERVED', 'I12 NOT_CONVERGED'],
+  'no-cursor-loop-detection': ['I13 CURSOR_REQUESTED_TWICE'],
+  // The A-B-A scan is proven by a second equal walk: no recheck, and its pages carry the second walk's scanId.
+  'two-equal-scans': ['I1 NO_FINAL_RECHECK', 'I2 PAGE_NOT_SERVED', 'I13 PAGE_NOT_SERVED'],
+  // Page 1 of revision 7 (before the edit at 17) published as revision 8.
+  'last-page-revision': ['I1 CONTENT_MISMATCH', 'I2 MIXED_REVISIONS', 'I2 REPORTED_MISMATCH', 'I12 NOT_CONVERGED'],
+  'no-final-recheck': ['I1 NO_FINAL_RECHECK'],
+  'unversioned-write': ['I3 UNCONFIRMED_WRITE_EXECUTED'],
+  'trust-readonly-hint': ['I3 UNCONFIRMED_WRITE_EXECUTED'],
+  'publish-without-cas': ['I10 GENERATION_REPEATED'],
+  // One shared pointer for acme.dev and globex.dev: each is shown the other's edition (FOREIGN_TOOL),
+  // under its own key label but with generation numbers the other tenant's publishes moved.
+  'key-without-tenant': ['I10 CONFLICT_MISSTATED', 'I10 GENERATION_GAP', 'I4 DISCLOSED_UNKNOWN_GENERATION', 'I4 FOREIGN_TOOL', 'I8 STALE_PLAN_ADMITTED'],
+  'no-recheck-at-call': ['I8 TOOL_NOT_IN_GENERATION'],
+  'revocation-on-refresh': ['I7 REVOKED_TOOL_ADMITTED'],
+  'any-dialect': ['I5 DEFECT_ADMITTED'],
+  'forward-undisclosed': ['I9 UNDISCLOSED_TOOL_ADMITTED', 'I9 UNDISCLOSED_TOOL_EXECUTED'],
+  'receipt-without-epoch': ['I6 RECEIPT_UNBOUND'],
+  'serve-expired': ['I11 EXPIRED_GENERATION_SERVED'],
+  // The rotation mid-walk goes unnoticed: the walk publishes under the old identity, the new key never.
+  'ignore-identity-rotation': ['I12 NOT_PUBLISHED'],
+  // Published (50), shown to the planner, and the quiet tail's probe calls admitted against it.
+  'no-catalog-limits': ['I27 OVER_LIMIT_ADMITTED', 'I27 OVER_LIMIT_DISCLOSED', 'I27 OVER_LIMIT_PUBLISHED'],
+  'no-list-changed-barrier': ['I18 CALL_BEFORE_FRESH_LIST'],
+  'resetting-debounce': ['I19 REFRESH_STARVED'],
+  // The refusal read as an empty last page: an empty catalog published at 1060 from pages the
+  // server never served (I2, I13) and from a scan it refused (I20).
+  'auth-refusal-as-empty': ['I13 PAGE_NOT_SERVED', 'I2 PAGE_NOT_SERVED', 'I20 AUTH_REFUSAL_MISREPORTED', 'I20 AUTH_REFUSED_PUBLISHED'],
+  'refuse-everything': ['I12 PROBE_REFUSED'],
+};
+
+describe('every mutant is caught on its own hand-built plan', () => {
+  it('every mutant has a plan and a pinned verdict, and nothing else does', () => {
+    expect(Object.keys(MUTANT_PLANS).sort()).toEqual(MUTANTS.map((m) => m.name).sort());
+    expect(Object.keys(CAUGHT_BY).sort()).toEqual(MUTANTS.map((m) => m.name).sort());
+  });
+
+  for (const mutant of MUTANTS) {
+    it(`${mutant.name}: the reference core is clean; the mutant is caught by ${mutant.expectedCatchers.join(' or ')}`, async () => {
+      const build = MUTANT_PLANS[mutant.name]!;
+      const reference = await runHand(build());
+      expect(reference.status).toBe('settled');
+      expect(reference.verdict.violations).toEqual([]);
+      const broken = await runHand(build(), mutant.core, `mutant:${mutant.name}`);
+      const codes = [...new Set(broken.verdict.violations.map((v) => `${v.invariant} ${v.code}`))].sort();
+      expect(codes).toEqual([...CAUGHT_BY[mutant.name]!].sort());
+      expect(broken.verdict.violations.some((v) => mutant.expectedCatchers.includes(v.invariant))).toBe(true);
+    });
+  }
+});

@@ -1,0 +1,121 @@
+/**
+ * One hand-built round plan per mutant core (SPEC section 12: "every mutant has a hand-built plan
+ * that fails on it with the expected invariant and passes on the reference core"). Each plan is
+ * the smallest situation in which the one defence the mutant lacks is needed; the header comment
+ * of each entry says what happens on the mutant.
+ */
+import { lyingTool } from '../../sim/faults/f14-lying-annotations.ts';
+import { plantF13 } from '../../sim/faults/f13-planted-defects.ts';
+import type { Rng } from '../../sim/random.ts';
+import type { RoundPlan, ToolDescriptor } from '../../sim/plan/types.ts';
+import { TOOL_POOL } from '../../sim/plan/tool-pool.ts';
+import { handPlan, handServer, step, tool, tools } from '../support/hand-plan.ts';
+
+/** The five pool tools most plans list (3 pages of 2). */
+export const FIVE = ['read_file', 'write_file', 'list_directory', 'search_files', 'move_file'];
+
+/** One server, five tools at revision 7, healthy otherwise. */
+function plain(options: Partial<Parameters<typeof handPlan>[0]> = {}): RoundPlan {
+  return handPlan({ servers: [handServer({ history: [step(0, 7, { 'acme.dev': tools(...FIVE) })] })], ...options });
+}
+
+/** An rng whose `pick` returns the first preferred item present (F13's own generator picks the defect). */
+function pickingRng(...preferred: unknown[]): Rng {
+  return {
+    next: () => 0,
+    int: (min) => min,
+    chance: () => false,
+    pick: <T>(items: readonly T[]): T => items.find((item) => preferred.includes(item)) ?? (items[0] as T),
+    shuffle: <T>(items: readonly T[]): T[] => [...items],
+  };
+}
+
+function abaPlan(): RoundPlan {
+  const a = tools(...FIVE);
+  const edited = structuredClone(a[2]!);
+  (edited.inputSchema as { properties: Record<string, unknown> }).properties.recursive = { type: 'boolean' };
+  const b = [a[0]!, a[1]!, edited, a[3]!, a[4]!];
+  return handPlan({ faults: ['F2'], servers: [handServer({ history: [step(0, 7, { 'acme.dev': a }), step(17, 8, { 'acme.dev': b }, 'F2'), step(19, 9, { 'acme.dev': a }, 'F2')], notifications: { sendOnChange: false } })] });
+}
+
+function pageOneChangedPlan(): RoundPlan {
+  const a = tools(...FIVE);
+  const edited = structuredClone(a[0]!);
+  edited.description = `${String(edited.description)} (edited)`;
+  return handPlan({ faults: ['F1'], servers: [handServer({ history: [step(0, 7, { 'acme.dev': a }), step(17, 8, { 'acme.dev': [edited, ...a.slice(1)] }, 'F1')], notifications: { sendOnChange: false } })] });
+}
+
+function twinsPlan(): RoundPlan {
+  const acme = tools(...FIVE);
+  const globex: ToolDescriptor[] = acme.map((t) => ({ ...t, description: `${String(t.description)} (globex edition)` }));
+  return handPlan({ faults: ['F16'], servers: [handServer({ audiences: ['acme.dev', 'globex.dev'], history: [step(0, 7, { 'acme.dev': acme, 'globex.dev': globex })] })] });
+}
+
+function plantedDialectPlan(): RoundPlan {
+  const planted = plantF13(pickingRng('UNKNOWN_DIALECT'), TOOL_POOL, 'd0');
+  const others = tools('write_file', 'list_directory', 'echo', 'get_weather');
+  return handPlan({ faults: ['F13'], servers: [handServer({ history: [step(0, 7, { 'acme.dev': [others[0]!, others[1]!, planted.descriptor, others[2]!, others[3]!] })], planted: [planted] })] });
+}
+
+/**
+ * F17 in the window reject-on-novel exists for: latency 1 ms, no list_changed delay. acme.dev
+ * gains write_file at 297 (revision 8); the notification reaches the core at 298, and the refresh
+ * publishes generation 2 (with write_file) at 304. The planner's tick at 300 is still shown
+ * generation 1 and guesses write_file (its own audience gained it); the call leaves the planner
+ * 1-20 ms later, when generation 2 holds write_file but no disclosure ever showed it to the
+ * session: only the disclosure check stands between the guess and the server.
+ */
+function gainedToolGuessPlan(): RoundPlan {
+  const before = tools('read_file', 'list_directory');
+  return handPlan({
+    faults: ['F17'],
+    listChangedDelayMs: 0,
+    servers: [handServer({ latencyMs: 1, history: [step(0, 7, { 'acme.dev': before }), step(297, 8, { 'acme.dev': [...before, tool('write_file')] }, 'F1')] })],
+    calls: { callFraction: 1, guessFraction: 1 },
+  });
+}
+
+/**
+ * F20's burst (test/faults/f20-notification-bursts.test.ts) with a planner calling at every tick:
+ * the reference holds each call until a scan started after the latest delivery has ended; the
+ * barrier-less loop lets the call of 207 go out 2 ms after a delivery (I18), and the resetting
+ * debounce starves the refresh for the whole burst (I19).
+ */
+function burstPlan(): RoundPlan {
+  return handPlan({
+    faults: ['F20'],
+    servers: [{ ...handServer({ history: [step(0, 7, { 'acme.dev': tools('read_file', 'write_file', 'list_directory') })] }), notificationBursts: [{ atMs: 200, everyMs: 10, count: 60 }] }],
+    calls: { callFraction: 1 },
+  });
+}
+
+/** F21's window (test/faults/f21-auth-gated-listing.test.ts): the refresh at 1050 is refused for authorization. */
+function authGatePlan(): RoundPlan {
+  return handPlan({ faults: ['F21'], servers: [{ ...handServer({ history: [step(0, 7, { 'acme.dev': tools(...FIVE) })] }), authGated: [{ audience: 'acme.dev', fromMs: 1000, toMs: 1100 }] }] });
+}
+
+/** The hand plan of each mutant, by name. */
+export const MUTANT_PLANS: Record<string, () => RoundPlan> = {
+  'first-page-only': () => plain({ faults: [] }),
+  'no-cursor-loop-detection': () => handPlan({ faults: ['F5'], pageCountMax: 4, servers: [handServer({ history: [step(0, 7, { 'acme.dev': tools(...FIVE) })], cursorTrait: 'repeat' })] }),
+  'two-equal-scans': abaPlan,
+  'last-page-revision': pageOneChangedPlan,
+  'no-final-recheck': () => handPlan({ faults: ['F1'], servers: [handServer({ history: [step(0, 7, { 'acme.dev': tools(...FIVE) }), step(37, 8, { 'acme.dev': [...tools(...FIVE), tool('echo')] }, 'F1')], notifications: { sendOnChange: false } })] }),
+  'unversioned-write': () => handPlan({ faults: ['F12'], servers: [handServer({ versioned: false, history: [step(0, 7, { 'acme.dev': tools(...FIVE) })] })], calls: { callFraction: 1, confirmFraction: 0 } }),
+  'trust-readonly-hint': () => handPlan({ faults: ['F12', 'F14'], servers: [handServer({ versioned: false, history: [step(0, 7, { 'acme.dev': [tool('read_file'), lyingTool('a')] })] })], policy: { effectClasses: { read_file: 'READ' } }, calls: { callFraction: 1, confirmFraction: 0 } }),
+  'publish-without-cas': () => plain({ faults: ['F9'], refreshersPerKey: 2 }),
+  'key-without-tenant': twinsPlan,
+  'no-recheck-at-call': () => handPlan({ faults: ['F10'], servers: [handServer({ history: [step(0, 7, { 'acme.dev': tools('read_file', 'write_file') }), step(300, 8, { 'acme.dev': tools('search_files', 'move_file') }, 'F1')] })], calls: { callFraction: 1, staleFraction: 1, staleDelayMs: [400, 400] } }),
+  'revocation-on-refresh': () => plain({ faults: ['F8'], tHealMs: 2500, refreshIntervalMs: 3000, generationTtlMs: 5000, calls: { callFraction: 1 }, policy: { changes: [{ atMs: 300, audience: 'acme.dev', revoke: ['write_file'], grant: [] }], pushLossFraction: 0 } }),
+  'any-dialect': plantedDialectPlan,
+  'forward-undisclosed': gainedToolGuessPlan,
+  'receipt-without-epoch': () => plain(),
+  'serve-expired': () => plain({ generationTtlMs: 300 }),
+  'ignore-identity-rotation': () => handPlan({ faults: ['F7'], servers: [handServer({ identity: 'fp:0000000000000001', history: [step(0, 7, { 'acme.dev': tools(...FIVE) })], rotations: [{ atMs: 22, identity: 'fp:00000000000000aa' }] })] }),
+  // F23 (test/faults/f23-over-limit-catalog.test.ts): five tools against a tool limit of 4.
+  'no-catalog-limits': () => handPlan({ faults: ['F23'], toolCountMax: 4, servers: [handServer({ history: [step(0, 7, { 'acme.dev': tools(...FIVE) })], overLimitCatalog: 'tools' })] }),
+  'no-list-changed-barrier': burstPlan,
+  'resetting-debounce': burstPlan,
+  'auth-refusal-as-empty': authGatePlan,
+  'refuse-everything': () => plain(),
+};

@@ -1,0 +1,26 @@
+/**
+ * `catsim prove`'s verdict per mutant and its summary line, on made-up results: a mutant counts
+ * as caught only by one of its expected invariants, and the median is the nearest-rank p50 of the
+ * rounds to detection (a mutant not caught counts as the cap).
+ */
+import { describe, expect, it } from 'vitest';
+import { detectionSummary, mutantLine, type MutantResult } from '../cli/commands/prove.ts';
+
+const base = { caughtFirstByOther: null, expected: ['I7'] };
+const quick: MutantResult = { ...base, name: 'quick', caught: true, rounds: 3, firstRound: 2, caughtBy: 'I7 REVOKED_TOOL_ADMITTED' };
+const late: MutantResult = { ...base, name: 'late', caught: true, rounds: 40, firstRound: 39, caughtBy: 'I7 REVOKED_TOOL_ADMITTED', caughtFirstByOther: { round: 5, caughtBy: 'I12 NOT_CONVERGED' } };
+const wrong: MutantResult = { ...base, name: 'wrong', caught: false, rounds: 1000, firstRound: null, caughtBy: null, caughtFirstByOther: { round: 0, caughtBy: 'I2 PAGE_FOREIGN' } };
+
+describe('catsim prove: expected catchers and the median', () => {
+  it('prints what caught a mutant next to what was expected, and flags one caught only by another invariant', () => {
+    expect(mutantLine(quick, 1000)).toBe(`  ${'quick'.padEnd(26)} yes     ${'3 (round 2)'.padEnd(26)} I7 REVOKED_TOOL_ADMITTED   (expected: I7)`);
+    expect(mutantLine(late, 1000)).toBe(`  ${'late'.padEnd(26)} yes     ${'40 (round 39)'.padEnd(26)} I7 REVOKED_TOOL_ADMITTED   (expected: I7); round 5 failed earlier, only I12 NOT_CONVERGED`);
+    expect(mutantLine(wrong, 1000)).toBe(`  ${'wrong'.padEnd(26)} NO      ${'not within 1000'.padEnd(26)} -   (expected: I7); caught only by I2 PAGE_FOREIGN (round 0), never by an expected invariant`);
+  });
+
+  it('the median of 3, 40 and 1000 (the cap) is 40; the slowest is the one not caught', () => {
+    expect(detectionSummary([quick, late, wrong], 100)).toBe('median rounds to detection: 40 over 3 mutants (goal: at most 100); slowest: wrong, not within 1000');
+    // Of [3, 40] the nearest-rank median is the first: rank ceil(0.5 * 2) = 1.
+    expect(detectionSummary([late, quick], 100)).toBe('median rounds to detection: 3 over 2 mutants (goal: at most 100); slowest: late, 40');
+  });
+});
