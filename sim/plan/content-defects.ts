@@ -53,9 +53,14 @@ const DRAFT_2020_12 = 'json-schema.org/draft/2020-12/schema';
 /** Meta-schema validators, one per dialect; only `validateSchema` is used (no compile). */
 const META = { draft07: new Ajv({ strict: false, logger: false }), draft2020: new Ajv2020({ strict: false, logger: false }) };
 
-/** Verdicts by the descriptor's JSON text; bounded (a cleared memo only costs recomputing). */
+/**
+ * Verdicts by the descriptor's JSON text; bounded (a cleared memo only costs recomputing). A
+ * round brings about one descriptor never judged before, so 1,024 clears about every thousand
+ * rounds, and the memo's keys (whole descriptor texts) stay about a megabyte, not four
+ * (issue 12, item 4: heap flat with rounds).
+ */
 const MEMO = new Map<string, WorldDefect | null>();
-const MEMO_MAX = 4096;
+const MEMO_MAX = 1024;
 
 /**
  * The defect a correct core must quarantine `tool` for, or null when it must accept it. `view` is

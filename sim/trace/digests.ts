@@ -43,8 +43,13 @@ export function worldDescriptorBytes(tool: unknown): number {
   return bytes;
 }
 
-/** Page digests by (cursors, revision, tool digests); bounded. */
+/**
+ * Page digests by (cursors, revision, tool digests); bounded at {@link PAGE_DIGESTS_MAX}. A
+ * round adds about 30 pages never seen before and rereads its own, so the bound only has to
+ * hold a round's pages; a larger one swings the heap by megabytes between clears.
+ */
 const pageDigests = new Map<string, string>();
+const PAGE_DIGESTS_MAX = 2048;
 
 /**
  * sha256("catsim.page.v1\n" + JCS({cursorIn, cursorOut, revision, tools})); the four keys are
@@ -54,7 +59,7 @@ export function worldPageDigest(cursorIn: string | null, cursorOut: string | nul
   const key = `${JSON.stringify([cursorIn, cursorOut, revision])}${tools.map(worldDescriptorDigest).join(',')}`;
   let digest = pageDigests.get(key);
   if (digest === undefined) {
-    if (pageDigests.size >= 8192) pageDigests.clear();
+    if (pageDigests.size >= PAGE_DIGESTS_MAX) pageDigests.clear();
     pageDigests.set(key, (digest = pageDigestOf(cursorIn, cursorOut, revision, tools)));
   }
   return digest;

@@ -9,15 +9,18 @@
  */
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { compilePinned } from './internal/ajv-pool.ts';
-import { BoundedMemo } from './internal/bounded-memo.ts';
+import { VALIDATOR_MEMO_ENTRIES, validatorMemo } from './internal/bounded-memo.ts';
 import { pinSchema } from './internal/pinned-schema.ts';
 import { validationDigest, type TrustConfig } from './trust.ts';
 
 /** The outcome of one argument check. */
 export type ArgumentVerdict = { ok: true } | { ok: false; errors: string[] };
 
-/** Compiled validators the process keeps at most (two generations of half as many: bounded-memo.ts). */
-export const COMPILED_VALIDATORS_MAX = 1_000;
+/**
+ * Compiled validators this memo keeps at most by default (two generations of half as many:
+ * bounded-memo.ts; `setValidatorMemoEntries` resizes it with the compile memo).
+ */
+export const COMPILED_VALIDATORS_MAX = VALIDATOR_MEMO_ENTRIES;
 
 const OK: ArgumentVerdict = Object.freeze({ ok: true });
 
@@ -27,7 +30,7 @@ const OK: ArgumentVerdict = Object.freeze({ ok: true });
  * a validator is a pure function of the pinned schema, so every host (a campaign builds one per
  * round) shares the compile of a descriptor it has seen before.
  */
-const compiled = new BoundedMemo<ValidateFunction>(COMPILED_VALIDATORS_MAX / 2);
+const compiled = validatorMemo<ValidateFunction>(0.5);
 
 export class ArgumentValidator {
   readonly #trust: TrustConfig;

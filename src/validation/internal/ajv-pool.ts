@@ -16,7 +16,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { DIALECT_URI, type Dialect } from '../dialect.ts';
 import { validationDigest, type TrustConfig } from '../trust.ts';
 import { LOCAL_BASE } from './schema-index.ts';
-import { BoundedMemo } from './bounded-memo.ts';
+import { validatorMemo } from './bounded-memo.ts';
 
 /**
  * The options of every instance. `strict: false`: servers send unknown keywords, which JSON
@@ -80,9 +80,10 @@ export function compilePinned(schema: Record<string, unknown>, dialect: Dialect,
 
 /**
  * Compiles (or their errors) by (validation digest, dialect, schema JSON text); at most 2,000
- * (two generations of 1,000: a compiled validator is large, so the bound stays what it was).
+ * (two generations of `VALIDATOR_MEMO_ENTRIES`, 1,000: a compiled validator is large, so the bound
+ * stays what it was); `setValidatorMemoEntries` resizes it.
  */
-const COMPILED = new BoundedMemo<{ ok: true; validate: ValidateFunction } | { ok: false; error: unknown }>(1_000);
+const COMPILED = validatorMemo<{ ok: true; validate: ValidateFunction } | { ok: false; error: unknown }>();
 
 function poolEntry(dialect: Dialect, trust: TrustConfig): PoolEntry {
   const key = `${validationDigest(trust)}:${dialect}`;

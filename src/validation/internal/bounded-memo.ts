@@ -113,3 +113,35 @@ export function setDescriptorMemoEntries(entries: number): void {
 function sharedSize(entries: number, share: number): number {
   return Math.max(1, Math.round(entries * share));
 }
+
+/**
+ * Entries per generation of the compiled-validator memo (ajv-pool.ts, keyed by schema text) by
+ * default; the argument validator's memo (keyed by descriptor digest, holding the same compiled
+ * functions) keeps half as many. A compiled validator is large (about 9 KB of heap), so the bound
+ * stays what it was before the memos were generational: 2,000 held at most.
+ */
+export const VALIDATOR_MEMO_ENTRIES = 1_000;
+
+/** The core's memos of compiled validators, with their share of {@link VALIDATOR_MEMO_ENTRIES}. */
+const VALIDATOR_MEMOS: { memo: BoundedMemo<unknown>; share: number }[] = [];
+
+/**
+ * A memo of `share` x `VALIDATOR_MEMO_ENTRIES` a generation (at least 1) that
+ * {@link setValidatorMemoEntries} resizes in the same proportion.
+ */
+export function validatorMemo<V>(share = 1): BoundedMemo<V> {
+  const memo = new BoundedMemo<V>(sharedSize(VALIDATOR_MEMO_ENTRIES, share));
+  VALIDATOR_MEMOS.push({ memo: memo as BoundedMemo<unknown>, share });
+  return memo;
+}
+
+/**
+ * Sets the entries per generation of the compiled-validator memos (process-wide; the argument
+ * validator's gets half). A host that compiles few schemas more than once lowers it to keep its
+ * heap small; a smaller size takes effect at the memos' next rotation.
+ * @throws RangeError when `entries` is not a positive safe integer.
+ */
+export function setValidatorMemoEntries(entries: number): void {
+  checkedSize(entries);
+  for (const { memo, share } of VALIDATOR_MEMOS) memo.resize(sharedSize(entries, share));
+}
