@@ -10,18 +10,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MUTANTS } from '../../sim/mutants/index.ts';
-import type { HostRestart, RoundPlan } from '../../sim/plan/types.ts';
-import { handPlan, handServer, runHand, step, tools, type HandRun } from '../support/hand-plan.ts';
+import { runHand, type HandRun } from '../support/hand-plan.ts';
+import { hostRestartPlan } from '../mutants/plans.ts';
 
 const KEY = 'fp:0000000000000001|acme.dev';
 const FIVE = ['read_file', 'write_file', 'list_directory', 'search_files', 'move_file'];
 
-function planWith(restarts: HostRestart[], callFraction = 0): RoundPlan {
-  return handPlan({
-    faults: ['F18'], tHealMs: 2000, calls: { callFraction }, hostRestarts: restarts,
-    servers: [handServer({ history: [step(0, 7, { 'acme.dev': tools(...FIVE) }), ...(callFraction > 0 ? [] : [step(300, 8, { 'acme.dev': tools(...FIVE.slice(1)) })])] })],
-  });
-}
+const planWith = hostRestartPlan;
 
 function mutant(name: string): NonNullable<Parameters<typeof runHand>[1]> {
   const found = MUTANTS.find((candidate) => candidate.name === name);

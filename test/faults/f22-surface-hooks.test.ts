@@ -27,34 +27,13 @@
  * out below; the reference core has no violation.
  */
 import { describe, expect, it } from 'vitest';
-import { HARMFUL_SURFACE_HOOKS, HARMLESS_SURFACE_HOOKS } from '../../contract/trace/codes.ts';
 import type { CoreFactory } from '../../sim/cores/adapter.ts';
 import { referenceCore } from '../../sim/cores/reference.ts';
 import { MUTANTS } from '../../sim/mutants/index.ts';
-import type { TurnPlan } from '../../sim/plan/types.ts';
-import { handPlan, handServer, runHand, step, tools, turn, type HandRun } from '../support/hand-plan.ts';
+import { runHand, type HandRun } from '../support/hand-plan.ts';
+import { surfaceTurnsPlan } from '../mutants/plans.ts';
 
-const AUDIENCE = 'acme.dev';
-
-/** The plan's turns, in time order, one every 20 ms from t=400. */
-function turns(): TurnPlan[] {
-  const list: Omit<TurnPlan, 'atMs'>[] = [
-    ...HARMFUL_SURFACE_HOOKS.map((kind) => turn(0, AUDIENCE, [kind], { late: kind === 'launder' ? 'restore' : null })),
-    ...HARMLESS_SURFACE_HOOKS.map((kind) => turn(0, AUDIENCE, [kind])),
-    turn(0, AUDIENCE, [], { late: 'late-edit-description' }),
-    turn(0, AUDIENCE, [], { late: 'late-edit-schema' }),
-    turn(0, AUDIENCE, [], { capacity: { limit: 'toolCountMax', fit: 'short' } }),
-    turn(0, AUDIENCE, [], { capacity: { limit: 'surfaceBytesMax', fit: 'fits' } }),
-    turn(0, AUDIENCE, ['compress-messages'], { late: 'late-evidence' }),
-  ];
-  return list.map((planned, index) => ({ ...planned, atMs: 400 + 20 * index }));
-}
-
-const plan = () => handPlan({
-  faults: ['F22'],
-  revocationBoundMs: 300,
-  servers: [handServer({ audiences: [AUDIENCE], history: [step(0, 7, { [AUDIENCE]: tools('read_file', 'search_files', 'write_file') })], turns: turns() })],
-});
+const plan = surfaceTurnsPlan;
 
 /** Each turn's outcome: `dispatched` or the refusal's `code check field` (or `code limit`). */
 function outcomes(run: HandRun): string[] {

@@ -42,6 +42,22 @@ const CAUGHT_BY: Record<string, string[]> = {
   // server never served (I2, I13) and from a scan it refused (I20).
   'auth-refusal-as-empty': ['I13 PAGE_NOT_SERVED', 'I2 PAGE_NOT_SERVED', 'I20 AUTH_REFUSAL_MISREPORTED', 'I20 AUTH_REFUSED_PUBLISHED'],
   'refuse-everything': ['I12 PROBE_REFUSED'],
+  // The surface round of 29 turns (test/faults/f22-surface-hooks.test.ts works out each turn):
+  // an edit the missing check lets through reaches the model (I22) after a mismatch (I23).
+  'seal-from-final-request': ['I22 CONTENT_CHANGED', 'I23 MISMATCH_DISPATCHED'],
+  'shallow-baseline': ['I22 CONTENT_CHANGED', 'I23 MISMATCH_DISPATCHED'],
+  'only-early-check': ['I22 CONTENT_CHANGED', 'I23 MISMATCH_DISPATCHED'],
+  'refusal-without-settlement': ['I24 NOT_SETTLED'],
+  // The second settlement is refused by the world's ledger, which the core's modelTurn sees as a rejection.
+  'double-settlement': ['CORE_FAILED REJECTED', 'I24 SETTLED_TWICE'],
+  'silent-top-n': ['I22 MISSING_TOOL', 'I23 MISMATCH_DISPATCHED', 'I25 SHORTFALL_DISPATCHED'],
+  'hooks-add-tools': ['I22 UNADMITTED_TOOL', 'I23 MISMATCH_DISPATCHED'],
+  // Host restarts (test/faults/f18-host-restart.test.ts): the pointer committed without its receipt
+  // survives the crash that cut the publish, and the next boot's generation numbers follow it.
+  'two-transaction-publish': ['I10 GENERATION_GAP', 'I15 CUT_PUBLISH_COMMITTED', 'I15 UNCOMMITTED_PUBLISH_SERVED', 'I4 DISCLOSED_UNKNOWN_GENERATION'],
+  'resume-walk-after-restart': ['I14 PAGE_FROM_BEFORE_RESTART'],
+  // Boot 1 serves generation 1 from the dead boot's memory while the disk holds 2: stale plans pass, leases bind it.
+  'trust-pre-crash-memory': ['I15 STALE_GENERATION_SERVED', 'I17 LEASE_FOR_UNCOMMITTED_GENERATION', 'I8 TOOL_NOT_IN_GENERATION'],
 };
 
 describe('every mutant is caught on its own hand-built plan', () => {

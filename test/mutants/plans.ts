@@ -7,9 +7,10 @@
 import { lyingTool } from '../../sim/faults/f14-lying-annotations.ts';
 import { plantF13 } from '../../sim/faults/f13-planted-defects.ts';
 import type { Rng } from '../../sim/random.ts';
-import type { RoundPlan, ToolDescriptor } from '../../sim/plan/types.ts';
+import { HARMFUL_SURFACE_HOOKS, HARMLESS_SURFACE_HOOKS } from '../../contract/trace/codes.ts';
+import type { HostRestart, RoundPlan, ToolDescriptor, TurnPlan } from '../../sim/plan/types.ts';
 import { TOOL_POOL } from '../../sim/plan/tool-pool.ts';
-import { handPlan, handServer, step, tool, tools } from '../support/hand-plan.ts';
+import { handPlan, handServer, step, tool, tools, turn } from '../support/hand-plan.ts';
 
 /** The five pool tools most plans list (3 pages of 2). */
 export const FIVE = ['read_file', 'write_file', 'list_directory', 'search_files', 'move_file'];
@@ -95,6 +96,41 @@ function authGatePlan(): RoundPlan {
 }
 
 /** The hand plan of each mutant, by name. */
+/** The audience of the surface plan's one session. */
+const AUDIENCE = 'acme.dev';
+
+/** The surface plan's turns, in time order, one every 20 ms from t=400. */
+function surfaceTurns(): TurnPlan[] {
+  const list: Omit<TurnPlan, 'atMs'>[] = [
+    ...HARMFUL_SURFACE_HOOKS.map((kind) => turn(0, AUDIENCE, [kind], { late: kind === 'launder' ? 'restore' : null })),
+    ...HARMLESS_SURFACE_HOOKS.map((kind) => turn(0, AUDIENCE, [kind])),
+    turn(0, AUDIENCE, [], { late: 'late-edit-description' }),
+    turn(0, AUDIENCE, [], { late: 'late-edit-schema' }),
+    turn(0, AUDIENCE, [], { capacity: { limit: 'toolCountMax', fit: 'short' } }),
+    turn(0, AUDIENCE, [], { capacity: { limit: 'surfaceBytesMax', fit: 'fits' } }),
+    turn(0, AUDIENCE, ['compress-messages'], { late: 'late-evidence' }),
+  ];
+  return list.map((planned, index) => ({ ...planned, atMs: 400 + 20 * index }));
+}
+
+/** F22's hand-built round: 29 model turns on one server (every hook kind, both late edits, both capacities). */
+export const surfaceTurnsPlan = (): RoundPlan => handPlan({
+  faults: ['F22'],
+  revocationBoundMs: 300,
+  servers: [handServer({ audiences: [AUDIENCE], history: [step(0, 7, { [AUDIENCE]: tools('read_file', 'search_files', 'write_file') })], turns: surfaceTurns() })],
+});
+
+/**
+ * F18's hand-built round (test/faults/f18-host-restart.test.ts tells each crash point's story):
+ * five tools in pages of 2, the revision moving 7 -> 8 at 300 unless calls are planned.
+ */
+export function hostRestartPlan(restarts: HostRestart[], callFraction = 0): RoundPlan {
+  return handPlan({
+    faults: ['F18'], tHealMs: 2000, calls: { callFraction }, hostRestarts: restarts,
+    servers: [handServer({ history: [step(0, 7, { 'acme.dev': tools(...FIVE) }), ...(callFraction > 0 ? [] : [step(300, 8, { 'acme.dev': tools(...FIVE.slice(1)) })])] })],
+  });
+}
+
 export const MUTANT_PLANS: Record<string, () => RoundPlan> = {
   'first-page-only': () => plain({ faults: [] }),
   'no-cursor-loop-detection': () => handPlan({ faults: ['F5'], pageCountMax: 4, servers: [handServer({ history: [step(0, 7, { 'acme.dev': tools(...FIVE) })], cursorTrait: 'repeat' })] }),
@@ -118,4 +154,16 @@ export const MUTANT_PLANS: Record<string, () => RoundPlan> = {
   'resetting-debounce': burstPlan,
   'auth-refusal-as-empty': authGatePlan,
   'refuse-everything': () => plain(),
+  // The tool surface (F22): the one round of 29 turns; each mutant lets some harmful turn through.
+  'seal-from-final-request': surfaceTurnsPlan,
+  'shallow-baseline': surfaceTurnsPlan,
+  'only-early-check': surfaceTurnsPlan,
+  'refusal-without-settlement': surfaceTurnsPlan,
+  'double-settlement': surfaceTurnsPlan,
+  'silent-top-n': surfaceTurnsPlan,
+  'hooks-add-tools': surfaceTurnsPlan,
+  // Host restarts (F18), one crash point each: in the publish transaction, mid-walk, after a commit.
+  'two-transaction-publish': () => hostRestartPlan([{ atMs: 1, point: 'in_publish', downMs: 10 }]),
+  'resume-walk-after-restart': () => hostRestartPlan([{ atMs: 22, point: 'at_time', downMs: 10 }]),
+  'trust-pre-crash-memory': () => hostRestartPlan([{ atMs: 200, point: 'after_commit', downMs: 10 }]),
 };
