@@ -9,19 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { plantF13 } from '../../sim/faults/f13-planted-defects.ts';
 import { TOOL_POOL } from '../../sim/plan/tool-pool.ts';
 import type { PlantedDefect } from '../../sim/plan/types.ts';
-import type { Rng } from '../../sim/random.ts';
-import { digestOf, handPlan, handServer, runHand, scanEnds, step, tools, toolsOf } from '../support/hand-plan.ts';
-
-/** An rng whose `pick` returns the first preferred item present, else the first item. */
-function pickingRng(...preferred: unknown[]): Rng {
-  return {
-    next: () => 0,
-    int: (min) => min,
-    chance: () => false,
-    pick: <T>(items: readonly T[]): T => items.find((item) => preferred.includes(item)) ?? (items[0] as T),
-    shuffle: <T>(items: readonly T[]): T[] => [...items],
-  };
-}
+import { digestOf, handPlan, handServer, pickingRng, runHand, scanEnds, step, tools, toolsOf } from '../support/hand-plan.ts';
 
 const CASES: { defect: PlantedDefect['defect']; verdict: string; preferred?: string }[] = [
   { defect: 'UNKNOWN_DIALECT', verdict: 'UNKNOWN_DIALECT' },

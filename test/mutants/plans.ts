@@ -6,11 +6,10 @@
  */
 import { lyingTool } from '../../sim/faults/f14-lying-annotations.ts';
 import { plantF13 } from '../../sim/faults/f13-planted-defects.ts';
-import type { Rng } from '../../sim/random.ts';
 import { HARMFUL_SURFACE_HOOKS, HARMLESS_SURFACE_HOOKS } from '../../contract/trace/codes.ts';
 import type { HostRestart, RoundPlan, ToolDescriptor, TurnPlan } from '../../sim/plan/types.ts';
 import { TOOL_POOL } from '../../sim/plan/tool-pool.ts';
-import { handPlan, handServer, step, tool, tools, turn } from '../support/hand-plan.ts';
+import { handPlan, handServer, pickingRng, step, tool, tools, turn } from '../support/hand-plan.ts';
 
 /** The five pool tools most plans list (3 pages of 2). */
 export const FIVE = ['read_file', 'write_file', 'list_directory', 'search_files', 'move_file'];
@@ -18,17 +17,6 @@ export const FIVE = ['read_file', 'write_file', 'list_directory', 'search_files'
 /** One server, five tools at revision 7, healthy otherwise. */
 function plain(options: Partial<Parameters<typeof handPlan>[0]> = {}): RoundPlan {
   return handPlan({ servers: [handServer({ history: [step(0, 7, { 'acme.dev': tools(...FIVE) })] })], ...options });
-}
-
-/** An rng whose `pick` returns the first preferred item present (F13's own generator picks the defect). */
-function pickingRng(...preferred: unknown[]): Rng {
-  return {
-    next: () => 0,
-    int: (min) => min,
-    chance: () => false,
-    pick: <T>(items: readonly T[]): T => items.find((item) => preferred.includes(item)) ?? (items[0] as T),
-    shuffle: <T>(items: readonly T[]): T[] => [...items],
-  };
 }
 
 function abaPlan(): RoundPlan {

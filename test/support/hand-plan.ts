@@ -20,6 +20,7 @@ import type { CallsPlan, CursorTrait, FaultLabel, HostRestart, IdentityRotation,
 import { sampleArgs } from '../../sim/plan/sample-args.ts';
 import { TOOL_POOL } from '../../sim/plan/tool-pool.ts';
 import { decodeCursor } from '../../sim/server/cursor.ts';
+import type { Rng } from '../../sim/random.ts';
 import { runRound, type RoundRun } from '../../sim/round.ts';
 import type { TraceEvent, TraceEventOf, TraceEventType } from '../../contract/trace/types.ts';
 import { worldDescriptorDigest } from '../../sim/trace/digests.ts';
@@ -30,6 +31,21 @@ export function tool(name: string): ToolDescriptor {
   const entry = TOOL_POOL.find((candidate) => candidate.descriptor.name === name);
   if (entry === undefined) throw new Error(`no pool tool named ${name}`);
   return structuredClone(entry.descriptor);
+}
+
+/**
+ * An rng whose `pick` returns the first of `preferred` present in the items (else the first item),
+ * `int` its minimum, `chance` false and `shuffle` the items unchanged: for driving a fault's own
+ * generator (F13's planting picks the defect) to one chosen outcome in a hand-built plan.
+ */
+export function pickingRng(...preferred: unknown[]): Rng {
+  return {
+    next: () => 0,
+    int: (min) => min,
+    chance: () => false,
+    pick: <T>(items: readonly T[]): T => items.find((item) => preferred.includes(item)) ?? (items[0] as T),
+    shuffle: <T>(items: readonly T[]): T[] => [...items],
+  };
 }
 
 /** Several pool descriptors by name. */

@@ -85,17 +85,40 @@ function checkedSize(entries: number): number {
  */
 export const DESCRIPTOR_MEMO_ENTRIES = 16_384;
 
-/** The core's memos keyed by descriptor, with their share of {@link DESCRIPTOR_MEMO_ENTRIES}. */
-const DESCRIPTOR_MEMOS: { memo: BoundedMemo<unknown>; share: number }[] = [];
+/**
+ * A family of memos sized together: each holds `share` x the family's entries a generation (at
+ * least 1), and `resize` sets the family's entries for all of them (and those made later) in the
+ * same proportion.
+ */
+class MemoFamily {
+  readonly #members: { memo: BoundedMemo<unknown>; share: number }[] = [];
+  #entries: number;
+
+  constructor(entries: number) {
+    this.#entries = entries;
+  }
+
+  memo<V>(share: number): BoundedMemo<V> {
+    const memo = new BoundedMemo<V>(sharedSize(this.#entries, share));
+    this.#members.push({ memo: memo as BoundedMemo<unknown>, share });
+    return memo;
+  }
+
+  resize(entries: number): void {
+    this.#entries = checkedSize(entries);
+    for (const { memo, share } of this.#members) memo.resize(sharedSize(entries, share));
+  }
+}
+
+/** The core's memos keyed by descriptor, sized from {@link DESCRIPTOR_MEMO_ENTRIES}. */
+const DESCRIPTOR_MEMOS = new MemoFamily(DESCRIPTOR_MEMO_ENTRIES);
 
 /**
  * A memo of `share` x `DESCRIPTOR_MEMO_ENTRIES` a generation (at least 1) that
  * {@link setDescriptorMemoEntries} resizes in the same proportion.
  */
 export function descriptorMemo<V>(share = 1): BoundedMemo<V> {
-  const memo = new BoundedMemo<V>(sharedSize(DESCRIPTOR_MEMO_ENTRIES, share));
-  DESCRIPTOR_MEMOS.push({ memo: memo as BoundedMemo<unknown>, share });
-  return memo;
+  return DESCRIPTOR_MEMOS.memo<V>(share);
 }
 
 /**
@@ -106,8 +129,7 @@ export function descriptorMemo<V>(share = 1): BoundedMemo<V> {
  * @throws RangeError when `entries` is not a positive safe integer.
  */
 export function setDescriptorMemoEntries(entries: number): void {
-  checkedSize(entries);
-  for (const { memo, share } of DESCRIPTOR_MEMOS) memo.resize(sharedSize(entries, share));
+  DESCRIPTOR_MEMOS.resize(entries);
 }
 
 function sharedSize(entries: number, share: number): number {
@@ -122,17 +144,15 @@ function sharedSize(entries: number, share: number): number {
  */
 export const VALIDATOR_MEMO_ENTRIES = 1_000;
 
-/** The core's memos of compiled validators, with their share of {@link VALIDATOR_MEMO_ENTRIES}. */
-const VALIDATOR_MEMOS: { memo: BoundedMemo<unknown>; share: number }[] = [];
+/** The core's memos of compiled validators, sized from {@link VALIDATOR_MEMO_ENTRIES}. */
+const VALIDATOR_MEMOS = new MemoFamily(VALIDATOR_MEMO_ENTRIES);
 
 /**
  * A memo of `share` x `VALIDATOR_MEMO_ENTRIES` a generation (at least 1) that
  * {@link setValidatorMemoEntries} resizes in the same proportion.
  */
 export function validatorMemo<V>(share = 1): BoundedMemo<V> {
-  const memo = new BoundedMemo<V>(sharedSize(VALIDATOR_MEMO_ENTRIES, share));
-  VALIDATOR_MEMOS.push({ memo: memo as BoundedMemo<unknown>, share });
-  return memo;
+  return VALIDATOR_MEMOS.memo<V>(share);
 }
 
 /**
@@ -142,6 +162,5 @@ export function validatorMemo<V>(share = 1): BoundedMemo<V> {
  * @throws RangeError when `entries` is not a positive safe integer.
  */
 export function setValidatorMemoEntries(entries: number): void {
-  checkedSize(entries);
-  for (const { memo, share } of VALIDATOR_MEMOS) memo.resize(sharedSize(entries, share));
+  VALIDATOR_MEMOS.resize(entries);
 }
