@@ -44,3 +44,26 @@ describe('seed 3 round 50722: a walk padded with empty pages grows past the page
     expect(codes).toEqual(['I12 NOT_CONVERGED']); // what the campaign reported
   });
 });
+
+describe('seed 1 round 3606: an identity rotation just before a burst of list_changed', () => {
+  // The only failing round of `catsim run --seed 1 --rounds 5000` on a611367: server s1 rotates its
+  // identity at t=2485 (to fp:cfb64862f288037e) and a burst notification reaches the core's
+  // acme.ops session at 2493. The core's scan of that session, scan-76, still runs under the old
+  // identity's key until the notification ends it at 2521 (LIST_CHANGED); the first scan under the
+  // new key, scan-82, starts at 2912: 419 ms after the delivery, 391 ms after the running scan
+  // ended, within R = 400 ms of the latter. I19 counted only scans of the new key as running and
+  // reported REFRESH_STARVED; it now counts the scans of the server and audience under any identity.
+  const plan = JSON.parse(readFileSync('scenarios/plans/seed1-round3606-rotation-before-burst-shrunk.plan.json', 'utf8')) as RoundPlan;
+
+  it('the refresh is due 400 ms after the old-key scan ends, and the reference core meets it', async () => {
+    const run = await runRound(plan, referenceCore(), 'reference');
+    const rotation = run.events.find((event) => event.type === 'identity_rotated');
+    const delivery = run.events.find((event) => event.type === 'notification_delivered' && event.seq === 2382);
+    expect([rotation?.t, delivery?.t, delivery?.type === 'notification_delivered' ? delivery.audience : null]).toEqual([2485, 2493, 'acme.ops']);
+    const ended = run.events.find((event) => event.type === 'scan_ended' && event.scanId === 'scan-76');
+    expect([ended?.t, ended?.type === 'scan_ended' ? ended.reason : null]).toEqual([2521, 'LIST_CHANGED']);
+    const next = run.events.find((event) => event.type === 'scan_started' && event.key === 'fp:cfb64862f288037e|acme.ops');
+    expect([next?.t, next?.type === 'scan_started' ? next.scanId : null]).toEqual([2912, 'scan-82']);
+    expect(checkEvents(run.header, run.events).violations).toEqual([]);
+  });
+});

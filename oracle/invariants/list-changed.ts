@@ -11,7 +11,9 @@
  *   handed the notification on yet). Code `CALL_BEFORE_FRESH_LIST`, anchored at the receipt, once per
  *   receipt (at the first delivery it should have waited for).
  * - I19, the refresh is not starved: a scan of that key starts within R of the delivery, or of the
- *   end of the scans of that key running at the delivery, whichever is later, where R is the
+ *   end of the scans of that server and audience running at the delivery (under any identity the
+ *   server presented: right after a rotation the core's scans still run under the old key until
+ *   it reconnects), whichever is later, where R is the
  *   larger of the scenario's coalescing delay (`listChangedDelayMs`) and its retry back-off cap
  *   (`retryBackoffMsMax`): a refresher that coalesces a burst into one scan at a fixed delay after
  *   its first notification meets it, one whose debounce resets on every notification does not
@@ -94,7 +96,7 @@ function checkRefresh(context: CheckContext, delivery: NotificationDeliveredEven
   const scans = scansOf.get(key) ?? [];
   const delayMs = context.bounds.listChangedDelayMs;
   if (delayMs === undefined) return;
-  const running = scans.filter((scan) => scan.start.seq < delivery.seq && (scan.end === null || scan.end.seq > delivery.seq));
+  const running = sessionScans(context, delivery, scansOf).filter((scan) => scan.start.seq < delivery.seq && (scan.end === null || scan.end.seq > delivery.seq));
   if (running.some((scan) => scan.end === null)) return;
   const from = Math.max(delivery.t, ...running.map((scan) => scan.end?.t ?? delivery.t));
   const deadline = from + Math.max(delayMs, context.bounds.retryBackoffMsMax);
@@ -106,6 +108,14 @@ function checkRefresh(context: CheckContext, delivery: NotificationDeliveredEven
   if (next.start.t <= deadline) return;
   findings.add('I19', delivery.seq, 'REFRESH_STARVED',
     `a list_changed for ${shortKey(key)} reached the core at t=${delivery.t} (seq ${delivery.seq}); a scan was due by t=${deadline}, but the next scan started at t=${next.start.t}`);
+}
+
+/** The scans of the delivery's server and audience under every identity the server presented. */
+function sessionScans(context: CheckContext, delivery: NotificationDeliveredEvent, scansOf: ReadonlyMap<string, readonly KeyScan[]>): KeyScan[] {
+  const server = context.truth.servers.get(delivery.server);
+  if (server === undefined) return [];
+  const keys = new Set(server.identityChanges.map((change) => formatCatalogKey(change.identity, delivery.audience)));
+  return [...keys].flatMap((key) => scansOf.get(key) ?? []);
 }
 
 /**
