@@ -49,15 +49,15 @@ describe('deliberately wrong cores are caught by the same campaign', () => {
   it('a gate that trusts the plan\'s generation instead of re-checking the active one is caught by I8, and every finding is a call the reference gate refused as STALE_CATALOG', async () => {
     const core = 'mutant:no-recheck-at-call';
     const report = await campaign(core);
-    // Seed "1", rounds 0-39: worked out by replaying each failing round on both cores (below).
-    // (With F23 in the default scenario, round 17 is a new failing round and round 34 is not one:
-    // F23 gave their servers other catalogs, so the planners' stale plans land elsewhere.)
-    // (Before each fault drew from its own stream, these rounds also held three I11 findings of
-    // an expired generation; now a generation expires in none of them.)
-    // With F20 and F21 in the default scenario (this branch) round 9's stale call no longer meets a
-    // changed generation (npx catsim replay --seed 1 --round 9 --core mutant:no-recheck-at-call is clean).
-    expect(report.failingRounds.map((round) => round.round)).toEqual([11, 17, 18, 25]);
-    expect(report.violationsByInvariant).toEqual({ I8: 4 });
+    // Seed "1", rounds 0-39: worked out by running this campaign and replaying each failing round
+    // on both cores (below; npx catsim replay --seed 1 --round R --core mutant:no-recheck-at-call).
+    // On the merged default scenario (F18-F23, and each fault's enabling drawn from its own
+    // swarm/<fault id> stream) the planners' stale plans meet a changed generation in rounds 18
+    // (faults F1 F9 F10 F11 F13 F15 F21 F22: one TOOL_NOT_IN_GENERATION, one STALE_PLAN_ADMITTED),
+    // 26 (one TOOL_NOT_IN_GENERATION) and 28 (two); rounds 11, 17 and 25 of the earlier plans no
+    // longer have such a call.
+    expect(report.failingRounds.map((round) => round.round)).toEqual([18, 26, 28]);
+    expect(report.violationsByInvariant).toEqual({ I8: 5 });
     const codes = new Set(report.failingRounds.flatMap((round) => round.violations.map((v) => `${v.invariant} ${v.code}`)));
     expect(codes).toEqual(new Set(['I8 STALE_PLAN_ADMITTED', 'I8 TOOL_NOT_IN_GENERATION']));
     // Each finding points at an ADMIT; the reference gate, which re-checks the active generation
@@ -77,7 +77,7 @@ describe('deliberately wrong cores are caught by the same campaign', () => {
     }
     expect(refusedByReference.sort()).toEqual([
       'STALE_PLAN_ADMITTED STALE_CATALOG',
-      'TOOL_NOT_IN_GENERATION STALE_CATALOG', 'TOOL_NOT_IN_GENERATION STALE_CATALOG', 'TOOL_NOT_IN_GENERATION STALE_CATALOG',
+      'TOOL_NOT_IN_GENERATION STALE_CATALOG', 'TOOL_NOT_IN_GENERATION STALE_CATALOG', 'TOOL_NOT_IN_GENERATION STALE_CATALOG', 'TOOL_NOT_IN_GENERATION STALE_CATALOG',
     ]);
   });
 
