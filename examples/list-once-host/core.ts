@@ -25,7 +25,8 @@
  * keeps them exact on seed 1) are the host's real defects: planted defects used (I5), calls to
  * tools never disclosed (I9), revoked tools admitted (I7), unconfirmed writes (I3), stale plans
  * admitted (I8), a catalog that never converges after a change (I12), cursor loops walked past
- * every bound (I13).
+ * every bound (I13), calls sent after a list_changed without a fresh list (I18), catalogs over
+ * the whole-catalog limits shown and called from (I27).
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
