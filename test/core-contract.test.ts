@@ -3,9 +3,11 @@
  * 3) naming the core, the event type and the field, never a round the oracle judges: a core must
  * not pass by emitting something the oracle ignores (issue 10). The test core is the reference
  * core behind a sink that spoils the `leaseId` of its first receipt (a number instead of a
- * string). Seed 1, round 6 on the reference core writes its first receipt at seq 43 (on the
- * per-fault streams; `catsim replay --seed 1 --round 6` and the trace's line 45), so the breach is
- * at seq 43.
+ * string). Seed 1, round 3 on the reference core writes its first receipt at seq 88 (with the
+ * swarm's per-fault streams and F18-F23 in the menu; `catsim replay --seed 1 --round 3` and the
+ * trace's line 90), so the breach is at seq 88. Round 3 rather than the former round 6: round 6
+ * (one server, s0 with F5:cycle) and round 2 now admit no call and write no receipt, and among
+ * rounds 0-5 round 3's first receipt comes earliest (rounds 0, 1, 4 and 5: seq 141, 152, 359, 111).
  *
  * In this process, `resolveCore` and `loadCore` are mocked to know `test:bad-receipt`, which
  * reaches the campaign API, replay and run (`--workers 0`). Through worker threads and the real
@@ -54,36 +56,36 @@ vi.mock('../sim/campaign/cores.ts', async (importOriginal) => {
   };
 });
 
-const MESSAGE = 'core "test:bad-receipt" emitted an observation outside catsim.trace.v1: "receipt".leaseId must be a string (round 6, seq 43)';
+const MESSAGE = 'core "test:bad-receipt" emitted an observation outside catsim.trace.v1: "receipt".leaseId must be a string (round 3, seq 88)';
 
 describe('an observation outside the trace contract', () => {
   it('fails the round with CoreContractError naming the core, the event, the field, the round and the seq', async () => {
-    const run = checkPlan(generatePlan('1', 6, loadScenario('default')), badReceiptCore(), 'test:bad-receipt');
+    const run = checkPlan(generatePlan('1', 3, loadScenario('default')), badReceiptCore(), 'test:bad-receipt');
     await expect(run).rejects.toThrow(CoreContractError);
     await expect(run).rejects.toThrow(MESSAGE);
   });
 
   it('stops the campaign (in-process) with the same error', async () => {
-    const campaign = runCampaign({ seed: '1', scenario: loadScenario('default'), core: 'test:bad-receipt', firstRound: 6, rounds: 1, workers: 0, determinismEvery: 0 });
+    const campaign = runCampaign({ seed: '1', scenario: loadScenario('default'), core: 'test:bad-receipt', firstRound: 3, rounds: 1, workers: 0, determinismEvery: 0 });
     await expect(campaign).rejects.toThrow(MESSAGE);
   });
 
   it('is exit 3 with that one line from catsim run and catsim replay', async () => {
-    const run = await runMain(['run', '--seed', '1', '--from', '6', '--rounds', '1', '--core', 'test:bad-receipt', '--workers', '0', '--no-shrink', '--no-progress']);
+    const run = await runMain(['run', '--seed', '1', '--from', '3', '--rounds', '1', '--core', 'test:bad-receipt', '--workers', '0', '--no-shrink', '--no-progress']);
     expect([run.code, run.stderr, run.stdout]).toEqual([3, `catsim: ${MESSAGE}\n`, '']);
     const trace = join(mkdtempSync(join(tmpdir(), 'catsim-contract-')), 't.jsonl');
-    const replay = await runMain(['replay', '--seed', '1', '--round', '6', '--core', 'test:bad-receipt', '--trace', trace]);
+    const replay = await runMain(['replay', '--seed', '1', '--round', '3', '--core', 'test:bad-receipt', '--trace', trace]);
     expect([replay.code, replay.stderr, replay.stdout]).toEqual([3, `catsim: ${MESSAGE}\n`, '']);
   });
 
   it('is exit 3 with that one line through a worker thread and the real command line (a core module)', async () => {
     const module = './test/support/cores/bad-receipt-core.ts';
-    const run = await catsim(['run', '--core', module, '--seed', '1', '--from', '6', '--rounds', '1', '--workers', '1', '--no-shrink', '--no-progress']);
+    const run = await catsim(['run', '--core', module, '--seed', '1', '--from', '3', '--rounds', '1', '--workers', '1', '--no-shrink', '--no-progress']);
     expect([run.code, run.stderr, run.stdout]).toEqual([3, `catsim: ${MESSAGE.replace('"test:bad-receipt"', JSON.stringify(module))}\n`, '']);
   });
 
   it('crosses the worker-thread boundary as its breach and comes back as the same error', () => {
-    const breach = { core: 'test:bad-receipt', round: 6, seq: 43, problem: '"receipt".leaseId must be a string' };
+    const breach = { core: 'test:bad-receipt', round: 3, seq: 88, problem: '"receipt".leaseId must be a string' };
     const back = failureOf(structuredClone(failureMessage(new CoreContractError(breach))));
     expect(back).toBeInstanceOf(CoreContractError);
     expect(back.message).toBe(MESSAGE);

@@ -47,16 +47,19 @@ function at(round: Round, seq: number, invariant: string): Violation[] {
 describe('a core that does nothing at all (examples/testing/inert-core.ts)', () => {
   it('fails I12 NOT_PUBLISHED for every key the planners asked about, though it never connected', async () => {
     const all = await rounds('./examples/testing/inert-core.ts');
-    // 3 + 5 + 2 + 2 + 4 keys in rounds 0, 3, 6, 7 and 9; in round 7 server s0 carries F23:tools
-    // (an over-limit catalog a correct core quarantines, disqualifying), so only s1's two are owed.
-    expect(codes(all)).toEqual({ 'I12 NOT_PUBLISHED': 16 });
-    // Five of the ten rounds fail. The five that pass, 1, 2, 4, 5 and 8, are rounds in which every
-    // server carries an F5 cursor trait (1: s0 F5:cycle; 2: s0 F5:ignored and s1 F5:repeat; 4: s0
-    // F5:cycle and s1 F5:never-ending; 5 and 8: s0 F5:always-empty), which excuses liveness by
-    // design: nothing was owed there.
-    expect(all.map((round, index) => (round.violations.length > 0 ? index : -1)).filter((index) => index >= 0)).toEqual([0, 3, 6, 7, 9]);
-    for (const index of [1, 2, 4, 5, 8]) {
-      const traits = all[index]?.events.filter((event) => event.type === 'server_up').map((event) => (event.traits as string[]).some((trait) => trait.startsWith('F5')));
+    // 4 + 5 + 2 keys in rounds 3, 4 and 5: round 3 has s0 (acme.dev) and s1 (three audiences),
+    // round 4 two servers with five audiences between them, round 5 one server s0 with two (its
+    // PLANTED:F6 is a planted defect in a tool, not a server trait that excuses liveness).
+    expect(codes(all)).toEqual({ 'I12 NOT_PUBLISHED': 11 });
+    // Three of the ten rounds fail. In the seven that pass, 0, 1, 2, 6, 7, 8 and 9, every server
+    // carries a trait that disqualifies it from liveness by design (oracle/ground-truth.ts
+    // DISQUALIFYING_TRAIT_PREFIXES): an F23 over-limit catalog a correct core quarantines (0: s0
+    // F23:bytes; 1: s0 F23:bytes; 9: s0 F23:tools) or an F5 cursor trait (6: s0 F5:cycle; 7: s0
+    // F5:never-ending and s1 F5:always-empty; 8: s0 F5:always-empty), or both (2: s0 F5:ignored and
+    // s1 F5:repeat, each with F23:bytes). Nothing was owed there.
+    expect(all.map((round, index) => (round.violations.length > 0 ? index : -1)).filter((index) => index >= 0)).toEqual([3, 4, 5]);
+    for (const index of [0, 1, 2, 6, 7, 8, 9]) {
+      const traits = all[index]?.events.filter((event) => event.type === 'server_up').map((event) => (event.traits as string[]).some((trait) => trait.startsWith('F5') || trait.startsWith('F23')));
       expect(new Set(traits)).toEqual(new Set([true]));
     }
     for (const round of all) {
@@ -73,15 +76,17 @@ describe('a core that works but emits nothing (examples/testing/silent-core.ts)'
   it('fails I4 at every disclosure, I6 at every executed call, I3, I9 and I12', async () => {
     const all = await rounds('./examples/testing/silent-core.ts');
     expect(codes(all)).toEqual({
-      'I3 UNCONFIRMED_WRITE_EXECUTED': 113,
-      'I4 DISCLOSED_UNKNOWN_GENERATION': 158,
-      'I6 CALL_WITHOUT_RECEIPT': 267,
-      'I9 UNDISCLOSED_TOOL_EXECUTED': 39,
-      'I12 NOT_PUBLISHED': 16,
-      // Probes are owed only on servers without a disqualifying trait (F23 servers have one).
-      'I12 PROBE_NOT_DECIDED': 9,
-      // It shows whatever it listed, F23's over-limit catalogs included.
-      'I27 OVER_LIMIT_DISCLOSED': 38,
+      'I3 UNCONFIRMED_WRITE_EXECUTED': 60,
+      'I4 DISCLOSED_UNKNOWN_GENERATION': 178,
+      'I6 CALL_WITHOUT_RECEIPT': 262,
+      'I9 UNDISCLOSED_TOOL_EXECUTED': 12,
+      // The same 11 keys the inert core leaves unpublished (rounds 3, 4 and 5).
+      'I12 NOT_PUBLISHED': 11,
+      // Probes are owed only on servers without a disqualifying trait (F23 servers have one):
+      // 5 + 10 + 2 in rounds 3, 4 and 5.
+      'I12 PROBE_NOT_DECIDED': 17,
+      // It shows whatever it listed, F23's over-limit catalogs included (rounds 0, 1, 2, 7, 8, 9).
+      'I27 OVER_LIMIT_DISCLOSED': 41,
     });
     let disclosures = 0;
     let executed = 0;
@@ -100,7 +105,7 @@ describe('a core that works but emits nothing (examples/testing/silent-core.ts)'
         }
       }
     }
-    expect({ disclosures, executed }).toEqual({ disclosures: 158, executed: 267 });
+    expect({ disclosures, executed }).toEqual({ disclosures: 178, executed: 262 });
   });
 });
 
@@ -108,18 +113,21 @@ describe('a core that lies (examples/testing/lying-core.ts)', () => {
   it('fails I2 at every publish (its claimed scan was never served) and I1 at every complete ELIGIBLE claim', async () => {
     const all = await rounds('./examples/testing/lying-core.ts');
     expect(codes(all)).toEqual({
-      'I1 CONTENT_MISMATCH': 7,
-      'I1 NO_FINAL_RECHECK': 11,
-      'I1 UNKNOWN_REVISION': 15,
-      'I2 CHAIN_BROKEN': 15,
-      'I2 PAGE_NOT_SERVED': 34,
-      'I5 DEFECT_ADMITTED': 16,
-      'I12 NOT_CONVERGED': 1,
-      'I12 NOT_PUBLISHED': 11,
-      'I12 PROBE_NOT_DECIDED': 9,
-      // Its claims copy the catalog the world served, F23's over-limit ones included.
-      'I27 OVER_LIMIT_PUBLISHED': 2,
-      'I27 OVER_LIMIT_DISCLOSED': 10,
+      'I1 CONTENT_MISMATCH': 6,
+      'I1 NO_FINAL_RECHECK': 14,
+      'I1 UNKNOWN_REVISION': 5,
+      'I2 CHAIN_BROKEN': 11,
+      // One per publish: none of its claimed pages was served as claimed.
+      'I2 PAGE_NOT_SERVED': 30,
+      'I5 DEFECT_ADMITTED': 8,
+      // Liveness only in rounds 3, 4 and 5, the rounds with servers that owe it.
+      'I12 NOT_CONVERGED': 7,
+      'I12 NOT_PUBLISHED': 4,
+      'I12 PROBE_NOT_DECIDED': 18,
+      // Its claims copy the catalog the world served, F23's over-limit ones included (one publish
+      // each in rounds 0, 1, 2 and 9).
+      'I27 OVER_LIMIT_PUBLISHED': 4,
+      'I27 OVER_LIMIT_DISCLOSED': 30,
     });
     let publishes = 0;
     for (const round of all) {
@@ -131,6 +139,6 @@ describe('a core that lies (examples/testing/lying-core.ts)', () => {
         if (pages.at(-1)?.cursorOut === null) expect(at(round, event.seq, 'I1').length).toBeGreaterThan(0);
       }
     }
-    expect(publishes).toBe(34);
+    expect(publishes).toBe(30);
   });
 });

@@ -124,7 +124,9 @@ function lateStage(context: TurnContext, plan: TurnPlan, env: HookEnv, request: 
 function worldLedger(recorder: TraceRecorder, requestId: string): TurnLedger {
   let settled = false;
   const settle = (fields: Omit<WorldFields<'request_settled'>, 'requestId' | 'accepted'>): void => {
-    recorder.world('request_settled', { requestId, ...fields, accepted: !settled });
+    // Written field by field in the documented order (accepted comes third): a spread would put
+    // accepted last, and the trace's key order is what makes it byte-stable.
+    recorder.world('request_settled', { requestId, settlement: fields.settlement, accepted: !settled, code: fields.code, check: fields.check, field: fields.field, limit: fields.limit });
     if (settled) throw new AlreadySettled(requestId);
     settled = true;
   };
