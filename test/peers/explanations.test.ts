@@ -14,7 +14,7 @@ import { loadScenario } from '../../sim/plan/scenario.ts';
 import { explanationOf, PEER_EXPLANATIONS, PEER_LIBRARIES } from '../../sim/peers/explanations.ts';
 
 const PEERS = coreNames().filter((name) => name.startsWith('peer:'));
-/** Rounds 0..9 of seed 1 hold the first finding of every (peer, invariant) of the README's 100 rounds (the latest: openai-agents I2, round 9). */
+/** Rounds 0..9 of seed 1 hold the first finding of every (peer, invariant) of the README's 100 rounds (the latest: openai-agents I13, round 7). */
 const ROUNDS = 10;
 
 describe('peer explanations', () => {
