@@ -36,6 +36,8 @@ describe('catsim command line', () => {
       [['run', '--rounds', '1', '--scenario', join(dir, 'typo.json')], `catsim: ${join(dir, 'typo.json')}: unknown field "pageSizee"\n`],
       [['run', '--rounds', '1', '--scenario', 'no-such-scenario'], 'catsim: no built-in scenario "no-such-scenario" (there are: default, equivocation, host-restart); a scenario file is named by a path with a "/" or ending in .json, e.g. ./no-such-scenario.json\n'],
       [['frobnicate'], 'catsim: Unknown argument: frobnicate\n'],
+      // Refused before any round runs (it used to run every campaign first and then lose them).
+      [['prove', '--peers', '--peer-rounds', '3', '--shrink', '--out', join(dir, 'missing')], `catsim: --out ${join(dir, 'missing')}/catsim-shrunk-1-0-check.plan.json: cannot write there (the directory ${join(dir, 'missing')} does not exist)\n`],
     ];
     for (const [args, message] of cases) {
       const { code, stderr } = await catsim(args);

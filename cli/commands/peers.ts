@@ -58,12 +58,15 @@ interface CoreRun {
 
 /**
  * Runs every core and prints the table.
- * @throws CoreModuleError, UnknownCoreError (exit 2) for a `--core` that cannot be used, before any round.
+ * @throws CoreModuleError, UnknownCoreError (exit 2) for a `--core` that cannot be used, and InputError
+ *   (exit 2) for a `--shrink` whose `--out` directory cannot be written, before any round.
  */
 export async function peersCommand(args: PeersArgs): Promise<number> {
   const scenario = loadScenario(args.scenario);
   const cores = [...new Set(['reference', ...peerNames(), ...args.cores])];
   for (const core of cores) await loadCore(core);
+  // A shrunk plan that cannot be written is refused before any round runs, not after all of them.
+  if (args.shrink) assertShrunkWritable(join(args.outDir ?? '.', `catsim-shrunk-${args.seed}-0-check`), '--out');
   const workers = args.workers ?? availableParallelism();
   const startedMs = performance.now();
   process.stdout.write(`catsim prove --peers  seed=${args.seed}  scenario=${scenario.name}  rounds 0..${args.rounds - 1}  cores: ${cores.join(', ')}\n\n`);
