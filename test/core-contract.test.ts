@@ -19,9 +19,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import type { CoreObservation } from '../contract/trace/types.ts';
 import type { CoreFactory } from '../sim/cores/adapter.ts';
-import { referenceCore } from '../sim/cores/reference.ts';
 import { runCampaign } from '../sim/campaign/campaign.ts';
 import { checkPlan } from '../sim/campaign/round-check.ts';
 import { failureMessage, failureOf } from '../sim/campaign/worker-message.ts';
@@ -29,22 +27,12 @@ import { generatePlan } from '../sim/plan/generate.ts';
 import { loadScenario } from '../sim/plan/scenario.ts';
 import { CoreContractError } from '../sim/trace/core-contract-error.ts';
 import { TestbedError } from '../sim/campaign/testbed-error.ts';
+import badReceipt from './support/cores/bad-receipt-core.ts';
 import { catsim } from './support/run-cli.ts';
 import { runMain } from './support/run-main.ts';
 
-/** The reference core, except that the leaseId of its first receipt is a number. */
-function badReceiptCore(): CoreFactory {
-  return (env) => {
-    let spoiled = false;
-    const emit = (observation: CoreObservation): void => {
-      if (observation.type !== 'receipt' || spoiled) return env.sink.emit(observation);
-      spoiled = true;
-      // Deliberately outside the contract's type: this is what the sink must refuse at run time.
-      env.sink.emit({ ...observation, leaseId: 7 } as unknown as CoreObservation);
-    };
-    return referenceCore()({ ...env, sink: { emit } });
-  };
-}
+/** The reference core, except that the leaseId of its first receipt is a number (the module the CLI tests load). */
+const badReceiptCore = (): CoreFactory => badReceipt.create;
 
 vi.mock('../sim/campaign/cores.ts', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../sim/campaign/cores.ts')>();
