@@ -56,14 +56,16 @@ describe('catsim check on an incomplete or malformed trace', () => {
     ['an event after round_end', `${[...good, quietAfterEnd].join('\n')}\n`, 'line 136: "quiet" event after "round_end" (on line 135; round_end must be the last event)'],
     ['a gap in seq', `${good.filter((_, index) => index !== 49).join('\n')}\n`, 'line 50: "seq" is 49, expected 48'],
   ];
-  it.each(cases)('refuses %s with one line and exit 2', async (name, text, problem) => {
+  /** Writes `text` as a trace file and expects `catsim check` to refuse it with exactly `problem`, exit 2. */
+  const expectRefused = async (name: string, text: string, problem: string): Promise<void> => {
     const path = join(dir, `${name.replaceAll(' ', '-')}.jsonl`);
     writeFileSync(path, text);
     const { code, stdout, stderr } = await runMain(['check', path]);
     expect(stderr).toBe(`catsim: ${path}: ${problem}\n`);
     expect(stdout).toBe('');
     expect(code).toBe(2);
-  });
+  };
+  it.each(cases)('refuses %s with one line and exit 2', expectRefused);
 
   /** The good trace with line `lineNo` (1-based) replaced by `edit` of its event. */
   const editLine = (lineNo: number, edit: (event: Record<string, unknown>) => Record<string, unknown>): string =>
@@ -78,14 +80,7 @@ describe('catsim check on an incomplete or malformed trace', () => {
     ['an unknown field inside a field', editLine(22, (e) => ({ ...e, disclosure: { ...(e['disclosure'] as object), shown: true } })), 'line 22: "receipt".disclosure has an unknown field "shown"'],
     ['a code outside its set', editLine(17, (e) => ({ ...e, state: 'PROVEN' })), 'line 17: "scan_ended".state must be one of "SNAPSHOT_PROVEN", "UNVERSIONED_OBSERVATION", "INCOMPLETE", "QUARANTINED"'],
   ];
-  it.each(malformed)('refuses %s with one line naming the line and the field, exit 2', async (name, text, problem) => {
-    const path = join(dir, `${name.replaceAll(' ', '-')}.jsonl`);
-    writeFileSync(path, text);
-    const { code, stdout, stderr } = await runMain(['check', path]);
-    expect(stderr).toBe(`catsim: ${path}: ${problem}\n`);
-    expect(stdout).toBe('');
-    expect(code).toBe(2);
-  });
+  it.each(malformed)('refuses %s with one line naming the line and the field, exit 2', expectRefused);
 
   it('still judges the complete trace those were cut from', async () => {
     const { code, stdout, stderr } = await runMain(['check', 'scenarios/traces/good-reference-seed1-round5.jsonl']);
