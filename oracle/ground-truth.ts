@@ -24,6 +24,7 @@ import {
   asKnownEvent,
   type CallExecutedEvent,
   type CallRefusedByServerEvent,
+  type CallSentEvent,
   type ConfirmationEvent,
   type CoreFailedEvent,
   type DefectPlantedEvent,
@@ -86,7 +87,31 @@ export class ServerModel {
    */
   readonly servedTo = new Map<string, Map<string, number>>();
 
+  /**
+   * Per audience, the seqs of every `tools/list` request without a cursor the server answered
+   * (`page_served` or `page_refused` with `cursorIn` null: the start of a fresh list, or a
+   * recheck), ascending (I18).
+   */
+  readonly freshListAnswers = new Map<string, number[]>();
+
+  /** Per audience, every `call_sent` to this server, in trace order (I18). */
+  readonly callsSent = new Map<string, CallSentEvent[]>();
+
   constructor(readonly id: string) {}
+
+  /** The seq of the first cursorless `tools/list` answer to `audience` after `afterSeq`, or Infinity. */
+  firstFreshListAfter(audience: string, afterSeq: number): number {
+    const seqs = this.freshListAnswers.get(audience);
+    if (seqs === undefined) return Infinity;
+    let low = 0;
+    let high = seqs.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if ((seqs[mid] as number) <= afterSeq) low = mid + 1;
+      else high = mid;
+    }
+    return seqs[low] ?? Infinity;
+  }
 
   /** Records which audience a page carried each of its descriptor digests to. */
   recordServed(page: PageServedEvent): void {
@@ -330,6 +355,7 @@ export function buildGroundTruth(events: readonly TraceEvent[]): GroundTruth {
       case 'policy_push': if (event.delivered) setFirst(truth.deliveredPushOf, epochRef(event.audience, event.epoch), event); break;
       case 'plan_made': addPlan(truth, event); break;
       case 'confirmation': addConfirmation(truth, event); break;
+      case 'call_sent': pushTo(truth.server(event.server).callsSent, event.audience, event); break;
       case 'call_executed': addExecution(truth, event); break;
       case 'call_refused_by_server': if (event.leaseId !== null) setFirst(truth.firstRefusalByLeaseId, event.leaseId, event); break;
       default: break;
@@ -341,6 +367,12 @@ export function buildGroundTruth(events: readonly TraceEvent[]): GroundTruth {
 /** One string naming (audience, policy epoch). */
 export function epochRef(audience: string, epoch: number): string {
   return JSON.stringify([audience, epoch]);
+}
+
+function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [value]);
+  else list.push(value);
 }
 
 function setFirst<K, V>(map: Map<K, V>, key: K, value: V): void {
@@ -396,6 +428,7 @@ function addDefect(truth: GroundTruth, event: DefectPlantedEvent): void {
 function addRequest(truth: GroundTruth, event: PageServedEvent | PageRefusedEvent): void {
   const server = truth.server(event.server);
   if (event.type === 'page_served') server.recordServed(event);
+  if (event.cursorIn === null) pushTo(server.freshListAnswers, event.audience, event.seq);
   if (event.scanId !== null) truth.scan(event.scanId).add(event);
 }
 

@@ -63,6 +63,8 @@ export type PolicyPushEvent = TraceEventOf<'policy_push'>;
 export type PlanMadeEvent = TraceEventOf<'plan_made'>;
 /** World: a human confirmed plan `planId` of `session`. */
 export type ConfirmationEvent = TraceEventOf<'confirmation'>;
+/** World: the core's client put a `tools/call` request on the wire (I18). */
+export type CallSentEvent = TraceEventOf<'call_sent'>;
 /** World: a server executed a call (ground truth for I3, I6, I9). */
 export type CallExecutedEvent = TraceEventOf<'call_executed'>;
 /** World: a server that checks pins and leases refused a call. */

@@ -168,6 +168,10 @@ function startSession(context: RoundContext, server: SimCatalogServer, audience:
       link.onTrace = (event) => {
         if (open && event.kind === 'deliver' && event.direction === 'toClient' && event.method === 'notifications/tools/list_changed') recorder.world('notification_delivered', { server: server.plan.id, audience });
       };
+      // Ground truth of I18: when a call left the core, whatever the link and the server then do with it.
+      link.onSend = (direction, message) => {
+        if (direction === 'toServer' && 'method' in message && message.method === 'tools/call' && 'id' in message) recorder.world('call_sent', { server: server.plan.id, audience, tool: toolNameOf(message.params) });
+      };
       context.observer?.linkOpened?.(link, server.plan.id, audience);
       const client = adapter.createClient();
       await server.connect(link.server, audience);
@@ -190,6 +194,12 @@ function startSession(context: RoundContext, server: SimCatalogServer, audience:
   const cut = (): void => { if (current !== undefined && !current.closed) current.disconnect(); };
   adapter.attach({ connector, tenant, role, endpointDigest: `sim:${server.plan.id}`, refreshers: plan.refreshersPerKey }, cut);
   new SessionPlanner(context, server, audience, streams.stream(`run/${server.plan.id}/${audience}/planner`)).start();
+}
+
+/** The `name` of a `tools/call` request's params, `""` when it is not a string. */
+function toolNameOf(params: unknown): string {
+  const name = typeof params === 'object' && params !== null ? (params as { name?: unknown }).name : undefined;
+  return typeof name === 'string' ? name : '';
 }
 
 function authFor(audience: string): AuthInfo {

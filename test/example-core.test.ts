@@ -52,9 +52,10 @@ describe('examples/list-once-host: a host that lists once per session and calls 
       'I27 OVER_LIMIT_DISCLOSED': 20,
       'I27 OVER_LIMIT_ADMITTED': 57,
       // It never re-lists after a list_changed (I18, the barrier): every call that
-      // leaves after a notification reached the host goes out with no fresh list ended since
-      // (rounds 0, 1, 3, 4, 5, 9: 2 + 26 + 12 + 12 + 10 + 50 of their receipts).
-      'I18 CALL_BEFORE_FRESH_LIST': 112,
+      // leaves after a notification reached the host goes out before the server answered any
+      // fresh tools/list (rounds 0, 1, 3, 4, 5, 9: 2 + 26 + 12 + 12 + 10 + 50 calls the world saw
+      // sent), so the world's rule reports each of them (the receipt rule, which would too, stays silent).
+      'I18 CALL_BEFORE_RELIST': 112,
       // It sends whatever its model asks for: writes without a confirmation (rounds 1 and 9),
       // tools revoked seconds before (rounds 1, 3, 9: 2 + 1 + 2), and names the model guessed
       // (F17, round 0 once, round 9 three times: each is both I8 and I9, and each was executed).

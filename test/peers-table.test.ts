@@ -36,7 +36,7 @@ describe('catsim prove --peers', () => {
       `  - I8 TOOL_NOT_IN_GENERATION (first in round 0): \`catsim replay --seed 1 --round 0 --core ${EXAMPLE}\``,
       `  - I9 UNDISCLOSED_TOOL_ADMITTED (first in round 0): \`catsim replay --seed 1 --round 0 --core ${EXAMPLE}\``,
       `  - I13 CURSOR_REQUESTED_TWICE (first in round 2): \`catsim replay --seed 1 --round 2 --core ${EXAMPLE}\``,
-      `  - I18 CALL_BEFORE_FRESH_LIST (first in round 0): \`catsim replay --seed 1 --round 0 --core ${EXAMPLE}\``,
+      `  - I18 CALL_BEFORE_RELIST (first in round 0): \`catsim replay --seed 1 --round 0 --core ${EXAMPLE}\``,
       `  - I27 OVER_LIMIT_PUBLISHED (first in round 0): \`catsim replay --seed 1 --round 0 --core ${EXAMPLE}\``,
     ].join('\n'));
     for (const line of stdout.split('\n').filter((candidate) => candidate.startsWith('  - ') && candidate.includes('--core peer:'))) {

@@ -73,7 +73,7 @@ describe('a core that does nothing at all (examples/testing/inert-core.ts)', () 
 });
 
 describe('a core that works but emits nothing (examples/testing/silent-core.ts)', () => {
-  it('fails I4 at every disclosure, I6 at every executed call, I3, I9 and I12', async () => {
+  it('fails I4 at every disclosure, I6 at every executed call, I3, I9, I12 and I18', async () => {
     const all = await rounds('./examples/testing/silent-core.ts');
     expect(codes(all)).toEqual({
       'I3 UNCONFIRMED_WRITE_EXECUTED': 60,
@@ -87,6 +87,10 @@ describe('a core that works but emits nothing (examples/testing/silent-core.ts)'
       'I12 PROBE_NOT_DECIDED': 17,
       // It shows whatever it listed, F23's over-limit catalogs included (rounds 0, 1, 2, 7, 8, 9).
       'I27 OVER_LIMIT_DISCLOSED': 41,
+      // It reads each catalog once, at connect, and never again: every call the world saw leave
+      // after a list_changed reached it went before any fresh tools/list (it reports no scan and no
+      // receipt, so only the world's side of I18 can see this).
+      'I18 CALL_BEFORE_RELIST': 174,
     });
     let disclosures = 0;
     let executed = 0;

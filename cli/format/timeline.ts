@@ -37,6 +37,7 @@ const FORMATS: { readonly [T in TraceEventType]: (e: TraceEventOf<T>) => string 
   gate_decision: (e) => `gate ${e.decision} ${e.callId} ${e.tool} (generation ${e.generation ?? '-'}, epoch ${e.policyEpoch})`,
   receipt: (e) => `receipt ${e.leaseId} for ${e.callId} ${e.tool} pin ${e.pin ?? '-'}`,
   receipt_outcome: (e) => `outcome of ${e.leaseId}: ${e.outcome}`,
+  call_sent: (e) => `the core sent ${e.tool || '(no name)'} to ${e.server} for ${e.audience}`,
   call_executed: (e) => `${e.server} executed ${e.tool} for ${e.audience} (lease ${e.leaseId ?? '-'}, pin ${e.pin ?? '-'}, rev ${e.revision})`,
   call_refused_by_server: (e) => `${e.server} refused ${e.tool} for ${e.audience}: ${e.code}`,
   core_failed: (e) => `CORE FAILED in ${e.during} (${e.reason}): ${e.error}`,

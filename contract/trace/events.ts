@@ -276,6 +276,13 @@ const confirmation = eventOf('world', 'confirmation', admission('a human confirm
   token: str,
 });
 
+/** World: the core's client put a `tools/call` request on the wire (ground truth for I18). */
+const callSent = eventOf('world', 'call_sent', admission('the core\'s client put a `tools/call` request on the connection of this session (at send time, before any link latency or fault): a call that left the core, whatever the server later does with it; after a `notification_delivered` none may leave before the server has answered a fresh `tools/list` for that server and audience (I18)'), {
+  server,
+  audience,
+  tool: field(str, 'the request\'s `params.name` (`""` when it is not a string)'),
+});
+
 /** World: a server executed a call (ground truth for I3, I6, I9). */
 const callExecuted = eventOf('world', 'call_executed', admission('the server executed a call (ground truth for I3, I6, I9)'), {
   server,
@@ -434,6 +441,7 @@ export const TRACE_EVENTS = {
   policy_push: policyPush,
   plan_made: planMade,
   confirmation,
+  call_sent: callSent,
   call_executed: callExecuted,
   call_refused_by_server: callRefusedByServer,
   policy_seen: policySeen,

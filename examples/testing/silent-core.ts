@@ -5,8 +5,9 @@
  * `receipt`. The oracle trusts nothing it was not told and cannot check, so this core must fail
  * (test/untrusted-cores.test.ts): I4 DISCLOSED_UNKNOWN_GENERATION (a disclosure with no publish
  * behind it), I6 CALL_WITHOUT_RECEIPT (an executed call with no receipt), I3 (an unversioned
- * write with no decision to join a confirmation to), and I12 (nothing published, no probe
- * decided).
+ * write with no decision to join a confirmation to), I12 (nothing published, no probe
+ * decided) and I18 (it never reads a catalog again, and the world sees its calls leave after a
+ * `list_changed` with no fresh `tools/list` answered).
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { LEASE_META, LeaseIssuer, catalogKey, defineCore, descriptorDigest, type CallRequest, type CoreAdapter, type CoreEnvironment, type DisclosedTool, type DisclosureResult, type SessionSpec } from 'catsim';

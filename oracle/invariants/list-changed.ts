@@ -10,6 +10,16 @@
  *   refused. A receipt at the very instant of the delivery is not judged (the client may not have
  *   handed the notification on yet). Code `CALL_BEFORE_FRESH_LIST`, anchored at the receipt, once per
  *   receipt (at the first delivery it should have waited for).
+ *   The same barrier from the world's side alone, for every core whether or not it reports its
+ *   scans and receipts (a core that says nothing, or whose scan events are not true, is judged
+ *   all the same): no `call_sent` to that server for that audience at a later instant than the
+ *   delivery before the server has answered a `tools/list` without a cursor (`page_served` or
+ *   `page_refused`, a fresh list's first page) for that audience after the delivery. This is the
+ *   least a barrier does (it asked for the fresh list and heard back); the receipt rule above asks
+ *   more of a core that reports its scans (the whole scan ended). Code `CALL_BEFORE_RELIST`,
+ *   anchored at the `call_sent`, once per call (at the first delivery it should have waited for);
+ *   a call both rules catch (its receipt at the instant it was sent, for the same tool, server and
+ *   audience) is reported by this one only.
  * - I19, the refresh is not starved: a scan of that key starts within R of the delivery, or of the
  *   end of the scans of that server and audience running at the delivery (under any identity the
  *   server presented: right after a rotation the core's scans still run under the old key until
@@ -26,6 +36,7 @@
  *   `REFRESH_STARVED`, anchored at the delivery.
  */
 import { formatCatalogKey } from '../catalog-key.ts';
+import type { ServerModel } from '../ground-truth.ts';
 import type { NotificationDeliveredEvent, ReceiptEvent, ScanEndedEvent, ScanStartedEvent } from '../trace.ts';
 import { shortKey } from '../violation.ts';
 import type { CheckContext, Findings } from './check-context.ts';
@@ -42,11 +53,17 @@ export function checkListChanged(context: CheckContext, findings: Findings): voi
   const receipts = receiptsByKey(context);
   // A call that left too early is reported once, at the first delivery it should have waited for.
   const reported = new Set<number>();
+  // The calls the world's rule reported, by `sentRef`: the receipt rule does not report them again.
+  const sentReported = new Map<string, number>();
+  for (const delivery of context.truth.notificationDeliveries) {
+    findings.count('I18');
+    const server = context.truth.servers.get(delivery.server);
+    if (server !== undefined) checkWorldBarrier(delivery, server, reported, sentReported, findings);
+  }
   for (const delivery of context.truth.notificationDeliveries) {
     const key = keyAt(context, delivery);
     if (key === null) continue;
-    findings.count('I18');
-    checkBarrier(delivery, key, scans.get(key) ?? [], receipts.get(key) ?? [], reported, findings);
+    checkBarrier(delivery, key, scans.get(key) ?? [], receipts.get(key) ?? [], reported, sentReported, findings);
     checkRefresh(context, delivery, key, scans, findings);
   }
 }
@@ -80,15 +97,47 @@ function receiptsByKey(context: CheckContext): Map<string, ReceiptEvent[]> {
 }
 
 /** I18: every later receipt of the key needs a scan started after the delivery and ended before it. */
-function checkBarrier(delivery: NotificationDeliveredEvent, key: string, scans: readonly KeyScan[], receipts: readonly ReceiptEvent[], reported: Set<number>, findings: Findings): void {
+function checkBarrier(delivery: NotificationDeliveredEvent, key: string, scans: readonly KeyScan[], receipts: readonly ReceiptEvent[], reported: Set<number>, sentReported: Map<string, number>, findings: Findings): void {
   const fresh = scans.filter((scan) => scan.start.seq > delivery.seq && scan.end !== null).map((scan) => scan.end?.seq ?? Infinity);
   const freshEndSeq = Math.min(Infinity, ...fresh);
   for (const receipt of receipts) {
     if (receipt.seq < delivery.seq || receipt.t <= delivery.t || receipt.seq > freshEndSeq || reported.has(receipt.seq)) continue;
     reported.add(receipt.seq);
+    // The same call, already reported from the world's side (sent at the receipt's instant).
+    const ref = sentRef(delivery.server, delivery.audience, receipt.t, receipt.tool);
+    const already = sentReported.get(ref) ?? 0;
+    if (already > 0) {
+      sentReported.set(ref, already - 1);
+      continue;
+    }
     findings.add('I18', receipt.seq, 'CALL_BEFORE_FRESH_LIST',
       `call "${receipt.callId}" (${receipt.tool}) left the core at t=${receipt.t} (seq ${receipt.seq}), after a list_changed for ${shortKey(key)} reached the core at t=${delivery.t} (seq ${delivery.seq}) and before any scan started after it had ended`);
   }
+}
+
+/**
+ * I18 from the world alone: every call sent to the server for the audience after the delivery
+ * needs a cursorless `tools/list` answered for that audience after the delivery and before it.
+ */
+function checkWorldBarrier(delivery: NotificationDeliveredEvent, server: ServerModel, reported: Set<number>, sentReported: Map<string, number>, findings: Findings): void {
+  const calls = server.callsSent.get(delivery.audience);
+  if (calls === undefined) return;
+  const relistSeq = server.firstFreshListAfter(delivery.audience, delivery.seq);
+  for (const call of calls) {
+    if (call.seq < delivery.seq || call.t <= delivery.t) continue;
+    if (call.seq > relistSeq) return;
+    if (reported.has(call.seq)) continue;
+    reported.add(call.seq);
+    const ref = sentRef(delivery.server, delivery.audience, call.t, call.tool);
+    sentReported.set(ref, (sentReported.get(ref) ?? 0) + 1);
+    findings.add('I18', call.seq, 'CALL_BEFORE_RELIST',
+      `call of ${call.tool || '(no name)'} to ${delivery.server} for ${delivery.audience} left the core at t=${call.t} (seq ${call.seq}), after a list_changed reached the core at t=${delivery.t} (seq ${delivery.seq}) and before the server had answered a fresh tools/list for that audience${Number.isFinite(relistSeq) ? ` (first at seq ${relistSeq})` : ''}`);
+  }
+}
+
+/** One string naming a call by where it went, when it left and which tool it named. */
+function sentRef(server: string, audience: string, t: number, tool: string): string {
+  return JSON.stringify([server, audience, t, tool]);
 }
 
 /** I19: a scan of the key must start within R of the delivery (or of the end of the scans then running). */

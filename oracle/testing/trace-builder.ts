@@ -453,6 +453,16 @@ export class TraceBuilder {
     });
   }
 
+  /** `notification_delivered`: a `list_changed` from `server` reached the core's client as `audience`. */
+  notificationDelivered(server: string, audience: string): number {
+    return this.emit('world', 'notification_delivered', { server, audience });
+  }
+
+  /** `call_sent`: the core's client put a `tools/call` of fixture tool `tool` on the wire to `server` for `audience`. */
+  callSent(call: { server?: string; audience: string; tool: string }): number {
+    return this.emit('world', 'call_sent', { server: call.server ?? 's0', audience: call.audience, tool: toolNameOf(call.tool) });
+  }
+
   /** `call_executed` of fixture tool `tool` by `server` for `audience` (digest: the tool's, unless told). */
   callExecuted(call: {
     server?: string; audience: string; tool: string; leaseId: string | null; descriptorDigest?: string | null; pin?: number | null; revision?: number;

@@ -54,6 +54,12 @@ export interface Link {
    * message sequence with it (bench/round-floor.bench.ts); nothing in a round reads it.
    */
   onDeliver?: ((direction: LinkDirection, message: JSONRPCMessage) => void) | undefined;
+  /**
+   * Optional send tap, called with each message as a side puts it on the link (virtual time =
+   * `world.now()`), before any rule or latency decides its fate (the link's own copy: an observer
+   * must not change it). The round writes `call_sent` from it (I18's ground truth).
+   */
+  onSend?: ((direction: LinkDirection, message: JSONRPCMessage) => void) | undefined;
 }
 
 /** How to build a link. */
@@ -88,6 +94,7 @@ class SimLink implements Link {
   readonly server: Endpoint;
   onTrace?: ((event: LinkTraceEvent) => void) | undefined;
   onDeliver?: ((direction: LinkDirection, message: JSONRPCMessage) => void) | undefined;
+  onSend?: ((direction: LinkDirection, message: JSONRPCMessage) => void) | undefined;
 
   private isClosed = false;
   private readonly inFlight = new Map<number, InFlight>();
@@ -116,6 +123,7 @@ class SimLink implements Link {
     if (this.isClosed) throw new Error('Not connected');
     const direction: LinkDirection = from === 'client' ? 'toServer' : 'toClient';
     const copy = plainClone(message);
+    this.onSend?.(direction, copy);
     const verdict = this.verdictOf({ direction, message: copy, notification: isNotification(copy) });
     if (verdict.kind === 'drop') return this.trace(direction, 'drop', copy);
     const flight: InFlight = { direction, message: copy, eventId: 0 };

@@ -36,7 +36,7 @@ const CAUGHT_BY: Record<string, string[]> = {
   'ignore-identity-rotation': ['I12 NOT_PUBLISHED'],
   // Published (50), shown to the planner, and the quiet tail's probe calls admitted against it.
   'no-catalog-limits': ['I27 OVER_LIMIT_ADMITTED', 'I27 OVER_LIMIT_DISCLOSED', 'I27 OVER_LIMIT_PUBLISHED'],
-  'no-list-changed-barrier': ['I18 CALL_BEFORE_FRESH_LIST'],
+  'no-list-changed-barrier': ['I18 CALL_BEFORE_FRESH_LIST', 'I18 CALL_BEFORE_RELIST'],
   'resetting-debounce': ['I19 REFRESH_STARVED'],
   // The refusal read as an empty last page: an empty catalog published at 1060 from pages the
   // server never served (I2, I13) and from a scan it refused (I20).

@@ -32,7 +32,7 @@ describe('peer:sdk-autorefresh', () => {
     // acme.dev's generation 2 ends on a page with a next cursor (I2) and lacks get_weather at the
     // end (I12); the 4 probe calls get no gate decision (a peer has no gate).
     expect(r.verdict.violations.map((v) => `${v.invariant} ${v.code} @${v.seq}`)).toEqual([
-      'I2 CHAIN_BROKEN @32', 'I12 NOT_CONVERGED @51', ...Array<string>(4).fill('I12 PROBE_NOT_DECIDED @51'), // seqs +2: two notification_delivered
+      'I2 CHAIN_BROKEN @32', 'I12 NOT_CONVERGED @55', ...Array<string>(4).fill('I12 PROBE_NOT_DECIDED @55'), // seqs +2: two notification_delivered; +4: the probes' call_sent
     ]);
   });
 });

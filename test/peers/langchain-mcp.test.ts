@@ -60,6 +60,7 @@ describe('peer:langchain-mcp', () => {
     expect(r.of('plan_made').map((e) => [e.t, e.kind])).toEqual([100, 200, 300, 400, 500, 600, 700, 800, 900].map((t) => [t, 'normal']).concat([[2022, 'probe']]));
     expect(r.of('call_refused_by_server').map((e) => [e.tool, e.code])).toEqual([['read_file', 'BAD_LEASE']]);
     expect(r.of('call_executed')).toEqual([]);
-    expect(violations(r)).toEqual(['I12 PROBE_NOT_DECIDED @30']);
+    expect(r.of('call_sent').map((e) => [e.t, e.tool])).toEqual([[2038, 'read_file']]); // the only call on the wire, 16 ms after the probe was planned
+    expect(violations(r)).toEqual(['I12 PROBE_NOT_DECIDED @31']);
   });
 });

@@ -37,9 +37,14 @@ describe('peer:openai-agents', () => {
     // agent still calls it (the server refuses it as unknown); the other two lack a lease.
     expect(r.of('plan_made').map((e) => [e.tool, e.expectAdmit])).toEqual([['read_file', true], ['write_file', true], ['list_directory', false]]);
     expect(r.of('call_refused_by_server').map((e) => [e.tool, e.code])).toEqual([['write_file', 'BAD_LEASE'], ['read_file', 'BAD_LEASE'], ['list_directory', 'UNKNOWN_TOOL']]);
-    // I12: the last publish lacks echo and still has list_directory; the two probes that must be
-    // admitted got no gate decision (a peer has no gate).
-    expect(violations(r)).toEqual(['I12 NOT_CONVERGED @29', 'I12 PROBE_NOT_DECIDED @29', 'I12 PROBE_NOT_DECIDED @29']); // seq +1: the list_changed's notification_delivered
+    // I18: the three probe calls leave after the list_changed reached it, and the server never
+    // answered a fresh tools/list (none was asked for): the barrier is missing. I12: the last
+    // publish lacks echo and still has list_directory; the two probes that must be admitted got
+    // no gate decision (a peer has no gate).
+    expect(violations(r)).toEqual([
+      'I18 CALL_BEFORE_RELIST @26', 'I18 CALL_BEFORE_RELIST @27', 'I18 CALL_BEFORE_RELIST @28',
+      'I12 NOT_CONVERGED @32', 'I12 PROBE_NOT_DECIDED @32', 'I12 PROBE_NOT_DECIDED @32', // seq +1: the list_changed's notification_delivered; +3: the probes' call_sent
+    ]);
   });
 
   it('refuses a walk at its first repeated cursor, so with nothing cached every turn walks again and the agent never gets tools', async () => {
