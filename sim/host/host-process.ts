@@ -189,13 +189,20 @@ export class HostProcess implements WorldCore {
     for (const session of this.#sessions) this.#boot.core.attach(this.#specOf(this.#boot, session.spec));
   }
 
-  /** A session's spec for one boot: its connector refuses once the boot died. */
+  /**
+   * A session's spec for one boot: its connector refuses once the boot died, and a connection
+   * that was still being opened when the boot died is closed as it completes (it dies with the
+   * process: no notification or reply may reach a dead boot's client).
+   */
   #specOf(boot: Boot, spec: SessionSpec): SessionSpec {
     if (this.#disk === undefined) return spec;
     const connector: Connector = {
       connect: async () => {
         if (!boot.alive) throw new HostDown(boot.number);
-        return spec.connector.connect();
+        const connection = await spec.connector.connect();
+        if (boot.alive) return connection;
+        await connection.client.close();
+        throw new HostDown(boot.number);
       },
     };
     return { ...spec, connector };

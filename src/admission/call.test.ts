@@ -256,15 +256,26 @@ describe('the list_changed barrier', () => {
 });
 
 describe('connections', () => {
-  it('a call finding its connection cut reconnects before deciding and goes out on the new connection', async () => {
+  it('a call finding its connection cut reconnects, waits for a scan on the new connection, and goes out on it', async () => {
+    // A list_changed sent while the connection was down is never replayed, so the new connection
+    // counts as one: the call is held until a scan started on it has settled (listChangedDelayMs 20).
     const h = await start();
     h.grant(['read_file']);
     const plan = h.plan(h.disclose('s1'), 'read_file');
     const cut = h.pair;
     await cut.close();
     expect(h.source.currentClient()).toBeUndefined();
-    const result = await h.host.call(h.request(plan, { arguments: { path: '/x' } }));
-    expect(result).toMatchObject({ admitted: true, outcome: 'ok' });
+    const mark = h.events.length;
+    const t0 = h.time.now();
+    const pending = h.host.call(h.request(plan, { arguments: { path: '/x' } }));
+    await h.time.advance(19);
+    expect(h.events.slice(mark)).toEqual([]);
+    expect(h.refreshers[0]?.listChangePending).toBe(true);
+    await h.time.advance(1);
+    expect(await pending).toMatchObject({ admitted: true, outcome: 'ok' });
+    expect(h.events.slice(mark).map((event) => [event.t - t0, event.type])).toEqual([
+      [20, 'scan_started'], [20, 'page_read'], [20, 'page_read'], [20, 'scan_ended'], [20, 'published'], [20, 'gate_decision'], [20, 'receipt'], [20, 'receipt_outcome'],
+    ]);
     expect(h.pairs).toHaveLength(2);
     expect([cut.calls.length, h.pair.calls.length]).toEqual([0, 1]);
   });

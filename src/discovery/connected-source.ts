@@ -35,7 +35,14 @@ export class ConnectedPageSource implements PageSource {
   #changesBefore = 0;
   #lastIdentity = '';
 
-  /** `onListChanged` runs on every `tools/list_changed`, on whichever connection it arrives. */
+  /**
+   * `onListChanged` runs on every `tools/list_changed`, on whichever connection it arrives, and
+   * once for every connection this source opens, first and re-connections alike: a notification is
+   * not replayed on a new connection, so one sent while no connection was live (while it was
+   * down, or before this process started, with a catalog kept in a durable store) is taken as
+   * missed, and the call barrier holds calls until a scan started on the new connection has
+   * settled (SPEC section 7; test/faults/f18-host-restart.test.ts shows a restart that needed it).
+   */
   constructor(private readonly connector: Connector, private readonly onListChanged: () => void = () => undefined) {}
 
   /** Connects now (the first scan would otherwise do it). Resolves false when it failed. */
@@ -81,6 +88,7 @@ export class ConnectedPageSource implements PageSource {
     this.#lastIdentity = connection.identity();
     this.#source = new SdkPageSource(connection.client, connection.identity, { onListChanged: this.onListChanged, messageTooLarge: connection.messageTooLarge });
     connection.client.onclose = () => this.#drop();
+    this.onListChanged();
     return connection;
   }
 

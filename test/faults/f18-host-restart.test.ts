@@ -107,7 +107,10 @@ describe('F18: host restart on the durable SQLite registry', () => {
     const run = await runHand(plan);
     expect(run.of('host_crashed').map((event) => [event.t, event.boot, event.point])).toEqual([[111, 0, 'after_lease'], [250, 1, 'at_time']]);
     // lease-0 was issued at 111 and never consumed: no receipt, no call; boot 1 issues lease-1.
-    expect(run.of('receipt').map((event) => [event.t, event.leaseId]).slice(0, 3)).toEqual([[207, 'lease-1'], [304, 'lease-2'], [403, 'lease-3']]);
+    // Boot 2's first call waits for a scan on its new connection (a list_changed sent while the
+    // host was down is never replayed), which settles at 310.
+    expect(run.of('receipt').map((event) => [event.t, event.leaseId]).slice(0, 3)).toEqual([[207, 'lease-1'], [310, 'lease-2'], [403, 'lease-3']]);
+    expect(run.of('scan_ended').filter((event) => event.t > 260).map((event) => event.t)[0]).toBe(310);
     expect(run.of('call_executed').map((event) => event.leaseId).slice(0, 2)).toEqual(['lease-1', 'lease-2']);
     expect(run.of('host_restarted').map((event) => [event.t, event.receipts])).toEqual([[121, []], [260, ['lease-1']]]);
     expect(run.verdict.violations).toEqual([]);
