@@ -39,7 +39,8 @@ export function compareSurface(expected: readonly Readonly<SurfaceTool>[], actua
   const length = readLength(actual);
   if (length < 0) return mismatch(check, 'count', { tool: null, index: null, expected: expected.length, actual: null });
   if (length !== expected.length) return countMismatch(expected, readNames(actual, length), check);
-  for (let index = 0; index < length; index += 1) {
+  const start = issued === undefined ? 0 : issuedPrefix(actual, issued, length);
+  for (let index = start; index < length; index += 1) {
     const tool = readIndex(actual, index);
     if (issued !== undefined && tool === issued[index]) continue;
     const want = expected[index] as Readonly<SurfaceTool>;
@@ -49,6 +50,17 @@ export function compareSurface(expected: readonly Readonly<SurfaceTool>[], actua
     if (found !== undefined) return found;
   }
   return undefined;
+}
+
+/** How many leading positions of `actual` hold the issued tool itself (0 when reading them throws). */
+function issuedPrefix(actual: readonly unknown[], issued: readonly unknown[], length: number): number {
+  let index = 0;
+  try {
+    while (index < length && actual[index] === issued[index]) index += 1;
+    return index;
+  } catch {
+    return 0; // a throwing getter or proxy trap: the position loop reads (and classifies) again
+  }
 }
 
 function fieldMismatch(want: Readonly<SurfaceTool>, tool: Read, index: number, check: SurfaceCheck): SurfaceMismatch | undefined {
