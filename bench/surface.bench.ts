@@ -1,20 +1,34 @@
 /**
- * The tool surface checks on a 1,000-tool surface (issue 15, item 5; SPEC section 14), against a
- * bare SDK `callTool` round trip over `InMemoryTransport` measured in the same run.
+ * The tool surface checks on a 1,000-tool surface (issue 15, item 5; SPEC section 14), in both
+ * modes of the stage, against a bare SDK `callTool` round trip over `InMemoryTransport` measured
+ * in the same run, and against the physical floor of comparing that much content.
  *
  * Setup: a generation of 1,000 distinct tools (bench/lib/catalog.ts: the simulator's descriptor
  * pool, realistic draft-07 schemas) built by the real snapshot code, a grant of all of them, and
- * the baseline projected from those facts. Measured, one sample per operation:
- * - the early check alone: the comparison of a working copy (as hooks receive it) with the
- *   baseline, all 1,000 tools equal (the passing path compares every field of every tool);
- * - the final check alone, on the same request after a JSON round trip (no string shared with
- *   the baseline: every description and schema string is compared character by character);
- * - both checks, early then final, on one request: the figure the goal (≤ 0.1× a round trip) is
- *   about;
- * - the whole stage for one request with no hooks: `prepare` (projection: deep copy and freeze
- *   of 1,000 tools; working copy; early check) then `dispatch` (final check, seal, ledger);
+ * the baseline projected from those facts. Measured:
+ * - default (mutable) mode, where hooks receive a mutable deep copy and each check compares every
+ *   name, description and schema of every tool:
+ *   - the early check alone: a working copy (as hooks receive it) against the baseline;
+ *   - the final check alone, on the same surface after a JSON round trip (no string shared with
+ *     the baseline: every description and schema string is compared character by character);
+ *   - both checks, early then final, on one working copy: the figure the goal (≤ 0.1x a round
+ *     trip) is about;
+ *   - the whole stage for one request with no hooks: `prepare` (projection: deep copy and freeze
+ *     of 1,000 tools; working copy; early check) then `dispatch` (final check, seal, ledger);
+ * - frozen mode (`hookTools: 'frozen'`), where hooks receive a deep-frozen copy issued to their
+ *   request and the checks accept it, and its tools left in place, by identity:
+ *   - the early check, the final check and both, on the untouched issued copy (the goal's figure
+ *     for this mode);
+ *   - both checks when a hook put the same frozen tools in a new array (1,000 identity tests);
+ *   - both checks when a hook replaced one tool by an equal new object (compared in full);
+ *   - the whole stage for one request with no hooks (the issued copy is also deep-frozen);
+ * - the floors, on the same data: the surface's JSON text compared with an equal, separately
+ *   built string (`===`: one memcmp of 400,665 characters, the least any check that reads the
+ *   content can cost), and one walk over the working copy that reads every member and compares
+ *   nothing (the least a check that must visit every value of an object graph can cost);
  * - the baseline: `client.callTool` to a scripted SDK server, first and last.
- * Ratios divide by the mean of the two `callTool` figures.
+ * Ratios divide by the mean of the two `callTool` figures. Operations far below a microsecond
+ * run `batch` times a sample; their figures are per operation (sample / batch).
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Bench } from 'tinybench';
@@ -38,19 +52,40 @@ import { micros, times, type BenchTable } from './lib/table.ts';
 const TOOL_COUNT = 1_000;
 const BARE_FIRST = 'bare SDK client.callTool';
 const BARE_LAST = 'bare SDK client.callTool (again, last)';
-const BOTH = 'both checks (early + final)';
+const BOTH = 'default mode: both checks (early + final)';
+const FROZEN_BOTH = 'frozen mode: both checks, untouched surface';
+const FLOOR = 'floor: JSON text === an equal string (memcmp)';
 /** Untimed runs of every operation before measuring (JIT warm-up). */
 const PRIME_ITERATIONS = 200;
+/** Runs a sample of the operations that take well under a microsecond. */
+const BATCH = 1_000;
 
 interface SurfaceSetup {
   facts: AdmissionFacts;
   baseline: Baseline;
-  /** A working copy, as hooks receive it. */
+  /** A working copy, as hooks receive it in the default mode. */
   working: SurfaceTool[];
   /** The same surface after a JSON round trip: no string shared with the baseline. */
   reserialised: SurfaceTool[];
+  /** Frozen mode: the deep-frozen copy the stage issued to one request (from its preparation token). */
+  issued: readonly Readonly<SurfaceTool>[];
+  /** Frozen mode: the issued tools in a new array (what `request.tools = [...request.tools]` leaves). */
+  issuedInNewArray: readonly Readonly<SurfaceTool>[];
+  /** Frozen mode: the issued tools with tool 500 replaced by an equal new object. */
+  issuedOneReplaced: readonly Readonly<SurfaceTool>[];
+  /** The baseline surface's JSON text, and an equal string built separately (from the round-tripped copy). */
+  text: string;
+  equalText: string;
   pair: ScriptedPair;
   stage: ToolSurfaceStage;
+  frozenStage: ToolSurfaceStage;
+}
+
+/** One measured operation: `batch` runs of `run` make one sample. */
+interface SurfaceTask {
+  name: string;
+  batch: number;
+  run: () => unknown;
 }
 
 /** Runs the surface benchmark and returns its table. */
@@ -60,56 +95,90 @@ export async function surfaceBench(options: BenchOptions): Promise<BenchTable[]>
   try {
     checkSetup(setup);
     const bench = new Bench({ time: options.quick ? 300 : 1_500, iterations: 200, warmupTime: options.quick ? 100 : 300, warmupIterations: 50, throws: true });
-    addSurfaceTasks(bench, setup);
-    await prime(setup);
+    const tasks = surfaceTasks(setup);
+    for (const task of tasks) bench.add(task.name, task.batch === 1 ? task.run : () => { for (let i = 0; i < task.batch; i += 1) task.run(); });
+    await prime(tasks);
     await bench.run();
-    return [surfaceTable(bench, loadBefore, setup)];
+    return [surfaceTable(bench, tasks, loadBefore, setup)];
   } finally {
     await setup.pair.close();
   }
 }
 
-function addSurfaceTasks(bench: Bench, setup: SurfaceSetup): void {
+function surfaceTasks(setup: SurfaceSetup): SurfaceTask[] {
   const client = setup.pair.client as Client;
+  const expected = setup.baseline.surface;
   const bare = async (): Promise<void> => { await client.callTool({ name: 'echo', arguments: { message: 'hi' } }); };
   let request = 0;
-  bench
-    .add(BARE_FIRST, bare)
-    .add('early check (working copy)', () => { compareSurface(setup.baseline.surface, setup.working, 'early'); })
-    .add('final check (after a JSON round trip)', () => { compareSurface(setup.baseline.surface, setup.reserialised, 'final'); })
-    .add(BOTH, () => { compareSurface(setup.baseline.surface, setup.working, 'early'); compareSurface(setup.baseline.surface, setup.working, 'final'); })
-    .add('whole stage: prepare + dispatch, no hooks', async () => { await wholeStage(setup, `r${request++}`); })
-    .add(BARE_LAST, bare);
+  let equalTexts = 0;
+  return [
+    { name: BARE_FIRST, batch: 1, run: bare },
+    { name: 'default mode: early check (working copy)', batch: 1, run: () => compareSurface(expected, setup.working, 'early') },
+    { name: 'default mode: final check (after a JSON round trip)', batch: 1, run: () => compareSurface(expected, setup.reserialised, 'final') },
+    { name: BOTH, batch: 1, run: () => { compareSurface(expected, setup.working, 'early'); compareSurface(expected, setup.working, 'final'); } },
+    { name: 'default mode: whole stage, prepare + dispatch, no hooks', batch: 1, run: async () => { await wholeStage(setup.stage, setup.facts, `r${request++}`); } },
+    { name: 'frozen mode: early check, untouched surface', batch: BATCH, run: () => compareSurface(expected, setup.issued, 'early', setup.issued) },
+    { name: 'frozen mode: final check, untouched surface', batch: BATCH, run: () => compareSurface(expected, setup.issued, 'final', setup.issued) },
+    { name: FROZEN_BOTH, batch: BATCH, run: () => { compareSurface(expected, setup.issued, 'early', setup.issued); compareSurface(expected, setup.issued, 'final', setup.issued); } },
+    { name: 'frozen mode: both checks, same tools in a new array', batch: 10, run: () => { compareSurface(expected, setup.issuedInNewArray, 'early', setup.issued); compareSurface(expected, setup.issuedInNewArray, 'final', setup.issued); } },
+    { name: 'frozen mode: both checks, one tool replaced (equal)', batch: 10, run: () => { compareSurface(expected, setup.issuedOneReplaced, 'early', setup.issued); compareSurface(expected, setup.issuedOneReplaced, 'final', setup.issued); } },
+    { name: 'frozen mode: whole stage, prepare + dispatch, no hooks', batch: 1, run: async () => { await wholeStage(setup.frozenStage, setup.facts, `f${request++}`); } },
+    { name: FLOOR, batch: 1, run: () => { if (setup.text === setup.equalText) equalTexts += 1; return equalTexts; } },
+    { name: 'floor: walk the working copy, compare nothing', batch: 1, run: () => walk(setup.working) },
+    { name: BARE_LAST, batch: 1, run: bare },
+  ];
 }
 
-/** One request through the public stage, on a fresh ledger (a ledger only grows). */
-async function wholeStage(setup: SurfaceSetup, requestId: string): Promise<void> {
+/** Visits every value of a JSON graph, reading each member once; returns how many it read. */
+function walk(value: unknown): number {
+  if (typeof value !== 'object' || value === null) return 1;
+  let read = 1;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index += 1) read += walk(value[index]);
+  } else {
+    for (const key in value) read += walk((value as Record<string, unknown>)[key]);
+  }
+  return read;
+}
+
+/** One request through a public stage, on a fresh ledger (a ledger only grows). */
+async function wholeStage(stage: ToolSurfaceStage, facts: AdmissionFacts, requestId: string): Promise<void> {
   const ledger = new InMemoryRequestLedger();
   const owner = { ledger, reservation: ledger.reserve({ requestId, session: 's1' }) };
-  const prepared = await setup.stage.prepare({ owner, facts: setup.facts, context: null });
+  const prepared = await stage.prepare({ owner, facts, context: null });
   if (!prepared.ok) throw new Error('surface bench: refused at prepare');
-  const dispatched = await setup.stage.dispatch(prepared.preparation, prepared.request, () => undefined);
+  const dispatched = await stage.dispatch(prepared.preparation, prepared.request, () => undefined);
   if (!dispatched.ok) throw new Error('surface bench: refused at dispatch');
 }
 
-function surfaceTable(bench: Bench, loadBefore: string, setup: SurfaceSetup): BenchTable {
-  const first = latencyOf(bench.getTask(BARE_FIRST));
-  const last = latencyOf(bench.getTask(BARE_LAST));
+function surfaceTable(bench: Bench, tasks: readonly SurfaceTask[], loadBefore: string, setup: SurfaceSetup): BenchTable {
+  const perOperation = (name: string): { p50Ms: number; p99Ms: number; samples: number } => {
+    const latency = latencyOf(bench.getTask(name));
+    const batch = tasks.find((task) => task.name === name)?.batch ?? 1;
+    return { p50Ms: latency.p50Ms / batch, p99Ms: latency.p99Ms / batch, samples: latency.samples };
+  };
+  const first = perOperation(BARE_FIRST);
+  const last = perOperation(BARE_LAST);
   const bare = { p50Ms: (first.p50Ms + last.p50Ms) / 2, p99Ms: (first.p99Ms + last.p99Ms) / 2 };
-  const both = latencyOf(bench.getTask(BOTH));
-  const rows = bench.tasks.map((task) => {
-    const latency = latencyOf(task);
-    return [task.name, String(latency.samples), micros(latency.p50Ms), micros(latency.p99Ms), times(latency.p50Ms / bare.p50Ms), times(latency.p99Ms / bare.p99Ms)];
+  const both = perOperation(BOTH);
+  const frozenBoth = perOperation(FROZEN_BOTH);
+  const floor = perOperation(FLOOR);
+  const rows = tasks.map((task) => {
+    const latency = perOperation(task.name);
+    return [task.name, String(task.batch), String(latency.samples), micros(latency.p50Ms), micros(latency.p99Ms), times(latency.p50Ms / bare.p50Ms), times(latency.p99Ms / bare.p99Ms)];
   });
+  const verdict = (ratio: number): string => (ratio <= 0.1 ? 'met' : 'not met');
   return {
-    title: `surface: both checks on a ${TOOL_COUNT.toLocaleString('en')}-tool surface vs a bare SDK tools/call round trip (InMemoryTransport)`,
-    columns: ['operation', 'samples', 'p50 µs', 'p99 µs', 'p50 / bare', 'p99 / bare'],
+    title: `surface: both checks on a ${TOOL_COUNT.toLocaleString('en')}-tool surface, default and frozen mode, vs a bare SDK tools/call round trip (InMemoryTransport)`,
+    columns: ['operation', 'batch', 'samples', 'p50 µs', 'p99 µs', 'p50 / bare', 'p99 / bare'],
     rows,
     notes: [
-      `goal (issue 15): both checks ≤ 0.1x the bare round trip; measured ${times(both.p50Ms / bare.p50Ms)} at p50, ${sigNs(both.p50Ms / (2 * TOOL_COUNT))} ns per tool per check.`,
-      `surface: ${setup.baseline.surface.length} tools, ${JSON.stringify(setup.baseline.surface).length.toLocaleString('en')} characters of JSON; every check compares every name, description and schema (no shortcut: hooks receive copies).`,
+      `goal (issue 15): both checks ≤ 0.1x the bare round trip. Default mode: ${times(both.p50Ms / bare.p50Ms)} at p50 (${verdict(both.p50Ms / bare.p50Ms)}), ${sigNs(both.p50Ms / (2 * TOOL_COUNT))} ns per tool per check, ${times(both.p50Ms / (2 * floor.p50Ms))} the memcmp floor per check.`,
+      `goal, frozen mode, untouched surface: ${times(frozenBoth.p50Ms / bare.p50Ms)} at p50 (${verdict(frozenBoth.p50Ms / bare.p50Ms)}), ${sigNs(frozenBoth.p50Ms)} ns for both checks whatever the size; a tool a hook replaced costs a full compare of that tool.`,
+      `floor: even a memcmp of the content is ${times(floor.p50Ms / bare.p50Ms)} the round trip per check, so no check that reads the surface can meet the goal; only frozen mode's identity test does.`,
+      `surface: ${setup.baseline.surface.length} tools, ${setup.text.length.toLocaleString('en')} characters of JSON; default mode compares every name, description and schema (hooks receive mutable copies).`,
       'bare = client.callTool to a scripted SDK Server over InMemoryTransport, measured first and last in this run; ratios divide by the mean of the two.',
-      'the checks are synchronous: their samples include one performance.now() pair (tens of ns).',
+      `batch: runs of the operation in one sample; figures are per operation (sample / batch). Unbatched samples include one performance.now() pair (tens of ns).`,
       `load average before: ${loadBefore}; after: ${loadAverage()}.`,
     ],
   };
@@ -119,23 +188,22 @@ function sigNs(ms: number): string {
   return (ms * 1e6).toFixed(1);
 }
 
-async function prime(setup: SurfaceSetup): Promise<void> {
-  const client = setup.pair.client as Client;
-  for (let i = 0; i < PRIME_ITERATIONS; i += 1) {
-    await client.callTool({ name: 'echo', arguments: { message: 'hi' } });
-    compareSurface(setup.baseline.surface, setup.working, 'early');
-    compareSurface(setup.baseline.surface, setup.reserialised, 'final');
-    await wholeStage(setup, `prime-${i}`);
-  }
+async function prime(tasks: readonly SurfaceTask[]): Promise<void> {
+  for (let i = 0; i < PRIME_ITERATIONS; i += 1) for (const task of tasks) await task.run();
 }
 
-/** The premise: every check passes (a refused surface would measure the short path). */
+/** The premises: every check passes (a refused surface would measure the short path), the floor's strings are equal. */
 function checkSetup(setup: SurfaceSetup): void {
   if (setup.baseline.surface.length !== TOOL_COUNT) throw new Error(`surface bench: ${setup.baseline.surface.length} tools admitted, expected ${TOOL_COUNT}`);
   for (const tools of [setup.working, setup.reserialised]) {
     const mismatch = compareSurface(setup.baseline.surface, tools, 'early');
     if (mismatch !== undefined) throw new Error(`surface bench: unexpected mismatch ${JSON.stringify(mismatch)}`);
   }
+  for (const tools of [setup.issued, setup.issuedInNewArray, setup.issuedOneReplaced]) {
+    const mismatch = compareSurface(setup.baseline.surface, tools, 'early', setup.issued);
+    if (mismatch !== undefined) throw new Error(`surface bench: unexpected mismatch (frozen mode) ${JSON.stringify(mismatch)}`);
+  }
+  if (setup.text !== setup.equalText) throw new Error('surface bench: the floor\'s two strings differ');
 }
 
 async function startSurface(): Promise<SurfaceSetup> {
@@ -145,8 +213,18 @@ async function startSurface(): Promise<SurfaceSetup> {
   const baseline = projectBaseline(facts);
   const working = copyJson(baseline.surface) as SurfaceTool[];
   const reserialised = JSON.parse(JSON.stringify(baseline.surface)) as SurfaceTool[];
+  const frozenStage = new ToolSurfaceStage({ hookTools: 'frozen' });
+  const ledger = new InMemoryRequestLedger();
+  const prepared = await frozenStage.prepare({ owner: { ledger, reservation: ledger.reserve({ requestId: 'issued', session: 's1' }) }, facts, context: null });
+  if (!prepared.ok || prepared.preparation.issuedTools === undefined) throw new Error('surface bench: the frozen stage issued no copy');
+  const issued = prepared.preparation.issuedTools;
+  const issuedOneReplaced = issued.map((tool, index) => (index === 500 ? copyJson(tool) : tool));
   const pair = await scriptedPair(() => ({ tools: [] }), { onCall: () => ({ result: OK_RESULT }) });
-  return { facts, baseline, working, reserialised, pair, stage: new ToolSurfaceStage() };
+  return {
+    facts, baseline, working, reserialised, issued, issuedInNewArray: [...issued], issuedOneReplaced,
+    text: JSON.stringify(baseline.surface), equalText: JSON.stringify(reserialised),
+    pair, stage: new ToolSurfaceStage(), frozenStage,
+  };
 }
 
 await runIfEntry(import.meta.url, surfaceBench);

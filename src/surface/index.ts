@@ -20,6 +20,7 @@ export type { JsonObject, SurfaceTool } from './surface-tool.ts';
 export {
   ToolSurfaceStage,
   type DispatchResult,
+  type HookToolsMode,
   type ModelCall,
   type PrepareInput,
   type PrepareResult,

@@ -13,9 +13,25 @@ import type { SealedDispatchRecord } from './sealed-dispatch-record.ts';
 import type { SurfaceHook } from './surface-hook.ts';
 import type { SurfaceRejection } from './surface-rejection.ts';
 
-/** The configuration: the hook pipeline, in order (default: none). */
+/**
+ * What hooks receive as `request.tools` (docs/SURFACE.md, "Frozen mode"):
+ * - `'mutable'` (the default): a fresh deep copy hooks may edit in place; both checks compare
+ *   every name, description and schema of every tool (about 0.3-0.5 µs a tool a check).
+ * - `'frozen'`: a deep-frozen deep copy, made for this request and shared with nothing (not with
+ *   the baseline either). Hooks must assign new arrays and objects instead of editing: an
+ *   in-place edit throws a TypeError in strict code (ES modules), so the hook fails and the request
+ *   is refused `HOOK_FAILED`. Both checks accept that copy, and each of its tools left at its
+ *   position, by identity, and compare in full only what a hook replaced: an untouched surface
+ *   costs the same whatever its size.
+ */
+export type HookToolsMode = 'mutable' | 'frozen';
+
+/** The configuration. */
 export interface ToolSurfaceStageConfig<C = unknown> {
+  /** The hook pipeline, in order (default: none). */
   hooks?: readonly SurfaceHook<C>[];
+  /** What hooks receive as tools (default `'mutable'`; see {@link HookToolsMode}). */
+  hookTools?: HookToolsMode;
 }
 
 /** One request to prepare. */

@@ -13,6 +13,9 @@
  * 5. `await stage.dispatch(preparation, request, send)`: final check, seal, `dispatched`, `send`.
  * Each refusal (steps 3 and 5) is settled once as `preDispatchRejected` and returned.
  *
+ * `hookTools: 'frozen'` (opt-in) hands hooks a deep-frozen copy they must not edit in place, and
+ * makes both checks on an untouched surface cost the same whatever its size (docs/SURFACE.md).
+ *
  * The stage holds its hooks and nothing else: no registry, grant, budget or ledger of its own,
  * no clock, no randomness, no timers, no I/O. One stage serves any number of sessions and
  * requests, concurrently.
@@ -22,14 +25,14 @@ import type { ToolSurfaceStageConfig } from './stage-types.ts';
 import { REFERENCE_PARTS } from './internal/parts.ts';
 import type { SurfacePreparation } from './internal/preparation.ts';
 
-export type { DispatchResult, ModelCall, PrepareInput, PrepareResult, ToolSurfaceStageConfig } from './stage-types.ts';
+export type { DispatchResult, HookToolsMode, ModelCall, PrepareInput, PrepareResult, ToolSurfaceStageConfig } from './stage-types.ts';
 
 /**
  * The reference tool surface stage: every defence in place (see the file header for the order
  * of calls; `prepare` and `dispatch` document each step).
  */
 export class ToolSurfaceStage<C = unknown> extends SurfaceStageEngine<C> {
-  /** @throws TypeError when a hook has no `transform` function. */
+  /** @throws TypeError when a hook has no `transform` function, or `hookTools` is neither `'mutable'` nor `'frozen'`. */
   constructor(config: ToolSurfaceStageConfig<C> = {}) {
     super(config, REFERENCE_PARTS);
   }

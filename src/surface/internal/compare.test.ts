@@ -3,6 +3,7 @@
  * surface-mismatch.ts, values a hook may leave behind (non-arrays, non-objects, throwing
  * getters), and the JSON-value helpers under it.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { SurfaceTool } from '../surface-tool.ts';
 import { compareSurface } from './compare.ts';
@@ -80,6 +81,39 @@ describe('JSON values', () => {
     expect(jsonEqual({ a: null }, { a: {} })).toBe(false);
     expect(jsonEqual({ a: 1 }, { a: 1, toJSON: () => ({}) })).toBe(false);
     expect(jsonEqual(Number.NaN, Number.NaN)).toBe(false);
+  });
+
+  it('jsonEqual, keys in the same order (its fast path): inherited keys, undefined members and extra keys decided as in any order', () => {
+    // b's for-in yields a's keys in order, but `y` is inherited: b has one member, a two.
+    const inherited = Object.assign(Object.create({ y: 2 }) as Record<string, unknown>, { x: 1 });
+    expect(jsonEqual({ x: 1, y: 2 }, inherited)).toBe(false);
+    expect(jsonEqual({ x: 1 }, inherited)).toBe(true);
+    expect(jsonEqual({ x: 1, y: undefined }, { x: 1, y: undefined })).toBe(true);
+    expect(jsonEqual({ x: 1, y: undefined }, { x: 1, y: 2 })).toBe(false);
+    expect(jsonEqual({ x: 1, y: 2 }, { x: 1, y: undefined })).toBe(false);
+    expect(jsonEqual({ x: 1, y: { z: [1] } }, { x: 1, y: { z: [1] }, w: undefined })).toBe(true);
+    expect(jsonEqual({ x: 1, y: 2 }, { x: 1 })).toBe(false);
+    expect(jsonEqual({ x: 1 }, { x: 1, y: 2 })).toBe(false);
+    expect(jsonEqual({ x: 1, y: { z: 1 } }, { x: 1, y: { z: 2 } })).toBe(false);
+  });
+
+  it('jsonEqual agrees with canonical JSON text (keys sorted) on generated values, copies, reorders and edits (fast-check, fixed seed)', () => {
+    const canonical = (value: unknown): string => JSON.stringify(value, (_key, member: unknown) => (typeof member === 'object' && member !== null && !Array.isArray(member)
+      ? Object.fromEntries(Object.keys(member).sort().map((key) => [key, (member as Record<string, unknown>)[key]]))
+      : member));
+    /** A variant of `value`: each object's keys reversed, or an undefined member added, or one leaf changed, by `salt`. */
+    const variant = (value: unknown, salt: number): unknown => {
+      if (Array.isArray(value)) return value.map((member, index) => variant(member, salt + index));
+      if (typeof value !== 'object' || value === null) return salt % 17 === 0 ? [value] : value;
+      const entries = Object.entries(value).map(([key, member], index) => [key, variant(member, salt * 3 + index)] as const);
+      const ordered = salt % 2 === 0 ? entries.reverse() : entries;
+      return Object.fromEntries(salt % 5 === 0 ? [...ordered, ['\u0002unset', undefined]] : ordered);
+    };
+    fc.assert(fc.property(fc.jsonValue({ maxDepth: 4 }), fc.nat({ max: 1000 }), (value, salt) => {
+      const other = variant(value, salt);
+      expect(jsonEqual(value, other)).toBe(canonical(value) === canonical(other));
+      expect(jsonEqual(value, copyJson(value))).toBe(true);
+    }), { seed: 20261202, numRuns: 2000 });
   });
 
   it('firstDifference and valueAt: RFC 6901 pointers, escapes included', () => {

@@ -7,6 +7,13 @@
  * The passing path, the one every dispatched request takes, is one pass over the positions:
  * names by `===`, descriptions by `===`, schemas by {@link jsonEqual}; the name bookkeeping of
  * the other rules runs only once a position differs.
+ *
+ * With `issued` (the stage's frozen mode, `hookTools: 'frozen'`): the deep-frozen copy of the
+ * expected surface the stage handed this request's hooks. A request whose tools are that very
+ * array, or whose tool at a position is that array's tool at the same position, is equal there
+ * by construction (a frozen copy of an equal value cannot have changed since), so only what a
+ * hook replaced is read and compared. Every other position is compared as without `issued`, so
+ * the mismatch found (and its classification) is the same in both modes.
  */
 import type { SurfaceCheck, SurfaceMismatch } from '../surface-mismatch.ts';
 import type { SurfaceTool } from '../surface-tool.ts';
@@ -16,14 +23,26 @@ import { firstDifference, jsonEqual, valueAt } from './json-value.ts';
 const UNREADABLE: unique symbol = Symbol('unreadable');
 type Read = unknown;
 
-/** The first mismatch of `actual` against `expected` in `check`, or undefined when they are equal. */
-export function compareSurface(expected: readonly Readonly<SurfaceTool>[], actual: unknown, check: SurfaceCheck): SurfaceMismatch | undefined {
+/**
+ * The first mismatch of `actual` against `expected` in `check`, or undefined when they are equal.
+ * `issued`, when given, must be a deep-frozen deep copy of `expected` made for this request and
+ * shared with nothing else (the caller's guarantee; the stage's frozen mode makes it so): then
+ * `actual === issued`, and `actual[i] === issued[i]` at a position, are equal without reading
+ * further (see the file header).
+ * @throws TypeError when `issued` does not have as many tools as `expected` (a caller's error;
+ *   never because of what a hook did).
+ */
+export function compareSurface(expected: readonly Readonly<SurfaceTool>[], actual: unknown, check: SurfaceCheck, issued?: readonly Readonly<SurfaceTool>[]): SurfaceMismatch | undefined {
+  if (issued !== undefined && issued.length !== expected.length) throw new TypeError(`compareSurface: the issued copy has ${issued.length} tools, the expected surface ${expected.length}`);
+  if (issued !== undefined && actual === issued) return undefined;
   if (!isArray(actual)) return mismatch(check, 'count', { tool: null, index: null, expected: expected.length, actual: null });
   const length = readLength(actual);
   if (length < 0) return mismatch(check, 'count', { tool: null, index: null, expected: expected.length, actual: null });
   if (length !== expected.length) return countMismatch(expected, readNames(actual, length), check);
-  for (let index = 0; index < length; index += 1) {
+  const start = issued === undefined ? 0 : issuedPrefix(actual, issued, length);
+  for (let index = start; index < length; index += 1) {
     const tool = readIndex(actual, index);
+    if (issued !== undefined && tool === issued[index]) continue;
     const want = expected[index] as Readonly<SurfaceTool>;
     const name = readField(tool, 'name');
     if (name !== want.name) return nameMismatch(expected, readNames(actual, length), index, name, check);
@@ -31,6 +50,17 @@ export function compareSurface(expected: readonly Readonly<SurfaceTool>[], actua
     if (found !== undefined) return found;
   }
   return undefined;
+}
+
+/** How many leading positions of `actual` hold the issued tool itself (0 when reading them throws). */
+function issuedPrefix(actual: readonly unknown[], issued: readonly unknown[], length: number): number {
+  let index = 0;
+  try {
+    while (index < length && actual[index] === issued[index]) index += 1;
+    return index;
+  } catch {
+    return 0; // a throwing getter or proxy trap: the position loop reads (and classifies) again
+  }
 }
 
 function fieldMismatch(want: Readonly<SurfaceTool>, tool: Read, index: number, check: SurfaceCheck): SurfaceMismatch | undefined {

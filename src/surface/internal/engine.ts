@@ -3,7 +3,7 @@
  * `ToolSurfaceStage` is this engine with the reference parts; only mutants build it with others.
  * See `tool-surface-stage.ts` for the order of calls and the guarantees.
  *
- * The engine holds its hooks and parts and nothing else: every fact it uses comes in with the
+ * The engine holds its hooks, its mode (`hookTools`) and parts and nothing else: every fact it uses comes in with the
  * request (admission facts, the owner's ledger and reservation) and goes back out in the
  * preparation token, the rejection or the sealed dispatch record.
  */
@@ -16,7 +16,8 @@ import type { SettlementError } from '../settlement-error.ts';
 import type { HookInfo, SurfaceHook } from '../surface-hook.ts';
 import type { SurfaceCheck } from '../surface-mismatch.ts';
 import type { CapacityStage, SurfaceRejection } from '../surface-rejection.ts';
-import type { DispatchResult, ModelCall, PrepareInput, PrepareResult, ToolSurfaceStageConfig } from '../stage-types.ts';
+import type { DispatchResult, HookToolsMode, ModelCall, PrepareInput, PrepareResult, ToolSurfaceStageConfig } from '../stage-types.ts';
+import type { SurfaceTool } from '../surface-tool.ts';
 import { checkCapacity } from './capacity-fit.ts';
 import { deepFreeze } from './json-value.ts';
 import type { SurfaceParts } from './parts.ts';
@@ -26,10 +27,15 @@ import { mintPreparation, SurfacePreparation } from './preparation.ts';
 export class SurfaceStageEngine<C = unknown> {
   readonly #hooks: readonly SurfaceHook<C>[];
   readonly #parts: SurfaceParts;
+  readonly #frozen: boolean;
 
+  /** @throws TypeError when a hook has no `transform` function, or `hookTools` is neither `'mutable'` nor `'frozen'`. */
   constructor(config: ToolSurfaceStageConfig<C>, parts: SurfaceParts) {
     this.#hooks = Object.freeze([...(config.hooks ?? [])]);
     for (const hook of this.#hooks) if (typeof hook?.transform !== 'function') throw new TypeError(`surface hook ${String(hook?.name)} has no transform function`);
+    const mode: HookToolsMode = config.hookTools ?? 'mutable';
+    if (mode !== 'mutable' && mode !== 'frozen') throw new TypeError(`hookTools must be 'mutable' or 'frozen', got ${JSON.stringify(mode)}`);
+    this.#frozen = mode === 'frozen';
     this.#parts = parts;
   }
 
@@ -37,9 +43,12 @@ export class SurfaceStageEngine<C = unknown> {
    * Prepares one model request up to the early check:
    * 1. projects the baseline from `input.facts` (deep copy, deep freeze) before any hook runs;
    * 2. with `input.capacity`, refuses `CAPACITY_EXCEEDED` if the baseline does not fit (no hook runs);
-   * 3. creates the request: `requestId` from the reservation, a working copy of the surface, `input.context`;
-   * 4. runs the hooks in order, awaiting each (a throw or rejection refuses `HOOK_FAILED`);
-   * 5. the early check: the request's tools against the baseline (`SURFACE_MISMATCH`, check `early`).
+   * 3. creates the request: `requestId` from the reservation, a working copy of the surface
+   *    (in frozen mode, deep-frozen: the issued copy), `input.context`;
+   * 4. runs the hooks in order, awaiting each (a throw or rejection refuses `HOOK_FAILED`; in
+   *    frozen mode, so does an in-place edit of the issued copy, which throws);
+   * 5. the early check: the request's tools against the baseline (`SURFACE_MISMATCH`, check
+   *    `early`); in frozen mode the issued copy and its tools left in place pass by identity.
    * A refusal is settled once through `input.owner.ledger.preDispatchRejected` and returned as
    * `{ok: false, rejection}`; it touches nothing but that reservation, and the context stays the
    * host's. On success the request (to go on preparing) and the preparation token for `dispatch`.
@@ -56,14 +65,17 @@ export class SurfaceStageEngine<C = unknown> {
     const fitted = this.#fit(this.#parts.project(facts), input.capacity, owner, requestId, 'prepare');
     if (!fitted.ok) return fitted;
     const baseline = fitted.baseline;
-    const request = newRequest(requestId, this.#parts.workingCopy(baseline), input.context);
+    const working = this.#parts.workingCopy(baseline);
+    // Frozen mode: the copy is frozen before any hook sees it, and only this request holds it.
+    const issued: readonly Readonly<SurfaceTool>[] | undefined = this.#frozen ? deepFreeze(working) : undefined;
+    const request = newRequest(requestId, working, input.context);
     const failed = await this.#runHooks(request, baseline, owner);
     if (failed !== undefined) return failed;
     if (this.#parts.checks.early) {
-      const mismatch = this.#parts.compare(baseline.surface, request.tools, 'early');
+      const mismatch = this.#parts.compare(baseline.surface, request.tools, 'early', issued);
       if (mismatch !== undefined) return this.#reject(owner, { code: 'SURFACE_MISMATCH', requestId, check: 'early', mismatch });
     }
-    return { ok: true, request, preparation: mintPreparation(owner, baseline, this.#parts.checks.early) };
+    return { ok: true, request, preparation: mintPreparation(owner, baseline, this.#parts.checks.early, issued) };
   }
 
   /**
@@ -71,7 +83,8 @@ export class SurfaceStageEngine<C = unknown> {
    * context, evidence and asynchronous preparation, whether or not any hook ran. Synchronously,
    * with no await in between: re-fits `options.capacity` if given (a late capacity:
    * `CAPACITY_EXCEEDED`, stage `dispatch`); compares `request.tools` with the baseline (never with
-   * anything made from the request; `SURFACE_MISMATCH`, check `final`); seals the dispatch record;
+   * anything made from the request; `SURFACE_MISMATCH`, check `final`; in frozen mode the copy
+   * issued to this request, and its tools left in place, pass by identity); seals the dispatch record;
    * settles `dispatched` in the owner's ledger; calls `send` with the baseline's frozen surface
    * (equal to the request's tools, as just proved) and the request's context. Then awaits `send`.
    * A refusal is settled and returned as in `prepare`; `send` is not called.
@@ -94,7 +107,10 @@ export class SurfaceStageEngine<C = unknown> {
     const baseline = fitted.baseline;
     const tools: unknown = request.tools;
     if (this.#parts.checks.final) {
-      const mismatch = this.#parts.compare(this.#parts.finalExpected(baseline, tools), tools, 'final');
+      const expected = this.#parts.finalExpected(baseline, tools);
+      // The issued copy stands for the surface it was copied from, and for nothing else.
+      const issued = expected === preparation.baseline.surface ? preparation.issuedTools : undefined;
+      const mismatch = this.#parts.compare(expected, tools, 'final', issued);
       if (mismatch !== undefined) return this.#reject(owner, { code: 'SURFACE_MISMATCH', requestId, check: 'final', mismatch });
     }
     const surface = this.#parts.dispatchedSurface(baseline, tools);

@@ -29,8 +29,11 @@ export interface SurfaceParts {
   readonly checks: { readonly early: boolean; readonly final: boolean };
   /** What the final check compares against. Reference: the baseline. (Mutant: a seal made from the final request.) */
   finalExpected(baseline: Baseline, actualTools: unknown): readonly Readonly<SurfaceTool>[];
-  /** The comparison. Reference: {@link compareSurface}. (Mutant: hooks allowed to add tools.) */
-  compare(expected: readonly Readonly<SurfaceTool>[], actualTools: unknown, check: SurfaceCheck): SurfaceMismatch | undefined;
+  /**
+   * The comparison. Reference: {@link compareSurface}. (Mutant: hooks allowed to add tools.)
+   * `issued`: in frozen mode, the deep-frozen copy the request's hooks received (accepted by identity).
+   */
+  compare(expected: readonly Readonly<SurfaceTool>[], actualTools: unknown, check: SurfaceCheck, issued?: readonly Readonly<SurfaceTool>[]): SurfaceMismatch | undefined;
   /**
    * What the model receives. Reference: the baseline's frozen surface, which the final check
    * has just proved equal to the request's tools (so no getter, prototype `toJSON` or late

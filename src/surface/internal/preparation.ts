@@ -7,6 +7,7 @@
  */
 import type { Baseline } from '../baseline.ts';
 import type { RequestOwner } from '../request-ledger.ts';
+import type { SurfaceTool } from '../surface-tool.ts';
 
 const MINT = Symbol('SurfacePreparation.mint');
 
@@ -19,13 +20,19 @@ export class SurfacePreparation {
   readonly owner: RequestOwner;
   /** Whether the early check ran (always, in the reference stage). */
   readonly earlyChecked: boolean;
+  /**
+   * In frozen mode (`hookTools: 'frozen'`), the deep-frozen copy of the baseline's surface this
+   * request's hooks received, which the final check accepts by identity; undefined in mutable mode.
+   */
+  readonly issuedTools: readonly Readonly<SurfaceTool>[] | undefined;
 
-  constructor(mint: symbol, owner: RequestOwner, baseline: Baseline, earlyChecked: boolean) {
+  constructor(mint: symbol, owner: RequestOwner, baseline: Baseline, earlyChecked: boolean, issuedTools?: readonly Readonly<SurfaceTool>[]) {
     if (mint !== MINT || !this.#genuine) throw new TypeError('a SurfacePreparation comes only from ToolSurfaceStage.prepare');
     this.requestId = owner.reservation.requestId;
     this.owner = Object.freeze({ ledger: owner.ledger, reservation: owner.reservation });
     this.baseline = baseline;
     this.earlyChecked = earlyChecked;
+    this.issuedTools = issuedTools;
     Object.freeze(this);
   }
 
@@ -35,7 +42,7 @@ export class SurfacePreparation {
   }
 }
 
-/** Makes a preparation token; only the stage engine calls it. */
-export function mintPreparation(owner: RequestOwner, baseline: Baseline, earlyChecked: boolean): SurfacePreparation {
-  return new SurfacePreparation(MINT, owner, baseline, earlyChecked);
+/** Makes a preparation token; only the stage engine calls it. `issuedTools`: frozen mode only. */
+export function mintPreparation(owner: RequestOwner, baseline: Baseline, earlyChecked: boolean, issuedTools?: readonly Readonly<SurfaceTool>[]): SurfacePreparation {
+  return new SurfacePreparation(MINT, owner, baseline, earlyChecked, issuedTools);
 }
