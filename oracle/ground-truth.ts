@@ -18,8 +18,9 @@
  * core published" without scanning the whole trace again. The model keeps references to the
  * caller's event objects and never mutates them.
  */
+import { pushTo, setFirst } from './internal/multimap.ts';
 import { planRef } from './internal/plan-ref.ts';
-import { latestBefore } from './internal/seq-search.ts';
+import { countBefore, latestBefore } from './internal/seq-search.ts';
 import {
   asKnownEvent,
   type CallExecutedEvent,
@@ -88,11 +89,11 @@ export class ServerModel {
   readonly servedTo = new Map<string, Map<string, number>>();
 
   /**
-   * Per audience, the seqs of every `tools/list` request without a cursor the server answered
-   * (`page_served` or `page_refused` with `cursorIn` null: the start of a fresh list, or a
-   * recheck), ascending (I18).
+   * Per audience, every `tools/list` request without a cursor the server answered (`page_served`
+   * or `page_refused` with `cursorIn` null: the start of a fresh list, or a recheck), in trace
+   * order (I18).
    */
-  readonly freshListAnswers = new Map<string, number[]>();
+  readonly freshListAnswers = new Map<string, Array<PageServedEvent | PageRefusedEvent>>();
 
   /** Per audience, every `call_sent` to this server, in trace order (I18). */
   readonly callsSent = new Map<string, CallSentEvent[]>();
@@ -101,16 +102,8 @@ export class ServerModel {
 
   /** The seq of the first cursorless `tools/list` answer to `audience` after `afterSeq`, or Infinity. */
   firstFreshListAfter(audience: string, afterSeq: number): number {
-    const seqs = this.freshListAnswers.get(audience);
-    if (seqs === undefined) return Infinity;
-    let low = 0;
-    let high = seqs.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if ((seqs[mid] as number) <= afterSeq) low = mid + 1;
-      else high = mid;
-    }
-    return seqs[low] ?? Infinity;
+    const answers = this.freshListAnswers.get(audience) ?? [];
+    return answers[countBefore(answers, afterSeq + 1)]?.seq ?? Infinity;
   }
 
   /** Records which audience a page carried each of its descriptor digests to. */
@@ -369,16 +362,6 @@ export function epochRef(audience: string, epoch: number): string {
   return JSON.stringify([audience, epoch]);
 }
 
-function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list === undefined) map.set(key, [value]);
-  else list.push(value);
-}
-
-function setFirst<K, V>(map: Map<K, V>, key: K, value: V): void {
-  if (!map.has(key)) map.set(key, value);
-}
-
 function addPolicyChange(truth: GroundTruth, event: PolicyChangedEvent): void {
   truth.policyChanges.push(event);
   setFirst(truth.epochSetBy, epochRef(event.audience, event.epoch), event);
@@ -428,7 +411,7 @@ function addDefect(truth: GroundTruth, event: DefectPlantedEvent): void {
 function addRequest(truth: GroundTruth, event: PageServedEvent | PageRefusedEvent): void {
   const server = truth.server(event.server);
   if (event.type === 'page_served') server.recordServed(event);
-  if (event.cursorIn === null) pushTo(server.freshListAnswers, event.audience, event.seq);
+  if (event.cursorIn === null) pushTo(server.freshListAnswers, event.audience, event);
   if (event.scanId !== null) truth.scan(event.scanId).add(event);
 }
 

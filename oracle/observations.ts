@@ -13,6 +13,7 @@
  * lookups below (binary searches, so a check may ask once per event). Like the ground-truth model,
  * it keeps references to the caller's events and never mutates them.
  */
+import { pushTo, setFirst } from './internal/multimap.ts';
 import { planRef } from './internal/plan-ref.ts';
 import { latestBefore } from './internal/seq-search.ts';
 import {
@@ -194,16 +195,6 @@ export function publishOfGeneration(observed: Observations, key: string, generat
  */
 export function pointerEventBefore(observed: Observations, key: string, beforeSeq: number): PointerEvent | null {
   return latestBefore(observed.pointerHistory.get(key) ?? [], beforeSeq);
-}
-
-function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list === undefined) map.set(key, [value]);
-  else list.push(value);
-}
-
-function setFirst<K, V>(map: Map<K, V>, key: K, value: V): void {
-  if (!map.has(key)) map.set(key, value);
 }
 
 function innerMap<K, IK, V>(map: Map<K, Map<IK, V>>, key: K): Map<IK, V> {
