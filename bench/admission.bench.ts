@@ -23,7 +23,7 @@ import { ConnectedPageSource } from '../src/discovery/connected-source.ts';
 import type { CatalogRefresher } from '../src/discovery/refresher.ts';
 import { CatalogHost } from '../src/host.ts';
 import type { AudienceClass } from '../src/keys.ts';
-import type { GenerationRecord } from '../src/registry/store.ts';
+import { InMemoryRegistryStore, type GenerationRecord } from '../src/registry/store.ts';
 import { DEFAULT_TRUST } from '../src/validation/trust.ts';
 import { scriptedPair, type ScriptedPair } from '../test/support/scripted-server.ts';
 import type { BenchOptions } from './lib/args.ts';
@@ -134,7 +134,7 @@ async function startAdmissionHost(): Promise<AdmissionSetup> {
   const catalog: ServedCatalog = { tools: benchTools(TOOL_COUNT), revision: 1 };
   const pair = await scriptedPair(pagedScript(catalog, PAGE_SIZE));
   const host = new CatalogHost(
-    { clock: new VirtualClock(), scheduler: new NoopScheduler(), random: { next: () => 0.5 }, sink: new CountingSink() },
+    { clock: new VirtualClock(), scheduler: new NoopScheduler(), random: { next: () => 0.5 }, sink: new CountingSink(), store: new InMemoryRegistryStore() },
     {
       limits: { pageCountMax: 64, byteCountMax: 64 * 1024 * 1024, scanTimeoutMs: 30_000 },
       refresh: { refreshIntervalMs: 3_600_000, retryBackoffMsBase: 500, retryBackoffMsMax: 30_000, listChangedDelayMs: 100, generationTtlMs: 86_400_000 },

@@ -25,6 +25,7 @@ import { REFERENCE_SEAMS, type CoreSeams } from './internal/seams.ts';
 import { audienceName, keyName, type AudienceClass, type CatalogKey } from './keys.ts';
 import type { Clock, ObservationSink, Random, Scheduler } from './ports.ts';
 import type { CatalogRegistry, ServeResult } from './registry/registry.ts';
+import { openSqliteStore } from './registry/sqlite-store.ts';
 import type { CallReceipt, GenerationRecord, RegistryStore } from './registry/store.ts';
 import type { SnapshotTool } from './snapshot/snapshot.ts';
 import { ArgumentValidator } from './validation/argument-validator.ts';
@@ -40,10 +41,11 @@ export interface HostPorts {
   random: Random;
   sink: ObservationSink;
   /**
-   * Where the registry, the lease ledger and the call receipts live. A host that must keep its
-   * catalog across restarts passes a durable store, `openSqliteStore({ path })`
-   * (src/registry/sqlite-store.ts), and closes it after `stop()`. Defaults to a fresh
-   * `InMemoryRegistryStore` (src/registry/store.ts), which ends with the process (unit tests, the simulator).
+   * Where the registry, the lease ledger and the call receipts live, when the host brings its own
+   * store (its owner closes it after `stop()`). When absent the host opens the durable SQLite store
+   * at `config.storePath` itself ({@link HostConfig.storePath}). A host that may lose its catalog,
+   * leases and receipts with the process (unit tests, the simulator) says so by passing
+   * `new InMemoryRegistryStore()` (src/registry/store.ts): there is no silent in-memory default.
    */
   store?: RegistryStore;
 }
@@ -60,6 +62,14 @@ export interface HostConfig {
   trust: TrustConfig;
   /** Prefix of scan ids (`<prefix><n>`), so several hosts in one trace stay apart. */
   scanIdPrefix?: string;
+  /**
+   * The SQLite database file of the registry, the lease ledger and the call receipts (created when
+   * absent; its directory must exist), used when `ports.store` is absent: the host opens it with
+   * `openSqliteStore({ path })` (src/registry/sqlite-store.ts), holds its lock while it runs and
+   * closes it in `stop()`. This is the default store of a host that embeds the core: a publish,
+   * its catalog receipt, the lease ledger and every call receipt survive a restart.
+   */
+  storePath?: string;
   /**
    * The HMAC-SHA256 key of leases (SPEC section 2; in the simulator the world's). No default:
    * `call` rejects with a TypeError while it is absent (discovery and `disclose` work without it).
@@ -108,16 +118,24 @@ export class CatalogHost {
   readonly #sources = new Map<CatalogRefresher, PageSource>();
   readonly #leases: LeaseIssuer | undefined;
   readonly #store: RegistryStore;
+  /** The store the host opened from `config.storePath` (it closes it in `stop()`), else null. */
+  #ownStore: { close(): void } | null = null;
   readonly refreshers: CatalogRefresher[] = [];
   readonly #walkSeams: RefresherDeps['seams'];
   readonly #refresherClass: typeof CatalogRefresher;
   #scans = 0;
 
+  /**
+   * @throws TypeError when neither `ports.store` nor `config.storePath` names a store;
+   *   RegistryStoreError (src/registry/store-error.ts) when the database at `config.storePath`
+   *   cannot be opened: not SQLite, another application's, from a newer schema, locked by another
+   *   host, corrupt, or better-sqlite3 missing. Never an empty registry in its place.
+   */
   constructor(private readonly ports: HostPorts, private readonly config: HostConfig) {
     const seams = this.seams();
     this.#walkSeams = { walk: seams.walk, contentChecks: seams.contentChecks };
     this.#refresherClass = seams.refresher;
-    this.#store = ports.store ?? new seams.store();
+    this.#store = ports.store ?? this.#openStore(config.storePath);
     this.registry = new seams.registry(this.#store, ports.clock, ports.sink);
     this.policy = new PolicyState({ scheduler: ports.scheduler, sink: ports.sink, source: config.policySource, pollIntervalMs: config.policyPollMs ?? DEFAULT_POLICY_POLL_MS });
     this.gate = new seams.gate({
@@ -262,10 +280,23 @@ export class CatalogHost {
     this.disclosures.forget(session);
   }
 
-  /** Stops every refresh loop and every policy poll. */
+  /**
+   * Stops every refresh loop and every policy poll, and closes the store the host opened from
+   * `config.storePath` (a store passed in `ports.store` stays open: its owner closes it). A second
+   * `stop()` does nothing more.
+   */
   stop(): void {
     for (const refresher of this.refreshers) refresher.stop();
     this.policy.stop();
+    this.#ownStore?.close();
+    this.#ownStore = null;
+  }
+
+  #openStore(path: string | undefined): RegistryStore {
+    if (path === undefined) throw new TypeError('CatalogHost needs a registry store: set config.storePath (the durable SQLite store) or pass ports.store (new InMemoryRegistryStore() for a catalog that may end with the process)');
+    const store = openSqliteStore({ path });
+    this.#ownStore = store;
+    return store;
   }
 
   /**

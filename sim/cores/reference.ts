@@ -11,7 +11,7 @@ import { CatalogHost } from '../../src/host.ts';
 import { REFERENCE_SEAMS, type CoreSeams } from '../../src/internal/seams.ts';
 import { DEFAULT_TRUST } from '../../src/validation/trust.ts';
 import type { CatalogRegistry } from '../../src/registry/registry.ts';
-import type { RegistryStore } from '../../src/registry/store.ts';
+import { InMemoryRegistryStore, type RegistryStore } from '../../src/registry/store.ts';
 import { openSqliteStoreOn } from '../../src/registry/sqlite-store.ts';
 import type Database from 'better-sqlite3';
 import type { AdmissionGate } from '../../src/admission/gate.ts';
@@ -42,6 +42,7 @@ const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
 export interface ReferenceVariant {
   walk?: WalkConstructor;
   registry?: typeof CatalogRegistry;
+  /** The store of a round without a host disk; default {@link InMemoryRegistryStore} (no F18: nothing outlives the round). */
   storeClass?: new () => RegistryStore;
   gate?: typeof AdmissionGate;
   contentChecks?: ContentChecks;
@@ -74,7 +75,6 @@ function hostWithSeams(variant: ReferenceVariant): typeof CatalogHost {
   const replaced: Partial<CoreSeams> = {
     ...(variant.walk === undefined ? {} : { walk: variant.walk }),
     ...(variant.registry === undefined ? {} : { registry: variant.registry }),
-    ...(variant.storeClass === undefined ? {} : { store: variant.storeClass }),
     ...(variant.gate === undefined ? {} : { gate: variant.gate }),
     ...(variant.contentChecks === undefined ? {} : { contentChecks: variant.contentChecks }),
     ...(variant.refresher === undefined ? {} : { refresher: variant.refresher }),
@@ -89,14 +89,15 @@ function hostWithSeams(variant: ReferenceVariant): typeof CatalogHost {
 }
 
 /**
- * The store of a boot when the round gives the host a disk (F18): the variant's, else the real
- * SQLite store on the disk's connection. None otherwise (the host's in-memory default).
+ * The store of a boot: when the round gives the host a disk (F18) the variant's disk store, else
+ * the real SQLite store on the disk's connection; without a disk the variant's store class, else
+ * an in-memory store (nothing of a round without restarts needs to outlive its process).
  */
-function diskStoreOf(env: CoreEnvironment, variant: ReferenceVariant): { store?: RegistryStore } {
-  if (env.disk === undefined) return {};
+function storeOf(env: CoreEnvironment, variant: ReferenceVariant): RegistryStore {
+  if (env.disk === undefined) return new (variant.storeClass ?? InMemoryRegistryStore)();
   const db = env.disk.sqlite() as Database.Database;
   const name = `disk:boot${env.disk.boot}`;
-  return { store: (variant.diskStore ?? openSqliteStoreOn)(db, name) };
+  return (variant.diskStore ?? openSqliteStoreOn)(db, name);
 }
 
 class ReferenceAdapter implements CoreAdapter {
@@ -110,7 +111,7 @@ class ReferenceAdapter implements CoreAdapter {
     this.#wrap = variant.wrapSource ?? ((source) => source);
     this.#host = new Host(
       // src/ports.ts types an observation loosely (`type` plus fields); the recorder holds it to the trace contract.
-      { clock: env.clock, scheduler: env.scheduler, random: env.random, sink: { emit: (observation) => env.sink.emit(observation as CoreObservation) }, ...diskStoreOf(env, variant) },
+      { clock: env.clock, scheduler: env.scheduler, random: env.random, sink: { emit: (observation) => env.sink.emit(observation as CoreObservation) }, store: storeOf(env, variant) },
       {
         limits: { pageCountMax: env.bounds.pageCountMax, byteCountMax: env.bounds.byteCountMax, scanTimeoutMs: env.bounds.scanTimeoutMs },
         refresh: { ...env.timings, generationTtlMs: env.bounds.generationTtlMs },

@@ -17,9 +17,8 @@
  * How often: a round that enables F18 restarts the host 1 or 2 times; each restart is armed at a
  * seeded time in [1, T_heal / 2) (when walks and publishes are dense), dies at a crash point drawn
  * uniformly from `points`, and the new boot starts 5 to 50 ms later. A point that does not occur
- * between its arming and T_heal never fires (the round then has fewer restarts). Enabled by
- * `scenarios/host-restart.json`, not yet by the default scenario: its rounds need better-sqlite3,
- * an optional peer dependency of catsim.
+ * between its arming and T_heal never fires (the round then has fewer restarts). In the default
+ * scenario's menu; `scenarios/host-restart.json` raises the restarts to 2 or 3 per round.
  */
 import { distinctTimes, drawIn } from '../plan/draws.ts';
 import type { HostCrashPoint, RoundPlan } from '../plan/types.ts';

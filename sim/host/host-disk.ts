@@ -76,7 +76,7 @@ export class HostDisk {
    */
   connect(boot: number, onWrite: (write: DiskWrite) => boolean): Database.Database {
     if (this.#current !== undefined) this.#image = this.#current.serialize();
-    // Without better-sqlite3 (an optional peer dependency) this throws one line naming the install command.
+    // Where better-sqlite3 cannot be loaded (a broken install) this throws one line naming the install command.
     const Driver = sqliteDriver('the simulated host disk of F18');
     const db = this.#image === null ? new Driver(':memory:') : new Driver(this.#image);
     let alive = true;

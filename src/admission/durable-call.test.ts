@@ -5,9 +5,12 @@
  * generation it finds, and numbers its leases after the ones already issued. (The disclosures of
  * the first host's sessions are not in the store: the second host discloses again.)
  */
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CatalogHost } from '../host.ts';
 import { openSqliteStore } from '../registry/sqlite-store.ts';
+import { RegistryStoreError } from '../registry/store-error.ts';
 import { afterThisTest, tempDir } from '../registry/testing/temp-dirs.ts';
 import { LEASE_META_KEY } from './codes.ts';
 import type { SignedLease } from './lease.ts';
@@ -62,3 +65,44 @@ describe('CatalogHost on a SQLite store', () => {
     expect(second.store.leases().map((record) => record.consumedAt !== null)).toEqual([true, true]);
   });
 });
+
+describe('CatalogHost with config.storePath: the SQLite store is its default', () => {
+  it('opens the database at storePath, holds its lock while it runs, and releases it on stop()', async () => {
+    const path = join(tempDir(), 'catalog.db');
+    const h = await startHarness({ tools: [READ], effectClasses: { read_file: 'READ' }, revision: 7, config: { storePath: path } });
+    harnesses.push(h);
+    h.grant(['read_file']);
+    const result = await h.host.call(h.request(h.plan(h.disclose('s1'), 'read_file'), { arguments: { path: '/a' } }));
+    expect(result).toMatchObject({ admitted: true, leaseId: 'lease-0', outcome: 'ok' });
+    // A second store on the same file while the host runs: the host's connection holds the lock.
+    expect(() => openSqliteStore({ path, busyTimeoutMs: 0 })).toThrow(expect.objectContaining({ failure: 'LOCKED' }));
+    h.host.stop();
+    h.host.stop();
+    // After stop() the database is free and holds what the host wrote: generation 1 of revision 7,
+    // its catalog receipt, the lease and the call's receipt with its outcome.
+    const store = openSqliteStore({ path });
+    afterThisTest(() => store.close());
+    expect(store.active('fp:a|acme.dev')).toMatchObject({ catalogGeneration: 1, status: 'ELIGIBLE', snapshot: { sourceRevision: 7 } });
+    expect(store.catalogReceipts('fp:a|acme.dev').map((receipt) => [receipt.previousGeneration, receipt.catalogGeneration])).toEqual([[0, 1]]);
+    expect(store.callReceipts().map((receipt) => [receipt.leaseId, receipt.tool, receipt.outcome])).toEqual([['lease-0', 'read_file', 'ok']]);
+  });
+
+  it('refuses a file that is not a SQLite database with RegistryStoreError NOT_SQLITE, never an empty registry', () => {
+    const path = join(tempDir(), 'catalog.db');
+    writeFileSync(path, 'not a database, but a text file long enough to have a header of its own............');
+    const open = (): CatalogHost => new CatalogHost(PORTS, { ...CONFIG, storePath: path });
+    expect(open).toThrow(RegistryStoreError);
+    expect(open).toThrow(expect.objectContaining({ failure: 'NOT_SQLITE' }));
+  });
+
+  it('without ports.store or config.storePath the constructor throws a TypeError (no silent in-memory default)', () => {
+    expect(() => new CatalogHost(PORTS, CONFIG)).toThrow(new TypeError('CatalogHost needs a registry store: set config.storePath (the durable SQLite store) or pass ports.store (new InMemoryRegistryStore() for a catalog that may end with the process)'));
+  });
+});
+
+const PORTS = { clock: { now: () => 0 }, scheduler: { schedule: () => ({ cancel: () => undefined }) }, random: { next: () => 0.5 }, sink: { emit: () => undefined } } as unknown as ConstructorParameters<typeof CatalogHost>[0];
+const CONFIG: ConstructorParameters<typeof CatalogHost>[1] = {
+  limits: { pageCountMax: 8, byteCountMax: 1_000_000, scanTimeoutMs: 10_000 },
+  refresh: { refreshIntervalMs: 1_000_000, retryBackoffMsBase: 10, retryBackoffMsMax: 10, listChangedDelayMs: 20, generationTtlMs: 100_000 },
+  trust: { effectClasses: {} } as unknown as ConstructorParameters<typeof CatalogHost>[1]['trust'],
+};

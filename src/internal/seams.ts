@@ -9,7 +9,6 @@ import { AdmissionGate } from '../admission/gate.ts';
 import { CatalogRefresher } from '../discovery/refresher.ts';
 import { Walk, type WalkConstructor } from '../discovery/scan.ts';
 import { CatalogRegistry } from '../registry/registry.ts';
-import { InMemoryRegistryStore, type RegistryStore } from '../registry/store.ts';
 import { checkTools, type ContentChecks } from '../validation/content-checks.ts';
 
 /** The replaceable parts of the core, each with the reference implementation as its default. */
@@ -18,8 +17,6 @@ export interface CoreSeams {
   walk: WalkConstructor;
   /** The registry of published generations (SPEC section 6). */
   registry: typeof CatalogRegistry;
-  /** The registry's store when the host's ports bring none. */
-  store: new () => RegistryStore;
   /** The admission gate (SPEC section 7). */
   gate: typeof AdmissionGate;
   /** The per-tool content checks (SPEC section 5). */
@@ -32,7 +29,6 @@ export interface CoreSeams {
 export const REFERENCE_SEAMS: Readonly<CoreSeams> = Object.freeze({
   walk: Walk,
   registry: CatalogRegistry,
-  store: InMemoryRegistryStore,
   gate: AdmissionGate,
   contentChecks: checkTools,
   refresher: CatalogRefresher,

@@ -1,9 +1,9 @@
 /**
- * The SQLite driver of the durable registry store: better-sqlite3 12, loaded on first use. It is
- * an optional peer dependency of catsim (package.json): the simulator and the in-memory store do
- * not need it, and installing it compiles or downloads a native module; a host that embeds the
- * core with a database installs it beside catsim (`npm install better-sqlite3@^12.11.1`; version
- * 13 needs Node 22). Nothing else in catsim loads it.
+ * The SQLite driver of the durable registry store: better-sqlite3 12 (a dependency of catsim,
+ * package.json; version 13 needs Node 22 and crashes on 20), loaded on first use, so a process
+ * that never opens a SQLite store (the simulator's rounds without F18, the in-memory store's
+ * tests) never loads the native module. Loading can still fail where the native build is missing
+ * or was built for another Node: that is the NO_DRIVER error below, never a silent fallback.
  */
 import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';

@@ -1,11 +1,11 @@
 /**
  * The durable registry store: the {@link RegistryStore} port on an embedded SQLite database
- * (better-sqlite3 12, an optional peer dependency: see sqlite-driver.ts), what a host that embeds
- * the core should pass as `ports.store`.
+ * (better-sqlite3 12: see sqlite-driver.ts), the default store of a host that embeds the core.
  *
- * Usage: `const store = openSqliteStore({ path: '/var/lib/myhost/catalog.db' })`, then
- * `new CatalogHost({ ...ports, store }, config)`; `store.close()` after `host.stop()` when the
- * host is done. A new process opening the same path finds every generation, active pointer,
+ * Usage: `new CatalogHost(ports, { ...config, storePath: '/var/lib/myhost/catalog.db' })` opens it
+ * and closes it in `host.stop()`; a host that owns the store opens it itself,
+ * `const store = openSqliteStore({ path })`, passes `new CatalogHost({ ...ports, store }, config)`
+ * and calls `store.close()` after `host.stop()`. A new process opening the same path finds every generation, active pointer,
  * catalog receipt, DISABLED mark, lease (consumed or not) and call receipt that was committed.
  *
  * Transactions (each one SQLite transaction, durable when the method returns; see sqlite-open.ts

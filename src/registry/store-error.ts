@@ -11,7 +11,7 @@
  * - `LOCKED`: another writer (another host, or any connection) holds the database;
  * - `CORRUPT`: a catsim registry whose pages, tables or stored artifacts are damaged;
  * - `MIGRATION_FAILED`: a step of the schema migration failed (the database is left as it was);
- * - `NO_DRIVER`: better-sqlite3, the optional peer dependency the store runs on, is not installed;
+ * - `NO_DRIVER`: better-sqlite3, the native module the store runs on, is missing or cannot be loaded (a broken install, or one built for another Node);
  * - `IO`: the file cannot be opened, read or written at all (missing directory, permissions).
  */
 export type StoreFailure = 'NOT_SQLITE' | 'FOREIGN' | 'NEWER_SCHEMA' | 'LOCKED' | 'CORRUPT' | 'MIGRATION_FAILED' | 'NO_DRIVER' | 'IO';

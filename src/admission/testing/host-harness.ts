@@ -16,7 +16,7 @@ import type { CatalogRefresher } from '../../discovery/refresher.ts';
 import { CatalogHost, type HostConfig } from '../../host.ts';
 import type { AudienceClass, CatalogKey } from '../../keys.ts';
 import type { Observation } from '../../ports.ts';
-import type { GenerationRecord, RegistryStore } from '../../registry/store.ts';
+import { InMemoryRegistryStore, type GenerationRecord, type RegistryStore } from '../../registry/store.ts';
 import { DEFAULT_TRUST, type EffectClass } from '../../validation/trust.ts';
 import type { CallPlan, CallRequest } from '../gate.ts';
 import { VirtualTime } from './virtual-time.ts';
@@ -44,7 +44,10 @@ export interface HarnessOptions {
   effectClasses?: Record<string, EffectClass>;
   /** Overrides of the host configuration. */
   config?: Partial<HostConfig>;
-  /** The host's store (default: a fresh in-memory one); the harness never closes it. */
+  /**
+   * The host's store; the harness never closes it. Default: a fresh in-memory one, unless
+   * `config.storePath` is set (the host then opens, and on `stop()` closes, the SQLite store there).
+   */
   store?: RegistryStore;
 }
 
@@ -95,7 +98,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   };
   const events: (Observation & { t: number })[] = [];
   const host = new CatalogHost(
-    { clock: time, scheduler: time, random: { next: () => 0.5 }, sink: { emit: (event) => events.push({ ...event, t: time.now() }) }, store: options.store },
+    { clock: time, scheduler: time, random: { next: () => 0.5 }, sink: { emit: (event) => events.push({ ...event, t: time.now() }) }, store: options.store ?? (options.config?.storePath === undefined ? new InMemoryRegistryStore() : undefined) },
     {
       limits: { pageCountMax: 8, byteCountMax: 1_000_000, scanTimeoutMs: 10_000 },
       refresh: { refreshIntervalMs: 1_000_000, retryBackoffMsBase: 10, retryBackoffMsMax: 10, listChangedDelayMs: 20, generationTtlMs: 100_000 },
