@@ -109,7 +109,24 @@ const canonicalMemo = descriptorMemo<string>(0.5);
  * this turns the recursive canonicalisation into one native stringify and a map lookup.
  */
 export function jcsMemo(value: unknown): string {
-  return jcsMemoOfText(value, JSON.stringify(value));
+  const known = typeof value === 'object' && value !== null ? KNOWN_TEXTS.get(value) : undefined;
+  return jcsMemoOfText(value, known ?? JSON.stringify(value));
+}
+
+/**
+ * `JSON.stringify` texts of frozen values, by identity (see {@link rememberFrozenText}): a
+ * snapshot's descriptors, whose texts the page source kept, so that digesting the snapshot does
+ * not stringify them again.
+ */
+const KNOWN_TEXTS = new WeakMap<object, string>();
+
+/**
+ * Records that `text` is `JSON.stringify(value)` for {@link jcsMemo}. Only for a value that is
+ * frozen all the way down (or about to be, before anything else reads it: `buildSnapshot`
+ * freezes its descriptors as it builds the snapshot), so the text can never go stale.
+ */
+export function rememberFrozenText(value: object, text: string): void {
+  KNOWN_TEXTS.set(value, text);
 }
 
 /**
