@@ -55,6 +55,7 @@ export function checkListChanged(context: CheckContext, findings: Findings): voi
   const reported = new Set<number>();
   // The calls the world's rule reported, by `sentRef`: the receipt rule does not report them again.
   const sentReported = new Map<string, number>();
+  const sessions = sessionScansOf(context, scans);
   for (const delivery of context.truth.notificationDeliveries) {
     findings.count('I18');
     const server = context.truth.servers.get(delivery.server);
@@ -64,7 +65,7 @@ export function checkListChanged(context: CheckContext, findings: Findings): voi
     const key = keyAt(context, delivery);
     if (key === null) continue;
     checkBarrier(delivery, key, scans.get(key) ?? [], receipts.get(key) ?? [], reported, sentReported, findings);
-    checkRefresh(context, delivery, key, scans, findings);
+    checkRefresh(context, delivery, key, scans, sessions, findings);
   }
 }
 
@@ -141,15 +142,16 @@ function sentRef(server: string, audience: string, t: number, tool: string): str
 }
 
 /** I19: a scan of the key must start within R of the delivery (or of the end of the scans then running). */
-function checkRefresh(context: CheckContext, delivery: NotificationDeliveredEvent, key: string, scansOf: ReadonlyMap<string, readonly KeyScan[]>, findings: Findings): void {
+function checkRefresh(context: CheckContext, delivery: NotificationDeliveredEvent, key: string, scansOf: ReadonlyMap<string, readonly KeyScan[]>, sessions: SessionScans, findings: Findings): void {
   const scans = scansOf.get(key) ?? [];
   const delayMs = context.bounds.listChangedDelayMs;
   if (delayMs === undefined) return;
-  const running = sessionScans(context, delivery, scansOf).filter((scan) => scan.start.seq < delivery.seq && (scan.end === null || scan.end.seq > delivery.seq));
+  const session = sessions(delivery.server, delivery.audience);
+  const running = session.scans.filter((scan) => scan.start.seq < delivery.seq && (scan.end === null || scan.end.seq > delivery.seq));
   if (running.some((scan) => scan.end === null)) return;
   const from = Math.max(delivery.t, ...running.map((scan) => scan.end?.t ?? delivery.t));
   const deadline = from + Math.max(delayMs, context.bounds.retryBackoffMsMax);
-  if (deadline > context.endT || excused(context, delivery, scansOf, deadline)) return;
+  if (deadline > context.endT || excused(delivery, session, deadline)) return;
   // A core that never scans the key again is not late but absent: liveness (I12) judges that.
   const next = scans.find((scan) => scan.start.seq > delivery.seq);
   if (next === undefined) return;
@@ -159,12 +161,33 @@ function checkRefresh(context: CheckContext, delivery: NotificationDeliveredEven
     `a list_changed for ${shortKey(key)} reached the core at t=${delivery.t} (seq ${delivery.seq}); a scan was due by t=${deadline}, but the next scan started at t=${next.start.t}`);
 }
 
-/** The scans of the delivery's server and audience under every identity the server presented. */
-function sessionScans(context: CheckContext, delivery: NotificationDeliveredEvent, scansOf: ReadonlyMap<string, readonly KeyScan[]>): KeyScan[] {
-  const server = context.truth.servers.get(delivery.server);
-  if (server === undefined) return [];
-  const keys = new Set(server.identityChanges.map((change) => formatCatalogKey(change.identity, delivery.audience)));
-  return [...keys].flatMap((key) => scansOf.get(key) ?? []);
+/**
+ * The scans of one server and audience under every identity the server presented: `scans` in
+ * the order of the server's identity changes (each key once), each key's in start order. Empty
+ * for a server the ground truth does not know.
+ */
+interface SessionScanList {
+  readonly server: ServerModel | undefined;
+  readonly scans: readonly KeyScan[];
+}
+
+/** The {@link SessionScanList} of a server and audience, built once per check and shared by its deliveries. */
+type SessionScans = (server: string, audience: string) => SessionScanList;
+
+function sessionScansOf(context: CheckContext, scansOf: ReadonlyMap<string, readonly KeyScan[]>): SessionScans {
+  const built = new Map<string, Map<string, SessionScanList>>();
+  return (serverName, audience) => {
+    let ofServer = built.get(serverName);
+    if (ofServer === undefined) built.set(serverName, (ofServer = new Map()));
+    let list = ofServer.get(audience);
+    if (list === undefined) {
+      const server = context.truth.servers.get(serverName);
+      const keys = server === undefined ? [] : [...new Set(server.identityChanges.map((change) => formatCatalogKey(change.identity, audience)))];
+      list = { server, scans: keys.flatMap((key) => scansOf.get(key) ?? []) };
+      ofServer.set(audience, list);
+    }
+    return list;
+  };
 }
 
 /**
@@ -172,10 +195,9 @@ function sessionScans(context: CheckContext, delivery: NotificationDeliveredEven
  * server's loop for the audience under any identity it presented (a loop quarantined before a
  * rotation stays stopped under the new key too).
  */
-function excused(context: CheckContext, delivery: NotificationDeliveredEvent, scansOf: ReadonlyMap<string, readonly KeyScan[]>, deadline: number): boolean {
-  const server = context.truth.servers.get(delivery.server);
+function excused(delivery: NotificationDeliveredEvent, session: SessionScanList, deadline: number): boolean {
+  const { server } = session;
   if (server === undefined) return false;
   if (server.identityChanges.some((change) => change.seq > delivery.seq && change.t <= deadline)) return true;
-  const keys = new Set(server.identityChanges.map((change) => formatCatalogKey(change.identity, delivery.audience)));
-  return [...keys].some((key) => (scansOf.get(key) ?? []).some((scan) => scan.end?.state === 'QUARANTINED' && scan.end.t <= deadline));
+  return session.scans.some((scan) => scan.end?.state === 'QUARANTINED' && scan.end.t <= deadline);
 }

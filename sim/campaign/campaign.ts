@@ -39,8 +39,9 @@ export interface CampaignOptions {
   /** Replay about 1 in this many rounds to check determinism (0: never). */
   determinismEvery: number;
   /**
-   * Rounds per batch handed to a worker; default 25, or fewer so that every worker gets a batch
-   * (a 10-round campaign on 4 workers runs batches of 3).
+   * Rounds per batch handed to a worker, every batch alike. Default: guided sizes (see
+   * {@link guidedBatchSizes}), at most 25 and fewer as the campaign nears its end, so that no
+   * worker sits idle while another finishes a long last batch.
    */
   batchSize?: number;
   /** Called between rounds with the number of rounds finished and failing so far (in any order). */
@@ -85,8 +86,8 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
     options.onProgress?.(done, failing);
   };
   const rounds = Array.from({ length: block.rounds }, (_, i) => block.firstRound + i);
-  const batchSize = options.batchSize ?? Math.max(1, Math.min(25, Math.ceil(block.rounds / Math.max(1, options.workers))));
-  const jobs = batches(rounds, batchSize).map((batch): BatchJob => ({ seed: options.seed, scenario: options.scenario, core: options.core, rounds: batch, determinismEvery: options.determinismEvery, pool: catalog?.pool }));
+  const sizes = options.batchSize === undefined ? guidedBatchSizes(block.rounds, options.workers) : undefined;
+  const jobs = batches(rounds, sizes ?? [], options.batchSize ?? 1).map((batch): BatchJob => ({ seed: options.seed, scenario: options.scenario, core: options.core, rounds: batch, determinismEvery: options.determinismEvery, pool: catalog?.pool }));
   if (options.workers === 0) {
     for (const job of jobs) {
       if (options.signal?.aborted) break;
@@ -100,9 +101,38 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
   return builder.build(performance.now() - started, interrupted); // real-clock
 }
 
-function batches<T>(items: readonly T[], size: number): T[][] {
+/** Rounds per batch at most (the guided schedule's cap, and the default before issue 12). */
+const BATCH_ROUNDS_MAX = 25;
+
+/**
+ * The batch sizes of a campaign of `rounds` on `workers` threads, in order (they sum to
+ * `rounds`): each batch is a 2·workers-th of the rounds still unassigned, between 1 and
+ * {@link BATCH_ROUNDS_MAX} (guided self-scheduling). Early batches are full, so workers ask for
+ * work as seldom as before; the last ones shrink to a round or two, so the campaign ends within
+ * about a round of its busiest worker instead of up to a whole batch of 25 after the others ran
+ * dry. Which worker runs a round never changes its trace (a round is a pure function of seed,
+ * round, scenario and core), only how evenly the threads finish. Workers 0 (in-process) or 1: batches
+ * of 25, and so for one worker (nothing to even out).
+ */
+export function guidedBatchSizes(rounds: number, workers: number): number[] {
+  const sizes: number[] = [];
+  for (let left = rounds; left > 0;) {
+    const size = workers <= 1 ? BATCH_ROUNDS_MAX : Math.max(1, Math.min(BATCH_ROUNDS_MAX, Math.ceil(left / (2 * workers))));
+    const taken = Math.min(size, left);
+    sizes.push(taken);
+    left -= taken;
+  }
+  return sizes;
+}
+
+/** `items` cut in order into batches of `sizes[0]`, `sizes[1]`, ..., then of `rest` each. */
+function batches<T>(items: readonly T[], sizes: readonly number[], rest: number): T[][] {
   const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  for (let i = 0, k = 0; i < items.length; k += 1) {
+    const size = sizes[k] ?? rest;
+    out.push(items.slice(i, i + size));
+    i += size;
+  }
   return out;
 }
 

@@ -54,7 +54,7 @@ export class ServerErrorWatch {
     };
     const send = transport.send.bind(transport);
     transport.send = (message, options) => {
-      if (this.#sentIds !== undefined && isJSONRPCRequest(message)) this.#sentIds.push(message.id);
+      if (this.#sentIds !== undefined && mayBeRequest(message) && isJSONRPCRequest(message)) this.#sentIds.push(message.id);
       return send(message, options);
     };
   }
@@ -93,10 +93,34 @@ export class ServerErrorWatch {
     }
   }
 
+  /**
+   * Notes an error response to a tracked request. The SDK's schema check (a zod parse) runs only
+   * on a message that has an `error` member and the id of a tracked request: every other message
+   * (results, requests, notifications, answers to untracked requests) fails one of those two
+   * structural tests, which the schema also requires, so the outcome is the same without it.
+   */
   #observe(message: JSONRPCMessage): void {
-    if (!isJSONRPCErrorResponse(message) || message.id === undefined || !this.#inFlight.has(message.id)) return;
+    if (this.#inFlight.size === 0 || !mayBeErrorResponse(message)) return;
+    if (!this.#inFlight.has((message as { id?: RequestId }).id as RequestId)) return;
+    if (!isJSONRPCErrorResponse(message) || message.id === undefined) return;
     this.#inFlight.set(message.id, message.error);
   }
+}
+
+/**
+ * False when `message` cannot be a JSON-RPC error response (no own-or-inherited `error` member,
+ * which the SDK's `JSONRPCErrorResponseSchema` requires); true means "run the schema".
+ */
+function mayBeErrorResponse(message: unknown): boolean {
+  return typeof message === 'object' && message !== null && 'error' in message;
+}
+
+/**
+ * False when `message` cannot be a JSON-RPC request (`JSONRPCRequestSchema` requires both `id`
+ * and `method`); true means "run the schema".
+ */
+function mayBeRequest(message: unknown): boolean {
+  return typeof message === 'object' && message !== null && 'method' in message && 'id' in message;
 }
 
 /** The one watch of each transport, so that page requests and calls on one Client share it. */
@@ -125,7 +149,7 @@ export function noteFirstErrorResponse(transport: Transport): () => RpcError | u
   let first: RpcError | undefined;
   const deliver = transport.onmessage;
   transport.onmessage = (message, extra) => {
-    if (first === undefined && isJSONRPCErrorResponse(message)) first = message.error;
+    if (first === undefined && mayBeErrorResponse(message) && isJSONRPCErrorResponse(message)) first = message.error;
     deliver?.(message, extra);
   };
   return () => first;

@@ -6,13 +6,84 @@ import canonicalize from 'canonicalize';
 import { descriptorMemo } from '../validation/internal/bounded-memo.ts';
 
 /**
- * The RFC 8785 canonical form of a JSON value.
- * @throws TypeError when the value has no JSON form (e.g. `undefined` at the root).
+ * The RFC 8785 canonical form of a JSON value, exactly as the `canonicalize` package writes it
+ * (same text, same errors): plain data is written by {@link fastJcs}, anything else by the
+ * package itself.
+ * @throws TypeError when the value has no JSON form (e.g. `undefined` at the root); the package's
+ *   Error for NaN, an infinity, a lone surrogate or a cycle.
  */
 export function jcs(value: unknown): string {
-  const text = canonicalize(value);
+  const text = fastJcs(value) ?? canonicalize(value);
   if (text === undefined) throw new TypeError('value has no JSON form');
   return text;
+}
+
+/** Thrown inside {@link fastJcsOf} when a value needs the package's own treatment. */
+const NOT_PLAIN = Symbol('not plain JSON data');
+
+/** Nesting past which {@link fastJcs} leaves the value to the package (which also finds cycles). */
+const FAST_DEPTH_MAX = 512;
+
+/**
+ * The `canonicalize` package's text for plain JSON data, without its per-call `Set`, its
+ * character loop over every string and key (a native `isWellFormed` instead) or its arrays of
+ * parts; undefined when the value holds anything the package treats specially or rejects
+ * (non-finite numbers, lone surrogates, `toJSON`, functions, bigints, class instances, holes, nesting
+ * past {@link FAST_DEPTH_MAX}, hence any cycle), so that the caller asks the package itself.
+ * Objects: own keys sorted by UTF-16 code units (`Array.prototype.sort`), members whose value is
+ * undefined or a symbol left out; arrays: undefined and symbol members become null.
+ */
+function fastJcs(value: unknown): string | undefined {
+  try {
+    return fastJcsOf(value, 0);
+  } catch (error) {
+    if (error === NOT_PLAIN) return undefined;
+    throw error;
+  }
+}
+
+function fastJcsOf(value: unknown, depth: number): string {
+  switch (typeof value) {
+    case 'string':
+      if (!(value as string & { isWellFormed(): boolean }).isWellFormed()) throw NOT_PLAIN;
+      return JSON.stringify(value);
+    case 'number':
+      if (!Number.isFinite(value)) throw NOT_PLAIN;
+      return JSON.stringify(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'object':
+      break;
+    default:
+      throw NOT_PLAIN;
+  }
+  if (value === null) return 'null';
+  if (depth >= FAST_DEPTH_MAX) throw NOT_PLAIN;
+  if (Array.isArray(value)) {
+    if (Object.getPrototypeOf(value) !== Array.prototype || typeof (value as { toJSON?: unknown }).toJSON === 'function') throw NOT_PLAIN;
+    let text = '[';
+    for (let i = 0; i < value.length; i += 1) {
+      // The package maps over the array, which skips a hole and joins it as an empty string.
+      if (!(i in value)) throw NOT_PLAIN;
+      const item: unknown = value[i];
+      if (i > 0) text += ',';
+      text += item === undefined || typeof item === 'symbol' ? 'null' : fastJcsOf(item, depth + 1);
+    }
+    return `${text}]`;
+  }
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  if ((prototype !== Object.prototype && prototype !== null) || typeof (value as { toJSON?: unknown }).toJSON === 'function') throw NOT_PLAIN;
+  const record = value as Record<string, unknown>;
+  let text = '{';
+  let first = true;
+  for (const key of Object.keys(record).sort()) {
+    const member = record[key];
+    if (member === undefined || typeof member === 'symbol') continue;
+    if (!(key as string & { isWellFormed(): boolean }).isWellFormed()) throw NOT_PLAIN;
+    text += `${first ? '' : ','}${JSON.stringify(key)}:${fastJcsOf(member, depth + 1)}`;
+    first = false;
+  }
+  return `${text}}`;
 }
 
 /** Lowercase hex sha256 of a UTF-8 string. */
@@ -38,7 +109,24 @@ const canonicalMemo = descriptorMemo<string>(0.5);
  * this turns the recursive canonicalisation into one native stringify and a map lookup.
  */
 export function jcsMemo(value: unknown): string {
-  return jcsMemoOfText(value, JSON.stringify(value));
+  const known = typeof value === 'object' && value !== null ? KNOWN_TEXTS.get(value) : undefined;
+  return jcsMemoOfText(value, known ?? JSON.stringify(value));
+}
+
+/**
+ * `JSON.stringify` texts of frozen values, by identity (see {@link rememberFrozenText}): a
+ * snapshot's descriptors, whose texts the page source kept, so that digesting the snapshot does
+ * not stringify them again.
+ */
+const KNOWN_TEXTS = new WeakMap<object, string>();
+
+/**
+ * Records that `text` is `JSON.stringify(value)` for {@link jcsMemo}. Only for a value that is
+ * frozen all the way down (or about to be, before anything else reads it: `buildSnapshot`
+ * freezes its descriptors as it builds the snapshot), so the text can never go stale.
+ */
+export function rememberFrozenText(value: object, text: string): void {
+  KNOWN_TEXTS.set(value, text);
 }
 
 /**

@@ -105,8 +105,33 @@ function canonicalArtifact(artifact: unknown): string {
   for (const key of Object.keys(record).sort()) {
     const value = record[key];
     if (value === undefined || typeof value === 'symbol') continue;
-    const text = key === 'tools' ? `[${(value as unknown[]).map((tool) => (tool === undefined || typeof tool === 'symbol' ? 'null' : jcsMemo(tool))).join(',')}]` : jcs(value);
+    const text = key === 'tools' ? `[${(value as unknown[]).map((tool) => (tool === undefined || typeof tool === 'symbol' ? 'null' : snapshotToolText(tool) ?? jcsMemo(tool))).join(',')}]` : jcs(value);
     members.push(`${jcs(key)}:${text}`);
   }
   return `{${members.join(',')}}`;
+}
+
+/** The members of a snapshot's tool (`SnapshotTool`), in JCS order (UTF-16 code units). */
+const SNAPSHOT_TOOL_KEYS = ['annotations', 'descriptorDigest', 'effectClass', 'inputSchemaDigest', 'name', 'outputSchemaDigest', 'shortDescription', 'source', 'verdict'] as const;
+
+/**
+ * JCS of one snapshot tool composed member by member, equal to `jcs(tool)`: the descriptor
+ * (`source`, the bulk of the text) through {@link jcsMemo}, which finds the text the page source
+ * kept instead of stringifying it, the small members through {@link jcs}, in the order
+ * {@link SNAPSHOT_TOOL_KEYS} lists them (already JCS order). Undefined, and the caller
+ * canonicalises the tool whole, for anything but a plain object with exactly those members
+ * (none of them undefined, a symbol or a function, which JCS would leave out or reject).
+ */
+function snapshotToolText(tool: unknown): string | undefined {
+  if (typeof tool !== 'object' || tool === null || Object.getPrototypeOf(tool) !== Object.prototype) return undefined;
+  const record = tool as Record<string, unknown>;
+  if (Object.keys(record).length !== SNAPSHOT_TOOL_KEYS.length || typeof record.toJSON === 'function') return undefined;
+  let text = '{';
+  for (const key of SNAPSHOT_TOOL_KEYS) {
+    if (!Object.hasOwn(record, key)) return undefined;
+    const value = record[key];
+    if (value === undefined || typeof value === 'symbol' || typeof value === 'function') return undefined;
+    text += `${text.length > 1 ? ',' : ''}"${key}":${key === 'source' ? jcsMemo(value) : jcs(value)}`;
+  }
+  return `${text}}`;
 }

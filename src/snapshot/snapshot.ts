@@ -9,6 +9,7 @@ import { checkTools, toolName, type ContentChecks, type ToolVerdict } from '../v
 import { effectClassOf, trustDigest, type EffectClass, type TrustConfig } from '../validation/trust.ts';
 import { descriptorMemo } from '../validation/internal/bounded-memo.ts';
 import { descriptorDigest, descriptorDigestOfText, pageRoot, schemaDigest, snapshotDigest } from './digests.ts';
+import { rememberFrozenText } from './canonical.ts';
 
 /**
  * One tool of a snapshot. `source` is the descriptor exactly as the server sent it: the object
@@ -89,6 +90,11 @@ export function buildSnapshot(input: SnapshotInput, contentChecks: ContentChecks
     return text === undefined ? descriptorDigest(source) : descriptorDigestOfText(source, text);
   });
   const verdicts = contentChecks(sources, digests, input.trust);
+  // The descriptors are frozen with the snapshot below: their kept texts serve its digest.
+  sources.forEach((source, index) => {
+    const text = texts[index];
+    if (typeof source === 'object' && source !== null && text !== undefined && text !== 'null') rememberFrozenText(source, text);
+  });
   return deepFreeze({
     schema: 'toolCatalogSnapshot.v1',
     serverIdentity: input.key.identity,

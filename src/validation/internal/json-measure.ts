@@ -15,73 +15,100 @@ export type JsonMeasure =
  * The UTF-8 byte length of `JSON.stringify(value)` (compact), or `over` as soon as it passes
  * `bytesMax`, or `not-json` for a value with no faithful JSON form (undefined, functions, bigint,
  * non-finite numbers, class instances). Values past the limit are not visited, so a non-JSON
- * value there is not reported.
+ * value there is not reported. The walk allocates only its stack and each object's key list:
+ * strings and keys that need no escaping are measured in place (see {@link jsonStringBytes}).
  */
 export function measureJson(value: unknown, bytesMax: number): JsonMeasure {
+  // Children are pushed in member order and popped last first, as before this walk kept no
+  // per-value records: which of `over` and `not-json` comes first depends on that order.
   const pending: unknown[] = [value];
   let bytes = 0;
   while (pending.length > 0) {
-    const own = ownBytes(pending.pop());
-    if (own === null) return { kind: 'not-json' };
-    bytes += own.bytes;
+    const item = pending.pop();
+    if (item === null) bytes += 4;
+    else {
+      switch (typeof item) {
+        case 'string':
+          bytes += jsonStringBytes(item);
+          break;
+        case 'number':
+          if (!Number.isFinite(item)) return { kind: 'not-json' };
+          bytes += numberChars(item);
+          break;
+        case 'boolean':
+          bytes += item ? 4 : 5;
+          break;
+        case 'object':
+          if (Array.isArray(item)) {
+            // Brackets and commas. A hole is visited as `undefined`, which is not JSON.
+            bytes += 2 + Math.max(0, item.length - 1);
+            for (let i = 0; i < item.length; i += 1) pending.push(item[i]);
+          } else {
+            // Braces, commas, quoted keys and colons. Only plain objects are JSON as received.
+            const prototype = Object.getPrototypeOf(item);
+            if (prototype !== Object.prototype && prototype !== null) return { kind: 'not-json' };
+            const keys = Object.keys(item);
+            bytes += 2 + Math.max(0, keys.length - 1);
+            for (const key of keys) {
+              bytes += jsonStringBytes(key) + 1;
+              pending.push((item as Record<string, unknown>)[key]);
+            }
+          }
+          break;
+        default:
+          return { kind: 'not-json' };
+      }
+    }
     if (bytes > bytesMax) return { kind: 'over' };
-    for (const child of own.children) pending.push(child);
   }
   return { kind: 'json', bytes };
 }
 
 /** The deepest nesting of objects and arrays in `value`: a scalar is 0, `{}` is 1. */
 export function jsonDepth(value: unknown): number {
-  const pending: [unknown, number][] = [[value, 1]];
+  const pending: unknown[] = [value];
+  const depths: number[] = [1];
   let deepest = 0;
   while (pending.length > 0) {
-    const [item, depth] = pending.pop() as [unknown, number];
+    const item = pending.pop();
+    const depth = depths.pop() as number;
     if (typeof item !== 'object' || item === null) continue;
-    deepest = Math.max(deepest, depth);
-    for (const child of Object.values(item)) pending.push([child, depth + 1]);
+    if (depth > deepest) deepest = depth;
+    if (Array.isArray(item)) {
+      for (let i = 0; i < item.length; i += 1) {
+        pending.push(item[i]);
+        depths.push(depth + 1);
+      }
+    } else {
+      for (const key of Object.keys(item)) {
+        pending.push((item as Record<string, unknown>)[key]);
+        depths.push(depth + 1);
+      }
+    }
   }
   return deepest;
 }
 
-/** One value's own bytes (punctuation, keys, scalars) and the children still to measure. */
-interface OwnBytes {
-  bytes: number;
-  children: readonly unknown[];
+/**
+ * Characters that `JSON.stringify` escapes (quote, backslash, controls) or that need a closer
+ * look (any UTF-16 surrogate: a lone one is escaped as `\uXXXX`, a pair is one 4-byte character).
+ */
+const NEEDS_ESCAPE_OR_SURROGATE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/**
+ * The UTF-8 bytes of `JSON.stringify(text)`: for text with nothing to escape and no surrogate,
+ * its own UTF-8 length and two quotes, without building the quoted copy; otherwise measured on
+ * that copy.
+ */
+function jsonStringBytes(text: string): number {
+  if (!NEEDS_ESCAPE_OR_SURROGATE.test(text)) return Buffer.byteLength(text, 'utf8') + 2;
+  return Buffer.byteLength(JSON.stringify(text), 'utf8');
 }
 
-const NO_CHILDREN: readonly unknown[] = [];
-
-function ownBytes(item: unknown): OwnBytes | null {
-  if (item === null) return { bytes: 4, children: NO_CHILDREN };
-  switch (typeof item) {
-    case 'string':
-      return { bytes: utf8Bytes(JSON.stringify(item)), children: NO_CHILDREN };
-    case 'number':
-      return Number.isFinite(item) ? { bytes: JSON.stringify(item).length, children: NO_CHILDREN } : null;
-    case 'boolean':
-      return { bytes: item ? 4 : 5, children: NO_CHILDREN };
-    case 'object':
-      return Array.isArray(item) ? arrayBytes(item) : objectBytes(item);
-    default:
-      return null;
-  }
-}
-
-/** Brackets and commas. A hole is visited as `undefined`, which is not JSON. */
-function arrayBytes(items: unknown[]): OwnBytes {
-  return { bytes: 2 + Math.max(0, items.length - 1), children: items };
-}
-
-/** Braces, commas, quoted keys and colons. Only plain objects are JSON as received. */
-function objectBytes(item: object): OwnBytes | null {
-  const prototype = Object.getPrototypeOf(item);
-  if (prototype !== Object.prototype && prototype !== null) return null;
-  const keys = Object.keys(item);
-  let bytes = 2 + Math.max(0, keys.length - 1);
-  for (const key of keys) bytes += utf8Bytes(JSON.stringify(key)) + 1;
-  return { bytes, children: Object.values(item) };
-}
-
-function utf8Bytes(text: string): number {
-  return Buffer.byteLength(text, 'utf8');
+/** The length of `JSON.stringify(n)` for a finite number (ASCII, so its bytes); digits counted for safe integers. */
+function numberChars(n: number): number {
+  if (!Number.isSafeInteger(n)) return JSON.stringify(n).length;
+  let chars = n < 0 ? 2 : 1;
+  for (let rest = Math.abs(n); rest >= 10; rest = Math.floor(rest / 10)) chars += 1;
+  return chars;
 }
