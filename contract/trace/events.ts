@@ -17,7 +17,7 @@ import {
 import { eventOf } from '../internal/event.ts';
 import {
   CALL_OUTCOMES, CORE_CALLS, CORE_FAILURE_REASONS, DISCLOSURE_REFUSALS, EFFECT_CLASSES, GATE_DECISIONS, HOST_CRASH_POINTS, PLAN_KINDS, PLANTED_DEFECTS,
-  POLICY_CHANNELS, PUBLISH_STATUSES, REQUEST_SETTLEMENTS, ROUND_END_REASONS, ROUND_STATUSES, SCAN_END_REASONS, SCAN_END_STATES,
+  POLICY_CHANNELS, PUBLISH_STATUSES, REQUEST_SETTLEMENTS, ROLLBACK_DELIVERIES, ROLLBACK_TRIGGER_KINDS, ROUND_END_REASONS, ROUND_STATUSES, SCAN_END_REASONS, SCAN_END_STATES,
   SERVER_CALL_REFUSALS, SURFACE_CHECKS, SURFACE_FIELDS, SURFACE_HOOKS, SURFACE_LATE_STEPS, SURFACE_LIMITS, SURFACE_REFUSALS,
   SURFACE_STAGES, TOOL_VERDICTS,
 } from './codes.ts';
@@ -253,6 +253,15 @@ const policyPush = eventOf('world', 'policy_push', admission('the policy service
   delivered: field(bool, 'false when the push is lost'),
 });
 
+/** World: an operator or monitor trigger asked the core to roll a key back (F19). */
+const rollbackTriggered = eventOf('world', 'rollback_triggered', admission('an operator or monitor trigger (F19: the missing-tool rate rose, or a privilege escalation) asked the core to roll catalog key `key` back; when `delivered`, the core must at once (after one policy poll) either publish a rollback (`rolledBackFrom`) to an earlier generation that is unexpired and discovered under the policy holding now, or DISABLE the key (`server_disabled`); from then on nothing is leased for the rolled-away generation', 'I21, I28, I29'), {
+  server,
+  audience,
+  key: field(catalogKey, 'the key of `audience` on the identity the server presents at `t`'),
+  kind: field(oneOf(ROLLBACK_TRIGGER_KINDS), 'what the monitor saw; see [Codes](#codes)'),
+  delivery: field(oneOf(ROLLBACK_DELIVERIES), '`unsupported`: the core has no `rollback` and is not judged on it; `host_down`: the host was dead (F18)'),
+});
+
 /** World: a session's planner bound a call to a disclosed (or guessed) tool. */
 const planMade = eventOf('world', 'plan_made', {
   ...admission('the session\'s planner bound a call to a disclosed (or guessed) tool'),
@@ -439,6 +448,7 @@ export const TRACE_EVENTS = {
   effect_policy: effectPolicy,
   policy_changed: policyChanged,
   policy_push: policyPush,
+  rollback_triggered: rollbackTriggered,
   plan_made: planMade,
   confirmation,
   call_sent: callSent,
