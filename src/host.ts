@@ -266,7 +266,9 @@ export class CatalogHost {
    * polls the audience's policy once (so a lost push cannot make an old generation look
    * authorized), then rolls the pointer back in one CAS to the latest earlier generation that is
    * unexpired and was discovered under the policy epoch, server identity and trust configuration
-   * holding now ({@link CatalogRegistry.rollback}); if none qualifies the key becomes DISABLED.
+   * holding now ({@link CatalogRegistry.rollback}); if none qualifies the key becomes DISABLED. The
+   * generation judged bad is the one active when the trigger came: one a refresh published during
+   * the poll is rolled away with it.
    * The identity holding now is the one the key's live connection presents; without a live
    * connection nothing can prove it, so no generation qualifies. From the rollback on, the gate
    * admits (and leases) only against the new active generation, never the rolled-away one.
@@ -274,10 +276,12 @@ export class CatalogHost {
    * @throws the store's write error (as a rejection).
    */
   async rollback(audience: AudienceClass, identity: string, reason: string): Promise<RollbackResult> {
+    // The generation the trigger is about: the one active now, before the poll lets a refresh publish.
+    const flagged = this.registry.active({ identity, ...audience })?.catalogGeneration;
     await this.policy.pollNow(audience);
     const presented = this.#connectionIdentity({ audience, identity });
     const guards = { policyEpoch: this.policy.epoch(audience), identity: presented ?? '', trustConfigDigest: trustDigest(this.config.trust) };
-    return this.registry.rollback({ identity, ...audience }, reason, guards);
+    return this.registry.rollback({ identity, ...audience }, reason, guards, flagged);
   }
 
   /** Forgets a session's disclosures (it ended); its later calls are refused UNDISCLOSED_TOOL. */

@@ -142,6 +142,16 @@ describe.each(STORES)('CatalogRegistry on the %s store', (_name, newStore) => {
       expect(r.rollback(key, 'operator', guards)).toEqual({ ok: false, code: 'DISABLED' });
     });
 
+    it('rolls away the flagged generation and every later one (a refresh that published while the caller polled)', () => {
+      const { registry: r } = registry();
+      r.publish(snapshot('a', 3), 0, guards);
+      r.publish(snapshot('b', 4), 1, guards);
+      r.publish(snapshot('c', 5), 2, guards);
+      // The trigger flagged generation 2; generation 3 came after it: both are rolled away.
+      const rolled = r.rollback(key, 'missing-tool rate rose', guards, 2);
+      expect(rolled.ok && [rolled.record.catalogGeneration, rolled.record.rolledBackFrom, rolled.record.snapshot.scanId]).toEqual([4, 1, 'a']);
+    });
+
     it('answers NOTHING_PUBLISHED for a key with no generation, and changes nothing', () => {
       const { registry: r, events } = registry();
       expect(r.rollback(key, 'operator', guards)).toEqual({ ok: false, code: 'NOTHING_PUBLISHED' });

@@ -127,34 +127,40 @@ export class CatalogRegistry {
    * The republish and its catalog receipt (carrying `reason`) are one store write; so is the
    * DISABLED mark. Leases stop for the rolled-away generation at once: the gate admits only
    * against the active generation (src/admission/gate.ts, `generationFor`).
+   *
+   * `flaggedGeneration` (default: the active one) is the generation the trigger judged bad, read
+   * when the trigger came: if later generations were published since (a refresh racing the
+   * caller's policy poll), they are rolled away with it, so the rollback never lands on the
+   * flagged content itself.
    * @throws the store's write error (nothing is published or emitted then).
    */
-  rollback(key: CatalogKey, reason: string, guards: PublishGuards): RollbackResult {
+  rollback(key: CatalogKey, reason: string, guards: PublishGuards, flaggedGeneration?: number): RollbackResult {
     const name = this.storeKey(key);
     const active = this.store.active(name);
     if (active === undefined) return { ok: false, code: 'NOTHING_PUBLISHED' };
-    const source = this.#rollbackSource(name, active, guards);
+    const source = this.#rollbackSource(name, active, guards, Math.min(flaggedGeneration ?? active.catalogGeneration, active.catalogGeneration));
     if (source === undefined) {
       this.store.disable(name, reason);
       this.sink.emit({ type: 'server_disabled', key: name, reason });
       return { ok: false, code: 'DISABLED' };
     }
     const record: GenerationRecord = { ...source, catalogGeneration: active.catalogGeneration + 1, publishedAt: this.clock.now(), rolledBackFrom: source.catalogGeneration };
-    if (!this.store.compareAndSet(name, active.catalogGeneration, record, catalogReceiptOf(record, reason))) return this.rollback(key, reason, guards);
+    if (!this.store.compareAndSet(name, active.catalogGeneration, record, catalogReceiptOf(record, reason))) return this.rollback(key, reason, guards, flaggedGeneration);
     this.#emitPublished(name, record);
     return { ok: true, record };
   }
 
-  #rollbackSource(name: string, active: GenerationRecord, guards: PublishGuards): GenerationRecord | undefined {
+  #rollbackSource(name: string, active: GenerationRecord, guards: PublishGuards, flagged: number): GenerationRecord | undefined {
+    const newer: GenerationRecord[] = [active];
     const earlier: GenerationRecord[] = [];
     for (let generation = active.catalogGeneration - 1; generation >= 1; generation -= 1) {
       const record = this.store.generation(name, generation);
-      if (record !== undefined) earlier.push(record);
+      if (record !== undefined) (generation >= flagged ? newer : earlier).push(record);
     }
-    // Content already judged bad: the active one, and every generation a rollback rolled away
-    // (the one just below a rollback's own generation).
-    const rolledAway = new Set([active.snapshotDigest]);
-    for (const record of [active, ...earlier]) {
+    // Content judged bad: the flagged generation and every later one, and every generation an
+    // earlier rollback rolled away (the one just below a rollback's own generation).
+    const rolledAway = new Set(newer.map((record) => record.snapshotDigest));
+    for (const record of [...newer, ...earlier]) {
       if (record.rolledBackFrom === null) continue;
       const away = this.store.generation(name, record.catalogGeneration - 1);
       if (away !== undefined) rolledAway.add(away.snapshotDigest);
