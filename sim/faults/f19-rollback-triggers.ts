@@ -45,7 +45,8 @@ export const F19: FaultDefinition<'F19', typeof RATES> = {
       return { atMs, server: server.id, audience: rng.pick(server.audiences), kind: rng.pick(rates.kinds) };
     });
   },
-  fragment: (plan) => plan.rollbackTriggers ?? [],
+  // Which server and audience a trigger names is picked among other faults' data (F16 adds audiences): left out.
+  fragment: (plan) => (plan.rollbackTriggers ?? []).map(({ atMs, kind }) => ({ atMs, kind })),
   reductions: (plan) => (plan.rollbackTriggers ?? []).map((trigger) => ({
     name: `no rollback trigger at ${trigger.atMs} ms (${trigger.kind})`,
     plan: { ...plan, rollbackTriggers: (plan.rollbackTriggers ?? []).filter((other) => other !== trigger) },
