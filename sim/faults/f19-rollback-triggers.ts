@@ -35,7 +35,8 @@ export const F19: FaultDefinition<'F19', typeof RATES> = {
   title: 'operator and monitor rollback triggers (missing-tool rate rise, privilege escalation): roll back to a fresh, authorized generation or DISABLE',
   lifetime: 'episode',
   probes: ['rollback-missing-tool-delivered', 'rollback-escalation-delivered', 'rolled-back-to-fresh', 'rollback-disabled'],
-  presentIn: (plan: RoundPlan) => (plan.rollbackTriggers ?? []).length > 0,
+  // A trigger for a server or audience the plan no longer has (a shrink dropped it) does nothing.
+  presentIn: (plan: RoundPlan) => (plan.rollbackTriggers ?? []).some((trigger) => plan.servers.some((server) => server.id === trigger.server && server.audiences.includes(trigger.audience))),
   generateRound({ plan }, rng, rates) {
     const servers = plan.servers.filter((server) => server.audiences.length > 0);
     if (servers.length === 0) return;
