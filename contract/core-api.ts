@@ -15,7 +15,9 @@
  * 4. if the core has a tool surface stage ({@link CoreAdapter.modelTurn}, optional), the planners
  *    also run model turns: the core prepares a model request through the world's hooks and
  *    dispatches it to the world's simulated model, or refuses it and settles it in the world's ledger;
- * 5. at the end it calls {@link CoreAdapter.stop}.
+ * 5. if the core can roll back ({@link CoreAdapter.rollback}, optional), operator and monitor
+ *    triggers (F19) ask it to roll a catalog key back at planned times;
+ * 6. at the end it calls {@link CoreAdapter.stop}.
  * Throughout, the core reports what it did as {@link CoreObservation}s on `env.sink`; the oracle
  * judges those against the world's ground truth and trusts none it can check.
  *
@@ -197,6 +199,22 @@ export type DisclosureResult =
   | { ok: true; key: string; generation: number; snapshotDigest: string; tools: DisclosedTool[] }
   | { ok: false; code: WorldFields<'disclosure_refused'>['code'] };
 
+/**
+ * An operator or monitor trigger (F19, seed 001's rollout rule) for one catalog key: the
+ * missing-tool rate rose, or one privilege escalation occurred. The world writes it to the trace
+ * as `rollback_triggered` (ground truth for I21, I28, I29).
+ */
+export interface RollbackTrigger {
+  /** What was seen: `missing_tool_rate` or `privilege_escalation`. */
+  kind: 'missing_tool_rate' | 'privilege_escalation';
+  /** The catalog key, `<identity>|<tenant>.<role>`, with the identity the server presents now. */
+  key: string;
+  tenant: string;
+  role: string;
+  /** The identity the server presents now (the key's identity). */
+  identity: string;
+}
+
 /** A planned call, bound to the snapshot that disclosed the tool (SPEC section 1, "plan"). */
 export interface CallRequest {
   /** Unique per call: the core writes it in `gate_decision` and `receipt`. */
@@ -321,6 +339,16 @@ export interface CoreAdapter {
    * no model turn and the summary says so.
    */
   modelTurn?(turn: ModelTurn): Promise<void>;
+  /**
+   * Optional, since catsim.core.v1 (docs/CORE-API.md, "Rollback"): an operator or monitor
+   * trigger for `trigger.key`. The core must roll the key's active pointer back (one CAS) to the
+   * latest earlier generation that is unexpired and was discovered under the policy epoch, grants
+   * and server identity that hold now, and stop leasing the rolled-away generation at once; if no
+   * earlier generation qualifies it must DISABLE the key (`server_disabled`). A key with nothing
+   * published needs nothing. Resolve when decided; must not reject (a rejection is CORE_FAILED).
+   * A core without it is not judged on rollbacks: the world writes each trigger `unsupported`.
+   */
+  rollback?(trigger: RollbackTrigger): Promise<void>;
 }
 
 /** Builds a core for one round; must only build (no I/O and no timers until `attach`). */

@@ -25,6 +25,8 @@ import { checkPlanDigest } from './invariants/plan-digest.ts';
 import { checkPointerHistory } from './invariants/pointer-history.ts';
 import { checkReceipts } from './invariants/receipts.ts';
 import { checkRevocation } from './invariants/revocation.ts';
+import { checkRollback } from './invariants/rollback.ts';
+import { triggerOutcomes } from './internal/rollback-outcome.ts';
 import { checkScanTermination } from './invariants/scan-termination.ts';
 import { checkSurface } from './invariants/surface.ts';
 import { buildSurfaceTurns } from './surface-turns.ts';
@@ -48,7 +50,8 @@ import type { InvariantId, Violation } from './violation.ts';
  *   plus lost compare-and-swaps, I11: disclosures, ADMITs against a published generation, and
  *   rollbacks, I12: (server, audience) session keys of a settled round plus their probes that
  *   must be admitted, I13: scans seen by the world plus scans started by the core plus pages the
- *   core read; I14-I17 of a host restart, see invariants/host-restart.ts; I27: publishes plus
+ *   core read; I14-I17 of a host restart, see invariants/host-restart.ts; I21, I28, I29 of a
+ *   rollback trigger (triggered rollbacks, rollback publishes, owed triggers; invariants/rollback.ts); I27: publishes plus
  *   disclosures plus ADMITs; I22: surfaces the model received, I23: dispatched turns, I24:
  *   reserved turns, I25: turns with a capacity, I26: harmless turns within their capacity), so a
  *   report can show the oracle did work.
@@ -80,6 +83,7 @@ const INVARIANT_GROUPS: readonly InvariantGroupCheck[] = [
   checkCoreConduct,
   checkHostRestart,
   checkCatalogLimits,
+  checkRollback,
   checkSurface,
 ];
 
@@ -103,6 +107,7 @@ export function checkEvents(header: TraceHeader, events: readonly TraceEvent[]):
     truth,
     observed: buildObservations(events),
     surface: buildSurfaceTurns(events),
+    rollbacks: triggerOutcomes(events),
     endT: truth.roundEnd?.t ?? events[events.length - 1]?.t ?? 0,
   };
   const findings = new Findings(header.round);

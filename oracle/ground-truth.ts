@@ -32,6 +32,7 @@ import {
   type DisclosureEvent,
   type EffectPolicyEvent,
   type HostCrashedEvent,
+  type RollbackTriggeredEvent,
   type HostRestartedEvent,
   type IdentityRotatedEvent,
   type NotificationDeliveredEvent,
@@ -261,6 +262,8 @@ export class GroundTruth {
   readonly callsExecuted: CallExecutedEvent[] = [];
   /** Every `core_failed`, in trace order. */
   readonly coreFailures: CoreFailedEvent[] = [];
+  /** Every `rollback_triggered` (F19), in trace order. */
+  readonly rollbackTriggers: RollbackTriggeredEvent[] = [];
   /** Every `host_crashed` (F18), in trace order. */
   readonly hostCrashes: HostCrashedEvent[] = [];
   /** Every `host_restarted` (F18), in trace order. */
@@ -341,6 +344,7 @@ export function buildGroundTruth(events: readonly TraceEvent[]): GroundTruth {
       case 'disclosure_refused': truth.server(event.server).askedAudiences.add(event.audience); break;
       case 'core_failed': truth.coreFailures.push(event); break;
       case 'host_crashed': truth.hostCrashes.push(event); break;
+      case 'rollback_triggered': truth.rollbackTriggers.push(event); break;
       case 'host_restarted': truth.hostRestarts.push(event); break;
       case 'round_end': truth.roundEnd ??= event; break;
       case 'effect_policy': truth.setEffectPolicy(event); break;

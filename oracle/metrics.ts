@@ -24,6 +24,10 @@ import { revocationDelays } from './revocation-delays.ts';
  * - `probes`: the probes ground truth says must be admitted, and how many got an ADMIT (same
  *   session and planId); counted in every round, settled or not.
  * - `surface`: the round's model turns (SPEC section 8; see {@link SurfaceMetrics}).
+ * - `rollbackTriggers` (only in a round with F19 triggers): the triggers by what became of them:
+ *   `unsupported` (the core has no `rollback`: not judged), `host_down`, and for delivered ones
+ *   `rolled back`, `DISABLED`, `ignored` (an I29 violation), `crashed` (a host crash came first)
+ *   or `nothing owed` (no live publish of the key).
  */
 export interface RoundMetrics {
   readonly decisions: Record<string, number>;
@@ -33,6 +37,7 @@ export interface RoundMetrics {
   readonly unknownDialectAdmissions: number;
   readonly probes: { readonly expected: number; readonly admitted: number };
   readonly surface: SurfaceMetrics;
+  readonly rollbackTriggers?: Record<string, number>;
 }
 
 /**
@@ -72,7 +77,26 @@ export function computeMetrics(context: CheckContext): RoundMetrics {
     unknownDialectAdmissions: unknownDialectAdmissions(context),
     probes: probeCounts(context),
     surface: surfaceMetrics(context),
+    ...rollbackTriggerCounts(context),
   };
+}
+
+/** What became of the round's rollback triggers (F19); nothing for a round without any. */
+function rollbackTriggerCounts(context: CheckContext): { rollbackTriggers?: Record<string, number> } {
+  const triggers = context.truth.rollbackTriggers;
+  if (triggers.length === 0) return {};
+  const counts: Record<string, number> = {};
+  const owed = new Map(context.rollbacks.map((outcome) => [outcome.trigger.seq, outcome]));
+  for (const trigger of triggers) {
+    const outcome = owed.get(trigger.seq);
+    const label = trigger.delivery !== 'delivered' ? trigger.delivery
+      : outcome === undefined ? 'nothing owed'
+        : outcome.outcome?.type === 'published' ? 'rolled back'
+          : outcome.outcome?.type === 'server_disabled' ? 'DISABLED'
+            : outcome.crashed ? 'crashed' : 'ignored';
+    counts[label] = (counts[label] ?? 0) + 1;
+  }
+  return { rollbackTriggers: counts };
 }
 
 /** Empty surface metrics (a round without model turns). */

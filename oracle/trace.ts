@@ -91,6 +91,8 @@ export type PublishedEvent = TraceEventOf<'published'>;
 export type CasConflictEvent = TraceEventOf<'cas_conflict'>;
 /** Core: no earlier generation qualified for a rollback, so `key` is DISABLED. */
 export type ServerDisabledEvent = TraceEventOf<'server_disabled'>;
+/** World: an operator or monitor trigger asked the core to roll a key back (F19). */
+export type RollbackTriggeredEvent = TraceEventOf<'rollback_triggered'>;
 /** Core: the core learned a new policy epoch for an audience. */
 export type PolicySeenEvent = TraceEventOf<'policy_seen'>;
 /** Core: the gate decided one call (SPEC section 7). */

@@ -17,7 +17,7 @@ import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { CoreFactory, SimConnection } from './cores/adapter.ts';
 import { captureUnhandledRejections, errorText, type CoreFailure } from './cores/guard.ts';
 import { HostProcess, isHostDown } from './host/host-process.ts';
-import type { RoundPlan, ServerPlan } from './plan/types.ts';
+import type { RollbackTriggerPlan, RoundPlan, ServerPlan } from './plan/types.ts';
 import { createStreams, type Rng, type Streams } from './random.ts';
 import { World } from './runtime/world.ts';
 import { SimCatalogServer } from './server/catalog-server.ts';
@@ -150,6 +150,25 @@ function startRound(context: RoundContext, servers: SimCatalogServer[]): void {
   for (const server of servers) {
     for (const audience of server.plan.audiences) startSession(context, server, audience);
   }
+  for (const trigger of context.plan.rollbackTriggers ?? []) {
+    const server = servers.find((candidate) => candidate.plan.id === trigger.server);
+    if (server !== undefined) context.world.schedule(trigger.atMs, () => triggerRollback(context, server, trigger));
+  }
+}
+
+/**
+ * F19: one operator or monitor trigger. Ground truth first (`rollback_triggered`, with the key at
+ * the identity the server presents now and whether the core could hear it), then the core's
+ * `rollback` when it has one and the host is up.
+ */
+function triggerRollback(context: RoundContext, server: SimCatalogServer, trigger: RollbackTriggerPlan): void {
+  const { adapter, recorder } = context;
+  const [tenant, role] = trigger.audience.split('.') as [string, string];
+  const identity = server.identity();
+  const key = `${identity}|${trigger.audience}`;
+  const delivery = adapter.down ? 'host_down' : adapter.rollbackSupported ? 'delivered' : 'unsupported';
+  recorder.world('rollback_triggered', { server: server.plan.id, audience: trigger.audience, key, kind: trigger.kind, delivery });
+  if (delivery === 'delivered') void adapter.rollback({ kind: trigger.kind, key, tenant, role, identity });
 }
 
 /** Offers the core one catalog key, schedules its planned episodes (cuts), and starts its planner. */

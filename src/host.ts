@@ -24,12 +24,12 @@ import { RevisionWatch } from './discovery/revision-watch.ts';
 import { REFERENCE_SEAMS, type CoreSeams } from './internal/seams.ts';
 import { audienceName, keyName, type AudienceClass, type CatalogKey } from './keys.ts';
 import type { Clock, ObservationSink, Random, Scheduler } from './ports.ts';
-import type { CatalogRegistry, ServeResult } from './registry/registry.ts';
+import type { CatalogRegistry, RollbackResult, ServeResult } from './registry/registry.ts';
 import { openSqliteStore } from './registry/sqlite-store.ts';
 import type { CallReceipt, GenerationRecord, RegistryStore } from './registry/store.ts';
 import type { SnapshotTool } from './snapshot/snapshot.ts';
 import { ArgumentValidator } from './validation/argument-validator.ts';
-import type { TrustConfig } from './validation/trust.ts';
+import { trustDigest, type TrustConfig } from './validation/trust.ts';
 
 /** Default time a sent `tools/call` may take before its outcome is `unknown`, ms. */
 export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
@@ -93,6 +93,9 @@ export interface HostConfig {
 export type CallResult =
   | { admitted: false; callId: string; code: RefusalCode; argumentErrors?: string[] }
   | ({ admitted: true; callId: string; leaseId: string; outcome: CallOutcome } & Omit<DispatchResult, 'outcome'>);
+
+/** The parts of a request that name its catalog key. */
+type KeyOf = Pick<CallRequest, 'audience' | 'identity'>;
 
 /** A page source that can also carry calls: it exposes the SDK Client of its live connection. */
 interface CallCapableSource extends PageSource {
@@ -275,6 +278,30 @@ export class CatalogHost {
     return { admitted: true, callId: request.callId, leaseId: lease.leaseId, ...sent };
   }
 
+  /**
+   * An operator or monitor trigger (seed 001's rollout rule: the missing-tool rate rose, or a
+   * privilege escalation was seen) for the key of `audience` on the server presenting `identity`:
+   * polls the audience's policy once (so a lost push cannot make an old generation look
+   * authorized), then rolls the pointer back in one CAS to the latest earlier generation that is
+   * unexpired and was discovered under the policy epoch, server identity and trust configuration
+   * holding now ({@link CatalogRegistry.rollback}); if none qualifies the key becomes DISABLED. The
+   * generation judged bad is the one active when the trigger came: one a refresh published during
+   * the poll is rolled away with it.
+   * The identity holding now is the one the key's live connection presents; without a live
+   * connection nothing can prove it, so no generation qualifies. From the rollback on, the gate
+   * admits (and leases) only against the new active generation, never the rolled-away one.
+   * Resolves with the registry's result (`NOTHING_PUBLISHED` when the key has no generation).
+   * @throws the store's write error (as a rejection).
+   */
+  async rollback(audience: AudienceClass, identity: string, reason: string): Promise<RollbackResult> {
+    // The generation the trigger is about: the one active now, before the poll lets a refresh publish.
+    const flagged = this.registry.active({ identity, ...audience })?.catalogGeneration;
+    await this.policy.pollNow(audience);
+    const presented = this.#connectionIdentity({ audience, identity });
+    const guards = { policyEpoch: this.policy.epoch(audience), identity: presented ?? '', trustConfigDigest: trustDigest(this.config.trust) };
+    return this.registry.rollback({ identity, ...audience }, reason, guards, flagged);
+  }
+
   /** Forgets a session's disclosures (it ended); its later calls are refused UNDISCLOSED_TOOL. */
   endSession(session: string): void {
     this.disclosures.forget(session);
@@ -320,13 +347,13 @@ export class CatalogHost {
   }
 
   /** The refreshers of the caller's key: its audience, on a connection presenting its identity. */
-  #refreshersOf(request: CallRequest): CatalogRefresher[] {
+  #refreshersOf(request: KeyOf): CatalogRefresher[] {
     const audience = audienceName(request.audience);
     return this.refreshers.filter((refresher) => refresher.audienceName === audience && refresher.identity() === request.identity);
   }
 
   /** The call-capable source of the caller's key, if one is attached. */
-  #channel(request: CallRequest): CallCapableSource | undefined {
+  #channel(request: KeyOf): CallCapableSource | undefined {
     for (const refresher of this.#refreshersOf(request)) {
       const source = this.#sources.get(refresher);
       if (source !== undefined && isCallCapable(source)) return source;
@@ -346,7 +373,7 @@ export class CatalogHost {
   }
 
   /** The identity the caller's live connection presents now; undefined without one. */
-  #connectionIdentity(request: CallRequest): string | undefined {
+  #connectionIdentity(request: KeyOf): string | undefined {
     const channel = this.#channel(request);
     return channel?.currentClient() === undefined ? undefined : channel?.identity();
   }

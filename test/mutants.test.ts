@@ -46,7 +46,7 @@ describe('deliberately wrong cores are caught by the same campaign', () => {
     expect(codes.has('I4 FOREIGN_KEY')).toBe(false);
   });
 
-  it('a gate that trusts the plan\'s generation instead of re-checking the active one is caught by I8, and every finding is a call the reference gate refused as STALE_CATALOG', async () => {
+  it('a gate that trusts the plan\'s generation instead of re-checking the active one is caught by I8 (every such finding a call the reference gate refused as STALE_CATALOG) and by I28 after a rollback', async () => {
     const core = 'mutant:no-recheck-at-call';
     const report = await campaign(core);
     // Seed "1", rounds 0-39: worked out by running this campaign and replaying each failing round
@@ -55,11 +55,14 @@ describe('deliberately wrong cores are caught by the same campaign', () => {
     // swarm/<fault id> stream) the planners' stale plans meet a changed generation in rounds 18
     // (faults F1 F9 F10 F11 F13 F15 F21 F22: one TOOL_NOT_IN_GENERATION, one STALE_PLAN_ADMITTED),
     // 26 (one TOOL_NOT_IN_GENERATION) and 28 (two); rounds 11, 17 and 25 of the earlier plans no
-    // longer have such a call.
-    expect(report.failingRounds.map((round) => round.round)).toEqual([18, 26, 28]);
-    expect(report.violationsByInvariant).toEqual({ I8: 5 });
+    // longer have such a call. With F19, round 4 (faults F2 F3 F7 F9 F10 F14 F15 F16 F19) has a plan
+    // from generation 6 of s1 globex.dev whose call comes right after a trigger's rollback to an earlier
+    // generation with the same descriptor: the mutant admits (and leases) it against 6, the
+    // generation the rollback rolled away (I28); the reference admits it against the active one.
+    expect(report.failingRounds.map((round) => round.round)).toEqual([4, 18, 26, 28]);
+    expect(report.violationsByInvariant).toEqual({ I8: 5, I28: 1 });
     const codes = new Set(report.failingRounds.flatMap((round) => round.violations.map((v) => `${v.invariant} ${v.code}`)));
-    expect(codes).toEqual(new Set(['I8 STALE_PLAN_ADMITTED', 'I8 TOOL_NOT_IN_GENERATION']));
+    expect(codes).toEqual(new Set(['I8 STALE_PLAN_ADMITTED', 'I8 TOOL_NOT_IN_GENERATION', 'I28 LEASE_FOR_ROLLED_AWAY']));
     // Each finding points at an ADMIT; the reference gate, which re-checks the active generation
     // and its expiry, refused that same call (session and plan) in the same round.
     const refusedByReference: string[] = [];
@@ -76,6 +79,7 @@ describe('deliberately wrong cores are caught by the same campaign', () => {
       }
     }
     expect(refusedByReference.sort()).toEqual([
+      'LEASE_FOR_ROLLED_AWAY ADMIT',
       'STALE_PLAN_ADMITTED STALE_CATALOG',
       'TOOL_NOT_IN_GENERATION STALE_CATALOG', 'TOOL_NOT_IN_GENERATION STALE_CATALOG', 'TOOL_NOT_IN_GENERATION STALE_CATALOG', 'TOOL_NOT_IN_GENERATION STALE_CATALOG',
     ]);

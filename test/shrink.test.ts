@@ -26,12 +26,12 @@ describe('shrinking known mutants to small counterexamples', () => {
     expect(result.plan.calls.callFraction).toBe(0);
     // 622 -> 131: a server (100) with one audience (20) and one revision step (10), one refresher.
     expect([result.sizeBefore, result.sizeAfter]).toEqual([622, 131]);
-    // The round enabled F1 F2 F4 F7 F8 F20 (the swarm draws each fault from its own stream); the
-    // shrink (31 attempts, 31 steps) dropped s1's F1, F2 and F4 revision steps, the three policy
-    // changes and the lost policy pushes (F8), and F7 and F20 went with s0 and the dropped
-    // audiences (no step of s1 names them), so the shrunk plan, and the header of the trace it ran,
-    // claim no fault.
-    expect(plan.faults).toEqual(['F1', 'F2', 'F4', 'F7', 'F8', 'F20']);
+    // The round enabled F1 F2 F4 F7 F8 F19 F20 (the swarm draws each fault from its own stream); the
+    // shrink (32 attempts, 32 steps) dropped s1's F1, F2 and F4 revision steps, the three policy
+    // changes and the lost policy pushes (F8), and last F19's one trigger (435 ms, s1 acme.ops:
+    // its own reduction, after every other); F7 and F20 went with s0 and the dropped audiences (no
+    // step of s1 names them), so the shrunk plan, and the header of the trace it ran, claim no fault.
+    expect(plan.faults).toEqual(['F1', 'F2', 'F4', 'F7', 'F8', 'F19', 'F20']);
     expect(result.plan.faults).toEqual([]);
     expect(result.run.header.faults).toEqual([]);
   });
@@ -54,7 +54,8 @@ describe('shrinking known mutants to small counterexamples', () => {
     expect(result.sizeAfter).toBe(152);
     // What is left of the policy faults (F8: the change at 2384 ms and the lost pushes, which the
     // no-final-recheck shrink of the same round goes on to drop) remains: shrinking stopped at 80
-    // attempts.
+    // attempts. F19's trigger (s1 acme.ops, 435 ms) is still in the plan but names the dropped
+    // audience, so it does nothing and is no F19 label.
     expect([result.plan.servers[0]?.versioned, result.plan.faults]).toEqual([true, ['F8']]);
   });
 });

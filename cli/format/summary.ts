@@ -30,6 +30,7 @@ export function formatSummary(report: CampaignReport, workers: number | string):
     `unknown-dialect admissions: ${report.unknownDialectAdmissions}`,
     `probe calls: ${report.probeCalls.admitted} of ${report.probeCalls.expected} that a correct core must admit were admitted`,
     ...surfaceLines(report),
+    rollbackLine(report),
     `coverage probes (rounds hit): ${counts(report.probes, false)}`,
     `determinism: ${report.determinism.replayed} rounds replayed in a fresh world, ${report.determinism.mismatches.length} mismatches`,
     `campaign digest: ${report.campaignDigest ?? '(no rounds run)'} (sha256 over every round's trace digest, in round order)`,
@@ -81,6 +82,16 @@ function surfaceLines(report: CampaignReport): string[] {
     `surface capacity: ${full.capacityShort} short (${full.capacityExceeded} CAPACITY_EXCEEDED), ${full.capacityFits} fitting (${full.capacityFitsDispatched} dispatched)`,
   );
   return lines;
+}
+
+/** F19's triggers by what became of them; says so when the core could not be judged on them. */
+function rollbackLine(report: CampaignReport): string {
+  const t = report.rollbackTriggers ?? {};
+  const total = Object.values(t).reduce((a, b) => a + b, 0);
+  if (total === 0) return 'rollback triggers: none (F19 not in these rounds)';
+  const unsupported = t.unsupported ?? 0;
+  const note = unsupported > 0 ? ` (the core has no rollback: ${unsupported} triggers were not delivered and are not judged)` : '';
+  return `rollback triggers: ${counts(t)}${note}`;
 }
 
 function coverage(covered: number, total: number): string {

@@ -30,6 +30,19 @@ export const SCAN_END_REASONS = ['OK', ...INCOMPLETE_REASONS, ...QUARANTINE_REAS
 export const HOST_CRASH_POINTS = ['at_time', 'in_publish', 'after_commit', 'after_lease'] as const;
 
 /**
+ * What an operator or monitor saw that triggers a rollback (F19, seed 001's rollout rule): the
+ * missing-tool rate of a key rose, or one privilege escalation occurred.
+ */
+export const ROLLBACK_TRIGGER_KINDS = ['missing_tool_rate', 'privilege_escalation'] as const;
+
+/**
+ * Whether a rollback trigger reached the core (F19): `delivered` through its `rollback`,
+ * `unsupported` when the core has no `rollback` (it is not judged on rollback outcomes),
+ * `host_down` while the host process was dead (F18).
+ */
+export const ROLLBACK_DELIVERIES = ['delivered', 'unsupported', 'host_down'] as const;
+
+/**
  * The JSON-RPC code of a `page_refused` whose server refused the listing for the audience's
  * authorization (F21): a server-defined code, catsim's convention for HTTP's 403. A scan the
  * server refused so must end INCOMPLETE AUTH_REQUIRED and nothing of it be published (I20).
@@ -78,7 +91,7 @@ export const PLANTED_DEFECTS = [
 export const DISCLOSURE_REFUSALS = ['INCOMPLETE_DISCOVERY', 'CATALOG_EXPIRED', 'SERVER_DISABLED', 'CORE_FAILED'] as const;
 
 /** Which call of the world into the core failed, or which of the core's own callbacks (docs/CORE-API.md). */
-export const CORE_CALLS = ['create', 'createClient', 'attach', 'disclose', 'call', 'pushPolicy', 'stop', 'scheduled', 'unhandledRejection', 'modelTurn'] as const;
+export const CORE_CALLS = ['create', 'createClient', 'attach', 'disclose', 'call', 'pushPolicy', 'stop', 'scheduled', 'unhandledRejection', 'modelTurn', 'rollback'] as const;
 
 /**
  * How a core failed to answer the world: a synchronous throw, a rejected `call`, an answer outside

@@ -17,7 +17,7 @@ import {
 import { eventOf } from '../internal/event.ts';
 import {
   CALL_OUTCOMES, CORE_CALLS, CORE_FAILURE_REASONS, DISCLOSURE_REFUSALS, EFFECT_CLASSES, GATE_DECISIONS, HOST_CRASH_POINTS, PLAN_KINDS, PLANTED_DEFECTS,
-  POLICY_CHANNELS, PUBLISH_STATUSES, REQUEST_SETTLEMENTS, ROUND_END_REASONS, ROUND_STATUSES, SCAN_END_REASONS, SCAN_END_STATES,
+  POLICY_CHANNELS, PUBLISH_STATUSES, REQUEST_SETTLEMENTS, ROLLBACK_DELIVERIES, ROLLBACK_TRIGGER_KINDS, ROUND_END_REASONS, ROUND_STATUSES, SCAN_END_REASONS, SCAN_END_STATES,
   SERVER_CALL_REFUSALS, SURFACE_CHECKS, SURFACE_FIELDS, SURFACE_HOOKS, SURFACE_LATE_STEPS, SURFACE_LIMITS, SURFACE_REFUSALS,
   SURFACE_STAGES, TOOL_VERDICTS,
 } from './codes.ts';
@@ -204,7 +204,7 @@ const scanEnded = eventOf('core', 'scan_ended', discovery('the scan reached its 
 });
 
 /** Core: a CAS step moved the active pointer of `key` to `generation`. */
-const published = eventOf('core', 'published', discovery('a CAS step moved the active pointer of `key` to `generation`', 'I1, I2, I4, I5, I8, I9, I10, I11, I12, I27'), {
+const published = eventOf('core', 'published', discovery('a CAS step moved the active pointer of `key` to `generation`', 'I1, I2, I4, I5, I8, I9, I10, I11, I12, I21, I27, I28'), {
   key: catalogKey,
   scanId: str,
   generation: nat,
@@ -227,7 +227,7 @@ const casConflict = eventOf('core', 'cas_conflict', discovery('a publish lost th
 });
 
 /** Core: `key` is DISABLED. */
-const serverDisabled = eventOf('core', 'server_disabled', discovery('no earlier generation qualified for a rollback: nothing is admitted or disclosed for `key` until a later `published`', 'I11, I12'), {
+const serverDisabled = eventOf('core', 'server_disabled', discovery('no earlier generation qualified for a rollback: nothing is admitted or disclosed for `key` until a later `published`', 'I11, I12, I29'), {
   key: catalogKey,
   reason: field(str, 'why the rollback was asked for'),
 });
@@ -251,6 +251,15 @@ const policyPush = eventOf('world', 'policy_push', admission('the policy service
   audience,
   epoch: nat,
   delivered: field(bool, 'false when the push is lost'),
+});
+
+/** World: an operator or monitor trigger asked the core to roll a key back (F19). */
+const rollbackTriggered = eventOf('world', 'rollback_triggered', admission('an operator or monitor trigger (F19: the missing-tool rate rose, or a privilege escalation) asked the core to roll catalog key `key` back; when `delivered`, the core must at once (after one policy poll) either publish a rollback (`rolledBackFrom`) to an earlier generation that is unexpired and discovered under the policy holding now, or DISABLE the key (`server_disabled`); from then on nothing is leased for the rolled-away generation (judged by I21, I28, I29)'), {
+  server,
+  audience,
+  key: field(catalogKey, 'the key of `audience` on the identity the server presents at `t`'),
+  kind: field(oneOf(ROLLBACK_TRIGGER_KINDS), 'what the monitor saw; see [Codes](#codes)'),
+  delivery: field(oneOf(ROLLBACK_DELIVERIES), '`unsupported`: the core has no `rollback` and is not judged on it; `host_down`: the host was dead (F18)'),
 });
 
 /** World: a session's planner bound a call to a disclosed (or guessed) tool. */
@@ -311,7 +320,7 @@ const policySeen = eventOf('core', 'policy_seen', admission('the core learned a 
 });
 
 /** Core: the gate decided one call. */
-const gateDecision = eventOf('core', 'gate_decision', admission('the gate decided one call; every refusal is also its decision record', 'I3, I5, I7, I8, I9, I11, I12, I27'), {
+const gateDecision = eventOf('core', 'gate_decision', admission('the gate decided one call; every refusal is also its decision record', 'I3, I5, I7, I8, I9, I11, I12, I27, I28'), {
   callId: str,
   planId: str,
   session,
@@ -325,7 +334,7 @@ const gateDecision = eventOf('core', 'gate_decision', admission('the gate decide
 });
 
 /** Core: a call left the core (exactly one receipt per call sent). */
-const receipt = eventOf('core', 'receipt', admission('the call left the core (exactly one per call sent), after the `gate_decision` ADMIT of the same `callId`', 'I3, I6, I9'), {
+const receipt = eventOf('core', 'receipt', admission('the call left the core (exactly one per call sent), after the `gate_decision` ADMIT of the same `callId`', 'I3, I6, I9, I28, I29'), {
   callId: str,
   leaseId: str,
   key: catalogKey,
@@ -439,6 +448,7 @@ export const TRACE_EVENTS = {
   effect_policy: effectPolicy,
   policy_changed: policyChanged,
   policy_push: policyPush,
+  rollback_triggered: rollbackTriggered,
   plan_made: planMade,
   confirmation,
   call_sent: callSent,

@@ -6,6 +6,7 @@
  * function in turn, then asks `Findings` for the verdict.
  */
 import type { GroundTruth } from '../ground-truth.ts';
+import type { TriggerOutcome } from '../internal/rollback-outcome.ts';
 import type { Observations } from '../observations.ts';
 import type { SurfaceTurns } from '../surface-turns.ts';
 import type { TraceBounds, TraceHeader } from '../trace.ts';
@@ -19,6 +20,8 @@ export interface CheckContext {
   readonly observed: Observations;
   /** The round's model turns (SPEC section 8), indexed from world events. */
   readonly surface: SurfaceTurns;
+  /** The round's owed rollback triggers (F19) with what answered them (internal/rollback-outcome.ts). */
+  readonly rollbacks: readonly TriggerOutcome[];
   /**
    * Virtual ms at which the round stopped: the `round_end`'s `t`, or the last event's for a
    * truncated trace (0 for no events). What was still pending then is censored there.

@@ -71,6 +71,9 @@ describe('I8: the plan digest is the active generation\'s at each gate pass', ()
     expect(checkTrace(b.build()).violations).toEqual([
       { invariant: 'I8', round: ROUND, seq: 37, code: 'STALE_PLAN_ADMITTED',
         evidence: `gate decision seq 37 (session "${DEV_SESSION}", plan "p0") admits "b" with plan digest ${short('b#2')}, but generation 3 (publish seq 35 of key ${K}), active at that moment, has ${short('b')} (the gate says it checked generation 2 with ${short('b#2')})` },
+      // The gate says it checked generation 2, the one the rollback at 35 rolled away: I28 too.
+      { invariant: 'I28', round: ROUND, seq: 37, code: 'LEASE_FOR_ROLLED_AWAY',
+        evidence: `ADMIT of call ${DEV_SESSION}#p0 binds generation 2 of key ${K}, which the rollback at seq 35 rolled away` },
     ]);
   });
 

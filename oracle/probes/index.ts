@@ -31,6 +31,10 @@ import { tenantTwinsPublishedProbe } from './tenant-twins-published.ts';
 import { undisclosedRefused } from './undisclosed-refused.ts';
 import { unversionedPublished } from './unversioned-published.ts';
 import { unversionedWriteRefused } from './unversioned-write-refused.ts';
+import { rollbackMissingToolDelivered } from './rollback-missing-tool-delivered.ts';
+import { rollbackEscalationDelivered } from './rollback-escalation-delivered.ts';
+import { rolledBackToFresh } from './rolled-back-to-fresh.ts';
+import { rollbackDisabled } from './rollback-disabled.ts';
 import type { Probe } from './probe.ts';
 import { hostRestartedMidScan } from './host-restarted-mid-scan.ts';
 import { hostCrashedInPublish } from './host-crashed-in-publish.ts';
@@ -73,6 +77,10 @@ export const PROBES: readonly Probe[] = [
   catalogLimitQuarantined,
   refreshedDuringBurstProbe,
   authRefusedIncomplete,
+  rollbackMissingToolDelivered,
+  rollbackEscalationDelivered,
+  rolledBackToFresh,
+  rollbackDisabled,
   ...SURFACE_PROBES,
 ];
 

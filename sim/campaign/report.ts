@@ -83,6 +83,12 @@ export interface CampaignReport {
    * planned (absent in reports written before F22: read as none).
    */
   surface: SurfaceMetrics & { unsupportedRounds: number };
+  /**
+   * F19's rollback triggers by what became of them (oracle/metrics.ts `rollbackTriggers`), summed
+   * over the rounds; `unsupported` ones were not judged (the core has no `rollback`). Absent in
+   * reports written before F19: read as none.
+   */
+  rollbackTriggers?: Record<string, number>;
   /** Rounds replayed in a fresh world by the determinism self-check, and how many differed. */
   determinism: { replayed: number; mismatches: { round: number; firstDifferingSeq: number | null }[] };
   /**
@@ -174,6 +180,7 @@ export class ReportBuilder {
       unknownDialectAdmissions: 0,
       probeCalls: { expected: 0, admitted: 0 },
       surface: { ...noSurfaceMetrics(), unsupportedRounds: 0 },
+      rollbackTriggers: {},
     };
     this.#next = meta.firstRound;
   }
@@ -252,6 +259,7 @@ export class ReportBuilder {
     totals.failingRounds.sort((a, b) => a.round - b.round);
     for (const field of ['violationsByInvariant', 'endStates', 'endReasons', 'decisions'] as const) totals[field] = byKey(totals[field]);
     totals.surface.refused = byKey(totals.surface.refused);
+    if (totals.rollbackTriggers !== undefined) totals.rollbackTriggers = byKey(totals.rollbackTriggers);
     const delays = [...this.#revocationDelaysMs].sort((a, b) => a - b);
     const roundsRun = this.roundsRun;
     return {
@@ -301,7 +309,7 @@ export function campaignDigest(traceDigests: ReadonlyMap<number, string>): strin
 /** A sampled round's determinism replay: 'same', or the first differing seq (null: only the header differs). */
 export type RoundReplay = 'same' | number | null | undefined;
 
-type Totals = Pick<CampaignReport, 'violationsByInvariant' | 'undecidedRounds' | 'endStates' | 'endReasons' | 'faultsEnabled' | 'failingRounds' | 'probes' | 'decisions' | 'receipts' | 'unknownDialectAdmissions' | 'probeCalls' | 'surface'>;
+type Totals = Pick<CampaignReport, 'violationsByInvariant' | 'undecidedRounds' | 'endStates' | 'endReasons' | 'faultsEnabled' | 'failingRounds' | 'probes' | 'decisions' | 'receipts' | 'unknownDialectAdmissions' | 'probeCalls' | 'surface' | 'rollbackTriggers'>;
 
 /** Adds one round's (or one part's) surface figures to the totals. */
 function addSurface(into: Totals['surface'], from: SurfaceMetrics | undefined, unsupportedRounds: number): void {
@@ -324,6 +332,7 @@ function fold(report: Totals, summary: RoundSummary): void {
   report.probeCalls.expected += summary.metrics.probes.expected;
   report.probeCalls.admitted += summary.metrics.probes.admitted;
   addSurface(report.surface, summary.metrics.surface, summary.metrics.surface.unsupportedTurns > 0 ? 1 : 0);
+  addCounts(report, summary.metrics.rollbackTriggers);
   const undecided = summary.status === 'undecided';
   if (undecided) report.undecidedRounds += 1;
   if (undecided || summary.violations.length > 0) report.failingRounds.push({ round: summary.round, undecided, violations: summary.violations });
@@ -347,6 +356,14 @@ function foldTotals(into: Totals, from: Totals): void {
   into.probeCalls.expected += from.probeCalls.expected;
   into.probeCalls.admitted += from.probeCalls.admitted;
   addSurface(into.surface, from.surface, from.surface?.unsupportedRounds ?? 0);
+  addCounts(into, from.rollbackTriggers);
+}
+
+/** Adds rollback trigger counts (F19) to the totals. */
+function addCounts(into: Totals, from: Record<string, number> | undefined): void {
+  if (from === undefined) return;
+  into.rollbackTriggers ??= {};
+  for (const [key, count] of Object.entries(from)) add(into.rollbackTriggers, key, count);
 }
 
 function add(counts: Record<string, number>, key: string, by: number): void {

@@ -29,6 +29,7 @@ export {
   type ObservationSink,
   type PolicySource,
   type PolicyUpdate,
+  type RollbackTrigger,
   type SessionSpec,
   type SimCallRequest,
   type SimConnection,

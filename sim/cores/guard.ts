@@ -17,10 +17,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import { fieldProblem } from '../../contract/trace/field-problem.ts';
-import type { CallRequest, CoreAdapter, CoreEnvironment, CoreFactory, DisclosureResult, ModelTurn, PolicyUpdate, SessionSpec } from './adapter.ts';
+import type { CallRequest, CoreAdapter, CoreEnvironment, CoreFactory, DisclosureResult, ModelTurn, PolicyUpdate, RollbackTrigger, SessionSpec } from './adapter.ts';
 
 /** Which call of the world (or which of the core's own callbacks) failed. */
-export type CoreCall = 'create' | 'createClient' | 'attach' | 'disclose' | 'call' | 'pushPolicy' | 'stop' | 'scheduled' | 'unhandledRejection' | 'modelTurn';
+export type CoreCall = 'create' | 'createClient' | 'attach' | 'disclose' | 'call' | 'pushPolicy' | 'stop' | 'scheduled' | 'unhandledRejection' | 'modelTurn' | 'rollback';
 
 /**
  * How it failed: `THREW` (a synchronous throw), `REJECTED` (`call` rejected), `MALFORMED_ANSWER`
@@ -42,9 +42,11 @@ export const ERROR_TEXT_MAX = 200;
 /**
  * A core as the world drives it: every method present, none throws, `call` and `modelTurn` never
  * reject. `surfaceStage` says whether the core implements the optional `modelTurn`; without it,
- * `modelTurn` must not be called (the world runs no model turn).
+ * `modelTurn` must not be called (the world runs no model turn). `rollbackSupported` says whether
+ * it implements the optional `rollback`; without it `rollback` does nothing (the world writes the
+ * trigger `unsupported`).
  */
-export type WorldCore = Required<CoreAdapter> & { readonly surfaceStage: boolean };
+export type WorldCore = Required<CoreAdapter> & { readonly surfaceStage: boolean; readonly rollbackSupported: boolean };
 
 /** One validator for every default Client of the process (a fresh Ajv per Client is costly). */
 const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
@@ -101,15 +103,18 @@ export function missingMethods(value: unknown): string | null {
   const missing: string[] = REQUIRED_METHODS.filter((name) => typeof core[name] !== 'function');
   if (core.createClient !== undefined && typeof core.createClient !== 'function') missing.push('createClient');
   if (core.modelTurn !== undefined && typeof core.modelTurn !== 'function') missing.push('modelTurn');
+  if (core.rollback !== undefined && typeof core.rollback !== 'function') missing.push('rollback');
   if (missing.length === 0) return null;
   return `create() returned a core without ${missing.join(', ')} (a catsim.core.v1 core has attach, disclose, call, pushPolicy and stop)`;
 }
 
 class GuardedCore implements WorldCore {
   readonly surfaceStage: boolean;
+  readonly rollbackSupported: boolean;
 
   constructor(private readonly core: CoreAdapter, private readonly fail: Fail) {
     this.surfaceStage = typeof core.modelTurn === 'function';
+    this.rollbackSupported = typeof core.rollback === 'function';
   }
 
   createClient(): Client {
@@ -168,6 +173,17 @@ class GuardedCore implements WorldCore {
     return Promise.resolve(pending).then(() => undefined, (error: unknown) => this.fail('modelTurn', 'REJECTED', error));
   }
 
+  rollback(trigger: RollbackTrigger): Promise<void> {
+    let pending: unknown;
+    try {
+      pending = this.core.rollback?.(trigger);
+    } catch (error) {
+      this.fail('rollback', 'THREW', error);
+      return Promise.resolve();
+    }
+    return Promise.resolve(pending).then(() => undefined, (error: unknown) => this.fail('rollback', 'REJECTED', error));
+  }
+
   stop(): void {
     this.#guard('stop', () => this.core.stop());
   }
@@ -200,7 +216,9 @@ function inertCore(): WorldCore {
     pushPolicy: () => undefined,
     stop: () => undefined,
     modelTurn: () => Promise.resolve(),
+    rollback: () => Promise.resolve(),
     surfaceStage: false,
+    rollbackSupported: false,
   };
 }
 

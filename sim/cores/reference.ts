@@ -24,7 +24,7 @@ import { SurfaceStageEngine } from '../../src/surface/internal/engine.ts';
 import { REFERENCE_PARTS, type SurfaceParts } from '../../src/surface/internal/parts.ts';
 import type { RequestLedger } from '../../src/surface/request-ledger.ts';
 import type { SurfaceHook } from '../../src/surface/surface-hook.ts';
-import type { ModelTurn } from './adapter.ts';
+import type { ModelTurn, RollbackTrigger } from './adapter.ts';
 
 /** The protocol version the SDK Client negotiates with the simulated servers. */
 export const PROTOCOL_VERSION = '2025-11-25';
@@ -171,6 +171,14 @@ class ReferenceAdapter implements CoreAdapter {
 
   stop(): void {
     this.#host.stop();
+  }
+
+  /**
+   * A rollback trigger (F19): `CatalogHost.rollback` for the trigger's key, with the trigger's
+   * kind as the reason (one policy poll, then one CAS back or DISABLED; src/host.ts).
+   */
+  async rollback(trigger: RollbackTrigger): Promise<void> {
+    await this.#host.rollback({ tenant: trigger.tenant, role: trigger.role }, trigger.identity, trigger.kind);
   }
 
   /**

@@ -24,6 +24,7 @@ import { F16 } from './f16-tenant-twins.ts';
 import { F17 } from './f17-guessed-names.ts';
 import { F22 } from './f22-surface-hooks.ts';
 import { F18 } from './f18-host-restart.ts';
+import { F19 } from './f19-rollback-triggers.ts';
 import { F20 } from './f20-notification-bursts.ts';
 import { F21 } from './f21-auth-gated-listing.ts';
 import { F23 } from './f23-over-limit-catalog.ts';
@@ -34,7 +35,7 @@ import { sortRules, type RuleEnv, type ServerRules } from '../server/rules.ts';
 import type { LinkRule, SessionEpisode } from '../transport/link-rules.ts';
 
 /** The fault menu, in order: the faults a scenario lists in `faults` and swarm testing enables. */
-export const FAULTS = [F1, F2, F3, F4, F5, F6, F7, F8, F9, F10, F11, F12, F13, F14, F15, F16, F17, F18, F20, F21, F22, F23] as const;
+export const FAULTS = [F1, F2, F3, F4, F5, F6, F7, F8, F9, F10, F11, F12, F13, F14, F15, F16, F17, F18, F19, F20, F21, F22, F23] as const;
 
 /** Faults a scenario switches on for every round instead of listing them (equivocation). */
 export const SCENARIO_FAULTS = [EQUIVOCATION] as const;
@@ -59,7 +60,7 @@ export function probesOfAbsentFaults(faults: readonly string[]): Set<string> {
   return new Set(FAULTS.flatMap((fault) => fault.probes).filter((name) => !owed.has(name)));
 }
 
-/** A fault id of the menu: `F1` .. `F23` (F19, the rollout triggers, is not built yet). */
+/** A fault id of the menu: `F1` .. `F23`. */
 export type FaultId = (typeof FAULTS)[number]['id'];
 
 /** The menu's ids, in order. */

@@ -23,7 +23,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallRequest, Connector, CoreEnvironment, CoreFactory, CoreObservation, CoreTask, DisclosureResult, ModelTurn, PolicyUpdate, SessionSpec } from '../cores/adapter.ts';
+import type { CallRequest, Connector, CoreEnvironment, CoreFactory, CoreObservation, CoreTask, DisclosureResult, ModelTurn, PolicyUpdate, RollbackTrigger, SessionSpec } from '../cores/adapter.ts';
 import { guardCore, type CoreFailure, type WorldCore } from '../cores/guard.ts';
 import type { HostCrashPoint, HostRestart } from '../plan/types.ts';
 import type { TraceRecorder } from '../trace/recorder.ts';
@@ -236,6 +236,17 @@ export class HostProcess implements WorldCore {
   modelTurn(turn: ModelTurn): Promise<void> {
     if (this.#down) return Promise.resolve();
     return this.#boot.core.modelTurn(turn);
+  }
+
+  /** Whether the core implements the optional `rollback`; boot 0 says, as for `surfaceStage`. */
+  get rollbackSupported(): boolean {
+    return this.#boot.core.rollbackSupported;
+  }
+
+  /** A rollback trigger to the current boot; none while the host is down (the caller writes `host_down`). */
+  rollback(trigger: RollbackTrigger): Promise<void> {
+    if (this.#down) return Promise.resolve();
+    return this.#boot.core.rollback(trigger);
   }
 
   pushPolicy(update: PolicyUpdate): void {

@@ -138,8 +138,8 @@ export class PreCrashMemoryRegistry extends CatalogRegistry {
     return result;
   }
 
-  override rollback(key: CatalogKey, reason: string): ReturnType<CatalogRegistry['rollback']> {
-    const result = super.rollback(key, reason);
+  override rollback(key: CatalogKey, reason: string, guards: PublishGuards, flaggedGeneration?: number): ReturnType<CatalogRegistry['rollback']> {
+    const result = super.rollback(key, reason, guards, flaggedGeneration);
     const active = super.active(key);
     if (active !== undefined) this.#memory().set(this.storeKey(key), active);
     return result;

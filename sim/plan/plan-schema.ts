@@ -21,9 +21,9 @@ const boolean = { type: 'boolean', title: 'a boolean' };
 const string = { type: 'string', title: 'a string' };
 const strings = { type: 'array', title: 'an array of strings', items: string };
 
-/** `schema` with property `name` optional (a field added later: plan files without it stay valid). */
-function optionalLast(schema: Record<string, unknown>, name: string): Record<string, unknown> {
-  return { ...schema, required: (schema.required as string[]).filter((field) => field !== name) };
+/** `schema` with properties `names` optional (a field added later: plan files without it stay valid). */
+function optionalLast(schema: Record<string, unknown>, ...names: string[]): Record<string, unknown> {
+  return { ...schema, required: (schema.required as string[]).filter((field) => !names.includes(field)) };
 }
 
 /** A closed object: every listed property required, no other allowed. */
@@ -137,7 +137,8 @@ export const PLAN_SCHEMA = {
     sampleArgs: { type: 'object', title: 'an object of arguments by tool name', additionalProperties: { type: 'object', title: 'an object of arguments' } },
     servers: { type: 'array', title: 'an array of server plans', items: SERVER },
     hostRestarts: { type: 'array', title: 'an array of host restarts', items: object({ atMs: ms, point: { title: 'one of "at_time", "in_publish", "after_commit", "after_lease"', enum: ['at_time', 'in_publish', 'after_commit', 'after_lease'] }, downMs: positive }) },
-  }, 'a catsim.plan.v1 plan (an object)'), 'hostRestarts'),
+    rollbackTriggers: { type: 'array', title: 'an array of rollback triggers', items: object({ atMs: ms, server: string, audience: { $ref: '#/$defs/audience' }, kind: { title: 'one of "missing_tool_rate", "privilege_escalation"', enum: ['missing_tool_rate', 'privilege_escalation'] } }) },
+  }, 'a catsim.plan.v1 plan (an object)'), 'hostRestarts', 'rollbackTriggers'),
   $defs: {
     // Counts and times (ms) stop at 2^31 - 1: every value stays an exact integer in the simulator.
     nonNegativeInteger: { type: 'integer', title: 'an integer from 0 to 2147483647', minimum: 0, maximum: 2147483647 },

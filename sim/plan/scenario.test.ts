@@ -97,14 +97,14 @@ describe('scenarioProblem', () => {
     expect(scenarioProblem(edited((s) => { s.name = 3; }))).toBe('"name" must be a string, got 3');
     expect(scenarioProblem(edited((s) => { s.faults = 'F1'; }))).toBe('"faults" must be an array of fault ids F1..F23, got "F1"');
     expect(scenarioProblem(edited((s) => { s.faults[2] = 'F99'; }))).toBe('"faults[2]" must be a fault id F1..F23, got "F99"');
-    expect(scenarioProblem(edited((s) => { s.faults.push('F3'); }))).toBe('"faults[22]" repeats "faults[2]": "F3"');
+    expect(scenarioProblem(edited((s) => { s.faults.push('F3'); }))).toBe('"faults[23]" repeats "faults[2]": "F3"');
     expect(scenarioProblem(edited((s) => { s.faultEnableFraction = 1.5; }))).toBe('"faultEnableFraction" must be a number in [0, 1], got 1.5');
     expect(scenarioProblem(edited((s) => { s.calls.confirmFraction = -0.1; }))).toBe('"calls.confirmFraction" must be a number in [0, 1], got -0.1');
     expect(scenarioProblem(edited((s) => { s.audiences = []; }))).toBe('"audiences" must have at least 1 item');
     expect(scenarioProblem(edited((s) => { s.audiences[1] = 'acme'; }))).toBe('"audiences[1]" must be an audience "tenant.role" (two non-empty parts, no other "." and no "|"), got "acme"');
     expect(scenarioProblem(edited((s) => { s.equivocation = 'yes'; }))).toBe('"equivocation" must be a boolean, got "yes"');
     expect(scenarioProblem(edited((s) => { s.requiredProbes = [1]; }))).toBe('"requiredProbes[0]" must be a probe name, got 1');
-    expect(scenarioProblem(edited((s) => { s.requiredProbes = ['cursor-loop-quarantined', 'cursor-loop']; }))).toMatch(/^"requiredProbes" names no such probe: "cursor-loop" \(the probes are cursor-loop-quarantined, page-limit-quarantined, .*, stale-pin-refused-by-server, tenant-twins-published, host-restarted-mid-scan, .*, host-crashed-calls-in-flight, catalog-limit-quarantined, refreshed-during-burst, auth-refused-incomplete, surface-refused-add-tool, .*, surface-capacity-fits\)$/);
+    expect(scenarioProblem(edited((s) => { s.requiredProbes = ['cursor-loop-quarantined', 'cursor-loop']; }))).toMatch(/^"requiredProbes" names no such probe: "cursor-loop" \(the probes are cursor-loop-quarantined, page-limit-quarantined, .*, stale-pin-refused-by-server, tenant-twins-published, host-restarted-mid-scan, .*, host-crashed-calls-in-flight, catalog-limit-quarantined, refreshed-during-burst, auth-refused-incomplete, rollback-missing-tool-delivered, rollback-escalation-delivered, rolled-back-to-fresh, rollback-disabled, surface-refused-add-tool, .*, surface-capacity-fits\)$/);
     expect(scenarioProblem(edited((s) => { s.timings = null; }))).toBe('"timings" must be an object, got null');
   });
 

@@ -228,6 +228,20 @@ export interface HostRestart {
   downMs: number;
 }
 
+/** What an F19 trigger saw (contract/trace/codes.ts `ROLLBACK_TRIGGER_KINDS`). */
+export type RollbackTriggerKind = 'missing_tool_rate' | 'privilege_escalation';
+
+/**
+ * One planned operator or monitor trigger (F19): at `atMs`, the world asks the core to roll back
+ * the catalog key of `audience` on server `server` (at the identity the server presents then).
+ */
+export interface RollbackTriggerPlan {
+  atMs: number;
+  server: string;
+  audience: string;
+  kind: RollbackTriggerKind;
+}
+
 /** F21: from `fromMs` until `toMs` (virtual ms), `tools/list` of `audience` is refused for authorization. */
 export interface AuthGate {
   audience: string;
@@ -271,4 +285,6 @@ export interface RoundPlan {
   servers: ServerPlan[];
   /** F18: host restarts in time order (absent or empty: the host runs the whole round). */
   hostRestarts?: HostRestart[];
+  /** F19: rollback triggers in time order (absent or empty: none). */
+  rollbackTriggers?: RollbackTriggerPlan[];
 }

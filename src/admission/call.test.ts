@@ -342,3 +342,47 @@ describe('configuration', () => {
     expect(new McpError(STALE_PIN_ERROR_CODE, 'x').code).toBe(-32050);
   });
 });
+
+describe('CatalogHost.rollback (seed 001 rollout rule)', () => {
+  it('rolls back to the previous generation discovered under the epoch holding now; calls are then leased for the new active generation only', async () => {
+    const h = await start({ revision: 1 });
+    h.world.revision = 2;
+    await h.refresh();
+    h.world.revision = 3;
+    await h.refresh();
+    // Generations 1, 2 and 3 were all discovered before any grant (epoch 0).
+    const rolled = await h.host.rollback(ACME, 'fp:a', 'missing-tool rate rose');
+    expect(rolled.ok && [rolled.record.catalogGeneration, rolled.record.rolledBackFrom, rolled.record.snapshot.sourceRevision]).toEqual([4, 2, 2]);
+    h.grant(['read_file']);
+    const record = h.disclose('s1');
+    expect(record.catalogGeneration).toBe(4);
+    const result = await h.host.call(h.request(h.plan(record, 'read_file'), { arguments: { path: '/x' } }));
+    expect(result.admitted).toBe(true);
+    expect(h.of('receipt').map((receipt) => [receipt.generation, receipt.pin])).toEqual([[4, 2]]);
+    expect(h.pair.calls[0]?.meta?.[PIN_META_KEY]).toBe(2);
+  });
+
+  it('DISABLES the key when the earlier generation was discovered under an older policy epoch: nothing is served or admitted', async () => {
+    const h = await start({ revision: 1 });
+    h.grant(['read_file']);
+    h.world.revision = 2;
+    await h.refresh();
+    const planned = h.plan(h.disclose('s1'), 'read_file');
+    // Generation 1 was discovered at epoch 0; the policy holding now is epoch 1.
+    expect(await h.host.rollback(ACME, 'fp:a', 'privilege escalation')).toEqual({ ok: false, code: 'DISABLED' });
+    expect(fields(h.events.at(-1))).toEqual({ type: 'server_disabled', key: 'fp:a|acme.dev', reason: 'privilege escalation' });
+    expect(h.host.serve(ACME, 'fp:a')).toEqual({ ok: false, code: 'SERVER_DISABLED' });
+    const result = await h.host.call(h.request(planned, { arguments: { path: '/x' } }));
+    expect(result).toMatchObject({ admitted: false, code: 'SERVER_DISABLED' });
+    expect(h.pair.calls).toEqual([]);
+  });
+
+  it('DISABLES the key when the server no longer presents the key\'s identity (nothing proves the old catalog is its)', async () => {
+    const h = await start({ revision: 1 });
+    h.world.revision = 2;
+    await h.refresh();
+    h.world.identity = 'fp:b';
+    expect(await h.host.rollback(ACME, 'fp:a', 'operator')).toEqual({ ok: false, code: 'DISABLED' });
+    expect(h.host.registry.active({ identity: 'fp:a', ...ACME })?.catalogGeneration).toBe(2);
+  });
+});

@@ -81,7 +81,7 @@ describe('admission gate: refusal codes in SPEC order', () => {
     const h = await start({ tools: [READ] });
     h.grant(['read_file']);
     const planned = h.plan(h.disclose('s1'), 'read_file');
-    expect(h.host.registry.rollback({ identity: 'fp:a', ...ACME }, 'operator')).toEqual({ ok: false, code: 'DISABLED' });
+    expect(h.host.registry.rollback({ identity: 'fp:a', ...ACME }, 'operator', { policyEpoch: 1, identity: 'fp:a', trustConfigDigest: 'any' })).toEqual({ ok: false, code: 'DISABLED' });
     const result = await h.host.call(h.request({ ...planned, key: { ...planned.key, role: 'admin' } }, { arguments: { path: '/x' } }));
     expectRefusedLocally(h, result, 'SERVER_DISABLED');
   });

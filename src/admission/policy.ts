@@ -120,6 +120,15 @@ export class PolicyState implements PolicyEpochView {
     this.#polls.set(audienceName(audience), task);
   }
 
+  /**
+   * Polls `audience` once now, outside the schedule, and resolves when its answer applied (or the
+   * poll failed: nothing changes then). A rollback reads the epoch this way before it decides,
+   * so it judges an old generation against the policy that holds now, not a push that was lost.
+   */
+  pollNow(audience: AudienceClass): Promise<void> {
+    return this.#pollOnce(audience);
+  }
+
   async #pollOnce(audience: AudienceClass): Promise<void> {
     try {
       const reply = await this.deps.source?.poll(audience);

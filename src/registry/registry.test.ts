@@ -89,7 +89,7 @@ describe.each(STORES)('CatalogRegistry on the %s store', (_name, newStore) => {
       const { registry: r, events } = registry();
       r.publish(snapshot('a', 3), 0, guards);
       r.publish(snapshot('b', 4), 1, guards);
-      const rolled = r.rollback(key, 'bad tool in generation 2');
+      const rolled = r.rollback(key, 'bad tool in generation 2', guards);
       expect(rolled.ok && [rolled.record.catalogGeneration, rolled.record.rolledBackFrom, rolled.record.snapshot.scanId]).toEqual([3, 1, 'a']);
       expect(events.at(-1)).toMatchObject({ type: 'published', generation: 3, scanId: 'a', sourceRevision: 3, rolledBackFrom: 1 });
     });
@@ -100,13 +100,63 @@ describe.each(STORES)('CatalogRegistry on the %s store', (_name, newStore) => {
       r.publish(snapshot('a', 3), 0, guards);
       r.publish(snapshot('b', 4), 1, guards);
       now = 1200;
-      expect(r.rollback(key, 'operator')).toEqual({ ok: false, code: 'DISABLED' });
+      expect(r.rollback(key, 'operator', guards)).toEqual({ ok: false, code: 'DISABLED' });
       expect(events.at(-1)).toEqual({ type: 'server_disabled', key: 'fp:a|acme.dev', reason: 'operator' });
       expect(r.serve(key)).toEqual({ ok: false, code: 'SERVER_DISABLED' });
       now = 600;
       r.publish(snapshot('c', 5), 2, guards);
       expect(r.isDisabled(key)).toBe(false);
       expect(r.serve(key).ok).toBe(true);
+    });
+
+    it('rolls back only to a generation discovered under the policy epoch, identity and trust that hold now (the publish guards)', () => {
+      // Generation 1 was discovered at epoch 1, generations 2 and 3 at epoch 2.
+      const setUp = () => {
+        const made = registry();
+        made.registry.publish(snapshot('a', 3, 1), 0, guards);
+        made.registry.publish(snapshot('b', 4, 2), 1, { ...guards, policyEpoch: 2 });
+        made.registry.publish(snapshot('c', 5, 2), 2, { ...guards, policyEpoch: 2 });
+        return made;
+      };
+      const atEpoch2 = setUp().registry.rollback(key, 'missing-tool rate rose', { ...guards, policyEpoch: 2 });
+      expect(atEpoch2.ok && [atEpoch2.record.catalogGeneration, atEpoch2.record.rolledBackFrom, atEpoch2.record.snapshot.scanId]).toEqual([4, 2, 'b']);
+      // At epoch 3 neither generation 2 nor generation 1 was discovered under the policy holding now.
+      const atEpoch3 = setUp();
+      expect(atEpoch3.registry.rollback(key, 'privilege escalation', { ...guards, policyEpoch: 3 })).toEqual({ ok: false, code: 'DISABLED' });
+      expect(atEpoch3.events.at(-1)).toEqual({ type: 'server_disabled', key: 'fp:a|acme.dev', reason: 'privilege escalation' });
+      expect(setUp().registry.rollback(key, 'operator', { ...guards, policyEpoch: 2, identity: 'fp:b' })).toEqual({ ok: false, code: 'DISABLED' });
+      expect(setUp().registry.rollback(key, 'operator', { ...guards, policyEpoch: 2, trustConfigDigest: 'other' })).toEqual({ ok: false, code: 'DISABLED' });
+    });
+
+    it('never rolls back to a generation an earlier rollback rolled away, nor to the content being rolled away', () => {
+      const { registry: r } = registry();
+      r.publish(snapshot('a', 3), 0, guards);
+      r.publish(snapshot('b', 4), 1, guards);
+      r.publish(snapshot('c', 5), 2, guards);
+      const first = r.rollback(key, 'missing-tool rate rose', guards);
+      expect(first.ok && [first.record.catalogGeneration, first.record.rolledBackFrom]).toEqual([4, 2]);
+      // Generation 3 was rolled away by 4; generation 2 is the content of 4 itself: back to 1.
+      const second = r.rollback(key, 'privilege escalation', guards);
+      expect(second.ok && [second.record.catalogGeneration, second.record.rolledBackFrom, second.record.snapshot.scanId]).toEqual([5, 1, 'a']);
+      // Now a (active), b (generation 4, rolled away by 5) and c (3, rolled away by 4) are all judged bad.
+      expect(r.rollback(key, 'operator', guards)).toEqual({ ok: false, code: 'DISABLED' });
+    });
+
+    it('rolls away the flagged generation and every later one (a refresh that published while the caller polled)', () => {
+      const { registry: r } = registry();
+      r.publish(snapshot('a', 3), 0, guards);
+      r.publish(snapshot('b', 4), 1, guards);
+      r.publish(snapshot('c', 5), 2, guards);
+      // The trigger flagged generation 2; generation 3 came after it: both are rolled away.
+      const rolled = r.rollback(key, 'missing-tool rate rose', guards, 2);
+      expect(rolled.ok && [rolled.record.catalogGeneration, rolled.record.rolledBackFrom, rolled.record.snapshot.scanId]).toEqual([4, 1, 'a']);
+    });
+
+    it('answers NOTHING_PUBLISHED for a key with no generation, and changes nothing', () => {
+      const { registry: r, events } = registry();
+      expect(r.rollback(key, 'operator', guards)).toEqual({ ok: false, code: 'NOTHING_PUBLISHED' });
+      expect(events).toEqual([]);
+      expect(r.isDisabled(key)).toBe(false);
     });
 
     it('writes one catalog receipt per pointer move (with the reason of a rollback), none for a refusal', () => {
@@ -116,7 +166,7 @@ describe.each(STORES)('CatalogRegistry on the %s store', (_name, newStore) => {
       r.publish(a, 0, guards);
       r.publish(b, 1, guards);
       expect(r.publish(snapshot('c', 2), 2, guards)).toMatchObject({ ok: false, code: 'REVISION_REGRESSION' });
-      r.rollback(key, 'missing-tool rate rose');
+      r.rollback(key, 'missing-tool rate rose', guards);
       const common = { key: 'fp:a|acme.dev', publishedAt: 500 };
       expect(store.catalogReceipts('fp:a|acme.dev')).toEqual([
         { ...common, catalogGeneration: 1, previousGeneration: 0, scanId: 'a', sourceRevision: 3, pageRoot: a.pageRoot, snapshotDigest: digestOfSnapshot(a), rolledBackFrom: null, reason: null },
@@ -131,7 +181,7 @@ describe.each(STORES)('CatalogRegistry on the %s store', (_name, newStore) => {
       const { registry: r, store } = registry({ now: () => now });
       r.publish(snapshot('a', 3), 0, guards);
       now = 1200;
-      r.rollback(key, 'privilege escalation');
+      r.rollback(key, 'privilege escalation', guards);
       expect(store.disabledReason('fp:a|acme.dev')).toBe('privilege escalation');
       now = 600;
       r.publish(snapshot('b', 4), 1, guards);

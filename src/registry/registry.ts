@@ -115,35 +115,70 @@ export class CatalogRegistry {
   }
 
   /**
-   * Rollback (SPEC section 6): one CAS step publishing generation N+1 with the content of the
-   * latest earlier generation that is still unexpired (`rolledBackFrom`). If none qualifies the
-   * key becomes DISABLED (`server_disabled`): nothing is served, and there is no fallback to a
-   * stale full set. A later successful publish re-enables the key. The republish and its catalog
-   * receipt (carrying `reason`) are one store write; so is the DISABLED mark.
+   * Rollback (SPEC section 6; seed 001's rollout rule): one CAS step publishing generation N+1
+   * with the content of the latest earlier generation that is still unexpired AND still
+   * authorized now: `guards` (the policy epoch, the server identity and the trust configuration
+   * digest as they hold now, read by the caller just before) equal what that generation recorded
+   * at discovery start, exactly as {@link publish} checks a fresh snapshot. Content judged bad never
+   * qualifies: a generation whose snapshot digest is the active one's (the content being rolled
+   * away) or that of a generation an earlier rollback rolled away. The republish carries `rolledBackFrom`. If none
+   * qualifies the key becomes DISABLED (`server_disabled`): nothing is served, and there is no
+   * fallback to a stale or unauthorized full set. A later successful publish re-enables the key.
+   * The republish and its catalog receipt (carrying `reason`) are one store write; so is the
+   * DISABLED mark. Leases stop for the rolled-away generation at once: the gate admits only
+   * against the active generation (src/admission/gate.ts, `generationFor`).
+   *
+   * `flaggedGeneration` (default: the active one) is the generation the trigger judged bad, read
+   * when the trigger came: if later generations were published since (a refresh racing the
+   * caller's policy poll), they are rolled away with it, so the rollback never lands on the
+   * flagged content itself.
    * @throws the store's write error (nothing is published or emitted then).
    */
-  rollback(key: CatalogKey, reason: string): RollbackResult {
+  rollback(key: CatalogKey, reason: string, guards: PublishGuards, flaggedGeneration?: number): RollbackResult {
     const name = this.storeKey(key);
     const active = this.store.active(name);
     if (active === undefined) return { ok: false, code: 'NOTHING_PUBLISHED' };
-    const source = this.#rollbackSource(name, active.catalogGeneration);
+    const source = this.#rollbackSource(name, active, guards, Math.min(flaggedGeneration ?? active.catalogGeneration, active.catalogGeneration));
     if (source === undefined) {
       this.store.disable(name, reason);
       this.sink.emit({ type: 'server_disabled', key: name, reason });
       return { ok: false, code: 'DISABLED' };
     }
     const record: GenerationRecord = { ...source, catalogGeneration: active.catalogGeneration + 1, publishedAt: this.clock.now(), rolledBackFrom: source.catalogGeneration };
-    if (!this.store.compareAndSet(name, active.catalogGeneration, record, catalogReceiptOf(record, reason))) return this.rollback(key, reason);
+    if (!this.store.compareAndSet(name, active.catalogGeneration, record, catalogReceiptOf(record, reason))) return this.rollback(key, reason, guards, flaggedGeneration);
     this.#emitPublished(name, record);
     return { ok: true, record };
   }
 
-  #rollbackSource(name: string, activeGeneration: number): GenerationRecord | undefined {
-    for (let generation = activeGeneration - 1; generation >= 1; generation -= 1) {
-      const candidate = this.store.generation(name, generation);
-      if (candidate !== undefined && candidate.snapshot.expiresAt >= this.clock.now()) return candidate;
+  #rollbackSource(name: string, active: GenerationRecord, guards: PublishGuards, flagged: number): GenerationRecord | undefined {
+    const newer: GenerationRecord[] = [active];
+    const earlier: GenerationRecord[] = [];
+    for (let generation = active.catalogGeneration - 1; generation >= 1; generation -= 1) {
+      const record = this.store.generation(name, generation);
+      if (record !== undefined) (generation >= flagged ? newer : earlier).push(record);
     }
-    return undefined;
+    // Content judged bad: the flagged generation and every later one, and every generation an
+    // earlier rollback rolled away (the one just below a rollback's own generation).
+    const rolledAway = new Set(newer.map((record) => record.snapshotDigest));
+    for (const record of [...newer, ...earlier]) {
+      if (record.rolledBackFrom === null) continue;
+      const away = this.store.generation(name, record.catalogGeneration - 1);
+      if (away !== undefined) rolledAway.add(away.snapshotDigest);
+    }
+    return earlier.find((candidate) => !rolledAway.has(candidate.snapshotDigest) && this.rollbackQualifies(candidate, guards));
+  }
+
+  /**
+   * Whether an earlier generation may be rolled back to now: unexpired, and discovered under the
+   * policy epoch, server identity and trust configuration that hold now (`guards`). A
+   * checker-validation mutant (`rollback-to-stale`) overrides exactly this.
+   */
+  protected rollbackQualifies(candidate: GenerationRecord, guards: PublishGuards): boolean {
+    const { snapshot } = candidate;
+    return snapshot.expiresAt >= this.clock.now()
+      && snapshot.policyEpoch === guards.policyEpoch
+      && snapshot.serverIdentity === guards.identity
+      && snapshot.trustConfigDigest === guards.trustConfigDigest;
   }
 
   /** The active generation number of a key (0 before the first publish). */

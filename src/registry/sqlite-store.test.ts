@@ -107,7 +107,7 @@ describe('one transaction per publish', () => {
     raw(path, (db) => db.exec("CREATE TRIGGER injected BEFORE INSERT ON catalog_receipts WHEN NEW.reason IS NOT NULL BEGIN SELECT RAISE(ABORT, 'injected failure'); END"));
     const reopened = open({ path });
     const again = new CatalogRegistry(reopened, { now: () => 500 }, { emit: () => undefined });
-    expect(() => again.rollback(KEY, 'missing-tool rate rose')).toThrow('injected failure');
+    expect(() => again.rollback(KEY, 'missing-tool rate rose', GUARDS)).toThrow('injected failure');
     expect(reopened.active(STORE_KEY)?.catalogGeneration).toBe(2);
     expect(reopened.generation(STORE_KEY, 3)).toBeUndefined();
     expect(reopened.catalogReceipts(STORE_KEY).map((receipt) => receipt.reason)).toEqual([null, null]);
@@ -141,11 +141,11 @@ describe('reopening', () => {
     const registry = new CatalogRegistry(store, { now: () => now }, { emit: () => undefined });
     registry.publish(generationAt(1, 3).snapshot, 0, GUARDS);
     registry.publish(generationAt(2, null, ['echo', 'write_file']).snapshot, 1, GUARDS);
-    registry.rollback(KEY, 'privilege escalation');
+    registry.rollback(KEY, 'privilege escalation', GUARDS);
     const other = { ...generationAt(1, 9), key: 'fp:b|acme.dev' };
     store.compareAndSet('fp:b|acme.dev', 0, other, { ...receiptOf(other), key: 'fp:b|acme.dev' });
     now = 2_000;
-    registry.rollback({ ...KEY, identity: 'fp:b' }, 'operator');
+    registry.rollback({ ...KEY, identity: 'fp:b' }, 'operator', { ...GUARDS, identity: 'fp:b' });
     const [a, b, c] = leases(3) as [ReturnType<typeof leases>[0], ReturnType<typeof leases>[0], ReturnType<typeof leases>[0]];
     for (const lease of [a, b, c]) store.recordLease(lease);
     store.consumeLease(callReceiptFor(a, 1_200));

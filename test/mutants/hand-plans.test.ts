@@ -41,6 +41,10 @@ const CAUGHT_BY: Record<string, string[]> = {
   // The refusal read as an empty last page: an empty catalog published at 1060 from pages the
   // server never served (I2, I13) and from a scan it refused (I20).
   'auth-refusal-as-empty': ['I13 PAGE_NOT_SERVED', 'I2 PAGE_NOT_SERVED', 'I20 AUTH_REFUSAL_MISREPORTED', 'I20 AUTH_REFUSED_PUBLISHED'],
+  // F19: generation 1 (scan at 0) predates the revocation at 400; the trigger at 600 republishes it (seq 42).
+  'rollback-to-stale': ['I21 ROLLBACK_TO_UNAUTHORIZED'],
+  // The rollback at 505 makes generation 3 active; the mutant's gate still admits the planner's next call against 2.
+  'rollback-keeps-leasing': ['I28 LEASE_FOR_ROLLED_AWAY'],
   'refuse-everything': ['I12 PROBE_REFUSED'],
   // The surface round of 29 turns (test/faults/f22-surface-hooks.test.ts works out each turn):
   // an edit the missing check lets through reaches the model (I22) after a mismatch (I23).

@@ -119,6 +119,22 @@ export function hostRestartPlan(restarts: HostRestart[], callFraction = 0): Roun
   });
 }
 
+/**
+ * F19 (test/faults/f19-rollback-triggers.test.ts): five tools, revision 7 -> 8 at 300 (the same
+ * tools: generation 2 differs from 1 only in its revision), so generation 1 is the rollback
+ * source; one trigger at `triggerAtMs`. `revokeAtMs` moves acme.dev's policy (move_file revoked)
+ * after both generations were discovered, so neither can prove the policy holding at the trigger.
+ */
+export function rollbackPlan(options: { triggerAtMs: number; kind?: 'missing_tool_rate' | 'privilege_escalation'; revokeAtMs?: number; callFraction?: number }): RoundPlan {
+  return handPlan({
+    faults: ['F19'],
+    calls: { callFraction: options.callFraction ?? 0 },
+    ...(options.revokeAtMs === undefined ? {} : { faults: ['F8', 'F19'], policy: { changes: [{ atMs: options.revokeAtMs, audience: 'acme.dev', revoke: ['move_file'], grant: [] }], pushLossFraction: 0 } }),
+    rollbackTriggers: [{ atMs: options.triggerAtMs, server: 's0', audience: 'acme.dev', kind: options.kind ?? 'missing_tool_rate' }],
+    servers: [handServer({ history: [step(0, 7, { 'acme.dev': tools(...FIVE) }), step(300, 8, { 'acme.dev': tools(...FIVE) })] })],
+  });
+}
+
 export const MUTANT_PLANS: Record<string, () => RoundPlan> = {
   'first-page-only': () => plain({ faults: [] }),
   'no-cursor-loop-detection': () => handPlan({ faults: ['F5'], pageCountMax: 4, servers: [handServer({ history: [step(0, 7, { 'acme.dev': tools(...FIVE) })], cursorTrait: 'repeat' })] }),
@@ -141,6 +157,10 @@ export const MUTANT_PLANS: Record<string, () => RoundPlan> = {
   'no-list-changed-barrier': burstPlan,
   'resetting-debounce': burstPlan,
   'auth-refusal-as-empty': authGatePlan,
+  // The policy moves at 400, after both generations' scans; the reference DISABLES at the trigger (600), the mutant rolls back to 1.
+  'rollback-to-stale': () => rollbackPlan({ triggerAtMs: 600, kind: 'privilege_escalation', revokeAtMs: 400 }),
+  // The reference rolls back to 1 at the trigger (500) and leases generation 3; the mutant keeps leasing 2.
+  'rollback-keeps-leasing': () => rollbackPlan({ triggerAtMs: 500, callFraction: 1 }),
   'refuse-everything': () => plain(),
   // The tool surface (F22): the one round of 29 turns; each mutant lets some harmful turn through.
   'seal-from-final-request': surfaceTurnsPlan,

@@ -16,7 +16,7 @@
  */
 import type { CoreFactory } from '../../sim/cores/adapter.ts';
 import { referenceCore } from '../../sim/cores/reference.ts';
-import type { CallsPlan, CursorTrait, FaultLabel, HostRestart, IdentityRotation, LinkFaults, NotificationPlan, OverLimitCatalog, PlantedDefect, PolicyPlan, RevisionStep, RoundPlan, ServerPlan, SurfaceHookKind, SurfaceLateStep, ToolDescriptor, TurnPlan } from '../../sim/plan/types.ts';
+import type { CallsPlan, CursorTrait, FaultLabel, HostRestart, IdentityRotation, LinkFaults, NotificationPlan, OverLimitCatalog, PlantedDefect, PolicyPlan, RevisionStep, RollbackTriggerPlan, RoundPlan, ServerPlan, SurfaceHookKind, SurfaceLateStep, ToolDescriptor, TurnPlan } from '../../sim/plan/types.ts';
 import { sampleArgs } from '../../sim/plan/sample-args.ts';
 import { TOOL_POOL } from '../../sim/plan/tool-pool.ts';
 import { decodeCursor } from '../../sim/server/cursor.ts';
@@ -166,6 +166,8 @@ export interface HandPlanOptions {
   calls?: Partial<CallsPlan>;
   /** F18: host restarts (default none: the host runs the whole round, with no disk). */
   hostRestarts?: HostRestart[];
+  /** F19: rollback triggers (absent: none). */
+  rollbackTriggers?: RollbackTriggerPlan[];
 }
 
 /** A round plan with fixed timings. */
@@ -212,6 +214,7 @@ export function handPlan(options: HandPlanOptions): RoundPlan {
     sampleArgs: sampleArgsOf(options.servers),
     servers: options.servers,
     ...(options.hostRestarts === undefined ? {} : { hostRestarts: options.hostRestarts }),
+    ...(options.rollbackTriggers === undefined ? {} : { rollbackTriggers: options.rollbackTriggers }),
   };
 }
 
