@@ -17,8 +17,11 @@
  * How often: a round that enables F18 restarts the host 1 or 2 times; each restart is armed at a
  * seeded time in [1, T_heal / 2) (when walks and publishes are dense), dies at a crash point drawn
  * uniformly from `points`, and the new boot starts 5 to 50 ms later. A point that does not occur
- * between its arming and T_heal never fires (the round then has fewer restarts). In the default
- * scenario's menu; `scenarios/host-restart.json` raises the restarts to 2 or 3 per round.
+ * between its arming and T_heal never fires (the round then has fewer restarts). Enabled by
+ * `scenarios/host-restart.json` (2 or 3 restarts per round), not by the default scenario: a
+ * plug-in core that keeps nothing across boots and numbers its scans and leases from 1 again in
+ * each boot is misread there (a reused scan id reads as a resumed scan, a reused lease id as a
+ * replayed lease), so the default mix would bury a user's real findings under those.
  */
 import { distinctTimes, drawIn } from '../plan/draws.ts';
 import type { HostCrashPoint, RoundPlan } from '../plan/types.ts';
