@@ -3,11 +3,14 @@
  * rollback invariants (I21, I28, I29, oracle/invariants/rollback.ts) and the rollback probes.
  *
  * A trigger is *owed* an outcome when it was `delivered`, its key had a `published` before it and
- * was not DISABLED at that moment (a closed key needs nothing more). Its window runs from the
- * trigger to the first of: the next trigger for the same key, a `host_crashed` (the boot that
- * heard it died; nothing more is owed), the end of the trace. Its outcome is the first pointer
- * event of its key in the window that is a rollback (`published` with `rolledBackFrom`) or a
- * `server_disabled`; an ordinary publish in between (a refresh racing the decision) is neither.
+ * was not DISABLED at that moment (a closed key needs nothing more). Outcomes are the key's
+ * rollbacks (`published` with `rolledBackFrom`) and `server_disabled` events; an ordinary publish
+ * (a refresh racing the decision) is none. The owed triggers of a key take its outcomes in order,
+ * each the first one after it that no earlier trigger took: a rollback takes time (the reference
+ * core polls the policy first), so a second trigger can come before the first one's outcome
+ * (seed 1 round 1201: triggers at 1,667 and 1,671 ms, rollbacks at 1,671 and 1,675 ms), and the
+ * outcomes still answer the triggers one for one. A `host_crashed` after a trigger and before its
+ * outcome ends what it is owed (the boot that heard it died): it takes no outcome.
  */
 import type { KnownEvent, PublishedEvent, RollbackTriggeredEvent, ServerDisabledEvent } from '../trace.ts';
 import { rolledBackFromOf } from '../trace.ts';
@@ -38,19 +41,23 @@ export function triggerOutcomes(events: readonly KnownEvent[]): TriggerOutcome[]
     }
   }
   const outcomes: TriggerOutcome[] = [];
-  triggers.forEach((trigger, index) => {
-    if (trigger.delivery !== 'delivered') return;
+  /** Per key, how many of its outcomes earlier triggers took. */
+  const taken = new Map<string, number>();
+  for (const trigger of triggers) {
+    if (trigger.delivery !== 'delivered') continue;
     const history = pointer.get(trigger.key) ?? [];
     const before = history.filter((event) => event.seq < trigger.seq);
     const last = before.at(-1);
     const activeAtTrigger = before.filter((event): event is PublishedEvent => event.type === 'published').at(-1);
-    if (activeAtTrigger === undefined || last?.type === 'server_disabled') return;
-    const nextTrigger = triggers.slice(index + 1).find((other) => other.key === trigger.key)?.seq ?? Infinity;
+    if (activeAtTrigger === undefined || last?.type === 'server_disabled') continue;
+    const answers = history.filter((event) => event.type === 'server_disabled' || rolledBackFromOf(event) !== null);
     const crash = crashes.find((seq) => seq > trigger.seq) ?? Infinity;
-    const end = Math.min(nextTrigger, crash);
-    const outcome = history.find((event) => event.seq > trigger.seq && event.seq < end
-      && (event.type === 'server_disabled' || rolledBackFromOf(event) !== null)) ?? null;
-    outcomes.push({ trigger, activeAtTrigger, outcome, crashed: outcome === null && crash < nextTrigger && crash < Infinity });
-  });
+    let index = taken.get(trigger.key) ?? 0;
+    while (index < answers.length && (answers[index] as PublishedEvent | ServerDisabledEvent).seq < trigger.seq) index += 1;
+    const next = answers[index];
+    const outcome = next !== undefined && next.seq < crash ? next : null;
+    if (outcome !== null) taken.set(trigger.key, index + 1);
+    outcomes.push({ trigger, activeAtTrigger, outcome, crashed: outcome === null && crash < Infinity });
+  }
   return outcomes;
 }

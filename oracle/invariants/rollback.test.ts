@@ -114,6 +114,24 @@ describe('I29: a delivered trigger is answered; a DISABLED key sends nothing', (
     });
   });
 
+  it('two triggers before either answer: the two rollbacks answer them in order (seed 1 round 1201); one rollback leaves the second ignored', () => {
+    const answered = twoGenerations();
+    trigger(answered, 'privilege_escalation');
+    trigger(answered, 'privilege_escalation');
+    answered.rollback(DEV_KEY, 1);
+    answered.rollback(DEV_KEY, 1);
+    finish(answered, 'undecided');
+    expect(rollbackViolations(answered)).toEqual({ violations: [], checked: [2, 2, 2] });
+
+    const once = twoGenerations();
+    trigger(once, 'privilege_escalation');
+    const second = trigger(once, 'privilege_escalation');
+    once.rollback(DEV_KEY, 1);
+    finish(once, 'undecided');
+    expect(rollbackViolations(once).violations).toEqual([{ invariant: 'I29', round: ROUND, seq: second, code: 'TRIGGER_IGNORED',
+      evidence: `the privilege_escalation trigger for key ${K} (generation 2 active) was delivered, and the core neither rolled back nor DISABLED the key` }]);
+  });
+
   it.each([['unsupported'], ['host_down']])('a trigger the core could not hear (%s) asks nothing', (delivery) => {
     const b = twoGenerations();
     trigger(b, 'missing_tool_rate', delivery);
