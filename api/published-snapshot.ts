@@ -37,6 +37,12 @@ export interface PublishedSnapshotInput {
    * docs/TRACE.md, "Codes"); default `"ok"` for all.
    */
   verdictOf?: (tool: unknown) => PublishedObservation['tools'][number]['verdict'];
+  /**
+   * For a rollback (the optional `rollback` of the core API): the earlier generation whose
+   * catalog this publish brings back; pass that generation's `scanId` and `pages` with the next
+   * `generation` number. Default null (an ordinary publish).
+   */
+  rolledBackFrom?: number;
 }
 
 /**
@@ -53,7 +59,7 @@ export function publishedSnapshot(input: PublishedSnapshotInput): { observation:
   const snapshotDigest = domainDigest('catsim.host-snapshot.v1', { key: input.key, generation: input.generation, pageRoot: root, tools });
   const observation: PublishedObservation = {
     type: 'published', key: input.key, scanId: input.scanId, generation: input.generation, status: 'UNVERSIONED_OBSERVATION',
-    sourceRevision: null, snapshotDigest, pageRoot: root, pages, tools, expiresAt: input.expiresAt ?? Number.MAX_SAFE_INTEGER, rolledBackFrom: null,
+    sourceRevision: null, snapshotDigest, pageRoot: root, pages, tools, expiresAt: input.expiresAt ?? Number.MAX_SAFE_INTEGER, rolledBackFrom: input.rolledBackFrom ?? null,
   };
   const catalog = { key: input.key, generation: input.generation, snapshotDigest, tools: tools.map(({ name, descriptorDigest: digest }) => ({ name, descriptorDigest: digest })) };
   return { observation, catalog };

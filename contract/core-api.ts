@@ -200,8 +200,9 @@ export type DisclosureResult =
   | { ok: false; code: WorldFields<'disclosure_refused'>['code'] };
 
 /**
- * An operator or monitor trigger (F19, seed 001's rollout rule) for one catalog key: the
- * missing-tool rate rose, or one privilege escalation occurred. The world writes it to the trace
+ * An operator or monitor trigger (F19) for one catalog key: the missing-tool rate rose, or one
+ * privilege escalation occurred. Under the catalog-admission report's rollout rule the core rolls
+ * back to a fresh, still-authorized generation or closes the key (docs/CORE-API.md, "Rollback"). The world writes it to the trace
  * as `rollback_triggered` (ground truth for I21, I28, I29).
  */
 export interface RollbackTrigger {

@@ -67,7 +67,8 @@ export interface HostConfig {
    * absent; its directory must exist), used when `ports.store` is absent: the host opens it with
    * `openSqliteStore({ path })` (src/registry/sqlite-store.ts), holds its lock while it runs and
    * closes it in `stop()`. This is the default store of a host that embeds the core: a publish,
-   * its catalog receipt, the lease ledger and every call receipt survive a restart.
+   * its catalog receipt, the lease ledger and every call receipt survive a restart. Not with
+   * `ports.store`; `:memory:` is refused (it is not durable).
    */
   storePath?: string;
   /**
@@ -129,7 +130,9 @@ export class CatalogHost {
   #scans = 0;
 
   /**
-   * @throws TypeError when neither `ports.store` nor `config.storePath` names a store;
+   * @throws TypeError when neither `ports.store` nor `config.storePath` names a store, when both
+   *   do, or when `config.storePath` is not a non-empty path or names an in-memory database
+   *   (`:memory:`: not durable);
    *   RegistryStoreError (src/registry/store-error.ts) when the database at `config.storePath`
    *   cannot be opened: not SQLite, another application's, from a newer schema, locked by another
    *   host, corrupt, or better-sqlite3 missing. Never an empty registry in its place.
@@ -138,6 +141,7 @@ export class CatalogHost {
     const seams = this.seams();
     this.#walkSeams = { walk: seams.walk, contentChecks: seams.contentChecks };
     this.#refresherClass = seams.refresher;
+    if (ports.store !== undefined && config.storePath !== undefined) throw new TypeError('CatalogHost takes one registry store: config.storePath (the host opens it) or ports.store (its owner opens it), not both');
     this.#store = ports.store ?? this.#openStore(config.storePath);
     this.registry = new seams.registry(this.#store, ports.clock, ports.sink);
     this.policy = new PolicyState({ scheduler: ports.scheduler, sink: ports.sink, source: config.policySource, pollIntervalMs: config.policyPollMs ?? DEFAULT_POLICY_POLL_MS });
@@ -321,6 +325,8 @@ export class CatalogHost {
 
   #openStore(path: string | undefined): RegistryStore {
     if (path === undefined) throw new TypeError('CatalogHost needs a registry store: set config.storePath (the durable SQLite store) or pass ports.store (new InMemoryRegistryStore() for a catalog that may end with the process)');
+    if (typeof path !== 'string' || path === '') throw new TypeError(`config.storePath must be a non-empty file path, got ${JSON.stringify(path)}`);
+    if (path === ':memory:' || path.startsWith('file::memory:')) throw new TypeError('config.storePath names an in-memory SQLite database, which ends with the process: pass ports.store (new InMemoryRegistryStore()) for a catalog that may be lost');
     const store = openSqliteStore({ path });
     this.#ownStore = store;
     return store;

@@ -47,3 +47,25 @@ export const nullSink: ObservationSink = { emit: () => undefined };
 
 /** Wall-clock implementation of {@link Clock} for hosts outside the simulator. */
 export const realClock: Clock = { now: () => Date.now() }; // real-clock
+
+/**
+ * Wall-clock implementation of {@link Scheduler} for hosts outside the simulator, on the process's
+ * timers (`setTimeout`). Each call returns an independent scheduler (its own task ids); `cancel`
+ * of a task that ran or was cancelled does nothing.
+ */
+export function realScheduler(): Scheduler {
+  const timers = new Map<number, ReturnType<typeof setTimeout>>();
+  let next = 0;
+  return {
+    after(delayMs, fn) {
+      const task = { id: next++ };
+      timers.set(task.id, setTimeout(() => { timers.delete(task.id); fn(); }, delayMs)); // real-clock: the host's real timers, never used in a simulated round
+      return task;
+    },
+    cancel(task) {
+      const timer = timers.get(task.id);
+      if (timer !== undefined) clearTimeout(timer); // real-clock
+      timers.delete(task.id);
+    },
+  };
+}

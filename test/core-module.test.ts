@@ -37,7 +37,7 @@ describe('a core module that cannot be used is one line naming the file, exit 2,
       [fixture('helpers.mjs', 'export const helper = 1;\nexport function other() {}\n'), (path) => `--core ${path}: exports no core: expected "export default defineCore({ name, create })" (defineCore from 'catsim'), found no default export; named exports: helper, other`],
       [fixture('future.mjs', 'export default { api: "catsim.core.v2", name: "future", create() { return {}; } };\n'), (path) => `--core ${path}: exports a core for API "catsim.core.v2"; this catsim runs catsim.core.v1`],
       [fixture('factory-throws.mjs', 'export default { name: "bad-factory", create() { throw new Error("no config for this host"); } };\n'), (path) => `--core ${path}: core "bad-factory" threw while being built: Error: no config for this host`],
-      [fixture('half.mjs', 'export default { name: "half", create() { return { attach() {}, disclose() {} }; } };\n'), (path) => `--core ${path}: core "half": create() returned a core without call, pushPolicy, stop (a catsim.core.v1 core has attach, disclose, call, pushPolicy and stop)`],
+      [fixture('half.mjs', 'export default { name: "half", create() { return { attach() {}, disclose() {} }; } };\n'), (path) => `--core ${path}: core "half": create() returned a core without call, pushPolicy, stop (a catsim.core.v1 core has attach, disclose, call, pushPolicy and stop, and may have createClient, modelTurn and rollback)`],
     ];
     for (const [path, expected] of cases) {
       expect(await runMain(['run', '--core', path, '--rounds', '1', '--workers', '1'])).toEqual({ code: 2, stdout: '', stderr: `catsim: ${expected(path)}\n` });

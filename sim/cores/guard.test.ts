@@ -3,7 +3,7 @@ import { runAndCheck } from '../campaign/round-check.ts';
 import { generatePlan } from '../plan/generate.ts';
 import { loadScenario } from '../plan/scenario.ts';
 import type { CoreAdapter, CoreFactory } from './adapter.ts';
-import { disclosureProblem, errorText } from './guard.ts';
+import { disclosureProblem, errorText, missingMethods } from './guard.ts';
 
 const SCENARIO = loadScenario('default');
 /** Round 0 of seed 1 offers the core this many catalog keys (one attach each). */
@@ -39,7 +39,13 @@ describe('the guard between the world and a core', () => {
 
   it('a factory that returns no core is a MALFORMED_ANSWER of create', async () => {
     const result = await failures((() => ({ attach: () => undefined })) as unknown as CoreFactory);
-    expect(result.failed).toEqual(['create MALFORMED_ANSWER TypeError: create() returned a core without disclose, call, pushPolicy, stop (a catsim.core.v1 core has attach, disclose, call, pushPolicy and stop)']);
+    expect(result.failed).toEqual(['create MALFORMED_ANSWER TypeError: create() returned a core without disclose, call, pushPolicy, stop (a catsim.core.v1 core has attach, disclose, call, pushPolicy and stop, and may have createClient, modelTurn and rollback)']);
+  });
+
+  it('an optional method that is not a function is named as such, beside the missing ones', () => {
+    expect(missingMethods({ attach() {}, disclose() {}, call() {}, pushPolicy() {}, stop() {}, rollback: 42 })).toBe('create() returned a core whose optional rollback is not a function (a catsim.core.v1 core has attach, disclose, call, pushPolicy and stop, and may have createClient, modelTurn and rollback)');
+    expect(missingMethods({ attach() {}, modelTurn: 'no', rollback: {} })).toBe('create() returned a core without disclose, call, pushPolicy, stop and whose optional modelTurn, rollback are not functions (a catsim.core.v1 core has attach, disclose, call, pushPolicy and stop, and may have createClient, modelTurn and rollback)');
+    expect(missingMethods({ attach() {}, disclose() {}, call() {}, pushPolicy() {}, stop() {} })).toBeNull();
   });
 
   it('attach, a scheduled callback, createClient and stop: each failure recorded where it happened, the round goes on', async () => {

@@ -95,17 +95,20 @@ function guardScheduler(env: CoreEnvironment, fail: Fail): CoreEnvironment['sche
 }
 
 const REQUIRED_METHODS = ['attach', 'disclose', 'call', 'pushPolicy', 'stop'] as const;
+const OPTIONAL_METHODS = ['createClient', 'modelTurn', 'rollback'] as const;
 
 /** Why `value` is not a core (one sentence), or null when it has every required method. */
 export function missingMethods(value: unknown): string | null {
   if (typeof value !== 'object' || value === null) return `create() returned ${describeValue(value)}, not a core object`;
   const core = value as Record<string, unknown>;
   const missing: string[] = REQUIRED_METHODS.filter((name) => typeof core[name] !== 'function');
-  if (core.createClient !== undefined && typeof core.createClient !== 'function') missing.push('createClient');
-  if (core.modelTurn !== undefined && typeof core.modelTurn !== 'function') missing.push('modelTurn');
-  if (core.rollback !== undefined && typeof core.rollback !== 'function') missing.push('rollback');
-  if (missing.length === 0) return null;
-  return `create() returned a core without ${missing.join(', ')} (a catsim.core.v1 core has attach, disclose, call, pushPolicy and stop)`;
+  const notFunctions = OPTIONAL_METHODS.filter((name) => core[name] !== undefined && typeof core[name] !== 'function');
+  if (missing.length === 0 && notFunctions.length === 0) return null;
+  const parts = [
+    ...(missing.length === 0 ? [] : [`without ${missing.join(', ')}`]),
+    ...(notFunctions.length === 0 ? [] : [`whose optional ${notFunctions.join(', ')} ${notFunctions.length === 1 ? 'is not a function' : 'are not functions'}`]),
+  ];
+  return `create() returned a core ${parts.join(' and ')} (a catsim.core.v1 core has attach, disclose, call, pushPolicy and stop, and may have createClient, modelTurn and rollback)`;
 }
 
 class GuardedCore implements WorldCore {

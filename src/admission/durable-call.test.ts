@@ -8,7 +8,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_SCAN_LIMITS } from '../discovery/config.ts';
 import { CatalogHost } from '../host.ts';
+import { nullSink, realClock, realScheduler } from '../ports.ts';
+import { InMemoryRegistryStore } from '../registry/store.ts';
+import { DEFAULT_TRUST } from '../validation/trust.ts';
 import { openSqliteStore } from '../registry/sqlite-store.ts';
 import { RegistryStoreError } from '../registry/store-error.ts';
 import { afterThisTest, tempDir } from '../registry/testing/temp-dirs.ts';
@@ -93,6 +97,37 @@ describe('CatalogHost with config.storePath: the SQLite store is its default', (
     const open = (): CatalogHost => new CatalogHost(PORTS, { ...CONFIG, storePath: path });
     expect(open).toThrow(RegistryStoreError);
     expect(open).toThrow(expect.objectContaining({ failure: 'NOT_SQLITE' }));
+  });
+
+  it('the README\'s embedding snippet: real ports, the default limits and trust, storePath; stop() closes the database', () => {
+    const path = join(tempDir(), 'catalog.db');
+    const host = new CatalogHost(
+      { clock: realClock, scheduler: realScheduler(), random: { next: Math.random }, sink: nullSink },
+      {
+        limits: DEFAULT_SCAN_LIMITS,
+        refresh: { refreshIntervalMs: 600_000, retryBackoffMsBase: 500, retryBackoffMsMax: 30_000, listChangedDelayMs: 100, generationTtlMs: 900_000 },
+        trust: { ...DEFAULT_TRUST, effectClasses: { read_file: 'READ' } },
+        leaseKey: process.env.MY_HOST_LEASE_KEY,
+        storePath: path,
+      },
+    );
+    host.stop();
+    const store = openSqliteStore({ path });
+    afterThisTest(() => store.close());
+    expect(store.issuedLeaseCount()).toBe(0);
+  });
+
+  it.each([
+    ['', 'config.storePath must be a non-empty file path, got ""'],
+    [42, 'config.storePath must be a non-empty file path, got 42'],
+    [':memory:', 'config.storePath names an in-memory SQLite database, which ends with the process: pass ports.store (new InMemoryRegistryStore()) for a catalog that may be lost'],
+  ])('storePath %j is a TypeError', (storePath, message) => {
+    expect(() => new CatalogHost(PORTS, { ...CONFIG, storePath: storePath as string })).toThrow(new TypeError(message));
+  });
+
+  it('storePath and ports.store together are a TypeError (which one would hold the catalog is not guessed)', () => {
+    expect(() => new CatalogHost({ ...PORTS, store: new InMemoryRegistryStore() }, { ...CONFIG, storePath: join(tempDir(), 'catalog.db') }))
+      .toThrow(new TypeError('CatalogHost takes one registry store: config.storePath (the host opens it) or ports.store (its owner opens it), not both'));
   });
 
   it('without ports.store or config.storePath the constructor throws a TypeError (no silent in-memory default)', () => {
