@@ -150,6 +150,24 @@ describe('I29: a delivered trigger is answered; a DISABLED key sends nothing', (
     expect(rollbackViolations(b)).toEqual({ violations: [], checked: [0, 0, 0] });
   });
 
+  it('CALL_WHILE_DISABLED from the world\'s side: a call the link saw leave for the key after its DISABLE, with no receipt; one after the next publish is fine', () => {
+    const b = twoGenerations();
+    const triggerSeq = trigger(b);
+    const disabledSeq = b.serverDisabled(DEV_KEY, 'missing_tool_rate');
+    const sent = b.callSent({ audience: DEV, tool: 'a' });
+    finish(b, 'undecided');
+    expect(rollbackViolations(b).violations).toEqual([{ invariant: 'I29', round: ROUND, seq: sent, code: 'CALL_WHILE_DISABLED',
+      evidence: `a tools/call of "a" left for s0/${DEV} (key ${K}) at seq ${sent}, after the key was DISABLED at seq ${disabledSeq} (trigger seq ${triggerSeq}) and before any new publish` }]);
+
+    const after = twoGenerations();
+    trigger(after);
+    after.serverDisabled(DEV_KEY, 'missing_tool_rate');
+    devWalk(after, { scanId: 'sc-dev-5', revision: 4 });
+    after.callSent({ audience: DEV, tool: 'a' });
+    finish(after, 'undecided');
+    expect(rollbackViolations(after).violations.filter((violation) => violation.code === 'CALL_WHILE_DISABLED')).toEqual([]);
+  });
+
   it('CALL_WHILE_DISABLED for a receipt of the key after its trigger\'s DISABLE and before a new publish', () => {
     const b = twoGenerations();
     const triggerSeq = trigger(b);

@@ -22,8 +22,10 @@
  *   before it (`LEASE_FOR_ROLLED_AWAY`).
  * - I29, a delivered trigger is answered, and a DISABLED key serves nothing: every owed trigger is
  *   followed in its window by a rollback or a `server_disabled` of its key (`TRIGGER_IGNORED`);
- *   after a trigger's `server_disabled`, no `receipt` of the key is written until its next
- *   publish (`CALL_WHILE_DISABLED`; disclosures and ADMITs while DISABLED are I11's).
+ *   after a trigger's `server_disabled` and until the key's next publish, no call leaves for it
+ *   (`CALL_WHILE_DISABLED`): judged on the world's `call_sent` to the trigger's server and the
+ *   key's audience while the server presented the key's identity, then, when the world saw none,
+ *   on the core's `receipt`s of the key (disclosures and ADMITs while DISABLED are I11's).
  *
  * Work counts: I21 triggered rollbacks, I28 rollback publishes, I29 owed triggers.
  */
@@ -33,6 +35,11 @@ import { rolledBackFromOf } from '../trace.ts';
 import { activePublishBefore, publishOfGeneration } from '../observations.ts';
 import { publishLabel, shortKey } from '../violation.ts';
 import type { CheckContext, Findings } from './check-context.ts';
+
+/** The server identity of a catalog key `<identity>|<tenant>.<role>`. */
+function identityOf(key: string): string {
+  return key.slice(0, key.lastIndexOf('|'));
+}
 
 /** The audience (`tenant.role`) of a catalog key `<identity>|<tenant>.<role>`. */
 function audienceOf(key: string): string {
@@ -86,6 +93,17 @@ function checkAnswered(context: CheckContext, outcome: TriggerOutcome, findings:
   if (outcome.outcome.type !== 'server_disabled') return;
   const disabled = outcome.outcome;
   const nextPublish = (context.observed.publishedByKey.get(trigger.key) ?? []).find((publish) => publish.seq > disabled.seq)?.seq ?? Infinity;
+  // The world's side first: a call the link saw leave for the key's server and audience while the
+  // server presented the key's identity. A core that writes no receipt for it is judged the same.
+  const server = context.truth.servers.get(trigger.server);
+  const identity = identityOf(trigger.key);
+  const sent = (server?.callsSent.get(audienceOf(trigger.key)) ?? []).find((call) => call.seq > disabled.seq && call.seq < nextPublish
+    && server?.identityBefore(call.seq)?.identity === identity);
+  if (sent !== undefined) {
+    findings.add('I29', sent.seq, 'CALL_WHILE_DISABLED',
+      `a tools/call of ${JSON.stringify(sent.tool)} left for ${trigger.server}/${sent.audience} (key ${shortKey(trigger.key)}) at seq ${sent.seq}, after the key was DISABLED at seq ${disabled.seq} (trigger seq ${trigger.seq}) and before any new publish`);
+    return;
+  }
   const leaked = context.observed.receipts.find((receipt) => receipt.key === trigger.key && receipt.seq > disabled.seq && receipt.seq < nextPublish);
   if (leaked !== undefined) {
     findings.add('I29', leaked.seq, 'CALL_WHILE_DISABLED',
