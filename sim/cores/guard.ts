@@ -151,14 +151,7 @@ class GuardedCore implements WorldCore {
   }
 
   call(request: CallRequest): Promise<void> {
-    let pending: unknown;
-    try {
-      pending = this.core.call(request);
-    } catch (error) {
-      this.fail('call', 'THREW', error);
-      return Promise.resolve();
-    }
-    return Promise.resolve(pending).then(() => undefined, (error: unknown) => this.fail('call', 'REJECTED', error));
+    return this.#guardAsync('call', () => this.core.call(request));
   }
 
   pushPolicy(update: PolicyUpdate): void {
@@ -166,25 +159,11 @@ class GuardedCore implements WorldCore {
   }
 
   modelTurn(turn: ModelTurn): Promise<void> {
-    let pending: unknown;
-    try {
-      pending = this.core.modelTurn?.(turn);
-    } catch (error) {
-      this.fail('modelTurn', 'THREW', error);
-      return Promise.resolve();
-    }
-    return Promise.resolve(pending).then(() => undefined, (error: unknown) => this.fail('modelTurn', 'REJECTED', error));
+    return this.#guardAsync('modelTurn', () => this.core.modelTurn?.(turn));
   }
 
   rollback(trigger: RollbackTrigger): Promise<void> {
-    let pending: unknown;
-    try {
-      pending = this.core.rollback?.(trigger);
-    } catch (error) {
-      this.fail('rollback', 'THREW', error);
-      return Promise.resolve();
-    }
-    return Promise.resolve(pending).then(() => undefined, (error: unknown) => this.fail('rollback', 'REJECTED', error));
+    return this.#guardAsync('rollback', () => this.core.rollback?.(trigger));
   }
 
   stop(): void {
@@ -197,6 +176,18 @@ class GuardedCore implements WorldCore {
     } catch (error) {
       this.fail(during, 'THREW', error);
     }
+  }
+
+  /** Runs an async core method: a throw is THREW, a rejection REJECTED; resolves either way. */
+  #guardAsync(during: CoreCall, run: () => unknown): Promise<void> {
+    let pending: unknown;
+    try {
+      pending = run();
+    } catch (error) {
+      this.fail(during, 'THREW', error);
+      return Promise.resolve();
+    }
+    return Promise.resolve(pending).then(() => undefined, (error: unknown) => this.fail(during, 'REJECTED', error));
   }
 }
 
