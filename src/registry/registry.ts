@@ -175,10 +175,7 @@ export class CatalogRegistry {
    */
   protected rollbackQualifies(candidate: GenerationRecord, guards: PublishGuards): boolean {
     const { snapshot } = candidate;
-    return snapshot.expiresAt >= this.clock.now()
-      && snapshot.policyEpoch === guards.policyEpoch
-      && snapshot.serverIdentity === guards.identity
-      && snapshot.trustConfigDigest === guards.trustConfigDigest;
+    return snapshot.expiresAt >= this.clock.now() && guardMoved(snapshot, guards) === undefined;
   }
 
   /** The active generation number of a key (0 before the first publish). */
@@ -230,10 +227,7 @@ export class CatalogRegistry {
     if (snapshot.discoveryState === 'SNAPSHOT_PROVEN' && snapshot.sourceRevision === null) return 'NOT_PROVEN';
     const activeRevision = active?.snapshot.sourceRevision;
     if (snapshot.sourceRevision !== null && typeof activeRevision === 'number' && snapshot.sourceRevision < activeRevision) return 'REVISION_REGRESSION';
-    if (guards.policyEpoch !== snapshot.policyEpoch) return 'POLICY_EPOCH_MOVED';
-    if (guards.identity !== snapshot.serverIdentity) return 'IDENTITY_MOVED';
-    if (guards.trustConfigDigest !== snapshot.trustConfigDigest) return 'TRUST_CHANGED';
-    return undefined;
+    return guardMoved(snapshot, guards);
   }
 
   #refuse(snapshot: ToolCatalogSnapshot, expected: number, code: PublishRefusal, actual: number): PublishResult {
@@ -271,4 +265,16 @@ function publishedStatus(record: GenerationRecord): 'ELIGIBLE' | 'UNVERSIONED_OB
 
 function keyOfSnapshot(snapshot: ToolCatalogSnapshot): CatalogKey {
   return { identity: snapshot.serverIdentity, tenant: snapshot.tenant, role: snapshot.role };
+}
+
+/**
+ * Which of the facts a snapshot recorded at discovery start no longer holds under `guards` (read
+ * now): the policy epoch, the server identity, the trust configuration; undefined when all hold.
+ * A publish is refused with that code; a rollback source does not qualify.
+ */
+function guardMoved(snapshot: ToolCatalogSnapshot, guards: PublishGuards): 'POLICY_EPOCH_MOVED' | 'IDENTITY_MOVED' | 'TRUST_CHANGED' | undefined {
+  if (guards.policyEpoch !== snapshot.policyEpoch) return 'POLICY_EPOCH_MOVED';
+  if (guards.identity !== snapshot.serverIdentity) return 'IDENTITY_MOVED';
+  if (guards.trustConfigDigest !== snapshot.trustConfigDigest) return 'TRUST_CHANGED';
+  return undefined;
 }
