@@ -14,10 +14,20 @@
  * by construction (a frozen copy of an equal value cannot have changed since), so only what a
  * hook replaced is read and compared. Every other position is compared as without `issued`, so
  * the mismatch found (and its classification) is the same in both modes.
+ *
+ * With a {@link WriteTracker} as `issued` (the tracked mode, `hookTools: 'tracked'`): a request
+ * whose tools are still the issued array proxy, with nothing written or exposed, is equal (one
+ * test, whatever the size); the issued array never written but some tools written: only those
+ * positions are compared (they hold their issued tools, in order); otherwise every position is
+ * read as without `issued`, and one holding this request's clean proxy of the tool issued for
+ * that very position is equal there. Anything else (a written tool, a new object, a proxy of
+ * another request, a tool moved to another position) is compared in full, so the mismatch is the
+ * one the plain mutable mode finds for the same tools.
  */
 import type { SurfaceCheck, SurfaceMismatch } from '../surface-mismatch.ts';
 import type { SurfaceTool } from '../surface-tool.ts';
 import { firstDifference, jsonEqual, valueAt } from './json-value.ts';
+import { WriteTracker } from './write-tracker.ts';
 
 /** A value that could not be read; equal to nothing. */
 const UNREADABLE: unique symbol = Symbol('unreadable');
@@ -32,7 +42,8 @@ type Read = unknown;
  * @throws TypeError when `issued` does not have as many tools as `expected` (a caller's error;
  *   never because of what a hook did).
  */
-export function compareSurface(expected: readonly Readonly<SurfaceTool>[], actual: unknown, check: SurfaceCheck, issued?: readonly Readonly<SurfaceTool>[]): SurfaceMismatch | undefined {
+export function compareSurface(expected: readonly Readonly<SurfaceTool>[], actual: unknown, check: SurfaceCheck, issued?: readonly Readonly<SurfaceTool>[] | WriteTracker): SurfaceMismatch | undefined {
+  if (issued instanceof WriteTracker) return compareTracked(expected, actual, check, issued);
   if (issued !== undefined && issued.length !== expected.length) throw new TypeError(`compareSurface: the issued copy has ${issued.length} tools, the expected surface ${expected.length}`);
   if (issued !== undefined && actual === issued) return undefined;
   if (!isArray(actual)) return mismatch(check, 'count', { tool: null, index: null, expected: expected.length, actual: null });
@@ -48,6 +59,41 @@ export function compareSurface(expected: readonly Readonly<SurfaceTool>[], actua
     if (name !== want.name) return nameMismatch(expected, readNames(actual, length), index, name, check);
     const found = fieldMismatch(want, tool, index, check);
     if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** {@link compareSurface} against the write tracker of this request (see the file header). */
+function compareTracked(expected: readonly Readonly<SurfaceTool>[], actual: unknown, check: SurfaceCheck, tracker: WriteTracker): SurfaceMismatch | undefined {
+  if (tracker.length !== expected.length) throw new TypeError(`compareSurface: the tracker issued ${tracker.length} tools, the expected surface has ${expected.length}`);
+  if (actual === tracker.tools) {
+    if (tracker.untouched) return undefined;
+    if (tracker.arrayIntact) {
+      // Each position holds the tool issued there; only the written ones can differ.
+      for (const index of tracker.dirtyPositions()) {
+        const tool = tracker.toolAt(index);
+        const want = expected[index] as Readonly<SurfaceTool>;
+        const name = readField(tool, 'name');
+        if (name !== want.name) return nameMismatch(expected, readNames(actual as readonly unknown[], tracker.length), index, name, check);
+        const found = fieldMismatch(want, tool, index, check);
+        if (found !== undefined) return found;
+      }
+      return undefined;
+    }
+  }
+  if (!isArray(actual)) return mismatch(check, 'count', { tool: null, index: null, expected: expected.length, actual: null });
+  const length = readLength(actual);
+  if (length < 0) return mismatch(check, 'count', { tool: null, index: null, expected: expected.length, actual: null });
+  if (length !== expected.length) return countMismatch(expected, readNames(actual, length), check);
+  for (let index = 0; index < length; index += 1) {
+    const found = readIndex(actual, index);
+    if (tracker.intactAt(index, found)) continue;
+    const tool = tracker.readable(found);
+    const want = expected[index] as Readonly<SurfaceTool>;
+    const name = readField(tool, 'name');
+    if (name !== want.name) return nameMismatch(expected, readNames(actual, length), index, name, check);
+    const differs = fieldMismatch(want, tool, index, check);
+    if (differs !== undefined) return differs;
   }
   return undefined;
 }

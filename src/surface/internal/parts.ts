@@ -16,6 +16,7 @@ import { fitWhole, type FitResult } from './capacity-fit.ts';
 import { compareSurface } from './compare.ts';
 import { copyJson, deepFreeze } from './json-value.ts';
 import { projectFacts } from './projection.ts';
+import type { WriteTracker } from './write-tracker.ts';
 
 /** The replaceable parts of the stage. */
 export interface SurfaceParts {
@@ -31,9 +32,10 @@ export interface SurfaceParts {
   finalExpected(baseline: Baseline, actualTools: unknown): readonly Readonly<SurfaceTool>[];
   /**
    * The comparison. Reference: {@link compareSurface}. (Mutant: hooks allowed to add tools.)
-   * `issued`: in frozen mode, the deep-frozen copy the request's hooks received (accepted by identity).
+   * `issued`: in frozen mode, the deep-frozen copy the request's hooks received (accepted by
+   * identity); in tracked mode, the request's write tracker (what it saw unwritten is not read).
    */
-  compare(expected: readonly Readonly<SurfaceTool>[], actualTools: unknown, check: SurfaceCheck, issued?: readonly Readonly<SurfaceTool>[]): SurfaceMismatch | undefined;
+  compare(expected: readonly Readonly<SurfaceTool>[], actualTools: unknown, check: SurfaceCheck, issued?: readonly Readonly<SurfaceTool>[] | WriteTracker): SurfaceMismatch | undefined;
   /**
    * What the model receives. Reference: the baseline's frozen surface, which the final check
    * has just proved equal to the request's tools (so no getter, prototype `toJSON` or late

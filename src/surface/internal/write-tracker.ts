@@ -1,0 +1,182 @@
+/**
+ * The tracked mode of the tool surface stage (`hookTools: 'tracked'`, the default;
+ * docs/SURFACE.md, "Tracked mode"): hooks receive the request's working copy through proxies
+ * that record every write, so both checks can skip what nobody touched while hooks keep editing
+ * in place.
+ *
+ * What is wrapped: the working copy's array and each of its tools (lazily, one proxy per tool per
+ * request, cached). Nothing deeper: a tool's own object members (its `inputSchema`, anything a
+ * hook attached) are handed out as they are, and handing one out **exposes** the tool: from then
+ * on the tool counts as written, because whoever holds that object can change it without any
+ * trap seeing it. So `structuredClone(tool.inputSchema)` works (a plain object), while
+ * `structuredClone(tool)` and `structuredClone(request.tools)` throw (a Proxy cannot be cloned).
+ *
+ * What marks the tracker, only ever from clean to written (never back):
+ * - the array: `set`, `defineProperty`, `deleteProperty`, `setPrototypeOf`, `preventExtensions`
+ *   (so `push`, `sort`, `splice`, `reverse`, a `length` write, `Object.freeze`);
+ * - a tool: the same five traps on it, and any trap that hands out one of its own object values
+ *   (`get` of `inputSchema`, `getOwnPropertyDescriptor` of it, so `Object.keys(tool)`, spread and
+ *   `JSON.stringify(tool)` too), or a getter or setter the hook defined;
+ * - a tool whose raw object the array must hand out itself (the invariant of a frozen array:
+ *   `get` of a non-configurable, non-writable index must report the target's own value).
+ *
+ * Why that is sound, whatever a hook does: the raw array and the raw tools are reachable only
+ * through the proxies (the array proxy maps each raw tool to its proxy on `get` and in the
+ * descriptors it reports; every trap forwards with the proxy as the receiver, so an inherited
+ * getter or setter sees the proxy, never the raw object), and the nested objects only through
+ * the raw tools. So a tool no trap marked, and an array no trap marked, hold exactly what the
+ * working copy held when it was issued, and that copy was a deep copy of the baseline: equal by
+ * construction. The tracker is the stage's alone (it travels in the preparation token), and
+ * counts only for the proxies of its own request: a proxy kept from another request is an
+ * object like any other and is compared in full.
+ */
+import type { SurfaceTool } from '../surface-tool.ts';
+
+const hasOwn = Object.prototype.hasOwnProperty;
+
+function isObject(value: unknown): value is object {
+  return (typeof value === 'object' && value !== null) || typeof value === 'function';
+}
+
+/** The position a property key names in the issued array, or -1 (not an index of it). */
+function positionOf(key: string | symbol, length: number): number {
+  if (typeof key !== 'string') return -1;
+  const index = Number(key);
+  return Number.isInteger(index) && index >= 0 && index < length && String(index) === key ? index : -1;
+}
+
+/**
+ * One request's write tracker: the array proxy it issued (`tools`, what hooks receive as
+ * `request.tools`), the raw tools by issued position, and what has been written since.
+ */
+export class WriteTracker {
+  /** The issued array proxy (hooks receive it as `request.tools`). */
+  readonly tools: SurfaceTool[];
+  /** How many tools were issued. */
+  readonly length: number;
+  readonly #targets: readonly object[];
+  readonly #proxies: (SurfaceTool | undefined)[];
+  /** Own proxy → its issued position, for the proxies made so far. */
+  readonly #positions = new Map<object, number>();
+  readonly #dirty: Uint8Array;
+  readonly #dirtyPositions: number[] = [];
+  #arrayWritten = false;
+
+  /** Wraps `working` (a deep copy of the baseline's surface, made for this request and shared with nothing). */
+  constructor(working: SurfaceTool[]) {
+    this.#targets = [...working];
+    this.length = working.length;
+    this.#proxies = new Array<SurfaceTool | undefined>(working.length);
+    this.#dirty = new Uint8Array(working.length);
+    this.tools = new Proxy(working, this.#arrayHandler());
+  }
+
+  /** Whether nothing at all was written or exposed since the tracker was made. */
+  get untouched(): boolean {
+    return !this.#arrayWritten && this.#dirtyPositions.length === 0;
+  }
+
+  /** Whether the issued array itself was never written (its positions hold the issued tools, in order). */
+  get arrayIntact(): boolean {
+    return !this.#arrayWritten;
+  }
+
+  /** The positions of the tools written or exposed, ascending. */
+  dirtyPositions(): number[] {
+    return [...this.#dirtyPositions].sort((a, b) => a - b);
+  }
+
+  /** The proxy of the tool issued at `position` (made on first use). */
+  toolAt(position: number): SurfaceTool {
+    let proxy = this.#proxies[position];
+    if (proxy === undefined) {
+      proxy = new Proxy(this.#targets[position] as SurfaceTool, this.#toolHandler(position));
+      this.#proxies[position] = proxy;
+      this.#positions.set(proxy, position);
+    }
+    return proxy;
+  }
+
+  /** Whether `value`, found at `position`, is this request's proxy of the tool issued there, never written or exposed. */
+  intactAt(position: number, value: unknown): boolean {
+    return value !== undefined && value === this.#proxies[position] && this.#dirty[position] === 0;
+  }
+
+  /**
+   * `value` to read for a full compare: the raw tool when `value` is one of this request's
+   * proxies and that tool is clean (reading it directly marks nothing and runs no code of a
+   * hook: a clean tool holds only the copy's own data members), else `value` itself.
+   */
+  readable(value: unknown): unknown {
+    if (!isObject(value)) return value;
+    const position = this.#positions.get(value);
+    return position !== undefined && this.#dirty[position] === 0 ? this.#targets[position] : value;
+  }
+
+  #markTool(position: number): void {
+    if (this.#dirty[position] === 1) return;
+    this.#dirty[position] = 1;
+    this.#dirtyPositions.push(position);
+  }
+
+  #arrayHandler(): ProxyHandler<SurfaceTool[]> {
+    const targets = this.#targets;
+    const length = this.length;
+    const written = (): true => { this.#arrayWritten = true; return true; };
+    return {
+      get: (target, key, receiver) => {
+        const value: unknown = Reflect.get(target, key, receiver);
+        if (!isObject(value)) return value;
+        const position = positionOf(key, length);
+        if (position < 0 || targets[position] !== value) return value;
+        // A frozen array must report its own raw value (a proxy invariant): the tool is exposed.
+        // Only a written array can be frozen, so a clean one skips the descriptor read.
+        if (this.#arrayWritten) {
+          const own = Reflect.getOwnPropertyDescriptor(target, key);
+          if (own !== undefined && own.configurable === false && own.writable === false) {
+            this.#markTool(position);
+            return value;
+          }
+        }
+        return this.toolAt(position);
+      },
+      getOwnPropertyDescriptor: (target, key) => {
+        const own = Reflect.getOwnPropertyDescriptor(target, key);
+        if (own === undefined || !('value' in own)) return own;
+        const position = positionOf(key, length);
+        if (position < 0 || targets[position] !== own.value) return own;
+        if (own.configurable === false) {
+          this.#markTool(position);
+          return own;
+        }
+        return { ...own, value: this.toolAt(position) };
+      },
+      set: (target, key, value, receiver) => written() && Reflect.set(target, key, value, receiver),
+      defineProperty: (target, key, descriptor) => written() && Reflect.defineProperty(target, key, descriptor),
+      deleteProperty: (target, key) => written() && Reflect.deleteProperty(target, key),
+      setPrototypeOf: (target, prototype) => written() && Reflect.setPrototypeOf(target, prototype),
+      preventExtensions: (target) => written() && Reflect.preventExtensions(target),
+    };
+  }
+
+  #toolHandler(position: number): ProxyHandler<SurfaceTool> {
+    const mark = (): true => { this.#markTool(position); return true; };
+    return {
+      get: (target, key, receiver) => {
+        const value: unknown = Reflect.get(target, key, receiver);
+        if (isObject(value) && hasOwn.call(target, key)) this.#markTool(position);
+        return value;
+      },
+      getOwnPropertyDescriptor: (target, key) => {
+        const own = Reflect.getOwnPropertyDescriptor(target, key);
+        if (own !== undefined && (isObject(own.value) || own.get !== undefined || own.set !== undefined)) this.#markTool(position);
+        return own;
+      },
+      set: (target, key, value, receiver) => mark() && Reflect.set(target, key, value, receiver),
+      defineProperty: (target, key, descriptor) => mark() && Reflect.defineProperty(target, key, descriptor),
+      deleteProperty: (target, key) => mark() && Reflect.deleteProperty(target, key),
+      setPrototypeOf: (target, prototype) => mark() && Reflect.setPrototypeOf(target, prototype),
+      preventExtensions: (target) => mark() && Reflect.preventExtensions(target),
+    };
+  }
+}
