@@ -199,6 +199,19 @@ describe('tracked mode: getters, toJSON, prototypes, freezing', () => {
     await bothModes('dispatched', (request) => { (tool(request, 0) as SurfaceTool & { toJSON?: unknown }).toJSON = () => ({ name: 'other' }); });
   });
 
+  it('a schema reached through Object.getOwnPropertyDescriptor (no get) and edited: refused (tool 2, /properties/limit/maximum)', async () => {
+    await bothModes(refused('early', 'inputSchema', 2, 10, 100, '/properties/limit/maximum'), (request) => {
+      const schema = Object.getOwnPropertyDescriptor(tool(request, 2), 'inputSchema')?.value as Record<string, unknown>;
+      (properties(schema).limit as Record<string, unknown>).maximum = 100;
+    });
+  });
+
+  it('a tool reached through the array\'s descriptor (no get) and edited: refused (tool 3 description)', async () => {
+    await bothModes(refused('early', 'description', 3, DESCRIPTIONS[3] as string, 'via a descriptor'), (request) => {
+      (Object.getOwnPropertyDescriptor(request.tools, '3')?.value as SurfaceTool).description = 'via a descriptor';
+    });
+  });
+
   it('a prototype that holds a description, with the own one deleted: refused (tool 2 description, the inherited value)', async () => {
     await bothModes(refused('early', 'description', 2, DESCRIPTIONS[2] as string, 'inherited'), (request) => {
       Object.setPrototypeOf(tool(request, 2), { description: 'inherited' });
