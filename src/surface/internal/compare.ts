@@ -84,18 +84,29 @@ function compareTracked(expected: readonly Readonly<SurfaceTool>[], actual: unkn
   if (!isArray(actual)) return mismatch(check, 'count', { tool: null, index: null, expected: expected.length, actual: null });
   const length = readLength(actual);
   if (length < 0) return mismatch(check, 'count', { tool: null, index: null, expected: expected.length, actual: null });
-  if (length !== expected.length) return countMismatch(expected, readNames(actual, length), check);
+  // The issued array, written: its own positions are read without traps (see readPosition).
+  const read = actual === tracker.tools ? (index: number): Read => readTracked(tracker, index) : (index: number): Read => readIndex(actual, index);
+  const names = (): Read[] => Array.from({ length }, (_, index) => readField(tracker.readable(read(index)), 'name'));
+  if (length !== expected.length) return countMismatch(expected, names(), check);
   for (let index = 0; index < length; index += 1) {
-    const found = readIndex(actual, index);
+    const found = read(index);
     if (tracker.intactAt(index, found)) continue;
     const tool = tracker.readable(found);
     const want = expected[index] as Readonly<SurfaceTool>;
     const name = readField(tool, 'name');
-    if (name !== want.name) return nameMismatch(expected, readNames(actual, length), index, name, check);
+    if (name !== want.name) return nameMismatch(expected, names(), index, name, check);
     const differs = fieldMismatch(want, tool, index, check);
     if (differs !== undefined) return differs;
   }
   return undefined;
+}
+
+function readTracked(tracker: WriteTracker, index: number): Read {
+  try {
+    return tracker.readPosition(index);
+  } catch {
+    return UNREADABLE;
+  }
 }
 
 /** How many leading positions of `actual` hold the issued tool itself (0 when reading them throws). */

@@ -55,16 +55,21 @@ export class WriteTracker {
   /** How many tools were issued. */
   readonly length: number;
   readonly #targets: readonly object[];
+  /** The issued array itself (the array proxy's target). */
+  readonly #array: SurfaceTool[];
   readonly #proxies: (SurfaceTool | undefined)[];
   /** Own proxy → its issued position, for the proxies made so far. */
   readonly #positions = new Map<object, number>();
   readonly #dirty: Uint8Array;
   readonly #dirtyPositions: number[] = [];
   #arrayWritten = false;
+  /** Whether an accessor was ever defined on the array (then its positions are read through the proxy). */
+  #arrayAccessors = false;
 
   /** Wraps `working` (a deep copy of the baseline's surface, made for this request and shared with nothing). */
   constructor(working: SurfaceTool[]) {
     this.#targets = [...working];
+    this.#array = working;
     this.length = working.length;
     this.#proxies = new Array<SurfaceTool | undefined>(working.length);
     this.#dirty = new Uint8Array(working.length);
@@ -97,9 +102,28 @@ export class WriteTracker {
     return proxy;
   }
 
-  /** Whether `value`, found at `position`, is this request's proxy of the tool issued there, never written or exposed. */
+  /**
+   * Whether `value`, found at `position`, is the tool issued there (its proxy, or the raw tool as
+   * {@link readPosition} reports it), never written or exposed.
+   */
   intactAt(position: number, value: unknown): boolean {
-    return value !== undefined && value === this.#proxies[position] && this.#dirty[position] === 0;
+    return value !== undefined && this.#dirty[position] === 0 && (value === this.#proxies[position] || value === this.#targets[position]);
+  }
+
+  /**
+   * What `tools[position]` of the issued array proxy holds, as a check reads it: the raw tool
+   * when it is the clean tool issued there (the check compares nothing then; the raw tool never
+   * reaches a hook), its proxy when that tool was written, anything else as it is. An own data
+   * property is read from the array directly (no trap, no code of a hook can run); a hole or an
+   * accessor a hook defined is read through the proxy, as a hook would.
+   * @throws whatever a hook's getter throws (the caller treats it as unreadable).
+   */
+  readPosition(position: number): unknown {
+    const array = this.#array;
+    if (this.#arrayAccessors || !hasOwn.call(array, position)) return this.tools[position];
+    const value = array[position];
+    if (value !== this.#targets[position]) return value;
+    return this.#dirty[position] === 0 ? value : this.toolAt(position);
   }
 
   /**
@@ -152,7 +176,10 @@ export class WriteTracker {
         return { ...own, value: this.toolAt(position) };
       },
       set: (target, key, value, receiver) => written() && Reflect.set(target, key, value, receiver),
-      defineProperty: (target, key, descriptor) => written() && Reflect.defineProperty(target, key, descriptor),
+      defineProperty: (target, key, descriptor) => {
+        if ('get' in descriptor || 'set' in descriptor) this.#arrayAccessors = true;
+        return written() && Reflect.defineProperty(target, key, descriptor);
+      },
       deleteProperty: (target, key) => written() && Reflect.deleteProperty(target, key),
       setPrototypeOf: (target, prototype) => written() && Reflect.setPrototypeOf(target, prototype),
       preventExtensions: (target) => written() && Reflect.preventExtensions(target),
