@@ -217,7 +217,7 @@ function surfaceTable(bench: Bench, tasks: readonly SurfaceTask[], loadBefore: s
   });
   const verdict = (ratio: number): string => (ratio <= 0.1 ? 'met' : 'not met');
   return {
-    title: `surface: both checks on a ${TOOL_COUNT.toLocaleString('en')}-tool surface, default and frozen mode, vs a bare SDK tools/call round trip (InMemoryTransport)`,
+    title: `surface: both checks on a ${TOOL_COUNT.toLocaleString('en')}-tool surface, tracked (default), mutable and frozen mode, vs a bare SDK tools/call round trip (InMemoryTransport)`,
     columns: ['operation', 'batch', 'samples', 'p50 µs', 'p99 µs', 'p50 / bare', 'p99 / bare'],
     rows,
     notes: [

@@ -279,6 +279,17 @@ describe('tracked mode: the array edited in place', () => {
     await bothModes(refused('early', 'name', 0, SURFACE_NAMES[0] as string, 'market__get_instrument_profile'), (request) => { request.tools.copyWithin(0, 1); });
   });
 
+  it('a getter defined on position 1 that answers tool 3: refused name at 1 (read_page twice)', async () => {
+    await bothModes(refused('early', 'name', 1, 'market__get_instrument_profile', 'read_page'), (request) => {
+      const last = request.tools[3] as SurfaceTool;
+      Object.defineProperty(request.tools, '1', { get: () => last, enumerable: true, configurable: true });
+    });
+  });
+
+  it('position 2 deleted (a hole): refused name at 2 (nothing readable there)', async () => {
+    await bothModes(refused('early', 'name', 2, 'market__web_search', null), (request) => { delete request.tools[2]; });
+  });
+
   it('a position assigned its own tool (tools[2] = tools[2]): dispatched', async () => {
     await bothModes('dispatched', (request) => { request.tools[2] = request.tools[2] as SurfaceTool; });
   });
