@@ -27,6 +27,7 @@
  *     the baseline: every description and schema string is compared character by character);
  *   - both checks, early then final, on one working copy: the figure the goal (≤ 0.1x a round
  *     trip) is about;
+ *   - the early check on a reversed working copy (refused `order`: the cost of classifying it);
  *   - the whole stage for one request with no hooks: `prepare` (projection: deep copy and freeze
  *     of 1,000 tools; working copy; early check) then `dispatch` (final check, seal, ledger);
  * - frozen mode (`hookTools: 'frozen'`), where hooks receive a deep-frozen copy issued to their
@@ -95,6 +96,8 @@ interface SurfaceSetup {
   baseline: Baseline;
   /** A working copy, as hooks receive it in the default mode. */
   working: SurfaceTool[];
+  /** A working copy reversed (mutable mode's figure for a refused reordering). */
+  reversed: SurfaceTool[];
   /** The same surface after a JSON round trip: no string shared with the baseline. */
   reserialised: SurfaceTool[];
   /** Frozen mode: the deep-frozen copy the stage issued to one request (from its preparation token). */
@@ -161,6 +164,7 @@ function surfaceTasks(setup: SurfaceSetup): SurfaceTask[] {
     { name: 'mutable mode: early check (working copy)', batch: 1, run: () => compareSurface(expected, setup.working, 'early') },
     { name: 'mutable mode: final check (after a JSON round trip)', batch: 1, run: () => compareSurface(expected, setup.reserialised, 'final') },
     { name: BOTH, batch: 1, run: () => { compareSurface(expected, setup.working, 'early'); compareSurface(expected, setup.working, 'final'); } },
+    { name: 'mutable mode: early check, reversed (refused order)', batch: 1, run: () => compareSurface(expected, setup.reversed, 'early') },
     { name: 'mutable mode: whole stage, prepare + dispatch, no hooks', batch: 1, run: async () => { await wholeStage(setup.stage, setup.facts, `r${request++}`); } },
     { name: 'frozen mode: early check, untouched surface', batch: BATCH, run: () => compareSurface(expected, setup.issued, 'early', setup.issued) },
     { name: 'frozen mode: final check, untouched surface', batch: BATCH, run: () => compareSurface(expected, setup.issued, 'final', setup.issued) },
@@ -288,7 +292,7 @@ async function startSurface(): Promise<SurfaceSetup> {
   }
   const pair = await scriptedPair(() => ({ tools: [] }), { onCall: () => ({ result: OK_RESULT }) });
   return {
-    facts, baseline, working, reserialised, issued, issuedInNewArray: [...issued], issuedOneReplaced,
+    facts, baseline, working, reversed: (copyJson(baseline.surface) as SurfaceTool[]).reverse(), reserialised, issued, issuedInNewArray: [...issued], issuedOneReplaced,
     text: JSON.stringify(baseline.surface), equalText: JSON.stringify(reserialised),
     tracked, pair, stage: new ToolSurfaceStage({ hookTools: 'mutable' }), trackedStage, frozenStage,
   };
