@@ -6,6 +6,7 @@
  * The research catalog's surface (fixtures.ts): 0 market__search_instruments,
  * 1 market__get_instrument_profile, 2 market__web_search, 3 read_page.
  */
+import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { ModelRequest } from './model-request.ts';
 import type { HookToolsMode } from './stage-types.ts';
@@ -283,6 +284,15 @@ describe('tracked mode: the array edited in place', () => {
     await bothModes(refused('early', 'name', 1, 'market__get_instrument_profile', 'read_page'), (request) => {
       const last = request.tools[3] as SurfaceTool;
       Object.defineProperty(request.tools, '1', { get: () => last, enumerable: true, configurable: true });
+    });
+  });
+
+  it('an accessor on the array that captures the raw array under util.inspect({getters: true}), then a raw tool edited: refused (tool 0 description)', async () => {
+    await bothModes(refused('early', 'description', 0, DESCRIPTIONS[0] as string, 'through the raw array'), (request) => {
+      let raw: SurfaceTool[] | undefined;
+      Object.defineProperty(request.tools, 'x', { get() { raw = this as SurfaceTool[]; return 1; }, enumerable: true, configurable: true });
+      inspect(request.tools, { getters: true });
+      (raw?.[0] as SurfaceTool).description = 'through the raw array';
     });
   });
 

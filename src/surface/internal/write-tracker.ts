@@ -18,7 +18,8 @@
  *   (`get` of `inputSchema`, `getOwnPropertyDescriptor` of it, so `Object.keys(tool)`, spread and
  *   `JSON.stringify(tool)` too), or a getter or setter the hook defined;
  * - a tool whose raw object the array must hand out itself (the invariant of a frozen array:
- *   `get` of a non-configurable, non-writable index must report the target's own value).
+ *   `get` of a non-configurable, non-writable index must report the target's own value);
+ * - every tool, once an accessor is defined on the array (see `#arrayAccessors`).
  *
  * Why that is sound, whatever a hook does: the raw array and the raw tools are reachable only
  * through the proxies (the array proxy maps each raw tool to its proxy on `get` and in the
@@ -29,6 +30,15 @@
  * construction. The tracker is the stage's alone (it travels in the preparation token), and
  * counts only for the proxies of its own request: a proxy kept from another request is an
  * object like any other and is compared in full.
+ *
+ * What it assumes, as every mode of the stage does: the realm's built-ins are intact. A hook that
+ * replaces `Reflect`, `Function.prototype.call`, `Object.keys` or a member of a built-in
+ * prototype can defeat any in-process check, the plain compare included. One Node-specific path
+ * belongs there: `util.inspect` (and so `console.log`) reads a proxy's target directly, without
+ * traps; that only reads, unless a custom inspect function or a getter put on
+ * `Object.prototype` or `Array.prototype` captures `this`, which is tampering with a built-in
+ * prototype. The getters a hook defines on the array itself are covered (see `#arrayAccessors`),
+ * and those it defines on a tool mark that tool.
  */
 import type { SurfaceTool } from '../surface-tool.ts';
 
@@ -63,7 +73,12 @@ export class WriteTracker {
   readonly #dirty: Uint8Array;
   readonly #dirtyPositions: number[] = [];
   #arrayWritten = false;
-  /** Whether an accessor was ever defined on the array (then its positions are read through the proxy). */
+  /**
+   * Whether an accessor was ever defined on the array. Then its positions are read through the
+   * proxy, and no tool is trusted any more: Node's `util.inspect(tools, { getters: true })`
+   * reads a proxy's target without traps and calls the target's own getters with the raw array
+   * as `this`, so the hook may hold the raw array and every raw tool in it.
+   */
   #arrayAccessors = false;
 
   /** Wraps `working` (a deep copy of the baseline's surface, made for this request and shared with nothing). */
@@ -107,7 +122,7 @@ export class WriteTracker {
    * {@link readPosition} reports it), never written or exposed.
    */
   intactAt(position: number, value: unknown): boolean {
-    return value !== undefined && this.#dirty[position] === 0 && (value === this.#proxies[position] || value === this.#targets[position]);
+    return value !== undefined && !this.#arrayAccessors && this.#dirty[position] === 0 && (value === this.#proxies[position] || value === this.#targets[position]);
   }
 
   /**
