@@ -47,6 +47,7 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Bench } from 'tinybench';
+import { trackerOf } from '../src/surface/internal/preparation.ts';
 import { InMemoryRequestLedger } from '../src/surface/in-memory-request-ledger.ts';
 import { compareSurface } from '../src/surface/internal/compare.ts';
 import { copyJson } from '../src/surface/internal/json-value.ts';
@@ -286,9 +287,10 @@ async function startSurface(): Promise<SurfaceSetup> {
   for (const [which, edit] of Object.entries(TRACKED_EDITS) as [TrackedCase, (request: ModelRequest) => void][]) {
     const trackedLedger = new InMemoryRequestLedger();
     const result = await trackedStage.prepare({ owner: { ledger: trackedLedger, reservation: trackedLedger.reserve({ requestId: `tracked-${which}`, session: 's1' }) }, facts, context: null });
-    if (!result.ok || result.preparation.tracker === undefined) throw new Error(`surface bench: tracked case ${which} was refused or issued no tracker`);
+    const tracker = result.ok ? trackerOf(result.preparation) : undefined;
+    if (!result.ok || tracker === undefined) throw new Error(`surface bench: tracked case ${which} was refused or issued no tracker`);
     edit(result.request);
-    tracked[which] = { tools: result.request.tools, tracker: result.preparation.tracker };
+    tracked[which] = { tools: result.request.tools, tracker };
   }
   const pair = await scriptedPair(() => ({ tools: [] }), { onCall: () => ({ result: OK_RESULT }) });
   return {

@@ -6,6 +6,7 @@
  * 1 market__get_instrument_profile, 2 market__web_search, 3 read_page.
  */
 import { describe, expect, it } from 'vitest';
+import { trackerOf } from './internal/preparation.ts';
 import type { ModelRequest } from './model-request.ts';
 import type { SurfaceHook } from './surface-hook.ts';
 import type { SurfaceTool } from './surface-tool.ts';
@@ -70,7 +71,7 @@ describe('frozen mode: what hooks receive', () => {
     if (!prepared.ok) throw new Error('refused');
     expect(frozen).toBe(false);
     expect(prepared.preparation.issuedTools).toBeUndefined();
-    expect(prepared.preparation.tracker?.tools).toBe(prepared.request.tools);
+    expect(trackerOf(prepared.preparation)?.tools).toBe(prepared.request.tools);
   });
 
   it('an unknown hookTools value is a TypeError at construction', () => {

@@ -18,6 +18,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { trackerOf } from './internal/preparation.ts';
 import type { ModelRequest } from './model-request.ts';
 import type { HookToolsMode } from './stage-types.ts';
 import type { SurfaceTool } from './surface-tool.ts';
@@ -185,7 +186,7 @@ async function outcome(mode: HookToolsMode, steps: { hook: readonly Edit[]; late
     if (!(error instanceof TypeError)) throw error; // a write to a frozen object: the late stage stops there
   }
   const final = observe ? logical(prepared.request.tools) : undefined;
-  const tracker = prepared.preparation.tracker;
+  const tracker = trackerOf(prepared.preparation);
   const path = tracker === undefined ? undefined
     : prepared.request.tools !== tracker.tools ? 'replaced' as const
       : tracker.untouched ? 'untouched' as const : tracker.arrayIntact ? 'tools-written' as const : 'array-written' as const;

@@ -8,6 +8,7 @@
  */
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { trackerOf } from './internal/preparation.ts';
 import type { ModelRequest } from './model-request.ts';
 import type { HookToolsMode } from './stage-types.ts';
 import type { SurfaceTool } from './surface-tool.ts';
@@ -74,11 +75,13 @@ describe('tracked mode: what hooks receive, and what the stage keeps', () => {
     const { owner } = reserved();
     const prepared = await stage.prepare({ owner, facts: FACTS, context: null });
     if (!prepared.ok) throw new Error('refused');
-    const tracker = prepared.preparation.tracker;
+    const tracker = trackerOf(prepared.preparation);
     expect(tracker?.tools).toBe(prepared.request.tools);
     expect(isArray).toBe(true);
     expect(tracker?.untouched).toBe(true);
     expect(prepared.request.tools).toEqual(EXPECTED_SURFACE);
+    // The token the host holds does not carry the tracker (it can read the raw working copy).
+    expect(Object.keys(prepared.preparation)).toEqual(['requestId', 'baseline', 'owner', 'earlyChecked', 'issuedTools']);
   });
 
   it('reading names and descriptions marks nothing; handing out a schema exposes that tool only; a write marks it', async () => {
@@ -91,7 +94,7 @@ describe('tracked mode: what hooks receive, and what the stage keeps', () => {
     const { owner } = reserved();
     const prepared = await stage.prepare({ owner, facts: FACTS, context: null });
     if (!prepared.ok) throw new Error('refused');
-    const tracker = prepared.preparation.tracker;
+    const tracker = trackerOf(prepared.preparation);
     expect([tracker?.untouched, tracker?.arrayIntact, tracker?.dirtyPositions()]).toEqual([false, true, [2]]);
     tool(prepared.request, 0).description = DESCRIPTIONS[0] as string;
     expect(tracker?.dirtyPositions()).toEqual([0, 2]);

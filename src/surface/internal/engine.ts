@@ -21,7 +21,7 @@ import type { SurfaceTool } from '../surface-tool.ts';
 import { checkCapacity } from './capacity-fit.ts';
 import { deepFreeze } from './json-value.ts';
 import type { SurfaceParts } from './parts.ts';
-import { mintPreparation, SurfacePreparation } from './preparation.ts';
+import { mintPreparation, SurfacePreparation, trackerOf } from './preparation.ts';
 import { WriteTracker } from './write-tracker.ts';
 
 /** The stage engine. Its methods are the public stage's: `ToolSurfaceStage` only fixes the parts to the reference ones. */
@@ -116,7 +116,7 @@ export class SurfaceStageEngine<C = unknown> {
     if (this.#parts.checks.final) {
       const expected = this.#parts.finalExpected(baseline, tools);
       // The issued copy (or tracker) stands for the surface it was copied from, and for nothing else.
-      const issued = expected === preparation.baseline.surface ? (preparation.issuedTools ?? preparation.tracker) : undefined;
+      const issued = expected === preparation.baseline.surface ? (preparation.issuedTools ?? trackerOf(preparation)) : undefined;
       const mismatch = this.#parts.compare(expected, tools, 'final', issued);
       if (mismatch !== undefined) return this.#reject(owner, { code: 'SURFACE_MISMATCH', requestId, check: 'final', mismatch });
     }

@@ -11,6 +11,8 @@ import type { SurfaceTool } from '../surface-tool.ts';
 import type { WriteTracker } from './write-tracker.ts';
 
 const MINT = Symbol('SurfacePreparation.mint');
+/** Tracked mode: each preparation's write tracker (see {@link trackerOf}). */
+const TRACKERS = new WeakMap<SurfacePreparation, WriteTracker>();
 
 /** A prepared request's token (frozen). */
 export class SurfacePreparation {
@@ -26,12 +28,6 @@ export class SurfacePreparation {
    * request's hooks received, which the final check accepts by identity; undefined in the other modes.
    */
   readonly issuedTools: readonly Readonly<SurfaceTool>[] | undefined;
-  /**
-   * In tracked mode (`hookTools: 'tracked'`, the default), the write tracker of the proxies this
-   * request's hooks received (what the final check may skip); undefined in the other modes.
-   */
-  readonly tracker: WriteTracker | undefined;
-
   constructor(mint: symbol, owner: RequestOwner, baseline: Baseline, earlyChecked: boolean, issuedTools?: readonly Readonly<SurfaceTool>[], tracker?: WriteTracker) {
     if (mint !== MINT || !this.#genuine) throw new TypeError('a SurfacePreparation comes only from ToolSurfaceStage.prepare');
     this.requestId = owner.reservation.requestId;
@@ -39,7 +35,8 @@ export class SurfacePreparation {
     this.baseline = baseline;
     this.earlyChecked = earlyChecked;
     this.issuedTools = issuedTools;
-    this.tracker = tracker;
+    // Not a property: the tracker can read the raw working copy, which nothing outside the stage may hold.
+    if (tracker !== undefined) TRACKERS.set(this, tracker);
     Object.freeze(this);
   }
 
@@ -52,4 +49,14 @@ export class SurfacePreparation {
 /** Makes a preparation token; only the stage engine calls it. `issuedTools`: frozen mode only; `tracker`: tracked mode only. */
 export function mintPreparation(owner: RequestOwner, baseline: Baseline, earlyChecked: boolean, issuedTools?: readonly Readonly<SurfaceTool>[], tracker?: WriteTracker): SurfacePreparation {
   return new SurfacePreparation(MINT, owner, baseline, earlyChecked, issuedTools, tracker);
+}
+
+/**
+ * In tracked mode (`hookTools: 'tracked'`, the default), the write tracker of the proxies the
+ * request's hooks received (what the final check may skip); undefined in the other modes. Kept
+ * off the token (which the host holds and may pass around) because the tracker reads the raw
+ * working copy; only the stage engine, and tests and benches of it, call this.
+ */
+export function trackerOf(preparation: SurfacePreparation): WriteTracker | undefined {
+  return TRACKERS.get(preparation);
 }
