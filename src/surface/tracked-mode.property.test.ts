@@ -9,6 +9,10 @@
  * a tool of another request), getters, a replaced prototype, freezing, and the array edited in
  * place (reverse, sort, splice, push, pop, copyWithin, a length write, a position reassigned).
  *
+ * A getter may also have a side effect: the first read of a description writes another tool or
+ * reverses the array, whoever reads it (the hook, a late stage, or a check: the tracked check
+ * must then see what the mutable mode's position loop sees).
+ *
  * The mutable run is also judged on its own, never from the stage: it passes each check exactly
  * when its logical surface then, as canonical JSON (keys sorted, `undefined` members absent), is
  * the baseline's; a hook that throws (a write to an object it froze) is HOOK_FAILED. The tracked
@@ -34,6 +38,7 @@ type Edit =
   | { kind: 'setField'; at: number; field: Field; same: boolean }
   | { kind: 'schemaTop' | 'schemaNested' | 'keepSchema' | 'keepTool' | 'freezeTool' | 'protoDelete' | 'spliceRemove' | 'spliceInsertCopy' | 'assignSelf' | 'foreign'; at: number }
   | { kind: 'getter'; at: number; same: boolean }
+  | { kind: 'sideGetter'; at: number; to: number; reverse: boolean }
   | { kind: 'moveSchema'; at: number; to: number }
   | { kind: 'swapInPlace'; at: number; to: number }
   | { kind: 'editKeptSchema' | 'editKeptTool' | 'editForeign'; which: number }
@@ -44,6 +49,7 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({ kind: fc.constant('setField' as const), at, field: fc.constantFrom('name' as const, 'description' as const), same: fc.boolean() }),
   fc.record({ kind: fc.constantFrom('schemaTop' as const, 'schemaNested' as const, 'keepSchema' as const, 'keepTool' as const, 'freezeTool' as const, 'protoDelete' as const, 'spliceRemove' as const, 'spliceInsertCopy' as const, 'assignSelf' as const, 'foreign' as const), at }),
   fc.record({ kind: fc.constant('getter' as const), at, same: fc.boolean() }),
+  fc.record({ kind: fc.constant('sideGetter' as const), at, to: at, reverse: fc.boolean() }),
   fc.record({ kind: fc.constantFrom('moveSchema' as const, 'swapInPlace' as const), at, to: at }),
   fc.record({ kind: fc.constantFrom('editKeptSchema' as const, 'editKeptTool' as const, 'editForeign' as const), which: at }),
   fc.record({ kind: fc.constantFrom('reverse' as const, 'sortByName' as const, 'sortReversed' as const, 'popPush' as const, 'truncate' as const, 'copyWithin' as const, 'newArray' as const, 'replaceEqual' as const, 'freezeArray' as const, 'unshiftPop' as const) }),
@@ -107,6 +113,25 @@ function apply(request: ModelRequest, step: Edit, kept: Kept): void {
       Object.defineProperty(tool, 'description', { get: () => value, enumerable: true, configurable: true });
       return;
     }
+    case 'sideGetter': {
+      // The first read of this description (by the hook, a late stage or a check) writes another
+      // tool or reverses the array.
+      const value = tool.description;
+      const other = tools[step.to % n] as SurfaceTool;
+      let fired = false;
+      Object.defineProperty(tool, 'description', {
+        get: () => {
+          if (!fired) {
+            fired = true;
+            if (step.reverse) tools.reverse();
+            else if (other !== undefined && other !== null && !Object.isFrozen(other)) other.description = `${String(other.description)} (by a getter)`;
+          }
+          return value;
+        },
+        enumerable: true, configurable: true,
+      });
+      return;
+    }
     case 'moveSchema': { const target = tools[step.to % n] as SurfaceTool; target.inputSchema = tool.inputSchema; return; }
     case 'swapInPlace': { const j = step.to % n; [tools[i], tools[j]] = [tools[j] as SurfaceTool, tools[i] as SurfaceTool]; return; }
   }
@@ -156,9 +181,13 @@ interface Outcome {
   path?: 'untouched' | 'tools-written' | 'array-written' | 'replaced';
 }
 
-async function outcome(mode: HookToolsMode, steps: { hook: readonly Edit[]; late: readonly Edit[] }): Promise<Outcome> {
+/**
+ * Runs the script in `mode`; `observe` (mutable mode only) also records the logical surface after
+ * the hook and after the late stage, which reads every description (so fires a side-effect
+ * getter early: such scripts are compared unobserved and not judged).
+ */
+async function outcome(mode: HookToolsMode, steps: { hook: readonly Edit[]; late: readonly Edit[] }, observe = false): Promise<Outcome> {
   const kept: Kept = { schemas: [], tools: [], foreign: await foreignTools(mode) };
-  const observe = mode === 'mutable';
   let early: string | undefined;
   let hookThrew = false;
   const hooks = steps.hook.length === 0 ? [] : [{
@@ -211,8 +240,8 @@ describe('tracked mode gives exactly the plain mutable mode\'s outcome', () => {
     const paths = new Map<string, number>();
     const results = new Map<string, number>();
     await fc.assert(fc.asyncProperty(script, async (steps) => {
+      if (![...steps.hook, ...steps.late].some((step) => step.kind === 'sideGetter')) expectJudged(await outcome('mutable', steps, true));
       const plain = await outcome('mutable', steps);
-      expectJudged(plain);
       const tracked = await outcome('tracked', steps);
       expect(tracked.result).toEqual(plain.result);
       expect(tracked.settlements).toEqual(plain.settlements);

@@ -199,6 +199,36 @@ describe('tracked mode: getters, toJSON, prototypes, freezing', () => {
     });
   });
 
+  it('a getter on tool 0 that, when the check reads it, writes tool 2: refused (tool 2 description), as the mutable mode\'s position loop sees it', async () => {
+    await bothModes(refused('early', 'description', 2, DESCRIPTIONS[2] as string, 'written by a getter'), (request) => {
+      const later = tool(request, 2);
+      const description = tool(request, 0).description;
+      let fired = false;
+      Object.defineProperty(tool(request, 0), 'description', {
+        get: () => {
+          if (!fired && later !== undefined) { fired = true; later.description = 'written by a getter'; }
+          return description;
+        },
+        enumerable: true, configurable: true,
+      });
+    });
+  });
+
+  it('a getter on tool 0 that, when the check reads it, reverses the array: refused order at 1 (market__web_search where market__get_instrument_profile belongs)', async () => {
+    await bothModes(refused('early', 'order', 1, 'market__get_instrument_profile', 'market__web_search'), (request) => {
+      const tools = request.tools;
+      const description = tool(request, 0).description;
+      let fired = false;
+      Object.defineProperty(tool(request, 0), 'description', {
+        get: () => {
+          if (!fired) { fired = true; tools.reverse(); }
+          return description;
+        },
+        enumerable: true, configurable: true,
+      });
+    });
+  });
+
   it('a toJSON attached to tool 0 is not part of the surface: dispatched', async () => {
     await bothModes('dispatched', (request) => { (tool(request, 0) as SurfaceTool & { toJSON?: unknown }).toJSON = () => ({ name: 'other' }); });
   });

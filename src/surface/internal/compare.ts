@@ -66,29 +66,46 @@ export function compareSurface(expected: readonly Readonly<SurfaceTool>[], actua
 /** {@link compareSurface} against the write tracker of this request (see the file header). */
 function compareTracked(expected: readonly Readonly<SurfaceTool>[], actual: unknown, check: SurfaceCheck, tracker: WriteTracker): SurfaceMismatch | undefined {
   if (tracker.length !== expected.length) throw new TypeError(`compareSurface: the tracker issued ${tracker.length} tools, the expected surface has ${expected.length}`);
-  if (actual === tracker.tools) {
-    if (tracker.untouched) return undefined;
-    if (tracker.arrayIntact) {
-      // Each position holds the tool issued there; only the written ones can differ.
-      for (const index of tracker.dirtyPositions()) {
-        const tool = tracker.toolAt(index);
-        const want = expected[index] as Readonly<SurfaceTool>;
-        const name = readField(tool, 'name');
-        if (name !== want.name) return nameMismatch(expected, readNames(actual as readonly unknown[], tracker.length), index, name, check);
-        const found = fieldMismatch(want, tool, index, check);
-        if (found !== undefined) return found;
-      }
-      return undefined;
-    }
+  if (actual !== tracker.tools) return comparePositions(expected, actual, check, tracker, 0);
+  if (tracker.untouched) return undefined;
+  if (!tracker.arrayIntact) return comparePositions(expected, actual, check, tracker, 0);
+  // The issued array, never written: each position holds the tool issued there, so only the
+  // written ones can differ. They are taken in ascending order, each once, asking the tracker
+  // again after each (reading a written tool may run a hook's getter, which may write another
+  // tool or the array): the mutable mode's position loop would see those writes too.
+  let done = -1;
+  while (tracker.arrayIntact) {
+    const index = tracker.nextDirty(done);
+    if (index < 0) return undefined;
+    const tool = tracker.toolAt(index);
+    const want = expected[index] as Readonly<SurfaceTool>;
+    const name = readField(tool, 'name');
+    if (name !== want.name) return nameMismatch(expected, readNames(actual as readonly unknown[], tracker.length), index, name, check);
+    const found = fieldMismatch(want, tool, index, check);
+    if (found !== undefined) return found;
+    done = index;
   }
-  if (!isArray(actual)) return mismatch(check, 'count', { tool: null, index: null, expected: expected.length, actual: null });
-  const length = readLength(actual);
+  // The array was written while the written tools were read: on from the next position, as the
+  // mutable mode reads them.
+  // The mutable mode read the length before its loop, when the array was still the issued one.
+  return comparePositions(expected, actual, check, tracker, done + 1, tracker.length);
+}
+
+/**
+ * The mutable mode's position loop from `start` (positions before it are equal), where a
+ * position holding the clean tool issued for it is equal without being read. `knownLength`: the
+ * length the mutable mode would have read before its loop (then not read again).
+ */
+function comparePositions(expected: readonly Readonly<SurfaceTool>[], actual: unknown, check: SurfaceCheck, tracker: WriteTracker, start: number, knownLength?: number): SurfaceMismatch | undefined {
+  if (knownLength === undefined && !isArray(actual)) return mismatch(check, 'count', { tool: null, index: null, expected: expected.length, actual: null });
+  const length = knownLength ?? readLength(actual as readonly unknown[]);
   if (length < 0) return mismatch(check, 'count', { tool: null, index: null, expected: expected.length, actual: null });
   // The issued array, written: its own positions are read without traps (see readPosition).
-  const read = actual === tracker.tools ? (index: number): Read => readTracked(tracker, index) : (index: number): Read => readIndex(actual, index);
+  const list = actual as readonly unknown[];
+  const read = list === tracker.tools ? (index: number): Read => readTracked(tracker, index) : (index: number): Read => readIndex(list, index);
   const names = (): Read[] => Array.from({ length }, (_, index) => readField(tracker.readable(read(index)), 'name'));
   if (length !== expected.length) return countMismatch(expected, names(), check);
-  for (let index = 0; index < length; index += 1) {
+  for (let index = start; index < length; index += 1) {
     const found = read(index);
     if (tracker.intactAt(index, found)) continue;
     const tool = tracker.readable(found);

@@ -72,6 +72,9 @@ export class WriteTracker {
   readonly #positions = new Map<object, number>();
   readonly #dirty: Uint8Array;
   readonly #dirtyPositions: number[] = [];
+  /** `#dirtyPositions` sorted, as of `#sortedCount` entries. */
+  #sorted: number[] = [];
+  #sortedCount = 0;
   #arrayWritten = false;
   /**
    * Whether an accessor was ever defined on the array. Then its positions are read through the
@@ -103,7 +106,31 @@ export class WriteTracker {
 
   /** The positions of the tools written or exposed, ascending. */
   dirtyPositions(): number[] {
-    return [...this.#dirtyPositions].sort((a, b) => a - b);
+    return [...this.#sortedPositions()];
+  }
+
+  /**
+   * The smallest position after `after` whose tool was written or exposed, or -1. Marks made
+   * since the last call are included (a hook's getter may write another tool while a check reads).
+   */
+  nextDirty(after: number): number {
+    const sorted = this.#sortedPositions();
+    let low = 0;
+    let high = sorted.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if ((sorted[middle] as number) <= after) low = middle + 1;
+      else high = middle;
+    }
+    return low < sorted.length ? sorted[low] as number : -1;
+  }
+
+  #sortedPositions(): readonly number[] {
+    if (this.#sortedCount !== this.#dirtyPositions.length) {
+      this.#sorted = [...this.#dirtyPositions].sort((a, b) => a - b);
+      this.#sortedCount = this.#sorted.length;
+    }
+    return this.#sorted;
   }
 
   /** The proxy of the tool issued at `position` (made on first use). */
