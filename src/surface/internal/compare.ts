@@ -18,7 +18,8 @@
  * With a {@link WriteTracker} as `issued` (the tracked mode, `hookTools: 'tracked'`): a request
  * whose tools are still the issued array proxy, with nothing written or exposed, is equal (one
  * test, whatever the size); the issued array never written but some tools written: only those
- * positions are compared (they hold their issued tools, in order); otherwise every position is
+ * positions are compared (they hold their issued tools, in order; the tracker is asked again
+ * after each, since reading one may run a hook's getter that writes more); otherwise every position is
  * read as without `issued`, and one holding this request's clean proxy of the tool issued for
  * that very position is equal there. Anything else (a written tool, a new object, a proxy of
  * another request, a tool moved to another position) is compared in full, so the mismatch is the
@@ -38,7 +39,9 @@ type Read = unknown;
  * `issued`, when given, must be a deep-frozen deep copy of `expected` made for this request and
  * shared with nothing else (the caller's guarantee; the stage's frozen mode makes it so): then
  * `actual === issued`, and `actual[i] === issued[i]` at a position, are equal without reading
- * further (see the file header).
+ * further (see the file header). `issued` may instead be the {@link WriteTracker} of the
+ * working copy made for this request from `expected` (tracked mode): then what it saw unwritten
+ * is equal without being read.
  * @throws TypeError when `issued` does not have as many tools as `expected` (a caller's error;
  *   never because of what a hook did).
  */
