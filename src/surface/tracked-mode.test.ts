@@ -84,6 +84,27 @@ describe('tracked mode: what hooks receive, and what the stage keeps', () => {
     expect(Object.keys(prepared.preparation)).toEqual(['requestId', 'baseline', 'owner', 'earlyChecked', 'issuedTools']);
   });
 
+  it('each tool is copied when a hook first reaches it (and all before the array is written): what hooks hold is never the baseline\'s', async () => {
+    let reached: SurfaceTool[] = [];
+    const stage = new ToolSurfaceStage({
+      hooks: [{ name: 'reach', transform: (request) => {
+        reached.push(tool(request, 1));
+        request.tools.sort((a, b) => a.name.localeCompare(b.name));
+        request.tools.sort((a, b) => SURFACE_NAMES.indexOf(a.name) - SURFACE_NAMES.indexOf(b.name));
+        reached = [...reached, ...request.tools];
+      } }],
+    });
+    const { owner } = reserved();
+    const prepared = await stage.prepare({ owner, facts: FACTS, context: null });
+    if (!prepared.ok) throw new Error('refused');
+    const baseline = prepared.preparation.baseline.surface;
+    expect(reached.map((each) => [Object.isFrozen(each), Object.isFrozen(each.inputSchema), baseline.includes(each), baseline.some((own) => own.inputSchema === each.inputSchema)]))
+      .toEqual(Array.from({ length: 5 }, () => [false, false, false, false]));
+    (properties(tool(prepared.request, 2).inputSchema).limit as Record<string, unknown>).maximum = 50;
+    expect(baseline).toEqual(EXPECTED_SURFACE);
+    expect(Object.isFrozen((baseline[2] as SurfaceTool).inputSchema.properties)).toBe(true);
+  });
+
   it('reading names and descriptions marks nothing; handing out a schema exposes that tool only; a write marks it', async () => {
     const stage = new ToolSurfaceStage({
       hooks: [{ name: 'read', transform: (request) => {

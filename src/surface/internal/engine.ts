@@ -68,13 +68,15 @@ export class SurfaceStageEngine<C = unknown> {
     const fitted = this.#fit(this.#parts.project(facts), input.capacity, owner, requestId, 'prepare');
     if (!fitted.ok) return fitted;
     const baseline = fitted.baseline;
-    const working = this.#parts.workingCopy(baseline);
+    // Tracked mode: hooks get the working copy through proxies, each tool copied when a hook
+    // first reaches it; only the stage holds the tracker.
+    const copyTool = this.#parts.copyTool;
+    const tracker = this.#mode === 'tracked' ? new WriteTracker(baseline.surface, copyTool) : undefined;
+    const working = tracker?.tools ?? baseline.surface.map((tool) => copyTool(tool));
     // Frozen mode: the copy is frozen before any hook sees it, and only this request holds it.
     const issuedTools: readonly Readonly<SurfaceTool>[] | undefined = this.#mode === 'frozen' ? deepFreeze(working) : undefined;
-    // Tracked mode: hooks get the copy through proxies; only the stage holds the tracker.
-    const tracker = this.#mode === 'tracked' ? new WriteTracker(working) : undefined;
     const issued = issuedTools ?? tracker;
-    const request = newRequest(requestId, tracker?.tools ?? working, input.context);
+    const request = newRequest(requestId, working, input.context);
     const failed = await this.#runHooks(request, baseline, owner);
     if (failed !== undefined) return failed;
     if (this.#parts.checks.early) {

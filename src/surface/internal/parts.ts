@@ -22,8 +22,12 @@ import type { WriteTracker } from './write-tracker.ts';
 export interface SurfaceParts {
   /** Facts → baseline. Reference: deep copy, deep freeze. (Mutant: a shallow baseline, unfrozen.) */
   project(facts: AdmissionFacts): Baseline;
-  /** Baseline → the tools hooks receive. Reference: a deep copy. (Mutant: a shallow copy sharing schema objects.) */
-  workingCopy(baseline: Baseline): SurfaceTool[];
+  /**
+   * One baseline tool → the tool hooks receive (the working copy is made of these; in tracked
+   * mode lazily, when a hook first reaches the tool). Reference: a deep copy. (Mutant: a shallow
+   * copy sharing schema objects.)
+   */
+  copyTool(tool: Readonly<SurfaceTool>): SurfaceTool;
   /** Baseline → what goes on, within a capacity. Reference: all or a shortfall. (Mutant: silent top-N.) */
   fit(baseline: Baseline, capacity: SurfaceCapacity): FitResult;
   /** Which checks run. Reference: both. (Mutant: only the early check.) */
@@ -50,7 +54,7 @@ export interface SurfaceParts {
 /** The reference parts: every defence in place. */
 export const REFERENCE_PARTS: SurfaceParts = Object.freeze({
   project: (facts: AdmissionFacts) => projectFacts(facts, { freeze: true }),
-  workingCopy: (baseline: Baseline) => copyJson(baseline.surface) as SurfaceTool[],
+  copyTool: (tool: Readonly<SurfaceTool>) => copyJson(tool) as SurfaceTool,
   fit: fitWhole,
   checks: Object.freeze({ early: true, final: true }),
   finalExpected: (baseline: Baseline) => baseline.surface,

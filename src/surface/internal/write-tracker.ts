@@ -64,7 +64,14 @@ export class WriteTracker {
   readonly tools: SurfaceTool[];
   /** How many tools were issued. */
   readonly length: number;
-  readonly #targets: readonly object[];
+  /**
+   * The raw tool at each issued position: the baseline's own (deep-frozen) tool until a hook first
+   * reaches that position, then its copy (made by `#copyTool`, shared with nothing).
+   */
+  readonly #targets: object[];
+  readonly #copyTool: (tool: Readonly<SurfaceTool>) => SurfaceTool;
+  readonly #copied: Uint8Array;
+  #allCopied = false;
   /** The issued array itself (the array proxy's target). */
   readonly #array: SurfaceTool[];
   readonly #proxies: (SurfaceTool | undefined)[];
@@ -84,14 +91,38 @@ export class WriteTracker {
    */
   #arrayAccessors = false;
 
-  /** Wraps `working` (a deep copy of the baseline's surface, made for this request and shared with nothing). */
-  constructor(working: SurfaceTool[]) {
-    this.#targets = [...working];
-    this.#array = working;
-    this.length = working.length;
-    this.#proxies = new Array<SurfaceTool | undefined>(working.length);
-    this.#dirty = new Uint8Array(working.length);
-    this.tools = new Proxy(working, this.#arrayHandler());
+  /**
+   * Issues `surface` (the baseline's deep-frozen surface) to one request. No tool is copied yet:
+   * `copyTool` (a deep copy, in the reference stage) copies a tool when a hook first reaches it,
+   * and every tool before the array's first write, so what hooks reach is always this request's
+   * own mutable copy, and what nobody reached is the baseline itself.
+   */
+  constructor(surface: readonly Readonly<SurfaceTool>[], copyTool: (tool: Readonly<SurfaceTool>) => SurfaceTool) {
+    const array = [...surface] as SurfaceTool[];
+    this.#targets = [...surface];
+    this.#copyTool = copyTool;
+    this.#copied = new Uint8Array(surface.length);
+    this.#array = array;
+    this.length = surface.length;
+    this.#proxies = new Array<SurfaceTool | undefined>(surface.length);
+    this.#dirty = new Uint8Array(surface.length);
+    this.tools = new Proxy(array, this.#arrayHandler());
+  }
+
+  /** Replaces the baseline's tool at `position` by this request's copy (in the array too: it has not been written yet). */
+  #copy(position: number): void {
+    if (this.#copied[position] === 1) return;
+    const copy = this.#copyTool(this.#targets[position] as SurfaceTool);
+    this.#targets[position] = copy;
+    this.#array[position] = copy;
+    this.#copied[position] = 1;
+  }
+
+  /** Before the array's first write: every position still holds the tool issued there, copied now. */
+  #copyAll(): void {
+    if (this.#allCopied) return;
+    for (let position = 0; position < this.length; position += 1) this.#copy(position);
+    this.#allCopied = true;
   }
 
   /** Whether nothing at all was written or exposed since the tracker was made. */
@@ -137,6 +168,7 @@ export class WriteTracker {
   toolAt(position: number): SurfaceTool {
     let proxy = this.#proxies[position];
     if (proxy === undefined) {
+      this.#copy(position);
       proxy = new Proxy(this.#targets[position] as SurfaceTool, this.#toolHandler(position));
       this.#proxies[position] = proxy;
       this.#positions.set(proxy, position);
@@ -188,7 +220,11 @@ export class WriteTracker {
   #arrayHandler(): ProxyHandler<SurfaceTool[]> {
     const targets = this.#targets;
     const length = this.length;
-    const written = (): true => { this.#arrayWritten = true; return true; };
+    const written = (): true => {
+      this.#copyAll();
+      this.#arrayWritten = true;
+      return true;
+    };
     return {
       get: (target, key, receiver) => {
         const value: unknown = Reflect.get(target, key, receiver);
