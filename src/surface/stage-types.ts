@@ -15,7 +15,8 @@ import type { SurfaceRejection } from './surface-rejection.ts';
 
 /**
  * What hooks receive as `request.tools` (docs/SURFACE.md, "Tracked mode" and "Frozen mode"):
- * - `'tracked'` (the default): a fresh deep copy, seen through proxies that record every write
+ * - `'tracked'` (the default): a deep copy made lazily (a tool when a hook first reaches it, all
+ *   of them before the array's first write), seen through proxies that record every write
  *   (the array and each tool; a tool whose object members, such as its `inputSchema`, are handed
  *   out counts as written). Hooks may edit in place as in `'mutable'`; both checks compare only
  *   what was written, replaced or moved, and an untouched surface costs one test whatever its

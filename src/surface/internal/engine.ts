@@ -45,7 +45,7 @@ export class SurfaceStageEngine<C = unknown> {
    * 1. projects the baseline from `input.facts` (deep copy, deep freeze) before any hook runs;
    * 2. with `input.capacity`, refuses `CAPACITY_EXCEEDED` if the baseline does not fit (no hook runs);
    * 3. creates the request: `requestId` from the reservation, a working copy of the surface
-   *    (in tracked mode, the default, behind write-tracking proxies; in frozen mode,
+   *    (in tracked mode, the default, behind write-tracking proxies and copied lazily; in frozen mode,
    *    deep-frozen: the issued copy), `input.context`;
    * 4. runs the hooks in order, awaiting each (a throw or rejection refuses `HOOK_FAILED`; in
    *    frozen mode, so does an in-place edit of the issued copy, which throws);

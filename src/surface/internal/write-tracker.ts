@@ -5,7 +5,10 @@
  * in place.
  *
  * What is wrapped: the working copy's array and each of its tools (lazily, one proxy per tool per
- * request, cached). Nothing deeper: a tool's own object members (its `inputSchema`, anything a
+ * request, cached). The copy itself is lazy too: the array starts with the baseline's own
+ * deep-frozen tools, a tool is copied when its proxy is made (the first time a hook reaches that
+ * position), and every tool before the array's first write, so hooks only ever reach this
+ * request's own copies and an untouched request copies nothing. Nothing deeper: a tool's own object members (its `inputSchema`, anything a
  * hook attached) are handed out as they are, and handing one out **exposes** the tool: from then
  * on the tool counts as written, because whoever holds that object can change it without any
  * trap seeing it. So `structuredClone(tool.inputSchema)` works (a plain object), while
@@ -25,9 +28,9 @@
  * through the proxies (the array proxy maps each raw tool to its proxy on `get` and in the
  * descriptors it reports; every trap forwards with the proxy as the receiver, so an inherited
  * getter or setter sees the proxy, never the raw object), and the nested objects only through
- * the raw tools. So a tool no trap marked, and an array no trap marked, hold exactly what the
- * working copy held when it was issued, and that copy was a deep copy of the baseline: equal by
- * construction. The tracker is the stage's alone (it travels in the preparation token), and
+ * the raw tools. So a tool no trap marked, and an array no trap marked, hold exactly what they
+ * held when issued: the baseline's own tool or a deep copy of it, equal by construction. The
+ * tracker is the stage's alone (kept off the preparation token, see `trackerOf`), and
  * counts only for the proxies of its own request: a proxy kept from another request is an
  * object like any other and is compared in full.
  *
