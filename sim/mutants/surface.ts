@@ -20,7 +20,7 @@ export const SEAL_FROM_FINAL_REQUEST: Partial<SurfaceParts> = {
 /** The baseline is a shallow copy whose schema objects the working copy shares: an in-place edit changes both sides. */
 export const SHALLOW_BASELINE: Partial<SurfaceParts> = {
   project: (facts) => projectFacts(facts, { freeze: false }),
-  workingCopy: (baseline) => baseline.surface.map((tool) => ({ ...tool })),
+  copyTool: (tool) => ({ ...tool }),
 };
 
 /** Only the early check runs: late context, evidence and asynchronous preparation go unchecked. */

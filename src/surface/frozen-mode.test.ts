@@ -6,6 +6,7 @@
  * 1 market__get_instrument_profile, 2 market__web_search, 3 read_page.
  */
 import { describe, expect, it } from 'vitest';
+import { trackerOf } from './internal/preparation.ts';
 import type { ModelRequest } from './model-request.ts';
 import type { SurfaceHook } from './surface-hook.ts';
 import type { SurfaceTool } from './surface-tool.ts';
@@ -63,17 +64,18 @@ describe('frozen mode: what hooks receive', () => {
     expect(prepared.preparation.issuedTools).toBe(received);
   });
 
-  it('the default stays mutable: no issued copy, hooks may edit in place', async () => {
+  it('frozen mode is opt-in: by default (tracked) no issued frozen copy, hooks may edit in place', async () => {
     let frozen: boolean | undefined;
     const stage = new ToolSurfaceStage({ hooks: [{ name: 'look', transform: (request) => { frozen = Object.isFrozen(request.tools); } }] });
     const { prepared } = await run(stage);
     if (!prepared.ok) throw new Error('refused');
     expect(frozen).toBe(false);
     expect(prepared.preparation.issuedTools).toBeUndefined();
+    expect(trackerOf(prepared.preparation)?.tools).toBe(prepared.request.tools);
   });
 
   it('an unknown hookTools value is a TypeError at construction', () => {
-    expect(() => new ToolSurfaceStage({ hookTools: 'sealed' as 'frozen' })).toThrow(new TypeError('hookTools must be \'mutable\' or \'frozen\', got "sealed"'));
+    expect(() => new ToolSurfaceStage({ hookTools: 'sealed' as 'frozen' })).toThrow(new TypeError('hookTools must be \'tracked\', \'mutable\' or \'frozen\', got "sealed"'));
   });
 });
 

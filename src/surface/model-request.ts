@@ -8,7 +8,9 @@ import type { SurfaceTool } from './surface-tool.ts';
 
 /**
  * A request in preparation. `tools` is a working copy: fresh objects that share nothing mutable
- * with the baseline, so hooks may edit them in place or replace them. In the stage's frozen mode
+ * with the baseline, so hooks may edit them in place or replace them. By default (the stage's
+ * tracked mode) hooks see it through write-tracking proxies: it behaves as plain objects, except
+ * that `structuredClone` of a whole tool or of the array throws. In the stage's frozen mode
  * (`hookTools: 'frozen'`) the copy is deep-frozen: hooks and late stages replace `tools`, or
  * tools in a new array, and an in-place edit throws a TypeError. `context` is the host's
  * own (messages, evidence, ...): the stage passes it along and never reads or changes it.

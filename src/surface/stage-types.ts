@@ -14,23 +14,31 @@ import type { SurfaceHook } from './surface-hook.ts';
 import type { SurfaceRejection } from './surface-rejection.ts';
 
 /**
- * What hooks receive as `request.tools` (docs/SURFACE.md, "Frozen mode"):
- * - `'mutable'` (the default): a fresh deep copy hooks may edit in place; both checks compare
- *   every name, description and schema of every tool (about 0.3-0.5 µs a tool a check).
+ * What hooks receive as `request.tools` (docs/SURFACE.md, "Tracked mode" and "Frozen mode"):
+ * - `'tracked'` (the default): a deep copy made lazily (a tool when a hook first reaches it, all
+ *   of them before the array's first write), seen through proxies that record every write
+ *   (the array and each tool; a tool whose object members, such as its `inputSchema`, are handed
+ *   out counts as written). Hooks may edit in place as in `'mutable'`; both checks compare only
+ *   what was written, replaced or moved, and an untouched surface costs one test whatever its
+ *   size. A Proxy cannot be structured-cloned: `structuredClone(tool)` or
+ *   `structuredClone(request.tools)` throws a `DataCloneError` (the hook fails, `HOOK_FAILED`);
+ *   `structuredClone(tool.inputSchema)` works. Hooks that must clone whole tools use `'mutable'`.
+ * - `'mutable'`: a fresh plain deep copy hooks may edit in place; both checks compare every
+ *   name, description and schema of every tool (about 0.3-0.5 µs a tool a check).
  * - `'frozen'`: a deep-frozen deep copy, made for this request and shared with nothing (not with
  *   the baseline either). Hooks must assign new arrays and objects instead of editing: an
  *   in-place edit throws a TypeError in strict code (ES modules), so the hook fails and the request
  *   is refused `HOOK_FAILED`. Both checks accept that copy, and each of its tools left at its
- *   position, by identity, and compare in full only what a hook replaced: an untouched surface
- *   costs the same whatever its size.
+ *   position, by identity, and compare in full only what a hook replaced.
+ * In every mode a refusal is the one `'mutable'` gives for the same tools.
  */
-export type HookToolsMode = 'mutable' | 'frozen';
+export type HookToolsMode = 'tracked' | 'mutable' | 'frozen';
 
 /** The configuration. */
 export interface ToolSurfaceStageConfig<C = unknown> {
   /** The hook pipeline, in order (default: none). */
   hooks?: readonly SurfaceHook<C>[];
-  /** What hooks receive as tools (default `'mutable'`; see {@link HookToolsMode}). */
+  /** What hooks receive as tools (default `'tracked'`; see {@link HookToolsMode}). */
   hookTools?: HookToolsMode;
 }
 

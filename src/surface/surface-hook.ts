@@ -21,6 +21,7 @@ export interface HookInfo {
 /**
  * One hook. `transform` runs once per request, in pipeline order, each awaited before the next;
  * it edits `request` in place (it may also assign a new `tools` array or `context`; in the
+ * default tracked mode the tools are proxies, which `structuredClone` refuses whole; in the
  * stage's frozen mode, `hookTools: 'frozen'`, it must assign: the tools it receives are
  * deep-frozen, and an in-place edit of them throws, which fails the hook). A throw or a
  * rejection refuses the request (`HOOK_FAILED`), settled like any other refusal. Work a hook

@@ -8,7 +8,8 @@
  *    mismatch the edit predicts (field, tool, index, values), settled once.
  * 3. The same illegal edit made after the early check (a late stage): the final check refuses it.
  * The predicted mismatch comes from the edit and the generated surface alone, by the rules of
- * surface-mismatch.ts, never from the stage.
+ * surface-mismatch.ts, never from the stage. All three run in the default tracked mode and in
+ * the plain mutable mode.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -17,6 +18,7 @@ import type { SurfaceMismatch } from './surface-mismatch.ts';
 import type { SurfaceTool } from './surface-tool.ts';
 import { CATALOG, researchFacts, researchGeneration, reserved } from './testing/fixtures.ts';
 import { recordingModel } from './testing/generation.ts';
+import type { HookToolsMode } from './stage-types.ts';
 import { ToolSurfaceStage } from './tool-surface-stage.ts';
 
 const PARAMS = { seed: 20261003, numRuns: 150 };
@@ -80,13 +82,22 @@ function partner(edit: { at: number; other: number }, n: number): number {
   return j === i ? (i + 1) % n : j;
 }
 
-function applyIllegal(request: ModelRequest<Chat>, edit: Illegal): void {
+/**
+ * An equal copy of a tool the hook received: `structuredClone` of the whole tool in mutable
+ * mode; in tracked mode the tool is a Proxy, which cannot be structured-cloned (the hook would
+ * fail, HOOK_FAILED: tracked-mode.test.ts), so its fields are copied and only its schema cloned.
+ */
+function duplicate(tool: SurfaceTool, mode: HookToolsMode): SurfaceTool {
+  return mode === 'mutable' ? structuredClone(tool) : { name: tool.name, description: tool.description, inputSchema: structuredClone(tool.inputSchema) };
+}
+
+function applyIllegal(request: ModelRequest<Chat>, edit: Illegal, mode: HookToolsMode): void {
   const tools = request.tools;
   const n = tools.length;
   const tool = tools[edit.at % n] as SurfaceTool;
   switch (edit.kind) {
     case 'addUnadmitted': tools.splice(edit.at % (n + 1), 0, { name: 'zz_added', description: 'added', inputSchema: { type: 'object' } }); return;
-    case 'addDuplicate': tools.splice(edit.at % (n + 1), 0, structuredClone(tools[edit.from % n] as SurfaceTool)); return;
+    case 'addDuplicate': tools.splice(edit.at % (n + 1), 0, duplicate(tools[edit.from % n] as SurfaceTool, mode)); return;
     case 'remove': tools.splice(edit.at % n, 1); return;
     case 'swap': { const i = edit.at % n; const j = partner(edit, n); [tools[i], tools[j]] = [tools[j] as SurfaceTool, tools[i] as SurfaceTool]; return; }
     case 'rename': tool.name = `${tool.name}_renamed`; return;
@@ -117,14 +128,14 @@ function applicable(surface: readonly SurfaceTool[], edit: Illegal): boolean {
   return !Object.hasOwn((surface[edit.at % surface.length] as SurfaceTool).inputSchema, EDIT_KEY);
 }
 
-function stageRunning(edits: (request: ModelRequest<Chat>) => void): ToolSurfaceStage<Chat> {
-  return new ToolSurfaceStage<Chat>({ hooks: [{ name: 'edits', transform: edits }] });
+function stageRunning(edits: (request: ModelRequest<Chat>) => void, mode: HookToolsMode): ToolSurfaceStage<Chat> {
+  return new ToolSurfaceStage<Chat>({ hooks: [{ name: 'edits', transform: edits }], hookTools: mode });
 }
 
-describe('surface checks over generated surfaces and edits', () => {
+describe.each(['tracked', 'mutable'] as const)('surface checks over generated surfaces and edits (hookTools %s)', (mode) => {
   it('1. any sequence of harmless edits is dispatched, and the model receives the baseline', async () => {
     await fc.assert(fc.asyncProperty(hostTools, harmlessRun, harmlessRun, async (host, early, late) => {
-      const stage = stageRunning((request) => { for (const edit of early) applyHarmless(request, edit); });
+      const stage = stageRunning((request) => { for (const edit of early) applyHarmless(request, edit); }, mode);
       const { ledger, owner } = reserved();
       const model = recordingModel();
       const prepared = await stage.prepare({ owner, facts: researchFacts(GENERATION, { hostTools: host }), context: { messages: [] } });
@@ -143,9 +154,9 @@ describe('surface checks over generated surfaces and edits', () => {
       fc.pre(applicable(surface, edit));
       const stage = stageRunning((request) => {
         for (const step of before) applyHarmless(request, step);
-        applyIllegal(request, edit);
+        applyIllegal(request, edit, mode);
         for (const step of after) applyHarmless(request, step);
-      });
+      }, mode);
       const { ledger, owner } = reserved();
       const result = await stage.prepare({ owner, facts: researchFacts(GENERATION, { hostTools: host }), context: { messages: [] } });
       const rejection = { code: 'SURFACE_MISMATCH', requestId: 'turn-1', check: 'early', mismatch: predicted(surface, edit, 'early') };
@@ -158,12 +169,12 @@ describe('surface checks over generated surfaces and edits', () => {
     await fc.assert(fc.asyncProperty(hostTools, harmlessRun, illegal, async (host, before, edit) => {
       const surface = [...CATALOG_SURFACE, ...host];
       fc.pre(applicable(surface, edit));
-      const stage = stageRunning((request) => { for (const step of before) applyHarmless(request, step); });
+      const stage = stageRunning((request) => { for (const step of before) applyHarmless(request, step); }, mode);
       const { ledger, owner } = reserved();
       const model = recordingModel();
       const prepared = await stage.prepare({ owner, facts: researchFacts(GENERATION, { hostTools: host }), context: { messages: [] } });
       if (!prepared.ok) throw new Error('refused early');
-      applyIllegal(prepared.request, edit);
+      applyIllegal(prepared.request, edit, mode);
       const result = await stage.dispatch(prepared.preparation, prepared.request, model.send);
       const rejection = { code: 'SURFACE_MISMATCH', requestId: 'turn-1', check: 'final', mismatch: predicted(surface, edit, 'final') };
       expect(result).toEqual({ ok: false, rejection });

@@ -13,8 +13,10 @@
  * 5. `await stage.dispatch(preparation, request, send)`: final check, seal, `dispatched`, `send`.
  * Each refusal (steps 3 and 5) is settled once as `preDispatchRejected` and returned.
  *
- * `hookTools: 'frozen'` (opt-in) hands hooks a deep-frozen copy they must not edit in place, and
- * makes both checks on an untouched surface cost the same whatever its size (docs/SURFACE.md).
+ * By default (`hookTools: 'tracked'`) hooks receive the working copy through write-tracking
+ * proxies: they may edit in place, and both checks compare only what was written, replaced or
+ * moved. `'mutable'` hands them a plain copy (for hooks that structured-clone whole tools), and
+ * `'frozen'` a deep-frozen copy they must not edit in place (docs/SURFACE.md).
  *
  * The stage holds its hooks and nothing else: no registry, grant, budget or ledger of its own,
  * no clock, no randomness, no timers, no I/O. One stage serves any number of sessions and
@@ -32,7 +34,7 @@ export type { DispatchResult, HookToolsMode, ModelCall, PrepareInput, PrepareRes
  * of calls; `prepare` and `dispatch` document each step).
  */
 export class ToolSurfaceStage<C = unknown> extends SurfaceStageEngine<C> {
-  /** @throws TypeError when a hook has no `transform` function, or `hookTools` is neither `'mutable'` nor `'frozen'`. */
+  /** @throws TypeError when a hook has no `transform` function, or `hookTools` is not `'tracked'`, `'mutable'` or `'frozen'`. */
   constructor(config: ToolSurfaceStageConfig<C> = {}) {
     super(config, REFERENCE_PARTS);
   }

@@ -14,10 +14,21 @@
  * by construction (a frozen copy of an equal value cannot have changed since), so only what a
  * hook replaced is read and compared. Every other position is compared as without `issued`, so
  * the mismatch found (and its classification) is the same in both modes.
+ *
+ * With a {@link WriteTracker} as `issued` (the tracked mode, `hookTools: 'tracked'`): a request
+ * whose tools are still the issued array proxy, with nothing written or exposed, is equal (one
+ * test, whatever the size); the issued array never written but some tools written: only those
+ * positions are compared (they hold their issued tools, in order; the tracker is asked again
+ * after each, since reading one may run a hook's getter that writes more); otherwise every position is
+ * read as without `issued`, and one holding this request's clean proxy of the tool issued for
+ * that very position is equal there. Anything else (a written tool, a new object, a proxy of
+ * another request, a tool moved to another position) is compared in full, so the mismatch is the
+ * one the plain mutable mode finds for the same tools.
  */
 import type { SurfaceCheck, SurfaceMismatch } from '../surface-mismatch.ts';
 import type { SurfaceTool } from '../surface-tool.ts';
 import { firstDifference, jsonEqual, valueAt } from './json-value.ts';
+import { WriteTracker } from './write-tracker.ts';
 
 /** A value that could not be read; equal to nothing. */
 const UNREADABLE: unique symbol = Symbol('unreadable');
@@ -28,11 +39,14 @@ type Read = unknown;
  * `issued`, when given, must be a deep-frozen deep copy of `expected` made for this request and
  * shared with nothing else (the caller's guarantee; the stage's frozen mode makes it so): then
  * `actual === issued`, and `actual[i] === issued[i]` at a position, are equal without reading
- * further (see the file header).
+ * further (see the file header). `issued` may instead be the {@link WriteTracker} of the
+ * working copy made for this request from `expected` (tracked mode): then what it saw unwritten
+ * is equal without being read.
  * @throws TypeError when `issued` does not have as many tools as `expected` (a caller's error;
  *   never because of what a hook did).
  */
-export function compareSurface(expected: readonly Readonly<SurfaceTool>[], actual: unknown, check: SurfaceCheck, issued?: readonly Readonly<SurfaceTool>[]): SurfaceMismatch | undefined {
+export function compareSurface(expected: readonly Readonly<SurfaceTool>[], actual: unknown, check: SurfaceCheck, issued?: readonly Readonly<SurfaceTool>[] | WriteTracker): SurfaceMismatch | undefined {
+  if (issued instanceof WriteTracker) return compareTracked(expected, actual, check, issued);
   if (issued !== undefined && issued.length !== expected.length) throw new TypeError(`compareSurface: the issued copy has ${issued.length} tools, the expected surface ${expected.length}`);
   if (issued !== undefined && actual === issued) return undefined;
   if (!isArray(actual)) return mismatch(check, 'count', { tool: null, index: null, expected: expected.length, actual: null });
@@ -50,6 +64,69 @@ export function compareSurface(expected: readonly Readonly<SurfaceTool>[], actua
     if (found !== undefined) return found;
   }
   return undefined;
+}
+
+/** {@link compareSurface} against the write tracker of this request (see the file header). */
+function compareTracked(expected: readonly Readonly<SurfaceTool>[], actual: unknown, check: SurfaceCheck, tracker: WriteTracker): SurfaceMismatch | undefined {
+  if (tracker.length !== expected.length) throw new TypeError(`compareSurface: the tracker issued ${tracker.length} tools, the expected surface has ${expected.length}`);
+  if (actual !== tracker.tools) return comparePositions(expected, actual, check, tracker, 0);
+  if (tracker.untouched) return undefined;
+  if (!tracker.arrayIntact) return comparePositions(expected, actual, check, tracker, 0);
+  // The issued array, never written: each position holds the tool issued there, so only the
+  // written ones can differ. They are taken in ascending order, each once, asking the tracker
+  // again after each (reading a written tool may run a hook's getter, which may write another
+  // tool or the array): the mutable mode's position loop would see those writes too.
+  let done = -1;
+  while (tracker.arrayIntact) {
+    const index = tracker.nextDirty(done);
+    if (index < 0) return undefined;
+    const tool = tracker.toolAt(index);
+    const want = expected[index] as Readonly<SurfaceTool>;
+    const name = readField(tool, 'name');
+    if (name !== want.name) return nameMismatch(expected, readNames(actual as readonly unknown[], tracker.length), index, name, check);
+    const found = fieldMismatch(want, tool, index, check);
+    if (found !== undefined) return found;
+    done = index;
+  }
+  // The array was written while the written tools were read: on from the next position, as the
+  // mutable mode reads them.
+  // The mutable mode read the length before its loop, when the array was still the issued one.
+  return comparePositions(expected, actual, check, tracker, done + 1, tracker.length);
+}
+
+/**
+ * The mutable mode's position loop from `start` (positions before it are equal), where a
+ * position holding the clean tool issued for it is equal without being read. `knownLength`: the
+ * length the mutable mode would have read before its loop (then not read again).
+ */
+function comparePositions(expected: readonly Readonly<SurfaceTool>[], actual: unknown, check: SurfaceCheck, tracker: WriteTracker, start: number, knownLength?: number): SurfaceMismatch | undefined {
+  if (knownLength === undefined && !isArray(actual)) return mismatch(check, 'count', { tool: null, index: null, expected: expected.length, actual: null });
+  const length = knownLength ?? readLength(actual as readonly unknown[]);
+  if (length < 0) return mismatch(check, 'count', { tool: null, index: null, expected: expected.length, actual: null });
+  // The issued array, written: its own positions are read without traps (see readPosition).
+  const list = actual as readonly unknown[];
+  const read = list === tracker.tools ? (index: number): Read => readTracked(tracker, index) : (index: number): Read => readIndex(list, index);
+  const names = (): Read[] => Array.from({ length }, (_, index) => readField(tracker.readable(read(index)), 'name'));
+  if (length !== expected.length) return countMismatch(expected, names(), check);
+  for (let index = start; index < length; index += 1) {
+    const found = read(index);
+    if (tracker.intactAt(index, found)) continue;
+    const tool = tracker.readable(found);
+    const want = expected[index] as Readonly<SurfaceTool>;
+    const name = readField(tool, 'name');
+    if (name !== want.name) return nameMismatch(expected, names(), index, name, check);
+    const differs = fieldMismatch(want, tool, index, check);
+    if (differs !== undefined) return differs;
+  }
+  return undefined;
+}
+
+function readTracked(tracker: WriteTracker, index: number): Read {
+  try {
+    return tracker.readPosition(index);
+  } catch {
+    return UNREADABLE;
+  }
 }
 
 /** How many leading positions of `actual` hold the issued tool itself (0 when reading them throws). */

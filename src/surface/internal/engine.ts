@@ -21,21 +21,22 @@ import type { SurfaceTool } from '../surface-tool.ts';
 import { checkCapacity } from './capacity-fit.ts';
 import { deepFreeze } from './json-value.ts';
 import type { SurfaceParts } from './parts.ts';
-import { mintPreparation, SurfacePreparation } from './preparation.ts';
+import { mintPreparation, SurfacePreparation, trackerOf } from './preparation.ts';
+import { WriteTracker } from './write-tracker.ts';
 
 /** The stage engine. Its methods are the public stage's: `ToolSurfaceStage` only fixes the parts to the reference ones. */
 export class SurfaceStageEngine<C = unknown> {
   readonly #hooks: readonly SurfaceHook<C>[];
   readonly #parts: SurfaceParts;
-  readonly #frozen: boolean;
+  readonly #mode: HookToolsMode;
 
-  /** @throws TypeError when a hook has no `transform` function, or `hookTools` is neither `'mutable'` nor `'frozen'`. */
+  /** @throws TypeError when a hook has no `transform` function, or `hookTools` is not `'tracked'`, `'mutable'` or `'frozen'`. */
   constructor(config: ToolSurfaceStageConfig<C>, parts: SurfaceParts) {
     this.#hooks = Object.freeze([...(config.hooks ?? [])]);
     for (const hook of this.#hooks) if (typeof hook?.transform !== 'function') throw new TypeError(`surface hook ${String(hook?.name)} has no transform function`);
-    const mode: HookToolsMode = config.hookTools ?? 'mutable';
-    if (mode !== 'mutable' && mode !== 'frozen') throw new TypeError(`hookTools must be 'mutable' or 'frozen', got ${JSON.stringify(mode)}`);
-    this.#frozen = mode === 'frozen';
+    const mode: HookToolsMode = config.hookTools ?? 'tracked';
+    if (mode !== 'tracked' && mode !== 'mutable' && mode !== 'frozen') throw new TypeError(`hookTools must be 'tracked', 'mutable' or 'frozen', got ${JSON.stringify(mode)}`);
+    this.#mode = mode;
     this.#parts = parts;
   }
 
@@ -44,11 +45,13 @@ export class SurfaceStageEngine<C = unknown> {
    * 1. projects the baseline from `input.facts` (deep copy, deep freeze) before any hook runs;
    * 2. with `input.capacity`, refuses `CAPACITY_EXCEEDED` if the baseline does not fit (no hook runs);
    * 3. creates the request: `requestId` from the reservation, a working copy of the surface
-   *    (in frozen mode, deep-frozen: the issued copy), `input.context`;
+   *    (in tracked mode, the default, behind write-tracking proxies and copied lazily; in frozen mode,
+   *    deep-frozen: the issued copy), `input.context`;
    * 4. runs the hooks in order, awaiting each (a throw or rejection refuses `HOOK_FAILED`; in
    *    frozen mode, so does an in-place edit of the issued copy, which throws);
    * 5. the early check: the request's tools against the baseline (`SURFACE_MISMATCH`, check
-   *    `early`); in frozen mode the issued copy and its tools left in place pass by identity.
+   *    `early`); in tracked mode what no trap saw written passes without being read, in frozen
+   *    mode the issued copy and its tools left in place pass by identity.
    * A refusal is settled once through `input.owner.ledger.preDispatchRejected` and returned as
    * `{ok: false, rejection}`; it touches nothing but that reservation, and the context stays the
    * host's. On success the request (to go on preparing) and the preparation token for `dispatch`.
@@ -65,9 +68,14 @@ export class SurfaceStageEngine<C = unknown> {
     const fitted = this.#fit(this.#parts.project(facts), input.capacity, owner, requestId, 'prepare');
     if (!fitted.ok) return fitted;
     const baseline = fitted.baseline;
-    const working = this.#parts.workingCopy(baseline);
+    // Tracked mode: hooks get the working copy through proxies, each tool copied when a hook
+    // first reaches it; only the stage holds the tracker.
+    const copyTool = this.#parts.copyTool;
+    const tracker = this.#mode === 'tracked' ? new WriteTracker(baseline.surface, copyTool) : undefined;
+    const working = tracker?.tools ?? baseline.surface.map((tool) => copyTool(tool));
     // Frozen mode: the copy is frozen before any hook sees it, and only this request holds it.
-    const issued: readonly Readonly<SurfaceTool>[] | undefined = this.#frozen ? deepFreeze(working) : undefined;
+    const issuedTools: readonly Readonly<SurfaceTool>[] | undefined = this.#mode === 'frozen' ? deepFreeze(working) : undefined;
+    const issued = issuedTools ?? tracker;
     const request = newRequest(requestId, working, input.context);
     const failed = await this.#runHooks(request, baseline, owner);
     if (failed !== undefined) return failed;
@@ -75,7 +83,7 @@ export class SurfaceStageEngine<C = unknown> {
       const mismatch = this.#parts.compare(baseline.surface, request.tools, 'early', issued);
       if (mismatch !== undefined) return this.#reject(owner, { code: 'SURFACE_MISMATCH', requestId, check: 'early', mismatch });
     }
-    return { ok: true, request, preparation: mintPreparation(owner, baseline, this.#parts.checks.early, issued) };
+    return { ok: true, request, preparation: mintPreparation(owner, baseline, this.#parts.checks.early, issuedTools, tracker) };
   }
 
   /**
@@ -83,7 +91,8 @@ export class SurfaceStageEngine<C = unknown> {
    * context, evidence and asynchronous preparation, whether or not any hook ran. Synchronously,
    * with no await in between: re-fits `options.capacity` if given (a late capacity:
    * `CAPACITY_EXCEEDED`, stage `dispatch`); compares `request.tools` with the baseline (never with
-   * anything made from the request; `SURFACE_MISMATCH`, check `final`; in frozen mode the copy
+   * anything made from the request; `SURFACE_MISMATCH`, check `final`; in tracked mode what no
+   * trap saw written since the request was issued passes unread, in frozen mode the copy
    * issued to this request, and its tools left in place, pass by identity); seals the dispatch record;
    * settles `dispatched` in the owner's ledger; calls `send` with the baseline's frozen surface
    * (equal to the request's tools, as just proved) and the request's context. Then awaits `send`.
@@ -108,8 +117,8 @@ export class SurfaceStageEngine<C = unknown> {
     const tools: unknown = request.tools;
     if (this.#parts.checks.final) {
       const expected = this.#parts.finalExpected(baseline, tools);
-      // The issued copy stands for the surface it was copied from, and for nothing else.
-      const issued = expected === preparation.baseline.surface ? preparation.issuedTools : undefined;
+      // The issued copy (or tracker) stands for the surface it was copied from, and for nothing else.
+      const issued = expected === preparation.baseline.surface ? (preparation.issuedTools ?? trackerOf(preparation)) : undefined;
       const mismatch = this.#parts.compare(expected, tools, 'final', issued);
       if (mismatch !== undefined) return this.#reject(owner, { code: 'SURFACE_MISMATCH', requestId, check: 'final', mismatch });
     }

@@ -16,13 +16,18 @@ import { fitWhole, type FitResult } from './capacity-fit.ts';
 import { compareSurface } from './compare.ts';
 import { copyJson, deepFreeze } from './json-value.ts';
 import { projectFacts } from './projection.ts';
+import type { WriteTracker } from './write-tracker.ts';
 
 /** The replaceable parts of the stage. */
 export interface SurfaceParts {
   /** Facts → baseline. Reference: deep copy, deep freeze. (Mutant: a shallow baseline, unfrozen.) */
   project(facts: AdmissionFacts): Baseline;
-  /** Baseline → the tools hooks receive. Reference: a deep copy. (Mutant: a shallow copy sharing schema objects.) */
-  workingCopy(baseline: Baseline): SurfaceTool[];
+  /**
+   * One baseline tool → the tool hooks receive (the working copy is made of these; in tracked
+   * mode lazily, when a hook first reaches the tool). Reference: a deep copy. (Mutant: a shallow
+   * copy sharing schema objects.)
+   */
+  copyTool(tool: Readonly<SurfaceTool>): SurfaceTool;
   /** Baseline → what goes on, within a capacity. Reference: all or a shortfall. (Mutant: silent top-N.) */
   fit(baseline: Baseline, capacity: SurfaceCapacity): FitResult;
   /** Which checks run. Reference: both. (Mutant: only the early check.) */
@@ -31,9 +36,10 @@ export interface SurfaceParts {
   finalExpected(baseline: Baseline, actualTools: unknown): readonly Readonly<SurfaceTool>[];
   /**
    * The comparison. Reference: {@link compareSurface}. (Mutant: hooks allowed to add tools.)
-   * `issued`: in frozen mode, the deep-frozen copy the request's hooks received (accepted by identity).
+   * `issued`: in frozen mode, the deep-frozen copy the request's hooks received (accepted by
+   * identity); in tracked mode, the request's write tracker (what it saw unwritten is not read).
    */
-  compare(expected: readonly Readonly<SurfaceTool>[], actualTools: unknown, check: SurfaceCheck, issued?: readonly Readonly<SurfaceTool>[]): SurfaceMismatch | undefined;
+  compare(expected: readonly Readonly<SurfaceTool>[], actualTools: unknown, check: SurfaceCheck, issued?: readonly Readonly<SurfaceTool>[] | WriteTracker): SurfaceMismatch | undefined;
   /**
    * What the model receives. Reference: the baseline's frozen surface, which the final check
    * has just proved equal to the request's tools (so no getter, prototype `toJSON` or late
@@ -48,7 +54,7 @@ export interface SurfaceParts {
 /** The reference parts: every defence in place. */
 export const REFERENCE_PARTS: SurfaceParts = Object.freeze({
   project: (facts: AdmissionFacts) => projectFacts(facts, { freeze: true }),
-  workingCopy: (baseline: Baseline) => copyJson(baseline.surface) as SurfaceTool[],
+  copyTool: (tool: Readonly<SurfaceTool>) => copyJson(tool) as SurfaceTool,
   fit: fitWhole,
   checks: Object.freeze({ early: true, final: true }),
   finalExpected: (baseline: Baseline) => baseline.surface,

@@ -53,7 +53,7 @@ describe('each seam removes exactly one defence', () => {
 
   it('a shallow baseline sharing schema objects with the working copy: an in-place edit changes both sides and passes', async () => {
     expect((await run(new ToolSurfaceStage({ hooks: [editSchemaInPlace] }))).refused).toMatchObject({ check: 'early', mismatch: { field: 'inputSchema', schemaPath: '/properties/symbol/type' } });
-    const mutant = broken({ project: (facts) => projectFacts(facts, { freeze: false }), workingCopy: (baseline) => baseline.surface.map((tool) => ({ ...tool })) }, [editSchemaInPlace]);
+    const mutant = broken({ project: (facts) => projectFacts(facts, { freeze: false }), copyTool: (tool) => ({ ...tool }) }, [editSchemaInPlace]);
     const { refused, sent } = await run(mutant);
     expect(refused).toBeUndefined();
     expect((sent[0]?.request.tools[1]?.inputSchema.properties as Record<string, Record<string, unknown>>).symbol?.type).toBe('number');
