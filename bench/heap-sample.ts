@@ -4,7 +4,9 @@
  * by the oracle) under V8's sampling heap profiler (one sample per 32 KiB allocated on average,
  * objects collected during the run included), and prints the bytes allocated a round by function
  * (self) and by file. Which code allocates is what GC time follows; the figures are sampled
- * estimates, so compare shares of one run rather than absolute bytes across runs.
+ * estimates, so compare shares of one run rather than absolute bytes across runs. `--zod` adds
+ * zod's allocation by the nearest catsim caller; `--by-caller` charges every allocation (native,
+ * library, catsim) to the nearest catsim function on its stack (src/, sim/, oracle/, contract/).
  */
 import { Session } from 'node:inspector/promises';
 import { generatePlan } from '../sim/plan/generate.ts';
@@ -38,15 +40,19 @@ const byFile = new Map<string, number>();
 let total = 0;
 const short = (url: string): string => url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*?\/(src|sim|oracle|bench|cli|contract)\//, '$1/');
 const zodCallers = new Map<string, number>();
-const walk = (node: HeapNode, caller = ''): void => {
+const projectCallers = new Map<string, number>();
+const isProject = (file: string): boolean => /^(src|sim|oracle|contract)\//.test(file);
+const walk = (node: HeapNode, caller = '', projectCaller = '(none)'): void => {
   const { functionName, url, lineNumber } = node.callFrame;
   const file = short(url) || '(native)';
   byFunction.set(`${functionName || '(anonymous)'}  ${file}:${lineNumber + 1}`, (byFunction.get(`${functionName || '(anonymous)'}  ${file}:${lineNumber + 1}`) ?? 0) + node.selfSize);
   byFile.set(file, (byFile.get(file) ?? 0) + node.selfSize);
   total += node.selfSize;
   if (/zod/.test(url)) zodCallers.set(caller, (zodCallers.get(caller) ?? 0) + node.selfSize);
+  const here = isProject(file) ? `${functionName || '(anonymous)'}  ${file}:${lineNumber + 1}` : projectCaller;
+  projectCallers.set(here, (projectCallers.get(here) ?? 0) + node.selfSize);
   const next = /zod|^$/.test(url) ? caller : `${functionName}  ${file}`;
-  for (const child of node.children) walk(child, next);
+  for (const child of node.children) walk(child, next, here);
 };
 walk(profile.head as HeapNode);
 const print = (title: string, totals: Map<string, number>): void => {
@@ -57,3 +63,4 @@ console.log(`sampled allocation: ${(total / N / 1024 / 1024).toFixed(2)} MiB a r
 print('by file', byFile);
 print('by function (self)', byFunction);
 if (process.argv.includes('--zod')) print('zod allocation by nearest catsim caller', zodCallers);
+if (process.argv.includes('--by-caller')) print('allocation by nearest catsim function (native and library allocations charged to the catsim function below them)', projectCallers);

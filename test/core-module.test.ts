@@ -29,7 +29,7 @@ beforeAll(() => {
 });
 
 describe('a core module that cannot be used is one line naming the file, exit 2, before any round runs', () => {
-  it('refuses a missing file, a throw at load, no usable export, another API version, a factory that throws or builds no core', async () => {
+  it('refuses a missing file, a throw at load, no usable export, another API version, a factory that throws, a core whose getter throws, or builds no core', async () => {
     const cases: [string, (path: string) => string][] = [
       [join(dir, 'missing.ts'), (path) => `--core ${path}: no such file (${path})`],
       [dir, (path) => `--core ${path}: not a file (${path})`],
@@ -37,6 +37,7 @@ describe('a core module that cannot be used is one line naming the file, exit 2,
       [fixture('helpers.mjs', 'export const helper = 1;\nexport function other() {}\n'), (path) => `--core ${path}: exports no core: expected "export default defineCore({ name, create })" (defineCore from 'catsim'), found no default export; named exports: helper, other`],
       [fixture('future.mjs', 'export default { api: "catsim.core.v2", name: "future", create() { return {}; } };\n'), (path) => `--core ${path}: exports a core for API "catsim.core.v2"; this catsim runs catsim.core.v1`],
       [fixture('factory-throws.mjs', 'export default { name: "bad-factory", create() { throw new Error("no config for this host"); } };\n'), (path) => `--core ${path}: core "bad-factory" threw while being built: Error: no config for this host`],
+      [fixture('getter-throws.mjs', 'export default { name: "getter", create() { return { attach() {}, disclose() {}, call() {}, pushPolicy() {}, stop() {}, get rollback() { throw new Error("rollback is not wired"); } }; } };\n'), (path) => `--core ${path}: core "getter" threw while its methods were read: Error: rollback is not wired`],
       [fixture('half.mjs', 'export default { name: "half", create() { return { attach() {}, disclose() {} }; } };\n'), (path) => `--core ${path}: core "half": create() returned a core without call, pushPolicy, stop (a catsim.core.v1 core has attach, disclose, call, pushPolicy and stop, and may have createClient, modelTurn and rollback)`],
     ];
     for (const [path, expected] of cases) {

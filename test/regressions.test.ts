@@ -67,3 +67,25 @@ describe('seed 1 round 3606: an identity rotation just before a burst of list_ch
     expect(checkEvents(run.header, run.events).violations).toEqual([]);
   });
 });
+
+describe('seed 1 round 13504: a planted DUPLICATE_NAME twin published without its namesake', () => {
+  // The first failing round of `catsim run --seed 1 --rounds 100000` on 84f9c76: an unversioned
+  // walk of s0's acmex.ops view missed its last page when the list shifted (revision 428 to 429),
+  // so the generation held CANCEL-BOOKING-S0T without its planted twin cancel_booking_s0t. The
+  // core's content check rightly passed it (no namesake in the snapshot, as I5 reads it); the
+  // world's surface baseline dropped every planted descriptor, so it expected one tool fewer:
+  // I25/I26 on a capacity refusal that was right, I22/I23 on a dispatch that was right. The
+  // shrunk plan keeps one planted twin alone in its view.
+  const plan = JSON.parse(readFileSync('scenarios/plans/seed1-round13504-duplicate-twin-missed-shrunk.plan.json', 'utf8')) as RoundPlan;
+
+  it('the world\'s baseline holds the lone twin, the core dispatches it, and the oracle finds nothing', async () => {
+    const run = await runRound(plan, referenceCore(), 'reference');
+    const turn = run.events.find((event) => event.type === 'model_turn');
+    expect(turn?.type === 'model_turn' ? turn.baseline.map((tool) => tool.name) : undefined).toEqual(['cancel_booking_s0t']);
+    const settled = run.events.find((event) => event.type === 'request_settled');
+    expect(settled?.type === 'request_settled' ? [settled.settlement, settled.code] : undefined).toEqual(['dispatched', null]);
+    const received = run.events.find((event) => event.type === 'model_received');
+    expect(received?.type === 'model_received' ? received.tools.map((tool) => tool.name) : undefined).toEqual(['cancel_booking_s0t']);
+    expect(checkEvents(run.header, run.events).violations).toEqual([]);
+  });
+});

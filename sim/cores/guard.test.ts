@@ -42,6 +42,36 @@ describe('the guard between the world and a core', () => {
     expect(result.failed).toEqual(['create MALFORMED_ANSWER TypeError: create() returned a core without disclose, call, pushPolicy, stop (a catsim.core.v1 core has attach, disclose, call, pushPolicy and stop, and may have createClient, modelTurn and rollback)']);
   });
 
+  it('a core whose member getter throws is a THREW of create (the core failed, not the testbed): one CORE_FAILED, an inert core', async () => {
+    const result = await failures(() => {
+      const methods = core({})(undefined as never);
+      return Object.defineProperty(methods, 'rollback', { get: () => { throw new Error('rollback is not wired'); }, enumerable: true });
+    }, OWING_ROUND);
+    expect(result.failed).toEqual(['create THREW Error: rollback is not wired']);
+    expect(result.verdicts).toEqual(['CORE_FAILED THREW', 'I12 NOT_PUBLISHED']);
+  });
+
+  it('each member is read once, when the core is built, and called with the core as this', async () => {
+    let reads = 0;
+    const seen: unknown[] = [];
+    const result = await failures(() => {
+      const target = {
+        ...core({})(undefined as never),
+        stop() { seen.push(this); },
+        get disclose() {
+          reads += 1;
+          if (reads > 1) throw new Error('read twice');
+          return () => ({ ok: false, code: 'INCOMPLETE_DISCOVERY' });
+        },
+      };
+      return target;
+    });
+    expect(result.failed).toEqual([]);
+    expect(reads).toBe(1);
+    expect(seen).toHaveLength(1);
+    expect(typeof (seen[0] as { stop?: unknown }).stop).toBe('function');
+  });
+
   it('an optional method that is not a function is named as such, beside the missing ones', () => {
     expect(missingMethods({ attach() {}, disclose() {}, call() {}, pushPolicy() {}, stop() {}, rollback: 42 })).toBe('create() returned a core whose optional rollback is not a function (a catsim.core.v1 core has attach, disclose, call, pushPolicy and stop, and may have createClient, modelTurn and rollback)');
     expect(missingMethods({ attach() {}, modelTurn: 'no', rollback: {} })).toBe('create() returned a core without disclose, call, pushPolicy, stop and whose optional modelTurn, rollback are not functions (a catsim.core.v1 core has attach, disclose, call, pushPolicy and stop, and may have createClient, modelTurn and rollback)');

@@ -64,8 +64,9 @@ export function guardCore(factory: CoreFactory, env: CoreEnvironment, onFailure:
   const fail = (during: CoreCall, reason: CoreFailureReason, error: unknown): void => onFailure({ during, reason, error: errorText(error) });
   let core: CoreAdapter;
   try {
-    core = factory({ ...env, scheduler: guardScheduler(env, fail) });
+    core = readMembers(factory({ ...env, scheduler: guardScheduler(env, fail) }));
   } catch (error) {
+    // The factory threw, or reading one of the core's members did (a getter that throws).
     fail('create', 'THREW', error);
     return inertCore();
   }
@@ -96,6 +97,24 @@ function guardScheduler(env: CoreEnvironment, fail: Fail): CoreEnvironment['sche
 
 const REQUIRED_METHODS = ['attach', 'disclose', 'call', 'pushPolicy', 'stop'] as const;
 const OPTIONAL_METHODS = ['createClient', 'modelTurn', 'rollback'] as const;
+
+/**
+ * The API members of `value`, each read exactly once, with every function bound to `value`: what
+ * the guard calls from then on. A core that answers with a getter is read here, inside the
+ * guard, so a getter that throws is the core's failure (`create THREW`), never the testbed's, and
+ * a getter that answers differently on a later read cannot change the core mid-round. Anything
+ * that is not an object is returned as it is, for {@link missingMethods} to name.
+ * @throws whatever a member's getter throws.
+ */
+export function readMembers<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  const members: Record<string, unknown> = {};
+  for (const name of [...REQUIRED_METHODS, ...OPTIONAL_METHODS]) {
+    const member = (value as Record<string, unknown>)[name];
+    if (member !== undefined) members[name] = typeof member === 'function' ? member.bind(value) : member;
+  }
+  return members as T;
+}
 
 /** Why `value` is not a core (one sentence), or null when it has every required method. */
 export function missingMethods(value: unknown): string | null {

@@ -17,7 +17,7 @@ import { existsSync, statSync } from 'node:fs';
 import { basename, isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CORE_API, type CoreDefinition, type CoreEnvironment } from './adapter.ts';
-import { errorText, missingMethods } from './guard.ts';
+import { errorText, missingMethods, readMembers } from './guard.ts';
 
 /** A core module that cannot be used: one line naming the file (exit 2). */
 export class CoreModuleError extends Error {
@@ -94,7 +94,12 @@ export function probeBuild(spec: string, definition: CoreDefinition): void {
   } catch (error) {
     throw new CoreModuleError(`--core ${spec}: core "${definition.name}" threw while being built: ${errorText(error)}`);
   }
-  const missing = missingMethods(core);
+  let missing: string | null;
+  try {
+    missing = missingMethods(readMembers(core));
+  } catch (error) {
+    throw new CoreModuleError(`--core ${spec}: core "${definition.name}" threw while its methods were read: ${errorText(error)}`);
+  }
   if (missing !== null) throw new CoreModuleError(`--core ${spec}: core "${definition.name}": ${missing}`);
 }
 

@@ -12,6 +12,7 @@
  * notifications, calls) goes to the trace recorder.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolRequest, type CallToolResult, type ListToolsRequest, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
@@ -25,6 +26,13 @@ import type { WorldFields } from '../../contract/trace/types.ts';
 import { decodeCursor, encodeCursor, type CursorPosition } from './cursor.ts';
 import { EPISODE_ORDER, NO_RULES, type PageRequest, type ServedPage, type ServerControl, type ServerEpisode, type ServerRules } from './rules.ts';
 
+
+/**
+ * One JSON Schema validator for every simulated server session of the process. The SDK's
+ * `Server` builds a fresh Ajv instance per session otherwise (about 2.5% of a default round's
+ * cpu), and uses it only to check elicitation replies, which the simulated servers never request.
+ */
+const SHARED_SERVER_VALIDATOR = new AjvJsonSchemaValidator();
 /** `_meta` keys of SPEC section 2. */
 export const REVISION_KEY = 'dev.catsim/catalogRevision';
 export const SCAN_ID_KEY = 'dev.catsim/scanId';
@@ -129,7 +137,7 @@ export class SimCatalogServer {
   /** Serves one session for `audience` on `transport` (the server end of a link). */
   async connect(transport: Transport, audience: string): Promise<void> {
     const tools = this.#rules.capabilities.reduce((declared, rule) => rule.onCapabilities(declared), { listChanged: true } as { listChanged?: boolean });
-    const server = new Server({ name: `catsim-${this.plan.id}`, version: '1.0.0' }, { capabilities: { tools } });
+    const server = new Server({ name: `catsim-${this.plan.id}`, version: '1.0.0' }, { capabilities: { tools }, jsonSchemaValidator: SHARED_SERVER_VALIDATOR });
     server.setRequestHandler(ListToolsRequestSchema, (request, extra) => this.#listTools(request, extra, audience));
     server.setRequestHandler(CallToolRequestSchema, (request, extra) => this.#callTool(request, extra, audience));
     const session = { server, audience };

@@ -27,4 +27,21 @@ describe('worldBaseline', () => {
     expect(worldBaseline(server, disclosed(read, read), all, new Set()).map((t) => t.name)).toEqual(['read_file']);
     expect(worldBaseline(server, disclosed(read, other), all, new Set())).toEqual([]);
   });
+
+  it('a planted DUPLICATE_NAME twin is a duplicate only next to its namesake (seed 1 round 13504)', () => {
+    // Round 13504: an unversioned walk of s0 (acmex.ops) missed the last page at revision 429, so
+    // the published generation held CANCEL-BOOKING-S0T without its planted twin
+    // cancel_booking_s0t. The core's content check rightly passed it; the world's baseline
+    // dropped it for being planted, and I22/I23/I25/I26 failed a correct core.
+    const upper = { ...tool('cancel_booking'), name: 'CANCEL-BOOKING-S0T' };
+    const lower = { ...tool('cancel_booking'), name: 'cancel_booking_s0t', description: 'The twin.' };
+    const read = tool('read_file');
+    const server = {
+      ...handServer({ history: [step(0, 1, { 'acme.dev': [upper, read, lower] })] }),
+      planted: [{ defect: 'DUPLICATE_NAME' as const, descriptor: upper }, { defect: 'DUPLICATE_NAME' as const, descriptor: lower }],
+    };
+    const all = new Set(['CANCEL-BOOKING-S0T', 'cancel_booking_s0t', 'read_file']);
+    expect(worldBaseline(server, disclosed(upper, read), all, new Set()).map((t) => t.name)).toEqual(['CANCEL-BOOKING-S0T', 'read_file']);
+    expect(worldBaseline(server, disclosed(upper, read, lower), all, new Set()).map((t) => t.name)).toEqual(['read_file']);
+  });
 });

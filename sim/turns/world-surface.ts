@@ -104,12 +104,16 @@ export function logicalTool(descriptor: ToolDescriptor): TurnTool {
  * The world's baseline of one disclosure: the disclosed tools, in snapshot order, that the world
  * knows by digest, that carry no planted defect and pass the world's reading of the content
  * checks (against the whole disclosed list, for duplicates: a name listed again with the same
- * descriptor counts once, at its first place, as SPEC section 5's duplicate check keeps it), and
+ * descriptor counts once, at its first place, as SPEC section 5's duplicate check keeps it; a
+ * planted DUPLICATE_NAME twin counts as defective only when its namesake is in the list too), and
  * that the audience holds now or whose grant is contested.
  */
 export function worldBaseline(server: ServerPlan, disclosed: readonly DisclosedTool[], granted: ReadonlySet<string>, contested: ReadonlySet<string>): WorldBaselineTool[] {
   const known = descriptorsOf(server);
-  const planted = new Set(server.planted.map((defect) => worldDescriptorDigest(defect.descriptor)));
+  // DUPLICATE_NAME is relational (as I5 reads it): a planted twin is a duplicate only next to its
+  // namesake in the same list, which worldContentDefect judges against `listed`. An unversioned
+  // observation that missed the twin's page holds no duplicate (seed 1 round 13504).
+  const planted = new Set(server.planted.filter((defect) => defect.defect !== 'DUPLICATE_NAME').map((defect) => worldDescriptorDigest(defect.descriptor)));
   const descriptors = disclosed.map((tool) => known.get(tool.descriptorDigest));
   const listed = descriptors.filter((descriptor): descriptor is ToolDescriptor => descriptor !== undefined);
   const baseline: WorldBaselineTool[] = [];
