@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { runAndCheck } from '../campaign/round-check.ts';
 import { generatePlan } from '../plan/generate.ts';
 import { loadScenario } from '../plan/scenario.ts';
-import type { CoreAdapter, CoreFactory } from './adapter.ts';
+import type { CoreAdapter, CoreFactory, DisclosureResult } from './adapter.ts';
 import { disclosureProblem, errorText, missingMethods } from './guard.ts';
 
 const SCENARIO = loadScenario('default');
@@ -61,7 +61,7 @@ describe('the guard between the world and a core', () => {
         get disclose() {
           reads += 1;
           if (reads > 1) throw new Error('read twice');
-          return () => ({ ok: false, code: 'INCOMPLETE_DISCOVERY' });
+          return (): DisclosureResult => ({ ok: false, code: 'INCOMPLETE_DISCOVERY' });
         },
       };
       return target;
