@@ -350,6 +350,48 @@ describe('tracked mode: the array edited in place', () => {
     });
   });
 
+  // Plain util.inspect (what console.log does) unwraps the array proxy and runs code the hook put
+  // on the raw array, with the raw array: found by an adversarial review of the tracked mode.
+  it('a constructor member whose Symbol.hasInstance captures the raw array under plain util.inspect, then a raw tool edited: refused (tool 0 description)', async () => {
+    await bothModes(refused('early', 'description', 0, DESCRIPTIONS[0] as string, 'EVIL'), (request) => {
+      let raw: SurfaceTool[] | undefined;
+      const Trap = function Trap(): void {};
+      Object.defineProperty(Trap, Symbol.hasInstance, { value: (value: unknown) => { raw = value as SurfaceTool[]; return false; } });
+      (request.tools as unknown as { constructor: unknown }).constructor = Trap;
+      inspect(request.tools);
+      delete (request.tools as unknown as { constructor?: unknown }).constructor;
+      (raw?.[0] as SurfaceTool).description = 'EVIL';
+    });
+  });
+
+  it('a prototype of the hook\'s own whose Symbol.toStringTag getter captures the raw array, then a raw schema member added: refused (tool 1 inputSchema)', async () => {
+    const got = await outcome('tracked', (request) => {
+      let raw: SurfaceTool[] | undefined;
+      Object.setPrototypeOf(request.tools, Object.create(Array.prototype, { [Symbol.toStringTag]: { get() { raw = this as SurfaceTool[]; return 'X'; } } }));
+      inspect(request.tools);
+      properties((raw?.[1] as SurfaceTool).inputSchema).evil = { type: 'string' };
+    }, undefined);
+    const mutable = await outcome('mutable', (request) => {
+      Object.setPrototypeOf(request.tools, Object.create(Array.prototype, { [Symbol.toStringTag]: { get() { return 'X'; } } }));
+      properties(tool(request, 1).inputSchema).evil = { type: 'string' };
+    }, undefined);
+    expect((got.result as { mismatch: { field: string; index: number } }).mismatch).toMatchObject({ field: 'inputSchema', index: 1 });
+    expect(got.result).toEqual(mutable.result);
+    expect(got.sent).toEqual([]);
+  });
+
+  it('a util.inspect.custom member that captures the raw array under %o, kept until a late stage edits a raw tool: refused (final, tool 3 name)', async () => {
+    let raw: SurfaceTool[] | undefined;
+    await bothModes(refused('final', 'name', 3, 'read_page', 'renamed'), (request) => {
+      (request.tools as unknown as Record<symbol, unknown>)[inspect.custom] = function capture(this: SurfaceTool[]) { raw = this; return 'tools'; };
+      raw = undefined;
+      // Only the tracked mode's raw array is handed to the function; in mutable mode `this` is the plain copy itself.
+      inspect(request.tools, { showProxy: true });
+    }, (request) => {
+      (raw ?? (request.tools as SurfaceTool[]))[3]!.name = 'renamed';
+    });
+  });
+
   it('position 2 deleted (a hole): refused name at 2 (nothing readable there)', async () => {
     await bothModes(refused('early', 'name', 2, 'market__web_search', null), (request) => { delete request.tools[2]; });
   });

@@ -22,7 +22,8 @@
  *   `JSON.stringify(tool)` too), or a getter or setter the hook defined;
  * - a tool whose raw object the array must hand out itself (the invariant of a frozen array:
  *   `get` of a non-configurable, non-writable index must report the target's own value);
- * - every tool, once an accessor is defined on the array (see `#arrayAccessors`).
+ * - every tool, once an accessor, a member other than a position or `length`, or a prototype is
+ *   put on the array (see `#arrayUntrusted`).
  *
  * Why that is sound, whatever a hook does: the raw array and the raw tools are reachable only
  * through the proxies (the array proxy maps each raw tool to its proxy on `get` and in the
@@ -38,10 +39,13 @@
  * replaces `Reflect`, `Function.prototype.call`, `Object.keys` or a member of a built-in
  * prototype can defeat any in-process check, the plain compare included. One Node-specific path
  * belongs there: `util.inspect` (and so `console.log`) reads a proxy's target directly, without
- * traps; that only reads, unless a custom inspect function or a getter put on
- * `Object.prototype` or `Array.prototype` captures `this`, which is tampering with a built-in
- * prototype. The getters a hook defines on the array itself are covered (see `#arrayAccessors`),
- * and those it defines on a tool mark that tool.
+ * traps, and runs code it finds on the target with the target as `this`. Code a hook put on
+ * `Object.prototype` or `Array.prototype` is tampering with a built-in prototype; code it put on
+ * the array itself or on a prototype it gave the array makes no tool trusted (see
+ * `#arrayUntrusted`), and code it put on a tool marks that tool. So does the in-process
+ * debugger (`node:inspector`), which reads and edits a proxy's target: a host whose hooks may
+ * open an inspector session, like one whose hooks may replace built-ins, must run them in
+ * another realm or process.
  */
 import type { SurfaceTool } from '../surface-tool.ts';
 
@@ -49,6 +53,14 @@ const hasOwn = Object.prototype.hasOwnProperty;
 
 function isObject(value: unknown): value is object {
   return (typeof value === 'object' && value !== null) || typeof value === 'function';
+}
+
+/** Whether `key` is an array index (a canonical integer string below 2^32 - 1) or `length`. */
+function isIndexOrLength(key: string | symbol): boolean {
+  if (typeof key !== 'string') return false;
+  if (key === 'length') return true;
+  const index = Number(key);
+  return Number.isInteger(index) && index >= 0 && index < 4_294_967_295 && String(index) === key;
 }
 
 /** The position a property key names in the issued array, or -1 (not an index of it). */
@@ -87,12 +99,16 @@ export class WriteTracker {
   #sortedCount = 0;
   #arrayWritten = false;
   /**
-   * Whether an accessor was ever defined on the array. Then its positions are read through the
-   * proxy, and no tool is trusted any more: Node's `util.inspect(tools, { getters: true })`
-   * reads a proxy's target without traps and calls the target's own getters with the raw array
-   * as `this`, so the hook may hold the raw array and every raw tool in it.
+   * Whether a hook ever put anything on the array besides its positions and `length`: an
+   * accessor, any other member (string or symbol key), or a prototype of its own. Then its
+   * positions are read through the proxy, and no tool is trusted any more. Node's `util.inspect`
+   * (so `console.log`, `util.format('%o')`) unwraps a proxy and works on its target, and calls
+   * code found there with the raw array: its own getters (`{ getters: true }`), a
+   * `util.inspect.custom` member, the `Symbol.hasInstance` of a `constructor` member, a getter
+   * on a prototype the hook set (`Symbol.toStringTag`). The hook may then hold the raw array and
+   * every raw tool in it, and edit them without any trap seeing it.
    */
-  #arrayAccessors = false;
+  #arrayUntrusted = false;
 
   /**
    * Issues `surface` (the baseline's deep-frozen surface) to one request. No tool is copied yet:
@@ -184,7 +200,7 @@ export class WriteTracker {
    * {@link readPosition} reports it), never written or exposed.
    */
   intactAt(position: number, value: unknown): boolean {
-    return value !== undefined && !this.#arrayAccessors && this.#dirty[position] === 0 && (value === this.#proxies[position] || value === this.#targets[position]);
+    return value !== undefined && !this.#arrayUntrusted && this.#dirty[position] === 0 && (value === this.#proxies[position] || value === this.#targets[position]);
   }
 
   /**
@@ -197,7 +213,7 @@ export class WriteTracker {
    */
   readPosition(position: number): unknown {
     const array = this.#array;
-    if (this.#arrayAccessors || !hasOwn.call(array, position)) return this.tools[position];
+    if (this.#arrayUntrusted || !hasOwn.call(array, position)) return this.tools[position];
     const value = array[position];
     if (value !== this.#targets[position]) return value;
     return this.#dirty[position] === 0 ? value : this.toolAt(position);
@@ -256,13 +272,19 @@ export class WriteTracker {
         }
         return { ...own, value: this.toolAt(position) };
       },
-      set: (target, key, value, receiver) => written() && Reflect.set(target, key, value, receiver),
+      set: (target, key, value, receiver) => {
+        if (!isIndexOrLength(key)) this.#arrayUntrusted = true;
+        return written() && Reflect.set(target, key, value, receiver);
+      },
       defineProperty: (target, key, descriptor) => {
-        if ('get' in descriptor || 'set' in descriptor) this.#arrayAccessors = true;
+        if ('get' in descriptor || 'set' in descriptor || !isIndexOrLength(key)) this.#arrayUntrusted = true;
         return written() && Reflect.defineProperty(target, key, descriptor);
       },
       deleteProperty: (target, key) => written() && Reflect.deleteProperty(target, key),
-      setPrototypeOf: (target, prototype) => written() && Reflect.setPrototypeOf(target, prototype),
+      setPrototypeOf: (target, prototype) => {
+        this.#arrayUntrusted = true;
+        return written() && Reflect.setPrototypeOf(target, prototype);
+      },
       preventExtensions: (target) => written() && Reflect.preventExtensions(target),
     };
   }
