@@ -153,3 +153,54 @@ describe('InMemoryRequestLedger', () => {
     expect(ledger.entry('a')?.settlement).toBeNull();
   });
 });
+
+describe('a request a hook made unreadable is still settled once (found by an adversarial review)', () => {
+  const unreadable = { check: 'early', field: 'count', tool: null, index: null, expected: 4, actual: null, schemaPath: null };
+
+  async function run(hook: (request: { tools: unknown; context: unknown }) => void, mode: 'tracked' | 'mutable'): Promise<{ result: unknown; calls: string[]; sent: number }> {
+    const ledger = new LoggingLedger();
+    const owner = { ledger, reservation: ledger.reserve({ requestId: 'turn-1', session: FACTS.session }) };
+    const stage = new ToolSurfaceStage({ hooks: [{ name: 'h', transform: hook as never }], hookTools: mode });
+    const model = recordingModel();
+    let result: unknown;
+    try {
+      const prepared = await stage.prepare({ owner, facts: FACTS, context: null });
+      result = prepared.ok ? await stage.dispatch(prepared.preparation, prepared.request, model.send) : prepared.rejection;
+      if ((result as { ok?: boolean }).ok === true) result = 'dispatched';
+      else if ((result as { ok?: boolean }).ok === false) result = (result as { rejection: unknown }).rejection;
+    } catch (error) {
+      result = `threw ${String(error)}`;
+    }
+    return { result, calls: ledger.calls, sent: model.sent.length };
+  }
+
+  it('a getter on request.tools that throws: refused early, count, actual null, settled once (both modes)', async () => {
+    for (const mode of ['tracked', 'mutable'] as const) {
+      const got = await run((request) => { Object.defineProperty(request, 'tools', { get() { throw new Error('boom'); } }); }, mode);
+      expect(got).toEqual({ result: { code: 'SURFACE_MISMATCH', requestId: 'turn-1', check: 'early', mismatch: unreadable }, calls: ['reserve turn-1', 'preDispatchRejected turn-1 SURFACE_MISMATCH'], sent: 0 });
+    }
+  });
+
+  it('a getter on request.tools that throws only from its second read: refused final, settled once, nothing sent', async () => {
+    for (const mode of ['tracked', 'mutable'] as const) {
+      const got = await run((request) => {
+        const tools = request.tools;
+        let reads = 0;
+        Object.defineProperty(request, 'tools', { get() { reads += 1; if (reads > 1) throw new Error('boom-final'); return tools; } });
+      }, mode);
+      expect(got).toEqual({ result: { code: 'SURFACE_MISMATCH', requestId: 'turn-1', check: 'final', mismatch: { ...unreadable, check: 'final' } }, calls: ['reserve turn-1', 'preDispatchRejected turn-1 SURFACE_MISMATCH'], sent: 0 });
+    }
+  });
+
+  it('a failed hook whose name cannot be made a string: HOOK_FAILED named "hook 0", settled once', async () => {
+    const got = await run(function (this: { name: unknown }) { this.name = { toString() { throw new Error('no name'); } }; throw new Error('hook failed'); }, 'tracked');
+    expect(got).toEqual({ result: { code: 'HOOK_FAILED', requestId: 'turn-1', hook: 'hook 0', index: 0 }, calls: ['reserve turn-1', 'preDispatchRejected turn-1 HOOK_FAILED'], sent: 0 });
+  });
+
+  it('a getter on request.context that throws at dispatch: dispatch rejects before anything is settled or sent (the ledger never says dispatched)', async () => {
+    let reads = 0;
+    const got = await run((request) => { Object.defineProperty(request, 'context', { get() { reads += 1; throw new Error('ctx'); } }); }, 'tracked');
+    expect(got).toEqual({ result: 'threw Error: ctx', calls: ['reserve turn-1'], sent: 0 });
+    expect(reads).toBe(1);
+  });
+});

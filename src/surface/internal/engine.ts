@@ -80,7 +80,7 @@ export class SurfaceStageEngine<C = unknown> {
     const failed = await this.#runHooks(request, baseline, owner);
     if (failed !== undefined) return failed;
     if (this.#parts.checks.early) {
-      const mismatch = this.#parts.compare(baseline.surface, request.tools, 'early', issued);
+      const mismatch = this.#parts.compare(baseline.surface, readTools(request), 'early', issued);
       if (mismatch !== undefined) return this.#reject(owner, { code: 'SURFACE_MISMATCH', requestId, check: 'early', mismatch });
     }
     return { ok: true, request, preparation: mintPreparation(owner, baseline, this.#parts.checks.early, issuedTools, tracker) };
@@ -103,6 +103,9 @@ export class SurfaceStageEngine<C = unknown> {
    *   request refused earlier): then `send` is not called.
    * @throws whatever `send` throws; the request is settled `dispatched` by then (what follows the
    *   hand-over is the model-call owner's and the runtime's).
+   * @throws whatever a getter on `request.context` throws, before anything is settled or sent
+   *   (the reservation stays open for its owner to close).
+   * (A getter on `request.tools` that throws is a refusal, `SURFACE_MISMATCH` count, settled once.)
    */
   async dispatch<R>(preparation: SurfacePreparation, request: ModelRequest<C>, send: ModelCall<C, R>, options: { capacity?: SurfaceCapacity } = {}): Promise<DispatchResult<R>> {
     // Everything up to `send` is synchronous: nothing can change the request between the final
@@ -114,7 +117,11 @@ export class SurfaceStageEngine<C = unknown> {
     const fitted = this.#fit(preparation.baseline, options.capacity, owner, requestId, 'dispatch');
     if (!fitted.ok) return fitted;
     const baseline = fitted.baseline;
-    const tools: unknown = request.tools;
+    // Read once each, before anything is settled: the final check and the hand-over use these.
+    // A getter a hook put on `tools` that throws makes them unreadable (refused below, count);
+    // one put on `context` that throws rejects `dispatch` with nothing settled or sent.
+    const tools = readTools(request);
+    const context = request.context;
     if (this.#parts.checks.final) {
       const expected = this.#parts.finalExpected(baseline, tools);
       // The issued copy (or tracker) stands for the surface it was copied from, and for nothing else.
@@ -125,7 +132,7 @@ export class SurfaceStageEngine<C = unknown> {
     const surface = this.#parts.dispatchedSurface(baseline, tools);
     const seal = sealOf(baseline, surface, requestId, this.#checksRun(preparation));
     owner.ledger.dispatched(owner.reservation, seal);
-    const dispatched: DispatchedRequest<C> = Object.freeze({ requestId, tools: surface, context: request.context });
+    const dispatched: DispatchedRequest<C> = Object.freeze({ requestId, tools: surface, context });
     const response = await send(dispatched, seal);
     return { ok: true, seal, response };
   }
@@ -143,7 +150,7 @@ export class SurfaceStageEngine<C = unknown> {
       try {
         await hook.transform(request, hookInfo(request.requestId, baseline, index));
       } catch {
-        return this.#reject(owner, { code: 'HOOK_FAILED', requestId: request.requestId, hook: String(hook.name), index });
+        return this.#reject(owner, { code: 'HOOK_FAILED', requestId: request.requestId, hook: hookName(hook, index), index });
       }
     }
     return undefined;
@@ -161,6 +168,31 @@ export class SurfaceStageEngine<C = unknown> {
     if (preparation.earlyChecked) checks.push('early');
     if (this.#parts.checks.final) checks.push('final');
     return checks;
+  }
+}
+
+/**
+ * `request.tools` as a check reads it: a hook may have replaced the member with a getter, and
+ * one that throws leaves nothing readable (a symbol, which every check refuses as `count` with
+ * `actual: null`, as it refuses anything that is not an array), so the refusal is settled like
+ * any other instead of escaping the stage with the reservation open.
+ */
+function readTools(request: ModelRequest<unknown>): unknown {
+  try {
+    return request.tools;
+  } catch {
+    return UNREADABLE_TOOLS;
+  }
+}
+
+const UNREADABLE_TOOLS: unique symbol = Symbol('unreadable tools');
+
+/** A failed hook's name for its refusal: `String(hook.name)`, or `hook <index>` when that throws. */
+function hookName(hook: { name: unknown }, index: number): string {
+  try {
+    return String(hook.name);
+  } catch {
+    return `hook ${index}`;
   }
 }
 
