@@ -30,8 +30,8 @@ import type { SurfaceTool } from '../surface-tool.ts';
 import { firstDifference, jsonEqual, valueAt } from './json-value.ts';
 import { WriteTracker } from './write-tracker.ts';
 
-/** A value that could not be read; equal to nothing. */
-const UNREADABLE: unique symbol = Symbol('unreadable');
+/** A value that could not be read (a getter threw); equal to nothing, and not an array. */
+export const UNREADABLE: unique symbol = Symbol('unreadable');
 type Read = unknown;
 
 /**

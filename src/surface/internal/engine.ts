@@ -19,6 +19,7 @@ import type { CapacityStage, SurfaceRejection } from '../surface-rejection.ts';
 import type { DispatchResult, HookToolsMode, ModelCall, PrepareInput, PrepareResult, ToolSurfaceStageConfig } from '../stage-types.ts';
 import type { SurfaceTool } from '../surface-tool.ts';
 import { checkCapacity } from './capacity-fit.ts';
+import { UNREADABLE } from './compare.ts';
 import { deepFreeze } from './json-value.ts';
 import type { SurfaceParts } from './parts.ts';
 import { mintPreparation, SurfacePreparation, trackerOf } from './preparation.ts';
@@ -173,19 +174,17 @@ export class SurfaceStageEngine<C = unknown> {
 
 /**
  * `request.tools` as a check reads it: a hook may have replaced the member with a getter, and
- * one that throws leaves nothing readable (a symbol, which every check refuses as `count` with
- * `actual: null`, as it refuses anything that is not an array), so the refusal is settled like
+ * one that throws leaves nothing readable ({@link UNREADABLE}, which every check refuses as `count`
+ * with `actual: null`, as it refuses anything that is not an array), so the refusal is settled like
  * any other instead of escaping the stage with the reservation open.
  */
 function readTools(request: ModelRequest<unknown>): unknown {
   try {
     return request.tools;
   } catch {
-    return UNREADABLE_TOOLS;
+    return UNREADABLE;
   }
 }
-
-const UNREADABLE_TOOLS: unique symbol = Symbol('unreadable tools');
 
 /** A failed hook's name for its refusal: `String(hook.name)`, or `hook <index>` when that throws. */
 function hookName(hook: { name: unknown }, index: number): string {
