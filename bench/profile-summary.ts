@@ -7,8 +7,14 @@
  *   npx tsx bench/profile-summary.ts /tmp/prof/<file>.cpuprofile [top]
  *
  * Idle and "(program)" ticks are left out of the shares (they are not the program's work).
+ *
+ * It also gives two inclusive shares (a sample counts if the frame is anywhere on its stack), to
+ * size the cuts issue 12 names: the simulated servers' side of the SDK (the SDK's request
+ * handling, `Protocol._onrequest` and the continuations it defines, and `server/`, outside the
+ * catalog server's own handlers), and the catalog server's handlers with all they call.
  */
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 /** The parts of a V8 `.cpuprofile` this summary reads. */
 interface CpuProfile {
@@ -47,6 +53,49 @@ function printShares(title: string, totals: Map<string, number>, all: number, to
   }
 }
 
+/**
+ * The source lines [first, end) of `Protocol._onrequest` in the SDK's protocol.js at `url`
+ * (0-based, as V8 numbers them): its own frame and the promise continuations it creates.
+ */
+function onRequestLines(url: string): readonly [number, number] {
+  const lines = readFileSync(fileURLToPath(url), 'utf8').split('\n');
+  const first = lines.findIndex((line) => /^ {4}_onrequest\(/.test(line));
+  const end = lines.findIndex((line, index) => index > first && /^ {4}[_A-Za-z]+\(.*\) \{$/.test(line));
+  return [first, end < 0 ? lines.length : end];
+}
+
+/** Time (µs) of the samples with a server-side SDK frame, or a catalog-server frame, on their stack. */
+function inclusiveShares(cpu: CpuProfile): Map<string, number> {
+  const parentOf = new Map<number, number>();
+  for (const node of cpu.nodes) for (const child of (node as { children?: number[] }).children ?? []) parentOf.set(child, node.id);
+  const frames = new Map(cpu.nodes.map((node) => [node.id, node.callFrame]));
+  const ranges = new Map<string, readonly [number, number]>();
+  const serverSdk = (frame: CpuProfile['nodes'][number]['callFrame']): boolean => {
+    if (frame.url.includes('@modelcontextprotocol/sdk/dist/esm/server/')) return true;
+    if (!frame.url.endsWith('@modelcontextprotocol/sdk/dist/esm/shared/protocol.js')) return false;
+    if (!ranges.has(frame.url)) ranges.set(frame.url, onRequestLines(frame.url));
+    const [first, end] = ranges.get(frame.url) as readonly [number, number];
+    return frame.lineNumber >= first && frame.lineNumber < end;
+  };
+  const totals = new Map<string, number>([['SDK server side, outside the catalog server', 0], ['catalog-server.ts and all it calls', 0]]);
+  cpu.samples.forEach((id, index) => {
+    const self = frames.get(id);
+    if (self === undefined || self.functionName === '(idle)' || self.functionName === '(program)') return;
+    let server = false;
+    let handler = false;
+    for (let node: number | undefined = id; node !== undefined; node = parentOf.get(node)) {
+      const frame = frames.get(node);
+      if (frame === undefined) break;
+      if (frame.url.endsWith('/sim/server/catalog-server.ts')) handler = true;
+      else if (serverSdk(frame)) server = true;
+    }
+    const us = cpu.timeDeltas[index] ?? 0;
+    if (server && !handler) addTo(totals, 'SDK server side, outside the catalog server', us);
+    if (handler) addTo(totals, 'catalog-server.ts and all it calls', us);
+  });
+  return totals;
+}
+
 const [path, topArg] = process.argv.slice(2);
 if (path === undefined) {
   console.error('usage: npx tsx bench/profile-summary.ts <file.cpuprofile> [top]');
@@ -70,5 +119,6 @@ profile.samples.forEach((id, index) => {
 });
 console.log(`self time, idle and (program) left out: ${(all / 1000).toFixed(0)} ms`);
 printShares('by part', parts, all, 20);
+printShares('inclusive (on the stack)', inclusiveShares(profile), all, 10);
 printShares('by file', files, all, top);
 printShares('by function', functions, all, top);
