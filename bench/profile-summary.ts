@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 
 /** The parts of a V8 `.cpuprofile` this summary reads. */
 interface CpuProfile {
-  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }[];
   samples: number[];
   timeDeltas: number[];
 }
@@ -67,7 +67,7 @@ function onRequestLines(url: string): readonly [number, number] {
 /** Time (µs) of the samples with a server-side SDK frame, or a catalog-server frame, on their stack. */
 function inclusiveShares(cpu: CpuProfile): Map<string, number> {
   const parentOf = new Map<number, number>();
-  for (const node of cpu.nodes) for (const child of (node as { children?: number[] }).children ?? []) parentOf.set(child, node.id);
+  for (const node of cpu.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
   const frames = new Map(cpu.nodes.map((node) => [node.id, node.callFrame]));
   const ranges = new Map<string, readonly [number, number]>();
   const serverSdk = (frame: CpuProfile['nodes'][number]['callFrame']): boolean => {
@@ -77,7 +77,9 @@ function inclusiveShares(cpu: CpuProfile): Map<string, number> {
     const [first, end] = ranges.get(frame.url) as readonly [number, number];
     return frame.lineNumber >= first && frame.lineNumber < end;
   };
-  const totals = new Map<string, number>([['SDK server side, outside the catalog server', 0], ['catalog-server.ts and all it calls', 0]]);
+  const SERVER_SDK = 'SDK server side, outside the catalog server';
+  const HANDLERS = 'catalog-server.ts and all it calls';
+  const totals = new Map<string, number>([[SERVER_SDK, 0], [HANDLERS, 0]]);
   cpu.samples.forEach((id, index) => {
     const self = frames.get(id);
     if (self === undefined || self.functionName === '(idle)' || self.functionName === '(program)') return;
@@ -90,8 +92,8 @@ function inclusiveShares(cpu: CpuProfile): Map<string, number> {
       else if (serverSdk(frame)) server = true;
     }
     const us = cpu.timeDeltas[index] ?? 0;
-    if (server && !handler) addTo(totals, 'SDK server side, outside the catalog server', us);
-    if (handler) addTo(totals, 'catalog-server.ts and all it calls', us);
+    if (server && !handler) addTo(totals, SERVER_SDK, us);
+    if (handler) addTo(totals, HANDLERS, us);
   });
   return totals;
 }
