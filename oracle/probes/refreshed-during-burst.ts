@@ -18,7 +18,9 @@ function refreshedDuringBurst(events: readonly KnownEvent[]): boolean {
     if (e.type === 'server_up' || e.type === 'identity_rotated') identity.set(e.server, e.identity);
     if (e.type !== 'notification_delivered') continue;
     const key = formatCatalogKey(identity.get(e.server) ?? '', e.audience);
-    deliveries.set(key, [...(deliveries.get(key) ?? []), e.t]);
+    const times = deliveries.get(key);
+    if (times === undefined) deliveries.set(key, [e.t]);
+    else times.push(e.t);
   }
   return events.some((e) => e.type === 'scan_started' && inBurst(deliveries.get(e.key) ?? [], e.t));
 }
