@@ -36,8 +36,23 @@ export interface SurfaceTurns {
   readonly unsupported: SurfaceUnsupportedEvent | undefined;
 }
 
-/** Indexes the round's surface events (one pass). */
+/**
+ * The index of each events array: the check and the 28 surface probes of a round each ask for
+ * the same array's (an array the oracle builds once and never changes).
+ */
+const turnsByEvents = new WeakMap<readonly KnownEvent[], SurfaceTurns>();
+
+/**
+ * Indexes the round's surface events (one pass), once per `events` array, which must not change
+ * afterwards: every caller gets the same index and only reads it.
+ */
 export function buildSurfaceTurns(events: readonly KnownEvent[]): SurfaceTurns {
+  let index = turnsByEvents.get(events);
+  if (index === undefined) turnsByEvents.set(events, (index = indexSurfaceTurns(events)));
+  return index;
+}
+
+function indexSurfaceTurns(events: readonly KnownEvent[]): SurfaceTurns {
   const byId = new Map<string, SurfaceTurn>();
   const turns: SurfaceTurn[] = [];
   const unreservedSettlements: RequestSettledEvent[] = [];

@@ -26,8 +26,23 @@ export interface TriggerOutcome {
   readonly crashed: boolean;
 }
 
-/** The owed triggers of a round, in trace order, with their outcomes. Events of other types are skipped. */
-export function triggerOutcomes(events: readonly KnownEvent[]): TriggerOutcome[] {
+/**
+ * Outcomes by the events array they were read from: the check and the four rollback probes of a
+ * round each ask for the same array's (an array the oracle builds once and never changes).
+ */
+const outcomesByEvents = new WeakMap<readonly KnownEvent[], readonly TriggerOutcome[]>();
+
+/**
+ * The owed triggers of a round, in trace order, with their outcomes. Events of other types are
+ * skipped. Computed once per `events` array, which must not change afterwards.
+ */
+export function triggerOutcomes(events: readonly KnownEvent[]): readonly TriggerOutcome[] {
+  let outcomes = outcomesByEvents.get(events);
+  if (outcomes === undefined) outcomesByEvents.set(events, (outcomes = outcomesOf(events)));
+  return outcomes;
+}
+
+function outcomesOf(events: readonly KnownEvent[]): TriggerOutcome[] {
   const pointer = new Map<string, (PublishedEvent | ServerDisabledEvent)[]>();
   const triggers: RollbackTriggeredEvent[] = [];
   const crashes: number[] = [];

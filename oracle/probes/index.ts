@@ -86,10 +86,21 @@ export const PROBES: readonly Probe[] = [
 
 /** The names of the probes one round hits, in report order. Events of unknown types are not read. */
 export function probesHit(events: readonly TraceEvent[]): string[] {
+  const known = knownEvents(events);
+  return PROBES.filter((probe) => probe.hit(known)).map((probe) => probe.name);
+}
+
+/**
+ * `events` itself when every event is known (as in every trace the simulator writes), so that
+ * the indexes kept by array (surface turns, rollback outcomes) are shared with `checkEvents` of
+ * the same array; otherwise the known events, in order, in a new array.
+ */
+function knownEvents(events: readonly TraceEvent[]): readonly KnownEvent[] {
+  if (events.every((event) => asKnownEvent(event) !== null)) return events as readonly KnownEvent[];
   const known: KnownEvent[] = [];
   for (const event of events) {
     const narrowed = asKnownEvent(event);
     if (narrowed !== null) known.push(narrowed);
   }
-  return PROBES.filter((probe) => probe.hit(known)).map((probe) => probe.name);
+  return known;
 }

@@ -10,21 +10,9 @@ import { buildSurfaceTurns, type SurfaceTurn } from '../surface-turns.ts';
 import type { KnownEvent } from '../trace.ts';
 import type { Probe } from './probe.ts';
 
-/**
- * The turns of one round's events, indexed once for all the surface probes: `probesHit` hands
- * every probe the same array, so the index is kept by that array's identity (and goes with it).
- */
-const turnsByEvents = new WeakMap<readonly KnownEvent[], readonly SurfaceTurn[]>();
-
-function turnsOf(events: readonly KnownEvent[]): readonly SurfaceTurn[] {
-  let turns = turnsByEvents.get(events);
-  if (turns === undefined) turnsByEvents.set(events, (turns = buildSurfaceTurns(events).turns));
-  return turns;
-}
-
 /** A probe hit when some turn of the round satisfies `turnHits`. */
 function turnProbe(name: string, description: string, turnHits: (turn: SurfaceTurn) => boolean): Probe {
-  return { name, description, hit: (events: readonly KnownEvent[]) => turnsOf(events).some(turnHits) };
+  return { name, description, hit: (events: readonly KnownEvent[]) => buildSurfaceTurns(events).turns.some(turnHits) };
 }
 
 const refusedMismatch = (turn: SurfaceTurn): boolean => turn.settlements[0]?.code === 'SURFACE_MISMATCH';
