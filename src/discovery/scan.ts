@@ -67,10 +67,13 @@ export interface ScanOutcome {
 
 type Stop = { state: 'INCOMPLETE'; reason: IncompleteReason } | { state: 'QUARANTINED'; reason: QuarantineReason };
 
-class ScanStop extends Error {
-  constructor(readonly stop: Stop, readonly serverError?: { code: number; message: string }) {
-    super(stop.reason);
-  }
+/**
+ * How a walk ends early: thrown by the checks, always caught by {@link runScan}. Not an `Error`:
+ * it is control flow that never leaves the scan, and an `Error` would capture a stack trace on
+ * every scan a notification or a limit stops.
+ */
+class ScanStop {
+  constructor(readonly stop: Stop, readonly serverError?: { code: number; message: string }) {}
 }
 
 /** Ends the walk INCOMPLETE (retried with back-off). */
