@@ -143,10 +143,15 @@ function schemaDigestsOf(record: Record<string, unknown>): readonly [string | nu
   return [schemaDigest(record.inputSchema), schemaDigest(record.outputSchema)];
 }
 
+/** The end of a sentence: `.`, `!` or `?` (kept in the sentence) before whitespace. */
+const SENTENCE_END = /[.!?]\s/;
+
 /** The first sentence of a description, at most 120 characters. */
 export function shortDescription(description: unknown): string {
   if (typeof description !== 'string') return '';
-  const sentence = description.trim().split(/(?<=[.!?])\s/)[0] ?? '';
+  const text = description.trim();
+  const end = text.search(SENTENCE_END);
+  const sentence = end < 0 ? text : text.slice(0, end + 1);
   return sentence.length <= 120 ? sentence : `${sentence.slice(0, 119)}…`;
 }
 
