@@ -2,7 +2,7 @@
  * The digests of `toolCatalogSnapshot.v1` (SPEC section 4). All are lowercase hex sha256.
  */
 import { createHash } from 'node:crypto';
-import { descriptorMemo } from '../validation/internal/bounded-memo.ts';
+import { BoundedMemo, descriptorMemo } from '../validation/internal/bounded-memo.ts';
 import { domainDigest, jcs, jcsMemo, jcsMemoOfText, sha256Hex } from './canonical.ts';
 
 /** sha256("catsim.descriptor.v1\n" + JCS(tool exactly as sent, annotations and `_meta` included)). */
@@ -72,11 +72,24 @@ export const EMPTY_PAGE_ROOT = '0'.repeat(64);
  * @throws TypeError when a digest is not 64 hex characters.
  */
 export function pageRoot(pageDigests: readonly string[]): string {
-  let root = Buffer.alloc(32);
   for (const digest of pageDigests) {
-    if (!/^[0-9a-f]{64}$/.test(digest)) throw new TypeError(`not a sha256 hex digest: ${digest}`);
-    root = createHash('sha256').update(root).update(Buffer.from(digest, 'hex')).digest();
+    if (!SHA256_HEX.test(digest)) throw new TypeError(`not a sha256 hex digest: ${digest}`);
   }
+  // Every digest is 64 characters now, so their concatenation names the list unambiguously.
+  return PAGE_ROOTS.get(pageDigests.join(''), () => foldPageRoot(pageDigests));
+}
+
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+/**
+ * Page roots by their page digests, concatenated: a rescan that sees the same pages folds the
+ * same list, once to confirm the active generation and again when it builds a snapshot.
+ */
+const PAGE_ROOTS = new BoundedMemo<string>(1_024);
+
+function foldPageRoot(pageDigests: readonly string[]): string {
+  let root = Buffer.alloc(32);
+  for (const digest of pageDigests) root = createHash('sha256').update(root).update(Buffer.from(digest, 'hex')).digest();
   return root.toString('hex');
 }
 
