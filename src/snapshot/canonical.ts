@@ -46,10 +46,11 @@ function fastJcsOf(value: unknown, depth: number): string {
   switch (typeof value) {
     case 'string':
       if (!(value as string & { isWellFormed(): boolean }).isWellFormed()) throw NOT_PLAIN;
-      return JSON.stringify(value);
+      return quoted(value as string);
     case 'number':
+      // `JSON.stringify` of a finite number is its `ToString` (which also writes -0 as 0).
       if (!Number.isFinite(value)) throw NOT_PLAIN;
-      return JSON.stringify(value);
+      return String(value);
     case 'boolean':
       return value ? 'true' : 'false';
     case 'object':
@@ -76,14 +77,45 @@ function fastJcsOf(value: unknown, depth: number): string {
   const record = value as Record<string, unknown>;
   let text = '{';
   let first = true;
-  for (const key of Object.keys(record).sort()) {
+  for (const key of sortedKeys(record)) {
     const member = record[key];
     if (member === undefined || typeof member === 'symbol') continue;
     if (!(key as string & { isWellFormed(): boolean }).isWellFormed()) throw NOT_PLAIN;
-    text += `${first ? '' : ','}${JSON.stringify(key)}:${fastJcsOf(member, depth + 1)}`;
+    text += `${first ? '' : ','}${quoted(key)}:${fastJcsOf(member, depth + 1)}`;
     first = false;
   }
   return `${text}}`;
+}
+
+/** What `JSON.stringify` escapes in a well-formed string: the quote, the backslash, controls. */
+const JSON_ESCAPED = /["\\\u0000-\u001f]/;
+
+/**
+ * `JSON.stringify(text)` for a well-formed string (no lone surrogate): the text between quotes
+ * when it holds nothing to escape, which saves the call.
+ */
+function quoted(text: string): string {
+  return JSON_ESCAPED.test(text) ? JSON.stringify(text) : `"${text}"`;
+}
+
+/** Objects with at most this many keys are sorted by {@link sortedKeys}' insertion sort. */
+const INSERTION_SORT_KEYS_MAX = 16;
+
+/**
+ * `Object.keys(record).sort()`: own enumerable string keys in UTF-16 code-unit order (what `<`
+ * compares, as the builtin's default order does). The few keys of most objects are sorted in
+ * place by insertion, which is faster than the builtin's general sort; more keys go to it.
+ */
+export function sortedKeys(record: object): string[] {
+  const keys = Object.keys(record);
+  if (keys.length > INSERTION_SORT_KEYS_MAX) return keys.sort();
+  for (let i = 1; i < keys.length; i += 1) {
+    const key = keys[i] as string;
+    let j = i - 1;
+    for (; j >= 0 && (keys[j] as string) > key; j -= 1) keys[j + 1] = keys[j] as string;
+    keys[j + 1] = key;
+  }
+  return keys;
 }
 
 /** Lowercase hex sha256 of a UTF-8 string. */

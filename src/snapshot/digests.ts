@@ -3,7 +3,7 @@
  */
 import { createHash } from 'node:crypto';
 import { BoundedMemo, descriptorMemo } from '../validation/internal/bounded-memo.ts';
-import { domainDigest, jcs, jcsMemo, jcsMemoOfText, sha256Hex } from './canonical.ts';
+import { domainDigest, jcs, jcsMemo, jcsMemoOfText, sha256Hex, sortedKeys } from './canonical.ts';
 
 /** sha256("catsim.descriptor.v1\n" + JCS(tool exactly as sent, annotations and `_meta` included)). */
 export function descriptorDigest(tool: unknown): string {
@@ -115,7 +115,7 @@ function canonicalArtifact(artifact: unknown): string {
   const record = artifact as Record<string, unknown>;
   if (!Array.isArray(record.tools)) return jcs(artifact);
   const members: string[] = [];
-  for (const key of Object.keys(record).sort()) {
+  for (const key of sortedKeys(record)) {
     const value = record[key];
     if (value === undefined || typeof value === 'symbol') continue;
     const text = key === 'tools' ? `[${(value as unknown[]).map((tool) => (tool === undefined || typeof tool === 'symbol' ? 'null' : snapshotToolText(tool) ?? jcsMemo(tool))).join(',')}]` : jcs(value);
