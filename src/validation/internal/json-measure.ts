@@ -95,12 +95,16 @@ export function jsonDepth(value: unknown): number {
  */
 const NEEDS_ESCAPE_OR_SURROGATE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
+/** Printable ASCII but the quote and the backslash: one byte each, written as they are. */
+const PLAIN_ASCII = /^[\u0020\u0021\u0023-\u005b\u005d-\u007e]*$/;
+
 /**
- * The UTF-8 bytes of `JSON.stringify(text)`: for text with nothing to escape and no surrogate,
- * its own UTF-8 length and two quotes, without building the quoted copy; otherwise measured on
- * that copy.
+ * The UTF-8 bytes of `JSON.stringify(text)`: for printable ASCII with nothing to escape, its
+ * length and two quotes; for other text with nothing to escape and no surrogate, its own UTF-8
+ * length and two quotes, without building the quoted copy; otherwise measured on that copy.
  */
 function jsonStringBytes(text: string): number {
+  if (PLAIN_ASCII.test(text)) return text.length + 2;
   if (!NEEDS_ESCAPE_OR_SURROGATE.test(text)) return Buffer.byteLength(text, 'utf8') + 2;
   return Buffer.byteLength(JSON.stringify(text), 'utf8');
 }
