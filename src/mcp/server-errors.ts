@@ -13,7 +13,7 @@
  * result that fails its schema) passes through unchanged.
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { isJSONRPCErrorResponse, isJSONRPCRequest, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { isJSONRPCErrorResponse, isJSONRPCRequest, type JSONRPCMessage, type JSONRPCRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 
 /** The server answered a request with a JSON-RPC error response (its code, message and data). */
 export class ServerErrorResponse extends Error {
@@ -44,7 +44,8 @@ type RpcError = { code: number; message: string; data?: unknown };
 export class ServerErrorWatch {
   /** Ids of tracked requests still in flight, with the error response received for each, if any. */
   readonly #inFlight = new Map<RequestId, RpcError | undefined>();
-  #sentIds: RequestId[] | undefined;
+  /** What `start` is sending, while {@link track} runs it: the messages that may be requests. */
+  #sent: JSONRPCMessage[] | undefined;
 
   constructor(transport: Transport) {
     const deliver = transport.onmessage;
@@ -54,7 +55,7 @@ export class ServerErrorWatch {
     };
     const send = transport.send.bind(transport);
     transport.send = (message, options) => {
-      if (this.#sentIds !== undefined && mayBeRequest(message) && isJSONRPCRequest(message)) this.#sentIds.push(message.id);
+      if (this.#sent !== undefined && mayBeRequest(message)) this.#sent.push(message);
       return send(message, options);
     };
   }
@@ -68,28 +69,34 @@ export class ServerErrorWatch {
    *   connection, a schema failure, ...).
    */
   async track<T>(start: () => Promise<T>): Promise<T> {
-    const { pending, id } = this.#send(start);
+    const { pending, sent } = this.#send(start);
     try {
       return await pending;
     } catch (error) {
-      const answer = id === undefined ? undefined : this.#inFlight.get(id);
+      const request = sent.find((message) => isJSONRPCRequest(message)) as JSONRPCRequest | undefined;
+      const answer = request === undefined ? undefined : this.#inFlight.get(request.id);
       throw answer === undefined ? error : new ServerErrorResponse(answer, error);
     } finally {
-      if (id !== undefined) this.#inFlight.delete(id);
+      for (const message of sent) this.#inFlight.delete(message.id);
     }
   }
 
-  /** Calls `start` while noting the id it sends; no answer can arrive before this returns. */
-  #send<T>(start: () => Promise<T>): { pending: Promise<T>; id: RequestId | undefined } {
-    const sent: RequestId[] = [];
-    this.#sentIds = sent;
+  /**
+   * Calls `start` while noting what it sends that may be a request (`id` and `method` present);
+   * no answer can arrive before this returns. Error responses to all of them are noted (a
+   * Client's request ids come from one counter, so none is shared with another request in
+   * flight); the SDK's schema check, which tells the tracked request among them (the first that
+   * passes it), runs only when that request fails: one that succeeds never needs it.
+   */
+  #send<T>(start: () => Promise<T>): { pending: Promise<T>; sent: (JSONRPCMessage & { id: RequestId })[] } {
+    const sent: JSONRPCMessage[] = [];
+    this.#sent = sent;
     try {
       const pending = start();
-      const [id] = sent;
-      if (id !== undefined) this.#inFlight.set(id, undefined);
-      return { pending, id };
+      for (const message of sent) this.#inFlight.set((message as { id: RequestId }).id, undefined);
+      return { pending, sent: sent as (JSONRPCMessage & { id: RequestId })[] };
     } finally {
-      this.#sentIds = undefined;
+      this.#sent = undefined;
     }
   }
 
