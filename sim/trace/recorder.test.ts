@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CoreObservation } from '../../contract/trace/types.ts';
-import { TraceRecorder, traceText } from './recorder.ts';
+import { createHash } from 'node:crypto';
+import { TraceRecorder, traceDigest, traceText } from './recorder.ts';
 
 /** A recorder on a clock that reads 5 ms. */
 function recorder(): TraceRecorder {
@@ -52,5 +53,15 @@ describe('TraceRecorder', () => {
     r.world('round_end', { status: 'settled', reason: 'quiet' });
     const header = { type: 'header', schema: 'catsim.trace.v1', seed: '1', round: 0, scenario: 'default', core: 'reference', bounds: { pageCountMax: 1, byteCountMax: 1, scanTimeoutMs: 1, latencyMsMax: 1, tHealMs: 1, tEndMs: 2, generationTtlMs: 1, retryBackoffMsMax: 1 }, faults: [] } as const;
     expect(traceText(header, r.events).split('\n').slice(1)).toEqual(['{"seq":0,"t":5,"src":"world","type":"round_end","status":"settled","reason":"quiet"}', '']);
+  });
+
+  it('digests exactly the trace text it writes (UTF-8 bytes), for a long trace and an empty one', () => {
+    const r = recorder();
+    // About 300 KB, with non-ASCII text so that UTF-8 bytes differ from UTF-16 code units.
+    for (let i = 0; i < 3000; i += 1) r.core.emit({ type: 'receipt_outcome', leaseId: `lease-${i}-${'é€𝄞'.repeat(i % 40)}`, outcome: 'ok' });
+    const header = { type: 'header', schema: 'catsim.trace.v1', seed: '1', round: 0, scenario: 'default', core: 'reference', bounds: { pageCountMax: 1, byteCountMax: 1, scanTimeoutMs: 1, latencyMsMax: 1, tHealMs: 1, tEndMs: 2, generationTtlMs: 1, retryBackoffMsMax: 1 }, faults: [] } as const;
+    expect(r.breach).toBeNull();
+    expect(traceDigest(header, r.events)).toBe(createHash('sha256').update(traceText(header, r.events), 'utf8').digest('hex'));
+    expect(traceDigest(header, [])).toBe(createHash('sha256').update(traceText(header, []), 'utf8').digest('hex'));
   });
 });
