@@ -108,6 +108,14 @@ describe('a core that fails during a round fails that round (CORE_FAILED, exit 1
   });
 });
 
+describe('a core that ends its worker thread', () => {
+  it('process.exit in attach: exit 3 with one line, never a silent exit or a PASS', async () => {
+    const exiter = fixture('exiter.mjs', `export default { name: 'exiter', create() { return { attach() { process.exit(0); }, disclose() { return { ok: false, code: 'INCOMPLETE_DISCOVERY' }; }, call: async () => {}, pushPolicy() {}, stop() {} }; } };\n`);
+    const run = await catsim(['run', '--core', exiter, '--rounds', '2', '--workers', '1', '--no-shrink', '--quiet']);
+    expect(run).toEqual({ code: 3, stdout: '', stderr: 'catsim: testbed failure: a worker thread ended before the campaign was done (exit code 0): a core that calls process.exit, or a crash, ends its worker\n' });
+  });
+});
+
 describe('a TypeScript core module on every command', () => {
   it('gives the same campaign in-process and on 2 worker threads, and as 2 shards merged', async () => {
     const args = ['run', '--seed', '1', '--rounds', '4', '--core', EXAMPLE, '--no-shrink', '--determinism-every', '2'];

@@ -136,7 +136,12 @@ function batches<T>(items: readonly T[], sizes: readonly number[], rest: number)
   return out;
 }
 
-/** Deals jobs to `count` workers as they become free. */
+/**
+ * Deals jobs to `count` worker threads as they become free, and terminates them when the jobs
+ * are done, the signal aborts or a batch fails.
+ * @throws TestbedError when a worker crashes or ends before the campaign let it go; the batch's
+ *   own failure (see {@link failureOf}) when a worker reports one.
+ */
 function runOnWorkers(jobs: BatchJob[], count: number, onResult: (result: BatchResult) => void, signal: AbortSignal | undefined): Promise<void> {
   const queue = [...jobs];
   const workers: Worker[] = [];
@@ -170,6 +175,10 @@ function runOnWorkers(jobs: BatchJob[], count: number, onResult: (result: BatchR
         else finish(failureOf(message));
       });
       worker.on('error', (error) => finish(new TestbedError(`worker crashed: ${error.message}`)));
+      // A worker that ends on its own before the campaign let it go (a core that calls
+      // process.exit, which in a worker thread ends that thread) would otherwise leave the
+      // campaign waiting on rounds that never come, and Node would end with exit 13 and no word.
+      worker.on('exit', (code) => finish(new TestbedError(`a worker thread ended before the campaign was done (exit code ${code}): a core that calls process.exit, or a crash, ends its worker`)));
       feed(worker);
     }
     if (jobs.length === 0) finish();
