@@ -28,8 +28,34 @@ class UsageStop extends Error {}
 
 const EPILOGUE = 'Exit codes: 0 clean, 1 violation or UNDECIDED round, 2 usage or input error, 3 testbed failure.';
 
+/**
+ * Guards the process while a command runs: an exit nobody in catsim asked for (code under test
+ * calling `process.exit`, a core run in this thread by `run --workers 0`, `replay` or `shrink`)
+ * must never pass for a clean run, so it ends the process with exit 3 and one line instead of the
+ * code it was given. Node 20 sets `process.exitCode` from `process.exit(code)`, emits 'exit', and
+ * then ends with `process.exitCode`, so an 'exit' listener decides the code. Returns the undo.
+ */
+function guardUnaskedExit(): () => void {
+  const onExit = (code: number): void => {
+    process.stderr.write(`catsim: testbed failure: process.exit(${code}) was called while the command ran (by a core under test?), so its results are incomplete\n`);
+    process.exitCode = EXIT.testbed;
+  };
+  process.on('exit', onExit);
+  return () => process.off('exit', onExit);
+}
+
 /** Parses `argv` (without node and script), runs the command, returns its exit code. */
 export async function main(argv: string[]): Promise<number> {
+  const unguard = guardUnaskedExit();
+  try {
+    return await runCommandLine(argv);
+  } finally {
+    unguard();
+  }
+}
+
+/** {@link main} without the exit guard. */
+async function runCommandLine(argv: string[]): Promise<number> {
   let code: number = EXIT.clean;
   let usageError: string | undefined;
   const fail = (message: string | null | undefined, error: Error | null | undefined): never => {

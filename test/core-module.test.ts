@@ -114,6 +114,13 @@ describe('a core that ends its worker thread', () => {
     const run = await catsim(['run', '--core', exiter, '--rounds', '2', '--workers', '1', '--no-shrink', '--quiet']);
     expect(run).toEqual({ code: 3, stdout: '', stderr: 'catsim: testbed failure: a worker thread ended before the campaign was done (exit code 0): a core that calls process.exit, or a crash, ends its worker\n' });
   });
+
+  it('process.exit in this thread (run --workers 0, replay): exit 3 with one line, not the 0 the core gave', async () => {
+    const exiter = fixture('exiter.mjs', `export default { name: 'exiter', create() { return { attach() { process.exit(0); }, disclose() { return { ok: false, code: 'INCOMPLETE_DISCOVERY' }; }, call: async () => {}, pushPolicy() {}, stop() {} }; } };\n`);
+    const line = 'catsim: testbed failure: process.exit(0) was called while the command ran (by a core under test?), so its results are incomplete\n';
+    expect(await catsim(['run', '--core', exiter, '--rounds', '2', '--workers', '0', '--no-shrink', '--quiet'])).toEqual({ code: 3, stdout: '', stderr: line });
+    expect(await catsim(['replay', '--seed', '1', '--round', '0', '--core', exiter])).toEqual({ code: 3, stdout: '', stderr: line });
+  });
 });
 
 describe('a TypeScript core module on every command', () => {
