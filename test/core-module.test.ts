@@ -108,15 +108,18 @@ describe('a core that fails during a round fails that round (CORE_FAILED, exit 1
   });
 });
 
-describe('a core that ends its worker thread', () => {
+/** A core module that ends the process (or its worker thread) with exit code 0 on its first attach. */
+const EXITER = `export default { name: 'exiter', create() { return { attach() { process.exit(0); }, disclose() { return { ok: false, code: 'INCOMPLETE_DISCOVERY' }; }, call: async () => {}, pushPolicy() {}, stop() {} }; } };\n`;
+
+describe('a core that calls process.exit', () => {
   it('process.exit in attach: exit 3 with one line, never a silent exit or a PASS', async () => {
-    const exiter = fixture('exiter.mjs', `export default { name: 'exiter', create() { return { attach() { process.exit(0); }, disclose() { return { ok: false, code: 'INCOMPLETE_DISCOVERY' }; }, call: async () => {}, pushPolicy() {}, stop() {} }; } };\n`);
+    const exiter = fixture('exiter.mjs', EXITER);
     const run = await catsim(['run', '--core', exiter, '--rounds', '2', '--workers', '1', '--no-shrink', '--quiet']);
     expect(run).toEqual({ code: 3, stdout: '', stderr: 'catsim: testbed failure: a worker thread ended before the campaign was done (exit code 0): a core that calls process.exit, or a crash, ends its worker\n' });
   });
 
   it('process.exit in this thread (run --workers 0, replay): exit 3 with one line, not the 0 the core gave', async () => {
-    const exiter = fixture('exiter.mjs', `export default { name: 'exiter', create() { return { attach() { process.exit(0); }, disclose() { return { ok: false, code: 'INCOMPLETE_DISCOVERY' }; }, call: async () => {}, pushPolicy() {}, stop() {} }; } };\n`);
+    const exiter = fixture('exiter.mjs', EXITER);
     const line = 'catsim: testbed failure: process.exit(0) was called while the command ran (by a core under test?), so its results are incomplete\n';
     expect(await catsim(['run', '--core', exiter, '--rounds', '2', '--workers', '0', '--no-shrink', '--quiet'])).toEqual({ code: 3, stdout: '', stderr: line });
     expect(await catsim(['replay', '--seed', '1', '--round', '0', '--core', exiter])).toEqual({ code: 3, stdout: '', stderr: line });
