@@ -6,13 +6,16 @@
  * it prints, on stderr, the peak of that sum, the peak of the largest single process and the
  * most processes seen at once, and exits with COMMAND's exit code.
  *
- * `/usr/bin/time -f %M` is no substitute once workers are processes: it reports the largest
- * single process of the tree, never their sum. A peak shorter than one sampling interval can be
- * missed, so the figure is a lower bound (at 100 ms a 2,000-round campaign is sampled some 600
- * times). Linux only (it reads /proc); elsewhere exit 2 with one line.
+ * `/usr/bin/time -f %M` is no substitute once a command starts processes (campaign workers as
+ * processes, the build README's "Worker processes" section measured; a stdio server under
+ * `discover`): it reports the largest single process of the tree, never their sum. A peak shorter
+ * than one sampling interval can be missed, so the figure is a lower bound (at 100 ms the 94 s
+ * main job was sampled 933 times). Ended by a signal, COMMAND gives 128 + the signal's number.
+ * Linux only (it reads /proc); elsewhere exit 2 with one line.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { constants } from 'node:os';
 
 /** One process's parent and resident set (KB), or undefined once it ended. */
 function processInfo(pid: number): { parent: number; rssKb: number } | undefined {
@@ -84,5 +87,5 @@ child.on('exit', (code, signal) => {
   clearInterval(timer);
   const mib = (kb: number): string => (kb / 1024).toFixed(1);
   process.stderr.write(`tree-rss: peak ${mib(peakSumKb)} MiB (${peakSumKb} KB) over the process tree, largest process ${mib(peakOneKb)} MiB, up to ${mostProcesses} processes, ${samples} samples every ${everyMs} ms\n`);
-  process.exit(code ?? (signal === null ? 1 : 128));
+  process.exit(code ?? 128 + (signal === null ? 0 : constants.signals[signal]));
 });
