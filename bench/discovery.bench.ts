@@ -23,6 +23,7 @@ import type { ScanLimits } from '../src/discovery/config.ts';
 import { LenientListToolsResultSchema, SdkPageSource } from '../src/discovery/page-source.ts';
 import { RevisionWatch } from '../src/discovery/revision-watch.ts';
 import { runScan } from '../src/discovery/scan.ts';
+import { CoreMemos } from '../src/memos.ts';
 import { buildSnapshot, type ToolCatalogSnapshot } from '../src/snapshot/snapshot.ts';
 import { DEFAULT_TRUST, type TrustConfig } from '../src/validation/trust.ts';
 import { scriptedPair } from '../test/support/scripted-server.ts';
@@ -112,17 +113,19 @@ async function startRig(toolCount: number): Promise<DiscoveryRig> {
   const source = new SdkPageSource(client, () => IDENTITY);
   const clock = new VirtualClock();
   const sink = new CountingSink();
-  const watch = new RevisionWatch();
+  // One host's memos at their default sizes: a warm rescan finds what the first scan computed.
+  const memos = new CoreMemos();
+  const watch = new RevisionWatch(memos);
   let scans = 0;
   const scanAndSnapshot = async (): Promise<ToolCatalogSnapshot> => {
     const scanId = `scan-${scans++}`;
-    const outcome = await runScan(source, { scanId, key: `${IDENTITY}|acme.dev`, expectedGeneration: 0, policyEpoch: () => 1, clock, sink, limits: LIMITS, catalogLimits: TRUST, watch });
+    const outcome = await runScan(source, { scanId, key: `${IDENTITY}|acme.dev`, expectedGeneration: 0, policyEpoch: () => 1, clock, sink, limits: LIMITS, catalogLimits: TRUST, watch, memos });
     if (outcome.state !== 'SNAPSHOT_PROVEN') throw new Error(`discovery of ${toolCount} tools ended ${outcome.state} ${outcome.reason}`);
     return buildSnapshot({
       key: KEY, endpointDigest: 'bench', protocolVersion: '2025-11-25', scanId, discoveryState: 'SNAPSHOT_PROVEN',
       discoveryStartedAt: outcome.startedAt, policyEpoch: outcome.policyEpoch, sourceRevision: outcome.revision,
       generationTtlMs: 86_400_000, trust: TRUST, pages: outcome.pages,
-    });
+    }, memos);
   };
   return { catalog, client, scanAndSnapshot, barePaging: () => barePaging(client), close: () => pair.close() };
 }

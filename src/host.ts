@@ -22,6 +22,7 @@ import type { PageSource } from './discovery/page-source.ts';
 import { CatalogRefresher, type EndpointInfo, type RefreshConfig, type RefresherDeps } from './discovery/refresher.ts';
 import { RevisionWatch } from './discovery/revision-watch.ts';
 import { REFERENCE_SEAMS, type CoreSeams } from './internal/seams.ts';
+import { CoreMemos, DEFAULT_MEMO_SIZES, type MemoSizes } from './memos.ts';
 import { audienceName, keyName, type AudienceClass, type CatalogKey } from './keys.ts';
 import type { Clock, ObservationSink, Random, Scheduler } from './ports.ts';
 import type { CatalogRegistry, RollbackResult, ServeResult } from './registry/registry.ts';
@@ -48,6 +49,12 @@ export interface HostPorts {
    * `new InMemoryRegistryStore()` (src/registry/store.ts): there is no silent in-memory default.
    */
   store?: RegistryStore;
+  /**
+   * The memos of digests, verdicts and compiles (src/memos.ts), when the host shares them with
+   * other hosts of the process (the simulator builds a host per round and hands each the same
+   * memos). When absent the host builds its own from `config.memoSizes`. Not with `memoSizes`.
+   */
+  memos?: CoreMemos;
 }
 
 /**
@@ -88,6 +95,13 @@ export interface HostConfig {
   policySource?: PolicySource;
   /** Checks human confirmations. Default: none (no confirmation is valid, so UNVERSIONED_WRITE always refuses). */
   confirmations?: ConfirmationVerifier;
+  /**
+   * Entries a generation of the host's own memos (src/memos.ts), used when `ports.memos` is
+   * absent. Default {@link DEFAULT_MEMO_SIZES}: 16,384 descriptors and 1,000 compiled validators.
+   * A host serving more than about 16,000 distinct descriptors raises `descriptorEntries`; one
+   * that must keep its heap small lowers both. Not with `ports.memos`.
+   */
+  memoSizes?: MemoSizes;
 }
 
 /** The end of one `call`: refused by the gate (nothing was sent), or sent with its outcome. */
@@ -127,12 +141,15 @@ export class CatalogHost {
   readonly refreshers: CatalogRefresher[] = [];
   readonly #walkSeams: RefresherDeps['seams'];
   readonly #refresherClass: typeof CatalogRefresher;
+  /** This host's memos: its own (from `config.memoSizes`) or the ones `ports.memos` shares. */
+  readonly #memos: CoreMemos;
   #scans = 0;
 
   /**
    * @throws TypeError when neither `ports.store` nor `config.storePath` names a store, when both
    *   do, or when `config.storePath` is not a non-empty path or names an in-memory database
-   *   (`:memory:`: not durable);
+   *   (`:memory:`: not durable); also when both `ports.memos` and `config.memoSizes` are given;
+   *   RangeError when a size of `config.memoSizes` is not a positive integer;
    *   RegistryStoreError (src/registry/store-error.ts) when the database at `config.storePath`
    *   cannot be opened: not SQLite, another application's, from a newer schema, locked by another
    *   host, corrupt, or better-sqlite3 missing. Never an empty registry in its place.
@@ -142,15 +159,17 @@ export class CatalogHost {
     this.#walkSeams = { walk: seams.walk, contentChecks: seams.contentChecks };
     this.#refresherClass = seams.refresher;
     if (ports.store !== undefined && config.storePath !== undefined) throw new TypeError('CatalogHost takes one registry store: config.storePath (the host opens it) or ports.store (its owner opens it), not both');
+    if (ports.memos !== undefined && config.memoSizes !== undefined) throw new TypeError('CatalogHost takes its memos one way: config.memoSizes (the host builds them) or ports.memos (shared with other hosts), not both');
+    this.#memos = ports.memos ?? new CoreMemos(config.memoSizes ?? DEFAULT_MEMO_SIZES);
     this.#store = ports.store ?? this.#openStore(config.storePath);
-    this.registry = new seams.registry(this.#store, ports.clock, ports.sink);
+    this.registry = new seams.registry(this.#store, ports.clock, ports.sink, this.#memos);
     this.policy = new PolicyState({ scheduler: ports.scheduler, sink: ports.sink, source: config.policySource, pollIntervalMs: config.policyPollMs ?? DEFAULT_POLICY_POLL_MS });
     this.gate = new seams.gate({
       registry: this.registry,
       policy: this.policy,
       ledger: this.disclosures,
       trust: config.trust,
-      validator: new ArgumentValidator(config.trust),
+      validator: new ArgumentValidator(config.trust, this.#memos.validation),
       confirmations: config.confirmations,
       isQuarantined: (key) => this.#isQuarantined(key),
       connectionIdentity: (request) => this.#connectionIdentity(request),
@@ -196,6 +215,7 @@ export class CatalogHost {
       scheduler: this.ports.scheduler,
       random: this.ports.random,
       sink: this.ports.sink,
+      memos: this.#memos,
       seams: this.#walkSeams,
     });
     this.refreshers.push(refresher);
@@ -208,7 +228,7 @@ export class CatalogHost {
   watchFor(key: CatalogKey): RevisionWatch {
     const name = keyName(key);
     let watch = this.#watches.get(name);
-    if (watch === undefined) this.#watches.set(name, (watch = new RevisionWatch()));
+    if (watch === undefined) this.#watches.set(name, (watch = new RevisionWatch(this.#memos)));
     return watch;
   }
 

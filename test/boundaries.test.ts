@@ -4,15 +4,19 @@
  * - src/ is a library a host embeds: it imports nothing from sim/, oracle/ or cli/ (the neutral
  *   contract/ folder, the trace format every part shares, is allowed);
  * - inside src/, sim/ and oracle/ time, randomness and timers come only through the ports: no
- *   file outside the explicit allow-list below reads the clock, draws randomness or arms a timer.
+ *   file outside the explicit allow-list below reads the clock, draws randomness or arms a timer;
+ * - a folder's `internal/` is its own: no file outside the folder that holds an `internal/`
+ *   imports from it, but for the commented allow-list below (issue 31, item 5);
+ * - src/ keeps no process-wide mutable state: no module-level memo, pool, cache or `let` (a host's
+ *   memos are its own, sized through `HostConfig.memoSizes`: src/memos.ts; issue 31, item 5).
  * Tests (`*.test.ts`) are not scanned for ambient uses: they may wait on a real SDK timeout, and
  * no test code runs inside a simulated round.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, posix, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ambientUses, moduleSpecifiers, typeScriptFiles } from './support/source-scan.ts';
+import { ambientUses, moduleSpecifiers, moduleState, typeScriptFiles } from './support/source-scan.ts';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -154,5 +158,145 @@ describe('src/, sim/ and oracle/ reach time, randomness and timers only through 
       'interface Timers { setInterval(fn: () => void): void }',
     ].join('\n');
     expect(ambientUses(source)).toEqual([]);
+  });
+});
+
+/** The repository's top-level folders of code (every one but node_modules/, dist/ and .git/). */
+const CODE_FOLDERS = ['api', 'bench', 'bin', 'cli', 'contract', 'examples', 'oracle', 'scenarios', 'scripts', 'sim', 'src', 'test'];
+
+/** Every module file (`.ts`, `.mts`, `.mjs`, `.js`) under `dir`, repo-relative and `/`-separated; node_modules skipped. */
+function moduleFiles(dir: string): string[] {
+  return readdirSync(resolve(REPO_ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : moduleFiles(path);
+    return /\.(?:[cm]?ts|[cm]?js)$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+/**
+ * The folder whose `internal/` the repo-relative `target` lies in (`src/surface` for
+ * `src/surface/internal/parts.ts`), or null when it lies in none.
+ */
+export function internalOwner(target: string): string | null {
+  const parts = target.split('/');
+  const at = parts.lastIndexOf('internal', parts.length - 2);
+  return at < 1 ? null : parts.slice(0, at).join('/');
+}
+
+/** The imports of `source` (the text of repo-relative `file`) that reach into another folder's `internal/`, as the paths they land on. */
+export function internalReaches(source: string, file: string): string[] {
+  return moduleSpecifiers(source, file).flatMap((specifier) => {
+    const target = repoPathOf(specifier, file);
+    const owner = target === null ? null : internalOwner(target);
+    return owner === null || file.startsWith(`${owner}/`) ? [] : [target as string];
+  });
+}
+
+/**
+ * Reaches into another folder's `internal/` that are there by design, each with why. Every
+ * entry must still be used (the list cannot rot), and nothing else may reach in.
+ */
+const INTERNAL_ALLOWED: Record<string, Record<string, string>> = {
+  // Checker validation (DESIGN.md section 12): the reference core and its mutants are built from
+  // src/'s internal seams, never through HostConfig, so no host can turn a defence off by
+  // configuration. The simulator's reference wrapper and the mutants are the seams' only users.
+  'sim/cores/reference.ts': {
+    'src/internal/seams.ts': 'the core\'s parts a mutant replaces',
+    'src/surface/internal/engine.ts': 'the tool surface stage built from replaceable parts',
+    'src/surface/internal/parts.ts': 'the surface stage\'s reference parts',
+  },
+  'sim/mutants/surface.ts': {
+    'src/surface/internal/capacity-fit.ts': 'a surface mutant replaces the capacity fit',
+    'src/surface/internal/compare.ts': 'surface mutants replace the comparisons',
+    'src/surface/internal/parts.ts': 'the surface stage\'s reference parts, one replaced per mutant',
+    'src/surface/internal/projection.ts': 'a surface mutant replaces the projection',
+  },
+  // The surface benchmark times the stage's internal checks themselves (docs/SURFACE.md, "Cost"),
+  // which no public entry runs alone.
+  'bench/surface.bench.ts': {
+    'src/surface/internal/compare.ts': 'the early and final checks, timed alone',
+    'src/surface/internal/json-value.ts': 'the JSON walk the checks use, timed alone',
+    'src/surface/internal/preparation.ts': 'a preparation built without a host',
+    'src/surface/internal/write-tracker.ts': 'the tracked mode\'s write tracker, timed alone',
+  },
+};
+
+describe('a folder\'s internal/ is its own', () => {
+  const files = CODE_FOLDERS.flatMap((dir) => moduleFiles(dir));
+  const reaches = files.flatMap((file) => internalReaches(read(file), file).map((target) => ({ file, target })));
+
+  it('no file reaches into another folder\'s internal/ but the allow-listed ones', () => {
+    expect(files.length).toBeGreaterThan(400);
+    expect(reaches.filter(({ file, target }) => INTERNAL_ALLOWED[file]?.[target] === undefined).map(({ file, target }) => `${file} -> ${target}`)).toEqual([]);
+  });
+
+  it('every allow-listed reach is still made (the list cannot rot)', () => {
+    const made = new Set(reaches.map(({ file, target }) => `${file} -> ${target}`));
+    const listed = Object.entries(INTERNAL_ALLOWED).flatMap(([file, targets]) => Object.keys(targets).map((target) => `${file} -> ${target}`));
+    expect(listed.filter((reach) => !made.has(reach))).toEqual([]);
+  });
+
+  it('tells a reach from the owner\'s own imports, at any depth', () => {
+    const source = [
+      "import { seams } from '../internal/seams.ts';",
+      "import { parts } from './internal/parts.ts';",
+      "import type { Memo } from '../validation/internal/memo.ts';",
+      "import { z } from 'zod';",
+      "import { clone } from '../../internal/plain-clone.ts';",
+    ].join('\n');
+    // src/surface/x.ts owns src/surface/internal/ and sits in src/, which owns src/internal/.
+    expect(internalReaches(source, 'src/surface/x.ts')).toEqual(['src/validation/internal/memo.ts']);
+    // sim/transport/internal/a.ts reaching sim/internal/ (its ancestor's) is the owner's own.
+    expect(internalReaches("import { clone } from '../../internal/plain-clone.ts';", 'sim/transport/internal/a.ts')).toEqual([]);
+    // sim/campaign/batch.ts owns sim/campaign/internal/ and sits in sim/, but not in sim/validation/.
+    expect(internalReaches(source, 'sim/campaign/batch.ts')).toEqual(['sim/validation/internal/memo.ts']);
+    // What sim/campaign/batch.ts did before issue 31: a memo of src/validation/internal/.
+    expect(internalReaches("import { setDescriptorMemoEntries } from '../../src/validation/internal/bounded-memo.ts';", 'sim/campaign/batch.ts')).toEqual(['src/validation/internal/bounded-memo.ts']);
+    expect(internalOwner('src/validation/internal/bounded-memo.ts')).toBe('src/validation');
+    expect(internalOwner('src/internal/seams.ts')).toBe('src');
+    expect(internalOwner('src/validation/trust.ts')).toBeNull();
+  });
+});
+
+describe('src/ keeps no process-wide mutable state', () => {
+  const files = typeScriptFiles(REPO_ROOT, 'src').filter((file) => !file.endsWith('.test.ts') && !file.includes('/testing/'));
+
+  it('no module of the library holds a memo, pool, cache, mutable collection or let at module level', () => {
+    expect(files.length).toBeGreaterThan(70);
+    expect(files.flatMap((file) => moduleState(read(file), file).map((state) => `${file}:${state.line}: ${state.what}`))).toEqual([]);
+  });
+
+  it('flags each kind of module-level state, and nothing inside functions, classes or types', () => {
+    const source = [
+      'let count = 0;',
+      'export var flag = true;',
+      'const memo = new BoundedMemo<string>(5);',
+      'const seen = new Map<string, number>();',
+      'const names = new Set([\'a\']);',
+      'const verdicts = descriptorMemo<string>();',
+      'const pending: string[] = [];',
+      'const byKey: Record<string, number> = {};',
+      'const pool = new Ajv(OPTIONS);',
+    ].join('\n');
+    expect(moduleState(source).map((state) => `${state.line} ${state.what}`)).toEqual([
+      '1 count: a module-level let', '2 flag: a module-level var', '3 memo: new BoundedMemo()',
+      '4 seen: new Map() (declare it ReadonlyMap<...> if it is constant)', '5 names: new Set() (declare it ReadonlySet<...> if it is constant)',
+      '6 verdicts: descriptorMemo()', '7 pending: an empty array to fill', '8 byKey: an empty object to fill', '9 pool: new Ajv()',
+    ]);
+  });
+
+  it('lets through constants, weak annotations, readonly views and everything inside a function or class', () => {
+    const source = [
+      "const NAME = 'catsim';",
+      'const KNOWN = new WeakMap<object, string>();',
+      "const KEYWORDS: ReadonlySet<string> = new Set(['items']);",
+      "const DIALECTS: ReadonlyMap<string, number> = new Map([['a', 1]]);",
+      'const DEFAULTS = Object.freeze({ entries: 512 });',
+      "const LIMITS = { pageCountMax: 64 };",
+      'const PATTERN = new RegExp(\'^a$\');',
+      'function f(): void { let local = 0; const m = new Map(); local += m.size; }',
+      'class C { readonly #memo = new BoundedMemo<string>(5); static cache = new Map(); }',
+    ].join('\n');
+    expect(moduleState(source)).toEqual([]);
   });
 });

@@ -25,6 +25,7 @@ import { REFERENCE_PARTS, type SurfaceParts } from '../../src/surface/internal/p
 import type { RequestLedger } from '../../src/surface/request-ledger.ts';
 import type { SurfaceHook } from '../../src/surface/surface-hook.ts';
 import type { ModelTurn, RollbackTrigger } from './adapter.ts';
+import { THREAD_MEMOS } from './thread-memos.ts';
 
 /** The protocol version the SDK Client negotiates with the simulated servers. */
 export const PROTOCOL_VERSION = '2025-11-25';
@@ -111,7 +112,7 @@ class ReferenceAdapter implements CoreAdapter {
     this.#wrap = variant.wrapSource ?? ((source) => source);
     this.#host = new Host(
       // src/ports.ts types an observation loosely (`type` plus fields); the recorder holds it to the trace contract.
-      { clock: env.clock, scheduler: env.scheduler, random: env.random, sink: { emit: (observation) => env.sink.emit(observation as CoreObservation) }, store: storeOf(env, variant) },
+      { clock: env.clock, scheduler: env.scheduler, random: env.random, sink: { emit: (observation) => env.sink.emit(observation as CoreObservation) }, store: storeOf(env, variant), memos: THREAD_MEMOS },
       {
         limits: { pageCountMax: env.bounds.pageCountMax, byteCountMax: env.bounds.byteCountMax, scanTimeoutMs: env.bounds.scanTimeoutMs },
         refresh: { ...env.timings, generationTtlMs: env.bounds.generationTtlMs },

@@ -11,8 +11,8 @@ import { CatalogHost } from '../../src/host.ts';
 import { checkTools, type ContentChecks } from '../../src/validation/content-checks.ts';
 
 /** Any dialect accepted: an UNKNOWN_DIALECT verdict becomes `ok`. */
-export const anyDialectChecks: ContentChecks = (tools, digests, trust) =>
-  checkTools(tools, digests, trust).map((verdict) => (verdict === 'UNKNOWN_DIALECT' ? 'ok' : verdict));
+export const anyDialectChecks: ContentChecks = (tools, digests, trust, memos) =>
+  checkTools(tools, digests, trust, memos).map((verdict) => (verdict === 'UNKNOWN_DIALECT' ? 'ok' : verdict));
 
 /** Receipts without policy epoch: the receipt binds generation and descriptor, not the epoch. */
 export class NoEpochReceiptHost extends CatalogHost {

@@ -9,6 +9,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { z } from 'zod';
 import { pageDigest, pageRoot, descriptorDigest } from '../../src/snapshot/digests.ts';
 import { domainDigest } from '../../src/snapshot/canonical.ts';
+import { THREAD_MEMOS } from '../cores/thread-memos.ts';
 import type { CoreAdapter, CoreEnvironment, DisclosureResult, SessionSpec, SimCallRequest } from '../cores/adapter.ts';
 
 /** One catalog as a peer holds it. */
@@ -64,15 +65,15 @@ export abstract class PeerHost implements CoreAdapter {
   protected publish(key: string, scanId: string, pages: readonly PeerPage[], shown?: readonly ShownTool[]): void {
     const previous = this.#catalogs.get(key);
     const generation = (previous?.generation ?? 0) + 1;
-    const read = pages.map((page) => ({ cursorIn: page.cursorIn, cursorOut: page.cursorOut, pageDigest: pageDigest({ cursorIn: page.cursorIn, cursorOut: page.cursorOut, revision: page.revision ?? null, tools: page.tools }) }));
+    const read = pages.map((page) => ({ cursorIn: page.cursorIn, cursorOut: page.cursorOut, pageDigest: pageDigest({ cursorIn: page.cursorIn, cursorOut: page.cursorOut, revision: page.revision ?? null, tools: page.tools }, THREAD_MEMOS) }));
     const digests = read.map((page) => page.pageDigest);
     const listed = shown ?? pages.flatMap((page) => page.tools).map((tool) => ({ name: String((tool as { name?: unknown }).name ?? ''), descriptor: tool }));
-    const tools = listed.map((tool) => ({ name: tool.name, descriptorDigest: descriptorDigest(tool.descriptor) }));
+    const tools = listed.map((tool) => ({ name: tool.name, descriptorDigest: descriptorDigest(tool.descriptor, THREAD_MEMOS) }));
     const snapshotDigest = domainDigest('catsim.peer-snapshot.v1', { key, generation, tools });
     this.#catalogs.set(key, { key, generation, snapshotDigest, tools });
     this.env.sink.emit({
       type: 'published', key, scanId, generation, status: 'UNVERSIONED_OBSERVATION', sourceRevision: null, snapshotDigest,
-      pageRoot: pageRoot(digests),
+      pageRoot: pageRoot(digests, THREAD_MEMOS),
       pages: read,
       tools: tools.map((tool) => ({ ...tool, verdict: 'ok' })),
       expiresAt: Number.MAX_SAFE_INTEGER, rolledBackFrom: null,

@@ -18,7 +18,7 @@ import { audienceName, keyName, type AudienceClass, type CatalogKey } from '../k
 import type { Clock, ObservationSink, Random, ScheduledTask, Scheduler } from '../ports.ts';
 import type { CatalogRegistry, PublishResult } from '../registry/registry.ts';
 import { pageRoot } from '../snapshot/digests.ts';
-import { buildSnapshot } from '../snapshot/snapshot.ts';
+import { buildSnapshot, type SnapshotMemos } from '../snapshot/snapshot.ts';
 import type { ContentChecks } from '../validation/content-checks.ts';
 import { trustDigest, type TrustConfig } from '../validation/trust.ts';
 import type { ScanLimits } from './config.ts';
@@ -67,6 +67,8 @@ export interface RefresherDeps {
   scheduler: Scheduler;
   random: Random;
   sink: ObservationSink;
+  /** The host's memos (src/memos.ts): digests, schema digests, verdicts and compiles. */
+  memos: SnapshotMemos;
   /**
    * The walk and the per-tool content checks the host is built from (the reference ones, or a
    * checker-validation mutant's; see src/internal/seams.ts).
@@ -201,6 +203,7 @@ export class CatalogRefresher {
       limits: deps.limits,
       catalogLimits: deps.trust,
       watch: deps.watchFor(key),
+      memos: deps.memos,
     }, deps.seams.walk);
     this.lastOutcome = outcome;
     if (outcome.state === 'SNAPSHOT_PROVEN' || outcome.state === 'UNVERSIONED_OBSERVATION') this.#publish(key, outcome, expectedGeneration);
@@ -222,7 +225,7 @@ export class CatalogRefresher {
       generationTtlMs: deps.refresh.generationTtlMs,
       trust: deps.trust,
       pages: outcome.pages,
-    }, deps.seams.contentChecks);
+    }, deps.memos, deps.seams.contentChecks);
     this.lastPublish = deps.registry.publish(snapshot, expectedGeneration, {
       policyEpoch: deps.policy.epoch(deps.audience),
       identity: deps.source.identity(),
@@ -249,7 +252,7 @@ export class CatalogRefresher {
       && snapshot.discoveryState === outcome.state
       && snapshot.policyEpoch === outcome.policyEpoch
       && snapshot.trustConfigDigest === trustDigest(deps.trust)
-      && snapshot.pageRoot === pageRoot(outcome.pages.map((page) => page.pageDigest));
+      && snapshot.pageRoot === pageRoot(outcome.pages.map((page) => page.pageDigest), deps.memos);
     if (!same || snapshot.expiresAt - deps.clock.now() <= renewalMarginMs) return false;
     this.lastPublish = { ok: true, record: active };
     return true;

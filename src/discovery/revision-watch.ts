@@ -6,14 +6,18 @@
  * messages) do not count. Equivocation: the same revision proved with two different sets of
  * descriptor digests.
  */
-import { descriptorDigest, descriptorDigestOfText } from '../snapshot/digests.ts';
+import { descriptorDigest, descriptorDigestOfText, type DigestMemos } from '../snapshot/digests.ts';
 
+/** The revisions one catalog key has seen, across its scans. */
 export class RevisionWatch {
   #requests = 0;
   #highest = -1;
   /** Sequence number of the first request sent after the highest revision arrived. */
   #highestFence = 0;
   readonly #proved = new Map<number, string>();
+
+  /** `memos`: the host's digest memos (src/memos.ts); without them each descriptor digest is computed. */
+  constructor(private readonly memos?: DigestMemos) {}
 
   /** Call before sending a request; returns its sequence number for {@link observe}. */
   requestSent(): number {
@@ -39,7 +43,7 @@ export class RevisionWatch {
    * tool (PageReply.toolTexts), so the descriptors are not stringified again.
    */
   equivocates(revision: number, tools: readonly unknown[], toolTexts?: readonly (string | undefined)[]): boolean {
-    const set = tools.map((tool, index) => (toolTexts?.[index] === undefined ? descriptorDigest(tool) : descriptorDigestOfText(tool, toolTexts[index]))).sort().join(',');
+    const set = tools.map((tool, index) => (toolTexts?.[index] === undefined ? descriptorDigest(tool, this.memos) : descriptorDigestOfText(tool, toolTexts[index], this.memos))).sort().join(',');
     const previous = this.#proved.get(revision);
     if (previous === undefined) this.#proved.set(revision, set);
     return previous !== undefined && previous !== set;

@@ -10,7 +10,7 @@
  * the per-tool content checks and publishes.
  */
 import type { Clock, ObservationSink } from '../ports.ts';
-import { pageDigest } from '../snapshot/digests.ts';
+import { pageDigest, type DigestMemos } from '../snapshot/digests.ts';
 import { catalogLimitProblem, type CatalogLimits } from '../validation/catalog-limits.ts';
 import type { ScanLimits } from './config.ts';
 import type { PageFailure, PageReply, PageSource } from './page-source.ts';
@@ -46,6 +46,8 @@ export interface ScanContext {
   catalogLimits: CatalogLimits;
   /** Cross-scan revision memory of this key (backwards revisions, equivocation). */
   watch: RevisionWatch;
+  /** The host's digest memos (src/memos.ts); without them every page digest is computed afresh. */
+  memos?: DigestMemos;
 }
 
 /** The end of a scan. `pages` and `tools` are complete only for the two good states. */
@@ -180,7 +182,7 @@ export class Walk {
     this.checkIdentityAndEpoch();
     this.checkRevision(reply, sent, recheck);
     if (this.ctx.clock.now() - this.startedAt > this.ctx.limits.scanTimeoutMs) incomplete('TIMEOUT');
-    const digest = pageDigest({ cursorIn: cursor ?? null, cursorOut: reply.nextCursor ?? null, revision: this.revision ?? null, tools: reply.tools, toolTexts: reply.toolTexts });
+    const digest = pageDigest({ cursorIn: cursor ?? null, cursorOut: reply.nextCursor ?? null, revision: this.revision ?? null, tools: reply.tools, toolTexts: reply.toolTexts }, this.ctx.memos);
     this.ctx.sink.emit({
       type: 'page_read',
       scanId: this.ctx.scanId,

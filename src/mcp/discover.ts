@@ -10,6 +10,7 @@ import { SdkPageSource } from '../discovery/page-source.ts';
 import { RevisionWatch } from '../discovery/revision-watch.ts';
 import { runScan, type ScanOutcome } from '../discovery/scan.ts';
 import { keyName, type AudienceClass } from '../keys.ts';
+import { CoreMemos } from '../memos.ts';
 import { nullSink, realClock, type Clock, type ObservationSink } from '../ports.ts';
 import { buildSnapshot, type ToolCatalogSnapshot } from '../snapshot/snapshot.ts';
 import { DEFAULT_TRUST, type TrustConfig } from '../validation/trust.ts';
@@ -32,6 +33,8 @@ export interface DiscoverOptions {
    * of src/connect/): the scan then ends QUARANTINED BYTE_LIMIT instead of INCOMPLETE DISCONNECTED.
    */
   messageTooLarge?: () => boolean;
+  /** Memos of digests, verdicts and compiles (src/memos.ts) to reuse across calls; default: fresh ones for this call. */
+  memos?: CoreMemos;
 }
 
 /** The end of discovery: the last scan, and its snapshot when it succeeded. */
@@ -50,7 +53,8 @@ export interface DiscoverResult {
 export async function discoverOnce(client: Client, options: DiscoverOptions): Promise<DiscoverResult> {
   const clock = options.clock ?? realClock;
   const source = new SdkPageSource(client, () => options.identity, { messageTooLarge: options.messageTooLarge });
-  const watch = new RevisionWatch();
+  const memos = options.memos ?? new CoreMemos();
+  const watch = new RevisionWatch(memos);
   const retries = options.maxListChangedRetries ?? 3;
   const key = { identity: options.identity, ...options.audience };
   let outcome: ScanOutcome;
@@ -58,7 +62,7 @@ export async function discoverOnce(client: Client, options: DiscoverOptions): Pr
   do {
     outcome = await runScan(source, {
       scanId: `discover-${attempts}`, key: keyName(key), expectedGeneration: 0, policyEpoch: () => 0,
-      clock, sink: options.sink ?? nullSink, limits: options.limits ?? DEFAULT_SCAN_LIMITS, catalogLimits: options.trust ?? DEFAULT_TRUST, watch,
+      clock, sink: options.sink ?? nullSink, limits: options.limits ?? DEFAULT_SCAN_LIMITS, catalogLimits: options.trust ?? DEFAULT_TRUST, watch, memos,
     });
     attempts += 1;
   } while (outcome.state === 'INCOMPLETE' && outcome.reason === 'LIST_CHANGED' && attempts <= retries);
@@ -68,7 +72,7 @@ export async function discoverOnce(client: Client, options: DiscoverOptions): Pr
     scanId: outcome.scanId, discoveryState: outcome.state === 'SNAPSHOT_PROVEN' ? 'SNAPSHOT_PROVEN' : 'UNVERSIONED_OBSERVATION',
     discoveryStartedAt: outcome.startedAt, policyEpoch: outcome.policyEpoch, sourceRevision: outcome.revision,
     generationTtlMs: options.generationTtlMs ?? 15 * 60_000, trust: options.trust ?? DEFAULT_TRUST, pages: outcome.pages,
-  });
+  }, memos);
   return { outcome, attempts, snapshot };
 }
 

@@ -8,6 +8,7 @@ import type { Observation } from '../ports.ts';
 import { buildSnapshot, digestOfSnapshot } from '../snapshot/snapshot.ts';
 import { DEFAULT_TRUST, trustDigest } from '../validation/trust.ts';
 import { pageDigest } from '../snapshot/digests.ts';
+import { CoreMemos } from '../memos.ts';
 import { CatalogRegistry } from './registry.ts';
 import { openSqliteStore } from './sqlite-store.ts';
 import { InMemoryRegistryStore, type RegistryStore } from './store.ts';
@@ -23,7 +24,7 @@ function snapshot(scanId: string, revision: number | null, policyEpoch = 1) {
     discoveryState: revision === null ? 'UNVERSIONED_OBSERVATION' : 'SNAPSHOT_PROVEN',
     discoveryStartedAt: 100, policyEpoch, sourceRevision: revision, generationTtlMs: 1000, trust: DEFAULT_TRUST,
     pages: [{ cursorIn: null, cursorOut: null, revision, pageDigest: pageDigest({ cursorIn: null, cursorOut: null, revision, tools }), tools }],
-  });
+  }, new CoreMemos());
 }
 
 function sqliteStore(): RegistryStore {

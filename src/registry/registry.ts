@@ -6,6 +6,7 @@
 import type { Clock, ObservationSink } from '../ports.ts';
 import { keyName, type CatalogKey } from '../keys.ts';
 import { digestOfSnapshot, type ToolCatalogSnapshot } from '../snapshot/snapshot.ts';
+import type { DigestMemos } from '../snapshot/digests.ts';
 import { catalogReceiptOf, type GenerationRecord, type PointerStore } from './store.ts';
 
 /** Why a publish was refused. `CAS_CONFLICT`: another publisher moved the pointer first. */
@@ -44,10 +45,12 @@ export interface PublishGuards {
 export class CatalogRegistry {
   readonly #retained = new Map<string, Map<number, number>>();
 
+  /** `memos`: the host's digest memos (src/memos.ts), which only save work; without them each snapshot digest is computed whole. */
   constructor(
     private readonly store: PointerStore,
     private readonly clock: Clock,
     private readonly sink: ObservationSink,
+    private readonly memos?: DigestMemos,
   ) {}
 
   /** The active generation of a key, or undefined before the first publish. */
@@ -203,7 +206,7 @@ export class CatalogRegistry {
       catalogGeneration: expectedGeneration + 1,
       status: snapshot.discoveryState === 'SNAPSHOT_PROVEN' ? 'ELIGIBLE' : 'UNVERSIONED_OBSERVATION',
       snapshot,
-      snapshotDigest: digestOfSnapshot(snapshot),
+      snapshotDigest: digestOfSnapshot(snapshot, this.memos),
       publishedAt: this.clock.now(),
       rolledBackFrom: null,
     };

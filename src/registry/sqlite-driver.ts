@@ -16,22 +16,17 @@ export type SqliteDriver = typeof Database;
 export const SQLITE_DRIVER_MODULE = 'better-sqlite3';
 
 const requireHere = createRequire(import.meta.url);
-const loaded = new Map<string, SqliteDriver>();
 
 /**
- * The driver, loaded once per process.
+ * The driver, loaded once per process by Node's own module cache (`require` returns the loaded
+ * module on every later call; this file keeps no state of its own).
  * @throws RegistryStoreError (NO_DRIVER) naming `path` when the module cannot be loaded.
  */
 export function sqliteDriver(path: string, moduleName = SQLITE_DRIVER_MODULE): SqliteDriver {
-  let driver = loaded.get(moduleName);
-  if (driver === undefined) {
-    try {
-      driver = requireHere(moduleName) as SqliteDriver;
-    } catch (error) {
-      const why = (error as { code?: unknown }).code === 'MODULE_NOT_FOUND' ? 'is not installed' : `cannot be loaded (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`;
-      throw new RegistryStoreError(path, 'NO_DRIVER', `${moduleName} ${why}; the SQLite store needs it: npm install better-sqlite3@^12.11.1 (13 needs Node 22)`);
-    }
-    loaded.set(moduleName, driver);
+  try {
+    return requireHere(moduleName) as SqliteDriver;
+  } catch (error) {
+    const why = (error as { code?: unknown }).code === 'MODULE_NOT_FOUND' ? 'is not installed' : `cannot be loaded (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`;
+    throw new RegistryStoreError(path, 'NO_DRIVER', `${moduleName} ${why}; the SQLite store needs it: npm install better-sqlite3@^12.11.1 (13 needs Node 22)`);
   }
-  return driver;
 }

@@ -3,7 +3,7 @@
  */
 import { hash } from 'node:crypto';
 import canonicalize from 'canonicalize';
-import { descriptorMemo } from '../validation/internal/bounded-memo.ts';
+import type { BoundedMemo } from '../bounded-memo.ts';
 
 /**
  * The RFC 8785 canonical form of a JSON value, exactly as the `canonicalize` package writes it
@@ -132,20 +132,15 @@ export function domainDigest(domain: string, value: unknown): string {
 }
 
 /**
- * Canonical texts by `JSON.stringify` text (a generational memo: bounded-memo.ts), half the
- * descriptor memos' size: its values are as large as its keys, and a warm rescan needs it only
- * where a page or descriptor digest misses.
+ * {@link jcs}, memoised in `memo` (canonical texts by `JSON.stringify` text: equal text means an
+ * equal JSON value, hence an equal canonical form; a host's `CoreMemos.canonicalTexts`). Servers
+ * resend the same descriptors on every scan, so this turns the recursive canonicalisation into one
+ * native stringify and a map lookup. Without a memo it is {@link jcs}.
  */
-const canonicalMemo = descriptorMemo<string>(0.5);
-
-/**
- * {@link jcs}, memoised by the value's `JSON.stringify` text: equal text means an equal JSON
- * value, hence an equal canonical form. Servers resend the same descriptors on every scan, so
- * this turns the recursive canonicalisation into one native stringify and a map lookup.
- */
-export function jcsMemo(value: unknown): string {
+export function jcsMemo(value: unknown, memo?: BoundedMemo<string>): string {
+  if (memo === undefined) return jcs(value);
   const known = typeof value === 'object' && value !== null ? KNOWN_TEXTS.get(value) : undefined;
-  return jcsMemoOfText(value, known ?? JSON.stringify(value));
+  return jcsMemoOfText(value, known ?? JSON.stringify(value), memo);
 }
 
 /**
@@ -168,7 +163,7 @@ export function rememberFrozenText(value: object, text: string): void {
  * {@link jcsMemo} of `value` whose `JSON.stringify` text the caller already has (`text` must be
  * exactly that; undefined for a value with no JSON form): the stringify is saved.
  */
-export function jcsMemoOfText(value: unknown, text: string | undefined): string {
-  if (text === undefined || (text === 'null' && value !== null)) return jcs(value);
-  return canonicalMemo.get(text, () => jcs(value));
+export function jcsMemoOfText(value: unknown, text: string | undefined, memo?: BoundedMemo<string>): string {
+  if (memo === undefined || text === undefined || (text === 'null' && value !== null)) return jcs(value);
+  return memo.get(text, () => jcs(value));
 }

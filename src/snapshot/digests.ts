@@ -1,13 +1,30 @@
 /**
  * The digests of `toolCatalogSnapshot.v1` (SPEC section 4). All are lowercase hex sha256.
+ *
+ * Each function takes an optional {@link DigestMemos} (a host's `CoreMemos`, src/memos.ts): with
+ * it, digests of descriptors and pages seen before are looked up instead of computed again (servers
+ * resend the same descriptors on every scan); without it, every digest is computed. The memos
+ * change no answer, only the work.
  */
 import { createHash } from 'node:crypto';
-import { BoundedMemo, descriptorMemo } from '../validation/internal/bounded-memo.ts';
+import type { BoundedMemo } from '../bounded-memo.ts';
 import { domainDigest, jcs, jcsMemo, jcsMemoOfText, sha256Hex, sortedKeys } from './canonical.ts';
 
+/** Where the digest functions keep what they computed: bounded memos, each owned by the caller. */
+export interface DigestMemos {
+  /** Descriptor digests by the tool's JSON text. */
+  readonly descriptorDigests: BoundedMemo<string>;
+  /** Page digests by (cursors, revision, the tools' descriptor digests). */
+  readonly pageDigests: BoundedMemo<string>;
+  /** Page roots by their page digests, concatenated. */
+  readonly pageRoots: BoundedMemo<string>;
+  /** Canonical (JCS) texts by `JSON.stringify` text ({@link jcsMemo}). */
+  readonly canonicalTexts: BoundedMemo<string>;
+}
+
 /** sha256("catsim.descriptor.v1\n" + JCS(tool exactly as sent, annotations and `_meta` included)). */
-export function descriptorDigest(tool: unknown): string {
-  return descriptorDigestOfText(tool, JSON.stringify(tool));
+export function descriptorDigest(tool: unknown, memos?: DigestMemos): string {
+  return descriptorDigestOfText(tool, JSON.stringify(tool), memos);
 }
 
 /**
@@ -15,20 +32,16 @@ export function descriptorDigest(tool: unknown): string {
  * (PageReply.toolTexts; `'null'` or undefined for a tool with no JSON form): the text is the
  * memo key, so the descriptor is not stringified again.
  */
-export function descriptorDigestOfText(tool: unknown, text: string | undefined): string {
+export function descriptorDigestOfText(tool: unknown, text: string | undefined, memos?: DigestMemos): string {
   if (text === 'null' && tool !== null) text = JSON.stringify(tool);
-  if (text === undefined) return sha256Hex(`catsim.descriptor.v1\n${jcsMemo(tool)}`);
-  return DESCRIPTOR_DIGESTS.get(text, () => sha256Hex(`catsim.descriptor.v1\n${jcsMemoOfText(tool, text)}`));
+  if (text === undefined) return sha256Hex(`catsim.descriptor.v1\n${jcsMemo(tool, memos?.canonicalTexts)}`);
+  const compute = (): string => sha256Hex(`catsim.descriptor.v1\n${jcsMemoOfText(tool, text, memos?.canonicalTexts)}`);
+  return memos === undefined ? compute() : memos.descriptorDigests.get(text, compute);
 }
 
-/** Descriptor digests by the tool's JSON text: servers resend the same descriptors every scan. */
-const DESCRIPTOR_DIGESTS = descriptorMemo<string>();
-/** Page digests by (cursors, revision, tools' JSON text). */
-const PAGE_DIGESTS = descriptorMemo<string>();
-
 /** Digest of a sub-schema (`inputSchema`, `outputSchema`), or null when the tool has none. */
-export function schemaDigest(schema: unknown): string | null {
-  return schema === undefined ? null : sha256Hex(`catsim.schema.v1\n${jcsMemo(schema)}`);
+export function schemaDigest(schema: unknown, memos?: DigestMemos): string | null {
+  return schema === undefined ? null : sha256Hex(`catsim.schema.v1\n${jcsMemo(schema, memos?.canonicalTexts)}`);
 }
 
 /** The fields a page digest covers: cursors as string or null, revision as integer or null. */
@@ -42,14 +55,16 @@ export interface PageDigestInput {
 }
 
 /** sha256("catsim.page.v1\n" + JCS({cursorIn, cursorOut, revision, tools})). */
-export function pageDigest(page: PageDigestInput): string {
+export function pageDigest(page: PageDigestInput, memos?: DigestMemos): string {
+  const compute = (): string => sha256Hex(`catsim.page.v1\n${canonicalPage(page, memos)}`);
+  if (memos === undefined) return compute();
   // Keyed by the cursors, the revision and the tools' descriptor digests (each a sha256 of the
   // tool's canonical form, itself memoised by the tool's text): 64 characters a tool instead of
   // the page's whole text, so the memo's keys stay small however large the descriptors are.
   const texts = page.toolTexts;
-  const digests = page.tools.map((tool, index) => (texts === undefined ? descriptorDigest(tool) : descriptorDigestOfText(tool, texts[index])));
+  const digests = page.tools.map((tool, index) => (texts === undefined ? descriptorDigest(tool, memos) : descriptorDigestOfText(tool, texts[index], memos)));
   const key = `${JSON.stringify([page.cursorIn, page.cursorOut, page.revision])}${digests.join(',')}`;
-  return PAGE_DIGESTS.get(key, () => sha256Hex(`catsim.page.v1\n${canonicalPage(page)}`));
+  return memos.pageDigests.get(key, compute);
 }
 
 /**
@@ -57,9 +72,10 @@ export function pageDigest(page: PageDigestInput): string {
  * texts. The four keys are already in JCS order (UTF-16 code units: "cursorIn" < "cursorOut" <
  * "revision" < "tools"), so the composition equals canonicalising the whole object.
  */
-function canonicalPage(page: PageDigestInput): string {
+function canonicalPage(page: PageDigestInput, memos: DigestMemos | undefined): string {
   const texts = page.toolTexts;
-  const tools = page.tools.map((tool, index) => (texts === undefined ? jcsMemo(tool) : jcsMemoOfText(tool, texts[index]))).join(',');
+  const memo = memos?.canonicalTexts;
+  const tools = page.tools.map((tool, index) => (texts === undefined ? jcsMemo(tool, memo) : jcsMemoOfText(tool, texts[index], memo))).join(',');
   return `{"cursorIn":${jcs(page.cursorIn)},"cursorOut":${jcs(page.cursorOut)},"revision":${jcs(page.revision)},"tools":[${tools}]}`;
 }
 
@@ -71,21 +87,18 @@ export const EMPTY_PAGE_ROOT = '0'.repeat(64);
  * starting from 32 zero bytes.
  * @throws TypeError when a digest is not 64 hex characters.
  */
-export function pageRoot(pageDigests: readonly string[]): string {
+export function pageRoot(pageDigests: readonly string[], memos?: DigestMemos): string {
   for (const digest of pageDigests) {
     if (!SHA256_HEX.test(digest)) throw new TypeError(`not a sha256 hex digest: ${digest}`);
   }
-  // Every digest is 64 characters now, so their concatenation names the list unambiguously.
-  return PAGE_ROOTS.get(pageDigests.join(''), () => foldPageRoot(pageDigests));
+  if (memos === undefined) return foldPageRoot(pageDigests);
+  // Every digest is 64 characters now, so their concatenation names the list unambiguously. A
+  // rescan that sees the same pages folds the same list, once to confirm the active generation
+  // and again when it builds a snapshot.
+  return memos.pageRoots.get(pageDigests.join(''), () => foldPageRoot(pageDigests));
 }
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
-
-/**
- * Page roots by their page digests, concatenated: a rescan that sees the same pages folds the
- * same list, once to confirm the active generation and again when it builds a snapshot.
- */
-const PAGE_ROOTS = new BoundedMemo<string>(1_024);
 
 function foldPageRoot(pageDigests: readonly string[]): string {
   let root = Buffer.alloc(32);
@@ -100,8 +113,8 @@ function foldPageRoot(pageDigests: readonly string[]): string {
  * carries the same tools), the rest as usual.
  * @throws TypeError / Error as {@link jcs} does for a value with no JSON form.
  */
-export function snapshotDigest(artifact: unknown): string {
-  return sha256Hex(`catsim.snapshot.v1\n${canonicalArtifact(artifact)}`);
+export function snapshotDigest(artifact: unknown, memos?: DigestMemos): string {
+  return sha256Hex(`catsim.snapshot.v1\n${canonicalArtifact(artifact, memos?.canonicalTexts)}`);
 }
 
 /**
@@ -110,7 +123,7 @@ export function snapshotDigest(artifact: unknown): string {
  * symbol left out; in a `tools` array, undefined and symbols become null. Anything that is not a
  * plain object with a `tools` array is canonicalised whole.
  */
-function canonicalArtifact(artifact: unknown): string {
+function canonicalArtifact(artifact: unknown, memo: BoundedMemo<string> | undefined): string {
   if (typeof artifact !== 'object' || artifact === null || Array.isArray(artifact) || typeof (artifact as { toJSON?: unknown }).toJSON === 'function') return jcs(artifact);
   const record = artifact as Record<string, unknown>;
   if (!Array.isArray(record.tools)) return jcs(artifact);
@@ -118,7 +131,7 @@ function canonicalArtifact(artifact: unknown): string {
   for (const key of sortedKeys(record)) {
     const value = record[key];
     if (value === undefined || typeof value === 'symbol') continue;
-    const text = key === 'tools' ? `[${(value as unknown[]).map((tool) => (tool === undefined || typeof tool === 'symbol' ? 'null' : snapshotToolText(tool) ?? jcsMemo(tool))).join(',')}]` : jcs(value);
+    const text = key === 'tools' ? `[${(value as unknown[]).map((tool) => (tool === undefined || typeof tool === 'symbol' ? 'null' : snapshotToolText(tool, memo) ?? jcsMemo(tool, memo))).join(',')}]` : jcs(value);
     members.push(`${jcs(key)}:${text}`);
   }
   return `{${members.join(',')}}`;
@@ -135,7 +148,7 @@ const SNAPSHOT_TOOL_KEYS = ['annotations', 'descriptorDigest', 'effectClass', 'i
  * canonicalises the tool whole, for anything but a plain object with exactly those members
  * (none of them undefined, a symbol or a function, which JCS would leave out or reject).
  */
-function snapshotToolText(tool: unknown): string | undefined {
+function snapshotToolText(tool: unknown, memo: BoundedMemo<string> | undefined): string | undefined {
   if (typeof tool !== 'object' || tool === null || Object.getPrototypeOf(tool) !== Object.prototype) return undefined;
   const record = tool as Record<string, unknown>;
   if (Object.keys(record).length !== SNAPSHOT_TOOL_KEYS.length || typeof record.toJSON === 'function') return undefined;
@@ -144,7 +157,7 @@ function snapshotToolText(tool: unknown): string | undefined {
     if (!Object.hasOwn(record, key)) return undefined;
     const value = record[key];
     if (value === undefined || typeof value === 'symbol' || typeof value === 'function') return undefined;
-    text += `${text.length > 1 ? ',' : ''}"${key}":${key === 'source' ? jcsMemo(value) : jcs(value)}`;
+    text += `${text.length > 1 ? ',' : ''}"${key}":${key === 'source' ? jcsMemo(value, memo) : jcs(value)}`;
   }
   return `${text}}`;
 }

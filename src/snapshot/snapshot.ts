@@ -7,8 +7,9 @@ import type { PageRecord } from '../discovery/scan.ts';
 import type { CatalogKey } from '../keys.ts';
 import { checkTools, toolName, type ContentChecks, type ToolVerdict } from '../validation/content-checks.ts';
 import { effectClassOf, trustDigest, type EffectClass, type TrustConfig } from '../validation/trust.ts';
-import { descriptorMemo } from '../validation/internal/bounded-memo.ts';
-import { descriptorDigest, descriptorDigestOfText, pageRoot, schemaDigest, snapshotDigest } from './digests.ts';
+import type { BoundedMemo } from '../bounded-memo.ts';
+import type { ValidationMemos } from '../validation/validation-memos.ts';
+import { descriptorDigest, descriptorDigestOfText, pageRoot, schemaDigest, snapshotDigest, type DigestMemos } from './digests.ts';
 import { rememberFrozenText } from './canonical.ts';
 
 /**
@@ -77,19 +78,33 @@ export interface SnapshotInput {
 }
 
 /**
- * Freezes a complete scan into a snapshot, running the per-tool content checks of SPEC section 5.
- * `contentChecks` is an internal seam (src/internal/seams.ts): the reference `checkTools` unless
- * a checker-validation mutant's host passes its own.
+ * What building a snapshot memoises (a host's `CoreMemos`, src/memos.ts): the digests, the
+ * (input, output) schema digests by descriptor text, and the content checks' verdicts and compiles.
  */
-export function buildSnapshot(input: SnapshotInput, contentChecks: ContentChecks = checkTools): ToolCatalogSnapshot {
+export interface SnapshotMemos extends DigestMemos {
+  /**
+   * The (input, output) schema digests by the descriptor's JSON text: equal text means equal
+   * schemas, and servers resend the same descriptors every scan, so neither schema is stringified
+   * or hashed again.
+   */
+  readonly schemaDigests: BoundedMemo<readonly [string | null, string | null]>;
+  readonly validation: ValidationMemos;
+}
+
+/**
+ * Freezes a complete scan into a snapshot, running the per-tool content checks of SPEC section 5,
+ * with the caller's `memos`. `contentChecks` is an internal seam (src/internal/seams.ts): the
+ * reference `checkTools` unless a checker-validation mutant's host passes its own.
+ */
+export function buildSnapshot(input: SnapshotInput, memos: SnapshotMemos, contentChecks: ContentChecks = checkTools): ToolCatalogSnapshot {
   const sources = input.pages.flatMap((page) => page.tools);
   // The descriptors' texts as received, where the page source kept them: no stringify again.
   const texts: (string | undefined)[] = input.pages.flatMap((page): readonly (string | undefined)[] => page.toolTexts ?? page.tools.map(() => undefined));
   const digests = sources.map((source, index) => {
     const text = texts[index];
-    return text === undefined ? descriptorDigest(source) : descriptorDigestOfText(source, text);
+    return text === undefined ? descriptorDigest(source, memos) : descriptorDigestOfText(source, text, memos);
   });
-  const verdicts = contentChecks(sources, digests, input.trust);
+  const verdicts = contentChecks(sources, digests, input.trust, memos.validation);
   // The descriptors are frozen with the snapshot below: their kept texts serve its digest.
   sources.forEach((source, index) => {
     const text = texts[index];
@@ -108,17 +123,17 @@ export function buildSnapshot(input: SnapshotInput, contentChecks: ContentChecks
     policyEpoch: input.policyEpoch,
     trustConfigDigest: trustDigest(input.trust),
     sourceRevision: input.sourceRevision,
-    pageRoot: pageRoot(input.pages.map((page) => page.pageDigest)),
+    pageRoot: pageRoot(input.pages.map((page) => page.pageDigest), memos),
     pages: input.pages.map((page) => ({ cursorIn: page.cursorIn, cursorOut: page.cursorOut, digest: page.pageDigest })),
     expiresAt: input.discoveryStartedAt + input.generationTtlMs,
-    tools: sources.map((source, index) => snapshotTool(source, digests[index] as string, verdicts[index] as ToolVerdict, input.trust, texts[index])),
+    tools: sources.map((source, index) => snapshotTool(source, digests[index] as string, verdicts[index] as ToolVerdict, input.trust, texts[index], memos)),
   });
 }
 
-function snapshotTool(source: unknown, digest: string, verdict: ToolVerdict, trust: TrustConfig, text: string | undefined): SnapshotTool {
+function snapshotTool(source: unknown, digest: string, verdict: ToolVerdict, trust: TrustConfig, text: string | undefined, memos: SnapshotMemos): SnapshotTool {
   const record = (typeof source === 'object' && source !== null ? source : {}) as Record<string, unknown>;
   const name = toolName(source);
-  const [inputSchemaDigest, outputSchemaDigest] = text === undefined ? schemaDigestsOf(record) : SCHEMA_DIGESTS.get(text, () => schemaDigestsOf(record));
+  const [inputSchemaDigest, outputSchemaDigest] = text === undefined ? schemaDigestsOf(record, memos) : memos.schemaDigests.get(text, () => schemaDigestsOf(record, memos));
   return {
     name,
     descriptorDigest: digest,
@@ -132,15 +147,8 @@ function snapshotTool(source: unknown, digest: string, verdict: ToolVerdict, tru
   };
 }
 
-/**
- * The (input, output) schema digests by the descriptor's JSON text: equal text means equal
- * schemas, and servers resend the same descriptors every scan, so neither schema is stringified
- * or hashed again.
- */
-const SCHEMA_DIGESTS = descriptorMemo<readonly [string | null, string | null]>();
-
-function schemaDigestsOf(record: Record<string, unknown>): readonly [string | null, string | null] {
-  return [schemaDigest(record.inputSchema), schemaDigest(record.outputSchema)];
+function schemaDigestsOf(record: Record<string, unknown>, memos: DigestMemos): readonly [string | null, string | null] {
+  return [schemaDigest(record.inputSchema, memos), schemaDigest(record.outputSchema, memos)];
 }
 
 /** The end of a sentence: `.`, `!` or `?` (kept in the sentence) before whitespace. */
@@ -155,9 +163,9 @@ export function shortDescription(description: unknown): string {
   return sentence.length <= 120 ? sentence : `${sentence.slice(0, 119)}…`;
 }
 
-/** The digest of a snapshot artifact (SPEC section 4). */
-export function digestOfSnapshot(snapshot: ToolCatalogSnapshot): string {
-  return snapshotDigest(snapshot);
+/** The digest of a snapshot artifact (SPEC section 4); `memos` (a host's) only save work. */
+export function digestOfSnapshot(snapshot: ToolCatalogSnapshot, memos?: DigestMemos): string {
+  return snapshotDigest(snapshot, memos);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

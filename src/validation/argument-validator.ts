@@ -8,36 +8,29 @@
  * a broken invariant in the caller, not a bad server.
  */
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { compilePinned } from './internal/ajv-pool.ts';
-import { VALIDATOR_MEMO_ENTRIES, validatorMemo } from './internal/bounded-memo.ts';
 import { pinSchema } from './internal/pinned-schema.ts';
 import { validationDigest, type TrustConfig } from './trust.ts';
+import type { ValidationMemos } from './validation-memos.ts';
 
 /** The outcome of one argument check. */
 export type ArgumentVerdict = { ok: true } | { ok: false; errors: string[] };
 
-/**
- * Compiled validators this memo keeps at most by default (two generations of half as many:
- * bounded-memo.ts; `setValidatorMemoEntries` resizes it with the compile memo).
- */
-export const COMPILED_VALIDATORS_MAX = VALIDATOR_MEMO_ENTRIES;
-
 const OK: ArgumentVerdict = Object.freeze({ ok: true });
 
 /** Validates `tools/call` arguments against pinned input schemas. */
-/**
- * Compiled validators of the whole process, keyed by `${validationDigest}:${descriptorDigest}`:
- * a validator is a pure function of the pinned schema, so every host (a campaign builds one per
- * round) shares the compile of a descriptor it has seen before.
- */
-const compiled = validatorMemo<ValidateFunction>(0.5);
-
 export class ArgumentValidator {
   readonly #trust: TrustConfig;
+  readonly #memos: ValidationMemos;
 
-  /** `trust`: the configuration whose accepted dialects pin the schemas (SPEC section 5). */
-  constructor(trust: TrustConfig) {
+  /**
+   * `trust`: the configuration whose accepted dialects pin the schemas (SPEC section 5).
+   * `memos`: where compiled validators are kept, keyed by `${validationDigest}:${descriptorDigest}`
+   * (a validator is a pure function of the pinned schema, so hosts that share their memos, as a
+   * campaign's per-round hosts do, share the compile of a descriptor seen before).
+   */
+  constructor(trust: TrustConfig, memos: ValidationMemos) {
     this.#trust = trust;
+    this.#memos = memos;
   }
 
   /**
@@ -55,7 +48,7 @@ export class ArgumentValidator {
    *   reference outside the document: ajv never fetches, it throws).
    */
   validate(descriptorDigest: string, inputSchema: unknown, args: unknown): ArgumentVerdict {
-    const check = compiled.get(`${validationDigest(this.#trust)}:${descriptorDigest}`, () => this.#compile(descriptorDigest, inputSchema));
+    const check = this.#memos.argumentValidators.get(`${validationDigest(this.#trust)}:${descriptorDigest}`, () => this.#compile(descriptorDigest, inputSchema));
     return check(args) ? OK : { ok: false, errors: describeErrors(check.errors ?? []) };
   }
 
@@ -63,7 +56,7 @@ export class ArgumentValidator {
     const isObject = typeof inputSchema === 'object' && inputSchema !== null && !Array.isArray(inputSchema);
     const pinned = isObject ? pinSchema(inputSchema as Record<string, unknown>, this.#trust) : null;
     if (pinned === null) throw new TypeError(`descriptor ${descriptorDigest}: input schema has no accepted JSON Schema dialect`);
-    return compilePinned(pinned.schema, pinned.dialect, this.#trust);
+    return this.#memos.schemas.compilePinned(pinned.schema, pinned.dialect, this.#trust);
   }
 }
 

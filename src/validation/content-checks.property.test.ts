@@ -2,9 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { descriptorDigest } from '../snapshot/digests.ts';
 import { checkTools, type ToolVerdict } from './content-checks.ts';
-import { VERDICT_MEMO } from './internal/verdict-memo.ts';
 import { REFERENCE_TOOLS, schemaOfDepth, tool } from './testing/support.ts';
 import { DEFAULT_TRUST } from './trust.ts';
+import { ValidationMemos } from './validation-memos.ts';
 
 /**
  * Descriptors drawn into the generated catalogs: good ones, one per failure reason, and names
@@ -26,14 +26,16 @@ const POOL: readonly unknown[] = [
   tool('big', { type: 'object' }, { description: 'x'.repeat(70_000) }),
   { name: 7, inputSchema: { type: 'object' } },
 ];
-const DIGESTS = POOL.map(descriptorDigest);
+const DIGESTS = POOL.map((tool) => descriptorDigest(tool));
+/** The memos the checks run with (a host's default sizes); the properties clear the verdicts to start cold. */
+const MEMOS = new ValidationMemos(16_384, 1_000);
 
 // Fixed seed: CI runs the same cases every time; change the seed to explore, then pin a failure.
 const PARAMS = { seed: 20261130, numRuns: 100 };
 const catalog = fc.array(fc.nat({ max: POOL.length - 1 }), { maxLength: 12 });
 
 function check(indices: readonly number[]): ToolVerdict[] {
-  return checkTools(indices.map((index) => POOL[index]), indices.map((index) => DIGESTS[index] as string), DEFAULT_TRUST);
+  return checkTools(indices.map((index) => POOL[index]), indices.map((index) => DIGESTS[index] as string), DEFAULT_TRUST, MEMOS);
 }
 
 /** Verdicts grouped by descriptor digest, each group sorted: the order-free view of a catalog's verdicts. */
@@ -46,9 +48,9 @@ function byDescriptor(indices: readonly number[], verdicts: readonly ToolVerdict
 describe('content-check properties (fast-check, fixed seed)', () => {
   it('gives the same verdicts with a cold memo, a memo warmed by another catalog, and twice in a row', () => {
     fc.assert(fc.property(catalog, catalog, (indices, warmUp) => {
-      VERDICT_MEMO.clear();
+      MEMOS.verdicts.clear();
       const cold = check(indices);
-      VERDICT_MEMO.clear();
+      MEMOS.verdicts.clear();
       check(warmUp);
       expect(check(indices)).toEqual(cold);
       expect(check(indices)).toEqual(cold);
@@ -58,10 +60,10 @@ describe('content-check properties (fast-check, fixed seed)', () => {
   it('gives each descriptor the same verdicts when the catalog is checked in reverse order, cold or warm', () => {
     fc.assert(fc.property(catalog, (indices) => {
       const reversed = [...indices].reverse();
-      VERDICT_MEMO.clear();
+      MEMOS.verdicts.clear();
       const forward = byDescriptor(indices, check(indices));
       expect(byDescriptor(reversed, check(reversed))).toEqual(forward);
-      VERDICT_MEMO.clear();
+      MEMOS.verdicts.clear();
       expect(byDescriptor(reversed, check(reversed))).toEqual(forward);
     }), PARAMS);
   });

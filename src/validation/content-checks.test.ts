@@ -2,10 +2,12 @@ import http from 'node:http';
 import https from 'node:https';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { checkTools, type ToolVerdict } from './content-checks.ts';
-import { ajvFor } from './internal/ajv-pool.ts';
-import { VERDICT_MEMO } from './internal/verdict-memo.ts';
 import { REFERENCE_TOOLS, schemaOfDepth, tool, verdicts } from './testing/support.ts';
 import { DEFAULT_TRUST, DIALECT_2020_12, DIALECT_DRAFT_07, type TrustConfig } from './trust.ts';
+import { ValidationMemos } from './validation-memos.ts';
+
+/** The memos of the tests that look into them (at a host's default sizes). */
+const MEMOS = new ValidationMemos(16_384, 1_000);
 
 const DRAFT_04 = 'http://json-schema.org/draft-04/schema#';
 const OBJECT = { type: 'object' };
@@ -133,16 +135,16 @@ describe('$ref closure', () => {
   it('never touches the network: no loadSchema on any ajv instance, no fetch, no http(s) request', () => {
     const fetchSpy = vi.spyOn(globalThis, 'fetch');
     const requestSpies = [vi.spyOn(http, 'request'), vi.spyOn(http, 'get'), vi.spyOn(https, 'request'), vi.spyOn(https, 'get')];
-    VERDICT_MEMO.clear();
+    MEMOS.verdicts.clear();
     const remote = [
       tool('r1', { $ref: 'https://example.com/s.json', type: 'object' }),
       // Only ajv sees this one (the index finds the anchor): ajv must throw, not fetch.
       tool('r2', { $id: 'https://example.com/r.json', type: 'object', properties: { p: { type: 'array', prefixItems: [{ $anchor: 'a', type: 'string' }] }, a: { $ref: '#a' } } }),
     ];
-    expect(verdicts(remote)).toEqual(['REMOTE_REF', 'UNRESOLVED_REF']);
+    expect(verdicts(remote, DEFAULT_TRUST, MEMOS)).toEqual(['REMOTE_REF', 'UNRESOLVED_REF']);
     expect(fetchSpy).not.toHaveBeenCalled();
     for (const spy of requestSpies) expect(spy).not.toHaveBeenCalled();
-    for (const dialect of ['2020-12', 'draft-07'] as const) expect(ajvFor(dialect, DEFAULT_TRUST).opts.loadSchema).toBeUndefined();
+    for (const dialect of ['2020-12', 'draft-07'] as const) expect(MEMOS.schemas.ajvFor(dialect, DEFAULT_TRUST).opts.loadSchema).toBeUndefined();
   });
 });
 
@@ -182,8 +184,8 @@ describe('roots, sizes and depths', () => {
   it('never throws on nesting deeper than the stack, whichever limit catches it', () => {
     const deep = tool('a', schemaOfDepth(30_000));
     // No digest: JCS itself would overflow the stack on this input, and the memo is bypassed.
-    expect(checkTools([deep], [], DEFAULT_TRUST)).toEqual(['OVERSIZED_DESCRIPTOR']);
-    expect(checkTools([deep], [], { ...DEFAULT_TRUST, descriptorBytesMax: 10_000_000 })).toEqual(['SCHEMA_TOO_DEEP']);
+    expect(checkTools([deep], [], DEFAULT_TRUST, MEMOS)).toEqual(['OVERSIZED_DESCRIPTOR']);
+    expect(checkTools([deep], [], { ...DEFAULT_TRUST, descriptorBytesMax: 10_000_000 }, MEMOS)).toEqual(['SCHEMA_TOO_DEEP']);
   });
 });
 
@@ -201,11 +203,12 @@ describe('schema validity under the pinned dialect (ajv, validateSchema)', () =>
   });
 
   it('keeps the ajv instances clean: a schema claiming a meta-schema $id does not break the next tools', () => {
-    VERDICT_MEMO.clear();
+    // One set of memos for both: the next tools compile on the instances the hijack compiled on.
+    MEMOS.verdicts.clear();
     const hijack = tool('a', { $schema: DIALECT_DRAFT_07, $id: 'http://json-schema.org/draft-07/schema#', type: 'object' });
-    expect(verdicts([hijack])).toEqual(['ok']);
-    VERDICT_MEMO.clear();
-    expect(verdicts(REFERENCE_TOOLS.memory)).toEqual(Array(9).fill('ok'));
+    expect(verdicts([hijack], DEFAULT_TRUST, MEMOS)).toEqual(['ok']);
+    MEMOS.verdicts.clear();
+    expect(verdicts(REFERENCE_TOOLS.memory, DEFAULT_TRUST, MEMOS)).toEqual(Array(9).fill('ok'));
   });
 });
 
@@ -222,7 +225,7 @@ describe('descriptor shape and names', () => {
       ['icons not an array', tool('a', OBJECT, { icons: {} }), 'MALFORMED_DESCRIPTOR'],
     ]);
     // Values with no JSON form cannot reach JCS either, so these are checked without a digest.
-    expect(checkTools([tool('a', { type: 'object', default: undefined }), tool('b', { type: 'object', maximum: 10n })], [], DEFAULT_TRUST))
+    expect(checkTools([tool('a', { type: 'object', default: undefined }), tool('b', { type: 'object', maximum: 10n })], [], DEFAULT_TRUST, MEMOS))
       .toEqual(['MALFORMED_DESCRIPTOR', 'MALFORMED_DESCRIPTOR']);
   });
 
@@ -280,13 +283,13 @@ describe('order of checks: the first failing one wins', () => {
 
 describe('verdict memo', () => {
   it('is bounded: two generations at most, the older one forgotten when the young one fills', () => {
-    VERDICT_MEMO.clear();
-    const generation = VERDICT_MEMO.generationMax;
+    MEMOS.verdicts.clear();
+    const generation = MEMOS.verdicts.generationMax;
     const tools = Array.from({ length: 2 * generation + 5 }, (_, index) => tool(`bad name ${index}`, OBJECT));
     const digests = tools.map((_, index) => `digest-${index}`);
-    expect(new Set(checkTools(tools, digests, DEFAULT_TRUST))).toEqual(new Set(['BAD_NAME']));
+    expect(new Set(checkTools(tools, digests, DEFAULT_TRUST, MEMOS))).toEqual(new Set(['BAD_NAME']));
     // The first generation was dropped; the second is old, 5 entries are young.
-    expect(VERDICT_MEMO.size).toBe(generation + 5);
+    expect(MEMOS.verdicts.size).toBe(generation + 5);
   });
 
   it('is keyed by trust digest as well: another trust configuration gets its own verdict', () => {

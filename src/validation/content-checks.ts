@@ -27,18 +27,17 @@
  * 2026-07-28 lifts that restriction; the rule must follow when the core negotiates that version.
  */
 import { MissingRefError } from 'ajv';
-import { compilePinned } from './internal/ajv-pool.ts';
 import { jsonDepth, measureJson } from './internal/json-measure.ts';
 import { pinSchema, type PinnedSchema } from './internal/pinned-schema.ts';
 import { missingRefProblem, refProblems } from './internal/ref-closure.ts';
-import { VERDICT_MEMO } from './internal/verdict-memo.ts';
 import { validationDigest, type TrustConfig } from './trust.ts';
+import type { ValidationMemos } from './validation-memos.ts';
 import type { ToolQuarantineReason, ToolVerdict } from './verdicts.ts';
 
 export type { ToolQuarantineReason, ToolVerdict } from './verdicts.ts';
 
 /** The shape of {@link checkTools}: verdicts for every tool of one snapshot, in order. */
-export type ContentChecks = (tools: readonly unknown[], descriptorDigests: readonly string[], trust: TrustConfig) => ToolVerdict[];
+export type ContentChecks = (tools: readonly unknown[], descriptorDigests: readonly string[], trust: TrustConfig, memos: ValidationMemos) => ToolVerdict[];
 
 /** The protocol's tool-name rule (2025-11-25 tools.mdx; SDK toolNameValidation): 1-128 of `A-Za-z0-9._-`. */
 export const TOOL_NAME_PATTERN = /^[A-Za-z0-9._-]{1,128}$/;
@@ -58,18 +57,19 @@ export function toolName(tool: unknown): string {
  * Verdicts for every tool of one snapshot, in the same order. `descriptorDigests[i]` must be
  * `descriptorDigest(tools[i])` (SPEC section 4): it tells identical duplicates apart and keys the
  * verdict memo (with the trust digest), so a wrong digest would return another tool's verdict.
- * A tool without a digest is checked without the memo. Never throws for any JSON input.
+ * A tool without a digest is checked without the memo. `memos`: the caller's verdict memo and
+ * schema compiler (a host's `CoreMemos.validation`). Never throws for any JSON input.
  */
-export function checkTools(tools: readonly unknown[], descriptorDigests: readonly string[], trust: TrustConfig): ToolVerdict[] {
+export function checkTools(tools: readonly unknown[], descriptorDigests: readonly string[], trust: TrustConfig, memos: ValidationMemos): ToolVerdict[] {
   const trustKey = validationDigest(trust);
-  const verdicts = tools.map((tool, index) => memoisedVerdict(tool, descriptorDigests[index], trustKey, trust));
+  const verdicts = tools.map((tool, index) => memoisedVerdict(tool, descriptorDigests[index], trustKey, trust, memos));
   markDuplicates(tools, descriptorDigests, verdicts);
   return verdicts;
 }
 
-function memoisedVerdict(tool: unknown, digest: string | undefined, trustKey: string, trust: TrustConfig): ToolVerdict {
-  if (digest === undefined) return checkOne(tool, trust);
-  return VERDICT_MEMO.get(`${trustKey}:${digest}`, () => checkOne(tool, trust));
+function memoisedVerdict(tool: unknown, digest: string | undefined, trustKey: string, trust: TrustConfig, memos: ValidationMemos): ToolVerdict {
+  if (digest === undefined) return checkOne(tool, trust, memos);
+  return memos.verdicts.get(`${trustKey}:${digest}`, () => checkOne(tool, trust, memos));
 }
 
 /** A descriptor whose protocol fields have the right JSON types. */
@@ -79,14 +79,14 @@ interface DescriptorShape {
   outputSchema?: unknown;
 }
 
-function checkOne(tool: unknown, trust: TrustConfig): ToolVerdict {
+function checkOne(tool: unknown, trust: TrustConfig, memos: ValidationMemos): ToolVerdict {
   if (!isDescriptorShape(tool)) return 'MALFORMED_DESCRIPTOR';
   // One walk serves two steps; it stops at the byte limit, so a non-JSON value beyond it is not seen.
   const size = measureJson(tool, trust.descriptorBytesMax);
   if (size.kind === 'not-json') return 'MALFORMED_DESCRIPTOR';
   if (!TOOL_NAME_PATTERN.test(tool.name)) return 'BAD_NAME';
   if (size.kind === 'over') return 'OVERSIZED_DESCRIPTOR';
-  return checkSchemas(tool.outputSchema === undefined ? [tool.inputSchema] : [tool.inputSchema, tool.outputSchema], trust);
+  return checkSchemas(tool.outputSchema === undefined ? [tool.inputSchema] : [tool.inputSchema, tool.outputSchema], trust, memos);
 }
 
 /** Optional protocol fields and the JSON type each must have when present. */
@@ -105,12 +105,12 @@ function isDescriptorShape(tool: unknown): tool is DescriptorShape {
 }
 
 /** Steps 4 to 9, each over every schema of the tool before the next. */
-function checkSchemas(schemas: readonly unknown[], trust: TrustConfig): ToolVerdict {
+function checkSchemas(schemas: readonly unknown[], trust: TrustConfig, memos: ValidationMemos): ToolVerdict {
   if (schemas.some((schema) => jsonDepth(schema) > trust.schemaDepthMax)) return 'SCHEMA_TOO_DEEP';
   if (!schemas.every(isObjectRootSchema)) return 'NON_OBJECT_ROOT';
   const pinned = schemas.map((schema) => pinSchema(schema, trust));
   if (!pinned.every((schema) => schema !== null)) return 'UNKNOWN_DIALECT';
-  return closureVerdict(pinned) ?? compileVerdict(pinned, trust);
+  return closureVerdict(pinned) ?? compileVerdict(pinned, trust, memos);
 }
 
 function isObjectRootSchema(schema: unknown): schema is Record<string, unknown> {
@@ -124,18 +124,18 @@ function closureVerdict(pinned: readonly PinnedSchema[]): ToolQuarantineReason |
   return null;
 }
 
-function compileVerdict(pinned: readonly PinnedSchema[], trust: TrustConfig): ToolVerdict {
+function compileVerdict(pinned: readonly PinnedSchema[], trust: TrustConfig, memos: ValidationMemos): ToolVerdict {
   for (const schema of pinned) {
-    const problem = compileProblem(schema, trust);
+    const problem = compileProblem(schema, trust, memos);
     if (problem !== null) return problem;
   }
   return 'ok';
 }
 
 /** Compiles only to learn whether ajv accepts the schema; the gate compiles its own validator. */
-function compileProblem(pinned: PinnedSchema, trust: TrustConfig): ToolQuarantineReason | null {
+function compileProblem(pinned: PinnedSchema, trust: TrustConfig, memos: ValidationMemos): ToolQuarantineReason | null {
   try {
-    compilePinned(pinned.schema, pinned.dialect, trust);
+    memos.schemas.compilePinned(pinned.schema, pinned.dialect, trust);
     return null;
   } catch (error) {
     return error instanceof MissingRefError ? missingRefProblem(error.missingRef, pinned.index) : 'INVALID_SCHEMA';

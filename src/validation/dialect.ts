@@ -34,7 +34,7 @@ export function normaliseDialectUri(uri: string): string {
   return withoutFragment.startsWith(insecure) ? `https://json-schema.org/${withoutFragment.slice(insecure.length)}` : withoutFragment;
 }
 
-const KNOWN_DIALECTS = new Map<string, Dialect>([
+const KNOWN_DIALECTS: ReadonlyMap<string, Dialect> = new Map<string, Dialect>([
   [normaliseDialectUri(DIALECT_2020_12), '2020-12'],
   [normaliseDialectUri(DIALECT_DRAFT_07), 'draft-07'],
 ]);

@@ -1,6 +1,6 @@
 /**
  * The per-tool verdicts of the content checks (SPEC section 5), in a module of their own so that
- * `content-checks.ts` and its verdict memo (`internal/verdict-memo.ts`) both read them without
+ * `content-checks.ts` and its verdict memo (`validation-memos.ts`) both read them without
  * importing each other. `content-checks.ts` re-exports both types.
  */
 

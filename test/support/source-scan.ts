@@ -154,3 +154,60 @@ export function typeScriptFiles(root: string, dir: string): string[] {
     return entry.name.endsWith('.ts') ? [path] : [];
   });
 }
+
+/** One module-level declaration that holds state of its own. */
+export interface ModuleState {
+  /** 1-based line. */
+  line: number;
+  /** The declared name and why it counts, e.g. `memo: new BoundedMemo()`. */
+  what: string;
+}
+
+/** Constructors whose instances hold nothing of their own: a weak map's entries live and die with their key objects. */
+const STATELESS_CONSTRUCTORS = new Set(['WeakMap', 'WeakSet', 'RegExp', 'TextEncoder', 'TextDecoder']);
+
+/** Collections that are constant when their declared type is the readonly view (`ReadonlyMap<...>`, `ReadonlySet<...>`). */
+const READONLY_VIEWS: Record<string, string> = { Map: 'ReadonlyMap', Set: 'ReadonlySet' };
+
+/** Factories that hand out a cache: a module-level call to one keeps state for the whole process. */
+const CACHE_FACTORY = /memo|cache|pool/i;
+
+/** Why the module-level declaration `declaration` (of a `let`/`var` list when `mutable`) holds state, or undefined when it does not. */
+function stateOf(declaration: ts.VariableDeclaration, mutable: boolean): string | undefined {
+  const name = declaration.name.getText();
+  const init = declaration.initializer;
+  if (mutable) return `${name}: a module-level ${declaration.parent.flags & ts.NodeFlags.Let ? 'let' : 'var'}`;
+  if (init === undefined) return undefined;
+  if (ts.isNewExpression(init)) {
+    const built = init.expression.getText();
+    if (STATELESS_CONSTRUCTORS.has(built)) return undefined;
+    const view = READONLY_VIEWS[built];
+    if (view !== undefined && declaration.type !== undefined && declaration.type.getText().startsWith(`${view}<`)) return undefined;
+    return `${name}: new ${built}()${view === undefined ? '' : ` (declare it ${view}<...> if it is constant)`}`;
+  }
+  if (ts.isCallExpression(init) && CACHE_FACTORY.test(init.expression.getText())) return `${name}: ${init.expression.getText()}()`;
+  if ((ts.isArrayLiteralExpression(init) && init.elements.length === 0) || (ts.isObjectLiteralExpression(init) && init.properties.length === 0)) return `${name}: an empty ${ts.isArrayLiteralExpression(init) ? 'array' : 'object'} to fill`;
+  return undefined;
+}
+
+/**
+ * The module-level declarations of `source` that hold process-wide mutable state: a `let` or
+ * `var`; a `const` built with `new` (a memo, a pool, a `Map` or `Set` not declared as its
+ * readonly view), except weak maps and sets, whose entries belong to their key objects; a
+ * `const` a cache factory (`...Memo()`, `...Cache()`, `...Pool()`) returns; an empty array or
+ * object literal (a container to fill). Declarations inside functions and classes are not module
+ * level and never count. What this cannot see: a non-empty literal that is mutated later.
+ */
+export function moduleState(source: string, fileName = 'file.ts'): ModuleState[] {
+  const file = parse(source, fileName);
+  const found: ModuleState[] = [];
+  for (const statement of file.statements) {
+    if (!ts.isVariableStatement(statement)) continue;
+    const mutable = (statement.declarationList.flags & (ts.NodeFlags.Let | ts.NodeFlags.Const)) !== ts.NodeFlags.Const;
+    for (const declaration of statement.declarationList.declarations) {
+      const what = stateOf(declaration, mutable);
+      if (what !== undefined) found.push({ line: file.getLineAndCharacterOfPosition(declaration.getStart(file)).line + 1, what });
+    }
+  }
+  return found;
+}

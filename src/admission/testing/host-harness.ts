@@ -15,6 +15,7 @@ import { ConnectedPageSource } from '../../discovery/connected-source.ts';
 import type { CatalogRefresher } from '../../discovery/refresher.ts';
 import { CatalogHost, type HostConfig } from '../../host.ts';
 import type { AudienceClass, CatalogKey } from '../../keys.ts';
+import type { CoreMemos } from '../../memos.ts';
 import type { Observation } from '../../ports.ts';
 import { InMemoryRegistryStore, type GenerationRecord, type RegistryStore } from '../../registry/store.ts';
 import { DEFAULT_TRUST, type EffectClass } from '../../validation/trust.ts';
@@ -49,6 +50,8 @@ export interface HarnessOptions {
    * `config.storePath` is set (the host then opens, and on `stop()` closes, the SQLite store there).
    */
   store?: RegistryStore;
+  /** Memos shared with other hosts (`HostPorts.memos`). Default: none, the host builds its own. */
+  memos?: CoreMemos;
 }
 
 /** A started harness. */
@@ -98,7 +101,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   };
   const events: (Observation & { t: number })[] = [];
   const host = new CatalogHost(
-    { clock: time, scheduler: time, random: { next: () => 0.5 }, sink: { emit: (event) => events.push({ ...event, t: time.now() }) }, store: options.store ?? (options.config?.storePath === undefined ? new InMemoryRegistryStore() : undefined) },
+    { clock: time, scheduler: time, random: { next: () => 0.5 }, sink: { emit: (event) => events.push({ ...event, t: time.now() }) }, store: options.store ?? (options.config?.storePath === undefined ? new InMemoryRegistryStore() : undefined), ...(options.memos === undefined ? {} : { memos: options.memos }) },
     {
       limits: { pageCountMax: 8, byteCountMax: 1_000_000, scanTimeoutMs: 10_000 },
       refresh: { refreshIntervalMs: 1_000_000, retryBackoffMsBase: 10, retryBackoffMsMax: 10, listChangedDelayMs: 20, generationTtlMs: 100_000 },

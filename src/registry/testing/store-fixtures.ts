@@ -4,6 +4,7 @@
  * them too. Not part of the library.
  */
 import { LeaseIssuer, type SignedLease } from '../../admission/lease.ts';
+import { CoreMemos } from '../../memos.ts';
 import { pageDigest } from '../../snapshot/digests.ts';
 import { buildSnapshot, digestOfSnapshot } from '../../snapshot/snapshot.ts';
 import { DEFAULT_TRUST } from '../../validation/trust.ts';
@@ -12,6 +13,9 @@ import { catalogReceiptOf, type CallReceipt, type CatalogReceipt, type Generatio
 /** The catalog key every fixture uses, and its store key. */
 export const KEY = { identity: 'fp:a', tenant: 'acme', role: 'dev' };
 export const STORE_KEY = 'fp:a|acme.dev';
+
+/** The memos the fixtures' snapshots are built with. */
+const MEMOS = new CoreMemos();
 
 /**
  * Generation `generation` of {@link STORE_KEY}: one page with the tools named `toolNames` at
@@ -24,7 +28,7 @@ export function generationAt(generation: number, revision: number | null, toolNa
     discoveryState: revision === null ? 'UNVERSIONED_OBSERVATION' : 'SNAPSHOT_PROVEN',
     discoveryStartedAt: 100, policyEpoch: 1, sourceRevision: revision, generationTtlMs: 1_000, trust: DEFAULT_TRUST,
     pages: [{ cursorIn: null, cursorOut: null, revision, pageDigest: pageDigest({ cursorIn: null, cursorOut: null, revision, tools }), tools }],
-  });
+  }, MEMOS);
   return {
     key: STORE_KEY, catalogGeneration: generation, status: revision === null ? 'UNVERSIONED_OBSERVATION' : 'ELIGIBLE',
     snapshot, snapshotDigest: digestOfSnapshot(snapshot), publishedAt: 500, rolledBackFrom: null,

@@ -5,6 +5,7 @@
  */
 import { keyName, type AudienceClass, type CatalogKey } from '../../keys.ts';
 import type { GenerationRecord } from '../../registry/store.ts';
+import { CoreMemos } from '../../memos.ts';
 import { pageDigest } from '../../snapshot/digests.ts';
 import { buildSnapshot, digestOfSnapshot } from '../../snapshot/snapshot.ts';
 import { DEFAULT_TRUST } from '../../validation/trust.ts';
@@ -16,6 +17,9 @@ import type { SealedDispatchRecord } from '../sealed-dispatch-record.ts';
 export const AUDIENCE: AudienceClass = { tenant: 'acme', role: 'dev' };
 /** The catalog key of every test generation. */
 export const KEY: CatalogKey = { identity: 'fp:a', ...AUDIENCE };
+
+/** The memos the test generations' snapshots are built with. */
+const MEMOS = new CoreMemos();
 
 /** A descriptor as a server would list it. */
 export function descriptor(name: string, description: string, properties: Record<string, unknown>): Record<string, unknown> {
@@ -30,7 +34,7 @@ export function generationOf(tools: readonly unknown[], catalogGeneration = 1): 
     key: KEY, endpointDigest: 'endpoint', protocolVersion: '2025-11-25', scanId: 'scan-1', discoveryState: 'SNAPSHOT_PROVEN',
     discoveryStartedAt: 0, policyEpoch: 1, sourceRevision: 7, generationTtlMs: 60_000, trust: DEFAULT_TRUST,
     pages: [{ ...page, pageDigest: pageDigest(page) }],
-  });
+  }, MEMOS);
   return { key: keyName(KEY), catalogGeneration, status: 'ELIGIBLE', snapshot, snapshotDigest: digestOfSnapshot(snapshot), publishedAt: 0, rolledBackFrom: null };
 }
 

@@ -29,16 +29,16 @@ export interface SchemaIndex {
 }
 
 /** Keywords whose value is an array of subschemas. */
-const SCHEMA_ARRAY_KEYWORDS = new Set(['items', 'prefixItems', 'allOf', 'anyOf', 'oneOf']);
+const SCHEMA_ARRAY_KEYWORDS: ReadonlySet<string> = new Set(['items', 'prefixItems', 'allOf', 'anyOf', 'oneOf']);
 /** Keywords whose value maps names to subschemas. */
-const SCHEMA_MAP_KEYWORDS = new Set(['$defs', 'definitions', 'properties', 'patternProperties', 'dependentSchemas', 'dependencies']);
+const SCHEMA_MAP_KEYWORDS: ReadonlySet<string> = new Set(['$defs', 'definitions', 'properties', 'patternProperties', 'dependentSchemas', 'dependencies']);
 /**
  * Keywords whose value is data (json-schema-traverse's skip list plus `examples`). Every other
  * object value is walked as a schema: the one-subschema keywords (`not`, `if`, `items`,
  * `additionalProperties`, `contains`, `unevaluatedProperties`, ...) and, as in ajv, unknown
  * keywords.
  */
-const DATA_KEYWORDS = new Set([
+const DATA_KEYWORDS: ReadonlySet<string> = new Set([
   'default', 'enum', 'const', 'examples', 'required', 'maximum', 'minimum', 'exclusiveMaximum', 'exclusiveMinimum',
   'multipleOf', 'maxLength', 'minLength', 'pattern', 'format', 'maxItems', 'minItems', 'uniqueItems',
   'maxProperties', 'minProperties',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BoundedMemo, VALIDATOR_MEMO_ENTRIES, setValidatorMemoEntries, validatorMemo } from './bounded-memo.ts';
+import { BoundedMemo } from './bounded-memo.ts';
 
 /** A memo of 3 entries a generation and a log of the keys it computed. */
 function memo(): { memo: BoundedMemo<string>; computed: string[]; get: (key: string) => string } {
@@ -39,20 +39,5 @@ describe('BoundedMemo (two generations)', () => {
   it('rejects a generation size that is not a positive integer', () => {
     expect(() => new BoundedMemo(0)).toThrow(RangeError);
     expect(() => new BoundedMemo(1.5)).toThrow('memo generation size must be a positive integer, got 1.5');
-  });
-});
-
-describe('validator memos', () => {
-  it('are sized by their share of VALIDATOR_MEMO_ENTRIES and resized together', () => {
-    const compiles = validatorMemo<string>();
-    const byDescriptor = validatorMemo<string>(0.5);
-    expect([compiles.generationMax, byDescriptor.generationMax]).toEqual([1_000, 500]);
-    try {
-      setValidatorMemoEntries(256); // what a campaign sets (sim/campaign/batch.ts)
-      expect([compiles.generationMax, byDescriptor.generationMax]).toEqual([256, 128]);
-      expect(() => setValidatorMemoEntries(0)).toThrow('memo generation size must be a positive integer, got 0');
-    } finally {
-      setValidatorMemoEntries(VALIDATOR_MEMO_ENTRIES);
-    }
   });
 });
