@@ -1,28 +1,36 @@
 /**
  * catsim as a dependency of a host team's project, which is how it is used: `npm pack` gives a
- * tarball that installs into a fresh project (no clone of this repository), after which the types
- * resolve from `catsim`, the example core runs from the installed package, and a copy of the
- * template with its three marked lines changed tests the project's own Client-based host.
+ * tarball of compiled JavaScript with `.d.ts` files that installs into a fresh project (no clone
+ * of this repository). The project is what `tsc --init` makes (TypeScript 5.9: NodeNext, strict,
+ * `exactOptionalPropertyTypes`, `verbatimModuleSyntax`, `types: []`) with `"type": "module"` in its
+ * package.json and no compiler option added: the types resolve from `catsim`, the example core
+ * runs from the installed package, and a copy of the template with its three marked lines changed
+ * type-checks and tests the project's own Client-based host. `npm publish --dry-run` of the
+ * tarball is clean.
  *
  * Network: `npm install --prefer-offline` takes every package it can from the local npm cache and
  * asks the registry only for what is missing there (nothing, on a machine that ran `npm ci` for
- * this repository). The install runs no install scripts (`--ignore-scripts`): the only one that
- * does work is better-sqlite3's, which compiles SQLite from source when no prebuilt binary can be
- * fetched (106 s of the 130 s install on a 2-vCPU machine, and nothing about catsim); its addon is
- * copied from this repository's install instead (same Node, same machine), and the test checks it
- * opens a database in the project. Measured (`npx vitest run test/package.test.ts`): about 33 s in
- * all on a quiet 2-vCPU machine, hence the generous timeouts.
+ * this repository); the dry-run publish names an unreachable local registry, so nothing leaves the
+ * machine (without `--offline` npm retries it for about a minute). The install runs no install scripts (`--ignore-scripts`): the only one that does work
+ * is better-sqlite3's, which compiles SQLite from source when no prebuilt binary can be fetched
+ * (106 s of the 130 s install on a 2-vCPU machine, and nothing about catsim); its addon is copied
+ * from this repository's install instead (same Node, same machine), and the test checks it opens a
+ * database in the project. Measured (`npx vitest run test/package.test.ts`): about 35 s in all on
+ * a 2-vCPU machine at load 8, hence the generous timeouts.
  */
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const REPO = resolve('.');
 const TSC = join(REPO, 'node_modules', '.bin', 'tsc');
+/** A registry nothing listens on (and `--offline` besides): the dry-run publish reaches nothing. */
+const NO_REGISTRY = 'http://127.0.0.1:9/';
 let root = '';
 let project = '';
+let tarball = '';
 let packed: { filename: string; files: { path: string }[] } = { filename: '', files: [] };
 
 /** Runs a command; resolves with its exit code and output (never rejects). */
@@ -34,10 +42,12 @@ function run(command: string, args: string[], cwd: string, timeoutMs = 180_000):
   });
 }
 
-/** The @types/node this repository is tested with (a host team's TypeScript project has its own). */
-function typesNodeVersion(): string {
-  const lock = JSON.parse(readFileSync('package-lock.json', 'utf8')) as { packages: Record<string, { version?: string }> };
-  return lock.packages['node_modules/@types/node']?.version ?? '20';
+/** The template core with its three marked lines changed to build `FirstPageHost` of `./my-host.ts`. */
+function myCore(template: string): string {
+  return template
+    .replace("import { ListOnceHost } from './host.js'; // 1. your host class (host.ts, imported by its .js name as NodeNext does)", "import { FirstPageHost } from './my-host.js'; // 1. your host class")
+    .replace("const NAME = 'list-once-host'; // 2. its name in reports", "const NAME = 'first-page-host'; // 2. its name in reports")
+    .replace('const buildHost = (client: Client): Host => new ListOnceHost(client); // 3.', 'const buildHost = (client: Client): Host => new FirstPageHost(client); // 3.');
 }
 
 beforeAll(async () => {
@@ -45,11 +55,17 @@ beforeAll(async () => {
   const pack = await run('npm', ['pack', '--json', '--pack-destination', root], REPO);
   expect(pack.code).toBe(0);
   packed = (JSON.parse(pack.stdout) as typeof packed[])[0] ?? packed;
+  tarball = join(root, packed.filename);
   project = join(root, 'my-host');
   cpSync(join(REPO, 'test', 'support', 'package-project'), project, { recursive: true });
-  const install = await run('npm', ['install', join(root, packed.filename), `@types/node@${typesNodeVersion()}`, '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], project);
+  const init = await run(process.execPath, [TSC, '--init'], project);
+  expect(init.code, init.stdout).toBe(0);
+  const install = await run('npm', ['install', '-D', tarball, '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], project);
   expect(install.code, install.stderr).toBe(0);
-  cpSync(join(REPO, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node'), join(project, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node'));
+  const addon = join('node_modules', 'better-sqlite3', 'build', 'Release');
+  mkdirSync(join(project, addon), { recursive: true });
+  cpSync(join(REPO, addon, 'better_sqlite3.node'), join(project, addon, 'better_sqlite3.node'));
+  writeFileSync(join(project, 'my-core.ts'), myCore(readFileSync(join(project, 'node_modules', 'catsim', 'examples', 'list-once-host', 'core.ts'), 'utf8')));
 }, 300_000);
 
 afterAll(() => {
@@ -60,22 +76,58 @@ describe('the packed tarball', () => {
   it('holds what a project needs to run catsim, and no tests', () => {
     const files = packed.files.map((file) => file.path);
     for (const dir of ['api/', 'bin/', 'cli/', 'contract/', 'docs/', 'examples/', 'oracle/', 'scenarios/', 'sim/', 'src/']) expect(files.some((file) => file.startsWith(dir)), dir).toBe(true);
-    for (const file of ['api/index.ts', 'contract/core-api.ts', 'docs/TRACE.md', 'docs/CORE-API.md', 'examples/list-once-host/core.ts', 'scenarios/default.json', 'sim/campaign/worker-entry.mjs', 'bin/catsim.mjs', 'README.md', 'package.json']) expect(files).toContain(file);
+    for (const file of ['api/index.ts', 'contract/core-api.ts', 'docs/TRACE.md', 'docs/CORE-API.md', 'docs/CLI.md', 'examples/list-once-host/core.ts', 'scenarios/default.json', 'sim/campaign/worker-entry.mjs', 'bin/catsim.mjs', 'README.md', 'package.json']) expect(files).toContain(file);
     // The compiled CLI (npm pack runs `prepare`, the build) and what bin/catsim.mjs checks it against.
     for (const file of ['dist/cli/main.js', 'dist/sim/campaign/worker.js', 'dist/build-state.json', 'bin/build-state.mjs', 'tsconfig.json', 'tsconfig.build.json']) expect(files).toContain(file);
-    expect(files.filter((file) => file.endsWith('.test.ts') || file.includes('/testing/') || file.startsWith('test/') || file.startsWith('bench/'))).toEqual([]);
+    // The package entry, compiled, with its declarations and those of every module they name.
+    for (const file of ['dist/api/index.js', 'dist/api/index.d.ts', 'dist/api/wire-watch.d.ts', 'dist/contract/core-api.js', 'dist/contract/core-api.d.ts', 'dist/contract/trace/types.d.ts', 'dist/src/snapshot/digests.d.ts', 'dist/src/admission/lease.d.ts']) expect(files).toContain(file);
+    expect(files.filter((file) => file.endsWith('.test.ts') || file.endsWith('.test.js') || file.endsWith('.test.d.ts') || file.includes('/testing/') || file.startsWith('test/') || file.startsWith('bench/'))).toEqual([]);
+  });
+
+  it('names the compiled entry and its declarations in package.json, and stays private until the owner publishes', () => {
+    const manifest = JSON.parse(readFileSync(join(project, 'node_modules', 'catsim', 'package.json'), 'utf8')) as Record<string, unknown>;
+    expect(manifest.name).toBe('catsim');
+    expect(manifest.exports).toEqual({ '.': { types: './dist/api/index.d.ts', default: './dist/api/index.js' }, './package.json': './package.json' });
+    expect(manifest.types).toBe('./dist/api/index.d.ts');
+    expect(manifest.bin).toEqual({ catsim: 'bin/catsim.mjs' });
+    // `npm publish --dry-run` does not read this field (it passes, below); a real publish stops at
+    // it with EPRIVATE. The owner removes it to publish.
+    expect(manifest.private).toBe(true);
+  });
+
+  it('passes npm publish --dry-run with nothing to correct: exit 0, no warning but the login one', async () => {
+    const published = await run('npm', ['publish', '--dry-run', tarball, '--registry', NO_REGISTRY, '--offline'], root);
+    expect(published.code, published.stderr).toBe(0);
+    expect(published.stdout).toBe('+ catsim@0.1.0\n');
+    // npm's own warning that nobody is logged in to the registry is all; no "auto-corrected"
+    // field, no bin or files problem.
+    expect(published.stderr.split('\n').filter((line) => line.startsWith('npm warn'))).toEqual([`npm warn publish This command requires you to be logged in to ${NO_REGISTRY} (dry-run)`]);
+    expect(published.stderr).toContain('npm notice name: catsim\n');
   });
 });
 
-describe('a fresh project with catsim installed from the tarball', () => {
+describe('a fresh project (tsc --init, "type": "module") with catsim installed from the tarball', () => {
+  it('has the config tsc --init writes, without the options the TypeScript sources would need', () => {
+    const config = readFileSync(join(project, 'tsconfig.json'), 'utf8');
+    expect(config).toContain('"module": "nodenext"');
+    expect(config).not.toContain('allowImportingTsExtensions');
+    expect(config).not.toMatch(/"paths"|"customConditions"/);
+  });
+
   it('opens a SQLite database through the installed better-sqlite3 (the durable store\'s driver)', async () => {
     const opened = await run(process.execPath, ['-e', "const Database = require('better-sqlite3'); const db = new Database(':memory:'); console.log(db.prepare('select 40 + 2 as answer').get().answer)"], project);
     expect(opened).toEqual({ code: 0, stdout: '42\n', stderr: '' });
   });
 
-  it('type-checks a file that imports the core API from "catsim" (tsc --noEmit)', async () => {
-    const tsc = await run(process.execPath, [TSC, '-p', 'tsconfig.json'], project);
-    expect(tsc, tsc.stdout).toMatchObject({ code: 0, stdout: '' });
+  it('type-checks the project: a file using the core API from "catsim", its host and the changed template (tsc --noEmit)', async () => {
+    // --listFiles prints the program's files after the check; an error would be printed (and exit 2) first.
+    const tsc = await run(process.execPath, [TSC, '-p', 'tsconfig.json', '--noEmit', '--listFiles'], project);
+    expect(tsc.code, tsc.stdout).toBe(0);
+    const listed = tsc.stdout.split('\n').filter((line) => line !== '');
+    expect(listed.filter((line) => !line.includes('/node_modules/')).map((line) => line.slice(project.length + 1)).sort()).toEqual(['my-core.ts', 'my-host.ts', 'uses-catsim.ts']);
+    // From the declarations in dist/, not the TypeScript sources beside them.
+    expect(listed).toContain(join(project, 'node_modules', 'catsim', 'dist', 'api', 'index.d.ts'));
+    expect(listed.filter((line) => line.includes('/node_modules/catsim/') && !line.endsWith('.d.ts'))).toEqual([]);
   });
 
   it('runs the example core from the installed package: exit 1, the host\'s findings', async () => {
@@ -94,15 +146,11 @@ describe('a fresh project with catsim installed from the tarball', () => {
 
   it('tests the project\'s own host with a copy of the template whose three marked lines are changed', async () => {
     const template = readFileSync(join(project, 'node_modules', 'catsim', 'examples', 'list-once-host', 'core.ts'), 'utf8');
-    const mine = template
-      .replace("import { ListOnceHost } from './host.ts'; // 1. your host class", "import { FirstPageHost } from './my-host.ts'; // 1. your host class")
-      .replace("const NAME = 'list-once-host'; // 2. its name in reports", "const NAME = 'first-page-host'; // 2. its name in reports")
-      .replace('const buildHost = (client: Client): Host => new ListOnceHost(client); // 3.', 'const buildHost = (client: Client): Host => new FirstPageHost(client); // 3.');
-    const changed = mine.split('\n').filter((line, i) => line !== template.split('\n')[i]);
-    expect(changed.length).toBe(3);
-    writeFileSync(join(project, 'my-core.ts'), mine);
-    const ran = await run('npx', ['catsim', 'run', '--core', './my-core.ts', '--rounds', '3', '--workers', '1', '--no-shrink'], project);
+    const mine = readFileSync(join(project, 'my-core.ts'), 'utf8');
+    expect(mine.split('\n').filter((line, i) => line !== template.split('\n')[i]).length).toBe(3);
+    const ran = await run('npx', ['catsim', 'run', '--core', './my-core.ts', '--rounds', '3', '--workers', '1', '--no-shrink', '--quiet'], project);
     expect(ran.code, ran.stderr).toBe(1);
+    expect(ran.stderr).toBe('');
     // A host that takes page 1 for the whole catalog publishes a chain that does not end (I2), and
     // like the template sends every planned call, after a list_changed too (I18, I3, I8, I9).
     // Read off this run on the merged default scenario (F18-F23, per-fault swarm streams).

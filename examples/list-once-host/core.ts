@@ -33,7 +33,7 @@ import {
   LEASE_META, LeaseIssuer, WireWatch, catalogKey, defineCore, publishedSnapshot,
   type CallRequest, type CoreAdapter, type CoreEnvironment, type CoreTask, type DisclosureResult, type PolicyUpdate, type PublishedCatalog, type SessionSpec,
 } from 'catsim';
-import { ListOnceHost } from './host.ts'; // 1. your host class
+import { ListOnceHost } from './host.js'; // 1. your host class (host.ts, imported by its .js name as NodeNext does)
 
 const NAME = 'list-once-host'; // 2. its name in reports
 
