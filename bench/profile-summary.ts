@@ -1,7 +1,7 @@
 /**
  * Summarises a V8 CPU profile (`node --cpu-prof`) by self time: shares by part of the code
  * (src/, sim/, oracle/, the SDK, zod, ajv, canonicalize, GC, ...), by file, and the top
- * functions. Used for the profile shares table in the README:
+ * functions. Used for the profile shares tables of docs/BENCHMARKS.md:
  *
  *   node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/round-profile.ts 60
  *   npx tsx bench/profile-summary.ts /tmp/prof/<file>.cpuprofile [top]

@@ -7,7 +7,7 @@
  * most processes seen at once, and exits with COMMAND's exit code.
  *
  * `/usr/bin/time -f %M` is no substitute once a command starts processes (campaign workers as
- * processes, the build README's "Worker processes" section measured; a stdio server under
+ * processes, the build docs/BENCHMARKS.md's "Worker processes" entry measured; a stdio server under
  * `discover`): it reports the largest single process of the tree, never their sum. A peak shorter
  * than one sampling interval can be missed, so the figure is a lower bound (at 100 ms the 94 s
  * main job was sampled 933 times). Ended by a signal, COMMAND gives 128 + the signal's number.

@@ -99,7 +99,7 @@ describe('CatalogHost with config.storePath: the SQLite store is its default', (
     expect(open).toThrow(expect.objectContaining({ failure: 'NOT_SQLITE' }));
   });
 
-  it('the README\'s embedding snippet: real ports, the default limits and trust, storePath; stop() closes the database', () => {
+  it('the embedding snippet of docs/EMBEDDING.md: real ports, the default limits and trust, storePath; stop() closes the database', () => {
     const path = join(tempDir(), 'catalog.db');
     const host = new CatalogHost(
       { clock: realClock, scheduler: realScheduler(), random: { next: Math.random }, sink: nullSink },
