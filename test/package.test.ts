@@ -10,13 +10,15 @@
  *
  * Network: `npm install --prefer-offline` takes every package it can from the local npm cache and
  * asks the registry only for what is missing there (nothing, on a machine that ran `npm ci` for
- * this repository); the dry-run publish names an unreachable local registry, so nothing leaves the
- * machine (without `--offline` npm retries it for about a minute). The install runs no install scripts (`--ignore-scripts`): the only one that does work
- * is better-sqlite3's, which compiles SQLite from source when no prebuilt binary can be fetched
- * (106 s of the 130 s install on a 2-vCPU machine, and nothing about catsim); its addon is copied
- * from this repository's install instead (same Node, same machine), and the test checks it opens a
- * database in the project. Measured (`npx vitest run test/package.test.ts`): about 35 s in all on
- * a 2-vCPU machine at load 8, hence the generous timeouts.
+ * this repository); the dry-run publish names an unreachable local registry and runs `--offline`
+ * (without it npm retries that registry for about a minute), so nothing leaves the machine. The
+ * install runs no install scripts (`--ignore-scripts`): the only one that does work is
+ * better-sqlite3's, which compiles SQLite from source when no prebuilt binary can be fetched (216 s
+ * at load 13 on a 2-vCPU machine, and nothing about catsim); its addon is copied from this
+ * repository's install instead (same Node, same machine), and the test checks it opens a database
+ * in the project. Measured (`npx vitest run test/package.test.ts`): 280 s at load 13-15 on a
+ * 2-vCPU machine (tsc 25 s, each campaign 22-41 s, the dry-run 25 s), 141 s inside the whole
+ * suite at load 7-11, hence the generous timeouts.
  */
 import { execFile } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
