@@ -3,6 +3,7 @@
  */
 import { CORE_FAILED, INVARIANT_IDS } from '../../oracle/index.ts';
 import { CAPABILITY_UNITS } from '../../oracle/not-judged.ts';
+import { WORLD_PROBE_NAMES } from '../../oracle/probes/index.ts';
 import type { CampaignReport, NotJudged } from '../../sim/campaign/report.ts';
 import { FAULT_IDS } from '../../sim/faults/index.ts';
 
@@ -33,7 +34,7 @@ export function formatSummary(report: CampaignReport, workers: number | string):
     ...surfaceLines(report),
     rollbackLine(report),
     notJudgedLine(report),
-    `coverage probes (rounds hit): ${counts(report.probes, false)}`,
+    ...probeLines(report),
     `determinism: ${report.determinism.replayed} rounds replayed in a fresh world, ${report.determinism.mismatches.length} mismatches`,
     `campaign digest: ${report.campaignDigest ?? '(no rounds run)'} (sha256 over every round's trace digest, in round order)`,
     `throughput: ${report.roundsPerSecond.toFixed(1)} rounds/s (${typeof workers === 'string' ? workers : workers === 0 ? 'in-process' : `${workers} worker${workers === 1 ? '' : 's'}`}, ${(report.elapsedMs / 1000).toFixed(1)} s)`,
@@ -94,6 +95,20 @@ function rollbackLine(report: CampaignReport): string {
   const unsupported = t.unsupported ?? 0;
   const note = unsupported > 0 ? ` (the core has no rollback: ${unsupported} triggers were not delivered and are not judged)` : '';
   return `rollback triggers: ${counts(t)}${note}`;
+}
+
+/**
+ * The coverage probes (rounds hit), in two lines: those that read only what the world did, which
+ * the probe gate holds every core to, and apart those that read a defence's outcome as the
+ * reference core reports it, which only `--core reference` is held to.
+ */
+function probeLines(report: CampaignReport): string[] {
+  const world = Object.fromEntries(Object.entries(report.probes).filter(([name]) => WORLD_PROBE_NAMES.includes(name)));
+  const reference = Object.fromEntries(Object.entries(report.probes).filter(([name]) => !WORLD_PROBE_NAMES.includes(name)));
+  return [
+    `coverage probes of what the world did (rounds hit; the gate holds every core to them): ${counts(world, false)}`,
+    `coverage probes of the reference core's defences (rounds hit; the gate holds only --core reference to them): ${counts(reference, false)}`,
+  ];
 }
 
 function coverage(covered: number, total: number): string {

@@ -15,7 +15,7 @@ import type { Violation } from '../../oracle/index.ts';
 import { percentile } from '../../oracle/index.ts';
 import { noSurfaceMetrics, type SurfaceMetrics } from '../../oracle/metrics.ts';
 import { CAPABILITIES, unjudgedIn, type Capability } from '../../oracle/not-judged.ts';
-import { PROBES } from '../../oracle/probes/index.ts';
+import { PROBES, WORLD_PROBE_NAMES } from '../../oracle/probes/index.ts';
 import { probesOfAbsentFaults } from '../faults/index.ts';
 import type { RoundSummary } from './round-check.ts';
 
@@ -62,7 +62,12 @@ export interface CampaignReport {
   failingRounds: FailingRound[];
   /** Coverage probes: rounds that hit each probe (every probe listed, zero included). */
   probes: Record<string, number>;
-  /** Required probes with zero hits, when the probe gate applies (reference core, enough rounds); else empty. */
+  /**
+   * Required probes with zero hits, when the probe gate applies (a campaign of at least the
+   * scenario's `probeGateRounds`); else empty. Every core is held to the required probes that read
+   * only what the world did (`basis: 'world'`, oracle/probes/probe.ts); the reference core to every
+   * required probe.
+   */
   probesMissed: string[];
   /** Gate decisions over the campaign, by decision (`ADMIT` or a refusal code). */
   decisions: Record<string, number>;
@@ -209,14 +214,20 @@ export class ReportBuilder {
     this.#next = meta.firstRound;
   }
 
-  /** The probe gate (SPEC section 11) is judged on the reference core only, for campaigns of the gate's size. */
+  /**
+   * The probe gate (SPEC section 11), for campaigns of the gate's size: every core owes the
+   * required probes that read only what the world did (the world serves a user's core the same
+   * situations as the reference core); the reference core owes every required probe, those of its
+   * own defences' outcomes too.
+   */
   #missedProbes(probes: Record<string, number>, roundsRun: number): string[] {
     if (this.#shard !== null) return []; // judged by merge, over every shard
-    if (this.meta.core !== 'reference' || this.probeGate.rounds === undefined || roundsRun < this.probeGate.rounds) return [];
+    if (this.probeGate.rounds === undefined || roundsRun < this.probeGate.rounds) return [];
     // Without a list, every probe is owed except those only faults the scenario leaves out can reach.
     const absent = probesOfAbsentFaults(this.meta.faults);
     const required = this.probeGate.required ?? PROBES.map((probe) => probe.name).filter((name) => !absent.has(name));
-    return required.filter((name) => (probes[name] ?? 0) === 0);
+    const owed = this.meta.core === 'reference' ? required : required.filter((name) => WORLD_PROBE_NAMES.includes(name));
+    return owed.filter((name) => (probes[name] ?? 0) === 0);
   }
 
   /**
