@@ -49,6 +49,58 @@ describe('coverage probes', () => {
     }
   });
 
+  it('cursor-loop-served (world): a page whose nextCursor an earlier page of the same walk was requested with; no core event needed', () => {
+    const b = new TraceBuilder();
+    b.served({ audience: 'acme.dev', scanId: null, cursorIn: null, cursorOut: 'c1', revision: 7, tools: ['echo'] });
+    b.served({ audience: 'acme.dev', scanId: null, cursorIn: 'c1', cursorOut: 'c2', revision: 7, tools: ['add'] });
+    // Another walk (a new first page) forgets c1; another audience's walk is another walk.
+    b.served({ audience: 'acme.dev', scanId: null, cursorIn: null, cursorOut: 'c1', revision: 7, tools: ['echo'] });
+    b.served({ audience: 'globex.dev', scanId: null, cursorIn: 'c2', cursorOut: 'c1', revision: 7, tools: ['echo'] });
+    expect(probesHit(b.build().events)).toEqual([]);
+    b.served({ audience: 'acme.dev', scanId: null, cursorIn: 'c1', cursorOut: 'c1', revision: 7, tools: ['add'] });
+    expect(probesHit(b.build().events)).toEqual(['cursor-loop-served']);
+  });
+
+  it('aba-served-inside-walk (world): A, B, A of a server while it serves a walk between its first and last page', () => {
+    const b = new TraceBuilder();
+    b.revision('s0', 7, { 'acme.dev': ['echo'] });
+    b.revision('s0', 8, { 'acme.dev': ['add'] });
+    b.revision('s0', 9, { 'acme.dev': ['echo'] });
+    // The A-B-A happened before any walk: not inside one.
+    b.served({ audience: 'acme.dev', scanId: 'x', cursorIn: null, cursorOut: 'c1', revision: 9, tools: ['echo'] });
+    b.revision('s0', 10, { 'acme.dev': ['add'] });
+    expect(probesHit(b.build().events)).toEqual([]);
+    b.revision('s0', 11, { 'acme.dev': ['echo'] });
+    expect(probesHit(b.build().events)).toEqual([]);
+    b.revision('s0', 12, { 'acme.dev': ['add'] });
+    expect(probesHit(b.build().events)).toEqual(['aba-served-inside-walk']);
+    // The same changes after the walk's last page: outside it.
+    const after = new TraceBuilder();
+    after.served({ audience: 'acme.dev', scanId: 'x', cursorIn: null, cursorOut: 'c1', revision: 7, tools: ['echo'] });
+    after.served({ audience: 'acme.dev', scanId: 'x', cursorIn: 'c1', cursorOut: null, revision: 7, tools: ['echo'] });
+    for (const [revision, tool] of [[8, 'echo'], [9, 'add'], [10, 'echo']] as const) after.revision('s0', revision, { 'acme.dev': [tool] });
+    expect(probesHit(after.build().events)).toEqual([]);
+  });
+
+  it('revocation-while-call-in-flight (world): a revocation of a tool for an audience while a call of it had left the core and no server had answered', () => {
+    const b = new TraceBuilder();
+    b.callSent({ audience: 'acme.dev', tool: 'echo' });
+    b.callExecuted({ audience: 'acme.dev', tool: 'echo', leaseId: null });
+    b.callSent({ audience: 'acme.dev', tool: 'add' });
+    b.callSent({ audience: 'globex.dev', tool: 'echo' });
+    // echo's acme.dev call was answered; the calls still in flight are add (acme.dev) and echo (globex.dev).
+    b.policyChanged('acme.dev', 2, ['add'], { revoked: ['echo'] });
+    expect(probesHit(b.build().events)).toEqual([]);
+    b.callRefusedByServer({ audience: 'acme.dev', tool: 'add', leaseId: null, code: 'STALE_PIN' });
+    b.callSent({ audience: 'acme.dev', tool: 'add' });
+    b.policyChanged('acme.dev', 3, [], { revoked: ['add'] });
+    expect(probesHit(b.build().events)).toEqual(['stale-pin-refused-by-server', 'revocation-while-call-in-flight']);
+  });
+
+  it('every probe says what it reads: the world-only ones are exactly these', () => {
+    expect(PROBES.filter((probe) => probe.basis === 'world').map((probe) => probe.name)).toEqual(['stale-pin-refused-by-server', 'cursor-loop-served', 'aba-served-inside-walk', 'revocation-while-call-in-flight']);
+  });
+
   it('has one name per probe, in report order', () => {
     expect(new Set(PROBES.map((probe) => probe.name)).size).toBe(PROBES.length);
     expect(PROBES.map((probe) => probe.name).slice(0, 3)).toEqual(['cursor-loop-quarantined', 'page-limit-quarantined', 'revision-moved-mid-walk']);
