@@ -74,15 +74,15 @@ describe('ReportBuilder', () => {
   });
 
   it('the probe gate holds every core to the world probes it requires, and only the reference core to the others', () => {
-    const gate = { rounds: 2, required: ['cursor-loop-served', 'cursor-loop-quarantined', 'stale-pin-refused-by-server'] };
+    const gate = { rounds: 2, required: ['cursor-loop-served', 'cursor-loop-quarantined', 'aba-served-inside-walk'] };
     const missed = (core: string, rounds: number, probes: string[]) => {
       const builder = new ReportBuilder({ ...META, core, firstRound: 0, roundsPlanned: rounds, faults: [] }, gate);
       for (let round = 0; round < rounds; round += 1) builder.add(summary(round, { probes: round === 0 ? probes : [] }));
       return builder.build(1, false).probesMissed;
     };
-    expect(missed('reference', 2, ['stale-pin-refused-by-server'])).toEqual(['cursor-loop-served', 'cursor-loop-quarantined']);
-    expect(missed('peer:list-once', 2, ['stale-pin-refused-by-server'])).toEqual(['cursor-loop-served']);
-    expect(missed('./my-core.ts', 2, ['cursor-loop-served', 'stale-pin-refused-by-server'])).toEqual([]);
+    expect(missed('reference', 2, ['aba-served-inside-walk'])).toEqual(['cursor-loop-served', 'cursor-loop-quarantined']);
+    expect(missed('peer:list-once', 2, ['aba-served-inside-walk'])).toEqual(['cursor-loop-served']);
+    expect(missed('./my-core.ts', 2, ['cursor-loop-served', 'aba-served-inside-walk'])).toEqual([]);
     // A campaign below the gate's size is held to nothing.
     expect(missed('peer:list-once', 1, [])).toEqual([]);
   });
