@@ -94,6 +94,9 @@ describe('a capability the core leaves out is never a pass', () => {
     const accepted = mergeShardReports(inputs, ['surface']);
     expect(accepted.notJudgedAccepted).toEqual(['surface']);
     expect(verdictLine(accepted)).toBe('verdict: NOT JUDGED: rollback (11 rollback triggers in 6 rounds): the core does not implement it (0 violations in what was judged; --not-judged rollback accepts it as skipped)');
+    // A report whose notJudged names no capability is no report catsim wrote.
+    const edited = { path: 'b.json', report: { ...JSON.parse(JSON.stringify(second)), notJudged: [{ capability: 'restart', rounds: 1, count: 1, accepted: true }] } };
+    expect(() => mergeShardReports([inputs[0]!, edited])).toThrow('b.json: not a report of catsim run --report (/notJudged/0/capability must be equal to one of the allowed values)');
   });
 });
 

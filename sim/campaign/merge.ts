@@ -69,6 +69,12 @@ const REPORT_SCHEMA = {
     receipts: { type: 'object', required: ['executed', 'covered'], properties: { executed: { $ref: '#/$defs/count' }, covered: { $ref: '#/$defs/count' } } },
     probeCalls: { type: 'object', required: ['expected', 'admitted'], properties: { expected: { $ref: '#/$defs/count' }, admitted: { $ref: '#/$defs/count' } } },
     elapsedMs: { type: 'number' },
+    // Absent in reports written before them: read through the rollback trigger and surface counts.
+    notJudged: {
+      type: 'array',
+      items: { type: 'object', required: ['capability', 'rounds', 'count', 'accepted'], properties: { capability: { enum: [...CAPABILITIES] }, rounds: { $ref: '#/$defs/count' }, count: { $ref: '#/$defs/count' }, accepted: { type: 'boolean' } } },
+    },
+    notJudgedAccepted: { type: 'array', items: { enum: [...CAPABILITIES] } },
   },
   $defs: {
     /** A count: what a run writes, never negative or fractional. */
