@@ -126,6 +126,16 @@ describe('replay and check say the same of one round', () => {
 });
 
 describe('--not-judged', () => {
+  it('run --not-judged reaches the campaign: round 3 alone (1 trigger) passes with rollback accepted, and is NOT JUDGED without it', async () => {
+    const args = ['run', '--from', '3', '--rounds', '1', '--core', CORE, '--workers', '0', '--no-shrink', '--quiet', '--determinism-every', '0'];
+    const accepted = await runMain([...args, '--not-judged', 'rollback']);
+    expect(accepted.code).toBe(0);
+    expect(accepted.stdout.split('\n')[1]).toBe('verdict: PASS (not judged: rollback)');
+    const refused = await runMain(args);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout.split('\n')[1]).toBe('verdict: NOT JUDGED: rollback (1 rollback trigger in 1 round): the core does not implement it (0 violations in what was judged; --not-judged rollback accepts it as skipped)');
+  });
+
   it('takes capability names, comma-separated, each once; refuses an empty value or an unknown name (exit 2, one line)', async () => {
     expect(parseNotJudged(undefined)).toBeUndefined();
     expect(parseNotJudged('surface, rollback,surface')).toEqual(['surface', 'rollback']);
