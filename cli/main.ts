@@ -6,6 +6,7 @@
 import yargs, { type Argv } from 'yargs';
 import { COUNT_MAX, countOption, originalCountError, refuseRepeats } from './counts.ts';
 import { EXIT, InputError } from './errors.ts';
+import { NOT_JUDGED_HELP, parseNotJudged } from './not-judged.ts';
 import { parseShard } from './shard.ts';
 
 // Each command's module (and what it pulls in: the SDK, ajv, zod, the simulator) is imported
@@ -141,14 +142,16 @@ function build(parser: Argv, setCode: (code: number) => void): Argv {
       .option('shrink', { type: 'boolean', default: true, describe: 'Shrink the first failing round to its smallest plan (--no-shrink to skip)' })
       .option('shard', { type: 'string', describe: 'Run only shard i of n contiguous blocks of the rounds (e.g. 2/4, or auto/4 to take i from JOB_COMPLETION_INDEX + 1 in a Kubernetes Indexed Job; needs --report; catsim merge folds the shards)' })
       .option('junit', { type: 'string', describe: 'Also write the verdict as JUnit XML to this file (one test case per invariant)' })
+      .option('not-judged', { type: 'string', describe: NOT_JUDGED_HELP })
       .epilogue(faultMenuHelp())
       .check((a) => checkRoundRange(a.from, a.rounds) && (a.shard === undefined || parseShard(a.shard) !== undefined)); },
-    async (a) => setCode(await (await commands.run()).runCommand({ seed: a.seed, rounds: a.rounds, from: a.from, scenario: a.scenario, catalog: a.catalog, core: a.core, workers: a.workers, report: a.report, progress: a.progress && !a.quiet, determinismEvery: a['determinism-every'], shrink: a.shrink, shard: a.shard === undefined ? undefined : parseShard(a.shard), junit: a.junit })))
+    async (a) => setCode(await (await commands.run()).runCommand({ seed: a.seed, rounds: a.rounds, from: a.from, scenario: a.scenario, catalog: a.catalog, core: a.core, workers: a.workers, report: a.report, progress: a.progress && !a.quiet, determinismEvery: a['determinism-every'], shrink: a.shrink, shard: a.shard === undefined ? undefined : parseShard(a.shard), junit: a.junit, notJudged: parseNotJudged(a['not-judged']) })))
     .command('merge <shards..>', 'Merge the reports of run --shard i/n into the verdict of the whole campaign', (y) => y
       .positional('shards', { type: 'string', array: true, demandOption: true, describe: 'Shard reports (run --shard i/n --report FILE.json), in any order' })
       .option('report', { type: 'string', describe: 'Write the merged report as JSON to this file' })
-      .option('junit', { type: 'string', describe: 'Write the merged verdict as JUnit XML to this file' }),
-    async (a) => setCode((await commands.merge()).mergeCommand({ files: a.shards as string[], report: a.report, junit: a.junit })))
+      .option('junit', { type: 'string', describe: 'Write the merged verdict as JUnit XML to this file' })
+      .option('not-judged', { type: 'string', describe: `${NOT_JUDGED_HELP}; added to what every report accepts` }),
+    async (a) => setCode((await commands.merge()).mergeCommand({ files: a.shards as string[], report: a.report, junit: a.junit, notJudged: parseNotJudged(a['not-judged']) })))
     .command('replay', 'Run one round of a campaign alone: trace, timeline, violations', (y) => y
       .option('seed', { type: 'string', describe: 'Campaign seed' })
       .option('round', { coerce: countOption('round', 0), requiresArg: true, describe: 'Round number' })
@@ -158,8 +161,9 @@ function build(parser: Argv, setCode: (code: number) => void): Argv {
       .option('core', { type: 'string', default: 'reference', describe: 'Core under test (a name, or a path to a core module)' })
       .option('trace', { type: 'string', describe: 'Where to write the trace (JSON lines); default catsim-trace-SEED-ROUND.jsonl' })
       .option('timeline', { type: 'boolean', default: true, describe: 'Print the readable timeline' })
+      .option('not-judged', { type: 'string', describe: NOT_JUDGED_HELP })
       .check((a) => needsRound(a)),
-    async (a) => setCode(await (await commands.replay()).replayCommand({ seed: a.seed, round: a.round, plan: a.plan, scenario: a.scenario, catalog: a.catalog, core: a.core, trace: a.trace, timeline: a.timeline })))
+    async (a) => setCode(await (await commands.replay()).replayCommand({ seed: a.seed, round: a.round, plan: a.plan, scenario: a.scenario, catalog: a.catalog, core: a.core, trace: a.trace, timeline: a.timeline, notJudged: parseNotJudged(a['not-judged']) })))
     .command('shrink', 'Shrink a failing round to the smallest plan that breaks the same invariant', (y) => y
       .option('seed', { type: 'string', demandOption: true, describe: 'Campaign seed' })
       .option('round', { coerce: countOption('round', 0), requiresArg: true, demandOption: true, describe: 'Round number' })
@@ -186,8 +190,9 @@ function build(parser: Argv, setCode: (code: number) => void): Argv {
       ? await (await commands.peers()).peersCommand({ seed: a.seed, scenario: a.scenario, rounds: Math.max(1, a['peer-rounds']), cores: a.core as string[], shrink: a.shrink, attemptsMax: a.attempts, outDir: a.out, workers: a.workers })
       : await (await commands.prove()).proveCommand({ seed: a.seed, scenario: a.scenario, cap: a.cap, chunk: a.chunk, peerRounds: a['peer-rounds'], workers: a.workers, cores: a.core as string[] })))
     .command('check <trace>', 'Run the oracle on a saved trace (catsim.trace.v1)', (y) => y
-      .positional('trace', { type: 'string', demandOption: true, describe: 'Trace file (JSON lines)' }),
-    async (a) => setCode((await commands.check()).checkCommand(a.trace)))
+      .positional('trace', { type: 'string', demandOption: true, describe: 'Trace file (JSON lines)' })
+      .option('not-judged', { type: 'string', describe: NOT_JUDGED_HELP }),
+    async (a) => setCode((await commands.check()).checkCommand(a.trace, parseNotJudged(a['not-judged']))))
     .command('discover', 'Discover the catalog of a real MCP server and print the snapshot', async (y) => { const { PAGE_COUNT_MAX_DEFAULT, serverTarget } = await import('./server-target.ts'); return y
       .option('stdio', { type: 'string', describe: 'Command line that starts the server on stdio, e.g. "npx mcp-server-everything"' })
       .option('url', { type: 'string', describe: 'URL of a remote server\'s MCP endpoint (Streamable HTTP, legacy HTTP+SSE after a 4xx), e.g. http://127.0.0.1:3001/mcp' })

@@ -347,7 +347,8 @@ export interface CoreAdapter {
    * and server identity that hold now, and stop leasing the rolled-away generation at once; if no
    * earlier generation qualifies it must DISABLE the key (`server_disabled`). A key with nothing
    * published needs nothing. Resolve when decided; must not reject (a rejection is CORE_FAILED).
-   * A core without it is not judged on rollbacks: the world writes each trigger `unsupported`.
+   * A core without it is not judged on rollbacks: the world writes each trigger `unsupported`, and
+   * the campaign verdict is NOT JUDGED (exit 1) unless the user accepts it (`--not-judged rollback`).
    */
   rollback?(trigger: RollbackTrigger): Promise<void>;
 }

@@ -97,7 +97,7 @@ describe('run and replay --catalog on the command line', () => {
       seed: '7', scenario: 'default+catalog:filesystem', scenarioPath: null, scenarioDigest: '0'.repeat(64), catalog: { name: 'filesystem', path: 'scenarios/catalogs/filesystem.json' }, core: 'mutant:first-page-only',
       firstRound: 0, roundsPlanned: 1, roundsRun: 1, interrupted: false, resumeFrom: 1, violationsByInvariant: { I2: 1 }, undecidedRounds: 0, endStates: {}, endReasons: {},
       faultsEnabled: {}, failingRounds: [{ round: 0, undecided: false, violations: [{ invariant: 'I2', code: 'HALF_PAGE', seq: 1, evidence: 'e' } as never] }],
-      probes: {}, probesMissed: [], decisions: {},
+      probes: {}, probesMissed: [], notJudged: [], notJudgedAccepted: [], decisions: {},
       revocation: { count: 0, censored: 0, p50Ms: null, p99Ms: null, maxMs: null }, receipts: { executed: 0, covered: 0 }, unknownDialectAdmissions: 0, probeCalls: { expected: 0, admitted: 0 }, surface: { ...noSurfaceMetrics(), unsupportedRounds: 0 },
       determinism: { replayed: 0, mismatches: [] }, campaignDigest: null, shard: null, mergeData: { roundDigests: ['0'.repeat(64)], revocationDelaysMs: [], revocationsCensored: 0, probeGate: {} }, elapsedMs: 1, roundsPerSecond: 1,
     };

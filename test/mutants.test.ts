@@ -85,6 +85,18 @@ describe('deliberately wrong cores are caught by the same campaign', () => {
     ]);
   });
 
+  it('a DISABLE that is reported but never enforced is caught by I29 from the call the world saw leave: round 207 of seed 1, the first such round in 0..299', async () => {
+    const core = 'mutant:disable-not-enforced';
+    const { summary } = await runAndCheck('1', 207, loadScenario('default'), resolveCore(core), core);
+    // The missing-tool-rate trigger at seq 424 found no qualifying generation: DISABLED at 427, yet
+    // generation 2 kept being shown and admitted (I11), and plan p1's call left for s1 at 734 (I29).
+    expect(summary.violations.filter((v) => v.invariant === 'I29').map((v) => [v.code, v.seq])).toEqual([['CALL_WHILE_DISABLED', 734]]);
+    expect(summary.violations.filter((v) => v.invariant === 'I11').map((v) => v.seq)).toEqual([448, 720, 732, 832, 845, 1024, 1231]);
+    const reference = await runAndCheck('1', 207, loadScenario('default'), resolveCore('reference'), 'reference');
+    expect(reference.summary.violations).toEqual([]);
+    expect(reference.summary.metrics.rollbackTriggers).toEqual({ DISABLED: 1, 'rolled back': 1 });
+  });
+
   it('a core without cursor-loop detection is caught by I13 CURSOR_REQUESTED_TWICE', async () => {
     const report = await campaign('mutant:no-cursor-loop-detection');
     const codes = report.failingRounds.flatMap((round) => round.violations.map((v) => `${v.invariant} ${v.code}`));

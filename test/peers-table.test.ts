@@ -27,6 +27,9 @@ describe('catsim prove --peers', () => {
     expect(table[2]).toBe('| `reference` | 0 of 3 | - | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 |');
     // Rounds 0-2 of the template host (test/example-core.test.ts has their causes).
     expect(table.at(-1)).toBe(`| \`${EXAMPLE}\` | 3 of 3 | 1 (round 0) | 0 | 0 | 2 | 0 | 7 | 0 | 2 | 1 | 2 | 0 | 0 | 0 | 2 | 0 | 0 | 0 | 0 | 28 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 35 | 0 | 0 | 0 |`);
+    // Every core without rollback is named under the table: round 0's 2 F19 triggers reached it unsupported.
+    expect(stdout).toContain(`\nNot judged (the core does not implement it, so its zeros there are no pass):\n`);
+    expect(stdout).toContain(`\n- \`${EXAMPLE}\`: rollback (2 rollback triggers in 1 round)\n`);
     // A core that is not a peer gets no explanation line; a peer gets its sentence, or says none is written.
     expect(stdout).toContain([
       `- \`${EXAMPLE}\``,

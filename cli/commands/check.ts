@@ -5,7 +5,9 @@
  */
 import { INVARIANT_IDS, TraceFormatError, checkTrace, parseCompleteTrace } from '../../oracle/index.ts';
 import { readInputText } from '../../sim/plan/input-file.ts';
+import { unjudgedIn, type Capability } from '../../oracle/not-judged.ts';
 import { EXIT, InputError } from '../errors.ts';
+import { notJudgedLines } from '../format/not-judged-lines.ts';
 
 /**
  * Checks one trace file and prints the verdict; exit 0 clean, 1 violations or an undecided round.
@@ -14,7 +16,7 @@ import { EXIT, InputError } from '../errors.ts';
  *   directory or unreadable, is empty, is not a well-formed trace, or is incomplete (no
  *   `round_end`, or events after it).
  */
-export function checkCommand(path: string): number {
+export function checkCommand(path: string, notJudged: readonly Capability[] = []): number {
   const text = readInputText(path, (message) => new InputError(message));
   let trace;
   try {
@@ -25,13 +27,15 @@ export function checkCommand(path: string): number {
   }
   const verdict = checkTrace(trace);
   const undecided = trace.events.some((event) => event.type === 'round_end' && event.status === 'undecided');
+  const unjudged = notJudgedLines(unjudgedIn(verdict.metrics), notJudged);
   const lines = [
     `catsim check ${path}`,
     `round ${trace.header.round} of seed ${trace.header.seed}, scenario ${trace.header.scenario}, core ${trace.header.core}, ${trace.events.length} events`,
     `checked: ${INVARIANT_IDS.map((id) => `${id} ${verdict.checked[id] ?? 0}`).join('  ')}`,
     ...verdict.violations.map((v) => `VIOLATION ${v.invariant} ${v.code} at seq ${v.seq ?? '-'}: ${v.evidence}`),
-    undecided ? 'verdict: UNDECIDED (the round exhausted its event budget)' : verdict.violations.length === 0 ? 'verdict: clean' : `verdict: ${verdict.violations.length} violations`,
+    ...unjudged.lines,
+    undecided ? 'verdict: UNDECIDED (the round exhausted its event budget)' : verdict.violations.length > 0 ? `verdict: ${verdict.violations.length} violations` : unjudged.unaccepted ? 'verdict: NOT JUDGED (see above)' : 'verdict: clean',
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
-  return verdict.violations.length > 0 || undecided ? EXIT.violation : EXIT.clean;
+  return verdict.violations.length > 0 || undecided || unjudged.unaccepted ? EXIT.violation : EXIT.clean;
 }

@@ -10,6 +10,7 @@ import { resolve } from 'node:path';
 import { MergeError, mergeShardReports, type ShardInput } from '../../sim/campaign/merge.ts';
 import { exitCodeOf } from '../../sim/campaign/report.ts';
 import { readInputJson } from '../../sim/plan/input-file.ts';
+import type { Capability } from '../../oracle/not-judged.ts';
 import { InputError } from '../errors.ts';
 import { junitXml } from '../format/junit.ts';
 import { formatSummary } from '../format/summary.ts';
@@ -23,6 +24,8 @@ export interface MergeArgs {
   report?: string;
   /** Write the merged verdict as JUnit XML here. */
   junit?: string;
+  /** Capabilities accepted as not judged (`--not-judged`), besides those every part accepted. */
+  notJudged?: Capability[];
 }
 
 /**
@@ -42,7 +45,7 @@ export function mergeCommand(args: MergeArgs): number {
   const inputs: ShardInput[] = args.files.map((path) => ({ path, report: readInputJson(path, (message) => new InputError(message)) }));
   let report;
   try {
-    report = mergeShardReports(inputs);
+    report = mergeShardReports(inputs, args.notJudged);
   } catch (error) {
     if (error instanceof MergeError) throw new InputError(error.message);
     throw error;

@@ -27,7 +27,7 @@ import { isScenarioPath, loadScenario, type Scenario } from '../../sim/plan/scen
 import { explanationOf, NO_EXPLANATION, PEER_LIBRARIES } from '../../sim/peers/explanations.ts';
 import { shrinkPlan } from '../../sim/shrink/shrink.ts';
 import { EXIT } from '../errors.ts';
-import { replayCommand, shellWord } from '../format/summary.ts';
+import { coveredText, replayCommand, shellWord } from '../format/summary.ts';
 import { assertShrunkWritable, saveShrunk } from './shrink.ts';
 
 /** Arguments of `catsim prove --peers`. */
@@ -77,7 +77,7 @@ export async function peersCommand(args: PeersArgs): Promise<number> {
   }
   const findings = await findingLines(runs, args, scenario);
   const seconds = Math.round((performance.now() - startedMs) / 1000);
-  const lines = [measuredLine(args, scenario, cores, seconds), '', ...table(runs), '', ...findings];
+  const lines = [measuredLine(args, scenario, cores, seconds), '', ...table(runs), '', ...notJudgedLines(runs), ...findings];
   process.stdout.write(`${lines.join('\n')}\n`);
   return (runs[0]?.report.failingRounds.length ?? 1) === 0 ? EXIT.clean : EXIT.violation;
 }
@@ -124,6 +124,16 @@ function table(runs: readonly CoreRun[]): string[] {
     return [`\`${core}\``, `${report.failingRounds.length} of ${report.roundsRun}`, detection, ...COLUMNS.map((id) => String(report.violationsByInvariant[id] ?? 0))];
   });
   return [row(header), row(header.map((_, i) => (i === 0 ? '---' : '---:'))), ...rows.map(row)];
+}
+
+/**
+ * Under the table, the cores that leave out a capability these rounds needed (oracle/not-judged.ts):
+ * their zeros there are not passes. Nothing when every core was judged on everything.
+ */
+function notJudgedLines(runs: readonly CoreRun[]): string[] {
+  const unjudged = runs.filter(({ report }) => report.notJudged.length > 0);
+  if (unjudged.length === 0) return [];
+  return ['Not judged (the core does not implement it, so its zeros there are no pass):', ...unjudged.map(({ core, report }) => `- \`${core}\`: ${report.notJudged.map(coveredText).join(', ')}`), ''];
 }
 
 function row(cells: readonly string[]): string {

@@ -17,7 +17,7 @@ import { loadCore } from '../../sim/campaign/cores.ts';
 import { MUTANTS, type Mutant } from '../../sim/mutants/index.ts';
 import { peerNames } from './peers.ts';
 import { loadScenario, type Scenario } from '../../sim/plan/scenario.ts';
-import { violationCounts } from '../format/summary.ts';
+import { coveredText, violationCounts } from '../format/summary.ts';
 import { EXIT } from '../errors.ts';
 import { campaignWorkers } from '../work-size.ts';
 import { percentile } from '../../oracle/percentile.ts';
@@ -98,10 +98,16 @@ export function detectionSummary(results: readonly MutantResult[], goalRounds: n
 /** The goal for the median rounds to detection (issue 13: every defence found within a short campaign). */
 export const MEDIAN_ROUNDS_GOAL = 100;
 
-function violationLine(label: string, report: CampaignReport): string {
+/**
+ * One core's line beside the peers: its violations in total, its failing rounds, the count per
+ * invariant, and what it was not judged on (a capability it does not implement), e.g.
+ * `   not judged: rollback (2 rollback triggers in 1 round)`.
+ */
+export function violationLine(label: string, report: Pick<CampaignReport, 'violationsByInvariant' | 'failingRounds' | 'roundsRun' | 'notJudged'>): string {
   const total = Object.values(report.violationsByInvariant).reduce((a, b) => a + b, 0);
   const per = violationCounts(report);
-  return `  ${label.padEnd(24)} ${String(total).padStart(6)} violations in ${report.failingRounds.length}/${report.roundsRun} rounds   ${per}`;
+  const unjudged = report.notJudged.length === 0 ? '' : `   not judged: ${report.notJudged.map(coveredText).join(', ')}`;
+  return `  ${label.padEnd(24)} ${String(total).padStart(6)} violations in ${report.failingRounds.length}/${report.roundsRun} rounds   ${per}${unjudged}`;
 }
 
 /** Runs the proof; exit 0 only when every mutant was caught within the cap. */

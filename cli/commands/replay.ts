@@ -11,7 +11,9 @@ import { readInputJson } from '../../sim/plan/input-file.ts';
 import { planProblem } from '../../sim/plan/plan-schema.ts';
 import { loadScenario } from '../../sim/plan/scenario.ts';
 import { traceText } from '../../sim/trace/recorder.ts';
+import { unjudgedIn, type Capability } from '../../oracle/not-judged.ts';
 import { EXIT, InputError } from '../errors.ts';
+import { notJudgedLines } from '../format/not-judged-lines.ts';
 import { formatTimeline } from '../format/timeline.ts';
 import { assertWritable, exitAfterWrites, writeOutput } from '../output.ts';
 
@@ -32,6 +34,8 @@ export interface ReplayArgs {
   core: string;
   trace?: string;
   timeline: boolean;
+  /** Capabilities accepted as not judged (`--not-judged`), besides the scenario's `notJudged`. */
+  notJudged?: Capability[];
 }
 
 /**
@@ -44,7 +48,7 @@ export interface ReplayArgs {
  *   written), UnknownCoreError: exit 2.
  */
 export async function replayCommand(args: ReplayArgs): Promise<number> {
-  const { plan, label } = args.plan === undefined ? fromSeed(args) : fromPlanFile(args.plan, args);
+  const { plan, label, accepted } = args.plan === undefined ? fromSeed(args) : fromPlanFile(args.plan, args);
   const core = await loadCore(args.core);
   const tracePath = args.trace ?? `catsim-trace-${plan.seed}-${plan.round}${args.plan === undefined ? '' : '-plan'}.jsonl`;
   assertWritable(tracePath, '--trace');
@@ -59,17 +63,19 @@ export async function replayCommand(args: ReplayArgs): Promise<number> {
   out.push(`round ${run.status}${run.status === 'undecided' ? ' (event budget exhausted: UNDECIDED fails the gate)' : ''}`);
   if (summary.violations.length === 0) out.push('no violations');
   for (const violation of summary.violations) out.push(`VIOLATION ${violation.invariant} ${violation.code} at seq ${violation.seq ?? '-'}: ${violation.evidence}`);
+  const unjudged = notJudgedLines(unjudgedIn(summary.metrics), [...accepted, ...(args.notJudged ?? [])]);
+  out.push(...unjudged.lines);
   process.stdout.write(`${out.join('\n')}\n`);
-  return exitAfterWrites(summary.violations.length > 0 || run.status === 'undecided' ? EXIT.violation : EXIT.clean, written);
+  return exitAfterWrites(summary.violations.length > 0 || run.status === 'undecided' || unjudged.unaccepted ? EXIT.violation : EXIT.clean, written);
 }
 
-/** The plan of round `--round` of campaign `--seed` (what `runAndCheck` would run), and its label. */
-function fromSeed(args: ReplayArgs): { plan: RoundPlan; label: string } {
+/** The plan of round `--round` of campaign `--seed` (what `runAndCheck` would run), its label, and the scenario's `notJudged`. */
+function fromSeed(args: ReplayArgs): { plan: RoundPlan; label: string; accepted: readonly Capability[] } {
   if (args.seed === undefined || args.round === undefined) throw new InputError('replay needs --seed and --round, or --plan FILE');
   const scenario = loadScenario(args.scenario ?? 'default');
   const catalog = args.catalog === undefined ? undefined : loadCatalog(args.catalog);
   const plan = generatePlan(args.seed, args.round, scenario, catalog?.pool);
-  return { plan, label: catalog === undefined ? scenario.name : `${scenario.name}+catalog:${catalog.name}` };
+  return { plan, label: catalog === undefined ? scenario.name : `${scenario.name}+catalog:${catalog.name}`, accepted: scenario.notJudged ?? [] };
 }
 
 /** The options a plan file makes meaningless: it carries its own seed, round and scenario. */
@@ -82,7 +88,7 @@ const PLAN_HOLDS = ['seed', 'round', 'scenario', 'catalog'] as const;
  *   directory, not JSON, not a catsim.plan.v1 plan, or a plan of the wrong shape, e.g.
  *   `x.plan.json: "servers[0].history" must be an array of revision steps, got "x"`.
  */
-function fromPlanFile(path: string, args: ReplayArgs): { plan: RoundPlan; label: string } {
+function fromPlanFile(path: string, args: ReplayArgs): { plan: RoundPlan; label: string; accepted: readonly Capability[] } {
   const given = PLAN_HOLDS.filter((option) => args[option] !== undefined);
   if (given.length > 0) throw new InputError(`--plan runs the seed, round and scenario of its file: drop ${given.map((option) => `--${option}`).join(' and ')}`);
   const data = readInputJson(path, (message) => new InputError(message));
@@ -90,5 +96,5 @@ function fromPlanFile(path: string, args: ReplayArgs): { plan: RoundPlan; label:
   const problem = planProblem(data);
   if (problem !== undefined) throw new InputError(`${path}: ${problem}`);
   const plan = data as RoundPlan;
-  return { plan, label: `${plan.scenario} (plan file)` };
+  return { plan, label: `${plan.scenario} (plan file)`, accepted: [] };
 }

@@ -9,6 +9,7 @@ import { exitCodeOf, shardBlock } from '../../sim/campaign/report.ts';
 import { loadCore } from '../../sim/campaign/cores.ts';
 import { loadCatalog } from '../../sim/plan/catalog.ts';
 import { isScenarioPath, loadScenario } from '../../sim/plan/scenario.ts';
+import type { Capability } from '../../oracle/not-judged.ts';
 import { InputError } from '../errors.ts';
 import { junitXml } from '../format/junit.ts';
 import { formatSummary } from '../format/summary.ts';
@@ -42,6 +43,8 @@ export interface RunArgs {
   shard?: { index: number; count: number };
   /** Also write the verdict as JUnit XML to this file. */
   junit?: string;
+  /** Capabilities accepted as not judged (`--not-judged`), besides the scenario's `notJudged`. */
+  notJudged?: Capability[];
 }
 
 /**
@@ -74,7 +77,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
   try {
     const report = await runCampaign({
       seed: args.seed, scenario, scenarioPath: isScenarioPath(args.scenario) ? args.scenario : undefined, catalog, core: args.core, firstRound: args.from, rounds: args.rounds, shard: args.shard, workers,
-      determinismEvery: args.determinismEvery, signal: abort.signal,
+      determinismEvery: args.determinismEvery, signal: abort.signal, notJudged: args.notJudged,
       onProgress: (done, failing) => progress.update(done, failing),
     });
     progress.stop();

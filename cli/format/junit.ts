@@ -9,7 +9,10 @@
  * `CORE_FAILED` alike (a round in which the core threw or answered outside the core API);
  * `UNDECIDED rounds`; `coverage probes` (a failure naming the required probes never hit, when the
  * probe gate applies); `determinism` (an error per campaign with non-deterministic rounds: the
- * testbed failed, exit 3); `campaign complete` (a failure when the campaign was interrupted).
+ * testbed failed, exit 3); `campaign complete` (a failure when the campaign was interrupted);
+ * then `not judged: CAPABILITY` for each capability the core left out that the rounds needed
+ * (`rollback`, `surface`): skipped when the user accepted it (`--not-judged`), else a failure
+ * naming how many triggers or turns in how many rounds went unjudged. Never a passed test case.
  * The suite carries the seed, scenario, core, round range and campaign digest as properties and
  * the campaign's wall time as its time (seconds). No timestamp is written, so equal reports give
  * equal files.
@@ -17,7 +20,7 @@
 import junitReportBuilder, { type Builder } from 'junit-report-builder';
 import { CORE_FAILED, INVARIANT_IDS } from '../../oracle/index.ts';
 import type { CampaignReport } from '../../sim/campaign/report.ts';
-import { interruptedText, replayCommand } from './summary.ts';
+import { coveredText, interruptedText, replayCommand } from './summary.ts';
 
 // The package is CommonJS whose `module.exports` is the builder itself, while its types declare it
 // as `export default`: under NodeNext the default import is typed as the module, so it is retyped here.
@@ -66,6 +69,11 @@ export function junitXml(report: CampaignReport): string {
   }
   const complete = testCase('campaign complete');
   if (report.interrupted) complete.failure(`interrupted ${interruptedText(report)}`, 'interrupted');
+  for (const entry of report.notJudged ?? []) {
+    const test = testCase(`not judged: ${entry.capability}`);
+    if (entry.accepted) test.skipped().standardOutput(`${coveredText(entry)}: the core does not implement it; accepted as not judged`);
+    else test.failure(`${coveredText(entry)}: the core does not implement it, and it was not accepted (--not-judged ${entry.capability})`, 'not-judged');
+  }
   return root.build();
 }
 

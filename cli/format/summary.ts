@@ -2,7 +2,9 @@
  * The human-readable campaign summary.
  */
 import { CORE_FAILED, INVARIANT_IDS } from '../../oracle/index.ts';
-import type { CampaignReport } from '../../sim/campaign/report.ts';
+import { CAPABILITY_UNITS } from '../../oracle/not-judged.ts';
+import { WORLD_PROBE_NAMES } from '../../oracle/probes/index.ts';
+import type { CampaignReport, NotJudged } from '../../sim/campaign/report.ts';
 import { FAULT_IDS } from '../../sim/faults/index.ts';
 
 /** How many failing rounds are listed before the rest is summarised. */
@@ -31,7 +33,8 @@ export function formatSummary(report: CampaignReport, workers: number | string):
     `probe calls: ${report.probeCalls.admitted} of ${report.probeCalls.expected} that a correct core must admit were admitted`,
     ...surfaceLines(report),
     rollbackLine(report),
-    `coverage probes (rounds hit): ${counts(report.probes, false)}`,
+    notJudgedLine(report),
+    ...probeLines(report),
     `determinism: ${report.determinism.replayed} rounds replayed in a fresh world, ${report.determinism.mismatches.length} mismatches`,
     `campaign digest: ${report.campaignDigest ?? '(no rounds run)'} (sha256 over every round's trace digest, in round order)`,
     `throughput: ${report.roundsPerSecond.toFixed(1)} rounds/s (${typeof workers === 'string' ? workers : workers === 0 ? 'in-process' : `${workers} worker${workers === 1 ? '' : 's'}`}, ${(report.elapsedMs / 1000).toFixed(1)} s)`,
@@ -94,17 +97,57 @@ function rollbackLine(report: CampaignReport): string {
   return `rollback triggers: ${counts(t)}${note}`;
 }
 
+/**
+ * The coverage probes (rounds hit), in two lines: those that read only what the world did, which
+ * the probe gate holds every core to, and apart those that read a defence's outcome as the
+ * reference core reports it, which only `--core reference` is held to.
+ */
+function probeLines(report: CampaignReport): string[] {
+  const world = Object.fromEntries(Object.entries(report.probes).filter(([name]) => WORLD_PROBE_NAMES.includes(name)));
+  const reference = Object.fromEntries(Object.entries(report.probes).filter(([name]) => !WORLD_PROBE_NAMES.includes(name)));
+  return [
+    `coverage probes of what the world did (rounds hit; the gate holds every core to them): ${counts(world, false)}`,
+    `coverage probes of the reference core's defences (rounds hit; the gate holds only --core reference to them): ${counts(reference, false)}`,
+  ];
+}
+
 function coverage(covered: number, total: number): string {
   return total === 0 ? 'no calls executed' : `${((covered * 100) / total).toFixed(1)}%`;
 }
 
-function verdict(report: CampaignReport, violations: number): string {
+/**
+ * The verdict line's text. A capability the core left out is never a pass: not accepted, it makes
+ * an otherwise clean campaign `NOT JUDGED: rollback (88 rollback triggers in 40 rounds) ...` and is
+ * named after a FAIL; accepted (`--not-judged`), the pass says so: `PASS (not judged: rollback)`.
+ */
+export function verdict(report: CampaignReport, violations: number): string {
   if (report.determinism.mismatches.length > 0) return 'TESTBED FAILURE (non-deterministic rounds)';
   if (report.interrupted) return `INTERRUPTED ${interruptedText(report)}`;
   if (report.roundsRun === 0) return 'FAIL (no round was run: nothing was tested)';
-  if (report.failingRounds.length === 0 && report.probesMissed.length > 0) return `FAIL (coverage probes never hit: ${report.probesMissed.join(', ')})`;
-  if (report.failingRounds.length === 0) return `PASS (0 violations, 0 UNDECIDED)${report.shard === null ? '' : '; the coverage-probe gate is judged by catsim merge'}`;
-  return `FAIL (${violations} violations, ${report.undecidedRounds} UNDECIDED)`;
+  const left = report.notJudged ?? [];
+  const unaccepted = left.filter((entry) => !entry.accepted);
+  const alsoUnjudged = unaccepted.length === 0 ? '' : `; not judged: ${unaccepted.map(coveredText).join(', ')}`;
+  if (report.failingRounds.length === 0 && report.probesMissed.length > 0) return `FAIL (coverage probes never hit: ${report.probesMissed.join(', ')}${alsoUnjudged})`;
+  if (report.failingRounds.length > 0) return `FAIL (${violations} violations, ${report.undecidedRounds} UNDECIDED${alsoUnjudged})`;
+  if (unaccepted.length > 0) {
+    return `NOT JUDGED: ${unaccepted.map(coveredText).join(', ')}: the core does not implement ${unaccepted.length === 1 ? 'it' : 'them'} (0 violations in what was judged; --not-judged ${unaccepted.map((entry) => entry.capability).join(',')} accepts ${unaccepted.length === 1 ? 'it' : 'them'} as skipped)`;
+  }
+  const skipped = left.length === 0 ? '0 violations, 0 UNDECIDED' : `not judged: ${left.map((entry) => entry.capability).join(', ')}`;
+  return `PASS (${skipped})${report.shard === null ? '' : '; the coverage-probe gate is judged by catsim merge'}`;
+}
+
+/** `rollback (88 rollback triggers in 40 rounds)`; a merged report of older parts may not know the rounds. */
+export function coveredText(entry: Pick<NotJudged, 'capability' | 'rounds' | 'count'>): string {
+  const rounds = entry.rounds === 0 ? '' : ` in ${entry.rounds} round${entry.rounds === 1 ? '' : 's'}`;
+  const unit = CAPABILITY_UNITS[entry.capability];
+  return `${entry.capability} (${entry.count} ${entry.count === 1 ? unit.one : unit.many}${rounds})`;
+}
+
+/** The capabilities the core left out, each skipped (accepted) or not judged; never shown as passed. */
+function notJudgedLine(report: CampaignReport): string {
+  const left = report.notJudged ?? [];
+  if (left.length === 0) return 'capabilities not judged: none (the core was judged on everything these rounds exercised)';
+  return `capabilities not judged: ${left.map((entry) => `${coveredText(entry)} ${entry.accepted ? 'SKIPPED (accepted by --not-judged or the scenario)' : 'NOT JUDGED (not accepted)'}`).join('; ')}`;
 }
 
 /**

@@ -25,6 +25,7 @@ function abaInsideWalk(events: readonly KnownEvent[]): boolean {
 /** An A-B-A change inside a scan. */
 export const abaInsideWalkProbe: Probe = {
   name: 'aba-inside-walk',
+  basis: 'reference',
   description: 'an A-B-A change happened while a scan was running',
   hit: abaInsideWalk,
 };

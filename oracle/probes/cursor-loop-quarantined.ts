@@ -5,6 +5,7 @@ import type { Probe } from './probe.ts';
 /** A scan quarantined for a cursor requested twice. */
 export const cursorLoopQuarantined: Probe = {
   name: 'cursor-loop-quarantined',
+  basis: 'reference',
   description: 'a scan quarantined for a cursor requested twice',
   hit: scanEndedWith('CURSOR_REPEATED'),
 };

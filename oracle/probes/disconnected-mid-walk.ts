@@ -5,6 +5,7 @@ import type { Probe } from './probe.ts';
 /** A cut connection ended a scan INCOMPLETE. */
 export const disconnectedMidWalk: Probe = {
   name: 'disconnected-mid-walk',
+  basis: 'reference',
   description: 'a cut connection ended a scan INCOMPLETE',
   hit: scanEndedWith('DISCONNECTED'),
 };

@@ -5,6 +5,7 @@ import type { Probe } from './probe.ts';
 /** The crash came while a call was in flight (a receipt without its outcome); the new boot served on. */
 export const hostCrashedCallsInFlight: Probe = {
   name: 'host-crashed-calls-in-flight',
+  basis: 'reference',
   description: 'the host died while a call it had sent was still in flight, and the boot that reloaded the registry served on',
   hit: crashThenServed((before) => callInFlight(before)),
 };

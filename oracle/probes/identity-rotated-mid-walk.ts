@@ -5,6 +5,7 @@ import type { Probe } from './probe.ts';
 /** An identity rotation ended a scan INCOMPLETE. */
 export const identityRotatedMidWalk: Probe = {
   name: 'identity-rotated-mid-walk',
+  basis: 'reference',
   description: 'an identity rotation ended a scan INCOMPLETE',
   hit: scanEndedWith('IDENTITY_CHANGED'),
 };

@@ -3,6 +3,9 @@
  * fault registry (sim/faults/) names, for each fault, the probes that show its defence was
  * exercised; a test checks that every name there is a probe here and every probe here is named.
  */
+import { abaServedInsideWalkProbe } from './aba-served-inside-walk.ts';
+import { cursorLoopServedProbe } from './cursor-loop-served.ts';
+import { revocationWhileCallInFlightProbe } from './revocation-while-call-in-flight.ts';
 import { asKnownEvent, type KnownEvent, type TraceEvent } from '../trace.ts';
 import { abaInsideWalkProbe } from './aba-inside-walk.ts';
 import { argsRefused } from './args-refused.ts';
@@ -81,8 +84,14 @@ export const PROBES: readonly Probe[] = [
   rollbackEscalationDelivered,
   rolledBackToFresh,
   rollbackDisabled,
+  cursorLoopServedProbe,
+  abaServedInsideWalkProbe,
+  revocationWhileCallInFlightProbe,
   ...SURFACE_PROBES,
 ];
+
+/** The names of the probes that read only what the world did (`basis: 'world'`): the probe gate holds every core to them. */
+export const WORLD_PROBE_NAMES: readonly string[] = PROBES.filter((probe) => probe.basis === 'world').map((probe) => probe.name);
 
 /** The names of the probes one round hits, in report order. Events of unknown types are not read. */
 export function probesHit(events: readonly TraceEvent[]): string[] {

@@ -5,6 +5,7 @@ import type { Probe } from './probe.ts';
 /** A notification during a scan ended it INCOMPLETE. */
 export const listChangedMidWalk: Probe = {
   name: 'list-changed-mid-walk',
+  basis: 'reference',
   description: 'a notification during a scan ended it INCOMPLETE',
   hit: scanEndedWith('LIST_CHANGED'),
 };

@@ -49,6 +49,63 @@ describe('coverage probes', () => {
     }
   });
 
+  it('cursor-loop-served (world): a page whose nextCursor an earlier page of the same walk was requested with; no core event needed', () => {
+    const b = new TraceBuilder();
+    b.served({ audience: 'acme.dev', scanId: null, cursorIn: null, cursorOut: 'c1', revision: 7, tools: ['echo'] });
+    b.served({ audience: 'acme.dev', scanId: null, cursorIn: 'c1', cursorOut: 'c2', revision: 7, tools: ['add'] });
+    // Another walk (a new first page) forgets c1; another audience's walk is another walk.
+    b.served({ audience: 'acme.dev', scanId: null, cursorIn: null, cursorOut: 'c1', revision: 7, tools: ['echo'] });
+    b.served({ audience: 'globex.dev', scanId: null, cursorIn: 'c2', cursorOut: 'c1', revision: 7, tools: ['echo'] });
+    expect(probesHit(b.build().events)).toEqual([]);
+    b.served({ audience: 'acme.dev', scanId: null, cursorIn: 'c1', cursorOut: 'c1', revision: 7, tools: ['add'] });
+    expect(probesHit(b.build().events)).toEqual(['cursor-loop-served']);
+  });
+
+  it('aba-served-inside-walk (world): A, B, A of a server between two pages the world served one walk', () => {
+    const b = new TraceBuilder();
+    b.revision('s0', 7, { 'acme.dev': ['echo'] });
+    b.revision('s0', 8, { 'acme.dev': ['add'] });
+    b.revision('s0', 9, { 'acme.dev': ['echo'] });
+    // The A-B-A happened before the walk's first page: not inside it.
+    b.served({ audience: 'acme.dev', scanId: 'x', cursorIn: null, cursorOut: 'c1', revision: 9, tools: ['echo'] });
+    b.revision('s0', 10, { 'acme.dev': ['add'] });
+    b.revision('s0', 11, { 'acme.dev': ['echo'] });
+    // A, B, A since the first page (echo, add, echo), but no later page yet: the walk may be abandoned.
+    expect(probesHit(b.build().events)).toEqual([]);
+    // Another walk's page does not count either.
+    b.served({ audience: 'acme.dev', scanId: 'y', cursorIn: 'c1', cursorOut: null, revision: 11, tools: ['add'] });
+    expect(probesHit(b.build().events)).toEqual([]);
+    b.served({ audience: 'acme.dev', scanId: 'x', cursorIn: 'c1', cursorOut: null, revision: 11, tools: ['add'] });
+    expect(probesHit(b.build().events)).toEqual(['aba-served-inside-walk']);
+    // A walk that changed once (A, B) and was served its next page: no A-B-A.
+    const once = new TraceBuilder();
+    once.revision('s0', 7, { 'acme.dev': ['echo'] });
+    once.served({ audience: 'acme.dev', scanId: 'x', cursorIn: null, cursorOut: 'c1', revision: 7, tools: ['echo'] });
+    once.revision('s0', 8, { 'acme.dev': ['add'] });
+    once.served({ audience: 'acme.dev', scanId: 'x', cursorIn: 'c1', cursorOut: null, revision: 8, tools: ['add'] });
+    expect(probesHit(once.build().events)).toEqual([]);
+  });
+
+  it('revocation-while-call-in-flight (world): a revocation of a tool for an audience while a call of it had left the core and no server had answered', () => {
+    const b = new TraceBuilder();
+    b.callSent({ audience: 'acme.dev', tool: 'echo' });
+    b.callExecuted({ audience: 'acme.dev', tool: 'echo', leaseId: null });
+    b.callSent({ audience: 'acme.dev', tool: 'add' });
+    b.callSent({ audience: 'globex.dev', tool: 'echo' });
+    // echo's acme.dev call was answered; the calls still in flight are add (acme.dev) and echo (globex.dev).
+    b.policyChanged('acme.dev', 2, ['add'], { revoked: ['echo'] });
+    expect(probesHit(b.build().events)).toEqual([]);
+    b.callRefusedByServer({ audience: 'acme.dev', tool: 'add', leaseId: null, code: 'STALE_PIN' });
+    b.callSent({ audience: 'acme.dev', tool: 'add' });
+    b.policyChanged('acme.dev', 3, [], { revoked: ['add'] });
+    expect(probesHit(b.build().events)).toEqual(['stale-pin-refused-by-server', 'revocation-while-call-in-flight']);
+  });
+
+  it('every probe says what it reads: the world-only ones are exactly these', () => {
+    // stale-pin-refused-by-server reads a world event, but needs a core that pins its calls.
+    expect(PROBES.filter((probe) => probe.basis === 'world').map((probe) => probe.name)).toEqual(['cursor-loop-served', 'aba-served-inside-walk', 'revocation-while-call-in-flight']);
+  });
+
   it('has one name per probe, in report order', () => {
     expect(new Set(PROBES.map((probe) => probe.name)).size).toBe(PROBES.length);
     expect(PROBES.map((probe) => probe.name).slice(0, 3)).toEqual(['cursor-loop-quarantined', 'page-limit-quarantined', 'revision-moved-mid-walk']);

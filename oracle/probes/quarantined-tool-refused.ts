@@ -5,6 +5,7 @@ import type { Probe } from './probe.ts';
 /** A call to a quarantined tool refused. */
 export const quarantinedToolRefused: Probe = {
   name: 'quarantined-tool-refused',
+  basis: 'reference',
   description: 'a call to a quarantined tool refused',
   hit: decidedWith('TOOL_QUARANTINED'),
 };

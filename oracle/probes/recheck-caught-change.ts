@@ -5,6 +5,7 @@ import type { Probe } from './probe.ts';
 /** The final recheck caught a change after the last page. */
 export const recheckCaughtChange: Probe = {
   name: 'recheck-caught-change',
+  basis: 'reference',
   description: 'the final recheck caught a change after the last page',
   hit: scanEndedWith('RECHECK_REVISION_MOVED'),
 };

@@ -34,6 +34,7 @@ function inBurst(times: readonly number[], t: number): boolean {
 /** A refresh in the middle of a notification burst. */
 export const refreshedDuringBurstProbe: Probe = {
   name: 'refreshed-during-burst',
+  basis: 'reference',
   description: 'a scan of a key started in the middle of a burst of list_changed deliveries to it',
   hit: refreshedDuringBurst,
 };

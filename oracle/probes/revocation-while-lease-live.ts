@@ -16,6 +16,7 @@ function revocationWhileLeaseLive(events: readonly KnownEvent[]): boolean {
 /** A revocation while a lease was live. */
 export const revocationWhileLeaseLiveProbe: Probe = {
   name: 'revocation-while-lease-live',
+  basis: 'reference',
   description: 'a revocation while a lease for that tool was live',
   hit: revocationWhileLeaseLive,
 };

@@ -5,6 +5,7 @@ import type { Probe } from './probe.ts';
 /** A call refused POLICY_REVOKED. */
 export const revokedRefused: Probe = {
   name: 'revoked-refused',
+  basis: 'reference',
   description: 'a call refused POLICY_REVOKED',
   hit: decidedWith('POLICY_REVOKED'),
 };

@@ -12,7 +12,7 @@ import type { Probe } from './probe.ts';
 
 /** A probe hit when some turn of the round satisfies `turnHits`. */
 function turnProbe(name: string, description: string, turnHits: (turn: SurfaceTurn) => boolean): Probe {
-  return { name, description, hit: (events: readonly KnownEvent[]) => buildSurfaceTurns(events).turns.some(turnHits) };
+  return { name, description, basis: 'reference', hit: (events: readonly KnownEvent[]) => buildSurfaceTurns(events).turns.some(turnHits) };
 }
 
 const refusedMismatch = (turn: SurfaceTurn): boolean => turn.settlements[0]?.code === 'SURFACE_MISMATCH';

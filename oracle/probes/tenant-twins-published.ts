@@ -48,6 +48,7 @@ function tenantTwinsPublished(events: readonly KnownEvent[]): boolean {
 /** Tenant twins published with their own descriptors. */
 export const tenantTwinsPublishedProbe: Probe = {
   name: 'tenant-twins-published',
+  basis: 'reference',
   description: 'two tenants of one server and role published, with different descriptors under one tool name',
   hit: tenantTwinsPublished,
 };

@@ -5,6 +5,7 @@
  * core), and summaries are folded in round order.
  */
 import { Worker } from 'node:worker_threads';
+import type { Capability } from '../../oracle/not-judged.ts';
 import type { LoadedCatalog } from '../plan/catalog.ts';
 import { scenarioDigest, type Scenario } from '../plan/scenario.ts';
 import { runBatch, type BatchJob, type BatchResult } from './batch.ts';
@@ -34,6 +35,11 @@ export interface CampaignOptions {
   shard?: { index: number; count: number };
   /** The scenario file as given (`run --scenario PATH`), when it was a path rather than a built-in name. */
   scenarioPath?: string;
+  /**
+   * Capabilities the user accepts as not judged (`run --not-judged`), besides the scenario's
+   * `notJudged`: the report marks them accepted (oracle/not-judged.ts). Undefined: none.
+   */
+  notJudged?: readonly Capability[];
   /** Worker threads; 0 runs in this thread (no progress timers may run meanwhile). */
   workers: number;
   /** Replay about 1 in this many rounds to check determinism (0: never). */
@@ -75,6 +81,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
     seed: options.seed, scenario, scenarioPath: options.scenarioPath ?? null, scenarioDigest: scenarioDigest(options.scenario), catalog: catalog === undefined ? null : { name: catalog.name, path: catalog.path }, core: options.core,
     firstRound: block.firstRound, roundsPlanned: block.rounds, faults: options.scenario.faults,
     shard: shard === undefined ? null : { ...shard, firstRound: options.firstRound, rounds: options.rounds },
+    notJudgedAccepted: [...(options.notJudged ?? []), ...(options.scenario.notJudged ?? [])],
   }, { rounds: options.scenario.probeGateRounds, required: options.scenario.requiredProbes });
   const started = performance.now(); // real-clock: throughput only, never inside a round
   let done = 0;

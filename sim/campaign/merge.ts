@@ -13,6 +13,7 @@
  * one shard.
  */
 import { Ajv } from 'ajv';
+import { CAPABILITIES, type Capability } from '../../oracle/not-judged.ts';
 import { ReportBuilder, type CampaignReport } from './report.ts';
 
 /** Reports that cannot be merged; the message names the file and the problem (exit 2). */
@@ -68,6 +69,12 @@ const REPORT_SCHEMA = {
     receipts: { type: 'object', required: ['executed', 'covered'], properties: { executed: { $ref: '#/$defs/count' }, covered: { $ref: '#/$defs/count' } } },
     probeCalls: { type: 'object', required: ['expected', 'admitted'], properties: { expected: { $ref: '#/$defs/count' }, admitted: { $ref: '#/$defs/count' } } },
     elapsedMs: { type: 'number' },
+    // Absent in reports written before them: read through the rollback trigger and surface counts.
+    notJudged: {
+      type: 'array',
+      items: { type: 'object', required: ['capability', 'rounds', 'count', 'accepted'], properties: { capability: { enum: [...CAPABILITIES] }, rounds: { $ref: '#/$defs/count' }, count: { $ref: '#/$defs/count' }, accepted: { type: 'boolean' } } },
+    },
+    notJudgedAccepted: { type: 'array', items: { enum: [...CAPABILITIES] } },
   },
   $defs: {
     /** A count: what a run writes, never negative or fractional. */
@@ -89,12 +96,14 @@ interface Part {
 }
 
 /**
- * Merges the reports of the parts of one campaign.
+ * Merges the reports of the parts of one campaign. A capability the core left out is accepted as
+ * not judged when every part accepted it, or `notJudged` (`merge --not-judged`) names it: one
+ * shard's `--not-judged` never excuses the others.
  * @throws MergeError when a file is not a report of catsim run, the parts are of different
  *   campaigns, a part covers no round, two parts share a round, or a round of a part's campaign
  *   is in no part.
  */
-export function mergeShardReports(inputs: readonly ShardInput[]): CampaignReport {
+export function mergeShardReports(inputs: readonly ShardInput[], notJudged: readonly Capability[] = []): CampaignReport {
   if (inputs.length === 0) throw new MergeError('no reports given');
   const parts = inputs.map(readPart);
   const first = parts[0] as Part;
@@ -106,11 +115,16 @@ export function mergeShardReports(inputs: readonly ShardInput[]): CampaignReport
   const end = last.report.firstRound + last.report.roundsRun;
   checkCampaignsCovered(parts, start, end);
   const builder = new ReportBuilder(
-    { seed: first.report.seed, scenario: first.report.scenario, scenarioPath: first.report.scenarioPath, scenarioDigest: first.report.scenarioDigest, catalog: first.report.catalog, core: first.report.core, firstRound: start, roundsPlanned: end - start, faults: Object.keys(first.report.faultsEnabled) },
+    { seed: first.report.seed, scenario: first.report.scenario, scenarioPath: first.report.scenarioPath, scenarioDigest: first.report.scenarioDigest, catalog: first.report.catalog, core: first.report.core, firstRound: start, roundsPlanned: end - start, faults: Object.keys(first.report.faultsEnabled), notJudgedAccepted: [...notJudged, ...acceptedByEvery(parts)] },
     first.report.mergeData.probeGate,
   );
   for (const { report } of ordered) builder.addPart(report);
   return builder.build(parts.reduce((sum, { report }) => sum + report.elapsedMs, 0), false);
+}
+
+/** The capabilities every part accepted as not judged (a report written before `notJudgedAccepted` accepted none). */
+function acceptedByEvery(parts: readonly Part[]): Capability[] {
+  return CAPABILITIES.filter((capability) => parts.every(({ report }) => (report.notJudgedAccepted ?? []).includes(capability)));
 }
 
 function readPart({ path, report }: ShardInput): Part {

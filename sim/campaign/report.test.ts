@@ -73,6 +73,20 @@ describe('ReportBuilder', () => {
     expect(() => builder.add(summary(14))).toThrow('round 14 is outside rounds 10..13');
   });
 
+  it('the probe gate holds every core to the world probes it requires, and only the reference core to the others', () => {
+    const gate = { rounds: 2, required: ['cursor-loop-served', 'cursor-loop-quarantined', 'aba-served-inside-walk'] };
+    const missed = (core: string, rounds: number, probes: string[]) => {
+      const builder = new ReportBuilder({ ...META, core, firstRound: 0, roundsPlanned: rounds, faults: [] }, gate);
+      for (let round = 0; round < rounds; round += 1) builder.add(summary(round, { probes: round === 0 ? probes : [] }));
+      return builder.build(1, false).probesMissed;
+    };
+    expect(missed('reference', 2, ['aba-served-inside-walk'])).toEqual(['cursor-loop-served', 'cursor-loop-quarantined']);
+    expect(missed('peer:list-once', 2, ['aba-served-inside-walk'])).toEqual(['cursor-loop-served']);
+    expect(missed('./my-core.ts', 2, ['cursor-loop-served', 'aba-served-inside-walk'])).toEqual([]);
+    // A campaign below the gate's size is held to nothing.
+    expect(missed('peer:list-once', 1, [])).toEqual([]);
+  });
+
   it('digests the rounds in round order, whatever order they finished in', () => {
     const expected = createHash('sha256').update('catsim.campaign.v1\n10 digest-10\n11 digest-11\n').digest('hex');
     expect(campaignDigest(new Map([[11, 'digest-11'], [10, 'digest-10']]))).toBe(expected);

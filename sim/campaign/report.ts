@@ -14,7 +14,8 @@ import { createHash } from 'node:crypto';
 import type { Violation } from '../../oracle/index.ts';
 import { percentile } from '../../oracle/index.ts';
 import { noSurfaceMetrics, type SurfaceMetrics } from '../../oracle/metrics.ts';
-import { PROBES } from '../../oracle/probes/index.ts';
+import { CAPABILITIES, unjudgedIn, type Capability } from '../../oracle/not-judged.ts';
+import { PROBES, WORLD_PROBE_NAMES } from '../../oracle/probes/index.ts';
 import { probesOfAbsentFaults } from '../faults/index.ts';
 import type { RoundSummary } from './round-check.ts';
 
@@ -61,7 +62,12 @@ export interface CampaignReport {
   failingRounds: FailingRound[];
   /** Coverage probes: rounds that hit each probe (every probe listed, zero included). */
   probes: Record<string, number>;
-  /** Required probes with zero hits, when the probe gate applies (reference core, enough rounds); else empty. */
+  /**
+   * Required probes with zero hits, when the probe gate applies (a campaign of at least the
+   * scenario's `probeGateRounds`); else empty. Every core is held to the required probes that read
+   * only what the world did (`basis: 'world'`, oracle/probes/probe.ts); the reference core to every
+   * required probe.
+   */
   probesMissed: string[];
   /** Gate decisions over the campaign, by decision (`ADMIT` or a refusal code). */
   decisions: Record<string, number>;
@@ -89,6 +95,16 @@ export interface CampaignReport {
    * reports written before F19: read as none.
    */
   rollbackTriggers?: Record<string, number>;
+  /**
+   * The capabilities the core left out that these rounds needed (oracle/not-judged.ts), in
+   * `CAPABILITIES` order: how many rounds and units (rollback triggers, model turns) went
+   * unjudged, and whether the user accepted it (`--not-judged`, the scenario's `notJudged`). An
+   * accepted one is shown as skipped; one not accepted makes the verdict NOT JUDGED (exit 1).
+   * Empty when the core was judged on everything the rounds exercised.
+   */
+  notJudged: NotJudged[];
+  /** The capabilities the user accepts as not judged (`--not-judged` and the scenario's `notJudged`), in `CAPABILITIES` order. */
+  notJudgedAccepted: Capability[];
   /** Rounds replayed in a fresh world by the determinism self-check, and how many differed. */
   determinism: { replayed: number; mismatches: { round: number; firstDifferingSeq: number | null }[] };
   /**
@@ -108,6 +124,17 @@ export interface CampaignReport {
   /** Real time the campaign took, ms (a merged report: the sum over its shards). */
   elapsedMs: number;
   roundsPerSecond: number;
+}
+
+/** One capability the core left out, over the rounds of a report (see {@link CampaignReport.notJudged}). */
+export interface NotJudged {
+  capability: Capability;
+  /** Rounds that needed it. */
+  rounds: number;
+  /** Units left unjudged: rollback triggers written `unsupported`, or model turns not run. */
+  count: number;
+  /** The user accepted it as not judged: skipped, never passed. */
+  accepted: boolean;
 }
 
 /** Which shard of which campaign a report covers (`--shard index/count`, 1-based). */
@@ -162,9 +189,11 @@ export class ReportBuilder {
   #revocationsCensored = 0;
   readonly #mismatches: { round: number; firstDifferingSeq: number | null }[] = [];
   #replayed = 0;
+  /** Rounds and units each left-out capability went unjudged in. */
+  readonly #unjudged = new Map<Capability, { rounds: number; count: number }>();
 
   constructor(
-    private readonly meta: { seed: string; scenario: string; scenarioPath: string | null; scenarioDigest: string; catalog: CampaignReport['catalog']; core: string; firstRound: number; roundsPlanned: number; faults: readonly string[]; shard?: ShardOfCampaign | null },
+    private readonly meta: { seed: string; scenario: string; scenarioPath: string | null; scenarioDigest: string; catalog: CampaignReport['catalog']; core: string; firstRound: number; roundsPlanned: number; faults: readonly string[]; shard?: ShardOfCampaign | null; notJudgedAccepted?: readonly Capability[] },
     private readonly probeGate: { rounds?: number; required?: readonly string[] } = {},
   ) {
     this.#totals = {
@@ -185,14 +214,20 @@ export class ReportBuilder {
     this.#next = meta.firstRound;
   }
 
-  /** The probe gate (SPEC section 11) is judged on the reference core only, for campaigns of the gate's size. */
+  /**
+   * The probe gate (SPEC section 11), for campaigns of the gate's size: every core owes the
+   * required probes that read only what the world did (the world serves a user's core the same
+   * situations as the reference core); the reference core owes every required probe, those of its
+   * own defences' outcomes too.
+   */
   #missedProbes(probes: Record<string, number>, roundsRun: number): string[] {
     if (this.#shard !== null) return []; // judged by merge, over every shard
-    if (this.meta.core !== 'reference' || this.probeGate.rounds === undefined || roundsRun < this.probeGate.rounds) return [];
+    if (this.probeGate.rounds === undefined || roundsRun < this.probeGate.rounds) return [];
     // Without a list, every probe is owed except those only faults the scenario leaves out can reach.
     const absent = probesOfAbsentFaults(this.meta.faults);
     const required = this.probeGate.required ?? PROBES.map((probe) => probe.name).filter((name) => !absent.has(name));
-    return required.filter((name) => (probes[name] ?? 0) === 0);
+    const owed = this.meta.core === 'reference' ? required : required.filter((name) => WORLD_PROBE_NAMES.includes(name));
+    return owed.filter((name) => (probes[name] ?? 0) === 0);
   }
 
   /**
@@ -216,6 +251,7 @@ export class ReportBuilder {
   #fold(summary: RoundSummary, replay: RoundReplay): void {
     this.#traceDigests.set(summary.round, summary.traceDigest);
     fold(this.#totals, summary);
+    for (const [capability, count] of Object.entries(unjudgedIn(summary.metrics)) as [Capability, number][]) this.#addUnjudged(capability, 1, count);
     for (const delay of summary.metrics.revocationDelaysMs) this.#revocationDelaysMs.push(delay);
     this.#revocationsCensored += summary.metrics.revocationsCensored;
     if (replay === undefined) return;
@@ -240,10 +276,24 @@ export class ReportBuilder {
     data.roundDigests.forEach((digest, offset) => this.#traceDigests.set(report.firstRound + offset, digest));
     this.#next += report.roundsRun;
     foldTotals(this.#totals, report);
+    for (const entry of report.notJudged ?? legacyNotJudged(report)) this.#addUnjudged(entry.capability, entry.rounds, entry.count);
     for (const delay of data.revocationDelaysMs) this.#revocationDelaysMs.push(delay);
     this.#revocationsCensored += data.revocationsCensored;
     this.#replayed += report.determinism.replayed;
     this.#mismatches.push(...report.determinism.mismatches);
+  }
+
+  #addUnjudged(capability: Capability, rounds: number, count: number): void {
+    const known = this.#unjudged.get(capability) ?? { rounds: 0, count: 0 };
+    this.#unjudged.set(capability, { rounds: known.rounds + rounds, count: known.count + count });
+  }
+
+  /** The report's `notJudged`: every capability left out, in `CAPABILITIES` order, each marked accepted or not. */
+  #notJudged(accepted: readonly Capability[]): NotJudged[] {
+    return CAPABILITIES.flatMap((capability) => {
+      const unjudged = this.#unjudged.get(capability);
+      return unjudged === undefined ? [] : [{ capability, ...unjudged, accepted: accepted.includes(capability) }];
+    });
   }
 
   /** Rounds folded so far: exactly `firstRound .. firstRound + roundsRun - 1`. */
@@ -253,7 +303,8 @@ export class ReportBuilder {
 
   /** The report so far; `elapsedMs` is real time (throughput only). Does not change the builder. */
   build(elapsedMs: number, interrupted: boolean): CampaignReport {
-    const { faults: _faults, shard: _shard, ...meta } = this.meta;
+    const { faults: _faults, shard: _shard, notJudgedAccepted: given = [], ...meta } = this.meta;
+    const accepted = CAPABILITIES.filter((capability) => given.includes(capability));
     const totals = structuredClone(this.#totals);
     // Rounds arrive in the order workers finish them: sort what that order could change.
     totals.failingRounds.sort((a, b) => a.round - b.round);
@@ -269,6 +320,8 @@ export class ReportBuilder {
       resumeFrom: this.#next,
       ...totals,
       probesMissed: this.#missedProbes(totals.probes, roundsRun),
+      notJudged: this.#notJudged(accepted),
+      notJudgedAccepted: accepted,
       revocation: {
         count: delays.length,
         censored: this.#revocationsCensored,
@@ -359,6 +412,20 @@ function foldTotals(into: Totals, from: Totals): void {
   addCounts(into, from.rollbackTriggers);
 }
 
+/**
+ * What a report written before `notJudged` existed left unjudged, from its rollback trigger and
+ * surface counts. Its rounds without a surface stage are known; its rounds with `unsupported`
+ * triggers are not, so they are counted as 0.
+ */
+function legacyNotJudged(report: Pick<CampaignReport, 'rollbackTriggers' | 'surface'>): Omit<NotJudged, 'accepted'>[] {
+  const entries: Omit<NotJudged, 'accepted'>[] = [];
+  const triggers = report.rollbackTriggers?.unsupported ?? 0;
+  if (triggers > 0) entries.push({ capability: 'rollback', rounds: 0, count: triggers });
+  const turns = report.surface?.unsupportedTurns ?? 0;
+  if (turns > 0) entries.push({ capability: 'surface', rounds: report.surface.unsupportedRounds ?? 0, count: turns });
+  return entries;
+}
+
 /** Adds rollback trigger counts (F19) to the totals. */
 function addCounts(into: Totals, from: Record<string, number> | undefined): void {
   if (from === undefined) return;
@@ -372,11 +439,23 @@ function add(counts: Record<string, number>, key: string, by: number): void {
 
 /**
  * The exit code of a campaign (SPEC section 13): 3 testbed failure; 1 a violation, an UNDECIDED
- * round, a required probe never hit, an interruption, or no round run at all (nothing was
- * tested, so it cannot pass); else 0.
+ * round, a required probe never hit, a capability the core left out that the user did not accept
+ * as not judged, an interruption, or no round run at all (nothing was tested, so it cannot pass);
+ * else 0.
  */
 export function exitCodeOf(report: CampaignReport): number {
   if (report.determinism.mismatches.length > 0) return 3;
   if (report.failingRounds.length > 0 || report.interrupted || report.probesMissed.length > 0 || report.roundsRun === 0) return 1;
+  if (notJudgedUnaccepted(report).length > 0) return 1;
   return 0;
+}
+
+/**
+ * The capabilities the core left out that the user did not accept (they make the verdict NOT
+ * JUDGED); a report written before `notJudged` existed is read through its trigger and surface counts.
+ */
+export function notJudgedUnaccepted(report: Pick<CampaignReport, 'rollbackTriggers' | 'surface'> & Partial<Pick<CampaignReport, 'notJudged' | 'notJudgedAccepted'>>): NotJudged[] {
+  const accepted = report.notJudgedAccepted ?? [];
+  const entries = report.notJudged ?? legacyNotJudged(report).map((entry) => ({ ...entry, accepted: accepted.includes(entry.capability) }));
+  return entries.filter((entry) => !entry.accepted);
 }

@@ -26,7 +26,7 @@ export const F2: FaultDefinition<'F2', typeof RATES> = {
   rates: RATES,
   title: 'A-B-A: a change and its revert between or within scans',
   lifetime: 'episode',
-  probes: ['aba-inside-walk'],
+  probes: ['aba-inside-walk', 'aba-served-inside-walk'],
   presentIn: (plan: RoundPlan) => plan.servers.some((server) => server.history.some((step) => step.cause === 'F2')),
   generate: {
     episodes(draft, rng, rates) {

@@ -89,7 +89,7 @@ export const F5: FaultDefinition<'F5', typeof RATES> = {
   rates: RATES,
   title: 'cursors: repeated cursor, cycle A→B→A, always-empty-string cursor, never-ending pages, empty page with a next cursor, cursor ignored (page 1 again)',
   lifetime: 'trait',
-  probes: ['cursor-loop-quarantined', 'page-limit-quarantined'],
+  probes: ['cursor-loop-quarantined', 'page-limit-quarantined', 'cursor-loop-served'],
   presentIn: (plan: RoundPlan) => plan.servers.some((server) => server.cursorTrait !== null),
   generate: {
     shape(draft, rng, rates) {

@@ -83,7 +83,7 @@ export const F8: FaultDefinition<'F8', typeof RATES> = {
   rates: RATES,
   title: 'policy revocation and grant changes, with lost or late pushes (polls are never lost)',
   lifetime: 'episode',
-  probes: ['revoked-refused', 'revocation-while-lease-live'],
+  probes: ['revoked-refused', 'revocation-while-lease-live', 'revocation-while-call-in-flight'],
   presentIn: (plan: RoundPlan) => plan.policy.changes.length > 0 || plan.policy.pushLossFraction > 0 || (plan.policy.midCallRevocations ?? 0) > 0,
   generateRound({ plan, scenario }, rng, rates) {
     plan.policy.pushLossFraction = rng.pick(rates.pushLossFractions);

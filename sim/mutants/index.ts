@@ -10,7 +10,7 @@ import { anyDialectChecks, NoEpochReceiptHost, StickyIdentitySource } from './ot
 import { NoBarrierRefresher, ResettingDebounceRefresher } from './refreshers.ts';
 import { BlindStore, KeyWithoutTenantStore, NoCasRegistry, ServeExpiredRegistry } from './registries.ts';
 import { PreCrashMemoryRegistry, ResumeFromCursorWalk, TwoTransactionPublishStore } from './restarts.ts';
-import { RollbackKeepsLeasingGate, RollbackToStaleRegistry } from './rollbacks.ts';
+import { DisableNotEnforcedRegistry, RollbackKeepsLeasingGate, RollbackToStaleRegistry } from './rollbacks.ts';
 import { DOUBLE_SETTLEMENT, HOOKS_ADD_TOOLS, ONLY_EARLY_CHECK, REFUSAL_WITHOUT_SETTLEMENT, SEAL_FROM_FINAL_REQUEST, SHALLOW_BASELINE, SILENT_TOP_N } from './surface.ts';
 import { AuthAsEmptyWalk, FirstPageOnlyWalk, IgnoreIdentityWalk, LastPageRevisionWalk, NoCatalogLimitsWalk, NoCursorLoopDetectionWalk, NoFinalRecheckWalk, TwoEqualScansWalk } from './walks.ts';
 
@@ -51,6 +51,7 @@ export const MUTANTS: readonly Mutant[] = [
   { name: 'auth-refusal-as-empty', removedDefence: 'ending a scan refused for authorization INCOMPLETE AUTH_REQUIRED (the refusal is read as an empty last page)', expectedCatchers: ['I20'], core: referenceCore({ walk: AuthAsEmptyWalk }) },
   { name: 'rollback-to-stale', removedDefence: 'rolling back only to a generation that is unexpired and discovered under the policy, identity and trust holding now (F19)', expectedCatchers: ['I21'], core: referenceCore({ registry: RollbackToStaleRegistry }) },
   { name: 'rollback-keeps-leasing', removedDefence: 'admitting and leasing only against the active generation after a rollback (F19: the rolled-away generation keeps being leased)', expectedCatchers: ['I28'], core: referenceCore({ gate: RollbackKeepsLeasingGate }) },
+  { name: 'disable-not-enforced', removedDefence: 'serving nothing for a key a rollback DISABLED (F19: the DISABLE is reported, but the key keeps serving and leasing the generation the trigger judged bad)', expectedCatchers: ['I29'], core: referenceCore({ registry: DisableNotEnforcedRegistry }) },
   { name: 'refuse-everything', removedDefence: 'admitting anything at all', expectedCatchers: ['I12'], core: referenceCore({ gate: RefuseEverythingGate }) },
   { name: 'seal-from-final-request', removedDefence: 'a final check against the baseline (a seal made from the final request is compared instead)', expectedCatchers: ['I22', 'I23'], core: referenceCore({ surfaceParts: SEAL_FROM_FINAL_REQUEST }) },
   { name: 'shallow-baseline', removedDefence: 'a baseline that shares no object with what hooks receive (schema objects shared)', expectedCatchers: ['I22', 'I23'], core: referenceCore({ surfaceParts: SHALLOW_BASELINE }) },

@@ -30,3 +30,15 @@ export class RollbackKeepsLeasingGate extends AdmissionGate {
     return away === undefined ? served : { ok: true, record: away };
   }
 }
+
+/**
+ * `disable-not-enforced`: a rollback that finds no qualifying generation still marks the key
+ * DISABLED and reports `server_disabled`, but nothing reads the mark: the registry serves, the gate
+ * admits and leases, and calls leave for the key's server against the generation the trigger judged
+ * bad, until a new publish. Caught by I29 CALL_WHILE_DISABLED, from the world's `call_sent`.
+ */
+export class DisableNotEnforcedRegistry extends CatalogRegistry {
+  override isDisabled(_key: CatalogKey): boolean {
+    return false;
+  }
+}

@@ -10,6 +10,7 @@
  */
 import { ALL_FAULTS, FAULT_ID_RANGE, FAULT_IDS } from '../faults/index.ts';
 import { COUNT_MAX, rateSchema } from '../faults/rates.ts';
+import { CAPABILITIES } from '../../oracle/not-judged.ts';
 
 const ref = (name: string, description?: string) => ({ $ref: `#/$defs/${name}`, ...(description === undefined ? {} : { description }) });
 
@@ -127,6 +128,7 @@ export const SCENARIO_SCHEMA = {
     equivocation: { type: 'boolean', title: 'a boolean', description: 'Dedicated scenario: servers report the same revision for different content.' },
     probeGateRounds: ref('positiveInteger', 'A reference-core campaign of at least this many rounds fails when it misses a required probe.'),
     requiredProbes: { type: 'array', title: 'an array of probe names', description: 'Probe names the gate requires; absent means every probe.', uniqueItems: true, items: { type: 'string', title: 'a probe name' } },
+    notJudged: { type: 'array', title: 'an array of capability names', description: `Capabilities a core may leave out that this scenario accepts as not judged (shown as skipped, never passed): ${CAPABILITIES.join(', ')}. Absent: a core that leaves one out is NOT JUDGED (exit 1).`, uniqueItems: true, items: { enum: [...CAPABILITIES], title: `one of ${CAPABILITIES.join(', ')}` } },
     policyPollMs: ref('positiveInteger', 'The core polls the policy service this often, ms.'),
     revocationBoundMs: ref('positiveInteger', 'B of I7 (revocation propagation bound), ms.'),
     toolCountMax: ref('positiveInteger', 'Most tools in one catalog (SPEC section 5, judged by I27); absent: 10,000.'),

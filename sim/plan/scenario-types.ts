@@ -3,6 +3,7 @@
  * one (sim/plan/scenario.ts), so that the fault files and the plan types can name it without
  * importing the loader, its schema or the fault registry the schema is built from.
  */
+import type { Capability } from '../../oracle/not-judged.ts';
 import type { CoreTimings, FaultLabel } from './types.ts';
 
 /** The whole-catalog tool count of a scenario without `toolCountMax` (the reference core's default trust). */
@@ -58,6 +59,12 @@ export interface Scenario {
   probeGateRounds?: number;
   /** Probe names the gate requires; absent means every probe of oracle/probes/. */
   requiredProbes?: string[];
+  /**
+   * Capabilities the user accepts as not judged (oracle/not-judged.ts): a campaign whose core
+   * leaves one of these out passes with it shown as skipped, `PASS (not judged: rollback)`, where
+   * it would otherwise be NOT JUDGED (exit 1). `run --not-judged` adds to it. Absent: none.
+   */
+  notJudged?: Capability[];
   /** The core polls the policy service this often, ms. */
   policyPollMs: number;
   /**

@@ -45,6 +45,9 @@ const CAUGHT_BY: Record<string, string[]> = {
   'rollback-to-stale': ['I21 ROLLBACK_TO_UNAUTHORIZED'],
   // The rollback at 505 makes generation 3 active; the mutant's gate still admits the planner's next call against 2.
   'rollback-keeps-leasing': ['I28 LEASE_FOR_ROLLED_AWAY'],
+  // The key DISABLED at 600 keeps serving generation 2: the planner's calls after it are admitted (I11)
+  // and leave for s0 before any new publish (I29, from the world's call_sent).
+  'disable-not-enforced': ['I11 SERVED_WHILE_DISABLED', 'I29 CALL_WHILE_DISABLED'],
   'refuse-everything': ['I12 PROBE_REFUSED'],
   // The surface round of 29 turns (test/faults/f22-surface-hooks.test.ts works out each turn):
   // an edit the missing check lets through reaches the model (I22) after a mismatch (I23).

@@ -161,6 +161,9 @@ export const MUTANT_PLANS: Record<string, () => RoundPlan> = {
   'rollback-to-stale': () => rollbackPlan({ triggerAtMs: 600, kind: 'privilege_escalation', revokeAtMs: 400 }),
   // The reference rolls back to 1 at the trigger (500) and leases generation 3; the mutant keeps leasing 2.
   'rollback-keeps-leasing': () => rollbackPlan({ triggerAtMs: 500, callFraction: 1 }),
+  // As rollback-to-stale's plan, with every planned call made: the reference DISABLES the key at the
+  // trigger (600) and refuses the calls after it SERVER_DISABLED; the mutant lets them leave.
+  'disable-not-enforced': () => rollbackPlan({ triggerAtMs: 600, kind: 'privilege_escalation', revokeAtMs: 400, callFraction: 1 }),
   'refuse-everything': () => plain(),
   // The tool surface (F22): the one round of 29 turns; each mutant lets some harmful turn through.
   'seal-from-final-request': surfaceTurnsPlan,

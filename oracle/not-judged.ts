@@ -1,0 +1,44 @@
+/**
+ * Capabilities a core may leave out (docs/CORE-API.md), and how much of a round the oracle could
+ * not judge because the core left one out. Jepsen's rule: an unknown is never a pass. A round
+ * whose planned F19 triggers found no `rollback` (the world wrote them `unsupported`), or whose
+ * planned model turns found no tool surface stage (`surface_unsupported`), judged nothing of that
+ * part of the catalog's life; the campaign verdict then says NOT JUDGED (exit 1) unless the user
+ * accepts the capability by name (`--not-judged rollback,surface`, or a scenario's `notJudged`).
+ *
+ * Read from the round's metrics (oracle/metrics.ts), which come from the world's events only: a
+ * core cannot make itself judged by what it reports.
+ */
+import type { RoundMetrics } from './metrics.ts';
+
+/** Every capability a core may leave out, in the order verdicts name them. */
+export const CAPABILITIES = ['rollback', 'surface'] as const;
+
+/** A capability a core may leave out: `rollback` (F19 triggers), `surface` (F22 model turns). */
+export type Capability = (typeof CAPABILITIES)[number];
+
+/** What one unit of each capability's unjudged work is called in verdicts (`1 rollback trigger`, `88 rollback triggers`). */
+export const CAPABILITY_UNITS: Readonly<Record<Capability, { one: string; many: string }>> = {
+  rollback: { one: 'rollback trigger', many: 'rollback triggers' },
+  surface: { one: 'model turn', many: 'model turns' },
+};
+
+/**
+ * The capabilities a round could not judge, each with how many units it left unjudged (rollback:
+ * triggers written `unsupported`; surface: model turns planned for a core without a surface
+ * stage), in {@link CAPABILITIES} order; capabilities the round judged (or never exercised) are
+ * absent.
+ */
+export function unjudgedIn(metrics: Pick<RoundMetrics, 'surface' | 'rollbackTriggers'>): Partial<Record<Capability, number>> {
+  const counts: Partial<Record<Capability, number>> = {};
+  const triggers = metrics.rollbackTriggers?.unsupported ?? 0;
+  if (triggers > 0) counts.rollback = triggers;
+  const turns = metrics.surface.unsupportedTurns;
+  if (turns > 0) counts.surface = turns;
+  return counts;
+}
+
+/** True when `name` is a {@link Capability}. */
+export function isCapability(name: string): name is Capability {
+  return (CAPABILITIES as readonly string[]).includes(name);
+}
