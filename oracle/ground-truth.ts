@@ -260,6 +260,8 @@ export class GroundTruth {
   readonly confirmations = new Map<string, ConfirmationEvent>();
   /** Every `call_executed`, in trace order. */
   readonly callsExecuted: CallExecutedEvent[] = [];
+  /** Every `call_refused_by_server`, in trace order: calls that reached a server and were not run (I9). */
+  readonly callsRefused: CallRefusedByServerEvent[] = [];
   /** Every `core_failed`, in trace order. */
   readonly coreFailures: CoreFailedEvent[] = [];
   /** Every `rollback_triggered` (F19), in trace order. */
@@ -354,7 +356,7 @@ export function buildGroundTruth(events: readonly TraceEvent[]): GroundTruth {
       case 'confirmation': addConfirmation(truth, event); break;
       case 'call_sent': pushTo(truth.server(event.server).callsSent, event.audience, event); break;
       case 'call_executed': addExecution(truth, event); break;
-      case 'call_refused_by_server': if (event.leaseId !== null) setFirst(truth.firstRefusalByLeaseId, event.leaseId, event); break;
+      case 'call_refused_by_server': addRefusal(truth, event); break;
       default: break;
     }
   }
@@ -369,6 +371,11 @@ export function epochRef(audience: string, epoch: number): string {
 function addPolicyChange(truth: GroundTruth, event: PolicyChangedEvent): void {
   truth.policyChanges.push(event);
   setFirst(truth.epochSetBy, epochRef(event.audience, event.epoch), event);
+}
+
+function addRefusal(truth: GroundTruth, event: CallRefusedByServerEvent): void {
+  truth.callsRefused.push(event);
+  if (event.leaseId !== null) setFirst(truth.firstRefusalByLeaseId, event.leaseId, event);
 }
 
 function addExecution(truth: GroundTruth, event: CallExecutedEvent): void {

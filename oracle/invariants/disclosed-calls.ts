@@ -14,13 +14,19 @@
  *   audience, showed its descriptor digest or its tool name (names read from the disclosed
  *   generation's publish), since the server executes by name and the world's digest is that of
  *   the server's current descriptor.
+ * - every `call_refused_by_server` (issue 27: a call the server refused reached it all the same;
+ *   a client with no gate, or whose gate let a never-shown name through, sent it): joined the
+ *   same way when it carried a lease whose receipt and decision exist (the digest the receipt
+ *   binds must have been shown to the session), else judged by name against every session of its
+ *   server and audience (a refusal records no digest: the server may not even have the tool).
+ *   A core that emits no gate decisions or receipts is judged all the same: the world saw the call.
  *
  * Codes: `UNDISCLOSED_TOOL_ADMITTED` (anchored at the ADMIT), `UNDISCLOSED_TOOL_EXECUTED`
- * (anchored at the executed call).
- * Work count: ADMIT decisions plus executed calls.
+ * (anchored at the executed call), `UNDISCLOSED_TOOL_SENT` (anchored at the refusal).
+ * Work count: ADMIT decisions plus executed calls plus refused calls.
  */
 import { publishOfGeneration } from '../observations.ts';
-import type { CallExecutedEvent } from '../trace.ts';
+import type { CallExecutedEvent, CallRefusedByServerEvent } from '../trace.ts';
 import { callLabel, decisionLabel, shortHex, shortKey } from '../violation.ts';
 import { callOrigin } from './call-origin.ts';
 import type { CheckContext, Findings } from './check-context.ts';
@@ -31,7 +37,7 @@ interface AudienceShown {
   readonly names: Map<string, number>;
 }
 
-/** Checks I9 over every ADMIT and every executed call. */
+/** Checks I9 over every ADMIT, every executed call and every call a server refused. */
 export function checkDisclosedCalls(context: CheckContext, findings: Findings): void {
   for (const decision of context.observed.gateDecisions) {
     if (decision.decision !== 'ADMIT') continue;
@@ -45,6 +51,33 @@ export function checkDisclosedCalls(context: CheckContext, findings: Findings): 
     findings.count('I9');
     checkExecuted(context, call, byAudience, findings);
   }
+  for (const call of context.truth.callsRefused) {
+    findings.count('I9');
+    checkRefused(context, call, byAudience, findings);
+  }
+}
+
+/** One refused call: against its session when its lease joins to one, else by name against its audience. */
+function checkRefused(context: CheckContext, call: CallRefusedByServerEvent, byAudience: AudienceIndex, findings: Findings): void {
+  const { receipt, decision, gap } = callOrigin(context.observed, call);
+  const digest = receipt?.descriptorDigest;
+  const label = refusedLabel(call);
+  if (receipt !== null && decision !== null && typeof digest === 'string') {
+    if (shownBefore(context.truth.firstShownToSession.get(decision.session), digest, call.seq)) return;
+    findings.add('I9', call.seq, 'UNDISCLOSED_TOOL_SENT',
+      `${label} for session ${JSON.stringify(decision.session)} (receipt seq ${receipt.seq}, gate decision seq ${decision.seq}) binds descriptor ${shortHex(digest)}, which no disclosure before it showed the session`);
+    return;
+  }
+  if (byAudience.sawName(call.server, call.audience, call.tool, call.seq)) return;
+  const why = gap ?? `its receipt seq ${receipt?.seq ?? '?'} binds no descriptor digest`;
+  findings.add('I9', call.seq, 'UNDISCLOSED_TOOL_SENT',
+    `${label}: ${why}, and no disclosure before it showed ${JSON.stringify(call.tool)} to any session of ${call.server} ${call.audience}`);
+}
+
+/** Names a refused call in evidence: `refused call seq 40 (s0 acme.dev refused "x" BAD_LEASE, no lease)`. */
+function refusedLabel(call: CallRefusedByServerEvent): string {
+  const lease = call.leaseId === null ? 'no lease' : `lease ${JSON.stringify(call.leaseId)}`;
+  return `refused call seq ${call.seq} (${call.server} ${call.audience} refused ${JSON.stringify(call.tool)} ${call.code}, ${lease})`;
 }
 
 /** One executed call: against its session when it can be joined to one, else against its audience. */
@@ -85,6 +118,12 @@ class AudienceIndex {
     if (shown === undefined) return false;
     if (call.descriptorDigest !== null && shownBefore(shown.digests, call.descriptorDigest, call.seq)) return true;
     return shownBefore(shown.names, call.tool, call.seq);
+  }
+
+  /** Whether a disclosure before `beforeSeq` showed a tool named `tool` to the audience of the server. */
+  sawName(server: string, audience: string, tool: string, beforeSeq: number): boolean {
+    const shown = this.build().get(audienceRef(server, audience));
+    return shown !== undefined && shownBefore(shown.names, tool, beforeSeq);
   }
 
   private build(): Map<string, AudienceShown> {
