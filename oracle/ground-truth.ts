@@ -96,6 +96,13 @@ export class ServerModel {
    */
   readonly freshListAnswers = new Map<string, Array<PageServedEvent | PageRefusedEvent>>();
 
+  /**
+   * Per audience, every `tools/list` request the server answered (`page_served` or
+   * `page_refused`, with or without a cursor), in trace order: the walks the world served (I18,
+   * I19), whatever the core says about its scans.
+   */
+  readonly listAnswers = new Map<string, Array<PageServedEvent | PageRefusedEvent>>();
+
   /** Per audience, every `call_sent` to this server, in trace order (I18). */
   readonly callsSent = new Map<string, CallSentEvent[]>();
 
@@ -105,6 +112,58 @@ export class ServerModel {
   firstFreshListAfter(audience: string, afterSeq: number): number {
     const answers = this.freshListAnswers.get(audience) ?? [];
     return answers[countBefore(answers, afterSeq + 1)]?.seq ?? Infinity;
+  }
+
+  /**
+   * The seq of the answer that completed the first whole fresh list `audience` was served after
+   * `afterSeq`, or Infinity. A fresh list starts with a cursorless request answered after
+   * `afterSeq` and follows the cursors the server handed out from there (a page whose `cursorIn`
+   * is a `cursorOut` of that walk), to a page with no next cursor; a refused page 1 also ends it
+   * (the server answered the list, with an error, and there is nothing further to walk). Walks
+   * begun before `afterSeq` never count, and neither does a walk a refusal cut after page 1.
+   */
+  firstWholeListAfter(audience: string, afterSeq: number): number {
+    const answers = this.listAnswers.get(audience) ?? [];
+    const open = new Set<string>();
+    for (let index = countBefore(answers, afterSeq + 1); index < answers.length; index += 1) {
+      const answer = answers[index] as PageServedEvent | PageRefusedEvent;
+      const first = answer.cursorIn === null;
+      if (!first && !open.has(answer.cursorIn)) continue;
+      if (answer.type === 'page_refused') {
+        if (first) return answer.seq;
+        continue;
+      }
+      if (answer.cursorOut === null) return answer.seq;
+      open.add(answer.cursorOut);
+    }
+    return Infinity;
+  }
+
+  /** The first cursorless `tools/list` answer to `audience` after `afterSeq` (a fresh list's page 1), or null. */
+  firstFreshListAnswerAfter(audience: string, afterSeq: number): PageServedEvent | PageRefusedEvent | null {
+    const answers = this.freshListAnswers.get(audience) ?? [];
+    return answers[countBefore(answers, afterSeq + 1)] ?? null;
+  }
+
+  /**
+   * The walks the world was serving `audience` at `seq`: for every cursor a page before `seq`
+   * handed out and a request after `seq` came back with, the answer that ended that walk (a page
+   * with no next cursor, or a refusal), or null for a walk that never ended. A walk whose next
+   * cursor never came back is not running (its client gave it up or it ended).
+   */
+  walksRunningAt(audience: string, seq: number): Array<PageServedEvent | PageRefusedEvent | null> {
+    const answers = this.listAnswers.get(audience) ?? [];
+    const split = countBefore(answers, seq);
+    const handedOut = new Set<string>();
+    for (const answer of answers.slice(0, split)) if (answer.type === 'page_served' && answer.cursorOut !== null) handedOut.add(answer.cursorOut);
+    const ends: Array<PageServedEvent | PageRefusedEvent | null> = [];
+    const later = answers.slice(split);
+    for (const answer of later) {
+      if (answer.cursorIn === null || !handedOut.has(answer.cursorIn)) continue;
+      handedOut.delete(answer.cursorIn);
+      ends.push(walkEnd(later, answer));
+    }
+    return ends;
   }
 
   /** Records which audience a page carried each of its descriptor digests to. */
@@ -419,10 +478,23 @@ function addDefect(truth: GroundTruth, event: DefectPlantedEvent): void {
   if (!truth.defects.has(event.digest)) truth.defects.set(event.digest, event);
 }
 
+/** The answer that ended the walk `from` continues (itself included), following its cursors through `answers`; null if none did. */
+function walkEnd(answers: ReadonlyArray<PageServedEvent | PageRefusedEvent>, from: PageServedEvent | PageRefusedEvent): PageServedEvent | PageRefusedEvent | null {
+  let current = from;
+  for (const answer of answers) {
+    if (answer.seq < current.seq) continue;
+    if (answer !== current && (current.type === 'page_refused' || answer.cursorIn !== current.cursorOut)) continue;
+    if (answer.type === 'page_refused' || answer.cursorOut === null) return answer;
+    current = answer;
+  }
+  return null;
+}
+
 function addRequest(truth: GroundTruth, event: PageServedEvent | PageRefusedEvent): void {
   const server = truth.server(event.server);
   if (event.type === 'page_served') server.recordServed(event);
   if (event.cursorIn === null) pushTo(server.freshListAnswers, event.audience, event);
+  pushTo(server.listAnswers, event.audience, event);
   if (event.scanId !== null) truth.scan(event.scanId).add(event);
 }
 

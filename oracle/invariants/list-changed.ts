@@ -65,7 +65,7 @@ export function checkListChanged(context: CheckContext, findings: Findings): voi
     const key = keyAt(context, delivery);
     if (key === null) continue;
     checkBarrier(delivery, key, scans.get(key) ?? [], receipts.get(key) ?? [], reported, sentReported, findings);
-    checkRefresh(context, delivery, key, scans, sessions, findings);
+    checkRefresh(context, delivery, key, sessions, findings);
   }
 }
 
@@ -123,7 +123,7 @@ function checkBarrier(delivery: NotificationDeliveredEvent, key: string, scans: 
 function checkWorldBarrier(delivery: NotificationDeliveredEvent, server: ServerModel, reported: Set<number>, sentReported: Map<string, number>, findings: Findings): void {
   const calls = server.callsSent.get(delivery.audience);
   if (calls === undefined) return;
-  const relistSeq = server.firstFreshListAfter(delivery.audience, delivery.seq);
+  const relistSeq = server.firstWholeListAfter(delivery.audience, delivery.seq);
   for (const call of calls) {
     if (call.seq < delivery.seq || call.t <= delivery.t) continue;
     if (call.seq > relistSeq) return;
@@ -132,7 +132,7 @@ function checkWorldBarrier(delivery: NotificationDeliveredEvent, server: ServerM
     const ref = sentRef(delivery.server, delivery.audience, call.t, call.tool);
     sentReported.set(ref, (sentReported.get(ref) ?? 0) + 1);
     findings.add('I18', call.seq, 'CALL_BEFORE_RELIST',
-      `call of ${call.tool || '(no name)'} to ${delivery.server} for ${delivery.audience} left the core at t=${call.t} (seq ${call.seq}), after a list_changed reached the core at t=${delivery.t} (seq ${delivery.seq}) and before the server had answered a fresh tools/list for that audience${Number.isFinite(relistSeq) ? ` (first at seq ${relistSeq})` : ''}`);
+      `call of ${call.tool || '(no name)'} to ${delivery.server} for ${delivery.audience} left the core at t=${call.t} (seq ${call.seq}), after a list_changed reached the core at t=${delivery.t} (seq ${delivery.seq}) and before the server had served a whole fresh tools/list for that audience${Number.isFinite(relistSeq) ? ` (first ended at seq ${relistSeq})` : ''}`);
   }
 }
 
@@ -141,24 +141,26 @@ function sentRef(server: string, audience: string, t: number, tool: string): str
   return JSON.stringify([server, audience, t, tool]);
 }
 
-/** I19: a scan of the key must start within R of the delivery (or of the end of the scans then running). */
-function checkRefresh(context: CheckContext, delivery: NotificationDeliveredEvent, key: string, scansOf: ReadonlyMap<string, readonly KeyScan[]>, sessions: SessionScans, findings: Findings): void {
-  const scans = scansOf.get(key) ?? [];
+/**
+ * I19 from the world: the server must answer a cursorless `tools/list` for the audience (a fresh
+ * list begins) within R of the delivery, or of the end of the walks the world was serving that
+ * audience at the delivery, whichever is later.
+ */
+function checkRefresh(context: CheckContext, delivery: NotificationDeliveredEvent, key: string, sessions: SessionScans, findings: Findings): void {
   const delayMs = context.bounds.listChangedDelayMs;
-  if (delayMs === undefined) return;
   const session = sessions(delivery.server, delivery.audience);
-  const running = session.scans.filter((scan) => scan.start.seq < delivery.seq && (scan.end === null || scan.end.seq > delivery.seq));
-  if (running.some((scan) => scan.end === null)) return;
-  const from = Math.max(delivery.t, ...running.map((scan) => scan.end?.t ?? delivery.t));
+  if (delayMs === undefined || session.server === undefined) return;
+  const runningEnds = session.server.walksRunningAt(delivery.audience, delivery.seq);
+  if (runningEnds.some((end) => end === null)) return;
+  const from = Math.max(delivery.t, ...runningEnds.map((end) => end?.t ?? delivery.t));
   const deadline = from + Math.max(delayMs, context.bounds.retryBackoffMsMax);
-  if (deadline > context.endT || excused(delivery, session, deadline)) return;
-  // A core that never scans the key again is not late but absent: liveness (I12) judges that.
-  const next = scans.find((scan) => scan.start.seq > delivery.seq);
-  if (next === undefined) return;
+  if (deadline > context.endT || excused(context, delivery, session, deadline)) return;
   findings.count('I19');
-  if (next.start.t <= deadline) return;
+  const next = session.server.firstFreshListAnswerAfter(delivery.audience, delivery.seq);
+  if (next !== null && next.t <= deadline) return;
+  const seen = next === null ? 'the server answered no fresh tools/list for that audience after it' : `the server answered the next fresh tools/list for that audience at t=${next.t} (seq ${next.seq})`;
   findings.add('I19', delivery.seq, 'REFRESH_STARVED',
-    `a list_changed for ${shortKey(key)} reached the core at t=${delivery.t} (seq ${delivery.seq}); a scan was due by t=${deadline}, but the next scan started at t=${next.start.t}`);
+    `a list_changed for ${shortKey(key)} reached the core at t=${delivery.t} (seq ${delivery.seq}); a fresh list was due by t=${deadline}, but ${seen}`);
 }
 
 /**
@@ -195,9 +197,10 @@ function sessionScansOf(context: CheckContext, scansOf: ReadonlyMap<string, read
  * server's loop for the audience under any identity it presented (a loop quarantined before a
  * rotation stays stopped under the new key too).
  */
-function excused(delivery: NotificationDeliveredEvent, session: SessionScanList, deadline: number): boolean {
+function excused(context: CheckContext, delivery: NotificationDeliveredEvent, session: SessionScanList, deadline: number): boolean {
   const { server } = session;
   if (server === undefined) return false;
   if (server.identityChanges.some((change) => change.seq > delivery.seq && change.t <= deadline)) return true;
-  return session.scans.some((scan) => scan.end?.state === 'QUARANTINED' && scan.end.t <= deadline);
+  // A quarantine is the core's word: believed only for a scan the world served pages to.
+  return session.scans.some((scan) => scan.end?.state === 'QUARANTINED' && scan.end.t <= deadline && context.truth.scans.has(scan.start.scanId));
 }
