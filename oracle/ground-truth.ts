@@ -103,6 +103,9 @@ export class ServerModel {
    */
   readonly listAnswers = new Map<string, Array<PageServedEvent | PageRefusedEvent>>();
 
+  /** Per scanId the request carried (`_meta`), the seq of its first answer by this server. */
+  readonly firstAnswerOfScan = new Map<string, number>();
+
   /** Per audience, every `call_sent` to this server, in trace order (I18). */
   readonly callsSent = new Map<string, CallSentEvent[]>();
 
@@ -127,40 +130,59 @@ export class ServerModel {
     const open = new Set<string>();
     for (let index = countBefore(answers, afterSeq + 1); index < answers.length; index += 1) {
       const answer = answers[index] as PageServedEvent | PageRefusedEvent;
-      const first = answer.cursorIn === null;
-      if (!first && !open.has(answer.cursorIn)) continue;
+      const first = answer.cursorIn === null && !this.continuesWalkBefore(answer, afterSeq);
+      if (!first && (answer.cursorIn === null || !open.has(walkRef(answer.scanId, answer.cursorIn)))) continue;
       if (answer.type === 'page_refused') {
         if (first) return answer.seq;
         continue;
       }
       if (answer.cursorOut === null) return answer.seq;
-      open.add(answer.cursorOut);
+      open.add(walkRef(answer.scanId, answer.cursorOut));
     }
     return Infinity;
   }
 
-  /** The first cursorless `tools/list` answer to `audience` after `afterSeq` (a fresh list's page 1), or null. */
+  /**
+   * The first cursorless `tools/list` answer to `audience` after `afterSeq` that begins a fresh
+   * list (not the final recheck of a walk begun before), or null.
+   */
   firstFreshListAnswerAfter(audience: string, afterSeq: number): PageServedEvent | PageRefusedEvent | null {
     const answers = this.freshListAnswers.get(audience) ?? [];
-    return answers[countBefore(answers, afterSeq + 1)] ?? null;
+    for (let index = countBefore(answers, afterSeq + 1); index < answers.length; index += 1) {
+      const answer = answers[index] as PageServedEvent | PageRefusedEvent;
+      if (!this.continuesWalkBefore(answer, afterSeq)) return answer;
+    }
+    return null;
+  }
+
+  /**
+   * Whether a request belongs to a walk the server was already serving at `seq`: its scanId (as
+   * the request carried it on the wire) had an answer at or before `seq`. A cursorless request of
+   * such a walk is its final recheck, not the start of a fresh list. Requests without a scanId
+   * are each taken at their word (their cursors alone tie them to a walk).
+   */
+  continuesWalkBefore(answer: PageServedEvent | PageRefusedEvent, seq: number): boolean {
+    if (answer.scanId === null) return false;
+    const first = this.firstAnswerOfScan.get(answer.scanId);
+    return first !== undefined && first <= seq;
   }
 
   /**
    * The walks the world was serving `audience` at `seq`: for every cursor a page before `seq`
-   * handed out and a request after `seq` came back with, the answer that ended that walk (a page
-   * with no next cursor, or a refusal), or null for a walk that never ended. A walk whose next
-   * cursor never came back is not running (its client gave it up or it ended).
+   * handed out and a request after `seq` came back with (with the same scanId), the answer that
+   * ended that walk (a page with no next cursor, or a refusal), or null for a walk that never
+   * ended. A walk whose next cursor never came back is not running (its client gave it up or it ended).
    */
   walksRunningAt(audience: string, seq: number): Array<PageServedEvent | PageRefusedEvent | null> {
     const answers = this.listAnswers.get(audience) ?? [];
     const split = countBefore(answers, seq);
     const handedOut = new Set<string>();
-    for (const answer of answers.slice(0, split)) if (answer.type === 'page_served' && answer.cursorOut !== null) handedOut.add(answer.cursorOut);
+    for (const answer of answers.slice(0, split)) if (answer.type === 'page_served' && answer.cursorOut !== null) handedOut.add(walkRef(answer.scanId, answer.cursorOut));
     const ends: Array<PageServedEvent | PageRefusedEvent | null> = [];
     const later = answers.slice(split);
     for (const answer of later) {
-      if (answer.cursorIn === null || !handedOut.has(answer.cursorIn)) continue;
-      handedOut.delete(answer.cursorIn);
+      if (answer.cursorIn === null || !handedOut.has(walkRef(answer.scanId, answer.cursorIn))) continue;
+      handedOut.delete(walkRef(answer.scanId, answer.cursorIn));
       ends.push(walkEnd(later, answer));
     }
     return ends;
@@ -478,12 +500,21 @@ function addDefect(truth: GroundTruth, event: DefectPlantedEvent): void {
   if (!truth.defects.has(event.digest)) truth.defects.set(event.digest, event);
 }
 
+/**
+ * One string naming a cursor within a walk: cursors are positions a server may hand out again to
+ * another walk, so a page continues a walk only with the scanId its request carried (null for a
+ * client that sends none: its cursors alone tie its pages together).
+ */
+function walkRef(scanId: string | null, cursor: string): string {
+  return JSON.stringify([scanId, cursor]);
+}
+
 /** The answer that ended the walk `from` continues (itself included), following its cursors through `answers`; null if none did. */
 function walkEnd(answers: ReadonlyArray<PageServedEvent | PageRefusedEvent>, from: PageServedEvent | PageRefusedEvent): PageServedEvent | PageRefusedEvent | null {
   let current = from;
   for (const answer of answers) {
     if (answer.seq < current.seq) continue;
-    if (answer !== current && (current.type === 'page_refused' || answer.cursorIn !== current.cursorOut)) continue;
+    if (answer !== current && (current.type === 'page_refused' || answer.cursorIn !== current.cursorOut || answer.scanId !== current.scanId)) continue;
     if (answer.type === 'page_refused' || answer.cursorOut === null) return answer;
     current = answer;
   }
@@ -495,6 +526,7 @@ function addRequest(truth: GroundTruth, event: PageServedEvent | PageRefusedEven
   if (event.type === 'page_served') server.recordServed(event);
   if (event.cursorIn === null) pushTo(server.freshListAnswers, event.audience, event);
   pushTo(server.listAnswers, event.audience, event);
+  if (event.scanId !== null && !server.firstAnswerOfScan.has(event.scanId)) server.firstAnswerOfScan.set(event.scanId, event.seq);
   if (event.scanId !== null) truth.scan(event.scanId).add(event);
 }
 

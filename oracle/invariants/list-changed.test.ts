@@ -133,7 +133,10 @@ function i19(b: TraceBuilder): { found: string[]; checked: number | undefined } 
   return { found: verdict.violations.filter((v) => v.invariant === 'I19').map((v) => `${v.code}@${v.seq}`), checked: verdict.checked.I19 };
 }
 
-/** R is max(listChangedDelayMs 500, retryBackoffMsMax 2000) = 2000 ms; the round ends at t=9000. */
+/**
+ * R is max(listChangedDelayMs 500, retryBackoffMsMax 2000) = 2000 ms, and the server sees page 1's
+ * request up to latencyMsMax 40 ms after it left: due 2040 ms after the delivery. The round ends at t=9000.
+ */
 function starved(): TraceBuilder {
   const b = new TraceBuilder({ stepMs: 0, bounds: { listChangedDelayMs: 500 } });
   b.serverUp('s0', ID0);
@@ -150,7 +153,7 @@ describe('I19 from the world: a fresh list begins within R of the delivery (issu
     b.at(9_000).roundEnd();
     expect(i19(b)).toEqual({ found: [`REFRESH_STARVED@${delivered}`], checked: 1 });
     expect(checkTrace(b.build()).violations.find((v) => v.invariant === 'I19')?.evidence).toBe(
-      `a list_changed for ${ID0.slice(0, 12)}|acme.dev reached the core at t=1000 (seq ${delivered}); a fresh list was due by t=3000, but the server answered no fresh tools/list for that audience after it`);
+      `a list_changed for ${ID0.slice(0, 12)}|acme.dev reached the core at t=1000 (seq ${delivered}); a fresh list was due by t=3040, but the server answered no fresh tools/list for that audience after it`);
   });
 
   it('a core that reports a scan in time, which the server never served, is REFRESH_STARVED all the same', () => {
@@ -167,9 +170,9 @@ describe('I19 from the world: a fresh list begins within R of the delivery (issu
     const b = starved();
     b.served({ audience: 'acme.dev', scanId: null, cursorIn: null, cursorOut: 'c1', revision: 1, tools: ['echo'] });
     b.notificationDelivered('s0', 'acme.dev');
-    // The running walk ends at t=1500: a fresh list is due by t=3500.
+    // The running walk ends at t=1500: page 1 of a fresh list is due at the server by t=3540.
     b.at(1_500).served({ audience: 'acme.dev', scanId: null, cursorIn: 'c1', cursorOut: null, revision: 1, tools: [] });
-    b.at(3_500).served({ audience: 'acme.dev', scanId: null, cursorIn: null, cursorOut: null, revision: 1, tools: ['echo'] });
+    b.at(3_540).served({ audience: 'acme.dev', scanId: null, cursorIn: null, cursorOut: null, revision: 1, tools: ['echo'] });
     b.at(9_000).roundEnd();
     expect(i19(b)).toEqual({ found: [], checked: 1 });
   });

@@ -153,7 +153,8 @@ function checkRefresh(context: CheckContext, delivery: NotificationDeliveredEven
   const runningEnds = session.server.walksRunningAt(delivery.audience, delivery.seq);
   if (runningEnds.some((end) => end === null)) return;
   const from = Math.max(delivery.t, ...runningEnds.map((end) => end?.t ?? delivery.t));
-  const deadline = from + Math.max(delayMs, context.bounds.retryBackoffMsMax);
+  // The world sees a request when the server answers it: one link latency after it left the core.
+  const deadline = from + Math.max(delayMs, context.bounds.retryBackoffMsMax) + context.bounds.latencyMsMax;
   if (deadline > context.endT || excused(context, delivery, session, deadline)) return;
   findings.count('I19');
   const next = session.server.firstFreshListAnswerAfter(delivery.audience, delivery.seq);
