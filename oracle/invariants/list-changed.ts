@@ -12,28 +12,31 @@
  *   receipt (at the first delivery it should have waited for).
  *   The same barrier from the world's side alone, for every core whether or not it reports its
  *   scans and receipts (a core that says nothing, or whose scan events are not true, is judged
- *   all the same): no `call_sent` to that server for that audience at a later instant than the
- *   delivery before the server has answered a `tools/list` without a cursor (`page_served` or
- *   `page_refused`, a fresh list's first page) for that audience after the delivery. This is the
- *   least a barrier does (it asked for the fresh list and heard back); the receipt rule above asks
- *   more of a core that reports its scans (the whole scan ended). Code `CALL_BEFORE_RELIST`,
- *   anchored at the `call_sent`, once per call (at the first delivery it should have waited for);
- *   a call both rules catch (its receipt at the instant it was sent, for the same tool, server and
- *   audience) is reported by this one only.
- * - I19, the refresh is not starved: a scan of that key starts within R of the delivery, or of the
- *   end of the scans of that server and audience running at the delivery (under any identity the
- *   server presented: right after a rotation the core's scans still run under the old key until
- *   it reconnects), whichever is later, where R is the
- *   larger of the scenario's coalescing delay (`listChangedDelayMs`) and its retry back-off cap
- *   (`retryBackoffMsMax`): a refresher that coalesces a burst into one scan at a fixed delay after
- *   its first notification meets it, one whose debounce resets on every notification does not
- *   while the burst lasts. Only a late refresh is judged here: when no scan of the key starts after
- *   the delivery at all, liveness (I12) judges the catalog instead. Not judged when the header lacks `listChangedDelayMs`, when the
- *   deadline falls after the round's end or after a scan running at the delivery never ended, when
- *   the server presents another identity by the deadline (its scans then run under another key),
- *   or when a scan of that server and audience (under any identity it presented) was QUARANTINED
- *   by then (the loop stopped on purpose, and stays stopped across a rotation). Code
- *   `REFRESH_STARVED`, anchored at the delivery.
+ *   all the same; issue 27): no `call_sent` to that server for that audience at a later instant
+ *   than the delivery before the server has served a whole fresh list for that audience: page 1
+ *   (a cursorless request that is not the final recheck of a walk begun before the delivery)
+ *   answered after the delivery, then the pages its cursors lead to, to one with no next cursor
+ *   (or page 1 refused: the server answered the list). Pages are tied by cursor and by the scanId
+ *   the requests carried, since a server hands the same cursor to every walk at the same
+ *   position. Code `CALL_BEFORE_RELIST`, anchored at the `call_sent`, once per call (at the first
+ *   delivery it should have waited for); a call both rules catch (its receipt at the instant it
+ *   was sent, for the same tool, server and audience) is reported by this one only.
+ * - I19, the refresh is not starved, judged on the walks the world served: the server answers
+ *   page 1 of a fresh list for that server and audience (as above: not a recheck of an older
+ *   walk) within R plus one link latency (`latencyMsMax`: the world sees a request when it
+ *   arrives) of the delivery, or of the end of the walks the world was serving that audience at
+ *   the delivery (a page before it handed out a cursor that a request with the same scanId
+ *   brought back after it), whichever is later. R is the larger of the scenario's coalescing
+ *   delay (`listChangedDelayMs`) and its retry back-off cap (`retryBackoffMsMax`): a refresher
+ *   that coalesces a burst into one scan at a fixed delay after its first notification meets it,
+ *   one whose debounce resets on every notification does not while the burst lasts. A core that
+ *   never lists again fails it as well, and so does one that reports a scan the server never
+ *   served. Not judged when the header lacks `listChangedDelayMs`, when the deadline falls after
+ *   the round's end or after a walk running at the delivery never ended, when the server presents
+ *   another identity by the deadline, or when a scan of that server and audience (under any
+ *   identity it presented) ended QUARANTINED by then and the world served that scan pages (the
+ *   loop stopped on purpose; the core's word alone excuses nothing). Code `REFRESH_STARVED`,
+ *   anchored at the delivery.
  */
 import { formatCatalogKey } from '../catalog-key.ts';
 import type { ServerModel } from '../ground-truth.ts';
