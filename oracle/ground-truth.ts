@@ -25,6 +25,7 @@ import {
   asKnownEvent,
   type CallExecutedEvent,
   type CallRefusedByServerEvent,
+  type DisconnectedEvent,
   type CallSentEvent,
   type ConfirmationEvent,
   type CoreFailedEvent,
@@ -105,6 +106,9 @@ export class ServerModel {
 
   /** Per scanId the request carried (`_meta`), the seq of its first answer by this server. */
   readonly firstAnswerOfScan = new Map<string, number>();
+
+  /** Every `disconnected` of a session of this server, in trace order (I19: a cut link excuses a late refresh). */
+  readonly disconnects: DisconnectedEvent[] = [];
 
   /** Per audience, every `call_sent` to this server, in trace order (I18). */
   readonly callsSent = new Map<string, CallSentEvent[]>();
@@ -420,6 +424,7 @@ export function buildGroundTruth(events: readonly TraceEvent[]): GroundTruth {
       case 'page_served':
       case 'page_refused': addRequest(truth, event); break;
       case 'session_opened': truth.server(event.server).sessionAudiences.add(event.audience); break;
+      case 'disconnected': truth.server(event.server).disconnects.push(event); break;
       case 'identity_rotated': truth.server(event.server).identityChanges.push(event); break;
       case 'defect_planted': addDefect(truth, event); break;
       case 'disclosure': addDisclosure(truth, event); break;

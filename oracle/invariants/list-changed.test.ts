@@ -188,4 +188,15 @@ describe('I19 from the world: a fresh list begins within R of the delivery (issu
       expect(i19(b).found, String(served)).toEqual(served ? [] : [`REFRESH_STARVED@${delivered}`]);
     }
   });
+
+  it('a link the world cut by the deadline excuses the late fresh list (the request may have gone with it)', () => {
+    for (const cut of [true, false]) {
+      const b = starved();
+      const delivered = b.notificationDelivered('s0', 'acme.dev');
+      if (cut) b.at(1_100).disconnected('s0', 'acme.dev');
+      b.at(4_000).served({ audience: 'acme.dev', scanId: null, cursorIn: null, cursorOut: null, revision: 1, tools: ['echo'] });
+      b.at(9_000).roundEnd();
+      expect(i19(b), String(cut)).toEqual(cut ? { found: [], checked: 0 } : { found: [`REFRESH_STARVED@${delivered}`], checked: 1 });
+    }
+  });
 });

@@ -33,7 +33,8 @@
  *   never lists again fails it as well, and so does one that reports a scan the server never
  *   served. Not judged when the header lacks `listChangedDelayMs`, when the deadline falls after
  *   the round's end or after a walk running at the delivery never ended, when the server presents
- *   another identity by the deadline, or when a scan of that server and audience (under any
+ *   another identity by the deadline, when the world cut that audience's connection (`disconnected`,
+ *   F15) after the delivery and by the deadline, or when a scan of that server and audience (under any
  *   identity it presented) ended QUARANTINED by then and the world served that scan pages (the
  *   loop stopped on purpose; the core's word alone excuses nothing). Code `REFRESH_STARVED`,
  *   anchored at the delivery.
@@ -205,6 +206,8 @@ function excused(context: CheckContext, delivery: NotificationDeliveredEvent, se
   const { server } = session;
   if (server === undefined) return false;
   if (server.identityChanges.some((change) => change.seq > delivery.seq && change.t <= deadline)) return true;
+  // The world cut the session by then: the request may have been lost with the link.
+  if (server.disconnects.some((cut) => cut.audience === delivery.audience && cut.seq > delivery.seq && cut.t <= deadline)) return true;
   // A quarantine is the core's word: believed only for a scan the world served pages to.
   return session.scans.some((scan) => scan.end?.state === 'QUARANTINED' && scan.end.t <= deadline && context.truth.scans.has(scan.start.scanId));
 }
