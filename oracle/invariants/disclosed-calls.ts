@@ -11,8 +11,8 @@
  *   the receipt binds must have been shown to that session before the call. A call that cannot be
  *   joined to a session (no lease, no receipt, no decision), or whose receipt binds no digest
  *   (I6's violation), is judged against every session of its server and audience: it passes if any disclosure before it, by that server to that
- *   audience, showed its descriptor digest or its tool name (names read from the disclosed
- *   generation's publish), since the server executes by name and the world's digest is that of
+ *   audience, showed its descriptor digest or its tool name (names read from the world's views of the
+ *   disclosed digests, and from the disclosed generation's publish), since the server executes by name and the world's digest is that of
  *   the server's current descriptor.
  * - every `call_refused_by_server` (issue 27: a call the server refused reached it all the same;
  *   a client with no gate, or whose gate let a never-shown name through, sent it): joined the
@@ -126,6 +126,20 @@ class AudienceIndex {
     return shown !== undefined && shownBefore(shown.names, tool, beforeSeq);
   }
 
+  private readonly names = new Map<string, Map<string, string>>();
+
+  /** Per descriptor digest, the tool name the server's true views (`revision` events) gave it. */
+  private namesOf(serverId: string): ReadonlyMap<string, string> {
+    let names = this.names.get(serverId);
+    if (names !== undefined) return names;
+    names = new Map();
+    for (const revision of this.context.truth.servers.get(serverId)?.revisions ?? []) {
+      for (const view of revision.views.values()) for (const tool of view) if (!names.has(tool.digest)) names.set(tool.digest, tool.name);
+    }
+    this.names.set(serverId, names);
+    return names;
+  }
+
   private build(): Map<string, AudienceShown> {
     if (this.shown !== null) return this.shown;
     const byAudience = new Map<string, AudienceShown>();
@@ -136,7 +150,13 @@ class AudienceIndex {
         shown = { digests: new Map(), names: new Map() };
         byAudience.set(ref, shown);
       }
-      for (const digest of disclosure.tools) if (!shown.digests.has(digest)) shown.digests.set(digest, disclosure.seq);
+      const names = this.namesOf(disclosure.server);
+      for (const digest of disclosure.tools) {
+        if (!shown.digests.has(digest)) shown.digests.set(digest, disclosure.seq);
+        // The world's own name for the digest: a core that publishes nothing still showed names.
+        const name = names.get(digest);
+        if (name !== undefined && !shown.names.has(name)) shown.names.set(name, disclosure.seq);
+      }
       const publish = publishOfGeneration(this.context.observed, disclosure.key, disclosure.generation, disclosure.seq);
       for (const tool of publish?.tools ?? []) if (!shown.names.has(tool.name)) shown.names.set(tool.name, disclosure.seq);
     }
