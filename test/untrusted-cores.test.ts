@@ -95,7 +95,9 @@ describe('a core that works but emits nothing (examples/testing/silent-core.ts)'
       // receipt, so only the world's side of I18 can see this).
       'I18 CALL_BEFORE_RELIST': 174,
       // Issue 27: judged on the pages the world served, a core that never lists again (and reports
-      // no scan) is late for every list_changed whose deadline falls inside the round, at the delivery.
+      // no scan) is owed a fresh list after every list_changed whose deadline falls inside the round
+      // and that nothing excuses, and the server answers none: 9 + 16 + 45 + 4 + 4 + 13 + 5 + 2 + 36
+      // in rounds 0, 1, 3-9 (of 226 deliveries), each "answered no fresh tools/list".
       'I19 REFRESH_STARVED': 134,
       // Issue 27: an F17 guess it sent that the server refused (never recorded as executed: I9 read
       // only executed calls before).
@@ -158,7 +160,8 @@ describe('a core that lies (examples/testing/lying-core.ts)', () => {
       'I27 OVER_LIMIT_PUBLISHED': 4,
       'I27 OVER_LIMIT_DISCLOSED': 30,
       // Issue 27: it reads each catalog once and claims the rest; the world served it no fresh
-      // list after any list_changed, whatever it reports.
+      // list after any list_changed, whatever it reports: 9 + 16 + 45 + 4 + 4 + 12 + 6 + 6 + 39 in
+      // rounds 0, 1, 3-9 (of 229 deliveries), each "answered no fresh tools/list".
       'I19 REFRESH_STARVED': 141,
     });
     let publishes = 0;
