@@ -133,4 +133,18 @@ describe('I9: no call to a tool never disclosed to the session', () => {
       i9(refused, 'UNDISCLOSED_TOOL_SENT', `refused call seq ${refused} (s0 ${DEV} refused "d" STALE_PIN, lease "lease-p0") for session "${DEV_SESSION}" (receipt seq 36, gate decision seq 35) binds descriptor ${short('d')}, which no disclosure before it showed the session`),
     ]);
   });
+
+  it('UNDISCLOSED_TOOL_SENT: a core that claims it showed a name the server never served (its publish names a made-up tool) gets no credit for it', () => {
+    const b = newToolRound();
+    // The core publishes, and shows the session, a generation with a tool "x" of its own making:
+    // no revision of s0 has a descriptor with that digest. Names were read from the core's publish
+    // until issue 27, so this lease-less call of "x" passed I9; they now come from the world's views.
+    const fabricated = b.published({ key: DEV_KEY, scanId: 'sc-made-up', sourceRevision: 4, pages: [], tools: ['a', 'x'] });
+    b.disclosure(fabricated, { session: DEV_SESSION });
+    const refused = b.callRefusedByServer({ audience: DEV, tool: 'x', leaseId: null, code: 'UNKNOWN_TOOL' });
+    finish(b);
+    expect(checkTrace(b.build()).violations.filter((v) => v.invariant === 'I9')).toEqual([
+      i9(refused, 'UNDISCLOSED_TOOL_SENT', `refused call seq ${refused} (s0 ${DEV} refused "x" UNKNOWN_TOOL, no lease): it carried no lease, and no disclosure before it showed "x" to any session of s0 ${DEV}`),
+    ]);
+  });
 });

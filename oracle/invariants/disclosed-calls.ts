@@ -11,8 +11,9 @@
  *   the receipt binds must have been shown to that session before the call. A call that cannot be
  *   joined to a session (no lease, no receipt, no decision), or whose receipt binds no digest
  *   (I6's violation), is judged against every session of its server and audience: it passes if any disclosure before it, by that server to that
- *   audience, showed its descriptor digest or its tool name (names read from the world's views of the
- *   disclosed digests, and from the disclosed generation's publish), since the server executes by name and the world's digest is that of
+ *   audience, showed its descriptor digest or its tool name (the name the server's true views give a
+ *   disclosed digest: never the core's publish, whose names are the core's word, so a core cannot
+ *   claim it showed a name it never served; issue 27), since the server executes by name and the world's digest is that of
  *   the server's current descriptor.
  * - every `call_refused_by_server` (issue 27: a call the server refused reached it all the same;
  *   a client with no gate, or whose gate let a never-shown name through, sent it): joined the
@@ -25,7 +26,6 @@
  * (anchored at the executed call), `UNDISCLOSED_TOOL_SENT` (anchored at the refusal).
  * Work count: ADMIT decisions plus executed calls plus refused calls.
  */
-import { publishOfGeneration } from '../observations.ts';
 import type { CallExecutedEvent, CallRefusedByServerEvent } from '../trace.ts';
 import { callLabel, decisionLabel, shortHex, shortKey } from '../violation.ts';
 import { callOrigin } from './call-origin.ts';
@@ -104,8 +104,8 @@ function shownBefore(firstShown: ReadonlyMap<string, number> | undefined, digest
 
 /**
  * What disclosures showed to all sessions of each (server, audience): the first seq per digest and
- * per tool name. Built on first use (only when some executed call has no session), linear in the
- * disclosed tools plus one binary search per disclosure for its publish.
+ * per tool name (named by the server's true views). Built on first use (only when some call has no
+ * session), linear in the disclosed tools and the server's views.
  */
 class AudienceIndex {
   private shown: Map<string, AudienceShown> | null = null;
@@ -153,12 +153,11 @@ class AudienceIndex {
       const names = this.namesOf(disclosure.server);
       for (const digest of disclosure.tools) {
         if (!shown.digests.has(digest)) shown.digests.set(digest, disclosure.seq);
-        // The world's own name for the digest: a core that publishes nothing still showed names.
+        // The world's own name for the digest, never the core's publish: a core that publishes
+        // nothing still showed names, and one that publishes a false name showed none by it.
         const name = names.get(digest);
         if (name !== undefined && !shown.names.has(name)) shown.names.set(name, disclosure.seq);
       }
-      const publish = publishOfGeneration(this.context.observed, disclosure.key, disclosure.generation, disclosure.seq);
-      for (const tool of publish?.tools ?? []) if (!shown.names.has(tool.name)) shown.names.set(tool.name, disclosure.seq);
     }
     this.shown = byAudience;
     return byAudience;
