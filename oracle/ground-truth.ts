@@ -25,6 +25,7 @@ import {
   asKnownEvent,
   type CallExecutedEvent,
   type CallRefusedByServerEvent,
+  type DisconnectedEvent,
   type CallSentEvent,
   type ConfirmationEvent,
   type CoreFailedEvent,
@@ -96,6 +97,19 @@ export class ServerModel {
    */
   readonly freshListAnswers = new Map<string, Array<PageServedEvent | PageRefusedEvent>>();
 
+  /**
+   * Per audience, every `tools/list` request the server answered (`page_served` or
+   * `page_refused`, with or without a cursor), in trace order: the walks the world served (I18,
+   * I19), whatever the core says about its scans.
+   */
+  readonly listAnswers = new Map<string, Array<PageServedEvent | PageRefusedEvent>>();
+
+  /** Per scanId the request carried (`_meta`), the seq of its first answer by this server. */
+  readonly firstAnswerOfScan = new Map<string, number>();
+
+  /** Every `disconnected` of a session of this server, in trace order (I19: a cut link excuses a late refresh). */
+  readonly disconnects: DisconnectedEvent[] = [];
+
   /** Per audience, every `call_sent` to this server, in trace order (I18). */
   readonly callsSent = new Map<string, CallSentEvent[]>();
 
@@ -105,6 +119,77 @@ export class ServerModel {
   firstFreshListAfter(audience: string, afterSeq: number): number {
     const answers = this.freshListAnswers.get(audience) ?? [];
     return answers[countBefore(answers, afterSeq + 1)]?.seq ?? Infinity;
+  }
+
+  /**
+   * The seq of the answer that completed the first whole fresh list `audience` was served after
+   * `afterSeq`, or Infinity. A fresh list starts with a cursorless request answered after
+   * `afterSeq` and follows the cursors the server handed out from there (a page whose `cursorIn`
+   * is a `cursorOut` of that walk), to a page with no next cursor; a refused page 1 also ends it
+   * (the server answered the list, with an error, and there is nothing further to walk). Walks
+   * begun before `afterSeq` never count, and neither does a walk a refusal cut after page 1.
+   */
+  firstWholeListAfter(audience: string, afterSeq: number): number {
+    const answers = this.listAnswers.get(audience) ?? [];
+    const open = new Set<string>();
+    for (let index = countBefore(answers, afterSeq + 1); index < answers.length; index += 1) {
+      const answer = answers[index] as PageServedEvent | PageRefusedEvent;
+      const first = answer.cursorIn === null && !this.continuesWalkBefore(answer, afterSeq);
+      if (!first && (answer.cursorIn === null || !open.has(walkRef(answer.scanId, answer.cursorIn)))) continue;
+      if (answer.type === 'page_refused') {
+        if (first) return answer.seq;
+        continue;
+      }
+      if (answer.cursorOut === null) return answer.seq;
+      open.add(walkRef(answer.scanId, answer.cursorOut));
+    }
+    return Infinity;
+  }
+
+  /**
+   * The first cursorless `tools/list` answer to `audience` after `afterSeq` that begins a fresh
+   * list (not the final recheck of a walk begun before), or null.
+   */
+  firstFreshListAnswerAfter(audience: string, afterSeq: number): PageServedEvent | PageRefusedEvent | null {
+    const answers = this.freshListAnswers.get(audience) ?? [];
+    for (let index = countBefore(answers, afterSeq + 1); index < answers.length; index += 1) {
+      const answer = answers[index] as PageServedEvent | PageRefusedEvent;
+      if (!this.continuesWalkBefore(answer, afterSeq)) return answer;
+    }
+    return null;
+  }
+
+  /**
+   * Whether a request belongs to a walk the server was already serving at `seq`: its scanId (as
+   * the request carried it on the wire) had an answer at or before `seq`. A cursorless request of
+   * such a walk is its final recheck, not the start of a fresh list. Requests without a scanId
+   * are each taken at their word (their cursors alone tie them to a walk).
+   */
+  continuesWalkBefore(answer: PageServedEvent | PageRefusedEvent, seq: number): boolean {
+    if (answer.scanId === null) return false;
+    const first = this.firstAnswerOfScan.get(answer.scanId);
+    return first !== undefined && first <= seq;
+  }
+
+  /**
+   * The walks the world was serving `audience` at `seq`: for every cursor a page before `seq`
+   * handed out and a request after `seq` came back with (with the same scanId), the answer that
+   * ended that walk (a page with no next cursor, or a refusal), or null for a walk that never
+   * ended. A walk whose next cursor never came back is not running (its client gave it up or it ended).
+   */
+  walksRunningAt(audience: string, seq: number): Array<PageServedEvent | PageRefusedEvent | null> {
+    const answers = this.listAnswers.get(audience) ?? [];
+    const split = countBefore(answers, seq);
+    const handedOut = new Set<string>();
+    for (const answer of answers.slice(0, split)) if (answer.type === 'page_served' && answer.cursorOut !== null) handedOut.add(walkRef(answer.scanId, answer.cursorOut));
+    const ends: Array<PageServedEvent | PageRefusedEvent | null> = [];
+    const later = answers.slice(split);
+    for (const answer of later) {
+      if (answer.cursorIn === null || !handedOut.has(walkRef(answer.scanId, answer.cursorIn))) continue;
+      handedOut.delete(walkRef(answer.scanId, answer.cursorIn));
+      ends.push(walkEnd(later, answer));
+    }
+    return ends;
   }
 
   /** Records which audience a page carried each of its descriptor digests to. */
@@ -260,6 +345,8 @@ export class GroundTruth {
   readonly confirmations = new Map<string, ConfirmationEvent>();
   /** Every `call_executed`, in trace order. */
   readonly callsExecuted: CallExecutedEvent[] = [];
+  /** Every `call_refused_by_server`, in trace order: calls that reached a server and were not run (I9). */
+  readonly callsRefused: CallRefusedByServerEvent[] = [];
   /** Every `core_failed`, in trace order. */
   readonly coreFailures: CoreFailedEvent[] = [];
   /** Every `rollback_triggered` (F19), in trace order. */
@@ -337,6 +424,7 @@ export function buildGroundTruth(events: readonly TraceEvent[]): GroundTruth {
       case 'page_served':
       case 'page_refused': addRequest(truth, event); break;
       case 'session_opened': truth.server(event.server).sessionAudiences.add(event.audience); break;
+      case 'disconnected': truth.server(event.server).disconnects.push(event); break;
       case 'identity_rotated': truth.server(event.server).identityChanges.push(event); break;
       case 'defect_planted': addDefect(truth, event); break;
       case 'disclosure': addDisclosure(truth, event); break;
@@ -354,7 +442,7 @@ export function buildGroundTruth(events: readonly TraceEvent[]): GroundTruth {
       case 'confirmation': addConfirmation(truth, event); break;
       case 'call_sent': pushTo(truth.server(event.server).callsSent, event.audience, event); break;
       case 'call_executed': addExecution(truth, event); break;
-      case 'call_refused_by_server': if (event.leaseId !== null) setFirst(truth.firstRefusalByLeaseId, event.leaseId, event); break;
+      case 'call_refused_by_server': addRefusal(truth, event); break;
       default: break;
     }
   }
@@ -369,6 +457,11 @@ export function epochRef(audience: string, epoch: number): string {
 function addPolicyChange(truth: GroundTruth, event: PolicyChangedEvent): void {
   truth.policyChanges.push(event);
   setFirst(truth.epochSetBy, epochRef(event.audience, event.epoch), event);
+}
+
+function addRefusal(truth: GroundTruth, event: CallRefusedByServerEvent): void {
+  truth.callsRefused.push(event);
+  if (event.leaseId !== null) setFirst(truth.firstRefusalByLeaseId, event.leaseId, event);
 }
 
 function addExecution(truth: GroundTruth, event: CallExecutedEvent): void {
@@ -412,10 +505,33 @@ function addDefect(truth: GroundTruth, event: DefectPlantedEvent): void {
   if (!truth.defects.has(event.digest)) truth.defects.set(event.digest, event);
 }
 
+/**
+ * One string naming a cursor within a walk: cursors are positions a server may hand out again to
+ * another walk, so a page continues a walk only with the scanId its request carried (null for a
+ * client that sends none: its cursors alone tie its pages together).
+ */
+function walkRef(scanId: string | null, cursor: string): string {
+  return JSON.stringify([scanId, cursor]);
+}
+
+/** The answer that ended the walk `from` continues (itself included), following its cursors through `answers`; null if none did. */
+function walkEnd(answers: ReadonlyArray<PageServedEvent | PageRefusedEvent>, from: PageServedEvent | PageRefusedEvent): PageServedEvent | PageRefusedEvent | null {
+  let current = from;
+  for (const answer of answers) {
+    if (answer.seq < current.seq) continue;
+    if (answer !== current && (current.type === 'page_refused' || answer.cursorIn !== current.cursorOut || answer.scanId !== current.scanId)) continue;
+    if (answer.type === 'page_refused' || answer.cursorOut === null) return answer;
+    current = answer;
+  }
+  return null;
+}
+
 function addRequest(truth: GroundTruth, event: PageServedEvent | PageRefusedEvent): void {
   const server = truth.server(event.server);
   if (event.type === 'page_served') server.recordServed(event);
   if (event.cursorIn === null) pushTo(server.freshListAnswers, event.audience, event);
+  pushTo(server.listAnswers, event.audience, event);
+  if (event.scanId !== null && !server.firstAnswerOfScan.has(event.scanId)) server.firstAnswerOfScan.set(event.scanId, event.seq);
   if (event.scanId !== null) truth.scan(event.scanId).add(event);
 }
 

@@ -67,7 +67,7 @@ export type ConfirmationEvent = TraceEventOf<'confirmation'>;
 export type CallSentEvent = TraceEventOf<'call_sent'>;
 /** World: a server executed a call (ground truth for I3, I6, I9). */
 export type CallExecutedEvent = TraceEventOf<'call_executed'>;
-/** World: a server that checks pins and leases refused a call. */
+/** World: a server that checks pins and leases refused a call (ground truth for I9: the call reached it). */
 export type CallRefusedByServerEvent = TraceEventOf<'call_refused_by_server'>;
 /**
  * World: the core failed to answer the world (docs/CORE-API.md): one of its calls threw, `call`

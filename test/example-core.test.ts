@@ -15,6 +15,7 @@ describe('examples/list-once-host: a host that lists once per session and calls 
     const core = await loadCore(EXAMPLE);
     const counts: Record<string, number> = {};
     const guessed: string[] = [];
+    const starvedEvidence: string[] = [];
     for (let round = 0; round < 10; round += 1) {
       const { summary, run } = await runAndCheck('1', round, loadScenario('default'), core, EXAMPLE);
       expect(summary.status).toBe('settled');
@@ -24,6 +25,7 @@ describe('examples/list-once-host: a host that lists once per session and calls 
       for (const violation of summary.violations) {
         const code = `${violation.invariant} ${violation.code}`;
         counts[code] = (counts[code] ?? 0) + 1;
+        if (code === 'I19 REFRESH_STARVED') starvedEvidence.push(violation.evidence);
         if (code === 'I8 TOOL_NOT_IN_GENERATION' || code === 'I9 UNDISCLOSED_TOOL_ADMITTED') guessed.push(String(kindOfPlan.get(planOfDecision.get(violation.seq ?? -1) ?? '')));
       }
     }
@@ -56,6 +58,11 @@ describe('examples/list-once-host: a host that lists once per session and calls 
       // fresh tools/list (rounds 0, 1, 3, 4, 5, 9: 2 + 26 + 12 + 12 + 10 + 50 calls the world saw
       // sent), so the world's rule reports each of them (the receipt rule, which would too, stays silent).
       'I18 CALL_BEFORE_RELIST': 112,
+      // Nor is its refresh ever due (issue 27: I19 judged on the pages the world served): each
+      // list_changed whose deadline falls inside the round and that no rotation, cut link or
+      // served quarantine excuses is followed by no fresh tools/list at all (rounds 0, 1, 3, 4, 5,
+      // 6, 9: 9 + 16 + 45 + 4 + 4 + 13 + 39 of the 229 deliveries).
+      'I19 REFRESH_STARVED': 130,
       // It sends whatever its model asks for: writes without a confirmation (rounds 1 and 9),
       // tools revoked seconds before (rounds 1, 3, 9: 2 + 1 + 2), and names the model guessed
       // (F17, round 0 once, round 9 three times: each is both I8 and I9, and each was executed).
@@ -66,5 +73,6 @@ describe('examples/list-once-host: a host that lists once per session and calls 
       'I9 UNDISCLOSED_TOOL_EXECUTED': 4,
     });
     expect(guessed).toEqual(Array(8).fill('guessed'));
+    expect(starvedEvidence.every((evidence) => evidence.endsWith('but the server answered no fresh tools/list for that audience after it'))).toBe(true);
   });
 });

@@ -89,3 +89,27 @@ describe('seed 1 round 13504: a planted DUPLICATE_NAME twin published without it
     expect(checkEvents(run.header, run.events).violations).toEqual([]);
   });
 });
+
+describe('seed 1 round 13: a walk cut short after a list_changed released the barrier', () => {
+  // Found when I18 began to ask for a whole fresh list (issue 27): after the list_changed of t=1466
+  // (seq 293) the reference refresher's scan-12 was cut at page 4 by a policy change
+  // (INCOMPLETE POLICY_EPOCH_CHANGED, t=1513), and the barrier opened on that end "whatever its
+  // state": a call chosen from the old list (merge_pull_request) left at t=1613 and the server
+  // refused its stale pin. The barrier now waits for a scan that walked to the server's last
+  // answer; shrunk from the round with that release put back (`catsim shrink --seed 1 --round 13
+  // --attempts 80`, 573 -> 429).
+  const plan = JSON.parse(readFileSync('scenarios/plans/seed1-round13-barrier-after-cut-walk-shrunk.plan.json', 'utf8')) as RoundPlan;
+
+  it('the call waits for scan-13\'s whole walk, then the gate refuses it as STALE_CATALOG, and the oracle finds nothing', async () => {
+    const run = await runRound(plan, referenceCore(), 'reference');
+    const ends = run.events.flatMap((event) => (event.type === 'scan_ended' && (event.scanId === 'scan-12' || event.scanId === 'scan-13') ? [[event.t, event.scanId, event.state, event.reason]] : []));
+    expect(ends).toEqual([
+      [1513, 'scan-12', 'INCOMPLETE', 'POLICY_EPOCH_CHANGED'], [1641, 'scan-13', 'SNAPSHOT_PROVEN', 'OK'],
+    ]);
+    const decision = run.events.flatMap((event) => (event.type === 'gate_decision' && event.tool === 'merge_pull_request' ? [[event.t, event.decision]] : []))[0];
+    expect(decision).toEqual([1641, 'STALE_CATALOG']);
+    // No merge_pull_request leaves around the cut walk (the stale one left at 1613); the next is at 6964.
+    expect(run.events.filter((event) => event.type === 'call_sent' && event.tool === 'merge_pull_request' && event.t < 2000)).toEqual([]);
+    expect(checkEvents(run.header, run.events).violations).toEqual([]);
+  });
+});

@@ -73,13 +73,16 @@ describe('a core that does nothing at all (examples/testing/inert-core.ts)', () 
 });
 
 describe('a core that works but emits nothing (examples/testing/silent-core.ts)', () => {
-  it('fails I4 at every disclosure, I6 at every executed call, I3, I9, I12 and I18', async () => {
+  it('fails I4 at every disclosure, I6 at every executed call, I3, I9, I12, I18 and I19', async () => {
     const all = await rounds('./examples/testing/silent-core.ts');
     expect(codes(all)).toEqual({
       'I3 UNCONFIRMED_WRITE_EXECUTED': 60,
       'I4 DISCLOSED_UNKNOWN_GENERATION': 178,
       'I6 CALL_WITHOUT_RECEIPT': 262,
-      'I9 UNDISCLOSED_TOOL_EXECUTED': 12,
+      // Its F17 guesses the servers ran. Names shown are read from the world's views of the disclosed
+      // digests (issue 27), so a call of a tool it did show by name is no longer counted for want of
+      // a publish to read names from (12 before).
+      'I9 UNDISCLOSED_TOOL_EXECUTED': 8,
       // The same 11 keys the inert core leaves unpublished (rounds 3, 4 and 5).
       'I12 NOT_PUBLISHED': 11,
       // Probes are owed only on servers without a disqualifying trait (F23 servers have one):
@@ -91,7 +94,31 @@ describe('a core that works but emits nothing (examples/testing/silent-core.ts)'
       // after a list_changed reached it went before any fresh tools/list (it reports no scan and no
       // receipt, so only the world's side of I18 can see this).
       'I18 CALL_BEFORE_RELIST': 174,
+      // Issue 27: judged on the pages the world served, a core that never lists again (and reports
+      // no scan) is owed a fresh list after every list_changed whose deadline falls inside the round
+      // and that nothing excuses, and the server answers none: 9 + 16 + 45 + 4 + 4 + 13 + 5 + 2 + 36
+      // in rounds 0, 1, 3-9 (of 226 deliveries), each "answered no fresh tools/list".
+      'I19 REFRESH_STARVED': 134,
+      // Issue 27: an F17 guess it sent that the server refused (never recorded as executed: I9 read
+      // only executed calls before).
+      'I9 UNDISCLOSED_TOOL_SENT': 1,
     });
+    for (const round of all) {
+      for (const violation of round.violations) {
+        const seq = violation.seq ?? -1;
+        const anchor = round.events[seq];
+        if (violation.code === 'REFRESH_STARVED') {
+          // Anchored at a delivery after which the server answered that audience no fresh page 1 in time.
+          expect(anchor?.type).toBe('notification_delivered');
+          expect(violation.evidence).toMatch(/but the server answered (no fresh tools\/list for that audience after it|the next fresh tools\/list for that audience at t=\d+)/);
+        }
+        if (violation.code === 'UNDISCLOSED_TOOL_SENT') {
+          expect(anchor?.type).toBe('call_refused_by_server');
+          const guessed = round.events.some((event) => event.type === 'plan_made' && event.kind === 'guessed' && event.seq < seq);
+          expect(guessed).toBe(true);
+        }
+      }
+    }
     let disclosures = 0;
     let executed = 0;
     for (const round of all) {
@@ -132,6 +159,10 @@ describe('a core that lies (examples/testing/lying-core.ts)', () => {
       // each in rounds 0, 1, 2 and 9).
       'I27 OVER_LIMIT_PUBLISHED': 4,
       'I27 OVER_LIMIT_DISCLOSED': 30,
+      // Issue 27: it reads each catalog once and claims the rest; the world served it no fresh
+      // list after any list_changed, whatever it reports: 9 + 16 + 45 + 4 + 4 + 12 + 6 + 6 + 39 in
+      // rounds 0, 1, 3-9 (of 229 deliveries), each "answered no fresh tools/list".
+      'I19 REFRESH_STARVED': 141,
     });
     let publishes = 0;
     for (const round of all) {

@@ -286,7 +286,7 @@ const confirmation = eventOf('world', 'confirmation', admission('a human confirm
 });
 
 /** World: the core's client put a `tools/call` request on the wire (ground truth for I18). */
-const callSent = eventOf('world', 'call_sent', admission('the core\'s client put a `tools/call` request on the connection of this session (at send time, before any link latency or fault): a call that left the core, whatever the server later does with it; after a `notification_delivered` none may leave before the server has answered a fresh `tools/list` for that server and audience (I18)'), {
+const callSent = eventOf('world', 'call_sent', admission('the core\'s client put a `tools/call` request on the connection of this session (at send time, before any link latency or fault): a call that left the core, whatever the server later does with it; after a `notification_delivered` none may leave before the server has served a whole fresh `tools/list` (page 1 to a last page) for that server and audience (I18)'), {
   server,
   audience,
   tool: field(str, 'the request\'s `params.name` (`""` when it is not a string)'),
@@ -303,8 +303,8 @@ const callExecuted = eventOf('world', 'call_executed', admission('the server exe
   revision: field(nat, 'the server\'s true revision'),
 });
 
-/** World: a server that checks pins and leases refused a call. */
-const callRefusedByServer = eventOf('world', 'call_refused_by_server', admission('a server that checks pins and leases refused a call'), {
+/** World: a server that checks pins and leases refused a call (ground truth for I9: the call reached it). */
+const callRefusedByServer = eventOf('world', 'call_refused_by_server', admission('a server that checks pins and leases refused a call: it reached the server all the same, so the tool must have been disclosed to that session (ground truth for I9, with `call_executed`)'), {
   server,
   audience,
   tool: str,

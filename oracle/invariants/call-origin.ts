@@ -5,7 +5,7 @@
  * is it?) and I9 (which session was it disclosed to?). The join never reads a callId's format.
  */
 import type { Observations } from '../observations.ts';
-import type { CallExecutedEvent, GateDecisionEvent, ReceiptEvent } from '../trace.ts';
+import type { GateDecisionEvent, ReceiptEvent } from '../trace.ts';
 
 /** The links found for one executed call; the chain stops at the first missing link. */
 export interface CallOrigin {
@@ -17,8 +17,11 @@ export interface CallOrigin {
   readonly gap: string | null;
 }
 
-/** Joins an executed call to its receipt and gate decision (two map lookups). */
-export function callOrigin(observed: Observations, call: CallExecutedEvent): CallOrigin {
+/**
+ * Joins a call the server saw (a `call_executed` or a `call_refused_by_server`: only its leaseId
+ * is read) to its receipt and gate decision (two map lookups).
+ */
+export function callOrigin(observed: Observations, call: { readonly leaseId: string | null }): CallOrigin {
   if (call.leaseId === null) return { receipt: null, decision: null, gap: 'it carried no lease' };
   const receipt = observed.receiptsByLeaseId.get(call.leaseId)?.[0] ?? null;
   if (receipt === null) return { receipt, decision: null, gap: `no receipt carries lease ${JSON.stringify(call.leaseId)}` };

@@ -99,4 +99,52 @@ describe('I9: no call to a tool never disclosed to the session', () => {
     finish(b);
     expect(checkTrace(b.build())).toMatchObject({ violations: [], checked: { I9: 0 }, metrics: { decisions: { UNDISCLOSED_TOOL: 1 } } });
   });
+
+  it('UNDISCLOSED_TOOL_SENT: a lease-less call of a never-shown name that the server refused (issue 27, a gateless client)', () => {
+    const b = newToolRound();
+    // No gate decision, no receipt: the only record of the call is the server's refusal.
+    const refused = b.callRefusedByServer({ audience: DEV, tool: 'x', leaseId: null, code: 'BAD_LEASE' });
+    const unknown = b.callRefusedByServer({ audience: DEV, tool: 'ghost', leaseId: null, code: 'UNKNOWN_TOOL' });
+    finish(b);
+    const verdict = checkTrace(b.build());
+    expect(verdict.violations).toEqual([
+      i9(refused, 'UNDISCLOSED_TOOL_SENT', `refused call seq 34 (s0 ${DEV} refused "x" BAD_LEASE, no lease): it carried no lease, and no disclosure before it showed "x" to any session of s0 ${DEV}`),
+      i9(unknown, 'UNDISCLOSED_TOOL_SENT', `refused call seq 35 (s0 ${DEV} refused "ghost" UNKNOWN_TOOL, no lease): it carried no lease, and no disclosure before it showed "ghost" to any session of s0 ${DEV}`),
+    ]);
+    expect(verdict.checked.I9).toBe(2);
+  });
+
+  it('accepts a refused lease-less call of a name shown to a session of the audience', () => {
+    const b = newToolRound();
+    b.callRefusedByServer({ audience: DEV, tool: 'b', leaseId: null, code: 'BAD_LEASE' });
+    finish(b);
+    expect(checkTrace(b.build())).toMatchObject({ violations: [], checked: { I9: 1 } });
+  });
+
+  it('UNDISCLOSED_TOOL_SENT: a refused leased call is judged against its session through its receipt', () => {
+    const b = newToolRound();
+    // The gate admits the guessed d (reported at its ADMIT); the server refuses its pin.
+    const call = b.call({ ...guessD, execute: false });
+    const refused = b.callRefusedByServer({ audience: DEV, tool: 'd', leaseId: 'lease-p0', code: 'STALE_PIN' });
+    finish(b);
+    expect(call).toMatchObject({ decision: 35, receipt: 36 });
+    expect(checkTrace(b.build()).violations.filter((v) => v.invariant === 'I9')).toEqual([
+      i9(35, 'UNDISCLOSED_TOOL_ADMITTED', `gate decision seq 35 (session "${DEV_SESSION}", plan "p0") admits "d" (${short('d')}) for key ${K}, but no disclosure before it showed that descriptor to the session`),
+      i9(refused, 'UNDISCLOSED_TOOL_SENT', `refused call seq ${refused} (s0 ${DEV} refused "d" STALE_PIN, lease "lease-p0") for session "${DEV_SESSION}" (receipt seq 36, gate decision seq 35) binds descriptor ${short('d')}, which no disclosure before it showed the session`),
+    ]);
+  });
+
+  it('UNDISCLOSED_TOOL_SENT: a core that claims it showed a name the server never served (its publish names a made-up tool) gets no credit for it', () => {
+    const b = newToolRound();
+    // The core publishes, and shows the session, a generation with a tool "x" of its own making:
+    // no revision of s0 has a descriptor with that digest. Names were read from the core's publish
+    // until issue 27, so this lease-less call of "x" passed I9; they now come from the world's views.
+    const fabricated = b.published({ key: DEV_KEY, scanId: 'sc-made-up', sourceRevision: 4, pages: [], tools: ['a', 'x'] });
+    b.disclosure(fabricated, { session: DEV_SESSION });
+    const refused = b.callRefusedByServer({ audience: DEV, tool: 'x', leaseId: null, code: 'UNKNOWN_TOOL' });
+    finish(b);
+    expect(checkTrace(b.build()).violations.filter((v) => v.invariant === 'I9')).toEqual([
+      i9(refused, 'UNDISCLOSED_TOOL_SENT', `refused call seq ${refused} (s0 ${DEV} refused "x" UNKNOWN_TOOL, no lease): it carried no lease, and no disclosure before it showed "x" to any session of s0 ${DEV}`),
+    ]);
+  });
 });

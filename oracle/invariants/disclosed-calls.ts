@@ -11,16 +11,22 @@
  *   the receipt binds must have been shown to that session before the call. A call that cannot be
  *   joined to a session (no lease, no receipt, no decision), or whose receipt binds no digest
  *   (I6's violation), is judged against every session of its server and audience: it passes if any disclosure before it, by that server to that
- *   audience, showed its descriptor digest or its tool name (names read from the disclosed
- *   generation's publish), since the server executes by name and the world's digest is that of
+ *   audience, showed its descriptor digest or its tool name (the name the server's true views give a
+ *   disclosed digest: never the core's publish, whose names are the core's word, so a core cannot
+ *   claim it showed a name it never served; issue 27), since the server executes by name and the world's digest is that of
  *   the server's current descriptor.
+ * - every `call_refused_by_server` (issue 27: a call the server refused reached it all the same;
+ *   a client with no gate, or whose gate let a never-shown name through, sent it): joined the
+ *   same way when it carried a lease whose receipt and decision exist (the digest the receipt
+ *   binds must have been shown to the session), else judged by name against every session of its
+ *   server and audience (a refusal records no digest: the server may not even have the tool).
+ *   A core that emits no gate decisions or receipts is judged all the same: the world saw the call.
  *
  * Codes: `UNDISCLOSED_TOOL_ADMITTED` (anchored at the ADMIT), `UNDISCLOSED_TOOL_EXECUTED`
- * (anchored at the executed call).
- * Work count: ADMIT decisions plus executed calls.
+ * (anchored at the executed call), `UNDISCLOSED_TOOL_SENT` (anchored at the refusal).
+ * Work count: ADMIT decisions plus executed calls plus refused calls.
  */
-import { publishOfGeneration } from '../observations.ts';
-import type { CallExecutedEvent } from '../trace.ts';
+import type { CallExecutedEvent, CallRefusedByServerEvent } from '../trace.ts';
 import { callLabel, decisionLabel, shortHex, shortKey } from '../violation.ts';
 import { callOrigin } from './call-origin.ts';
 import type { CheckContext, Findings } from './check-context.ts';
@@ -31,7 +37,7 @@ interface AudienceShown {
   readonly names: Map<string, number>;
 }
 
-/** Checks I9 over every ADMIT and every executed call. */
+/** Checks I9 over every ADMIT, every executed call and every call a server refused. */
 export function checkDisclosedCalls(context: CheckContext, findings: Findings): void {
   for (const decision of context.observed.gateDecisions) {
     if (decision.decision !== 'ADMIT') continue;
@@ -45,6 +51,33 @@ export function checkDisclosedCalls(context: CheckContext, findings: Findings): 
     findings.count('I9');
     checkExecuted(context, call, byAudience, findings);
   }
+  for (const call of context.truth.callsRefused) {
+    findings.count('I9');
+    checkRefused(context, call, byAudience, findings);
+  }
+}
+
+/** One refused call: against its session when its lease joins to one, else by name against its audience. */
+function checkRefused(context: CheckContext, call: CallRefusedByServerEvent, byAudience: AudienceIndex, findings: Findings): void {
+  const { receipt, decision, gap } = callOrigin(context.observed, call);
+  const digest = receipt?.descriptorDigest;
+  const label = refusedLabel(call);
+  if (receipt !== null && decision !== null && typeof digest === 'string') {
+    if (shownBefore(context.truth.firstShownToSession.get(decision.session), digest, call.seq)) return;
+    findings.add('I9', call.seq, 'UNDISCLOSED_TOOL_SENT',
+      `${label} for session ${JSON.stringify(decision.session)} (receipt seq ${receipt.seq}, gate decision seq ${decision.seq}) binds descriptor ${shortHex(digest)}, which no disclosure before it showed the session`);
+    return;
+  }
+  if (byAudience.sawName(call.server, call.audience, call.tool, call.seq)) return;
+  const why = gap ?? `its receipt seq ${receipt?.seq ?? '?'} binds no descriptor digest`;
+  findings.add('I9', call.seq, 'UNDISCLOSED_TOOL_SENT',
+    `${label}: ${why}, and no disclosure before it showed ${JSON.stringify(call.tool)} to any session of ${call.server} ${call.audience}`);
+}
+
+/** Names a refused call in evidence: `refused call seq 40 (s0 acme.dev refused "x" BAD_LEASE, no lease)`. */
+function refusedLabel(call: CallRefusedByServerEvent): string {
+  const lease = call.leaseId === null ? 'no lease' : `lease ${JSON.stringify(call.leaseId)}`;
+  return `refused call seq ${call.seq} (${call.server} ${call.audience} refused ${JSON.stringify(call.tool)} ${call.code}, ${lease})`;
 }
 
 /** One executed call: against its session when it can be joined to one, else against its audience. */
@@ -71,8 +104,8 @@ function shownBefore(firstShown: ReadonlyMap<string, number> | undefined, digest
 
 /**
  * What disclosures showed to all sessions of each (server, audience): the first seq per digest and
- * per tool name. Built on first use (only when some executed call has no session), linear in the
- * disclosed tools plus one binary search per disclosure for its publish.
+ * per tool name (named by the server's true views). Built on first use (only when some call has no
+ * session), linear in the disclosed tools and the server's views.
  */
 class AudienceIndex {
   private shown: Map<string, AudienceShown> | null = null;
@@ -87,6 +120,26 @@ class AudienceIndex {
     return shownBefore(shown.names, call.tool, call.seq);
   }
 
+  /** Whether a disclosure before `beforeSeq` showed a tool named `tool` to the audience of the server. */
+  sawName(server: string, audience: string, tool: string, beforeSeq: number): boolean {
+    const shown = this.build().get(audienceRef(server, audience));
+    return shown !== undefined && shownBefore(shown.names, tool, beforeSeq);
+  }
+
+  private readonly names = new Map<string, Map<string, string>>();
+
+  /** Per descriptor digest, the tool name the server's true views (`revision` events) gave it. */
+  private namesOf(serverId: string): ReadonlyMap<string, string> {
+    let names = this.names.get(serverId);
+    if (names !== undefined) return names;
+    names = new Map();
+    for (const revision of this.context.truth.servers.get(serverId)?.revisions ?? []) {
+      for (const view of revision.views.values()) for (const tool of view) if (!names.has(tool.digest)) names.set(tool.digest, tool.name);
+    }
+    this.names.set(serverId, names);
+    return names;
+  }
+
   private build(): Map<string, AudienceShown> {
     if (this.shown !== null) return this.shown;
     const byAudience = new Map<string, AudienceShown>();
@@ -97,9 +150,14 @@ class AudienceIndex {
         shown = { digests: new Map(), names: new Map() };
         byAudience.set(ref, shown);
       }
-      for (const digest of disclosure.tools) if (!shown.digests.has(digest)) shown.digests.set(digest, disclosure.seq);
-      const publish = publishOfGeneration(this.context.observed, disclosure.key, disclosure.generation, disclosure.seq);
-      for (const tool of publish?.tools ?? []) if (!shown.names.has(tool.name)) shown.names.set(tool.name, disclosure.seq);
+      const names = this.namesOf(disclosure.server);
+      for (const digest of disclosure.tools) {
+        if (!shown.digests.has(digest)) shown.digests.set(digest, disclosure.seq);
+        // The world's own name for the digest, never the core's publish: a core that publishes
+        // nothing still showed names, and one that publishes a false name showed none by it.
+        const name = names.get(digest);
+        if (name !== undefined && !shown.names.has(name)) shown.names.set(name, disclosure.seq);
+      }
     }
     this.shown = byAudience;
     return byAudience;

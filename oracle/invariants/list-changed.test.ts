@@ -80,20 +80,123 @@ describe('I18 from the world alone: no call leaves after a list_changed before a
     const verdict = checkTrace(b.build());
     expect(verdict.violations.filter((v) => v.invariant === 'I18').map((v) => [v.code, v.seq])).toEqual([['CALL_BEFORE_RELIST', sent]]);
     expect(verdict.violations.find((v) => v.invariant === 'I18')?.evidence).toBe(
-      `call of echo to s0 for acme.dev left the core at t=1002 (seq ${sent}), after a list_changed reached the core at t=1000 (seq ${sent - 2}) and before the server had answered a fresh tools/list for that audience`);
+      `call of echo to s0 for acme.dev left the core at t=1002 (seq ${sent}), after a list_changed reached the core at t=1000 (seq ${sent - 2}) and before the server had served a whole fresh tools/list for that audience`);
     expect(verdict.checked.I18).toBe(2);
   });
 });
 
 describe('I18 on what the core reports: a call after a list_changed waits for a scan started after it to end', () => {
-  it('a receipt before the fresh scan ended is CALL_BEFORE_FRESH_LIST even when the server answered page 1', () => {
+  it('a receipt before the fresh scan ended is CALL_BEFORE_FRESH_LIST even when the server served the whole list', () => {
     const b = published();
     b.notificationDelivered('s0', 'acme.dev');
     b.at(1_005).scanStarted(KEY, 'scan-1');
-    b.served({ audience: 'acme.dev', scanId: 'scan-1', cursorIn: null, cursorOut: 'c1', revision: 2, tools: ['echo'] });
+    b.served({ audience: 'acme.dev', scanId: 'scan-1', cursorIn: null, cursorOut: null, revision: 2, tools: ['echo'] });
+    // The world saw a whole fresh list; the core's own scan (its final recheck still to come) had not ended.
     const receipt = b.at(1_010).receipt({ callId: 'p0#plan-1', leaseId: 'lease-1', key: KEY, tool: 'echo' });
     b.callSent({ audience: 'acme.dev', tool: 'echo' });
     b.at(1_020).scanEnded('scan-1', 'INCOMPLETE', 'LIST_CHANGED');
     expect(i18(b)).toEqual([`CALL_BEFORE_FRESH_LIST@${receipt}`]);
+  });
+});
+
+describe('I18 asks the world for a whole fresh list, page 1 to a last page, served after the delivery (issue 27)', () => {
+  it('page 1 alone is not enough: the call waits for the walk\'s last page', () => {
+    const b = published();
+    b.notificationDelivered('s0', 'acme.dev');
+    b.at(1_005).served({ audience: 'acme.dev', scanId: null, cursorIn: null, cursorOut: 'c1', revision: 2, tools: ['echo'] });
+    const early = b.at(1_010).callSent({ audience: 'acme.dev', tool: 'echo' });
+    b.at(1_015).served({ audience: 'acme.dev', scanId: null, cursorIn: 'c1', cursorOut: null, revision: 2, tools: [] });
+    b.at(1_020).callSent({ audience: 'acme.dev', tool: 'echo' });
+    const verdict = checkTrace(b.build());
+    expect(verdict.violations.filter((v) => v.invariant === 'I18').map((v) => [v.code, v.seq, v.evidence])).toEqual([[
+      'CALL_BEFORE_RELIST', early,
+      `call of echo to s0 for acme.dev left the core at t=1010 (seq ${early}), after a list_changed reached the core at t=1000 (seq ${early - 2}) and before the server had served a whole fresh tools/list for that audience (first ended at seq ${early + 1})`,
+    ]]);
+  });
+
+  it('a core that reports a fresh scan the world never served is judged on the calls it sent', () => {
+    const b = published();
+    b.notificationDelivered('s0', 'acme.dev');
+    // It fabricates a whole proven scan, and the server only ever served a stale walk's page 2.
+    b.at(1_002).scanStarted(KEY, 'scan-fake');
+    b.scanEnded('scan-fake');
+    b.served({ audience: 'acme.dev', scanId: null, cursorIn: 'old-c1', cursorOut: null, revision: 2, tools: [] });
+    b.at(1_010).receipt({ callId: 'p0#plan-1', leaseId: 'lease-1', key: KEY, tool: 'echo' });
+    const sent = b.callSent({ audience: 'acme.dev', tool: 'echo' });
+    expect(i18(b)).toEqual([`CALL_BEFORE_RELIST@${sent}`]);
+  });
+});
+
+/** The I19 violations of a trace, as `code@seq`, and its I19 work count. */
+function i19(b: TraceBuilder): { found: string[]; checked: number | undefined } {
+  const verdict = checkTrace(b.build());
+  return { found: verdict.violations.filter((v) => v.invariant === 'I19').map((v) => `${v.code}@${v.seq}`), checked: verdict.checked.I19 };
+}
+
+/**
+ * R is max(listChangedDelayMs 500, retryBackoffMsMax 2000) = 2000 ms, and the server sees page 1's
+ * request up to latencyMsMax 40 ms after it left: due 2040 ms after the delivery. The round ends at t=9000.
+ */
+function starved(): TraceBuilder {
+  const b = new TraceBuilder({ stepMs: 0, bounds: { listChangedDelayMs: 500 } });
+  b.serverUp('s0', ID0);
+  b.revision('s0', 1, { 'acme.dev': ['echo'] });
+  b.sessionOpened('s0', 'acme.dev', ID0);
+  b.walk({ audience: 'acme.dev', scanId: 'scan-0', revision: 1, pages: [['echo']] });
+  return b.at(1_000);
+}
+
+describe('I19 from the world: a fresh list begins within R of the delivery (issue 27)', () => {
+  it('a core that never lists again (and reports no scans) is REFRESH_STARVED', () => {
+    const b = starved();
+    const delivered = b.notificationDelivered('s0', 'acme.dev');
+    b.at(9_000).roundEnd();
+    expect(i19(b)).toEqual({ found: [`REFRESH_STARVED@${delivered}`], checked: 1 });
+    expect(checkTrace(b.build()).violations.find((v) => v.invariant === 'I19')?.evidence).toBe(
+      `a list_changed for ${ID0.slice(0, 12)}|acme.dev reached the core at t=1000 (seq ${delivered}); a fresh list was due by t=3040, but the server answered no fresh tools/list for that audience after it`);
+  });
+
+  it('a core that reports a scan in time, which the server never served, is REFRESH_STARVED all the same', () => {
+    const b = starved();
+    const delivered = b.notificationDelivered('s0', 'acme.dev');
+    b.at(1_500).scanStarted(KEY, 'scan-fake');
+    b.scanEnded('scan-fake');
+    b.at(4_000).served({ audience: 'acme.dev', scanId: null, cursorIn: null, cursorOut: null, revision: 1, tools: ['echo'] });
+    b.at(9_000).roundEnd();
+    expect(i19(b)).toEqual({ found: [`REFRESH_STARVED@${delivered}`], checked: 1 });
+  });
+
+  it('a fresh page 1 by the deadline meets it, and a walk running at the delivery moves the deadline to its end', () => {
+    const b = starved();
+    b.served({ audience: 'acme.dev', scanId: null, cursorIn: null, cursorOut: 'c1', revision: 1, tools: ['echo'] });
+    b.notificationDelivered('s0', 'acme.dev');
+    // The running walk ends at t=1500: page 1 of a fresh list is due at the server by t=3540.
+    b.at(1_500).served({ audience: 'acme.dev', scanId: null, cursorIn: 'c1', cursorOut: null, revision: 1, tools: [] });
+    b.at(3_540).served({ audience: 'acme.dev', scanId: null, cursorIn: null, cursorOut: null, revision: 1, tools: ['echo'] });
+    b.at(9_000).roundEnd();
+    expect(i19(b)).toEqual({ found: [], checked: 1 });
+  });
+
+  it('a quarantine is believed only for a scan the world served', () => {
+    for (const served of [true, false]) {
+      const b = starved();
+      const delivered = b.notificationDelivered('s0', 'acme.dev');
+      b.at(1_200).scanStarted(KEY, 'scan-q');
+      if (served) b.served({ audience: 'acme.dev', scanId: 'scan-q', cursorIn: 'c9', cursorOut: 'c9', revision: 1, tools: [] });
+      b.scanEnded('scan-q', 'QUARANTINED', 'CURSOR_LOOP');
+      b.at(9_000).roundEnd();
+      expect(i19(b).found, String(served)).toEqual(served ? [] : [`REFRESH_STARVED@${delivered}`]);
+    }
+  });
+
+  it('a link the world cut by the deadline excuses the late fresh list (the request may have gone with it)', () => {
+    for (const cut of [true, false]) {
+      const b = starved();
+      const delivered = b.notificationDelivered('s0', 'acme.dev');
+      if (cut) b.at(1_100).disconnected('s0', 'acme.dev');
+      b.at(4_000).served({ audience: 'acme.dev', scanId: null, cursorIn: null, cursorOut: null, revision: 1, tools: ['echo'] });
+      b.at(9_000).roundEnd();
+      expect(i19(b), String(cut)).toEqual(cut ? { found: [], checked: 0 } : { found: [`REFRESH_STARVED@${delivered}`], checked: 1 });
+    }
   });
 });

@@ -12,28 +12,32 @@
  *   receipt (at the first delivery it should have waited for).
  *   The same barrier from the world's side alone, for every core whether or not it reports its
  *   scans and receipts (a core that says nothing, or whose scan events are not true, is judged
- *   all the same): no `call_sent` to that server for that audience at a later instant than the
- *   delivery before the server has answered a `tools/list` without a cursor (`page_served` or
- *   `page_refused`, a fresh list's first page) for that audience after the delivery. This is the
- *   least a barrier does (it asked for the fresh list and heard back); the receipt rule above asks
- *   more of a core that reports its scans (the whole scan ended). Code `CALL_BEFORE_RELIST`,
- *   anchored at the `call_sent`, once per call (at the first delivery it should have waited for);
- *   a call both rules catch (its receipt at the instant it was sent, for the same tool, server and
- *   audience) is reported by this one only.
- * - I19, the refresh is not starved: a scan of that key starts within R of the delivery, or of the
- *   end of the scans of that server and audience running at the delivery (under any identity the
- *   server presented: right after a rotation the core's scans still run under the old key until
- *   it reconnects), whichever is later, where R is the
- *   larger of the scenario's coalescing delay (`listChangedDelayMs`) and its retry back-off cap
- *   (`retryBackoffMsMax`): a refresher that coalesces a burst into one scan at a fixed delay after
- *   its first notification meets it, one whose debounce resets on every notification does not
- *   while the burst lasts. Only a late refresh is judged here: when no scan of the key starts after
- *   the delivery at all, liveness (I12) judges the catalog instead. Not judged when the header lacks `listChangedDelayMs`, when the
- *   deadline falls after the round's end or after a scan running at the delivery never ended, when
- *   the server presents another identity by the deadline (its scans then run under another key),
- *   or when a scan of that server and audience (under any identity it presented) was QUARANTINED
- *   by then (the loop stopped on purpose, and stays stopped across a rotation). Code
- *   `REFRESH_STARVED`, anchored at the delivery.
+ *   all the same; issue 27): no `call_sent` to that server for that audience at a later instant
+ *   than the delivery before the server has served a whole fresh list for that audience: page 1
+ *   (a cursorless request that is not the final recheck of a walk begun before the delivery)
+ *   answered after the delivery, then the pages its cursors lead to, to one with no next cursor
+ *   (or page 1 refused: the server answered the list). Pages are tied by cursor and by the scanId
+ *   the requests carried, since a server hands the same cursor to every walk at the same
+ *   position. Code `CALL_BEFORE_RELIST`, anchored at the `call_sent`, once per call (at the first
+ *   delivery it should have waited for); a call both rules catch (its receipt at the instant it
+ *   was sent, for the same tool, server and audience) is reported by this one only.
+ * - I19, the refresh is not starved, judged on the walks the world served: the server answers
+ *   page 1 of a fresh list for that server and audience (as above: not a recheck of an older
+ *   walk) within R plus one link latency (`latencyMsMax`: the world sees a request when it
+ *   arrives) of the delivery, or of the end of the walks the world was serving that audience at
+ *   the delivery (a page before it handed out a cursor that a request with the same scanId
+ *   brought back after it), whichever is later. R is the larger of the scenario's coalescing
+ *   delay (`listChangedDelayMs`) and its retry back-off cap (`retryBackoffMsMax`): a refresher
+ *   that coalesces a burst into one scan at a fixed delay after its first notification meets it,
+ *   one whose debounce resets on every notification does not while the burst lasts. A core that
+ *   never lists again fails it as well, and so does one that reports a scan the server never
+ *   served. Not judged when the header lacks `listChangedDelayMs`, when the deadline falls after
+ *   the round's end or after a walk running at the delivery never ended, when the server presents
+ *   another identity by the deadline, when the world cut that audience's connection (`disconnected`,
+ *   F15) after the delivery and by the deadline, or when a scan of that server and audience (under any
+ *   identity it presented) ended QUARANTINED by then and the world served that scan pages (the
+ *   loop stopped on purpose; the core's word alone excuses nothing). Code `REFRESH_STARVED`,
+ *   anchored at the delivery.
  */
 import { formatCatalogKey } from '../catalog-key.ts';
 import type { ServerModel } from '../ground-truth.ts';
@@ -65,7 +69,7 @@ export function checkListChanged(context: CheckContext, findings: Findings): voi
     const key = keyAt(context, delivery);
     if (key === null) continue;
     checkBarrier(delivery, key, scans.get(key) ?? [], receipts.get(key) ?? [], reported, sentReported, findings);
-    checkRefresh(context, delivery, key, scans, sessions, findings);
+    checkRefresh(context, delivery, key, sessions, findings);
   }
 }
 
@@ -123,7 +127,7 @@ function checkBarrier(delivery: NotificationDeliveredEvent, key: string, scans: 
 function checkWorldBarrier(delivery: NotificationDeliveredEvent, server: ServerModel, reported: Set<number>, sentReported: Map<string, number>, findings: Findings): void {
   const calls = server.callsSent.get(delivery.audience);
   if (calls === undefined) return;
-  const relistSeq = server.firstFreshListAfter(delivery.audience, delivery.seq);
+  const relistSeq = server.firstWholeListAfter(delivery.audience, delivery.seq);
   for (const call of calls) {
     if (call.seq < delivery.seq || call.t <= delivery.t) continue;
     if (call.seq > relistSeq) return;
@@ -132,7 +136,7 @@ function checkWorldBarrier(delivery: NotificationDeliveredEvent, server: ServerM
     const ref = sentRef(delivery.server, delivery.audience, call.t, call.tool);
     sentReported.set(ref, (sentReported.get(ref) ?? 0) + 1);
     findings.add('I18', call.seq, 'CALL_BEFORE_RELIST',
-      `call of ${call.tool || '(no name)'} to ${delivery.server} for ${delivery.audience} left the core at t=${call.t} (seq ${call.seq}), after a list_changed reached the core at t=${delivery.t} (seq ${delivery.seq}) and before the server had answered a fresh tools/list for that audience${Number.isFinite(relistSeq) ? ` (first at seq ${relistSeq})` : ''}`);
+      `call of ${call.tool || '(no name)'} to ${delivery.server} for ${delivery.audience} left the core at t=${call.t} (seq ${call.seq}), after a list_changed reached the core at t=${delivery.t} (seq ${delivery.seq}) and before the server had served a whole fresh tools/list for that audience${Number.isFinite(relistSeq) ? ` (first ended at seq ${relistSeq})` : ''}`);
   }
 }
 
@@ -141,24 +145,27 @@ function sentRef(server: string, audience: string, t: number, tool: string): str
   return JSON.stringify([server, audience, t, tool]);
 }
 
-/** I19: a scan of the key must start within R of the delivery (or of the end of the scans then running). */
-function checkRefresh(context: CheckContext, delivery: NotificationDeliveredEvent, key: string, scansOf: ReadonlyMap<string, readonly KeyScan[]>, sessions: SessionScans, findings: Findings): void {
-  const scans = scansOf.get(key) ?? [];
+/**
+ * I19 from the world: the server must answer a cursorless `tools/list` for the audience (a fresh
+ * list begins) within R of the delivery, or of the end of the walks the world was serving that
+ * audience at the delivery, whichever is later.
+ */
+function checkRefresh(context: CheckContext, delivery: NotificationDeliveredEvent, key: string, sessions: SessionScans, findings: Findings): void {
   const delayMs = context.bounds.listChangedDelayMs;
-  if (delayMs === undefined) return;
   const session = sessions(delivery.server, delivery.audience);
-  const running = session.scans.filter((scan) => scan.start.seq < delivery.seq && (scan.end === null || scan.end.seq > delivery.seq));
-  if (running.some((scan) => scan.end === null)) return;
-  const from = Math.max(delivery.t, ...running.map((scan) => scan.end?.t ?? delivery.t));
-  const deadline = from + Math.max(delayMs, context.bounds.retryBackoffMsMax);
-  if (deadline > context.endT || excused(delivery, session, deadline)) return;
-  // A core that never scans the key again is not late but absent: liveness (I12) judges that.
-  const next = scans.find((scan) => scan.start.seq > delivery.seq);
-  if (next === undefined) return;
+  if (delayMs === undefined || session.server === undefined) return;
+  const runningEnds = session.server.walksRunningAt(delivery.audience, delivery.seq);
+  if (runningEnds.some((end) => end === null)) return;
+  const from = Math.max(delivery.t, ...runningEnds.map((end) => end?.t ?? delivery.t));
+  // The world sees a request when the server answers it: one link latency after it left the core.
+  const deadline = from + Math.max(delayMs, context.bounds.retryBackoffMsMax) + context.bounds.latencyMsMax;
+  if (deadline > context.endT || excused(context, delivery, session, deadline)) return;
   findings.count('I19');
-  if (next.start.t <= deadline) return;
+  const next = session.server.firstFreshListAnswerAfter(delivery.audience, delivery.seq);
+  if (next !== null && next.t <= deadline) return;
+  const seen = next === null ? 'the server answered no fresh tools/list for that audience after it' : `the server answered the next fresh tools/list for that audience at t=${next.t} (seq ${next.seq})`;
   findings.add('I19', delivery.seq, 'REFRESH_STARVED',
-    `a list_changed for ${shortKey(key)} reached the core at t=${delivery.t} (seq ${delivery.seq}); a scan was due by t=${deadline}, but the next scan started at t=${next.start.t}`);
+    `a list_changed for ${shortKey(key)} reached the core at t=${delivery.t} (seq ${delivery.seq}); a fresh list was due by t=${deadline}, but ${seen}`);
 }
 
 /**
@@ -195,9 +202,12 @@ function sessionScansOf(context: CheckContext, scansOf: ReadonlyMap<string, read
  * server's loop for the audience under any identity it presented (a loop quarantined before a
  * rotation stays stopped under the new key too).
  */
-function excused(delivery: NotificationDeliveredEvent, session: SessionScanList, deadline: number): boolean {
+function excused(context: CheckContext, delivery: NotificationDeliveredEvent, session: SessionScanList, deadline: number): boolean {
   const { server } = session;
   if (server === undefined) return false;
   if (server.identityChanges.some((change) => change.seq > delivery.seq && change.t <= deadline)) return true;
-  return session.scans.some((scan) => scan.end?.state === 'QUARANTINED' && scan.end.t <= deadline);
+  // The world cut the session by then: the request may have been lost with the link.
+  if (server.disconnects.some((cut) => cut.audience === delivery.audience && cut.seq > delivery.seq && cut.t <= deadline)) return true;
+  // A quarantine is the core's word: believed only for a scan the world served pages to.
+  return session.scans.some((scan) => scan.end?.state === 'QUARANTINED' && scan.end.t <= deadline && context.truth.scans.has(scan.start.scanId));
 }

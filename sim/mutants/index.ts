@@ -6,8 +6,8 @@
 import type { CoreFactory } from '../cores/adapter.ts';
 import { referenceCore } from '../cores/reference.ts';
 import { ForwardUndisclosedGate, RefuseEverythingGate, RevocationOnRefreshGate, TrustPlanGenerationGate, TrustReadOnlyHintGate, UnversionedWriteGate } from './gates.ts';
-import { anyDialectChecks, NoEpochReceiptHost, StickyIdentitySource } from './others.ts';
-import { NoBarrierRefresher, ResettingDebounceRefresher } from './refreshers.ts';
+import { anyDialectChecks, NoEpochReceiptHost, SendRefusedNameHost, StickyIdentitySource } from './others.ts';
+import { FabricatedScanRefresher, NoBarrierRefresher, ResettingDebounceRefresher } from './refreshers.ts';
 import { BlindStore, KeyWithoutTenantStore, NoCasRegistry, ServeExpiredRegistry } from './registries.ts';
 import { PreCrashMemoryRegistry, ResumeFromCursorWalk, TwoTransactionPublishStore } from './restarts.ts';
 import { DisableNotEnforcedRegistry, RollbackKeepsLeasingGate, RollbackToStaleRegistry } from './rollbacks.ts';
@@ -48,6 +48,8 @@ export const MUTANTS: readonly Mutant[] = [
   { name: 'no-catalog-limits', removedDefence: 'the whole-catalog limits (tool count, descriptor bytes) of SPEC section 5', expectedCatchers: ['I27'], core: referenceCore({ walk: NoCatalogLimitsWalk }) },
   { name: 'no-list-changed-barrier', removedDefence: 'holding calls after a list_changed until a scan started after it ends', expectedCatchers: ['I18'], core: referenceCore({ refresher: NoBarrierRefresher }) },
   { name: 'resetting-debounce', removedDefence: 'a fixed coalescing delay after the first notification of a burst (the debounce resets on every one)', expectedCatchers: ['I19'], core: referenceCore({ refresher: ResettingDebounceRefresher }) },
+  { name: 'fabricated-scans', removedDefence: 'really listing again after a list_changed (the loop reports a whole fresh scan it never ran, and holds no call for it)', expectedCatchers: ['I18', 'I19'], core: referenceCore({ refresher: FabricatedScanRefresher }) },
+  { name: 'send-refused-name', removedDefence: 'sending nothing the gate refused (a name refused as undisclosed goes to the server anyway, without a lease)', expectedCatchers: ['I9'], core: referenceCore({ host: SendRefusedNameHost }) },
   { name: 'auth-refusal-as-empty', removedDefence: 'ending a scan refused for authorization INCOMPLETE AUTH_REQUIRED (the refusal is read as an empty last page)', expectedCatchers: ['I20'], core: referenceCore({ walk: AuthAsEmptyWalk }) },
   { name: 'rollback-to-stale', removedDefence: 'rolling back only to a generation that is unexpired and discovered under the policy, identity and trust holding now (F19)', expectedCatchers: ['I21'], core: referenceCore({ registry: RollbackToStaleRegistry }) },
   { name: 'rollback-keeps-leasing', removedDefence: 'admitting and leasing only against the active generation after a rollback (F19: the rolled-away generation keeps being leased)', expectedCatchers: ['I28'], core: referenceCore({ gate: RollbackKeepsLeasingGate }) },

@@ -3,7 +3,8 @@
  * issue 13). The call barrier of SPEC section 7 and the fixed coalescing delay of a `list_changed`
  * burst both live in the refresher, which the host builds through its `refresher` seam.
  */
-import { CatalogRefresher } from '../../src/discovery/refresher.ts';
+import { CatalogRefresher, type RefresherDeps } from '../../src/discovery/refresher.ts';
+import { keyName } from '../../src/keys.ts';
 
 /**
  * No list_changed barrier: the loop never reports a notification as pending, so the host sends a
@@ -24,5 +25,34 @@ export class NoBarrierRefresher extends CatalogRefresher {
 export class ResettingDebounceRefresher extends CatalogRefresher {
   protected override scheduleAfterListChanged(delayMs: number): void {
     this.rescheduleScan(delayMs);
+  }
+}
+
+/**
+ * Scans it never ran (issue 27): on a `list_changed` the loop reports a whole fresh scan at once
+ * (`scan_started`, then `scan_ended` SNAPSHOT_PROVEN) without asking the server for a page, and
+ * holds no call for it; only its periodic refresh really lists again. Judged on its own account it
+ * refreshes in time and every call follows a fresh scan; the pages the world served say otherwise
+ * (I18's barrier and I19's refresh, both read from the walks served).
+ */
+export class FabricatedScanRefresher extends CatalogRefresher {
+  readonly #deps: RefresherDeps;
+
+  constructor(deps: RefresherDeps) {
+    super(deps);
+    this.#deps = deps;
+  }
+
+  override get listChangePending(): boolean {
+    return false;
+  }
+
+  protected override scheduleAfterListChanged(): void {
+    const { sink, source, audience, registry } = this.#deps;
+    const key = keyName({ identity: source.identity(), ...audience });
+    const scanId = this.#deps.nextScanId();
+    const expectedGeneration = registry.generationOf({ identity: source.identity(), ...audience });
+    sink.emit({ type: 'scan_started', key, scanId, expectedGeneration, policyEpoch: this.#deps.policy.epoch(audience) });
+    sink.emit({ type: 'scan_ended', scanId, state: 'SNAPSHOT_PROVEN', reason: 'OK' });
   }
 }

@@ -10,9 +10,14 @@
  * refreshers may race on one key, and the registry's compare-and-swap picks one winner.
  *
  * Call barrier (SPEC section 7): a `tools/list_changed` opens a barrier that the next scan
- * *started after it* closes when it settles, whatever its end (published, confirmed unchanged,
- * refused, INCOMPLETE or QUARANTINED). `settled()` waits for that; the host awaits it before deciding a
- * call, so no call chosen from the old list goes out before the refresh it triggered.
+ * *started after it* closes when it settles having walked the fresh list to the server's last
+ * answer (a page with no next cursor, or a refusal of page 1), whatever its end state (published,
+ * confirmed unchanged, refused, INCOMPLETE after the last page, or QUARANTINED). A scan cut short
+ * before that (a second notification, a policy change, a dropped connection mid-walk) leaves the
+ * barrier up for the retry: the oracle judges the barrier on the walks the server served, and a
+ * walk abandoned at page 3 is no fresh list (issue 27). `settled()` waits for that; the host awaits
+ * it before deciding a call, so no call chosen from the old list goes out before the refresh it
+ * triggered.
  */
 import { audienceName, keyName, type AudienceClass, type CatalogKey } from '../keys.ts';
 import type { Clock, ObservationSink, Random, ScheduledTask, Scheduler } from '../ports.ts';
@@ -175,7 +180,7 @@ export class CatalogRefresher {
     const through = this.#notified;
     const outcome = await this.#scanAndPublish();
     this.#afterScan(outcome);
-    this.#release(through);
+    if (walkedToLastAnswer(outcome)) this.#release(through);
     return outcome;
   }
 
@@ -295,4 +300,15 @@ export class CatalogRefresher {
     if (this.#pending !== undefined) this.deps.scheduler.cancel(this.#pending.task);
     this.#pending = undefined;
   }
+}
+
+/**
+ * Whether a scan heard the server's last answer to its walk: it ended in a good state or
+ * QUARANTINED, read a page with no next cursor, or had page 1 refused by the server.
+ */
+function walkedToLastAnswer(outcome: ScanOutcome): boolean {
+  if (outcome.state !== 'INCOMPLETE') return true;
+  const last = outcome.pages.at(-1);
+  if (last !== undefined) return last.cursorOut === null;
+  return outcome.serverError !== undefined && (outcome.reason === 'AUTH_REQUIRED' || outcome.reason === 'REQUEST_FAILED');
 }

@@ -7,8 +7,9 @@
  * later one postpone it; every scan the burst interrupts ends INCOMPLETE and is retried 1 ms
  * later, so a scan starts every 11 ms through the burst (the last at 804). A refresher whose
  * debounce resets on every notification starts no scan until 20 ms after the last delivery
- * (815): each of the first 59 deliveries was owed a scan 20 ms after it (I19 REFRESH_STARVED); the
- * 60th's deadline is 815 itself.
+ * (815), whose page 1 reaches the server at 820: each of the first 59 deliveries was owed page 1
+ * of a fresh list at the server 20 ms plus one 5 ms latency after it (I19 REFRESH_STARVED, judged
+ * on the pages the world served); the 60th's deadline is 820 itself.
  */
 import { describe, expect, it } from 'vitest';
 import { MUTANTS } from '../../sim/mutants/index.ts';
@@ -41,6 +42,6 @@ describe('F20: notification bursts', () => {
     expect(new Set(findings.map((v) => `${v.invariant} ${v.code}`))).toEqual(new Set(['I19 REFRESH_STARVED']));
     expect(findings.length).toBe(59);
     expect(probesHit(run.events)).not.toContain('refreshed-during-burst');
-    expect(findings[0]?.evidence).toBe('a list_changed for fp:0000000000000001|acme.dev reached the core at t=205 (seq 19); a scan was due by t=225, but the next scan started at t=815');
+    expect(findings[0]?.evidence).toBe('a list_changed for fp:0000000000000001|acme.dev reached the core at t=205 (seq 19); a fresh list was due by t=230, but the server answered the next fresh tools/list for that audience at t=820 (seq 145)');
   });
 });

@@ -36,8 +36,12 @@ const CAUGHT_BY: Record<string, string[]> = {
   'ignore-identity-rotation': ['I12 NOT_PUBLISHED'],
   // Published (50), shown to the planner, and the quiet tail's probe calls admitted against it.
   'no-catalog-limits': ['I27 OVER_LIMIT_ADMITTED', 'I27 OVER_LIMIT_DISCLOSED', 'I27 OVER_LIMIT_PUBLISHED'],
-  'no-list-changed-barrier': ['I18 CALL_BEFORE_FRESH_LIST', 'I18 CALL_BEFORE_RELIST'],
+  // Every early call is one the world saw leave before a whole fresh list was served (issue 27):
+  // the world's rule reports it, and the receipt rule does not report the same call again.
+  'no-list-changed-barrier': ['I18 CALL_BEFORE_RELIST'],
   'resetting-debounce': ['I19 REFRESH_STARVED'],
+  'fabricated-scans': ['I18 CALL_BEFORE_RELIST', 'I19 REFRESH_STARVED'],
+  'send-refused-name': ['I9 UNDISCLOSED_TOOL_SENT'],
   // The refusal read as an empty last page: an empty catalog published at 1060 from pages the
   // server never served (I2, I13) and from a scan it refused (I20).
   'auth-refusal-as-empty': ['I13 PAGE_NOT_SERVED', 'I2 PAGE_NOT_SERVED', 'I20 AUTH_REFUSAL_MISREPORTED', 'I20 AUTH_REFUSED_PUBLISHED'],

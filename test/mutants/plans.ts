@@ -156,6 +156,10 @@ export const MUTANT_PLANS: Record<string, () => RoundPlan> = {
   'no-catalog-limits': () => handPlan({ faults: ['F23'], toolCountMax: 4, servers: [handServer({ history: [step(0, 7, { 'acme.dev': tools(...FIVE) })], overLimitCatalog: 'tools' })] }),
   'no-list-changed-barrier': burstPlan,
   'resetting-debounce': burstPlan,
+  // The burst again: each delivery gets a made-up scan at once, the server no fresh list.
+  'fabricated-scans': burstPlan,
+  // The guess of write_file (added at 297, never shown): the gate refuses it, the mutant sends it anyway.
+  'send-refused-name': gainedToolGuessPlan,
   'auth-refusal-as-empty': authGatePlan,
   // The policy moves at 400, after both generations' scans; the reference DISABLES at the trigger (600), the mutant rolls back to 1.
   'rollback-to-stale': () => rollbackPlan({ triggerAtMs: 600, kind: 'privilege_escalation', revokeAtMs: 400 }),

@@ -30,9 +30,13 @@ describe('peer:sdk-autorefresh', () => {
       [615, 'fp:0000000000000001|acme.ops', 2, null, ['echo', 'send_email']],
     ]);
     // acme.dev's generation 2 ends on a page with a next cursor (I2) and lacks get_weather at the
-    // end (I12); the 4 probe calls get no gate decision (a peer has no gate).
+    // end (I12); the 4 probe calls get no gate decision (a peer has no gate). Judged on the pages
+    // the world served (issue 27): the two deliveries (seqs 22 and 23) got their page 1 at 610,
+    // past the refresh bound (I19), and acme.dev's refresh read page 1 only, so its walk never
+    // reached a last page and two probe calls to acme.dev left before any whole fresh list (I18).
     expect(r.verdict.violations.map((v) => `${v.invariant} ${v.code} @${v.seq}`)).toEqual([
-      'I2 CHAIN_BROKEN @32', 'I12 NOT_CONVERGED @55', ...Array<string>(4).fill('I12 PROBE_NOT_DECIDED @55'), // seqs +2: two notification_delivered; +4: the probes' call_sent
+      'I19 REFRESH_STARVED @22', 'I19 REFRESH_STARVED @23', 'I2 CHAIN_BROKEN @32', 'I18 CALL_BEFORE_RELIST @47', 'I18 CALL_BEFORE_RELIST @49',
+      'I12 NOT_CONVERGED @55', ...Array<string>(4).fill('I12 PROBE_NOT_DECIDED @55'), // seqs +2: two notification_delivered; +4: the probes' call_sent
     ]);
   });
 });

@@ -63,15 +63,13 @@ describe('peer:mcp-client-v2', () => {
     ]);
     // Generation 1 mixes pages served at revisions 1 and 2 (I2). A peer has no gate, so none of
     // the 7 probe calls of the quiet tail gets a gate decision (I12), although all 7 were sent.
-    // Its 300 ms debounce misses the scenario's refresh bound (due by 50 + 20), but I19 judges
-    // only a late refresh it can see as a scan_started of the key after the delivery, and a peer
-    // reports no scan_started (its walks show only as page_served with scan ids), so to the oracle
-    // no refresh started at all and liveness (I12) judges the catalog instead: no I19 (it was
-    // there until I19 stopped reporting an absent refresh). The delivery itself is seq 10. The probes
-    // are sent in the quiet tail, long after the refresh's fresh page 1 was answered: no I18.
+    // Its 300 ms debounce misses the scenario's refresh bound: I19 is judged on the pages the world
+    // served (issue 27), not on scan_started events a peer never reports, so the delivery (seq 10)
+    // whose fresh page 1 came about 300 ms later is REFRESH_STARVED. The probes are sent in the
+    // quiet tail, long after the refresh's whole fresh list was served: no I18.
     expect(r.of('scan_started')).toEqual([]);
     expect(r.of('notification_delivered').map((e) => [e.seq, e.t])).toEqual([[10, 27]]);
-    expect(violations(r)).toEqual(['I2 MIXED_REVISIONS @13', ...Array<string>(7).fill('I12 PROBE_NOT_DECIDED @51')]);
+    expect(violations(r)).toEqual(['I19 REFRESH_STARVED @10', 'I2 MIXED_REVISIONS @13', ...Array<string>(7).fill('I12 PROBE_NOT_DECIDED @51')]);
     expect(r.of('call_refused_by_server').map((e) => e.code)).toEqual(Array<string>(7).fill('BAD_LEASE'));
   });
 

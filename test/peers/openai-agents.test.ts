@@ -40,9 +40,10 @@ describe('peer:openai-agents', () => {
     // I18: the three probe calls leave after the list_changed reached it, and the server never
     // answered a fresh tools/list (none was asked for): the barrier is missing. I12: the last
     // publish lacks echo and still has list_directory; the two probes that must be admitted got
-    // no gate decision (a peer has no gate).
+    // no gate decision (a peer has no gate). I19 (issue 27, judged on the pages served): after the
+    // delivery (seq 16) the server answered no fresh tools/list at all.
     expect(violations(r)).toEqual([
-      'I18 CALL_BEFORE_RELIST @26', 'I18 CALL_BEFORE_RELIST @27', 'I18 CALL_BEFORE_RELIST @28',
+      'I19 REFRESH_STARVED @16', 'I18 CALL_BEFORE_RELIST @26', 'I18 CALL_BEFORE_RELIST @27', 'I18 CALL_BEFORE_RELIST @28',
       'I12 NOT_CONVERGED @32', 'I12 PROBE_NOT_DECIDED @32', 'I12 PROBE_NOT_DECIDED @32', // seq +1: the list_changed's notification_delivered; +3: the probes' call_sent
     ]);
   });
