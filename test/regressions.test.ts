@@ -89,3 +89,35 @@ describe('seed 1 round 13504: a planted DUPLICATE_NAME twin published without it
     expect(checkEvents(run.header, run.events).violations).toEqual([]);
   });
 });
+
+describe('seed 4 round 358 of host-restart: a model turn before the restarted host heard its policy', () => {
+  // `catsim run --seed 4 --rounds 1500 --scenario host-restart` on 825a6b0 (issue 36): the host
+  // crashed after a lease and boot 3 restarted on 4 committed pointers (shrunk plan) at t=1787; at
+  // t=1788 the world disclosed generation 2 of fp:bcd1efb7045fb9e1|globex.dev to s1/globex.dev and
+  // ran a model turn on it. Boot 3 had not yet heard globex.dev's policy (its first poll answers a
+  // latency later), so it projected the surface from epoch 0, no grants: 0 tools of the 7 the
+  // world's baseline holds, dispatched (I23 MISMATCH_DISPATCHED) and received (I22 MISSING_TOOL).
+  // Epoch 0 now gives no admission facts (POLICY_UNKNOWN), and the reference core polls the
+  // audience once before such a turn: the hooks see the 7 tools, and the late edit of a description
+  // is refused by the final check.
+  const plan = JSON.parse(readFileSync('scenarios/plans/seed4-round358-surface-before-policy-after-restart-shrunk.plan.json', 'utf8')) as RoundPlan;
+  const BASELINE = ['get_weather', 'create_entities', 'move_file', 'translate_text', 'list_directory', 'book_room', 'get_invoice'];
+
+  it('the turn right after the restart shows the whole baseline, and the oracle finds nothing', async () => {
+    const run = await runRound(plan, referenceCore(), 'reference');
+    const restarts = run.events.filter((event) => event.type === 'host_restarted').map((event) => event.t);
+    expect(restarts).toEqual([398, 1334, 1787]);
+    const turn = run.events.find((event) => event.type === 'model_turn' && event.requestId === 's1/globex.dev#m1');
+    expect(turn?.type === 'model_turn' ? [turn.t, turn.key, turn.generation, turn.baseline.map((tool) => tool.name)] : undefined)
+      .toEqual([1788, 'fp:bcd1efb7045fb9e1|globex.dev', 2, BASELINE]);
+    // Boot 3's first policy of globex.dev arrives after the turn began and before its hooks ran.
+    const heard = run.events.find((event) => event.type === 'policy_seen' && event.audience === 'globex.dev' && event.t >= 1787);
+    const hooks = run.events.find((event) => event.type === 'request_surface' && event.requestId === 's1/globex.dev#m1' && event.stage === 'hooks');
+    expect([heard?.t, hooks?.t]).toEqual([1789, 1792]);
+    expect(hooks?.type === 'request_surface' ? hooks.tools.map((tool) => tool.name) : undefined).toEqual(BASELINE);
+    const settled = run.events.find((event) => event.type === 'request_settled' && event.requestId === 's1/globex.dev#m1');
+    expect(settled?.type === 'request_settled' ? [settled.settlement, settled.code, settled.check, settled.field] : undefined).toEqual(['preDispatchRejected', 'SURFACE_MISMATCH', 'final', 'description']);
+    expect(run.events.some((event) => event.type === 'model_received' && event.requestId === 's1/globex.dev#m1')).toBe(false);
+    expect(checkEvents(run.header, run.events).violations).toEqual([]);
+  });
+});
