@@ -50,6 +50,33 @@ describe('I14: nothing from an unfinished scan after a restart', () => {
   });
 });
 
+describe('I14 on a core that reports no scans and no page reads (issue 27.4: judged by the pages the world served)', () => {
+  /** The trace without the core's `scan_started` and `page_read`, renumbered; [invariant, seq, code] of I14-I17. */
+  function silentFindings(b: TraceBuilder): [string, number | null, string][] {
+    const trace = b.build();
+    const events = trace.events.filter((event) => !(event.src === 'core' && (event.type === 'scan_started' || event.type === 'page_read'))).map((event, seq) => ({ ...event, seq }));
+    return checkTrace({ header: trace.header, events }).violations.filter((v) => ['I14', 'I15', 'I16', 'I17'].includes(v.invariant)).map((v) => [v.invariant, v.seq, v.code]);
+  }
+
+  it('a walk the world served after the restart is clean; one whose first page it served before the crash is resumed', () => {
+    const clean = new TraceBuilder();
+    crash(clean);
+    restart(clean, []);
+    clean.walk({ audience: 'acme.dev', scanId: 'b1-c0-0', revision: 7, pages: [['echo'], ['ping']] });
+    // Before: "never reported started" made this SCAN_RESUMED_AFTER_RESTART.
+    expect(silentFindings(clean)).toEqual([]);
+
+    const resumed = new TraceBuilder();
+    resumed.walk({ audience: 'acme.dev', scanId: 'c0-0', revision: 7, pages: [['echo'], ['ping']], publish: false, end: false, recheck: false });
+    crash(resumed);
+    restart(resumed, []);
+    resumed.walk({ audience: 'acme.dev', scanId: 'c0-0', revision: 7, pages: [['echo'], ['ping']] });
+    // Pages 1 and 2 served at seqs 0 and 1, the crash at 2, the restart at 3; after it pages 1, 2
+    // and the recheck at 4-6, scan_ended at 7, the publish at 8.
+    expect(silentFindings(resumed)).toEqual([['I14', 8, 'SCAN_RESUMED_AFTER_RESTART']]);
+  });
+});
+
 describe('I15: committed publishes survive, nothing uncommitted appears', () => {
   it('the cut publish on the disk, a reported publish missing from it, an older generation served, the cut one served', () => {
     const b = new TraceBuilder();
