@@ -32,7 +32,9 @@
  *   deadline falls after the round's end or after a scan running at the delivery never ended, when
  *   the server presents another identity by the deadline (its scans then run under another key),
  *   or when a scan of that server and audience (under any identity it presented) was QUARANTINED
- *   by then (the loop stopped on purpose, and stays stopped across a rotation). Code
+ *   by then (the loop stopped on purpose, and stays stopped across a rotation). When the host
+ *   died (F18) between the delivery and the deadline, the scan is due R after the first session
+ *   of that server and audience opened after the crash (not judged when none opened). Code
  *   `REFRESH_STARVED`, anchored at the delivery.
  */
 import { formatCatalogKey } from '../catalog-key.ts';
@@ -149,9 +151,10 @@ function checkRefresh(context: CheckContext, delivery: NotificationDeliveredEven
   const session = sessions(delivery.server, delivery.audience);
   const running = session.scans.filter((scan) => scan.start.seq < delivery.seq && (scan.end === null || scan.end.seq > delivery.seq));
   if (running.some((scan) => scan.end === null)) return;
+  const refreshMs = Math.max(delayMs, context.bounds.retryBackoffMsMax);
   const from = Math.max(delivery.t, ...running.map((scan) => scan.end?.t ?? delivery.t));
-  const deadline = from + Math.max(delayMs, context.bounds.retryBackoffMsMax);
-  if (deadline > context.endT || excused(delivery, session, deadline)) return;
+  const deadline = deadlineAcrossRestart(context, delivery, from + refreshMs, refreshMs);
+  if (deadline === null || deadline > context.endT || excused(delivery, session, deadline)) return;
   // A core that never scans the key again is not late but absent: liveness (I12) judges that.
   const next = scans.find((scan) => scan.start.seq > delivery.seq);
   if (next === undefined) return;
@@ -159,6 +162,21 @@ function checkRefresh(context: CheckContext, delivery: NotificationDeliveredEven
   if (next.start.t <= deadline) return;
   findings.add('I19', delivery.seq, 'REFRESH_STARVED',
     `a list_changed for ${shortKey(key)} reached the core at t=${delivery.t} (seq ${delivery.seq}); a scan was due by t=${deadline}, but the next scan started at t=${next.start.t}`);
+}
+
+/**
+ * The deadline of a refresh when the host died before it (F18): the boot that heard the
+ * notification is gone, and the next one can walk the key only once its session to the server
+ * for that audience is open again, so the refresh is due R after that opening (issue 36: seed 1
+ * round 3879 of host-restart, a notification at 1674 due by 2078, the host down 2046-2074, the
+ * session open and the scan started at 2081). Null when no session for it opened after the crash
+ * (then liveness, I12, judges the catalog); `deadline` unchanged when no crash came before it.
+ */
+function deadlineAcrossRestart(context: CheckContext, delivery: NotificationDeliveredEvent, deadline: number, refreshMs: number): number | null {
+  const crash = context.truth.hostCrashes.find((event) => event.seq > delivery.seq && event.t <= deadline);
+  if (crash === undefined) return deadline;
+  const opened = context.truth.sessionOpens.find((event) => event.seq > crash.seq && event.server === delivery.server && event.audience === delivery.audience);
+  return opened === undefined ? null : Math.max(deadline, opened.t + refreshMs);
 }
 
 /**
