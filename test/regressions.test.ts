@@ -121,3 +121,27 @@ describe('seed 4 round 358 of host-restart: a model turn before the restarted ho
     expect(checkEvents(run.header, run.events).violations).toEqual([]);
   });
 });
+
+describe('seed 1 round 3879 of host-restart: a refresh that fell due while the host was down', () => {
+  // The only failing round of 5,000 host-restart rounds of seed 1 on b90ea8f (issue 36 item 3, the
+  // world's side): a list_changed for fp:42d11e9517387b93|globex.dev reached boot 0 at 1673, due by
+  // 2076 (R = 400 after the end of the scan then running); the host crashed at 2031 and boot 1
+  // started at 2079, its session for globex.dev opened at 2087 and walked the key at once. I19 read
+  // the dead boot's deadline as the new boot's and reported REFRESH_STARVED; the refresh is now
+  // due R after the first session of that server and audience opened after the crash.
+  const plan = JSON.parse(readFileSync('scenarios/plans/seed1-round3879-refresh-due-across-restart-shrunk.plan.json', 'utf8')) as RoundPlan;
+
+  it('boot 1 walks the key as its session opens, and the oracle finds nothing', async () => {
+    const run = await runRound(plan, referenceCore(), 'reference');
+    const delivery = run.events.find((event) => event.type === 'notification_delivered' && event.seq === 3036);
+    expect([delivery?.t, delivery?.type === 'notification_delivered' ? delivery.audience : null]).toEqual([1673, 'globex.dev']);
+    expect(run.events.filter((event) => event.type === 'host_crashed' || event.type === 'host_restarted').map((event) => [event.type, event.t])).toEqual([
+      ['host_crashed', 2031], ['host_restarted', 2079], ['host_crashed', 2353], ['host_restarted', 2381],
+    ]);
+    const opened = run.events.find((event) => event.type === 'session_opened' && event.t > 2031 && event.audience === 'globex.dev' && event.server === 's0');
+    const walk = run.events.find((event) => event.type === 'scan_started' && event.seq > 3036 && event.key === 'fp:42d11e9517387b93|globex.dev');
+    expect([opened?.t, walk?.t, walk?.type === 'scan_started' ? walk.scanId : null]).toEqual([2087, 2087, 'boot1-scan-1']);
+    const verdict = checkEvents(run.header, run.events);
+    expect(verdict.violations).toEqual([]);
+  });
+});
