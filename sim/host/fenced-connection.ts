@@ -5,10 +5,11 @@
  * that could change the disk throws {@link HostDown}: any statement's `run` (INSERT, UPDATE,
  * DELETE, DDL, on catsim's tables or the core's own), `exec`, a `transaction` function, a
  * `pragma` that sets something, and every other connection method (`close`, `backup`,
- * `serialize`, `function`, `aggregate`, `table`, `loadExtension`, `unsafeMode`, ...). Reads (`prepare`, and `get`,
- * `all`, `iterate` of a statement that returns data) still work: a process that died reads
- * nothing either, but what it reads can reach nobody (its scheduler, sink and connections are
- * fenced by the host process), and refusing them would only turn its promises into other errors.
+ * `serialize`, `function`, `aggregate`, `table`, `loadExtension`, `unsafeMode`, ...). Reads
+ * (`prepare`, and `get`, `all`, `iterate` of a statement that returns data) still work: a process
+ * that died reads nothing either, but what it reads can reach nobody (its scheduler, sink and
+ * connections are fenced by the host process), and refusing them would only turn its promises
+ * into other errors.
  *
  * Fault model: none of its own. A real process that died cannot write at all; here its promises
  * may still run in the one JavaScript thread, and this fence (with the TEMP triggers of
