@@ -149,10 +149,14 @@ export interface CoreEnvironment {
  * per restart) gets a fresh {@link CoreEnvironment} and a fresh connection to the same database,
  * holding every transaction an earlier boot committed and nothing it did not. A core opens its
  * registry store on `sqlite()` (the reference core: `openSqliteStoreOn`, src/registry/sqlite-store.ts).
- * After its boot died, any write through the connection throws (a dead process writes nothing).
+ * After its boot died, any write through the connection throws `HostDown` (a dead process writes
+ * nothing): to any table, the core's own too, DDL and `close` included; reads still answer.
  */
 export interface CoreDisk {
-  /** This boot's number: 0, 1, ... */
+  /**
+   * This boot's number: 0, 1, ... The ids a core numbers itself (scan ids, lease ids) must be
+   * unique in the round across boots; put the boot in them (docs/CORE-API.md, "Ids are unique").
+   */
   readonly boot: number;
   /** This boot's connection: a better-sqlite3 12 `Database`, in memory (the world keeps its committed image). */
   sqlite(): unknown;

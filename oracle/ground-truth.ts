@@ -46,6 +46,7 @@ import {
   type RevisionEvent,
   type RoundEndEvent,
   type ServerUpEvent,
+  type SessionOpenedEvent,
   type TraceEvent,
   type ViewTool,
 } from './trace.ts';
@@ -355,6 +356,8 @@ export class GroundTruth {
   readonly hostCrashes: HostCrashedEvent[] = [];
   /** Every `host_restarted` (F18), in trace order. */
   readonly hostRestarts: HostRestartedEvent[] = [];
+  /** Every `session_opened`, in trace order (I19 after a host restart). */
+  readonly sessionOpens: SessionOpenedEvent[] = [];
   /** The first `call_executed` per leaseId (calls without a lease are not indexed here). */
   readonly firstExecutionByLeaseId = new Map<string, CallExecutedEvent>();
   /** The first `call_refused_by_server` per leaseId (refusals without a lease are not indexed). */
@@ -423,7 +426,10 @@ export function buildGroundTruth(events: readonly TraceEvent[]): GroundTruth {
       case 'revision': truth.server(event.server).revisions.push(toTrueRevision(event)); break;
       case 'page_served':
       case 'page_refused': addRequest(truth, event); break;
-      case 'session_opened': truth.server(event.server).sessionAudiences.add(event.audience); break;
+      case 'session_opened':
+        truth.server(event.server).sessionAudiences.add(event.audience);
+        truth.sessionOpens.push(event);
+        break;
       case 'disconnected': truth.server(event.server).disconnects.push(event); break;
       case 'identity_rotated': truth.server(event.server).identityChanges.push(event); break;
       case 'defect_planted': addDefect(truth, event); break;

@@ -75,4 +75,28 @@ describe('examples/list-once-host: a host that lists once per session and calls 
     expect(guessed).toEqual(Array(8).fill('guessed'));
     expect(starvedEvidence.every((evidence) => evidence.endsWith('but the server answered no fresh tools/list for that audience after it'))).toBe(true);
   });
+
+  it('on host-restart rounds 0-9 of seed 1 it fails only for what it loses across a restart (issue 27.4)', async () => {
+    // Rounds 0 and 5 restart the host once. The template keeps nothing on the disk: every key it
+    // had published is missing after the restart (I15 COMMITTED_PUBLISH_LOST, 3 + 2 keys), and the
+    // new boot publishes generation 1 of a key again (I10 GENERATION_REPEATED, 2 + 2): one number
+    // for two snapshots, which only a core that keeps its generations can avoid. Before its ids
+    // carried the boot (b1-c0-0, lease-b1-...) and I14 read the world's pages, the same rounds also
+    // gave I4 FOREIGN_PAGES 22 (scan ids of boot 0 read as the new boot's) and I14
+    // SCAN_RESUMED_AFTER_RESTART 4 (a core that reports no scan_started read as resuming one).
+    const core = await loadCore(EXAMPLE);
+    const restartFamily: Record<string, number> = {};
+    const restartRounds: number[] = [];
+    for (let round = 0; round < 10; round += 1) {
+      const { summary, run } = await runAndCheck('1', round, loadScenario('host-restart'), core, EXAMPLE);
+      if (run.events.some((event) => event.type === 'host_restarted')) restartRounds.push(round);
+      for (const violation of summary.violations) {
+        if (!['I4', 'I6', 'I10', 'I14', 'I15', 'I16', 'I17'].includes(violation.invariant)) continue;
+        const code = `${violation.invariant} ${violation.code}`;
+        restartFamily[code] = (restartFamily[code] ?? 0) + 1;
+      }
+    }
+    expect(restartRounds).toEqual([0, 5]);
+    expect(restartFamily).toEqual({ 'I15 COMMITTED_PUBLISH_LOST': 5, 'I10 GENERATION_REPEATED': 4 });
+  });
 });

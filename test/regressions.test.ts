@@ -113,3 +113,59 @@ describe('seed 1 round 13: a walk cut short after a list_changed released the ba
     expect(checkEvents(run.header, run.events).violations).toEqual([]);
   });
 });
+
+describe('seed 4 round 358 of host-restart: a model turn before the restarted host heard its policy', () => {
+  // `catsim run --seed 4 --rounds 1500 --scenario host-restart` on 825a6b0 (issue 36): the host
+  // crashed after a lease and boot 3 restarted on 4 committed pointers (shrunk plan) at t=1787; at
+  // t=1788 the world disclosed generation 2 of fp:bcd1efb7045fb9e1|globex.dev to s1/globex.dev and
+  // ran a model turn on it. Boot 3 had not yet heard globex.dev's policy (its first poll answers a
+  // latency later), so it projected the surface from epoch 0, no grants: 0 tools of the 7 the
+  // world's baseline holds, dispatched (I23 MISMATCH_DISPATCHED) and received (I22 MISSING_TOOL).
+  // Epoch 0 now gives no admission facts (POLICY_UNKNOWN), and the reference core polls the
+  // audience once before such a turn: the hooks see the 7 tools, and the late edit of a description
+  // is refused by the final check.
+  const plan = JSON.parse(readFileSync('scenarios/plans/seed4-round358-surface-before-policy-after-restart-shrunk.plan.json', 'utf8')) as RoundPlan;
+  const BASELINE = ['get_weather', 'create_entities', 'move_file', 'translate_text', 'list_directory', 'book_room', 'get_invoice'];
+
+  it('the turn right after the restart shows the whole baseline, and the oracle finds nothing', async () => {
+    const run = await runRound(plan, referenceCore(), 'reference');
+    const restarts = run.events.filter((event) => event.type === 'host_restarted').map((event) => event.t);
+    expect(restarts).toEqual([398, 1334, 1787]);
+    const turn = run.events.find((event) => event.type === 'model_turn' && event.requestId === 's1/globex.dev#m1');
+    expect(turn?.type === 'model_turn' ? [turn.t, turn.key, turn.generation, turn.baseline.map((tool) => tool.name)] : undefined)
+      .toEqual([1788, 'fp:bcd1efb7045fb9e1|globex.dev', 2, BASELINE]);
+    // Boot 3's first policy of globex.dev arrives after the turn began and before its hooks ran.
+    const heard = run.events.find((event) => event.type === 'policy_seen' && event.audience === 'globex.dev' && event.t >= 1787);
+    const hooks = run.events.find((event) => event.type === 'request_surface' && event.requestId === 's1/globex.dev#m1' && event.stage === 'hooks');
+    expect([heard?.t, hooks?.t]).toEqual([1789, 1792]);
+    expect(hooks?.type === 'request_surface' ? hooks.tools.map((tool) => tool.name) : undefined).toEqual(BASELINE);
+    const settled = run.events.find((event) => event.type === 'request_settled' && event.requestId === 's1/globex.dev#m1');
+    expect(settled?.type === 'request_settled' ? [settled.settlement, settled.code, settled.check, settled.field] : undefined).toEqual(['preDispatchRejected', 'SURFACE_MISMATCH', 'final', 'description']);
+    expect(run.events.some((event) => event.type === 'model_received' && event.requestId === 's1/globex.dev#m1')).toBe(false);
+    expect(checkEvents(run.header, run.events).violations).toEqual([]);
+  });
+});
+
+describe('seed 1 round 3879 of host-restart: a refresh that fell due while the host was down', () => {
+  // The only failing round of 5,000 host-restart rounds of seed 1 on b90ea8f (issue 36 item 3, the
+  // world's side): a list_changed for fp:42d11e9517387b93|globex.dev reached boot 0 at 1673, due by
+  // 2076 (R = 400 after the end of the scan then running); the host crashed at 2031 and boot 1
+  // started at 2079, its session for globex.dev opened at 2087 and walked the key at once. I19 read
+  // the dead boot's deadline as the new boot's and reported REFRESH_STARVED; the refresh is now
+  // due R after the first session of that server and audience opened after the crash.
+  const plan = JSON.parse(readFileSync('scenarios/plans/seed1-round3879-refresh-due-across-restart-shrunk.plan.json', 'utf8')) as RoundPlan;
+
+  it('boot 1 walks the key as its session opens, and the oracle finds nothing', async () => {
+    const run = await runRound(plan, referenceCore(), 'reference');
+    const delivery = run.events.find((event) => event.type === 'notification_delivered' && event.seq === 3036);
+    expect([delivery?.t, delivery?.type === 'notification_delivered' ? delivery.audience : null]).toEqual([1673, 'globex.dev']);
+    expect(run.events.filter((event) => event.type === 'host_crashed' || event.type === 'host_restarted').map((event) => [event.type, event.t])).toEqual([
+      ['host_crashed', 2031], ['host_restarted', 2079], ['host_crashed', 2353], ['host_restarted', 2381],
+    ]);
+    const opened = run.events.find((event) => event.type === 'session_opened' && event.t > 2031 && event.audience === 'globex.dev' && event.server === 's0');
+    const walk = run.events.find((event) => event.type === 'scan_started' && event.seq > 3036 && event.key === 'fp:42d11e9517387b93|globex.dev');
+    expect([opened?.t, walk?.t, walk?.type === 'scan_started' ? walk.scanId : null]).toEqual([2087, 2087, 'boot1-scan-1']);
+    const verdict = checkEvents(run.header, run.events);
+    expect(verdict.violations).toEqual([]);
+  });
+});

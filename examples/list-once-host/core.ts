@@ -60,8 +60,15 @@ class HostAdapter implements CoreAdapter {
   readonly #leases: LeaseIssuer;
   #connections = 0;
 
+  /**
+   * What this boot's ids start with: nothing in the first boot, `b<N>-` in boot N after a host
+   * restart (F18), so that a scan or lease id names one thing in the whole round (docs/CORE-API.md).
+   */
+  readonly #boot: string;
+
   constructor(private readonly env: CoreEnvironment) {
-    this.#leases = new LeaseIssuer({ key: env.leaseKey, ttlMs: 5_000, idPrefix: 'lease-', clock: env.clock });
+    this.#boot = env.disk === undefined || env.disk.boot === 0 ? '' : `b${env.disk.boot}-`;
+    this.#leases = new LeaseIssuer({ key: env.leaseKey, ttlMs: 5_000, idPrefix: `lease-${this.#boot}`, clock: env.clock });
   }
 
   attach(spec: SessionSpec): void {
@@ -69,7 +76,7 @@ class HostAdapter implements CoreAdapter {
     // One connection for the session; a host that lists once never reconnects after a cut.
     void spec.connector.connect().then(async (connection) => {
       const key = catalogKey(connection.identity(), spec.tenant, spec.role);
-      const wire = WireWatch.watch(connection.client, { scanIdPrefix: `c${this.#connections++}-` });
+      const wire = WireWatch.watch(connection.client, { scanIdPrefix: `${this.#boot}c${this.#connections++}-` });
       const served: Served = { host: buildHost(connection.client), wire };
       this.#served.set(key, served);
       await served.host.listTools();

@@ -50,6 +50,33 @@ describe('I14: nothing from an unfinished scan after a restart', () => {
   });
 });
 
+describe('I14 on a core that reports no scans and no page reads (issue 27.4: judged by the pages the world served)', () => {
+  /** The trace without the core's `scan_started` and `page_read`, renumbered; [invariant, seq, code] of I14-I17. */
+  function silentFindings(b: TraceBuilder): [string, number | null, string][] {
+    const trace = b.build();
+    const events = trace.events.filter((event) => !(event.src === 'core' && (event.type === 'scan_started' || event.type === 'page_read'))).map((event, seq) => ({ ...event, seq }));
+    return checkTrace({ header: trace.header, events }).violations.filter((v) => ['I14', 'I15', 'I16', 'I17'].includes(v.invariant)).map((v) => [v.invariant, v.seq, v.code]);
+  }
+
+  it('a walk the world served after the restart is clean; one whose first page it served before the crash is resumed', () => {
+    const clean = new TraceBuilder();
+    crash(clean);
+    restart(clean, []);
+    clean.walk({ audience: 'acme.dev', scanId: 'b1-c0-0', revision: 7, pages: [['echo'], ['ping']] });
+    // Before: "never reported started" made this SCAN_RESUMED_AFTER_RESTART.
+    expect(silentFindings(clean)).toEqual([]);
+
+    const resumed = new TraceBuilder();
+    resumed.walk({ audience: 'acme.dev', scanId: 'c0-0', revision: 7, pages: [['echo'], ['ping']], publish: false, end: false, recheck: false });
+    crash(resumed);
+    restart(resumed, []);
+    resumed.walk({ audience: 'acme.dev', scanId: 'c0-0', revision: 7, pages: [['echo'], ['ping']] });
+    // Pages 1 and 2 served at seqs 0 and 1, the crash at 2, the restart at 3; after it pages 1, 2
+    // and the recheck at 4-6, scan_ended at 7, the publish at 8.
+    expect(silentFindings(resumed)).toEqual([['I14', 8, 'SCAN_RESUMED_AFTER_RESTART']]);
+  });
+});
+
 describe('I15: committed publishes survive, nothing uncommitted appears', () => {
   it('the cut publish on the disk, a reported publish missing from it, an older generation served, the cut one served', () => {
     const b = new TraceBuilder();
@@ -92,5 +119,37 @@ describe('I16 and I17: receipts and leases across a restart', () => {
       ['I17', reused, 'LEASE_REUSED_AFTER_RESTART'],
       ['I17', uncommitted, 'LEASE_FOR_UNCOMMITTED_GENERATION'],
     ]);
+  });
+});
+
+describe('I19 across a host restart: the refresh a dead boot owed is due R after the next boot\'s session opens', () => {
+  // R = max(listChangedDelayMs 100, retryBackoffMsMax 400) = 400. A list_changed reaches boot 0
+  // at 1000 (due by 1400); the host dies at 1300 and boot 1 starts at 1330; its session opens at
+  // `openAt` and its walk starts then (seed 1 round 3879 of host-restart, issue 36).
+  function refreshAcrossRestart(openAt: number, scanAt: number): [string, number | null, string][] {
+    const b = new TraceBuilder({ bounds: { listChangedDelayMs: 100, retryBackoffMsMax: 400 } });
+    b.serverUp('s0', ID0);
+    b.sessionOpened('s0', 'acme.dev', ID0);
+    b.walk({ audience: 'acme.dev', scanId: 'scan-0', revision: 7, pages: [['echo']] });
+    b.at(1000);
+    b.notificationDelivered('s0', 'acme.dev');
+    b.at(1300);
+    crash(b);
+    b.at(1330);
+    restart(b, []);
+    b.at(openAt);
+    b.sessionOpened('s0', 'acme.dev', ID0);
+    b.at(scanAt);
+    b.walk({ audience: 'acme.dev', scanId: 'boot1-scan-0', revision: 7, pages: [['echo']] });
+    return checkTrace(b.build()).violations.filter((v) => v.invariant === 'I19').map((v) => [v.invariant, v.seq, v.code]);
+  }
+
+  it('a walk right after the reopened session (1510, past the old deadline 1400) is on time, and so is one at 1900; one at 1910 is not', () => {
+    // Before: the walk at 1510 was REFRESH_STARVED against 1400, a deadline that fell while the host was down.
+    expect(refreshAcrossRestart(1500, 1510)).toEqual([]);
+    expect(refreshAcrossRestart(1500, 1900)).toEqual([]);
+    // Anchored at the delivery: server_up 0, session 1, boot 0's walk 2-8 (start, page 1 served and
+    // read, its recheck served and read, ended, published), the delivery at seq 9.
+    expect(refreshAcrossRestart(1500, 1910)).toEqual([['I19', 9, 'REFRESH_STARVED']]);
   });
 });

@@ -8,9 +8,11 @@
  * call receipt lease ids the disk held when the new boot started, read by the world with plain
  * SQL). A boot's span runs from its `host_restarted` to the next `host_crashed` (or the end).
  * - I14, no unfinished scan survives: after a crash, no `published` carries a scan started before
- *   it (`SCAN_RESUMED_AFTER_RESTART`), and every page of a snapshot published after it was read
- *   after it by the publishing scan itself, as a page of its walk, not as its final recheck
- *   (`PAGE_FROM_BEFORE_RESTART`). Rollbacks republish an
+ *   it (`SCAN_RESUMED_AFTER_RESTART`; a scan starts at its `scan_started` or at the first request
+ *   of it the world answered, whichever is earlier), and every page of a snapshot published after
+ *   it was read after it by the publishing scan itself, as a page of its walk, not as its final
+ *   recheck (`PAGE_FROM_BEFORE_RESTART`; for a core that reports no page reads of the scan: served
+ *   to it after the crash). Rollbacks republish an
  *   earlier scan's content by design and are not judged here.
  * - I15, committed publishes survive and nothing uncommitted appears: the disk of a restart does
  *   not hold the publish the crash cut (`CUT_PUBLISH_COMMITTED`); it holds, for every key, at least
@@ -68,9 +70,9 @@ function checkUnfinishedScans(context: CheckContext, restart: Restart, findings:
   for (const publish of context.observed.published) {
     if (publish.seq < crash.seq || publish.seq > restart.until || (publish.rolledBackFrom ?? null) !== null) continue;
     findings.count('I14');
-    const start = context.observed.scanStarts.get(publish.scanId);
-    if (start === undefined || start.seq < crash.seq) {
-      const when = start === undefined ? 'never reported started' : `started at seq ${start.seq}`;
+    const start = scanStartSeq(context, publish.scanId);
+    if (start === null || start < crash.seq) {
+      const when = start === null ? 'never started (no scan_started, no page served to it)' : `started at seq ${start}`;
       findings.add('I14', publish.seq, 'SCAN_RESUMED_AFTER_RESTART',
         `${publishLabel(publish)} publishes scan "${publish.scanId}", ${when}, before the host crash at seq ${crash.seq}: a walk the dead process began must not be finished by the new one`);
       continue;
@@ -83,8 +85,28 @@ function checkUnfinishedScans(context: CheckContext, restart: Restart, findings:
   }
 }
 
+/**
+ * When a scan began: the earlier of the core's `scan_started` and the first request of that scan
+ * the world answered (ground truth: a core that reports no scans is judged by the pages it asked
+ * for), or null when there is neither.
+ */
+function scanStartSeq(context: CheckContext, scanId: string): number | null {
+  const reported = context.observed.scanStarts.get(scanId)?.seq ?? Infinity;
+  const served = context.truth.scans.get(scanId)?.requests[0]?.seq ?? Infinity;
+  const start = Math.min(reported, served);
+  return Number.isFinite(start) ? start : null;
+}
+
+/**
+ * Whether `scanId` got `page` after `afterSeq`, not as its final recheck: the core read it then,
+ * or the world served it to that scan then (a core that reports no page reads is judged by what
+ * the world served it).
+ */
 function readAfter(context: CheckContext, scanId: string, page: { cursorIn: string | null; pageDigest: string }, afterSeq: number): boolean {
-  return context.observed.pageReads.some((read) => read.seq > afterSeq && !read.recheck && read.scanId === scanId && read.cursorIn === page.cursorIn && read.pageDigest === page.pageDigest);
+  if (context.observed.pageReads.some((read) => read.seq > afterSeq && !read.recheck && read.scanId === scanId && read.cursorIn === page.cursorIn && read.pageDigest === page.pageDigest)) return true;
+  const requests = context.truth.scans.get(scanId)?.requests ?? [];
+  return !context.observed.pageReads.some((read) => read.scanId === scanId)
+    && requests.some((served) => served.type === 'page_served' && served.seq > afterSeq && served.cursorIn === page.cursorIn && served.pageDigest === page.pageDigest);
 }
 
 /** I15: the disk of the restart, and what the new boot serves from it. */

@@ -36,8 +36,10 @@
  *   another identity by the deadline, when the world cut that audience's connection (`disconnected`,
  *   F15) after the delivery and by the deadline, or when a scan of that server and audience (under any
  *   identity it presented) ended QUARANTINED by then and the world served that scan pages (the
- *   loop stopped on purpose; the core's word alone excuses nothing). Code `REFRESH_STARVED`,
- *   anchored at the delivery.
+ *   loop stopped on purpose; the core's word alone excuses nothing). When the host died (F18)
+ *   between the delivery and the deadline, the fresh list is due R plus one link latency after the
+ *   first session of that server and audience opened after the crash (not judged when none
+ *   opened: liveness, I12, judges the catalog then). Code `REFRESH_STARVED`, anchored at the delivery.
  */
 import { formatCatalogKey } from '../catalog-key.ts';
 import type { ServerModel } from '../ground-truth.ts';
@@ -158,14 +160,30 @@ function checkRefresh(context: CheckContext, delivery: NotificationDeliveredEven
   if (runningEnds.some((end) => end === null)) return;
   const from = Math.max(delivery.t, ...runningEnds.map((end) => end?.t ?? delivery.t));
   // The world sees a request when the server answers it: one link latency after it left the core.
-  const deadline = from + Math.max(delayMs, context.bounds.retryBackoffMsMax) + context.bounds.latencyMsMax;
-  if (deadline > context.endT || excused(context, delivery, session, deadline)) return;
+  const refreshMs = Math.max(delayMs, context.bounds.retryBackoffMsMax) + context.bounds.latencyMsMax;
+  const deadline = deadlineAcrossRestart(context, delivery, from + refreshMs, refreshMs);
+  if (deadline === null || deadline > context.endT || excused(context, delivery, session, deadline)) return;
   findings.count('I19');
   const next = session.server.firstFreshListAnswerAfter(delivery.audience, delivery.seq);
   if (next !== null && next.t <= deadline) return;
   const seen = next === null ? 'the server answered no fresh tools/list for that audience after it' : `the server answered the next fresh tools/list for that audience at t=${next.t} (seq ${next.seq})`;
   findings.add('I19', delivery.seq, 'REFRESH_STARVED',
     `a list_changed for ${shortKey(key)} reached the core at t=${delivery.t} (seq ${delivery.seq}); a fresh list was due by t=${deadline}, but ${seen}`);
+}
+
+/**
+ * The deadline of a refresh when the host died before it (F18): the boot that heard the
+ * notification is gone, and the next one can walk the key only once its session to the server
+ * for that audience is open again, so the refresh is due R after that opening (issue 36: seed 1
+ * round 3879 of host-restart, a notification at 1674 due by 2078, the host down 2046-2074, the
+ * session open and the scan started at 2081). Null when no session for it opened after the crash
+ * (then liveness, I12, judges the catalog); `deadline` unchanged when no crash came before it.
+ */
+function deadlineAcrossRestart(context: CheckContext, delivery: NotificationDeliveredEvent, deadline: number, refreshMs: number): number | null {
+  const crash = context.truth.hostCrashes.find((event) => event.seq > delivery.seq && event.t <= deadline);
+  if (crash === undefined) return deadline;
+  const opened = context.truth.sessionOpens.find((event) => event.seq > crash.seq && event.server === delivery.server && event.audience === delivery.audience);
+  return opened === undefined ? null : Math.max(deadline, opened.t + refreshMs);
 }
 
 /**

@@ -187,9 +187,12 @@ class ReferenceAdapter implements CoreAdapter {
    * admission facts of the generation served now (the one `disclose` has just shown) and the
    * host's grants, the world's hooks, `late` between the checks, the world's model as `send`.
    * Settlement goes through the world's ledger; its error for a second settlement reaches the world.
+   * A host that holds no policy for the audience yet (a boot that has just restarted, issue 36)
+   * polls it once before it reads the facts: an unknown grant is never shown as an empty one.
    */
   async modelTurn(turn: ModelTurn): Promise<void> {
     const audience = { tenant: turn.tenant, role: turn.role };
+    if (this.#host.policy.epoch(audience) === 0) await this.#host.policy.pollNow(audience);
     const facts = admissionFacts({ session: turn.session, served: this.#host.serve(audience, turn.identity), audience, policy: this.#host.policy });
     if (!facts.ok) {
       turn.ledger.preDispatchRejected({ code: 'NO_ADMISSION_FACTS' });

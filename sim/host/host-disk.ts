@@ -10,9 +10,10 @@
  * triggers that call the world's function `catsim_disk` (temp objects are not part of the image
  * or of the registry's schema): `in_publish` before a catalog receipt row is inserted (inside the
  * publish transaction of the reference store), `after_lease` before a lease is marked consumed
- * (the lease was issued, its call not yet dispatched). Every other write of a dead boot is refused
- * by the same triggers, so a process that died writes nothing (its promises may still run in this
- * one JavaScript thread; in a real crash they would not exist).
+ * (the lease was issued, its call not yet dispatched). Every other write of a dead boot, to any
+ * table of any schema and to the file itself, is refused by the connection the boot holds
+ * (sim/host/fenced-connection.ts), so a process that died writes nothing (its promises may still
+ * run in this one JavaScript thread; in a real crash they would not exist).
  *
  * The world reads the disk only with plain SQL on the tables, never through the store under test:
  * the pointers it holds (with their snapshot digests) and the lease ids of its call receipts are
@@ -20,6 +21,7 @@
  */
 import type Database from 'better-sqlite3';
 import { sqliteDriver } from '../../src/registry/sqlite-driver.ts';
+import { fencedConnection } from './fenced-connection.ts';
 
 /** Thrown into the code of a boot that died: by the disk's triggers and the host's fences. */
 export class HostDown extends Error {
@@ -70,7 +72,9 @@ export class HostDisk {
   #alive = false;
 
   /**
-   * A fresh connection for `boot`, holding what earlier boots committed. `onWrite` is called
+   * A fresh connection for `boot`, holding what earlier boots committed, as the boot's code gets
+   * it: fenced (sim/host/fenced-connection.ts), so that once the boot died nothing it does writes
+   * to the disk, whatever tables it keeps there. `onWrite` is called
    * (inside SQLite, synchronously) before each crash-point write of this boot; it returns whether
    * the boot dies there (the write then throws {@link HostDown} and its transaction rolls back).
    */
@@ -94,7 +98,7 @@ export class HostDisk {
     this.#alive = true;
     this.#connections.push(db);
     this.#fence = () => { alive = false; };
-    return db;
+    return fencedConnection(db, boot, () => alive);
   }
 
   #fence: () => void = () => undefined;

@@ -91,6 +91,16 @@ describe('admissionFacts (the link to the catalog host)', () => {
   it('passes on why a key serves nothing', () => {
     expect(admissionFacts({ session: 's1', served: { ok: false, code: 'CATALOG_EXPIRED' }, audience: AUDIENCE, policy })).toEqual({ ok: false, code: 'CATALOG_EXPIRED' });
   });
+
+  it('gives no facts while the audience policy is unknown (epoch 0), not a baseline of no tools (issue 36)', () => {
+    // A host just restarted on its registry serves the reloaded generation before its first poll
+    // answers: epoch 0, no grants. That is no decision of the policy; an empty grant would be one.
+    const served: ServeResult = { ok: true, record: GENERATION };
+    const unheard = { epoch: () => 0, grants: () => [] };
+    expect(admissionFacts({ session: 's1', served, audience: AUDIENCE, policy: unheard })).toEqual({ ok: false, code: 'POLICY_UNKNOWN' });
+    // The registry's refusal still comes first.
+    expect(admissionFacts({ session: 's1', served: { ok: false, code: 'SERVER_DISABLED' }, audience: AUDIENCE, policy: unheard })).toEqual({ ok: false, code: 'SERVER_DISABLED' });
+  });
 });
 
 describe('capacity', () => {
