@@ -13,7 +13,8 @@ import { loadScenario } from '../../sim/plan/scenario.ts';
 import { traceText } from '../../sim/trace/recorder.ts';
 import { EXIT, InputError } from '../errors.ts';
 import { formatTimeline } from '../format/timeline.ts';
-import { assertWritable, exitAfterWrites, writeOutput } from '../output.ts';
+import { inputFiles } from '../input-files.ts';
+import { assertNotInputs, assertWritable, exitAfterWrites, writeOutput } from '../output.ts';
 
 /** Arguments of `catsim replay`. */
 export interface ReplayArgs {
@@ -41,13 +42,14 @@ export interface ReplayArgs {
  * file, the core, and the trace path.
  * @throws ScenarioError (a bad scenario or catalog file), InputError (a bad plan file, a plan file
  *   with `--seed`, `--round`, `--scenario` or `--catalog`, or a trace path that cannot be
- *   written), UnknownCoreError: exit 2.
+ *   written or names an input file, such as the `--plan` file), UnknownCoreError: exit 2.
  */
 export async function replayCommand(args: ReplayArgs): Promise<number> {
   const { plan, label } = args.plan === undefined ? fromSeed(args) : fromPlanFile(args.plan, args);
   const core = await loadCore(args.core);
   const tracePath = args.trace ?? `catsim-trace-${plan.seed}-${plan.round}${args.plan === undefined ? '' : '-plan'}.jsonl`;
   assertWritable(tracePath, '--trace');
+  assertNotInputs([['--trace', tracePath]], inputFiles({ ...args, scenario: args.plan === undefined ? args.scenario ?? 'default' : undefined }));
   const { summary, run } = await checkPlan(plan, core, args.core);
   const written = writeOutput({ path: tracePath, what: 'trace', stem: `catsim-trace-${plan.seed}-${plan.round}`, extension: '.jsonl' }, traceText(run.header, run.events));
   const out: string[] = [

@@ -12,7 +12,8 @@ import { isScenarioPath, loadScenario } from '../../sim/plan/scenario.ts';
 import { InputError } from '../errors.ts';
 import { junitXml } from '../format/junit.ts';
 import { formatSummary } from '../format/summary.ts';
-import { assertDistinct, assertWritable, exitAfterWrites, writeOutput } from '../output.ts';
+import { inputFiles } from '../input-files.ts';
+import { assertDistinct, assertNotInputs, assertWritable, exitAfterWrites, writeOutput } from '../output.ts';
 import { progressMode, progressReporter } from '../progress.ts';
 import { campaignWorkers, checkShardSize } from '../work-size.ts';
 import { generatePlan } from '../../sim/plan/generate.ts';
@@ -49,10 +50,12 @@ export interface RunArgs {
  * `exitCodeOf`), or 2 when `--report` or `--junit` could not be written at the end (the summary
  * is printed, and the file is written to a fallback path named on stderr).
  * @throws ScenarioError (a bad scenario or catalog file), UnknownCoreError, InputError (an
- * unwritable `--report` or `--junit` path, `--shard` without `--report`, or a shard that would
- * be empty, found before any round runs): exit 2.
+ * unwritable `--report` or `--junit` path, one that names an input file (the scenario, the
+ * catalog or the core module), `--shard` without `--report`, or a shard that would be empty,
+ * found before any round runs): exit 2.
  */
 export async function runCommand(args: RunArgs): Promise<number> {
+  assertNotInputs([['--report', args.report], ['--junit', args.junit]], inputFiles(args));
   const scenario = loadScenario(args.scenario);
   const catalog = args.catalog === undefined ? undefined : loadCatalog(args.catalog);
   await loadCore(args.core);

@@ -14,7 +14,8 @@ import { EXIT, InputError } from '../errors.ts';
 import { sequenceDiagram } from '../format/mermaid.ts';
 import { shellWord } from '../format/summary.ts';
 import { formatTimeline } from '../format/timeline.ts';
-import { assertWritable, exitAfterWrites, writeOutputTo } from '../output.ts';
+import { inputFiles } from '../input-files.ts';
+import { assertNotInputs, assertWritable, exitAfterWrites, writeOutputTo } from '../output.ts';
 
 /** Arguments of `catsim shrink`. */
 export interface ShrinkArgs {
@@ -90,13 +91,15 @@ export function describeShrink(result: ShrinkResult, files: ShrunkFiles, attempt
 /**
  * Shrinks one failing round. Exit 1 (it fails), or 2 when a file could not be written where
  * asked (it is then in a fallback file, named on stderr).
- * @throws InputError (exit 2) when the output files cannot be written (checked before anything
- *   runs), or when the round does not fail at all.
+ * @throws InputError (exit 2) when the output files cannot be written or name an input file
+ *   (checked before anything runs), or when the round does not fail at all.
  */
 export async function shrinkCommand(args: ShrinkArgs): Promise<number> {
   const prefix = args.out ?? `catsim-shrunk-${args.seed}-${args.round}`;
   // The default prefix is what --out would say, so a problem with it is named as --out too.
   assertShrunkWritable(prefix, '--out');
+  const { planPath, diagramPath } = shrunkFiles(prefix);
+  assertNotInputs([['--out', planPath], ['--out', diagramPath]], inputFiles(args));
   const scenario = loadScenario(args.scenario);
   const catalog = args.catalog === undefined ? undefined : loadCatalog(args.catalog);
   const core = await loadCore(args.core);

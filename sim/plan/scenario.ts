@@ -56,6 +56,11 @@ export function scenarioDigest(scenario: Scenario): string {
   return createHash('sha256').update(canonicalize(scenario) ?? 'null').digest('hex');
 }
 
+/** The file a `--scenario` value names: itself when it is a path ({@link isScenarioPath}), else `scenarios/<name>.json` of the package. */
+export function scenarioFile(nameOrPath: string): string {
+  return isScenarioPath(nameOrPath) ? nameOrPath : join(SCENARIO_DIR, `${nameOrPath}.json`);
+}
+
 /**
  * Loads a scenario: the file `nameOrPath` when it is a path ({@link isScenarioPath}), else the
  * built-in `scenarios/<name>.json`.
@@ -66,7 +71,7 @@ export function scenarioDigest(scenario: Scenario): string {
 export function loadScenario(nameOrPath: string): Scenario {
   if (nameOrPath === '') throw new ScenarioError('--scenario: the name is empty (give a built-in scenario name or the path of a scenario file)');
   const isPath = isScenarioPath(nameOrPath);
-  const file = isPath ? nameOrPath : join(SCENARIO_DIR, `${nameOrPath}.json`);
+  const file = scenarioFile(nameOrPath);
   const builtIn = builtInScenarios();
   if (!isPath && !builtIn.includes(nameOrPath)) {
     throw new ScenarioError(`no built-in scenario "${nameOrPath}" (there are: ${builtIn.join(', ')}); a scenario file is named by a path with a "/" or ending in .json, e.g. ./${nameOrPath}.json`);
