@@ -282,6 +282,24 @@ function describeValue(value: unknown): string {
 }
 
 /**
+ * While a round runs, routes every uncaught exception on this thread to `onException`: a throw
+ * from a callback the core queued with `queueMicrotask` or `process.nextTick` (real, not
+ * virtual, during a round), which Node reports that way and which would otherwise end the
+ * process or the worker. The listeners already installed are set aside meanwhile, as
+ * {@link captureUnhandledRejections} does. Returns the function that restores them.
+ */
+export function captureUncaughtExceptions(onException: (error: unknown) => void): () => void {
+  const saved = process.listeners('uncaughtException');
+  process.removeAllListeners('uncaughtException');
+  const listener = (error: unknown): void => onException(error);
+  process.on('uncaughtException', listener);
+  return () => {
+    process.off('uncaughtException', listener);
+    for (const other of saved) process.on('uncaughtException', other);
+  };
+}
+
+/**
  * While a round runs, routes every unhandled promise rejection on this thread to `onRejection`
  * (the round blames the core: the simulator and the SDK leave none, which every campaign on the
  * reference core confirms, since an unhandled rejection used to crash the worker). The listeners
