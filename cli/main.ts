@@ -166,7 +166,7 @@ function build(parser: Argv, setCode: (code: number) => void): Argv {
       .option('scenario', { type: 'string', default: 'default', describe: 'Scenario name or path' })
       .option('catalog', { type: 'string', describe: 'The catalog file the campaign ran with, if any' })
       .option('core', { type: 'string', default: 'reference', describe: 'Core under test (a name, or a path to a core module)' })
-      .option('out', { type: 'string', describe: 'Prefix of the files written (PREFIX.plan.json, PREFIX.mmd); default catsim-shrunk-SEED-ROUND' })
+      .option('out', { type: 'string', describe: 'Prefix of the files written (PREFIX.plan.json, PREFIX.mmd); default catsim-shrunk-SEED-ROUND-CORE (the --core value, e.g. mutant_first-page-only)' })
       .option('attempts', { coerce: countOption('attempts', 1), requiresArg: true, default: 400, describe: 'Most rounds the shrinker may run' })
       .option('timeline', { type: 'boolean', default: true, describe: 'Print the timeline of the shrunk round' }),
     async (a) => setCode(await (await commands.shrink()).shrinkCommand({ seed: a.seed, round: a.round, scenario: a.scenario, catalog: a.catalog, core: a.core, out: a.out, attemptsMax: a.attempts, timeline: a.timeline })))

@@ -20,7 +20,7 @@ import { generatePlan } from '../../sim/plan/generate.ts';
 import type { Scenario } from '../../sim/plan/scenario.ts';
 import type { PoolTool } from '../../sim/plan/tool-pool.ts';
 import { shrinkPlan } from '../../sim/shrink/shrink.ts';
-import { describeShrink, saveShrunk } from './shrink.ts';
+import { defaultShrunkPrefix, describeShrink, saveShrunk } from './shrink.ts';
 
 
 /** Arguments of `catsim run`. */
@@ -107,6 +107,6 @@ const RUN_SHRINK_ATTEMPTS = 150;
 async function shrinkFirstFailure(args: RunArgs, scenario: Scenario, pool: readonly PoolTool[] | undefined, round: number): Promise<void> {
   process.stdout.write(`shrinking round ${round} (use --no-shrink to skip)...\n`);
   const result = await shrinkPlan(generatePlan(args.seed, round, scenario, pool), await loadCore(args.core), args.core, { attemptsMax: RUN_SHRINK_ATTEMPTS });
-  const { files } = saveShrunk(result, `catsim-shrunk-${args.seed}-${round}`);
+  const { files } = saveShrunk(result, defaultShrunkPrefix(args.seed, round, args.core));
   process.stdout.write(`${describeShrink(result, files, RUN_SHRINK_ATTEMPTS).join('\n')}\n`);
 }

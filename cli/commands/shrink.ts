@@ -24,7 +24,7 @@ export interface ShrinkArgs {
   scenario: string;
   catalog?: string;
   core: string;
-  /** Where to write `<prefix>.plan.json` and `<prefix>.mmd`; default `catsim-shrunk-SEED-ROUND`. */
+  /** Where to write `<prefix>.plan.json` and `<prefix>.mmd`; default `catsim-shrunk-SEED-ROUND-CORE` ({@link defaultShrunkPrefix}). */
   out?: string;
   /** Most rounds the shrinker may run, at least 1 (`--attempts 0` is refused: it could shrink nothing). */
   attemptsMax: number;
@@ -35,6 +35,24 @@ export interface ShrinkArgs {
 export interface ShrunkFiles {
   planPath: string | null;
   diagramPath: string | null;
+}
+
+/**
+ * A `--core` value as a part of a file name: runs of characters outside `[A-Za-z0-9_.-]` become
+ * `_`, and leading dots and underscores are dropped, e.g. `mutant:first-page-only` ->
+ * `mutant_first-page-only`, `./my-core.ts` -> `my-core.ts`.
+ */
+export function coreSlug(core: string): string {
+  return core.replace(/[^\w.-]+/g, '_').replace(/^[._]+/, '');
+}
+
+/**
+ * The default prefix of a shrunk round's files, `catsim-shrunk-SEED-ROUND-CORE` ({@link coreSlug}):
+ * the core is part of it, so that shrinking the same round on another core (a mutant, a peer)
+ * does not overwrite the first one's plan.
+ */
+export function defaultShrunkPrefix(seed: string, round: number, core: string): string {
+  return `catsim-shrunk-${seed}-${round}-${coreSlug(core)}`;
 }
 
 /** The files {@link saveShrunk} writes for `prefix`: `<prefix>.plan.json` and `<prefix>.mmd`. */
@@ -95,7 +113,7 @@ export function describeShrink(result: ShrinkResult, files: ShrunkFiles, attempt
  *   (checked before anything runs), or when the round does not fail at all.
  */
 export async function shrinkCommand(args: ShrinkArgs): Promise<number> {
-  const prefix = args.out ?? `catsim-shrunk-${args.seed}-${args.round}`;
+  const prefix = args.out ?? defaultShrunkPrefix(args.seed, args.round, args.core);
   // The default prefix is what --out would say, so a problem with it is named as --out too.
   assertShrunkWritable(prefix, '--out');
   const { planPath, diagramPath } = shrunkFiles(prefix);
