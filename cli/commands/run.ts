@@ -67,11 +67,13 @@ export async function runCommand(args: RunArgs): Promise<number> {
   const rounds = args.shard === undefined ? args.rounds : shardBlock(args.from, args.rounds, args.shard.index, args.shard.count).rounds;
   const workers = args.workers === undefined ? Math.min(availableParallelism(), Math.max(1, Math.ceil(rounds / 25))) : campaignWorkers(args.workers, rounds);
   const abort = new AbortController();
-  // Ctrl-C, or SIGTERM from a CI timeout or `docker stop`: stop between rounds and still print
-  // the summary and write the report of the rounds finished (exit 1, INTERRUPTED).
+  // Ctrl-C, SIGTERM from a CI timeout or `docker stop`, or SIGHUP (the terminal or ssh session
+  // closed): stop between rounds and still print the summary and write the report of the
+  // rounds finished (exit 1, INTERRUPTED).
   const onSignal = (): void => abort.abort();
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
+  process.once('SIGHUP', onSignal);
   const mode = progressMode({ enabled: args.progress, terminal: process.stderr.isTTY === true, workers });
   const progress = progressReporter(mode, rounds, process.stderr, () => performance.now()); // real-clock: progress only, read between rounds
   try {
@@ -92,6 +94,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
     progress.stop();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    process.off('SIGHUP', onSignal);
   }
 }
 
