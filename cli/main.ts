@@ -137,13 +137,14 @@ function build(parser: Argv, setCode: (code: number) => void): Argv {
       .option('report', { type: 'string', describe: 'Also write the report as JSON to this file' })
       .option('progress', { type: 'boolean', default: true, describe: 'Progress on stderr: a bar on a terminal, else a line at most every 10 s' })
       .option('quiet', { type: 'boolean', default: false, describe: 'No progress at all (the same as --no-progress); the summary is still printed' })
+      .option('round-timeout', { coerce: countOption('round-timeout', 1), requiresArg: true, default: 120, describe: 'Seconds a round may run in a worker thread before the worker is terminated and the round is the core\'s failure (CORE_FAILED TIMED_OUT); not with --workers 0' })
       .option('determinism-every', { coerce: countOption('determinism-every', 0), requiresArg: true, default: 100, describe: 'Replay 1 in N rounds in a fresh world and compare traces (0: off)' })
       .option('shrink', { type: 'boolean', default: true, describe: 'Shrink the first failing round to its smallest plan (--no-shrink to skip)' })
       .option('shard', { type: 'string', describe: 'Run only shard i of n contiguous blocks of the rounds (e.g. 2/4, or auto/4 to take i from JOB_COMPLETION_INDEX + 1 in a Kubernetes Indexed Job; needs --report; catsim merge folds the shards)' })
       .option('junit', { type: 'string', describe: 'Also write the verdict as JUnit XML to this file (one test case per invariant)' })
       .epilogue(faultMenuHelp())
       .check((a) => checkRoundRange(a.from, a.rounds) && (a.shard === undefined || parseShard(a.shard) !== undefined)); },
-    async (a) => setCode(await (await commands.run()).runCommand({ seed: a.seed, rounds: a.rounds, from: a.from, scenario: a.scenario, catalog: a.catalog, core: a.core, workers: a.workers, report: a.report, progress: a.progress && !a.quiet, determinismEvery: a['determinism-every'], shrink: a.shrink, shard: a.shard === undefined ? undefined : parseShard(a.shard), junit: a.junit })))
+    async (a) => setCode(await (await commands.run()).runCommand({ seed: a.seed, rounds: a.rounds, from: a.from, scenario: a.scenario, catalog: a.catalog, core: a.core, workers: a.workers, report: a.report, progress: a.progress && !a.quiet, determinismEvery: a['determinism-every'], roundTimeoutMs: a['round-timeout'] * 1000, shrink: a.shrink, shard: a.shard === undefined ? undefined : parseShard(a.shard), junit: a.junit })))
     .command('merge <shards..>', 'Merge the reports of run --shard i/n into the verdict of the whole campaign', (y) => y
       .positional('shards', { type: 'string', array: true, demandOption: true, describe: 'Shard reports (run --shard i/n --report FILE.json), in any order' })
       .option('report', { type: 'string', describe: 'Write the merged report as JSON to this file' })

@@ -4,6 +4,7 @@
  * the rounds finished, with the `--from` that resumes it.
  */
 import { availableParallelism } from 'node:os';
+import { isAbandonCode } from '../../sim/campaign/abandoned-round.ts';
 import { runCampaign } from '../../sim/campaign/campaign.ts';
 import { exitCodeOf, shardBlock } from '../../sim/campaign/report.ts';
 import { loadCore } from '../../sim/campaign/cores.ts';
@@ -37,6 +38,8 @@ export interface RunArgs {
   /** Show progress on stderr (false with `--quiet` or `--no-progress`): see cli/progress.ts. */
   progress: boolean;
   determinismEvery: number;
+  /** Real ms a round may run in a worker thread (`--round-timeout`, in seconds); default sim/campaign/campaign.ts `ROUND_TIMEOUT_MS_DEFAULT`. */
+  roundTimeoutMs?: number;
   /** Shrink the first failing round after the campaign (default true). */
   shrink: boolean;
   /** Run only this shard of the campaign (`--shard i/n`); needs `report`, which `catsim merge` reads. */
@@ -79,7 +82,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
   try {
     const report = await runCampaign({
       seed: args.seed, scenario, scenarioPath: isScenarioPath(args.scenario) ? args.scenario : undefined, catalog, core: args.core, firstRound: args.from, rounds: args.rounds, shard: args.shard, workers,
-      determinismEvery: args.determinismEvery, signal: abort.signal,
+      determinismEvery: args.determinismEvery, roundTimeoutMs: args.roundTimeoutMs, signal: abort.signal,
       onProgress: (done, failing) => progress.update(done, failing),
     });
     progress.stop();
@@ -87,7 +90,8 @@ export async function runCommand(args: RunArgs): Promise<number> {
     const tag = args.shard === undefined ? args.seed : `${args.seed}-shard-${args.shard.index}-of-${args.shard.count}`;
     const reportWritten = args.report === undefined || writeOutput({ path: args.report, what: 'report', stem: `catsim-report-${tag}`, extension: '.json' }, `${JSON.stringify(report, null, 2)}\n`);
     const junitWritten = args.junit === undefined || writeOutput({ path: args.junit, what: 'JUnit XML', stem: `catsim-junit-${tag}`, extension: '.xml' }, junitXml(report));
-    const first = report.failingRounds.find((round) => round.violations.length > 0);
+    // A round abandoned in its worker (stuck, or out of memory) would hang or kill this thread: not shrunk.
+    const first = report.failingRounds.find((round) => round.violations.some((violation) => !isAbandonCode(violation.code)));
     if (args.shrink && first !== undefined && !abort.signal.aborted) await shrinkFirstFailure(args, scenario, catalog?.pool, first.round);
     return exitAfterWrites(exitCodeOf(report), reportWritten && junitWritten);
   } finally {
