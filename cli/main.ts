@@ -68,7 +68,7 @@ async function runCommandLine(argv: string[]): Promise<number> {
     usageError = message ?? error?.message ?? 'usage error';
     throw new UsageStop(usageError);
   };
-  const parser = build(yargs(argv), (result) => { code = result; })
+  const parser = build(yargs(argv), (result) => { code = result; }, argv)
     .exitProcess(false)
     .fail(fail);
   try {
@@ -122,7 +122,9 @@ async function report(error: unknown): Promise<number> {
   return EXIT.testbed;
 }
 
-function build(parser: Argv, setCode: (code: number) => void): Argv {
+function build(parser: Argv, setCode: (code: number) => void, argv: readonly string[]): Argv {
+  // yargs reads a lone `-` as an empty string: `check -` is told apart from `check ""` here.
+  const checkStdin = argv[0] === 'check' && argv.includes('-');
   return parser
     .scriptName('catsim')
     .usage('catsim: deterministic simulation and fuzz testbed for MCP tool catalogs\n\nUsage: catsim <command> [options]')
@@ -184,11 +186,11 @@ function build(parser: Argv, setCode: (code: number) => void): Argv {
       .option('attempts', { coerce: countOption('attempts', 1), requiresArg: true, default: 60, describe: 'With --shrink: most rounds each shrink may run' })
       .option('out', { type: 'string', default: '.', describe: 'With --shrink: the directory the shrunk plans are written to' }),
     async (a) => setCode(a.peers
-      ? await (await commands.peers()).peersCommand({ seed: a.seed, scenario: a.scenario, rounds: Math.max(1, a['peer-rounds']), cores: a.core as string[], shrink: a.shrink, attemptsMax: a.attempts, outDir: a.out, workers: a.workers })
+      ? await (await commands.peers()).peersCommand({ seed: a.seed, scenario: a.scenario, rounds: peerRounds(a['peer-rounds']), cores: a.core as string[], shrink: a.shrink, attemptsMax: a.attempts, outDir: a.out, workers: a.workers })
       : await (await commands.prove()).proveCommand({ seed: a.seed, scenario: a.scenario, cap: a.cap, chunk: a.chunk, peerRounds: a['peer-rounds'], workers: a.workers, cores: a.core as string[] })))
     .command('check <trace>', 'Run the oracle on a saved trace (catsim.trace.v1)', (y) => y
       .positional('trace', { type: 'string', demandOption: true, describe: 'Trace file (JSON lines)' }),
-    async (a) => setCode((await commands.check()).checkCommand(a.trace)))
+    async (a) => setCode((await commands.check()).checkCommand(checkStdin ? '-' : a.trace)))
     .command('discover', 'Discover the catalog of a real MCP server and print the snapshot', async (y) => { const { PAGE_COUNT_MAX_DEFAULT, serverTarget } = await import('./server-target.ts'); return y
       .option('stdio', { type: 'string', describe: 'Command line that starts the server on stdio, e.g. "npx mcp-server-everything"' })
       .option('url', { type: 'string', describe: 'URL of a remote server\'s MCP endpoint (Streamable HTTP, legacy HTTP+SSE after a 4xx), e.g. http://127.0.0.1:3001/mcp' })
@@ -215,6 +217,15 @@ function build(parser: Argv, setCode: (code: number) => void): Argv {
     .epilogue(EPILOGUE)
     .help()
     .version('0.1.0');
+}
+
+/**
+ * The rounds of `prove --peers`: its table needs at least one (without `--peers`, 0 skips the peers).
+ * @throws InputError (exit 2) `--peer-rounds 0 with --peers: the table needs at least 1 round`.
+ */
+function peerRounds(rounds: number): number {
+  if (rounds === 0) throw new InputError('--peer-rounds 0 with --peers: the table needs at least 1 round');
+  return rounds;
 }
 
 /** `replay` runs either a plan file or a (seed, round). */

@@ -242,6 +242,8 @@ function inertCore(): WorldCore {
  */
 export function disclosureProblem(value: unknown): string | null {
   if (typeof value !== 'object' || value === null) return `disclose() returned ${describeValue(value)}, not { ok, ... }`;
+  // An `async disclose()` returns a Promise: the API's disclose is synchronous (docs/CORE-API.md).
+  if (typeof (value as { then?: unknown }).then === 'function') return 'disclose() returned a Promise (is it async?): disclose must return its DisclosureResult synchronously';
   const shown = value as Record<string, unknown>;
   if (shown.ok === false) return typeof shown.code === 'string' ? contractProblem(fieldProblem('disclosure_refused', 'code', shown.code, 'code')) : `disclose() returned ok: false without a string code`;
   if (shown.ok !== true) return `disclose() returned ok: ${describeValue(shown.ok)}, not true or false`;
