@@ -32,3 +32,25 @@ describe('the summary\'s last line is the verdict', () => {
     expect(lines.at(-1)).toBe(lines[1]);
   });
 });
+
+// Issue 35 item 8 (second point): Ctrl-C during `catsim shrink` lost the best plan found so far.
+// It now stops between rounds and writes that plan, saying it may not be the smallest.
+describe('Ctrl-C during catsim shrink', () => {
+  it('writes the plan found so far and says the shrink was interrupted', async () => {
+    const { mkdtempSync, existsSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const prefix = join(mkdtempSync(join(tmpdir(), 'catsim-shrink-int-')), 'p');
+    // Sent as soon as catsim listens for it: during the first run of the round, before any reduction.
+    const sendOnceListened = (): void => {
+      if (process.listenerCount('SIGINT') > 0 && process.listeners('SIGINT').some((listener) => listener.name === 'onSignal')) process.emit('SIGINT', 'SIGINT');
+      else setImmediate(sendOnceListened);
+    };
+    setImmediate(sendOnceListened);
+    const { code, stdout } = await runMain(['shrink', '--seed', '1', '--round', '3', '--core', 'mutant:no-final-recheck', '--out', prefix, '--no-timeline']);
+    expect(code).toBe(1);
+    expect(stdout.split('\n')[1]).toMatch(/^not shrunk: interrupted after 0 rounds, before a reduction kept I\d+ failing; the plan is the round's own \(size \d+\)$/);
+    expect(existsSync(`${prefix}.plan.json`)).toBe(true);
+    expect(process.listeners('SIGINT').some((listener) => listener.name === 'onSignal')).toBe(false);
+  });
+});

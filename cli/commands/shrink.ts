@@ -93,9 +93,10 @@ export function describeShrink(result: ShrinkResult, files: ShrunkFiles, attempt
   const first = result.violations[0];
   const rounds = `${result.attempts} round${result.attempts === 1 ? '' : 's'}`;
   const budgetOut = result.attempts >= attemptsMax;
+  const stopped = result.interrupted ? `interrupted after ${rounds}` : `stopped at --attempts ${attemptsMax}`;
   const headline = result.steps.length === 0
-    ? `not shrunk: ${budgetOut ? `no reduction tried in the ${rounds} allowed (--attempts ${attemptsMax}) kept` : 'no single reduction keeps'} ${result.invariant} failing; the plan is the round's own (size ${result.sizeBefore})`
-    : `shrunk to ${budgetOut ? `a smaller plan (stopped at --attempts ${attemptsMax}: maybe not the smallest)` : 'the smallest plan'} that still breaks ${result.invariant}: size ${result.sizeBefore} -> ${result.sizeAfter} in ${rounds}`;
+    ? `not shrunk: ${result.interrupted ? `interrupted after ${rounds}, before a reduction kept` : budgetOut ? `no reduction tried in the ${rounds} allowed (--attempts ${attemptsMax}) kept` : 'no single reduction keeps'} ${result.invariant} failing; the plan is the round's own (size ${result.sizeBefore})`
+    : `shrunk to ${budgetOut || result.interrupted ? `a smaller plan (${stopped}: maybe not the smallest)` : 'the smallest plan'} that still breaks ${result.invariant}: size ${result.sizeBefore} -> ${result.sizeAfter} in ${rounds}`;
   const coreFlag = result.run.header.core === 'reference' ? '' : ` --core ${shellWord(result.run.header.core)}`;
   return [
     headline,
@@ -123,11 +124,18 @@ export async function shrinkCommand(args: ShrinkArgs): Promise<number> {
   const core = await loadCore(args.core);
   const plan: RoundPlan = generatePlan(args.seed, args.round, scenario, catalog?.pool);
   let result: ShrinkResult;
+  // Ctrl-C, SIGTERM or SIGHUP: stop between rounds and write the smallest plan found so far.
+  const abort = new AbortController();
+  const onSignal = (): void => abort.abort();
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  for (const name of signals) process.once(name, onSignal);
   try {
-    result = await shrinkPlan(plan, core, args.core, { attemptsMax: args.attemptsMax });
+    result = await shrinkPlan(plan, core, args.core, { attemptsMax: args.attemptsMax, signal: abort.signal });
   } catch (error) {
     if (error instanceof Error && error.message.startsWith('the plan does not break')) throw new InputError(`round ${args.round} of seed ${args.seed} passes on ${args.core}: nothing to shrink`);
     throw error;
+  } finally {
+    for (const name of signals) process.off(name, onSignal);
   }
   const { files, asked } = saveShrunk(result, prefix);
   const out = [`catsim shrink  seed=${args.seed}  round=${args.round}  core=${args.core}`, ...describeShrink(result, files, args.attemptsMax)];
