@@ -8,7 +8,7 @@
  * system's temporary directory, whose path is printed, and the command exits 2, so nothing a
  * campaign computed is lost.
  */
-import { chmodSync, closeSync, openSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, openSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -244,5 +244,67 @@ function sameFile(a: string, b: string): boolean {
     return x.dev === y.dev && x.ino === y.ino;
   } catch {
     return false;
+  }
+}
+
+/**
+ * Locks the given output paths for as long as a command writes them, so that two campaigns
+ * started on one `--report` (one would silently replace the other's report) are told apart: the
+ * second is refused before any round. A lock is the file `PATH.catsim-lock` beside the output,
+ * created exclusively and holding the process id; a lock whose process is gone (a crash, a
+ * SIGKILL) is taken over. A device (`/dev/null`) is not locked. Call after {@link assertWritable}
+ * (its directory is writable).
+ * @param outputs `[option, path]` pairs; undefined paths are skipped.
+ * @returns the function that removes the locks this process holds.
+ * @throws InputError (exit 2) naming the option, the path and the other process.
+ */
+export function lockOutputs(outputs: readonly (readonly [option: string, path: string | undefined])[]): () => void {
+  const held: string[] = [];
+  const release = (): void => {
+    for (const lock of held) {
+      try {
+        if (readFileSync(lock, 'utf8').trim() === String(process.pid)) unlinkSync(lock);
+      } catch {
+        // Gone already: nothing to release.
+      }
+    }
+  };
+  try {
+    for (const [option, path] of outputs) {
+      // A device (`/dev/null`) is written in place by every writer: nothing to lose, nothing to lock.
+      if (path === undefined || existingTarget(path).kind === 'device') continue;
+      const lock = `${resolve(path)}.catsim-lock`;
+      takeLock(lock, option, path);
+      held.push(lock);
+    }
+  } catch (error) {
+    release();
+    throw error;
+  }
+  return release;
+}
+
+/** Creates `lock` holding this process id, or takes it over from a process that is gone. */
+function takeLock(lock: string, option: string, path: string): void {
+  try {
+    writeFileSync(lock, `${process.pid}\n`, { flag: 'wx' });
+    return;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new InputError(`${option} ${path}: cannot lock it (${errorCode(error)})`);
+  }
+  const holder = Number.parseInt(readFileSync(lock, 'utf8'), 10);
+  if (Number.isSafeInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) {
+    throw new InputError(`${option} ${path} is being written by another catsim (process ${holder}): a second campaign on the same file would replace its report; wait for it, or choose another path (lock: ${lock})`);
+  }
+  writeFileSync(lock, `${process.pid}\n`);
+}
+
+/** Whether a process with this id exists (EPERM: it exists, owned by someone else). */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

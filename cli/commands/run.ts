@@ -14,7 +14,7 @@ import { InputError } from '../errors.ts';
 import { junitXml } from '../format/junit.ts';
 import { formatSummary } from '../format/summary.ts';
 import { inputFiles } from '../input-files.ts';
-import { assertDistinct, assertNotInputs, assertWritable, exitAfterWrites, writeOutput } from '../output.ts';
+import { assertDistinct, assertNotInputs, assertWritable, exitAfterWrites, lockOutputs, writeOutput } from '../output.ts';
 import { progressMode, progressReporter } from '../progress.ts';
 import { campaignWorkers, checkShardSize } from '../work-size.ts';
 import { generatePlan } from '../../sim/plan/generate.ts';
@@ -69,6 +69,8 @@ export async function runCommand(args: RunArgs): Promise<number> {
   if (args.shard !== undefined) checkShardSize(args.shard, args.rounds);
   const rounds = args.shard === undefined ? args.rounds : shardBlock(args.from, args.rounds, args.shard.index, args.shard.count).rounds;
   const workers = args.workers === undefined ? Math.min(availableParallelism(), Math.max(1, Math.ceil(rounds / 25))) : campaignWorkers(args.workers, rounds);
+  // A second campaign on the same --report or --junit is refused now, not lost at the end.
+  const unlock = lockOutputs([['--report', args.report], ['--junit', args.junit]]);
   const abort = new AbortController();
   // Ctrl-C, SIGTERM from a CI timeout or `docker stop`, or SIGHUP (the terminal or ssh session
   // closed): stop between rounds and still print the summary and write the report of the
@@ -96,6 +98,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
     return exitAfterWrites(exitCodeOf(report), reportWritten && junitWritten);
   } finally {
     progress.stop();
+    unlock();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     process.off('SIGHUP', onSignal);
