@@ -33,3 +33,31 @@ describe('messages that say what happens', () => {
     expect(await runMain(['merge', huge])).toEqual({ code: 2, stdout: '', stderr: `catsim: ${huge}: its rounds go past round 2147483647, the last round number: not a report catsim wrote\n` });
   });
 });
+
+// Issue 35 item 10: no JSON error gave a line and column, and a named pipe as an input blocked for ever.
+describe('input files', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'catsim-inputs-'));
+
+  it('a JSON error names its line and column', async () => {
+    const cases: [string, string][] = [
+      // A trailing comma: the "]" after it, on line 4, column 3.
+      ['{\n  "faults": [\n    "F1",\n  ]\n}\n', 'line 4, column 3'],
+      // An unquoted word: its "d", on line 2, column 11.
+      ['{\n  "name": default\n}\n', 'line 2, column 11'],
+      // Cut short: the end of the text, just after the 14 characters of line 2.
+      ['{\n  "name": "x",', 'line 2, column 15'],
+    ];
+    for (const [index, [text, where]] of cases.entries()) {
+      const path = join(dir, `bad-${index}.json`);
+      writeFileSync(path, text);
+      expect(await runMain(['run', '--rounds', '1', '--scenario', path])).toEqual({ code: 2, stdout: '', stderr: `catsim: ${path}: not valid JSON (${where})\n` });
+    }
+  });
+
+  it('a named pipe as a --scenario is refused, not read (which would block until someone writes it)', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const fifo = join(dir, 'pipe.json');
+    execFileSync('mkfifo', [fifo]);
+    expect(await runMain(['run', '--rounds', '1', '--scenario', fifo])).toEqual({ code: 2, stdout: '', stderr: `catsim: ${fifo}: is a named pipe (FIFO), not a file\n` });
+  });
+});

@@ -24,7 +24,7 @@ describe('loadScenario', () => {
     const dir = mkdtempSync(join(tmpdir(), 'catsim-scenario-'));
     const cases: [string, string, string][] = [
       ['missing.json', '', 'no such file'],
-      ['garbage.json', '{"name": ', 'not valid JSON'],
+      ['garbage.json', '{"name": ', 'not valid JSON (line 1, column 10)'],
       ['typo.json', JSON.stringify(edited((s) => { s.pageSizee = s.pageSize; })), 'unknown field "pageSizee"'],
       ['float.json', JSON.stringify(edited((s) => { s.pageSize.min = 1.5; })), '"pageSize.min" must be an integer from 1 to 10000, got 1.5'],
     ];
