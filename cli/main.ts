@@ -135,7 +135,7 @@ function build(parser: Argv, setCode: (code: number) => void, argv: readonly str
       .option('scenario', { type: 'string', default: 'default', describe: 'Scenario name (scenarios/NAME.json) or path to a file (with a / or ending in .json)' })
       .option('catalog', { type: 'string', describe: 'Build the servers from a captured catalog file (catsim capture), e.g. scenarios/catalogs/memory.json' })
       .option('core', { type: 'string', default: 'reference', describe: `Core under test: ${coreNames().join(' | ')} | a core module, e.g. ./my-core.ts (docs/CORE-API.md)` })
-      .option('workers', { coerce: countOption('workers', 0), requiresArg: true, describe: 'Worker threads (default: one per core, 0 = in-process)' })
+      .option('workers', { coerce: countOption('workers', 0), requiresArg: true, describe: 'Worker threads (default: one per core; 0 = in-process, where a round can be bounded neither in time nor in memory)' })
       .option('report', { type: 'string', describe: 'Also write the report as JSON to this file' })
       .option('progress', { type: 'boolean', default: true, describe: 'Progress on stderr: a bar on a terminal, else a line at most every 10 s' })
       .option('quiet', { type: 'boolean', default: false, describe: 'No progress at all (the same as --no-progress); the summary is still printed' })
