@@ -69,7 +69,7 @@ async function runCommandLine(argv: string[]): Promise<number> {
     usageError = message ?? error?.message ?? 'usage error';
     throw new UsageStop(usageError);
   };
-  const parser = build(yargs(argv), (result) => { code = result; })
+  const parser = build(yargs(argv), (result) => { code = result; }, argv)
     .exitProcess(false)
     .fail(fail);
   try {
@@ -123,7 +123,9 @@ async function report(error: unknown): Promise<number> {
   return EXIT.testbed;
 }
 
-function build(parser: Argv, setCode: (code: number) => void): Argv {
+function build(parser: Argv, setCode: (code: number) => void, argv: readonly string[]): Argv {
+  // yargs reads a lone `-` as an empty string: `check -` is told apart from `check ""` here.
+  const checkStdin = argv[0] === 'check' && argv.includes('-');
   return parser
     .scriptName('catsim')
     .usage('catsim: deterministic simulation and fuzz testbed for MCP tool catalogs\n\nUsage: catsim <command> [options]')
@@ -134,10 +136,11 @@ function build(parser: Argv, setCode: (code: number) => void): Argv {
       .option('scenario', { type: 'string', default: 'default', describe: 'Scenario name (scenarios/NAME.json) or path to a file (with a / or ending in .json)' })
       .option('catalog', { type: 'string', describe: 'Build the servers from a captured catalog file (catsim capture), e.g. scenarios/catalogs/memory.json' })
       .option('core', { type: 'string', default: 'reference', describe: `Core under test: ${coreNames().join(' | ')} | a core module, e.g. ./my-core.ts (docs/CORE-API.md)` })
-      .option('workers', { coerce: countOption('workers', 0), requiresArg: true, describe: 'Worker threads (default: one per core, 0 = in-process)' })
+      .option('workers', { coerce: countOption('workers', 0), requiresArg: true, describe: 'Worker threads (default: one per core; 0 = in-process, where a round can be bounded neither in time nor in memory)' })
       .option('report', { type: 'string', describe: 'Also write the report as JSON to this file' })
       .option('progress', { type: 'boolean', default: true, describe: 'Progress on stderr: a bar on a terminal, else a line at most every 10 s' })
       .option('quiet', { type: 'boolean', default: false, describe: 'No progress at all (the same as --no-progress); the summary is still printed' })
+      .option('round-timeout', { coerce: countOption('round-timeout', 1), requiresArg: true, default: 120, describe: 'Seconds a round may run in a worker thread before the worker is terminated and the round is the core\'s failure (CORE_FAILED TIMED_OUT); not with --workers 0' })
       .option('determinism-every', { coerce: countOption('determinism-every', 0), requiresArg: true, default: 100, describe: 'Replay 1 in N rounds in a fresh world and compare traces (0: off)' })
       .option('shrink', { type: 'boolean', default: true, describe: 'Shrink the first failing round to its smallest plan (--no-shrink to skip)' })
       .option('shard', { type: 'string', describe: 'Run only shard i of n contiguous blocks of the rounds (e.g. 2/4, or auto/4 to take i from JOB_COMPLETION_INDEX + 1 in a Kubernetes Indexed Job; needs --report; catsim merge folds the shards)' })
@@ -145,7 +148,7 @@ function build(parser: Argv, setCode: (code: number) => void): Argv {
       .option('not-judged', { type: 'string', describe: NOT_JUDGED_HELP })
       .epilogue(faultMenuHelp())
       .check((a) => checkRoundRange(a.from, a.rounds) && (a.shard === undefined || parseShard(a.shard) !== undefined)); },
-    async (a) => setCode(await (await commands.run()).runCommand({ seed: a.seed, rounds: a.rounds, from: a.from, scenario: a.scenario, catalog: a.catalog, core: a.core, workers: a.workers, report: a.report, progress: a.progress && !a.quiet, determinismEvery: a['determinism-every'], shrink: a.shrink, shard: a.shard === undefined ? undefined : parseShard(a.shard), junit: a.junit, notJudged: parseNotJudged(a['not-judged']) })))
+    async (a) => setCode(await (await commands.run()).runCommand({ seed: a.seed, rounds: a.rounds, from: a.from, scenario: a.scenario, catalog: a.catalog, core: a.core, workers: a.workers, report: a.report, progress: a.progress && !a.quiet, determinismEvery: a['determinism-every'], roundTimeoutMs: a['round-timeout'] * 1000, shrink: a.shrink, shard: a.shard === undefined ? undefined : parseShard(a.shard), junit: a.junit, notJudged: parseNotJudged(a['not-judged']) })))
     .command('merge <shards..>', 'Merge the reports of run --shard i/n into the verdict of the whole campaign', (y) => y
       .positional('shards', { type: 'string', array: true, demandOption: true, describe: 'Shard reports (run --shard i/n --report FILE.json), in any order' })
       .option('report', { type: 'string', describe: 'Write the merged report as JSON to this file' })
@@ -170,7 +173,7 @@ function build(parser: Argv, setCode: (code: number) => void): Argv {
       .option('scenario', { type: 'string', default: 'default', describe: 'Scenario name or path' })
       .option('catalog', { type: 'string', describe: 'The catalog file the campaign ran with, if any' })
       .option('core', { type: 'string', default: 'reference', describe: 'Core under test (a name, or a path to a core module)' })
-      .option('out', { type: 'string', describe: 'Prefix of the files written (PREFIX.plan.json, PREFIX.mmd); default catsim-shrunk-SEED-ROUND' })
+      .option('out', { type: 'string', describe: 'Prefix of the files written (PREFIX.plan.json, PREFIX.mmd); default catsim-shrunk-SEED-ROUND-CORE (the --core value, e.g. mutant_first-page-only)' })
       .option('attempts', { coerce: countOption('attempts', 1), requiresArg: true, default: 400, describe: 'Most rounds the shrinker may run' })
       .option('timeline', { type: 'boolean', default: true, describe: 'Print the timeline of the shrunk round' }),
     async (a) => setCode(await (await commands.shrink()).shrinkCommand({ seed: a.seed, round: a.round, scenario: a.scenario, catalog: a.catalog, core: a.core, out: a.out, attemptsMax: a.attempts, timeline: a.timeline })))
@@ -185,14 +188,16 @@ function build(parser: Argv, setCode: (code: number) => void): Argv {
       .option('core', { type: 'string', array: true, default: [], describe: 'Also put this core (a name, or a path to a core module) beside the peers; repeatable' })
       .option('shrink', { type: 'boolean', default: false, describe: 'With --peers: shrink the first round of each (core, invariant) and give its plan' })
       .option('attempts', { coerce: countOption('attempts', 1), requiresArg: true, default: 60, describe: 'With --shrink: most rounds each shrink may run' })
-      .option('out', { type: 'string', default: '.', describe: 'With --shrink: the directory the shrunk plans are written to' }),
+      .option('out', { type: 'string', default: '.', describe: 'With --shrink: the directory the shrunk plans are written to' })
+      .option('progress', { type: 'boolean', default: true, describe: 'Progress on stderr: a line at most every 10 s naming the mutant or core being run' })
+      .option('quiet', { type: 'boolean', default: false, describe: 'No progress at all (the same as --no-progress)' }),
     async (a) => setCode(a.peers
-      ? await (await commands.peers()).peersCommand({ seed: a.seed, scenario: a.scenario, rounds: Math.max(1, a['peer-rounds']), cores: a.core as string[], shrink: a.shrink, attemptsMax: a.attempts, outDir: a.out, workers: a.workers })
-      : await (await commands.prove()).proveCommand({ seed: a.seed, scenario: a.scenario, cap: a.cap, chunk: a.chunk, peerRounds: a['peer-rounds'], workers: a.workers, cores: a.core as string[] })))
+      ? await (await commands.peers()).peersCommand({ seed: a.seed, scenario: a.scenario, rounds: peerRounds(a['peer-rounds']), cores: a.core as string[], shrink: a.shrink, attemptsMax: a.attempts, outDir: a.out, workers: a.workers })
+      : await (await commands.prove()).proveCommand({ seed: a.seed, scenario: a.scenario, cap: a.cap, chunk: a.chunk, peerRounds: a['peer-rounds'], workers: a.workers, cores: a.core as string[], progress: a.progress && !a.quiet })))
     .command('check <trace>', 'Run the oracle on a saved trace (catsim.trace.v1)', (y) => y
       .positional('trace', { type: 'string', demandOption: true, describe: 'Trace file (JSON lines)' })
       .option('not-judged', { type: 'string', describe: NOT_JUDGED_HELP }),
-    async (a) => setCode((await commands.check()).checkCommand(a.trace, parseNotJudged(a['not-judged']))))
+    async (a) => setCode((await commands.check()).checkCommand(checkStdin ? '-' : a.trace, parseNotJudged(a['not-judged']))))
     .command('discover', 'Discover the catalog of a real MCP server and print the snapshot', async (y) => { const { PAGE_COUNT_MAX_DEFAULT, serverTarget } = await import('./server-target.ts'); return y
       .option('stdio', { type: 'string', describe: 'Command line that starts the server on stdio, e.g. "npx mcp-server-everything"' })
       .option('url', { type: 'string', describe: 'URL of a remote server\'s MCP endpoint (Streamable HTTP, legacy HTTP+SSE after a 4xx), e.g. http://127.0.0.1:3001/mcp' })
@@ -219,6 +224,15 @@ function build(parser: Argv, setCode: (code: number) => void): Argv {
     .epilogue(EPILOGUE)
     .help()
     .version('0.1.0');
+}
+
+/**
+ * The rounds of `prove --peers`: its table needs at least one (without `--peers`, 0 skips the peers).
+ * @throws InputError (exit 2) `--peer-rounds 0 with --peers: the table needs at least 1 round`.
+ */
+function peerRounds(rounds: number): number {
+  if (rounds === 0) throw new InputError('--peer-rounds 0 with --peers: the table needs at least 1 round');
+  return rounds;
 }
 
 /** `replay` runs either a plan file or a (seed, round). */

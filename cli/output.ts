@@ -8,17 +8,18 @@
  * system's temporary directory, whose path is printed, and the command exits 2, so nothing a
  * campaign computed is lost.
  */
-import { closeSync, openSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, openSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { InputError } from './errors.ts';
 
 /**
  * Checks that `path` can be written: the path is not empty, its directory exists, the path is
- * not a directory, and a file can really be written there. An existing file is opened for
- * writing without being truncated or changed; for a new one, a probe file with a unique name
- * (`.catsim-probe-PID-RANDOM`) is created in the same directory and removed at once, so no
+ * neither a directory nor a named pipe, and a file can really be written there. An existing file
+ * is opened for writing without being truncated or changed; and since every file is written
+ * beside its path and renamed over it ({@link writeFileAtomically}), a probe file with a unique
+ * name (`.catsim-probe-PID-RANDOM`) is created in the same directory and removed at once, so no
  * existing file is ever touched. (Permission bits alone prove nothing: root passes them for
  * `/proc`, where no file can be created.)
  * @param option the option that named the path (for the message), e.g. `--report`.
@@ -48,7 +49,18 @@ function writeProblem(full: string): string | undefined {
     file = undefined;
   }
   if (file?.isDirectory() === true) return 'it is a directory';
-  if (file !== undefined) return attempt(() => closeSync(openSync(full, 'r+')), (code) => `the file is not writable: ${code}`);
+  if (file?.isFIFO() === true) return 'it is a named pipe (FIFO): catsim writes files, and a pipe nobody reads would block it for ever';
+  if (file !== undefined) {
+    const notWritable = attempt(() => closeSync(openSync(full, 'r+')), (code) => `the file is not writable: ${code}`);
+    // A device (/dev/null) is written in place; a file is replaced by a new one made beside it.
+    if (notWritable !== undefined || !file.isFile()) return notWritable;
+    return creatable(dirname(realpathSync(full)));
+  }
+  return creatable(directory);
+}
+
+/** Why no file can be created in `directory`, or undefined when one can (a probe file is made and removed). */
+function creatable(directory: string): string | undefined {
   const probe = join(directory, `.catsim-probe-${process.pid}-${randomBytes(6).toString('hex')}`);
   return attempt(() => {
     closeSync(openSync(probe, 'wx'));
@@ -89,7 +101,59 @@ export interface Output {
 /** Writes `text` to `path` (UTF-8); a seam for tests, which pass one that fails. */
 export type FileWriter = (path: string, text: string) => void;
 
-const writeText: FileWriter = (path, text) => writeFileSync(path, text);
+/** The file system calls {@link writeFileAtomically} makes; a seam for tests, which pass one whose write fails half-way. */
+export interface AtomicWriteFs {
+  writeFileSync(path: string, text: string): void;
+  renameSync(from: string, to: string): void;
+  unlinkSync(path: string): void;
+}
+
+const NODE_FS: AtomicWriteFs = { writeFileSync: (path, text) => writeFileSync(path, text), renameSync, unlinkSync };
+
+/**
+ * Writes `text` to `path` (UTF-8) so that `path` holds either its previous content or all of
+ * `text`, never a part: the text goes to a temporary file beside it (`.NAME.catsim-PID-RANDOM.tmp`,
+ * in the same directory, so the rename cannot cross file systems), which is then renamed over
+ * `path`. When the write fails (a full disk: ENOSPC), the temporary file is removed and a previous
+ * good file at `path` is left as it was. A symbolic link at `path` is followed (its target is
+ * replaced, the link stays), and an existing file keeps its permission bits.
+ * @throws the error of the failed write or rename (an `ErrnoException`, e.g. code `ENOSPC`).
+ */
+export function writeFileAtomically(path: string, text: string, fs: AtomicWriteFs = NODE_FS): void {
+  const target = existingTarget(path);
+  // A device (`/dev/null`, a terminal) is written in place: renaming over it would replace it.
+  if (target.kind === 'device') return fs.writeFileSync(path, text);
+  const temporary = join(dirname(target.path), `.${basename(target.path)}.catsim-${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    fs.writeFileSync(temporary, text);
+    if (target.mode !== undefined) chmodSync(temporary, target.mode);
+    fs.renameSync(temporary, target.path);
+  } catch (error) {
+    try {
+      fs.unlinkSync(temporary);
+    } catch {
+      // Nothing was created (the disk was full before the first byte) or it is gone already.
+    }
+    throw error;
+  }
+}
+
+/**
+ * What a write to `path` replaces: a new file; an existing regular file (the target of a symbolic
+ * link, with its permission bits); or something that is not a regular file (a device).
+ */
+function existingTarget(path: string): { kind: 'new' | 'file' | 'device'; path: string; mode?: number } {
+  let stat;
+  try {
+    stat = statSync(path);
+  } catch {
+    return { kind: 'new', path };
+  }
+  if (!stat.isFile()) return { kind: 'device', path };
+  return { kind: 'file', path: realpathSync(path), mode: stat.mode & 0o7777 };
+}
+
+const writeText: FileWriter = (path, text) => writeFileAtomically(path, text);
 
 /**
  * Writes one output file and returns true. When that fails, writes the text to the fallback file
@@ -152,5 +216,95 @@ export function assertDistinct(outputs: readonly (readonly [option: string, path
     const other = seen.get(full);
     if (other !== undefined) throw new InputError(`${other} and ${option} name the same file ${path}: one would overwrite the other`);
     seen.set(full, option);
+  }
+}
+
+/**
+ * Checks that no output option names one of the command's input files (`--report` on the
+ * `--scenario` file, `--trace` on the `--plan` file): the write would destroy the input. Two
+ * paths name the same file when they resolve to the same absolute path, or when both exist and
+ * are one file (a symbolic or hard link: same device and inode).
+ * @param outputs `[option, path]` pairs; undefined paths are skipped.
+ * @param inputs `[option, path]` pairs of the files read; undefined paths are skipped.
+ * @throws InputError (exit 2), e.g. `--report s.json names the --scenario file: writing it would destroy the input`.
+ */
+export function assertNotInputs(outputs: readonly (readonly [option: string, path: string | undefined])[], inputs: readonly (readonly [option: string, path: string | undefined])[]): void {
+  for (const [option, path] of outputs) {
+    if (path === undefined) continue;
+    const input = inputs.find(([, other]) => other !== undefined && sameFile(path, other));
+    if (input !== undefined) throw new InputError(`${option} ${path} names the ${input[0]} file: writing it would destroy the input`);
+  }
+}
+
+/** Whether `a` and `b` name one file: the same absolute path, or (both existing) the same device and inode. */
+function sameFile(a: string, b: string): boolean {
+  if (resolve(a) === resolve(b)) return true;
+  try {
+    const [x, y] = [statSync(a), statSync(b)];
+    return x.dev === y.dev && x.ino === y.ino;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Locks the given output paths for as long as a command writes them, so that two campaigns
+ * started on one `--report` (one would silently replace the other's report) are told apart: the
+ * second is refused before any round. A lock is the file `PATH.catsim-lock` beside the output,
+ * created exclusively and holding the process id; a lock whose process is gone (a crash, a
+ * SIGKILL) is taken over. A device (`/dev/null`) is not locked. Call after {@link assertWritable}
+ * (its directory is writable).
+ * @param outputs `[option, path]` pairs; undefined paths are skipped.
+ * @returns the function that removes the locks this process holds.
+ * @throws InputError (exit 2) naming the option, the path and the other process.
+ */
+export function lockOutputs(outputs: readonly (readonly [option: string, path: string | undefined])[]): () => void {
+  const held: string[] = [];
+  const release = (): void => {
+    for (const lock of held) {
+      try {
+        if (readFileSync(lock, 'utf8').trim() === String(process.pid)) unlinkSync(lock);
+      } catch {
+        // Gone already: nothing to release.
+      }
+    }
+  };
+  try {
+    for (const [option, path] of outputs) {
+      // A device (`/dev/null`) is written in place by every writer: nothing to lose, nothing to lock.
+      if (path === undefined || existingTarget(path).kind === 'device') continue;
+      const lock = `${resolve(path)}.catsim-lock`;
+      takeLock(lock, option, path);
+      held.push(lock);
+    }
+  } catch (error) {
+    release();
+    throw error;
+  }
+  return release;
+}
+
+/** Creates `lock` holding this process id, or takes it over from a process that is gone. */
+function takeLock(lock: string, option: string, path: string): void {
+  try {
+    writeFileSync(lock, `${process.pid}\n`, { flag: 'wx' });
+    return;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new InputError(`${option} ${path}: cannot lock it (${errorCode(error)})`);
+  }
+  const holder = Number.parseInt(readFileSync(lock, 'utf8'), 10);
+  if (Number.isSafeInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) {
+    throw new InputError(`${option} ${path} is being written by another catsim (process ${holder}): a second campaign on the same file would replace its report; wait for it, or choose another path (lock: ${lock})`);
+  }
+  writeFileSync(lock, `${process.pid}\n`);
+}
+
+/** Whether a process with this id exists (EPERM: it exists, owned by someone else). */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

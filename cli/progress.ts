@@ -79,6 +79,25 @@ export function lineReporter(total: number, write: (line: string) => void, now: 
   };
 }
 
+/**
+ * Throttled stage lines for commands that run many campaigns one after another (`catsim prove`):
+ * `say(text)` writes `progress: TEXT, 2m10s elapsed` at the first call at least `intervalMs`
+ * after the start or the previous line, and nothing otherwise. Like {@link lineReporter} it arms
+ * no timer: the caller calls it between rounds. `now` is the real clock in ms.
+ */
+export function stageReporter(write: (line: string) => void, now: () => number, intervalMs = LINE_INTERVAL_MS): { say(text: string): void } {
+  const started = now();
+  let last = started;
+  return {
+    say: (text) => {
+      const at = now();
+      if (at - last < intervalMs) return;
+      last = at;
+      write(`progress: ${text}, ${formatDuration((at - started) / 1000)} elapsed\n`);
+    },
+  };
+}
+
 /** One progress line for `done` of `total` rounds, `failing` of them failed, after `elapsedS` seconds. */
 export function progressLine(done: number, total: number, failing: number, elapsedS: number): string {
   const rate = elapsedS > 0 ? done / elapsedS : 0;

@@ -15,7 +15,7 @@
  */
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { CoreFactory, SimConnection } from './cores/adapter.ts';
-import { captureUnhandledRejections, errorText, type CoreFailure } from './cores/guard.ts';
+import { captureUncaughtExceptions, captureUnhandledRejections, errorText, type CoreFailure } from './cores/guard.ts';
 import { HostProcess, isHostDown } from './host/host-process.ts';
 import type { RollbackTriggerPlan, RoundPlan, ServerPlan } from './plan/types.ts';
 import { createStreams, type Rng, type Streams } from './random.ts';
@@ -67,7 +67,9 @@ interface RoundContext {
  *   the core API, a disclosure included, is the core's failure instead: `core_failed`, guard.ts.)
  */
 export async function runRound(plan: RoundPlan, core: CoreFactory, coreName: string, observer?: RoundObserver): Promise<RoundRun> {
-  const world = new World({ eventBudget: plan.eventBudget });
+  // A throw from the core's own setTimeout/setInterval callback is its failure, as one from
+  // env.scheduler.after is (guard.ts); a dead boot's code still unwinding (F18) is not.
+  const world = new World({ eventBudget: plan.eventBudget, timerFailure: (error) => isHostDown(error) || recordCoreFailure(recorder, { during: 'scheduled', reason: 'THREW', error: errorText(error) }) });
   const recorder = new TraceRecorder(() => world.now());
   const streams = createStreams(plan.roundSeed);
   const policy = new SimPolicyService(plan.policy, world, recorder, streams.stream('run/policy'), plan.bounds.tHealMs, plan.nominalLatencyMs);
@@ -101,10 +103,13 @@ export async function runRound(plan: RoundPlan, core: CoreFactory, coreName: str
   // A rejection the core leaves unhandled is its failure, recorded where it happens (guard.ts).
   // A dead boot's code still unwinding (F18) is not a failure of the core: in a real crash it would not run.
   const restore = captureUnhandledRejections((reason) => isHostDown(reason) || recordCoreFailure(recorder, { during: 'unhandledRejection', reason: 'UNHANDLED_REJECTION', error: errorText(reason) }));
+  // So is a throw from a callback it queued with queueMicrotask (Node reports it as uncaught).
+  const restoreExceptions = captureUncaughtExceptions((error) => isHostDown(error) || recordCoreFailure(recorder, { during: 'scheduled', reason: 'THREW', error: errorText(error) }));
   let result;
   try {
     result = await world.run(plan.bounds.tEndMs, () => startRound(context, servers));
   } finally {
+    restoreExceptions();
     restore();
   }
   adapter.stop();

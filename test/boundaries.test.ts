@@ -39,6 +39,8 @@ const AMBIENT_ALLOWED: Record<string, string> = {
   'sim/runtime/world.ts': 'the real setImmediate, saved before the virtual globals go in',
   // Wall time of a whole campaign for the rounds/s figure; never read inside a round.
   'sim/campaign/campaign.ts': 'performance.now for throughput only',
+  // The per-round time limit of worker threads (issue 35 item 3): a watchdog on the main thread, where no round runs.
+  'sim/campaign/worker-pool.ts': 'setInterval and performance.now for the per-round time limit of worker threads',
 };
 
 /** Where `specifier` (in `file`, repo-relative) lands, repo-relative, or null for a package or builtin. */

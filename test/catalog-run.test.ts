@@ -68,7 +68,7 @@ describe('run and replay --catalog on the command line', () => {
     };
     for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
     const cases: [string, string][] = [
-      ['not-json.json', 'not valid JSON'],
+      ['not-json.json', 'not valid JSON (line 1, column 33)'],
       ['wrong-schema.json', '/schema must be "catsim.catalog.v1"'],
       ['tools-not-objects.json', '/pages/0/tools/1 must be object'],
       ['missing.json', 'no such file'],

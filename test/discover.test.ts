@@ -36,8 +36,9 @@ describe('catsim discover against a real MCP server over stdio', () => {
     const node = process.execPath;
     const cases: [string, string][] = [
       ['no-such-command-catsim', 'catsim: cannot start server: command "no-such-command-catsim" not found'],
-      [`${node} -e "process.exit(3)"`, `catsim: server "${node}" exited before answering`],
-      [`${node} -e "setInterval(() => console.log('garbage'), 50)"`, `catsim: server "${node}" did not answer initialize within 2000 ms`],
+      // Named by the whole command line, as after initialize (issue 35 item 10), not by its first word.
+      [`${node} -e "process.exit(3)"`, `catsim: server "${node} -e "process.exit(3)"" exited before answering`],
+      [`${node} -e "setInterval(() => console.log('garbage'), 50)"`, `catsim: server "${node} -e "setInterval(() => console.log('garbage'), 50)"" did not answer initialize within 2000 ms`],
     ];
     for (const [command, message] of cases) {
       const { code, stdout, stderr } = await catsim(['discover', '--timeout', '2000', '--stdio', command]);
@@ -84,7 +85,7 @@ describe('catsim discover: initialize refused, page cap, oversized tools', () =>
 
   it('a server answering initialize with error -32001 is said to have refused it, not to have timed out', async () => {
     const { code, stderr } = await runMain(['discover', '--timeout', '10000', '--stdio', server('init-error')]);
-    expect(stderr).toBe(`catsim: server "${process.execPath}" answered initialize with error -32001: initialize refused\n`);
+    expect(stderr).toBe(`catsim: server "${server('init-error')}" answered initialize with error -32001: initialize refused\n`);
     expect(code).toBe(2);
   });
 

@@ -15,7 +15,7 @@ describe('no result claims more than was done', () => {
 
   it('a scenario whose rounds have no server is refused when it is loaded (exit 2, one line)', async () => {
     writeFileSync(join(dir, 'empty.json'), JSON.stringify({ ...scenario, servers: { min: 0, max: 0 } }));
-    expect(await runMain(['run', '--rounds', '1', '--scenario', join(dir, 'empty.json')])).toEqual({ code: 2, stdout: '', stderr: `catsim: ${join(dir, 'empty.json')}: "servers.min" must be an integer from 1 to 2147483647, got 0\n` });
+    expect(await runMain(['run', '--rounds', '1', '--scenario', join(dir, 'empty.json')])).toEqual({ code: 2, stdout: '', stderr: `catsim: ${join(dir, 'empty.json')}: "servers.min" must be an integer from 1 to 64, got 0\n` });
   });
 
   it('replay --plan refuses --seed, --round, --scenario and --catalog, which it would ignore', async () => {

@@ -90,3 +90,26 @@ describe('catsim run progress', () => {
     }
   });
 });
+
+// Issue 35 item 7: `catsim prove` printed nothing for 14 minutes without a terminal. Its stage
+// lines follow run's rule: at most one every 10 s of the real clock, written between rounds.
+describe('stage lines of catsim prove', () => {
+  it('writes a line at the first call 10 s after the start or the last line, naming the stage', async () => {
+    const { stageReporter } = await import('../cli/progress.ts');
+    const lines: string[] = [];
+    let now = 1_000;
+    const stages = stageReporter((line) => lines.push(line), () => now);
+    now = 10_999;
+    stages.say('mutant a, 10 of at most 1000 rounds');
+    now = 11_000;
+    stages.say('mutant a, 20 of at most 1000 rounds');
+    now = 20_999;
+    stages.say('mutant b, 5 of at most 1000 rounds');
+    now = 131_000;
+    stages.say('reference beside the peers, 7 of 200 rounds');
+    expect(lines).toEqual([
+      'progress: mutant a, 20 of at most 1000 rounds, 10s elapsed\n',
+      'progress: reference beside the peers, 7 of 200 rounds, 2m10s elapsed\n',
+    ]);
+  });
+});

@@ -91,7 +91,7 @@ describe('run --shard, merge, --junit', () => {
       [[...RUN, '--shard', '1/6', '--report', at('x.json')], 'catsim: --shard 1/6: 5 rounds cannot make 6 shards (some would be empty); use at most 5\n'],
       [['merge', dir], `catsim: ${dir}: is a directory, not a file\n`],
       [['merge', at('nope.json')], `catsim: ${at('nope.json')}: no such file\n`],
-      [['merge', at('s1.json'), at('whole.xml')], `catsim: ${at('whole.xml')}: not valid JSON\n`],
+      [['merge', at('s1.json'), at('whole.xml')], `catsim: ${at('whole.xml')}: not valid JSON (line 1, column 1)\n`],
     ];
     for (const [args, stderr] of cases) {
       const result = await runMain(args);

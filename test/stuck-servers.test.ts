@@ -66,7 +66,7 @@ describe('a stdio server that never answers initialize is ended, and catsim exit
   it('discover: a server that reads stdin, never answers and ignores SIGTERM', async () => {
     const file = pidFile('mute');
     const { code, stdout, stderr } = await catsim(['discover', '--timeout', '1000', '--stdio', `${node} ${RAW} mute --ignore-term --pid-file ${file}`]);
-    expect(stderr).toBe(`catsim: server "${node}" did not answer initialize within 1000 ms ${NOT_MCP}\n`);
+    expect(stderr).toBe(`catsim: server "${node} ${RAW} mute --ignore-term --pid-file ${file}" did not answer initialize within 1000 ms ${NOT_MCP}\n`);
     expect(stdout).toBe('');
     expect(code).toBe(2);
     expect(isGone(pidOf(file) as number)).toBe(true);
@@ -75,7 +75,7 @@ describe('a stdio server that never answers initialize is ended, and catsim exit
   it('capture: the same server started through a shell, whose grandchild holds the pipes', async () => {
     const file = pidFile('mute-sh');
     const { code, stderr } = await catsim(['capture', '--timeout', '1000', '--stdio', `sh -c '${node} ${RAW} mute --ignore-term --pid-file ${file}; true'`]);
-    expect(stderr).toBe(`catsim: server "sh" did not answer initialize within 1000 ms ${NOT_MCP}\n`);
+    expect(stderr).toBe(`catsim: server "sh -c '${node} ${RAW} mute --ignore-term --pid-file ${file}; true'" did not answer initialize within 1000 ms ${NOT_MCP}\n`);
     expect(code).toBe(2);
     expect(isGone(pidOf(file) as number)).toBe(true);
   });
@@ -83,7 +83,7 @@ describe('a stdio server that never answers initialize is ended, and catsim exit
   it('discover: a server that writes garbage on stdout every 50 ms and ignores SIGTERM, through a shell', async () => {
     const file = pidFile('babble');
     const { code, stderr } = await catsim(['discover', '--timeout', '1000', '--stdio', `sh -c '${node} ${RAW} babble --ignore-term --pid-file ${file}; true'`]);
-    expect(stderr).toBe(`catsim: server "sh" did not answer initialize within 1000 ms ${NOT_MCP}\n`);
+    expect(stderr).toBe(`catsim: server "sh -c '${node} ${RAW} babble --ignore-term --pid-file ${file}; true'" did not answer initialize within 1000 ms ${NOT_MCP}\n`);
     expect(code).toBe(2);
     expect(isGone(pidOf(file) as number)).toBe(true);
   });

@@ -12,11 +12,13 @@ import { notJudgedLines } from '../format/not-judged-lines.ts';
 /**
  * Checks one trace file and prints the verdict; exit 0 clean, 1 violations or an undecided round.
  * Blank lines after the last event are ignored.
- * @throws InputError (exit 2, one line starting with `path`) when the file is missing, a
+ * @throws InputError (exit 2) for `-` (standard input is not read: said by name); one line
+ *   starting with `path` when the file is missing, a
  *   directory or unreadable, is empty, is not a well-formed trace, or is incomplete (no
  *   `round_end`, or events after it).
  */
 export function checkCommand(path: string, notJudged: readonly Capability[] = []): number {
+  if (path === '-') throw new InputError('check -: reading a trace from standard input is not supported; save it to a file and give its path');
   const text = readInputText(path, (message) => new InputError(message));
   let trace;
   try {
@@ -31,7 +33,7 @@ export function checkCommand(path: string, notJudged: readonly Capability[] = []
   const lines = [
     `catsim check ${path}`,
     `round ${trace.header.round} of seed ${trace.header.seed}, scenario ${trace.header.scenario}, core ${trace.header.core}, ${trace.events.length} events`,
-    `checked: ${INVARIANT_IDS.map((id) => `${id} ${verdict.checked[id] ?? 0}`).join('  ')}`,
+    `items checked per invariant: ${INVARIANT_IDS.map((id) => `${id} ${verdict.checked[id] ?? 0}`).join('  ')}`,
     ...verdict.violations.map((v) => `VIOLATION ${v.invariant} ${v.code} at seq ${v.seq ?? '-'}: ${v.evidence}`),
     ...unjudged.lines,
     undecided ? 'verdict: UNDECIDED (the round exhausted its event budget)' : verdict.violations.length > 0 ? `verdict: ${verdict.violations.length} violations` : unjudged.unaccepted ? 'verdict: NOT JUDGED (see above)' : 'verdict: clean',

@@ -28,7 +28,7 @@ import { explanationOf, NO_EXPLANATION, PEER_LIBRARIES } from '../../sim/peers/e
 import { shrinkPlan } from '../../sim/shrink/shrink.ts';
 import { EXIT } from '../errors.ts';
 import { coveredText, replayCommand, shellWord } from '../format/summary.ts';
-import { assertShrunkWritable, saveShrunk } from './shrink.ts';
+import { assertShrunkWritable, coreSlug, saveShrunk } from './shrink.ts';
 
 /** Arguments of `catsim prove --peers`. */
 export interface PeersArgs {
@@ -174,7 +174,7 @@ function explanationWords(core: string, invariant: string): string {
  * round's own line) and why it could not be shrunk or saved.
  */
 async function shrunkLine(core: string, invariant: string, round: number, args: PeersArgs, scenario: Scenario, replay: string): Promise<string> {
-  const prefix = join(args.outDir ?? '.', `catsim-shrunk-${args.seed}-${round}-${core.replace(/[^\w.-]+/g, '_').replace(/^[._]+/, '')}-${invariant}`);
+  const prefix = join(args.outDir ?? '.', `catsim-shrunk-${args.seed}-${round}-${coreSlug(core)}-${invariant}`);
   assertShrunkWritable(prefix, '--out');
   try {
     const result = await shrinkPlan(generatePlan(args.seed, round, scenario), resolveCore(core), core, { invariant, attemptsMax: args.attemptsMax });

@@ -19,6 +19,7 @@ import { peerNames } from './peers.ts';
 import { loadScenario, type Scenario } from '../../sim/plan/scenario.ts';
 import { coveredText, violationCounts } from '../format/summary.ts';
 import { EXIT } from '../errors.ts';
+import { stageReporter } from '../progress.ts';
 import { campaignWorkers } from '../work-size.ts';
 import { percentile } from '../../oracle/percentile.ts';
 import type { Violation } from '../../oracle/violation.ts';
@@ -33,7 +34,15 @@ export interface ProveArgs {
   workers?: number;
   /** More cores (names or core modules) for the side-by-side part, after the peers. */
   cores?: string[];
+  /**
+   * Progress on stderr (false with `--quiet` or `--no-progress`): a line at most every 10 s
+   * naming the mutant or core being run (cli/progress.ts `stageReporter`). Default true.
+   */
+  progress?: boolean;
 }
+
+/** Where prove stands, for its progress lines: called between rounds with a sentence. */
+type Say = (text: string) => void;
 
 /** How one mutant fared. */
 export interface MutantResult {
@@ -58,11 +67,14 @@ function violationName(violation: Violation): string {
   return `${violation.invariant} ${violation.code}`;
 }
 
-async function firstDetection(mutant: Mutant, args: ProveArgs, scenario: Scenario, workers: number): Promise<MutantResult> {
+async function firstDetection(mutant: Mutant, args: ProveArgs, scenario: Scenario, workers: number, say: Say): Promise<MutantResult> {
   const result: MutantResult = { name: mutant.name, caught: false, rounds: args.cap, firstRound: null, caughtBy: null, caughtFirstByOther: null, expected: mutant.expectedCatchers };
   for (let from = 0; from < args.cap; from += args.chunk) {
     const rounds = Math.min(args.chunk, args.cap - from);
-    const report = await runCampaign({ seed: args.seed, scenario, core: `mutant:${mutant.name}`, firstRound: from, rounds, workers, determinismEvery: 0 });
+    const report = await runCampaign({
+      seed: args.seed, scenario, core: `mutant:${mutant.name}`, firstRound: from, rounds, workers, determinismEvery: 0,
+      onProgress: (done) => say(`mutant ${mutant.name}, ${from + done} of at most ${args.cap} rounds`),
+    });
     for (const failing of report.failingRounds) {
       const first = failing.violations[0];
       if (first === undefined) continue;
@@ -121,18 +133,21 @@ export async function proveCommand(args: ProveArgs): Promise<number> {
   out.push(`  ${'mutant'.padEnd(26)} ${'caught'.padEnd(7)} ${'rounds to first detection'.padEnd(26)} caught by`);
   process.stdout.write(`${out.join('\n')}\n`);
   const results: MutantResult[] = [];
-  for (const mutant of MUTANTS) {
+  const stages = stageReporter((line) => process.stderr.write(line), () => performance.now()); // real-clock: progress only, read between rounds
+  const say: Say = args.progress === false ? () => undefined : (text) => stages.say(text);
+  for (const [index, mutant] of MUTANTS.entries()) {
     // A mutant whose defence only a fault outside the given scenario exercises (F18) runs on its own scenario.
     const own = mutant.scenario === undefined || mutant.scenario === scenario.name ? scenario : loadScenario(mutant.scenario);
-    const result = await firstDetection(mutant, args, own, workers);
+    const result = await firstDetection(mutant, args, own, workers, (text) => say(`${text} (mutant ${index + 1} of ${MUTANTS.length})`));
     results.push(result);
     process.stdout.write(`${mutantLine(result, args.cap)}${own === scenario ? '' : `   (on scenario ${own.name})`}\n`);
   }
   const lines = [detectionSummary(results, MEDIAN_ROUNDS_GOAL), '', `peers and the reference core on the same ${args.peerRounds} rounds:`];
-  const reference = await runCampaign({ seed: args.seed, scenario, core: 'reference', firstRound: 0, rounds: args.peerRounds, workers, determinismEvery: 0 });
+  const besides = (core: string) => (done: number): void => say(`${core} beside the peers, ${done} of ${args.peerRounds} rounds`);
+  const reference = await runCampaign({ seed: args.seed, scenario, core: 'reference', firstRound: 0, rounds: args.peerRounds, workers, determinismEvery: 0, onProgress: besides('reference') });
   lines.push(violationLine('reference', reference));
   for (const core of [...peerNames(), ...(args.cores ?? [])]) {
-    const report = await runCampaign({ seed: args.seed, scenario, core, firstRound: 0, rounds: args.peerRounds, workers, determinismEvery: 0 });
+    const report = await runCampaign({ seed: args.seed, scenario, core, firstRound: 0, rounds: args.peerRounds, workers, determinismEvery: 0, onProgress: besides(core) });
     lines.push(violationLine(core, report));
   }
   const missed = results.filter((result) => !result.caught);

@@ -15,7 +15,8 @@ import { unjudgedIn, type Capability } from '../../oracle/not-judged.ts';
 import { EXIT, InputError } from '../errors.ts';
 import { notJudgedLines } from '../format/not-judged-lines.ts';
 import { formatTimeline } from '../format/timeline.ts';
-import { assertWritable, exitAfterWrites, writeOutput } from '../output.ts';
+import { inputFiles } from '../input-files.ts';
+import { assertNotInputs, assertWritable, exitAfterWrites, writeOutput } from '../output.ts';
 
 /** Arguments of `catsim replay`. */
 export interface ReplayArgs {
@@ -45,13 +46,14 @@ export interface ReplayArgs {
  * file, the core, and the trace path.
  * @throws ScenarioError (a bad scenario or catalog file), InputError (a bad plan file, a plan file
  *   with `--seed`, `--round`, `--scenario` or `--catalog`, or a trace path that cannot be
- *   written), UnknownCoreError: exit 2.
+ *   written or names an input file, such as the `--plan` file), UnknownCoreError: exit 2.
  */
 export async function replayCommand(args: ReplayArgs): Promise<number> {
   const { plan, label, accepted } = args.plan === undefined ? fromSeed(args) : fromPlanFile(args.plan, args);
   const core = await loadCore(args.core);
   const tracePath = args.trace ?? `catsim-trace-${plan.seed}-${plan.round}${args.plan === undefined ? '' : '-plan'}.jsonl`;
   assertWritable(tracePath, '--trace');
+  assertNotInputs([['--trace', tracePath]], inputFiles({ ...args, scenario: args.plan === undefined ? args.scenario ?? 'default' : undefined }));
   const { summary, run } = await checkPlan(plan, core, args.core);
   const written = writeOutput({ path: tracePath, what: 'trace', stem: `catsim-trace-${plan.seed}-${plan.round}`, extension: '.jsonl' }, traceText(run.header, run.events));
   const out: string[] = [

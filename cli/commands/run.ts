@@ -4,6 +4,7 @@
  * the rounds finished, with the `--from` that resumes it.
  */
 import { availableParallelism } from 'node:os';
+import { isAbandonCode } from '../../sim/campaign/abandoned-round.ts';
 import { runCampaign } from '../../sim/campaign/campaign.ts';
 import { exitCodeOf, shardBlock } from '../../sim/campaign/report.ts';
 import { loadCore } from '../../sim/campaign/cores.ts';
@@ -13,14 +14,15 @@ import type { Capability } from '../../oracle/not-judged.ts';
 import { InputError } from '../errors.ts';
 import { junitXml } from '../format/junit.ts';
 import { formatSummary } from '../format/summary.ts';
-import { assertDistinct, assertWritable, exitAfterWrites, writeOutput } from '../output.ts';
+import { inputFiles } from '../input-files.ts';
+import { assertDistinct, assertNotInputs, assertWritable, exitAfterWrites, lockOutputs, writeOutput } from '../output.ts';
 import { progressMode, progressReporter } from '../progress.ts';
 import { campaignWorkers, checkShardSize } from '../work-size.ts';
 import { generatePlan } from '../../sim/plan/generate.ts';
 import type { Scenario } from '../../sim/plan/scenario.ts';
 import type { PoolTool } from '../../sim/plan/tool-pool.ts';
 import { shrinkPlan } from '../../sim/shrink/shrink.ts';
-import { describeShrink, saveShrunk } from './shrink.ts';
+import { defaultShrunkPrefix, describeShrink, saveShrunk } from './shrink.ts';
 
 
 /** Arguments of `catsim run`. */
@@ -37,6 +39,8 @@ export interface RunArgs {
   /** Show progress on stderr (false with `--quiet` or `--no-progress`): see cli/progress.ts. */
   progress: boolean;
   determinismEvery: number;
+  /** Real ms a round may run in a worker thread (`--round-timeout`, in seconds); default sim/campaign/campaign.ts `ROUND_TIMEOUT_MS_DEFAULT`. */
+  roundTimeoutMs?: number;
   /** Shrink the first failing round after the campaign (default true). */
   shrink: boolean;
   /** Run only this shard of the campaign (`--shard i/n`); needs `report`, which `catsim merge` reads. */
@@ -52,10 +56,12 @@ export interface RunArgs {
  * `exitCodeOf`), or 2 when `--report` or `--junit` could not be written at the end (the summary
  * is printed, and the file is written to a fallback path named on stderr).
  * @throws ScenarioError (a bad scenario or catalog file), UnknownCoreError, InputError (an
- * unwritable `--report` or `--junit` path, `--shard` without `--report`, or a shard that would
- * be empty, found before any round runs): exit 2.
+ * unwritable `--report` or `--junit` path, one that names an input file (the scenario, the
+ * catalog or the core module), `--shard` without `--report`, or a shard that would be empty,
+ * found before any round runs): exit 2.
  */
 export async function runCommand(args: RunArgs): Promise<number> {
+  assertNotInputs([['--report', args.report], ['--junit', args.junit]], inputFiles(args));
   const scenario = loadScenario(args.scenario);
   const catalog = args.catalog === undefined ? undefined : loadCatalog(args.catalog);
   await loadCore(args.core);
@@ -66,18 +72,22 @@ export async function runCommand(args: RunArgs): Promise<number> {
   if (args.shard !== undefined) checkShardSize(args.shard, args.rounds);
   const rounds = args.shard === undefined ? args.rounds : shardBlock(args.from, args.rounds, args.shard.index, args.shard.count).rounds;
   const workers = args.workers === undefined ? Math.min(availableParallelism(), Math.max(1, Math.ceil(rounds / 25))) : campaignWorkers(args.workers, rounds);
+  // A second campaign on the same --report or --junit is refused now, not lost at the end.
+  const unlock = lockOutputs([['--report', args.report], ['--junit', args.junit]]);
   const abort = new AbortController();
-  // Ctrl-C, or SIGTERM from a CI timeout or `docker stop`: stop between rounds and still print
-  // the summary and write the report of the rounds finished (exit 1, INTERRUPTED).
+  // Ctrl-C, SIGTERM from a CI timeout or `docker stop`, or SIGHUP (the terminal or ssh session
+  // closed): stop between rounds and still print the summary and write the report of the
+  // rounds finished (exit 1, INTERRUPTED).
   const onSignal = (): void => abort.abort();
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
+  process.once('SIGHUP', onSignal);
   const mode = progressMode({ enabled: args.progress, terminal: process.stderr.isTTY === true, workers });
   const progress = progressReporter(mode, rounds, process.stderr, () => performance.now()); // real-clock: progress only, read between rounds
   try {
     const report = await runCampaign({
       seed: args.seed, scenario, scenarioPath: isScenarioPath(args.scenario) ? args.scenario : undefined, catalog, core: args.core, firstRound: args.from, rounds: args.rounds, shard: args.shard, workers,
-      determinismEvery: args.determinismEvery, signal: abort.signal, notJudged: args.notJudged,
+      determinismEvery: args.determinismEvery, roundTimeoutMs: args.roundTimeoutMs, signal: abort.signal, notJudged: args.notJudged,
       onProgress: (done, failing) => progress.update(done, failing),
     });
     progress.stop();
@@ -85,13 +95,16 @@ export async function runCommand(args: RunArgs): Promise<number> {
     const tag = args.shard === undefined ? args.seed : `${args.seed}-shard-${args.shard.index}-of-${args.shard.count}`;
     const reportWritten = args.report === undefined || writeOutput({ path: args.report, what: 'report', stem: `catsim-report-${tag}`, extension: '.json' }, `${JSON.stringify(report, null, 2)}\n`);
     const junitWritten = args.junit === undefined || writeOutput({ path: args.junit, what: 'JUnit XML', stem: `catsim-junit-${tag}`, extension: '.xml' }, junitXml(report));
-    const first = report.failingRounds.find((round) => round.violations.length > 0);
+    // A round abandoned in its worker (stuck, or out of memory) would hang or kill this thread: not shrunk.
+    const first = report.failingRounds.find((round) => round.violations.some((violation) => !isAbandonCode(violation.code)));
     if (args.shrink && first !== undefined && !abort.signal.aborted) await shrinkFirstFailure(args, scenario, catalog?.pool, first.round);
     return exitAfterWrites(exitCodeOf(report), reportWritten && junitWritten);
   } finally {
     progress.stop();
+    unlock();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    process.off('SIGHUP', onSignal);
   }
 }
 
@@ -107,6 +120,6 @@ const RUN_SHRINK_ATTEMPTS = 150;
 async function shrinkFirstFailure(args: RunArgs, scenario: Scenario, pool: readonly PoolTool[] | undefined, round: number): Promise<void> {
   process.stdout.write(`shrinking round ${round} (use --no-shrink to skip)...\n`);
   const result = await shrinkPlan(generatePlan(args.seed, round, scenario, pool), await loadCore(args.core), args.core, { attemptsMax: RUN_SHRINK_ATTEMPTS });
-  const { files } = saveShrunk(result, `catsim-shrunk-${args.seed}-${round}`);
+  const { files } = saveShrunk(result, defaultShrunkPrefix(args.seed, round, args.core));
   process.stdout.write(`${describeShrink(result, files, RUN_SHRINK_ATTEMPTS).join('\n')}\n`);
 }

@@ -14,7 +14,8 @@ import { EXIT, InputError } from '../errors.ts';
 import { sequenceDiagram } from '../format/mermaid.ts';
 import { shellWord } from '../format/summary.ts';
 import { formatTimeline } from '../format/timeline.ts';
-import { assertWritable, exitAfterWrites, writeOutputTo } from '../output.ts';
+import { inputFiles } from '../input-files.ts';
+import { assertNotInputs, assertWritable, exitAfterWrites, writeOutputTo } from '../output.ts';
 
 /** Arguments of `catsim shrink`. */
 export interface ShrinkArgs {
@@ -23,7 +24,7 @@ export interface ShrinkArgs {
   scenario: string;
   catalog?: string;
   core: string;
-  /** Where to write `<prefix>.plan.json` and `<prefix>.mmd`; default `catsim-shrunk-SEED-ROUND`. */
+  /** Where to write `<prefix>.plan.json` and `<prefix>.mmd`; default `catsim-shrunk-SEED-ROUND-CORE` ({@link defaultShrunkPrefix}). */
   out?: string;
   /** Most rounds the shrinker may run, at least 1 (`--attempts 0` is refused: it could shrink nothing). */
   attemptsMax: number;
@@ -34,6 +35,24 @@ export interface ShrinkArgs {
 export interface ShrunkFiles {
   planPath: string | null;
   diagramPath: string | null;
+}
+
+/**
+ * A `--core` value as a part of a file name: runs of characters outside `[A-Za-z0-9_.-]` become
+ * `_`, and leading dots and underscores are dropped, e.g. `mutant:first-page-only` ->
+ * `mutant_first-page-only`, `./my-core.ts` -> `my-core.ts`.
+ */
+export function coreSlug(core: string): string {
+  return core.replace(/[^\w.-]+/g, '_').replace(/^[._]+/, '');
+}
+
+/**
+ * The default prefix of a shrunk round's files, `catsim-shrunk-SEED-ROUND-CORE` ({@link coreSlug}):
+ * the core is part of it, so that shrinking the same round on another core (a mutant, a peer)
+ * does not overwrite the first one's plan.
+ */
+export function defaultShrunkPrefix(seed: string, round: number, core: string): string {
+  return `catsim-shrunk-${seed}-${round}-${coreSlug(core)}`;
 }
 
 /** The files {@link saveShrunk} writes for `prefix`: `<prefix>.plan.json` and `<prefix>.mmd`. */
@@ -74,9 +93,10 @@ export function describeShrink(result: ShrinkResult, files: ShrunkFiles, attempt
   const first = result.violations[0];
   const rounds = `${result.attempts} round${result.attempts === 1 ? '' : 's'}`;
   const budgetOut = result.attempts >= attemptsMax;
+  const stopped = result.interrupted ? `interrupted after ${rounds}` : `stopped at --attempts ${attemptsMax}`;
   const headline = result.steps.length === 0
-    ? `not shrunk: ${budgetOut ? `no reduction tried in the ${rounds} allowed (--attempts ${attemptsMax}) kept` : 'no single reduction keeps'} ${result.invariant} failing; the plan is the round's own (size ${result.sizeBefore})`
-    : `shrunk to ${budgetOut ? `a smaller plan (stopped at --attempts ${attemptsMax}: maybe not the smallest)` : 'the smallest plan'} that still breaks ${result.invariant}: size ${result.sizeBefore} -> ${result.sizeAfter} in ${rounds}`;
+    ? `not shrunk: ${result.interrupted ? `interrupted after ${rounds}, before a reduction kept` : budgetOut ? `no reduction tried in the ${rounds} allowed (--attempts ${attemptsMax}) kept` : 'no single reduction keeps'} ${result.invariant} failing; the plan is the round's own (size ${result.sizeBefore})`
+    : `shrunk to ${budgetOut || result.interrupted ? `a smaller plan (${stopped}: maybe not the smallest)` : 'the smallest plan'} that still breaks ${result.invariant}: size ${result.sizeBefore} -> ${result.sizeAfter} in ${rounds}`;
   const coreFlag = result.run.header.core === 'reference' ? '' : ` --core ${shellWord(result.run.header.core)}`;
   return [
     headline,
@@ -90,23 +110,32 @@ export function describeShrink(result: ShrinkResult, files: ShrunkFiles, attempt
 /**
  * Shrinks one failing round. Exit 1 (it fails), or 2 when a file could not be written where
  * asked (it is then in a fallback file, named on stderr).
- * @throws InputError (exit 2) when the output files cannot be written (checked before anything
- *   runs), or when the round does not fail at all.
+ * @throws InputError (exit 2) when the output files cannot be written or name an input file
+ *   (checked before anything runs), or when the round does not fail at all.
  */
 export async function shrinkCommand(args: ShrinkArgs): Promise<number> {
-  const prefix = args.out ?? `catsim-shrunk-${args.seed}-${args.round}`;
+  const prefix = args.out ?? defaultShrunkPrefix(args.seed, args.round, args.core);
   // The default prefix is what --out would say, so a problem with it is named as --out too.
   assertShrunkWritable(prefix, '--out');
+  const { planPath, diagramPath } = shrunkFiles(prefix);
+  assertNotInputs([['--out', planPath], ['--out', diagramPath]], inputFiles(args));
   const scenario = loadScenario(args.scenario);
   const catalog = args.catalog === undefined ? undefined : loadCatalog(args.catalog);
   const core = await loadCore(args.core);
   const plan: RoundPlan = generatePlan(args.seed, args.round, scenario, catalog?.pool);
   let result: ShrinkResult;
+  // Ctrl-C, SIGTERM or SIGHUP: stop between rounds and write the smallest plan found so far.
+  const abort = new AbortController();
+  const onSignal = (): void => abort.abort();
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  for (const name of signals) process.once(name, onSignal);
   try {
-    result = await shrinkPlan(plan, core, args.core, { attemptsMax: args.attemptsMax });
+    result = await shrinkPlan(plan, core, args.core, { attemptsMax: args.attemptsMax, signal: abort.signal });
   } catch (error) {
     if (error instanceof Error && error.message.startsWith('the plan does not break')) throw new InputError(`round ${args.round} of seed ${args.seed} passes on ${args.core}: nothing to shrink`);
     throw error;
+  } finally {
+    for (const name of signals) process.off(name, onSignal);
   }
   const { files, asked } = saveShrunk(result, prefix);
   const out = [`catsim shrink  seed=${args.seed}  round=${args.round}  core=${args.core}`, ...describeShrink(result, files, args.attemptsMax)];

@@ -11,7 +11,7 @@ import { FAULT_IDS } from '../../sim/faults/index.ts';
 const FAILING_ROUNDS_SHOWN = 20;
 
 /**
- * The summary text, one fact per line. `workers` is only shown (the worker threads of this run,
+ * The summary text, one fact per line, the verdict line second and again last. `workers` is only shown (the worker threads of this run,
  * or a phrase such as `3 shards merged`).
  */
 export function formatSummary(report: CampaignReport, workers: number | string): string {
@@ -43,6 +43,9 @@ export function formatSummary(report: CampaignReport, workers: number | string):
     lines.push(`NON-DETERMINISM in round ${mismatch.round}: the replay parts from the first run at event seq ${mismatch.firstDifferingSeq ?? '(header)'}`);
   }
   lines.push(...failingLines(report));
+  // The verdict again as the last line: a CI log shows its last lines, and the statistics and
+  // failing rounds above would push the first one out of view.
+  lines.push(lines.find((line) => line.startsWith('verdict: ')) as string);
   return `${lines.join('\n')}\n`;
 }
 

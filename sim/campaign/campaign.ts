@@ -4,14 +4,14 @@
  * depend on the number of workers: every round is a pure function of (seed, round, scenario,
  * core), and summaries are folded in round order.
  */
-import { Worker } from 'node:worker_threads';
+import type { ResourceLimits } from 'node:worker_threads';
 import type { Capability } from '../../oracle/not-judged.ts';
 import type { LoadedCatalog } from '../plan/catalog.ts';
 import { scenarioDigest, type Scenario } from '../plan/scenario.ts';
 import { runBatch, type BatchJob, type BatchResult } from './batch.ts';
 import { ReportBuilder, shardBlock, type CampaignReport } from './report.ts';
 import { TestbedError } from './testbed-error.ts';
-import { failureOf, type WorkerMessage } from './worker-message.ts';
+import { runOnWorkers } from './worker-pool.ts';
 
 export { TestbedError } from './testbed-error.ts';
 
@@ -45,6 +45,14 @@ export interface CampaignOptions {
   /** Replay about 1 in this many rounds to check determinism (0: never). */
   determinismEvery: number;
   /**
+   * Real ms a round may run in a worker thread before the worker is terminated and the round is
+   * the core's failure (`CORE_FAILED TIMED_OUT`); default {@link ROUND_TIMEOUT_MS_DEFAULT}. A
+   * round run in this thread (`workers: 0`) cannot be bounded: nothing else runs until it ends.
+   */
+  roundTimeoutMs?: number;
+  /** Heap limits of each worker thread (tests); default Node's. Exhaustion is `CORE_FAILED OUT_OF_MEMORY`. */
+  workerResourceLimits?: ResourceLimits;
+  /**
    * Rounds per batch handed to a worker, every batch alike. Default: guided sizes (see
    * {@link guidedBatchSizes}), at most 25 and fewer as the campaign nears its end, so that no
    * worker sits idle while another finishes a long last batch.
@@ -66,6 +74,12 @@ export interface CampaignOptions {
  * is the TypeScript source (tsx, vitest), a bootstrap that registers tsx first.
  */
 const WORKER_ENTRY = import.meta.url.endsWith('.js') ? new URL('./worker.js', import.meta.url) : new URL('./worker-entry.mjs', import.meta.url);
+
+/**
+ * The default per-round time limit, 120,000 ms: a round of the shipped scenarios takes well
+ * under a second, and a few seconds on a machine loaded many times over.
+ */
+export const ROUND_TIMEOUT_MS_DEFAULT = 120_000;
 
 /**
  * Runs a campaign and returns its report.
@@ -101,7 +115,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
       await runBatch(job, onResult);
     }
   } else {
-    await runOnWorkers(jobs, options.workers, onResult, options.signal);
+    await runOnWorkers(jobs, { entry: WORKER_ENTRY, count: options.workers, roundTimeoutMs: options.roundTimeoutMs ?? ROUND_TIMEOUT_MS_DEFAULT, resourceLimits: options.workerResourceLimits, signal: options.signal }, onResult);
   }
   // An abort that came after the last round was done interrupted nothing.
   const interrupted = options.signal?.aborted === true && builder.roundsRun < block.rounds;
@@ -141,53 +155,4 @@ function batches<T>(items: readonly T[], sizes: readonly number[], rest: number)
     i += size;
   }
   return out;
-}
-
-/**
- * Deals jobs to `count` worker threads as they become free, and terminates them when the jobs
- * are done, the signal aborts or a batch fails.
- * @throws TestbedError when a worker crashes or ends before the campaign let it go; the batch's
- *   own failure (see {@link failureOf}) when a worker reports one.
- */
-function runOnWorkers(jobs: BatchJob[], count: number, onResult: (result: BatchResult) => void, signal: AbortSignal | undefined): Promise<void> {
-  const queue = [...jobs];
-  const workers: Worker[] = [];
-  return new Promise<void>((resolve, reject) => {
-    let active = 0;
-    let settled = false;
-    const finish = (error?: Error): void => {
-      if (settled) return;
-      settled = true;
-      for (const worker of workers) void worker.terminate();
-      if (error === undefined) resolve();
-      else reject(error);
-    };
-    signal?.addEventListener('abort', () => finish(), { once: true });
-    const feed = (worker: Worker): void => {
-      const job = queue.shift();
-      if (job === undefined || signal?.aborted) {
-        active -= 1;
-        if (active === 0) finish();
-        return;
-      }
-      worker.postMessage(job);
-    };
-    for (let i = 0; i < Math.max(1, Math.min(count, jobs.length)); i += 1) {
-      const worker = new Worker(WORKER_ENTRY);
-      workers.push(worker);
-      active += 1;
-      worker.on('message', (message: WorkerMessage) => {
-        if (message.kind === 'round') onResult(message.result);
-        else if (message.kind === 'batch-done') feed(worker);
-        else finish(failureOf(message));
-      });
-      worker.on('error', (error) => finish(new TestbedError(`worker crashed: ${error.message}`)));
-      // A worker that ends on its own before the campaign let it go (a core that calls
-      // process.exit, which in a worker thread ends that thread) would otherwise leave the
-      // campaign waiting on rounds that never come, and Node would end with exit 13 and no word.
-      worker.on('exit', (code) => finish(new TestbedError(`a worker thread ended before the campaign was done (exit code ${code}): a core that calls process.exit, or a crash, ends its worker`)));
-      feed(worker);
-    }
-    if (jobs.length === 0) finish();
-  });
 }

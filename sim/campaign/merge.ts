@@ -27,6 +27,9 @@ export interface ShardInput {
   report: unknown;
 }
 
+/** The last round number a plan can hold (2^31 - 1): no report catsim writes goes past it. */
+const ROUND_MAX = 2 ** 31 - 1;
+
 /** What merge reads of a report; everything else it carries is ignored. */
 const REPORT_SCHEMA = {
   type: 'object',
@@ -132,6 +135,11 @@ function readPart({ path, report }: ShardInput): Part {
     const error = validateReport.errors?.[0];
     const where = error === undefined ? '' : `${error.instancePath || '(top level)'} ${error.message}`;
     throw new MergeError(`${path}: not a report of catsim run --report (${where})`);
+  }
+  const campaign = report.shard ?? { firstRound: report.firstRound, rounds: report.roundsPlanned };
+  if (campaign.firstRound + campaign.rounds - 1 > ROUND_MAX || report.firstRound + report.roundsPlanned - 1 > ROUND_MAX) {
+    // Its advice (`catsim run --from R --rounds N`) would quote numbers catsim run refuses.
+    throw new MergeError(`${path}: its rounds go past round ${ROUND_MAX}, the last round number: not a report catsim wrote`);
   }
   if (report.roundsRun === 0) throw new MergeError(`${path}: covers no round (interrupted before its first round was done): nothing to merge`);
   if (report.mergeData.roundDigests.length !== report.roundsRun) throw new MergeError(`${path}: holds ${report.mergeData.roundDigests.length} round digests for ${report.roundsRun} rounds: not a report catsim wrote`);

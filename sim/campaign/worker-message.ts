@@ -9,8 +9,9 @@ import type { BatchResult } from './batch.ts';
 import { CoreContractError, type ContractBreach } from '../trace/core-contract-error.ts';
 import { TestbedError } from './testbed-error.ts';
 
-/** Messages a worker posts. */
+/** Messages a worker posts: `round-start` before each round, `round` after it, `batch-done` after the batch. */
 export type WorkerMessage =
+  | { kind: 'round-start'; round: number }
   | { kind: 'round'; result: BatchResult }
   | { kind: 'batch-done' }
   | { kind: 'core-contract'; breach: ContractBreach }

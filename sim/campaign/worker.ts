@@ -11,7 +11,7 @@ const port = parentPort;
 if (port === null) throw new Error('campaign worker must run in a worker thread');
 
 port.on('message', (job: BatchJob) => {
-  runBatch(job, (result) => port.postMessage({ kind: 'round', result } satisfies WorkerMessage))
+  runBatch(job, (result) => port.postMessage({ kind: 'round', result } satisfies WorkerMessage), (round) => port.postMessage({ kind: 'round-start', round } satisfies WorkerMessage))
     .then(() => port.postMessage({ kind: 'batch-done' } satisfies WorkerMessage))
     .catch((error: unknown) => port.postMessage(failureMessage(error)));
 });

@@ -105,6 +105,9 @@ describe('the guard between the world and a core', () => {
 
   it('disclose: a throw and an answer outside the API both show nothing (CORE_FAILED) and are recorded at each question', async () => {
     const thrown = await failures(core({ disclose: () => { throw new Error('no'); } }));
+    // Issue 35 item 10: an async disclose was told "returned ok: undefined".
+    const promised = await failures(core({ disclose: (async () => ({ ok: false, code: 'INCOMPLETE_DISCOVERY' })) as never }));
+    expect(new Set(promised.failed)).toEqual(new Set(['disclose MALFORMED_ANSWER TypeError: disclose() returned a Promise (is it async?): disclose must return its DisclosureResult synchronously']));
     const malformed = await failures(core({ disclose: () => ({ ok: true, key: 'k' }) as never }));
     expect(new Set(thrown.failed)).toEqual(new Set(['disclose THREW Error: no']));
     expect(new Set(malformed.failed)).toEqual(new Set(['disclose MALFORMED_ANSWER TypeError: disclose() returned ok: true without an integer generation']));

@@ -242,6 +242,8 @@ function inertCore(): WorldCore {
  */
 export function disclosureProblem(value: unknown): string | null {
   if (typeof value !== 'object' || value === null) return `disclose() returned ${describeValue(value)}, not { ok, ... }`;
+  // An `async disclose()` returns a Promise: the API's disclose is synchronous (docs/CORE-API.md).
+  if (typeof (value as { then?: unknown }).then === 'function') return 'disclose() returned a Promise (is it async?): disclose must return its DisclosureResult synchronously';
   const shown = value as Record<string, unknown>;
   if (shown.ok === false) return typeof shown.code === 'string' ? contractProblem(fieldProblem('disclosure_refused', 'code', shown.code, 'code')) : `disclose() returned ok: false without a string code`;
   if (shown.ok !== true) return `disclose() returned ok: ${describeValue(shown.ok)}, not true or false`;
@@ -279,6 +281,24 @@ function describeValue(value: unknown): string {
   } catch {
     return String(value);
   }
+}
+
+/**
+ * While a round runs, routes every uncaught exception on this thread to `onException`: a throw
+ * from a callback the core queued with `queueMicrotask` or `process.nextTick` (real, not
+ * virtual, during a round), which Node reports that way and which would otherwise end the
+ * process or the worker. The listeners already installed are set aside meanwhile, as
+ * {@link captureUnhandledRejections} does. Returns the function that restores them.
+ */
+export function captureUncaughtExceptions(onException: (error: unknown) => void): () => void {
+  const saved = process.listeners('uncaughtException');
+  process.removeAllListeners('uncaughtException');
+  const listener = (error: unknown): void => onException(error);
+  process.on('uncaughtException', listener);
+  return () => {
+    process.off('uncaughtException', listener);
+    for (const other of saved) process.on('uncaughtException', other);
+  };
 }
 
 /**

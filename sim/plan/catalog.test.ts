@@ -24,7 +24,7 @@ describe('loadCatalog', () => {
     const dir = mkdtempSync(join(tmpdir(), 'catsim-catalog-'));
     const cases: [string, string, string][] = [
       ['missing.json', '', 'no such file'],
-      ['garbage.json', '{"schema": ', 'not valid JSON'],
+      ['garbage.json', '{"schema": ', 'not valid JSON (line 1, column 12)'],
       ['tool.json', JSON.stringify(file([page(null, null, [tool('a'), tool('b'), tool('c'), 'd'])])), '/pages/0/tools/3 must be object'],
     ];
     for (const [name, text, problem] of cases) {

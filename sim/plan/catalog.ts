@@ -29,7 +29,7 @@
  */
 import { basename } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
-import { readInputJson } from './input-file.ts';
+import { loneSurrogateProblem, readInputJson } from './input-file.ts';
 import { sampleArgs } from './sample-args.ts';
 import { ScenarioError } from './scenario.ts';
 import type { PoolTool } from './tool-pool.ts';
@@ -138,7 +138,7 @@ export function loadCatalog(path: string): LoadedCatalog {
 export function catalogProblem(data: unknown): string | undefined {
   if (!validateFile(data)) return describe((validateFile.errors ?? [])[0]);
   const { pages } = data as CatalogFile;
-  return cursorProblem(pages) ?? nameProblem(pages);
+  return loneSurrogateProblem(data) ?? cursorProblem(pages) ?? nameProblem(pages);
 }
 
 /** An ajv error as `WHERE PROBLEM`, with the allowed value or the unexpected property spelled out. */

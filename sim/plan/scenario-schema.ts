@@ -68,7 +68,39 @@ function rangeSchema(title: string, bound: string, description?: string): object
   };
 }
 
+/**
+ * What one round can hold (issue 35 item 6: a scenario of 1,000,000 servers passed validation,
+ * then grew to 3.5 GB in one round, deaf to SIGTERM). The shipped scenarios use a few of each.
+ */
+export const ROUND_SIZE_MAX = {
+  /** Servers in one round. */
+  servers: 64,
+  /** Audiences a server serves, and audience classes a scenario lists. */
+  audiences: 64,
+  /** Tools in one audience's first view (the core's default catalog limit is 10,000 tools). */
+  toolsPerView: 10_000,
+  /** Tools on one `tools/list` page. */
+  pageSize: 10_000,
+  /** Events one round may take (each is kept in its trace). */
+  eventBudget: 10_000_000,
+  /** Tools in all first views of a round: servers.max x audiencesPerServer.max x toolsPerView.max (checked after the schema). */
+  tools: 100_000,
+} as const;
+
+/** An integer definition from `min` to `max`, titled for messages. */
+function bounded(min: number, max: number): object {
+  return { type: 'integer', title: `an integer from ${min} to ${max}`, minimum: min, maximum: max };
+}
+
 const DEFS = {
+  serverCount: bounded(1, ROUND_SIZE_MAX.servers),
+  audienceCount: bounded(1, ROUND_SIZE_MAX.audiences),
+  viewToolCount: bounded(0, ROUND_SIZE_MAX.toolsPerView),
+  pageToolCount: bounded(1, ROUND_SIZE_MAX.pageSize),
+  serverRange: rangeSchema(`a range {"min": n, "max": m} from 1 to ${ROUND_SIZE_MAX.servers}`, 'serverCount'),
+  audienceRange: rangeSchema(`a range {"min": n, "max": m} from 1 to ${ROUND_SIZE_MAX.audiences}`, 'audienceCount'),
+  viewToolRange: rangeSchema(`a range {"min": n, "max": m} from 0 to ${ROUND_SIZE_MAX.toolsPerView}`, 'viewToolCount'),
+  pageToolRange: rangeSchema(`a range {"min": n, "max": m} from 1 to ${ROUND_SIZE_MAX.pageSize}`, 'pageToolCount'),
   faultId: { title: `a fault id ${FAULT_ID_RANGE}`, enum: FAULT_IDS },
   fraction: { type: 'number', title: 'a number in [0, 1]', minimum: 0, maximum: 1 },
   nonNegativeInteger: { type: 'integer', title: 'an integer from 0 to 2147483647', description: 'Counts and times (ms) are bounded by 2^31 - 1 so that every value stays an exact integer in the simulator.', minimum: 0, maximum: 2147483647 },
@@ -97,18 +129,19 @@ export const SCENARIO_SCHEMA = {
     description: { type: 'string', title: 'a string' },
     faults: { type: 'array', title: `an array of fault ids ${FAULT_ID_RANGE}`, description: 'Fault kinds this scenario may enable, each at most once (the fault menu: sim/faults/index.ts).', items: ref('faultId'), uniqueItems: true },
     faultEnableFraction: ref('fraction', 'Swarm testing: each listed fault is enabled in a round with this probability.'),
-    servers: ref('positiveRange', 'Simulated servers per round, at least one (a round without a server tests nothing and would pass).'),
-    audiencesPerServer: ref('positiveRange', 'Audiences each server serves, at least one (the plan generator builds each server around its first audience); more than the number of `audiences` means all of them.'),
+    servers: ref('serverRange', `Simulated servers per round, at least one (a round without a server tests nothing and would pass), at most ${ROUND_SIZE_MAX.servers}.`),
+    audiencesPerServer: ref('audienceRange', 'Audiences each server serves, at least one (the plan generator builds each server around its first audience); more than the number of `audiences` means all of them.'),
     audiences: {
       type: 'array',
-      title: 'a non-empty array of "tenant.role"',
+      title: `a non-empty array of at most ${ROUND_SIZE_MAX.audiences} "tenant.role"`,
       description: 'The audience classes rounds draw from.',
       minItems: 1,
+      maxItems: ROUND_SIZE_MAX.audiences,
       uniqueItems: true,
       items: { type: 'string', title: 'an audience "tenant.role" (two non-empty parts, no other "." and no "|")', pattern: '^[^.|]+\\.[^.|]+$' },
     },
-    toolsPerView: ref('range', "Tools in each audience's first view."),
-    pageSize: ref('positiveRange', 'Tools per `tools/list` page.'),
+    toolsPerView: ref('viewToolRange', `Tools in each audience's first view; servers.max x audiencesPerServer.max x toolsPerView.max is at most ${ROUND_SIZE_MAX.tools} (what a round can hold).`),
+    pageSize: ref('pageToolRange', 'Tools per `tools/list` page.'),
     latencyMs: ref('range', 'Message latency before T_heal, ms.'),
     nominalLatencyMs: ref('range', 'Message latency after T_heal, ms.'),
     tHealMs: {
@@ -123,7 +156,7 @@ export const SCENARIO_SCHEMA = {
     pageCountMax: ref('positiveInteger'),
     byteCountMax: ref('positiveInteger'),
     generationTtlMs: ref('positiveInteger'),
-    eventBudget: ref('positiveInteger', 'Events a round may take before it is UNDECIDED.'),
+    eventBudget: { ...bounded(1, ROUND_SIZE_MAX.eventBudget), description: 'Events a round may take before it is UNDECIDED.' },
     plannerIntervalMs: ref('positiveRange', "Interval between a session planner's reads of its catalog, ms."),
     equivocation: { type: 'boolean', title: 'a boolean', description: 'Dedicated scenario: servers report the same revision for different content.' },
     probeGateRounds: ref('positiveInteger', 'A reference-core campaign of at least this many rounds fails when it misses a required probe.'),

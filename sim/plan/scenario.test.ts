@@ -24,9 +24,9 @@ describe('loadScenario', () => {
     const dir = mkdtempSync(join(tmpdir(), 'catsim-scenario-'));
     const cases: [string, string, string][] = [
       ['missing.json', '', 'no such file'],
-      ['garbage.json', '{"name": ', 'not valid JSON'],
+      ['garbage.json', '{"name": ', 'not valid JSON (line 1, column 10)'],
       ['typo.json', JSON.stringify(edited((s) => { s.pageSizee = s.pageSize; })), 'unknown field "pageSizee"'],
-      ['float.json', JSON.stringify(edited((s) => { s.pageSize.min = 1.5; })), '"pageSize.min" must be an integer from 1 to 2147483647, got 1.5'],
+      ['float.json', JSON.stringify(edited((s) => { s.pageSize.min = 1.5; })), '"pageSize.min" must be an integer from 1 to 10000, got 1.5'],
     ];
     for (const [name, text, problem] of cases) {
       const path = join(dir, name);
@@ -63,21 +63,21 @@ describe('scenarioProblem', () => {
   });
 
   it('requires integers for counts, times and ranges', () => {
-    expect(scenarioProblem(edited((s) => { s.servers.max = 2.5; }))).toBe('"servers.max" must be an integer from 1 to 2147483647, got 2.5');
+    expect(scenarioProblem(edited((s) => { s.servers.max = 2.5; }))).toBe('"servers.max" must be an integer from 1 to 64, got 2.5');
     expect(scenarioProblem(edited((s) => { s.latencyMs.min = -1; }))).toBe('"latencyMs.min" must be an integer from 0 to 2147483647, got -1');
-    expect(scenarioProblem(edited((s) => { s.pageSize.min = 0; }))).toBe('"pageSize.min" must be an integer from 1 to 2147483647, got 0');
+    expect(scenarioProblem(edited((s) => { s.pageSize.min = 0; }))).toBe('"pageSize.min" must be an integer from 1 to 10000, got 0');
     expect(scenarioProblem(edited((s) => { s.plannerIntervalMs.min = 0; }))).toBe('"plannerIntervalMs.min" must be an integer from 1 to 2147483647, got 0');
-    expect(scenarioProblem(edited((s) => { s.audiencesPerServer.min = 0; }))).toBe('"audiencesPerServer.min" must be an integer from 1 to 2147483647, got 0');
+    expect(scenarioProblem(edited((s) => { s.audiencesPerServer.min = 0; }))).toBe('"audiencesPerServer.min" must be an integer from 1 to 64, got 0');
     expect(scenarioProblem(edited((s) => { s.faultRates = { F10: { staleDelayMs: { min: '300', max: 2500 } } }; }))).toBe('"faultRates.F10.staleDelayMs.min" must be an integer from 0 to 2147483647, got "300"');
     expect(scenarioProblem(edited((s) => { s.faultRates = { F1: { changesPerServer: { min: 4, max: 1001 } } }; }))).toBe('"faultRates.F1.changesPerServer.max" must be an integer from 0 to 1000, got 1001');
     expect(scenarioProblem(edited((s) => { s.faultRates = { F3: { copies: { min: 0, max: 3 } } }; }))).toBe('"faultRates.F3.copies.min" must be an integer from 1 to 1000, got 0');
-    expect(scenarioProblem(edited((s) => { s.eventBudget = 40000.5; }))).toBe('"eventBudget" must be an integer from 1 to 2147483647, got 40000.5');
+    expect(scenarioProblem(edited((s) => { s.eventBudget = 40000.5; }))).toBe('"eventBudget" must be an integer from 1 to 10000000, got 40000.5');
     expect(scenarioProblem(edited((s) => { s.timings.retryBackoffMsBase = -40; }))).toBe('"timings.retryBackoffMsBase" must be an integer from 0 to 2147483647, got -40');
     expect(scenarioProblem(edited((s) => { s.probeGateRounds = 0; }))).toBe('"probeGateRounds" must be an integer from 1 to 2147483647, got 0');
     // 2^31 - 1 is the largest count or time (ms): past 2^53 a JSON integer is no longer exact, and
     // 1e20 used to reach the generator and crash it (exit 3) instead of being refused (exit 2).
     expect(scenarioProblem(edited((s) => { s.tHealMs = 1e20; }))).toBe('"tHealMs" must be an integer from 204 to 2147483647, got 100000000000000000000');
-    expect(scenarioProblem(edited((s) => { s.pageSize.max = 2147483648; }))).toBe('"pageSize.max" must be an integer from 1 to 2147483647, got 2147483648');
+    expect(scenarioProblem(edited((s) => { s.pageSize.max = 2147483648; }))).toBe('"pageSize.max" must be an integer from 1 to 10000, got 2147483648');
     expect(scenarioProblem(edited((s) => { s.pushLatencyMs = [1, 200]; }))).toBe('"pushLatencyMs" must be a range {"min": n, "max": m}, got an array');
   });
 

@@ -11,7 +11,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import canonicalize from 'canonicalize';
 import { readInputJson } from './input-file.ts';
 import { schemaProblem } from './schema-problem.ts';
-import { SCENARIO_SCHEMA } from './scenario-schema.ts';
+import { ROUND_SIZE_MAX, SCENARIO_SCHEMA } from './scenario-schema.ts';
 import type { Bounds } from './types.ts';
 import { DEFAULT_CATALOG_BYTES_MAX, DEFAULT_TOOL_COUNT_MAX, type Range, type Scenario } from './scenario-types.ts';
 import { PROBES } from '../../oracle/probes/index.ts';
@@ -56,6 +56,11 @@ export function scenarioDigest(scenario: Scenario): string {
   return createHash('sha256').update(canonicalize(scenario) ?? 'null').digest('hex');
 }
 
+/** The file a `--scenario` value names: itself when it is a path ({@link isScenarioPath}), else `scenarios/<name>.json` of the package. */
+export function scenarioFile(nameOrPath: string): string {
+  return isScenarioPath(nameOrPath) ? nameOrPath : join(SCENARIO_DIR, `${nameOrPath}.json`);
+}
+
 /**
  * Loads a scenario: the file `nameOrPath` when it is a path ({@link isScenarioPath}), else the
  * built-in `scenarios/<name>.json`.
@@ -66,7 +71,7 @@ export function scenarioDigest(scenario: Scenario): string {
 export function loadScenario(nameOrPath: string): Scenario {
   if (nameOrPath === '') throw new ScenarioError('--scenario: the name is empty (give a built-in scenario name or the path of a scenario file)');
   const isPath = isScenarioPath(nameOrPath);
-  const file = isPath ? nameOrPath : join(SCENARIO_DIR, `${nameOrPath}.json`);
+  const file = scenarioFile(nameOrPath);
   const builtIn = builtInScenarios();
   if (!isPath && !builtIn.includes(nameOrPath)) {
     throw new ScenarioError(`no built-in scenario "${nameOrPath}" (there are: ${builtIn.join(', ')}); a scenario file is named by a path with a "/" or ending in .json, e.g. ./${nameOrPath}.json`);
@@ -85,12 +90,19 @@ export function builtInScenarios(): string[] {
 /**
  * The first problem of a parsed scenario file in plain words (`unknown field "pageSizee"`), or
  * undefined when it is valid: first the scenario schema, then what the schema cannot state (in
- * every range, min <= max).
+ * every range, min <= max; the tools of a round within `ROUND_SIZE_MAX.tools`).
  */
 export function scenarioProblem(data: unknown): string | undefined {
   const validate = scenarioValidator();
   if (!validate(data)) return schemaProblem(validate.errors?.[0]);
-  return rangeProblem(data as Record<string, unknown>, '') ?? probesProblem(data as Scenario);
+  return rangeProblem(data as Record<string, unknown>, '') ?? sizeProblem(data as Scenario) ?? probesProblem(data as Scenario);
+}
+
+/** Too many tools for one round in the largest draw of servers, audiences and first views (schema `ROUND_SIZE_MAX.tools`). */
+function sizeProblem(scenario: Scenario): string | undefined {
+  const tools = scenario.servers.max * scenario.audiencesPerServer.max * scenario.toolsPerView.max;
+  if (tools <= ROUND_SIZE_MAX.tools) return undefined;
+  return `"servers.max" x "audiencesPerServer.max" x "toolsPerView.max" must be at most ${ROUND_SIZE_MAX.tools} (the tools one round can hold), got ${scenario.servers.max} x ${scenario.audiencesPerServer.max} x ${scenario.toolsPerView.max} = ${tools}`;
 }
 
 /** A `requiredProbes` entry that names no probe would fail the probe gate of every campaign, at its end. */

@@ -6,7 +6,9 @@
  * - a loop at one virtual instant (or a storm of events) — the event budget ends the round as
  *   `undecided/event_budget` instead of hanging it; every such round fails the gate;
  * - an event callback throws — the first error is recorded, the round stops, the globals are
- *   restored and `run` rethrows it (Node would crash on an uncaught timer error; so do we);
+ *   restored and `run` rethrows it (Node would crash on an uncaught timer error; so do we),
+ *   except that a callback armed through the virtual `setTimeout`/`setInterval` goes to
+ *   `timerFailure` when one is given (the round blames the core for it);
  * - `main` rejects — same: the round stops and `run` rethrows after cleanup;
  * - anything else on this thread arms a timer during a round (a progress bar, a worker pool, a
  *   test runner) — it lands on this queue and breaks determinism. That is forbidden: while a
@@ -32,6 +34,14 @@ export interface RunResult {
 export interface WorldOptions {
   /** Maximum number of events one `run` may execute before it gives up as `undecided`. */
   eventBudget: number;
+  /**
+   * Where a throw from a callback armed through the virtual timer globals (`setTimeout`,
+   * `setInterval` during a round: the core's own timers, or its client's) goes. Without it such
+   * a throw ends the run like any event's; with it the run goes on (the round records the
+   * core's failure). Events scheduled through `schedule`/`after` are the simulator's: their
+   * throws always end the run.
+   */
+  timerFailure?: (error: unknown) => void;
 }
 
 /** Saved before anything can patch it: the world drains promise jobs through it. */
@@ -51,6 +61,7 @@ export class World {
 
   private readonly queue = new EventQueue();
   private readonly eventBudget: number;
+  private readonly timerFailure: ((error: unknown) => void) | undefined;
   private nowMs = 0;
   private failure: { error: unknown } | undefined;
 
@@ -60,6 +71,7 @@ export class World {
       throw new RangeError(`eventBudget must be a positive integer, got ${opts.eventBudget}`);
     }
     this.eventBudget = opts.eventBudget;
+    this.timerFailure = opts.timerFailure;
   }
 
   /** Virtual ms since the world began (starts at 0; integer as long as callers schedule integers). */
@@ -112,7 +124,7 @@ export class World {
     this.claimThread();
     const restore = installVirtualGlobals({
       now: () => this.nowMs,
-      after: (delayMs, fn) => this.after(delayMs, fn),
+      after: (delayMs, fn) => this.after(delayMs, this.timerFailure === undefined ? fn : guarded(fn, this.timerFailure)),
       cancel: (id) => this.cancel(id),
     });
     try {
@@ -183,6 +195,17 @@ export class World {
     const slots = globalThis as unknown as Record<symbol, World | undefined>;
     if (slots[RUNNING_WORLD_KEY] === this) slots[RUNNING_WORLD_KEY] = undefined;
   }
+}
+
+/** `fn`, with a throw handed to `onError` instead of escaping. */
+function guarded(fn: () => void, onError: (error: unknown) => void): () => void {
+  return () => {
+    try {
+      fn();
+    } catch (error) {
+      onError(error);
+    }
+  };
 }
 
 /** Resolves once every promise job queued so far (and every job those queue) has run. */

@@ -31,6 +31,8 @@ export interface ShrinkResult {
   /** The reductions kept, in order. */
   steps: string[];
   attempts: number;
+  /** Whether `signal` stopped the shrink before it was done (the plan is the best found so far). */
+  interrupted: boolean;
   sizeBefore: number;
   sizeAfter: number;
 }
@@ -43,9 +45,10 @@ export async function violationsOf(plan: RoundPlan, core: CoreFactory, coreName:
 
 /**
  * Shrinks `plan`, which must break `invariant` (default: the first violation's), within
- * `attemptsMax` rounds. @throws Error when the plan does not fail at all.
+ * `attemptsMax` rounds; an aborted `signal` stops it between rounds with the smallest plan found
+ * so far (`interrupted`). @throws Error when the plan does not fail at all.
  */
-export async function shrinkPlan(plan: RoundPlan, core: CoreFactory, coreName: string, options: { invariant?: string; attemptsMax?: number } = {}): Promise<ShrinkResult> {
+export async function shrinkPlan(plan: RoundPlan, core: CoreFactory, coreName: string, options: { invariant?: string; attemptsMax?: number; signal?: AbortSignal } = {}): Promise<ShrinkResult> {
   let current = relabelled(plan);
   let best = await violationsOf(current, core, coreName);
   const invariant = options.invariant ?? best.violations[0]?.invariant;
@@ -57,7 +60,7 @@ export async function shrinkPlan(plan: RoundPlan, core: CoreFactory, coreName: s
   while (progressed && attempts < attemptsMax) {
     progressed = false;
     for (const reduction of reductionsOf(current)) {
-      if (attempts >= attemptsMax) break;
+      if (attempts >= attemptsMax || options.signal?.aborted === true) break;
       attempts += 1;
       const candidate = relabelled(reduction.plan);
       const tried = await violationsOf(candidate, core, coreName);
@@ -69,5 +72,6 @@ export async function shrinkPlan(plan: RoundPlan, core: CoreFactory, coreName: s
       break;
     }
   }
-  return { invariant, plan: current, run: best.run, violations: best.violations.filter((v) => v.invariant === invariant), steps, attempts, sizeBefore: planSize(plan), sizeAfter: planSize(current) };
+  const interrupted = options.signal?.aborted === true;
+  return { invariant, plan: current, run: best.run, violations: best.violations.filter((v) => v.invariant === invariant), steps, attempts, interrupted, sizeBefore: planSize(plan), sizeAfter: planSize(current) };
 }

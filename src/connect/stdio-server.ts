@@ -50,7 +50,7 @@ export interface StdioServer extends ConnectedServer {
  * SHA-256 hex of `commandLine`; its label `server "COMMAND LINE"`.
  * @throws ConnectError (one line) when the line is empty or has an open quote, the command does
  *   not exist, or the server exits, closes or stays silent (`options.timeoutMs`) before answering
- *   `initialize`, e.g. `server "node" did not answer initialize within 2000 ms (...)`.
+ *   `initialize`, e.g. `server "node server.js" did not answer initialize within 2000 ms (...)`.
  */
 export async function connectStdio(commandLine: string, options: ConnectOptions & StdioOptions): Promise<StdioServer> {
   const [command, ...args] = splitCommandLine(commandLine);
@@ -62,14 +62,15 @@ export async function connectStdio(commandLine: string, options: ConnectOptions 
   const serverError = noteFirstErrorResponse(transport);
   const client = new Client({ name: options.clientName, version: options.clientVersion ?? '0.1.0' }, { capabilities: {} });
   options.beforeConnect?.(client);
-  const closed = new Promise<never>((_, reject) => { transport.onclose = () => reject(new ConnectError(`server "${command}" exited before answering${lastLine(stderr)}`)); });
+  // Named by the whole command line, as the label names it once connected (not by its first word).
+  const closed = new Promise<never>((_, reject) => { transport.onclose = () => reject(new ConnectError(`server "${commandLine}" exited before answering${lastLine(stderr)}`)); });
   closed.catch(() => undefined);
-  const interrupted = whenAborted(options.signal, command);
+  const interrupted = whenAborted(options.signal, commandLine);
   try {
     await Promise.race([client.connect(transport, { timeout: options.timeoutMs }), closed, interrupted.promise]);
   } catch (error) {
     await transport.close();
-    throw connectError(command, error, options.timeoutMs, stderr, serverError());
+    throw connectError(command, commandLine, error, options.timeoutMs, stderr, serverError());
   } finally {
     interrupted.detach();
   }
@@ -83,26 +84,27 @@ export async function connectStdio(commandLine: string, options: ConnectOptions 
 
 /**
  * The one line for a failed `initialize`: the server's own JSON-RPC error when it answered with
- * one (whatever its code), else by the SDK's or Node's error code.
+ * one (whatever its code), else by the SDK's or Node's error code. The server is named by its
+ * whole `commandLine`; a command not found, by the `command` itself.
  */
-function connectError(command: string, error: unknown, timeoutMs: number, stderr: string, serverError: { code: number; message: string } | undefined): ConnectError {
+function connectError(command: string, commandLine: string, error: unknown, timeoutMs: number, stderr: string, serverError: { code: number; message: string } | undefined): ConnectError {
   if (error instanceof ConnectError) return error;
-  if (serverError !== undefined) return new ConnectError(`server "${command}" answered initialize with error ${serverError.code}: ${serverError.message.split('\n')[0]}`);
+  if (serverError !== undefined) return new ConnectError(`server "${commandLine}" answered initialize with error ${serverError.code}: ${serverError.message.split('\n')[0]}`);
   const code = (error as { code?: unknown }).code;
   if (code === 'ENOENT') return new ConnectError(`cannot start server: command "${command}" not found`);
-  if (code === -32001) return new ConnectError(`server "${command}" did not answer initialize within ${timeoutMs} ms (not an MCP server, or it writes something else on stdout)${lastLine(stderr)}`);
-  if (code === -32000) return new ConnectError(`server "${command}" closed the connection during initialize${lastLine(stderr)}`);
-  return new ConnectError(`server "${command}" failed during initialize: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+  if (code === -32001) return new ConnectError(`server "${commandLine}" did not answer initialize within ${timeoutMs} ms (not an MCP server, or it writes something else on stdout)${lastLine(stderr)}`);
+  if (code === -32000) return new ConnectError(`server "${commandLine}" closed the connection during initialize${lastLine(stderr)}`);
+  return new ConnectError(`server "${commandLine}" failed during initialize: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
 }
 
 /**
  * A promise that rejects with the interruption's ConnectError when `signal` aborts (at once if it
  * already has) and otherwise never settles; `detach` removes its listener.
  */
-function whenAborted(signal: AbortSignal | undefined, command: string): { promise: Promise<never>; detach: () => void } {
+function whenAborted(signal: AbortSignal | undefined, commandLine: string): { promise: Promise<never>; detach: () => void } {
   let onAbort = (): void => undefined;
   const promise = new Promise<never>((_, reject) => {
-    onAbort = () => reject(new ConnectError(`connecting to server "${command}" was interrupted`));
+    onAbort = () => reject(new ConnectError(`connecting to server "${commandLine}" was interrupted`));
   });
   promise.catch(() => undefined);
   if (signal?.aborted === true) onAbort();

@@ -7,10 +7,13 @@ import type { BoundedMemo } from '../bounded-memo.ts';
 
 /**
  * The RFC 8785 canonical form of a JSON value, exactly as the `canonicalize` package writes it
- * (same text, same errors): plain data is written by {@link fastJcs}, anything else by the
- * package itself.
+ * (same text, same errors), with one extension: a lone UTF-16 surrogate in a string or key of
+ * plain data (legal in JSON text as `\ud800`, refused by RFC 8785 and the package) is written as
+ * its escape, as `JSON.stringify` does, so that a server sending one gets a digest and a tool
+ * quarantined as MALFORMED_DESCRIPTOR (src/validation/content-checks.ts) instead of an exception.
+ * Plain data is written by {@link fastJcs}, anything else by the package itself.
  * @throws TypeError when the value has no JSON form (e.g. `undefined` at the root); the package's
- *   Error for NaN, an infinity, a lone surrogate or a cycle.
+ *   Error for NaN, an infinity, a cycle, or a lone surrogate inside data that is not plain.
  */
 export function jcs(value: unknown): string {
   const text = fastJcs(value) ?? canonicalize(value);
@@ -27,9 +30,10 @@ const FAST_DEPTH_MAX = 512;
 /**
  * The `canonicalize` package's text for plain JSON data, without its per-call `Set`, its
  * character loop over every string and key (a native `isWellFormed` instead) or its arrays of
- * parts; undefined when the value holds anything the package treats specially or rejects
- * (non-finite numbers, lone surrogates, `toJSON`, functions, bigints, class instances, holes, nesting
- * past {@link FAST_DEPTH_MAX}, hence any cycle), so that the caller asks the package itself.
+ * parts; a lone surrogate is escaped (see {@link jcs}) where the package would throw; undefined
+ * when the value holds anything the package treats specially or rejects (non-finite numbers,
+ * `toJSON`, functions, bigints, class instances, holes, nesting past {@link FAST_DEPTH_MAX},
+ * hence any cycle), so that the caller asks the package itself.
  * Objects: own keys sorted by UTF-16 code units (`Array.prototype.sort`), members whose value is
  * undefined or a symbol left out; arrays: undefined and symbol members become null.
  */
@@ -45,7 +49,6 @@ function fastJcs(value: unknown): string | undefined {
 function fastJcsOf(value: unknown, depth: number): string {
   switch (typeof value) {
     case 'string':
-      if (!(value as string & { isWellFormed(): boolean }).isWellFormed()) throw NOT_PLAIN;
       return quoted(value as string);
     case 'number':
       // `JSON.stringify` of a finite number is its `ToString` (which also writes -0 as 0).
@@ -80,7 +83,6 @@ function fastJcsOf(value: unknown, depth: number): string {
   for (const key of sortedKeys(record)) {
     const member = record[key];
     if (member === undefined || typeof member === 'symbol') continue;
-    if (!(key as string & { isWellFormed(): boolean }).isWellFormed()) throw NOT_PLAIN;
     text += `${first ? '' : ','}${quoted(key)}:${fastJcsOf(member, depth + 1)}`;
     first = false;
   }
@@ -91,11 +93,11 @@ function fastJcsOf(value: unknown, depth: number): string {
 const JSON_ESCAPED = /["\\\u0000-\u001f]/;
 
 /**
- * `JSON.stringify(text)` for a well-formed string (no lone surrogate): the text between quotes
- * when it holds nothing to escape, which saves the call.
+ * `JSON.stringify(text)`: the text between quotes when it holds nothing to escape, which saves
+ * the call. A lone surrogate is written as its `\udXXX` escape, as `JSON.stringify` does.
  */
 function quoted(text: string): string {
-  return JSON_ESCAPED.test(text) ? JSON.stringify(text) : `"${text}"`;
+  return JSON_ESCAPED.test(text) || !(text as string & { isWellFormed(): boolean }).isWellFormed() ? JSON.stringify(text) : `"${text}"`;
 }
 
 /** Objects with at most this many keys are sorted by {@link sortedKeys}' insertion sort. */

@@ -6,7 +6,8 @@
  * The checks run in this order and the first failing one is the verdict:
  *  1. MALFORMED_DESCRIPTOR: not a JSON object; `name` not a string; a protocol field of the
  *     wrong JSON type (`title`/`description` string, `annotations`/`_meta`/`execution` object,
- *     `icons` array: the `Tool` type of the MCP 2025-11-25 schema); a value with no JSON form;
+ *     `icons` array: the `Tool` type of the MCP 2025-11-25 schema); a value with no JSON form
+ *     (a lone UTF-16 surrogate in a string or key included: it has no UTF-8 form);
  *  2. BAD_NAME: the protocol's tool-name rule, `TOOL_NAME_PATTERN`;
  *  3. OVERSIZED_DESCRIPTOR: compact UTF-8 JSON of the whole tool over `descriptorBytesMax`;
  *  4. SCHEMA_TOO_DEEP: `inputSchema` or `outputSchema` nests objects/arrays deeper than

@@ -13,7 +13,9 @@
 //   page-11mib      the same with 11 MiB (11,534,336 bytes), over the SDK's 10 MiB stdio buffer;
 //   oversized-tool  `echo` and `huge`, a tool with a 5,000,000-byte description;
 //   two-pages       `echo` on page 1 with nextCursor "p2", then `echo2` on the last page;
-//   tools-12000     one page of 12,000 small valid tools, `t0` .. `t11999` (over the 10,000-tool catalog limit).
+//   tools-12000     one page of 12,000 small valid tools, `t0` .. `t11999` (over the 10,000-tool catalog limit);
+//   lone-surrogate  `echo`, then `odd` whose description is a lone UTF-16 surrogate (`\ud800`, legal JSON),
+//                   then `odd2` with one in a property name of its inputSchema.
 // Modes that never get that far:
 //   init-error      initialize is answered with a JSON-RPC error -32001 "initialize refused";
 //   mute            nothing is ever answered (it keeps reading stdin);
@@ -50,6 +52,7 @@ const answers = {
   'page-11mib': (id) => pageOfBytes(id, 11 * 1024 * 1024),
   'two-pages': (id, params) => send({ id, result: params?.cursor === 'p2' ? { tools: [{ ...ECHO, name: 'echo2' }] } : { tools: [ECHO], nextCursor: 'p2' } }),
   'tools-12000': (id) => send({ id, result: { tools: Array.from({ length: 12_000 }, (_, i) => ({ ...ECHO, name: `t${i}` })) } }),
+  'lone-surrogate': (id) => send({ id, result: { tools: [ECHO, { name: 'odd', description: 'a \ud800 b', inputSchema: { type: 'object' } }, { name: 'odd2', inputSchema: { type: 'object', properties: { 'p\udc00': { type: 'string' } } } }] } }),
   'oversized-tool': (id) => send({ id, result: { tools: [ECHO, { name: 'huge', description: 'y'.repeat(5_000_000), inputSchema: { type: 'object' } }] } }),
 };
 

@@ -14,7 +14,7 @@ export type JsonMeasure =
 /**
  * The UTF-8 byte length of `JSON.stringify(value)` (compact), or `over` as soon as it passes
  * `bytesMax`, or `not-json` for a value with no faithful JSON form (undefined, functions, bigint,
- * non-finite numbers, class instances). Values past the limit are not visited, so a non-JSON
+ * non-finite numbers, class instances, a string or key holding a lone UTF-16 surrogate). Values past the limit are not visited, so a non-JSON
  * value there is not reported. The walk allocates only its stack and each object's key list:
  * strings and keys that need no escaping are measured in place (see {@link jsonStringBytes}).
  */
@@ -29,6 +29,8 @@ export function measureJson(value: unknown, bytesMax: number): JsonMeasure {
     else {
       switch (typeof item) {
         case 'string':
+          // A lone UTF-16 surrogate (legal in JSON text as `\ud800`) has no UTF-8 form.
+          if (!(item as string & { isWellFormed(): boolean }).isWellFormed()) return { kind: 'not-json' };
           bytes += jsonStringBytes(item);
           break;
         case 'number':
@@ -50,6 +52,7 @@ export function measureJson(value: unknown, bytesMax: number): JsonMeasure {
             const keys = Object.keys(item);
             bytes += 2 + Math.max(0, keys.length - 1);
             for (const key of keys) {
+              if (!(key as string & { isWellFormed(): boolean }).isWellFormed()) return { kind: 'not-json' };
               bytes += jsonStringBytes(key) + 1;
               pending.push((item as Record<string, unknown>)[key]);
             }
