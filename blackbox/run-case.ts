@@ -62,7 +62,11 @@ export async function runCase(spec: BlackBoxCase, agent: string, transport: Case
   const env = { ...process.env, CATSIM_SERVERS: JSON.stringify(serversEnv(world, ports, transport)), CATSIM_DRIVER_URL: `http://${LOOPBACK}:${ports.http}/driver/v1`, CATSIM_CASE: spec.name };
   const exit = await spawnHost(command, env, spec.timeoutMs);
   await hosting.close();
-  const hostFailure = failureOf(exit, world, driver, spec);
+  return finishCase(spec, world, driver, transport, failureOf(exit, world, driver, spec), exit.stderr);
+}
+
+/** Ends the case's record and judges it: the host's failure (or null) decides HOST_FAILED, the oracle the rest. */
+export function finishCase(spec: BlackBoxCase, world: CaseWorld, driver: Driver, transport: CaseTransport, hostFailure: string | null, stderr: string): CaseRun {
   const { header, events } = world.finish(hostFailure === null ? 'settled' : 'undecided');
   const verdict = judgeHostWire({ header, events });
   const unsupported = driver.results.find((result) => result.status === 'unsupported');
@@ -71,7 +75,7 @@ export async function runCase(spec: BlackBoxCase, agent: string, transport: Case
   const line = hostFailure ?? first?.evidence
     ?? (unsupported !== undefined ? `step ${unsupported.seq} (${spec.steps[unsupported.seq - 1]?.kind}) is unsupported by the host`
       : verdict.outcome === 'UNDECIDED' ? `${verdict.triggersFired} of ${verdict.triggersPlanned} planned triggers fired: the host never walked far enough` : 'no violation');
-  return { agent, case: spec.name, transport, outcome, line: `${spec.name}: ${line}`, violations: verdict.violations, hostFailure, steps: driver.results, header, events, wireLog: world.wireLog, stderr: exit.stderr.slice(-2000) };
+  return { agent: world.agent, case: spec.name, transport, outcome, line: `${spec.name}: ${line}`, violations: verdict.violations, hostFailure, steps: driver.results, header, events, wireLog: world.wireLog, stderr: stderr.slice(-2000) };
 }
 
 interface HostExit {
