@@ -187,7 +187,7 @@ export class CaseWorld {
     const honest = encodeCursor({ boot: request.boot, offset, empty: false });
     if (spec.cursor === 'empty-string' && request.position.offset === 0) return '';
     if (spec.cursor === 'repeat' && request.cursor !== undefined) return request.cursor;
-    if (spec.cursor === 'cycle' && request.cursor !== undefined) return encodeCursor({ boot: request.boot, offset: 0, empty: false });
+    if (spec.cursor === 'cycle' && request.position.offset > 0) return encodeCursor({ boot: request.boot, offset: 0, empty: false });
     return honest;
   }
 

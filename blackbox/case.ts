@@ -7,7 +7,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 
-/** How a server's cursors behave: `honest`; `empty-string`: page 1 hands out `""` (more pages follow); `repeat`: page 2 hands out the cursor it was asked with; `cycle`: page 2 hands out a cursor back to page 1. */
+/** How a server's cursors behave: `honest`; `empty-string`: page 1 hands out `""` (more pages follow); `repeat`: page 2 hands out the cursor it was asked with; `cycle`: page 2 hands out a cursor back to page 1, whose answer hands out page 2's cursor again (c1 -> c0 -> c1). */
 export type CaseCursor = 'honest' | 'empty-string' | 'repeat' | 'cycle';
 
 /** One simulated server of a case. */
