@@ -1,0 +1,138 @@
+/**
+ * The black-box judge on hand-built wire records: each rule fires on the event a person can
+ * point at, with the exact code, seq and level, and stays quiet on the honest record.
+ */
+import { describe, expect, it } from 'vitest';
+import { judgeHostWire } from './host-wire.ts';
+import type { Trace, TraceEvent, TraceHeader } from './trace.ts';
+
+const A = 'acme.dev';
+/** Digests stand in for descriptors: d(name) is the digest the revision gives `name`. */
+const d = (name: string): string => `${name}`.padEnd(64, '0');
+
+/** A wire record of server s0 for audience acme.dev, built event by event (seq = index). */
+class Wire {
+  readonly events: TraceEvent[] = [];
+  faults: string[] = [];
+
+  constructor(names: string[]) {
+    this.push('server_up', { server: 's0', identity: 'id0', boot: 0, versioned: true, traits: [] });
+    this.revision(names);
+    this.push('session_opened', { server: 's0', audience: A, identity: 'id0' });
+  }
+
+  push(type: string, fields: Record<string, unknown>): number {
+    const seq = this.events.length;
+    this.events.push({ seq, t: seq, src: 'world', type, ...fields } as unknown as TraceEvent);
+    return seq;
+  }
+
+  revision(names: string[]): number {
+    return this.push('revision', { server: 's0', revision: 1, views: { [A]: names.map((name) => ({ name, digest: d(name), bytes: 10 })) } });
+  }
+
+  page(cursorIn: string | null, cursorOut: string | null, names: string[]): number {
+    return this.push('page_served', { server: 's0', audience: A, scanId: null, cursorIn, cursorOut, revision: 1, reported: 1, tools: names.map(d), pageDigest: d('page') });
+  }
+
+  delivered(): number {
+    return this.push('notification_delivered', { server: 's0', audience: A });
+  }
+
+  call(tool: string): number {
+    return this.push('call_sent', { server: 's0', audience: A, tool });
+  }
+
+  disclose(names: string[]): number {
+    return this.push('disclosure', { session: 'h/c', server: 's0', audience: A, key: `id0|${A}`, generation: 1, snapshotDigest: d('snap'), tools: names.map(d) });
+  }
+
+  trace(): Trace {
+    this.push('round_end', { status: 'settled', reason: 'quiet' });
+    const header = { type: 'header', schema: 'catsim.trace.v1', seed: 's', round: 0, scenario: 'blackbox:t', core: 'host:h', faults: this.faults,
+      bounds: { pageCountMax: 4, byteCountMax: 0, scanTimeoutMs: 0, latencyMsMax: 0, tHealMs: 0, tEndMs: 0, generationTtlMs: 0, retryBackoffMsMax: 0 } } as TraceHeader;
+    return { header, events: this.events };
+  }
+}
+
+const found = (trace: Trace): string[] => judgeHostWire(trace).violations.map((v) => `${v.invariant} ${v.code}@${v.seq} ${v.level}`);
+
+describe('judgeHostWire', () => {
+  it('an honest walk, disclosure and call are OK', () => {
+    const w = new Wire(['a', 'b', 'c']);
+    w.page(null, 'c1', ['a', 'b']);
+    w.page('c1', null, ['c']);
+    w.disclose(['a', 'b', 'c']);
+    w.call('c');
+    expect(judgeHostWire(w.trace())).toEqual({ outcome: 'OK', violations: [], triggersPlanned: 0, triggersFired: 0 });
+  });
+
+  it('I9: a call of a name no page served to the session (seq 4) is FAILED', () => {
+    const w = new Wire(['a', 'b']);
+    w.page(null, null, ['a', 'b']);
+    w.call('delete_all');
+    const trace = w.trace();
+    expect(found(trace)).toEqual(['I9 UNDISCLOSED_TOOL_SENT@4 MUST']);
+    expect(judgeHostWire(trace).outcome).toBe('FAILED');
+  });
+
+  it('I18: a call after a delivered list_changed waits for a whole fresh walk; page 1 alone is not enough', () => {
+    const w = new Wire(['a', 'b']);
+    w.page(null, null, ['a', 'b']);
+    w.delivered();
+    w.page(null, 'c1', ['a']);
+    w.call('a');
+    w.page('c1', null, ['b']);
+    w.call('b');
+    expect(found(w.trace())).toEqual(['I18 CALL_BEFORE_RELIST@6 MUST']);
+  });
+
+  it('I13: a walk that sends a cursor twice (a cycle c1 -> c0 -> c1) is CURSOR_REPEATED once, and past pageCountMax 4 WALK_TOO_LONG', () => {
+    const w = new Wire(['a', 'b', 'c', 'd']);
+    w.page(null, 'c1', ['a', 'b']);
+    w.page('c1', 'c0', ['c', 'd']);
+    w.page('c0', 'c1', ['a', 'b']);
+    w.page('c1', 'c0', ['c', 'd']);
+    w.page('c0', 'c1', ['a', 'b']);
+    expect(found(w.trace())).toEqual(['I13 CURSOR_REPEATED@6 MUST', 'I13 WALK_TOO_LONG@7 MUST']);
+  });
+
+  it('I4: a disclosure of a partial walk, of a name never served, of fewer or other tools than the last whole walk', () => {
+    const partial = new Wire(['a', 'b', 'c']);
+    partial.page(null, '', ['a', 'b']);
+    partial.disclose(['a', 'b']);
+    expect(found(partial.trace())).toEqual(['I4 DISCLOSED_WITHOUT_WHOLE_LIST@4 MUST']);
+
+    const invented = new Wire(['a']);
+    invented.page(null, null, ['a']);
+    invented.disclose(['a', 'zz']);
+    expect(found(invented.trace())).toEqual(['I4 DISCLOSED_NEVER_SERVED@4 MUST']);
+
+    const stale = new Wire(['a', 'b']);
+    stale.page(null, null, ['a', 'b']);
+    stale.page(null, null, ['a']);
+    stale.disclose(['b']);
+    expect(found(stale.trace())).toEqual(['I4 DISCLOSURE_INCOMPLETE@5 MUST', 'I4 DISCLOSURE_STALE@5 MUST']);
+  });
+
+  it('I19: a delivered list_changed never followed by a fresh list is NON-STRICT, not FAILED', () => {
+    const w = new Wire(['a']);
+    w.page(null, null, ['a']);
+    w.delivered();
+    const verdict = judgeHostWire(w.trace());
+    expect(verdict.outcome).toBe('NON-STRICT');
+    expect(verdict.violations.map((v) => v.evidence)).toEqual(["a list_changed was delivered to s0|acme.dev (seq 4) and the host never listed that session's tools again before the case ended"]);
+  });
+
+  it('a planned trigger that never fired leaves the case UNDECIDED; one that fired (a second revision) does not', () => {
+    const w = new Wire(['a']);
+    w.faults = ['trigger:s0:walk1:page2:change'];
+    w.page(null, null, ['a']);
+    expect(judgeHostWire(w.trace())).toMatchObject({ outcome: 'UNDECIDED', triggersPlanned: 1, triggersFired: 0 });
+    const fired = new Wire(['a']);
+    fired.faults = ['trigger:s0:walk1:page2:change'];
+    fired.page(null, null, ['a']);
+    fired.revision(['a']);
+    expect(judgeHostWire(fired.trace())).toMatchObject({ outcome: 'OK', triggersPlanned: 1, triggersFired: 1 });
+  });
+});

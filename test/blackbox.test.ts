@@ -1,0 +1,104 @@
+/**
+ * Black-box mode end to end (issue 28): real hosts in their own processes against every case, on
+ * both transports, with the exact outcome a person worked out for each; and hosts that never
+ * connect, crash or leave children behind, which end HOST_FAILED within the case timeout with no
+ * process or port left.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadCases, type BlackBoxCase } from '../blackbox/case.ts';
+import { runCase } from '../blackbox/run-case.ts';
+
+const ROOT = join(import.meta.dirname, '..');
+const PYTHON_HOST = ['python3', join(ROOT, 'examples/blackbox-python-host/adapter.py')];
+const TS_HOST = [process.execPath, join(ROOT, 'examples/blackbox-ts-host/host.mjs')];
+const hasPython = spawnSync('python3', ['--version']).status === 0;
+
+/** Outcome and invariant code of the first violation, per case, for every case in name order. */
+async function table(command: string[], transport: 'http' | 'stdio'): Promise<string[]> {
+  const rows: string[] = [];
+  for (const spec of loadCases()) {
+    const run = await runCase(spec, 'test', transport, command);
+    rows.push(`${spec.name} ${run.outcome}${run.violations.length === 0 ? '' : ` ${run.violations.map((v) => v.code).join(',')}`}`);
+  }
+  return rows;
+}
+
+/**
+ * The Python host stops at a falsy cursor (so "" ends its walk after page 1, 2 of 5 tools) and
+ * does not remember the cursors it followed (so it follows a repeat and a cycle until its
+ * 50-page cap, past pageCountMax 20); everything else it does right. In empty-cursor it never saw
+ * classify (page 3), so it refuses the call locally: nothing reaches the server, no I9.
+ */
+const PYTHON_EXPECTED = [
+  'change-between-pages OK',
+  'cursor-cycle FAILED CURSOR_REPEATED,WALK_TOO_LONG',
+  'empty-cursor FAILED DISCLOSED_WITHOUT_WHOLE_LIST',
+  'full-walk OK',
+  'guessed-name OK',
+  'repeated-cursor FAILED CURSOR_REPEATED,WALK_TOO_LONG',
+  'silent-change OK',
+];
+
+describe.skipIf(!hasPython)('the Python standard-library host', () => {
+  it.each(['stdio', 'http'] as const)('gets the worked-out outcome in every case over %s', async (transport) => {
+    expect(await table(PYTHON_HOST, transport)).toEqual(PYTHON_EXPECTED);
+  }, 120_000);
+});
+
+describe('the TypeScript host on the SDK Client', () => {
+  it('passes every case over stdio (it walks every page, stops at a cursor seen before, re-lists after list_changed, refuses unlisted names)', async () => {
+    expect(await table(TS_HOST, 'stdio')).toEqual(loadCases().map((spec) => `${spec.name} OK`));
+  }, 120_000);
+});
+
+/** full-walk with a 1.5 s timeout. */
+function shortCase(): BlackBoxCase {
+  return { ...(loadCases('full-walk')[0] as BlackBoxCase), timeoutMs: 1_500 };
+}
+
+/** Whether `pid` still runs: gone, or a zombie (killed, waiting for a container's PID 1 to reap it), is not running. */
+function running(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+function refused(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1', () => { socket.destroy(); resolve(false); });
+    socket.on('error', () => resolve(true));
+  });
+}
+
+describe('bad hosts are HOST_FAILED with one line, within the timeout, leaving nothing behind', () => {
+  it('a host that never connects and leaves a child sleeping: HOST_FAILED, the child is killed, the ports are closed', async () => {
+    // The host prints its child's pid and the ports it was given, then waits forever.
+    const script = "const {spawn}=require('node:child_process');const c=spawn('sleep',['60'],{stdio:'ignore'});"
+      + "const u=new URL(process.env.CATSIM_DRIVER_URL);const s=JSON.parse(process.env.CATSIM_SERVERS);"
+      + "process.stderr.write(JSON.stringify({child:c.pid,http:Number(u.port),stdio:Number(s[0].args[1].split(':')[1])}));setInterval(()=>{},1e6);";
+    const run = await runCase(shortCase(), 'test', 'stdio', [process.execPath, '-e', script]);
+    expect(run.outcome).toBe('HOST_FAILED');
+    expect(run.line).toBe('full-walk: HOST_FAILED: the host did not finish within 1500 ms (it never connected); its process group was killed');
+    const left = JSON.parse(run.stderr) as { child: number; http: number; stdio: number };
+    expect(running(left.child)).toBe(false);
+    expect(await refused(left.http)).toBe(true);
+    expect(await refused(left.stdio)).toBe(true);
+  }, 20_000);
+
+  it('a host that crashes is HOST_FAILED with its exit code', async () => {
+    const run = await runCase(shortCase(), 'test', 'http', [process.execPath, '-e', 'process.exit(7)']);
+    expect([run.outcome, run.line]).toEqual(['HOST_FAILED', 'full-walk: HOST_FAILED: the host exited with code 7 without connecting at step 1 of 3']);
+  }, 20_000);
+
+  it('a host command that does not exist is HOST_FAILED, not a crash of catsim', async () => {
+    const run = await runCase(shortCase(), 'test', 'http', ['/nonexistent/catsim-host']);
+    expect(run.outcome).toBe('HOST_FAILED');
+    expect(run.line).toMatch(/^full-walk: HOST_FAILED: the host command could not start \(spawn \/nonexistent\/catsim-host ENOENT\)$/);
+  }, 20_000);
+});
