@@ -5,12 +5,15 @@
  * process or port left.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadCases, type BlackBoxCase } from '../blackbox/case.ts';
 import { runCase } from '../blackbox/run-case.ts';
+import { traceText } from '../sim/trace/recorder.ts';
+import { catsim } from './support/run-cli.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const PYTHON_HOST = ['python3', join(ROOT, 'examples/blackbox-python-host/adapter.py')];
@@ -101,4 +104,47 @@ describe('bad hosts are HOST_FAILED with one line, within the timeout, leaving n
     expect(run.outcome).toBe('HOST_FAILED');
     expect(run.line).toMatch(/^full-walk: HOST_FAILED: the host command could not start \(spawn \/nonexistent\/catsim-host ENOENT\)$/);
   }, 20_000);
+});
+
+describe.skipIf(!hasPython)('what is deterministic on a real clock', () => {
+  it('the same host on the same case writes byte-identical traces, on either transport', async () => {
+    const spec = loadCases('change-between-pages')[0] as BlackBoxCase;
+    const texts: string[] = [];
+    for (const transport of ['stdio', 'stdio', 'http', 'http'] as const) {
+      const run = await runCase(spec, 'test', transport, PYTHON_HOST);
+      texts.push(traceText(run.header, run.events));
+    }
+    expect(new Set(texts).size).toBe(1);
+    // Walk 1 pages 1-2 of revision 1, the change and its notification after page 2, page 3 served
+    // from revision 2, the host's whole fresh walk, then its call of export and its disclosure.
+    expect(texts[0]?.trim().split('\n').slice(1).map((line) => (JSON.parse(line) as { type: string }).type)).toEqual([
+      'server_up', 'revision', 'session_opened', 'page_served', 'page_served', 'revision', 'notification_sent', 'notification_delivered',
+      'page_served', 'page_served', 'page_served', 'page_served', 'call_sent', 'call_executed', 'disclosure', 'round_end',
+    ]);
+  }, 60_000);
+});
+
+describe.skipIf(!hasPython)('catsim host-test and catsim judge on the command line', () => {
+  it('exit 1 with one line per case and the reports; judge re-judges a saved trace to the same outcome', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'catsim-host-test-')), 'out');
+    const run = await catsim(['host-test', '--agent', 'py', '--cases', '*-cursor', '--transport', 'stdio', '--out', out, '--', ...PYTHON_HOST]);
+    expect(run.code).toBe(1);
+    expect(run.stdout.split('\n').slice(0, 3)).toEqual([
+      'FAILED      empty-cursor@stdio: the host disclosed 2 tools of alpha for acme.dev (seq 4) without ever having walked a whole list (page 1 to a last page) of that session',
+      'FAILED      repeated-cursor@stdio: the walk of alpha|acme.dev begun at seq 3 sent cursor "WzAsMiwwXQ" a second time (seq 5): it followed a repeated cursor or a cycle',
+      `0 of 2 cases OK or NON-STRICT; reports in ${out}/ (summary.md, index.json, junit.xml)`,
+    ]);
+    const index = JSON.parse(readFileSync(join(out, 'index.json'), 'utf8')) as { runs: Array<{ case: string; outcome: string; trace: string }> };
+    expect(index.runs.map((entry) => `${entry.case} ${entry.outcome}`)).toEqual(['empty-cursor FAILED', 'repeated-cursor FAILED']);
+    expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toContain('<testsuite name="py" tests="2" failures="2" skipped="0">');
+    const judged = await catsim(['judge', join(out, index.runs[1]?.trace as string)]);
+    expect([judged.code, judged.stdout.trim().split('\n').at(-1)]).toEqual([1, 'outcome: FAILED']);
+  }, 60_000);
+
+  it('bad input is one line and exit 2: a glob that matches no case, no host command', async () => {
+    const none = await catsim(['host-test', '--agent', 'py', '--cases', 'nothing-*', '--', 'true']);
+    expect([none.code, none.stderr.trim().split('\n').at(-1)]).toEqual([2, `catsim: --cases "nothing-*" matches no case in ${join(ROOT, 'scenarios', 'cases')}`]);
+    const bare = await catsim(['host-test', '--agent', 'py']);
+    expect([bare.code, bare.stderr.trim().split('\n').at(-1)]).toEqual([2, 'catsim: host-test needs the host command after --, e.g. catsim host-test --agent mine -- python3 host.py']);
+  }, 60_000);
 });
