@@ -6,6 +6,7 @@
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { packagePath } from './package-path.ts';
 
 /** How a server's cursors behave: `honest`; `empty-string`: page 1 hands out `""` (more pages follow); `repeat`: page 2 hands out the cursor it was asked with; `cycle`: page 2 hands out a cursor back to page 1, whose answer hands out page 2's cursor again (c1 -> c0 -> c1). */
 export type CaseCursor = 'honest' | 'empty-string' | 'repeat' | 'cycle';
@@ -69,7 +70,7 @@ export class CaseError extends Error {
 }
 
 /** The folder the shipped cases live in. */
-export const CASES_DIR = join(import.meta.dirname, '..', 'scenarios', 'cases');
+export const CASES_DIR = packagePath(join('scenarios', 'cases'));
 
 /**
  * Loads the cases whose name matches `glob` (`*` any run of characters, `?` one), sorted by name.

@@ -17,6 +17,7 @@ import type { BlackBoxCase } from './case.ts';
 import { CaseWorld, type WireEntry } from './case-world.ts';
 import { Driver, type StepResult } from './driver.ts';
 import { Hosting, LOOPBACK } from './hosting.ts';
+import { packagePath } from './package-path.ts';
 
 /** Every outcome a case can end with (Autobahn's, plus HOST_FAILED and UNDECIDED). */
 export type CaseOutcome = 'OK' | 'NON-STRICT' | 'FAILED' | 'UNSUPPORTED' | 'HOST_FAILED' | 'UNDECIDED';
@@ -25,7 +26,7 @@ export type CaseOutcome = 'OK' | 'NON-STRICT' | 'FAILED' | 'UNSUPPORTED' | 'HOST
 export type CaseTransport = 'http' | 'stdio';
 
 /** The stdio shim a host launches as its MCP server command. */
-export const SHIM_PATH = join(import.meta.dirname, 'stdio-shim.mjs');
+export const SHIM_PATH = packagePath(join('blackbox', 'stdio-shim.mjs'));
 
 /** What one case run found. */
 export interface CaseRun {
