@@ -4,7 +4,8 @@
  * every session that writes the wire record (catsim.trace.v1 world events) the oracle judges.
  *
  * Fault model: what the case plans, nothing else. A `change` trigger moves a server to its next
- * revision and notifies every live session; a `silent-change` moves it without a notification;
+ * revision and notifies every live session; a `silent-change` moves it without a notification; a
+ * `restart` counts its boot up, so the cursors it handed out before are refused with -32602;
  * the cursor behaviour is a persistent trait (`""` cursor, repeated cursor, cycle). Every
  * trigger fires on a wire event (the page count of a walk), never on the wall clock, and each
  * page's size is a function of (seed, server, revision, offset), so the same requests get the
@@ -21,7 +22,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { LEASE_KEY, SimCatalogServer } from '../sim/server/catalog-server.ts';
 import { decodeCursor, encodeCursor } from '../sim/server/cursor.ts';
-import { sortRules, type ChangeRule, type CursorRule, type PageRequest, type PageRule, type ServedPage } from '../sim/server/rules.ts';
+import { sortRules, type ChangeRule, type CursorRule, type PageRequest, type PageRule, type ServedPage, type ServerControl } from '../sim/server/rules.ts';
 import { createRng } from '../sim/random.ts';
 import type { RevisionStep, ServerPlan, ToolDescriptor } from '../sim/plan/types.ts';
 import { worldDescriptorDigest } from '../sim/trace/digests.ts';
@@ -56,6 +57,8 @@ interface HostedServer {
   pagesInWalk: number;
   pagesTotal: number;
   silentNext: boolean;
+  /** The server's control (restart), handed to the page-served rule after the first page. */
+  control: ServerControl | null;
 }
 
 /** The servers, clock and wire record of one case. Order: construct, `start()`, `connect()` per session, `finish()`. */
@@ -135,9 +138,9 @@ export class CaseWorld {
   #host(spec: CaseServer): HostedServer {
     const identity = createHash('sha256').update(`identity|${this.spec.seed}|${spec.name}`).digest('hex');
     const token = createHash('sha256').update(`token|${this.spec.seed}|${spec.name}`).digest('hex').slice(0, 32);
-    const hosted = { spec, clock: new WireClock(), identity, token, walks: 0, pagesInWalk: 0, pagesTotal: 0, silentNext: false } as HostedServer;
+    const hosted = { spec, clock: new WireClock(), identity, token, walks: 0, pagesInWalk: 0, pagesTotal: 0, silentNext: false, control: null } as HostedServer;
     const plan = this.#plan(spec, identity);
-    const rules = sortRules([this.#pageRule(hosted), this.#cursorRule(hosted), this.#changeRule(hosted)]);
+    const rules = sortRules([this.#pageRule(hosted), this.#cursorRule(hosted), this.#changeRule(hosted), { afterPage: (_served: unknown, control: ServerControl) => { hosted.control = control; } }]);
     (hosted as { sim: SimCatalogServer }).sim = new SimCatalogServer(plan, hosted.clock, this.recorder, { pageRng: createRng(`${this.spec.seed}/${spec.name}/unused`), rules, leaseKey: this.#leaseKey });
     return hosted;
   }
@@ -222,6 +225,7 @@ export class CaseWorld {
     const trigger = this.spec.triggers.find((t) => t.server === hosted.spec.name && t.walk === hosted.walks && t.page === hosted.pagesInWalk);
     if (trigger === undefined) return;
     setImmediate(() => {
+      if (trigger.do === 'restart') return hosted.control?.restart();
       hosted.silentNext = trigger.do === 'silent-change';
       hosted.clock.advance();
     });

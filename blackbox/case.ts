@@ -29,8 +29,8 @@ export interface CaseTrigger {
   readonly server: string;
   readonly walk: number;
   readonly page: number;
-  /** `change`: next revision and a `list_changed` to every session; `silent-change`: next revision, no notification. */
-  readonly do: 'change' | 'silent-change';
+  /** `change`: next revision and a `list_changed` to every session; `silent-change`: next revision, no notification; `restart`: the server restarts (its boot counts up, so every cursor it handed out before is refused with -32602). */
+  readonly do: 'change' | 'silent-change' | 'restart';
 }
 
 /** What must hold on the wire before a step is released. */
@@ -117,7 +117,7 @@ function caseProblem(value: unknown, stem: string): string | null {
   if (!Array.isArray(c.triggers) || !Array.isArray(c.steps)) return 'triggers and steps must be arrays';
   for (const trigger of c.triggers as CaseTrigger[]) {
     if (!names.has(trigger.server)) return `trigger names unknown server ${JSON.stringify(trigger.server)}`;
-    if (trigger.do !== 'change' && trigger.do !== 'silent-change') return `trigger do must be change or silent-change`;
+    if (!['change', 'silent-change', 'restart'].includes(trigger.do)) return 'trigger do must be change, silent-change or restart';
   }
   const steps = c.steps as CaseStep[];
   if (steps.at(-1)?.kind !== 'end') return 'the last step must be end';

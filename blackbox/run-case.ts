@@ -118,7 +118,13 @@ function failureOf(exit: HostExit, world: CaseWorld, driver: Driver, spec: Black
   const flooded = world.flooded();
   if (flooded !== null) return `HOST_FAILED: the host flooded ${flooded} with tools/list requests`;
   if (exit.timedOut) return `HOST_FAILED: the host did not finish within ${spec.timeoutMs} ms (${connected === 0 ? 'it never connected' : `step ${driver.results.length + 1} of ${spec.steps.length} pending`}); its process group was killed`;
-  if (exit.code !== 0) return `HOST_FAILED: the host exited with ${exit.signal ?? `code ${exit.code}`}${connected === 0 ? ' without connecting' : ''} at step ${driver.results.length + 1} of ${spec.steps.length}`;
+  if (exit.code !== 0) return `HOST_FAILED: the host exited with ${exit.signal ?? `code ${exit.code}`}${connected === 0 ? ' without connecting' : ''} at step ${driver.results.length + 1} of ${spec.steps.length}${lastLine(exit.stderr)}`;
   if (!driver.ended) return `HOST_FAILED: the host exited before the end step (${driver.results.length} of ${spec.steps.length} steps done${connected === 0 ? ', never connected' : ''})`;
   return null;
+}
+
+/** The last non-empty line of the host's stderr, as ` (stderr: ...)` cut to 160 characters, or ''. */
+function lastLine(stderr: string): string {
+  const line = stderr.split('\n').map((text) => text.trim()).filter((text) => text !== '').at(-1);
+  return line === undefined ? '' : ` (stderr: ${line.slice(0, 160)})`;
 }

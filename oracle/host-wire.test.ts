@@ -124,7 +124,7 @@ describe('judgeHostWire', () => {
     expect(verdict.violations.map((v) => v.evidence)).toEqual(["a list_changed was delivered to s0|acme.dev (seq 4) and the host never listed that session's tools again before the case ended"]);
   });
 
-  it('a planned trigger that never fired leaves the case UNDECIDED; one that fired (a second revision) does not', () => {
+  it('a planned trigger that never fired leaves the case UNDECIDED; one that fired (a second revision, a boot after 0) does not', () => {
     const w = new Wire(['a']);
     w.faults = ['trigger:s0:walk1:page2:change'];
     w.page(null, null, ['a']);
@@ -134,5 +134,10 @@ describe('judgeHostWire', () => {
     fired.page(null, null, ['a']);
     fired.revision(['a']);
     expect(judgeHostWire(fired.trace())).toMatchObject({ outcome: 'OK', triggersPlanned: 1, triggersFired: 1 });
+    const restarted = new Wire(['a']);
+    restarted.faults = ['trigger:s0:walk1:page1:restart'];
+    restarted.page(null, null, ['a']);
+    restarted.push('server_up', { server: 's0', identity: 'id0', boot: 1, versioned: true, traits: [] });
+    expect(judgeHostWire(restarted.trace())).toMatchObject({ outcome: 'OK', triggersPlanned: 1, triggersFired: 1 });
   });
 });

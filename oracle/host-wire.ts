@@ -30,7 +30,7 @@ export interface HostWireVerdict {
   readonly outcome: WireOutcome;
   /** Sorted by seq. */
   readonly violations: HostViolation[];
-  /** Planned triggers (header `faults` entries starting `trigger:`) and how many fired (`revision` events after the first per server). */
+  /** Planned triggers (header `faults` entries starting `trigger:`) and how many fired (`revision` events after the first per server, `server_up` of a boot after 0). */
   readonly triggersPlanned: number;
   readonly triggersFired: number;
 }
@@ -74,11 +74,12 @@ function sessionOf(event: { server: string; audience: string }): string {
   return `${event.server}|${event.audience}`;
 }
 
-/** Revision changes the world made (the first `revision` of a server is its start, not a trigger). */
+/** Changes and restarts the world made: every `revision` after a server's first, and every `server_up` of a boot after 0. */
 function countFired(events: readonly TraceEvent[]): number {
   const seen = new Set<string>();
   let fired = 0;
   for (const event of events) {
+    if (event.type === 'server_up' && event.boot > 0) fired += 1;
     if (event.type !== 'revision') continue;
     if (seen.has(event.server)) fired += 1;
     seen.add(event.server);

@@ -34,7 +34,8 @@ async function table(command: string[], transport: 'http' | 'stdio'): Promise<st
  * The Python host stops at a falsy cursor (so "" ends its walk after page 1, 2 of 5 tools) and
  * does not remember the cursors it followed (so it follows a repeat and a cycle until its
  * 50-page cap, past pageCountMax 20); everything else it does right. In empty-cursor it never saw
- * classify (page 3), so it refuses the call locally: nothing reaches the server, no I9.
+ * classify (page 3), so it refuses the call locally: nothing reaches the server, no I9. A cursor
+ * refused after a server restart (-32602) raises out of its walk and ends the process (exit 1).
  */
 const PYTHON_EXPECTED = [
   'change-between-pages OK',
@@ -43,6 +44,7 @@ const PYTHON_EXPECTED = [
   'full-walk OK',
   'guessed-name OK',
   'repeated-cursor FAILED CURSOR_REPEATED,WALK_TOO_LONG',
+  'restart-mid-walk HOST_FAILED',
   'silent-change OK',
 ];
 
@@ -53,7 +55,7 @@ describe.skipIf(!hasPython)('the Python standard-library host', () => {
 });
 
 describe('the TypeScript host on the SDK Client', () => {
-  it('passes every case over stdio (it walks every page, stops at a cursor seen before, re-lists after list_changed, refuses unlisted names)', async () => {
+  it('passes every case over stdio (it walks every page, stops at a cursor seen before, walks again after a refused cursor, re-lists after list_changed, refuses unlisted names)', async () => {
     expect(await table(TS_HOST, 'stdio')).toEqual(loadCases().map((spec) => `${spec.name} OK`));
   }, 120_000);
 });

@@ -4,8 +4,9 @@ The host part of catsim's Python example: an MCP client over stdio (it launches 
 command, here catsim's stdio shim) or Streamable HTTP (POST per message, SSE answers, a GET SSE
 stream for notifications), and a catalog per server that is walked page by page and marked
 stale on notifications/tools/list_changed. It is written the way many hand-rolled clients are:
-a walk stops at the first falsy next cursor ("" included) and is capped at PAGES_MAX pages
-without remembering the cursors it followed. catsim's cases find both (docs/BLACK-BOX.md).
+a walk stops at the first falsy next cursor ("" included), is capped at PAGES_MAX pages without
+remembering the cursors it followed, and lets an error answer mid-walk (a cursor refused after a
+server restart) end the process. catsim's cases find all three (docs/BLACK-BOX.md).
 """
 import http.client
 import json

@@ -14,8 +14,19 @@ const PAGES_MAX = 50;
 const driver = process.env.CATSIM_DRIVER_URL;
 const servers = JSON.parse(process.env.CATSIM_SERVERS ?? '[]');
 
-/** Walks every page; stops at a repeated cursor or PAGES_MAX pages. */
+/** Walks every page; a walk cut by an error (a server restarted: its old cursor is -32602) starts again from page 1, up to 3 times. */
 async function refresh(state) {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await walk(state);
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
+}
+
+/** One walk; stops at a repeated cursor or PAGES_MAX pages. */
+async function walk(state) {
   // A list_changed that arrives during this walk must leave the catalog stale (first version of
   // this host cleared the flag at the end of the walk, and catsim's change-between-pages case
   // caught it: CALL_BEFORE_RELIST).
