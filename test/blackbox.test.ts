@@ -4,7 +4,7 @@
  * connect, crash or leave children behind, which end HOST_FAILED within the case timeout with no
  * process or port left.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { connect } from 'node:net';
@@ -96,6 +96,16 @@ describe('bad hosts are HOST_FAILED with one line, within the timeout, leaving n
     expect(await refused(left.stdio)).toBe(true);
   }, 20_000);
 
+  it('a host that connects and then hangs is HOST_FAILED at the timeout, naming the pending step', async () => {
+    // Initializes over HTTP (session opened), then never asks the driver for a step.
+    const script = "const s=JSON.parse(process.env.CATSIM_SERVERS)[0];const h={'content-type':'application/json',accept:'application/json, text/event-stream',authorization:'Bearer '+s.credentials.token};"
+      + "(async()=>{const r=await fetch(s.url,{method:'POST',headers:h,body:JSON.stringify({jsonrpc:'2.0',id:1,method:'initialize',params:{protocolVersion:'2025-06-18',capabilities:{},clientInfo:{name:'hang',version:'1'}}})});await r.text();"
+      + "h['mcp-session-id']=r.headers.get('mcp-session-id');h['mcp-protocol-version']='2025-06-18';await (await fetch(s.url,{method:'POST',headers:h,body:JSON.stringify({jsonrpc:'2.0',method:'notifications/initialized'})})).text();setInterval(()=>{},1e6);})();";
+    const run = await runCase(shortCase(), 'test', 'http', [process.execPath, '-e', script]);
+    expect([run.outcome, run.line]).toEqual(['HOST_FAILED', 'full-walk: HOST_FAILED: the host did not finish within 1500 ms (step 1 of 3 pending); its process group was killed']);
+    expect(run.events.filter((event) => event.type === 'session_opened')).toHaveLength(1);
+  }, 20_000);
+
   it('a host that crashes is HOST_FAILED with its exit code', async () => {
     const run = await runCase(shortCase(), 'test', 'http', [process.execPath, '-e', 'process.exit(7)']);
     expect([run.outcome, run.line]).toEqual(['HOST_FAILED', 'full-walk: HOST_FAILED: the host exited with code 7 without connecting at step 1 of 3']);
@@ -148,5 +158,22 @@ describe.skipIf(!hasPython)('catsim host-test and catsim judge on the command li
     expect([none.code, none.stderr.trim().split('\n').at(-1)]).toEqual([2, `catsim: --cases "nothing-*" matches no case in ${join(ROOT, 'scenarios', 'cases')}`]);
     const bare = await catsim(['host-test', '--agent', 'py']);
     expect([bare.code, bare.stderr.trim().split('\n').at(-1)]).toEqual([2, 'catsim: host-test needs the host command after --, e.g. catsim host-test --agent mine -- python3 host.py']);
+  }, 60_000);
+});
+
+describe('catsim serve keeps a case up for a host started separately', () => {
+  it('prints the environment, serves the TS host started with it, and judges the case when the host ends it', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'catsim-serve-')), 'out');
+    const serve = spawn(process.execPath, ['bin/catsim.mjs', 'serve', '--case', 'full-walk', '--out', out], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    serve.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString('utf8'); });
+    while (!stdout.includes('# catsim serve')) await new Promise((resolve) => setTimeout(resolve, 50));
+    const env = Object.fromEntries([...stdout.matchAll(/^export (CATSIM_[A-Z_]+)='(.*)'$/gm)].map((match) => [match[1] as string, match[2] as string]));
+    expect(Object.keys(env)).toEqual(['CATSIM_SERVERS', 'CATSIM_DRIVER_URL', 'CATSIM_CASE']);
+    const host = spawnSync(TS_HOST[0] as string, TS_HOST.slice(1), { env: { ...process.env, ...env }, timeout: 30_000 });
+    expect(host.status).toBe(0);
+    const code = await new Promise((resolve) => serve.on('exit', resolve));
+    expect(code).toBe(0);
+    expect(stdout.split('\n').slice(-3)).toEqual(['OK full-walk: no violation', `reports in ${out}/`, '']);
   }, 60_000);
 });
