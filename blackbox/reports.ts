@@ -41,7 +41,7 @@ export function writeReports(outDir: string, runs: readonly CaseRun[], rerun: (r
     writeFileSync(join(outDir, trace), traceText(run.header, run.events));
     writeFileSync(join(outDir, report), `${JSON.stringify({
       schema: REPORT_SCHEMA, agent: run.agent, case: run.case, transport: run.transport, outcome: run.outcome, line: run.line,
-      hostFailure: run.hostFailure, violations: run.violations, steps: run.steps, rerun: rerun(run), trace, stderr: run.stderr, wireLog: run.wireLog,
+      hostFailure: run.hostFailure, violations: run.violations, steps: run.steps, repeat: run.repeat ?? null, rerun: rerun(run), trace, stderr: run.stderr, wireLog: run.wireLog,
     }, null, 2)}\n`);
     entries.push({ agent: run.agent, case: run.case, transport: run.transport, outcome: run.outcome, line: run.line, report, trace });
   }

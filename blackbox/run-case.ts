@@ -44,6 +44,8 @@ export interface CaseRun {
   readonly wireLog: WireEntry[];
   /** The host's stderr, last 2000 characters (for the report). */
   readonly stderr: string;
+  /** With `--repeat N`: how many runs, their outcomes, and whether the wire differed between them. */
+  readonly repeat?: { readonly runs: number; readonly outcomes: CaseOutcome[]; readonly wireDiffers: boolean };
 }
 
 /** The server entries of `CATSIM_SERVERS` for a hosting. */

@@ -195,8 +195,10 @@ function build(parser: Argv, setCode: (code: number) => void): Argv {
       .option('agent', { type: 'string', demandOption: true, requiresArg: true, describe: 'The host\'s name in the reports' })
       .option('cases', { type: 'string', default: '*', requiresArg: true, describe: 'Case-name glob over scenarios/cases/ (* and ?)' })
       .option('transport', { choices: ['stdio', 'http', 'both'] as const, default: 'both' as const, describe: 'How the host reaches the servers: stdio through the shim, Streamable HTTP, or each case on both' })
-      .option('out', { type: 'string', default: 'catsim-host-test', requiresArg: true, describe: 'Report folder (per case JSON and trace, index.json, summary.md, junit.xml)' }),
-    async (a) => setCode(await (await commands.hostTest()).hostTestCommand({ agent: a.agent, cases: a.cases, transport: a.transport, out: a.out, command: a._.slice(1).map(String) })))
+      .option('out', { type: 'string', default: 'catsim-host-test', requiresArg: true, describe: 'Report folder (per case JSON and trace, index.json, summary.md, junit.xml)' })
+      .option('repeat', { coerce: countOption('repeat', 1), requiresArg: true, default: 1, describe: 'Run each case N times; a host whose wire differs between runs is reported (UNDECIDED unless a run failed)' })
+      .option('baseline', { type: 'string', requiresArg: true, describe: 'Expected failures, {"expected": {"CASE@TRANSPORT": "OUTCOME"}}: a case failing as expected passes; an entry whose case now passes fails the run' }),
+    async (a) => setCode(await (await commands.hostTest()).hostTestCommand({ agent: a.agent, cases: a.cases, transport: a.transport, out: a.out, repeat: a.repeat, baseline: a.baseline, command: a._.slice(1).map(String) })))
     .command('serve', 'Keep one black-box case\'s servers and driver up on loopback for a host started separately', (y) => y
       .option('case', { type: 'string', demandOption: true, requiresArg: true, describe: 'The case name (scenarios/cases/NAME.json)' })
       .option('agent', { type: 'string', default: 'served', requiresArg: true, describe: 'The host\'s name in the reports' })

@@ -5,7 +5,7 @@
  * process or port left.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { connect } from 'node:net';
 import { join } from 'node:path';
@@ -144,7 +144,7 @@ describe.skipIf(!hasPython)('catsim host-test and catsim judge on the command li
     expect(run.stdout.split('\n').slice(0, 3)).toEqual([
       'FAILED      empty-cursor@stdio: the host disclosed 2 tools of alpha for acme.dev (seq 4) without ever having walked a whole list (page 1 to a last page) of that session',
       'FAILED      repeated-cursor@stdio: the walk of alpha|acme.dev begun at seq 3 sent cursor "WzAsMiwwXQ" a second time (seq 5): it followed a repeated cursor or a cycle',
-      `0 of 2 cases OK or NON-STRICT; reports in ${out}/ (summary.md, index.json, junit.xml)`,
+      `0 of 2 cases pass (OK or NON-STRICT); reports in ${out}/ (summary.md, index.json, junit.xml)`,
     ]);
     const index = JSON.parse(readFileSync(join(out, 'index.json'), 'utf8')) as { runs: Array<{ case: string; outcome: string; trace: string }> };
     expect(index.runs.map((entry) => `${entry.case} ${entry.outcome}`)).toEqual(['empty-cursor FAILED', 'repeated-cursor FAILED']);
@@ -153,7 +153,20 @@ describe.skipIf(!hasPython)('catsim host-test and catsim judge on the command li
     expect([judged.code, judged.stdout.trim().split('\n').at(-1)]).toEqual([1, 'outcome: FAILED']);
   }, 60_000);
 
-  it('bad input is one line and exit 2: a glob that matches no case, no host command', async () => {
+  it('with a baseline that expects both failures the run passes (exit 0), each line marked', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'catsim-baseline-'));
+    writeFileSync(join(dir, 'baseline.json'), JSON.stringify({ expected: { 'empty-cursor@stdio': 'FAILED', 'repeated-cursor@stdio': 'FAILED', 'full-walk@http': 'FAILED' } }));
+    const run = await catsim(['host-test', '--agent', 'py', '--cases', '*-cursor', '--transport', 'stdio', '--baseline', join(dir, 'baseline.json'), '--out', join(dir, 'out'), '--', ...PYTHON_HOST]);
+    expect(run.code).toBe(0);
+    expect(run.stdout.split('\n').map((line) => line.endsWith('[expected by the baseline]'))).toEqual([true, true, false, false]);
+    expect(run.stdout.split('\n')[2]).toBe(`2 of 2 cases pass (OK, NON-STRICT, or as the baseline expects); reports in ${join(dir, 'out')}/ (summary.md, index.json, junit.xml)`);
+  }, 60_000);
+
+  it('bad input is one line and exit 2: a glob that matches no case, no host command, a malformed baseline', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'catsim-baseline-'));
+    writeFileSync(join(dir, 'baseline.json'), JSON.stringify({ expected: { 'full-walk@http': 'OK' } }));
+    const bad = await catsim(['host-test', '--agent', 'py', '--baseline', join(dir, 'baseline.json'), '--', 'true']);
+    expect([bad.code, bad.stderr.trim().split('\n').at(-1)]).toEqual([2, `catsim: --baseline ${join(dir, 'baseline.json')}: entry full-walk@http expects "OK", not one of FAILED, UNSUPPORTED, HOST_FAILED, UNDECIDED`]);
     const none = await catsim(['host-test', '--agent', 'py', '--cases', 'nothing-*', '--', 'true']);
     expect([none.code, none.stderr.trim().split('\n').at(-1)]).toEqual([2, `catsim: --cases "nothing-*" matches no case in ${join(ROOT, 'scenarios', 'cases')}`]);
     const bare = await catsim(['host-test', '--agent', 'py']);

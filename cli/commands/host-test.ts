@@ -1,13 +1,15 @@
 /**
- * `catsim host-test --agent NAME [--cases GLOB] [--transport stdio|http|both] [--out DIR] -- CMD ARGS`:
- * puts a host in any language under catsim's simulated servers (docs/BLACK-BOX.md). Spawns the
- * host once per case (and transport), judges each case's wire record with the oracle, prints one
- * line per case and writes the reports (per case JSON and trace, index.json, summary.md,
- * junit.xml) under `--out`.
+ * `catsim host-test --agent NAME [--cases GLOB] [--transport stdio|http|both] [--out DIR]
+ * [--repeat N] [--baseline FILE] -- CMD ARGS`: puts a host in any language under catsim's
+ * simulated servers (docs/BLACK-BOX.md). Spawns the host once per case and transport (N times
+ * with `--repeat`), judges each case's wire record with the oracle, prints one line per case and
+ * writes the reports (per case JSON and trace, index.json, summary.md, junit.xml) under `--out`.
  */
+import { BaselineError, baselineStanding, loadBaseline } from '../../blackbox/baseline.ts';
 import { CaseError, loadCases, type BlackBoxCase } from '../../blackbox/case.ts';
-import { writeReports } from '../../blackbox/reports.ts';
-import { runCase, type CaseRun, type CaseTransport } from '../../blackbox/run-case.ts';
+import { foldRepeats } from '../../blackbox/repeat.ts';
+import { runStem, writeReports } from '../../blackbox/reports.ts';
+import { runCase, type CaseOutcome, type CaseRun, type CaseTransport } from '../../blackbox/run-case.ts';
 import { EXIT, InputError } from '../errors.ts';
 
 /** Arguments of `catsim host-test`. */
@@ -19,32 +21,54 @@ export interface HostTestArgs {
   transport: 'stdio' | 'http' | 'both';
   /** Report folder; default `catsim-host-test`. */
   out: string;
+  /** Runs per case and transport (>= 1); a wire that differs between runs is reported. */
+  repeat: number;
+  /** Expected failures file, or undefined. */
+  baseline?: string;
   /** The host command: program and arguments (after `--`). */
   command: string[];
 }
 
 /**
- * Runs every selected case; exit 0 when every case is OK or NON-STRICT, 1 when any is FAILED,
- * HOST_FAILED, UNDECIDED or UNSUPPORTED (not judged is not a pass).
+ * Runs every selected case; exit 0 when every case is OK or NON-STRICT or fails as its baseline
+ * entry expects, 1 otherwise (FAILED, HOST_FAILED, UNDECIDED, UNSUPPORTED: not judged is not a
+ * pass; or a stale or changed baseline entry).
  * @throws InputError (exit 2) for a bad agent name, a case glob that matches nothing, a bad case
- *   file or a missing host command.
+ *   file, a bad baseline file or a missing host command.
  */
 export async function hostTestCommand(args: HostTestArgs): Promise<number> {
   const cases = selectCases(args);
+  const baseline = readBaseline(args.baseline);
   const transports: CaseTransport[] = args.transport === 'both' ? ['http', 'stdio'] : [args.transport];
   const runs: CaseRun[] = [];
+  let failing = 0;
   for (const spec of cases) {
     for (const transport of transports) {
-      const run = await runCase(spec, args.agent, transport, args.command);
-      process.stdout.write(`${run.outcome.padEnd(11)} ${run.case}@${transport}${run.outcome === 'OK' ? '' : `: ${run.line.slice(run.case.length + 2)}`}\n`);
+      const repeats: CaseRun[] = [];
+      for (let i = 0; i < args.repeat; i += 1) repeats.push(await runCase(spec, args.agent, transport, args.command));
+      const run = foldRepeats(repeats);
+      const standing = baselineStanding(runStem(run), run.outcome, baseline);
+      if (standing === 'stale' || standing === 'changed' || (standing === 'none' && !passes(run.outcome))) failing += 1;
+      process.stdout.write(`${lineOf(run, standing, baseline.get(runStem(run)))}\n`);
       runs.push(run);
     }
   }
   const rerun = (run: CaseRun): string => `catsim host-test --agent ${args.agent} --cases ${run.case} --transport ${run.transport} -- ${args.command.join(' ')}`;
   writeReports(args.out, runs, rerun);
-  const ok = runs.filter((run) => run.outcome === 'OK' || run.outcome === 'NON-STRICT').length;
-  process.stdout.write(`${ok} of ${runs.length} cases OK or NON-STRICT; reports in ${args.out}/ (summary.md, index.json, junit.xml)\n`);
-  return ok === runs.length ? EXIT.clean : EXIT.violation;
+  process.stdout.write(`${runs.length - failing} of ${runs.length} cases pass${baseline.size > 0 ? ' (OK, NON-STRICT, or as the baseline expects)' : ' (OK or NON-STRICT)'}; reports in ${args.out}/ (summary.md, index.json, junit.xml)\n`);
+  return failing === 0 ? EXIT.clean : EXIT.violation;
+}
+
+function passes(outcome: CaseOutcome): boolean {
+  return outcome === 'OK' || outcome === 'NON-STRICT';
+}
+
+function lineOf(run: CaseRun, standing: ReturnType<typeof baselineStanding>, expected: CaseOutcome | undefined): string {
+  const head = `${run.outcome.padEnd(11)} ${runStem(run)}${run.outcome === 'OK' ? '' : `: ${run.line.slice(run.case.length + 2)}`}`;
+  if (standing === 'expected') return `${head} [expected by the baseline]`;
+  if (standing === 'stale') return `${head} [baseline expects ${expected}: the entry is stale, remove it]`;
+  if (standing === 'changed') return `${head} [baseline expects ${expected}]`;
+  return head;
 }
 
 function selectCases(args: HostTestArgs): BlackBoxCase[] {
@@ -54,6 +78,16 @@ function selectCases(args: HostTestArgs): BlackBoxCase[] {
     return loadCases(args.cases);
   } catch (error) {
     if (error instanceof CaseError) throw new InputError(error.message);
+    throw error;
+  }
+}
+
+function readBaseline(path: string | undefined): Map<string, CaseOutcome> {
+  if (path === undefined) return new Map();
+  try {
+    return loadBaseline(path);
+  } catch (error) {
+    if (error instanceof BaselineError) throw new InputError(error.message);
     throw error;
   }
 }
