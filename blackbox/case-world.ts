@@ -28,7 +28,7 @@ import type { RevisionStep, ServerPlan, ToolDescriptor } from '../sim/plan/types
 import { worldDescriptorDigest } from '../sim/trace/digests.ts';
 import { TraceRecorder, type TraceEvent, type TraceHeader } from '../sim/trace/recorder.ts';
 import { TRACE_SCHEMA } from '../contract/trace/schema.ts';
-import type { BlackBoxCase, CaseServer } from './case.ts';
+import type { BlackBoxCase, CaseServer, CaseTrigger } from './case.ts';
 import { WireClock } from './wire-clock.ts';
 
 /** Most `tools/list` requests one server answers in a case; past it, -32603 (a flooding host). */
@@ -56,6 +56,8 @@ interface HostedServer {
   walks: number;
   pagesInWalk: number;
   pagesTotal: number;
+  /** `tools/call` requests answered (result or error), over all sessions. */
+  callsAnswered: number;
   silentNext: boolean;
   /** The server's control (restart), handed to the page-served rule after the first page. */
   control: ServerControl | null;
@@ -131,14 +133,14 @@ export class CaseWorld {
     return {
       type: 'header', schema: TRACE_SCHEMA, seed: this.spec.seed, round: 0, scenario: `blackbox:${this.spec.name}`, core: `host:${this.agent}`,
       bounds: { pageCountMax: this.spec.pageCountMax, byteCountMax: 0, scanTimeoutMs: 0, latencyMsMax: 0, tHealMs: 0, tEndMs: 0, generationTtlMs: 0, retryBackoffMsMax: 0 },
-      faults: this.spec.triggers.map((t) => `trigger:${t.server}:walk${t.walk}:page${t.page}:${t.do}`),
+      faults: this.spec.triggers.map((t) => `trigger:${t.server}:${t.call === undefined ? `walk${t.walk}:page${t.page}` : `call${t.call}`}:${t.do}`),
     } as TraceHeader;
   }
 
   #host(spec: CaseServer): HostedServer {
     const identity = createHash('sha256').update(`identity|${this.spec.seed}|${spec.name}`).digest('hex');
     const token = createHash('sha256').update(`token|${this.spec.seed}|${spec.name}`).digest('hex').slice(0, 32);
-    const hosted = { spec, clock: new WireClock(), identity, token, walks: 0, pagesInWalk: 0, pagesTotal: 0, silentNext: false, control: null } as HostedServer;
+    const hosted = { spec, clock: new WireClock(), identity, token, walks: 0, pagesInWalk: 0, pagesTotal: 0, callsAnswered: 0, silentNext: false, control: null } as HostedServer;
     const plan = this.#plan(spec, identity);
     const rules = sortRules([this.#pageRule(hosted), this.#cursorRule(hosted), this.#changeRule(hosted), { afterPage: (_served: unknown, control: ServerControl) => { hosted.control = control; } }]);
     (hosted as { sim: SimCatalogServer }).sim = new SimCatalogServer(plan, hosted.clock, this.recorder, { pageRng: createRng(`${this.spec.seed}/${spec.name}/unused`), rules, leaseKey: this.#leaseKey });
@@ -223,12 +225,20 @@ export class CaseWorld {
     }
     hosted.pagesInWalk += 1;
     const trigger = this.spec.triggers.find((t) => t.server === hosted.spec.name && t.walk === hosted.walks && t.page === hosted.pagesInWalk);
-    if (trigger === undefined) return;
-    setImmediate(() => {
-      if (trigger.do === 'restart') return hosted.control?.restart();
-      hosted.silentNext = trigger.do === 'silent-change';
-      hosted.clock.advance();
-    });
+    if (trigger !== undefined) setImmediate(() => this.#fire(hosted, trigger));
+  }
+
+  /** Counts the calls `hosted` answered; after the one a trigger names, fires it (the answer is written). */
+  #countCall(hosted: HostedServer): void {
+    hosted.callsAnswered += 1;
+    const trigger = this.spec.triggers.find((t) => t.server === hosted.spec.name && t.call === hosted.callsAnswered);
+    if (trigger !== undefined) this.#fire(hosted, trigger);
+  }
+
+  #fire(hosted: HostedServer, trigger: CaseTrigger): void {
+    if (trigger.do === 'restart') return hosted.control?.restart();
+    hosted.silentNext = trigger.do === 'silent-change';
+    hosted.clock.advance();
   }
 
   #digestOfName(hosted: HostedServer, name: string): string {
@@ -244,6 +254,7 @@ export class CaseWorld {
     const log = (dir: WireEntry['dir'], message: JSONRPCMessage): void => {
       world.wireLog.push({ n: world.wireLog.length, server: hosted.spec.name, session, dir, message });
     };
+    const calls = new Set<string | number>();
     const tap: Transport = {
       start: () => inner.start(),
       close: () => inner.close(),
@@ -251,8 +262,10 @@ export class CaseWorld {
         log('server->host', message);
         const notice = 'method' in message && message.method === 'notifications/tools/list_changed';
         const reaches = notice ? delivered() : false;
+        const answer = !('method' in message) && 'id' in message && message.id !== undefined && calls.delete(message.id);
         await inner.send(message, options);
         if (reaches) world.recorder.world('notification_delivered', { server: hosted.spec.name, audience: hosted.spec.audience });
+        if (answer) world.#countCall(hosted);
       },
     };
     inner.onmessage = (message, extra) => {
@@ -265,6 +278,7 @@ export class CaseWorld {
         const params = (message.params ?? {}) as Record<string, unknown>;
         world.recorder.world('call_sent', { server: hosted.spec.name, audience: hosted.spec.audience, tool: typeof params.name === 'string' ? params.name : '' });
         world.#stampLease(params);
+        calls.add(message.id);
       }
       tap.onmessage?.(message, extra);
     };

@@ -24,11 +24,16 @@ export interface CaseServer {
   readonly revisions: readonly (readonly string[])[];
 }
 
-/** A catalog change fired on a wire event: after the server served page `page` of walk `walk` (both from 1, counted over all sessions of that server). */
+/**
+ * A catalog change fired on a wire event: after the server served page `page` of walk `walk`
+ * (both from 1, counted over all sessions of that server), or, with `call`, after it answered its
+ * `call`-th `tools/call` (from 1).
+ */
 export interface CaseTrigger {
   readonly server: string;
-  readonly walk: number;
-  readonly page: number;
+  readonly walk?: number;
+  readonly page?: number;
+  readonly call?: number;
   /** `change`: next revision and a `list_changed` to every session; `silent-change`: next revision, no notification; `restart`: the server restarts (its boot counts up, so every cursor it handed out before is refused with -32602). */
   readonly do: 'change' | 'silent-change' | 'restart';
 }
@@ -118,6 +123,9 @@ function caseProblem(value: unknown, stem: string): string | null {
   for (const trigger of c.triggers as CaseTrigger[]) {
     if (!names.has(trigger.server)) return `trigger names unknown server ${JSON.stringify(trigger.server)}`;
     if (!['change', 'silent-change', 'restart'].includes(trigger.do)) return 'trigger do must be change, silent-change or restart';
+    const onPage = Number.isSafeInteger(trigger.walk) && Number.isSafeInteger(trigger.page) && trigger.call === undefined;
+    const onCall = Number.isSafeInteger(trigger.call) && trigger.walk === undefined && trigger.page === undefined;
+    if (!onPage && !onCall) return 'a trigger names either walk and page, or call';
   }
   const steps = c.steps as CaseStep[];
   if (steps.at(-1)?.kind !== 'end') return 'the last step must be end';

@@ -5,7 +5,8 @@
  * precondition holds in the wire record (for example "the notification was written"), so a judged
  * call never races a notification catsim asked for. `disclose` is the host's one self-report; its
  * names go into the record as a `disclosure` world event, which the oracle checks against the
- * pages served to that session.
+ * pages served to that session. A step with a precondition is released SETTLE_MS after the
+ * precondition holds.
  */
 import type { BlackBoxCase, CaseStep } from './case.ts';
 import type { CaseWorld } from './case-world.ts';
@@ -15,6 +16,14 @@ export const DRIVER_SCHEMA = 'catsim.driver.v1';
 
 /** How often a long poll re-checks a precondition, ms (real clock). */
 const POLL_MS = 10;
+
+/**
+ * How long a step with a precondition waits after the precondition holds, ms (real clock). The
+ * record says the server wrote the notification; the host reads it on another connection (for
+ * stdio, through the shim's process), so a host is given this long to take it in before the step
+ * that depends on it is released. The one real-clock allowance in the verdict (docs/BLACK-BOX.md).
+ */
+export const SETTLE_MS = 250;
 
 /** A step as the adapter receives it. */
 export type DriverStep = { schema: typeof DRIVER_SCHEMA; seq: number } & (
@@ -38,6 +47,8 @@ export interface StepResult {
 export class Driver {
   readonly results: StepResult[] = [];
   #endReleased = false;
+  /** The last step whose settle wait is over (a poll that timed out and came back does not wait twice). */
+  #settled = 0;
 
   constructor(private readonly spec: BlackBoxCase, private readonly world: CaseWorld) {}
 
@@ -58,6 +69,10 @@ export class Driver {
     while (!this.#ready(step)) {
       if (Date.now() >= deadline || signal.aborted) return null;
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+    if (step.after !== undefined && this.#settled < seq) {
+      await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+      this.#settled = seq;
     }
     if (step.kind === 'end') this.#endReleased = true;
     return wireStep(step, seq);

@@ -76,6 +76,17 @@ describe('judgeHostWire', () => {
     expect(judgeHostWire(trace).outcome).toBe('FAILED');
   });
 
+  it('I9: once a whole list no longer holds a name, a call of it is TOOL_NO_LONGER_LISTED; a walk still running does not count', () => {
+    const w = new Wire(['a', 'b']);
+    w.page(null, null, ['a', 'b']);
+    w.call('b');
+    w.page(null, 'c1', ['a']);
+    w.call('b');
+    w.page('c1', null, []);
+    w.call('b');
+    expect(found(w.trace())).toEqual(['I9 TOOL_NO_LONGER_LISTED@8 MUST']);
+  });
+
   it('I18: a call after a delivered list_changed waits for a whole fresh walk; page 1 alone is not enough', () => {
     const w = new Wire(['a', 'b']);
     w.page(null, null, ['a', 'b']);

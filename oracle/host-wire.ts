@@ -5,7 +5,8 @@
  * observation; its one self-report, a `disclosure`, is checked against the pages the world served
  * to that session, never believed.
  *
- * The rules are the wire rules of issue 27 (I9 from every call that reached a server, I18 from a
+ * The rules are the wire rules of issue 27 (I9 from every call that reached a server, against the
+ * names served to that session and the last whole list it walked; I18 from a
  * whole fresh list served after the delivery, I13 from the walks the world served, I19 from the
  * fresh lists the world served), plus the disclosure check (I4): what the host says it would show
  * a model must be what the last whole list served to it holds. A MUST broken is `FAILED`; a
@@ -89,20 +90,27 @@ function countFired(events: readonly TraceEvent[]): number {
 
 /**
  * I9: a `tools/call` that reached a server names a tool some page served to that session before
- * it listed. I18: after a `notification_delivered`, no call leaves before a whole fresh list (page
- * 1 to a last page) was served to that session after the delivery.
+ * it listed, and, once the session has walked a whole list, one the last whole list still held.
+ * I18: after a `notification_delivered`, no call leaves before a whole fresh list (page 1 to a
+ * last page) was served to that session after the delivery.
  */
 function judgeCalls(events: readonly TraceEvent[], names: Map<string, string>, add: Add): void {
   const listed = new Map<string, Set<string>>();
+  const walks = new Map<string, { tracker: WalkTracker; tools: string[] }>();
+  const lastWhole = new Map<string, { seq: number; names: Set<string> }>();
   const pendingRelist = new Map<string, { seq: number; walk: WalkTracker }>();
   for (const event of events) {
     if (event.type === 'page_served' || event.type === 'page_refused') {
       const session = sessionOf(event);
+      if (event.cursorIn === null) walks.set(session, { tracker: new WalkTracker(), tools: [] });
+      const walk = walks.get(session);
       if (event.type === 'page_served') {
         const set = listed.get(session) ?? new Set<string>();
         for (const digest of event.tools) set.add(names.get(digest) ?? digest);
         listed.set(session, set);
+        walk?.tools.push(...event.tools.map((digest) => names.get(digest) ?? digest));
       }
+      if (walk !== undefined && walk.tracker.step(event)) lastWhole.set(session, { seq: event.seq, names: new Set(walk.tools) });
       const pending = pendingRelist.get(session);
       if (pending !== undefined && pending.walk.step(event)) pendingRelist.delete(session);
     } else if (event.type === 'notification_delivered') {
@@ -110,8 +118,11 @@ function judgeCalls(events: readonly TraceEvent[], names: Map<string, string>, a
       if (!pendingRelist.has(session)) pendingRelist.set(session, { seq: event.seq, walk: new WalkTracker() });
     } else if (event.type === 'call_sent') {
       const session = sessionOf(event);
+      const whole = lastWhole.get(session);
       if (!(listed.get(session)?.has(event.tool) ?? false)) {
         add('I9', 'MUST', event.seq, 'UNDISCLOSED_TOOL_SENT', `call of ${JSON.stringify(event.tool)} to ${event.server} for ${event.audience} reached the server (seq ${event.seq}), but no page served to that session had listed that name`);
+      } else if (whole !== undefined && !whole.names.has(event.tool)) {
+        add('I9', 'MUST', event.seq, 'TOOL_NO_LONGER_LISTED', `call of ${JSON.stringify(event.tool)} to ${event.server} for ${event.audience} reached the server (seq ${event.seq}), but the last whole list served to that session (ended seq ${whole.seq}) no longer held that name`);
       }
       const pending = pendingRelist.get(session);
       if (pending !== undefined) {

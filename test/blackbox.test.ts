@@ -43,6 +43,7 @@ const PYTHON_EXPECTED = [
   'empty-cursor FAILED DISCLOSED_WITHOUT_WHOLE_LIST',
   'full-walk OK',
   'guessed-name OK',
+  'removal-after-use OK',
   'repeated-cursor FAILED CURSOR_REPEATED,WALK_TOO_LONG',
   'restart-mid-walk HOST_FAILED',
   'silent-change OK',
