@@ -94,6 +94,8 @@ export class Hosting {
     const sessionId = req.headers['mcp-session-id'];
     const known = typeof sessionId === 'string' ? this.#transports.get(sessionId) : undefined;
     if (known !== undefined) return known.handleRequest(req, res, body);
+    // Streamable HTTP: a session id the server does not know is 404 (the client must initialize anew).
+    if (typeof sessionId === 'string') return answer(res, 404, { jsonrpc: '2.0', error: { code: -32001, message: 'catsim: session not found' }, id: null });
     if (req.method !== 'POST' || !isInitializeRequest(body)) return answer(res, 400, { jsonrpc: '2.0', error: { code: -32000, message: 'catsim: no valid session' }, id: null });
     this.#sessions += 1;
     const id = `${server}-${this.#sessions}`;

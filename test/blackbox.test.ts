@@ -107,6 +107,16 @@ describe('bad hosts are HOST_FAILED with one line, within the timeout, leaving n
     expect(run.events.filter((event) => event.type === 'session_opened')).toHaveLength(1);
   }, 20_000);
 
+  it('a host that floods a server with tools/list is HOST_FAILED once past 500 requests, and gets errors, not pages, beyond them', async () => {
+    const script = "const s=JSON.parse(process.env.CATSIM_SERVERS)[0];const h={'content-type':'application/json',accept:'application/json, text/event-stream',authorization:'Bearer '+s.credentials.token};"
+      + "const post=async(m)=>{const r=await fetch(s.url,{method:'POST',headers:h,body:JSON.stringify(m)});if(!h['mcp-session-id'])h['mcp-session-id']=r.headers.get('mcp-session-id');return r.text();};"
+      + "(async()=>{await post({jsonrpc:'2.0',id:0,method:'initialize',params:{protocolVersion:'2025-06-18',capabilities:{},clientInfo:{name:'flood',version:'1'}}});h['mcp-protocol-version']='2025-06-18';"
+      + "await post({jsonrpc:'2.0',method:'notifications/initialized'});for(let i=1;i<=520;i++)await post({jsonrpc:'2.0',id:i,method:'tools/list',params:{}});})();";
+    const run = await runCase({ ...shortCase(), timeoutMs: 15_000 }, 'test', 'http', [process.execPath, '-e', script]);
+    expect([run.outcome, run.line]).toEqual(['HOST_FAILED', 'full-walk: HOST_FAILED: the host flooded alpha with tools/list requests']);
+    expect(run.events.filter((event) => event.type === 'page_served')).toHaveLength(500);
+  }, 30_000);
+
   it('a host that crashes is HOST_FAILED with its exit code', async () => {
     const run = await runCase(shortCase(), 'test', 'http', [process.execPath, '-e', 'process.exit(7)']);
     expect([run.outcome, run.line]).toEqual(['HOST_FAILED', 'full-walk: HOST_FAILED: the host exited with code 7 without connecting at step 1 of 3']);
