@@ -113,7 +113,12 @@ export class CaseWorld {
     return this.recorder.events.filter((event) => event.type === type && (event as { server?: string }).server === server).length;
   }
 
-  /** Writes the host's disclosure of `server` (tool names as the host reported them) as a `disclosure` world event. */
+  /** Whether the case has a server of this name. */
+  hasServer(server: string): boolean {
+    return this.#servers.has(server);
+  }
+
+  /** Writes the host's disclosure of `server` (tool names as the host reported them) as a `disclosure` world event; a server the case lacks is ignored (the driver refuses it first). */
   disclose(server: string, names: readonly string[], generation: number): void {
     const hosted = this.#servers.get(server);
     if (hosted === undefined) return;

@@ -65,6 +65,7 @@ describe('catsim.driver.v1', () => {
     expect(driver.post({ seq: 2, status: 'ok' })).toBe('result for step 2, expected step 1');
     expect(driver.post({ seq: 1, status: 'maybe' })).toBe('status must be ok, error, refused or unsupported');
     expect(driver.post({ seq: 1, status: 'ok' })).toBe('a disclose result needs tools: {server: [names]}');
+    expect(driver.post({ seq: 1, status: 'ok', tools: { beta: [] } })).toBe('tools names "beta", which is not a server of this case');
     expect(driver.post({ seq: 1, status: 'ok', tools: { alpha: ['search', 'nope'] } })).toBeNull();
     const disclosure = world.recorder.events.at(-1) as unknown as { type: string; tools: string[] };
     const revision = world.recorder.events.find((event) => event.type === 'revision') as unknown as { views: Record<string, Array<{ name: string; digest: string }>> };

@@ -88,9 +88,10 @@ export class Driver {
     if (step?.kind === 'disclose' && result.status === 'ok') {
       if (typeof result.tools !== 'object' || result.tools === null) return 'a disclose result needs tools: {server: [names]}';
       for (const [server, names] of Object.entries(result.tools)) {
+        if (!this.world.hasServer(server)) return `tools names ${JSON.stringify(server)}, which is not a server of this case`;
         if (!Array.isArray(names) || !names.every((name) => typeof name === 'string')) return `tools.${server} must be an array of names`;
-        this.world.disclose(server, names, result.seq);
       }
+      for (const [server, names] of Object.entries(result.tools)) this.world.disclose(server, names, result.seq);
     }
     this.results.push({ seq: result.seq, status: result.status, ...(result.tools === undefined ? {} : { tools: result.tools }), ...(typeof result.detail === 'string' ? { detail: result.detail.slice(0, 200) } : {}) });
     return null;
