@@ -162,6 +162,8 @@ describe.skipIf(!hasPython)('catsim host-test and catsim judge on the command li
     expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toContain('<testsuite name="py" tests="2" failures="2" skipped="0">');
     const judged = await catsim(['judge', join(out, index.runs[1]?.trace as string)]);
     expect([judged.code, judged.stdout.trim().split('\n').at(-1)]).toEqual([1, 'outcome: FAILED']);
+    const checked = await catsim(['check', join(out, index.runs[1]?.trace as string)]);
+    expect([checked.code, checked.stderr.trim().split('\n').at(-1)]).toEqual([2, `catsim: ${join(out, index.runs[1]?.trace as string)}: the trace of black-box case repeated-cursor holds no core observations: judge it with catsim judge`]);
   }, 60_000);
 
   it('with a baseline that expects both failures the run passes (exit 0), each line marked', async () => {
