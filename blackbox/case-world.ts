@@ -5,7 +5,8 @@
  *
  * Fault model: what the case plans, nothing else. A `change` trigger moves a server to its next
  * revision and notifies every live session; a `silent-change` moves it without a notification; a
- * `restart` counts its boot up, so the cursors it handed out before are refused with -32602;
+ * `restart` counts its boot up, so the cursors it handed out before are refused with -32602; an
+ * `expire-session` ends every HTTP session of the server (written as `disconnected`);
  * the cursor behaviour is a persistent trait (`""` cursor, repeated cursor, cycle). Every
  * trigger fires on a wire event (the page count of a walk), never on the wall clock, and each
  * page's size is a function of (seed, server, revision, offset), so the same requests get the
@@ -72,6 +73,7 @@ export class CaseWorld {
   #arrivals = 0;
   #sessions = 0;
   #leases = 0;
+  #expire: (server: string) => void = () => undefined;
 
   constructor(readonly spec: BlackBoxCase, readonly agent: string) {
     this.recorder = new TraceRecorder(() => this.#arrivals);
@@ -100,6 +102,11 @@ export class CaseWorld {
     if (hosted === undefined) throw new Error(`unknown server ${server}`);
     this.#sessions += 1;
     await hosted.sim.connect(this.#tap(hosted, this.#sessions, transport, delivered), hosted.spec.audience);
+  }
+
+  /** Tells the world how to end every HTTP session of a server (the hosting does it; an `expire-session` trigger calls it). */
+  onExpire(expire: (server: string) => void): void {
+    this.#expire = expire;
   }
 
   /** Whether some server answered more `tools/list` requests than FLOOD_PAGES_MAX (a flooding host). */
@@ -242,6 +249,10 @@ export class CaseWorld {
 
   #fire(hosted: HostedServer, trigger: CaseTrigger): void {
     if (trigger.do === 'restart') return hosted.control?.restart();
+    if (trigger.do === 'expire-session') {
+      this.recorder.world('disconnected', { server: hosted.spec.name, audience: hosted.spec.audience });
+      return this.#expire(hosted.spec.name);
+    }
     hosted.silentNext = trigger.do === 'silent-change';
     hosted.clock.advance();
   }

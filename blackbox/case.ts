@@ -34,14 +34,19 @@ export interface CaseTrigger {
   readonly walk?: number;
   readonly page?: number;
   readonly call?: number;
-  /** `change`: next revision and a `list_changed` to every session; `silent-change`: next revision, no notification; `restart`: the server restarts (its boot counts up, so every cursor it handed out before is refused with -32602). */
-  readonly do: 'change' | 'silent-change' | 'restart';
+  /**
+   * `change`: next revision and a `list_changed` to every session; `silent-change`: next revision,
+   * no notification; `restart`: the server restarts (its boot counts up, so every cursor it handed
+   * out before is refused with -32602); `expire-session`: every HTTP session of the server ends
+   * (a request naming it gets 404, and the host must initialize anew; http cases only).
+   */
+  readonly do: 'change' | 'silent-change' | 'restart' | 'expire-session';
 }
 
 /** What must hold on the wire before a step is released. */
 export interface StepPrecondition {
   /** A world event type that must be in the record for `server` (e.g. `notification_delivered`, `revision`). */
-  readonly event: 'notification_delivered' | 'revision' | 'page_served';
+  readonly event: 'notification_delivered' | 'revision' | 'page_served' | 'disconnected';
   readonly server: string;
   /** How many such events (default 1; for `revision`, 2 means the first change happened). */
   readonly count?: number;
@@ -67,6 +72,13 @@ export interface BlackBoxCase {
   readonly timeoutMs: number;
   /** Most pages one walk may ask for before I13 calls it endless. */
   readonly pageCountMax: number;
+  /** The transports the case applies to (default both); host-test skips the others. */
+  readonly transports?: ReadonlyArray<'http' | 'stdio'>;
+}
+
+/** The transports `spec` runs on, of those asked for, in the order asked. */
+export function caseTransports(spec: BlackBoxCase, asked: ReadonlyArray<'http' | 'stdio'>): Array<'http' | 'stdio'> {
+  return asked.filter((transport) => spec.transports === undefined || spec.transports.includes(transport));
 }
 
 /** A case file that is not a case: one line, exit 2. */
@@ -120,9 +132,11 @@ function caseProblem(value: unknown, stem: string): string | null {
     if (!Array.isArray(server.revisions) || server.revisions.length === 0) return `server ${server.name}: revisions must be a non-empty array`;
   }
   if (!Array.isArray(c.triggers) || !Array.isArray(c.steps)) return 'triggers and steps must be arrays';
+  if (c.transports !== undefined && (!Array.isArray(c.transports) || c.transports.length === 0 || !c.transports.every((t) => t === 'http' || t === 'stdio'))) return 'transports must be a non-empty array of http and stdio';
   for (const trigger of c.triggers as CaseTrigger[]) {
     if (!names.has(trigger.server)) return `trigger names unknown server ${JSON.stringify(trigger.server)}`;
-    if (!['change', 'silent-change', 'restart'].includes(trigger.do)) return 'trigger do must be change, silent-change or restart';
+    if (!['change', 'silent-change', 'restart', 'expire-session'].includes(trigger.do)) return 'trigger do must be change, silent-change, restart or expire-session';
+    if (trigger.do === 'expire-session' && JSON.stringify(c.transports) !== '["http"]') return 'an expire-session trigger needs "transports": ["http"]';
     const onPage = Number.isSafeInteger(trigger.walk) && Number.isSafeInteger(trigger.page) && trigger.call === undefined;
     const onCall = Number.isSafeInteger(trigger.call) && trigger.walk === undefined && trigger.page === undefined;
     if (!onPage && !onCall) return 'a trigger names either walk and page, or call';

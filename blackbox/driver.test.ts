@@ -36,6 +36,7 @@ describe('catsim.driver.v1', () => {
         world.recorder.world('session_opened', { server: server.name, audience: server.audience, identity: 'x' });
         for (let i = 0; i < 3; i += 1) world.recorder.world('revision', { server: server.name, revision: 9, views: {} });
         for (let i = 0; i < 3; i += 1) world.recorder.world('notification_delivered', { server: server.name, audience: server.audience });
+        for (let i = 0; i < 3; i += 1) world.recorder.world('disconnected', { server: server.name, audience: server.audience });
         for (let i = 0; i < 3; i += 1) world.recorder.world('page_served', { server: server.name, audience: server.audience, scanId: null, cursorIn: null, cursorOut: null, revision: 1, reported: 1, tools: [], pageDigest: 'x' });
       }
       const driver = new Driver(spec, world);

@@ -42,6 +42,7 @@ export class Hosting {
   /** Listens on loopback (port 0: any free port). @throws the listen error (EADDRINUSE, ...). */
   static async start(world: CaseWorld, driver: Driver, ports: HostingPorts = { http: 0, stdio: 0 }): Promise<Hosting> {
     const hosting = new Hosting(world, driver);
+    world.onExpire((server) => hosting.#expire(server));
     await listen(hosting.#http, ports.http);
     await listen(hosting.#tcp, ports.stdio);
     return hosting;
@@ -59,6 +60,15 @@ export class Hosting {
     for (const socket of this.#sockets) socket.destroy();
     this.#http.closeAllConnections();
     await Promise.all([new Promise((resolve) => this.#http.close(resolve)), new Promise((resolve) => this.#tcp.close(resolve))]);
+  }
+
+  /** Ends every HTTP session of `server`: its id is forgotten (404 from now on) and its transport closed. */
+  #expire(server: string): void {
+    for (const [id, transport] of [...this.#transports]) {
+      if (!id.startsWith(`${server}-`)) continue;
+      this.#transports.delete(id);
+      void transport.close().catch(() => undefined);
+    }
   }
 
   async #route(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -126,6 +126,20 @@ describe('judgeHostWire', () => {
     expect(found(stale.trace())).toEqual(['I4 DISCLOSURE_INCOMPLETE@5 MUST', 'I4 DISCLOSURE_STALE@5 MUST']);
   });
 
+  it('I12: a session the world ended (disconnected) and never opened again is SESSION_NOT_RENEWED; one opened again is not', () => {
+    const lost = new Wire(['a']);
+    lost.faults = ['trigger:s0:call1:expire-session'];
+    lost.page(null, null, ['a']);
+    lost.push('disconnected', { server: 's0', audience: A });
+    expect(found(lost.trace())).toEqual(['I12 SESSION_NOT_RENEWED@4 MUST']);
+    const renewed = new Wire(['a']);
+    renewed.faults = ['trigger:s0:call1:expire-session'];
+    renewed.page(null, null, ['a']);
+    renewed.push('disconnected', { server: 's0', audience: A });
+    renewed.push('session_opened', { server: 's0', audience: A, identity: 'id0' });
+    expect(judgeHostWire(renewed.trace())).toMatchObject({ outcome: 'OK', triggersFired: 1 });
+  });
+
   it('I19: a delivered list_changed never followed by a fresh list is NON-STRICT, not FAILED', () => {
     const w = new Wire(['a']);
     w.page(null, null, ['a']);

@@ -8,7 +8,8 @@
  * The rules are the wire rules of issue 27 (I9 from every call that reached a server, against the
  * names served to that session and the last whole list it walked; I18 from a
  * whole fresh list served after the delivery, I13 from the walks the world served, I19 from the
- * fresh lists the world served), plus the disclosure check (I4): what the host says it would show
+ * fresh lists the world served), a session the world ended is opened anew (I12, liveness, as far
+ * as a black box shows it), plus the disclosure check (I4): what the host says it would show
  * a model must be what the last whole list served to it holds. A MUST broken is `FAILED`; a
  * SHOULD (re-list after a `list_changed`) is `NON-STRICT`; a case whose planned triggers never
  * fired (the host never walked far enough) is `UNDECIDED` unless something already failed.
@@ -31,7 +32,7 @@ export interface HostWireVerdict {
   readonly outcome: WireOutcome;
   /** Sorted by seq. */
   readonly violations: HostViolation[];
-  /** Planned triggers (header `faults` entries starting `trigger:`) and how many fired (`revision` events after the first per server, `server_up` of a boot after 0). */
+  /** Planned triggers (header `faults` entries starting `trigger:`) and how many fired (`revision` events after the first per server, `server_up` of a boot after 0, `disconnected`). */
   readonly triggersPlanned: number;
   readonly triggersFired: number;
 }
@@ -50,6 +51,7 @@ export function judgeHostWire(trace: Trace): HostWireVerdict {
   judgeWalks(trace.events, trace.header.bounds.pageCountMax, add);
   judgeDisclosures(trace.events, names, add);
   judgeRefresh(trace.events, add);
+  judgeRenewal(trace.events, add);
   found.sort((a, b) => (a.seq ?? Infinity) - (b.seq ?? Infinity) || a.code.localeCompare(b.code));
   const triggersPlanned = trace.header.faults.filter((fault) => fault.startsWith('trigger:')).length;
   const triggersFired = countFired(trace.events);
@@ -75,12 +77,12 @@ function sessionOf(event: { server: string; audience: string }): string {
   return `${event.server}|${event.audience}`;
 }
 
-/** Changes and restarts the world made: every `revision` after a server's first, and every `server_up` of a boot after 0. */
+/** Changes, restarts and expiries the world made: every `revision` after a server's first, every `server_up` of a boot after 0, every `disconnected`. */
 function countFired(events: readonly TraceEvent[]): number {
   const seen = new Set<string>();
   let fired = 0;
   for (const event of events) {
-    if (event.type === 'server_up' && event.boot > 0) fired += 1;
+    if ((event.type === 'server_up' && event.boot > 0) || event.type === 'disconnected') fired += 1;
     if (event.type !== 'revision') continue;
     if (seen.has(event.server)) fired += 1;
     seen.add(event.server);
@@ -239,5 +241,22 @@ function judgeRefresh(events: readonly TraceEvent[], add: Add): void {
   }
   for (const [session, seq] of waiting) {
     add('I19', 'SHOULD', seq, 'REFRESH_MISSING', `a list_changed was delivered to ${session} (seq ${seq}) and the host never listed that session's tools again before the case ended`);
+  }
+}
+
+/**
+ * A session the world ended (`disconnected`: an expired HTTP session, answered 404 from then on)
+ * is opened anew before the case ends: the Streamable HTTP transport says a client that gets 404
+ * for its session MUST initialize a new one, and every case that expires a session asks for the
+ * server again afterwards.
+ */
+function judgeRenewal(events: readonly TraceEvent[], add: Add): void {
+  const ended = new Map<string, number>();
+  for (const event of events) {
+    if (event.type === 'disconnected') ended.set(sessionOf(event), event.seq);
+    if (event.type === 'session_opened') ended.delete(sessionOf(event));
+  }
+  for (const [session, seq] of ended) {
+    add('I12', 'MUST', seq, 'SESSION_NOT_RENEWED', `the world ended the HTTP session of ${session} (seq ${seq}) and the host never initialized a new one before the case ended`);
   }
 }

@@ -6,7 +6,7 @@
  * writes the reports (per case JSON and trace, index.json, summary.md, junit.xml) under `--out`.
  */
 import { BaselineError, baselineStanding, loadBaseline } from '../../blackbox/baseline.ts';
-import { CaseError, loadCases, type BlackBoxCase } from '../../blackbox/case.ts';
+import { CaseError, caseTransports, loadCases, type BlackBoxCase } from '../../blackbox/case.ts';
 import { foldRepeats } from '../../blackbox/repeat.ts';
 import { runStem, writeReports } from '../../blackbox/reports.ts';
 import { runCase, type CaseOutcome, type CaseRun, type CaseTransport } from '../../blackbox/run-case.ts';
@@ -43,7 +43,7 @@ export async function hostTestCommand(args: HostTestArgs): Promise<number> {
   const runs: CaseRun[] = [];
   let failing = 0;
   for (const spec of cases) {
-    for (const transport of transports) {
+    for (const transport of caseTransports(spec, transports)) {
       const repeats: CaseRun[] = [];
       for (let i = 0; i < args.repeat; i += 1) repeats.push(await runCase(spec, args.agent, transport, args.command));
       const run = foldRepeats(repeats);

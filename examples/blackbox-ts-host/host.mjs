@@ -46,15 +46,22 @@ async function walk(state) {
 }
 
 async function connect(server) {
+  const state = { server, client: undefined, tools: new Map(), stale: true, changes: 0 };
+  await open(state);
+  await refresh(state);
+  return state;
+}
+
+/** Opens (or opens anew) the session of `state.server`. */
+async function open(state) {
+  const { server } = state;
   const client = new Client({ name: 'catsim-example-ts-host', version: '1.0.0' });
   const transport = server.transport === 'http'
     ? new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { Authorization: `Bearer ${server.credentials.token}` } } })
     : new StdioClientTransport({ command: server.command, args: server.args, env: { ...process.env, ...server.env }, stderr: 'inherit' });
-  const state = { client, tools: new Map(), stale: true, changes: 0 };
   client.setNotificationHandler(ToolListChangedNotificationSchema, async () => { state.changes += 1; state.stale = true; });
   await client.connect(transport);
-  await refresh(state);
-  return state;
+  state.client = client;
 }
 
 async function post(result) {
@@ -79,11 +86,23 @@ async function perform(step, states) {
   while (state.stale) await refresh(state);
   if (!state.tools.has(step.tool)) return { seq: step.seq, status: 'refused', detail: `no tool ${step.tool} in the catalog` };
   try {
-    const result = await state.client.callTool({ name: step.tool, arguments: step.arguments });
-    return { seq: step.seq, status: result.isError ? 'error' : 'ok' };
+    return await call(state, step);
   } catch (error) {
-    return { seq: step.seq, status: 'error', detail: String(error.message).slice(0, 200) };
+    // The SDK's transport does not renew an expired session: on 404 the host opens a new one
+    // (Streamable HTTP says it must), walks the catalog again and retries once. The first version
+    // of this host did not, and catsim's session-expiry case found it (SESSION_NOT_RENEWED).
+    if (error.code !== 404) return { seq: step.seq, status: 'error', detail: String(error.message).slice(0, 200) };
+    await state.client.close().catch(() => undefined);
+    await open(state);
+    await refresh(state);
+    if (!state.tools.has(step.tool)) return { seq: step.seq, status: 'refused', detail: `no tool ${step.tool} in the renewed catalog` };
+    return await call(state, step).catch((again) => ({ seq: step.seq, status: 'error', detail: String(again.message).slice(0, 200) }));
   }
+}
+
+async function call(state, step) {
+  const result = await state.client.callTool({ name: step.tool, arguments: step.arguments });
+  return { seq: step.seq, status: result.isError ? 'error' : 'ok' };
 }
 
 const states = new Map();
