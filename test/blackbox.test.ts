@@ -129,6 +129,15 @@ describe('bad hosts are HOST_FAILED with one line, within the timeout, leaving n
     expect(run.events.filter((event) => event.type === 'page_served')).toHaveLength(500);
   }, 30_000);
 
+  it('a host that writes garbage to its stdio server and exits is HOST_FAILED, and catsim goes on', async () => {
+    // Launches the shim as its server, writes two lines that are not JSON-RPC, and exits 0.
+    const garbage = JSON.stringify('garbage\n{"not": "json-rpc"}\n');
+    const script = "const s=JSON.parse(process.env.CATSIM_SERVERS)[0];const c=require('node:child_process').spawn(s.command,s.args,{env:{...process.env,...s.env},stdio:['pipe','ignore','inherit']});"
+      + `c.stdin.write(${garbage});c.stdin.end();c.on('exit',()=>process.exit(0));`;
+    const run = await runCase(shortCase(), 'test', 'stdio', [process.execPath, '-e', script]);
+    expect([run.outcome, run.line]).toEqual(['HOST_FAILED', 'full-walk: HOST_FAILED: the host exited before the end step (0 of 3 steps done, never connected)']);
+  }, 20_000);
+
   it('a host that crashes is HOST_FAILED with its exit code', async () => {
     const run = await runCase(shortCase(), 'test', 'http', [process.execPath, '-e', 'process.exit(7)']);
     expect([run.outcome, run.line]).toEqual(['HOST_FAILED', 'full-walk: HOST_FAILED: the host exited with code 7 without connecting at step 1 of 3']);
