@@ -90,13 +90,14 @@ export class CaseError extends Error {
 export const CASES_DIR = packagePath(join('scenarios', 'cases'));
 
 /**
- * Loads the cases whose name matches `glob` (`*` any run of characters, `?` one), sorted by name.
+ * Loads the cases whose name matches `glob` (`*` any run of characters, `?` one), sorted by name
+ * (every `.json` file of `dir` but its JSON Schema, `case.schema.json`).
  * @throws CaseError when a file is not a valid case or no case matches.
  */
 export function loadCases(glob = '*', dir = CASES_DIR): BlackBoxCase[] {
   if (!/^[A-Za-z0-9_.*?-]+$/.test(glob)) throw new CaseError(`--cases ${JSON.stringify(glob)}: a case glob uses letters, digits, '-', '_', '.', '*' and '?' only`);
   const pattern = new RegExp(`^${glob.replace(/\./g, '\\.').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
-  const files = readdirSync(dir).filter((file) => file.endsWith('.json')).sort();
+  const files = readdirSync(dir).filter((file) => file.endsWith('.json') && !file.endsWith('.schema.json')).sort();
   const cases = files.map((file) => parseCase(readFileSync(join(dir, file), 'utf8'), basename(file, '.json'))).filter((c) => pattern.test(c.name));
   if (cases.length === 0) throw new CaseError(`--cases ${JSON.stringify(glob)} matches no case in ${dir}`);
   return cases;

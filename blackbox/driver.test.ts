@@ -75,3 +75,14 @@ describe('catsim.driver.v1', () => {
     expect(disclosure.tools[1]).not.toBe(revision.views['acme.dev']?.[1]?.digest);
   });
 });
+
+describe('scenarios/cases/case.schema.json', () => {
+  const caseSchema = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'scenarios', 'cases', 'case.schema.json'), 'utf8')) as Record<string, unknown>;
+  const check = new Ajv2020({ strict: false }).compile(caseSchema);
+
+  it('every shipped case is valid, and one with an unknown trigger is not', () => {
+    for (const spec of loadCases()) expect([spec.name, check(spec)]).toEqual([spec.name, true]);
+    const bad = { ...loadCases('full-walk')[0], triggers: [{ server: 'alpha', walk: 1, page: 1, do: 'explode' }] };
+    expect(check(bad)).toBe(false);
+  });
+});
