@@ -53,7 +53,6 @@ interface HostedServer {
   readonly clock: WireClock;
   readonly sim: SimCatalogServer;
   readonly identity: string;
-  readonly token: string;
   walks: number;
   pagesInWalk: number;
   pagesTotal: number;
@@ -64,11 +63,22 @@ interface HostedServer {
   control: ServerControl | null;
 }
 
+/** One entry of `CATSIM_SERVERS`: a server as one audience sees it, with that audience's credential. */
+export interface CaseEntry {
+  /** The entry's name: the server's own, or its twin's. */
+  readonly name: string;
+  /** The simulated server behind it. */
+  readonly server: string;
+  readonly audience: string;
+  readonly token: string;
+}
+
 /** The servers, clock and wire record of one case. Order: construct, `start()`, `connect()` per session, `finish()`. */
 export class CaseWorld {
   readonly recorder: TraceRecorder;
   readonly wireLog: WireEntry[] = [];
   readonly #servers = new Map<string, HostedServer>();
+  readonly #entries = new Map<string, CaseEntry>();
   readonly #leaseKey: string;
   #arrivals = 0;
   #sessions = 0;
@@ -79,6 +89,10 @@ export class CaseWorld {
     this.recorder = new TraceRecorder(() => this.#arrivals);
     this.#leaseKey = createHash('sha256').update(`lease|${spec.seed}`).digest('hex');
     for (const server of spec.servers) this.#servers.set(server.name, this.#host(server));
+    for (const server of spec.servers) {
+      this.#entries.set(server.name, { name: server.name, server: server.name, audience: server.audience, token: this.#token(server.name) });
+      if (server.twin !== undefined) this.#entries.set(server.twin.name, { name: server.twin.name, server: server.name, audience: server.twin.audience, token: this.#token(server.twin.name) });
+    }
   }
 
   /** Logs every server's boot and first revision, in case order. */
@@ -86,22 +100,28 @@ export class CaseWorld {
     for (const hosted of this.#servers.values()) hosted.sim.start();
   }
 
-  /** The servers of the case, in case order, with the bearer token that proves each one's audience. */
-  servers(): Array<{ name: string; audience: string; token: string }> {
-    return [...this.#servers.values()].map((hosted) => ({ name: hosted.spec.name, audience: hosted.spec.audience, token: hosted.token }));
+  /** The entries of `CATSIM_SERVERS`, in case order (a server, then its twin). */
+  entries(): CaseEntry[] {
+    return [...this.#entries.values()];
   }
 
-  /** Whether `token` is the credential of `server` (false for an unknown server). */
-  authorized(server: string, token: string | undefined): boolean {
-    return token !== undefined && this.#servers.get(server)?.token === token;
+  /** The audience `token` proves on `server`, or null when it is no credential of that server. */
+  audienceFor(server: string, token: string | undefined): string | null {
+    return [...this.#entries.values()].find((entry) => entry.server === server && entry.token === token)?.audience ?? null;
   }
 
-  /** Serves one host session of `server` on `transport`; `delivered` says whether a notification sent now reaches the host. */
-  async connect(server: string, transport: Transport, delivered: DeliveryProbe): Promise<void> {
+  /** Whether the entry has had a session opened (`session_opened` of its server and audience). */
+  entryOpened(name: string): boolean {
+    const entry = this.#entries.get(name);
+    return this.recorder.events.some((event) => event.type === 'session_opened' && event.server === entry?.server && event.audience === entry?.audience);
+  }
+
+  /** Serves one host session of `server` for `audience` on `transport`; `delivered` says whether a notification sent now reaches the host. */
+  async connect(server: string, audience: string, transport: Transport, delivered: DeliveryProbe): Promise<void> {
     const hosted = this.#servers.get(server);
     if (hosted === undefined) throw new Error(`unknown server ${server}`);
     this.#sessions += 1;
-    await hosted.sim.connect(this.#tap(hosted, this.#sessions, transport, delivered), hosted.spec.audience);
+    await hosted.sim.connect(this.#tap(hosted, audience, this.#sessions, transport, delivered), audience);
   }
 
   /** Tells the world how to end every HTTP session of a server (the hosting does it; an `expire-session` trigger calls it). */
@@ -120,18 +140,19 @@ export class CaseWorld {
     return this.recorder.events.filter((event) => event.type === type && (event as { server?: string }).server === server).length;
   }
 
-  /** Whether the case has a server of this name. */
-  hasServer(server: string): boolean {
-    return this.#servers.has(server);
+  /** Whether the case has an entry (a server or a twin) of this name. */
+  hasServer(name: string): boolean {
+    return this.#entries.has(name);
   }
 
-  /** Writes the host's disclosure of `server` (tool names as the host reported them) as a `disclosure` world event; a server the case lacks is ignored (the driver refuses it first). */
-  disclose(server: string, names: readonly string[], generation: number): void {
-    const hosted = this.#servers.get(server);
-    if (hosted === undefined) return;
-    const digests = names.map((name) => this.#digestOfName(hosted, name));
+  /** Writes the host's disclosure of entry `name` (tool names as the host reported them) as a `disclosure` world event; an entry the case lacks is ignored (the driver refuses it first). */
+  disclose(name: string, names: readonly string[], generation: number): void {
+    const entry = this.#entries.get(name);
+    const hosted = entry === undefined ? undefined : this.#servers.get(entry.server);
+    if (entry === undefined || hosted === undefined) return;
+    const digests = names.map((tool) => this.#digestOfName(hosted, tool, entry.audience));
     const snapshotDigest = createHash('sha256').update(JSON.stringify(digests)).digest('hex');
-    this.recorder.world('disclosure', { session: `${this.agent}/${this.spec.name}`, server, audience: hosted.spec.audience, key: `${hosted.identity}|${hosted.spec.audience}`, generation, snapshotDigest, tools: digests });
+    this.recorder.world('disclosure', { session: `${this.agent}/${this.spec.name}`, server: entry.server, audience: entry.audience, key: `${hosted.identity}|${entry.audience}`, generation, snapshotDigest, tools: digests });
   }
 
   /** Ends the record and returns the trace: header and events (world events only). */
@@ -151,30 +172,37 @@ export class CaseWorld {
 
   #host(spec: CaseServer): HostedServer {
     const identity = createHash('sha256').update(`identity|${this.spec.seed}|${spec.name}`).digest('hex');
-    const token = createHash('sha256').update(`token|${this.spec.seed}|${spec.name}`).digest('hex').slice(0, 32);
-    const hosted = { spec, clock: new WireClock(), identity, token, walks: 0, pagesInWalk: 0, pagesTotal: 0, callsAnswered: 0, silentNext: false, control: null } as HostedServer;
+    const hosted = { spec, clock: new WireClock(), identity, walks: 0, pagesInWalk: 0, pagesTotal: 0, callsAnswered: 0, silentNext: false, control: null } as HostedServer;
     const plan = this.#plan(spec, identity);
     const rules = sortRules([this.#pageRule(hosted), this.#cursorRule(hosted), this.#changeRule(hosted), { afterPage: (_served: unknown, control: ServerControl) => { hosted.control = control; } }]);
     (hosted as { sim: SimCatalogServer }).sim = new SimCatalogServer(plan, hosted.clock, this.recorder, { pageRng: createRng(`${this.spec.seed}/${spec.name}/unused`), rules, leaseKey: this.#leaseKey });
     return hosted;
   }
 
+  /** The bearer token of entry `name` (a server or a twin), seeded. */
+  #token(name: string): string {
+    return createHash('sha256').update(`token|${this.spec.seed}|${name}`).digest('hex').slice(0, 32);
+  }
+
   #plan(spec: CaseServer, identity: string): ServerPlan {
+    const audiences = spec.twin === undefined ? [spec.audience] : [spec.audience, spec.twin.audience];
     const history: RevisionStep[] = spec.revisions.map((names, index) => ({
-      atMs: index, revision: index + 1, cause: index === 0 ? 'base' : 'trigger', views: { [spec.audience]: names.map((name) => this.#descriptor(spec, name)) },
+      atMs: index, revision: index + 1, cause: index === 0 ? 'base' : 'trigger',
+      views: Object.fromEntries(audiences.map((audience) => [audience, names.map((name) => this.#descriptor(spec, name, audience))])),
     }));
     return {
-      id: spec.name, identity, versioned: true, audiences: [spec.audience], history, pageSizeMin: spec.pageSize[0], pageSizeMax: spec.pageSize[1],
+      id: spec.name, identity, versioned: true, audiences, history, pageSizeMin: spec.pageSize[0], pageSizeMax: spec.pageSize[1],
       cursorTrait: null, restartsAtMs: [], notifications: { declared: true, sendOnChange: true, afterPage2: false, lateByMs: 0, copies: 1 },
       latencyMsMin: 0, latencyMsMax: 0, rotations: [], planted: [], linkFaults: { reorder: false, notificationLossFraction: 0, disconnectsAtMs: {} },
       equivocates: false, overLimitCatalog: null,
     };
   }
 
-  /** A plain descriptor: the description is seeded, the schema takes one optional string. */
-  #descriptor(spec: CaseServer, name: string): ToolDescriptor {
-    const tag = createHash('sha256').update(`${this.spec.seed}|${spec.name}|${name}`).digest('hex').slice(0, 8);
-    return { name, description: `${name} (${tag})`, inputSchema: { type: 'object', properties: { text: { type: 'string' } } } };
+  /** A plain descriptor: the description is seeded (a twin's audience gets its own), the schema takes one optional string. */
+  #descriptor(spec: CaseServer, name: string, audience: string): ToolDescriptor {
+    const twin = audience === spec.audience ? '' : `|${audience}`;
+    const tag = createHash('sha256').update(`${this.spec.seed}|${spec.name}|${name}${twin}`).digest('hex').slice(0, 8);
+    return { name, description: `${name}${twin === '' ? '' : ` for ${audience}`} (${tag})`, inputSchema: { type: 'object', properties: { text: { type: 'string' } } } };
   }
 
   /** The page size at (revision, offset): a function of the request, never of timing. */
@@ -250,22 +278,22 @@ export class CaseWorld {
   #fire(hosted: HostedServer, trigger: CaseTrigger): void {
     if (trigger.do === 'restart') return hosted.control?.restart();
     if (trigger.do === 'expire-session') {
-      this.recorder.world('disconnected', { server: hosted.spec.name, audience: hosted.spec.audience });
+      for (const entry of this.#entries.values()) if (entry.server === hosted.spec.name) this.recorder.world('disconnected', { server: entry.server, audience: entry.audience });
       return this.#expire(hosted.spec.name);
     }
     hosted.silentNext = trigger.do === 'silent-change';
     hosted.clock.advance();
   }
 
-  #digestOfName(hosted: HostedServer, name: string): string {
+  #digestOfName(hosted: HostedServer, name: string, audience: string): string {
     for (const names of hosted.spec.revisions) {
-      if (names.includes(name)) return worldDescriptorDigest(this.#descriptor(hosted.spec, name));
+      if (names.includes(name)) return worldDescriptorDigest(this.#descriptor(hosted.spec, name, audience));
     }
     return createHash('sha256').update(`never-served|${name}`).digest('hex');
   }
 
   /** Wraps a session's transport: writes `session_opened`, `call_sent`, `notification_delivered`, the wire log, and stamps leases. */
-  #tap(hosted: HostedServer, session: number, inner: Transport, delivered: DeliveryProbe): Transport {
+  #tap(hosted: HostedServer, audience: string, session: number, inner: Transport, delivered: DeliveryProbe): Transport {
     const world = this;
     const log = (dir: WireEntry['dir'], message: JSONRPCMessage): void => {
       world.wireLog.push({ n: world.wireLog.length, server: hosted.spec.name, session, dir, message });
@@ -280,7 +308,7 @@ export class CaseWorld {
         const reaches = notice ? delivered() : false;
         const answer = !('method' in message) && 'id' in message && message.id !== undefined && calls.delete(message.id);
         await inner.send(message, options);
-        if (reaches) world.recorder.world('notification_delivered', { server: hosted.spec.name, audience: hosted.spec.audience });
+        if (reaches) world.recorder.world('notification_delivered', { server: hosted.spec.name, audience });
         if (answer) world.#countCall(hosted);
       },
     };
@@ -288,11 +316,11 @@ export class CaseWorld {
       world.#arrivals += 1;
       log('host->server', message);
       if ('method' in message && message.method === 'notifications/initialized') {
-        world.recorder.world('session_opened', { server: hosted.spec.name, audience: hosted.spec.audience, identity: hosted.identity });
+        world.recorder.world('session_opened', { server: hosted.spec.name, audience, identity: hosted.identity });
       }
       if ('method' in message && 'id' in message && message.method === 'tools/call') {
         const params = (message.params ?? {}) as Record<string, unknown>;
-        world.recorder.world('call_sent', { server: hosted.spec.name, audience: hosted.spec.audience, tool: typeof params.name === 'string' ? params.name : '' });
+        world.recorder.world('call_sent', { server: hosted.spec.name, audience, tool: typeof params.name === 'string' ? params.name : '' });
         world.#stampLease(params);
         calls.add(message.id);
       }

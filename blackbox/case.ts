@@ -22,6 +22,12 @@ export interface CaseServer {
   readonly cursor: CaseCursor;
   /** Tool names per revision, in list order: revision 1 first; each `change` trigger moves to the next. */
   readonly revisions: readonly (readonly string[])[];
+  /**
+   * A tenant twin: a second entry in `CATSIM_SERVERS` for the same server (same URL or shim
+   * target) with its own credential, proving another audience that sees the same names with
+   * different descriptors.
+   */
+  readonly twin?: { readonly name: string; readonly audience: string };
 }
 
 /**
@@ -131,11 +137,17 @@ function caseProblem(value: unknown, stem: string): string | null {
     if (!Array.isArray(server.pageSize) || !(server.pageSize[0] >= 1 && server.pageSize[1] >= server.pageSize[0])) return `server ${server.name}: pageSize must be [min >= 1, max >= min]`;
     if (!['honest', 'empty-string', 'repeat', 'cycle'].includes(server.cursor)) return `server ${server.name}: unknown cursor ${JSON.stringify(server.cursor)}`;
     if (!Array.isArray(server.revisions) || server.revisions.length === 0) return `server ${server.name}: revisions must be a non-empty array`;
+    if (server.twin !== undefined) {
+      if (typeof server.twin.name !== 'string' || !/^[a-z][a-z0-9-]*$/.test(server.twin.name) || names.has(server.twin.name)) return `server ${server.name}: twin name must be unique, lower case`;
+      if (typeof server.twin.audience !== 'string' || server.twin.audience === server.audience) return `server ${server.name}: the twin's audience must differ from the server's`;
+      names.add(server.twin.name);
+    }
   }
   if (!Array.isArray(c.triggers) || !Array.isArray(c.steps)) return 'triggers and steps must be arrays';
   if (c.transports !== undefined && (!Array.isArray(c.transports) || c.transports.length === 0 || !c.transports.every((t) => t === 'http' || t === 'stdio'))) return 'transports must be a non-empty array of http and stdio';
+  const servers = new Set((c.servers as CaseServer[]).map((server) => server.name));
   for (const trigger of c.triggers as CaseTrigger[]) {
-    if (!names.has(trigger.server)) return `trigger names unknown server ${JSON.stringify(trigger.server)}`;
+    if (!servers.has(trigger.server)) return `trigger names unknown server ${JSON.stringify(trigger.server)}`;
     if (!['change', 'silent-change', 'restart', 'expire-session'].includes(trigger.do)) return 'trigger do must be change, silent-change, restart or expire-session';
     if (trigger.do === 'expire-session' && JSON.stringify(c.transports) !== '["http"]') return 'an expire-session trigger needs "transports": ["http"]';
     const onPage = Number.isSafeInteger(trigger.walk) && Number.isSafeInteger(trigger.page) && trigger.call === undefined;

@@ -32,8 +32,8 @@ describe('catsim.driver.v1', () => {
     for (const spec of loadCases()) {
       const world = new CaseWorld(spec, 'test');
       world.start();
+      for (const entry of world.entries()) world.recorder.world('session_opened', { server: entry.server, audience: entry.audience, identity: 'x' });
       for (const server of spec.servers) {
-        world.recorder.world('session_opened', { server: server.name, audience: server.audience, identity: 'x' });
         for (let i = 0; i < 3; i += 1) world.recorder.world('revision', { server: server.name, revision: 9, views: {} });
         for (let i = 0; i < 3; i += 1) world.recorder.world('notification_delivered', { server: server.name, audience: server.audience });
         for (let i = 0; i < 3; i += 1) world.recorder.world('disconnected', { server: server.name, audience: server.audience });

@@ -1,7 +1,7 @@
 /**
  * The driver of one case (catsim.driver.v1, contract/driver/): the host's adapter long-polls the
  * next step and posts its result. Step `seq` (from 1) is released only when the result of step
- * `seq - 1` is in, every server of the case has an open session, and the step's server-side
+ * `seq - 1` is in, every entry of `CATSIM_SERVERS` (a server, or its tenant twin) has had a session, and the step's server-side
  * precondition holds in the wire record (for example "the notification was written"), so a judged
  * call never races a notification catsim asked for. `disclose` is the host's one self-report; its
  * names go into the record as a `disclosure` world event, which the oracle checks against the
@@ -98,7 +98,7 @@ export class Driver {
   }
 
   #ready(step: CaseStep): boolean {
-    const opened = this.spec.servers.every((server) => this.world.count('session_opened', server.name) > 0);
+    const opened = this.world.entries().every((entry) => this.world.entryOpened(entry.name));
     if (!opened) return false;
     const after = step.after;
     return after === undefined || this.world.count(after.event, after.server) >= (after.count ?? 1);

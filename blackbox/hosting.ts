@@ -99,7 +99,8 @@ export class Hosting {
 
   async #mcp(server: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
     const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
-    if (!this.world.authorized(server, token)) return answer(res, 401, { error: `catsim: server ${server} needs its bearer token` });
+    const audience = this.world.audienceFor(server, token);
+    if (audience === null) return answer(res, 401, { error: `catsim: server ${server} needs a bearer token of one of its entries` });
     const body = req.method === 'POST' ? await readJson(req) : undefined;
     const sessionId = req.headers['mcp-session-id'];
     const known = typeof sessionId === 'string' ? this.#transports.get(sessionId) : undefined;
@@ -110,7 +111,7 @@ export class Hosting {
     this.#sessions += 1;
     const id = `${server}-${this.#sessions}`;
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => id, onsessioninitialized: (sid) => void this.#transports.set(sid, transport) });
-    await this.world.connect(server, transport, () => hasStandaloneStream(transport));
+    await this.world.connect(server, audience, transport, () => hasStandaloneStream(transport));
     await transport.handleRequest(req, res, body);
   }
 
@@ -127,9 +128,10 @@ export class Hosting {
       if (newline < 0) return;
       socket.off('data', onHello);
       const hello = parseLine(buffered.slice(0, newline)) as { server?: string; token?: string } | undefined;
-      if (hello === undefined || typeof hello.server !== 'string' || !this.world.authorized(hello.server, hello.token)) return void socket.end('{"catsim":"unauthorized"}\n');
+      const audience = hello === undefined || typeof hello.server !== 'string' ? null : this.world.audienceFor(hello.server, hello.token);
+      if (hello?.server === undefined || audience === null) return void socket.end('{"catsim":"unauthorized"}\n');
       const transport = new LineTransport(socket, buffered.slice(newline + 1));
-      void this.world.connect(hello.server, transport, () => !socket.destroyed && socket.writable);
+      void this.world.connect(hello.server, audience, transport, () => !socket.destroyed && socket.writable);
     };
     socket.on('data', onHello);
   }

@@ -48,11 +48,11 @@ export interface CaseRun {
   readonly repeat?: { readonly runs: number; readonly outcomes: CaseOutcome[]; readonly wireDiffers: boolean };
 }
 
-/** The server entries of `CATSIM_SERVERS` for a hosting. */
+/** The entries of `CATSIM_SERVERS` for a hosting: a tenant twin has its server's URL (or shim target) and its own token. */
 export function serversEnv(world: CaseWorld, ports: { http: number; stdio: number }, transport: CaseTransport): unknown[] {
-  return world.servers().map((server) => transport === 'http'
-    ? { name: server.name, transport, url: `http://${LOOPBACK}:${ports.http}/mcp/${server.name}`, credentials: { type: 'bearer', token: server.token } }
-    : { name: server.name, transport, command: process.execPath, args: [SHIM_PATH, `${LOOPBACK}:${ports.stdio}`, server.name], env: { CATSIM_TOKEN: server.token }, credentials: { type: 'bearer', token: server.token } });
+  return world.entries().map((entry) => transport === 'http'
+    ? { name: entry.name, transport, url: `http://${LOOPBACK}:${ports.http}/mcp/${entry.server}`, credentials: { type: 'bearer', token: entry.token } }
+    : { name: entry.name, transport, command: process.execPath, args: [SHIM_PATH, `${LOOPBACK}:${ports.stdio}`, entry.server], env: { CATSIM_TOKEN: entry.token }, credentials: { type: 'bearer', token: entry.token } });
 }
 
 /** Runs `spec` once against `command` (program and arguments). Never throws for anything the host does. */

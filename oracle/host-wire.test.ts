@@ -31,20 +31,20 @@ class Wire {
     return this.push('revision', { server: 's0', revision: 1, views: { [A]: names.map((name) => ({ name, digest: d(name), bytes: 10 })) } });
   }
 
-  page(cursorIn: string | null, cursorOut: string | null, names: string[]): number {
-    return this.push('page_served', { server: 's0', audience: A, scanId: null, cursorIn, cursorOut, revision: 1, reported: 1, tools: names.map(d), pageDigest: d('page') });
+  page(cursorIn: string | null, cursorOut: string | null, names: string[], audience = A): number {
+    return this.push('page_served', { server: 's0', audience, scanId: null, cursorIn, cursorOut, revision: 1, reported: 1, tools: names.map(d), pageDigest: d('page') });
   }
 
   delivered(): number {
     return this.push('notification_delivered', { server: 's0', audience: A });
   }
 
-  call(tool: string): number {
-    return this.push('call_sent', { server: 's0', audience: A, tool });
+  call(tool: string, audience = A): number {
+    return this.push('call_sent', { server: 's0', audience, tool });
   }
 
-  disclose(names: string[]): number {
-    return this.push('disclosure', { session: 'h/c', server: 's0', audience: A, key: `id0|${A}`, generation: 1, snapshotDigest: d('snap'), tools: names.map(d) });
+  disclose(names: string[], audience = A, digest = d): number {
+    return this.push('disclosure', { session: 'h/c', server: 's0', audience, key: `id0|${audience}`, generation: 1, snapshotDigest: d('snap'), tools: names.map(digest) });
   }
 
   trace(): Trace {
@@ -138,6 +138,23 @@ describe('judgeHostWire', () => {
     renewed.push('disconnected', { server: 's0', audience: A });
     renewed.push('session_opened', { server: 's0', audience: A, identity: 'id0' });
     expect(judgeHostWire(renewed.trace())).toMatchObject({ outcome: 'OK', triggersFired: 1 });
+  });
+
+  it('tenant twins: a host that keys its catalog by URL walks acme only, then shows globex acme\'s descriptors and calls on a globex session it never listed', () => {
+    const G = 'globex.dev';
+    const w = new Wire(['a']);
+    w.push('session_opened', { server: 's0', audience: G, identity: 'id0' });
+    w.page(null, null, ['a']);
+    w.disclose(['a'], G);
+    w.call('a', G);
+    expect(found(w.trace())).toEqual(['I4 DISCLOSED_NEVER_SERVED@5 MUST', 'I9 UNDISCLOSED_TOOL_SENT@6 MUST']);
+    const right = new Wire(['a']);
+    right.push('session_opened', { server: 's0', audience: G, identity: 'id0' });
+    right.page(null, null, ['a']);
+    right.page(null, null, ['a'], G);
+    right.disclose(['a'], G);
+    right.call('a', G);
+    expect(found(right.trace())).toEqual([]);
   });
 
   it('I19: a delivered list_changed never followed by a fresh list is NON-STRICT, not FAILED', () => {

@@ -47,6 +47,7 @@ const PYTHON_EXPECTED = [
   'repeated-cursor FAILED CURSOR_REPEATED,WALK_TOO_LONG',
   'restart-mid-walk HOST_FAILED',
   'silent-change OK',
+  'tenant-twins OK',
 ];
 
 describe.skipIf(!hasPython)('the Python standard-library host', () => {
