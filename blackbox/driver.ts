@@ -97,6 +97,18 @@ export class Driver {
     return null;
   }
 
+  /**
+   * What the next step still waits for, when every session is open but its precondition does not
+   * hold (the host never did what the case needs to go on), or null.
+   */
+  blockedOn(): string | null {
+    const seq = this.results.length + 1;
+    const after = this.spec.steps[seq - 1]?.after;
+    const opened = this.world.entries().every((entry) => this.world.entryOpened(entry.name));
+    if (after === undefined || !opened || this.#ready(this.spec.steps[seq - 1] as CaseStep)) return null;
+    return `step ${seq} waited for ${after.count ?? 1} ${after.event} of ${after.server} and the record holds ${this.world.count(after.event, after.server)}`;
+  }
+
   #ready(step: CaseStep): boolean {
     const opened = this.world.entries().every((entry) => this.world.entryOpened(entry.name));
     if (!opened) return false;

@@ -5,8 +5,9 @@
  * is left, closes every listener, and judges the wire record with the oracle.
  *
  * Outcomes: HOST_FAILED (never connected, crashed, exited before `end`, timed out, flooded),
- * else the wire verdict FAILED, else UNSUPPORTED (a step the host answered `unsupported`), else
- * UNDECIDED / NON-STRICT / OK. The real clock decides only when the host is cut off (the timeout);
+ * else the wire verdict FAILED, else UNDECIDED when the host timed out while a step waited for a
+ * precondition it never brought about, else UNSUPPORTED (a step the host answered
+ * `unsupported`), else UNDECIDED / NON-STRICT / OK. The real clock decides only when the host is cut off (the timeout);
  * the servers' answers and the verdict are functions of the case and the requests sent.
  */
 import { spawn } from 'node:child_process';
@@ -65,17 +66,23 @@ export async function runCase(spec: BlackBoxCase, agent: string, transport: Case
   const env = { ...process.env, CATSIM_SERVERS: JSON.stringify(serversEnv(world, ports, transport)), CATSIM_DRIVER_URL: `http://${LOOPBACK}:${ports.http}/driver/v1`, CATSIM_CASE: spec.name };
   const exit = await spawnHost(command, env, spec.timeoutMs);
   await hosting.close();
-  return finishCase(spec, world, driver, transport, failureOf(exit, world, driver, spec), exit.stderr);
+  const blocked = exit.timedOut ? driver.blockedOn() : null;
+  const stalled = blocked === null ? null : `the host did not finish within ${spec.timeoutMs} ms: ${blocked}, so the case could not go on (its process group was killed)`;
+  return finishCase(spec, world, driver, transport, stalled === null ? failureOf(exit, world, driver, spec) : null, exit.stderr, stalled);
 }
 
-/** Ends the case's record and judges it: the host's failure (or null) decides HOST_FAILED, the oracle the rest. */
-export function finishCase(spec: BlackBoxCase, world: CaseWorld, driver: Driver, transport: CaseTransport, hostFailure: string | null, stderr: string): CaseRun {
-  const { header, events } = world.finish(hostFailure === null ? 'settled' : 'undecided');
+/**
+ * Ends the case's record and judges it: the host's failure (or null) decides HOST_FAILED; a case
+ * that `stalled` (a step's precondition never held) is UNDECIDED unless the wire already failed;
+ * the oracle decides the rest.
+ */
+export function finishCase(spec: BlackBoxCase, world: CaseWorld, driver: Driver, transport: CaseTransport, hostFailure: string | null, stderr: string, stalled: string | null = null): CaseRun {
+  const { header, events } = world.finish(hostFailure === null && stalled === null ? 'settled' : 'undecided');
   const verdict = judgeHostWire({ header, events });
   const unsupported = driver.results.find((result) => result.status === 'unsupported');
-  const outcome: CaseOutcome = hostFailure !== null ? 'HOST_FAILED' : verdict.outcome === 'FAILED' ? 'FAILED' : unsupported !== undefined ? 'UNSUPPORTED' : verdict.outcome;
+  const outcome: CaseOutcome = hostFailure !== null ? 'HOST_FAILED' : verdict.outcome === 'FAILED' ? 'FAILED' : stalled !== null ? 'UNDECIDED' : unsupported !== undefined ? 'UNSUPPORTED' : verdict.outcome;
   const first = verdict.violations.find((v) => v.level === 'MUST') ?? verdict.violations[0];
-  const line = hostFailure ?? first?.evidence
+  const line = hostFailure ?? (outcome === 'UNDECIDED' && stalled !== null ? stalled : undefined) ?? first?.evidence
     ?? (unsupported !== undefined ? `step ${unsupported.seq} (${spec.steps[unsupported.seq - 1]?.kind}) is unsupported by the host`
       : verdict.outcome === 'UNDECIDED' ? `${verdict.triggersFired} of ${verdict.triggersPlanned} planned triggers fired: the host never walked far enough` : 'no violation');
   return { agent: world.agent, case: spec.name, transport, outcome, line: `${spec.name}: ${line}`, violations: verdict.violations, hostFailure, steps: driver.results, header, events, wireLog: world.wireLog, stderr: stderr.slice(-2000) };

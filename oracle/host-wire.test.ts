@@ -98,6 +98,19 @@ describe('judgeHostWire', () => {
     expect(found(w.trace())).toEqual(['I18 CALL_BEFORE_RELIST@6 MUST']);
   });
 
+  it('I18: a second list_changed during the re-list needs a walk begun after it; the walk it interrupted does not count', () => {
+    const w = new Wire(['a', 'b']);
+    w.page(null, null, ['a', 'b']);
+    w.delivered();
+    w.page(null, 'c1', ['a']);
+    w.delivered();
+    w.page('c1', null, ['b']);
+    w.call('a');
+    w.page(null, null, ['a', 'b']);
+    w.call('a');
+    expect(found(w.trace())).toEqual(['I18 CALL_BEFORE_RELIST@8 MUST']);
+  });
+
   it('I13: a walk that sends a cursor twice (a cycle c1 -> c0 -> c1) is CURSOR_REPEATED once, and past pageCountMax 4 WALK_TOO_LONG', () => {
     const w = new Wire(['a', 'b', 'c', 'd']);
     w.page(null, 'c1', ['a', 'b']);

@@ -116,8 +116,8 @@ function judgeCalls(events: readonly TraceEvent[], names: Map<string, string>, a
       const pending = pendingRelist.get(session);
       if (pending !== undefined && pending.walk.step(event)) pendingRelist.delete(session);
     } else if (event.type === 'notification_delivered') {
-      const session = sessionOf(event);
-      if (!pendingRelist.has(session)) pendingRelist.set(session, { seq: event.seq, walk: new WalkTracker() });
+      // Each delivery needs a whole list begun after it: a walk already running does not count.
+      pendingRelist.set(sessionOf(event), { seq: event.seq, walk: new WalkTracker() });
     } else if (event.type === 'call_sent') {
       const session = sessionOf(event);
       const whole = lastWhole.get(session);

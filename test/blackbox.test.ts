@@ -39,6 +39,7 @@ async function table(command: string[], transport: 'http' | 'stdio'): Promise<st
  */
 const PYTHON_EXPECTED = [
   'change-between-pages OK',
+  'change-during-relist OK',
   'cursor-cycle FAILED CURSOR_REPEATED,WALK_TOO_LONG',
   'empty-cursor FAILED DISCLOSED_WITHOUT_WHOLE_LIST',
   'full-walk OK',
@@ -66,6 +67,16 @@ describe('the TypeScript host on the SDK Client', () => {
   it('passes every case over stdio (it walks every page, stops at a cursor seen before, walks again after a refused cursor, re-lists after list_changed, refuses unlisted names)', async () => {
     expect(await table(TS_HOST, 'stdio')).toEqual(loadCases().filter((spec) => spec.transports === undefined).map((spec) => `${spec.name} OK`));
   }, 120_000);
+
+  it('a case whose step waits for what only an eager host brings about is UNDECIDED for this lazy host, not HOST_FAILED', async () => {
+    // It re-lists only when a step needs the catalog, so a step held for a second list_changed
+    // (which needs its second walk) is never released.
+    const spec = loadCases('change-during-relist')[0] as BlackBoxCase;
+    const [first, ...rest] = spec.steps;
+    const held = { ...spec, timeoutMs: 3_000, steps: [{ ...first, after: { event: 'notification_delivered', server: 'alpha', count: 2 } }, ...rest] } as BlackBoxCase;
+    const run = await runCase(held, 'test', 'stdio', TS_HOST);
+    expect([run.outcome, run.line]).toEqual(['UNDECIDED', 'change-during-relist: the host did not finish within 3000 ms: step 1 waited for 2 notification_delivered of alpha and the record holds 1, so the case could not go on (its process group was killed)']);
+  }, 30_000);
 
   it('passes session-expiry over HTTP: on the 404 it opens a new session and retries the call, which the server then executes', async () => {
     const run = await runCase(loadCases('session-expiry')[0] as BlackBoxCase, 'test', 'http', TS_HOST);
