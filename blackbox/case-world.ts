@@ -7,7 +7,7 @@
  * revision and notifies every live session; a `silent-change` moves it without a notification; a
  * `restart` counts its boot up, so the cursors it handed out before are refused with -32602; an
  * `expire-session` ends every HTTP session of the server (written as `disconnected`);
- * the cursor behaviour is a persistent trait (`""` cursor, repeated cursor, cycle). Every
+ * the cursor behaviour is a persistent trait (`""` cursor, repeated cursor, cycle, endless pages). Every
  * trigger fires on a wire event (the page count of a walk), never on the wall clock, and each
  * page's size is a function of (seed, server, revision, offset), so the same requests get the
  * same answers in any timing. A host that floods a server gets -32603 past `floodPagesMax`
@@ -221,7 +221,8 @@ export class CaseWorld {
         const view = hosted.sim.currentViews()[request.audience] ?? [];
         const start = request.position.offset;
         const size = this.#pageSize(hosted.spec, request.revision, start);
-        const next = start + size < view.length ? this.#nextCursor(hosted.spec, request, start + size) : undefined;
+        const more = start + size < view.length || hosted.spec.cursor === 'endless';
+        const next = more ? this.#nextCursor(hosted.spec, request, start + size) : undefined;
         this.#countPage(hosted, request.cursor === undefined);
         return { tools: view.slice(start, start + size), nextCursor: next, reported: request.revision, nextOffset: start + size };
       },

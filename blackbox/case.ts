@@ -8,8 +8,8 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { packagePath } from './package-path.ts';
 
-/** How a server's cursors behave: `honest`; `empty-string`: page 1 hands out `""` (more pages follow); `repeat`: page 2 hands out the cursor it was asked with; `cycle`: page 2 hands out a cursor back to page 1, whose answer hands out page 2's cursor again (c1 -> c0 -> c1). */
-export type CaseCursor = 'honest' | 'empty-string' | 'repeat' | 'cycle';
+/** How a server's cursors behave: `honest`; `empty-string`: page 1 hands out `""` (more pages follow); `repeat`: page 2 hands out the cursor it was asked with; `cycle`: page 2 hands out a cursor back to page 1, whose answer hands out page 2's cursor again (c1 -> c0 -> c1); `endless`: every page hands out a new cursor, past the last tool with empty pages. */
+export type CaseCursor = 'honest' | 'empty-string' | 'repeat' | 'cycle' | 'endless';
 
 /** One simulated server of a case. */
 export interface CaseServer {
@@ -135,7 +135,7 @@ function caseProblem(value: unknown, stem: string): string | null {
     if (typeof server.name !== 'string' || !/^[a-z][a-z0-9-]*$/.test(server.name) || names.has(server.name)) return `server name ${JSON.stringify(server.name)} must be unique, lower case`;
     names.add(server.name);
     if (!Array.isArray(server.pageSize) || !(server.pageSize[0] >= 1 && server.pageSize[1] >= server.pageSize[0])) return `server ${server.name}: pageSize must be [min >= 1, max >= min]`;
-    if (!['honest', 'empty-string', 'repeat', 'cycle'].includes(server.cursor)) return `server ${server.name}: unknown cursor ${JSON.stringify(server.cursor)}`;
+    if (!['honest', 'empty-string', 'repeat', 'cycle', 'endless'].includes(server.cursor)) return `server ${server.name}: unknown cursor ${JSON.stringify(server.cursor)}`;
     if (!Array.isArray(server.revisions) || server.revisions.length === 0) return `server ${server.name}: revisions must be a non-empty array`;
     if (server.twin !== undefined) {
       if (typeof server.twin.name !== 'string' || !/^[a-z][a-z0-9-]*$/.test(server.twin.name) || names.has(server.twin.name)) return `server ${server.name}: twin name must be unique, lower case`;

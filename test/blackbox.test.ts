@@ -42,6 +42,7 @@ const PYTHON_EXPECTED = [
   'change-during-relist OK',
   'cursor-cycle FAILED CURSOR_REPEATED,WALK_TOO_LONG',
   'empty-cursor FAILED DISCLOSED_WITHOUT_WHOLE_LIST',
+  'endless-pages OK',
   'full-walk OK',
   'guessed-name OK',
   'removal-after-use OK',
