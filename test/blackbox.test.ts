@@ -209,13 +209,15 @@ describe.skipIf(!hasPython)('catsim host-test and catsim judge on the command li
     expect(run.stdout.split('\n')[2]).toBe(`2 of 2 cases pass (OK, NON-STRICT, or as the baseline expects); reports in ${join(dir, 'out')}/ (summary.md, index.json, junit.xml)`);
   }, 60_000);
 
-  it('bad input is one line and exit 2: a glob that matches no case, no host command, a malformed baseline', async () => {
+  it('bad input is one line and exit 2: a glob that matches no case or only cases of another transport, no host command, a malformed baseline', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'catsim-baseline-'));
     writeFileSync(join(dir, 'baseline.json'), JSON.stringify({ expected: { 'full-walk@http': 'OK' } }));
     const bad = await catsim(['host-test', '--agent', 'py', '--baseline', join(dir, 'baseline.json'), '--', 'true']);
     expect([bad.code, bad.stderr.trim().split('\n').at(-1)]).toEqual([2, `catsim: --baseline ${join(dir, 'baseline.json')}: entry full-walk@http expects "OK", not one of FAILED, UNSUPPORTED, HOST_FAILED, UNDECIDED`]);
     const none = await catsim(['host-test', '--agent', 'py', '--cases', 'nothing-*', '--', 'true']);
     expect([none.code, none.stderr.trim().split('\n').at(-1)]).toEqual([2, `catsim: --cases "nothing-*" matches no case in ${join(ROOT, 'scenarios', 'cases')}`]);
+    const other = await catsim(['host-test', '--agent', 'py', '--cases', 'session-*', '--transport', 'stdio', '--', 'true']);
+    expect([other.code, other.stderr.trim().split('\n').at(-1)]).toEqual([2, 'catsim: --cases "session-*": no case selected runs on stdio (session-expiry: http)']);
     const bare = await catsim(['host-test', '--agent', 'py']);
     expect([bare.code, bare.stderr.trim().split('\n').at(-1)]).toEqual([2, 'catsim: host-test needs the host command after --, e.g. catsim host-test --agent mine -- python3 host.py']);
   }, 60_000);

@@ -33,13 +33,14 @@ export interface HostTestArgs {
  * Runs every selected case; exit 0 when every case is OK or NON-STRICT or fails as its baseline
  * entry expects, 1 otherwise (FAILED, HOST_FAILED, UNDECIDED, UNSUPPORTED: not judged is not a
  * pass; or a stale or changed baseline entry).
- * @throws InputError (exit 2) for a bad agent name, a case glob that matches nothing, a bad case
- *   file, a bad baseline file or a missing host command.
+ * @throws InputError (exit 2) for a bad agent name, a case glob that matches nothing (or only
+ *   cases of another transport), a bad case file, a bad baseline file or a missing host command.
  */
 export async function hostTestCommand(args: HostTestArgs): Promise<number> {
   const cases = selectCases(args);
   const baseline = readBaseline(args.baseline);
   const transports: CaseTransport[] = args.transport === 'both' ? ['http', 'stdio'] : [args.transport];
+  if (cases.every((spec) => caseTransports(spec, transports).length === 0)) throw new InputError(`--cases ${JSON.stringify(args.cases)}: no case selected runs on ${transports.join(' or ')} (${cases.map((spec) => `${spec.name}: ${(spec.transports ?? []).join(', ')}`).join('; ')})`);
   const runs: CaseRun[] = [];
   let failing = 0;
   for (const spec of cases) {

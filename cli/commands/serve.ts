@@ -6,7 +6,7 @@
  * `end` step (or SIGINT/SIGTERM, or the case timeout counted from the first session), then judges
  * the wire record and writes the reports as host-test does.
  */
-import { CaseError, loadCases, type BlackBoxCase } from '../../blackbox/case.ts';
+import { CaseError, caseTransports, loadCases, type BlackBoxCase } from '../../blackbox/case.ts';
 import { CaseWorld } from '../../blackbox/case-world.ts';
 import { Driver } from '../../blackbox/driver.ts';
 import { Hosting, LOOPBACK } from '../../blackbox/hosting.ts';
@@ -30,10 +30,11 @@ const WATCH_MS = 50;
 
 /**
  * Serves one case until the host ends it; exit as host-test for that one case.
- * @throws InputError (exit 2) for an unknown case or a port in use.
+ * @throws InputError (exit 2) for an unknown case, a case of another transport, or a port in use.
  */
 export async function serveCommand(args: ServeArgs): Promise<number> {
   const spec = oneCase(args.case);
+  if (caseTransports(spec, [args.transport]).length === 0) throw new InputError(`--case ${spec.name} runs on ${(spec.transports ?? []).join(', ')} only, not ${args.transport}`);
   const world = new CaseWorld(spec, args.agent);
   world.start();
   const driver = new Driver(spec, world);
