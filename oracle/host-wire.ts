@@ -1,18 +1,18 @@
 /**
  * The black-box judge (issue 28): a host in any language, seen only through the wire record the
- * world kept (`catsim.trace.v1` world events: `revision`, `page_served`, `page_refused`,
- * `notification_delivered`, `call_sent`, `disclosure`, `round_end`). The host emits no
- * observation; its one self-report, a `disclosure`, is checked against the pages the world served
- * to that session, never believed.
+ * world kept (`catsim.trace.v1` world events: `server_up`, `revision`, `session_opened`,
+ * `page_served`, `page_refused`, `notification_delivered`, `call_sent`, `disconnected`,
+ * `disclosure`, `round_end`). The host emits no observation; its one self-report, a `disclosure`,
+ * is checked against the pages the world served to that session, never believed.
  *
- * The rules are the wire rules of issue 27 (I9 from every call that reached a server, against the
- * names served to that session and the last whole list it walked; I18 from a
- * whole fresh list served after the delivery, I13 from the walks the world served, I19 from the
- * fresh lists the world served), a session the world ended is opened anew (I12, liveness, as far
- * as a black box shows it), plus the disclosure check (I4): what the host says it would show
- * a model must be what the last whole list served to it holds. A MUST broken is `FAILED`; a
- * SHOULD (re-list after a `list_changed`) is `NON-STRICT`; a case whose planned triggers never
- * fired (the host never walked far enough) is `UNDECIDED` unless something already failed.
+ * The rules are the wire rules of issue 27: I9 from every call that reached a server, against the
+ * names served to that session and the last whole list it walked; I18 from a whole fresh list
+ * begun after each delivery; I13 from the walks the world served; I19 from the fresh lists the
+ * world served. Besides: I12 as far as a black box shows liveness (a session the world ended is
+ * opened anew), and I4, the disclosure check (what the host says it would show a model is what
+ * the last whole list served to it holds). A MUST broken is `FAILED`; a SHOULD (re-list after a
+ * `list_changed`) is `NON-STRICT`; a case whose planned triggers never fired (the host never
+ * walked far enough) is `UNDECIDED` unless something already failed.
  *
  * Like the rest of the oracle it imports nothing from `src/` or `sim/` and reads no clock.
  */
@@ -52,7 +52,7 @@ export function judgeHostWire(trace: Trace): HostWireVerdict {
   judgeDisclosures(trace.events, names, add);
   judgeRefresh(trace.events, add);
   judgeRenewal(trace.events, add);
-  found.sort((a, b) => (a.seq ?? Infinity) - (b.seq ?? Infinity) || a.code.localeCompare(b.code));
+  found.sort((a, b) => (a.seq ?? Infinity) - (b.seq ?? Infinity) || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
   const triggersPlanned = trace.header.faults.filter((fault) => fault.startsWith('trigger:')).length;
   const triggersFired = countFired(trace.events);
   const outcome: WireOutcome = found.some((v) => v.level === 'MUST') ? 'FAILED'
