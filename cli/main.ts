@@ -16,11 +16,14 @@ const commands = {
   capture: () => import('./commands/capture.ts'),
   check: () => import('./commands/check.ts'),
   discover: () => import('./commands/discover.ts'),
+  hostTest: () => import('./commands/host-test.ts'),
+  judge: () => import('./commands/judge.ts'),
   merge: () => import('./commands/merge.ts'),
   peers: () => import('./commands/peers.ts'),
   prove: () => import('./commands/prove.ts'),
   replay: () => import('./commands/replay.ts'),
   run: () => import('./commands/run.ts'),
+  serve: () => import('./commands/serve.ts'),
   shrink: () => import('./commands/shrink.ts'),
 };
 
@@ -198,6 +201,25 @@ function build(parser: Argv, setCode: (code: number) => void, argv: readonly str
       .positional('trace', { type: 'string', demandOption: true, describe: 'Trace file (JSON lines)' })
       .option('not-judged', { type: 'string', describe: NOT_JUDGED_HELP }),
     async (a) => setCode((await commands.check()).checkCommand(checkStdin ? '-' : a.trace, parseNotJudged(a['not-judged']))))
+    .command('host-test', 'Put a host in any language under catsim\'s simulated servers: spawn it once per black-box case (after --) and judge its wire', (y) => y
+      .option('agent', { type: 'string', demandOption: true, requiresArg: true, describe: 'The host\'s name in the reports' })
+      .option('cases', { type: 'string', default: '*', requiresArg: true, describe: 'Case-name glob over scenarios/cases/ (* and ?)' })
+      .option('transport', { choices: ['stdio', 'http', 'both'] as const, default: 'both' as const, describe: 'How the host reaches the servers: stdio through the shim, Streamable HTTP, or each case on both' })
+      .option('out', { type: 'string', default: 'catsim-host-test', requiresArg: true, describe: 'Report folder (per case JSON and trace, index.json, summary.md, junit.xml)' })
+      .option('repeat', { coerce: countOption('repeat', 1), requiresArg: true, default: 1, describe: 'Run each case N times; a host whose wire differs between runs is reported (UNDECIDED unless a run failed)' })
+      .option('baseline', { type: 'string', requiresArg: true, describe: 'Expected failures, {"expected": {"CASE@TRANSPORT": "OUTCOME"}}: a case failing as expected passes; an entry whose case now passes fails the run' }),
+    async (a) => setCode(await (await commands.hostTest()).hostTestCommand({ agent: a.agent, cases: a.cases, transport: a.transport, out: a.out, repeat: a.repeat, baseline: a.baseline, command: a._.slice(1).map(String) })))
+    .command('serve', 'Keep one black-box case\'s servers and driver up on loopback for a host started separately', (y) => y
+      .option('case', { type: 'string', demandOption: true, requiresArg: true, describe: 'The case name (scenarios/cases/NAME.json)' })
+      .option('agent', { type: 'string', default: 'served', requiresArg: true, describe: 'The host\'s name in the reports' })
+      .option('transport', { choices: ['stdio', 'http'] as const, default: 'http' as const, describe: 'The transport printed in CATSIM_SERVERS' })
+      .option('port', { coerce: countOption('port', 0), requiresArg: true, default: 0, describe: 'Loopback port of the MCP endpoints and the driver (0: any free port)' })
+      .option('stdio-port', { coerce: countOption('stdio-port', 0), requiresArg: true, default: 0, describe: 'Loopback port the stdio shim connects to (0: any free port)' })
+      .option('out', { type: 'string', default: 'catsim-host-test', requiresArg: true, describe: 'Report folder' }),
+    async (a) => setCode(await (await commands.serve()).serveCommand({ case: a.case, agent: a.agent, transport: a.transport, port: a.port, stdioPort: a['stdio-port'], out: a.out })))
+    .command('judge <trace>', 'Re-judge a black-box case\'s saved trace (host-test report .trace.jsonl) with the oracle\'s wire rules', (y) => y
+      .positional('trace', { type: 'string', demandOption: true, describe: 'Trace file (JSON lines)' }),
+    async (a) => setCode((await commands.judge()).judgeCommand(a.trace)))
     .command('discover', 'Discover the catalog of a real MCP server and print the snapshot', async (y) => { const { PAGE_COUNT_MAX_DEFAULT, serverTarget } = await import('./server-target.ts'); return y
       .option('stdio', { type: 'string', describe: 'Command line that starts the server on stdio, e.g. "npx mcp-server-everything"' })
       .option('url', { type: 'string', describe: 'URL of a remote server\'s MCP endpoint (Streamable HTTP, legacy HTTP+SSE after a 4xx), e.g. http://127.0.0.1:3001/mcp' })

@@ -86,3 +86,4 @@ export {
   type PointerEvent,
 } from './observations.ts';
 export { formatCatalogKey, parseCatalogKey, type CatalogKey } from './catalog-key.ts';
+export { judgeHostWire, type HostViolation, type HostWireVerdict, type WireOutcome } from './host-wire.ts';

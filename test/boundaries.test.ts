@@ -21,7 +21,7 @@ import { ambientUses, moduleSpecifiers, moduleState, typeScriptFiles } from './s
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Top-level folders src/ must not import from. */
-const FORBIDDEN_FROM_SRC = ['sim', 'oracle', 'cli'];
+const FORBIDDEN_FROM_SRC = ['sim', 'oracle', 'cli', 'blackbox'];
 
 /**
  * The files that ARE ports or real-world adapters, each with why it may touch real time. Every
@@ -95,6 +95,16 @@ describe('src/ is a library: it imports nothing from sim/, oracle/ or cli/', () 
   });
 });
 
+describe('blackbox/ (real-clock hosting of the world) sits beside the world, not inside it (issue 28)', () => {
+  it('nothing under sim/ or oracle/ imports from blackbox/ or cli/, and blackbox/ imports nothing from src/ (a host is only ever a process on the wire)', () => {
+    const inward = ['sim', 'oracle'].flatMap((dir) => typeScriptFiles(REPO_ROOT, dir)).flatMap((file) => forbiddenImports(read(file), file, ['blackbox', 'cli']).map((specifier) => `${file}: ${specifier}`));
+    const blackbox = typeScriptFiles(REPO_ROOT, 'blackbox');
+    expect(blackbox.length).toBeGreaterThan(6);
+    const outward = blackbox.flatMap((file) => forbiddenImports(read(file), file, ['src', 'cli']).map((specifier) => `${file}: ${specifier}`));
+    expect([...inward, ...outward]).toEqual([]);
+  });
+});
+
 describe('src/, sim/ and oracle/ reach time, randomness and timers only through the ports', () => {
   const scanned = ['src', 'sim', 'oracle'].flatMap((dir) => typeScriptFiles(REPO_ROOT, dir)).filter((file) => !file.endsWith('.test.ts'));
 
@@ -164,7 +174,7 @@ describe('src/, sim/ and oracle/ reach time, randomness and timers only through 
 });
 
 /** The repository's top-level folders of code (every one but node_modules/, dist/ and .git/). */
-const CODE_FOLDERS = ['api', 'bench', 'bin', 'cli', 'contract', 'examples', 'oracle', 'scenarios', 'scripts', 'sim', 'src', 'test'];
+const CODE_FOLDERS = ['api', 'bench', 'bin', 'blackbox', 'cli', 'contract', 'examples', 'oracle', 'scenarios', 'scripts', 'sim', 'src', 'test'];
 
 /** Every module file (`.ts`, `.mts`, `.mjs`, `.js`) under `dir`, repo-relative and `/`-separated; node_modules skipped. */
 function moduleFiles(dir: string): string[] {

@@ -3,7 +3,7 @@
  * Indexed Job parse, agree with themselves (shard count = matrix size = completions), run the
  * commands catsim accepts, and `--shard auto/N` takes its index from JOB_COMPLETION_INDEX.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -60,6 +60,28 @@ describe('examples/ci/github-actions.yml', () => {
     expect(mergeStep).toBeGreaterThan(download);
     expect(steps[mergeStep]?.run).toBe('npx catsim merge shard-*.json --junit catsim-gate.xml --report catsim-gate.json');
   });
+});
+
+describe('examples/ci/github-actions-host-test.yml', () => {
+  const hostTest = parse(readFileSync('examples/ci/github-actions-host-test.yml', 'utf8')) as { jobs: Record<string, WorkflowJob>; env: Record<string, string> };
+  const steps = hostTest.jobs['host-test']?.steps ?? [];
+  const command = steps.find((step) => step.run?.includes('catsim host-test'))?.run ?? '';
+
+  it('sets up Python beside Node, and uploads the reports even when the job fails', () => {
+    expect(steps.map((step) => step.uses ?? step.run)).toEqual(['actions/checkout@v4', 'actions/setup-node@v4', 'actions/setup-python@v5', 'npm ci', command, 'actions/upload-artifact@v4']);
+    expect(steps.at(-1)).toMatchObject({ if: 'always()', with: { path: 'catsim-host-test/' } });
+  });
+
+  it('runs a command catsim accepts: against the Python example host with a baseline of its known failures, exit 0', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'catsim-ci-host-test-'));
+    writeFileSync(join(dir, 'baseline.json'), JSON.stringify({ expected: { 'empty-cursor@http': 'FAILED', 'empty-cursor@stdio': 'FAILED' } }));
+    const env: Record<string, string> = { ...hostTest.env, CATSIM_ADAPTER: 'examples/blackbox-python-host/adapter.py', CATSIM_BASELINE: join(dir, 'baseline.json') };
+    const words = command.replace(/^npx catsim /, '').replace(/"\$([A-Z_]+)"/g, (_, name: string) => env[name] ?? '').split(' ');
+    const at = words.indexOf('--out');
+    words.splice(at, 2, '--out', join(dir, 'out'), '--cases', 'empty-cursor');
+    const ran = await runMain(words);
+    expect([ran.code, ran.stdout.split('\n').at(-2)]).toEqual([0, `2 of 2 cases pass (OK, NON-STRICT, or as the baseline expects); reports in ${join(dir, 'out')}/ (summary.md, index.json, junit.xml)`]);
+  }, 60_000);
 });
 
 describe('examples/ci/k8s-indexed-job.yaml', () => {

@@ -18,7 +18,7 @@ export function helpFlags(help: string): string[] {
 
 /** The commands `catsim --help` lists. */
 export function helpCommands(help: string): string[] {
-  return [...help.matchAll(/^ {2}catsim ([a-z]+)\b/gm)].map((match) => match[1] as string);
+  return [...help.matchAll(/^ {2}catsim ([a-z][a-z-]*)\b/gm)].map((match) => match[1] as string);
 }
 
 /** The body of the `## TITLE` section of a markdown text (to the next `## `), or undefined. */
@@ -35,7 +35,7 @@ export function documentedFlags(body: string): string[] {
 }
 
 /** The commands `--help` of catsim names, in its order. */
-const COMMANDS = ['run', 'merge', 'replay', 'shrink', 'prove', 'check', 'discover', 'capture'];
+const COMMANDS = ['run', 'merge', 'replay', 'shrink', 'prove', 'check', 'host-test', 'serve', 'judge', 'discover', 'capture'];
 // The real command line, once per command, in parallel: yargs prints help through console.log.
 const [top, ...helps] = await Promise.all([catsim(['--help']), ...COMMANDS.map((command) => catsim([command, '--help']))]);
 const commands = helpCommands(top?.stdout ?? '');
@@ -43,7 +43,7 @@ const commands = helpCommands(top?.stdout ?? '');
 describe('docs/CLI.md', () => {
   it('has a section for every command catsim --help lists, and none for a command that does not exist', () => {
     expect(commands).toEqual(COMMANDS);
-    const documented = [...DOC.matchAll(/^## catsim ([a-z]+)$/gm)].map((match) => match[1]);
+    const documented = [...DOC.matchAll(/^## catsim ([a-z][a-z-]*)$/gm)].map((match) => match[1]);
     expect(documented).toEqual(commands);
   });
 

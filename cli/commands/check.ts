@@ -13,9 +13,9 @@ import { notJudgedLines } from '../format/not-judged-lines.ts';
  * Checks one trace file and prints the verdict; exit 0 clean, 1 violations or an undecided round.
  * Blank lines after the last event are ignored.
  * @throws InputError (exit 2) for `-` (standard input is not read: said by name); one line
- *   starting with `path` when the file is missing, a
- *   directory or unreadable, is empty, is not a well-formed trace, or is incomplete (no
- *   `round_end`, or events after it).
+ *   starting with `path` when the file is missing, a directory or unreadable, is empty, is not a
+ *   well-formed trace, is incomplete (no `round_end`, or events after it), or is a black-box
+ *   case's trace (`catsim judge` judges those).
  */
 export function checkCommand(path: string, notJudged: readonly Capability[] = []): number {
   if (path === '-') throw new InputError('check -: reading a trace from standard input is not supported; save it to a file and give its path');
@@ -27,6 +27,9 @@ export function checkCommand(path: string, notJudged: readonly Capability[] = []
     if (error instanceof TraceFormatError) throw new InputError(`${path}: ${error.message}`);
     throw error;
   }
+  // A black-box host emits no observations (no publishes, receipts or scans), so the core's
+  // invariants would all fail for want of them: its record is judged by the wire rules alone.
+  if (trace.header.scenario.startsWith('blackbox:')) throw new InputError(`${path}: the trace of black-box case ${trace.header.scenario.slice('blackbox:'.length)} holds no core observations: judge it with catsim judge`);
   const verdict = checkTrace(trace);
   const undecided = trace.events.some((event) => event.type === 'round_end' && event.status === 'undecided');
   const unjudged = notJudgedLines(unjudgedIn(verdict.metrics), notJudged);

@@ -50,6 +50,9 @@ interface Session {
 type PageResult = { tools: ToolDescriptor[]; nextCursor?: string; _meta?: Record<string, unknown> };
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
+/** What a server needs of its world: a clock and a scheduler (the virtual World, or black-box mode's wire clock). */
+export type ServerWorld = Pick<World, 'now' | 'schedule' | 'after'>;
+
 /** How a server is built besides its plan. */
 export interface ServerOptions {
   /** Draws each page's size (`run/<id>/pages`). */
@@ -84,7 +87,7 @@ export class SimCatalogServer {
 
   constructor(
     readonly plan: ServerPlan,
-    private readonly world: World,
+    private readonly world: ServerWorld,
     private readonly recorder: TraceRecorder,
     private readonly options: ServerOptions,
   ) {

@@ -1,0 +1,198 @@
+/**
+ * The black-box judge on hand-built wire records: each rule fires on the event a person can
+ * point at, with the exact code, seq and level, and stays quiet on the honest record.
+ */
+import { describe, expect, it } from 'vitest';
+import { judgeHostWire } from './host-wire.ts';
+import type { Trace, TraceEvent, TraceHeader } from './trace.ts';
+
+const A = 'acme.dev';
+/** Digests stand in for descriptors: d(name) is the digest the revision gives `name`. */
+const d = (name: string): string => `${name}`.padEnd(64, '0');
+
+/** A wire record of server s0 for audience acme.dev, built event by event (seq = index). */
+class Wire {
+  readonly events: TraceEvent[] = [];
+  faults: string[] = [];
+
+  constructor(names: string[]) {
+    this.push('server_up', { server: 's0', identity: 'id0', boot: 0, versioned: true, traits: [] });
+    this.revision(names);
+    this.push('session_opened', { server: 's0', audience: A, identity: 'id0' });
+  }
+
+  push(type: string, fields: Record<string, unknown>): number {
+    const seq = this.events.length;
+    this.events.push({ seq, t: seq, src: 'world', type, ...fields } as unknown as TraceEvent);
+    return seq;
+  }
+
+  revision(names: string[]): number {
+    return this.push('revision', { server: 's0', revision: 1, views: { [A]: names.map((name) => ({ name, digest: d(name), bytes: 10 })) } });
+  }
+
+  page(cursorIn: string | null, cursorOut: string | null, names: string[], audience = A): number {
+    return this.push('page_served', { server: 's0', audience, scanId: null, cursorIn, cursorOut, revision: 1, reported: 1, tools: names.map(d), pageDigest: d('page') });
+  }
+
+  delivered(): number {
+    return this.push('notification_delivered', { server: 's0', audience: A });
+  }
+
+  call(tool: string, audience = A): number {
+    return this.push('call_sent', { server: 's0', audience, tool });
+  }
+
+  disclose(names: string[], audience = A, digest = d): number {
+    return this.push('disclosure', { session: 'h/c', server: 's0', audience, key: `id0|${audience}`, generation: 1, snapshotDigest: d('snap'), tools: names.map(digest) });
+  }
+
+  trace(): Trace {
+    this.push('round_end', { status: 'settled', reason: 'quiet' });
+    const header = { type: 'header', schema: 'catsim.trace.v1', seed: 's', round: 0, scenario: 'blackbox:t', core: 'host:h', faults: this.faults,
+      bounds: { pageCountMax: 4, byteCountMax: 0, scanTimeoutMs: 0, latencyMsMax: 0, tHealMs: 0, tEndMs: 0, generationTtlMs: 0, retryBackoffMsMax: 0 } } as TraceHeader;
+    return { header, events: this.events };
+  }
+}
+
+const found = (trace: Trace): string[] => judgeHostWire(trace).violations.map((v) => `${v.invariant} ${v.code}@${v.seq} ${v.level}`);
+
+describe('judgeHostWire', () => {
+  it('an honest walk, disclosure and call are OK', () => {
+    const w = new Wire(['a', 'b', 'c']);
+    w.page(null, 'c1', ['a', 'b']);
+    w.page('c1', null, ['c']);
+    w.disclose(['a', 'b', 'c']);
+    w.call('c');
+    expect(judgeHostWire(w.trace())).toEqual({ outcome: 'OK', violations: [], triggersPlanned: 0, triggersFired: 0 });
+  });
+
+  it('I9: a call of a name no page served to the session (seq 4) is FAILED', () => {
+    const w = new Wire(['a', 'b']);
+    w.page(null, null, ['a', 'b']);
+    w.call('delete_all');
+    const trace = w.trace();
+    expect(found(trace)).toEqual(['I9 UNDISCLOSED_TOOL_SENT@4 MUST']);
+    expect(judgeHostWire(trace).outcome).toBe('FAILED');
+  });
+
+  it('I9: once a whole list no longer holds a name, a call of it is TOOL_NO_LONGER_LISTED; a walk still running does not count', () => {
+    const w = new Wire(['a', 'b']);
+    w.page(null, null, ['a', 'b']);
+    w.call('b');
+    w.page(null, 'c1', ['a']);
+    w.call('b');
+    w.page('c1', null, []);
+    w.call('b');
+    expect(found(w.trace())).toEqual(['I9 TOOL_NO_LONGER_LISTED@8 MUST']);
+  });
+
+  it('I18: a call after a delivered list_changed waits for a whole fresh walk; page 1 alone is not enough', () => {
+    const w = new Wire(['a', 'b']);
+    w.page(null, null, ['a', 'b']);
+    w.delivered();
+    w.page(null, 'c1', ['a']);
+    w.call('a');
+    w.page('c1', null, ['b']);
+    w.call('b');
+    expect(found(w.trace())).toEqual(['I18 CALL_BEFORE_RELIST@6 MUST']);
+  });
+
+  it('I18: a second list_changed during the re-list needs a walk begun after it; the walk it interrupted does not count', () => {
+    const w = new Wire(['a', 'b']);
+    w.page(null, null, ['a', 'b']);
+    w.delivered();
+    w.page(null, 'c1', ['a']);
+    w.delivered();
+    w.page('c1', null, ['b']);
+    w.call('a');
+    w.page(null, null, ['a', 'b']);
+    w.call('a');
+    expect(found(w.trace())).toEqual(['I18 CALL_BEFORE_RELIST@8 MUST']);
+  });
+
+  it('I13: a walk that sends a cursor twice (a cycle c1 -> c0 -> c1) is CURSOR_REPEATED once, and past pageCountMax 4 WALK_TOO_LONG', () => {
+    const w = new Wire(['a', 'b', 'c', 'd']);
+    w.page(null, 'c1', ['a', 'b']);
+    w.page('c1', 'c0', ['c', 'd']);
+    w.page('c0', 'c1', ['a', 'b']);
+    w.page('c1', 'c0', ['c', 'd']);
+    w.page('c0', 'c1', ['a', 'b']);
+    expect(found(w.trace())).toEqual(['I13 CURSOR_REPEATED@6 MUST', 'I13 WALK_TOO_LONG@7 MUST']);
+  });
+
+  it('I4: a disclosure of a partial walk, of a name never served, of fewer or other tools than the last whole walk', () => {
+    const partial = new Wire(['a', 'b', 'c']);
+    partial.page(null, '', ['a', 'b']);
+    partial.disclose(['a', 'b']);
+    expect(found(partial.trace())).toEqual(['I4 DISCLOSED_WITHOUT_WHOLE_LIST@4 MUST']);
+
+    const invented = new Wire(['a']);
+    invented.page(null, null, ['a']);
+    invented.disclose(['a', 'zz']);
+    expect(found(invented.trace())).toEqual(['I4 DISCLOSED_NEVER_SERVED@4 MUST']);
+
+    const stale = new Wire(['a', 'b']);
+    stale.page(null, null, ['a', 'b']);
+    stale.page(null, null, ['a']);
+    stale.disclose(['b']);
+    expect(found(stale.trace())).toEqual(['I4 DISCLOSURE_INCOMPLETE@5 MUST', 'I4 DISCLOSURE_STALE@5 MUST']);
+  });
+
+  it('I12: a session the world ended (disconnected) and never opened again is SESSION_NOT_RENEWED; one opened again is not', () => {
+    const lost = new Wire(['a']);
+    lost.faults = ['trigger:s0:call1:expire-session'];
+    lost.page(null, null, ['a']);
+    lost.push('disconnected', { server: 's0', audience: A });
+    expect(found(lost.trace())).toEqual(['I12 SESSION_NOT_RENEWED@4 MUST']);
+    const renewed = new Wire(['a']);
+    renewed.faults = ['trigger:s0:call1:expire-session'];
+    renewed.page(null, null, ['a']);
+    renewed.push('disconnected', { server: 's0', audience: A });
+    renewed.push('session_opened', { server: 's0', audience: A, identity: 'id0' });
+    expect(judgeHostWire(renewed.trace())).toMatchObject({ outcome: 'OK', triggersFired: 1 });
+  });
+
+  it('tenant twins: a host that keys its catalog by URL walks acme only, then shows globex acme\'s descriptors and calls on a globex session it never listed', () => {
+    const G = 'globex.dev';
+    const w = new Wire(['a']);
+    w.push('session_opened', { server: 's0', audience: G, identity: 'id0' });
+    w.page(null, null, ['a']);
+    w.disclose(['a'], G);
+    w.call('a', G);
+    expect(found(w.trace())).toEqual(['I4 DISCLOSED_NEVER_SERVED@5 MUST', 'I9 UNDISCLOSED_TOOL_SENT@6 MUST']);
+    const right = new Wire(['a']);
+    right.push('session_opened', { server: 's0', audience: G, identity: 'id0' });
+    right.page(null, null, ['a']);
+    right.page(null, null, ['a'], G);
+    right.disclose(['a'], G);
+    right.call('a', G);
+    expect(found(right.trace())).toEqual([]);
+  });
+
+  it('I19: a delivered list_changed never followed by a fresh list is NON-STRICT, not FAILED', () => {
+    const w = new Wire(['a']);
+    w.page(null, null, ['a']);
+    w.delivered();
+    const verdict = judgeHostWire(w.trace());
+    expect(verdict.outcome).toBe('NON-STRICT');
+    expect(verdict.violations.map((v) => v.evidence)).toEqual(["a list_changed was delivered to s0|acme.dev (seq 4) and the host never listed that session's tools again before the case ended"]);
+  });
+
+  it('a planned trigger that never fired leaves the case UNDECIDED; one that fired (a second revision, a boot after 0) does not', () => {
+    const w = new Wire(['a']);
+    w.faults = ['trigger:s0:walk1:page2:change'];
+    w.page(null, null, ['a']);
+    expect(judgeHostWire(w.trace())).toMatchObject({ outcome: 'UNDECIDED', triggersPlanned: 1, triggersFired: 0 });
+    const fired = new Wire(['a']);
+    fired.faults = ['trigger:s0:walk1:page2:change'];
+    fired.page(null, null, ['a']);
+    fired.revision(['a']);
+    expect(judgeHostWire(fired.trace())).toMatchObject({ outcome: 'OK', triggersPlanned: 1, triggersFired: 1 });
+    const restarted = new Wire(['a']);
+    restarted.faults = ['trigger:s0:walk1:page1:restart'];
+    restarted.page(null, null, ['a']);
+    restarted.push('server_up', { server: 's0', identity: 'id0', boot: 1, versioned: true, traits: [] });
+    expect(judgeHostWire(restarted.trace())).toMatchObject({ outcome: 'OK', triggersPlanned: 1, triggersFired: 1 });
+  });
+});
