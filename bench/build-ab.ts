@@ -34,7 +34,7 @@ function childProgram(root: string, rounds: number): string {
   const at = (path: string): string => JSON.stringify(pathToFileURL(resolve(root, path)).href);
   return `
 const { runAndCheck } = await import(${at('dist/sim/campaign/round-check.js')});
-const { resolveCore } = await import(${at('dist/sim/campaign/cores.js')});
+const { resolveCore } = await import(${at('dist/cores/index.js')});
 const { loadScenario } = await import(${at('dist/sim/plan/scenario.js')});
 const { createHash } = await import('node:crypto');
 const scenario = loadScenario('default');

@@ -22,7 +22,7 @@ import { checkEvents } from '../oracle/index.ts';
 import { LenientListToolsResultSchema } from '../src/discovery/page-source.ts';
 import { runCampaign } from '../sim/campaign/campaign.ts';
 import type { CampaignReport } from '../sim/campaign/report.ts';
-import { resolveCore } from '../sim/campaign/cores.ts';
+import { resolveCore } from '../cores/index.ts';
 import { runAndCheck } from '../sim/campaign/round-check.ts';
 import { loadScenario, type Scenario } from '../sim/plan/scenario.ts';
 import type { RoundRun } from '../sim/round.ts';

@@ -14,7 +14,7 @@
  * machine whose speed drifts during the run moves both sides.
  */
 import { Bench } from 'tinybench';
-import { resolveCore } from '../sim/campaign/cores.ts';
+import { resolveCore } from '../cores/index.ts';
 import { runAndCheck } from '../sim/campaign/round-check.ts';
 import { loadScenario } from '../sim/plan/scenario.ts';
 import type { BenchOptions } from './lib/args.ts';

@@ -1,5 +1,5 @@
 // Shrinks the first failing round of a mutant campaign and prints how far it got.
-import { resolveCore } from '../sim/campaign/cores.ts';
+import { resolveCore } from '../cores/index.ts';
 import { generatePlan } from '../sim/plan/generate.ts';
 import { loadScenario } from '../sim/plan/scenario.ts';
 import { shrinkPlan } from '../sim/shrink/shrink.ts';

@@ -19,7 +19,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import type { CoreFactory } from '../sim/cores/adapter.ts';
+import type { CoreFactory } from '../sim/guard/adapter.ts';
 import { runCampaign } from '../sim/campaign/campaign.ts';
 import { checkPlan } from '../sim/campaign/round-check.ts';
 import { failureMessage, failureOf } from '../sim/campaign/worker-message.ts';
@@ -34,8 +34,8 @@ import { runMain } from './support/run-main.ts';
 /** The reference core, except that the leaseId of its first receipt is a number (the module the CLI tests load). */
 const badReceiptCore = (): CoreFactory => badReceipt.create;
 
-vi.mock('../sim/campaign/cores.ts', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../sim/campaign/cores.ts')>();
+vi.mock('../cores/index.ts', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../cores/index.ts')>();
   const isTest = (name: string): boolean => name === 'test:bad-receipt';
   return {
     ...actual,

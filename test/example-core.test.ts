@@ -4,7 +4,7 @@
  * host's own reason (read off the runs, and checked against the traces below).
  */
 import { describe, expect, it } from 'vitest';
-import { loadCore } from '../sim/campaign/cores.ts';
+import { loadCore } from '../cores/index.ts';
 import { runAndCheck } from '../sim/campaign/round-check.ts';
 import { loadScenario } from '../sim/plan/scenario.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runCampaign } from '../sim/campaign/campaign.ts';
-import { resolveCore } from '../sim/campaign/cores.ts';
+import { resolveCore } from '../cores/index.ts';
 import { runAndCheck } from '../sim/campaign/round-check.ts';
 import { loadScenario } from '../sim/plan/scenario.ts';
 

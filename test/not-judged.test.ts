@@ -15,7 +15,7 @@ import { junitXml } from '../cli/format/junit.ts';
 import { formatSummary } from '../cli/format/summary.ts';
 import { parseNotJudged } from '../cli/not-judged.ts';
 import { runCampaign } from '../sim/campaign/campaign.ts';
-import { loadCore } from '../sim/campaign/cores.ts';
+import { loadCore } from '../cores/index.ts';
 import { mergeShardReports } from '../sim/campaign/merge.ts';
 import { exitCodeOf, type CampaignReport } from '../sim/campaign/report.ts';
 import type { Capability } from '../oracle/not-judged.ts';

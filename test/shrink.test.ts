@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveCore } from '../sim/campaign/cores.ts';
+import { resolveCore } from '../cores/index.ts';
 import { generatePlan } from '../sim/plan/generate.ts';
 import { loadScenario } from '../sim/plan/scenario.ts';
 import { reductionsOf } from '../sim/shrink/reductions.ts';

@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { CORE_FAILED, INVARIANT_IDS } from '../../oracle/index.ts';
 import { runCampaign } from '../../sim/campaign/campaign.ts';
-import { coreNames, loadCore, resolveCore } from '../../sim/campaign/cores.ts';
+import { coreNames, loadCore, resolveCore } from '../../cores/index.ts';
 import type { CampaignReport } from '../../sim/campaign/report.ts';
 import { generatePlan } from '../../sim/plan/generate.ts';
 import { isScenarioPath, loadScenario, type Scenario } from '../../sim/plan/scenario.ts';

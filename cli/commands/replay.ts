@@ -2,7 +2,7 @@
  * `catsim replay`: runs one round (without the rounds before it), writes its trace as JSON
  * lines, and prints a readable timeline and any violation, explained.
  */
-import { loadCore } from '../../sim/campaign/cores.ts';
+import { loadCore } from '../../cores/index.ts';
 import { checkPlan } from '../../sim/campaign/round-check.ts';
 import type { RoundPlan } from '../../sim/plan/types.ts';
 import { loadCatalog } from '../../sim/plan/catalog.ts';

@@ -7,7 +7,7 @@ import { availableParallelism } from 'node:os';
 import { isAbandonCode } from '../../sim/campaign/abandoned-round.ts';
 import { runCampaign } from '../../sim/campaign/campaign.ts';
 import { exitCodeOf, shardBlock } from '../../sim/campaign/report.ts';
-import { loadCore } from '../../sim/campaign/cores.ts';
+import { loadCore } from '../../cores/index.ts';
 import { loadCatalog } from '../../sim/plan/catalog.ts';
 import { isScenarioPath, loadScenario } from '../../sim/plan/scenario.ts';
 import type { Capability } from '../../oracle/not-judged.ts';

@@ -4,7 +4,7 @@
  * `catsim replay --plan FILE`) and a Mermaid `sequenceDiagram` of it. Both paths are checked
  * before the shrink starts (it runs up to `--attempts` rounds).
  */
-import { loadCore } from '../../sim/campaign/cores.ts';
+import { loadCore } from '../../cores/index.ts';
 import { loadCatalog } from '../../sim/plan/catalog.ts';
 import { generatePlan } from '../../sim/plan/generate.ts';
 import { loadScenario } from '../../sim/plan/scenario.ts';

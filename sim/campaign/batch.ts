@@ -4,10 +4,10 @@
  */
 import type { Scenario } from '../plan/scenario.ts';
 import type { PoolTool } from '../plan/tool-pool.ts';
-import { loadCore } from './cores.ts';
+import { loadCore } from '../../cores/index.ts';
 import { isSampled, replayCompare } from './determinism.ts';
 import { runAndCheck, type RoundSummary } from './round-check.ts';
-import { sizeThreadMemos } from '../cores/thread-memos.ts';
+import { sizeThreadMemos } from '../../cores/thread-memos.ts';
 
 /** What a batch is asked to do. */
 export interface BatchJob {

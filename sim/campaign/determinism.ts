@@ -3,7 +3,7 @@
  * compare trace digests; a difference is a testbed fault, named by the first event where the two
  * runs part.
  */
-import type { CoreFactory } from '../cores/adapter.ts';
+import type { CoreFactory } from '../guard/adapter.ts';
 import { generatePlan } from '../plan/generate.ts';
 import type { Scenario } from '../plan/scenario.ts';
 import type { PoolTool } from '../plan/tool-pool.ts';

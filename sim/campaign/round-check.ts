@@ -3,7 +3,7 @@
  * and summarise it as plain data (what a worker sends back to the campaign).
  */
 import { checkEvents, type RoundMetrics, type Violation } from '../../oracle/index.ts';
-import type { CoreFactory } from '../cores/adapter.ts';
+import type { CoreFactory } from '../guard/adapter.ts';
 import { generatePlan } from '../plan/generate.ts';
 import type { Scenario } from '../plan/scenario.ts';
 import type { PoolTool } from '../plan/tool-pool.ts';

@@ -10,7 +10,7 @@
  * last trace removes its label too, so a shrunk plan never claims a fault it no longer holds.
  */
 import { checkEvents, type Violation } from '../../oracle/index.ts';
-import type { CoreFactory } from '../cores/adapter.ts';
+import type { CoreFactory } from '../guard/adapter.ts';
 import type { RoundPlan } from '../plan/types.ts';
 import { runRound, type RoundRun } from '../round.ts';
 import { planSize, reductionsOf } from './reductions.ts';

@@ -3,7 +3,7 @@
  * section 12) replaces to remove exactly one defence. They are not part of the public host API:
  * `HostConfig` has no such fields, so a host cannot turn a defence off by configuration. The only
  * way in is a subclass of `CatalogHost` that overrides its protected `seams()`, which is what
- * sim/cores/reference.ts does for each mutant.
+ * cores/reference.ts does for each mutant.
  */
 import { AdmissionGate } from '../admission/gate.ts';
 import { CatalogRefresher } from '../discovery/refresher.ts';
