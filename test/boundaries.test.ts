@@ -207,7 +207,7 @@ const INTERNAL_ALLOWED: Record<string, Record<string, string>> = {
     'src/surface/internal/engine.ts': 'the tool surface stage built from replaceable parts',
     'src/surface/internal/parts.ts': 'the surface stage\'s reference parts',
   },
-  'sim/mutants/surface.ts': {
+  'cores/mutants/surface.ts': {
     'src/surface/internal/capacity-fit.ts': 'a surface mutant replaces the capacity fit',
     'src/surface/internal/compare.ts': 'surface mutants replace the comparisons',
     'src/surface/internal/parts.ts': 'the surface stage\'s reference parts, one replaced per mutant',

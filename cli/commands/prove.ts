@@ -14,7 +14,7 @@ import { availableParallelism } from 'node:os';
 import { runCampaign } from '../../sim/campaign/campaign.ts';
 import type { CampaignReport } from '../../sim/campaign/report.ts';
 import { loadCore } from '../../cores/index.ts';
-import { MUTANTS, type Mutant } from '../../sim/mutants/index.ts';
+import { MUTANTS, type Mutant } from '../../cores/mutants/index.ts';
 import { peerNames } from './peers.ts';
 import { loadScenario, type Scenario } from '../../sim/plan/scenario.ts';
 import { coveredText, violationCounts } from '../format/summary.ts';
