@@ -12,7 +12,7 @@ import type { CoreFactory } from '../sim/guard/adapter.ts';
 import { isCoreModulePath, loadCoreModule } from './module-core.ts';
 import { referenceCore } from './reference.ts';
 import { MUTANTS } from './mutants/index.ts';
-import { LIBRARY_PEER_NAMES, loadLibraryPeer, PEERS } from '../sim/peers/index.ts';
+import { LIBRARY_PEER_NAMES, loadLibraryPeer, PEERS } from './peers/index.ts';
 
 /** A `--core` value that names no known core. */
 export class UnknownCoreError extends Error {

@@ -4,7 +4,7 @@
  */
 import { expect, it } from 'vitest';
 import { coreNames, loadCore, resolveCore, UnknownCoreError } from '../../cores/index.ts';
-import { LIBRARY_PEERS } from '../../sim/peers/libraries.ts';
+import { LIBRARY_PEERS } from '../../cores/peers/libraries.ts';
 
 it('lists the library peers, loads them on demand, and still refuses unknown names', async () => {
   expect(coreNames().slice(-3)).toEqual(['peer:mcp-client-v2', 'peer:openai-agents', 'peer:langchain-mcp']);
