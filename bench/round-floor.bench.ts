@@ -15,7 +15,7 @@
  */
 import { Bench } from 'tinybench';
 import { resolveCore } from '../cores/index.ts';
-import { runAndCheck } from '../sim/campaign/round-check.ts';
+import { runAndCheck } from '../runner/round-check.ts';
 import { loadScenario } from '../sim/plan/scenario.ts';
 import type { BenchOptions } from './lib/args.ts';
 import { runIfEntry } from './lib/entry.ts';

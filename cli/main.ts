@@ -103,7 +103,7 @@ async function report(error: unknown): Promise<number> {
   }
   // A command raised it, so these modules are loaded already: importing them costs nothing.
   const [{ TestbedError }, { UnknownCoreError }, { CoreModuleError }, { ScenarioError }, { ConnectError }, { CoreContractError }] = await Promise.all([
-    import('../sim/campaign/campaign.ts'), import('../cores/index.ts'), import('../cores/module-core.ts'), import('../sim/plan/scenario.ts'),
+    import('../runner/campaign.ts'), import('../cores/index.ts'), import('../cores/module-core.ts'), import('../sim/plan/scenario.ts'),
     import('../src/connect/connect-error.ts'), import('../sim/trace/core-contract-error.ts'),
   ]);
   if (error instanceof ScenarioError || error instanceof UnknownCoreError || error instanceof CoreModuleError || error instanceof ConnectError) {

@@ -15,8 +15,8 @@ const ORACLE_DIR = dirname(fileURLToPath(import.meta.url));
 const REPO_ROOT = resolve(ORACLE_DIR, '..');
 const CONTRACT_DIR = join(REPO_ROOT, 'contract');
 /** Top-level folders each module may not import from. */
-const ORACLE_FORBIDDEN = ['src', 'sim', 'cores'];
-const CONTRACT_FORBIDDEN = ['src', 'sim', 'cores', 'oracle', 'cli'];
+const ORACLE_FORBIDDEN = ['src', 'sim', 'cores', 'runner'];
+const CONTRACT_FORBIDDEN = ['src', 'sim', 'cores', 'runner', 'oracle', 'cli'];
 
 /** Patterns whose first group is a module specifier. */
 const SPECIFIER_PATTERNS: readonly RegExp[] = [

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadCore } from '../cores/index.ts';
-import { runAndCheck } from '../sim/campaign/round-check.ts';
+import { runAndCheck } from '../runner/round-check.ts';
 import { loadScenario } from '../sim/plan/scenario.ts';
 
 const EXAMPLE = './examples/list-once-host/core.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runAndCheck } from '../sim/campaign/round-check.ts';
+import { runAndCheck } from '../runner/round-check.ts';
 import { generatePlan } from '../sim/plan/generate.ts';
 import { loadScenario } from '../sim/plan/scenario.ts';
 import type { CoreAdapter, CoreFactory, DisclosureResult } from '../sim/guard/adapter.ts';

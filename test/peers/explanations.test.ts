@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CORE_FAILED, INVARIANT_IDS } from '../../oracle/index.ts';
-import { runCampaign } from '../../sim/campaign/campaign.ts';
+import { runCampaign } from '../../runner/campaign.ts';
 import { coreNames } from '../../cores/index.ts';
 import { loadScenario } from '../../sim/plan/scenario.ts';
 import { explanationOf, PEER_EXPLANATIONS, PEER_LIBRARIES } from '../../cores/peers/explanations.ts';
