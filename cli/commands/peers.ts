@@ -25,7 +25,7 @@ import type { CampaignReport } from '../../runner/report.ts';
 import { generatePlan } from '../../sim/plan/generate.ts';
 import { isScenarioPath, loadScenario, type Scenario } from '../../sim/plan/scenario.ts';
 import { explanationOf, NO_EXPLANATION, PEER_LIBRARIES } from '../../cores/peers/explanations.ts';
-import { shrinkPlan } from '../../sim/shrink/shrink.ts';
+import { shrinkPlan } from '../../runner/shrink.ts';
 import { EXIT } from '../errors.ts';
 import { coveredText, replayCommand, shellWord } from '../format/summary.ts';
 import { assertShrunkWritable, coreSlug, saveShrunk } from './shrink.ts';

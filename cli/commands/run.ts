@@ -21,7 +21,7 @@ import { campaignWorkers, checkShardSize } from '../work-size.ts';
 import { generatePlan } from '../../sim/plan/generate.ts';
 import type { Scenario } from '../../sim/plan/scenario.ts';
 import type { PoolTool } from '../../sim/plan/tool-pool.ts';
-import { shrinkPlan } from '../../sim/shrink/shrink.ts';
+import { shrinkPlan } from '../../runner/shrink.ts';
 import { defaultShrunkPrefix, describeShrink, saveShrunk } from './shrink.ts';
 
 

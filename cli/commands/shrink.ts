@@ -9,7 +9,7 @@ import { loadCatalog } from '../../sim/plan/catalog.ts';
 import { generatePlan } from '../../sim/plan/generate.ts';
 import { loadScenario } from '../../sim/plan/scenario.ts';
 import type { RoundPlan } from '../../sim/plan/types.ts';
-import { shrinkPlan, type ShrinkResult } from '../../sim/shrink/shrink.ts';
+import { shrinkPlan, type ShrinkResult } from '../../runner/shrink.ts';
 import { EXIT, InputError } from '../errors.ts';
 import { sequenceDiagram } from '../format/mermaid.ts';
 import { shellWord } from '../format/summary.ts';
