@@ -33,8 +33,8 @@ const WARMUP_ROUNDS = 30;
 function childProgram(root: string, rounds: number): string {
   const at = (path: string): string => JSON.stringify(pathToFileURL(resolve(root, path)).href);
   return `
-const { runAndCheck } = await import(${at('dist/sim/campaign/round-check.js')});
-const { resolveCore } = await import(${at('dist/sim/campaign/cores.js')});
+const { runAndCheck } = await import(${at('dist/runner/round-check.js')});
+const { resolveCore } = await import(${at('dist/cores/index.js')});
 const { loadScenario } = await import(${at('dist/sim/plan/scenario.js')});
 const { createHash } = await import('node:crypto');
 const scenario = loadScenario('default');
@@ -73,7 +73,7 @@ function countOption(name: string, fallback: number): number {
 const roots = process.argv.slice(2).filter((arg, index, all) => !arg.startsWith('--') && !all[index - 1]?.startsWith('--'));
 if (roots.length !== 2) fail(2, 'usage: npx tsx bench/build-ab.ts ROOT_A ROOT_B [--rounds N] [--reps K]');
 for (const root of roots) {
-  if (!existsSync(resolve(root, 'dist/sim/campaign/round-check.js'))) fail(2, `${root} has no built dist/ (run node scripts/build.mjs there)`);
+  if (!existsSync(resolve(root, 'dist/runner/round-check.js'))) fail(2, `${root} has no built dist/ (run node scripts/build.mjs there)`);
 }
 const [rootA, rootB] = roots as [string, string];
 const rounds = countOption('--rounds', 100);

@@ -12,7 +12,7 @@ import { Session } from 'node:inspector/promises';
 import { generatePlan } from '../sim/plan/generate.ts';
 import { loadScenario } from '../sim/plan/scenario.ts';
 import { runRound } from '../sim/round.ts';
-import { referenceCore } from '../sim/cores/reference.ts';
+import { referenceCore } from '../cores/reference.ts';
 import { checkEvents } from '../oracle/index.ts';
 
 /** One node of a V8 sampling heap profile. */

@@ -14,7 +14,7 @@
  * bench/memory.bench.ts --rounds 10000,100000` (hours at about 100 ms a round on these machines).
  * Not part of `--quick`.
  */
-import { runCampaign } from '../sim/campaign/campaign.ts';
+import { runCampaign } from '../runner/campaign.ts';
 import { loadScenario } from '../sim/plan/scenario.ts';
 import type { BenchOptions } from './lib/args.ts';
 import { runIfEntry } from './lib/entry.ts';

@@ -14,8 +14,8 @@
  * machine whose speed drifts during the run moves both sides.
  */
 import { Bench } from 'tinybench';
-import { resolveCore } from '../sim/campaign/cores.ts';
-import { runAndCheck } from '../sim/campaign/round-check.ts';
+import { resolveCore } from '../cores/index.ts';
+import { runAndCheck } from '../runner/round-check.ts';
 import { loadScenario } from '../sim/plan/scenario.ts';
 import type { BenchOptions } from './lib/args.ts';
 import { runIfEntry } from './lib/entry.ts';

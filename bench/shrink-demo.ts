@@ -1,8 +1,8 @@
 // Shrinks the first failing round of a mutant campaign and prints how far it got.
-import { resolveCore } from '../sim/campaign/cores.ts';
+import { resolveCore } from '../cores/index.ts';
 import { generatePlan } from '../sim/plan/generate.ts';
 import { loadScenario } from '../sim/plan/scenario.ts';
-import { shrinkPlan } from '../sim/shrink/shrink.ts';
+import { shrinkPlan } from '../runner/shrink.ts';
 const core = process.argv[2] ?? 'mutant:no-final-recheck';
 const round = Number(process.argv[3] ?? 0);
 const t0 = performance.now();

@@ -8,7 +8,7 @@
  * asserted). `npx tsx bench/trace-contract.ts`
  */
 import { eventProblem } from '../contract/trace/event-problem.ts';
-import { referenceCore } from '../sim/cores/reference.ts';
+import { referenceCore } from '../cores/reference.ts';
 import { generatePlan } from '../sim/plan/generate.ts';
 import { loadScenario } from '../sim/plan/scenario.ts';
 import { runRound } from '../sim/round.ts';

@@ -5,7 +5,7 @@
  * the quiet tail (T_heal..T_end), whose scans issue 12 asks to make leaner. Counts do not depend
  * on the machine's load.
  */
-import { referenceCore } from '../sim/cores/reference.ts';
+import { referenceCore } from '../cores/reference.ts';
 import { generatePlan } from '../sim/plan/generate.ts';
 import { boundsOf, loadScenario } from '../sim/plan/scenario.ts';
 import { runRound } from '../sim/round.ts';

@@ -2,7 +2,7 @@
  * The files a command reads, as `[option, path]` pairs, so that an output option naming one of
  * them is refused before any work (cli/output.ts `assertNotInputs`).
  */
-import { isCoreModulePath } from '../sim/cores/module-core.ts';
+import { isCoreModulePath } from '../cores/module-core.ts';
 import { scenarioFile } from '../sim/plan/scenario.ts';
 
 /** The input options of a command, as typed; any may be absent. */

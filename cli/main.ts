@@ -106,7 +106,7 @@ async function report(error: unknown): Promise<number> {
   }
   // A command raised it, so these modules are loaded already: importing them costs nothing.
   const [{ TestbedError }, { UnknownCoreError }, { CoreModuleError }, { ScenarioError }, { ConnectError }, { CoreContractError }] = await Promise.all([
-    import('../sim/campaign/campaign.ts'), import('../sim/campaign/cores.ts'), import('../sim/cores/module-core.ts'), import('../sim/plan/scenario.ts'),
+    import('../runner/campaign.ts'), import('../cores/index.ts'), import('../cores/module-core.ts'), import('../sim/plan/scenario.ts'),
     import('../src/connect/connect-error.ts'), import('../sim/trace/core-contract-error.ts'),
   ]);
   if (error instanceof ScenarioError || error instanceof UnknownCoreError || error instanceof CoreModuleError || error instanceof ConnectError) {
@@ -132,7 +132,7 @@ function build(parser: Argv, setCode: (code: number) => void, argv: readonly str
   return parser
     .scriptName('catsim')
     .usage('catsim: deterministic simulation and fuzz testbed for MCP tool catalogs\n\nUsage: catsim <command> [options]')
-    .command('run', 'Run a seeded campaign and check every round with the oracle', async (y) => { const [{ coreNames }, { faultMenuHelp }] = await Promise.all([import('../sim/campaign/cores.ts'), import('./format/fault-menu.ts')]); return y
+    .command('run', 'Run a seeded campaign and check every round with the oracle', async (y) => { const [{ coreNames }, { faultMenuHelp }] = await Promise.all([import('../cores/index.ts'), import('./format/fault-menu.ts')]); return y
       .option('seed', { type: 'string', default: '1', describe: 'Campaign seed (any string)' })
       .option('rounds', { coerce: countOption('rounds', 1), requiresArg: true, default: 100_000, describe: 'Number of rounds' })
       .option('from', { coerce: countOption('from', 0), requiresArg: true, default: 0, describe: 'First round (to resume an interrupted campaign)' })

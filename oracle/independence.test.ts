@@ -1,7 +1,8 @@
 /**
- * SPEC section 11: the oracle imports nothing from `src/` or `sim/`; it may import the trace
+ * SPEC section 11: the oracle imports nothing from `src/`, `sim/`, `cores/` or `runner/` (the code
+ * under test, the world, the cores and what composes them); it may import the trace
  * contract (`contract/`), the neutral definition of `catsim.trace.v1` that writers and readers
- * share. The contract itself imports nothing from `src/`, `sim/`, `oracle/` or `cli/`, so sharing
+ * share. The contract itself imports nothing from `src/`, `sim/`, `cores/`, `runner/`, `oracle/` or `cli/`, so sharing
  * it cannot carry code under test into the oracle. This test reads every .ts file under oracle/
  * and contract/ and resolves each module specifier (static import and export-from, side-effect
  * import, dynamic import, require) the way Node would locate it on disk.
@@ -15,8 +16,8 @@ const ORACLE_DIR = dirname(fileURLToPath(import.meta.url));
 const REPO_ROOT = resolve(ORACLE_DIR, '..');
 const CONTRACT_DIR = join(REPO_ROOT, 'contract');
 /** Top-level folders each module may not import from. */
-const ORACLE_FORBIDDEN = ['src', 'sim'];
-const CONTRACT_FORBIDDEN = ['src', 'sim', 'oracle', 'cli'];
+const ORACLE_FORBIDDEN = ['src', 'sim', 'cores', 'runner'];
+const CONTRACT_FORBIDDEN = ['src', 'sim', 'cores', 'runner', 'oracle', 'cli'];
 
 /** Patterns whose first group is a module specifier. */
 const SPECIFIER_PATTERNS: readonly RegExp[] = [
@@ -63,12 +64,12 @@ function typeScriptFilesUnder(dir: string): string[] {
 }
 
 describe('oracle independence', () => {
-  it('no file under oracle/ imports from src/ or sim/', () => {
+  it('no file under oracle/ imports from src/, sim/, cores/ or runner/', () => {
     expect(typeScriptFilesUnder(ORACLE_DIR).length).toBeGreaterThan(10);
     expect(offencesUnder(ORACLE_DIR, ORACLE_FORBIDDEN)).toEqual([]);
   });
 
-  it('no file under contract/ imports from src/, sim/, oracle/ or cli/', () => {
+  it('no file under contract/ imports from src/, sim/, cores/, runner/, oracle/ or cli/', () => {
     expect(typeScriptFilesUnder(CONTRACT_DIR).length).toBeGreaterThan(5);
     expect(offencesUnder(CONTRACT_DIR, CONTRACT_FORBIDDEN)).toEqual([]);
   });

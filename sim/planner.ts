@@ -11,7 +11,7 @@
  * admit (I12). A model is not told of revocations: for a while after one (F8) it keeps trying the
  * revoked tool, as it was still shown. Everything it does is ground truth, written by the world.
  */
-import type { DisclosedTool, SimCallRequest } from './cores/adapter.ts';
+import type { DisclosedTool, SimCallRequest } from './guard/adapter.ts';
 import type { RoundPlan, ToolDescriptor } from './plan/types.ts';
 import type { Rng } from './random.ts';
 import type { World } from './runtime/world.ts';
@@ -23,7 +23,7 @@ import type { TraceRecorder } from './trace/recorder.ts';
 import { plainClone } from './internal/plain-clone.ts';
 import { RETRY_REVOKED_FRACTION, RETRY_REVOKED_WINDOW_MS } from './faults/f08-revocation.ts';
 import { GUESS_OWN_AUDIENCE_FRACTION } from './faults/f17-guessed-names.ts';
-import type { WorldCore } from './cores/guard.ts';
+import type { WorldCore } from './guard/guard.ts';
 import type { TurnPlan } from './plan/types.ts';
 import { runModelTurn } from './turns/model-turn.ts';
 

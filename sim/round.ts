@@ -14,8 +14,8 @@
  * core reconnects through its Connector.
  */
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import type { CoreFactory, SimConnection } from './cores/adapter.ts';
-import { captureUncaughtExceptions, captureUnhandledRejections, errorText, type CoreFailure } from './cores/guard.ts';
+import type { CoreFactory, SimConnection } from './guard/adapter.ts';
+import { captureUncaughtExceptions, captureUnhandledRejections, errorText, type CoreFailure } from './guard/guard.ts';
 import { HostProcess, isHostDown } from './host/host-process.ts';
 import type { RollbackTriggerPlan, RoundPlan, ServerPlan } from './plan/types.ts';
 import { createStreams, type Rng, type Streams } from './random.ts';

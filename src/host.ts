@@ -185,7 +185,7 @@ export class CatalogHost {
 
   /**
    * The parts of the core it is built from: the reference ones. Internal seam, not configuration:
-   * only checker-validation mutants override it (sim/cores/reference.ts), to remove exactly one
+   * only checker-validation mutants override it (cores/reference.ts), to remove exactly one
    * defence. Called once, by the constructor, before any field of a subclass is set, so an
    * override must return a value it does not compute from instance state.
    */

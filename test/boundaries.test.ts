@@ -1,8 +1,13 @@
 /**
  * The boundaries the house rules draw, checked on the source (parsed with the TypeScript
  * compiler API, test/support/source-scan.ts):
- * - src/ is a library a host embeds: it imports nothing from sim/, oracle/ or cli/ (the neutral
- *   contract/ folder, the trace format every part shares, is allowed);
+ * - src/ is a library a host embeds: it imports nothing from sim/, cores/, runner/, oracle/ or
+ *   cli/ (the neutral contract/ folder, the trace format every part shares, is allowed);
+ * - each part of the testbed imports only what its role needs (issue 31, item 3): sim/ (the world)
+ *   imports neither cores/ nor runner/, and from src/ only what the world itself runs; cores/
+ *   (the cores under test) imports src/ and, of sim/, only the world's side of the core API
+ *   (sim/guard/); runner/ (what composes world, cores and oracle) imports no src/ and no cli/;
+ *   oracle/ imports none of them (oracle/independence.test.ts);
  * - inside src/, sim/ and oracle/ time, randomness and timers come only through the ports: no
  *   file outside the explicit allow-list below reads the clock, draws randomness or arms a timer;
  * - a folder's `internal/` is its own: no file outside the folder that holds an `internal/`
@@ -21,7 +26,7 @@ import { ambientUses, moduleSpecifiers, moduleState, typeScriptFiles } from './s
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Top-level folders src/ must not import from. */
-const FORBIDDEN_FROM_SRC = ['sim', 'oracle', 'cli', 'blackbox'];
+const FORBIDDEN_FROM_SRC = ['sim', 'cores', 'runner', 'oracle', 'cli', 'blackbox'];
 
 /**
  * The files that ARE ports or real-world adapters, each with why it may touch real time. Every
@@ -38,9 +43,9 @@ const AMBIENT_ALLOWED: Record<string, string> = {
   // The world keeps the real setImmediate to drain promise jobs between virtual events.
   'sim/runtime/world.ts': 'the real setImmediate, saved before the virtual globals go in',
   // Wall time of a whole campaign for the rounds/s figure; never read inside a round.
-  'sim/campaign/campaign.ts': 'performance.now for throughput only',
+  'runner/campaign.ts': 'performance.now for throughput only',
   // The per-round time limit of worker threads (issue 35 item 3): a watchdog on the main thread, where no round runs.
-  'sim/campaign/worker-pool.ts': 'setInterval and performance.now for the per-round time limit of worker threads',
+  'runner/worker-pool.ts': 'setInterval and performance.now for the per-round time limit of worker threads',
 };
 
 /** Where `specifier` (in `file`, repo-relative) lands, repo-relative, or null for a package or builtin. */
@@ -59,8 +64,8 @@ export function forbiddenImports(source: string, file: string, forbidden: readon
 
 const read = (file: string): string => readFileSync(resolve(REPO_ROOT, file), 'utf8');
 
-describe('src/ is a library: it imports nothing from sim/, oracle/ or cli/', () => {
-  it('no file under src/ (tests included) imports from sim/, oracle/ or cli/', () => {
+describe('src/ is a library: it imports nothing from sim/, cores/, runner/, oracle/ or cli/', () => {
+  it('no file under src/ (tests included) imports from sim/, cores/, runner/, oracle/ or cli/', () => {
     const files = typeScriptFiles(REPO_ROOT, 'src');
     expect(files.length).toBeGreaterThan(50);
     const offences = files.flatMap((file) => forbiddenImports(read(file), file, FORBIDDEN_FROM_SRC).map((specifier) => `${file}: ${specifier}`));
@@ -105,8 +110,92 @@ describe('blackbox/ (real-clock hosting of the world) sits beside the world, not
   });
 });
 
+/**
+ * What each part of the testbed may not import, as repo-relative folders (a top-level folder or a
+ * deeper one), and the folders inside those it may import all the same. Tests are held to it too.
+ * Packages, builtins and the folders not named here (contract/, test/support/, ...) are free.
+ */
+const PART_RULES: Record<'sim' | 'cores' | 'runner', { forbidden: readonly string[]; except?: readonly string[]; why: string }> = {
+  // The world: servers, transport, policy service, host process, planner, plans and faults, turns,
+  // trace recording. It drives a core only through the core API and its guard (sim/guard/).
+  sim: { forbidden: ['cores', 'runner', 'cli', 'src'], why: 'the world serves and records; the cores it runs are handed to it' },
+  // The cores under test: the reference wrapper, mutants, peers, core modules, the core names.
+  cores: { forbidden: ['sim', 'runner', 'oracle', 'cli'], except: ['sim/guard'], why: 'a core sees the world only through the core API' },
+  // The runner: campaigns, batches and workers, the round check, determinism replay, shrinking,
+  // reports and merging. It reaches src/ only through a core of cores/.
+  runner: { forbidden: ['src', 'cli'], why: 'the runner composes world, cores and oracle; cli/ calls it' },
+};
+
+/**
+ * Imports across the parts' lines that are there by design, each with why. Every entry must still
+ * be made (the list cannot rot), and nothing else may cross.
+ */
+const PART_ALLOWED: Record<string, string> = {
+  // F18's host disk is one real in-memory SQLite database per round; the world loads the driver
+  // the way the durable store does, so both fail alike (NO_DRIVER) where the native build is missing.
+  'sim/host/host-disk.ts -> src/registry/sqlite-driver.ts': 'the SQLite driver of the host disk',
+};
+
+/** Whether repo-relative `target` lies in `folder` (a repo-relative folder path). */
+const within = (target: string, folder: string): boolean => target === folder || target.startsWith(`${folder}/`);
+
+/**
+ * The imports of `source` (the text of repo-relative `file`, in the part `rule` governs) that
+ * cross the part's line, as the paths they land on.
+ */
+export function partCrossings(source: string, file: string, rule: { forbidden: readonly string[]; except?: readonly string[] }): string[] {
+  return moduleSpecifiers(source, file).flatMap((specifier) => {
+    const target = repoPathOf(specifier, file);
+    if (target === null || !rule.forbidden.some((folder) => within(target, folder))) return [];
+    return (rule.except ?? []).some((folder) => within(target, folder)) ? [] : [target];
+  });
+}
+
+describe('each part of the testbed imports only what its role needs', () => {
+  const found = Object.entries(PART_RULES).flatMap(([part, rule]) => typeScriptFiles(REPO_ROOT, part)
+    .flatMap((file) => partCrossings(read(file), file, rule).map((target) => ({ crossing: `${file} -> ${target}`, why: rule.why }))));
+  const crossings = found.map(({ crossing }) => crossing);
+
+  it('sim/ imports neither cores/ nor runner/, cores/ sees only sim/guard/ of the world, runner/ imports no src/: but the allow-listed crossings', () => {
+    expect(Object.keys(PART_RULES).map((part) => typeScriptFiles(REPO_ROOT, part).length).every((count) => count > 10)).toBe(true);
+    expect(found.filter(({ crossing }) => PART_ALLOWED[crossing] === undefined).map(({ crossing, why }) => `${crossing} (${why})`)).toEqual([]);
+  });
+
+  it('every allow-listed crossing is still made (the list cannot rot)', () => {
+    expect(Object.keys(PART_ALLOWED).filter((crossing) => !crossings.includes(crossing))).toEqual([]);
+  });
+
+  it('sim/ imports from src/ nothing but the SQLite driver of the host disk', () => {
+    const fromSrc = typeScriptFiles(REPO_ROOT, 'sim').flatMap((file) => partCrossings(read(file), file, { forbidden: ['src'] }).map((target) => `${file} -> ${target}`));
+    expect(fromSrc).toEqual(['sim/host/host-disk.ts -> src/registry/sqlite-driver.ts']);
+  });
+
+  it('catches each crossing, lets the exceptions and the free folders through', () => {
+    const source = [
+      "import { referenceCore } from '../../cores/reference.ts';",
+      "import { runCampaign } from '../../runner/campaign.ts';",
+      "import type { CoreFactory } from '../guard/adapter.ts';",
+      "import { CatalogHost } from '../../src/host.ts';",
+      "import type { TraceEvent } from '../../contract/trace-events.ts';",
+      "import { checkEvents } from '../../oracle/index.ts';",
+    ].join('\n');
+    expect(partCrossings(source, 'sim/turns/x.ts', PART_RULES.sim)).toEqual(['cores/reference.ts', 'runner/campaign.ts', 'src/host.ts']);
+    const core = [
+      "import type { CoreFactory } from '../../sim/guard/adapter.ts';",
+      "import { generatePlan } from '../../sim/plan/generate.ts';",
+      "import { CatalogHost } from '../../src/host.ts';",
+      "import { runAndCheck } from '../../runner/round-check.ts';",
+      "import { checkEvents } from '../../oracle/index.ts';",
+    ].join('\n');
+    expect(partCrossings(core, 'cores/peers/x.ts', PART_RULES.cores)).toEqual(['sim/plan/generate.ts', 'runner/round-check.ts', 'oracle/index.ts']);
+    // sim/guardian/ is not sim/guard/: an exception is a folder, not a prefix of a name.
+    expect(partCrossings("import { x } from '../sim/guardian/x.ts';", 'cores/x.ts', PART_RULES.cores)).toEqual(['sim/guardian/x.ts']);
+    expect(partCrossings("import { main } from '../cli/main.ts';\nimport { host } from '../src/host.ts';\nimport { runRound } from '../sim/round.ts';", 'runner/x.ts', PART_RULES.runner)).toEqual(['cli/main.ts', 'src/host.ts']);
+  });
+});
+
 describe('src/, sim/ and oracle/ reach time, randomness and timers only through the ports', () => {
-  const scanned = ['src', 'sim', 'oracle'].flatMap((dir) => typeScriptFiles(REPO_ROOT, dir)).filter((file) => !file.endsWith('.test.ts'));
+  const scanned = ['src', 'sim', 'cores', 'runner', 'oracle'].flatMap((dir) => typeScriptFiles(REPO_ROOT, dir)).filter((file) => !file.endsWith('.test.ts'));
 
   it('no file outside the allow-list uses the clock, randomness or timers directly', () => {
     expect(scanned.length).toBeGreaterThan(100);
@@ -174,7 +263,7 @@ describe('src/, sim/ and oracle/ reach time, randomness and timers only through 
 });
 
 /** The repository's top-level folders of code (every one but node_modules/, dist/ and .git/). */
-const CODE_FOLDERS = ['api', 'bench', 'bin', 'blackbox', 'cli', 'contract', 'examples', 'oracle', 'scenarios', 'scripts', 'sim', 'src', 'test'];
+const CODE_FOLDERS = ['api', 'bench', 'bin', 'blackbox', 'cli', 'contract', 'cores', 'examples', 'oracle', 'runner', 'scenarios', 'scripts', 'sim', 'src', 'test'];
 
 /** Every module file (`.ts`, `.mts`, `.mjs`, `.js`) under `dir`, repo-relative and `/`-separated; node_modules skipped. */
 function moduleFiles(dir: string): string[] {
@@ -212,12 +301,12 @@ const INTERNAL_ALLOWED: Record<string, Record<string, string>> = {
   // Checker validation (DESIGN.md section 12): the reference core and its mutants are built from
   // src/'s internal seams, never through HostConfig, so no host can turn a defence off by
   // configuration. The simulator's reference wrapper and the mutants are the seams' only users.
-  'sim/cores/reference.ts': {
+  'cores/reference.ts': {
     'src/internal/seams.ts': 'the core\'s parts a mutant replaces',
     'src/surface/internal/engine.ts': 'the tool surface stage built from replaceable parts',
     'src/surface/internal/parts.ts': 'the surface stage\'s reference parts',
   },
-  'sim/mutants/surface.ts': {
+  'cores/mutants/surface.ts': {
     'src/surface/internal/capacity-fit.ts': 'a surface mutant replaces the capacity fit',
     'src/surface/internal/compare.ts': 'surface mutants replace the comparisons',
     'src/surface/internal/parts.ts': 'the surface stage\'s reference parts, one replaced per mutant',

@@ -13,20 +13,20 @@
  * reaches the campaign API, replay and run (`--workers 0`). Through worker threads and the real
  * command line, the same core is a module (`--core ./test/support/cores/bad-receipt-core.ts`,
  * run in a child process with one worker); the crossing of the thread boundary is also tested on
- * its two ends (sim/campaign/worker-message.ts).
+ * its two ends (runner/worker-message.ts).
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import type { CoreFactory } from '../sim/cores/adapter.ts';
-import { runCampaign } from '../sim/campaign/campaign.ts';
-import { checkPlan } from '../sim/campaign/round-check.ts';
-import { failureMessage, failureOf } from '../sim/campaign/worker-message.ts';
+import type { CoreFactory } from '../sim/guard/adapter.ts';
+import { runCampaign } from '../runner/campaign.ts';
+import { checkPlan } from '../runner/round-check.ts';
+import { failureMessage, failureOf } from '../runner/worker-message.ts';
 import { generatePlan } from '../sim/plan/generate.ts';
 import { loadScenario } from '../sim/plan/scenario.ts';
 import { CoreContractError } from '../sim/trace/core-contract-error.ts';
-import { TestbedError } from '../sim/campaign/testbed-error.ts';
+import { TestbedError } from '../runner/testbed-error.ts';
 import badReceipt from './support/cores/bad-receipt-core.ts';
 import { catsim } from './support/run-cli.ts';
 import { runMain } from './support/run-main.ts';
@@ -34,8 +34,8 @@ import { runMain } from './support/run-main.ts';
 /** The reference core, except that the leaseId of its first receipt is a number (the module the CLI tests load). */
 const badReceiptCore = (): CoreFactory => badReceipt.create;
 
-vi.mock('../sim/campaign/cores.ts', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../sim/campaign/cores.ts')>();
+vi.mock('../cores/index.ts', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../cores/index.ts')>();
   const isTest = (name: string): boolean => name === 'test:bad-receipt';
   return {
     ...actual,

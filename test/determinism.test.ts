@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { referenceCore } from '../sim/cores/reference.ts';
+import { referenceCore } from '../cores/reference.ts';
 import { generatePlan } from '../sim/plan/generate.ts';
 import { loadScenario } from '../sim/plan/scenario.ts';
 import { runRound } from '../sim/round.ts';

@@ -4,8 +4,8 @@
  * host's own reason (read off the runs, and checked against the traces below).
  */
 import { describe, expect, it } from 'vitest';
-import { loadCore } from '../sim/campaign/cores.ts';
-import { runAndCheck } from '../sim/campaign/round-check.ts';
+import { loadCore } from '../cores/index.ts';
+import { runAndCheck } from '../runner/round-check.ts';
 import { loadScenario } from '../sim/plan/scenario.ts';
 
 const EXAMPLE = './examples/list-once-host/core.ts';

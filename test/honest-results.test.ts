@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { describeShrink } from '../cli/commands/shrink.ts';
-import type { ShrinkResult } from '../sim/shrink/shrink.ts';
+import type { ShrinkResult } from '../runner/shrink.ts';
 import { runMain } from './support/run-main.ts';
 
 // Results that used to claim more than was done: a scenario with no servers passed, replay --plan

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatSummary } from '../cli/format/summary.ts';
-import { runCampaign } from '../sim/campaign/campaign.ts';
-import type { CampaignReport } from '../sim/campaign/report.ts';
+import { runCampaign } from '../runner/campaign.ts';
+import type { CampaignReport } from '../runner/report.ts';
 import { loadScenario } from '../sim/plan/scenario.ts';
 import { runMain } from './support/run-main.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { runCampaign } from '../sim/campaign/campaign.ts';
-import { resolveCore } from '../sim/campaign/cores.ts';
-import { runAndCheck } from '../sim/campaign/round-check.ts';
+import { runCampaign } from '../runner/campaign.ts';
+import { resolveCore } from '../cores/index.ts';
+import { runAndCheck } from '../runner/round-check.ts';
 import { loadScenario } from '../sim/plan/scenario.ts';
 
 /** The same 40 rounds of seed "1", in this thread, on a given core. */

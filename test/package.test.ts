@@ -77,10 +77,10 @@ afterAll(() => {
 describe('the packed tarball', () => {
   it('holds what a project needs to run catsim, and no tests', () => {
     const files = packed.files.map((file) => file.path);
-    for (const dir of ['api/', 'bin/', 'cli/', 'contract/', 'docs/', 'examples/', 'oracle/', 'scenarios/', 'sim/', 'src/']) expect(files.some((file) => file.startsWith(dir)), dir).toBe(true);
-    for (const file of ['api/index.ts', 'contract/core-api.ts', 'docs/TRACE.md', 'docs/CORE-API.md', 'docs/CLI.md', 'examples/list-once-host/core.ts', 'scenarios/default.json', 'sim/campaign/worker-entry.mjs', 'bin/catsim.mjs', 'README.md', 'package.json']) expect(files).toContain(file);
+    for (const dir of ['api/', 'bin/', 'cli/', 'contract/', 'cores/', 'docs/', 'examples/', 'oracle/', 'runner/', 'scenarios/', 'sim/', 'src/']) expect(files.some((file) => file.startsWith(dir)), dir).toBe(true);
+    for (const file of ['api/index.ts', 'contract/core-api.ts', 'docs/TRACE.md', 'docs/CORE-API.md', 'docs/CLI.md', 'examples/list-once-host/core.ts', 'scenarios/default.json', 'runner/worker-entry.mjs', 'bin/catsim.mjs', 'README.md', 'package.json']) expect(files).toContain(file);
     // The compiled CLI (npm pack runs `prepare`, the build) and what bin/catsim.mjs checks it against.
-    for (const file of ['dist/cli/main.js', 'dist/sim/campaign/worker.js', 'dist/build-state.json', 'bin/build-state.mjs', 'tsconfig.json', 'tsconfig.build.json']) expect(files).toContain(file);
+    for (const file of ['dist/cli/main.js', 'dist/runner/worker.js', 'dist/build-state.json', 'bin/build-state.mjs', 'tsconfig.json', 'tsconfig.build.json']) expect(files).toContain(file);
     // The package entry, compiled, with its declarations and those of every module they name.
     for (const file of ['dist/api/index.js', 'dist/api/index.d.ts', 'dist/api/wire-watch.d.ts', 'dist/contract/core-api.js', 'dist/contract/core-api.d.ts', 'dist/contract/trace/types.d.ts', 'dist/src/snapshot/digests.d.ts', 'dist/src/admission/lease.d.ts']) expect(files).toContain(file);
     expect(files.filter((file) => file.endsWith('.test.ts') || file.endsWith('.test.js') || file.endsWith('.test.d.ts') || file.includes('/testing/') || file.startsWith('test/') || file.startsWith('bench/'))).toEqual([]);

@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { coreNames } from '../sim/campaign/cores.ts';
+import { coreNames } from '../cores/index.ts';
 import { runMain } from './support/run-main.ts';
 
 const EXAMPLE = './examples/list-once-host/core.ts';

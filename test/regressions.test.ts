@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { checkEvents } from '../oracle/index.ts';
-import { referenceCore } from '../sim/cores/reference.ts';
+import { referenceCore } from '../cores/reference.ts';
 import type { RoundPlan } from '../sim/plan/types.ts';
 import { runRound } from '../sim/round.ts';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCampaign } from '../sim/campaign/campaign.ts';
+import { runCampaign } from '../runner/campaign.ts';
 import { loadScenario } from '../sim/plan/scenario.ts';
 import { catsim } from './support/run-cli.ts';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { resolveCore } from '../sim/campaign/cores.ts';
+import { resolveCore } from '../cores/index.ts';
 import { generatePlan } from '../sim/plan/generate.ts';
 import { loadScenario } from '../sim/plan/scenario.ts';
 import { reductionsOf } from '../sim/shrink/reductions.ts';
-import { relabelled, shrinkPlan } from '../sim/shrink/shrink.ts';
+import { relabelled, shrinkPlan } from '../runner/shrink.ts';
 import { EQUIVOCATION } from '../sim/faults/equivocation.ts';
 import { faultsPresentIn } from '../sim/faults/index.ts';
 import type { RoundPlan } from '../sim/plan/types.ts';

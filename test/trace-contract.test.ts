@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { TRACE_EVENTS } from '../contract/trace/events.ts';
 import type { TraceEvent } from '../contract/trace/types.ts';
 import { parseCompleteTrace } from '../oracle/index.ts';
-import { resolveCore } from '../sim/campaign/cores.ts';
+import { resolveCore } from '../cores/index.ts';
 import { generatePlan } from '../sim/plan/generate.ts';
 import { loadScenario } from '../sim/plan/scenario.ts';
 import { runRound } from '../sim/round.ts';

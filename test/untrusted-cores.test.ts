@@ -7,8 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Violation } from '../oracle/index.ts';
-import { loadCore } from '../sim/campaign/cores.ts';
-import { runAndCheck } from '../sim/campaign/round-check.ts';
+import { loadCore } from '../cores/index.ts';
+import { runAndCheck } from '../runner/round-check.ts';
 import { loadScenario } from '../sim/plan/scenario.ts';
 import type { TraceEvent } from '../sim/trace/recorder.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { formatSummary } from '../cli/format/summary.ts';
 import { campaignWorkers } from '../cli/work-size.ts';
-import { ReportBuilder, exitCodeOf } from '../sim/campaign/report.ts';
+import { ReportBuilder, exitCodeOf } from '../runner/report.ts';
 import { runMain } from './support/run-main.ts';
 
 // Work that cannot test anything is refused, never reported as PASS; more workers than a run can

@@ -21,7 +21,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { LenientCallToolResultSchema } from '../../src/admission/dispatch.ts';
 import { LenientListToolsResultSchema } from '../../src/discovery/page-source.ts';
-import { referenceCore } from '../../sim/cores/reference.ts';
+import { referenceCore } from '../../cores/reference.ts';
 import { generatePlan } from '../../sim/plan/generate.ts';
 import type { Scenario } from '../../sim/plan/scenario.ts';
 import { runRound } from '../../sim/round.ts';

@@ -1,14 +1,14 @@
 /**
  * `catsim merge REPORT.json...`: folds the reports of the parts of one campaign (`catsim run
  * --shard i/n --report FILE`, an interrupted run and the run that resumed it) into the verdict of
- * the whole campaign (sim/campaign/merge.ts) and prints its summary. Exit codes as for `run`: 0
+ * the whole campaign (runner/merge.ts) and prints its summary. Exit codes as for `run`: 0
  * clean, 1 a violation, an UNDECIDED round or a required probe never hit, 3 non-determinism; a
  * file that is not a report, or reports that are not one whole campaign, is exit 2, and so is an
  * output that could not be written where asked (it is then written to a named fallback file).
  */
 import { resolve } from 'node:path';
-import { MergeError, mergeShardReports, type ShardInput } from '../../sim/campaign/merge.ts';
-import { exitCodeOf } from '../../sim/campaign/report.ts';
+import { MergeError, mergeShardReports, type ShardInput } from '../../runner/merge.ts';
+import { exitCodeOf } from '../../runner/report.ts';
 import { readInputJson } from '../../sim/plan/input-file.ts';
 import type { Capability } from '../../oracle/not-judged.ts';
 import { InputError } from '../errors.ts';

@@ -1,12 +1,12 @@
 /**
  * `catsim prove --peers`: the side-by-side table. On the same seed and rounds it runs the
- * reference core, every registered peer (sim/peers/index.ts: the home-made ones and the real client
+ * reference core, every registered peer (cores/peers/index.ts: the home-made ones and the real client
  * libraries) and every `--core` given (a name or a core module), and prints, as markdown the
  * README can paste: per core, the failing rounds, the rounds to the first detection and the
  * violations per invariant; then, for each invariant a core violated, the line that replays its
  * first such round (with `--shrink`, the line that replays the shrunk plan that still breaks
  * that invariant instead, or the round's line and why it was not shrunk) and, for a peer, the
- * one-sentence explanation of the defect people wrote from that trace (sim/peers/explanations.ts;
+ * one-sentence explanation of the defect people wrote from that trace (cores/peers/explanations.ts;
  * "no explanation written yet" when there is none). The output opens with the "Measured with"
  * line of the README's "Side by side" section (the command, seed, rounds, scenario, commit,
  * wall time and library versions), so the whole section is one copy-paste.
@@ -19,13 +19,13 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { CORE_FAILED, INVARIANT_IDS } from '../../oracle/index.ts';
-import { runCampaign } from '../../sim/campaign/campaign.ts';
-import { coreNames, loadCore, resolveCore } from '../../sim/campaign/cores.ts';
-import type { CampaignReport } from '../../sim/campaign/report.ts';
+import { runCampaign } from '../../runner/campaign.ts';
+import { coreNames, loadCore, resolveCore } from '../../cores/index.ts';
+import type { CampaignReport } from '../../runner/report.ts';
 import { generatePlan } from '../../sim/plan/generate.ts';
 import { isScenarioPath, loadScenario, type Scenario } from '../../sim/plan/scenario.ts';
-import { explanationOf, NO_EXPLANATION, PEER_LIBRARIES } from '../../sim/peers/explanations.ts';
-import { shrinkPlan } from '../../sim/shrink/shrink.ts';
+import { explanationOf, NO_EXPLANATION, PEER_LIBRARIES } from '../../cores/peers/explanations.ts';
+import { shrinkPlan } from '../../runner/shrink.ts';
 import { EXIT } from '../errors.ts';
 import { coveredText, replayCommand, shellWord } from '../format/summary.ts';
 import { assertShrunkWritable, coreSlug, saveShrunk } from './shrink.ts';

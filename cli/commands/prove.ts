@@ -11,10 +11,10 @@
  * not caught counts as the cap) and the slowest mutant.
  */
 import { availableParallelism } from 'node:os';
-import { runCampaign } from '../../sim/campaign/campaign.ts';
-import type { CampaignReport } from '../../sim/campaign/report.ts';
-import { loadCore } from '../../sim/campaign/cores.ts';
-import { MUTANTS, type Mutant } from '../../sim/mutants/index.ts';
+import { runCampaign } from '../../runner/campaign.ts';
+import type { CampaignReport } from '../../runner/report.ts';
+import { loadCore } from '../../cores/index.ts';
+import { MUTANTS, type Mutant } from '../../cores/mutants/index.ts';
 import { peerNames } from './peers.ts';
 import { loadScenario, type Scenario } from '../../sim/plan/scenario.ts';
 import { coveredText, violationCounts } from '../format/summary.ts';

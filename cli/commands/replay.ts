@@ -2,8 +2,8 @@
  * `catsim replay`: runs one round (without the rounds before it), writes its trace as JSON
  * lines, and prints a readable timeline and any violation, explained.
  */
-import { loadCore } from '../../sim/campaign/cores.ts';
-import { checkPlan } from '../../sim/campaign/round-check.ts';
+import { loadCore } from '../../cores/index.ts';
+import { checkPlan } from '../../runner/round-check.ts';
 import type { RoundPlan } from '../../sim/plan/types.ts';
 import { loadCatalog } from '../../sim/plan/catalog.ts';
 import { generatePlan } from '../../sim/plan/generate.ts';

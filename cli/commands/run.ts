@@ -4,10 +4,10 @@
  * the rounds finished, with the `--from` that resumes it.
  */
 import { availableParallelism } from 'node:os';
-import { isAbandonCode } from '../../sim/campaign/abandoned-round.ts';
-import { runCampaign } from '../../sim/campaign/campaign.ts';
-import { exitCodeOf, shardBlock } from '../../sim/campaign/report.ts';
-import { loadCore } from '../../sim/campaign/cores.ts';
+import { isAbandonCode } from '../../runner/abandoned-round.ts';
+import { runCampaign } from '../../runner/campaign.ts';
+import { exitCodeOf, shardBlock } from '../../runner/report.ts';
+import { loadCore } from '../../cores/index.ts';
 import { loadCatalog } from '../../sim/plan/catalog.ts';
 import { isScenarioPath, loadScenario } from '../../sim/plan/scenario.ts';
 import type { Capability } from '../../oracle/not-judged.ts';
@@ -21,7 +21,7 @@ import { campaignWorkers, checkShardSize } from '../work-size.ts';
 import { generatePlan } from '../../sim/plan/generate.ts';
 import type { Scenario } from '../../sim/plan/scenario.ts';
 import type { PoolTool } from '../../sim/plan/tool-pool.ts';
-import { shrinkPlan } from '../../sim/shrink/shrink.ts';
+import { shrinkPlan } from '../../runner/shrink.ts';
 import { defaultShrunkPrefix, describeShrink, saveShrunk } from './shrink.ts';
 
 
@@ -39,7 +39,7 @@ export interface RunArgs {
   /** Show progress on stderr (false with `--quiet` or `--no-progress`): see cli/progress.ts. */
   progress: boolean;
   determinismEvery: number;
-  /** Real ms a round may run in a worker thread (`--round-timeout`, in seconds); default sim/campaign/campaign.ts `ROUND_TIMEOUT_MS_DEFAULT`. */
+  /** Real ms a round may run in a worker thread (`--round-timeout`, in seconds); default runner/campaign.ts `ROUND_TIMEOUT_MS_DEFAULT`. */
   roundTimeoutMs?: number;
   /** Shrink the first failing round after the campaign (default true). */
   shrink: boolean;
@@ -52,7 +52,7 @@ export interface RunArgs {
 }
 
 /**
- * Runs the campaign and returns the exit code: the campaign's (sim/campaign/report.ts
+ * Runs the campaign and returns the exit code: the campaign's (runner/report.ts
  * `exitCodeOf`), or 2 when `--report` or `--junit` could not be written at the end (the summary
  * is printed, and the file is written to a fallback path named on stderr).
  * @throws ScenarioError (a bad scenario or catalog file), UnknownCoreError, InputError (an

@@ -4,12 +4,12 @@
  * `catsim replay --plan FILE`) and a Mermaid `sequenceDiagram` of it. Both paths are checked
  * before the shrink starts (it runs up to `--attempts` rounds).
  */
-import { loadCore } from '../../sim/campaign/cores.ts';
+import { loadCore } from '../../cores/index.ts';
 import { loadCatalog } from '../../sim/plan/catalog.ts';
 import { generatePlan } from '../../sim/plan/generate.ts';
 import { loadScenario } from '../../sim/plan/scenario.ts';
 import type { RoundPlan } from '../../sim/plan/types.ts';
-import { shrinkPlan, type ShrinkResult } from '../../sim/shrink/shrink.ts';
+import { shrinkPlan, type ShrinkResult } from '../../runner/shrink.ts';
 import { EXIT, InputError } from '../errors.ts';
 import { sequenceDiagram } from '../format/mermaid.ts';
 import { shellWord } from '../format/summary.ts';

@@ -19,7 +19,7 @@
  */
 import junitReportBuilder, { type Builder } from 'junit-report-builder';
 import { CORE_FAILED, INVARIANT_IDS } from '../../oracle/index.ts';
-import type { CampaignReport } from '../../sim/campaign/report.ts';
+import type { CampaignReport } from '../../runner/report.ts';
 import { coveredText, interruptedText, replayCommand } from './summary.ts';
 
 // The package is CommonJS whose `module.exports` is the builder itself, while its types declare it

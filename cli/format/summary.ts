@@ -4,7 +4,7 @@
 import { CORE_FAILED, INVARIANT_IDS } from '../../oracle/index.ts';
 import { CAPABILITY_UNITS } from '../../oracle/not-judged.ts';
 import { WORLD_PROBE_NAMES } from '../../oracle/probes/index.ts';
-import type { CampaignReport, NotJudged } from '../../sim/campaign/report.ts';
+import type { CampaignReport, NotJudged } from '../../runner/report.ts';
 import { FAULT_IDS } from '../../sim/faults/index.ts';
 
 /** How many failing rounds are listed before the rest is summarised. */
@@ -156,7 +156,7 @@ function notJudgedLine(report: CampaignReport): string {
 /**
  * Which rounds an interrupted report covers and how to run the rest, e.g. `after 72 of 100
  * rounds: rounds 0..71 are done and counted here (resume with --from 72 --rounds 28, then catsim
- * merge the two reports)`. The report covers exactly those rounds (see sim/campaign/report.ts).
+ * merge the two reports)`. The report covers exactly those rounds (see runner/report.ts).
  */
 export function interruptedText(report: CampaignReport): string {
   const rest = report.firstRound + report.roundsPlanned - report.resumeFrom;

@@ -23,8 +23,8 @@
  */
 import type Database from 'better-sqlite3';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallRequest, Connector, CoreEnvironment, CoreFactory, CoreObservation, CoreTask, DisclosureResult, ModelTurn, PolicyUpdate, RollbackTrigger, SessionSpec } from '../cores/adapter.ts';
-import { guardCore, type CoreFailure, type WorldCore } from '../cores/guard.ts';
+import type { CallRequest, Connector, CoreEnvironment, CoreFactory, CoreObservation, CoreTask, DisclosureResult, ModelTurn, PolicyUpdate, RollbackTrigger, SessionSpec } from '../guard/adapter.ts';
+import { guardCore, type CoreFailure, type WorldCore } from '../guard/guard.ts';
 import type { HostCrashPoint, HostRestart } from '../plan/types.ts';
 import type { TraceRecorder } from '../trace/recorder.ts';
 import { HostDisk, HostDown, type DiskWrite } from './host-disk.ts';

@@ -12,8 +12,8 @@
  * second settlement by throwing, as a real one must; the model reads the tools when it receives
  * them (a later edit of the request cannot change what it saw).
  */
-import type { DisclosedTool, ModelTurn, TurnHook, TurnLedger, TurnRejection, TurnRequest, TurnTool } from '../cores/adapter.ts';
-import type { WorldCore } from '../cores/guard.ts';
+import type { DisclosedTool, ModelTurn, TurnHook, TurnLedger, TurnRejection, TurnRequest, TurnTool } from '../guard/adapter.ts';
+import type { WorldCore } from '../guard/guard.ts';
 import type { ServerPlan, ToolDescriptor, TurnPlan } from '../plan/types.ts';
 import type { World } from '../runtime/world.ts';
 import type { TraceRecorder } from '../trace/recorder.ts';

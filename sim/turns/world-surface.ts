@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
-import type { DisclosedTool, TurnTool } from '../cores/adapter.ts';
+import type { DisclosedTool, TurnTool } from '../guard/adapter.ts';
 import { worldContentDefect } from '../plan/content-defects.ts';
 import type { ServerPlan, ToolDescriptor } from '../plan/types.ts';
 import { worldDescriptorDigest } from '../trace/digests.ts';

@@ -106,7 +106,7 @@ export interface GateDecision {
 
 /**
  * The admission gate of SPEC section 7. Each defence is a protected method, so a
- * checker-validation mutant (sim/mutants) can remove exactly one by overriding it; `decide`
+ * checker-validation mutant (cores/mutants) can remove exactly one by overriding it; `decide`
  * calls them in the order of the refusal codes.
  */
 export class AdmissionGate {

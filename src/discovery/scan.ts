@@ -131,7 +131,7 @@ export async function runScan(source: PageSource, ctx: ScanContext, WalkClass: W
 
 /**
  * The mutable state of one walk; every check throws a stop. Each defence is a protected method,
- * so a checker-validation mutant (sim/mutants) can remove exactly one by overriding it.
+ * so a checker-validation mutant (cores/mutants) can remove exactly one by overriding it.
  */
 export class Walk {
   readonly startedAt: number;

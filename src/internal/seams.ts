@@ -1,9 +1,9 @@
 /**
- * The seams of the reference core: the parts a checker-validation mutant (sim/mutants/, SPEC
+ * The seams of the reference core: the parts a checker-validation mutant (cores/mutants/, SPEC
  * section 12) replaces to remove exactly one defence. They are not part of the public host API:
  * `HostConfig` has no such fields, so a host cannot turn a defence off by configuration. The only
  * way in is a subclass of `CatalogHost` that overrides its protected `seams()`, which is what
- * sim/cores/reference.ts does for each mutant.
+ * cores/reference.ts does for each mutant.
  */
 import { AdmissionGate } from '../admission/gate.ts';
 import { CatalogRefresher } from '../discovery/refresher.ts';

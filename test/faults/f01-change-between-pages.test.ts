@@ -6,7 +6,7 @@
  * recheck at 66, read 71 -> SNAPSHOT_PROVEN, generation 1 at revision 8 with the new set.
  */
 import { describe, expect, it } from 'vitest';
-import { MUTANTS } from '../../sim/mutants/index.ts';
+import { MUTANTS } from '../../cores/mutants/index.ts';
 import { digestOf, handPlan, handServer, publishes, runHand, scanEnds, served, step, tool, tools, toolsOf } from '../support/hand-plan.ts';
 
 const KEY = 'fp:0000000000000001|acme.dev';

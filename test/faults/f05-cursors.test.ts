@@ -7,7 +7,7 @@
  * SERVER_DISABLED. Cursors are written `boot:offset` (`+e`: an inserted empty page), `""` as is.
  */
 import { describe, expect, it } from 'vitest';
-import { MUTANTS } from '../../sim/mutants/index.ts';
+import { MUTANTS } from '../../cores/mutants/index.ts';
 import type { CursorTrait } from '../../sim/plan/types.ts';
 import { digestOf, handPlan, handServer, publishes, runHand, scanEnds, served, step, tools, toolsOf, type HandRun } from '../support/hand-plan.ts';
 

@@ -12,7 +12,7 @@
  * generation 2, still active when they go out at 800 to 1300: ADMIT.
  */
 import { describe, expect, it } from 'vitest';
-import { resolveCore } from '../../sim/campaign/cores.ts';
+import { resolveCore } from '../../cores/index.ts';
 import { handPlan, handServer, publishes, runHand, step, tools, type HandRun } from '../support/hand-plan.ts';
 
 const plan = () => handPlan({

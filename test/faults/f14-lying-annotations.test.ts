@@ -11,7 +11,7 @@
  * admitted. The quiet tail's two probes carry a confirmation and are both admitted.
  */
 import { describe, expect, it } from 'vitest';
-import { resolveCore } from '../../sim/campaign/cores.ts';
+import { resolveCore } from '../../cores/index.ts';
 import { lyingTool } from '../../sim/faults/f14-lying-annotations.ts';
 import { handPlan, handServer, runHand, step, tool, type HandRun } from '../support/hand-plan.ts';
 

@@ -9,7 +9,7 @@
  * catch, which fails with the expected invariant first.
  */
 import { describe, expect, it } from 'vitest';
-import { MUTANTS } from '../../sim/mutants/index.ts';
+import { MUTANTS } from '../../cores/mutants/index.ts';
 import { runHand, type HandRun } from '../support/hand-plan.ts';
 import { hostRestartPlan } from '../mutants/plans.ts';
 

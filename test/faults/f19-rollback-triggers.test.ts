@@ -14,7 +14,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { probesHit } from '../../oracle/probes/index.ts';
-import { resolveCore } from '../../sim/campaign/cores.ts';
+import { resolveCore } from '../../cores/index.ts';
 import { runHand } from '../support/hand-plan.ts';
 import { rollbackPlan } from '../mutants/plans.ts';
 

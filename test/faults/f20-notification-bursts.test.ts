@@ -12,7 +12,7 @@
  * on the pages the world served); the 60th's deadline is 820 itself.
  */
 import { describe, expect, it } from 'vitest';
-import { MUTANTS } from '../../sim/mutants/index.ts';
+import { MUTANTS } from '../../cores/mutants/index.ts';
 import type { RoundPlan } from '../../sim/plan/types.ts';
 import { probesHit } from '../../oracle/probes/index.ts';
 import { handPlan, handServer, runHand, step, tools } from '../support/hand-plan.ts';

@@ -10,7 +10,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { probesHit } from '../../oracle/probes/index.ts';
-import { MUTANTS } from '../../sim/mutants/index.ts';
+import { MUTANTS } from '../../cores/mutants/index.ts';
 import type { RoundPlan } from '../../sim/plan/types.ts';
 import { handPlan, handServer, publishes, runHand, scanEnds, step, tools } from '../support/hand-plan.ts';
 

@@ -27,9 +27,9 @@
  * out below; the reference core has no violation.
  */
 import { describe, expect, it } from 'vitest';
-import type { CoreFactory } from '../../sim/cores/adapter.ts';
-import { referenceCore } from '../../sim/cores/reference.ts';
-import { MUTANTS } from '../../sim/mutants/index.ts';
+import type { CoreFactory } from '../../sim/guard/adapter.ts';
+import { referenceCore } from '../../cores/reference.ts';
+import { MUTANTS } from '../../cores/mutants/index.ts';
 import { runHand, type HandRun } from '../support/hand-plan.ts';
 import { surfaceTurnsPlan } from '../mutants/plans.ts';
 

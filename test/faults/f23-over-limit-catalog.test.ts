@@ -8,7 +8,7 @@
  * the catalog with its recheck, publishes it ELIGIBLE and shows it, which I27 reports.
  */
 import { describe, expect, it } from 'vitest';
-import { MUTANTS } from '../../sim/mutants/index.ts';
+import { MUTANTS } from '../../cores/mutants/index.ts';
 import type { OverLimitCatalog, ToolDescriptor } from '../../sim/plan/types.ts';
 import { handPlan, handServer, publishes, runHand, scanEnds, step, tools, type HandRun } from '../support/hand-plan.ts';
 

@@ -6,7 +6,7 @@
  * finding would mean the plan (or the oracle) catches something else than the missing defence.
  */
 import { describe, expect, it } from 'vitest';
-import { MUTANTS } from '../../sim/mutants/index.ts';
+import { MUTANTS } from '../../cores/mutants/index.ts';
 import { runHand } from '../support/hand-plan.ts';
 import { MUTANT_PLANS } from './plans.ts';
 

@@ -1,5 +1,5 @@
 /**
- * The explanations of the side-by-side table (sim/peers/explanations.ts) stay in step with what
+ * The explanations of the side-by-side table (cores/peers/explanations.ts) stay in step with what
  * the peers are found to do: every (peer, invariant) a campaign finds has its sentence, every
  * sentence names a peer and an invariant that exist, and each library's pinned version is the one
  * installed. A finding without a sentence fails here, listed by name, instead of printing "no
@@ -8,10 +8,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CORE_FAILED, INVARIANT_IDS } from '../../oracle/index.ts';
-import { runCampaign } from '../../sim/campaign/campaign.ts';
-import { coreNames } from '../../sim/campaign/cores.ts';
+import { runCampaign } from '../../runner/campaign.ts';
+import { coreNames } from '../../cores/index.ts';
 import { loadScenario } from '../../sim/plan/scenario.ts';
-import { explanationOf, PEER_EXPLANATIONS, PEER_LIBRARIES } from '../../sim/peers/explanations.ts';
+import { explanationOf, PEER_EXPLANATIONS, PEER_LIBRARIES } from '../../cores/peers/explanations.ts';
 
 const PEERS = coreNames().filter((name) => name.startsWith('peer:'));
 /** Rounds 0..9 of seed 1 hold the first finding of every (peer, invariant) of the README's 100 rounds (the latest: openai-agents I13, round 7). */
@@ -44,6 +44,6 @@ describe('peer explanations', () => {
       const found = new Set(report.failingRounds.flatMap((round) => round.violations.map((violation) => violation.invariant)));
       for (const invariant of found) if (explanationOf(core, invariant) === undefined) missing.push(`${core} ${invariant}`);
     }
-    expect(missing, 'findings without an explanation in sim/peers/explanations.ts').toEqual([]);
+    expect(missing, 'findings without an explanation in cores/peers/explanations.ts').toEqual([]);
   }, 240_000);
 });

@@ -3,7 +3,7 @@
  * auto-refresh) on a hand plan: two sessions of one server, latency 5 ms, page size 2.
  */
 import { describe, expect, it } from 'vitest';
-import { PEERS } from '../../sim/peers/index.ts';
+import { PEERS } from '../../cores/peers/index.ts';
 import { handPlan, handServer, publishes, runHand, served, step, tools } from '../support/hand-plan.ts';
 
 describe('peer:sdk-autorefresh', () => {

@@ -5,7 +5,7 @@
  * T_end = 1000 + 1000 + 2 (1 + 500) + 4 * 5 = 3022 ms.
  */
 import { describe, expect, it } from 'vitest';
-import { LIBRARY_PEERS } from '../../sim/peers/libraries.ts';
+import { LIBRARY_PEERS } from '../../cores/peers/libraries.ts';
 import { handPlan, handServer, publishes, runHand, served, step, tools, type HandRun } from '../support/hand-plan.ts';
 import type { CursorTrait, RoundPlan } from '../../sim/plan/types.ts';
 

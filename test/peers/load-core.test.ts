@@ -3,8 +3,8 @@
  * until `loadCore` has imported libraries.ts, so a plain `catsim run` never pays for them.
  */
 import { expect, it } from 'vitest';
-import { coreNames, loadCore, resolveCore, UnknownCoreError } from '../../sim/campaign/cores.ts';
-import { LIBRARY_PEERS } from '../../sim/peers/libraries.ts';
+import { coreNames, loadCore, resolveCore, UnknownCoreError } from '../../cores/index.ts';
+import { LIBRARY_PEERS } from '../../cores/peers/libraries.ts';
 
 it('lists the library peers, loads them on demand, and still refuses unknown names', async () => {
   expect(coreNames().slice(-3)).toEqual(['peer:mcp-client-v2', 'peer:openai-agents', 'peer:langchain-mcp']);

@@ -5,7 +5,7 @@
  * served at S + 10k - 5 and read at S + 10k.
  */
 import { describe, expect, it } from 'vitest';
-import { LIBRARY_PEERS } from '../../sim/peers/libraries.ts';
+import { LIBRARY_PEERS } from '../../cores/peers/libraries.ts';
 import { handPlan, handServer, publishes, runHand, served, step, tools, type HandRun } from '../support/hand-plan.ts';
 import type { RoundPlan } from '../../sim/plan/types.ts';
 

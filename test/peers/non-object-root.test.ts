@@ -7,7 +7,7 @@
  * three tools, the bad one on page 2.
  */
 import { describe, expect, it } from 'vitest';
-import { LIBRARY_PEERS } from '../../sim/peers/libraries.ts';
+import { LIBRARY_PEERS } from '../../cores/peers/libraries.ts';
 import { handPlan, handServer, publishes, runHand, served, step, tool } from '../support/hand-plan.ts';
 
 const arrayRoot = { ...tool('echo'), inputSchema: { type: 'array', items: { type: 'string' } } };

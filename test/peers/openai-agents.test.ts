@@ -7,7 +7,7 @@
  * disclosure is a turn of the agent loop (`agent.getAllTools`).
  */
 import { describe, expect, it } from 'vitest';
-import { LIBRARY_PEERS } from '../../sim/peers/libraries.ts';
+import { LIBRARY_PEERS } from '../../cores/peers/libraries.ts';
 import { handPlan, handServer, publishes, runHand, served, step, tool, tools, type HandRun } from '../support/hand-plan.ts';
 import type { RoundPlan } from '../../sim/plan/types.ts';
 

@@ -14,8 +14,8 @@
  * - a revision step at `atMs` runs before any message delivered at the same instant (history
  *   events are scheduled first), but tests put steps between deliveries anyway.
  */
-import type { CoreFactory } from '../../sim/cores/adapter.ts';
-import { referenceCore } from '../../sim/cores/reference.ts';
+import type { CoreFactory } from '../../sim/guard/adapter.ts';
+import { referenceCore } from '../../cores/reference.ts';
 import type { CallsPlan, CursorTrait, FaultLabel, HostRestart, IdentityRotation, LinkFaults, NotificationPlan, OverLimitCatalog, PlantedDefect, PolicyPlan, RevisionStep, RollbackTriggerPlan, RoundPlan, ServerPlan, SurfaceHookKind, SurfaceLateStep, ToolDescriptor, TurnPlan } from '../../sim/plan/types.ts';
 import { sampleArgs } from '../../sim/plan/sample-args.ts';
 import { TOOL_POOL } from '../../sim/plan/tool-pool.ts';

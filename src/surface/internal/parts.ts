@@ -1,7 +1,7 @@
 /**
  * The parts of the tool surface stage, one per defence, and the reference set. The public
  * `ToolSurfaceStage` always uses {@link REFERENCE_PARTS}; nothing in its configuration can change
- * them. Checker-validation mutants (sim/mutants, SPEC section 12) build a
+ * them. Checker-validation mutants (cores/mutants, SPEC section 12) build a
  * `SurfaceStageEngine` from this internal path with exactly one part replaced, to prove that the
  * oracle catches the loss of that defence. Each part's comment names the mutant it serves.
  */

@@ -1,7 +1,7 @@
 /**
  * The internal seams are enough to build each checker-validation mutant issue 15 asks for (SPEC
  * section 12): for each, one replaced part of `SurfaceStageEngine` lets its counter-example
- * through while the reference stage refuses it. The mutants themselves belong to sim/mutants;
+ * through while the reference stage refuses it. The mutants themselves belong to cores/mutants;
  * these minimal versions only prove that the seams cut exactly one defence each.
  */
 import { describe, expect, it } from 'vitest';

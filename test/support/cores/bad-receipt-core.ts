@@ -5,7 +5,7 @@
  * thread and the real command line.
  */
 import { defineCore, type CoreObservation } from 'catsim';
-import { referenceCore } from '../../../sim/cores/reference.ts';
+import { referenceCore } from '../../../cores/reference.ts';
 
 export default defineCore({
   name: 'bad-receipt',

@@ -6,7 +6,7 @@
  * `--core ./test/support/cores/no-rollback-core.ts`.
  */
 import { defineCore, type CoreAdapter } from 'catsim';
-import { referenceCore } from '../../../sim/cores/reference.ts';
+import { referenceCore } from '../../../cores/reference.ts';
 
 export default defineCore({
   name: 'no-rollback',

@@ -4,7 +4,7 @@
  * `openai-agents` (`@openai/agents-core` 0.20.0) and `langchain-mcp` (`@langchain/mcp-adapters`
  * 1.1.4). Imported on demand (see `loadLibraryPeer` in index.ts), never at start-up.
  */
-import type { CoreFactory } from '../cores/adapter.ts';
+import type { CoreFactory } from '../../sim/guard/adapter.ts';
 import { LangchainMcpPeer } from './langchain-mcp.ts';
 import { McpClientV2Peer } from './mcp-client-v2.ts';
 import { OpenAiAgentsPeer } from './openai-agents.ts';

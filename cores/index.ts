@@ -1,6 +1,6 @@
 /**
  * Resolves a `--core` argument to a core factory: a built-in core (`reference`, `mutant:NAME`,
- * `peer:NAME`) or a user's module (`./my-core.ts`, sim/cores/module-core.ts). The peers that are
+ * `peer:NAME`) or a user's module (`./my-core.ts`, cores/module-core.ts). The peers that are
  * real client libraries are imported on demand, like modules, because importing them costs every
  * process and worker seconds and megabytes.
  *
@@ -8,11 +8,11 @@
  * or imports and probes a module; the other built-in cores need nothing); then
  * `resolveCore(name)` anywhere, synchronously.
  */
-import type { CoreFactory } from '../cores/adapter.ts';
-import { isCoreModulePath, loadCoreModule } from '../cores/module-core.ts';
-import { referenceCore } from '../cores/reference.ts';
-import { MUTANTS } from '../mutants/index.ts';
-import { LIBRARY_PEER_NAMES, loadLibraryPeer, PEERS } from '../peers/index.ts';
+import type { CoreFactory } from '../sim/guard/adapter.ts';
+import { isCoreModulePath, loadCoreModule } from './module-core.ts';
+import { referenceCore } from './reference.ts';
+import { MUTANTS } from './mutants/index.ts';
+import { LIBRARY_PEER_NAMES, loadLibraryPeer, PEERS } from './peers/index.ts';
 
 /** A `--core` value that names no known core. */
 export class UnknownCoreError extends Error {

@@ -9,12 +9,12 @@
  * `faultsPresentIn`), not the labels of the round it came from: a reduction that removes a fault's
  * last trace removes its label too, so a shrunk plan never claims a fault it no longer holds.
  */
-import { checkEvents, type Violation } from '../../oracle/index.ts';
-import type { CoreFactory } from '../cores/adapter.ts';
-import type { RoundPlan } from '../plan/types.ts';
-import { runRound, type RoundRun } from '../round.ts';
-import { planSize, reductionsOf } from './reductions.ts';
-import { faultsPresentIn } from '../faults/index.ts';
+import { checkEvents, type Violation } from '../oracle/index.ts';
+import type { CoreFactory } from '../sim/guard/adapter.ts';
+import type { RoundPlan } from '../sim/plan/types.ts';
+import { runRound, type RoundRun } from '../sim/round.ts';
+import { planSize, reductionsOf } from '../sim/shrink/reductions.ts';
+import { faultsPresentIn } from '../sim/faults/index.ts';
 
 /** `plan` labelled with the faults it still contains. */
 export function relabelled(plan: RoundPlan): RoundPlan {

@@ -30,7 +30,7 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Client as V2Client, type Tool, type Transport as V2Transport } from '@modelcontextprotocol/client';
-import type { SessionSpec, SimCallRequest } from '../cores/adapter.ts';
+import type { SessionSpec, SimCallRequest } from '../../sim/guard/adapter.ts';
 import { TappedPeer } from './tapped-peer.ts';
 import type { TappedTransport } from './wire-tap.ts';
 import { TransportCapture } from './transport-capture.ts';

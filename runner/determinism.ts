@@ -3,12 +3,12 @@
  * compare trace digests; a difference is a testbed fault, named by the first event where the two
  * runs part.
  */
-import type { CoreFactory } from '../cores/adapter.ts';
-import { generatePlan } from '../plan/generate.ts';
-import type { Scenario } from '../plan/scenario.ts';
-import type { PoolTool } from '../plan/tool-pool.ts';
-import { runRound } from '../round.ts';
-import { traceDigest, type TraceEvent } from '../trace/recorder.ts';
+import type { CoreFactory } from '../sim/guard/adapter.ts';
+import { generatePlan } from '../sim/plan/generate.ts';
+import type { Scenario } from '../sim/plan/scenario.ts';
+import type { PoolTool } from '../sim/plan/tool-pool.ts';
+import { runRound } from '../sim/round.ts';
+import { traceDigest, type TraceEvent } from '../sim/trace/recorder.ts';
 
 /** Whether round `round` is in the replay sample: about 1 in `every` (0 disables). */
 export function isSampled(round: number, every: number): boolean {

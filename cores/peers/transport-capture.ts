@@ -13,7 +13,7 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { SessionSpec, SimConnection } from '../cores/adapter.ts';
+import type { SessionSpec, SimConnection } from '../../sim/guard/adapter.ts';
 
 /** What a library does with the raw transport: connect its own client over it. */
 export type TransportUser = (transport: Transport) => Promise<void>;

@@ -6,9 +6,9 @@
  * nothing, so this result carries one violation written here from what the campaign saw.
  */
 import { createHash } from 'node:crypto';
-import { CORE_FAILED } from '../../oracle/index.ts';
-import { noSurfaceMetrics } from '../../oracle/metrics.ts';
-import { generatePlan } from '../plan/generate.ts';
+import { CORE_FAILED } from '../oracle/index.ts';
+import { noSurfaceMetrics } from '../oracle/metrics.ts';
+import { generatePlan } from '../sim/plan/generate.ts';
 import type { BatchJob, BatchResult } from './batch.ts';
 
 /** Why a round was abandoned: `TIMED_OUT` (past the limit) or `OUT_OF_MEMORY` (its worker's heap ran out). */

@@ -6,7 +6,7 @@
  * becomes a `TestbedError`.
  */
 import type { BatchResult } from './batch.ts';
-import { CoreContractError, type ContractBreach } from '../trace/core-contract-error.ts';
+import { CoreContractError, type ContractBreach } from '../sim/trace/core-contract-error.ts';
 import { TestbedError } from './testbed-error.ts';
 
 /** Messages a worker posts: `round-start` before each round, `round` after it, `batch-done` after the batch. */

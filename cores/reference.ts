@@ -4,27 +4,27 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
-import { ConnectedPageSource } from '../../src/discovery/connected-source.ts';
-import type { CatalogRefresher } from '../../src/discovery/refresher.ts';
-import type { WalkConstructor } from '../../src/discovery/scan.ts';
-import { CatalogHost } from '../../src/host.ts';
-import { REFERENCE_SEAMS, type CoreSeams } from '../../src/internal/seams.ts';
-import { DEFAULT_TRUST } from '../../src/validation/trust.ts';
-import type { CatalogRegistry } from '../../src/registry/registry.ts';
-import { InMemoryRegistryStore, type RegistryStore } from '../../src/registry/store.ts';
-import { openSqliteStoreOn } from '../../src/registry/sqlite-store.ts';
+import { ConnectedPageSource } from '../src/discovery/connected-source.ts';
+import type { CatalogRefresher } from '../src/discovery/refresher.ts';
+import type { WalkConstructor } from '../src/discovery/scan.ts';
+import { CatalogHost } from '../src/host.ts';
+import { REFERENCE_SEAMS, type CoreSeams } from '../src/internal/seams.ts';
+import { DEFAULT_TRUST } from '../src/validation/trust.ts';
+import type { CatalogRegistry } from '../src/registry/registry.ts';
+import { InMemoryRegistryStore, type RegistryStore } from '../src/registry/store.ts';
+import { openSqliteStoreOn } from '../src/registry/sqlite-store.ts';
 import type Database from 'better-sqlite3';
-import type { AdmissionGate } from '../../src/admission/gate.ts';
-import type { ContentChecks } from '../../src/validation/content-checks.ts';
-import type { PageSource } from '../../src/discovery/page-source.ts';
-import type { CoreAdapter, CoreEnvironment, CoreFactory, CoreObservation, DisclosureResult, SessionSpec, SimCallRequest, SimPolicyUpdate } from './adapter.ts';
-import { audienceName, type CatalogKey } from '../../src/keys.ts';
-import { admissionFacts } from '../../src/surface/admission-facts-of.ts';
-import { SurfaceStageEngine } from '../../src/surface/internal/engine.ts';
-import { REFERENCE_PARTS, type SurfaceParts } from '../../src/surface/internal/parts.ts';
-import type { RequestLedger } from '../../src/surface/request-ledger.ts';
-import type { SurfaceHook } from '../../src/surface/surface-hook.ts';
-import type { ModelTurn, RollbackTrigger } from './adapter.ts';
+import type { AdmissionGate } from '../src/admission/gate.ts';
+import type { ContentChecks } from '../src/validation/content-checks.ts';
+import type { PageSource } from '../src/discovery/page-source.ts';
+import type { CoreAdapter, CoreEnvironment, CoreFactory, CoreObservation, DisclosureResult, SessionSpec, SimCallRequest, SimPolicyUpdate } from '../sim/guard/adapter.ts';
+import { audienceName, type CatalogKey } from '../src/keys.ts';
+import { admissionFacts } from '../src/surface/admission-facts-of.ts';
+import { SurfaceStageEngine } from '../src/surface/internal/engine.ts';
+import { REFERENCE_PARTS, type SurfaceParts } from '../src/surface/internal/parts.ts';
+import type { RequestLedger } from '../src/surface/request-ledger.ts';
+import type { SurfaceHook } from '../src/surface/surface-hook.ts';
+import type { ModelTurn, RollbackTrigger } from '../sim/guard/adapter.ts';
 import { THREAD_MEMOS } from './thread-memos.ts';
 
 /** The protocol version the SDK Client negotiates with the simulated servers. */

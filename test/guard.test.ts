@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { runAndCheck } from '../campaign/round-check.ts';
-import { generatePlan } from '../plan/generate.ts';
-import { loadScenario } from '../plan/scenario.ts';
-import type { CoreAdapter, CoreFactory, DisclosureResult } from './adapter.ts';
-import { disclosureProblem, errorText, missingMethods } from './guard.ts';
+import { runAndCheck } from '../runner/round-check.ts';
+import { generatePlan } from '../sim/plan/generate.ts';
+import { loadScenario } from '../sim/plan/scenario.ts';
+import type { CoreAdapter, CoreFactory, DisclosureResult } from '../sim/guard/adapter.ts';
+import { disclosureProblem, errorText, missingMethods } from '../sim/guard/guard.ts';
 
 const SCENARIO = loadScenario('default');
 /** Round 0 of seed 1 offers the core this many catalog keys (one attach each). */

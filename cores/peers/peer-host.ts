@@ -9,8 +9,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { z } from 'zod';
 import { pageDigest, pageRoot, descriptorDigest } from '../../src/snapshot/digests.ts';
 import { domainDigest } from '../../src/snapshot/canonical.ts';
-import { THREAD_MEMOS } from '../cores/thread-memos.ts';
-import type { CoreAdapter, CoreEnvironment, DisclosureResult, SessionSpec, SimCallRequest } from '../cores/adapter.ts';
+import { THREAD_MEMOS } from '../thread-memos.ts';
+import type { CoreAdapter, CoreEnvironment, DisclosureResult, SessionSpec, SimCallRequest } from '../../sim/guard/adapter.ts';
 
 /** One catalog as a peer holds it. */
 interface PeerCatalog {

@@ -3,8 +3,8 @@
  * exactly one defence removed. The oracle must catch every one; `catsim run --core mutant:NAME`
  * runs a campaign on one, and `catsim prove` runs them all.
  */
-import type { CoreFactory } from '../cores/adapter.ts';
-import { referenceCore } from '../cores/reference.ts';
+import type { CoreFactory } from '../../sim/guard/adapter.ts';
+import { referenceCore } from '../reference.ts';
 import { ForwardUndisclosedGate, RefuseEverythingGate, RevocationOnRefreshGate, TrustPlanGenerationGate, TrustReadOnlyHintGate, UnversionedWriteGate } from './gates.ts';
 import { anyDialectChecks, NoEpochReceiptHost, SendRefusedNameHost, StickyIdentitySource } from './others.ts';
 import { FabricatedScanRefresher, NoBarrierRefresher, ResettingDebounceRefresher } from './refreshers.ts';

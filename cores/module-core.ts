@@ -16,8 +16,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { CORE_API, type CoreDefinition, type CoreEnvironment } from './adapter.ts';
-import { errorText, missingMethods, readMembers } from './guard.ts';
+import { CORE_API, type CoreDefinition, type CoreEnvironment } from '../sim/guard/adapter.ts';
+import { errorText, missingMethods, readMembers } from '../sim/guard/guard.ts';
 
 /** A core module that cannot be used: one line naming the file (exit 2). */
 export class CoreModuleError extends Error {

@@ -3,7 +3,7 @@
  * and bounds every round's real time. Fault model (of the core under test, as seen from here): a
  * core stuck in synchronous code never lets its worker answer, and one that allocates without
  * bound kills its worker with a heap exhaustion. Either way the pool terminates or loses that
- * worker, records the round it was running as the core's failure (sim/campaign/abandoned-round.ts),
+ * worker, records the round it was running as the core's failure (runner/abandoned-round.ts),
  * starts a fresh worker and goes on with the rest of the batch. A worker that dies any other way,
  * or a batch that fails, ends the campaign (a testbed failure).
  */

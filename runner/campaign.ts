@@ -5,9 +5,9 @@
  * core), and summaries are folded in round order.
  */
 import type { ResourceLimits } from 'node:worker_threads';
-import type { Capability } from '../../oracle/not-judged.ts';
-import type { LoadedCatalog } from '../plan/catalog.ts';
-import { scenarioDigest, type Scenario } from '../plan/scenario.ts';
+import type { Capability } from '../oracle/not-judged.ts';
+import type { LoadedCatalog } from '../sim/plan/catalog.ts';
+import { scenarioDigest, type Scenario } from '../sim/plan/scenario.ts';
 import { runBatch, type BatchJob, type BatchResult } from './batch.ts';
 import { ReportBuilder, shardBlock, type CampaignReport } from './report.ts';
 import { TestbedError } from './testbed-error.ts';

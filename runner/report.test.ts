@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { PROBES } from '../../oracle/probes/index.ts';
+import { PROBES } from '../oracle/probes/index.ts';
 import { ReportBuilder, campaignDigest } from './report.ts';
 import type { RoundSummary } from './round-check.ts';
-import { noSurfaceMetrics } from '../../oracle/metrics.ts';
+import { noSurfaceMetrics } from '../oracle/metrics.ts';
 
 /** A round summary with everything zero except what the test sets. */
 function summary(round: number, over: Partial<RoundSummary> & { delays?: number[]; censored?: number; executed?: number; covered?: number } = {}): RoundSummary {

@@ -2,15 +2,15 @@
  * One round end to end: generate its plan, run it on a core, check its trace with the oracle,
  * and summarise it as plain data (what a worker sends back to the campaign).
  */
-import { checkEvents, type RoundMetrics, type Violation } from '../../oracle/index.ts';
-import type { CoreFactory } from '../cores/adapter.ts';
-import { generatePlan } from '../plan/generate.ts';
-import type { Scenario } from '../plan/scenario.ts';
-import type { PoolTool } from '../plan/tool-pool.ts';
-import type { FaultLabel, RoundPlan } from '../plan/types.ts';
-import { runRound, type RoundRun } from '../round.ts';
-import { traceDigest } from '../trace/recorder.ts';
-import { probesHit } from '../../oracle/probes/index.ts';
+import { checkEvents, type RoundMetrics, type Violation } from '../oracle/index.ts';
+import type { CoreFactory } from '../sim/guard/adapter.ts';
+import { generatePlan } from '../sim/plan/generate.ts';
+import type { Scenario } from '../sim/plan/scenario.ts';
+import type { PoolTool } from '../sim/plan/tool-pool.ts';
+import type { FaultLabel, RoundPlan } from '../sim/plan/types.ts';
+import { runRound, type RoundRun } from '../sim/round.ts';
+import { traceDigest } from '../sim/trace/recorder.ts';
+import { probesHit } from '../oracle/probes/index.ts';
 
 /** What a campaign keeps of one round. */
 export interface RoundSummary {

@@ -2,9 +2,9 @@
  * Runs a batch of rounds in this thread: what one worker does. Nothing else on the thread may
  * arm timers while a round runs, so progress is reported only between rounds.
  */
-import type { Scenario } from '../plan/scenario.ts';
-import type { PoolTool } from '../plan/tool-pool.ts';
-import { loadCore } from './cores.ts';
+import type { Scenario } from '../sim/plan/scenario.ts';
+import type { PoolTool } from '../sim/plan/tool-pool.ts';
+import { loadCore } from '../cores/index.ts';
 import { isSampled, replayCompare } from './determinism.ts';
 import { runAndCheck, type RoundSummary } from './round-check.ts';
 import { sizeThreadMemos } from '../cores/thread-memos.ts';

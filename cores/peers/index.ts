@@ -7,7 +7,7 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { LenientListToolsResultSchema, readRevision } from '../../src/discovery/page-source.ts';
-import type { CoreFactory, SessionSpec } from '../cores/adapter.ts';
+import type { CoreFactory, SessionSpec } from '../../sim/guard/adapter.ts';
 import { PeerHost, type PeerPage } from './peer-host.ts';
 import { TappedClient, TappedPeer } from './tapped-peer.ts';
 

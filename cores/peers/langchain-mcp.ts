@@ -29,7 +29,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { DynamicStructuredTool } from '@langchain/core/tools';
 import { loadMcpTools } from '@langchain/mcp-adapters';
-import type { SessionSpec, SimCallRequest } from '../cores/adapter.ts';
+import type { SessionSpec, SimCallRequest } from '../../sim/guard/adapter.ts';
 import { TappedClient, TappedPeer } from './tapped-peer.ts';
 
 /** LangChain's MCP adapters as a peer. */

@@ -45,7 +45,7 @@ import { Client as V2Client, type Transport as V2Transport } from '@modelcontext
 import { Agent, MCPServerStdio, RunContext, invokeFunctionTool, setTraceProcessors, setTracingDisabled, type FunctionTool, type Tool } from '@openai/agents-core';
 import { MCPServerStdio as NodeMCPServerStdio } from '@openai/agents-core/_shims';
 import { toFunctionToolName } from '@openai/agents-core/utils';
-import type { SessionSpec, SimCallRequest, SimConnection } from '../cores/adapter.ts';
+import type { SessionSpec, SimCallRequest, SimConnection } from '../../sim/guard/adapter.ts';
 import { TappedPeer, type ListedTool } from './tapped-peer.ts';
 import type { TappedTransport } from './wire-tap.ts';
 import { TransportCapture, type TransportUser } from './transport-capture.ts';

@@ -11,12 +11,12 @@
  * rounds of its campaign (shards, or the remainder of an interrupted run).
  */
 import { createHash } from 'node:crypto';
-import type { Violation } from '../../oracle/index.ts';
-import { percentile } from '../../oracle/index.ts';
-import { noSurfaceMetrics, type SurfaceMetrics } from '../../oracle/metrics.ts';
-import { CAPABILITIES, unjudgedIn, type Capability } from '../../oracle/not-judged.ts';
-import { PROBES, WORLD_PROBE_NAMES } from '../../oracle/probes/index.ts';
-import { probesOfAbsentFaults } from '../faults/index.ts';
+import type { Violation } from '../oracle/index.ts';
+import { percentile } from '../oracle/index.ts';
+import { noSurfaceMetrics, type SurfaceMetrics } from '../oracle/metrics.ts';
+import { CAPABILITIES, unjudgedIn, type Capability } from '../oracle/not-judged.ts';
+import { PROBES, WORLD_PROBE_NAMES } from '../oracle/probes/index.ts';
+import { probesOfAbsentFaults } from '../sim/faults/index.ts';
 import type { RoundSummary } from './round-check.ts';
 
 /** One failing round: a violation, an UNDECIDED end, or both. */

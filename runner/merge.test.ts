@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadScenario } from '../plan/scenario.ts';
+import { loadScenario } from '../sim/plan/scenario.ts';
 import { runCampaign } from './campaign.ts';
 import { MergeError, mergeShardReports } from './merge.ts';
 import { shardBlock, type CampaignReport } from './report.ts';

@@ -8,7 +8,7 @@
  *
  * The simulator owns this state, not src/: the reference core keeps no memo at module level.
  */
-import { CoreMemos, type MemoSizes } from '../../src/memos.ts';
+import { CoreMemos, type MemoSizes } from '../src/memos.ts';
 
 /**
  * Entries a generation of the descriptor-keyed memos during a campaign. A round serves a few

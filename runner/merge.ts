@@ -13,7 +13,7 @@
  * one shard.
  */
 import { Ajv } from 'ajv';
-import { CAPABILITIES, type Capability } from '../../oracle/not-judged.ts';
+import { CAPABILITIES, type Capability } from '../oracle/not-judged.ts';
 import { ReportBuilder, type CampaignReport } from './report.ts';
 
 /** Reports that cannot be merged; the message names the file and the problem (exit 2). */
