@@ -47,6 +47,9 @@ const NAMED_ELSEWHERE: Record<string, Record<string, string>> = {
     'test/faults/fNN-short-name.test.ts': 'the name of a new fault\'s hand-built test',
     'src/testing/': 'TigerBeetle\'s folder, not this repository\'s',
   },
+  'docs/CLI.md': {
+    'scenarios/cases/NAME.json': 'the file of a black-box case named NAME',
+  },
 };
 
 /** Every repository path `text` names in backticks (`sim/round.ts`, `cores/mutants/`), in order, once each. */
