@@ -101,6 +101,21 @@ describe('coverage probes', () => {
     expect(probesHit(b.build().events)).toEqual(['stale-pin-refused-by-server', 'revocation-while-call-in-flight']);
   });
 
+  it('revocation-while-call-in-flight (world): a revocation at the very instant a server executed the call counts (F8 mid-call), one after it does not', () => {
+    // F8's mid-call revocation is written right after the call_executed it follows, at the same t.
+    const midCall = new TraceBuilder({ stepMs: 0 });
+    midCall.at(100).callSent({ audience: 'acme.dev', tool: 'echo' });
+    midCall.at(105).callExecuted({ audience: 'acme.dev', tool: 'echo', leaseId: null });
+    midCall.policyChanged('acme.dev', 2, [], { revoked: ['echo'] });
+    expect(probesHit(midCall.build().events)).toEqual(['revocation-while-call-in-flight']);
+    // The same revocation 1 ms later: the call was answered before it.
+    const after = new TraceBuilder({ stepMs: 0 });
+    after.at(100).callSent({ audience: 'acme.dev', tool: 'echo' });
+    after.at(105).callExecuted({ audience: 'acme.dev', tool: 'echo', leaseId: null });
+    after.at(106).policyChanged('acme.dev', 2, [], { revoked: ['echo'] });
+    expect(probesHit(after.build().events)).toEqual([]);
+  });
+
   it('every probe says what it reads: the world-only ones are exactly these', () => {
     // stale-pin-refused-by-server reads a world event, but needs a core that pins its calls.
     expect(PROBES.filter((probe) => probe.basis === 'world').map((probe) => probe.name)).toEqual(['cursor-loop-served', 'aba-served-inside-walk', 'revocation-while-call-in-flight']);

@@ -51,6 +51,17 @@ describe('peer:langchain-mcp', () => {
     expect(violations(r)).toEqual([`I13 CURSOR_REQUESTED_TWICE @${r.of('page_served')[2]?.seq}`, `I13 PAGE_LIMIT_EXCEEDED @${r.of('page_served')[33]?.seq}`]);
   });
 
+  it('ends its walk at an empty-string cursor, so only page 1 is loaded', async () => {
+    // F5 always-empty: page 1 hands back nextCursor "". loadMcpTools loops `while
+    // (toolsResponse.nextCursor)` (dist/tools.js), and "" is falsy: the walk ends after page 1.
+    const r = await cursorRound('always-empty');
+    // Page 1 (read_file, write_file of the 4) is served at 15 and is the only page asked for; the
+    // 2 tools are handed to the host at 20, a list whose last page still names a next cursor.
+    expect(served(r)).toEqual([[15, 'peer-0', null, '""', 1]]);
+    expect(publishes(r)).toEqual([[20, KEY, 1, null, ['read_file', 'write_file']]]);
+    expect(violations(r)).toEqual([`I2 CHAIN_BROKEN @${r.of('published')[0]?.seq}`]);
+  });
+
   it('checks arguments against the schema before it sends a call, so calls with broken arguments never leave the host', async () => {
     // Every planner tick (t=100..900) plans a read_file call with a broken "path"; the
     // DynamicStructuredTool refuses each before tools/call. Only the quiet tail's probe, with valid
