@@ -176,7 +176,9 @@ export class ServerModel {
    * The walks the world was serving `audience` at `seq`: for every cursor a page before `seq`
    * handed out and a request after `seq` came back with (with the same scanId), the answer that
    * ended that walk (a page with no next cursor, or a refusal), or null for a walk that never
-   * ended. A walk whose next cursor never came back is not running (its client gave it up or it ended).
+   * ended; and for every walk begun before `seq` whose final recheck (page 1 again, under the same
+   * scanId) the world answered after it, that answer. A walk whose next cursor never came back is
+   * not running (its client gave it up or it ended).
    */
   walksRunningAt(audience: string, seq: number): Array<PageServedEvent | PageRefusedEvent | null> {
     const answers = this.listAnswers.get(audience) ?? [];
@@ -185,9 +187,20 @@ export class ServerModel {
     for (const answer of answers.slice(0, split)) if (answer.type === 'page_served' && answer.cursorOut !== null) handedOut.add(walkRef(answer.scanId, answer.cursorOut));
     const ends: Array<PageServedEvent | PageRefusedEvent | null> = [];
     const later = answers.slice(split);
+    // A walk's final recheck (page 1 again, under the scanId of a walk the world began serving
+    // before the delivery) still belongs to that walk: the core learns how it ended only then.
+    const begunBefore = new Set(answers.slice(0, split).flatMap((answer) => (answer.scanId === null ? [] : [answer.scanId])));
     for (const answer of later) {
-      if (answer.cursorIn === null || !handedOut.has(walkRef(answer.scanId, answer.cursorIn))) continue;
-      handedOut.delete(walkRef(answer.scanId, answer.cursorIn));
+      const continues = answer.cursorIn !== null && handedOut.has(walkRef(answer.scanId, answer.cursorIn));
+      const recheck = answer.cursorIn === null && answer.scanId !== null && begunBefore.has(answer.scanId);
+      if (!continues && !recheck) continue;
+      if (recheck) {
+        // A recheck reads page 1 alone: its answer is where the walk ended for the core.
+        begunBefore.delete(answer.scanId ?? '');
+        ends.push(answer);
+        continue;
+      }
+      handedOut.delete(walkRef(answer.scanId, answer.cursorIn ?? ''));
       ends.push(walkEnd(later, answer));
     }
     return ends;

@@ -177,6 +177,36 @@ describe('I19 from the world: a fresh list begins within R of the delivery (issu
     expect(i19(b)).toEqual({ found: [], checked: 1 });
   });
 
+  it('a walk running at the delivery ends for the core a latency after its last answer: due by 1500 + 40 + 2000 + 40', () => {
+    // R = max(listChangedDelayMs 500, retryBackoffMsMax 2000) = 2000; latencyMsMax 40. The last
+    // answer of the running walk reaches the core at 1540, its back-off ends by 3540, and its
+    // fresh page 1 reaches the server by 3580 (seed 1 round 464 of the 5,000-round gate).
+    for (const [at, late] of [[3_580, false], [3_581, true]] as const) {
+      const b = starved();
+      b.served({ audience: 'acme.dev', scanId: 'scan-1', cursorIn: null, cursorOut: 'c1', revision: 1, tools: ['echo'] });
+      const delivered = b.notificationDelivered('s0', 'acme.dev');
+      b.at(1_500).refused({ audience: 'acme.dev', scanId: 'scan-1', cursorIn: 'c1' });
+      b.at(at).served({ audience: 'acme.dev', scanId: 'scan-2', cursorIn: null, cursorOut: null, revision: 1, tools: ['echo'] });
+      b.at(9_000).roundEnd();
+      expect(i19(b), String(at)).toEqual({ found: late ? [`REFRESH_STARVED@${delivered}`] : [], checked: 1 });
+    }
+  });
+
+  it('a final recheck of a walk begun before the delivery, answered after it, is where that walk ends (not the delivery)', () => {
+    // scan-1 read its one page before the delivery; its recheck of page 1 is answered at 1500
+    // (seed 1 rounds 480 and 3864 of the 5,000-round gate): due by 3580, as above. Before, the
+    // walk counted as ended at the delivery and the fresh list was due by 1000 + 2040 = 3040.
+    for (const [at, late] of [[3_580, false], [3_581, true]] as const) {
+      const b = starved();
+      b.served({ audience: 'acme.dev', scanId: 'scan-1', cursorIn: null, cursorOut: null, revision: 1, tools: ['echo'] });
+      const delivered = b.notificationDelivered('s0', 'acme.dev');
+      b.at(1_500).served({ audience: 'acme.dev', scanId: 'scan-1', cursorIn: null, cursorOut: null, revision: 1, tools: ['echo'] });
+      b.at(at).served({ audience: 'acme.dev', scanId: 'scan-2', cursorIn: null, cursorOut: null, revision: 1, tools: ['echo'] });
+      b.at(9_000).roundEnd();
+      expect(i19(b), String(at)).toEqual({ found: late ? [`REFRESH_STARVED@${delivered}`] : [], checked: 1 });
+    }
+  });
+
   it('a quarantine is believed only for a scan the world served', () => {
     for (const served of [true, false]) {
       const b = starved();

@@ -25,8 +25,11 @@
  *   page 1 of a fresh list for that server and audience (as above: not a recheck of an older
  *   walk) within R plus one link latency (`latencyMsMax`: the world sees a request when it
  *   arrives) of the delivery, or of the end of the walks the world was serving that audience at
- *   the delivery (a page before it handed out a cursor that a request with the same scanId
- *   brought back after it), whichever is later. R is the larger of the scenario's coalescing
+ *   the delivery plus one more latency (the core learns that end when the last answer reaches it:
+ *   a page before it handed out a cursor that a request with the same scanId brought back after
+ *   it, or a final recheck of page 1 under the scanId of a walk begun before it), whichever is
+ *   later (seed 1 rounds 464, 480 and 3864 of the 5,000-round gate: a walk cut or rechecked
+ *   across the delivery, its end read a latency later, then the retry back-off). R is the larger of the scenario's coalescing
  *   delay (`listChangedDelayMs`) and its retry back-off cap (`retryBackoffMsMax`): a refresher
  *   that coalesces a burst into one scan at a fixed delay after its first notification meets it,
  *   one whose debounce resets on every notification does not while the burst lasts. A core that
@@ -158,9 +161,12 @@ function checkRefresh(context: CheckContext, delivery: NotificationDeliveredEven
   if (delayMs === undefined || session.server === undefined) return;
   const runningEnds = session.server.walksRunningAt(delivery.audience, delivery.seq);
   if (runningEnds.some((end) => end === null)) return;
-  const from = Math.max(delivery.t, ...runningEnds.map((end) => end?.t ?? delivery.t));
-  // The world sees a request when the server answers it: one link latency after it left the core.
-  const refreshMs = Math.max(delayMs, context.bounds.retryBackoffMsMax) + context.bounds.latencyMsMax;
+  // The world sees a request when the server answers it: one link latency after it left the
+  // core. A walk running at the delivery ends for the core one latency after the world's last
+  // answer to it (the answer's way back), and only then does the refresh's wait begin.
+  const latencyMs = context.bounds.latencyMsMax;
+  const refreshMs = Math.max(delayMs, context.bounds.retryBackoffMsMax) + latencyMs;
+  const from = Math.max(delivery.t, ...runningEnds.map((end) => (end === null ? delivery.t : end.t + latencyMs)));
   const deadline = deadlineAcrossRestart(context, delivery, from + refreshMs, refreshMs);
   if (deadline === null || deadline > context.endT || excused(context, delivery, session, deadline)) return;
   findings.count('I19');
