@@ -7,7 +7,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { connect } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { caseTransports, loadCases, type BlackBoxCase } from '../blackbox/case.ts';
@@ -224,6 +224,15 @@ describe.skipIf(!hasPython)('catsim host-test and catsim judge on the command li
 });
 
 describe('catsim serve keeps a case up for a host started separately', () => {
+  it('a port in use is one line and exit 2', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as { port: number }).port;
+    const serve = await catsim(['serve', '--case', 'full-walk', '--port', String(port)]);
+    taken.close();
+    expect([serve.code, serve.stderr.trim().split('\n').at(-1)]).toEqual([2, 'catsim: cannot listen on 127.0.0.1 (port in use): choose another --port / --stdio-port']);
+  }, 30_000);
+
   it('prints the environment, serves the TS host started with it, and judges the case when the host ends it', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'catsim-serve-')), 'out');
     const serve = spawn(process.execPath, ['bin/catsim.mjs', 'serve', '--case', 'full-walk', '--out', out], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
