@@ -86,9 +86,9 @@ describe('the TypeScript host on the SDK Client', () => {
   }, 60_000);
 });
 
-/** full-walk with a 1.5 s timeout. */
+/** full-walk with a 5 s timeout (long enough for a host's node to start on a loaded machine). */
 function shortCase(): BlackBoxCase {
-  return { ...(loadCases('full-walk')[0] as BlackBoxCase), timeoutMs: 1_500 };
+  return { ...(loadCases('full-walk')[0] as BlackBoxCase), timeoutMs: 5_000 };
 }
 
 /** Whether `pid` still runs: gone, or a zombie (killed, waiting for a container's PID 1 to reap it), is not running. */
@@ -115,7 +115,7 @@ describe('bad hosts are HOST_FAILED with one line, within the timeout, leaving n
       + "process.stderr.write(JSON.stringify({child:c.pid,http:Number(u.port),stdio:Number(s[0].args[1].split(':')[1])}));setInterval(()=>{},1e6);";
     const run = await runCase(shortCase(), 'test', 'stdio', [process.execPath, '-e', script]);
     expect(run.outcome).toBe('HOST_FAILED');
-    expect(run.line).toBe('full-walk: HOST_FAILED: the host did not finish within 1500 ms (it never connected); its process group was killed');
+    expect(run.line).toBe('full-walk: HOST_FAILED: the host did not finish within 5000 ms (it never connected); its process group was killed');
     const left = JSON.parse(run.stderr) as { child: number; http: number; stdio: number };
     expect(running(left.child)).toBe(false);
     expect(await refused(left.http)).toBe(true);
@@ -128,7 +128,7 @@ describe('bad hosts are HOST_FAILED with one line, within the timeout, leaving n
       + "(async()=>{const r=await fetch(s.url,{method:'POST',headers:h,body:JSON.stringify({jsonrpc:'2.0',id:1,method:'initialize',params:{protocolVersion:'2025-06-18',capabilities:{},clientInfo:{name:'hang',version:'1'}}})});await r.text();"
       + "h['mcp-session-id']=r.headers.get('mcp-session-id');h['mcp-protocol-version']='2025-06-18';await (await fetch(s.url,{method:'POST',headers:h,body:JSON.stringify({jsonrpc:'2.0',method:'notifications/initialized'})})).text();setInterval(()=>{},1e6);})();";
     const run = await runCase(shortCase(), 'test', 'http', [process.execPath, '-e', script]);
-    expect([run.outcome, run.line]).toEqual(['HOST_FAILED', 'full-walk: HOST_FAILED: the host did not finish within 1500 ms (step 1 of 3 pending); its process group was killed']);
+    expect([run.outcome, run.line]).toEqual(['HOST_FAILED', 'full-walk: HOST_FAILED: the host did not finish within 5000 ms (step 1 of 3 pending); its process group was killed']);
     expect(run.events.filter((event) => event.type === 'session_opened')).toHaveLength(1);
   }, 20_000);
 
