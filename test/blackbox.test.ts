@@ -20,12 +20,13 @@ const PYTHON_HOST = ['python3', join(ROOT, 'examples/blackbox-python-host/adapte
 const TS_HOST = [process.execPath, join(ROOT, 'examples/blackbox-ts-host/host.mjs')];
 const hasPython = spawnSync('python3', ['--version']).status === 0;
 
-/** Outcome and invariant code of the first violation, per case, for every case in name order. */
-async function table(command: string[], transport: 'http' | 'stdio'): Promise<string[]> {
+/** Outcome and violation codes per case, for every case of the transport in name order; each run's one line goes to `lines` (shown if the table differs). */
+async function table(command: string[], transport: 'http' | 'stdio', lines: string[] = []): Promise<string[]> {
   const rows: string[] = [];
   for (const spec of loadCases().filter((c) => caseTransports(c, [transport]).length > 0)) {
     const run = await runCase(spec, 'test', transport, command);
     rows.push(`${spec.name} ${run.outcome}${run.violations.length === 0 ? '' : ` ${run.violations.map((v) => v.code).join(',')}`}`);
+    lines.push(`${run.outcome} ${run.line}`);
   }
   return rows;
 }
@@ -54,19 +55,22 @@ const PYTHON_EXPECTED = [
 
 describe.skipIf(!hasPython)('the Python standard-library host', () => {
   it('gets the worked-out outcome in every case over stdio', async () => {
-    expect(await table(PYTHON_HOST, 'stdio')).toEqual(PYTHON_EXPECTED);
+    const lines: string[] = [];
+    expect(await table(PYTHON_HOST, 'stdio', lines), lines.join('\n')).toEqual(PYTHON_EXPECTED);
   }, 120_000);
 
   it('and over HTTP, where session-expiry runs too: it does not open a new session after the 404', async () => {
     const expected = [...PYTHON_EXPECTED];
     expected.splice(expected.indexOf('silent-change OK'), 0, 'session-expiry FAILED SESSION_NOT_RENEWED');
-    expect(await table(PYTHON_HOST, 'http')).toEqual(expected);
+    const lines: string[] = [];
+    expect(await table(PYTHON_HOST, 'http', lines), lines.join('\n')).toEqual(expected);
   }, 120_000);
 });
 
 describe('the TypeScript host on the SDK Client', () => {
   it('passes every case over stdio (it walks every page, stops at a cursor seen before, walks again after a refused cursor, re-lists after list_changed, refuses unlisted names)', async () => {
-    expect(await table(TS_HOST, 'stdio')).toEqual(loadCases().filter((spec) => spec.transports === undefined).map((spec) => `${spec.name} OK`));
+    const lines: string[] = [];
+    expect(await table(TS_HOST, 'stdio', lines), lines.join('\n')).toEqual(loadCases().filter((spec) => spec.transports === undefined).map((spec) => `${spec.name} OK`));
   }, 120_000);
 
   it('a case whose step waits for what only an eager host brings about is UNDECIDED for this lazy host, not HOST_FAILED', async () => {
