@@ -7,7 +7,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { connect } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { caseTransports, loadCases, type BlackBoxCase } from '../blackbox/case.ts';
@@ -20,12 +20,13 @@ const PYTHON_HOST = ['python3', join(ROOT, 'examples/blackbox-python-host/adapte
 const TS_HOST = [process.execPath, join(ROOT, 'examples/blackbox-ts-host/host.mjs')];
 const hasPython = spawnSync('python3', ['--version']).status === 0;
 
-/** Outcome and invariant code of the first violation, per case, for every case in name order. */
-async function table(command: string[], transport: 'http' | 'stdio'): Promise<string[]> {
+/** Outcome and violation codes per case, for every case of the transport in name order; each run's one line goes to `lines` (shown if the table differs). */
+async function table(command: string[], transport: 'http' | 'stdio', lines: string[] = []): Promise<string[]> {
   const rows: string[] = [];
   for (const spec of loadCases().filter((c) => caseTransports(c, [transport]).length > 0)) {
     const run = await runCase(spec, 'test', transport, command);
     rows.push(`${spec.name} ${run.outcome}${run.violations.length === 0 ? '' : ` ${run.violations.map((v) => v.code).join(',')}`}`);
+    lines.push(`${run.outcome} ${run.line}`);
   }
   return rows;
 }
@@ -54,19 +55,22 @@ const PYTHON_EXPECTED = [
 
 describe.skipIf(!hasPython)('the Python standard-library host', () => {
   it('gets the worked-out outcome in every case over stdio', async () => {
-    expect(await table(PYTHON_HOST, 'stdio')).toEqual(PYTHON_EXPECTED);
+    const lines: string[] = [];
+    expect(await table(PYTHON_HOST, 'stdio', lines), lines.join('\n')).toEqual(PYTHON_EXPECTED);
   }, 120_000);
 
   it('and over HTTP, where session-expiry runs too: it does not open a new session after the 404', async () => {
     const expected = [...PYTHON_EXPECTED];
     expected.splice(expected.indexOf('silent-change OK'), 0, 'session-expiry FAILED SESSION_NOT_RENEWED');
-    expect(await table(PYTHON_HOST, 'http')).toEqual(expected);
+    const lines: string[] = [];
+    expect(await table(PYTHON_HOST, 'http', lines), lines.join('\n')).toEqual(expected);
   }, 120_000);
 });
 
 describe('the TypeScript host on the SDK Client', () => {
   it('passes every case over stdio (it walks every page, stops at a cursor seen before, walks again after a refused cursor, re-lists after list_changed, refuses unlisted names)', async () => {
-    expect(await table(TS_HOST, 'stdio')).toEqual(loadCases().filter((spec) => spec.transports === undefined).map((spec) => `${spec.name} OK`));
+    const lines: string[] = [];
+    expect(await table(TS_HOST, 'stdio', lines), lines.join('\n')).toEqual(loadCases().filter((spec) => spec.transports === undefined).map((spec) => `${spec.name} OK`));
   }, 120_000);
 
   it('a case whose step waits for what only an eager host brings about is UNDECIDED for this lazy host, not HOST_FAILED', async () => {
@@ -86,9 +90,9 @@ describe('the TypeScript host on the SDK Client', () => {
   }, 60_000);
 });
 
-/** full-walk with a 1.5 s timeout. */
+/** full-walk with a 5 s timeout (long enough for a host's node to start on a loaded machine). */
 function shortCase(): BlackBoxCase {
-  return { ...(loadCases('full-walk')[0] as BlackBoxCase), timeoutMs: 1_500 };
+  return { ...(loadCases('full-walk')[0] as BlackBoxCase), timeoutMs: 5_000 };
 }
 
 /** Whether `pid` still runs: gone, or a zombie (killed, waiting for a container's PID 1 to reap it), is not running. */
@@ -115,7 +119,7 @@ describe('bad hosts are HOST_FAILED with one line, within the timeout, leaving n
       + "process.stderr.write(JSON.stringify({child:c.pid,http:Number(u.port),stdio:Number(s[0].args[1].split(':')[1])}));setInterval(()=>{},1e6);";
     const run = await runCase(shortCase(), 'test', 'stdio', [process.execPath, '-e', script]);
     expect(run.outcome).toBe('HOST_FAILED');
-    expect(run.line).toBe('full-walk: HOST_FAILED: the host did not finish within 1500 ms (it never connected); its process group was killed');
+    expect(run.line).toBe('full-walk: HOST_FAILED: the host did not finish within 5000 ms (it never connected); its process group was killed');
     const left = JSON.parse(run.stderr) as { child: number; http: number; stdio: number };
     expect(running(left.child)).toBe(false);
     expect(await refused(left.http)).toBe(true);
@@ -128,7 +132,7 @@ describe('bad hosts are HOST_FAILED with one line, within the timeout, leaving n
       + "(async()=>{const r=await fetch(s.url,{method:'POST',headers:h,body:JSON.stringify({jsonrpc:'2.0',id:1,method:'initialize',params:{protocolVersion:'2025-06-18',capabilities:{},clientInfo:{name:'hang',version:'1'}}})});await r.text();"
       + "h['mcp-session-id']=r.headers.get('mcp-session-id');h['mcp-protocol-version']='2025-06-18';await (await fetch(s.url,{method:'POST',headers:h,body:JSON.stringify({jsonrpc:'2.0',method:'notifications/initialized'})})).text();setInterval(()=>{},1e6);})();";
     const run = await runCase(shortCase(), 'test', 'http', [process.execPath, '-e', script]);
-    expect([run.outcome, run.line]).toEqual(['HOST_FAILED', 'full-walk: HOST_FAILED: the host did not finish within 1500 ms (step 1 of 3 pending); its process group was killed']);
+    expect([run.outcome, run.line]).toEqual(['HOST_FAILED', 'full-walk: HOST_FAILED: the host did not finish within 5000 ms (step 1 of 3 pending); its process group was killed']);
     expect(run.events.filter((event) => event.type === 'session_opened')).toHaveLength(1);
   }, 20_000);
 
@@ -224,6 +228,15 @@ describe.skipIf(!hasPython)('catsim host-test and catsim judge on the command li
 });
 
 describe('catsim serve keeps a case up for a host started separately', () => {
+  it('a port in use is one line and exit 2', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as { port: number }).port;
+    const serve = await catsim(['serve', '--case', 'full-walk', '--port', String(port)]);
+    taken.close();
+    expect([serve.code, serve.stderr.trim().split('\n').at(-1)]).toEqual([2, 'catsim: cannot listen on 127.0.0.1 (port in use): choose another --port / --stdio-port']);
+  }, 30_000);
+
   it('prints the environment, serves the TS host started with it, and judges the case when the host ends it', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'catsim-serve-')), 'out');
     const serve = spawn(process.execPath, ['bin/catsim.mjs', 'serve', '--case', 'full-walk', '--out', out], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
