@@ -73,7 +73,7 @@ describe('a core module that cannot be used is one line naming the file, exit 2,
 
 describe('a core that fails during a round fails that round (CORE_FAILED, exit 1), it does not crash catsim', () => {
   it('an unhandled rejection after connecting, a throwing disclose and a rejecting call, in a worker thread', async () => {
-    // Every connect is followed by an unhandled rejection; the second disclose of the round throws;
+    // Every connect is followed by an unhandled rejection; the second disclose of each boot throws;
     // calls reject, but none is made since the core never shows a tool.
     const thrower = fixture('thrower.mjs', `export default { name: 'thrower', create() {
       let disclosures = 0;

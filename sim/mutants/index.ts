@@ -22,8 +22,8 @@ export interface Mutant {
   expectedCatchers: string[];
   core: CoreFactory;
   /**
-   * The scenario `catsim prove` runs it on when not the one prove was given: the F18 mutants need
-   * host restarts, which the default scenario does not enable yet (`scenarios/host-restart.json`).
+   * The scenario `catsim prove` runs it on when not the one prove was given: the F18 mutants run on
+   * `scenarios/host-restart.json`, whose rounds restart the host more often than the default's.
    */
   scenario?: string;
 }
