@@ -77,7 +77,7 @@ export type CallRefusedByServerEvent = TraceEventOf<'call_refused_by_server'>;
 export type CoreFailedEvent = TraceEventOf<'core_failed'>;
 /** World: the world killed the host process (F18); `cut` is the publish a crash inside its transaction cut. */
 export type HostCrashedEvent = TraceEventOf<'host_crashed'>;
-/** World: a new core instance started on the same disk (F18), which held `committed` and `receipts`. */
+/** World: a new core instance started on the same disk (F18); its `committed` and `receipts` are diagnostics no invariant reads. */
 export type HostRestartedEvent = TraceEventOf<'host_restarted'>;
 /** Core: a scan (walk) of catalog key `key` (`"<identity>|<tenant>.<role>"`) began. */
 export type ScanStartedEvent = TraceEventOf<'scan_started'>;

@@ -6,8 +6,15 @@ import type { CoreAdapter, CoreFactory, DisclosureResult } from '../sim/guard/ad
 import { disclosureProblem, errorText, missingMethods } from '../sim/guard/guard.ts';
 
 const SCENARIO = loadScenario('default');
-/** Round 0 of seed 1 offers the core this many catalog keys (one attach each). */
-const KEYS = generatePlan('1', 0, SCENARIO).servers.reduce((sum, server) => sum + server.audiences.length, 0);
+/**
+ * Seed 1 round 6, where these tests run unless they say otherwise: one boot, since F18 entered the
+ * default scenario (issue 27.4) and plans a host restart in rounds 0, 1, 2, 4, 5 and 7 of seed 1
+ * (each boot calls `create` and attaches again); one server, s0, with three audiences.
+ */
+const QUIET_ROUND = 6;
+
+/** Round 6 of seed 1 offers the core this many catalog keys (one attach each). */
+const KEYS = generatePlan('1', QUIET_ROUND, SCENARIO).servers.reduce((sum, server) => sum + server.audiences.length, 0);
 
 /** A core that shows nothing and does nothing, with `change` applied. */
 function core(change: Partial<CoreAdapter>): CoreFactory {
@@ -23,8 +30,8 @@ function core(change: Partial<CoreAdapter>): CoreFactory {
  */
 const OWING_ROUND = 3;
 
-/** Round `round` (default 0) of seed 1 on `factory`: its `core_failed` events as `during reason error`, and its verdict ids. */
-async function failures(factory: CoreFactory, round = 0): Promise<{ failed: string[]; last: string; verdicts: string[] }> {
+/** Round `round` (default {@link QUIET_ROUND}) of seed 1 on `factory`: its `core_failed` events as `during reason error`, and its verdict ids. */
+async function failures(factory: CoreFactory, round = QUIET_ROUND): Promise<{ failed: string[]; last: string; verdicts: string[] }> {
   const { run, summary } = await runAndCheck('1', round, SCENARIO, factory, 'test');
   const failed = run.events.filter((event) => event.type === 'core_failed').map((event) => `${event.during} ${event.reason} ${event.error}`);
   return { failed, last: String(run.events.at(-2)?.type), verdicts: [...new Set(summary.violations.map((violation) => `${violation.invariant} ${violation.code}`))].sort() };

@@ -62,8 +62,11 @@ describe('deliberately wrong cores are caught by the same campaign', () => {
     // Since the barrier waits for a scan that walked to the server's last answer (issue 27), a call
     // held across a walk cut short is decided later, against a newer generation: rounds 13 and 20
     // each add one STALE_PLAN_ADMITTED (the reference refuses both as STALE_CATALOG).
-    expect(report.failingRounds.map((round) => round.round)).toEqual([4, 13, 18, 20, 26, 28]);
-    expect(report.violationsByInvariant).toEqual({ I8: 7, I28: 1 });
+    // With F18 in the default scenario (issue 27.4), round 26 restarts the host (a crash inside a
+    // publish at t=371, boot 1 at 412) and no longer has such a call, and round 28 has one
+    // TOOL_NOT_IN_GENERATION instead of two.
+    expect(report.failingRounds.map((round) => round.round)).toEqual([4, 13, 18, 20, 28]);
+    expect(report.violationsByInvariant).toEqual({ I8: 5, I28: 1 });
     const codes = new Set(report.failingRounds.flatMap((round) => round.violations.map((v) => `${v.invariant} ${v.code}`)));
     expect(codes).toEqual(new Set(['I8 STALE_PLAN_ADMITTED', 'I8 TOOL_NOT_IN_GENERATION', 'I28 LEASE_FOR_ROLLED_AWAY']));
     // Each finding points at an ADMIT; the reference gate, which re-checks the active generation
@@ -84,7 +87,7 @@ describe('deliberately wrong cores are caught by the same campaign', () => {
     expect(refusedByReference.sort()).toEqual([
       'LEASE_FOR_ROLLED_AWAY ADMIT',
       'STALE_PLAN_ADMITTED STALE_CATALOG', 'STALE_PLAN_ADMITTED STALE_CATALOG', 'STALE_PLAN_ADMITTED STALE_CATALOG',
-      'TOOL_NOT_IN_GENERATION STALE_CATALOG', 'TOOL_NOT_IN_GENERATION STALE_CATALOG', 'TOOL_NOT_IN_GENERATION STALE_CATALOG', 'TOOL_NOT_IN_GENERATION STALE_CATALOG',
+      'TOOL_NOT_IN_GENERATION STALE_CATALOG', 'TOOL_NOT_IN_GENERATION STALE_CATALOG',
     ]);
   });
 

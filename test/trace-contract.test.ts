@@ -3,11 +3,11 @@
  * validates (world events are typed at compile time, but a spread of a wider object could still
  * smuggle in a field), and every object's keys are written in the documented order, which is what
  * makes a trace byte-stable. Checked on a few real rounds of the reference core, both peers and
- * two mutants: forward-undisclosed in round 26 writes a receipt whose disclosure is null (a call no
+ * two mutants: forward-undisclosed in round 144 writes a receipt whose disclosure is null (a call no
  * disclosure showed), receipt-without-epoch receipts whose policyEpoch is null (I6 judges both).
- * Round 26 is the first seed-1 round in which forward-undisclosed writes such a receipt since the
- * swarm draws each fault from its own stream (runRound on rounds 0-119: only rounds 26 and 78, one
- * receipt each, at seq 1009 and 3371; the former round 61 has none now).
+ * Round 144 is the first seed-1 round in which forward-undisclosed writes such a receipt since F18
+ * entered the default scenario (runRound on rounds 0-144: none before it; rounds 26 and 78, the
+ * earlier witnesses, have none now: round 26 restarts the host).
  */
 import { describe, expect, it } from 'vitest';
 import { TRACE_EVENTS } from '../contract/trace/events.ts';
@@ -27,7 +27,7 @@ function documentedKeys(event: TraceEvent): string[] {
 
 const RUNS: readonly (readonly [string, number])[] = [
   ['reference', 0], ['reference', 1], ['reference', 5], ['peer:list-once', 0], ['peer:sdk-autorefresh', 0],
-  ['mutant:forward-undisclosed', 26], ['mutant:receipt-without-epoch', 1],
+  ['mutant:forward-undisclosed', 144], ['mutant:receipt-without-epoch', 1],
 ];
 
 describe('the traces the simulator writes', () => {

@@ -173,8 +173,8 @@ const hostCrashed = eventOf('world', 'host_crashed', discovery('the world killed
 /** World: a new core instance started on the same disk (F18). */
 const hostRestarted = eventOf('world', 'host_restarted', discovery('a new core instance started from the same durable store (F18); it is offered every catalog key again'), {
   boot: field(nat, 'the new boot'),
-  committed: field(arrayOf(diskPointer, '{"key", "generation", "snapshotDigest"}[]'), 'every active pointer the disk holds as the boot starts (what was committed), by key'),
-  receipts: field(strings, 'lease ids of every call receipt the disk holds, in write order'),
+  committed: field(arrayOf(diskPointer, '{"key", "generation", "snapshotDigest"}[]'), 'every active pointer the reference registry\'s tables on the disk hold as the boot starts, by key; empty for a core with its own schema. A diagnostic: no invariant reads it (I15-I17 judge what the boots reported and did)'),
+  receipts: field(strings, 'lease ids of every call receipt the reference registry\'s tables on the disk hold, in write order; a diagnostic like `committed`'),
 });
 
 /** Core: a scan (walk) of catalog key `key` began. */

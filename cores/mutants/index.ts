@@ -10,6 +10,7 @@ import { anyDialectChecks, NoEpochReceiptHost, SendRefusedNameHost, StickyIdenti
 import { FabricatedScanRefresher, NoBarrierRefresher, ResettingDebounceRefresher } from './refreshers.ts';
 import { BlindStore, KeyWithoutTenantStore, NoCasRegistry, ServeExpiredRegistry } from './registries.ts';
 import { PreCrashMemoryRegistry, ResumeFromCursorWalk, TwoTransactionPublishStore } from './restarts.ts';
+import { JournalBesideDiskRegistry } from './journal-beside-disk.ts';
 import { DisableNotEnforcedRegistry, RollbackKeepsLeasingGate, RollbackToStaleRegistry } from './rollbacks.ts';
 import { DOUBLE_SETTLEMENT, HOOKS_ADD_TOOLS, ONLY_EARLY_CHECK, REFUSAL_WITHOUT_SETTLEMENT, SEAL_FROM_FINAL_REQUEST, SHALLOW_BASELINE, SILENT_TOP_N } from './surface.ts';
 import { AuthAsEmptyWalk, FirstPageOnlyWalk, IgnoreIdentityWalk, LastPageRevisionWalk, NoCatalogLimitsWalk, NoCursorLoopDetectionWalk, NoFinalRecheckWalk, TwoEqualScansWalk } from './walks.ts';
@@ -21,8 +22,8 @@ export interface Mutant {
   expectedCatchers: string[];
   core: CoreFactory;
   /**
-   * The scenario `catsim prove` runs it on when not the one prove was given: the F18 mutants need
-   * host restarts, which the default scenario does not enable yet (`scenarios/host-restart.json`).
+   * The scenario `catsim prove` runs it on when not the one prove was given: the F18 mutants run on
+   * `scenarios/host-restart.json`, whose rounds restart the host more often than the default's.
    */
   scenario?: string;
 }
@@ -65,4 +66,5 @@ export const MUTANTS: readonly Mutant[] = [
   { name: 'two-transaction-publish', removedDefence: 'the pointer and its catalog receipt in one transaction (F18: a crash between them leaves a half publish on the disk)', expectedCatchers: ['I15'], core: referenceCore({ diskStore: (db, name) => new TwoTransactionPublishStore(db, name) }), scenario: 'host-restart' },
   { name: 'resume-walk-after-restart', removedDefence: 'starting every walk of a new process from page 1 (F18: a half-finished walk is resumed from its saved cursor)', expectedCatchers: ['I14', 'I2'], core: referenceCore({ walk: ResumeFromCursorWalk }), scenario: 'host-restart' },
   { name: 'trust-pre-crash-memory', removedDefence: 'reloading the registry from the durable store after a restart (F18: the pre-crash in-memory pointers are trusted)', expectedCatchers: ['I15'], core: referenceCore({ registry: PreCrashMemoryRegistry }), scenario: 'host-restart' },
+  { name: 'journal-beside-disk', removedDefence: 'recovering only what the database committed (F18: a write-ahead journal kept beside the database, outside its transaction, is trusted after a restart, so a dead boot\'s uncommitted publish comes back)', expectedCatchers: ['I15'], core: referenceCore({ registry: JournalBesideDiskRegistry }), scenario: 'host-restart' },
 ];

@@ -77,46 +77,71 @@ describe('I14 on a core that reports no scans and no page reads (issue 27.4: jud
   });
 });
 
-describe('I15: committed publishes survive, nothing uncommitted appears', () => {
-  it('the cut publish on the disk, a reported publish missing from it, an older generation served, the cut one served', () => {
+describe('I15: committed publishes survive, nothing uncommitted appears (judged on what the new boot does, not on the disk)', () => {
+  it('the cut publish counted as committed, served; an older generation served', () => {
     const b = new TraceBuilder();
     const first = b.walk({ audience: 'acme.dev', scanId: 'scan-0', revision: 7, pages: [['echo']] }).publishSeq!;
     crash(b, 'in_publish', { generation: 2, snapshotDigest: 'c'.repeat(64) });
-    // The disk holds the cut generation 2 as active: a half publish survived.
-    const restarted = restart(b, [{ generation: 2, snapshotDigest: 'c'.repeat(64) }]);
+    // The disk a test claims the boot found plays no part any more.
+    restart(b, [{ generation: 2, snapshotDigest: 'c'.repeat(64) }]);
     const cutShown = b.disclosure(first, { generation: 2, snapshotDigest: 'c'.repeat(64) });
-    const older = b.disclosure(first);
+    const older = b.disclosure(first, { generation: 0 });
+    // The new boot's first publish of the key is generation 3: it counted the cut generation 2.
+    const past = b.walk({ audience: 'acme.dev', scanId: 'boot1-scan-0', revision: 7, pages: [['echo']], publish: { generation: 3 } }).publishSeq!;
     expect(restartFindings(b)).toEqual([
-      ['I15', restarted, 'CUT_PUBLISH_COMMITTED'],
       ['I15', cutShown, 'UNCOMMITTED_PUBLISH_SERVED'],
       ['I15', older, 'STALE_GENERATION_SERVED'],
+      ['I15', past, 'CUT_PUBLISH_COMMITTED'],
     ]);
   });
 
-  it('COMMITTED_PUBLISH_LOST: a generation reported published before the crash is not on the disk', () => {
+  it('a boot that publishes generation 2 again after the cut one is right; so is one that shows generation 1 as reported', () => {
+    const b = new TraceBuilder();
+    const first = b.walk({ audience: 'acme.dev', scanId: 'scan-0', revision: 7, pages: [['echo']] }).publishSeq!;
+    crash(b, 'in_publish', { generation: 2, snapshotDigest: 'c'.repeat(64) });
+    restart(b, []);
+    b.disclosure(first);
+    b.walk({ audience: 'acme.dev', scanId: 'boot1-scan-0', revision: 8, pages: [['ping']] });
+    expect(restartFindings(b)).toEqual([]);
+    expect(checkTrace(b.build()).checked.I15).toBe(2);
+  });
+
+  it('COMMITTED_PUBLISH_LOST: the new boot numbers generation 1 again after generation 1 was reported published (its disclosures of it are that one loss, not more)', () => {
     const b = new TraceBuilder();
     b.walk({ audience: 'acme.dev', scanId: 'scan-0', revision: 7, pages: [['echo']] });
     crash(b);
-    const restarted = restart(b, []);
-    expect(restartFindings(b)).toEqual([['I15', restarted, 'COMMITTED_PUBLISH_LOST']]);
+    restart(b, []);
+    const again = b.walk({ audience: 'acme.dev', scanId: 'b1-scan-0', revision: 8, pages: [['ping']], publish: { generation: 1 } }).publishSeq!;
+    b.disclosure(again);
+    b.disclosure(again);
+    expect(restartFindings(b)).toEqual([['I15', again, 'COMMITTED_PUBLISH_LOST']]);
+    expect(checkTrace(b.build()).checked.I15).toBe(3);
+    // A boot that says nothing of the key after the restart is not judged on it.
+    const silent = new TraceBuilder();
+    silent.walk({ audience: 'acme.dev', scanId: 'scan-0', revision: 7, pages: [['echo']] });
+    crash(silent);
+    restart(silent, []);
+    expect(restartFindings(silent)).toEqual([]);
   });
 });
 
 describe('I16 and I17: receipts and leases across a restart', () => {
-  it('a receipt and an executed call from before the crash missing on the disk; a lease used again; a lease for a generation never committed', () => {
+  it('a receipted lease and an executed lease spent again after the restart; a lease used again; a lease for a generation never published', () => {
     const b = new TraceBuilder();
-    const publish = b.walk({ audience: 'acme.dev', scanId: 'scan-0', revision: 7, pages: [['echo']] }).publishSeq!;
-    const digest = b.publishAt(publish).snapshotDigest;
+    b.walk({ audience: 'acme.dev', scanId: 'scan-0', revision: 7, pages: [['echo']] });
     b.receipt({ callId: 'c0', leaseId: 'lease-0', key: KEY, tool: 'echo' });
     b.callExecuted({ audience: 'acme.dev', tool: 'echo', leaseId: 'lease-0', pin: 7 });
+    b.callExecuted({ audience: 'acme.dev', tool: 'echo', leaseId: 'lease-x', pin: 7 });
     crash(b);
-    const restarted = restart(b, [{ generation: 1, snapshotDigest: digest }], []);
+    restart(b, []);
     const reused = b.receipt({ callId: 'c1', leaseId: 'lease-0', key: KEY, tool: 'echo' });
+    const spentAgain = b.callExecuted({ audience: 'acme.dev', tool: 'echo', leaseId: 'lease-0', pin: 7 });
+    const unreceipted = b.callExecuted({ audience: 'acme.dev', tool: 'echo', leaseId: 'lease-x', pin: 7 });
     const uncommitted = b.receipt({ callId: 'c2', leaseId: 'lease-1', key: KEY, tool: 'echo', binding: { generation: 5 } });
     expect(restartFindings(b)).toEqual([
-      ['I16', restarted, 'EXECUTED_WITHOUT_RECEIPT'],
-      ['I16', restarted, 'RECEIPT_LOST'],
       ['I17', reused, 'LEASE_REUSED_AFTER_RESTART'],
+      ['I16', spentAgain, 'RECEIPT_LOST'],
+      ['I16', unreceipted, 'EXECUTED_WITHOUT_RECEIPT'],
       ['I17', uncommitted, 'LEASE_FOR_UNCOMMITTED_GENERATION'],
     ]);
   });

@@ -97,7 +97,7 @@ describe('scenarioProblem', () => {
     expect(scenarioProblem(edited((s) => { s.name = 3; }))).toBe('"name" must be a string, got 3');
     expect(scenarioProblem(edited((s) => { s.faults = 'F1'; }))).toBe('"faults" must be an array of fault ids F1..F23, got "F1"');
     expect(scenarioProblem(edited((s) => { s.faults[2] = 'F99'; }))).toBe('"faults[2]" must be a fault id F1..F23, got "F99"');
-    expect(scenarioProblem(edited((s) => { s.faults.push('F3'); }))).toBe('"faults[22]" repeats "faults[2]": "F3"');
+    expect(scenarioProblem(edited((s) => { s.faults.push('F3'); }))).toBe('"faults[23]" repeats "faults[2]": "F3"');
     expect(scenarioProblem(edited((s) => { s.faultEnableFraction = 1.5; }))).toBe('"faultEnableFraction" must be a number in [0, 1], got 1.5');
     expect(scenarioProblem(edited((s) => { s.calls.confirmFraction = -0.1; }))).toBe('"calls.confirmFraction" must be a number in [0, 1], got -0.1');
     expect(scenarioProblem(edited((s) => { s.audiences = []; }))).toBe('"audiences" must have at least 1 item');

@@ -66,9 +66,15 @@ const CAUGHT_BY: Record<string, string[]> = {
   // Host restarts (test/faults/f18-host-restart.test.ts): the pointer committed without its receipt
   // survives the crash that cut the publish, and the next boot's generation numbers follow it.
   'two-transaction-publish': ['I10 GENERATION_GAP', 'I15 CUT_PUBLISH_COMMITTED', 'I15 UNCOMMITTED_PUBLISH_SERVED', 'I4 DISCLOSED_UNKNOWN_GENERATION'],
+  // The crash inside generation 1's transaction (at 50) leaves it in the journal beside the
+  // database: boot 1 shows it (never published) and leases calls on it; its own scans then expect
+  // generation 1 against a database at 0, every publish is a CAS conflict, and the key never publishes.
+  'journal-beside-disk': ['I12 NOT_PUBLISHED', 'I15 UNCOMMITTED_PUBLISH_SERVED', 'I17 LEASE_FOR_UNCOMMITTED_GENERATION', 'I4 DISCLOSED_UNKNOWN_GENERATION', 'I8 NO_ACTIVE_GENERATION'],
   'resume-walk-after-restart': ['I14 PAGE_FROM_BEFORE_RESTART'],
-  // Boot 1 serves generation 1 from the dead boot's memory while the disk holds 2: stale plans pass, leases bind it.
-  'trust-pre-crash-memory': ['I15 STALE_GENERATION_SERVED', 'I17 LEASE_FOR_UNCOMMITTED_GENERATION', 'I8 TOOL_NOT_IN_GENERATION'],
+  // Boot 1 serves generation 1 from the dead boot's memory after boot 0 reported 2 published: stale
+  // plans pass. Its leases bind generation 1, which was committed too, so I17 no longer reads them as
+  // uncommitted (it did while it read the disk's one active pointer, 2).
+  'trust-pre-crash-memory': ['I15 STALE_GENERATION_SERVED', 'I8 TOOL_NOT_IN_GENERATION'],
 };
 
 describe('every mutant is caught on its own hand-built plan', () => {

@@ -179,6 +179,7 @@ export const MUTANT_PLANS: Record<string, () => RoundPlan> = {
   'hooks-add-tools': surfaceTurnsPlan,
   // Host restarts (F18), one crash point each: in the publish transaction, mid-walk, after a commit.
   'two-transaction-publish': () => hostRestartPlan([{ atMs: 1, point: 'in_publish', downMs: 10 }]),
+  'journal-beside-disk': () => hostRestartPlan([{ atMs: 1, point: 'in_publish', downMs: 10 }]),
   'resume-walk-after-restart': () => hostRestartPlan([{ atMs: 22, point: 'at_time', downMs: 10 }]),
   'trust-pre-crash-memory': () => hostRestartPlan([{ atMs: 200, point: 'after_commit', downMs: 10 }]),
 };
