@@ -27,12 +27,22 @@ export const PEER_LIBRARIES: Readonly<Record<string, PeerLibrary>> = {
 };
 
 /**
+ * What every peer loses across a host restart (F18, in the default scenario since issue 27.4): a
+ * library keeps its tool list in process memory only, never on the host's disk.
+ */
+const RESTART_LOSSES = {
+  I10: 'It keeps its tool list in process memory only, so after a host restart (F18) the new process lists again and its list is numbered generation 1 again: one number for two snapshots (GENERATION_REPEATED).',
+  I15: 'It keeps its tool list in process memory only, so after a host restart (F18) the new process has lost the list it used before the crash and starts again from generation 1 (COMMITTED_PUBLISH_LOST).',
+} as const;
+
+/**
  * One sentence per (peer, invariant) the peer was found to violate, keyed by core name and then
  * by verdict id (`I2`, ..., `CORE_FAILED`). Re-derive an entry from the shrunk trace when the
  * finding it explains changes.
  */
 export const PEER_EXPLANATIONS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   'peer:sdk-autorefresh': {
+    ...RESTART_LOSSES,
     I2: 'The 1.x `Client.listTools()` its auto-refresh calls reads page 1 only, so a multi-page catalog is shown cut after its first page, whose next cursor is never followed (CHAIN_BROKEN).',
     I5: 'It runs no content checks, so both members of a planted duplicate name (two `list_issues_s0t` with different schemas) are shown as usable tools.',
     I12: 'It has no admission gate, so the probe calls a correct host must admit never get a gate decision (PROBE_NOT_DECIDED), and its first-page list never converges to the whole catalog.',
@@ -41,6 +51,7 @@ export const PEER_EXPLANATIONS: Readonly<Record<string, Readonly<Record<string, 
     I9: 'It has no admission gate and the SDK\'s `callTool` checks no name against the list, so a name the model guessed (F17; the shrunk plan: `write_file`, in acme.ops\'s view, while globex.dev was listed no tools) is sent, and the server refuses it only for want of a lease (UNDISCLOSED_TOOL_SENT, twice).',
   },
   'peer:list-once': {
+    ...RESTART_LOSSES,
     I2: 'It reads no revision and, listing once per session, ignores the `list_changed` sent between its two pages, so the list it shows mixes revisions 240 and 241 (MIXED_REVISIONS).',
     I5: 'It runs no content checks, so a planted defect (`write_file_s0d0`, whose schema has a `$ref` that resolves to nothing) is shown as a usable tool.',
     I12: 'It has no admission gate, so the probe calls a correct host must admit never get a gate decision (PROBE_NOT_DECIDED), and it lists once per session, so a later change is never seen.',
@@ -51,6 +62,7 @@ export const PEER_EXPLANATIONS: Readonly<Record<string, Readonly<Record<string, 
     I27: 'It applies no whole-catalog limit, so a catalog of 298,747 bytes of descriptors, over `catalogBytesMax` 262,144, is shown whole at every disclosure.',
   },
   'peer:mcp-client-v2': {
+    ...RESTART_LOSSES,
     I2: 'A repeated cursor whose page repeats the one before stops `listTools()`\'s walk silently, and the partial list (2 of 3 tools, its last page still with a next cursor) is returned as the whole list (CHAIN_BROKEN, TOOLS_MISMATCH); its response cache stores it but, with the default `defaultCacheTtlMs` 0, never serves it again, so the next `listTools()` walks anew.',
     I5: 'It runs no content checks, so a planted defect (`write_file_s0d0`, whose schema has a `$ref` that resolves to nothing) is listed as a usable tool.',
     I12: 'It has no admission gate, so the probe calls a correct host must admit never get a gate decision (PROBE_NOT_DECIDED), and it refreshes only on a delivered `list_changed`.',
@@ -61,6 +73,7 @@ export const PEER_EXPLANATIONS: Readonly<Record<string, Readonly<Record<string, 
     I27: 'It applies no whole-catalog limit, so a catalog of 298,747 bytes of descriptors, over `catalogBytesMax` 262,144, is listed and shown whole.',
   },
   'peer:openai-agents': {
+    ...RESTART_LOSSES,
     I2: '`listAllMcpTools` reads no revision and installs no `list_changed` handler, so a change between two pages yields a list mixing revisions 240 and 241 (MIXED_REVISIONS), which `cacheToolsList` keeps for every later turn.',
     I5: 'It runs no content checks, so a planted defect (`write_file_s0d0`, whose schema has a `$ref` that resolves to nothing) becomes a function tool.',
     I12: 'It has no admission gate, so the probe calls a correct host must admit never get a gate decision (PROBE_NOT_DECIDED), and with `cacheToolsList` the first list is served at every turn.',
@@ -70,6 +83,7 @@ export const PEER_EXPLANATIONS: Readonly<Record<string, Readonly<Record<string, 
     I27: 'It applies no whole-catalog limit, so a catalog of 298,747 bytes of descriptors, over `catalogBytesMax` 262,144, is cached and offered to the agent at every turn.',
   },
   'peer:langchain-mcp': {
+    ...RESTART_LOSSES,
     I2: '`loadMcpTools` reads no revision and installs no `list_changed` handler, so a change between its two pages yields a list mixing revisions 240 and 241 (MIXED_REVISIONS).',
     I5: 'It runs no content checks beyond simplifying schemas, so a planted defect (`write_file_s0d0`, whose schema has a `$ref` that resolves to nothing) becomes a tool.',
     I12: 'It has no admission gate, so the probe calls a correct host must admit never get a gate decision (PROBE_NOT_DECIDED), and it loads the tools once per connection.',

@@ -46,9 +46,14 @@ export abstract class PeerHost implements CoreAdapter {
   abstract createClient(): Client;
   abstract attach(session: SessionSpec): void;
 
-  /** A fresh scan id for a listing the peer makes itself. */
+  /**
+   * A fresh scan id for a listing the peer makes itself. A boot after a host restart (F18) puts
+   * its number in it (`peer-b<N>-<i>`), as the contract asks: ids are unique in a round across
+   * boots (docs/CORE-API.md); boot 0's ids are unchanged.
+   */
   protected nextScanId(): string {
-    return `peer-${this.#scans++}`;
+    const boot = this.env.disk === undefined || this.env.disk.boot === 0 ? '' : `b${this.env.disk.boot}-`;
+    return `peer-${boot}${this.#scans++}`;
   }
 
   /** Remembers the client of a key, for calls. */
