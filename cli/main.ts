@@ -189,10 +189,10 @@ function build(parser: Argv, setCode: (code: number) => void, argv: readonly str
       .option('shrink', { type: 'boolean', default: false, describe: 'With --peers: shrink the first round of each (core, invariant) and give its plan' })
       .option('attempts', { coerce: countOption('attempts', 1), requiresArg: true, default: 60, describe: 'With --shrink: most rounds each shrink may run' })
       .option('out', { type: 'string', default: '.', describe: 'With --shrink: the directory the shrunk plans are written to' })
-      .option('progress', { type: 'boolean', default: true, describe: 'Progress on stderr: a line at most every 10 s naming the mutant or core being run' })
+      .option('progress', { type: 'boolean', default: true, describe: 'Progress on stderr: a line at most every 10 s naming the mutant, core or shrink being run' })
       .option('quiet', { type: 'boolean', default: false, describe: 'No progress at all (the same as --no-progress)' }),
     async (a) => setCode(a.peers
-      ? await (await commands.peers()).peersCommand({ seed: a.seed, scenario: a.scenario, rounds: peerRounds(a['peer-rounds']), cores: a.core as string[], shrink: a.shrink, attemptsMax: a.attempts, outDir: a.out, workers: a.workers })
+      ? await (await commands.peers()).peersCommand({ seed: a.seed, scenario: a.scenario, rounds: peerRounds(a['peer-rounds']), cores: a.core as string[], shrink: a.shrink, attemptsMax: a.attempts, outDir: a.out, workers: a.workers, progress: a.progress && !a.quiet })
       : await (await commands.prove()).proveCommand({ seed: a.seed, scenario: a.scenario, cap: a.cap, chunk: a.chunk, peerRounds: a['peer-rounds'], workers: a.workers, cores: a.core as string[], progress: a.progress && !a.quiet })))
     .command('check <trace>', 'Run the oracle on a saved trace (catsim.trace.v1)', (y) => y
       .positional('trace', { type: 'string', demandOption: true, describe: 'Trace file (JSON lines)' })

@@ -28,6 +28,7 @@ import { explanationOf, NO_EXPLANATION, PEER_LIBRARIES } from '../../sim/peers/e
 import { shrinkPlan } from '../../sim/shrink/shrink.ts';
 import { EXIT } from '../errors.ts';
 import { coveredText, replayCommand, shellWord } from '../format/summary.ts';
+import { stageReporter } from '../progress.ts';
 import { assertShrunkWritable, coreSlug, saveShrunk } from './shrink.ts';
 
 /** Arguments of `catsim prove --peers`. */
@@ -45,7 +46,15 @@ export interface PeersArgs {
   /** Where the shrunk plans are written (default the working directory). */
   outDir?: string;
   workers?: number;
+  /**
+   * Progress on stderr (false with `--quiet` or `--no-progress`): a line at most every 10 s
+   * naming the core or the shrink being run (cli/progress.ts `stageReporter`). Default true.
+   */
+  progress?: boolean;
 }
+
+/** Where the table stands, for its progress lines: called between rounds with a sentence. */
+type Say = (text: string) => void;
 
 /** The verdict ids of the table's columns: the invariants, then CORE_FAILED. */
 const COLUMNS: readonly string[] = [...INVARIANT_IDS, CORE_FAILED];
@@ -70,12 +79,15 @@ export async function peersCommand(args: PeersArgs): Promise<number> {
   const workers = args.workers ?? availableParallelism();
   const startedMs = performance.now();
   process.stdout.write(`catsim prove --peers  seed=${args.seed}  scenario=${scenario.name}  rounds 0..${args.rounds - 1}  cores: ${cores.join(', ')}\n\n`);
+  const stages = stageReporter((line) => process.stderr.write(line), () => performance.now()); // real-clock: progress only, read between rounds
+  const say: Say = args.progress === false ? () => undefined : (text) => stages.say(text);
   const runs: CoreRun[] = [];
-  for (const core of cores) {
-    const report = await runCampaign({ seed: args.seed, scenario, scenarioPath: isScenarioPath(args.scenario) ? args.scenario : undefined, core, firstRound: 0, rounds: args.rounds, workers, determinismEvery: 0 });
+  for (const [index, core] of cores.entries()) {
+    const onProgress = (done: number): void => say(`${core}, ${done} of ${args.rounds} rounds (core ${index + 1} of ${cores.length})`);
+    const report = await runCampaign({ seed: args.seed, scenario, scenarioPath: isScenarioPath(args.scenario) ? args.scenario : undefined, core, firstRound: 0, rounds: args.rounds, workers, determinismEvery: 0, onProgress });
     runs.push({ core, report });
   }
-  const findings = await findingLines(runs, args, scenario);
+  const findings = await findingLines(runs, args, scenario, say);
   const seconds = Math.round((performance.now() - startedMs) / 1000);
   const lines = [measuredLine(args, scenario, cores, seconds), '', ...table(runs), '', ...notJudgedLines(runs), ...findings];
   process.stdout.write(`${lines.join('\n')}\n`);
@@ -144,7 +156,7 @@ function row(cells: readonly string[]): string {
  * For each core and each verdict id it violated: the first such round and code, the line that
  * replays it (its shrunk plan's with `--shrink`) and, for a peer, the explanation of the defect.
  */
-async function findingLines(runs: readonly CoreRun[], args: PeersArgs, scenario: Scenario): Promise<string[]> {
+async function findingLines(runs: readonly CoreRun[], args: PeersArgs, scenario: Scenario, say: Say): Promise<string[]> {
   const lines = [`Findings: for each core and each invariant it violated, the first failing round, the line that replays it${args.shrink ? ' (the shrunk plan that still breaks that invariant)' : ''} and, for a peer, the defect it shows.`, ''];
   for (const { core, report } of runs) {
     const firsts = COLUMNS.flatMap((id) => {
@@ -156,6 +168,7 @@ async function findingLines(runs: readonly CoreRun[], args: PeersArgs, scenario:
     lines.push(`- \`${core}\``);
     for (const first of firsts) {
       const replay = `\`${replayCommand(report, first.round)}\``;
+      if (args.shrink) say(`shrinking round ${first.round} of ${core} for ${first.id}`);
       const line = args.shrink ? await shrunkLine(core, first.id, first.round, args, scenario, replay) : replay;
       lines.push(`  - ${first.id} ${first.code} (first in round ${first.round}): ${line}${explanationWords(core, first.id)}`);
     }
