@@ -19,7 +19,8 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { CORE_FAILED, INVARIANT_IDS } from '../../oracle/index.ts';
-import { runCampaign } from '../../sim/campaign/campaign.ts';
+import { ROUND_TIMEOUT_MS_DEFAULT, runCampaign } from '../../sim/campaign/campaign.ts';
+import { PlanThread } from '../../sim/campaign/plan-thread.ts';
 import { coreNames, loadCore, resolveCore } from '../../sim/campaign/cores.ts';
 import type { CampaignReport } from '../../sim/campaign/report.ts';
 import { generatePlan } from '../../sim/plan/generate.ts';
@@ -29,7 +30,7 @@ import { shrinkPlan } from '../../sim/shrink/shrink.ts';
 import { EXIT } from '../errors.ts';
 import { coveredText, replayCommand, shellWord } from '../format/summary.ts';
 import { stageReporter } from '../progress.ts';
-import { assertShrunkWritable, coreSlug, saveShrunk } from './shrink.ts';
+import { assertShrunkWritable, coreSlug, saveShrunk, threadRunner } from './shrink.ts';
 
 /** Arguments of `catsim prove --peers`. */
 export interface PeersArgs {
@@ -189,12 +190,16 @@ function explanationWords(core: string, invariant: string): string {
 async function shrunkLine(core: string, invariant: string, round: number, args: PeersArgs, scenario: Scenario, replay: string): Promise<string> {
   const prefix = join(args.outDir ?? '.', `catsim-shrunk-${args.seed}-${round}-${coreSlug(core)}-${invariant}`);
   assertShrunkWritable(prefix, '--out');
+  // Its rounds run on a worker thread: a stuck or heap-exhausting core is "not shrunk", not a hang.
+  const thread = new PlanThread({ roundTimeoutMs: ROUND_TIMEOUT_MS_DEFAULT });
   try {
-    const result = await shrinkPlan(generatePlan(args.seed, round, scenario), resolveCore(core), core, { invariant, attemptsMax: args.attemptsMax });
+    const result = await shrinkPlan(generatePlan(args.seed, round, scenario), resolveCore(core), core, { invariant, attemptsMax: args.attemptsMax, runPlan: threadRunner(thread, core) });
     const { files } = saveShrunk(result, prefix);
     if (files.planPath === null) return `${replay} (shrunk ${result.sizeBefore} -> ${result.sizeAfter}, but the plan could not be saved: see the error above)`;
     return `\`catsim replay --plan ${shellWord(files.planPath)} --core ${shellWord(core)}\` (shrunk ${result.sizeBefore} -> ${result.sizeAfter})`;
   } catch (error) {
     return `${replay} (not shrunk: ${(error as Error).message})`;
+  } finally {
+    await thread.close();
   }
 }
