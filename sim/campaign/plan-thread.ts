@@ -49,16 +49,18 @@ export class PlanThread {
     const limitMs = this.#options.roundTimeoutMs;
     return new Promise<PlanOutcome>((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined;
+      // Only this call's own listeners go: removeAllListeners would also remove the Worker's
+      // internal ones, after which a message listener added for the next plan never hears a thing.
       const settle = (drop: boolean): void => {
         clearTimeout(timer);
-        worker.removeAllListeners();
+        worker.off('message', onMessage).off('error', onError).off('exit', onExit);
         if (drop) this.#drop();
       };
       const abandon = (code: AbandonCode): void => {
         settle(true);
         resolve({ kind: 'abandoned', code, summary: abandonedSummary(plan, code, limitMs) });
       };
-      worker.on('message', (message: WorkerMessage) => {
+      const onMessage = (message: WorkerMessage): void => {
         // real-clock: the limit runs on this thread, where no round runs.
         if (message.kind === 'round-start') timer = setTimeout(() => abandon('TIMED_OUT'), limitMs);
         else if (message.kind === 'plan-done') {
@@ -68,16 +70,17 @@ export class PlanThread {
           settle(true);
           reject(failureOf(message as FailureMessage));
         }
-      });
-      worker.on('error', (error: Error & { code?: string }) => {
+      };
+      const onError = (error: Error & { code?: string }): void => {
         if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') return abandon('OUT_OF_MEMORY');
         settle(true);
         reject(new TestbedError(`worker crashed: ${error.message}`));
-      });
-      worker.on('exit', (code) => {
+      };
+      const onExit = (code: number): void => {
         settle(true);
         reject(new TestbedError(`the worker thread running round ${plan.round} ended (exit code ${code}): a core that calls process.exit, or a crash, ends its worker`));
-      });
+      };
+      worker.on('message', onMessage).on('error', onError).on('exit', onExit);
       worker.postMessage({ kind: 'plan', plan, core } satisfies PlanJob);
     });
   }
