@@ -34,8 +34,8 @@ const EPILOGUE = 'Exit codes: 0 clean, 1 violation or UNDECIDED round, 2 usage o
 
 /**
  * Guards the process while a command runs: an exit nobody in catsim asked for (code under test
- * calling `process.exit`, a core run in this thread by `run --workers 0`, `replay` or `shrink`)
- * must never pass for a clean run, so it ends the process with exit 3 and one line instead of the
+ * calling `process.exit`, e.g. a core module's top level, which runs in this thread when the
+ * command checks `--core`) must never pass for a clean run, so it ends the process with exit 3 and one line instead of the
  * code it was given. Node 20 sets `process.exitCode` from `process.exit(code)`, emits 'exit', and
  * then ends with `process.exitCode`, so an 'exit' listener decides the code. Returns the undo.
  */
@@ -139,11 +139,11 @@ function build(parser: Argv, setCode: (code: number) => void, argv: readonly str
       .option('scenario', { type: 'string', default: 'default', describe: 'Scenario name (scenarios/NAME.json) or path to a file (with a / or ending in .json)' })
       .option('catalog', { type: 'string', describe: 'Build the servers from a captured catalog file (catsim capture), e.g. scenarios/catalogs/memory.json' })
       .option('core', { type: 'string', default: 'reference', describe: `Core under test: ${coreNames().join(' | ')} | a core module, e.g. ./my-core.ts (docs/CORE-API.md)` })
-      .option('workers', { coerce: countOption('workers', 0), requiresArg: true, describe: 'Worker threads (default: one per core; 0 = in-process, where a round can be bounded neither in time nor in memory)' })
+      .option('workers', { coerce: countOption('workers', 0), requiresArg: true, describe: 'Worker threads (default: one per core; 0 = one worker thread, the same as 1)' })
       .option('report', { type: 'string', describe: 'Also write the report as JSON to this file' })
       .option('progress', { type: 'boolean', default: true, describe: 'Progress on stderr: a bar on a terminal, else a line at most every 10 s' })
       .option('quiet', { type: 'boolean', default: false, describe: 'No progress at all (the same as --no-progress); the summary is still printed' })
-      .option('round-timeout', { coerce: countOption('round-timeout', 1), requiresArg: true, default: 120, describe: 'Seconds a round may run in a worker thread before the worker is terminated and the round is the core\'s failure (CORE_FAILED TIMED_OUT); not with --workers 0' })
+      .option('round-timeout', { coerce: countOption('round-timeout', 1), requiresArg: true, default: 120, describe: 'Seconds a round may run in a worker thread before the worker is terminated and the round is the core\'s failure (CORE_FAILED TIMED_OUT); the shrink after the campaign too' })
       .option('determinism-every', { coerce: countOption('determinism-every', 0), requiresArg: true, default: 100, describe: 'Replay 1 in N rounds in a fresh world and compare traces (0: off)' })
       .option('shrink', { type: 'boolean', default: true, describe: 'Shrink the first failing round to its smallest plan (--no-shrink to skip)' })
       .option('shard', { type: 'string', describe: 'Run only shard i of n contiguous blocks of the rounds (e.g. 2/4, or auto/4 to take i from JOB_COMPLETION_INDEX + 1 in a Kubernetes Indexed Job; needs --report; catsim merge folds the shards)' })
@@ -168,8 +168,9 @@ function build(parser: Argv, setCode: (code: number) => void, argv: readonly str
       .option('trace', { type: 'string', describe: 'Where to write the trace (JSON lines); default catsim-trace-SEED-ROUND.jsonl' })
       .option('timeline', { type: 'boolean', default: true, describe: 'Print the readable timeline' })
       .option('not-judged', { type: 'string', describe: NOT_JUDGED_HELP })
+      .option('round-timeout', { coerce: countOption('round-timeout', 1), requiresArg: true, default: 120, describe: 'Seconds the round may run in its worker thread before it is stopped as the core\'s failure (CORE_FAILED TIMED_OUT)' })
       .check((a) => needsRound(a)),
-    async (a) => setCode(await (await commands.replay()).replayCommand({ seed: a.seed, round: a.round, plan: a.plan, scenario: a.scenario, catalog: a.catalog, core: a.core, trace: a.trace, timeline: a.timeline, notJudged: parseNotJudged(a['not-judged']) })))
+    async (a) => setCode(await (await commands.replay()).replayCommand({ seed: a.seed, round: a.round, plan: a.plan, scenario: a.scenario, catalog: a.catalog, core: a.core, trace: a.trace, timeline: a.timeline, notJudged: parseNotJudged(a['not-judged']), roundTimeoutMs: a['round-timeout'] * 1000 })))
     .command('shrink', 'Shrink a failing round to the smallest plan that breaks the same invariant', (y) => y
       .option('seed', { type: 'string', demandOption: true, describe: 'Campaign seed' })
       .option('round', { coerce: countOption('round', 0), requiresArg: true, demandOption: true, describe: 'Round number' })
@@ -178,8 +179,9 @@ function build(parser: Argv, setCode: (code: number) => void, argv: readonly str
       .option('core', { type: 'string', default: 'reference', describe: 'Core under test (a name, or a path to a core module)' })
       .option('out', { type: 'string', describe: 'Prefix of the files written (PREFIX.plan.json, PREFIX.mmd); default catsim-shrunk-SEED-ROUND-CORE (the --core value, e.g. mutant_first-page-only)' })
       .option('attempts', { coerce: countOption('attempts', 1), requiresArg: true, default: 400, describe: 'Most rounds the shrinker may run' })
-      .option('timeline', { type: 'boolean', default: true, describe: 'Print the timeline of the shrunk round' }),
-    async (a) => setCode(await (await commands.shrink()).shrinkCommand({ seed: a.seed, round: a.round, scenario: a.scenario, catalog: a.catalog, core: a.core, out: a.out, attemptsMax: a.attempts, timeline: a.timeline })))
+      .option('timeline', { type: 'boolean', default: true, describe: 'Print the timeline of the shrunk round' })
+      .option('round-timeout', { coerce: countOption('round-timeout', 1), requiresArg: true, default: 120, describe: 'Seconds each round may run in its worker thread before it is stopped as the core\'s failure (CORE_FAILED TIMED_OUT)' }),
+    async (a) => setCode(await (await commands.shrink()).shrinkCommand({ seed: a.seed, round: a.round, scenario: a.scenario, catalog: a.catalog, core: a.core, out: a.out, attemptsMax: a.attempts, timeline: a.timeline, roundTimeoutMs: a['round-timeout'] * 1000 })))
     .command('prove', 'Show that the oracle catches every mutant core, with the peers beside the reference core (--peers: only the side-by-side table, as markdown)', (y) => y
       .option('seed', { type: 'string', default: '1', describe: 'Campaign seed' })
       .option('scenario', { type: 'string', default: 'default', describe: 'Scenario name or path' })
@@ -192,10 +194,10 @@ function build(parser: Argv, setCode: (code: number) => void, argv: readonly str
       .option('shrink', { type: 'boolean', default: false, describe: 'With --peers: shrink the first round of each (core, invariant) and give its plan' })
       .option('attempts', { coerce: countOption('attempts', 1), requiresArg: true, default: 60, describe: 'With --shrink: most rounds each shrink may run' })
       .option('out', { type: 'string', default: '.', describe: 'With --shrink: the directory the shrunk plans are written to' })
-      .option('progress', { type: 'boolean', default: true, describe: 'Progress on stderr: a line at most every 10 s naming the mutant or core being run' })
+      .option('progress', { type: 'boolean', default: true, describe: 'Progress on stderr: a line at most every 10 s naming the mutant, core or shrink being run' })
       .option('quiet', { type: 'boolean', default: false, describe: 'No progress at all (the same as --no-progress)' }),
     async (a) => setCode(a.peers
-      ? await (await commands.peers()).peersCommand({ seed: a.seed, scenario: a.scenario, rounds: peerRounds(a['peer-rounds']), cores: a.core as string[], shrink: a.shrink, attemptsMax: a.attempts, outDir: a.out, workers: a.workers })
+      ? await (await commands.peers()).peersCommand({ seed: a.seed, scenario: a.scenario, rounds: peerRounds(a['peer-rounds']), cores: a.core as string[], shrink: a.shrink, attemptsMax: a.attempts, outDir: a.out, workers: a.workers, progress: a.progress && !a.quiet })
       : await (await commands.prove()).proveCommand({ seed: a.seed, scenario: a.scenario, cap: a.cap, chunk: a.chunk, peerRounds: a['peer-rounds'], workers: a.workers, cores: a.core as string[], progress: a.progress && !a.quiet })))
     .command('check <trace>', 'Run the oracle on a saved trace (catsim.trace.v1)', (y) => y
       .positional('trace', { type: 'string', demandOption: true, describe: 'Trace file (JSON lines)' })

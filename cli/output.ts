@@ -248,9 +248,9 @@ function sameFile(a: string, b: string): boolean {
 }
 
 /**
- * Locks the given output paths for as long as a command writes them, so that two campaigns
- * started on one `--report` (one would silently replace the other's report) are told apart: the
- * second is refused before any round. A lock is the file `PATH.catsim-lock` beside the output,
+ * Locks the given output paths for as long as a command writes them, so that two commands
+ * started on one `--report` (two campaigns, or a campaign and a `merge`: one would silently
+ * replace the other's report) are told apart: the second is refused before any round or merge. A lock is the file `PATH.catsim-lock` beside the output,
  * created exclusively and holding the process id; a lock whose process is gone (a crash, a
  * SIGKILL) is taken over. A device (`/dev/null`) is not locked. Call after {@link assertWritable}
  * (its directory is writable).
@@ -294,7 +294,7 @@ function takeLock(lock: string, option: string, path: string): void {
   }
   const holder = Number.parseInt(readFileSync(lock, 'utf8'), 10);
   if (Number.isSafeInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) {
-    throw new InputError(`${option} ${path} is being written by another catsim (process ${holder}): a second campaign on the same file would replace its report; wait for it, or choose another path (lock: ${lock})`);
+    throw new InputError(`${option} ${path} is being written by another catsim (process ${holder}): a second writer on the same file would replace what the first writes; wait for it, or choose another path (lock: ${lock})`);
   }
   writeFileSync(lock, `${process.pid}\n`);
 }

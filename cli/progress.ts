@@ -4,10 +4,9 @@
  *
  * The CLI sits outside the determinism boundary, so the reporter reads the real clock, but it
  * never schedules a timer itself: a line is written only from {@link ProgressReporter.update},
- * which the campaign calls between rounds. That matters for `--workers 0`, where rounds run on
- * this thread with the timer globals faked (SPEC section 10): cli-progress redraws on its own
- * timers, so the bar is used only when rounds run on worker threads, and an in-process campaign
- * on a terminal gets the lines instead.
+ * which the campaign calls between rounds. That mattered when `--workers 0` ran rounds on this
+ * thread with the timer globals faked (SPEC section 10; cli-progress redraws on its own timers);
+ * every round now runs on a worker thread, but `--workers 0` keeps the plain lines on a terminal.
  */
 import cliProgress from 'cli-progress';
 import { formatDuration } from './format/duration.ts';

@@ -24,7 +24,7 @@ export function checkShardSize(shard: { index: number; count: number }, rounds: 
  * The worker threads for `--workers requested` on a run of `rounds` rounds: at most one per round
  * and {@link WORKERS_PER_CORE_MAX} per CPU core (`os.availableParallelism()`). When that is fewer
  * than asked, prints one note to stderr, e.g. `catsim: note: --workers 1000 capped at 2 (one per
- * round: 2 rounds)`. 0 (in-process) stays 0.
+ * round: 2 rounds)`. 0 (one worker thread, batches as for 1) stays 0.
  * @param cores the CPU cores to count with (a seam for tests; default `availableParallelism()`).
  */
 export function campaignWorkers(requested: number, rounds: number, cores: number = availableParallelism()): number {

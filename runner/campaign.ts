@@ -8,9 +8,10 @@ import type { ResourceLimits } from 'node:worker_threads';
 import type { Capability } from '../oracle/not-judged.ts';
 import type { LoadedCatalog } from '../sim/plan/catalog.ts';
 import { scenarioDigest, type Scenario } from '../sim/plan/scenario.ts';
-import { runBatch, type BatchJob, type BatchResult } from './batch.ts';
+import type { BatchJob, BatchResult } from './batch.ts';
 import { ReportBuilder, shardBlock, type CampaignReport } from './report.ts';
 import { TestbedError } from './testbed-error.ts';
+import { WORKER_ENTRY } from './worker-entry-url.ts';
 import { runOnWorkers } from './worker-pool.ts';
 
 export { TestbedError } from './testbed-error.ts';
@@ -40,14 +41,16 @@ export interface CampaignOptions {
    * `notJudged`: the report marks them accepted (oracle/not-judged.ts). Undefined: none.
    */
   notJudged?: readonly Capability[];
-  /** Worker threads; 0 runs in this thread (no progress timers may run meanwhile). */
+  /**
+   * Worker threads; 0 is one worker thread too (rounds are never run in this thread, where
+   * neither their time nor their memory could be bounded), with batches as for 1.
+   */
   workers: number;
   /** Replay about 1 in this many rounds to check determinism (0: never). */
   determinismEvery: number;
   /**
    * Real ms a round may run in a worker thread before the worker is terminated and the round is
-   * the core's failure (`CORE_FAILED TIMED_OUT`); default {@link ROUND_TIMEOUT_MS_DEFAULT}. A
-   * round run in this thread (`workers: 0`) cannot be bounded: nothing else runs until it ends.
+   * the core's failure (`CORE_FAILED TIMED_OUT`); default {@link ROUND_TIMEOUT_MS_DEFAULT}.
    */
   roundTimeoutMs?: number;
   /** Heap limits of each worker thread (tests); default Node's. Exhaustion is `CORE_FAILED OUT_OF_MEMORY`. */
@@ -67,13 +70,6 @@ export interface CampaignOptions {
    */
   signal?: AbortSignal;
 }
-
-/**
- * The module a worker thread starts from: when this module is the compiled JavaScript of `dist/`
- * (`npm run build`), the compiled worker beside it, which starts as fast as any module; when it
- * is the TypeScript source (tsx, vitest), a bootstrap that registers tsx first.
- */
-const WORKER_ENTRY = import.meta.url.endsWith('.js') ? new URL('./worker.js', import.meta.url) : new URL('./worker-entry.mjs', import.meta.url);
 
 /**
  * The default per-round time limit, 120,000 ms: a round of the shipped scenarios takes well
@@ -109,14 +105,9 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
   const rounds = Array.from({ length: block.rounds }, (_, i) => block.firstRound + i);
   const sizes = options.batchSize === undefined ? guidedBatchSizes(block.rounds, options.workers) : undefined;
   const jobs = batches(rounds, sizes ?? [], options.batchSize ?? 1).map((batch): BatchJob => ({ seed: options.seed, scenario: options.scenario, core: options.core, rounds: batch, determinismEvery: options.determinismEvery, pool: catalog?.pool }));
-  if (options.workers === 0) {
-    for (const job of jobs) {
-      if (options.signal?.aborted) break;
-      await runBatch(job, onResult);
-    }
-  } else {
-    await runOnWorkers(jobs, { entry: WORKER_ENTRY, count: options.workers, roundTimeoutMs: options.roundTimeoutMs ?? ROUND_TIMEOUT_MS_DEFAULT, resourceLimits: options.workerResourceLimits, signal: options.signal }, onResult);
-  }
+  // `workers: 0` runs on one worker thread as well: in this thread a stuck core could not be
+  // stopped, and a heap exhaustion would end catsim with V8's fatal error instead of one line.
+  await runOnWorkers(jobs, { entry: WORKER_ENTRY, count: Math.max(1, options.workers), roundTimeoutMs: options.roundTimeoutMs ?? ROUND_TIMEOUT_MS_DEFAULT, resourceLimits: options.workerResourceLimits, signal: options.signal }, onResult);
   // An abort that came after the last round was done interrupted nothing.
   const interrupted = options.signal?.aborted === true && builder.roundsRun < block.rounds;
   return builder.build(performance.now() - started, interrupted); // real-clock

@@ -37,6 +37,24 @@ export interface ShrinkResult {
   sizeAfter: number;
 }
 
+/**
+ * What a shrink's round came to: its run and violations, or `abandoned` (the round has no trace:
+ * it was stopped past its time limit or died of heap exhaustion), with the `CORE_FAILED` violation
+ * that says so.
+ */
+export type ShrinkAttempt = { run: RoundRun; violations: Violation[] } | { abandoned: Violation };
+
+/** Thrown by {@link shrinkPlan} when the plan's own round is abandoned: there is no trace to shrink. */
+export class AbandonedPlanError extends Error {
+  /** The `CORE_FAILED TIMED_OUT` or `OUT_OF_MEMORY` violation of the plan's round. */
+  readonly violation: Violation;
+
+  constructor(violation: Violation) {
+    super(`its round was abandoned (${violation.invariant} ${violation.code}: ${violation.evidence}), so it has no trace to shrink`);
+    this.violation = violation;
+  }
+}
+
 /** The violations of one plan on one core. */
 export async function violationsOf(plan: RoundPlan, core: CoreFactory, coreName: string): Promise<{ run: RoundRun; violations: Violation[] }> {
   const run = await runRound(plan, core, coreName);
@@ -46,11 +64,18 @@ export async function violationsOf(plan: RoundPlan, core: CoreFactory, coreName:
 /**
  * Shrinks `plan`, which must break `invariant` (default: the first violation's), within
  * `attemptsMax` rounds; an aborted `signal` stops it between rounds with the smallest plan found
- * so far (`interrupted`). @throws Error when the plan does not fail at all.
+ * so far (`interrupted`). `runPlan` runs each round (the CLI runs them on a worker thread that
+ * bounds their time and memory); default {@link violationsOf} in this thread. A reduced plan
+ * whose round is abandoned does not keep the failure (it has no trace).
+ * @throws AbandonedPlanError when the plan's own round is abandoned; Error when the plan does not
+ *   fail at all.
  */
-export async function shrinkPlan(plan: RoundPlan, core: CoreFactory, coreName: string, options: { invariant?: string; attemptsMax?: number; signal?: AbortSignal } = {}): Promise<ShrinkResult> {
+export async function shrinkPlan(plan: RoundPlan, core: CoreFactory, coreName: string, options: { invariant?: string; attemptsMax?: number; signal?: AbortSignal; runPlan?: (plan: RoundPlan) => Promise<ShrinkAttempt> } = {}): Promise<ShrinkResult> {
+  const runPlan = options.runPlan ?? ((candidate: RoundPlan) => violationsOf(candidate, core, coreName));
   let current = relabelled(plan);
-  let best = await violationsOf(current, core, coreName);
+  const first = await runPlan(current);
+  if ('abandoned' in first) throw new AbandonedPlanError(first.abandoned);
+  let best = first;
   const invariant = options.invariant ?? best.violations[0]?.invariant;
   if (invariant === undefined || !best.violations.some((v) => v.invariant === invariant)) throw new Error(`the plan does not break ${invariant ?? 'any invariant'}`);
   const steps: string[] = [];
@@ -63,8 +88,8 @@ export async function shrinkPlan(plan: RoundPlan, core: CoreFactory, coreName: s
       if (attempts >= attemptsMax || options.signal?.aborted === true) break;
       attempts += 1;
       const candidate = relabelled(reduction.plan);
-      const tried = await violationsOf(candidate, core, coreName);
-      if (!tried.violations.some((v) => v.invariant === invariant)) continue;
+      const tried = await runPlan(candidate);
+      if ('abandoned' in tried || !tried.violations.some((v) => v.invariant === invariant)) continue;
       current = candidate;
       best = tried;
       steps.push(reduction.name);

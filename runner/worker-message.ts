@@ -6,12 +6,29 @@
  * becomes a `TestbedError`.
  */
 import type { BatchResult } from './batch.ts';
+import type { RoundRun } from '../sim/round.ts';
+import type { RoundPlan } from '../sim/plan/types.ts';
+import type { RoundSummary } from './round-check.ts';
 import { CoreContractError, type ContractBreach } from '../sim/trace/core-contract-error.ts';
 import { TestbedError } from './testbed-error.ts';
 
-/** Messages a worker posts: `round-start` before each round, `round` after it, `batch-done` after the batch. */
+/**
+ * One plan for a worker to run and check (`replay`, `shrink`, a `--workers 0` campaign's shrink):
+ * the plan and the `--core` value it runs on. The worker answers `round-start`, then `plan-done`.
+ */
+export interface PlanJob {
+  kind: 'plan';
+  plan: RoundPlan;
+  core: string;
+}
+
+/**
+ * Messages a worker posts: `round-start` before each round, `round` after it, `batch-done` after
+ * the batch; `plan-done` after a {@link PlanJob}, with the round's summary and its whole run.
+ */
 export type WorkerMessage =
   | { kind: 'round-start'; round: number }
+  | { kind: 'plan-done'; summary: RoundSummary; run: RoundRun }
   | { kind: 'round'; result: BatchResult }
   | { kind: 'batch-done' }
   | { kind: 'core-contract'; breach: ContractBreach }

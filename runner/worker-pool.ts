@@ -90,6 +90,9 @@ export function runOnWorkers(jobs: readonly BatchJob[], options: PoolOptions, on
       const slot: Slot = { worker: new Worker(options.entry, options.resourceLimits === undefined ? {} : { resourceLimits: options.resourceLimits }) };
       slots.add(slot);
       slot.worker.on('message', (message: WorkerMessage) => {
+        // A round a worker posted after the campaign ended (aborted) is not counted: the report
+        // covers exactly the rounds done when the abort came.
+        if (settled) return;
         if (message.kind === 'round-start') slot.running = { round: message.round, sinceMs: performance.now() }; // real-clock
         else if (message.kind === 'round') {
           slot.running = undefined;

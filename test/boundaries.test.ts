@@ -46,6 +46,8 @@ const AMBIENT_ALLOWED: Record<string, string> = {
   'runner/campaign.ts': 'performance.now for throughput only',
   // The per-round time limit of worker threads (issue 35 item 3): a watchdog on the main thread, where no round runs.
   'runner/worker-pool.ts': 'setInterval and performance.now for the per-round time limit of worker threads',
+  // The same limit for replay and shrink, whose rounds run on one worker thread (issue 35 item 3).
+  'runner/plan-thread.ts': 'setTimeout for the per-round time limit of the replay and shrink worker thread',
 };
 
 /** Where `specifier` (in `file`, repo-relative) lands, repo-relative, or null for a package or builtin. */

@@ -14,7 +14,7 @@ const HEADER = '| core | failing rounds | rounds to first detection | I1 | I2 | 
 
 describe('catsim prove --peers', () => {
   it('puts the reference core, every registered peer and the --core module in one table, with a replay line per invariant violated', async () => {
-    const { code, stdout, stderr } = await runMain(['prove', '--peers', '--peer-rounds', '3', '--core', EXAMPLE, '--workers', '0']);
+    const { code, stdout, stderr } = await runMain(['prove', '--peers', '--peer-rounds', '3', '--core', EXAMPLE, '--workers', '0', '--quiet']);
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
     const cores = ['reference', ...coreNames().filter((name) => name.startsWith('peer:')), EXAMPLE];
     expect(stdout.split('\n')[0]).toBe(`catsim prove --peers  seed=1  scenario=default  rounds 0..2  cores: ${cores.join(', ')}`);

@@ -113,3 +113,24 @@ describe('stage lines of catsim prove', () => {
     ]);
   });
 });
+
+// Issue 35 item 7: `prove --peers` printed nothing until its table, as prove did before.
+describe('stage lines of catsim prove --peers', () => {
+  it('names the core and its rounds between rounds, and --quiet silences them', async () => {
+    // The real clock jumps 10 s at every read, so every finished round is due a line.
+    let nowMs = 0;
+    const clock = vi.spyOn(performance, 'now').mockImplementation(() => (nowMs += 10_000));
+    try {
+      const args = ['prove', '--peers', '--peer-rounds', '2', '--workers', '0'];
+      const shown = await runMain(args);
+      expect(shown.code, shown.stderr).toBe(0);
+      const { peerNames } = await import('../cli/commands/peers.ts');
+      const cores = ['reference', ...peerNames()];
+      const lines = shown.stderr.split('\n').filter((line) => line !== '').map((line) => line.replace(/, \S+ elapsed$/, ''));
+      expect(lines).toEqual(cores.flatMap((core, i) => [1, 2].map((done) => `progress: ${core}, ${done} of 2 rounds (core ${i + 1} of ${cores.length})`)));
+      expect((await runMain([...args, '--quiet'])).stderr).toBe('');
+    } finally {
+      clock.mockRestore();
+    }
+  });
+});

@@ -33,7 +33,7 @@ describe('a round is bounded in time and memory in a worker thread', () => {
     expect(run.stderr).toBe('');
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('rounds: 2 run, 0 UNDECIDED, 2 failing\n');
-    const evidence = 'the round ran past the per-round time limit of 1 s (--round-timeout), so its worker thread was terminated: the core is stuck (a synchronous loop, or work that never ends; catsim replay runs the round in its own thread, where it cannot be bounded)';
+    const evidence = 'the round ran past the per-round time limit of 1 s (--round-timeout), so its worker thread was terminated: the core is stuck (a synchronous loop, or work that never ends)';
     expect(run.stdout).toContain(`  catsim replay --seed 1 --round 0 --core ${stuck}   # CORE_FAILED TIMED_OUT: ${evidence}\n`);
     expect(run.stdout).toContain(`  catsim replay --seed 1 --round 1 --core ${stuck}   # CORE_FAILED TIMED_OUT: ${evidence}\n`);
     expect(run.stdout).not.toContain('shrinking');

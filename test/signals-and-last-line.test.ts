@@ -1,20 +1,26 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { ReportBuilder } from '../runner/report.ts';
 import { runMain } from './support/run-main.ts';
 
 // Issue 35 item 8 (first point): SIGHUP mid-campaign (a closed terminal or ssh session) ended
 // catsim at once, losing the summary and the report. It now stops the campaign like SIGTERM.
 describe('SIGHUP stops a campaign like SIGTERM', () => {
   it('the rounds done are summarised as INTERRUPTED, with the --from that resumes it, exit 1', async () => {
-    // In process, batches of 25 rounds: the signal arrives during the first batch, which ends,
-    // and the campaign stops before the second.
-    // The signal is sent as soon as catsim listens for it (after the scenario and core are loaded).
-    const sendOnceListened = (): void => {
-      if (process.listenerCount('SIGHUP') > 0) process.emit('SIGHUP', 'SIGHUP');
-      else setImmediate(sendOnceListened);
-    };
-    setImmediate(sendOnceListened);
-    const { code, stdout } = await runMain(['run', '--rounds', '50', '--workers', '0', '--no-progress', '--no-shrink']);
-    expect(stdout).toContain('verdict: INTERRUPTED after 25 of 50 rounds: rounds 0..24 are done and counted here (resume with --from 25 --rounds 25, then catsim merge the two reports)\n');
+    // The signal is sent when the first round is counted. The worker thread is stopped then,
+    // and the rounds it finished after the signal are not counted.
+    const add = ReportBuilder.prototype.add;
+    const counted = vi.spyOn(ReportBuilder.prototype, 'add').mockImplementation(function (this: ReportBuilder, ...args: Parameters<ReportBuilder['add']>) {
+      add.apply(this, args);
+      if (this.roundsRun === 1) process.emit('SIGHUP', 'SIGHUP');
+    });
+    let result;
+    try {
+      result = await runMain(['run', '--rounds', '50', '--workers', '0', '--no-progress', '--no-shrink']);
+    } finally {
+      counted.mockRestore();
+    }
+    const { code, stdout } = result;
+    expect(stdout).toContain('verdict: INTERRUPTED after 1 of 50 rounds: rounds 0..0 are done and counted here (resume with --from 1 --rounds 49, then catsim merge the two reports)\n');
     expect(code).toBe(1);
     expect(process.listenerCount('SIGHUP')).toBe(0);
   });

@@ -14,7 +14,7 @@ import type { Capability } from '../../oracle/not-judged.ts';
 import { InputError } from '../errors.ts';
 import { junitXml } from '../format/junit.ts';
 import { formatSummary } from '../format/summary.ts';
-import { assertDistinct, assertWritable, exitAfterWrites, writeOutput } from '../output.ts';
+import { assertDistinct, assertWritable, exitAfterWrites, lockOutputs, writeOutput } from '../output.ts';
 
 /** Arguments of `catsim merge`. */
 export interface MergeArgs {
@@ -31,8 +31,9 @@ export interface MergeArgs {
 /**
  * Merges the reports, prints the summary, writes the requested files, returns the exit code.
  * @throws InputError (exit 2) for an unreadable or malformed file, parts of different campaigns,
- * rounds missing or in two parts, or an unwritable output path, two outputs on one file, or an
- * output on one of the reports (all checked before reading).
+ * rounds missing or in two parts, or an unwritable output path, two outputs on one file, an
+ * output on one of the reports, or an output another catsim is writing (its `PATH.catsim-lock`
+ * names a live process; all checked before reading).
  */
 export function mergeCommand(args: MergeArgs): number {
   if (args.report !== undefined) assertWritable(args.report, '--report');
@@ -42,6 +43,17 @@ export function mergeCommand(args: MergeArgs): number {
   for (const [option, path] of outputs) {
     if (path !== undefined && args.files.some((file) => resolve(file) === resolve(path))) throw new InputError(`${option} names the report ${path} being merged: the merge would overwrite it`);
   }
+  // A campaign (or another merge) writing the same --report or --junit is refused, as in `run`.
+  const unlock = lockOutputs(outputs);
+  try {
+    return mergeLocked(args);
+  } finally {
+    unlock();
+  }
+}
+
+/** Reads, merges and writes, once the outputs are locked. */
+function mergeLocked(args: MergeArgs): number {
   const inputs: ShardInput[] = args.files.map((path) => ({ path, report: readInputJson(path, (message) => new InputError(message)) }));
   let report;
   try {

@@ -19,7 +19,8 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { CORE_FAILED, INVARIANT_IDS } from '../../oracle/index.ts';
-import { runCampaign } from '../../runner/campaign.ts';
+import { ROUND_TIMEOUT_MS_DEFAULT, runCampaign } from '../../runner/campaign.ts';
+import { PlanThread } from '../../runner/plan-thread.ts';
 import { coreNames, loadCore, resolveCore } from '../../cores/index.ts';
 import type { CampaignReport } from '../../runner/report.ts';
 import { generatePlan } from '../../sim/plan/generate.ts';
@@ -28,7 +29,8 @@ import { explanationOf, NO_EXPLANATION, PEER_LIBRARIES } from '../../cores/peers
 import { shrinkPlan } from '../../runner/shrink.ts';
 import { EXIT } from '../errors.ts';
 import { coveredText, replayCommand, shellWord } from '../format/summary.ts';
-import { assertShrunkWritable, coreSlug, saveShrunk } from './shrink.ts';
+import { stageReporter } from '../progress.ts';
+import { assertShrunkWritable, coreSlug, saveShrunk, threadRunner } from './shrink.ts';
 
 /** Arguments of `catsim prove --peers`. */
 export interface PeersArgs {
@@ -45,7 +47,15 @@ export interface PeersArgs {
   /** Where the shrunk plans are written (default the working directory). */
   outDir?: string;
   workers?: number;
+  /**
+   * Progress on stderr (false with `--quiet` or `--no-progress`): a line at most every 10 s
+   * naming the core or the shrink being run (cli/progress.ts `stageReporter`). Default true.
+   */
+  progress?: boolean;
 }
+
+/** Where the table stands, for its progress lines: called between rounds with a sentence. */
+type Say = (text: string) => void;
 
 /** The verdict ids of the table's columns: the invariants, then CORE_FAILED. */
 const COLUMNS: readonly string[] = [...INVARIANT_IDS, CORE_FAILED];
@@ -70,12 +80,15 @@ export async function peersCommand(args: PeersArgs): Promise<number> {
   const workers = args.workers ?? availableParallelism();
   const startedMs = performance.now();
   process.stdout.write(`catsim prove --peers  seed=${args.seed}  scenario=${scenario.name}  rounds 0..${args.rounds - 1}  cores: ${cores.join(', ')}\n\n`);
+  const stages = stageReporter((line) => process.stderr.write(line), () => performance.now()); // real-clock: progress only, read between rounds
+  const say: Say = args.progress === false ? () => undefined : (text) => stages.say(text);
   const runs: CoreRun[] = [];
-  for (const core of cores) {
-    const report = await runCampaign({ seed: args.seed, scenario, scenarioPath: isScenarioPath(args.scenario) ? args.scenario : undefined, core, firstRound: 0, rounds: args.rounds, workers, determinismEvery: 0 });
+  for (const [index, core] of cores.entries()) {
+    const onProgress = (done: number): void => say(`${core}, ${done} of ${args.rounds} rounds (core ${index + 1} of ${cores.length})`);
+    const report = await runCampaign({ seed: args.seed, scenario, scenarioPath: isScenarioPath(args.scenario) ? args.scenario : undefined, core, firstRound: 0, rounds: args.rounds, workers, determinismEvery: 0, onProgress });
     runs.push({ core, report });
   }
-  const findings = await findingLines(runs, args, scenario);
+  const findings = await findingLines(runs, args, scenario, say);
   const seconds = Math.round((performance.now() - startedMs) / 1000);
   const lines = [measuredLine(args, scenario, cores, seconds), '', ...table(runs), '', ...notJudgedLines(runs), ...findings];
   process.stdout.write(`${lines.join('\n')}\n`);
@@ -144,7 +157,7 @@ function row(cells: readonly string[]): string {
  * For each core and each verdict id it violated: the first such round and code, the line that
  * replays it (its shrunk plan's with `--shrink`) and, for a peer, the explanation of the defect.
  */
-async function findingLines(runs: readonly CoreRun[], args: PeersArgs, scenario: Scenario): Promise<string[]> {
+async function findingLines(runs: readonly CoreRun[], args: PeersArgs, scenario: Scenario, say: Say): Promise<string[]> {
   const lines = [`Findings: for each core and each invariant it violated, the first failing round, the line that replays it${args.shrink ? ' (the shrunk plan that still breaks that invariant)' : ''} and, for a peer, the defect it shows.`, ''];
   for (const { core, report } of runs) {
     const firsts = COLUMNS.flatMap((id) => {
@@ -156,6 +169,7 @@ async function findingLines(runs: readonly CoreRun[], args: PeersArgs, scenario:
     lines.push(`- \`${core}\``);
     for (const first of firsts) {
       const replay = `\`${replayCommand(report, first.round)}\``;
+      if (args.shrink) say(`shrinking round ${first.round} of ${core} for ${first.id}`);
       const line = args.shrink ? await shrunkLine(core, first.id, first.round, args, scenario, replay) : replay;
       lines.push(`  - ${first.id} ${first.code} (first in round ${first.round}): ${line}${explanationWords(core, first.id)}`);
     }
@@ -176,12 +190,16 @@ function explanationWords(core: string, invariant: string): string {
 async function shrunkLine(core: string, invariant: string, round: number, args: PeersArgs, scenario: Scenario, replay: string): Promise<string> {
   const prefix = join(args.outDir ?? '.', `catsim-shrunk-${args.seed}-${round}-${coreSlug(core)}-${invariant}`);
   assertShrunkWritable(prefix, '--out');
+  // Its rounds run on a worker thread: a stuck or heap-exhausting core is "not shrunk", not a hang.
+  const thread = new PlanThread({ roundTimeoutMs: ROUND_TIMEOUT_MS_DEFAULT });
   try {
-    const result = await shrinkPlan(generatePlan(args.seed, round, scenario), resolveCore(core), core, { invariant, attemptsMax: args.attemptsMax });
+    const result = await shrinkPlan(generatePlan(args.seed, round, scenario), resolveCore(core), core, { invariant, attemptsMax: args.attemptsMax, runPlan: threadRunner(thread, core) });
     const { files } = saveShrunk(result, prefix);
     if (files.planPath === null) return `${replay} (shrunk ${result.sizeBefore} -> ${result.sizeAfter}, but the plan could not be saved: see the error above)`;
     return `\`catsim replay --plan ${shellWord(files.planPath)} --core ${shellWord(core)}\` (shrunk ${result.sizeBefore} -> ${result.sizeAfter})`;
   } catch (error) {
     return `${replay} (not shrunk: ${(error as Error).message})`;
+  } finally {
+    await thread.close();
   }
 }

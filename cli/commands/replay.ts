@@ -3,7 +3,8 @@
  * lines, and prints a readable timeline and any violation, explained.
  */
 import { loadCore } from '../../cores/index.ts';
-import { checkPlan } from '../../runner/round-check.ts';
+import { ROUND_TIMEOUT_MS_DEFAULT } from '../../runner/campaign.ts';
+import { PlanThread, type PlanOutcome } from '../../runner/plan-thread.ts';
 import type { RoundPlan } from '../../sim/plan/types.ts';
 import { loadCatalog } from '../../sim/plan/catalog.ts';
 import { generatePlan } from '../../sim/plan/generate.ts';
@@ -37,10 +38,13 @@ export interface ReplayArgs {
   timeline: boolean;
   /** Capabilities accepted as not judged (`--not-judged`), besides the scenario's `notJudged`. */
   notJudged?: Capability[];
+  /** Real ms the round may run on its worker thread (`--round-timeout`, in seconds); default runner/campaign.ts `ROUND_TIMEOUT_MS_DEFAULT`. */
+  roundTimeoutMs?: number;
 }
 
 /**
- * Replays one round; exit 1 when it violates an invariant or is UNDECIDED, 2 when the trace could
+ * Replays one round on a worker thread; exit 1 when it violates an invariant or is UNDECIDED, or
+ * when it is abandoned (past `--round-timeout`, or out of memory: no trace is written then), 2 when the trace could
  * not be written where asked (it is then written to a fallback file, named on stderr).
  * Everything that can be refused is refused before the round runs: the scenario, catalog or plan
  * file, the core, and the trace path.
@@ -50,11 +54,23 @@ export interface ReplayArgs {
  */
 export async function replayCommand(args: ReplayArgs): Promise<number> {
   const { plan, label, accepted } = args.plan === undefined ? fromSeed(args) : fromPlanFile(args.plan, args);
-  const core = await loadCore(args.core);
+  // Loaded here only to refuse a bad --core before the round (exit 2); the round runs on a worker thread.
+  await loadCore(args.core);
   const tracePath = args.trace ?? `catsim-trace-${plan.seed}-${plan.round}${args.plan === undefined ? '' : '-plan'}.jsonl`;
   assertWritable(tracePath, '--trace');
   assertNotInputs([['--trace', tracePath]], inputFiles({ ...args, scenario: args.plan === undefined ? args.scenario ?? 'default' : undefined }));
-  const { summary, run } = await checkPlan(plan, core, args.core);
+  const outcome = await runOnThread(plan, args);
+  if (outcome.kind === 'abandoned') {
+    const [violation] = outcome.summary.violations;
+    process.stdout.write(`${[
+      `catsim replay  seed=${plan.seed}  round=${plan.round}  scenario=${label}  core=${args.core}${args.plan === undefined ? '' : `  plan=${args.plan}`}`,
+      `faults enabled: ${plan.faults.join(' ') || '(none)'}`,
+      `trace: not written (the round was abandoned: it has no trace)`,
+      `VIOLATION ${violation?.invariant} ${violation?.code} at seq -: ${violation?.evidence}`,
+    ].join('\n')}\n`);
+    return EXIT.violation;
+  }
+  const { summary, run } = outcome;
   const written = writeOutput({ path: tracePath, what: 'trace', stem: `catsim-trace-${plan.seed}-${plan.round}`, extension: '.jsonl' }, traceText(run.header, run.events));
   const out: string[] = [
     `catsim replay  seed=${plan.seed}  round=${plan.round}  scenario=${label}  core=${args.core}${args.plan === undefined ? '' : `  plan=${args.plan}`}`,
@@ -69,6 +85,20 @@ export async function replayCommand(args: ReplayArgs): Promise<number> {
   out.push(...unjudged.lines);
   process.stdout.write(`${out.join('\n')}\n`);
   return exitAfterWrites(summary.violations.length > 0 || run.status === 'undecided' || unjudged.unaccepted ? EXIT.violation : EXIT.clean, written);
+}
+
+/**
+ * Runs and checks `plan` on a worker thread bounded by `--round-timeout` and the thread's heap: a
+ * stuck or heap-exhausting core makes the round abandoned (`CORE_FAILED TIMED_OUT` or
+ * `OUT_OF_MEMORY`) instead of hanging or killing catsim.
+ */
+async function runOnThread(plan: RoundPlan, args: ReplayArgs): Promise<PlanOutcome> {
+  const thread = new PlanThread({ roundTimeoutMs: args.roundTimeoutMs ?? ROUND_TIMEOUT_MS_DEFAULT });
+  try {
+    return await thread.run(plan, args.core);
+  } finally {
+    await thread.close();
+  }
 }
 
 /** The plan of round `--round` of campaign `--seed` (what `runAndCheck` would run), its label, and the scenario's `notJudged`. */

@@ -5,7 +5,8 @@
  */
 import { availableParallelism } from 'node:os';
 import { isAbandonCode } from '../../runner/abandoned-round.ts';
-import { runCampaign } from '../../runner/campaign.ts';
+import { ROUND_TIMEOUT_MS_DEFAULT, runCampaign } from '../../runner/campaign.ts';
+import { PlanThread } from '../../runner/plan-thread.ts';
 import { exitCodeOf, shardBlock } from '../../runner/report.ts';
 import { loadCore } from '../../cores/index.ts';
 import { loadCatalog } from '../../sim/plan/catalog.ts';
@@ -21,8 +22,8 @@ import { campaignWorkers, checkShardSize } from '../work-size.ts';
 import { generatePlan } from '../../sim/plan/generate.ts';
 import type { Scenario } from '../../sim/plan/scenario.ts';
 import type { PoolTool } from '../../sim/plan/tool-pool.ts';
-import { shrinkPlan } from '../../runner/shrink.ts';
-import { defaultShrunkPrefix, describeShrink, saveShrunk } from './shrink.ts';
+import { AbandonedPlanError, shrinkPlan } from '../../runner/shrink.ts';
+import { defaultShrunkPrefix, describeShrink, saveShrunk, threadRunner } from './shrink.ts';
 
 
 /** Arguments of `catsim run`. */
@@ -39,7 +40,7 @@ export interface RunArgs {
   /** Show progress on stderr (false with `--quiet` or `--no-progress`): see cli/progress.ts. */
   progress: boolean;
   determinismEvery: number;
-  /** Real ms a round may run in a worker thread (`--round-timeout`, in seconds); default runner/campaign.ts `ROUND_TIMEOUT_MS_DEFAULT`. */
+  /** Real ms a round may run on a worker thread, the shrink's too (`--round-timeout`, in seconds); default runner/campaign.ts `ROUND_TIMEOUT_MS_DEFAULT`. */
   roundTimeoutMs?: number;
   /** Shrink the first failing round after the campaign (default true). */
   shrink: boolean;
@@ -95,7 +96,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
     const tag = args.shard === undefined ? args.seed : `${args.seed}-shard-${args.shard.index}-of-${args.shard.count}`;
     const reportWritten = args.report === undefined || writeOutput({ path: args.report, what: 'report', stem: `catsim-report-${tag}`, extension: '.json' }, `${JSON.stringify(report, null, 2)}\n`);
     const junitWritten = args.junit === undefined || writeOutput({ path: args.junit, what: 'JUnit XML', stem: `catsim-junit-${tag}`, extension: '.xml' }, junitXml(report));
-    // A round abandoned in its worker (stuck, or out of memory) would hang or kill this thread: not shrunk.
+    // A round abandoned in its worker (stuck, or out of memory) has no trace to shrink.
     const first = report.failingRounds.find((round) => round.violations.some((violation) => !isAbandonCode(violation.code)));
     if (args.shrink && first !== undefined && !abort.signal.aborted) await shrinkFirstFailure(args, scenario, catalog?.pool, first.round);
     return exitAfterWrites(exitCodeOf(report), reportWritten && junitWritten);
@@ -112,14 +113,23 @@ export async function runCommand(args: RunArgs): Promise<number> {
 const RUN_SHRINK_ATTEMPTS = 150;
 
 /**
- * Shrinks the first failing round of the campaign (in this thread, after the progress bar has
- * stopped) and prints where the smallest counterexample was written. Bounded to 150 rounds. The
- * files were not asked for, so a write that fails (the plan then goes to a fallback file, named
- * on stderr) leaves the campaign's verdict and exit code alone.
+ * Shrinks the first failing round of the campaign (after the progress bar has stopped; its rounds
+ * on a worker thread bounded by `--round-timeout`, as the campaign's) and prints where the
+ * smallest counterexample was written. Bounded to 150 rounds. The files were not asked for, so a
+ * write that fails (the plan then goes to a fallback file, named on stderr) leaves the campaign's
+ * verdict and exit code alone; so does a round abandoned this time (`not shrunk: ...`).
  */
 async function shrinkFirstFailure(args: RunArgs, scenario: Scenario, pool: readonly PoolTool[] | undefined, round: number): Promise<void> {
   process.stdout.write(`shrinking round ${round} (use --no-shrink to skip)...\n`);
-  const result = await shrinkPlan(generatePlan(args.seed, round, scenario, pool), await loadCore(args.core), args.core, { attemptsMax: RUN_SHRINK_ATTEMPTS });
-  const { files } = saveShrunk(result, defaultShrunkPrefix(args.seed, round, args.core));
-  process.stdout.write(`${describeShrink(result, files, RUN_SHRINK_ATTEMPTS).join('\n')}\n`);
+  const thread = new PlanThread({ roundTimeoutMs: args.roundTimeoutMs ?? ROUND_TIMEOUT_MS_DEFAULT });
+  try {
+    const result = await shrinkPlan(generatePlan(args.seed, round, scenario, pool), await loadCore(args.core), args.core, { attemptsMax: RUN_SHRINK_ATTEMPTS, runPlan: threadRunner(thread, args.core) });
+    const { files } = saveShrunk(result, defaultShrunkPrefix(args.seed, round, args.core));
+    process.stdout.write(`${describeShrink(result, files, RUN_SHRINK_ATTEMPTS).join('\n')}\n`);
+  } catch (error) {
+    if (!(error instanceof AbandonedPlanError)) throw error;
+    process.stdout.write(`not shrunk: ${error.message}\n`);
+  } finally {
+    await thread.close();
+  }
 }

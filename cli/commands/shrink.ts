@@ -9,7 +9,10 @@ import { loadCatalog } from '../../sim/plan/catalog.ts';
 import { generatePlan } from '../../sim/plan/generate.ts';
 import { loadScenario } from '../../sim/plan/scenario.ts';
 import type { RoundPlan } from '../../sim/plan/types.ts';
-import { shrinkPlan, type ShrinkResult } from '../../runner/shrink.ts';
+import { AbandonedPlanError, shrinkPlan, type ShrinkAttempt, type ShrinkResult } from '../../runner/shrink.ts';
+import { ROUND_TIMEOUT_MS_DEFAULT } from '../../runner/campaign.ts';
+import { PlanThread } from '../../runner/plan-thread.ts';
+import type { Violation } from '../../oracle/violation.ts';
 import { EXIT, InputError } from '../errors.ts';
 import { sequenceDiagram } from '../format/mermaid.ts';
 import { shellWord } from '../format/summary.ts';
@@ -29,6 +32,20 @@ export interface ShrinkArgs {
   /** Most rounds the shrinker may run, at least 1 (`--attempts 0` is refused: it could shrink nothing). */
   attemptsMax: number;
   timeline: boolean;
+  /** Real ms each round may run on the worker thread (`--round-timeout`, in seconds); default runner/campaign.ts `ROUND_TIMEOUT_MS_DEFAULT`. */
+  roundTimeoutMs?: number;
+}
+
+/**
+ * The shrinker's round runner on `thread` for the core `core` (a `--core` value): each round runs
+ * on the worker thread, so a stuck or heap-exhausting core abandons that round, not catsim.
+ */
+export function threadRunner(thread: PlanThread, core: string): (plan: RoundPlan) => Promise<ShrinkAttempt> {
+  return async (plan) => {
+    const outcome = await thread.run(plan, core);
+    if (outcome.kind === 'abandoned') return { abandoned: outcome.summary.violations[0] as Violation };
+    return { run: outcome.run, violations: outcome.summary.violations };
+  };
 }
 
 /** Files written for one shrunk round (where they are: a fallback path when a write failed, null when lost). */
@@ -108,8 +125,10 @@ export function describeShrink(result: ShrinkResult, files: ShrunkFiles, attempt
 }
 
 /**
- * Shrinks one failing round. Exit 1 (it fails), or 2 when a file could not be written where
- * asked (it is then in a fallback file, named on stderr).
+ * Shrinks one failing round, its rounds run on a worker thread bounded by `--round-timeout`.
+ * Exit 1 (it fails; also when its own round is abandoned, stuck or out of memory, which leaves
+ * no trace to shrink: `not shrunk: its round was abandoned (CORE_FAILED TIMED_OUT: ...)`), or 2
+ * when a file could not be written where asked (it is then in a fallback file, named on stderr).
  * @throws InputError (exit 2) when the output files cannot be written or name an input file
  *   (checked before anything runs), or when the round does not fail at all.
  */
@@ -124,18 +143,24 @@ export async function shrinkCommand(args: ShrinkArgs): Promise<number> {
   const core = await loadCore(args.core);
   const plan: RoundPlan = generatePlan(args.seed, args.round, scenario, catalog?.pool);
   let result: ShrinkResult;
+  const thread = new PlanThread({ roundTimeoutMs: args.roundTimeoutMs ?? ROUND_TIMEOUT_MS_DEFAULT });
   // Ctrl-C, SIGTERM or SIGHUP: stop between rounds and write the smallest plan found so far.
   const abort = new AbortController();
   const onSignal = (): void => abort.abort();
   const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
   for (const name of signals) process.once(name, onSignal);
   try {
-    result = await shrinkPlan(plan, core, args.core, { attemptsMax: args.attemptsMax, signal: abort.signal });
+    result = await shrinkPlan(plan, core, args.core, { attemptsMax: args.attemptsMax, signal: abort.signal, runPlan: threadRunner(thread, args.core) });
   } catch (error) {
+    if (error instanceof AbandonedPlanError) {
+      process.stdout.write(`catsim shrink  seed=${args.seed}  round=${args.round}  core=${args.core}\nnot shrunk: ${error.message}\n`);
+      return EXIT.violation;
+    }
     if (error instanceof Error && error.message.startsWith('the plan does not break')) throw new InputError(`round ${args.round} of seed ${args.seed} passes on ${args.core}: nothing to shrink`);
     throw error;
   } finally {
     for (const name of signals) process.off(name, onSignal);
+    await thread.close();
   }
   const { files, asked } = saveShrunk(result, prefix);
   const out = [`catsim shrink  seed=${args.seed}  round=${args.round}  core=${args.core}`, ...describeShrink(result, files, args.attemptsMax)];

@@ -37,7 +37,7 @@ export function formatSummary(report: CampaignReport, workers: number | string):
     ...probeLines(report),
     `determinism: ${report.determinism.replayed} rounds replayed in a fresh world, ${report.determinism.mismatches.length} mismatches`,
     `campaign digest: ${report.campaignDigest ?? '(no rounds run)'} (sha256 over every round's trace digest, in round order)`,
-    `throughput: ${report.roundsPerSecond.toFixed(1)} rounds/s (${typeof workers === 'string' ? workers : workers === 0 ? 'in-process' : `${workers} worker${workers === 1 ? '' : 's'}`}, ${(report.elapsedMs / 1000).toFixed(1)} s)`,
+    `throughput: ${report.roundsPerSecond.toFixed(1)} rounds/s (${typeof workers === 'string' ? workers : `${Math.max(1, workers)} worker${workers <= 1 ? '' : 's'}`}, ${(report.elapsedMs / 1000).toFixed(1)} s)`,
   ];
   for (const mismatch of report.determinism.mismatches) {
     lines.push(`NON-DETERMINISM in round ${mismatch.round}: the replay parts from the first run at event seq ${mismatch.firstDifferingSeq ?? '(header)'}`);
