@@ -16,7 +16,7 @@
  * host-disk.ts, which raise the crash points) is what makes "writes nothing" true for any schema.
  */
 import type Database from 'better-sqlite3';
-import { HostDown } from './host-disk.ts';
+import { HostDown } from './host-down.ts';
 
 /** Connection methods a dead boot may still call: they change nothing on the disk. */
 const DB_READS = new Set(['prepare']);

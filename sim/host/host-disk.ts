@@ -22,14 +22,9 @@
 import type Database from 'better-sqlite3';
 import { sqliteDriver } from '../../src/registry/sqlite-driver.ts';
 import { fencedConnection } from './fenced-connection.ts';
+import { HostDown } from './host-down.ts';
 
-/** Thrown into the code of a boot that died: by the disk's triggers and the host's fences. */
-export class HostDown extends Error {
-  constructor(boot: number) {
-    super(`host boot ${boot} is down (F18)`);
-    this.name = 'HostDown';
-  }
-}
+export { HostDown };
 
 /** What a trigger reports to the host process: a write that is a crash point, and its row. */
 export interface DiskWrite {
