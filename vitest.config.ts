@@ -9,7 +9,16 @@ export default defineConfig({
     alias: [{ find: /^catsim$/, replacement: fileURLToPath(new URL('./api/index.ts', import.meta.url)) }],
   },
   test: {
-    include: ['contract/**/*.test.ts', 'src/**/*.test.ts', 'sim/**/*.test.ts', 'cores/**/*.test.ts', 'runner/**/*.test.ts', 'oracle/**/*.test.ts', 'blackbox/**/*.test.ts', 'test/**/*.test.ts'],
+    include: [
+      'contract/**/*.test.ts',
+      'src/**/*.test.ts',
+      'sim/**/*.test.ts',
+      'cores/**/*.test.ts',
+      'runner/**/*.test.ts',
+      'oracle/**/*.test.ts',
+      'blackbox/**/*.test.ts',
+      'test/**/*.test.ts',
+    ],
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: 'forks',

@@ -15,7 +15,18 @@
  */
 export * from '../contract/core-api.ts';
 export { WireWatch, SCAN_ID_META, REVISION_META, type CallStamp, type WirePage, type WireWalk } from './wire-watch.ts';
-export { publishedSnapshot, type PublishedCatalog, type PublishedObservation, type PublishedSnapshotInput } from './published-snapshot.ts';
+export {
+  publishedSnapshot,
+  type PublishedCatalog,
+  type PublishedObservation,
+  type PublishedSnapshotInput,
+} from './published-snapshot.ts';
 export { descriptorDigest, pageDigest, pageRoot, type PageDigestInput } from './digests.ts';
-export { LeaseIssuer, LEASE_SCHEMA, type LeaseBinding, type LeaseIssuerOptions, type SignedLease } from '../src/admission/lease.ts';
+export {
+  LeaseIssuer,
+  LEASE_SCHEMA,
+  type LeaseBinding,
+  type LeaseIssuerOptions,
+  type SignedLease,
+} from '../src/admission/lease.ts';
 export { LEASE_META_KEY as LEASE_META } from '../src/admission/codes.ts';

@@ -51,17 +51,46 @@ export interface PublishedSnapshotInput {
  * Page digests cover the revision each page carried, as the world's do. The snapshot digest is
  * sha256 over `catsim.host-snapshot.v1` and the key, generation, page root and tools.
  */
-export function publishedSnapshot(input: PublishedSnapshotInput): { observation: PublishedObservation; catalog: PublishedCatalog } {
-  const pages = input.pages.map((page) => ({ cursorIn: page.cursorIn, cursorOut: page.cursorOut, pageDigest: pageDigest(page) }));
+export function publishedSnapshot(input: PublishedSnapshotInput): {
+  observation: PublishedObservation;
+  catalog: PublishedCatalog;
+} {
+  const pages = input.pages.map((page) => ({
+    cursorIn: page.cursorIn,
+    cursorOut: page.cursorOut,
+    pageDigest: pageDigest(page),
+  }));
   const root = pageRoot(pages.map((page) => page.pageDigest));
   const verdictOf = input.verdictOf ?? (() => 'ok' as const);
-  const tools = input.pages.flatMap((page) => page.tools).map((tool) => ({ name: nameOf(tool), descriptorDigest: descriptorDigest(tool), verdict: verdictOf(tool) }));
-  const snapshotDigest = domainDigest('catsim.host-snapshot.v1', { key: input.key, generation: input.generation, pageRoot: root, tools });
+  const tools = input.pages
+    .flatMap((page) => page.tools)
+    .map((tool) => ({ name: nameOf(tool), descriptorDigest: descriptorDigest(tool), verdict: verdictOf(tool) }));
+  const snapshotDigest = domainDigest('catsim.host-snapshot.v1', {
+    key: input.key,
+    generation: input.generation,
+    pageRoot: root,
+    tools,
+  });
   const observation: PublishedObservation = {
-    type: 'published', key: input.key, scanId: input.scanId, generation: input.generation, status: 'UNVERSIONED_OBSERVATION',
-    sourceRevision: null, snapshotDigest, pageRoot: root, pages, tools, expiresAt: input.expiresAt ?? Number.MAX_SAFE_INTEGER, rolledBackFrom: input.rolledBackFrom ?? null,
+    type: 'published',
+    key: input.key,
+    scanId: input.scanId,
+    generation: input.generation,
+    status: 'UNVERSIONED_OBSERVATION',
+    sourceRevision: null,
+    snapshotDigest,
+    pageRoot: root,
+    pages,
+    tools,
+    expiresAt: input.expiresAt ?? Number.MAX_SAFE_INTEGER,
+    rolledBackFrom: input.rolledBackFrom ?? null,
   };
-  const catalog = { key: input.key, generation: input.generation, snapshotDigest, tools: tools.map(({ name, descriptorDigest: digest }) => ({ name, descriptorDigest: digest })) };
+  const catalog = {
+    key: input.key,
+    generation: input.generation,
+    snapshotDigest,
+    tools: tools.map(({ name, descriptorDigest: digest }) => ({ name, descriptorDigest: digest })),
+  };
   return { observation, catalog };
 }
 

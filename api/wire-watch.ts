@@ -150,7 +150,7 @@ export class WireWatch {
     const pending = this.#pending.get(message.id);
     if (pending === undefined) return;
     this.#pending.delete(message.id);
-    const result = 'result' in message ? message.result as Record<string, unknown> : undefined;
+    const result = 'result' in message ? (message.result as Record<string, unknown>) : undefined;
     if (pending.kind === 'call') {
       pending.stamp.onAnswer?.(result === undefined || result.isError === true ? 'error' : 'ok');
     } else if (result !== undefined && Array.isArray(result.tools)) {
@@ -167,7 +167,7 @@ function pageOf(cursorIn: string | null, result: Record<string, unknown>): WireP
   return {
     cursorIn,
     cursorOut: typeof result.nextCursor === 'string' ? result.nextCursor : null,
-    revision: Number.isSafeInteger(revision) && (revision as number) >= 0 ? revision as number : null,
+    revision: Number.isSafeInteger(revision) && (revision as number) >= 0 ? (revision as number) : null,
     // A copy: the host gets the same message next and may keep (or change) what the SDK parsed from it.
     tools: structuredClone(result.tools as unknown[]),
   };

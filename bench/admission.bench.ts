@@ -65,7 +65,13 @@ export async function admissionBench(options: BenchOptions): Promise<BenchTable[
   const setup = await startAdmissionHost();
   try {
     checkSetup(setup);
-    const bench = new Bench({ time: options.quick ? 300 : 1_500, iterations: 200, warmupTime: options.quick ? 100 : 300, warmupIterations: 50, throws: true });
+    const bench = new Bench({
+      time: options.quick ? 300 : 1_500,
+      iterations: 200,
+      warmupTime: options.quick ? 100 : 300,
+      warmupIterations: 50,
+      throws: true,
+    });
     addAdmissionTasks(bench, setup);
     await prime(setup, PRIME_ITERATIONS);
     await bench.run();
@@ -79,14 +85,37 @@ export async function admissionBench(options: BenchOptions): Promise<BenchTable[
 function addAdmissionTasks(bench: Bench, setup: AdmissionSetup): void {
   const name = setup.admit.plan.toolName;
   const args = setup.admit.arguments ?? {};
-  const bare = async (): Promise<void> => { await setup.client.callTool({ name, arguments: args }); };
+  const bare = async (): Promise<void> => {
+    await setup.client.callTool({ name, arguments: args });
+  };
   bench
     .add(BARE_FIRST, bare)
-    .add('bare SDK client.request tools/call (lenient)', async () => { await setup.client.request({ method: 'tools/call', params: { name, arguments: args } }, LenientCallToolResultSchema); })
-    .add('gate.decide ADMIT', () => { setup.host.gate.decide(setup.admit); })
-    .add('gate.decide STALE_CATALOG', () => { setup.host.gate.decide(setup.stale); })
-    .add('host.call ADMIT (gate+lease+receipt+tools/call)', async () => { await setup.host.call(setup.admit); }, { afterAll: () => { setup.pair.calls.length = 0; } })
-    .add('host.call STALE_CATALOG (refused, nothing sent)', async () => { await setup.host.call(setup.stale); })
+    .add('bare SDK client.request tools/call (lenient)', async () => {
+      await setup.client.request(
+        { method: 'tools/call', params: { name, arguments: args } },
+        LenientCallToolResultSchema,
+      );
+    })
+    .add('gate.decide ADMIT', () => {
+      setup.host.gate.decide(setup.admit);
+    })
+    .add('gate.decide STALE_CATALOG', () => {
+      setup.host.gate.decide(setup.stale);
+    })
+    .add(
+      'host.call ADMIT (gate+lease+receipt+tools/call)',
+      async () => {
+        await setup.host.call(setup.admit);
+      },
+      {
+        afterAll: () => {
+          setup.pair.calls.length = 0;
+        },
+      },
+    )
+    .add('host.call STALE_CATALOG (refused, nothing sent)', async () => {
+      await setup.host.call(setup.stale);
+    })
     .add(BARE_LAST, bare);
 }
 
@@ -98,7 +127,14 @@ function admissionTable(bench: Bench, loadBefore: string): BenchTable {
   return {
     title: `admission: at-call decision on a ${TOOL_COUNT.toLocaleString('en')}-tool catalog vs a bare SDK tools/call round trip (InMemoryTransport)`,
     columns: ['operation', 'samples', 'p50 µs', 'p99 µs', 'p50 / bare', 'p99 / bare'],
-    rows: results.map(([name, latency]) => [name, String(latency.samples), micros(latency.p50Ms), micros(latency.p99Ms), times(latency.p50Ms / baseline.p50Ms), times(latency.p99Ms / baseline.p99Ms)]),
+    rows: results.map(([name, latency]) => [
+      name,
+      String(latency.samples),
+      micros(latency.p50Ms),
+      micros(latency.p99Ms),
+      times(latency.p50Ms / baseline.p50Ms),
+      times(latency.p99Ms / baseline.p99Ms),
+    ]),
     notes: [
       'bare = client.callTool to the same scripted SDK Server on the same Client, measured first and last in this run; ratios divide by the mean of the two.',
       'gate.decide is synchronous: its samples include one performance.now() pair (tens of ns); async rows include at least one promise turn.',
@@ -114,7 +150,10 @@ async function prime(setup: AdmissionSetup, iterations: number): Promise<void> {
   const args = setup.admit.arguments ?? {};
   for (let i = 0; i < iterations; i += 1) {
     await setup.client.callTool({ name, arguments: args });
-    await setup.client.request({ method: 'tools/call', params: { name, arguments: args } }, LenientCallToolResultSchema);
+    await setup.client.request(
+      { method: 'tools/call', params: { name, arguments: args } },
+      LenientCallToolResultSchema,
+    );
     setup.host.gate.decide(setup.admit);
     setup.host.gate.decide(setup.stale);
     await setup.host.call(setup.admit);
@@ -127,22 +166,37 @@ async function prime(setup: AdmissionSetup, iterations: number): Promise<void> {
 function checkSetup(setup: AdmissionSetup): void {
   const admit = setup.host.gate.decide(setup.admit).verdict;
   const stale = setup.host.gate.decide(setup.stale).verdict;
-  if (admit !== 'ADMIT' || stale !== 'STALE_CATALOG') throw new Error(`admission setup: expected ADMIT and STALE_CATALOG, got ${admit} and ${stale}`);
+  if (admit !== 'ADMIT' || stale !== 'STALE_CATALOG')
+    throw new Error(`admission setup: expected ADMIT and STALE_CATALOG, got ${admit} and ${stale}`);
 }
 
 async function startAdmissionHost(): Promise<AdmissionSetup> {
   const catalog: ServedCatalog = { tools: benchTools(TOOL_COUNT), revision: 1 };
   const pair = await scriptedPair(pagedScript(catalog, PAGE_SIZE));
   const host = new CatalogHost(
-    { clock: new VirtualClock(), scheduler: new NoopScheduler(), random: { next: () => 0.5 }, sink: new CountingSink(), store: new InMemoryRegistryStore() },
+    {
+      clock: new VirtualClock(),
+      scheduler: new NoopScheduler(),
+      random: { next: () => 0.5 },
+      sink: new CountingSink(),
+      store: new InMemoryRegistryStore(),
+    },
     {
       limits: { pageCountMax: 64, byteCountMax: 64 * 1024 * 1024, scanTimeoutMs: 30_000 },
-      refresh: { refreshIntervalMs: 3_600_000, retryBackoffMsBase: 500, retryBackoffMsMax: 30_000, listChangedDelayMs: 100, generationTtlMs: 86_400_000 },
+      refresh: {
+        refreshIntervalMs: 3_600_000,
+        retryBackoffMsBase: 500,
+        retryBackoffMsMax: 30_000,
+        listChangedDelayMs: 100,
+        generationTtlMs: 86_400_000,
+      },
       trust: { ...DEFAULT_TRUST, effectClasses: {} },
       leaseKey: 'catsim-bench-lease-key',
     },
   );
-  const source = new ConnectedPageSource({ connect: async () => ({ client: pair.client as Client, identity: () => IDENTITY }) });
+  const source = new ConnectedPageSource({
+    connect: async () => ({ client: pair.client as Client, identity: () => IDENTITY }),
+  });
   const refresher = host.attach(source, AUDIENCE, { endpointDigest: 'bench', protocolVersion: '2025-11-25' });
   await source.open();
   const first = await publish(refresher);
@@ -159,7 +213,10 @@ async function startAdmissionHost(): Promise<AdmissionSetup> {
     pair,
     admit: request(planFor(second, ADMIT_INDEX), 'call-admit', admitTool?.sampleArgs ?? {}),
     stale: request(planFor(first, STALE_INDEX), 'call-stale', catalog.tools[STALE_INDEX]?.sampleArgs ?? {}),
-    close: async () => { host.stop(); await pair.close(); },
+    close: async () => {
+      host.stop();
+      await pair.close();
+    },
   };
 }
 
@@ -167,13 +224,17 @@ async function startAdmissionHost(): Promise<AdmissionSetup> {
 async function publish(refresher: CatalogRefresher): Promise<GenerationRecord> {
   const outcome = await refresher.refreshNow();
   const published = refresher.lastPublish;
-  if (outcome?.state !== 'SNAPSHOT_PROVEN' || published?.ok !== true) throw new Error(`admission setup: scan ended ${outcome?.state} ${outcome?.reason}, publish ${JSON.stringify(published)}`);
+  if (outcome?.state !== 'SNAPSHOT_PROVEN' || published?.ok !== true)
+    throw new Error(
+      `admission setup: scan ended ${outcome?.state} ${outcome?.reason}, publish ${JSON.stringify(published)}`,
+    );
   return published.record;
 }
 
 function planFor(record: GenerationRecord, index: number): CallPlan {
   const tool = record.snapshot.tools[index];
-  if (tool === undefined || tool.verdict !== 'ok') throw new Error(`admission setup: tool ${index} missing or quarantined`);
+  if (tool === undefined || tool.verdict !== 'ok')
+    throw new Error(`admission setup: tool ${index} missing or quarantined`);
   return {
     planId: `plan-${index}-${record.catalogGeneration}`,
     key: { identity: IDENTITY, ...AUDIENCE },
@@ -185,7 +246,16 @@ function planFor(record: GenerationRecord, index: number): CallPlan {
 }
 
 function request(plan: CallPlan, callId: string, args: Record<string, unknown>): CallRequest {
-  return { callId, session: 's1', principal: 'alice', audience: AUDIENCE, identity: IDENTITY, plan, arguments: args, resourceScope: 'repo:acme/bench' };
+  return {
+    callId,
+    session: 's1',
+    principal: 'alice',
+    audience: AUDIENCE,
+    identity: IDENTITY,
+    plan,
+    arguments: args,
+    resourceScope: 'repo:acme/bench',
+  };
 }
 
 await runIfEntry(import.meta.url, admissionBench);

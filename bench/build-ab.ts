@@ -47,7 +47,9 @@ console.log(((performance.now() - started) / ${rounds}).toFixed(2), hash.digest(
 }
 
 function sample(root: string, rounds: number): Sample {
-  const out = execFileSync(process.execPath, ['--input-type=module', '-e', childProgram(root, rounds)], { encoding: 'utf8' }).trim();
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', childProgram(root, rounds)], {
+    encoding: 'utf8',
+  }).trim();
   const [ms, digest] = out.split(' ');
   return { msPerRound: Number(ms), digest: digest ?? '' };
 }
@@ -66,14 +68,18 @@ function countOption(name: string, fallback: number): number {
   const index = process.argv.indexOf(name);
   if (index < 0) return fallback;
   const value = Number(process.argv[index + 1]);
-  if (!Number.isSafeInteger(value) || value < 1) fail(2, `${name} must be a whole number >= 1, got ${process.argv[index + 1] ?? 'nothing'}`);
+  if (!Number.isSafeInteger(value) || value < 1)
+    fail(2, `${name} must be a whole number >= 1, got ${process.argv[index + 1] ?? 'nothing'}`);
   return value;
 }
 
-const roots = process.argv.slice(2).filter((arg, index, all) => !arg.startsWith('--') && !all[index - 1]?.startsWith('--'));
+const roots = process.argv
+  .slice(2)
+  .filter((arg, index, all) => !arg.startsWith('--') && !all[index - 1]?.startsWith('--'));
 if (roots.length !== 2) fail(2, 'usage: npx tsx bench/build-ab.ts ROOT_A ROOT_B [--rounds N] [--reps K]');
 for (const root of roots) {
-  if (!existsSync(resolve(root, 'dist/runner/round-check.js'))) fail(2, `${root} has no built dist/ (run node scripts/build.mjs there)`);
+  if (!existsSync(resolve(root, 'dist/runner/round-check.js')))
+    fail(2, `${root} has no built dist/ (run node scripts/build.mjs there)`);
 }
 const [rootA, rootB] = roots as [string, string];
 const rounds = countOption('--rounds', 100);
@@ -88,7 +94,9 @@ for (let rep = 0; rep < reps; rep++) {
 }
 const [medianA, medianB] = [median(a.map((s) => s.msPerRound)), median(b.map((s) => s.msPerRound))];
 process.stdout.write(`A ${rootA}: median ${medianA} ms a round\nB ${rootB}: median ${medianB} ms a round\n`);
-process.stdout.write(`B / A = ${(medianB / medianA).toFixed(3)} (seed 1 rounds ${WARMUP_ROUNDS}..${WARMUP_ROUNDS + rounds - 1}, ${reps} alternated pairs; load average before: ${loadBefore}; after: ${loadAverage()})\n`);
+process.stdout.write(
+  `B / A = ${(medianB / medianA).toFixed(3)} (seed 1 rounds ${WARMUP_ROUNDS}..${WARMUP_ROUNDS + rounds - 1}, ${reps} alternated pairs; load average before: ${loadBefore}; after: ${loadAverage()})\n`,
+);
 const digests = new Set([...a, ...b].map((s) => s.digest));
 if (digests.size !== 1) fail(3, `the builds' traces differ: digests ${[...digests].join(', ')}`);
 process.stdout.write(`same traces on both sides: digest ${[...digests][0]}\n`);

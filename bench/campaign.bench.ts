@@ -69,12 +69,32 @@ export async function campaignBench(options: BenchOptions): Promise<BenchTable[]
 async function measureThroughput(scenario: Scenario, rounds: number, workers: number): Promise<ThroughputResult> {
   const startup = await timedCampaign(scenario, workers, workers);
   const { report, wallMs } = await timedCampaign(scenario, rounds, workers);
-  return { workers, rounds: report.roundsRun, wallMs, roundsPerSecond: report.roundsPerSecond, startupWallMs: startup.wallMs, failingRounds: report.failingRounds.length };
+  return {
+    workers,
+    rounds: report.roundsRun,
+    wallMs,
+    roundsPerSecond: report.roundsPerSecond,
+    startupWallMs: startup.wallMs,
+    failingRounds: report.failingRounds.length,
+  };
 }
 
-async function timedCampaign(scenario: Scenario, rounds: number, workers: number): Promise<{ report: CampaignReport; wallMs: number }> {
+async function timedCampaign(
+  scenario: Scenario,
+  rounds: number,
+  workers: number,
+): Promise<{ report: CampaignReport; wallMs: number }> {
   const started = performance.now();
-  const report = await runCampaign({ seed: SEED, scenario, core: CORE, firstRound: 0, rounds, workers, determinismEvery: 0, batchSize: batchSizeFor(rounds) });
+  const report = await runCampaign({
+    seed: SEED,
+    scenario,
+    core: CORE,
+    firstRound: 0,
+    rounds,
+    workers,
+    determinismEvery: 0,
+    batchSize: batchSizeFor(rounds),
+  });
   return { report, wallMs: performance.now() - started };
 }
 
@@ -87,11 +107,27 @@ function campaignTable(results: readonly ThroughputResult[], load: string): Benc
   const single = results[0];
   return {
     title: `campaign throughput: default scenario, ${CORE} core, seed ${SEED}, worker threads`,
-    columns: ['workers', 'rounds', 'wall s', 'rounds/s', 'ms/round', 'speed-up vs 1', 'start-up s', 'rounds/s excl. start-up', 'failing rounds'],
+    columns: [
+      'workers',
+      'rounds',
+      'wall s',
+      'rounds/s',
+      'ms/round',
+      'speed-up vs 1',
+      'start-up s',
+      'rounds/s excl. start-up',
+      'failing rounds',
+    ],
     rows: results.map((result) => [
-      String(result.workers), String(result.rounds), sig(result.wallMs / 1000), sig(result.roundsPerSecond), sig(result.wallMs / result.rounds),
+      String(result.workers),
+      String(result.rounds),
+      sig(result.wallMs / 1000),
+      sig(result.roundsPerSecond),
+      sig(result.wallMs / result.rounds),
       single === undefined ? '-' : times(result.roundsPerSecond / single.roundsPerSecond),
-      sig(result.startupWallMs / 1000), sig(steadyRoundsPerSecond(result)), String(result.failingRounds),
+      sig(result.startupWallMs / 1000),
+      sig(steadyRoundsPerSecond(result)),
+      String(result.failingRounds),
     ]),
     notes: [
       'rounds/s as the campaign report computes it (wall clock, worker start-up included); determinism replays off.',
@@ -124,16 +160,34 @@ async function measureOverhead(scenario: Scenario, simulatedRounds: number, quic
       .add(BARE_CONNECTED, () => bareMessages(connected.client as Client, catalog.tools))
       .add(BARE_CONNECT, () => bareRoundWithConnect(catalog));
     await bare.run();
-    const simulated = new Bench({ time: 0, iterations: simulatedRounds, warmupIterations: quick ? 3 : 5, warmupTime: 0, throws: true });
+    const simulated = new Bench({
+      time: 0,
+      iterations: simulatedRounds,
+      warmupIterations: quick ? 3 : 5,
+      warmupTime: 0,
+      throws: true,
+    });
     let next = 0;
     const runs: RoundRun[] = [];
-    simulated.add(SIM_CHECKED, async () => {
-      const { run } = await runAndCheck(SEED, next++, scenario, core, CORE);
-      runs.push(run);
-    }, { beforeAll: (mode?: string) => { next = mode === 'warmup' ? WARMUP_FIRST_ROUND : 0; runs.length = 0; } });
+    simulated.add(
+      SIM_CHECKED,
+      async () => {
+        const { run } = await runAndCheck(SEED, next++, scenario, core, CORE);
+        runs.push(run);
+      },
+      {
+        beforeAll: (mode?: string) => {
+          next = mode === 'warmup' ? WARMUP_FIRST_ROUND : 0;
+          runs.length = 0;
+        },
+      },
+    );
     await simulated.run();
     const oracle = oracleLatency(runs);
-    return new Map([...[...bare.tasks, ...simulated.tasks].map((task) => [task.name, latencyOf(task)] as const), [ORACLE, oracle] as const]);
+    return new Map([
+      ...[...bare.tasks, ...simulated.tasks].map((task) => [task.name, latencyOf(task)] as const),
+      [ORACLE, oracle] as const,
+    ]);
   } finally {
     await connected.close();
   }
@@ -141,24 +195,36 @@ async function measureOverhead(scenario: Scenario, simulatedRounds: number, quic
 
 /** The oracle's time per round: `checkEvents` again on each measured round's trace (it is pure). */
 function oracleLatency(runs: readonly RoundRun[]): Latency {
-  const samplesMs = runs.map((run) => {
-    const started = performance.now();
-    checkEvents(run.header, run.events);
-    return performance.now() - started;
-  }).sort((a, b) => a - b);
-  const at = (quantile: number): number => samplesMs[Math.min(samplesMs.length - 1, Math.floor(quantile * samplesMs.length))] ?? 0;
-  return { p50Ms: at(0.5), p99Ms: at(0.99), meanMs: samplesMs.reduce((sum, ms) => sum + ms, 0) / Math.max(1, samplesMs.length), samples: samplesMs.length };
+  const samplesMs = runs
+    .map((run) => {
+      const started = performance.now();
+      checkEvents(run.header, run.events);
+      return performance.now() - started;
+    })
+    .sort((a, b) => a - b);
+  const at = (quantile: number): number =>
+    samplesMs[Math.min(samplesMs.length - 1, Math.floor(quantile * samplesMs.length))] ?? 0;
+  return {
+    p50Ms: at(0.5),
+    p99Ms: at(0.99),
+    meanMs: samplesMs.reduce((sum, ms) => sum + ms, 0) / Math.max(1, samplesMs.length),
+    samples: samplesMs.length,
+  };
 }
 
 /** 4 pages following `nextCursor`, page 1 again (the recheck), then 3 calls. */
 async function bareMessages(client: Client, tools: readonly BenchTool[]): Promise<void> {
   let cursor: string | undefined;
   do {
-    const page = await client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, LenientListToolsResultSchema);
+    const page = await client.request(
+      { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
+      LenientListToolsResultSchema,
+    );
     cursor = page.nextCursor;
   } while (cursor !== undefined);
   await client.request({ method: 'tools/list', params: {} }, LenientListToolsResultSchema);
-  for (const tool of tools.slice(0, BARE_CALLS)) await client.callTool({ name: String(tool.descriptor.name), arguments: tool.sampleArgs });
+  for (const tool of tools.slice(0, BARE_CALLS))
+    await client.callTool({ name: String(tool.descriptor.name), arguments: tool.sampleArgs });
 }
 
 async function bareRoundWithConnect(catalog: ServedCatalog): Promise<void> {
@@ -173,13 +239,31 @@ function overheadTable(results: OverheadResult, load: string): BenchTable {
   const row = (name: string): string[] => {
     const latency = results.get(name) as Latency;
     return [
-      name, String(latency.samples), sig(latency.meanMs), sig(latency.p50Ms), sig(latency.p99Ms),
-      times(latency.meanMs / base.meanMs), times(latency.p50Ms / base.p50Ms), times(latency.meanMs / connected.meanMs), times(latency.p50Ms / connected.p50Ms),
+      name,
+      String(latency.samples),
+      sig(latency.meanMs),
+      sig(latency.p50Ms),
+      sig(latency.p99Ms),
+      times(latency.meanMs / base.meanMs),
+      times(latency.p50Ms / base.p50Ms),
+      times(latency.meanMs / connected.meanMs),
+      times(latency.p50Ms / connected.p50Ms),
     ];
   };
   return {
-    title: 'simulator overhead: one simulated round vs a bare SDK round over InMemoryTransport (SPEC: about 1.2-1.9 ms)',
-    columns: ['operation', 'samples', 'mean ms', 'p50 ms', 'p99 ms', 'mean / bare+connect', 'p50 / bare+connect', 'mean / bare connected', 'p50 / bare connected'],
+    title:
+      'simulator overhead: one simulated round vs a bare SDK round over InMemoryTransport (SPEC: about 1.2-1.9 ms)',
+    columns: [
+      'operation',
+      'samples',
+      'mean ms',
+      'p50 ms',
+      'p99 ms',
+      'mean / bare+connect',
+      'p50 / bare+connect',
+      'mean / bare connected',
+      'p50 / bare connected',
+    ],
     rows: [BARE_CONNECTED, BARE_CONNECT, SIM_CHECKED, ORACLE].map(row),
     notes: [
       'simulated rounds differ from each other (1-2 servers, 1-3 audiences, faults, racing refreshers): p50/p99 spread over rounds, not noise.',

@@ -75,8 +75,12 @@ async function measureSize(toolCount: number, withCold: boolean, quick: boolean)
     checkSnapshot(await rig.scanAndSnapshot(), toolCount);
     const budget = timeBudget(toolCount, quick);
     const bench = new Bench({ ...budget, throws: true })
-      .add('bare', async () => { await rig.barePaging(); })
-      .add('warm', async () => { await rig.scanAndSnapshot(); });
+      .add('bare', async () => {
+        await rig.barePaging();
+      })
+      .add('warm', async () => {
+        await rig.scanAndSnapshot();
+      });
     await bench.run();
     const cold = withCold ? await measureCold(rig, toolCount, quick) : undefined;
     return { toolCount, bare: latencyOf(bench.getTask('bare')), warm: latencyOf(bench.getTask('warm')), cold };
@@ -94,16 +98,29 @@ async function measureCold(rig: DiscoveryRig, toolCount: number, quick: boolean)
     rig.catalog.revision += 1;
   };
   const iterations = toolCount >= 1_000 ? 3 : quick ? 5 : 10;
-  const bench = new Bench({ time: 0, iterations, warmup: false, throws: true })
-    .add('cold', async () => { await rig.scanAndSnapshot(); }, { beforeEach: fresh });
+  const bench = new Bench({ time: 0, iterations, warmup: false, throws: true }).add(
+    'cold',
+    async () => {
+      await rig.scanAndSnapshot();
+    },
+    { beforeEach: fresh },
+  );
   await bench.run();
   return latencyOf(bench.getTask('cold'));
 }
 
 /** At least a few scans per size, and a bounded time for each. */
-function timeBudget(toolCount: number, quick: boolean): { time: number; iterations: number; warmupTime: number; warmupIterations: number } {
+function timeBudget(
+  toolCount: number,
+  quick: boolean,
+): { time: number; iterations: number; warmupTime: number; warmupIterations: number } {
   if (quick) return { time: 400, iterations: toolCount >= 1_000 ? 4 : 10, warmupTime: 100, warmupIterations: 2 };
-  return { time: toolCount >= 10_000 ? 4_000 : 1_500, iterations: toolCount >= 10_000 ? 4 : 10, warmupTime: 300, warmupIterations: 2 };
+  return {
+    time: toolCount >= 10_000 ? 4_000 : 1_500,
+    iterations: toolCount >= 10_000 ? 4 : 10,
+    warmupTime: 300,
+    warmupIterations: 2,
+  };
 }
 
 async function startRig(toolCount: number): Promise<DiscoveryRig> {
@@ -119,13 +136,36 @@ async function startRig(toolCount: number): Promise<DiscoveryRig> {
   let scans = 0;
   const scanAndSnapshot = async (): Promise<ToolCatalogSnapshot> => {
     const scanId = `scan-${scans++}`;
-    const outcome = await runScan(source, { scanId, key: `${IDENTITY}|acme.dev`, expectedGeneration: 0, policyEpoch: () => 1, clock, sink, limits: LIMITS, catalogLimits: TRUST, watch, memos });
-    if (outcome.state !== 'SNAPSHOT_PROVEN') throw new Error(`discovery of ${toolCount} tools ended ${outcome.state} ${outcome.reason}`);
-    return buildSnapshot({
-      key: KEY, endpointDigest: 'bench', protocolVersion: '2025-11-25', scanId, discoveryState: 'SNAPSHOT_PROVEN',
-      discoveryStartedAt: outcome.startedAt, policyEpoch: outcome.policyEpoch, sourceRevision: outcome.revision,
-      generationTtlMs: 86_400_000, trust: TRUST, pages: outcome.pages,
-    }, memos);
+    const outcome = await runScan(source, {
+      scanId,
+      key: `${IDENTITY}|acme.dev`,
+      expectedGeneration: 0,
+      policyEpoch: () => 1,
+      clock,
+      sink,
+      limits: LIMITS,
+      catalogLimits: TRUST,
+      watch,
+      memos,
+    });
+    if (outcome.state !== 'SNAPSHOT_PROVEN')
+      throw new Error(`discovery of ${toolCount} tools ended ${outcome.state} ${outcome.reason}`);
+    return buildSnapshot(
+      {
+        key: KEY,
+        endpointDigest: 'bench',
+        protocolVersion: '2025-11-25',
+        scanId,
+        discoveryState: 'SNAPSHOT_PROVEN',
+        discoveryStartedAt: outcome.startedAt,
+        policyEpoch: outcome.policyEpoch,
+        sourceRevision: outcome.revision,
+        generationTtlMs: 86_400_000,
+        trust: TRUST,
+        pages: outcome.pages,
+      },
+      memos,
+    );
   };
   return { catalog, client, scanAndSnapshot, barePaging: () => barePaging(client), close: () => pair.close() };
 }
@@ -135,7 +175,10 @@ async function barePaging(client: Client): Promise<number> {
   let cursor: string | undefined;
   let toolCount = 0;
   do {
-    const page = await client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, LenientListToolsResultSchema);
+    const page = await client.request(
+      { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
+      LenientListToolsResultSchema,
+    );
     toolCount += page.tools.length;
     cursor = page.nextCursor;
   } while (cursor !== undefined);
@@ -145,7 +188,10 @@ async function barePaging(client: Client): Promise<number> {
 /** The benchmark's premise: a proven snapshot with every tool admitted by the content checks. */
 function checkSnapshot(snapshot: ToolCatalogSnapshot, toolCount: number): void {
   const failing = snapshot.tools.filter((tool) => tool.verdict !== 'ok');
-  if (snapshot.tools.length !== toolCount || failing.length > 0) throw new Error(`discovery setup: ${snapshot.tools.length} tools, ${failing.length} quarantined (${failing[0]?.verdict})`);
+  if (snapshot.tools.length !== toolCount || failing.length > 0)
+    throw new Error(
+      `discovery setup: ${snapshot.tools.length} tools, ${failing.length} quarantined (${failing[0]?.verdict})`,
+    );
 }
 
 function discoveryTable(results: readonly SizeResult[], loadBefore: string): BenchTable {
@@ -159,18 +205,38 @@ function discoveryTable(results: readonly SizeResult[], loadBefore: string): Ben
     return [
       result.toolCount.toLocaleString('en'),
       String(Math.ceil(result.toolCount / PAGE_SIZE)),
-      sig(result.bare.meanMs), sig(result.warm.meanMs), times(result.warm.meanMs / result.bare.meanMs),
-      result.cold === undefined ? '-' : sig(result.cold.meanMs), result.cold === undefined ? '-' : times(result.cold.meanMs / result.bare.meanMs),
-      growth((r) => r.bare), growth((r) => r.warm), growth((r) => r.cold),
-      sig(result.warm.meanMs * 1000 / result.toolCount),
+      sig(result.bare.meanMs),
+      sig(result.warm.meanMs),
+      times(result.warm.meanMs / result.bare.meanMs),
+      result.cold === undefined ? '-' : sig(result.cold.meanMs),
+      result.cold === undefined ? '-' : times(result.cold.meanMs / result.bare.meanMs),
+      growth((r) => r.bare),
+      growth((r) => r.warm),
+      growth((r) => r.cold),
+      sig((result.warm.meanMs * 1000) / result.toolCount),
     ];
   });
   return {
-    title: 'discovery: runScan (+recheck) and buildSnapshot (+content checks) vs bare SDK tools/list paging, 100 tools a page',
-    columns: ['tools', 'pages', 'bare ms', 'core warm ms', 'warm / bare', 'core cold ms', 'cold / bare', 'bare growth', 'warm growth', 'cold growth', 'warm µs/tool'],
+    title:
+      'discovery: runScan (+recheck) and buildSnapshot (+content checks) vs bare SDK tools/list paging, 100 tools a page',
+    columns: [
+      'tools',
+      'pages',
+      'bare ms',
+      'core warm ms',
+      'warm / bare',
+      'core cold ms',
+      'cold / bare',
+      'bare growth',
+      'warm growth',
+      'cold growth',
+      'warm µs/tool',
+    ],
     rows,
     notes: [
-      'ms are means per scan (samples: ' + results.map((r) => `${r.toolCount}: ${r.bare.samples}/${r.warm.samples}/${r.cold?.samples ?? 0}`).join(', ') + ' bare/warm/cold).',
+      'ms are means per scan (samples: ' +
+        results.map((r) => `${r.toolCount}: ${r.bare.samples}/${r.warm.samples}/${r.cold?.samples ?? 0}`).join(', ') +
+        ' bare/warm/cold).',
       'growth = mean at this N / mean at the previous N (10x more tools each row; 10x means linear).',
       'warm = rescan of an unchanged catalog (memoised verdicts); cold = new descriptors every scan (ajv compiles every schema).',
       'the core sends one request more than bare (the final recheck of page 1).',

@@ -29,7 +29,11 @@ for (let r = 100_000; r < 100_010; r++) await runRound(generatePlan('1', r, sc),
 const session = new Session();
 session.connect();
 await session.post('HeapProfiler.enable');
-await session.post('HeapProfiler.startSampling', { samplingInterval: 32 * 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+await session.post('HeapProfiler.startSampling', {
+  samplingInterval: 32 * 1024,
+  includeObjectsCollectedByMajorGC: true,
+  includeObjectsCollectedByMinorGC: true,
+});
 for (let r = 0; r < N; r++) {
   const run = await runRound(generatePlan('1', r, sc), referenceCore(), 'reference');
   checkEvents(run.header, run.events);
@@ -38,14 +42,18 @@ const { profile } = await session.post('HeapProfiler.stopSampling');
 const byFunction = new Map<string, number>();
 const byFile = new Map<string, number>();
 let total = 0;
-const short = (url: string): string => url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*?\/(src|sim|oracle|bench|cli|contract)\//, '$1/');
+const short = (url: string): string =>
+  url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*?\/(src|sim|oracle|bench|cli|contract)\//, '$1/');
 const zodCallers = new Map<string, number>();
 const projectCallers = new Map<string, number>();
 const isProject = (file: string): boolean => /^(src|sim|oracle|contract)\//.test(file);
 const walk = (node: HeapNode, caller = '', projectCaller = '(none)'): void => {
   const { functionName, url, lineNumber } = node.callFrame;
   const file = short(url) || '(native)';
-  byFunction.set(`${functionName || '(anonymous)'}  ${file}:${lineNumber + 1}`, (byFunction.get(`${functionName || '(anonymous)'}  ${file}:${lineNumber + 1}`) ?? 0) + node.selfSize);
+  byFunction.set(
+    `${functionName || '(anonymous)'}  ${file}:${lineNumber + 1}`,
+    (byFunction.get(`${functionName || '(anonymous)'}  ${file}:${lineNumber + 1}`) ?? 0) + node.selfSize,
+  );
   byFile.set(file, (byFile.get(file) ?? 0) + node.selfSize);
   total += node.selfSize;
   if (/zod/.test(url)) zodCallers.set(caller, (zodCallers.get(caller) ?? 0) + node.selfSize);
@@ -57,10 +65,17 @@ const walk = (node: HeapNode, caller = '', projectCaller = '(none)'): void => {
 walk(profile.head as HeapNode);
 const print = (title: string, totals: Map<string, number>): void => {
   console.log(`\n${title}`);
-  for (const [key, bytes] of [...totals].sort((a, b) => b[1] - a[1]).slice(0, TOP)) console.log(`${((100 * bytes) / total).toFixed(1).padStart(5)}%  ${(bytes / N / 1024).toFixed(0).padStart(7)} KiB/round  ${key}`);
+  for (const [key, bytes] of [...totals].sort((a, b) => b[1] - a[1]).slice(0, TOP))
+    console.log(
+      `${((100 * bytes) / total).toFixed(1).padStart(5)}%  ${(bytes / N / 1024).toFixed(0).padStart(7)} KiB/round  ${key}`,
+    );
 };
 console.log(`sampled allocation: ${(total / N / 1024 / 1024).toFixed(2)} MiB a round over ${N} rounds`);
 print('by file', byFile);
 print('by function (self)', byFunction);
 if (process.argv.includes('--zod')) print('zod allocation by nearest catsim caller', zodCallers);
-if (process.argv.includes('--by-caller')) print('allocation by nearest catsim function (native and library allocations charged to the catsim function below them)', projectCallers);
+if (process.argv.includes('--by-caller'))
+  print(
+    'allocation by nearest catsim function (native and library allocations charged to the catsim function below them)',
+    projectCallers,
+  );

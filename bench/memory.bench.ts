@@ -45,7 +45,9 @@ interface Checkpoint {
 export async function memoryBench(options: BenchOptions): Promise<BenchTable[]> {
   const targets = options.rounds ?? DEFAULT_MEMORY_ROUNDS;
   const totalRounds = targets.at(-1) as number;
-  const checkpointsAt = [...new Set([BASELINE_ROUND, ...targets])].filter((rounds) => rounds <= totalRounds).sort((a, b) => a - b);
+  const checkpointsAt = [...new Set([BASELINE_ROUND, ...targets])]
+    .filter((rounds) => rounds <= totalRounds)
+    .sort((a, b) => a - b);
   const loadBefore = loadAverage();
   const gc = (globalThis as { gc?: () => void }).gc;
   const start = sampleNow(gc);
@@ -62,7 +64,11 @@ interface SampledRun {
 }
 
 /** Runs the campaign, sampling memory between rounds and taking checkpoints. */
-async function runSampled(totalRounds: number, checkpointsAt: readonly number[], gc: (() => void) | undefined): Promise<SampledRun> {
+async function runSampled(
+  totalRounds: number,
+  checkpointsAt: readonly number[],
+  gc: (() => void) | undefined,
+): Promise<SampledRun> {
   const checkpoints: Checkpoint[] = [];
   const trend: [number, number][] = [];
   const trendEvery = Math.max(50, Math.round(totalRounds / 40));
@@ -77,9 +83,26 @@ async function runSampled(totalRounds: number, checkpointsAt: readonly number[],
     if (!checkpoint && (done < BASELINE_ROUND || done % trendEvery !== 0)) return;
     const settled = sampleNow(gc);
     if (done >= BASELINE_ROUND) trend.push([done, settled.heapUsedBytes]);
-    if (checkpoint) checkpoints.push({ rounds: done, ...settled, peakRssBytes, peakHeapUsedBytes, maxRssBytes: process.resourceUsage().maxRSS * 1024, elapsedMs: performance.now() - started });
+    if (checkpoint)
+      checkpoints.push({
+        rounds: done,
+        ...settled,
+        peakRssBytes,
+        peakHeapUsedBytes,
+        maxRssBytes: process.resourceUsage().maxRSS * 1024,
+        elapsedMs: performance.now() - started,
+      });
   };
-  const report = await runCampaign({ seed: '1', scenario: loadScenario('default'), core: 'reference', firstRound: 0, rounds: totalRounds, workers: 0, determinismEvery: 0, onProgress });
+  const report = await runCampaign({
+    seed: '1',
+    scenario: loadScenario('default'),
+    core: 'reference',
+    firstRound: 0,
+    rounds: totalRounds,
+    workers: 0,
+    determinismEvery: 0,
+    onProgress,
+  });
   return { checkpoints, trend, failingRounds: report.failingRounds.length };
 }
 
@@ -89,21 +112,42 @@ function sampleNow(gc: (() => void) | undefined): { heapUsedBytes: number; rssBy
   return { heapUsedBytes: usage.heapUsed, rssBytes: usage.rss };
 }
 
-function memoryTable(start: { heapUsedBytes: number; rssBytes: number }, run: SampledRun, gcForced: boolean, load: string): BenchTable {
+function memoryTable(
+  start: { heapUsedBytes: number; rssBytes: number },
+  run: SampledRun,
+  gcForced: boolean,
+  load: string,
+): BenchTable {
   const measured = run.checkpoints;
   const baseline = measured.find((checkpoint) => checkpoint.rounds === BASELINE_ROUND);
   const rows = measured.map((checkpoint) => [
-    checkpoint.rounds.toLocaleString('en'), mebibytes(checkpoint.heapUsedBytes), mebibytes(checkpoint.rssBytes),
-    mebibytes(checkpoint.peakHeapUsedBytes), mebibytes(checkpoint.peakRssBytes), mebibytes(checkpoint.maxRssBytes), sig(checkpoint.elapsedMs / checkpoint.rounds),
-    baseline === undefined || checkpoint === baseline ? '-' : sig((checkpoint.heapUsedBytes - baseline.heapUsedBytes) / (checkpoint.rounds - baseline.rounds), 3),
+    checkpoint.rounds.toLocaleString('en'),
+    mebibytes(checkpoint.heapUsedBytes),
+    mebibytes(checkpoint.rssBytes),
+    mebibytes(checkpoint.peakHeapUsedBytes),
+    mebibytes(checkpoint.peakRssBytes),
+    mebibytes(checkpoint.maxRssBytes),
+    sig(checkpoint.elapsedMs / checkpoint.rounds),
+    baseline === undefined || checkpoint === baseline
+      ? '-'
+      : sig((checkpoint.heapUsedBytes - baseline.heapUsedBytes) / (checkpoint.rounds - baseline.rounds), 3),
   ]);
   return {
     title: `memory: in-process campaign (workers 0), default scenario, reference core; heapUsed ${gcForced ? 'after a forced full GC' : 'WITHOUT a forced GC (run with --expose-gc for live-data figures)'}`,
-    columns: ['after rounds', 'heapUsed MiB', 'rss MiB', 'peak heapUsed MiB', 'peak rss MiB', 'process max rss MiB', 'ms/round', 'heap growth B/round since 500'],
+    columns: [
+      'after rounds',
+      'heapUsed MiB',
+      'rss MiB',
+      'peak heapUsed MiB',
+      'peak rss MiB',
+      'process max rss MiB',
+      'ms/round',
+      'heap growth B/round since 500',
+    ],
     rows: [['start', mebibytes(start.heapUsedBytes), mebibytes(start.rssBytes), '-', '-', '-', '-', '-'], ...rows],
     notes: [
       growthVerdict(baseline, measured.at(-1), run.trend),
-      'peak columns: highest value sampled between rounds; process max rss: the kernel\'s high-water mark (rounds included).',
+      "peak columns: highest value sampled between rounds; process max rss: the kernel's high-water mark (rounds included).",
       'by design the campaign keeps, per round, its trace digest and revocation delays (about 100 B; ReportBuilder), not its summary.',
       "SPEC section 14's figures are for 10,000 and 100,000 rounds: `npx tsx --expose-gc bench/memory.bench.ts --rounds 10000,100000` (a long run).",
       ...(run.failingRounds === 0 ? [] : [`${run.failingRounds} rounds failed: the figures include failure paths.`]),
@@ -117,8 +161,13 @@ function memoryTable(start: { heapUsedBytes: number; rssBytes: number }, run: Sa
  * the trend samples (bounded memos in the core clear themselves at their limits, so heapUsed
  * saw-tooths by several MiB; the slope is the steadier figure). The verdict reads the slope.
  */
-function growthVerdict(baseline: Checkpoint | undefined, last: Checkpoint | undefined, trend: readonly [number, number][]): string {
-  if (baseline === undefined || last === undefined || last === baseline) return `growth not measured: needs more than ${BASELINE_ROUND} rounds.`;
+function growthVerdict(
+  baseline: Checkpoint | undefined,
+  last: Checkpoint | undefined,
+  trend: readonly [number, number][],
+): string {
+  if (baseline === undefined || last === undefined || last === baseline)
+    return `growth not measured: needs more than ${BASELINE_ROUND} rounds.`;
   const twoPoint = (last.heapUsedBytes - baseline.heapUsedBytes) / (last.rounds - baseline.rounds);
   const slope = trend.length >= 3 ? leastSquaresSlope(trend) : twoPoint;
   const span = `heapUsed from round ${BASELINE_ROUND} to ${last.rounds.toLocaleString('en')}: ${sig(twoPoint)} B/round (two checkpoints), ${sig(slope)} B/round (slope over ${trend.length} samples)`;

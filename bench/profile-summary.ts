@@ -28,9 +28,16 @@ function partOf(url: string, functionName: string): string {
   if (functionName === '(garbage collector)') return 'GC';
   if (url === '') return 'V8/native';
   const rules: readonly (readonly [RegExp, string])[] = [
-    [/node_modules\/zod\//, 'zod'], [/node_modules\/@modelcontextprotocol\//, 'SDK'], [/node_modules\/ajv/, 'ajv'],
-    [/node_modules\/canonicalize\//, 'canonicalize'], [/node_modules\//, 'other libraries'], [/^node:/, 'node'],
-    [/\/src\//, 'src/'], [/\/sim\//, 'sim/'], [/\/oracle\//, 'oracle/'], [/\/bench\//, 'bench/'],
+    [/node_modules\/zod\//, 'zod'],
+    [/node_modules\/@modelcontextprotocol\//, 'SDK'],
+    [/node_modules\/ajv/, 'ajv'],
+    [/node_modules\/canonicalize\//, 'canonicalize'],
+    [/node_modules\//, 'other libraries'],
+    [/^node:/, 'node'],
+    [/\/src\//, 'src/'],
+    [/\/sim\//, 'sim/'],
+    [/\/oracle\//, 'oracle/'],
+    [/\/bench\//, 'bench/'],
   ];
   return rules.find(([pattern]) => pattern.test(url))?.[1] ?? 'other';
 }
@@ -79,7 +86,10 @@ function inclusiveShares(cpu: CpuProfile): Map<string, number> {
   };
   const SERVER_SDK = 'SDK server side, outside the catalog server';
   const HANDLERS = 'catalog-server.ts and all it calls';
-  const totals = new Map<string, number>([[SERVER_SDK, 0], [HANDLERS, 0]]);
+  const totals = new Map<string, number>([
+    [SERVER_SDK, 0],
+    [HANDLERS, 0],
+  ]);
   cpu.samples.forEach((id, index) => {
     const self = frames.get(id);
     if (self === undefined || self.functionName === '(idle)' || self.functionName === '(program)') return;

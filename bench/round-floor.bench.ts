@@ -47,10 +47,18 @@ export async function roundFloorBench(options: BenchOptions): Promise<BenchTable
   const core = resolveCore(CORE);
   const bench = new Bench({ time: 0, iterations: rounds, warmupIterations: rounds, warmupTime: 0, throws: true });
   let next = 0;
-  const reset = (): void => { next = 0; };
+  const reset = (): void => {
+    next = 0;
+  };
   bench
     .add('floor (first)', () => replayRound(wires[next++ % rounds] as RoundWire), { beforeAll: reset })
-    .add('catsim', async () => { await runAndCheck(SEED, next++ % rounds, scenario, core, CORE); }, { beforeAll: reset })
+    .add(
+      'catsim',
+      async () => {
+        await runAndCheck(SEED, next++ % rounds, scenario, core, CORE);
+      },
+      { beforeAll: reset },
+    )
     .add('floor (last)', () => replayRound(wires[next++ % rounds] as RoundWire), { beforeAll: reset });
   await bench.run();
   const [first, catsim, last] = bench.tasks.map((task) => latencyOf(task)) as [Latency, Latency, Latency];
@@ -69,7 +77,15 @@ function messageTable(wires: readonly RoundWire[]): BenchTable {
   return {
     title: `messages per round: seed ${SEED} rounds 0..${wires.length - 1}, default scenario, ${CORE} core (delivered JSON-RPC messages, both directions)`,
     columns: ['rounds', 'sessions', ...KINDS.map(([, label]) => label), 'other', 'all'],
-    rows: [[String(wires.length), perRound(sessions), ...KINDS.map(([kind]) => perRound(total.get(kind) ?? 0)), perRound(all - named), perRound(all)]],
+    rows: [
+      [
+        String(wires.length),
+        perRound(sessions),
+        ...KINDS.map(([kind]) => perRound(total.get(kind) ?? 0)),
+        perRound(all - named),
+        perRound(all),
+      ],
+    ],
     notes: [
       'per-round means; "other" is notifications/initialized, ping and any other method; a session is one link (a connect, reconnects included).',
       `${unanswered} request(s) in all had no delivered response (cut by a disconnect) and are not replayed.`,
@@ -80,11 +96,22 @@ function messageTable(wires: readonly RoundWire[]): BenchTable {
 function costTable(rounds: number, first: Latency, catsim: Latency, last: Latency, load: string): BenchTable {
   const floorMean = (first.meanMs + last.meanMs) / 2;
   const floorP50 = (first.p50Ms + last.p50Ms) / 2;
-  const row = (name: string, latency: Latency): string[] => [name, String(latency.samples), sig(latency.meanMs), sig(latency.p50Ms), times(latency.meanMs / floorMean), times(latency.p50Ms / floorP50)];
+  const row = (name: string, latency: Latency): string[] => [
+    name,
+    String(latency.samples),
+    sig(latency.meanMs),
+    sig(latency.p50Ms),
+    times(latency.meanMs / floorMean),
+    times(latency.p50Ms / floorP50),
+  ];
   return {
     title: `a round's cost against its SDK floor (the same ${rounds} rounds' messages over bare SDK pairs on InMemoryTransport)`,
     columns: ['task', 'samples', 'mean ms/round', 'p50 ms/round', 'mean / floor', 'p50 / floor'],
-    rows: [row('floor: recorded messages, bare SDK pairs (before)', first), row('catsim: runAndCheck, same rounds', catsim), row('floor: recorded messages, bare SDK pairs (after)', last)],
+    rows: [
+      row('floor: recorded messages, bare SDK pairs (before)', first),
+      row('catsim: runAndCheck, same rounds', catsim),
+      row('floor: recorded messages, bare SDK pairs (after)', last),
+    ],
     notes: [
       'floor = the mean of the two floor runs; the issue-12 goal is mean / floor <= 1.5x on the default scenario.',
       'rounds differ in size (1-2 servers, 1-3 audiences, faults): p50 is over rounds, not noise; read the means.',

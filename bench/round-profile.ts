@@ -22,7 +22,8 @@ const profileIndex = process.argv.indexOf('--profile');
 const profilePath = profileIndex < 0 ? undefined : process.argv[profileIndex + 1];
 let session: Session | undefined;
 if (profilePath !== undefined) {
-  for (let r = WARMUP_FIRST_ROUND; r < WARMUP_FIRST_ROUND + 10; r++) await runRound(generatePlan('1', r, sc), referenceCore(), 'reference');
+  for (let r = WARMUP_FIRST_ROUND; r < WARMUP_FIRST_ROUND + 10; r++)
+    await runRound(generatePlan('1', r, sc), referenceCore(), 'reference');
   session = new Session();
   session.connect();
   await session.post('Profiler.enable');
@@ -38,20 +39,40 @@ if (process.argv.includes('--count-stringify')) {
     return text;
   }) as typeof JSON.stringify;
 }
-let ev = 0, tr = 0, tCheck = 0;
+let ev = 0,
+  tr = 0,
+  tCheck = 0;
 const t0 = performance.now();
 const cpu0 = process.cpuUsage();
 for (let r = 0; r < N; r++) {
   const run = await runRound(generatePlan('1', r, sc), referenceCore(), 'reference');
-  ev += run.eventsRun; tr += run.events.length;
+  ev += run.eventsRun;
+  tr += run.events.length;
   const c0 = performance.now();
   checkEvents(run.header, run.events);
   tCheck += performance.now() - c0;
 }
 const cpu = process.cpuUsage(cpu0);
-if (stringified.calls > 0) console.log('JSON.stringify calls/round', (stringified.calls / N).toFixed(0), 'chars/round', (stringified.chars / N).toFixed(0));
+if (stringified.calls > 0)
+  console.log(
+    'JSON.stringify calls/round',
+    (stringified.calls / N).toFixed(0),
+    'chars/round',
+    (stringified.chars / N).toFixed(0),
+  );
 if (session !== undefined && profilePath !== undefined) {
   const { profile } = await session.post('Profiler.stop');
   writeFileSync(profilePath, JSON.stringify(profile));
 }
-console.log('cpu ms/round', ((cpu.user + cpu.system) / 1000 / N).toFixed(1), 'wall ms/round', ((performance.now() - t0) / N).toFixed(1), 'world events/round', (ev / N).toFixed(0), 'trace events/round', (tr / N).toFixed(0), 'oracle ms/round', (tCheck / N).toFixed(2));
+console.log(
+  'cpu ms/round',
+  ((cpu.user + cpu.system) / 1000 / N).toFixed(1),
+  'wall ms/round',
+  ((performance.now() - t0) / N).toFixed(1),
+  'world events/round',
+  (ev / N).toFixed(0),
+  'trace events/round',
+  (tr / N).toFixed(0),
+  'oracle ms/round',
+  (tCheck / N).toFixed(2),
+);

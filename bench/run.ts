@@ -46,6 +46,9 @@ console.log(`done in ${sig((performance.now() - started) / 1000)} s; load averag
 function runMemoryChild(args: readonly string[]): void {
   const script = fileURLToPath(new URL('./memory.bench.ts', import.meta.url));
   const repoRoot = fileURLToPath(new URL('..', import.meta.url));
-  const child = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', script, '--no-header', ...args], { cwd: repoRoot, stdio: 'inherit' });
+  const child = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', script, '--no-header', ...args], {
+    cwd: repoRoot,
+    stdio: 'inherit',
+  });
   if (child.status !== 0) throw new Error(`memory benchmark failed (exit ${child.status ?? child.signal})`);
 }

@@ -7,6 +7,15 @@ const core = process.argv[2] ?? 'mutant:no-final-recheck';
 const round = Number(process.argv[3] ?? 0);
 const t0 = performance.now();
 const result = await shrinkPlan(generatePlan('1', round, loadScenario('default')), resolveCore(core), core);
-console.log(result.invariant, result.sizeBefore, '->', result.sizeAfter, 'attempts', result.attempts, 'ms', Math.round(performance.now() - t0));
+console.log(
+  result.invariant,
+  result.sizeBefore,
+  '->',
+  result.sizeAfter,
+  'attempts',
+  result.attempts,
+  'ms',
+  Math.round(performance.now() - t0),
+);
 console.log(result.steps.join('\n'));
 console.log(result.violations[0]);

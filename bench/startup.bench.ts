@@ -51,34 +51,64 @@ export async function startupBench(options: BenchOptions): Promise<BenchTable[]>
   };
   try {
     for (let run = 0; run < runs; run += 1) {
-      add('node -e 0 (baseline)', '-', timed(() => spawnChecked(process.execPath, ['-e', '0'], {})));
-      add('bare node parent: spawn the probe server, send initialize (baseline)', '-', bareInitialize(join(dir, `bare-${run}.txt`)));
+      add(
+        'node -e 0 (baseline)',
+        '-',
+        timed(() => spawnChecked(process.execPath, ['-e', '0'], {})),
+      );
+      add(
+        'bare node parent: spawn the probe server, send initialize (baseline)',
+        '-',
+        bareInitialize(join(dir, `bare-${run}.txt`)),
+      );
       for (const from of FROM) {
         const env = { CATSIM_RUN_FROM: from };
-        add('catsim --help', from, timed(() => catsim(['--help'], env)));
+        add(
+          'catsim --help',
+          from,
+          timed(() => catsim(['--help'], env)),
+        );
         const out = join(dir, `discover-${from}-${run}.txt`);
         const wall = timed(() => catsim(['discover', '--stdio', probeCommand(out)], env));
         add('catsim discover: until the server gets initialize', from, Number(readFileSync(out, 'utf8').trim()));
         add('catsim discover: until it exits with the snapshot', from, wall);
-        add('catsim run --rounds 1 --workers 1', from, timed(() => catsim(['run', '--rounds', '1', '--workers', '1', '--quiet', '--no-shrink', '--determinism-every', '0'], env)));
+        add(
+          'catsim run --rounds 1 --workers 1',
+          from,
+          timed(() =>
+            catsim(
+              ['run', '--rounds', '1', '--workers', '1', '--quiet', '--no-shrink', '--determinism-every', '0'],
+              env,
+            ),
+          ),
+        );
       }
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  return [{
-    title: 'start-up: whole catsim processes, compiled (dist) vs the sources through tsx (source)',
-    columns: ['command', 'from', 'runs', 'min ms', 'median ms', 'max ms'],
-    rows: [...series.values()].map(({ label, from, samplesMs }) => {
-      const sorted = [...samplesMs].sort((a, b) => a - b);
-      return [label, from, String(sorted.length), sig(sorted[0] ?? Number.NaN), sig(sorted[Math.floor(sorted.length / 2)] ?? Number.NaN), sig(sorted[sorted.length - 1] ?? Number.NaN)];
-    }),
-    notes: [
-      'wall ms from spawn to exit, read in this process; the discover "initialize" row is read by the probe server against the spawn time.',
-      'runs alternate dist, source, dist, ... so both see the same load; the source rows are the fallback bin/catsim.mjs takes when dist/ is stale.',
-      `load average before: ${loadBefore}; after: ${loadAverage()}.`,
-    ],
-  }];
+  return [
+    {
+      title: 'start-up: whole catsim processes, compiled (dist) vs the sources through tsx (source)',
+      columns: ['command', 'from', 'runs', 'min ms', 'median ms', 'max ms'],
+      rows: [...series.values()].map(({ label, from, samplesMs }) => {
+        const sorted = [...samplesMs].sort((a, b) => a - b);
+        return [
+          label,
+          from,
+          String(sorted.length),
+          sig(sorted[0] ?? Number.NaN),
+          sig(sorted[Math.floor(sorted.length / 2)] ?? Number.NaN),
+          sig(sorted[sorted.length - 1] ?? Number.NaN),
+        ];
+      }),
+      notes: [
+        'wall ms from spawn to exit, read in this process; the discover "initialize" row is read by the probe server against the spawn time.',
+        'runs alternate dist, source, dist, ... so both see the same load; the source rows are the fallback bin/catsim.mjs takes when dist/ is stale.',
+        `load average before: ${loadBefore}; after: ${loadAverage()}.`,
+      ],
+    },
+  ];
 }
 
 /** The real clock around `run`, in ms. */
@@ -95,7 +125,8 @@ function catsim(args: readonly string[], env: Record<string, string>): void {
 
 function spawnChecked(command: string, args: readonly string[], env: Record<string, string>): void {
   const result = spawnSync(command, args, { cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`${args.join(' ')}: exit ${result.status ?? result.signal}: ${result.stderr.trim()}`);
+  if (result.status !== 0)
+    throw new Error(`${args.join(' ')}: exit ${result.status ?? result.signal}: ${result.stderr.trim()}`);
 }
 
 /**
@@ -108,9 +139,15 @@ function probeCommand(out: string): string {
 
 /** A node parent that only spawns the probe server and sends `initialize`: ms until it arrives. */
 function bareInitialize(out: string): number {
-  const initialize = JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bare', version: '0' } } });
-  const parent = `const c = require('node:child_process').spawn('sh', ['-c', ${JSON.stringify(probeCommand(out))}], { stdio: ['pipe', 'pipe', 'inherit'] });`
-    + `c.stdin.write(${JSON.stringify(`${initialize}\n`)}); c.stdout.once('data', () => c.stdin.end());`;
+  const initialize = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bare', version: '0' } },
+  });
+  const parent =
+    `const c = require('node:child_process').spawn('sh', ['-c', ${JSON.stringify(probeCommand(out))}], { stdio: ['pipe', 'pipe', 'inherit'] });` +
+    `c.stdin.write(${JSON.stringify(`${initialize}\n`)}); c.stdout.once('data', () => c.stdin.end());`;
   spawnChecked(process.execPath, ['-e', parent], {});
   return Number(readFileSync(out, 'utf8').trim());
 }

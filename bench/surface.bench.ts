@@ -84,11 +84,23 @@ const BATCH = 1_000;
 /** The edits of the tracked-mode cases, each made on its own prepared request (see the file header). */
 const TRACKED_EDITS = {
   untouched: () => undefined,
-  oneDescription: (request: ModelRequest) => { const tool = request.tools[500] as SurfaceTool; tool.description = [...tool.description].join(''); },
-  oneSchemaMember: (request: ModelRequest) => { (request.tools[500] as SurfaceTool).inputSchema['x-unused'] = undefined; },
-  newArray: (request: ModelRequest) => { request.tools = [...request.tools]; },
-  reversed: (request: ModelRequest) => { request.tools.reverse(); },
-  reversedTwice: (request: ModelRequest) => { request.tools.reverse(); request.tools.reverse(); },
+  oneDescription: (request: ModelRequest) => {
+    const tool = request.tools[500] as SurfaceTool;
+    tool.description = [...tool.description].join('');
+  },
+  oneSchemaMember: (request: ModelRequest) => {
+    (request.tools[500] as SurfaceTool).inputSchema['x-unused'] = undefined;
+  },
+  newArray: (request: ModelRequest) => {
+    request.tools = [...request.tools];
+  },
+  reversed: (request: ModelRequest) => {
+    request.tools.reverse();
+  },
+  reversedTwice: (request: ModelRequest) => {
+    request.tools.reverse();
+    request.tools.reverse();
+  },
 } as const;
 type TrackedCase = keyof typeof TRACKED_EDITS;
 
@@ -131,9 +143,23 @@ export async function surfaceBench(options: BenchOptions): Promise<BenchTable[]>
   const setup = await startSurface();
   try {
     checkSetup(setup);
-    const bench = new Bench({ time: options.quick ? 300 : 1_500, iterations: 200, warmupTime: options.quick ? 100 : 300, warmupIterations: 50, throws: true });
+    const bench = new Bench({
+      time: options.quick ? 300 : 1_500,
+      iterations: 200,
+      warmupTime: options.quick ? 100 : 300,
+      warmupIterations: 50,
+      throws: true,
+    });
     const tasks = surfaceTasks(setup);
-    for (const task of tasks) bench.add(task.name, task.batch === 1 ? task.run : () => { for (let i = 0; i < task.batch; i += 1) task.run(); });
+    for (const task of tasks)
+      bench.add(
+        task.name,
+        task.batch === 1
+          ? task.run
+          : () => {
+              for (let i = 0; i < task.batch; i += 1) task.run();
+            },
+      );
     await prime(tasks);
     await bench.run();
     return [surfaceTable(bench, tasks, loadBefore, setup)];
@@ -145,7 +171,9 @@ export async function surfaceBench(options: BenchOptions): Promise<BenchTable[]>
 function surfaceTasks(setup: SurfaceSetup): SurfaceTask[] {
   const client = setup.pair.client as Client;
   const expected = setup.baseline.surface;
-  const bare = async (): Promise<void> => { await client.callTool({ name: 'echo', arguments: { message: 'hi' } }); };
+  const bare = async (): Promise<void> => {
+    await client.callTool({ name: 'echo', arguments: { message: 'hi' } });
+  };
   let request = 0;
   let equalTexts = 0;
   const tracked = (which: TrackedCase) => () => {
@@ -161,19 +189,92 @@ function surfaceTasks(setup: SurfaceSetup): SurfaceTask[] {
     { name: 'tracked mode: both checks, same tools in a new array', batch: 10, run: tracked('newArray') },
     { name: TRACKED_REORDERED, batch: 10, run: tracked('reversed') },
     { name: 'tracked mode: both checks, reversed twice in place (passes)', batch: 1, run: tracked('reversedTwice') },
-    { name: 'tracked mode: whole stage, prepare + dispatch, no hooks', batch: 1, run: async () => { await wholeStage(setup.trackedStage, setup.facts, `t${request++}`); } },
-    { name: 'mutable mode: early check (working copy)', batch: 1, run: () => compareSurface(expected, setup.working, 'early') },
-    { name: 'mutable mode: final check (after a JSON round trip)', batch: 1, run: () => compareSurface(expected, setup.reserialised, 'final') },
-    { name: BOTH, batch: 1, run: () => { compareSurface(expected, setup.working, 'early'); compareSurface(expected, setup.working, 'final'); } },
-    { name: 'mutable mode: early check, reversed (refused order)', batch: 1, run: () => compareSurface(expected, setup.reversed, 'early') },
-    { name: 'mutable mode: whole stage, prepare + dispatch, no hooks', batch: 1, run: async () => { await wholeStage(setup.stage, setup.facts, `r${request++}`); } },
-    { name: 'frozen mode: early check, untouched surface', batch: BATCH, run: () => compareSurface(expected, setup.issued, 'early', setup.issued) },
-    { name: 'frozen mode: final check, untouched surface', batch: BATCH, run: () => compareSurface(expected, setup.issued, 'final', setup.issued) },
-    { name: FROZEN_BOTH, batch: BATCH, run: () => { compareSurface(expected, setup.issued, 'early', setup.issued); compareSurface(expected, setup.issued, 'final', setup.issued); } },
-    { name: 'frozen mode: both checks, same tools in a new array', batch: 10, run: () => { compareSurface(expected, setup.issuedInNewArray, 'early', setup.issued); compareSurface(expected, setup.issuedInNewArray, 'final', setup.issued); } },
-    { name: 'frozen mode: both checks, one tool replaced (equal)', batch: 10, run: () => { compareSurface(expected, setup.issuedOneReplaced, 'early', setup.issued); compareSurface(expected, setup.issuedOneReplaced, 'final', setup.issued); } },
-    { name: 'frozen mode: whole stage, prepare + dispatch, no hooks', batch: 1, run: async () => { await wholeStage(setup.frozenStage, setup.facts, `f${request++}`); } },
-    { name: FLOOR, batch: 1, run: () => { if (setup.text === setup.equalText) equalTexts += 1; return equalTexts; } },
+    {
+      name: 'tracked mode: whole stage, prepare + dispatch, no hooks',
+      batch: 1,
+      run: async () => {
+        await wholeStage(setup.trackedStage, setup.facts, `t${request++}`);
+      },
+    },
+    {
+      name: 'mutable mode: early check (working copy)',
+      batch: 1,
+      run: () => compareSurface(expected, setup.working, 'early'),
+    },
+    {
+      name: 'mutable mode: final check (after a JSON round trip)',
+      batch: 1,
+      run: () => compareSurface(expected, setup.reserialised, 'final'),
+    },
+    {
+      name: BOTH,
+      batch: 1,
+      run: () => {
+        compareSurface(expected, setup.working, 'early');
+        compareSurface(expected, setup.working, 'final');
+      },
+    },
+    {
+      name: 'mutable mode: early check, reversed (refused order)',
+      batch: 1,
+      run: () => compareSurface(expected, setup.reversed, 'early'),
+    },
+    {
+      name: 'mutable mode: whole stage, prepare + dispatch, no hooks',
+      batch: 1,
+      run: async () => {
+        await wholeStage(setup.stage, setup.facts, `r${request++}`);
+      },
+    },
+    {
+      name: 'frozen mode: early check, untouched surface',
+      batch: BATCH,
+      run: () => compareSurface(expected, setup.issued, 'early', setup.issued),
+    },
+    {
+      name: 'frozen mode: final check, untouched surface',
+      batch: BATCH,
+      run: () => compareSurface(expected, setup.issued, 'final', setup.issued),
+    },
+    {
+      name: FROZEN_BOTH,
+      batch: BATCH,
+      run: () => {
+        compareSurface(expected, setup.issued, 'early', setup.issued);
+        compareSurface(expected, setup.issued, 'final', setup.issued);
+      },
+    },
+    {
+      name: 'frozen mode: both checks, same tools in a new array',
+      batch: 10,
+      run: () => {
+        compareSurface(expected, setup.issuedInNewArray, 'early', setup.issued);
+        compareSurface(expected, setup.issuedInNewArray, 'final', setup.issued);
+      },
+    },
+    {
+      name: 'frozen mode: both checks, one tool replaced (equal)',
+      batch: 10,
+      run: () => {
+        compareSurface(expected, setup.issuedOneReplaced, 'early', setup.issued);
+        compareSurface(expected, setup.issuedOneReplaced, 'final', setup.issued);
+      },
+    },
+    {
+      name: 'frozen mode: whole stage, prepare + dispatch, no hooks',
+      batch: 1,
+      run: async () => {
+        await wholeStage(setup.frozenStage, setup.facts, `f${request++}`);
+      },
+    },
+    {
+      name: FLOOR,
+      batch: 1,
+      run: () => {
+        if (setup.text === setup.equalText) equalTexts += 1;
+        return equalTexts;
+      },
+    },
     { name: 'floor: walk the working copy, compare nothing', batch: 1, run: () => walk(setup.working) },
     { name: BARE_LAST, batch: 1, run: bare },
   ];
@@ -201,7 +302,12 @@ async function wholeStage(stage: ToolSurfaceStage, facts: AdmissionFacts, reques
   if (!dispatched.ok) throw new Error('surface bench: refused at dispatch');
 }
 
-function surfaceTable(bench: Bench, tasks: readonly SurfaceTask[], loadBefore: string, setup: SurfaceSetup): BenchTable {
+function surfaceTable(
+  bench: Bench,
+  tasks: readonly SurfaceTask[],
+  loadBefore: string,
+  setup: SurfaceSetup,
+): BenchTable {
   const perOperation = (name: string): { p50Ms: number; p99Ms: number; samples: number } => {
     const latency = latencyOf(bench.getTask(name));
     const batch = tasks.find((task) => task.name === name)?.batch ?? 1;
@@ -218,7 +324,15 @@ function surfaceTable(bench: Bench, tasks: readonly SurfaceTask[], loadBefore: s
   const floor = perOperation(FLOOR);
   const rows = tasks.map((task) => {
     const latency = perOperation(task.name);
-    return [task.name, String(task.batch), String(latency.samples), micros(latency.p50Ms), micros(latency.p99Ms), times(latency.p50Ms / bare.p50Ms), times(latency.p99Ms / bare.p99Ms)];
+    return [
+      task.name,
+      String(task.batch),
+      String(latency.samples),
+      micros(latency.p50Ms),
+      micros(latency.p99Ms),
+      times(latency.p50Ms / bare.p50Ms),
+      times(latency.p99Ms / bare.p99Ms),
+    ];
   });
   const verdict = (ratio: number): string => (ratio <= 0.1 ? 'met' : 'not met');
   return {
@@ -248,55 +362,105 @@ async function prime(tasks: readonly SurfaceTask[]): Promise<void> {
 
 /** The premises: every check passes (a refused surface would measure the short path), the floor's strings are equal. */
 function checkSetup(setup: SurfaceSetup): void {
-  if (setup.baseline.surface.length !== TOOL_COUNT) throw new Error(`surface bench: ${setup.baseline.surface.length} tools admitted, expected ${TOOL_COUNT}`);
+  if (setup.baseline.surface.length !== TOOL_COUNT)
+    throw new Error(`surface bench: ${setup.baseline.surface.length} tools admitted, expected ${TOOL_COUNT}`);
   for (const tools of [setup.working, setup.reserialised]) {
     const mismatch = compareSurface(setup.baseline.surface, tools, 'early');
     if (mismatch !== undefined) throw new Error(`surface bench: unexpected mismatch ${JSON.stringify(mismatch)}`);
   }
   for (const tools of [setup.issued, setup.issuedInNewArray, setup.issuedOneReplaced]) {
     const mismatch = compareSurface(setup.baseline.surface, tools, 'early', setup.issued);
-    if (mismatch !== undefined) throw new Error(`surface bench: unexpected mismatch (frozen mode) ${JSON.stringify(mismatch)}`);
+    if (mismatch !== undefined)
+      throw new Error(`surface bench: unexpected mismatch (frozen mode) ${JSON.stringify(mismatch)}`);
   }
   // Tracked mode: each case took the path it is named for, and only the reversal is refused.
-  const paths: Record<TrackedCase, string> = { untouched: 'untouched', oneDescription: 'tools [500]', oneSchemaMember: 'tools [500]', newArray: 'replaced', reversed: 'array', reversedTwice: 'array' };
-  for (const [which, { tools, tracker }] of Object.entries(setup.tracked) as [TrackedCase, SurfaceSetup['tracked'][TrackedCase]][]) {
-    const path = tools !== tracker.tools ? 'replaced' : tracker.untouched ? 'untouched' : tracker.arrayIntact ? `tools [${tracker.dirtyPositions().join(',')}]` : 'array';
-    if (path !== paths[which]) throw new Error(`surface bench: tracked case ${which} took path ${path}, expected ${paths[which]}`);
+  const paths: Record<TrackedCase, string> = {
+    untouched: 'untouched',
+    oneDescription: 'tools [500]',
+    oneSchemaMember: 'tools [500]',
+    newArray: 'replaced',
+    reversed: 'array',
+    reversedTwice: 'array',
+  };
+  for (const [which, { tools, tracker }] of Object.entries(setup.tracked) as [
+    TrackedCase,
+    SurfaceSetup['tracked'][TrackedCase],
+  ][]) {
+    const path =
+      tools !== tracker.tools
+        ? 'replaced'
+        : tracker.untouched
+          ? 'untouched'
+          : tracker.arrayIntact
+            ? `tools [${tracker.dirtyPositions().join(',')}]`
+            : 'array';
+    if (path !== paths[which])
+      throw new Error(`surface bench: tracked case ${which} took path ${path}, expected ${paths[which]}`);
     const mismatch = compareSurface(setup.baseline.surface, tools, 'final', tracker);
-    if ((which === 'reversed') !== (mismatch?.field === 'order' && mismatch.index === 0)) throw new Error(`surface bench: tracked case ${which}: unexpected result ${JSON.stringify(mismatch)}`);
-    if (which !== 'reversed' && mismatch !== undefined) throw new Error(`surface bench: tracked case ${which}: unexpected mismatch ${JSON.stringify(mismatch)}`);
+    if ((which === 'reversed') !== (mismatch?.field === 'order' && mismatch.index === 0))
+      throw new Error(`surface bench: tracked case ${which}: unexpected result ${JSON.stringify(mismatch)}`);
+    if (which !== 'reversed' && mismatch !== undefined)
+      throw new Error(`surface bench: tracked case ${which}: unexpected mismatch ${JSON.stringify(mismatch)}`);
   }
-  if (setup.text !== setup.equalText) throw new Error('surface bench: the floor\'s two strings differ');
+  if (setup.text !== setup.equalText) throw new Error("surface bench: the floor's two strings differ");
 }
 
 async function startSurface(): Promise<SurfaceSetup> {
   const tools = benchTools(TOOL_COUNT).map((tool) => tool.descriptor);
   const generation = generationOf(tools);
-  const facts = factsOf(generation, tools.map((tool) => String(tool.name)));
+  const facts = factsOf(
+    generation,
+    tools.map((tool) => String(tool.name)),
+  );
   const baseline = projectBaseline(facts);
   const working = copyJson(baseline.surface) as SurfaceTool[];
   const reserialised = JSON.parse(JSON.stringify(baseline.surface)) as SurfaceTool[];
   const frozenStage = new ToolSurfaceStage({ hookTools: 'frozen' });
   const ledger = new InMemoryRequestLedger();
-  const prepared = await frozenStage.prepare({ owner: { ledger, reservation: ledger.reserve({ requestId: 'issued', session: 's1' }) }, facts, context: null });
-  if (!prepared.ok || prepared.preparation.issuedTools === undefined) throw new Error('surface bench: the frozen stage issued no copy');
+  const prepared = await frozenStage.prepare({
+    owner: { ledger, reservation: ledger.reserve({ requestId: 'issued', session: 's1' }) },
+    facts,
+    context: null,
+  });
+  if (!prepared.ok || prepared.preparation.issuedTools === undefined)
+    throw new Error('surface bench: the frozen stage issued no copy');
   const issued = prepared.preparation.issuedTools;
   const issuedOneReplaced = issued.map((tool, index) => (index === 500 ? copyJson(tool) : tool));
   const tracked = {} as SurfaceSetup['tracked'];
   const trackedStage = new ToolSurfaceStage();
   for (const [which, edit] of Object.entries(TRACKED_EDITS) as [TrackedCase, (request: ModelRequest) => void][]) {
     const trackedLedger = new InMemoryRequestLedger();
-    const result = await trackedStage.prepare({ owner: { ledger: trackedLedger, reservation: trackedLedger.reserve({ requestId: `tracked-${which}`, session: 's1' }) }, facts, context: null });
+    const result = await trackedStage.prepare({
+      owner: {
+        ledger: trackedLedger,
+        reservation: trackedLedger.reserve({ requestId: `tracked-${which}`, session: 's1' }),
+      },
+      facts,
+      context: null,
+    });
     const tracker = result.ok ? trackerOf(result.preparation) : undefined;
-    if (!result.ok || tracker === undefined) throw new Error(`surface bench: tracked case ${which} was refused or issued no tracker`);
+    if (!result.ok || tracker === undefined)
+      throw new Error(`surface bench: tracked case ${which} was refused or issued no tracker`);
     edit(result.request);
     tracked[which] = { tools: result.request.tools, tracker };
   }
   const pair = await scriptedPair(() => ({ tools: [] }), { onCall: () => ({ result: OK_RESULT }) });
   return {
-    facts, baseline, working, reversed: (copyJson(baseline.surface) as SurfaceTool[]).reverse(), reserialised, issued, issuedInNewArray: [...issued], issuedOneReplaced,
-    text: JSON.stringify(baseline.surface), equalText: JSON.stringify(reserialised),
-    tracked, pair, stage: new ToolSurfaceStage({ hookTools: 'mutable' }), trackedStage, frozenStage,
+    facts,
+    baseline,
+    working,
+    reversed: (copyJson(baseline.surface) as SurfaceTool[]).reverse(),
+    reserialised,
+    issued,
+    issuedInNewArray: [...issued],
+    issuedOneReplaced,
+    text: JSON.stringify(baseline.surface),
+    equalText: JSON.stringify(reserialised),
+    tracked,
+    pair,
+    stage: new ToolSurfaceStage({ hookTools: 'mutable' }),
+    trackedStage,
+    frozenStage,
   };
 }
 

@@ -26,8 +26,13 @@ const cpu = process.cpuUsage(cpu0);
 let bestMs = Number.POSITIVE_INFINITY;
 for (let pass = 0; pass < 40; pass += 1) {
   const started = performance.now();
-  for (const event of events) if (eventProblem(event) !== null) throw new Error(`the reference core broke the contract: ${eventProblem(event)}`);
+  for (const event of events)
+    if (eventProblem(event) !== null) throw new Error(`the reference core broke the contract: ${eventProblem(event)}`);
   if (pass >= 10) bestMs = Math.min(bestMs, performance.now() - started);
 }
-console.log(`rounds 0..${ROUNDS - 1} of seed 1, reference core: ${(events.length / ROUNDS).toFixed(0)} core events a round, a round costs ${((cpu.user + cpu.system) / 1000 / ROUNDS).toFixed(1)} ms CPU`);
-console.log(`contract check: ${(bestMs / ROUNDS).toFixed(3)} ms a round, ${((bestMs * 1000) / events.length).toFixed(2)} µs an event (best of 30 passes; load average ${loadAverage()})`);
+console.log(
+  `rounds 0..${ROUNDS - 1} of seed 1, reference core: ${(events.length / ROUNDS).toFixed(0)} core events a round, a round costs ${((cpu.user + cpu.system) / 1000 / ROUNDS).toFixed(1)} ms CPU`,
+);
+console.log(
+  `contract check: ${(bestMs / ROUNDS).toFixed(3)} ms a round, ${((bestMs * 1000) / events.length).toFixed(2)} µs an event (best of 30 passes; load average ${loadAverage()})`,
+);

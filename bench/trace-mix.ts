@@ -25,8 +25,11 @@ for (let round = 0; round < rounds; round += 1) {
   }
 }
 const perRound = (count: number): string => (count / rounds).toFixed(1).padStart(8);
-const share = ([before, after]: [number, number]): string => `${((100 * after) / Math.max(1, before + after)).toFixed(0).padStart(4)}%`;
-console.log(`${rounds} rounds, scenario ${process.argv[3] ?? 'default'}; the quiet tail is ${tEndMs - tHealMs} ms of each round`);
+const share = ([before, after]: [number, number]): string =>
+  `${((100 * after) / Math.max(1, before + after)).toFixed(0).padStart(4)}%`;
+console.log(
+  `${rounds} rounds, scenario ${process.argv[3] ?? 'default'}; the quiet tail is ${tEndMs - tHealMs} ms of each round`,
+);
 console.log(`${'event'.padEnd(24)}${'before'.padStart(8)}${'tail'.padStart(8)}  tail share`);
 const all: [number, number] = [0, 0];
 for (const [type, split] of [...counts].sort((a, b) => b[1][0] + b[1][1] - a[1][0] - a[1][1])) {

@@ -39,7 +39,7 @@ function treeRss(root: number): number[] {
   }
   const inTree = new Set<number>([root]);
   // Parents are listed before children only by chance: repeat until no process joins.
-  for (let grew = true; grew;) {
+  for (let grew = true; grew; ) {
     grew = false;
     for (const [pid, { parent }] of info) {
       if (!inTree.has(pid) && inTree.has(parent)) {
@@ -74,7 +74,10 @@ const sample = (): void => {
   if (child.pid === undefined) return;
   const sizes = treeRss(child.pid);
   samples += 1;
-  peakSumKb = Math.max(peakSumKb, sizes.reduce((sum, kb) => sum + kb, 0));
+  peakSumKb = Math.max(
+    peakSumKb,
+    sizes.reduce((sum, kb) => sum + kb, 0),
+  );
   peakOneKb = Math.max(peakOneKb, ...sizes, 0);
   mostProcesses = Math.max(mostProcesses, sizes.length);
 };
@@ -86,6 +89,8 @@ child.on('error', (error) => {
 child.on('exit', (code, signal) => {
   clearInterval(timer);
   const mib = (kb: number): string => (kb / 1024).toFixed(1);
-  process.stderr.write(`tree-rss: peak ${mib(peakSumKb)} MiB (${peakSumKb} KB) over the process tree, largest process ${mib(peakOneKb)} MiB, up to ${mostProcesses} processes, ${samples} samples every ${everyMs} ms\n`);
+  process.stderr.write(
+    `tree-rss: peak ${mib(peakSumKb)} MiB (${peakSumKb} KB) over the process tree, largest process ${mib(peakOneKb)} MiB, up to ${mostProcesses} processes, ${samples} samples every ${everyMs} ms\n`,
+  );
   process.exit(code ?? 128 + (signal === null ? 0 : constants.signals[signal]));
 });

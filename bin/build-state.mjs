@@ -18,7 +18,9 @@ export const BUILD_STATE_SCHEMA = 'catsim.build-state.v1';
 
 /** SHA-256 (hex) of the file at `path` relative to `root` (the package root). @throws ENOENT when it is missing. */
 export function fileDigest(path, root = PACKAGE_ROOT) {
-  return createHash('sha256').update(readFileSync(join(root, path))).digest('hex');
+  return createHash('sha256')
+    .update(readFileSync(join(root, path)))
+    .digest('hex');
 }
 
 /**

@@ -20,7 +20,10 @@ if (main === undefined && from === 'dist') {
   process.exit(3);
 }
 if (main === undefined) {
-  if (from === '') process.stderr.write(`catsim: running the TypeScript sources through tsx (slower start): ${built.why}; npm run build compiles them\n`);
+  if (from === '')
+    process.stderr.write(
+      `catsim: running the TypeScript sources through tsx (slower start): ${built.why}; npm run build compiles them\n`,
+    );
   const { register } = await import('tsx/esm/api');
   register();
   ({ main } = await import('../cli/main.ts'));

@@ -22,21 +22,32 @@ export function loadBaseline(path: string): Map<string, CaseOutcome> {
   try {
     value = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    throw new BaselineError(`--baseline ${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : `not JSON (${(error as Error).message})`}`);
+    throw new BaselineError(
+      `--baseline ${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : `not JSON (${(error as Error).message})`}`,
+    );
   }
   const expected = (value as { expected?: unknown } | null)?.expected;
-  if (typeof expected !== 'object' || expected === null || Array.isArray(expected)) throw new BaselineError(`--baseline ${path}: needs {"expected": {"CASE@TRANSPORT": "OUTCOME"}}`);
+  if (typeof expected !== 'object' || expected === null || Array.isArray(expected))
+    throw new BaselineError(`--baseline ${path}: needs {"expected": {"CASE@TRANSPORT": "OUTCOME"}}`);
   const entries = new Map<string, CaseOutcome>();
   for (const [key, outcome] of Object.entries(expected)) {
-    if (!/^[A-Za-z0-9_.-]+@(http|stdio)$/.test(key)) throw new BaselineError(`--baseline ${path}: entry ${JSON.stringify(key)} is not CASE@http or CASE@stdio`);
-    if (!FAILING.includes(outcome as CaseOutcome)) throw new BaselineError(`--baseline ${path}: entry ${key} expects ${JSON.stringify(outcome)}, not one of ${FAILING.join(', ')}`);
+    if (!/^[A-Za-z0-9_.-]+@(http|stdio)$/.test(key))
+      throw new BaselineError(`--baseline ${path}: entry ${JSON.stringify(key)} is not CASE@http or CASE@stdio`);
+    if (!FAILING.includes(outcome as CaseOutcome))
+      throw new BaselineError(
+        `--baseline ${path}: entry ${key} expects ${JSON.stringify(outcome)}, not one of ${FAILING.join(', ')}`,
+      );
     entries.set(key, outcome as CaseOutcome);
   }
   return entries;
 }
 
 /** How one run stands against the baseline: `expected` (its entry holds), `stale` / `changed` (its entry fails the run), or `none` (no entry). */
-export function baselineStanding(stem: string, outcome: CaseOutcome, baseline: ReadonlyMap<string, CaseOutcome>): 'expected' | 'stale' | 'changed' | 'none' {
+export function baselineStanding(
+  stem: string,
+  outcome: CaseOutcome,
+  baseline: ReadonlyMap<string, CaseOutcome>,
+): 'expected' | 'stale' | 'changed' | 'none' {
   const entry = baseline.get(stem);
   if (entry === undefined) return 'none';
   if (entry === outcome) return 'expected';

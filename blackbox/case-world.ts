@@ -23,7 +23,15 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { LEASE_KEY, SimCatalogServer } from '../sim/server/catalog-server.ts';
 import { decodeCursor, encodeCursor } from '../sim/server/cursor.ts';
-import { sortRules, type ChangeRule, type CursorRule, type PageRequest, type PageRule, type ServedPage, type ServerControl } from '../sim/server/rules.ts';
+import {
+  sortRules,
+  type ChangeRule,
+  type CursorRule,
+  type PageRequest,
+  type PageRule,
+  type ServedPage,
+  type ServerControl,
+} from '../sim/server/rules.ts';
 import { createRng } from '../sim/random.ts';
 import type { RevisionStep, ServerPlan, ToolDescriptor } from '../sim/plan/types.ts';
 import { worldDescriptorDigest } from '../sim/trace/digests.ts';
@@ -85,13 +93,27 @@ export class CaseWorld {
   #leases = 0;
   #expire: (server: string) => void = () => undefined;
 
-  constructor(readonly spec: BlackBoxCase, readonly agent: string) {
+  constructor(
+    readonly spec: BlackBoxCase,
+    readonly agent: string,
+  ) {
     this.recorder = new TraceRecorder(() => this.#arrivals);
     this.#leaseKey = createHash('sha256').update(`lease|${spec.seed}`).digest('hex');
     for (const server of spec.servers) this.#servers.set(server.name, this.#host(server));
     for (const server of spec.servers) {
-      this.#entries.set(server.name, { name: server.name, server: server.name, audience: server.audience, token: this.#token(server.name) });
-      if (server.twin !== undefined) this.#entries.set(server.twin.name, { name: server.twin.name, server: server.name, audience: server.twin.audience, token: this.#token(server.twin.name) });
+      this.#entries.set(server.name, {
+        name: server.name,
+        server: server.name,
+        audience: server.audience,
+        token: this.#token(server.name),
+      });
+      if (server.twin !== undefined)
+        this.#entries.set(server.twin.name, {
+          name: server.twin.name,
+          server: server.name,
+          audience: server.twin.audience,
+          token: this.#token(server.twin.name),
+        });
     }
   }
 
@@ -107,13 +129,18 @@ export class CaseWorld {
 
   /** The audience `token` proves on `server`, or null when it is no credential of that server. */
   audienceFor(server: string, token: string | undefined): string | null {
-    return [...this.#entries.values()].find((entry) => entry.server === server && entry.token === token)?.audience ?? null;
+    return (
+      [...this.#entries.values()].find((entry) => entry.server === server && entry.token === token)?.audience ?? null
+    );
   }
 
   /** Whether the entry has had a session opened (`session_opened` of its server and audience). */
   entryOpened(name: string): boolean {
     const entry = this.#entries.get(name);
-    return this.recorder.events.some((event) => event.type === 'session_opened' && event.server === entry?.server && event.audience === entry?.audience);
+    return this.recorder.events.some(
+      (event) =>
+        event.type === 'session_opened' && event.server === entry?.server && event.audience === entry?.audience,
+    );
   }
 
   /** Serves one host session of `server` for `audience` on `transport`; `delivered` says whether a notification sent now reaches the host. */
@@ -137,7 +164,9 @@ export class CaseWorld {
 
   /** How many world events of `type` the record holds for `server`. */
   count(type: TraceEvent['type'], server: string): number {
-    return this.recorder.events.filter((event) => event.type === type && (event as { server?: string }).server === server).length;
+    return this.recorder.events.filter(
+      (event) => event.type === type && (event as { server?: string }).server === server,
+    ).length;
   }
 
   /** Whether the case has an entry (a server or a twin) of this name. */
@@ -152,7 +181,15 @@ export class CaseWorld {
     if (entry === undefined || hosted === undefined) return;
     const digests = names.map((tool) => this.#digestOfName(hosted, tool, entry.audience));
     const snapshotDigest = createHash('sha256').update(JSON.stringify(digests)).digest('hex');
-    this.recorder.world('disclosure', { session: `${this.agent}/${this.spec.name}`, server: entry.server, audience: entry.audience, key: `${hosted.identity}|${entry.audience}`, generation, snapshotDigest, tools: digests });
+    this.recorder.world('disclosure', {
+      session: `${this.agent}/${this.spec.name}`,
+      server: entry.server,
+      audience: entry.audience,
+      key: `${hosted.identity}|${entry.audience}`,
+      generation,
+      snapshotDigest,
+      tools: digests,
+    });
   }
 
   /** Ends the record and returns the trace: header and events (world events only). */
@@ -164,18 +201,57 @@ export class CaseWorld {
   /** The trace header: the case as scenario, the agent as core, the planned triggers as faults. */
   header(): TraceHeader {
     return {
-      type: 'header', schema: TRACE_SCHEMA, seed: this.spec.seed, round: 0, scenario: `blackbox:${this.spec.name}`, core: `host:${this.agent}`,
-      bounds: { pageCountMax: this.spec.pageCountMax, byteCountMax: 0, scanTimeoutMs: 0, latencyMsMax: 0, tHealMs: 0, tEndMs: 0, generationTtlMs: 0, retryBackoffMsMax: 0 },
-      faults: this.spec.triggers.map((t) => `trigger:${t.server}:${t.call === undefined ? `walk${t.walk}:page${t.page}` : `call${t.call}`}:${t.do}`),
+      type: 'header',
+      schema: TRACE_SCHEMA,
+      seed: this.spec.seed,
+      round: 0,
+      scenario: `blackbox:${this.spec.name}`,
+      core: `host:${this.agent}`,
+      bounds: {
+        pageCountMax: this.spec.pageCountMax,
+        byteCountMax: 0,
+        scanTimeoutMs: 0,
+        latencyMsMax: 0,
+        tHealMs: 0,
+        tEndMs: 0,
+        generationTtlMs: 0,
+        retryBackoffMsMax: 0,
+      },
+      faults: this.spec.triggers.map(
+        (t) => `trigger:${t.server}:${t.call === undefined ? `walk${t.walk}:page${t.page}` : `call${t.call}`}:${t.do}`,
+      ),
     } as TraceHeader;
   }
 
   #host(spec: CaseServer): HostedServer {
     const identity = createHash('sha256').update(`identity|${this.spec.seed}|${spec.name}`).digest('hex');
-    const hosted = { spec, clock: new WireClock(), identity, walks: 0, pagesInWalk: 0, pagesTotal: 0, callsAnswered: 0, silentNext: false, control: null } as HostedServer;
+    const hosted = {
+      spec,
+      clock: new WireClock(),
+      identity,
+      walks: 0,
+      pagesInWalk: 0,
+      pagesTotal: 0,
+      callsAnswered: 0,
+      silentNext: false,
+      control: null,
+    } as HostedServer;
     const plan = this.#plan(spec, identity);
-    const rules = sortRules([this.#pageRule(hosted), this.#cursorRule(hosted), this.#changeRule(hosted), { afterPage: (_served: unknown, control: ServerControl) => { hosted.control = control; } }]);
-    (hosted as { sim: SimCatalogServer }).sim = new SimCatalogServer(plan, hosted.clock, this.recorder, { pageRng: createRng(`${this.spec.seed}/${spec.name}/unused`), rules, leaseKey: this.#leaseKey });
+    const rules = sortRules([
+      this.#pageRule(hosted),
+      this.#cursorRule(hosted),
+      this.#changeRule(hosted),
+      {
+        afterPage: (_served: unknown, control: ServerControl) => {
+          hosted.control = control;
+        },
+      },
+    ]);
+    (hosted as { sim: SimCatalogServer }).sim = new SimCatalogServer(plan, hosted.clock, this.recorder, {
+      pageRng: createRng(`${this.spec.seed}/${spec.name}/unused`),
+      rules,
+      leaseKey: this.#leaseKey,
+    });
     return hosted;
   }
 
@@ -187,14 +263,31 @@ export class CaseWorld {
   #plan(spec: CaseServer, identity: string): ServerPlan {
     const audiences = spec.twin === undefined ? [spec.audience] : [spec.audience, spec.twin.audience];
     const history: RevisionStep[] = spec.revisions.map((names, index) => ({
-      atMs: index, revision: index + 1, cause: index === 0 ? 'base' : 'trigger',
-      views: Object.fromEntries(audiences.map((audience) => [audience, names.map((name) => this.#descriptor(spec, name, audience))])),
+      atMs: index,
+      revision: index + 1,
+      cause: index === 0 ? 'base' : 'trigger',
+      views: Object.fromEntries(
+        audiences.map((audience) => [audience, names.map((name) => this.#descriptor(spec, name, audience))]),
+      ),
     }));
     return {
-      id: spec.name, identity, versioned: true, audiences, history, pageSizeMin: spec.pageSize[0], pageSizeMax: spec.pageSize[1],
-      cursorTrait: null, restartsAtMs: [], notifications: { declared: true, sendOnChange: true, afterPage2: false, lateByMs: 0, copies: 1 },
-      latencyMsMin: 0, latencyMsMax: 0, rotations: [], planted: [], linkFaults: { reorder: false, notificationLossFraction: 0, disconnectsAtMs: {} },
-      equivocates: false, overLimitCatalog: null,
+      id: spec.name,
+      identity,
+      versioned: true,
+      audiences,
+      history,
+      pageSizeMin: spec.pageSize[0],
+      pageSizeMax: spec.pageSize[1],
+      cursorTrait: null,
+      restartsAtMs: [],
+      notifications: { declared: true, sendOnChange: true, afterPage2: false, lateByMs: 0, copies: 1 },
+      latencyMsMin: 0,
+      latencyMsMax: 0,
+      rotations: [],
+      planted: [],
+      linkFaults: { reorder: false, notificationLossFraction: 0, disconnectsAtMs: {} },
+      equivocates: false,
+      overLimitCatalog: null,
     };
   }
 
@@ -202,13 +295,20 @@ export class CaseWorld {
   #descriptor(spec: CaseServer, name: string, audience: string): ToolDescriptor {
     const twin = audience === spec.audience ? '' : `|${audience}`;
     const tag = createHash('sha256').update(`${this.spec.seed}|${spec.name}|${name}${twin}`).digest('hex').slice(0, 8);
-    return { name, description: `${name}${twin === '' ? '' : ` for ${audience}`} (${tag})`, inputSchema: { type: 'object', properties: { text: { type: 'string' } } } };
+    return {
+      name,
+      description: `${name}${twin === '' ? '' : ` for ${audience}`} (${tag})`,
+      inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
+    };
   }
 
   /** The page size at (revision, offset): a function of the request, never of timing. */
   #pageSize(spec: CaseServer, revision: number, offset: number): number {
     const [min, max] = spec.pageSize;
-    const draw = createHash('sha256').update(`${this.spec.seed}|${spec.name}|${revision}|${offset}`).digest().readUInt32BE(0);
+    const draw = createHash('sha256')
+      .update(`${this.spec.seed}|${spec.name}|${revision}|${offset}`)
+      .digest()
+      .readUInt32BE(0);
     return min + (draw % (max - min + 1));
   }
 
@@ -217,14 +317,20 @@ export class CaseWorld {
     return {
       onPage: (request: PageRequest): ServedPage => {
         hosted.pagesTotal += 1;
-        if (hosted.pagesTotal > FLOOD_PAGES_MAX) throw Object.assign(new Error('catsim: too many tools/list requests in this case'), { code: -32603 });
+        if (hosted.pagesTotal > FLOOD_PAGES_MAX)
+          throw Object.assign(new Error('catsim: too many tools/list requests in this case'), { code: -32603 });
         const view = hosted.sim.currentViews()[request.audience] ?? [];
         const start = request.position.offset;
         const size = this.#pageSize(hosted.spec, request.revision, start);
         const more = start + size < view.length || hosted.spec.cursor === 'endless';
         const next = more ? this.#nextCursor(hosted.spec, request, start + size) : undefined;
         this.#countPage(hosted, request.cursor === undefined);
-        return { tools: view.slice(start, start + size), nextCursor: next, reported: request.revision, nextOffset: start + size };
+        return {
+          tools: view.slice(start, start + size),
+          nextCursor: next,
+          reported: request.revision,
+          nextOffset: start + size,
+        };
       },
     };
   }
@@ -233,7 +339,8 @@ export class CaseWorld {
     const honest = encodeCursor({ boot: request.boot, offset, empty: false });
     if (spec.cursor === 'empty-string' && request.position.offset === 0) return '';
     if (spec.cursor === 'repeat' && request.cursor !== undefined) return request.cursor;
-    if (spec.cursor === 'cycle' && request.position.offset > 0) return encodeCursor({ boot: request.boot, offset: 0, empty: false });
+    if (spec.cursor === 'cycle' && request.position.offset > 0)
+      return encodeCursor({ boot: request.boot, offset: 0, empty: false });
     return honest;
   }
 
@@ -241,7 +348,8 @@ export class CaseWorld {
   #cursorRule(hosted: HostedServer): CursorRule {
     return {
       onCursor: (cursor, position, boot) => {
-        if (cursor !== '' || hosted.spec.cursor !== 'empty-string') return position ?? (cursor === undefined ? undefined : decodeCursor(cursor));
+        if (cursor !== '' || hosted.spec.cursor !== 'empty-string')
+          return position ?? (cursor === undefined ? undefined : decodeCursor(cursor));
         return { boot, offset: this.#pageSize(hosted.spec, hosted.clock.now() + 1, 0), empty: false };
       },
     };
@@ -265,7 +373,9 @@ export class CaseWorld {
       hosted.pagesInWalk = 0;
     }
     hosted.pagesInWalk += 1;
-    const trigger = this.spec.triggers.find((t) => t.server === hosted.spec.name && t.walk === hosted.walks && t.page === hosted.pagesInWalk);
+    const trigger = this.spec.triggers.find(
+      (t) => t.server === hosted.spec.name && t.walk === hosted.walks && t.page === hosted.pagesInWalk,
+    );
     if (trigger !== undefined) setImmediate(() => this.#fire(hosted, trigger));
   }
 
@@ -279,7 +389,9 @@ export class CaseWorld {
   #fire(hosted: HostedServer, trigger: CaseTrigger): void {
     if (trigger.do === 'restart') return hosted.control?.restart();
     if (trigger.do === 'expire-session') {
-      for (const entry of this.#entries.values()) if (entry.server === hosted.spec.name) this.recorder.world('disconnected', { server: entry.server, audience: entry.audience });
+      for (const entry of this.#entries.values())
+        if (entry.server === hosted.spec.name)
+          this.recorder.world('disconnected', { server: entry.server, audience: entry.audience });
       return this.#expire(hosted.spec.name);
     }
     hosted.silentNext = trigger.do === 'silent-change';
@@ -307,7 +419,8 @@ export class CaseWorld {
         log('server->host', message);
         const notice = 'method' in message && message.method === 'notifications/tools/list_changed';
         const reaches = notice ? delivered() : false;
-        const answer = !('method' in message) && 'id' in message && message.id !== undefined && calls.delete(message.id);
+        const answer =
+          !('method' in message) && 'id' in message && message.id !== undefined && calls.delete(message.id);
         await inner.send(message, options);
         if (reaches) world.recorder.world('notification_delivered', { server: hosted.spec.name, audience });
         if (answer) world.#countCall(hosted);
@@ -321,7 +434,11 @@ export class CaseWorld {
       }
       if ('method' in message && 'id' in message && message.method === 'tools/call') {
         const params = (message.params ?? {}) as Record<string, unknown>;
-        world.recorder.world('call_sent', { server: hosted.spec.name, audience, tool: typeof params.name === 'string' ? params.name : '' });
+        world.recorder.world('call_sent', {
+          server: hosted.spec.name,
+          audience,
+          tool: typeof params.name === 'string' ? params.name : '',
+        });
         world.#stampLease(params);
         calls.add(message.id);
       }
@@ -336,8 +453,15 @@ export class CaseWorld {
   /** Puts a lease the server accepts into a call's `_meta` (a black-box host has none). */
   #stampLease(params: Record<string, unknown>): void {
     this.#leases += 1;
-    const fields = { leaseId: `blackbox-${this.#leases}`, tool: params.name, notAfter: Number.MAX_SAFE_INTEGER, policyEpoch: 0 };
-    const mac = createHmac('sha256', Buffer.from(this.#leaseKey, 'utf8')).update(canonicalize(fields) ?? '', 'utf8').digest('hex');
+    const fields = {
+      leaseId: `blackbox-${this.#leases}`,
+      tool: params.name,
+      notAfter: Number.MAX_SAFE_INTEGER,
+      policyEpoch: 0,
+    };
+    const mac = createHmac('sha256', Buffer.from(this.#leaseKey, 'utf8'))
+      .update(canonicalize(fields) ?? '', 'utf8')
+      .digest('hex');
     params._meta = { ...((params._meta ?? {}) as Record<string, unknown>), [LEASE_KEY]: { ...fields, mac } };
   }
 }

@@ -60,7 +60,13 @@ export interface StepPrecondition {
 
 /** One driver step (contract/driver: catsim.driver.v1). */
 export type CaseStep =
-  | { readonly kind: 'call'; readonly server: string; readonly tool: string; readonly arguments: Record<string, unknown>; readonly after?: StepPrecondition }
+  | {
+      readonly kind: 'call';
+      readonly server: string;
+      readonly tool: string;
+      readonly arguments: Record<string, unknown>;
+      readonly after?: StepPrecondition;
+    }
   | { readonly kind: 'disclose'; readonly after?: StepPrecondition }
   | { readonly kind: 'sleep'; readonly ms: number; readonly after?: StepPrecondition }
   | { readonly kind: 'end'; readonly after?: StepPrecondition };
@@ -101,10 +107,17 @@ export const CASES_DIR = packagePath(join('scenarios', 'cases'));
  * @throws CaseError when a file is not a valid case or no case matches.
  */
 export function loadCases(glob = '*', dir = CASES_DIR): BlackBoxCase[] {
-  if (!/^[A-Za-z0-9_.*?-]+$/.test(glob)) throw new CaseError(`--cases ${JSON.stringify(glob)}: a case glob uses letters, digits, '-', '_', '.', '*' and '?' only`);
+  if (!/^[A-Za-z0-9_.*?-]+$/.test(glob))
+    throw new CaseError(
+      `--cases ${JSON.stringify(glob)}: a case glob uses letters, digits, '-', '_', '.', '*' and '?' only`,
+    );
   const pattern = new RegExp(`^${glob.replace(/\./g, '\\.').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
-  const files = readdirSync(dir).filter((file) => file.endsWith('.json') && !file.endsWith('.schema.json')).sort();
-  const cases = files.map((file) => parseCase(readFileSync(join(dir, file), 'utf8'), basename(file, '.json'))).filter((c) => pattern.test(c.name));
+  const files = readdirSync(dir)
+    .filter((file) => file.endsWith('.json') && !file.endsWith('.schema.json'))
+    .sort();
+  const cases = files
+    .map((file) => parseCase(readFileSync(join(dir, file), 'utf8'), basename(file, '.json')))
+    .filter((c) => pattern.test(c.name));
   if (cases.length === 0) throw new CaseError(`--cases ${JSON.stringify(glob)} matches no case in ${dir}`);
   return cases;
 }
@@ -128,37 +141,59 @@ function caseProblem(value: unknown, stem: string): string | null {
   if (c.name !== stem) return `name ${JSON.stringify(c.name)} is not the file's name`;
   if (typeof c.seed !== 'string' || typeof c.description !== 'string') return 'seed and description must be strings';
   if (!Number.isSafeInteger(c.timeoutMs) || (c.timeoutMs as number) < 100) return 'timeoutMs must be an integer >= 100';
-  if (!Number.isSafeInteger(c.pageCountMax) || (c.pageCountMax as number) < 1) return 'pageCountMax must be an integer >= 1';
+  if (!Number.isSafeInteger(c.pageCountMax) || (c.pageCountMax as number) < 1)
+    return 'pageCountMax must be an integer >= 1';
   if (!Array.isArray(c.servers) || c.servers.length === 0) return 'servers must be a non-empty array';
   const names = new Set<string>();
   for (const server of c.servers as CaseServer[]) {
-    if (typeof server.name !== 'string' || !/^[a-z][a-z0-9-]*$/.test(server.name) || names.has(server.name)) return `server name ${JSON.stringify(server.name)} must be unique, lower case`;
+    if (typeof server.name !== 'string' || !/^[a-z][a-z0-9-]*$/.test(server.name) || names.has(server.name))
+      return `server name ${JSON.stringify(server.name)} must be unique, lower case`;
     names.add(server.name);
-    if (!Array.isArray(server.pageSize) || !(server.pageSize[0] >= 1 && server.pageSize[1] >= server.pageSize[0])) return `server ${server.name}: pageSize must be [min >= 1, max >= min]`;
-    if (!['honest', 'empty-string', 'repeat', 'cycle', 'endless'].includes(server.cursor)) return `server ${server.name}: unknown cursor ${JSON.stringify(server.cursor)}`;
-    if (!Array.isArray(server.revisions) || server.revisions.length === 0) return `server ${server.name}: revisions must be a non-empty array`;
+    if (!Array.isArray(server.pageSize) || !(server.pageSize[0] >= 1 && server.pageSize[1] >= server.pageSize[0]))
+      return `server ${server.name}: pageSize must be [min >= 1, max >= min]`;
+    if (!['honest', 'empty-string', 'repeat', 'cycle', 'endless'].includes(server.cursor))
+      return `server ${server.name}: unknown cursor ${JSON.stringify(server.cursor)}`;
+    if (!Array.isArray(server.revisions) || server.revisions.length === 0)
+      return `server ${server.name}: revisions must be a non-empty array`;
     if (server.twin !== undefined) {
-      if (typeof server.twin.name !== 'string' || !/^[a-z][a-z0-9-]*$/.test(server.twin.name) || names.has(server.twin.name)) return `server ${server.name}: twin name must be unique, lower case`;
-      if (typeof server.twin.audience !== 'string' || server.twin.audience === server.audience) return `server ${server.name}: the twin's audience must differ from the server's`;
+      if (
+        typeof server.twin.name !== 'string' ||
+        !/^[a-z][a-z0-9-]*$/.test(server.twin.name) ||
+        names.has(server.twin.name)
+      )
+        return `server ${server.name}: twin name must be unique, lower case`;
+      if (typeof server.twin.audience !== 'string' || server.twin.audience === server.audience)
+        return `server ${server.name}: the twin's audience must differ from the server's`;
       names.add(server.twin.name);
     }
   }
   if (!Array.isArray(c.triggers) || !Array.isArray(c.steps)) return 'triggers and steps must be arrays';
-  if (c.transports !== undefined && (!Array.isArray(c.transports) || c.transports.length === 0 || !c.transports.every((t) => t === 'http' || t === 'stdio'))) return 'transports must be a non-empty array of http and stdio';
+  if (
+    c.transports !== undefined &&
+    (!Array.isArray(c.transports) ||
+      c.transports.length === 0 ||
+      !c.transports.every((t) => t === 'http' || t === 'stdio'))
+  )
+    return 'transports must be a non-empty array of http and stdio';
   const servers = new Set((c.servers as CaseServer[]).map((server) => server.name));
   for (const trigger of c.triggers as CaseTrigger[]) {
     if (!servers.has(trigger.server)) return `trigger names unknown server ${JSON.stringify(trigger.server)}`;
-    if (!['change', 'silent-change', 'restart', 'expire-session'].includes(trigger.do)) return 'trigger do must be change, silent-change, restart or expire-session';
-    if (trigger.do === 'expire-session' && JSON.stringify(c.transports) !== '["http"]') return 'an expire-session trigger needs "transports": ["http"]';
-    const onPage = Number.isSafeInteger(trigger.walk) && Number.isSafeInteger(trigger.page) && trigger.call === undefined;
+    if (!['change', 'silent-change', 'restart', 'expire-session'].includes(trigger.do))
+      return 'trigger do must be change, silent-change, restart or expire-session';
+    if (trigger.do === 'expire-session' && JSON.stringify(c.transports) !== '["http"]')
+      return 'an expire-session trigger needs "transports": ["http"]';
+    const onPage =
+      Number.isSafeInteger(trigger.walk) && Number.isSafeInteger(trigger.page) && trigger.call === undefined;
     const onCall = Number.isSafeInteger(trigger.call) && trigger.walk === undefined && trigger.page === undefined;
     if (!onPage && !onCall) return 'a trigger names either walk and page, or call';
   }
   const steps = c.steps as CaseStep[];
   if (steps.at(-1)?.kind !== 'end') return 'the last step must be end';
   for (const step of steps) {
-    if (!['call', 'disclose', 'sleep', 'end'].includes(step.kind)) return `unknown step kind ${JSON.stringify(step.kind)}`;
-    if (step.kind === 'call' && !names.has(step.server)) return `call step names unknown server ${JSON.stringify(step.server)}`;
+    if (!['call', 'disclose', 'sleep', 'end'].includes(step.kind))
+      return `unknown step kind ${JSON.stringify(step.kind)}`;
+    if (step.kind === 'call' && !names.has(step.server))
+      return `call step names unknown server ${JSON.stringify(step.server)}`;
   }
   return null;
 }

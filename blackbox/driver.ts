@@ -30,7 +30,8 @@ export type DriverStep = { schema: typeof DRIVER_SCHEMA; seq: number } & (
   | { kind: 'call'; server: string; tool: string; arguments: Record<string, unknown> }
   | { kind: 'disclose' }
   | { kind: 'sleep'; ms: number }
-  | { kind: 'end' });
+  | { kind: 'end' }
+);
 
 /** What the adapter posts for a step. */
 export interface StepResult {
@@ -50,7 +51,10 @@ export class Driver {
   /** The last step whose settle wait is over (a poll that timed out and came back does not wait twice). */
   #settled = 0;
 
-  constructor(private readonly spec: BlackBoxCase, private readonly world: CaseWorld) {}
+  constructor(
+    private readonly spec: BlackBoxCase,
+    private readonly world: CaseWorld,
+  ) {}
 
   /** Whether the `end` step has been handed out. */
   get ended(): boolean {
@@ -63,8 +67,10 @@ export class Driver {
    */
   async step(seq: number, waitMs: number, signal: AbortSignal): Promise<DriverStep | null> {
     const step = this.spec.steps[seq - 1];
-    if (step === undefined || !Number.isSafeInteger(seq)) throw new RangeError(`no step ${seq}: the case has ${this.spec.steps.length}`);
-    if (this.results.length < seq - 1) throw new RangeError(`step ${seq} asked before the result of step ${this.results.length + 1}`);
+    if (step === undefined || !Number.isSafeInteger(seq))
+      throw new RangeError(`no step ${seq}: the case has ${this.spec.steps.length}`);
+    if (this.results.length < seq - 1)
+      throw new RangeError(`step ${seq} asked before the result of step ${this.results.length + 1}`);
     const deadline = Date.now() + waitMs;
     while (!this.#ready(step)) {
       if (Date.now() >= deadline || signal.aborted) return null;
@@ -81,19 +87,30 @@ export class Driver {
   /** Takes a posted result; returns a one-line problem, or null when accepted. */
   post(body: unknown): string | null {
     const result = body as StepResult;
-    if (typeof body !== 'object' || body === null || !Number.isSafeInteger(result.seq)) return 'a result needs an integer seq';
-    if (result.seq !== this.results.length + 1) return `result for step ${result.seq}, expected step ${this.results.length + 1}`;
-    if (!['ok', 'error', 'refused', 'unsupported'].includes(result.status)) return `status must be ok, error, refused or unsupported`;
+    if (typeof body !== 'object' || body === null || !Number.isSafeInteger(result.seq))
+      return 'a result needs an integer seq';
+    if (result.seq !== this.results.length + 1)
+      return `result for step ${result.seq}, expected step ${this.results.length + 1}`;
+    if (!['ok', 'error', 'refused', 'unsupported'].includes(result.status))
+      return `status must be ok, error, refused or unsupported`;
     const step = this.spec.steps[result.seq - 1];
     if (step?.kind === 'disclose' && result.status === 'ok') {
-      if (typeof result.tools !== 'object' || result.tools === null) return 'a disclose result needs tools: {server: [names]}';
+      if (typeof result.tools !== 'object' || result.tools === null)
+        return 'a disclose result needs tools: {server: [names]}';
       for (const [server, names] of Object.entries(result.tools)) {
-        if (!this.world.hasServer(server)) return `tools names ${JSON.stringify(server)}, which is not a server of this case`;
-        if (!Array.isArray(names) || !names.every((name) => typeof name === 'string')) return `tools.${server} must be an array of names`;
+        if (!this.world.hasServer(server))
+          return `tools names ${JSON.stringify(server)}, which is not a server of this case`;
+        if (!Array.isArray(names) || !names.every((name) => typeof name === 'string'))
+          return `tools.${server} must be an array of names`;
       }
       for (const [server, names] of Object.entries(result.tools)) this.world.disclose(server, names, result.seq);
     }
-    this.results.push({ seq: result.seq, status: result.status, ...(result.tools === undefined ? {} : { tools: result.tools }), ...(typeof result.detail === 'string' ? { detail: result.detail.slice(0, 200) } : {}) });
+    this.results.push({
+      seq: result.seq,
+      status: result.status,
+      ...(result.tools === undefined ? {} : { tools: result.tools }),
+      ...(typeof result.detail === 'string' ? { detail: result.detail.slice(0, 200) } : {}),
+    });
     return null;
   }
 
@@ -120,9 +137,13 @@ export class Driver {
 function wireStep(step: CaseStep, seq: number): DriverStep {
   const base = { schema: DRIVER_SCHEMA, seq } as const;
   switch (step.kind) {
-    case 'call': return { ...base, kind: 'call', server: step.server, tool: step.tool, arguments: step.arguments };
-    case 'disclose': return { ...base, kind: 'disclose' };
-    case 'sleep': return { ...base, kind: 'sleep', ms: step.ms };
-    case 'end': return { ...base, kind: 'end' };
+    case 'call':
+      return { ...base, kind: 'call', server: step.server, tool: step.tool, arguments: step.arguments };
+    case 'disclose':
+      return { ...base, kind: 'disclose' };
+    case 'sleep':
+      return { ...base, kind: 'sleep', ms: step.ms };
+    case 'end':
+      return { ...base, kind: 'end' };
   }
 }

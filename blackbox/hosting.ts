@@ -5,7 +5,12 @@
  * for the stdio shim (blackbox/stdio-shim.mjs), which relays a host's stdio JSON-RPC lines.
  * Only 127.0.0.1 is bound, and a connection from anywhere else is refused.
  */
-import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type Server as HttpServer,
+  type ServerResponse,
+} from 'node:http';
 import { createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -34,8 +39,13 @@ export class Hosting {
   readonly #polls = new AbortController();
   #sessions = 0;
 
-  private constructor(private readonly world: CaseWorld, private readonly driver: Driver) {
-    this.#http = createHttpServer((req, res) => void this.#route(req, res).catch(() => answer(res, 500, { error: 'catsim: internal error' })));
+  private constructor(
+    private readonly world: CaseWorld,
+    private readonly driver: Driver,
+  ) {
+    this.#http = createHttpServer(
+      (req, res) => void this.#route(req, res).catch(() => answer(res, 500, { error: 'catsim: internal error' })),
+    );
     this.#tcp = createTcpServer((socket) => this.#stdio(socket));
   }
 
@@ -50,7 +60,10 @@ export class Hosting {
 
   /** The ports bound. */
   ports(): HostingPorts {
-    return { http: (this.#http.address() as { port: number }).port, stdio: (this.#tcp.address() as { port: number }).port };
+    return {
+      http: (this.#http.address() as { port: number }).port,
+      stdio: (this.#tcp.address() as { port: number }).port,
+    };
   }
 
   /** Closes every session, socket and listener; resolves when both listeners are closed. */
@@ -59,7 +72,10 @@ export class Hosting {
     for (const transport of this.#transports.values()) await transport.close().catch(() => undefined);
     for (const socket of this.#sockets) socket.destroy();
     this.#http.closeAllConnections();
-    await Promise.all([new Promise((resolve) => this.#http.close(resolve)), new Promise((resolve) => this.#tcp.close(resolve))]);
+    await Promise.all([
+      new Promise((resolve) => this.#http.close(resolve)),
+      new Promise((resolve) => this.#tcp.close(resolve)),
+    ]);
   }
 
   /** Ends every HTTP session of `server`: its id is forgotten (404 from now on) and its transport closed. */
@@ -100,17 +116,31 @@ export class Hosting {
   async #mcp(server: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
     const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
     const audience = this.world.audienceFor(server, token);
-    if (audience === null) return answer(res, 401, { error: `catsim: server ${server} needs a bearer token of one of its entries` });
+    if (audience === null)
+      return answer(res, 401, { error: `catsim: server ${server} needs a bearer token of one of its entries` });
     const body = req.method === 'POST' ? await readJson(req) : undefined;
     const sessionId = req.headers['mcp-session-id'];
     const known = typeof sessionId === 'string' ? this.#transports.get(sessionId) : undefined;
     if (known !== undefined) return known.handleRequest(req, res, body);
     // Streamable HTTP: a session id the server does not know is 404 (the client must initialize anew).
-    if (typeof sessionId === 'string') return answer(res, 404, { jsonrpc: '2.0', error: { code: -32001, message: 'catsim: session not found' }, id: null });
-    if (req.method !== 'POST' || !isInitializeRequest(body)) return answer(res, 400, { jsonrpc: '2.0', error: { code: -32000, message: 'catsim: no valid session' }, id: null });
+    if (typeof sessionId === 'string')
+      return answer(res, 404, {
+        jsonrpc: '2.0',
+        error: { code: -32001, message: 'catsim: session not found' },
+        id: null,
+      });
+    if (req.method !== 'POST' || !isInitializeRequest(body))
+      return answer(res, 400, {
+        jsonrpc: '2.0',
+        error: { code: -32000, message: 'catsim: no valid session' },
+        id: null,
+      });
     this.#sessions += 1;
     const id = `${server}-${this.#sessions}`;
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => id, onsessioninitialized: (sid) => void this.#transports.set(sid, transport) });
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => id,
+      onsessioninitialized: (sid) => void this.#transports.set(sid, transport),
+    });
     await this.world.connect(server, audience, transport, () => hasStandaloneStream(transport));
     await transport.handleRequest(req, res, body);
   }
@@ -128,7 +158,10 @@ export class Hosting {
       if (newline < 0) return;
       socket.off('data', onHello);
       const hello = parseLine(buffered.slice(0, newline)) as { server?: string; token?: string } | undefined;
-      const audience = hello === undefined || typeof hello.server !== 'string' ? null : this.world.audienceFor(hello.server, hello.token);
+      const audience =
+        hello === undefined || typeof hello.server !== 'string'
+          ? null
+          : this.world.audienceFor(hello.server, hello.token);
       if (hello?.server === undefined || audience === null) return void socket.end('{"catsim":"unauthorized"}\n');
       const transport = new LineTransport(socket, buffered.slice(newline + 1));
       void this.world.connect(hello.server, audience, transport, () => !socket.destroyed && socket.writable);
@@ -147,7 +180,10 @@ class LineTransport implements Transport {
   onerror?: (error: Error) => void;
   #buffer: string;
 
-  constructor(private readonly socket: Socket, rest: string) {
+  constructor(
+    private readonly socket: Socket,
+    rest: string,
+  ) {
     this.#buffer = rest;
   }
 
@@ -159,7 +195,9 @@ class LineTransport implements Transport {
 
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.socket.destroyed) throw new Error('the shim connection is closed');
-    await new Promise<void>((resolve, reject) => this.socket.write(`${JSON.stringify(message)}\n`, (error) => (error ? reject(error) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      this.socket.write(`${JSON.stringify(message)}\n`, (error) => (error ? reject(error) : resolve())),
+    );
   }
 
   async close(): Promise<void> {
@@ -189,7 +227,8 @@ class LineTransport implements Transport {
  * as no public accessor exists (SDK 1.x).
  */
 function hasStandaloneStream(transport: StreamableHTTPServerTransport): boolean {
-  const inner = (transport as unknown as { _webStandardTransport?: { _streamMapping?: Map<string, unknown> } })._webStandardTransport;
+  const inner = (transport as unknown as { _webStandardTransport?: { _streamMapping?: Map<string, unknown> } })
+    ._webStandardTransport;
   return inner?._streamMapping?.has('_GET_stream') ?? false;
 }
 

@@ -20,13 +20,19 @@ export function foldRepeats(runs: readonly CaseRun[]): CaseRun {
   const line = firstDifference(texts[0] as string[], texts[differing] as string[]);
   const note = `the host's wire differed between run 1 and run ${differing + 1} (${line})`;
   const outcome: CaseOutcome = worst.outcome === 'OK' || worst.outcome === 'NON-STRICT' ? 'UNDECIDED' : worst.outcome;
-  return { ...worst, outcome, line: outcome === worst.outcome ? `${worst.line}; ${note}` : `${worst.case}: ${note}`, repeat };
+  return {
+    ...worst,
+    outcome,
+    line: outcome === worst.outcome ? `${worst.line}; ${note}` : `${worst.case}: ${note}`,
+    repeat,
+  };
 }
 
 /** Where two traces' lines first part: the event index and both event types. */
 function firstDifference(a: string[], b: string[]): string {
   const at = a.findIndex((line, index) => line !== b[index]);
   const index = at < 0 ? a.length : at;
-  const type = (line: string | undefined): string => (line === undefined || line === '' ? 'nothing' : String((JSON.parse(line) as { type?: string }).type));
+  const type = (line: string | undefined): string =>
+    line === undefined || line === '' ? 'nothing' : String((JSON.parse(line) as { type?: string }).type);
   return `first at seq ${index - 1}: ${type(a[index])} vs ${type(b[index])}`;
 }

@@ -39,11 +39,38 @@ export function writeReports(outDir: string, runs: readonly CaseRun[], rerun: (r
     const report = `${run.agent}/${stem}.json`;
     const trace = `${run.agent}/${stem}.trace.jsonl`;
     writeFileSync(join(outDir, trace), traceText(run.header, run.events));
-    writeFileSync(join(outDir, report), `${JSON.stringify({
-      schema: REPORT_SCHEMA, agent: run.agent, case: run.case, transport: run.transport, outcome: run.outcome, line: run.line,
-      hostFailure: run.hostFailure, violations: run.violations, steps: run.steps, repeat: run.repeat ?? null, rerun: rerun(run), trace, stderr: run.stderr, wireLog: run.wireLog,
-    }, null, 2)}\n`);
-    entries.push({ agent: run.agent, case: run.case, transport: run.transport, outcome: run.outcome, line: run.line, report, trace });
+    writeFileSync(
+      join(outDir, report),
+      `${JSON.stringify(
+        {
+          schema: REPORT_SCHEMA,
+          agent: run.agent,
+          case: run.case,
+          transport: run.transport,
+          outcome: run.outcome,
+          line: run.line,
+          hostFailure: run.hostFailure,
+          violations: run.violations,
+          steps: run.steps,
+          repeat: run.repeat ?? null,
+          rerun: rerun(run),
+          trace,
+          stderr: run.stderr,
+          wireLog: run.wireLog,
+        },
+        null,
+        2,
+      )}\n`,
+    );
+    entries.push({
+      agent: run.agent,
+      case: run.case,
+      transport: run.transport,
+      outcome: run.outcome,
+      line: run.line,
+      report,
+      trace,
+    });
   }
   writeFileSync(join(outDir, 'index.json'), `${JSON.stringify({ schema: REPORT_SCHEMA, runs: entries }, null, 2)}\n`);
   writeFileSync(join(outDir, 'summary.md'), summaryMarkdown(runs, rerun));
@@ -55,16 +82,21 @@ export function writeReports(outDir: string, runs: readonly CaseRun[], rerun: (r
 export function summaryMarkdown(runs: readonly CaseRun[], rerun: (run: CaseRun) => string): string {
   const agents = [...new Set(runs.map((run) => run.agent))];
   const rows = [...new Set(runs.map(runStem))];
-  const cell = (row: string, agent: string): string => runs.find((run) => run.agent === agent && runStem(run) === row)?.outcome ?? '';
+  const cell = (row: string, agent: string): string =>
+    runs.find((run) => run.agent === agent && runStem(run) === row)?.outcome ?? '';
   const lines = [
-    '# catsim host-test', '',
-    `| case | ${agents.join(' | ')} |`, `|---|${agents.map(() => '---').join('|')}|`,
-    ...rows.map((row) => `| ${row} | ${agents.map((agent) => cell(row, agent)).join(' | ')} |`), '',
+    '# catsim host-test',
+    '',
+    `| case | ${agents.join(' | ')} |`,
+    `|---|${agents.map(() => '---').join('|')}|`,
+    ...rows.map((row) => `| ${row} | ${agents.map((agent) => cell(row, agent)).join(' | ')} |`),
+    '',
   ];
   const bad = runs.filter((run) => run.outcome !== 'OK');
   if (bad.length > 0) {
     lines.push('## Not OK', '');
-    for (const run of bad) lines.push(`- **${run.agent} / ${runStem(run)}: ${run.outcome}**: ${run.line}`, `  re-run: \`${rerun(run)}\``);
+    for (const run of bad)
+      lines.push(`- **${run.agent} / ${runStem(run)}: ${run.outcome}**: ${run.line}`, `  re-run: \`${rerun(run)}\``);
     lines.push('');
   }
   return `${lines.join('\n')}\n`;
@@ -77,7 +109,9 @@ export function junitXml(runs: readonly CaseRun[]): string {
   for (const agent of agents) {
     const mine = runs.filter((run) => run.agent === agent);
     const failures = mine.filter((run) => isFailure(run.outcome)).length;
-    out.push(`  <testsuite name="${xml(agent)}" tests="${mine.length}" failures="${failures}" skipped="${mine.filter((run) => run.outcome === 'UNSUPPORTED').length}">`);
+    out.push(
+      `  <testsuite name="${xml(agent)}" tests="${mine.length}" failures="${failures}" skipped="${mine.filter((run) => run.outcome === 'UNSUPPORTED').length}">`,
+    );
     for (const run of mine) {
       out.push(`    <testcase classname="${xml(agent)}" name="${xml(runStem(run))}">`);
       if (isFailure(run.outcome)) out.push(`      <failure message="${xml(`${run.outcome}: ${run.line}`)}"/>`);

@@ -50,25 +50,64 @@ export interface CaseRun {
 }
 
 /** The entries of `CATSIM_SERVERS` for a hosting: a tenant twin has its server's URL (or shim target) and its own token. */
-export function serversEnv(world: CaseWorld, ports: { http: number; stdio: number }, transport: CaseTransport): unknown[] {
-  return world.entries().map((entry) => transport === 'http'
-    ? { name: entry.name, transport, url: `http://${LOOPBACK}:${ports.http}/mcp/${entry.server}`, credentials: { type: 'bearer', token: entry.token } }
-    : { name: entry.name, transport, command: process.execPath, args: [SHIM_PATH, `${LOOPBACK}:${ports.stdio}`, entry.server], env: { CATSIM_TOKEN: entry.token }, credentials: { type: 'bearer', token: entry.token } });
+export function serversEnv(
+  world: CaseWorld,
+  ports: { http: number; stdio: number },
+  transport: CaseTransport,
+): unknown[] {
+  return world.entries().map((entry) =>
+    transport === 'http'
+      ? {
+          name: entry.name,
+          transport,
+          url: `http://${LOOPBACK}:${ports.http}/mcp/${entry.server}`,
+          credentials: { type: 'bearer', token: entry.token },
+        }
+      : {
+          name: entry.name,
+          transport,
+          command: process.execPath,
+          args: [SHIM_PATH, `${LOOPBACK}:${ports.stdio}`, entry.server],
+          env: { CATSIM_TOKEN: entry.token },
+          credentials: { type: 'bearer', token: entry.token },
+        },
+  );
 }
 
 /** Runs `spec` once against `command` (program and arguments). Never throws for anything the host does. */
-export async function runCase(spec: BlackBoxCase, agent: string, transport: CaseTransport, command: readonly string[]): Promise<CaseRun> {
+export async function runCase(
+  spec: BlackBoxCase,
+  agent: string,
+  transport: CaseTransport,
+  command: readonly string[],
+): Promise<CaseRun> {
   const world = new CaseWorld(spec, agent);
   world.start();
   const driver = new Driver(spec, world);
   const hosting = await Hosting.start(world, driver);
   const ports = hosting.ports();
-  const env = { ...process.env, CATSIM_SERVERS: JSON.stringify(serversEnv(world, ports, transport)), CATSIM_DRIVER_URL: `http://${LOOPBACK}:${ports.http}/driver/v1`, CATSIM_CASE: spec.name };
+  const env = {
+    ...process.env,
+    CATSIM_SERVERS: JSON.stringify(serversEnv(world, ports, transport)),
+    CATSIM_DRIVER_URL: `http://${LOOPBACK}:${ports.http}/driver/v1`,
+    CATSIM_CASE: spec.name,
+  };
   const exit = await spawnHost(command, env, spec.timeoutMs);
   await hosting.close();
   const blocked = exit.timedOut ? driver.blockedOn() : null;
-  const stalled = blocked === null ? null : `the host did not finish within ${spec.timeoutMs} ms: ${blocked}, so the case could not go on (its process group was killed)`;
-  return finishCase(spec, world, driver, transport, stalled === null ? failureOf(exit, world, driver, spec) : null, exit.stderr, stalled);
+  const stalled =
+    blocked === null
+      ? null
+      : `the host did not finish within ${spec.timeoutMs} ms: ${blocked}, so the case could not go on (its process group was killed)`;
+  return finishCase(
+    spec,
+    world,
+    driver,
+    transport,
+    stalled === null ? failureOf(exit, world, driver, spec) : null,
+    exit.stderr,
+    stalled,
+  );
 }
 
 /**
@@ -76,16 +115,52 @@ export async function runCase(spec: BlackBoxCase, agent: string, transport: Case
  * that `stalled` (a step's precondition never held) is UNDECIDED unless the wire already failed;
  * the oracle decides the rest.
  */
-export function finishCase(spec: BlackBoxCase, world: CaseWorld, driver: Driver, transport: CaseTransport, hostFailure: string | null, stderr: string, stalled: string | null = null): CaseRun {
+export function finishCase(
+  spec: BlackBoxCase,
+  world: CaseWorld,
+  driver: Driver,
+  transport: CaseTransport,
+  hostFailure: string | null,
+  stderr: string,
+  stalled: string | null = null,
+): CaseRun {
   const { header, events } = world.finish(hostFailure === null && stalled === null ? 'settled' : 'undecided');
   const verdict = judgeHostWire({ header, events });
   const unsupported = driver.results.find((result) => result.status === 'unsupported');
-  const outcome: CaseOutcome = hostFailure !== null ? 'HOST_FAILED' : verdict.outcome === 'FAILED' ? 'FAILED' : stalled !== null ? 'UNDECIDED' : unsupported !== undefined ? 'UNSUPPORTED' : verdict.outcome;
+  const outcome: CaseOutcome =
+    hostFailure !== null
+      ? 'HOST_FAILED'
+      : verdict.outcome === 'FAILED'
+        ? 'FAILED'
+        : stalled !== null
+          ? 'UNDECIDED'
+          : unsupported !== undefined
+            ? 'UNSUPPORTED'
+            : verdict.outcome;
   const first = verdict.violations.find((v) => v.level === 'MUST') ?? verdict.violations[0];
-  const line = hostFailure ?? (outcome === 'UNDECIDED' && stalled !== null ? stalled : undefined) ?? first?.evidence
-    ?? (unsupported !== undefined ? `step ${unsupported.seq} (${spec.steps[unsupported.seq - 1]?.kind}) is unsupported by the host`
-      : verdict.outcome === 'UNDECIDED' ? `${verdict.triggersFired} of ${verdict.triggersPlanned} planned triggers fired: the host never walked far enough` : 'no violation');
-  return { agent: world.agent, case: spec.name, transport, outcome, line: `${spec.name}: ${line}`, violations: verdict.violations, hostFailure, steps: driver.results, header, events, wireLog: world.wireLog, stderr: stderr.slice(-2000) };
+  const line =
+    hostFailure ??
+    (outcome === 'UNDECIDED' && stalled !== null ? stalled : undefined) ??
+    first?.evidence ??
+    (unsupported !== undefined
+      ? `step ${unsupported.seq} (${spec.steps[unsupported.seq - 1]?.kind}) is unsupported by the host`
+      : verdict.outcome === 'UNDECIDED'
+        ? `${verdict.triggersFired} of ${verdict.triggersPlanned} planned triggers fired: the host never walked far enough`
+        : 'no violation');
+  return {
+    agent: world.agent,
+    case: spec.name,
+    transport,
+    outcome,
+    line: `${spec.name}: ${line}`,
+    violations: verdict.violations,
+    hostFailure,
+    steps: driver.results,
+    header,
+    events,
+    wireLog: world.wireLog,
+    stderr: stderr.slice(-2000),
+  };
 }
 
 interface HostExit {
@@ -101,8 +176,14 @@ function spawnHost(command: readonly string[], env: NodeJS.ProcessEnv, timeoutMs
   return new Promise((resolve) => {
     let stderr = '';
     let timedOut = false;
-    const child = spawn(command[0] as string, command.slice(1), { env, detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
-    child.stderr?.on('data', (chunk: Buffer) => { stderr = (stderr + chunk.toString('utf8')).slice(-4000); });
+    const child = spawn(command[0] as string, command.slice(1), {
+      env,
+      detached: true,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString('utf8')).slice(-4000);
+    });
     const killGroup = (): void => {
       try {
         if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
@@ -110,8 +191,14 @@ function spawnHost(command: readonly string[], env: NodeJS.ProcessEnv, timeoutMs
         // The group is gone already.
       }
     };
-    const timer = setTimeout(() => { timedOut = true; killGroup(); }, timeoutMs);
-    child.on('error', (error) => { clearTimeout(timer); resolve({ code: null, signal: null, timedOut: false, spawnError: error.message, stderr }); });
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup();
+    }, timeoutMs);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      resolve({ code: null, signal: null, timedOut: false, spawnError: error.message, stderr });
+    });
     child.on('exit', (code, signal) => {
       clearTimeout(timer);
       killGroup();
@@ -126,14 +213,21 @@ function failureOf(exit: HostExit, world: CaseWorld, driver: Driver, spec: Black
   if (exit.spawnError !== null) return `HOST_FAILED: the host command could not start (${exit.spawnError})`;
   const flooded = world.flooded();
   if (flooded !== null) return `HOST_FAILED: the host flooded ${flooded} with tools/list requests`;
-  if (exit.timedOut) return `HOST_FAILED: the host did not finish within ${spec.timeoutMs} ms (${connected === 0 ? 'it never connected' : `step ${driver.results.length + 1} of ${spec.steps.length} pending`}); its process group was killed`;
-  if (exit.code !== 0) return `HOST_FAILED: the host exited with ${exit.signal ?? `code ${exit.code}`}${connected === 0 ? ' without connecting' : ''} at step ${driver.results.length + 1} of ${spec.steps.length}${lastLine(exit.stderr)}`;
-  if (!driver.ended) return `HOST_FAILED: the host exited before the end step (${driver.results.length} of ${spec.steps.length} steps done${connected === 0 ? ', never connected' : ''})`;
+  if (exit.timedOut)
+    return `HOST_FAILED: the host did not finish within ${spec.timeoutMs} ms (${connected === 0 ? 'it never connected' : `step ${driver.results.length + 1} of ${spec.steps.length} pending`}); its process group was killed`;
+  if (exit.code !== 0)
+    return `HOST_FAILED: the host exited with ${exit.signal ?? `code ${exit.code}`}${connected === 0 ? ' without connecting' : ''} at step ${driver.results.length + 1} of ${spec.steps.length}${lastLine(exit.stderr)}`;
+  if (!driver.ended)
+    return `HOST_FAILED: the host exited before the end step (${driver.results.length} of ${spec.steps.length} steps done${connected === 0 ? ', never connected' : ''})`;
   return null;
 }
 
 /** The last non-empty line of the host's stderr, as ` (stderr: ...)` cut to 160 characters, or ''. */
 function lastLine(stderr: string): string {
-  const line = stderr.split('\n').map((text) => text.trim()).filter((text) => text !== '').at(-1);
+  const line = stderr
+    .split('\n')
+    .map((text) => text.trim())
+    .filter((text) => text !== '')
+    .at(-1);
   return line === undefined ? '' : ` (stderr: ${line.slice(0, 160)})`;
 }

@@ -54,7 +54,10 @@ function parseCount(name: string, raw: unknown, least: 0 | 1): number {
   if (!DECIMAL.test(text)) throw new InputError(`--${name} is not a number: ${String(raw)}`);
   const value = Number(text);
   if (value > COUNT_MAX) throw new InputError(`--${name} is too large: at most ${COUNT_MAX}, got ${text}`);
-  if (!Number.isInteger(value) || value < least) throw new InputError(`--${name} must be ${least === 1 ? 'a positive integer' : 'a non-negative integer'}, got ${text}`);
+  if (!Number.isInteger(value) || value < least)
+    throw new InputError(
+      `--${name} must be ${least === 1 ? 'a positive integer' : 'a non-negative integer'}, got ${text}`,
+    );
   return value + 0; // -0 becomes 0
 }
 

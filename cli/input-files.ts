@@ -20,7 +20,10 @@ export interface InputOptions {
 /** The `[option, path]` pairs of the files `options` name; built-in cores name no file. */
 export function inputFiles(options: InputOptions): [option: string, path: string | undefined][] {
   return [
-    ['--scenario', options.scenario === undefined || options.scenario === '' ? undefined : scenarioFile(options.scenario)],
+    [
+      '--scenario',
+      options.scenario === undefined || options.scenario === '' ? undefined : scenarioFile(options.scenario),
+    ],
     ['--catalog', options.catalog],
     ['--core', options.core !== undefined && isCoreModulePath(options.core) ? options.core : undefined],
     ['--plan', options.plan],

@@ -16,9 +16,15 @@ export const NOT_JUDGED_HELP = `Accept these capabilities as not judged when the
  */
 export function parseNotJudged(raw: string | undefined): Capability[] | undefined {
   if (raw === undefined) return undefined;
-  const names = raw.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  const names = raw
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
   if (names.length === 0) throw new InputError(`--not-judged is empty: name capabilities (${CAPABILITIES.join(', ')})`);
   const unknown = names.find((name) => !isCapability(name));
-  if (unknown !== undefined) throw new InputError(`--not-judged: no capability ${JSON.stringify(unknown)} (the capabilities are ${CAPABILITIES.join(', ')})`);
+  if (unknown !== undefined)
+    throw new InputError(
+      `--not-judged: no capability ${JSON.stringify(unknown)} (the capabilities are ${CAPABILITIES.join(', ')})`,
+    );
   return [...new Set(names as Capability[])];
 }

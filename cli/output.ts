@@ -8,7 +8,17 @@
  * system's temporary directory, whose path is printed, and the command exits 2, so nothing a
  * campaign computed is lost.
  */
-import { chmodSync, closeSync, openSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -49,9 +59,13 @@ function writeProblem(full: string): string | undefined {
     file = undefined;
   }
   if (file?.isDirectory() === true) return 'it is a directory';
-  if (file?.isFIFO() === true) return 'it is a named pipe (FIFO): catsim writes files, and a pipe nobody reads would block it for ever';
+  if (file?.isFIFO() === true)
+    return 'it is a named pipe (FIFO): catsim writes files, and a pipe nobody reads would block it for ever';
   if (file !== undefined) {
-    const notWritable = attempt(() => closeSync(openSync(full, 'r+')), (code) => `the file is not writable: ${code}`);
+    const notWritable = attempt(
+      () => closeSync(openSync(full, 'r+')),
+      (code) => `the file is not writable: ${code}`,
+    );
     // A device (/dev/null) is written in place; a file is replaced by a new one made beside it.
     if (notWritable !== undefined || !file.isFile()) return notWritable;
     return creatable(dirname(realpathSync(full)));
@@ -62,10 +76,13 @@ function writeProblem(full: string): string | undefined {
 /** Why no file can be created in `directory`, or undefined when one can (a probe file is made and removed). */
 function creatable(directory: string): string | undefined {
   const probe = join(directory, `.catsim-probe-${process.pid}-${randomBytes(6).toString('hex')}`);
-  return attempt(() => {
-    closeSync(openSync(probe, 'wx'));
-    unlinkSync(probe);
-  }, (code) => `cannot create a file in ${directory}: ${code}`);
+  return attempt(
+    () => {
+      closeSync(openSync(probe, 'wx'));
+      unlinkSync(probe);
+    },
+    (code) => `cannot create a file in ${directory}: ${code}`,
+  );
 }
 
 /** Runs `action`; undefined when it worked, else `describe(the error's code)`. */
@@ -123,7 +140,10 @@ export function writeFileAtomically(path: string, text: string, fs: AtomicWriteF
   const target = existingTarget(path);
   // A device (`/dev/null`, a terminal) is written in place: renaming over it would replace it.
   if (target.kind === 'device') return fs.writeFileSync(path, text);
-  const temporary = join(dirname(target.path), `.${basename(target.path)}.catsim-${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
+  const temporary = join(
+    dirname(target.path),
+    `.${basename(target.path)}.catsim-${process.pid}-${randomBytes(6).toString('hex')}.tmp`,
+  );
   try {
     fs.writeFileSync(temporary, text);
     if (target.mode !== undefined) chmodSync(temporary, target.mode);
@@ -214,7 +234,8 @@ export function assertDistinct(outputs: readonly (readonly [option: string, path
     if (path === undefined) continue;
     const full = resolve(path);
     const other = seen.get(full);
-    if (other !== undefined) throw new InputError(`${other} and ${option} name the same file ${path}: one would overwrite the other`);
+    if (other !== undefined)
+      throw new InputError(`${other} and ${option} name the same file ${path}: one would overwrite the other`);
     seen.set(full, option);
   }
 }
@@ -228,11 +249,15 @@ export function assertDistinct(outputs: readonly (readonly [option: string, path
  * @param inputs `[option, path]` pairs of the files read; undefined paths are skipped.
  * @throws InputError (exit 2), e.g. `--report s.json names the --scenario file: writing it would destroy the input`.
  */
-export function assertNotInputs(outputs: readonly (readonly [option: string, path: string | undefined])[], inputs: readonly (readonly [option: string, path: string | undefined])[]): void {
+export function assertNotInputs(
+  outputs: readonly (readonly [option: string, path: string | undefined])[],
+  inputs: readonly (readonly [option: string, path: string | undefined])[],
+): void {
   for (const [option, path] of outputs) {
     if (path === undefined) continue;
     const input = inputs.find(([, other]) => other !== undefined && sameFile(path, other));
-    if (input !== undefined) throw new InputError(`${option} ${path} names the ${input[0]} file: writing it would destroy the input`);
+    if (input !== undefined)
+      throw new InputError(`${option} ${path} names the ${input[0]} file: writing it would destroy the input`);
   }
 }
 
@@ -290,11 +315,14 @@ function takeLock(lock: string, option: string, path: string): void {
     writeFileSync(lock, `${process.pid}\n`, { flag: 'wx' });
     return;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new InputError(`${option} ${path}: cannot lock it (${errorCode(error)})`);
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST')
+      throw new InputError(`${option} ${path}: cannot lock it (${errorCode(error)})`);
   }
   const holder = Number.parseInt(readFileSync(lock, 'utf8'), 10);
   if (Number.isSafeInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) {
-    throw new InputError(`${option} ${path} is being written by another catsim (process ${holder}): a second writer on the same file would replace what the first writes; wait for it, or choose another path (lock: ${lock})`);
+    throw new InputError(
+      `${option} ${path} is being written by another catsim (process ${holder}): a second writer on the same file would replace what the first writes; wait for it, or choose another path (lock: ${lock})`,
+    );
   }
   writeFileSync(lock, `${process.pid}\n`);
 }

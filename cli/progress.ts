@@ -45,7 +45,12 @@ export function progressMode(setting: ProgressSetting): ProgressMode {
  * The reporter for `mode`, for a campaign of `total` rounds, writing to `stream`. `now` is the
  * real clock in ms (`performance.now`); tests pass a fake one.
  */
-export function progressReporter(mode: ProgressMode, total: number, stream: NodeJS.WritableStream, now: () => number): ProgressReporter {
+export function progressReporter(
+  mode: ProgressMode,
+  total: number,
+  stream: NodeJS.WritableStream,
+  now: () => number,
+): ProgressReporter {
   if (mode === 'bar') return barReporter(total, stream);
   if (mode === 'lines') return lineReporter(total, (line) => stream.write(line), now);
   return { update: () => undefined, stop: () => undefined };
@@ -53,7 +58,15 @@ export function progressReporter(mode: ProgressMode, total: number, stream: Node
 
 /** The cli-progress bar of a terminal: rounds, failing rounds, time left. */
 function barReporter(total: number, stream: NodeJS.WritableStream): ProgressReporter {
-  const bar = new cliProgress.SingleBar({ format: 'rounds {bar} {value}/{total}  failing {failing}  {eta_formatted} left', stream, hideCursor: true, formatTime: formatDuration }, cliProgress.Presets.shades_classic);
+  const bar = new cliProgress.SingleBar(
+    {
+      format: 'rounds {bar} {value}/{total}  failing {failing}  {eta_formatted} left',
+      stream,
+      hideCursor: true,
+      formatTime: formatDuration,
+    },
+    cliProgress.Presets.shades_classic,
+  );
   bar.start(total, 0, { failing: 0 });
   return { update: (done, failing) => bar.update(done, { failing }), stop: () => bar.stop() };
 }
@@ -64,7 +77,12 @@ function barReporter(total: number, stream: NodeJS.WritableStream): ProgressRepo
  * `progress: 1,250/100,000 rounds (1.3%), 0 failing, 25.0 rounds/s, 1h06m left`. The rate is
  * the average since the start (worker start-up included); the time left assumes it holds.
  */
-export function lineReporter(total: number, write: (line: string) => void, now: () => number, intervalMs = LINE_INTERVAL_MS): ProgressReporter {
+export function lineReporter(
+  total: number,
+  write: (line: string) => void,
+  now: () => number,
+  intervalMs = LINE_INTERVAL_MS,
+): ProgressReporter {
   const started = now();
   let last = started;
   return {
@@ -84,7 +102,11 @@ export function lineReporter(total: number, write: (line: string) => void, now: 
  * after the start or the previous line, and nothing otherwise. Like {@link lineReporter} it arms
  * no timer: the caller calls it between rounds. `now` is the real clock in ms.
  */
-export function stageReporter(write: (line: string) => void, now: () => number, intervalMs = LINE_INTERVAL_MS): { say(text: string): void } {
+export function stageReporter(
+  write: (line: string) => void,
+  now: () => number,
+  intervalMs = LINE_INTERVAL_MS,
+): { say(text: string): void } {
   const started = now();
   let last = started;
   return {

@@ -50,7 +50,10 @@ export function serverTarget(command: string, args: { stdio?: unknown; url?: unk
  * signal (exit 130 or 143 in a shell); {@link withServer} does the same once connected.
  * @throws ConnectError (one line, exit 2) when the server cannot be started, reached or greeted.
  */
-export async function connectTarget(target: ServerTarget, options: ConnectOptions & StdioOptions): Promise<ConnectedServer> {
+export async function connectTarget(
+  target: ServerTarget,
+  options: ConnectOptions & StdioOptions,
+): Promise<ConnectedServer> {
   if ('url' in target) return connectServer(target, { killGraceMs: KILL_GRACE_MS, ...options });
   // A SIGINT or SIGTERM while a stdio server starts: end its process group, then catsim by the
   // same signal (the server runs in a group of its own, which a terminal's Ctrl-C does not reach).

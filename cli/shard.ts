@@ -24,7 +24,8 @@ export interface Shard {
 export function parseShard(value: string, env: NodeJS.ProcessEnv = process.env): Shard {
   const match = /^([1-9]\d*|auto)\/([1-9]\d*)$/.exec(value);
   const count = Number(match?.[2]);
-  if (match === null || !Number.isSafeInteger(count)) throw new InputError(`--shard must be i/n with 1 <= i <= n, got ${value}`);
+  if (match === null || !Number.isSafeInteger(count))
+    throw new InputError(`--shard must be i/n with 1 <= i <= n, got ${value}`);
   const index = match[1] === 'auto' ? indexFromEnvironment(value, count, env) : Number(match[1]);
   if (index > count) throw new InputError(`--shard must be i/n with 1 <= i <= n, got ${value}`);
   return { index, count };
@@ -33,8 +34,12 @@ export function parseShard(value: string, env: NodeJS.ProcessEnv = process.env):
 function indexFromEnvironment(value: string, count: number, env: NodeJS.ProcessEnv): number {
   const raw = env[COMPLETION_INDEX_VARIABLE];
   const where = `the 0-based completion index a Kubernetes Indexed Job sets`;
-  if (raw === undefined || raw === '') throw new InputError(`--shard ${value} needs ${COMPLETION_INDEX_VARIABLE} (${where}), which is not set`);
+  if (raw === undefined || raw === '')
+    throw new InputError(`--shard ${value} needs ${COMPLETION_INDEX_VARIABLE} (${where}), which is not set`);
   const index = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!Number.isSafeInteger(index) || index >= count) throw new InputError(`--shard ${value}: ${COMPLETION_INDEX_VARIABLE} is ${JSON.stringify(raw)}, expected an integer 0..${count - 1}`);
+  if (!Number.isSafeInteger(index) || index >= count)
+    throw new InputError(
+      `--shard ${value}: ${COMPLETION_INDEX_VARIABLE} is ${JSON.stringify(raw)}, expected an integer 0..${count - 1}`,
+    );
   return index + 1;
 }

@@ -16,7 +16,9 @@ export const WORKERS_PER_CORE_MAX = 2;
  */
 export function checkShardSize(shard: { index: number; count: number }, rounds: number): void {
   if (shard.count > rounds) {
-    throw new InputError(`--shard ${shard.index}/${shard.count}: ${rounds} round${rounds === 1 ? '' : 's'} cannot make ${shard.count} shards (some would be empty); use at most ${rounds}`);
+    throw new InputError(
+      `--shard ${shard.index}/${shard.count}: ${rounds} round${rounds === 1 ? '' : 's'} cannot make ${shard.count} shards (some would be empty); use at most ${rounds}`,
+    );
   }
 }
 
@@ -31,7 +33,10 @@ export function campaignWorkers(requested: number, rounds: number, cores: number
   const perCore = WORKERS_PER_CORE_MAX * cores;
   const workers = Math.min(requested, rounds, perCore);
   if (workers < requested) {
-    const why = workers === rounds && rounds < perCore ? `one per round: ${rounds} round${rounds === 1 ? '' : 's'}` : `${WORKERS_PER_CORE_MAX} per CPU core: ${cores} core${cores === 1 ? '' : 's'}`;
+    const why =
+      workers === rounds && rounds < perCore
+        ? `one per round: ${rounds} round${rounds === 1 ? '' : 's'}`
+        : `${WORKERS_PER_CORE_MAX} per CPU core: ${cores} core${cores === 1 ? '' : 's'}`;
     process.stderr.write(`catsim: note: --workers ${requested} capped at ${workers} (${why})\n`);
   }
   return workers;

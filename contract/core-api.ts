@@ -376,8 +376,10 @@ export interface CoreDefinition {
  * @throws TypeError when `name` is not a non-empty string or `create` is not a function.
  */
 export function defineCore(definition: { name: string; create: CoreFactory }): CoreDefinition {
-  if (typeof definition?.name !== 'string' || definition.name.length === 0) throw new TypeError('defineCore: name must be a non-empty string');
-  if (typeof definition.create !== 'function') throw new TypeError(`defineCore: create of core "${definition.name}" must be a function (env) => core`);
+  if (typeof definition?.name !== 'string' || definition.name.length === 0)
+    throw new TypeError('defineCore: name must be a non-empty string');
+  if (typeof definition.create !== 'function')
+    throw new TypeError(`defineCore: create of core "${definition.name}" must be a function (env) => core`);
   return Object.freeze({ api: CORE_API, name: definition.name, create: definition.create });
 }
 

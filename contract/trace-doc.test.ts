@@ -16,7 +16,9 @@ describe('docs/TRACE.md', () => {
 
   it('refuses a document whose generated block lost its markers, naming the block', () => {
     const broken = doc.replace('<!-- END GENERATED codes -->', '');
-    expect(() => withGeneratedTables(broken)).toThrow('docs/TRACE.md: the generated block "codes" needs exactly one "<!-- BEGIN GENERATED codes (npx tsx contract/scripts/trace-doc.ts --write) -->" followed by "<!-- END GENERATED codes -->"');
+    expect(() => withGeneratedTables(broken)).toThrow(
+      'docs/TRACE.md: the generated block "codes" needs exactly one "<!-- BEGIN GENERATED codes (npx tsx contract/scripts/trace-doc.ts --write) -->" followed by "<!-- END GENERATED codes -->"',
+    );
   });
 
   it('would notice a table edited by hand', () => {

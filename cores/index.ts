@@ -24,7 +24,11 @@ const LOADED = new Map<string, CoreFactory>();
 
 /** Every built-in `--core` value (a path to a core module is accepted too). */
 export function coreNames(): string[] {
-  return ['reference', ...MUTANTS.map((mutant) => `mutant:${mutant.name}`), ...[...Object.keys(PEERS), ...LIBRARY_PEER_NAMES].map((name) => `peer:${name}`)];
+  return [
+    'reference',
+    ...MUTANTS.map((mutant) => `mutant:${mutant.name}`),
+    ...[...Object.keys(PEERS), ...LIBRARY_PEER_NAMES].map((name) => `peer:${name}`),
+  ];
 }
 
 /**
@@ -54,12 +58,18 @@ export async function loadCore(name: string): Promise<CoreFactory> {
 export function resolveCore(name: string): CoreFactory {
   const loaded = LOADED.get(name);
   if (loaded !== undefined) return loaded;
-  if (isCoreModulePath(name)) throw new Error(`core module ${name} was not loaded on this thread (call loadCore first)`);
+  if (isCoreModulePath(name))
+    throw new Error(`core module ${name} was not loaded on this thread (call loadCore first)`);
   if (name === 'reference') return referenceCore();
-  const mutant = name.startsWith('mutant:') ? MUTANTS.find((candidate) => `mutant:${candidate.name}` === name) : undefined;
+  const mutant = name.startsWith('mutant:')
+    ? MUTANTS.find((candidate) => `mutant:${candidate.name}` === name)
+    : undefined;
   if (mutant !== undefined) return mutant.core;
   const peer = name.startsWith('peer:') ? PEERS[name.slice('peer:'.length)] : undefined;
   if (peer !== undefined) return peer;
-  if (name.startsWith('peer:') && LIBRARY_PEER_NAMES.includes(name.slice('peer:'.length))) throw new Error(`${name} is imported on demand: call loadCore("${name}") first`);
-  throw new UnknownCoreError(`unknown core "${name}"; expected one of: ${coreNames().join(', ')}, or a path to a core module (./my-core.ts)`);
+  if (name.startsWith('peer:') && LIBRARY_PEER_NAMES.includes(name.slice('peer:'.length)))
+    throw new Error(`${name} is imported on demand: call loadCore("${name}") first`);
+  throw new UnknownCoreError(
+    `unknown core "${name}"; expected one of: ${coreNames().join(', ')}, or a path to a core module (./my-core.ts)`,
+  );
 }

@@ -49,11 +49,13 @@ export async function loadCoreModule(spec: string): Promise<CoreDefinition> {
   if (TYPESCRIPT.test(path)) await ensureTypeScriptLoader();
   let exported: Record<string, unknown>;
   try {
-    exported = await import(pathToFileURL(path).href) as Record<string, unknown>;
+    exported = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
   } catch (error) {
     if (error instanceof Error && error.message.includes('Cannot require() ES Module')) {
       // tsx compiles a .ts file of a CommonJS package to CommonJS, and Node then refuses its ES imports.
-      throw new CoreModuleError(`--core ${spec}: cannot be loaded: it is an ES module in a CommonJS package; add "type": "module" to the nearest package.json, or name the file .mts`);
+      throw new CoreModuleError(
+        `--core ${spec}: cannot be loaded: it is an ES module in a CommonJS package; add "type": "module" to the nearest package.json, or name the file .mts`,
+      );
     }
     throw new CoreModuleError(`--core ${spec}: cannot be loaded: ${loadErrorText(error)}`);
   }
@@ -70,10 +72,12 @@ export async function loadCoreModule(spec: string): Promise<CoreDefinition> {
 export function coreDefinitionOf(exported: Record<string, unknown>, path: string): CoreDefinition | string {
   const value = exported.default;
   const fallbackName = basename(path).replace(MODULE_EXTENSIONS, '');
-  if (typeof value === 'function') return { api: CORE_API, name: fallbackName, create: value as CoreDefinition['create'] };
+  if (typeof value === 'function')
+    return { api: CORE_API, name: fallbackName, create: value as CoreDefinition['create'] };
   const candidate = value as Partial<Record<keyof CoreDefinition, unknown>> | null | undefined;
   if (typeof candidate === 'object' && candidate !== null && typeof candidate.create === 'function') {
-    if (candidate.api !== undefined && candidate.api !== CORE_API) return `exports a core for API ${JSON.stringify(candidate.api)}; this catsim runs ${CORE_API}`;
+    if (candidate.api !== undefined && candidate.api !== CORE_API)
+      return `exports a core for API ${JSON.stringify(candidate.api)}; this catsim runs ${CORE_API}`;
     const name = typeof candidate.name === 'string' && candidate.name.length > 0 ? candidate.name : fallbackName;
     return { api: CORE_API, name, create: candidate.create as CoreDefinition['create'] };
   }
@@ -98,7 +102,9 @@ export function probeBuild(spec: string, definition: CoreDefinition): void {
   try {
     missing = missingMethods(readMembers(core));
   } catch (error) {
-    throw new CoreModuleError(`--core ${spec}: core "${definition.name}" threw while its methods were read: ${errorText(error)}`);
+    throw new CoreModuleError(
+      `--core ${spec}: core "${definition.name}" threw while its methods were read: ${errorText(error)}`,
+    );
   }
   if (missing !== null) throw new CoreModuleError(`--core ${spec}: core "${definition.name}": ${missing}`);
 }
@@ -110,7 +116,19 @@ function probeEnvironment(): CoreEnvironment {
     scheduler: { after: () => ({ id: 0 }), cancel: () => undefined },
     random: { next: () => 0.5 },
     sink: { emit: () => undefined },
-    bounds: { pageCountMax: 64, byteCountMax: 1_048_576, scanTimeoutMs: 5_000, latencyMsMax: 40, tHealMs: 4_000, tEndMs: 16_000, generationTtlMs: 30_000, retryBackoffMsMax: 2_000, revocationBoundMs: 1_000, toolCountMax: 10_000, catalogBytesMax: 8_388_608 },
+    bounds: {
+      pageCountMax: 64,
+      byteCountMax: 1_048_576,
+      scanTimeoutMs: 5_000,
+      latencyMsMax: 40,
+      tHealMs: 4_000,
+      tEndMs: 16_000,
+      generationTtlMs: 30_000,
+      retryBackoffMsMax: 2_000,
+      revocationBoundMs: 1_000,
+      toolCountMax: 10_000,
+      catalogBytesMax: 8_388_608,
+    },
     timings: { refreshIntervalMs: 1_000, retryBackoffMsBase: 100, retryBackoffMsMax: 2_000, listChangedDelayMs: 50 },
     policySource: { poll: (audience) => Promise.resolve({ audience, epoch: 1, grants: [] }) },
     policyPollMs: 1_000,
@@ -129,7 +147,9 @@ let typeScriptLoader: Promise<void> | undefined;
  */
 function ensureTypeScriptLoader(): Promise<void> {
   if (import.meta.url.endsWith('.ts')) return Promise.resolve();
-  typeScriptLoader ??= import('tsx/esm/api').then((tsx) => { tsx.register(); });
+  typeScriptLoader ??= import('tsx/esm/api').then((tsx) => {
+    tsx.register();
+  });
   return typeScriptLoader;
 }
 
@@ -139,7 +159,10 @@ function ensureTypeScriptLoader(): Promise<void> {
  */
 function loadErrorText(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  const lines = message.split('\n').map((line) => line.trim()).filter((line) => line.length > 0);
+  const lines = message
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line.length > 0);
   const detail = lines.find((line) => line.includes('ERROR:')) ?? lines[0] ?? '';
   const name = error instanceof Error ? error.name : 'Error';
   return errorText(Object.assign(new Error(detail), { name }));

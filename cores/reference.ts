@@ -17,7 +17,16 @@ import type Database from 'better-sqlite3';
 import type { AdmissionGate } from '../src/admission/gate.ts';
 import type { ContentChecks } from '../src/validation/content-checks.ts';
 import type { PageSource } from '../src/discovery/page-source.ts';
-import type { CoreAdapter, CoreEnvironment, CoreFactory, CoreObservation, DisclosureResult, SessionSpec, SimCallRequest, SimPolicyUpdate } from '../sim/guard/adapter.ts';
+import type {
+  CoreAdapter,
+  CoreEnvironment,
+  CoreFactory,
+  CoreObservation,
+  DisclosureResult,
+  SessionSpec,
+  SimCallRequest,
+  SimPolicyUpdate,
+} from '../sim/guard/adapter.ts';
 import { audienceName, type CatalogKey } from '../src/keys.ts';
 import { admissionFacts } from '../src/surface/admission-facts-of.ts';
 import { SurfaceStageEngine } from '../src/surface/internal/engine.ts';
@@ -108,15 +117,32 @@ class ReferenceAdapter implements CoreAdapter {
 
   constructor(env: CoreEnvironment, variant: ReferenceVariant) {
     const Host = hostWithSeams(variant);
-    this.#surfaceParts = variant.surfaceParts === undefined ? REFERENCE_PARTS : { ...REFERENCE_PARTS, ...variant.surfaceParts };
+    this.#surfaceParts =
+      variant.surfaceParts === undefined ? REFERENCE_PARTS : { ...REFERENCE_PARTS, ...variant.surfaceParts };
     this.#wrap = variant.wrapSource ?? ((source) => source);
     this.#host = new Host(
       // src/ports.ts types an observation loosely (`type` plus fields); the recorder holds it to the trace contract.
-      { clock: env.clock, scheduler: env.scheduler, random: env.random, sink: { emit: (observation) => env.sink.emit(observation as CoreObservation) }, store: storeOf(env, variant), memos: THREAD_MEMOS },
       {
-        limits: { pageCountMax: env.bounds.pageCountMax, byteCountMax: env.bounds.byteCountMax, scanTimeoutMs: env.bounds.scanTimeoutMs },
+        clock: env.clock,
+        scheduler: env.scheduler,
+        random: env.random,
+        sink: { emit: (observation) => env.sink.emit(observation as CoreObservation) },
+        store: storeOf(env, variant),
+        memos: THREAD_MEMOS,
+      },
+      {
+        limits: {
+          pageCountMax: env.bounds.pageCountMax,
+          byteCountMax: env.bounds.byteCountMax,
+          scanTimeoutMs: env.bounds.scanTimeoutMs,
+        },
         refresh: { ...env.timings, generationTtlMs: env.bounds.generationTtlMs },
-        trust: { ...DEFAULT_TRUST, effectClasses: { ...env.effectClasses }, toolCountMax: env.bounds.toolCountMax, catalogBytesMax: env.bounds.catalogBytesMax },
+        trust: {
+          ...DEFAULT_TRUST,
+          effectClasses: { ...env.effectClasses },
+          toolCountMax: env.bounds.toolCountMax,
+          catalogBytesMax: env.bounds.catalogBytesMax,
+        },
         leaseKey: env.leaseKey,
         policyPollMs: env.policyPollMs,
         policySource: { poll: (audience) => env.policySource.poll(audienceName(audience)) },
@@ -128,17 +154,30 @@ class ReferenceAdapter implements CoreAdapter {
   }
 
   createClient(): Client {
-    return new Client({ name: 'catsim-reference', version: '0.1.0' }, { capabilities: {}, jsonSchemaValidator: SHARED_VALIDATOR });
+    return new Client(
+      { name: 'catsim-reference', version: '0.1.0' },
+      { capabilities: {}, jsonSchemaValidator: SHARED_VALIDATOR },
+    );
   }
 
   attach(session: SessionSpec): void {
     const refreshers: CatalogRefresher[] = [];
-    const connected = new ConnectedPageSource(session.connector, () => { for (const refresher of refreshers) refresher.onListChanged(); });
+    const connected = new ConnectedPageSource(session.connector, () => {
+      for (const refresher of refreshers) refresher.onListChanged();
+    });
     const source = this.#wrap(connected);
     for (let i = 0; i < session.refreshers; i += 1) {
-      refreshers.push(this.#host.attach(source, { tenant: session.tenant, role: session.role }, { endpointDigest: session.endpointDigest, protocolVersion: PROTOCOL_VERSION }));
+      refreshers.push(
+        this.#host.attach(
+          source,
+          { tenant: session.tenant, role: session.role },
+          { endpointDigest: session.endpointDigest, protocolVersion: PROTOCOL_VERSION },
+        ),
+      );
     }
-    void connected.open().then(() => { for (const refresher of refreshers) refresher.start(); });
+    void connected.open().then(() => {
+      for (const refresher of refreshers) refresher.start();
+    });
   }
 
   disclose(session: string, tenant: string, role: string, identity: string): DisclosureResult {
@@ -146,7 +185,10 @@ class ReferenceAdapter implements CoreAdapter {
     if (!served.ok) return served;
     const { record } = served;
     return {
-      ok: true, key: record.key, generation: record.catalogGeneration, snapshotDigest: record.snapshotDigest,
+      ok: true,
+      key: record.key,
+      generation: record.catalogGeneration,
+      snapshotDigest: record.snapshotDigest,
       tools: record.snapshot.tools.map((tool) => ({ name: tool.name, descriptorDigest: tool.descriptorDigest })),
     };
   }
@@ -193,14 +235,24 @@ class ReferenceAdapter implements CoreAdapter {
   async modelTurn(turn: ModelTurn): Promise<void> {
     const audience = { tenant: turn.tenant, role: turn.role };
     if (this.#host.policy.epoch(audience) === 0) await this.#host.policy.pollNow(audience);
-    const facts = admissionFacts({ session: turn.session, served: this.#host.serve(audience, turn.identity), audience, policy: this.#host.policy });
+    const facts = admissionFacts({
+      session: turn.session,
+      served: this.#host.serve(audience, turn.identity),
+      audience,
+      policy: this.#host.policy,
+    });
     if (!facts.ok) {
       turn.ledger.preDispatchRejected({ code: 'NO_ADMISSION_FACTS' });
       return;
     }
     const stage = new SurfaceStageEngine<unknown>({ hooks: turn.hooks as readonly SurfaceHook[] }, this.#surfaceParts);
     const owner = { ledger: turnLedger(turn), reservation: { requestId: turn.requestId, session: turn.session } };
-    const prepared = await stage.prepare({ owner, facts: facts.facts, context: turn.context, ...(turn.capacity === undefined ? {} : { capacity: turn.capacity }) });
+    const prepared = await stage.prepare({
+      owner,
+      facts: facts.facts,
+      context: turn.context,
+      ...(turn.capacity === undefined ? {} : { capacity: turn.capacity }),
+    });
     if (!prepared.ok) return;
     await turn.late(prepared.request);
     await stage.dispatch(prepared.preparation, prepared.request, (request) => turn.model(request));
@@ -210,7 +262,9 @@ class ReferenceAdapter implements CoreAdapter {
 /** The world's ledger as the stage's `RequestLedger` port (the world reserved the request itself). */
 function turnLedger(turn: ModelTurn): RequestLedger {
   return {
-    reserve: () => { throw new TypeError('the world reserves model requests itself'); },
+    reserve: () => {
+      throw new TypeError('the world reserves model requests itself');
+    },
     dispatched: (_reservation, record) => turn.ledger.dispatched(record),
     preDispatchRejected: (_reservation, rejection) => turn.ledger.preDispatchRejected(rejection),
   };

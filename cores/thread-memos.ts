@@ -33,7 +33,10 @@ const CAMPAIGN_VALIDATOR_ENTRIES = 256;
 
 /** The memo sizes of a campaign whose loaded catalog (`run --catalog`) has `poolTools` tools; 0 for the built-in pool. */
 export function campaignMemoSizes(poolTools: number): MemoSizes {
-  return { descriptorEntries: Math.max(CAMPAIGN_MEMO_ENTRIES, 4 * poolTools), validatorEntries: Math.max(CAMPAIGN_VALIDATOR_ENTRIES, poolTools) };
+  return {
+    descriptorEntries: Math.max(CAMPAIGN_MEMO_ENTRIES, 4 * poolTools),
+    validatorEntries: Math.max(CAMPAIGN_VALIDATOR_ENTRIES, poolTools),
+  };
 }
 
 /** This thread's memos, sized for a campaign on the built-in pool until {@link sizeThreadMemos} says otherwise. */

@@ -184,12 +184,16 @@ export class ServerModel {
     const answers = this.listAnswers.get(audience) ?? [];
     const split = countBefore(answers, seq);
     const handedOut = new Set<string>();
-    for (const answer of answers.slice(0, split)) if (answer.type === 'page_served' && answer.cursorOut !== null) handedOut.add(walkRef(answer.scanId, answer.cursorOut));
+    for (const answer of answers.slice(0, split))
+      if (answer.type === 'page_served' && answer.cursorOut !== null)
+        handedOut.add(walkRef(answer.scanId, answer.cursorOut));
     const ends: Array<PageServedEvent | PageRefusedEvent | null> = [];
     const later = answers.slice(split);
     // A walk's final recheck (page 1 again, under the scanId of a walk the world began serving
     // before the delivery) still belongs to that walk: the core learns how it ended only then.
-    const begunBefore = new Set(answers.slice(0, split).flatMap((answer) => (answer.scanId === null ? [] : [answer.scanId])));
+    const begunBefore = new Set(
+      answers.slice(0, split).flatMap((answer) => (answer.scanId === null ? [] : [answer.scanId])),
+    );
     for (const answer of later) {
       const continues = answer.cursorIn !== null && handedOut.has(walkRef(answer.scanId, answer.cursorIn));
       const recheck = answer.cursorIn === null && answer.scanId !== null && begunBefore.has(answer.scanId);
@@ -435,34 +439,79 @@ export function buildGroundTruth(events: readonly TraceEvent[]): GroundTruth {
     const event = asKnownEvent(raw);
     if (event === null || event.src !== 'world') continue;
     switch (event.type) {
-      case 'server_up': addBoot(truth, event); break;
-      case 'revision': truth.server(event.server).revisions.push(toTrueRevision(event)); break;
+      case 'server_up':
+        addBoot(truth, event);
+        break;
+      case 'revision':
+        truth.server(event.server).revisions.push(toTrueRevision(event));
+        break;
       case 'page_served':
-      case 'page_refused': addRequest(truth, event); break;
+      case 'page_refused':
+        addRequest(truth, event);
+        break;
       case 'session_opened':
         truth.server(event.server).sessionAudiences.add(event.audience);
         truth.sessionOpens.push(event);
         break;
-      case 'disconnected': truth.server(event.server).disconnects.push(event); break;
-      case 'identity_rotated': truth.server(event.server).identityChanges.push(event); break;
-      case 'defect_planted': addDefect(truth, event); break;
-      case 'disclosure': addDisclosure(truth, event); break;
-      case 'notification_delivered': truth.notificationDeliveries.push(event); break;
-      case 'disclosure_refused': truth.server(event.server).askedAudiences.add(event.audience); break;
-      case 'core_failed': truth.coreFailures.push(event); break;
-      case 'host_crashed': truth.hostCrashes.push(event); break;
-      case 'rollback_triggered': truth.rollbackTriggers.push(event); break;
-      case 'host_restarted': truth.hostRestarts.push(event); break;
-      case 'round_end': truth.roundEnd ??= event; break;
-      case 'effect_policy': truth.setEffectPolicy(event); break;
-      case 'policy_changed': addPolicyChange(truth, event); break;
-      case 'policy_push': if (event.delivered) setFirst(truth.deliveredPushOf, epochRef(event.audience, event.epoch), event); break;
-      case 'plan_made': addPlan(truth, event); break;
-      case 'confirmation': addConfirmation(truth, event); break;
-      case 'call_sent': pushTo(truth.server(event.server).callsSent, event.audience, event); break;
-      case 'call_executed': addExecution(truth, event); break;
-      case 'call_refused_by_server': addRefusal(truth, event); break;
-      default: break;
+      case 'disconnected':
+        truth.server(event.server).disconnects.push(event);
+        break;
+      case 'identity_rotated':
+        truth.server(event.server).identityChanges.push(event);
+        break;
+      case 'defect_planted':
+        addDefect(truth, event);
+        break;
+      case 'disclosure':
+        addDisclosure(truth, event);
+        break;
+      case 'notification_delivered':
+        truth.notificationDeliveries.push(event);
+        break;
+      case 'disclosure_refused':
+        truth.server(event.server).askedAudiences.add(event.audience);
+        break;
+      case 'core_failed':
+        truth.coreFailures.push(event);
+        break;
+      case 'host_crashed':
+        truth.hostCrashes.push(event);
+        break;
+      case 'rollback_triggered':
+        truth.rollbackTriggers.push(event);
+        break;
+      case 'host_restarted':
+        truth.hostRestarts.push(event);
+        break;
+      case 'round_end':
+        truth.roundEnd ??= event;
+        break;
+      case 'effect_policy':
+        truth.setEffectPolicy(event);
+        break;
+      case 'policy_changed':
+        addPolicyChange(truth, event);
+        break;
+      case 'policy_push':
+        if (event.delivered) setFirst(truth.deliveredPushOf, epochRef(event.audience, event.epoch), event);
+        break;
+      case 'plan_made':
+        addPlan(truth, event);
+        break;
+      case 'confirmation':
+        addConfirmation(truth, event);
+        break;
+      case 'call_sent':
+        pushTo(truth.server(event.server).callsSent, event.audience, event);
+        break;
+      case 'call_executed':
+        addExecution(truth, event);
+        break;
+      case 'call_refused_by_server':
+        addRefusal(truth, event);
+        break;
+      default:
+        break;
     }
   }
   return truth;
@@ -534,11 +583,18 @@ function walkRef(scanId: string | null, cursor: string): string {
 }
 
 /** The answer that ended the walk `from` continues (itself included), following its cursors through `answers`; null if none did. */
-function walkEnd(answers: ReadonlyArray<PageServedEvent | PageRefusedEvent>, from: PageServedEvent | PageRefusedEvent): PageServedEvent | PageRefusedEvent | null {
+function walkEnd(
+  answers: ReadonlyArray<PageServedEvent | PageRefusedEvent>,
+  from: PageServedEvent | PageRefusedEvent,
+): PageServedEvent | PageRefusedEvent | null {
   let current = from;
   for (const answer of answers) {
     if (answer.seq < current.seq) continue;
-    if (answer !== current && (current.type === 'page_refused' || answer.cursorIn !== current.cursorOut || answer.scanId !== current.scanId)) continue;
+    if (
+      answer !== current &&
+      (current.type === 'page_refused' || answer.cursorIn !== current.cursorOut || answer.scanId !== current.scanId)
+    )
+      continue;
     if (answer.type === 'page_refused' || answer.cursorOut === null) return answer;
     current = answer;
   }
@@ -550,7 +606,8 @@ function addRequest(truth: GroundTruth, event: PageServedEvent | PageRefusedEven
   if (event.type === 'page_served') server.recordServed(event);
   if (event.cursorIn === null) pushTo(server.freshListAnswers, event.audience, event);
   pushTo(server.listAnswers, event.audience, event);
-  if (event.scanId !== null && !server.firstAnswerOfScan.has(event.scanId)) server.firstAnswerOfScan.set(event.scanId, event.seq);
+  if (event.scanId !== null && !server.firstAnswerOfScan.has(event.scanId))
+    server.firstAnswerOfScan.set(event.scanId, event.seq);
   if (event.scanId !== null) truth.scan(event.scanId).add(event);
 }
 

@@ -28,11 +28,25 @@ class Wire {
   }
 
   revision(names: string[]): number {
-    return this.push('revision', { server: 's0', revision: 1, views: { [A]: names.map((name) => ({ name, digest: d(name), bytes: 10 })) } });
+    return this.push('revision', {
+      server: 's0',
+      revision: 1,
+      views: { [A]: names.map((name) => ({ name, digest: d(name), bytes: 10 })) },
+    });
   }
 
   page(cursorIn: string | null, cursorOut: string | null, names: string[], audience = A): number {
-    return this.push('page_served', { server: 's0', audience, scanId: null, cursorIn, cursorOut, revision: 1, reported: 1, tools: names.map(d), pageDigest: d('page') });
+    return this.push('page_served', {
+      server: 's0',
+      audience,
+      scanId: null,
+      cursorIn,
+      cursorOut,
+      revision: 1,
+      reported: 1,
+      tools: names.map(d),
+      pageDigest: d('page'),
+    });
   }
 
   delivered(): number {
@@ -44,18 +58,44 @@ class Wire {
   }
 
   disclose(names: string[], audience = A, digest = d): number {
-    return this.push('disclosure', { session: 'h/c', server: 's0', audience, key: `id0|${audience}`, generation: 1, snapshotDigest: d('snap'), tools: names.map(digest) });
+    return this.push('disclosure', {
+      session: 'h/c',
+      server: 's0',
+      audience,
+      key: `id0|${audience}`,
+      generation: 1,
+      snapshotDigest: d('snap'),
+      tools: names.map(digest),
+    });
   }
 
   trace(): Trace {
     this.push('round_end', { status: 'settled', reason: 'quiet' });
-    const header = { type: 'header', schema: 'catsim.trace.v1', seed: 's', round: 0, scenario: 'blackbox:t', core: 'host:h', faults: this.faults,
-      bounds: { pageCountMax: 4, byteCountMax: 0, scanTimeoutMs: 0, latencyMsMax: 0, tHealMs: 0, tEndMs: 0, generationTtlMs: 0, retryBackoffMsMax: 0 } } as TraceHeader;
+    const header = {
+      type: 'header',
+      schema: 'catsim.trace.v1',
+      seed: 's',
+      round: 0,
+      scenario: 'blackbox:t',
+      core: 'host:h',
+      faults: this.faults,
+      bounds: {
+        pageCountMax: 4,
+        byteCountMax: 0,
+        scanTimeoutMs: 0,
+        latencyMsMax: 0,
+        tHealMs: 0,
+        tEndMs: 0,
+        generationTtlMs: 0,
+        retryBackoffMsMax: 0,
+      },
+    } as TraceHeader;
     return { header, events: this.events };
   }
 }
 
-const found = (trace: Trace): string[] => judgeHostWire(trace).violations.map((v) => `${v.invariant} ${v.code}@${v.seq} ${v.level}`);
+const found = (trace: Trace): string[] =>
+  judgeHostWire(trace).violations.map((v) => `${v.invariant} ${v.code}@${v.seq} ${v.level}`);
 
 describe('judgeHostWire', () => {
   it('an honest walk, disclosure and call are OK', () => {
@@ -153,7 +193,7 @@ describe('judgeHostWire', () => {
     expect(judgeHostWire(renewed.trace())).toMatchObject({ outcome: 'OK', triggersFired: 1 });
   });
 
-  it('tenant twins: a host that keys its catalog by URL walks acme only, then shows globex acme\'s descriptors and calls on a globex session it never listed', () => {
+  it("tenant twins: a host that keys its catalog by URL walks acme only, then shows globex acme's descriptors and calls on a globex session it never listed", () => {
     const G = 'globex.dev';
     const w = new Wire(['a']);
     w.push('session_opened', { server: 's0', audience: G, identity: 'id0' });
@@ -176,7 +216,9 @@ describe('judgeHostWire', () => {
     w.delivered();
     const verdict = judgeHostWire(w.trace());
     expect(verdict.outcome).toBe('NON-STRICT');
-    expect(verdict.violations.map((v) => v.evidence)).toEqual(["a list_changed was delivered to s0|acme.dev (seq 4) and the host never listed that session's tools again before the case ended"]);
+    expect(verdict.violations.map((v) => v.evidence)).toEqual([
+      "a list_changed was delivered to s0|acme.dev (seq 4) and the host never listed that session's tools again before the case ended",
+    ]);
   });
 
   it('a planned trigger that never fired leaves the case UNDECIDED; one that fired (a second revision, a boot after 0) does not', () => {

@@ -43,7 +43,13 @@ type Served = TraceEventOf<'page_served'> | TraceEventOf<'page_refused'>;
 export function judgeHostWire(trace: Trace): HostWireVerdict {
   const round = trace.header.round;
   const found: HostViolation[] = [];
-  const add = (invariant: Violation['invariant'], level: HostViolation['level'], seq: number | null, code: string, evidence: string): void => {
+  const add = (
+    invariant: Violation['invariant'],
+    level: HostViolation['level'],
+    seq: number | null,
+    code: string,
+    evidence: string,
+  ): void => {
     found.push({ invariant, round, seq, code, evidence, level });
   };
   const names = digestNames(trace.events);
@@ -55,13 +61,23 @@ export function judgeHostWire(trace: Trace): HostWireVerdict {
   found.sort((a, b) => (a.seq ?? Infinity) - (b.seq ?? Infinity) || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
   const triggersPlanned = trace.header.faults.filter((fault) => fault.startsWith('trigger:')).length;
   const triggersFired = countFired(trace.events);
-  const outcome: WireOutcome = found.some((v) => v.level === 'MUST') ? 'FAILED'
-    : triggersFired < triggersPlanned ? 'UNDECIDED'
-      : found.length > 0 ? 'NON-STRICT' : 'OK';
+  const outcome: WireOutcome = found.some((v) => v.level === 'MUST')
+    ? 'FAILED'
+    : triggersFired < triggersPlanned
+      ? 'UNDECIDED'
+      : found.length > 0
+        ? 'NON-STRICT'
+        : 'OK';
   return { outcome, violations: found, triggersPlanned, triggersFired };
 }
 
-type Add = (invariant: Violation['invariant'], level: HostViolation['level'], seq: number | null, code: string, evidence: string) => void;
+type Add = (
+  invariant: Violation['invariant'],
+  level: HostViolation['level'],
+  seq: number | null,
+  code: string,
+  evidence: string,
+) => void;
 
 /** Descriptor digest -> tool name, from every `revision` the world logged. */
 function digestNames(events: readonly TraceEvent[]): Map<string, string> {
@@ -112,7 +128,8 @@ function judgeCalls(events: readonly TraceEvent[], names: Map<string, string>, a
         listed.set(session, set);
         walk?.tools.push(...event.tools.map((digest) => names.get(digest) ?? digest));
       }
-      if (walk !== undefined && walk.tracker.step(event)) lastWhole.set(session, { seq: event.seq, names: new Set(walk.tools) });
+      if (walk !== undefined && walk.tracker.step(event))
+        lastWhole.set(session, { seq: event.seq, names: new Set(walk.tools) });
       const pending = pendingRelist.get(session);
       if (pending !== undefined && pending.walk.step(event)) pendingRelist.delete(session);
     } else if (event.type === 'notification_delivered') {
@@ -122,13 +139,31 @@ function judgeCalls(events: readonly TraceEvent[], names: Map<string, string>, a
       const session = sessionOf(event);
       const whole = lastWhole.get(session);
       if (!(listed.get(session)?.has(event.tool) ?? false)) {
-        add('I9', 'MUST', event.seq, 'UNDISCLOSED_TOOL_SENT', `call of ${JSON.stringify(event.tool)} to ${event.server} for ${event.audience} reached the server (seq ${event.seq}), but no page served to that session had listed that name`);
+        add(
+          'I9',
+          'MUST',
+          event.seq,
+          'UNDISCLOSED_TOOL_SENT',
+          `call of ${JSON.stringify(event.tool)} to ${event.server} for ${event.audience} reached the server (seq ${event.seq}), but no page served to that session had listed that name`,
+        );
       } else if (whole !== undefined && !whole.names.has(event.tool)) {
-        add('I9', 'MUST', event.seq, 'TOOL_NO_LONGER_LISTED', `call of ${JSON.stringify(event.tool)} to ${event.server} for ${event.audience} reached the server (seq ${event.seq}), but the last whole list served to that session (ended seq ${whole.seq}) no longer held that name`);
+        add(
+          'I9',
+          'MUST',
+          event.seq,
+          'TOOL_NO_LONGER_LISTED',
+          `call of ${JSON.stringify(event.tool)} to ${event.server} for ${event.audience} reached the server (seq ${event.seq}), but the last whole list served to that session (ended seq ${whole.seq}) no longer held that name`,
+        );
       }
       const pending = pendingRelist.get(session);
       if (pending !== undefined) {
-        add('I18', 'MUST', event.seq, 'CALL_BEFORE_RELIST', `call of ${JSON.stringify(event.tool)} to ${event.server} for ${event.audience} reached the server (seq ${event.seq}) after a list_changed was delivered (seq ${pending.seq}) and before the server had served a whole fresh tools/list for that session`);
+        add(
+          'I18',
+          'MUST',
+          event.seq,
+          'CALL_BEFORE_RELIST',
+          `call of ${JSON.stringify(event.tool)} to ${event.server} for ${event.audience} reached the server (seq ${event.seq}) after a list_changed was delivered (seq ${pending.seq}) and before the server had served a whole fresh tools/list for that session`,
+        );
       }
     }
   }
@@ -161,7 +196,10 @@ class WalkTracker {
  * and never asks for more than `pageCountMax` pages.
  */
 function judgeWalks(events: readonly TraceEvent[], pageCountMax: number, add: Add): void {
-  const walks = new Map<string, { cursors: Set<string>; pages: number; loopSeen: boolean; longSeen: boolean; startSeq: number }>();
+  const walks = new Map<
+    string,
+    { cursors: Set<string>; pages: number; loopSeen: boolean; longSeen: boolean; startSeq: number }
+  >();
   for (const event of events) {
     if (event.type !== 'page_served' && event.type !== 'page_refused') continue;
     const session = sessionOf(event);
@@ -174,12 +212,24 @@ function judgeWalks(events: readonly TraceEvent[], pageCountMax: number, add: Ad
     walk.pages += 1;
     if (walk.cursors.has(event.cursorIn) && !walk.loopSeen) {
       walk.loopSeen = true;
-      add('I13', 'MUST', event.seq, 'CURSOR_REPEATED', `the walk of ${session} begun at seq ${walk.startSeq} sent cursor ${JSON.stringify(event.cursorIn)} a second time (seq ${event.seq}): it followed a repeated cursor or a cycle`);
+      add(
+        'I13',
+        'MUST',
+        event.seq,
+        'CURSOR_REPEATED',
+        `the walk of ${session} begun at seq ${walk.startSeq} sent cursor ${JSON.stringify(event.cursorIn)} a second time (seq ${event.seq}): it followed a repeated cursor or a cycle`,
+      );
     }
     walk.cursors.add(event.cursorIn);
     if (walk.pages > pageCountMax && !walk.longSeen) {
       walk.longSeen = true;
-      add('I13', 'MUST', event.seq, 'WALK_TOO_LONG', `the walk of ${session} begun at seq ${walk.startSeq} asked for page ${walk.pages} (seq ${event.seq}), more than pageCountMax ${pageCountMax}`);
+      add(
+        'I13',
+        'MUST',
+        event.seq,
+        'WALK_TOO_LONG',
+        `the walk of ${session} begun at seq ${walk.startSeq} asked for page ${walk.pages} (seq ${event.seq}), more than pageCountMax ${pageCountMax}`,
+      );
     }
   }
 }
@@ -207,40 +257,86 @@ function judgeDisclosures(events: readonly TraceEvent[], names: Map<string, stri
       if (event.type === 'page_served') walk.tools.push(...event.tools);
       if (walk.tracker.step(event)) lastWhole.set(session, [...walk.tools]);
     } else if (event.type === 'disclosure') {
-      judgeOneDisclosure(event, everServed.get(sessionOf(event)) ?? new Set(), lastWhole.get(sessionOf(event)), names, add);
+      judgeOneDisclosure(
+        event,
+        everServed.get(sessionOf(event)) ?? new Set(),
+        lastWhole.get(sessionOf(event)),
+        names,
+        add,
+      );
     }
   }
 }
 
-function judgeOneDisclosure(event: TraceEventOf<'disclosure'>, served: Set<string>, whole: string[] | undefined, names: Map<string, string>, add: Add): void {
+function judgeOneDisclosure(
+  event: TraceEventOf<'disclosure'>,
+  served: Set<string>,
+  whole: string[] | undefined,
+  names: Map<string, string>,
+  add: Add,
+): void {
   const where = `${event.server} for ${event.audience}`;
   const name = (digest: string): string => names.get(digest) ?? `(never served, digest ${digest.slice(0, 12)})`;
   const unserved = event.tools.filter((digest) => !served.has(digest));
   if (unserved.length > 0) {
-    add('I4', 'MUST', event.seq, 'DISCLOSED_NEVER_SERVED', `the host disclosed ${unserved.map(name).join(', ')} of ${where} (seq ${event.seq}), which no page served to that session held`);
+    add(
+      'I4',
+      'MUST',
+      event.seq,
+      'DISCLOSED_NEVER_SERVED',
+      `the host disclosed ${unserved.map(name).join(', ')} of ${where} (seq ${event.seq}), which no page served to that session held`,
+    );
     return;
   }
   if (whole === undefined) {
-    add('I4', 'MUST', event.seq, 'DISCLOSED_WITHOUT_WHOLE_LIST', `the host disclosed ${event.tools.length} tools of ${where} (seq ${event.seq}) without ever having walked a whole list (page 1 to a last page) of that session`);
+    add(
+      'I4',
+      'MUST',
+      event.seq,
+      'DISCLOSED_WITHOUT_WHOLE_LIST',
+      `the host disclosed ${event.tools.length} tools of ${where} (seq ${event.seq}) without ever having walked a whole list (page 1 to a last page) of that session`,
+    );
     return;
   }
   const shown = new Set(event.tools);
   const expected = new Set(whole);
   const missing = whole.filter((digest) => !shown.has(digest));
   const stale = event.tools.filter((digest) => !expected.has(digest));
-  if (missing.length > 0) add('I4', 'MUST', event.seq, 'DISCLOSURE_INCOMPLETE', `the host disclosed ${where} (seq ${event.seq}) without ${missing.map(name).join(', ')}, which the last whole list served to it held`);
-  if (stale.length > 0) add('I4', 'MUST', event.seq, 'DISCLOSURE_STALE', `the host disclosed ${stale.map(name).join(', ')} of ${where} (seq ${event.seq}), which the last whole list served to it no longer held`);
+  if (missing.length > 0)
+    add(
+      'I4',
+      'MUST',
+      event.seq,
+      'DISCLOSURE_INCOMPLETE',
+      `the host disclosed ${where} (seq ${event.seq}) without ${missing.map(name).join(', ')}, which the last whole list served to it held`,
+    );
+  if (stale.length > 0)
+    add(
+      'I4',
+      'MUST',
+      event.seq,
+      'DISCLOSURE_STALE',
+      `the host disclosed ${stale.map(name).join(', ')} of ${where} (seq ${event.seq}), which the last whole list served to it no longer held`,
+    );
 }
 
 /** I19 (a SHOULD for a black-box host): after a delivered `list_changed`, some fresh list of that session is served before the case ends. */
 function judgeRefresh(events: readonly TraceEvent[], add: Add): void {
   const waiting = new Map<string, number>();
   for (const event of events) {
-    if (event.type === 'notification_delivered' && !waiting.has(sessionOf(event))) waiting.set(sessionOf(event), event.seq);
-    if ((event.type === 'page_served' || event.type === 'page_refused') && event.cursorIn === null) waiting.delete(sessionOf(event));
+    if (event.type === 'notification_delivered' && !waiting.has(sessionOf(event)))
+      waiting.set(sessionOf(event), event.seq);
+    if ((event.type === 'page_served' || event.type === 'page_refused') && event.cursorIn === null)
+      waiting.delete(sessionOf(event));
   }
   for (const [session, seq] of waiting) {
-    add('I19', 'SHOULD', seq, 'REFRESH_MISSING', `a list_changed was delivered to ${session} (seq ${seq}) and the host never listed that session's tools again before the case ended`);
+    add(
+      'I19',
+      'SHOULD',
+      seq,
+      'REFRESH_MISSING',
+      `a list_changed was delivered to ${session} (seq ${seq}) and the host never listed that session's tools again before the case ended`,
+    );
   }
 }
 
@@ -257,6 +353,12 @@ function judgeRenewal(events: readonly TraceEvent[], add: Add): void {
     if (event.type === 'session_opened') ended.delete(sessionOf(event));
   }
   for (const [session, seq] of ended) {
-    add('I12', 'MUST', seq, 'SESSION_NOT_RENEWED', `the world ended the HTTP session of ${session} (seq ${seq}) and the host never initialized a new one before the case ended`);
+    add(
+      'I12',
+      'MUST',
+      seq,
+      'SESSION_NOT_RENEWED',
+      `the world ended the HTTP session of ${session} (seq ${seq}) and the host never initialized a new one before the case ended`,
+    );
   }
 }

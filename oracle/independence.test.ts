@@ -45,14 +45,21 @@ function isForbidden(repoPath: string | null, forbidden: readonly string[]): boo
 }
 
 /** The specifiers in `source` (a file in `fileDir`) that reach into a forbidden top-level folder. */
-function offendingSpecifiers(source: string, fileDir: string, forbidden: readonly string[] = ORACLE_FORBIDDEN): string[] {
+function offendingSpecifiers(
+  source: string,
+  fileDir: string,
+  forbidden: readonly string[] = ORACLE_FORBIDDEN,
+): string[] {
   return specifiersIn(source).filter((specifier) => isForbidden(repoPathOf(specifier, fileDir), forbidden));
 }
 
 /** `file: specifier` for every forbidden import of the .ts files under `dir`. */
 function offencesUnder(dir: string, forbidden: readonly string[]): string[] {
   return typeScriptFilesUnder(dir).flatMap((file) =>
-    offendingSpecifiers(readFileSync(file, 'utf8'), dirname(file), forbidden).map((spec) => `${relative(REPO_ROOT, file)}: ${spec}`));
+    offendingSpecifiers(readFileSync(file, 'utf8'), dirname(file), forbidden).map(
+      (spec) => `${relative(REPO_ROOT, file)}: ${spec}`,
+    ),
+  );
 }
 
 function typeScriptFilesUnder(dir: string): string[] {
@@ -75,9 +82,16 @@ describe('oracle independence', () => {
   });
 
   it('lets the oracle import the contract, and refuses the contract an import of the oracle or the cli', () => {
-    const source = [`import { x } from '../contract/trace/types.ts';`, `import '../oracle/trace.ts';`, `import '../cli/main.ts';`].join('\n');
+    const source = [
+      `import { x } from '../contract/trace/types.ts';`,
+      `import '../oracle/trace.ts';`,
+      `import '../cli/main.ts';`,
+    ].join('\n');
     expect(offendingSpecifiers(source, ORACLE_DIR)).toEqual([]);
-    expect(offendingSpecifiers(source, CONTRACT_DIR, CONTRACT_FORBIDDEN)).toEqual(['../oracle/trace.ts', '../cli/main.ts']);
+    expect(offendingSpecifiers(source, CONTRACT_DIR, CONTRACT_FORBIDDEN)).toEqual([
+      '../oracle/trace.ts',
+      '../cli/main.ts',
+    ]);
   });
 
   it('flags synthetic offending lines, so the check can fail', () => {

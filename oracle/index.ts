@@ -64,7 +64,14 @@ export { checkEvents, checkTrace, type Verdict } from './check.ts';
 export type { RoundMetrics } from './metrics.ts';
 export { percentile } from './percentile.ts';
 export { revocationDelays, type RevocationDelay } from './revocation-delays.ts';
-export { CORE_FAILED, INVARIANT_IDS, sortViolations, type InvariantId, type VerdictId, type Violation } from './violation.ts';
+export {
+  CORE_FAILED,
+  INVARIANT_IDS,
+  sortViolations,
+  type InvariantId,
+  type VerdictId,
+  type Violation,
+} from './violation.ts';
 export {
   DISQUALIFYING_TRAIT_PREFIXES,
   GroundTruth,

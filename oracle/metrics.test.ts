@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { checkTrace } from './check.ts';
-import { DEV, DEV_KEY, DEV_SESSION, admissionRound, admissionWorld, devWalk, finish, opsWalk } from './testing/scenarios.ts';
+import {
+  DEV,
+  DEV_KEY,
+  DEV_SESSION,
+  admissionRound,
+  admissionWorld,
+  devWalk,
+  finish,
+  opsWalk,
+} from './testing/scenarios.ts';
 import { TraceBuilder } from './testing/trace-builder.ts';
 
 describe('round metrics', () => {
@@ -10,7 +19,12 @@ describe('round metrics', () => {
     const devPublish = devWalk(b).publishSeq ?? -1;
     opsWalk(b);
     b.disclosure(devPublish, { session: DEV_SESSION });
-    for (const [planId, decision] of [['p0', 'UNVERSIONED_WRITE'], ['p1', 'ADMIT'], ['p2', 'ARGS_INVALID'], ['p3', 'UNVERSIONED_WRITE']] as const) {
+    for (const [planId, decision] of [
+      ['p0', 'UNVERSIONED_WRITE'],
+      ['p1', 'ADMIT'],
+      ['p2', 'ARGS_INVALID'],
+      ['p3', 'UNVERSIONED_WRITE'],
+    ] as const) {
       b.call({ session: DEV_SESSION, planId, key: DEV_KEY, tool: 'a', decision });
     }
     finish(b);

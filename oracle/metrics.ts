@@ -73,7 +73,10 @@ export function computeMetrics(context: CheckContext): RoundMetrics {
     decisions: decisionCounts(context),
     revocationDelaysMs: delays.map((delay) => delay.delayMs).sort((a, b) => a - b),
     revocationsCensored: delays.filter((delay) => delay.censored).length,
-    receipts: { executed: calls.length, covered: calls.filter((call) => receiptProblem(context.observed, call) === null).length },
+    receipts: {
+      executed: calls.length,
+      covered: calls.filter((call) => receiptProblem(context.observed, call) === null).length,
+    },
     unknownDialectAdmissions: unknownDialectAdmissions(context),
     probes: probeCounts(context),
     surface: surfaceMetrics(context),
@@ -89,11 +92,18 @@ function rollbackTriggerCounts(context: CheckContext): { rollbackTriggers?: Reco
   const owed = new Map(context.rollbacks.map((outcome) => [outcome.trigger.seq, outcome]));
   for (const trigger of triggers) {
     const outcome = owed.get(trigger.seq);
-    const label = trigger.delivery !== 'delivered' ? trigger.delivery
-      : outcome === undefined ? 'nothing owed'
-        : outcome.outcome?.type === 'published' ? 'rolled back'
-          : outcome.outcome?.type === 'server_disabled' ? 'DISABLED'
-            : outcome.crashed ? 'crashed' : 'ignored';
+    const label =
+      trigger.delivery !== 'delivered'
+        ? trigger.delivery
+        : outcome === undefined
+          ? 'nothing owed'
+          : outcome.outcome?.type === 'published'
+            ? 'rolled back'
+            : outcome.outcome?.type === 'server_disabled'
+              ? 'DISABLED'
+              : outcome.crashed
+                ? 'crashed'
+                : 'ignored';
     counts[label] = (counts[label] ?? 0) + 1;
   }
   return { rollbackTriggers: counts };
@@ -101,7 +111,19 @@ function rollbackTriggerCounts(context: CheckContext): { rollbackTriggers?: Reco
 
 /** Empty surface metrics (a round without model turns). */
 export function noSurfaceMetrics(): SurfaceMetrics {
-  return { turns: 0, dispatched: 0, refused: {}, settledOnce: 0, settledTwice: 0, unsettled: 0, capacityShort: 0, capacityExceeded: 0, capacityFits: 0, capacityFitsDispatched: 0, unsupportedTurns: 0 };
+  return {
+    turns: 0,
+    dispatched: 0,
+    refused: {},
+    settledOnce: 0,
+    settledTwice: 0,
+    unsettled: 0,
+    capacityShort: 0,
+    capacityExceeded: 0,
+    capacityFits: 0,
+    capacityFitsDispatched: 0,
+    unsupportedTurns: 0,
+  };
 }
 
 function surfaceMetrics(context: CheckContext): SurfaceMetrics {
@@ -115,7 +137,12 @@ function surfaceMetrics(context: CheckContext): SurfaceMetrics {
     else metrics.settledTwice += 1;
     const first = settlements[0];
     if (first?.settlement === 'preDispatchRejected') {
-      const key = first.code === 'SURFACE_MISMATCH' ? `${first.check ?? '?'} ${first.field ?? '?'}` : first.code === 'CAPACITY_EXCEEDED' ? `CAPACITY_EXCEEDED ${first.limit ?? '?'}` : first.code ?? '(outside the core API)';
+      const key =
+        first.code === 'SURFACE_MISMATCH'
+          ? `${first.check ?? '?'} ${first.field ?? '?'}`
+          : first.code === 'CAPACITY_EXCEEDED'
+            ? `CAPACITY_EXCEEDED ${first.limit ?? '?'}`
+            : (first.code ?? '(outside the core API)');
       metrics.refused[key] = (metrics.refused[key] ?? 0) + 1;
     }
     const { capacity } = turn;
@@ -128,13 +155,16 @@ function surfaceMetrics(context: CheckContext): SurfaceMetrics {
       if (received.length > 0) metrics.capacityFitsDispatched += 1;
     }
   }
-  metrics.refused = Object.fromEntries(Object.entries(metrics.refused).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  metrics.refused = Object.fromEntries(
+    Object.entries(metrics.refused).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+  );
   return metrics;
 }
 
 function decisionCounts(context: CheckContext): Record<string, number> {
   const counts = new Map<string, number>();
-  for (const decision of context.observed.gateDecisions) counts.set(decision.decision, (counts.get(decision.decision) ?? 0) + 1);
+  for (const decision of context.observed.gateDecisions)
+    counts.set(decision.decision, (counts.get(decision.decision) ?? 0) + 1);
   return Object.fromEntries([...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 

@@ -29,7 +29,9 @@ export const CAPABILITY_UNITS: Readonly<Record<Capability, { one: string; many: 
  * stage), in {@link CAPABILITIES} order; capabilities the round judged (or never exercised) are
  * absent.
  */
-export function unjudgedIn(metrics: Pick<RoundMetrics, 'surface' | 'rollbackTriggers'>): Partial<Record<Capability, number>> {
+export function unjudgedIn(
+  metrics: Pick<RoundMetrics, 'surface' | 'rollbackTriggers'>,
+): Partial<Record<Capability, number>> {
   const counts: Partial<Record<Capability, number>> = {};
   const triggers = metrics.rollbackTriggers?.unsupported ?? 0;
   if (triggers > 0) counts.rollback = triggers;

@@ -104,20 +104,43 @@ interface ObservationsBuilder extends Observations {
 /** Builds the observation indexes in one pass; world events are skipped. */
 export function buildObservations(events: readonly TraceEvent[]): Observations {
   const observed: ObservationsBuilder = {
-    published: [], latestPublished: new Map(), pointerHistory: new Map(), publishesByGeneration: new Map(),
-    scanStarts: new Map(), scanEnds: new Map(), publishedByKey: new Map(), gateDecisions: [], decisionByCallId: new Map(),
-    decisionsByPlan: new Map(), receipts: [], receiptsByLeaseId: new Map(), policySeenByAudience: new Map(), policySeen: [],
-    pageReads: [], casConflicts: [], receiptOutcomes: [],
+    published: [],
+    latestPublished: new Map(),
+    pointerHistory: new Map(),
+    publishesByGeneration: new Map(),
+    scanStarts: new Map(),
+    scanEnds: new Map(),
+    publishedByKey: new Map(),
+    gateDecisions: [],
+    decisionByCallId: new Map(),
+    decisionsByPlan: new Map(),
+    receipts: [],
+    receiptsByLeaseId: new Map(),
+    policySeenByAudience: new Map(),
+    policySeen: [],
+    pageReads: [],
+    casConflicts: [],
+    receiptOutcomes: [],
   };
   for (const raw of events) {
     const event = asKnownEvent(raw);
     if (event === null || event.src !== 'core') continue;
     switch (event.type) {
-      case 'published': addPublish(observed, event); break;
-      case 'server_disabled': pushTo(observed.pointerHistory, event.key, event); break;
-      case 'scan_started': setFirst(observed.scanStarts, event.scanId, event); break;
-      case 'scan_ended': setFirst(observed.scanEnds, event.scanId, event); break;
-      case 'gate_decision': addDecision(observed, event); break;
+      case 'published':
+        addPublish(observed, event);
+        break;
+      case 'server_disabled':
+        pushTo(observed.pointerHistory, event.key, event);
+        break;
+      case 'scan_started':
+        setFirst(observed.scanStarts, event.scanId, event);
+        break;
+      case 'scan_ended':
+        setFirst(observed.scanEnds, event.scanId, event);
+        break;
+      case 'gate_decision':
+        addDecision(observed, event);
+        break;
       case 'receipt':
         observed.receipts.push(event);
         pushTo(observed.receiptsByLeaseId, event.leaseId, event);
@@ -126,10 +149,17 @@ export function buildObservations(events: readonly TraceEvent[]): Observations {
         observed.policySeen.push(event);
         pushTo(observed.policySeenByAudience, event.audience, event);
         break;
-      case 'page_read': observed.pageReads.push(event); break;
-      case 'cas_conflict': observed.casConflicts.push(event); break;
-      case 'receipt_outcome': observed.receiptOutcomes.push(event); break;
-      default: break;
+      case 'page_read':
+        observed.pageReads.push(event);
+        break;
+      case 'cas_conflict':
+        observed.casConflicts.push(event);
+        break;
+      case 'receipt_outcome':
+        observed.receiptOutcomes.push(event);
+        break;
+      default:
+        break;
     }
   }
   return observed;
@@ -175,7 +205,8 @@ export interface AdmittedTool {
 export function admittedTool(observed: Observations, decision: GateDecisionEvent): AdmittedTool {
   const active = activePublishBefore(observed, decision.key, decision.seq);
   const named = active?.tools.filter((tool) => tool.name === decision.tool) ?? [];
-  const tool = named.find((candidate) => candidate.descriptorDigest === decision.planDescriptorDigest) ?? named[0] ?? null;
+  const tool =
+    named.find((candidate) => candidate.descriptorDigest === decision.planDescriptorDigest) ?? named[0] ?? null;
   return { active, tool, descriptorDigest: tool?.descriptorDigest ?? decision.planDescriptorDigest };
 }
 
@@ -183,7 +214,12 @@ export function admittedTool(observed: Observations, decision: GateDecisionEvent
  * The publish of generation `generation` of `key` that the pointer held most recently before
  * `beforeSeq` (the latest such publish strictly earlier in the trace), or null if there was none.
  */
-export function publishOfGeneration(observed: Observations, key: string, generation: number, beforeSeq: number): PublishedEvent | null {
+export function publishOfGeneration(
+  observed: Observations,
+  key: string,
+  generation: number,
+  beforeSeq: number,
+): PublishedEvent | null {
   const publishes = observed.publishesByGeneration.get(key)?.get(generation) ?? [];
   return latestBefore(publishes, beforeSeq);
 }

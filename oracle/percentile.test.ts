@@ -4,7 +4,9 @@ import { percentile } from './percentile.ts';
 describe('percentile (nearest rank)', () => {
   it('answers one of the values, never an interpolation', () => {
     const values = [10, 20, 30, 40];
-    expect([0, 25, 26, 50, 51, 75, 99, 100].map((p) => percentile(values, p))).toEqual([10, 10, 20, 20, 30, 30, 40, 40]);
+    expect([0, 25, 26, 50, 51, 75, 99, 100].map((p) => percentile(values, p))).toEqual([
+      10, 10, 20, 20, 30, 30, 40, 40,
+    ]);
   });
 
   it('gives p50 and p99 of a hundred values as the 50th and 99th', () => {

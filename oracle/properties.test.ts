@@ -29,7 +29,11 @@ const catalogArb: fc.Arbitrary<CatalogInput> = fc.record({
 /** What `catalogArb` generates. */
 interface CatalogInput {
   readonly revision: number;
-  readonly audiences: ReadonlyArray<{ readonly audience: string; readonly tools: readonly string[]; readonly pageSize: number }>;
+  readonly audiences: ReadonlyArray<{
+    readonly audience: string;
+    readonly tools: readonly string[];
+    readonly pageSize: number;
+  }>;
 }
 
 function paginate(tools: readonly string[], pageSize: number): string[][] {
@@ -44,7 +48,10 @@ function catalogsOf(input: CatalogInput): AudienceCatalog[] {
 }
 
 /** A correct round over the generated catalog; `skipRecheckOf` drops one audience's recheck. */
-function buildRound(input: CatalogInput, skipRecheckOf: string | null = null): { builder: TraceBuilder; publishSeqs: Map<string, number> } {
+function buildRound(
+  input: CatalogInput,
+  skipRecheckOf: string | null = null,
+): { builder: TraceBuilder; publishSeqs: Map<string, number> } {
   const builder = new TraceBuilder();
   const catalogs = catalogsOf(input);
   builder.serverUp('s0', ID0);
@@ -53,7 +60,13 @@ function buildRound(input: CatalogInput, skipRecheckOf: string | null = null): {
   const publishSeqs = new Map<string, number>();
   for (const { audience, pages } of catalogs) {
     const recheck = audience === skipRecheckOf ? false : undefined;
-    const { publishSeq } = builder.walk({ audience, scanId: `sc-${audience}`, revision: input.revision, pages, recheck });
+    const { publishSeq } = builder.walk({
+      audience,
+      scanId: `sc-${audience}`,
+      revision: input.revision,
+      pages,
+      recheck,
+    });
     publishSeqs.set(audience, publishSeq ?? -1);
   }
   builder.quiet();
@@ -71,30 +84,43 @@ function deepFreeze<T>(value: T): T {
 
 describe('generated rounds', () => {
   it('a correct core passes every invariant, and the trace survives a text round trip', () => {
-    fc.assert(fc.property(catalogArb, (input) => {
-      const { builder } = buildRound(input);
-      const verdict = checkTrace(builder.build());
-      expect(verdict.violations).toEqual([]);
-      expect(verdict.checked.I1).toBe(input.audiences.length);
-      expect(verdict.checked.I12).toBe(input.audiences.length);
-      expect(parseTrace(builder.jsonl())).toEqual(builder.build());
-    }), { seed: 20_251_130, numRuns: 200 });
+    fc.assert(
+      fc.property(catalogArb, (input) => {
+        const { builder } = buildRound(input);
+        const verdict = checkTrace(builder.build());
+        expect(verdict.violations).toEqual([]);
+        expect(verdict.checked.I1).toBe(input.audiences.length);
+        expect(verdict.checked.I12).toBe(input.audiences.length);
+        expect(parseTrace(builder.jsonl())).toEqual(builder.build());
+      }),
+      { seed: 20_251_130, numRuns: 200 },
+    );
   });
 
   it('skipping one final recheck yields exactly one NO_FINAL_RECHECK at that publish', () => {
-    const arb = catalogArb.chain((input) => fc.record({ input: fc.constant(input), victim: fc.constantFrom(...input.audiences.map((a) => a.audience)) }));
-    fc.assert(fc.property(arb, ({ input, victim }) => {
-      const { builder, publishSeqs } = buildRound(input, victim);
-      const violations = checkTrace(builder.build()).violations;
-      expect(violations.map((v) => [v.invariant, v.code, v.seq])).toEqual([['I1', 'NO_FINAL_RECHECK', publishSeqs.get(victim)]]);
-    }), { seed: 7, numRuns: 200 });
+    const arb = catalogArb.chain((input) =>
+      fc.record({ input: fc.constant(input), victim: fc.constantFrom(...input.audiences.map((a) => a.audience)) }),
+    );
+    fc.assert(
+      fc.property(arb, ({ input, victim }) => {
+        const { builder, publishSeqs } = buildRound(input, victim);
+        const violations = checkTrace(builder.build()).violations;
+        expect(violations.map((v) => [v.invariant, v.code, v.seq])).toEqual([
+          ['I1', 'NO_FINAL_RECHECK', publishSeqs.get(victim)],
+        ]);
+      }),
+      { seed: 7, numRuns: 200 },
+    );
   });
 
   it('is deterministic and never mutates its input', () => {
-    fc.assert(fc.property(catalogArb, (input) => {
-      const trace = deepFreeze(buildRound(input, input.audiences[0]?.audience ?? null).builder.build());
-      const events: readonly TraceEvent[] = trace.events;
-      expect(checkEvents(trace.header, events)).toEqual(checkTrace(trace));
-    }), { seed: 99, numRuns: 100 });
+    fc.assert(
+      fc.property(catalogArb, (input) => {
+        const trace = deepFreeze(buildRound(input, input.audiences[0]?.audience ?? null).builder.build());
+        const events: readonly TraceEvent[] = trace.events;
+        expect(checkEvents(trace.header, events)).toEqual(checkTrace(trace));
+      }),
+      { seed: 99, numRuns: 100 },
+    );
   });
 });

@@ -35,7 +35,21 @@ describe('a real round of the reference core (seed 3, round 11)', () => {
     expect(checkTrace(fixture())).toEqual({
       round: 11,
       violations: [],
-      checked: checkedCounts({ I1: 0, I2: 11, I3: 6, I4: 10, I5: 13, I6: 18, I7: 8, I8: 6, I9: 12, I10: 11, I11: 16, I12: 6, I13: 55 }),
+      checked: checkedCounts({
+        I1: 0,
+        I2: 11,
+        I3: 6,
+        I4: 10,
+        I5: 13,
+        I6: 18,
+        I7: 8,
+        I8: 6,
+        I9: 12,
+        I10: 11,
+        I11: 16,
+        I12: 6,
+        I13: 55,
+      }),
       metrics: {
         decisions: { ADMIT: 6, ARGS_INVALID: 1, TOOL_QUARANTINED: 2, UNDISCLOSED_TOOL: 1 },
         revocationDelaysMs: [372],
@@ -50,16 +64,26 @@ describe('a real round of the reference core (seed 3, round 11)', () => {
 
   it('I3: without its confirmations, both confirmed writes become violations', () => {
     const trace = fixture();
-    const verdict = checkEvents(trace.header, without(trace, (event) => event.type === 'confirmation'));
+    const verdict = checkEvents(
+      trace.header,
+      without(trace, (event) => event.type === 'confirmation'),
+    );
     expect(verdict.violations.map(brief)).toEqual([
-      ['I3', 'UNCONFIRMED_WRITE_EXECUTED', 'merge_pull_request'], ['I3', 'UNCONFIRMED_WRITE_EXECUTED', 'deploy_service'],
+      ['I3', 'UNCONFIRMED_WRITE_EXECUTED', 'merge_pull_request'],
+      ['I3', 'UNCONFIRMED_WRITE_EXECUTED', 'deploy_service'],
     ]);
   });
 
   it('I6: without one receipt, its executed call has none, and its outcome follows no receipt', () => {
     const trace = fixture();
-    const verdict = checkEvents(trace.header, without(trace, (event) => event.type === 'receipt' && event['leaseId'] === 'lease-2'));
-    expect(verdict.violations.map(brief)).toEqual([['I6', 'CALL_WITHOUT_RECEIPT', 'get_metrics'], ['I6', 'OUTCOME_WITHOUT_RECEIPT', '']]);
+    const verdict = checkEvents(
+      trace.header,
+      without(trace, (event) => event.type === 'receipt' && event['leaseId'] === 'lease-2'),
+    );
+    expect(verdict.violations.map(brief)).toEqual([
+      ['I6', 'CALL_WITHOUT_RECEIPT', 'get_metrics'],
+      ['I6', 'OUTCOME_WITHOUT_RECEIPT', ''],
+    ]);
     expect(verdict.metrics.receipts).toEqual({ executed: 6, covered: 5 });
   });
 });

@@ -27,7 +27,11 @@ export interface RevocationDelay {
  * `policy_seen` after the change; the scan forward from there skips only epochs older than the
  * revoking one, which a core logs at most once each (it logs an epoch when it is new to it).
  */
-export function revocationDelays(changes: readonly PolicyChangedEvent[], observed: Observations, endT: number): RevocationDelay[] {
+export function revocationDelays(
+  changes: readonly PolicyChangedEvent[],
+  observed: Observations,
+  endT: number,
+): RevocationDelay[] {
   const delays: RevocationDelay[] = [];
   for (const change of changes) {
     if (change.revoked.length === 0) continue;

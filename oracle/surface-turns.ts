@@ -9,8 +9,15 @@
  * world saw equals a turn's baseline (`surfaceDifference`).
  */
 import type {
-  BaselineTool, KnownEvent, ModelReceivedEvent, ModelTurnEndedEvent, ModelTurnEvent, RequestSettledEvent, RequestSurfaceEvent,
-  SeenTool, SurfaceUnsupportedEvent,
+  BaselineTool,
+  KnownEvent,
+  ModelReceivedEvent,
+  ModelTurnEndedEvent,
+  ModelTurnEvent,
+  RequestSettledEvent,
+  RequestSurfaceEvent,
+  SeenTool,
+  SurfaceUnsupportedEvent,
 } from './trace.ts';
 
 /** Everything the world wrote about one reserved model request. */
@@ -62,7 +69,14 @@ function indexSurfaceTurns(events: readonly KnownEvent[]): SurfaceTurns {
     if (event.src !== 'world') continue;
     switch (event.type) {
       case 'model_turn': {
-        const turn: SurfaceTurn = { turn: event, hooks: undefined, late: undefined, settlements: [], received: [], ended: undefined };
+        const turn: SurfaceTurn = {
+          turn: event,
+          hooks: undefined,
+          late: undefined,
+          settlements: [],
+          received: [],
+          ended: undefined,
+        };
         if (!byId.has(event.requestId)) byId.set(event.requestId, turn);
         turns.push(turn);
         break;
@@ -89,8 +103,11 @@ function indexSurfaceTurns(events: readonly KnownEvent[]): SurfaceTurns {
         if (turn !== undefined) turn.ended ??= event;
         break;
       }
-      case 'surface_unsupported': unsupported ??= event; break;
-      default: break;
+      case 'surface_unsupported':
+        unsupported ??= event;
+        break;
+      default:
+        break;
     }
   }
   return { turns, unreservedSettlements, unreservedReceipts, unsupported };
@@ -110,7 +127,10 @@ export interface SurfaceDifference {
  * uncontested baseline tool present, contested ones present or not, in baseline order, each with
  * the baseline's digest, and nothing else (no name twice).
  */
-export function surfaceDifference(seen: readonly SeenTool[], baseline: readonly BaselineTool[]): SurfaceDifference | null {
+export function surfaceDifference(
+  seen: readonly SeenTool[],
+  baseline: readonly BaselineTool[],
+): SurfaceDifference | null {
   const position = new Map(baseline.map((tool, index) => [tool.name, index]));
   const names = new Set(seen.map((tool) => tool.name));
   let next = 0;
@@ -119,8 +139,12 @@ export function surfaceDifference(seen: readonly SeenTool[], baseline: readonly 
     if (at === undefined) return { code: 'UNADMITTED_TOOL', tool: tool.name, index };
     if (at < next) return { code: 'ORDER_CHANGED', tool: tool.name, index };
     const skipped = baseline.slice(next, at).find((candidate) => !candidate.contested);
-    if (skipped !== undefined) return names.has(skipped.name) ? { code: 'ORDER_CHANGED', tool: tool.name, index } : { code: 'MISSING_TOOL', tool: skipped.name, index: null };
-    if ((baseline[at] as BaselineTool).digest !== tool.digest) return { code: 'CONTENT_CHANGED', tool: tool.name, index };
+    if (skipped !== undefined)
+      return names.has(skipped.name)
+        ? { code: 'ORDER_CHANGED', tool: tool.name, index }
+        : { code: 'MISSING_TOOL', tool: skipped.name, index: null };
+    if ((baseline[at] as BaselineTool).digest !== tool.digest)
+      return { code: 'CONTENT_CHANGED', tool: tool.name, index };
     next = at + 1;
   }
   const missing = baseline.slice(next).find((candidate) => !candidate.contested);

@@ -14,12 +14,28 @@
 import { eventProblem } from '../contract/trace/event-problem.ts';
 import { EVENT_SOURCES } from '../contract/trace/event-sources.ts';
 import { headerProblem } from '../contract/trace/header-problem.ts';
-import type { EventSource, Trace, TraceEvent, TraceEventOf, TraceEventType, TraceHeader } from '../contract/trace/types.ts';
+import type {
+  EventSource,
+  Trace,
+  TraceEvent,
+  TraceEventOf,
+  TraceEventType,
+  TraceHeader,
+} from '../contract/trace/types.ts';
 
 export { TRACE_SCHEMA } from '../contract/trace/schema.ts';
 export type {
-  CoreEvent, CoreObservation, EventBase, EventSource, Trace, TraceBounds, TraceEvent, TraceEventOf, TraceEventType,
-  TraceHeader, WorldEvent,
+  CoreEvent,
+  CoreObservation,
+  EventBase,
+  EventSource,
+  Trace,
+  TraceBounds,
+  TraceEvent,
+  TraceEventOf,
+  TraceEventType,
+  TraceHeader,
+  WorldEvent,
 } from '../contract/trace/types.ts';
 
 /** Any event of the format (every event a parsed trace holds is of a documented type). */
@@ -218,7 +234,10 @@ export function parseCompleteTrace(text: string): Trace {
   }
   const after = events[endIndex + 1];
   if (after !== undefined) {
-    throw new TraceFormatError(endIndex + 3, `"${after.type}" event after "round_end" (on line ${endIndex + 2}; round_end must be the last event)`);
+    throw new TraceFormatError(
+      endIndex + 3,
+      `"${after.type}" event after "round_end" (on line ${endIndex + 2}; round_end must be the last event)`,
+    );
   }
   return trace;
 }
@@ -271,11 +290,7 @@ function parseEventLine(line: string, lineNo: number, expectedSeq: number): Trac
 }
 
 /** Enforces non-decreasing virtual time and a single `round_end`, across lines. */
-function checkOrder(
-  event: TraceEvent,
-  lineNo: number,
-  order: { lastT: number; roundEndLine: number },
-): void {
+function checkOrder(event: TraceEvent, lineNo: number, order: { lastT: number; roundEndLine: number }): void {
   if (event.t < order.lastT) {
     throw new TraceFormatError(lineNo, `"t" is ${event.t}, earlier than the previous event's ${order.lastT}`);
   }

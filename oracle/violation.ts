@@ -12,11 +12,69 @@
  * I28, I29, F19). A report should still list
  * `INVARIANT_IDS` rather than assume the set.
  */
-export type InvariantId = 'I1' | 'I2' | 'I3' | 'I4' | 'I5' | 'I6' | 'I7' | 'I8' | 'I9' | 'I10' | 'I11' | 'I12' | 'I13' | 'I14' | 'I15' | 'I16' | 'I17'
-  | 'I18' | 'I19' | 'I20' | 'I21' | 'I22' | 'I23' | 'I24' | 'I25' | 'I26' | 'I27' | 'I28' | 'I29';
+export type InvariantId =
+  | 'I1'
+  | 'I2'
+  | 'I3'
+  | 'I4'
+  | 'I5'
+  | 'I6'
+  | 'I7'
+  | 'I8'
+  | 'I9'
+  | 'I10'
+  | 'I11'
+  | 'I12'
+  | 'I13'
+  | 'I14'
+  | 'I15'
+  | 'I16'
+  | 'I17'
+  | 'I18'
+  | 'I19'
+  | 'I20'
+  | 'I21'
+  | 'I22'
+  | 'I23'
+  | 'I24'
+  | 'I25'
+  | 'I26'
+  | 'I27'
+  | 'I28'
+  | 'I29';
 
 /** The checked invariants in report order (numeric, so I2 comes before I12). */
-export const INVARIANT_IDS: readonly InvariantId[] = ['I1', 'I2', 'I3', 'I4', 'I5', 'I6', 'I7', 'I8', 'I9', 'I10', 'I11', 'I12', 'I13', 'I14', 'I15', 'I16', 'I17', 'I18', 'I19', 'I20', 'I21', 'I22', 'I23', 'I24', 'I25', 'I26', 'I27', 'I28', 'I29'];
+export const INVARIANT_IDS: readonly InvariantId[] = [
+  'I1',
+  'I2',
+  'I3',
+  'I4',
+  'I5',
+  'I6',
+  'I7',
+  'I8',
+  'I9',
+  'I10',
+  'I11',
+  'I12',
+  'I13',
+  'I14',
+  'I15',
+  'I16',
+  'I17',
+  'I18',
+  'I19',
+  'I20',
+  'I21',
+  'I22',
+  'I23',
+  'I24',
+  'I25',
+  'I26',
+  'I27',
+  'I28',
+  'I29',
+];
 
 /**
  * Not an invariant of the catalog (SPEC section 11) but a clause of the core API (docs/CORE-API.md):
@@ -75,14 +133,20 @@ export function publishLabel(publish: { readonly seq: number; readonly key: stri
 
 /** Names a gate decision in evidence: `gate decision seq 40 (session "s0/acme.dev", plan "p1")`. */
 export function decisionLabel(decision: {
-  readonly seq: number; readonly session: string; readonly planId: string;
+  readonly seq: number;
+  readonly session: string;
+  readonly planId: string;
 }): string {
   return `gate decision seq ${decision.seq} (session ${JSON.stringify(decision.session)}, plan ${JSON.stringify(decision.planId)})`;
 }
 
 /** Names an executed call in evidence: `call seq 41 (s0 acme.dev executed "write_file", lease "lease-0")`. */
 export function callLabel(call: {
-  readonly seq: number; readonly server: string; readonly audience: string; readonly tool: string; readonly leaseId: string | null;
+  readonly seq: number;
+  readonly server: string;
+  readonly audience: string;
+  readonly tool: string;
+  readonly leaseId: string | null;
 }): string {
   const lease = call.leaseId === null ? 'no lease' : `lease ${JSON.stringify(call.leaseId)}`;
   return `call seq ${call.seq} (${call.server} ${call.audience} executed ${JSON.stringify(call.tool)}, ${lease})`;
@@ -90,7 +154,10 @@ export function callLabel(call: {
 
 /** Names a disclosure in evidence: `disclosure seq 30 (session "p1", s0 acme.dev)`. */
 export function disclosureLabel(disclosure: {
-  readonly seq: number; readonly session: string; readonly server: string; readonly audience: string;
+  readonly seq: number;
+  readonly session: string;
+  readonly server: string;
+  readonly audience: string;
 }): string {
   return `disclosure seq ${disclosure.seq} (session ${JSON.stringify(disclosure.session)}, ${disclosure.server} ${disclosure.audience})`;
 }

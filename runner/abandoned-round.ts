@@ -27,7 +27,10 @@ export function isAbandonCode(code: string): code is AbandonCode {
  * @param limitMs the per-round time limit, for the evidence of `TIMED_OUT`.
  */
 export function abandonedRound(job: BatchJob, round: number, code: AbandonCode, limitMs: number): BatchResult {
-  return { summary: abandonedSummary(generatePlan(job.seed, round, job.scenario, job.pool), code, limitMs), replay: undefined };
+  return {
+    summary: abandonedSummary(generatePlan(job.seed, round, job.scenario, job.pool), code, limitMs),
+    replay: undefined,
+  };
 }
 
 /**
@@ -38,14 +41,29 @@ export function abandonedRound(job: BatchJob, round: number, code: AbandonCode, 
  */
 export function abandonedSummary(plan: RoundPlan, code: AbandonCode, limitMs: number): RoundSummary {
   const { round } = plan;
-  const evidence = code === 'TIMED_OUT'
-    ? `the round ran past the per-round time limit of ${limitMs / 1000} s (--round-timeout), so its worker thread was terminated: the core is stuck (a synchronous loop, or work that never ends)`
-    : 'the worker thread running the round died of heap exhaustion (JavaScript heap out of memory): the core allocates without bound';
-  const { decisions, ...metrics } = { decisions: {}, revocationDelaysMs: [], revocationsCensored: 0, receipts: { executed: 0, covered: 0 }, unknownDialectAdmissions: 0, probes: { expected: 0, admitted: 0 }, surface: noSurfaceMetrics() };
+  const evidence =
+    code === 'TIMED_OUT'
+      ? `the round ran past the per-round time limit of ${limitMs / 1000} s (--round-timeout), so its worker thread was terminated: the core is stuck (a synchronous loop, or work that never ends)`
+      : 'the worker thread running the round died of heap exhaustion (JavaScript heap out of memory): the core allocates without bound';
+  const { decisions, ...metrics } = {
+    decisions: {},
+    revocationDelaysMs: [],
+    revocationsCensored: 0,
+    receipts: { executed: 0, covered: 0 },
+    unknownDialectAdmissions: 0,
+    probes: { expected: 0, admitted: 0 },
+    surface: noSurfaceMetrics(),
+  };
   return {
-    round, status: 'settled', faults: plan.faults, endStates: {}, endReasons: {},
+    round,
+    status: 'settled',
+    faults: plan.faults,
+    endStates: {},
+    endReasons: {},
     violations: [{ invariant: CORE_FAILED, round, seq: null, code, evidence }],
-    probes: [], decisions, metrics,
+    probes: [],
+    decisions,
+    metrics,
     traceDigest: createHash('sha256').update(`catsim.abandoned-round.v1\n${round}\n${code}`).digest('hex'),
     events: 0,
   };

@@ -34,14 +34,26 @@ export interface BatchResult {
  * Runs every round of the job in order, calling `onStart` before each (a worker tells the
  * campaign, which bounds each round's time) and `onRound` after each.
  */
-export async function runBatch(job: BatchJob, onRound: (result: BatchResult) => void, onStart?: (round: number) => void): Promise<void> {
+export async function runBatch(
+  job: BatchJob,
+  onRound: (result: BatchResult) => void,
+  onStart?: (round: number) => void,
+): Promise<void> {
   const core = await loadCore(job.core);
   sizeThreadMemos(job.pool?.length ?? 0);
   for (const round of job.rounds) {
     onStart?.(round);
     const { summary, run } = await runAndCheck(job.seed, round, job.scenario, core, job.core, job.pool);
     const replay = isSampled(round, job.determinismEvery)
-      ? await replayCompare(job.seed, round, job.scenario, core, job.core, { digest: summary.traceDigest, events: run.events }, job.pool)
+      ? await replayCompare(
+          job.seed,
+          round,
+          job.scenario,
+          core,
+          job.core,
+          { digest: summary.traceDigest, events: run.events },
+          job.pool,
+        )
       : undefined;
     onRound({ summary, replay });
   }

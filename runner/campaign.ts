@@ -86,13 +86,26 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
   const { catalog } = options;
   const scenario = catalog === undefined ? options.scenario.name : `${options.scenario.name}+catalog:${catalog.name}`;
   const { shard } = options;
-  const block = shard === undefined ? { firstRound: options.firstRound, rounds: options.rounds } : shardBlock(options.firstRound, options.rounds, shard.index, shard.count);
-  const builder = new ReportBuilder({
-    seed: options.seed, scenario, scenarioPath: options.scenarioPath ?? null, scenarioDigest: scenarioDigest(options.scenario), catalog: catalog === undefined ? null : { name: catalog.name, path: catalog.path }, core: options.core,
-    firstRound: block.firstRound, roundsPlanned: block.rounds, faults: options.scenario.faults,
-    shard: shard === undefined ? null : { ...shard, firstRound: options.firstRound, rounds: options.rounds },
-    notJudgedAccepted: [...(options.notJudged ?? []), ...(options.scenario.notJudged ?? [])],
-  }, { rounds: options.scenario.probeGateRounds, required: options.scenario.requiredProbes });
+  const block =
+    shard === undefined
+      ? { firstRound: options.firstRound, rounds: options.rounds }
+      : shardBlock(options.firstRound, options.rounds, shard.index, shard.count);
+  const builder = new ReportBuilder(
+    {
+      seed: options.seed,
+      scenario,
+      scenarioPath: options.scenarioPath ?? null,
+      scenarioDigest: scenarioDigest(options.scenario),
+      catalog: catalog === undefined ? null : { name: catalog.name, path: catalog.path },
+      core: options.core,
+      firstRound: block.firstRound,
+      roundsPlanned: block.rounds,
+      faults: options.scenario.faults,
+      shard: shard === undefined ? null : { ...shard, firstRound: options.firstRound, rounds: options.rounds },
+      notJudgedAccepted: [...(options.notJudged ?? []), ...(options.scenario.notJudged ?? [])],
+    },
+    { rounds: options.scenario.probeGateRounds, required: options.scenario.requiredProbes },
+  );
   const started = performance.now(); // real-clock: throughput only, never inside a round
   let done = 0;
   let failing = 0;
@@ -104,10 +117,29 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
   };
   const rounds = Array.from({ length: block.rounds }, (_, i) => block.firstRound + i);
   const sizes = options.batchSize === undefined ? guidedBatchSizes(block.rounds, options.workers) : undefined;
-  const jobs = batches(rounds, sizes ?? [], options.batchSize ?? 1).map((batch): BatchJob => ({ seed: options.seed, scenario: options.scenario, core: options.core, rounds: batch, determinismEvery: options.determinismEvery, pool: catalog?.pool }));
+  const jobs = batches(rounds, sizes ?? [], options.batchSize ?? 1).map(
+    (batch): BatchJob => ({
+      seed: options.seed,
+      scenario: options.scenario,
+      core: options.core,
+      rounds: batch,
+      determinismEvery: options.determinismEvery,
+      pool: catalog?.pool,
+    }),
+  );
   // `workers: 0` runs on one worker thread as well: in this thread a stuck core could not be
   // stopped, and a heap exhaustion would end catsim with V8's fatal error instead of one line.
-  await runOnWorkers(jobs, { entry: WORKER_ENTRY, count: Math.max(1, options.workers), roundTimeoutMs: options.roundTimeoutMs ?? ROUND_TIMEOUT_MS_DEFAULT, resourceLimits: options.workerResourceLimits, signal: options.signal }, onResult);
+  await runOnWorkers(
+    jobs,
+    {
+      entry: WORKER_ENTRY,
+      count: Math.max(1, options.workers),
+      roundTimeoutMs: options.roundTimeoutMs ?? ROUND_TIMEOUT_MS_DEFAULT,
+      resourceLimits: options.workerResourceLimits,
+      signal: options.signal,
+    },
+    onResult,
+  );
   // An abort that came after the last round was done interrupted nothing.
   const interrupted = options.signal?.aborted === true && builder.roundsRun < block.rounds;
   return builder.build(performance.now() - started, interrupted); // real-clock
@@ -128,8 +160,9 @@ const BATCH_ROUNDS_MAX = 25;
  */
 export function guidedBatchSizes(rounds: number, workers: number): number[] {
   const sizes: number[] = [];
-  for (let left = rounds; left > 0;) {
-    const size = workers <= 1 ? BATCH_ROUNDS_MAX : Math.max(1, Math.min(BATCH_ROUNDS_MAX, Math.ceil(left / (2 * workers))));
+  for (let left = rounds; left > 0; ) {
+    const size =
+      workers <= 1 ? BATCH_ROUNDS_MAX : Math.max(1, Math.min(BATCH_ROUNDS_MAX, Math.ceil(left / (2 * workers))));
     const taken = Math.min(size, left);
     sizes.push(taken);
     left -= taken;

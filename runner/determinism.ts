@@ -19,7 +19,15 @@ export function isSampled(round: number, every: number): boolean {
  * Replays a round and returns 'same', or the first differing seq (null if only the header differs).
  * `pool` must be the one the original run used (undefined: the built-in pool).
  */
-export async function replayCompare(seed: string, round: number, scenario: Scenario, core: CoreFactory, coreName: string, original: { digest: string; events: readonly TraceEvent[] }, pool?: readonly PoolTool[]): Promise<'same' | number | null> {
+export async function replayCompare(
+  seed: string,
+  round: number,
+  scenario: Scenario,
+  core: CoreFactory,
+  coreName: string,
+  original: { digest: string; events: readonly TraceEvent[] },
+  pool?: readonly PoolTool[],
+): Promise<'same' | number | null> {
   const again = await runRound(generatePlan(seed, round, scenario, pool), core, coreName);
   if (traceDigest(again.header, again.events) === original.digest) return 'same';
   return firstDifference(original.events, again.events);

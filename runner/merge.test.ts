@@ -5,14 +5,31 @@ import { MergeError, mergeShardReports } from './merge.ts';
 import { shardBlock, type CampaignReport } from './report.ts';
 
 const scenario = loadScenario('default');
-const campaign = (shard?: { index: number; count: number }) => runCampaign({ seed: '5', scenario, core: 'reference', firstRound: 10, rounds: 7, workers: 0, determinismEvery: 3, shard });
+const campaign = (shard?: { index: number; count: number }) =>
+  runCampaign({
+    seed: '5',
+    scenario,
+    core: 'reference',
+    firstRound: 10,
+    rounds: 7,
+    workers: 0,
+    determinismEvery: 3,
+    shard,
+  });
 /** A report as JSON would carry it, without the real-time figures. */
 const comparable = (report: CampaignReport) => JSON.stringify({ ...report, elapsedMs: 0, roundsPerSecond: 0 });
-const asInput = (path: string, report: CampaignReport) => ({ path, report: JSON.parse(JSON.stringify(report)) as unknown });
+const asInput = (path: string, report: CampaignReport) => ({
+  path,
+  report: JSON.parse(JSON.stringify(report)) as unknown,
+});
 
 describe('shardBlock', () => {
   it('splits rounds into contiguous blocks whose sizes differ by at most one', () => {
-    expect([1, 2, 3].map((index) => shardBlock(10, 7, index, 3))).toEqual([{ firstRound: 10, rounds: 2 }, { firstRound: 12, rounds: 2 }, { firstRound: 14, rounds: 3 }]);
+    expect([1, 2, 3].map((index) => shardBlock(10, 7, index, 3))).toEqual([
+      { firstRound: 10, rounds: 2 },
+      { firstRound: 12, rounds: 2 },
+      { firstRound: 14, rounds: 3 },
+    ]);
     expect(shardBlock(0, 100_000, 2, 2)).toEqual({ firstRound: 50_000, rounds: 50_000 });
     expect(shardBlock(0, 2, 1, 3)).toEqual({ firstRound: 0, rounds: 0 });
   });
@@ -26,8 +43,29 @@ describe('mergeShardReports', async () => {
   const inputs = shards.map((report, i) => asInput(`s${i + 1}.json`, report));
   // Rounds 10..16 stopped after its third round (batches of one, so the abort lands between rounds), and the rest.
   const abort = new AbortController();
-  const stopped = await runCampaign({ seed: '5', scenario, core: 'reference', firstRound: 10, rounds: 7, workers: 0, determinismEvery: 3, batchSize: 1, signal: abort.signal, onProgress: (done) => { if (done === 3) abort.abort(); } });
-  const rest = await runCampaign({ seed: '5', scenario, core: 'reference', firstRound: stopped.resumeFrom, rounds: 17 - stopped.resumeFrom, workers: 0, determinismEvery: 3 });
+  const stopped = await runCampaign({
+    seed: '5',
+    scenario,
+    core: 'reference',
+    firstRound: 10,
+    rounds: 7,
+    workers: 0,
+    determinismEvery: 3,
+    batchSize: 1,
+    signal: abort.signal,
+    onProgress: (done) => {
+      if (done === 3) abort.abort();
+    },
+  });
+  const rest = await runCampaign({
+    seed: '5',
+    scenario,
+    core: 'reference',
+    firstRound: stopped.resumeFrom,
+    rounds: 17 - stopped.resumeFrom,
+    workers: 0,
+    determinismEvery: 3,
+  });
 
   it('every report says which rounds it covers and carries what merge needs', () => {
     const [, second] = shards as [CampaignReport, CampaignReport, CampaignReport];
@@ -37,7 +75,13 @@ describe('mergeShardReports', async () => {
     expect(second.probesMissed).toEqual([]);
     expect(whole.shard).toBeNull();
     expect(whole.mergeData.roundDigests).toHaveLength(7);
-    expect([stopped.interrupted, stopped.firstRound, stopped.roundsRun, stopped.resumeFrom, stopped.mergeData.roundDigests.length]).toEqual([true, 10, 3, 13, 3]);
+    expect([
+      stopped.interrupted,
+      stopped.firstRound,
+      stopped.roundsRun,
+      stopped.resumeFrom,
+      stopped.mergeData.roundDigests.length,
+    ]).toEqual([true, 10, 3, 13, 3]);
   });
 
   it('gives the report of the whole campaign, in any order of the shards', () => {
@@ -49,7 +93,9 @@ describe('mergeShardReports', async () => {
   });
 
   it('an interrupted run and the run that resumed it merge into the uninterrupted run', () => {
-    expect(comparable(mergeShardReports([asInput('rest.json', rest), asInput('stopped.json', stopped)]))).toBe(comparable(whole));
+    expect(comparable(mergeShardReports([asInput('rest.json', rest), asInput('stopped.json', stopped)]))).toBe(
+      comparable(whole),
+    );
   });
 
   it('refuses what cannot be one campaign, with one line naming the file', () => {
@@ -59,19 +105,66 @@ describe('mergeShardReports', async () => {
       change(report);
       return { path: input.path, report };
     };
-    const hint = (from: number, rounds: number) => ` (catsim run --from ${from} --rounds ${rounds} with the same seed, scenario, catalog and core runs them)`;
+    const hint = (from: number, rounds: number) =>
+      ` (catsim run --from ${from} --rounds ${rounds} with the same seed, scenario, catalog and core runs them)`;
     const cases: [typeof inputs, string][] = [
       [[], 'no reports given'],
       [[a, b], `rounds 14..16 are in no report, but s1.json is a shard of rounds 10..16${hint(14, 3)}`],
       [[a, c], `rounds 12..13 are in no report: s1.json ends at round 11 and s3.json starts at round 14${hint(12, 2)}`],
-      [[a, b, c, { path: 'again.json', report: c.report }], 'again.json: its rounds 14..16 overlap the rounds 14..16 of s3.json'],
+      [
+        [a, b, c, { path: 'again.json', report: c.report }],
+        'again.json: its rounds 14..16 overlap the rounds 14..16 of s3.json',
+      ],
       [[a, b, c, asInput('whole.json', whole)], 'whole.json: its rounds 10..16 overlap the rounds 10..11 of s1.json'],
-      [[a, b, edit(c, (r) => { r.seed = '6'; })], 's3.json: seed is "6", but s1.json has "5": not parts of one campaign'],
-      [[asInput('stopped.json', stopped)], `rounds 13..16 are in no report, but stopped.json was run for rounds 10..16${hint(13, 4)}`],
-      [[a, b, edit(c, (r) => { r.roundsRun = 0; (r.mergeData as { roundDigests: string[] }).roundDigests = []; })], 's3.json: covers no round (interrupted before its first round was done): nothing to merge'],
-      [[a, b, edit(c, (r) => { r.roundsRun = 2; })], 's3.json: holds 3 round digests for 2 rounds: not a report catsim wrote'],
-      [[a, b, { path: 'text.json', report: 'hello' }], 'text.json: not a report of catsim run --report ((top level) must be object)'],
-      [[a, b, edit(c, (r) => { delete r.mergeData; })], "s3.json: not a report of catsim run --report ((top level) must have required property 'mergeData')"],
+      [
+        [
+          a,
+          b,
+          edit(c, (r) => {
+            r.seed = '6';
+          }),
+        ],
+        's3.json: seed is "6", but s1.json has "5": not parts of one campaign',
+      ],
+      [
+        [asInput('stopped.json', stopped)],
+        `rounds 13..16 are in no report, but stopped.json was run for rounds 10..16${hint(13, 4)}`,
+      ],
+      [
+        [
+          a,
+          b,
+          edit(c, (r) => {
+            r.roundsRun = 0;
+            (r.mergeData as { roundDigests: string[] }).roundDigests = [];
+          }),
+        ],
+        's3.json: covers no round (interrupted before its first round was done): nothing to merge',
+      ],
+      [
+        [
+          a,
+          b,
+          edit(c, (r) => {
+            r.roundsRun = 2;
+          }),
+        ],
+        's3.json: holds 3 round digests for 2 rounds: not a report catsim wrote',
+      ],
+      [
+        [a, b, { path: 'text.json', report: 'hello' }],
+        'text.json: not a report of catsim run --report ((top level) must be object)',
+      ],
+      [
+        [
+          a,
+          b,
+          edit(c, (r) => {
+            delete r.mergeData;
+          }),
+        ],
+        "s3.json: not a report of catsim run --report ((top level) must have required property 'mergeData')",
+      ],
     ];
     for (const [given, message] of cases) {
       expect(() => mergeShardReports(given)).toThrow(MergeError);

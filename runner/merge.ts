@@ -33,7 +33,33 @@ const ROUND_MAX = 2 ** 31 - 1;
 /** What merge reads of a report; everything else it carries is ignored. */
 const REPORT_SCHEMA = {
   type: 'object',
-  required: ['seed', 'scenario', 'scenarioPath', 'scenarioDigest', 'catalog', 'core', 'firstRound', 'roundsPlanned', 'roundsRun', 'interrupted', 'shard', 'mergeData', 'violationsByInvariant', 'undecidedRounds', 'endStates', 'endReasons', 'faultsEnabled', 'failingRounds', 'probes', 'decisions', 'receipts', 'unknownDialectAdmissions', 'probeCalls', 'determinism', 'elapsedMs'],
+  required: [
+    'seed',
+    'scenario',
+    'scenarioPath',
+    'scenarioDigest',
+    'catalog',
+    'core',
+    'firstRound',
+    'roundsPlanned',
+    'roundsRun',
+    'interrupted',
+    'shard',
+    'mergeData',
+    'violationsByInvariant',
+    'undecidedRounds',
+    'endStates',
+    'endReasons',
+    'faultsEnabled',
+    'failingRounds',
+    'probes',
+    'decisions',
+    'receipts',
+    'unknownDialectAdmissions',
+    'probeCalls',
+    'determinism',
+    'elapsedMs',
+  ],
   properties: {
     seed: { type: 'string' },
     scenario: { type: 'string' },
@@ -47,7 +73,12 @@ const REPORT_SCHEMA = {
     shard: {
       type: ['object', 'null'],
       required: ['index', 'count', 'firstRound', 'rounds'],
-      properties: { index: { type: 'integer', minimum: 1 }, count: { type: 'integer', minimum: 1 }, firstRound: { type: 'integer', minimum: 0 }, rounds: { type: 'integer', minimum: 1 } },
+      properties: {
+        index: { type: 'integer', minimum: 1 },
+        count: { type: 'integer', minimum: 1 },
+        firstRound: { type: 'integer', minimum: 0 },
+        rounds: { type: 'integer', minimum: 1 },
+      },
     },
     mergeData: {
       type: 'object',
@@ -56,7 +87,10 @@ const REPORT_SCHEMA = {
         roundDigests: { type: 'array', items: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
         revocationDelaysMs: { type: 'array', items: { type: 'number' } },
         revocationsCensored: { type: 'integer', minimum: 0 },
-        probeGate: { type: 'object', properties: { rounds: { type: 'integer' }, required: { type: 'array', items: { type: 'string' } } } },
+        probeGate: {
+          type: 'object',
+          properties: { rounds: { type: 'integer' }, required: { type: 'array', items: { type: 'string' } } },
+        },
       },
     },
     violationsByInvariant: { $ref: '#/$defs/counts' },
@@ -68,14 +102,35 @@ const REPORT_SCHEMA = {
     decisions: { $ref: '#/$defs/counts' },
     unknownDialectAdmissions: { $ref: '#/$defs/count' },
     failingRounds: { type: 'array', items: { type: 'object', required: ['round', 'undecided', 'violations'] } },
-    determinism: { type: 'object', required: ['replayed', 'mismatches'], properties: { replayed: { $ref: '#/$defs/count' }, mismatches: { type: 'array' } } },
-    receipts: { type: 'object', required: ['executed', 'covered'], properties: { executed: { $ref: '#/$defs/count' }, covered: { $ref: '#/$defs/count' } } },
-    probeCalls: { type: 'object', required: ['expected', 'admitted'], properties: { expected: { $ref: '#/$defs/count' }, admitted: { $ref: '#/$defs/count' } } },
+    determinism: {
+      type: 'object',
+      required: ['replayed', 'mismatches'],
+      properties: { replayed: { $ref: '#/$defs/count' }, mismatches: { type: 'array' } },
+    },
+    receipts: {
+      type: 'object',
+      required: ['executed', 'covered'],
+      properties: { executed: { $ref: '#/$defs/count' }, covered: { $ref: '#/$defs/count' } },
+    },
+    probeCalls: {
+      type: 'object',
+      required: ['expected', 'admitted'],
+      properties: { expected: { $ref: '#/$defs/count' }, admitted: { $ref: '#/$defs/count' } },
+    },
     elapsedMs: { type: 'number' },
     // Absent in reports written before them: read through the rollback trigger and surface counts.
     notJudged: {
       type: 'array',
-      items: { type: 'object', required: ['capability', 'rounds', 'count', 'accepted'], properties: { capability: { enum: [...CAPABILITIES] }, rounds: { $ref: '#/$defs/count' }, count: { $ref: '#/$defs/count' }, accepted: { type: 'boolean' } } },
+      items: {
+        type: 'object',
+        required: ['capability', 'rounds', 'count', 'accepted'],
+        properties: {
+          capability: { enum: [...CAPABILITIES] },
+          rounds: { $ref: '#/$defs/count' },
+          count: { $ref: '#/$defs/count' },
+          accepted: { type: 'boolean' },
+        },
+      },
     },
     notJudgedAccepted: { type: 'array', items: { enum: [...CAPABILITIES] } },
   },
@@ -106,7 +161,10 @@ interface Part {
  *   campaigns, a part covers no round, two parts share a round, or a round of a part's campaign
  *   is in no part.
  */
-export function mergeShardReports(inputs: readonly ShardInput[], notJudged: readonly Capability[] = []): CampaignReport {
+export function mergeShardReports(
+  inputs: readonly ShardInput[],
+  notJudged: readonly Capability[] = [],
+): CampaignReport {
   if (inputs.length === 0) throw new MergeError('no reports given');
   const parts = inputs.map(readPart);
   const first = parts[0] as Part;
@@ -118,16 +176,32 @@ export function mergeShardReports(inputs: readonly ShardInput[], notJudged: read
   const end = last.report.firstRound + last.report.roundsRun;
   checkCampaignsCovered(parts, start, end);
   const builder = new ReportBuilder(
-    { seed: first.report.seed, scenario: first.report.scenario, scenarioPath: first.report.scenarioPath, scenarioDigest: first.report.scenarioDigest, catalog: first.report.catalog, core: first.report.core, firstRound: start, roundsPlanned: end - start, faults: Object.keys(first.report.faultsEnabled), notJudgedAccepted: [...notJudged, ...acceptedByEvery(parts)] },
+    {
+      seed: first.report.seed,
+      scenario: first.report.scenario,
+      scenarioPath: first.report.scenarioPath,
+      scenarioDigest: first.report.scenarioDigest,
+      catalog: first.report.catalog,
+      core: first.report.core,
+      firstRound: start,
+      roundsPlanned: end - start,
+      faults: Object.keys(first.report.faultsEnabled),
+      notJudgedAccepted: [...notJudged, ...acceptedByEvery(parts)],
+    },
     first.report.mergeData.probeGate,
   );
   for (const { report } of ordered) builder.addPart(report);
-  return builder.build(parts.reduce((sum, { report }) => sum + report.elapsedMs, 0), false);
+  return builder.build(
+    parts.reduce((sum, { report }) => sum + report.elapsedMs, 0),
+    false,
+  );
 }
 
 /** The capabilities every part accepted as not judged (a report written before `notJudgedAccepted` accepted none). */
 function acceptedByEvery(parts: readonly Part[]): Capability[] {
-  return CAPABILITIES.filter((capability) => parts.every(({ report }) => (report.notJudgedAccepted ?? []).includes(capability)));
+  return CAPABILITIES.filter((capability) =>
+    parts.every(({ report }) => (report.notJudgedAccepted ?? []).includes(capability)),
+  );
 }
 
 function readPart({ path, report }: ShardInput): Part {
@@ -137,21 +211,34 @@ function readPart({ path, report }: ShardInput): Part {
     throw new MergeError(`${path}: not a report of catsim run --report (${where})`);
   }
   const campaign = report.shard ?? { firstRound: report.firstRound, rounds: report.roundsPlanned };
-  if (campaign.firstRound + campaign.rounds - 1 > ROUND_MAX || report.firstRound + report.roundsPlanned - 1 > ROUND_MAX) {
+  if (
+    campaign.firstRound + campaign.rounds - 1 > ROUND_MAX ||
+    report.firstRound + report.roundsPlanned - 1 > ROUND_MAX
+  ) {
     // Its advice (`catsim run --from R --rounds N`) would quote numbers catsim run refuses.
-    throw new MergeError(`${path}: its rounds go past round ${ROUND_MAX}, the last round number: not a report catsim wrote`);
+    throw new MergeError(
+      `${path}: its rounds go past round ${ROUND_MAX}, the last round number: not a report catsim wrote`,
+    );
   }
-  if (report.roundsRun === 0) throw new MergeError(`${path}: covers no round (interrupted before its first round was done): nothing to merge`);
-  if (report.mergeData.roundDigests.length !== report.roundsRun) throw new MergeError(`${path}: holds ${report.mergeData.roundDigests.length} round digests for ${report.roundsRun} rounds: not a report catsim wrote`);
+  if (report.roundsRun === 0)
+    throw new MergeError(`${path}: covers no round (interrupted before its first round was done): nothing to merge`);
+  if (report.mergeData.roundDigests.length !== report.roundsRun)
+    throw new MergeError(
+      `${path}: holds ${report.mergeData.roundDigests.length} round digests for ${report.roundsRun} rounds: not a report catsim wrote`,
+    );
   return { path, report };
 }
 
 /** The same seed, scenario, catalog and core as `first`. */
 function checkSameCampaign({ path, report }: Part, first: Part): void {
   for (const field of SAME) {
-    if (report[field] !== first.report[field]) throw new MergeError(`${path}: ${field} is ${JSON.stringify(report[field])}, but ${first.path} has ${JSON.stringify(first.report[field])}: not parts of one campaign`);
+    if (report[field] !== first.report[field])
+      throw new MergeError(
+        `${path}: ${field} is ${JSON.stringify(report[field])}, but ${first.path} has ${JSON.stringify(first.report[field])}: not parts of one campaign`,
+      );
   }
-  if (JSON.stringify(report.catalog) !== JSON.stringify(first.report.catalog)) throw new MergeError(`${path}: its catalog differs from ${first.path}'s: not parts of one campaign`);
+  if (JSON.stringify(report.catalog) !== JSON.stringify(first.report.catalog))
+    throw new MergeError(`${path}: its catalog differs from ${first.path}'s: not parts of one campaign`);
 }
 
 /** Parts in round order cover one block: each starts where the one before it ends. */
@@ -160,8 +247,14 @@ function checkTiling(ordered: readonly Part[]): void {
     const before = ordered[i - 1] as Part;
     const part = ordered[i] as Part;
     const end = before.report.firstRound + before.report.roundsRun;
-    if (part.report.firstRound < end) throw new MergeError(`${part.path}: its rounds ${roundsText(part.report.firstRound, part.report.roundsRun)} overlap the rounds ${roundsText(before.report.firstRound, before.report.roundsRun)} of ${before.path}`);
-    if (part.report.firstRound > end) throw new MergeError(`${missingText(end, part.report.firstRound - end)}: ${before.path} ends at round ${end - 1} and ${part.path} starts at round ${part.report.firstRound}${runHint(end, part.report.firstRound - end)}`);
+    if (part.report.firstRound < end)
+      throw new MergeError(
+        `${part.path}: its rounds ${roundsText(part.report.firstRound, part.report.roundsRun)} overlap the rounds ${roundsText(before.report.firstRound, before.report.roundsRun)} of ${before.path}`,
+      );
+    if (part.report.firstRound > end)
+      throw new MergeError(
+        `${missingText(end, part.report.firstRound - end)}: ${before.path} ends at round ${end - 1} and ${part.path} starts at round ${part.report.firstRound}${runHint(end, part.report.firstRound - end)}`,
+      );
   }
 }
 
@@ -174,14 +267,20 @@ function checkCampaignsCovered(parts: readonly Part[], start: number, end: numbe
     const campaign = report.shard ?? { firstRound: report.firstRound, rounds: report.roundsPlanned };
     const campaignEnd = campaign.firstRound + campaign.rounds;
     const whose = `${path} ${report.shard === null ? 'was run for' : 'is a shard of'} rounds ${roundsText(campaign.firstRound, campaign.rounds)}`;
-    if (campaign.firstRound < start) throw new MergeError(`${missingText(campaign.firstRound, start - campaign.firstRound)}, but ${whose}${runHint(campaign.firstRound, start - campaign.firstRound)}`);
-    if (campaignEnd > end) throw new MergeError(`${missingText(end, campaignEnd - end)}, but ${whose}${runHint(end, campaignEnd - end)}`);
+    if (campaign.firstRound < start)
+      throw new MergeError(
+        `${missingText(campaign.firstRound, start - campaign.firstRound)}, but ${whose}${runHint(campaign.firstRound, start - campaign.firstRound)}`,
+      );
+    if (campaignEnd > end)
+      throw new MergeError(`${missingText(end, campaignEnd - end)}, but ${whose}${runHint(end, campaignEnd - end)}`);
   }
 }
 
 /** `rounds 12..13 are in no report`, or `round 12 is in no report`. */
 function missingText(firstRound: number, rounds: number): string {
-  return rounds === 1 ? `round ${firstRound} is in no report` : `rounds ${roundsText(firstRound, rounds)} are in no report`;
+  return rounds === 1
+    ? `round ${firstRound} is in no report`
+    : `rounds ${roundsText(firstRound, rounds)} are in no report`;
 }
 
 /** `first..last`, or `first` alone for one round. */

@@ -78,7 +78,11 @@ export class PlanThread {
       };
       const onExit = (code: number): void => {
         settle(true);
-        reject(new TestbedError(`the worker thread running round ${plan.round} ended (exit code ${code}): a core that calls process.exit, or a crash, ends its worker`));
+        reject(
+          new TestbedError(
+            `the worker thread running round ${plan.round} ended (exit code ${code}): a core that calls process.exit, or a crash, ends its worker`,
+          ),
+        );
       };
       worker.on('message', onMessage).on('error', onError).on('exit', onExit);
       worker.postMessage({ kind: 'plan', plan, core } satisfies PlanJob);

@@ -162,7 +162,12 @@ export interface MergeData {
  * rounds): contiguous, sizes differing by at most one, together exactly the campaign.
  * @returns the shard's first round and its number of rounds.
  */
-export function shardBlock(firstRound: number, rounds: number, index: number, count: number): { firstRound: number; rounds: number } {
+export function shardBlock(
+  firstRound: number,
+  rounds: number,
+  index: number,
+  count: number,
+): { firstRound: number; rounds: number } {
   const start = Math.floor(((index - 1) * rounds) / count);
   const end = Math.floor((index * rounds) / count);
   return { firstRound: firstRound + start, rounds: end - start };
@@ -193,7 +198,19 @@ export class ReportBuilder {
   readonly #unjudged = new Map<Capability, { rounds: number; count: number }>();
 
   constructor(
-    private readonly meta: { seed: string; scenario: string; scenarioPath: string | null; scenarioDigest: string; catalog: CampaignReport['catalog']; core: string; firstRound: number; roundsPlanned: number; faults: readonly string[]; shard?: ShardOfCampaign | null; notJudgedAccepted?: readonly Capability[] },
+    private readonly meta: {
+      seed: string;
+      scenario: string;
+      scenarioPath: string | null;
+      scenarioDigest: string;
+      catalog: CampaignReport['catalog'];
+      core: string;
+      firstRound: number;
+      roundsPlanned: number;
+      faults: readonly string[];
+      shard?: ShardOfCampaign | null;
+      notJudgedAccepted?: readonly Capability[];
+    },
     private readonly probeGate: { rounds?: number; required?: readonly string[] } = {},
   ) {
     this.#totals = {
@@ -226,7 +243,8 @@ export class ReportBuilder {
     // Without a list, every probe is owed except those only faults the scenario leaves out can reach.
     const absent = probesOfAbsentFaults(this.meta.faults);
     const required = this.probeGate.required ?? PROBES.map((probe) => probe.name).filter((name) => !absent.has(name));
-    const owed = this.meta.core === 'reference' ? required : required.filter((name) => WORLD_PROBE_NAMES.includes(name));
+    const owed =
+      this.meta.core === 'reference' ? required : required.filter((name) => WORLD_PROBE_NAMES.includes(name));
     return owed.filter((name) => (probes[name] ?? 0) === 0);
   }
 
@@ -239,7 +257,10 @@ export class ReportBuilder {
   add(summary: RoundSummary, replay?: RoundReplay): void {
     const { round } = summary;
     if (round < this.#next || this.#ahead.has(round)) throw new Error(`round ${round} was reported twice`);
-    if (round >= this.meta.firstRound + this.meta.roundsPlanned) throw new Error(`round ${round} is outside rounds ${this.meta.firstRound}..${this.meta.firstRound + this.meta.roundsPlanned - 1}`);
+    if (round >= this.meta.firstRound + this.meta.roundsPlanned)
+      throw new Error(
+        `round ${round} is outside rounds ${this.meta.firstRound}..${this.meta.firstRound + this.meta.roundsPlanned - 1}`,
+      );
     this.#ahead.set(round, { summary, replay });
     for (let next = this.#ahead.get(this.#next); next !== undefined; next = this.#ahead.get(this.#next)) {
       this.#ahead.delete(this.#next);
@@ -251,7 +272,8 @@ export class ReportBuilder {
   #fold(summary: RoundSummary, replay: RoundReplay): void {
     this.#traceDigests.set(summary.round, summary.traceDigest);
     fold(this.#totals, summary);
-    for (const [capability, count] of Object.entries(unjudgedIn(summary.metrics)) as [Capability, number][]) this.#addUnjudged(capability, 1, count);
+    for (const [capability, count] of Object.entries(unjudgedIn(summary.metrics)) as [Capability, number][])
+      this.#addUnjudged(capability, 1, count);
     for (const delay of summary.metrics.revocationDelaysMs) this.#revocationDelaysMs.push(delay);
     this.#revocationsCensored += summary.metrics.revocationsCensored;
     if (replay === undefined) return;
@@ -271,12 +293,17 @@ export class ReportBuilder {
    */
   addPart(report: CampaignReport): void {
     const data = report.mergeData;
-    if (report.firstRound !== this.#next) throw new Error(`a part starting at round ${report.firstRound} was added where round ${this.#next} comes next`);
-    if (data.roundDigests.length !== report.roundsRun) throw new Error(`the part of rounds ${report.firstRound}.. holds ${data.roundDigests.length} digests for ${report.roundsRun} rounds`);
+    if (report.firstRound !== this.#next)
+      throw new Error(`a part starting at round ${report.firstRound} was added where round ${this.#next} comes next`);
+    if (data.roundDigests.length !== report.roundsRun)
+      throw new Error(
+        `the part of rounds ${report.firstRound}.. holds ${data.roundDigests.length} digests for ${report.roundsRun} rounds`,
+      );
     data.roundDigests.forEach((digest, offset) => this.#traceDigests.set(report.firstRound + offset, digest));
     this.#next += report.roundsRun;
     foldTotals(this.#totals, report);
-    for (const entry of report.notJudged ?? legacyNotJudged(report)) this.#addUnjudged(entry.capability, entry.rounds, entry.count);
+    for (const entry of report.notJudged ?? legacyNotJudged(report))
+      this.#addUnjudged(entry.capability, entry.rounds, entry.count);
     for (const delay of data.revocationDelaysMs) this.#revocationDelaysMs.push(delay);
     this.#revocationsCensored += data.revocationsCensored;
     this.#replayed += report.determinism.replayed;
@@ -308,7 +335,8 @@ export class ReportBuilder {
     const totals = structuredClone(this.#totals);
     // Rounds arrive in the order workers finish them: sort what that order could change.
     totals.failingRounds.sort((a, b) => a.round - b.round);
-    for (const field of ['violationsByInvariant', 'endStates', 'endReasons', 'decisions'] as const) totals[field] = byKey(totals[field]);
+    for (const field of ['violationsByInvariant', 'endStates', 'endReasons', 'decisions'] as const)
+      totals[field] = byKey(totals[field]);
     totals.surface.refused = byKey(totals.surface.refused);
     if (totals.rollbackTriggers !== undefined) totals.rollbackTriggers = byKey(totals.rollbackTriggers);
     const delays = [...this.#revocationDelaysMs].sort((a, b) => a - b);
@@ -344,7 +372,12 @@ export class ReportBuilder {
     const probeGate: MergeData['probeGate'] = {};
     if (this.probeGate.rounds !== undefined) probeGate.rounds = this.probeGate.rounds;
     if (this.probeGate.required !== undefined) probeGate.required = [...this.probeGate.required];
-    return { roundDigests, revocationDelaysMs: sortedDelaysMs, revocationsCensored: this.#revocationsCensored, probeGate };
+    return {
+      roundDigests,
+      revocationDelaysMs: sortedDelaysMs,
+      revocationsCensored: this.#revocationsCensored,
+      probeGate,
+    };
   }
 }
 
@@ -355,19 +388,47 @@ export class ReportBuilder {
 export function campaignDigest(traceDigests: ReadonlyMap<number, string>): string | null {
   if (traceDigests.size === 0) return null;
   const hash = createHash('sha256').update('catsim.campaign.v1\n');
-  for (const round of [...traceDigests.keys()].sort((a, b) => a - b)) hash.update(`${round} ${traceDigests.get(round)}\n`);
+  for (const round of [...traceDigests.keys()].sort((a, b) => a - b))
+    hash.update(`${round} ${traceDigests.get(round)}\n`);
   return hash.digest('hex');
 }
 
 /** A sampled round's determinism replay: 'same', or the first differing seq (null: only the header differs). */
 export type RoundReplay = 'same' | number | null | undefined;
 
-type Totals = Pick<CampaignReport, 'violationsByInvariant' | 'undecidedRounds' | 'endStates' | 'endReasons' | 'faultsEnabled' | 'failingRounds' | 'probes' | 'decisions' | 'receipts' | 'unknownDialectAdmissions' | 'probeCalls' | 'surface' | 'rollbackTriggers'>;
+type Totals = Pick<
+  CampaignReport,
+  | 'violationsByInvariant'
+  | 'undecidedRounds'
+  | 'endStates'
+  | 'endReasons'
+  | 'faultsEnabled'
+  | 'failingRounds'
+  | 'probes'
+  | 'decisions'
+  | 'receipts'
+  | 'unknownDialectAdmissions'
+  | 'probeCalls'
+  | 'surface'
+  | 'rollbackTriggers'
+>;
 
 /** Adds one round's (or one part's) surface figures to the totals. */
 function addSurface(into: Totals['surface'], from: SurfaceMetrics | undefined, unsupportedRounds: number): void {
   if (from === undefined) return;
-  for (const field of ['turns', 'dispatched', 'settledOnce', 'settledTwice', 'unsettled', 'capacityShort', 'capacityExceeded', 'capacityFits', 'capacityFitsDispatched', 'unsupportedTurns'] as const) into[field] += from[field];
+  for (const field of [
+    'turns',
+    'dispatched',
+    'settledOnce',
+    'settledTwice',
+    'unsettled',
+    'capacityShort',
+    'capacityExceeded',
+    'capacityFits',
+    'capacityFitsDispatched',
+    'unsupportedTurns',
+  ] as const)
+    into[field] += from[field];
   for (const [key, count] of Object.entries(from.refused)) add(into.refused, key, count);
   into.unsupportedRounds += unsupportedRounds;
 }
@@ -388,7 +449,8 @@ function fold(report: Totals, summary: RoundSummary): void {
   addCounts(report, summary.metrics.rollbackTriggers);
   const undecided = summary.status === 'undecided';
   if (undecided) report.undecidedRounds += 1;
-  if (undecided || summary.violations.length > 0) report.failingRounds.push({ round: summary.round, undecided, violations: summary.violations });
+  if (undecided || summary.violations.length > 0)
+    report.failingRounds.push({ round: summary.round, undecided, violations: summary.violations });
 }
 
 /** `counts` with its keys in code-unit order, so the JSON report does not depend on arrival order. */
@@ -398,7 +460,14 @@ function byKey(counts: Record<string, number>): Record<string, number> {
 
 /** Adds the totals of a whole report to `into` (merging shards). */
 function foldTotals(into: Totals, from: Totals): void {
-  for (const field of ['violationsByInvariant', 'endStates', 'endReasons', 'faultsEnabled', 'probes', 'decisions'] as const) {
+  for (const field of [
+    'violationsByInvariant',
+    'endStates',
+    'endReasons',
+    'faultsEnabled',
+    'probes',
+    'decisions',
+  ] as const) {
     for (const [key, count] of Object.entries(from[field])) add(into[field], key, count);
   }
   into.undecidedRounds += from.undecidedRounds;
@@ -445,7 +514,8 @@ function add(counts: Record<string, number>, key: string, by: number): void {
  */
 export function exitCodeOf(report: CampaignReport): number {
   if (report.determinism.mismatches.length > 0) return 3;
-  if (report.failingRounds.length > 0 || report.interrupted || report.probesMissed.length > 0 || report.roundsRun === 0) return 1;
+  if (report.failingRounds.length > 0 || report.interrupted || report.probesMissed.length > 0 || report.roundsRun === 0)
+    return 1;
   if (notJudgedUnaccepted(report).length > 0) return 1;
   return 0;
 }
@@ -454,8 +524,13 @@ export function exitCodeOf(report: CampaignReport): number {
  * The capabilities the core left out that the user did not accept (they make the verdict NOT
  * JUDGED); a report written before `notJudged` existed is read through its trigger and surface counts.
  */
-export function notJudgedUnaccepted(report: Pick<CampaignReport, 'rollbackTriggers' | 'surface'> & Partial<Pick<CampaignReport, 'notJudged' | 'notJudgedAccepted'>>): NotJudged[] {
+export function notJudgedUnaccepted(
+  report: Pick<CampaignReport, 'rollbackTriggers' | 'surface'> &
+    Partial<Pick<CampaignReport, 'notJudged' | 'notJudgedAccepted'>>,
+): NotJudged[] {
   const accepted = report.notJudgedAccepted ?? [];
-  const entries = report.notJudged ?? legacyNotJudged(report).map((entry) => ({ ...entry, accepted: accepted.includes(entry.capability) }));
+  const entries =
+    report.notJudged ??
+    legacyNotJudged(report).map((entry) => ({ ...entry, accepted: accepted.includes(entry.capability) }));
   return entries.filter((entry) => !entry.accepted);
 }

@@ -36,12 +36,23 @@ export interface RoundSummary {
  * Runs and checks one round of campaign `seed`. `pool` is where the plan's descriptors come from
  * (a loaded catalog's pool); undefined means the built-in pool.
  */
-export async function runAndCheck(seed: string, round: number, scenario: Scenario, core: CoreFactory, coreName: string, pool?: readonly PoolTool[]): Promise<{ summary: RoundSummary; run: RoundRun; plan: RoundPlan }> {
+export async function runAndCheck(
+  seed: string,
+  round: number,
+  scenario: Scenario,
+  core: CoreFactory,
+  coreName: string,
+  pool?: readonly PoolTool[],
+): Promise<{ summary: RoundSummary; run: RoundRun; plan: RoundPlan }> {
   return checkPlan(generatePlan(seed, round, scenario, pool), core, coreName);
 }
 
 /** Runs and checks one plan (generated, shrunk, or read from a file by `replay --plan`). */
-export async function checkPlan(plan: RoundPlan, core: CoreFactory, coreName: string): Promise<{ summary: RoundSummary; run: RoundRun; plan: RoundPlan }> {
+export async function checkPlan(
+  plan: RoundPlan,
+  core: CoreFactory,
+  coreName: string,
+): Promise<{ summary: RoundSummary; run: RoundRun; plan: RoundPlan }> {
   const round = plan.round;
   const run = await runRound(plan, core, coreName);
   const verdict = checkEvents(run.header, run.events);
@@ -54,9 +65,17 @@ export async function checkPlan(plan: RoundPlan, core: CoreFactory, coreName: st
     if (event.reason !== 'OK') increment(endReasons, event.reason);
   }
   const summary: RoundSummary = {
-    round, status: run.status, faults: plan.faults, endStates, endReasons,
-    violations: verdict.violations, probes: probesHit(run.events), decisions: { ...decisions }, metrics,
-    traceDigest: traceDigest(run.header, run.events), events: run.events.length,
+    round,
+    status: run.status,
+    faults: plan.faults,
+    endStates,
+    endReasons,
+    violations: verdict.violations,
+    probes: probesHit(run.events),
+    decisions: { ...decisions },
+    metrics,
+    traceDigest: traceDigest(run.header, run.events),
+    events: run.events.length,
   };
   return { summary, run, plan };
 }

@@ -50,13 +50,19 @@ export class AbandonedPlanError extends Error {
   readonly violation: Violation;
 
   constructor(violation: Violation) {
-    super(`its round was abandoned (${violation.invariant} ${violation.code}: ${violation.evidence}), so it has no trace to shrink`);
+    super(
+      `its round was abandoned (${violation.invariant} ${violation.code}: ${violation.evidence}), so it has no trace to shrink`,
+    );
     this.violation = violation;
   }
 }
 
 /** The violations of one plan on one core. */
-export async function violationsOf(plan: RoundPlan, core: CoreFactory, coreName: string): Promise<{ run: RoundRun; violations: Violation[] }> {
+export async function violationsOf(
+  plan: RoundPlan,
+  core: CoreFactory,
+  coreName: string,
+): Promise<{ run: RoundRun; violations: Violation[] }> {
   const run = await runRound(plan, core, coreName);
   return { run, violations: checkEvents(run.header, run.events).violations };
 }
@@ -70,14 +76,25 @@ export async function violationsOf(plan: RoundPlan, core: CoreFactory, coreName:
  * @throws AbandonedPlanError when the plan's own round is abandoned; Error when the plan does not
  *   fail at all.
  */
-export async function shrinkPlan(plan: RoundPlan, core: CoreFactory, coreName: string, options: { invariant?: string; attemptsMax?: number; signal?: AbortSignal; runPlan?: (plan: RoundPlan) => Promise<ShrinkAttempt> } = {}): Promise<ShrinkResult> {
+export async function shrinkPlan(
+  plan: RoundPlan,
+  core: CoreFactory,
+  coreName: string,
+  options: {
+    invariant?: string;
+    attemptsMax?: number;
+    signal?: AbortSignal;
+    runPlan?: (plan: RoundPlan) => Promise<ShrinkAttempt>;
+  } = {},
+): Promise<ShrinkResult> {
   const runPlan = options.runPlan ?? ((candidate: RoundPlan) => violationsOf(candidate, core, coreName));
   let current = relabelled(plan);
   const first = await runPlan(current);
   if ('abandoned' in first) throw new AbandonedPlanError(first.abandoned);
   let best = first;
   const invariant = options.invariant ?? best.violations[0]?.invariant;
-  if (invariant === undefined || !best.violations.some((v) => v.invariant === invariant)) throw new Error(`the plan does not break ${invariant ?? 'any invariant'}`);
+  if (invariant === undefined || !best.violations.some((v) => v.invariant === invariant))
+    throw new Error(`the plan does not break ${invariant ?? 'any invariant'}`);
   const steps: string[] = [];
   let attempts = 0;
   const attemptsMax = options.attemptsMax ?? 400;
@@ -98,5 +115,15 @@ export async function shrinkPlan(plan: RoundPlan, core: CoreFactory, coreName: s
     }
   }
   const interrupted = options.signal?.aborted === true;
-  return { invariant, plan: current, run: best.run, violations: best.violations.filter((v) => v.invariant === invariant), steps, attempts, interrupted, sizeBefore: planSize(plan), sizeAfter: planSize(current) };
+  return {
+    invariant,
+    plan: current,
+    run: best.run,
+    violations: best.violations.filter((v) => v.invariant === invariant),
+    steps,
+    attempts,
+    interrupted,
+    sizeBefore: planSize(plan),
+    sizeAfter: planSize(current),
+  };
 }

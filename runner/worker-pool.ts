@@ -39,7 +39,11 @@ interface Slot {
  * @throws TestbedError when a worker crashes or ends for another reason than the two above; the
  *   batch's own failure (see {@link failureOf}) when a worker reports one.
  */
-export function runOnWorkers(jobs: readonly BatchJob[], options: PoolOptions, onResult: (result: BatchResult) => void): Promise<void> {
+export function runOnWorkers(
+  jobs: readonly BatchJob[],
+  options: PoolOptions,
+  onResult: (result: BatchResult) => void,
+): Promise<void> {
   const queue = [...jobs];
   const slots = new Set<Slot>();
   return new Promise<void>((resolve, reject) => {
@@ -74,7 +78,8 @@ export function runOnWorkers(jobs: readonly BatchJob[], options: PoolOptions, on
       slot.worker.removeAllListeners();
       void slot.worker.terminate();
       slots.delete(slot);
-      if (job === undefined || running === undefined) return finish(new TestbedError(`a worker thread died outside a round (${code})`));
+      if (job === undefined || running === undefined)
+        return finish(new TestbedError(`a worker thread died outside a round (${code})`));
       onResult(abandonedRound(job, running.round, code, options.roundTimeoutMs));
       const rest = job.rounds.slice(job.rounds.indexOf(running.round) + 1);
       if (rest.length > 0) queue.unshift({ ...job, rounds: rest });
@@ -83,17 +88,24 @@ export function runOnWorkers(jobs: readonly BatchJob[], options: PoolOptions, on
     const checkTimes = (): void => {
       const now = performance.now(); // real-clock
       for (const slot of [...slots]) {
-        if (slot.running !== undefined && now - slot.running.sinceMs > options.roundTimeoutMs) abandon(slot, 'TIMED_OUT');
+        if (slot.running !== undefined && now - slot.running.sinceMs > options.roundTimeoutMs)
+          abandon(slot, 'TIMED_OUT');
       }
     };
     const start = (): void => {
-      const slot: Slot = { worker: new Worker(options.entry, options.resourceLimits === undefined ? {} : { resourceLimits: options.resourceLimits }) };
+      const slot: Slot = {
+        worker: new Worker(
+          options.entry,
+          options.resourceLimits === undefined ? {} : { resourceLimits: options.resourceLimits },
+        ),
+      };
       slots.add(slot);
       slot.worker.on('message', (message: WorkerMessage) => {
         // A round a worker posted after the campaign ended (aborted) is not counted: the report
         // covers exactly the rounds done when the abort came.
         if (settled) return;
-        if (message.kind === 'round-start') slot.running = { round: message.round, sinceMs: performance.now() }; // real-clock
+        if (message.kind === 'round-start')
+          slot.running = { round: message.round, sinceMs: performance.now() }; // real-clock
         else if (message.kind === 'round') {
           slot.running = undefined;
           onResult(message.result);
@@ -107,7 +119,13 @@ export function runOnWorkers(jobs: readonly BatchJob[], options: PoolOptions, on
       // A worker that ends on its own before the campaign let it go (a core that calls
       // process.exit, which in a worker thread ends that thread) would otherwise leave the
       // campaign waiting on rounds that never come, and Node would end with exit 13 and no word.
-      slot.worker.on('exit', (code) => finish(new TestbedError(`a worker thread ended before the campaign was done (exit code ${code}): a core that calls process.exit, or a crash, ends its worker`)));
+      slot.worker.on('exit', (code) =>
+        finish(
+          new TestbedError(
+            `a worker thread ended before the campaign was done (exit code ${code}): a core that calls process.exit, or a crash, ends its worker`,
+          ),
+        ),
+      );
       feed(slot);
     };
     for (let i = 0; i < Math.max(1, Math.min(options.count, jobs.length)); i += 1) start();

@@ -23,10 +23,17 @@ async function runPlanJob(job: PlanJob): Promise<WorkerMessage> {
 
 port.on('message', (job: BatchJob | PlanJob) => {
   if ('kind' in job) {
-    runPlanJob(job).then((message) => port.postMessage(message), (error: unknown) => port.postMessage(failureMessage(error)));
+    runPlanJob(job).then(
+      (message) => port.postMessage(message),
+      (error: unknown) => port.postMessage(failureMessage(error)),
+    );
     return;
   }
-  runBatch(job, (result) => port.postMessage({ kind: 'round', result } satisfies WorkerMessage), (round) => port.postMessage({ kind: 'round-start', round } satisfies WorkerMessage))
+  runBatch(
+    job,
+    (result) => port.postMessage({ kind: 'round', result } satisfies WorkerMessage),
+    (round) => port.postMessage({ kind: 'round-start', round } satisfies WorkerMessage),
+  )
     .then(() => port.postMessage({ kind: 'batch-done' } satisfies WorkerMessage))
     .catch((error: unknown) => port.postMessage(failureMessage(error)));
 });

@@ -18,7 +18,9 @@ let tsc;
 try {
   tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 } catch {
-  process.stderr.write('catsim build: typescript is not installed (no devDependencies?): dist/ not built; catsim will run its sources through tsx\n');
+  process.stderr.write(
+    'catsim build: typescript is not installed (no devDependencies?): dist/ not built; catsim will run its sources through tsx\n',
+  );
   process.exit(0);
 }
 if (!process.argv.includes('--force') && buildState().fresh) {
@@ -30,7 +32,10 @@ const before = projectFiles(tsc, ['--listFilesOnly']);
 const digests = Object.fromEntries(before.map((path) => [path, fileDigest(path)]));
 // Everything the build says goes to stderr: `npm pack --json` runs `prepare`, and its stdout must
 // stay the JSON.
-const built = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: PACKAGE_ROOT, stdio: ['ignore', 2, 2] });
+const built = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], {
+  cwd: PACKAGE_ROOT,
+  stdio: ['ignore', 2, 2],
+});
 if (built.status !== 0) {
   rmSync(join(PACKAGE_ROOT, 'dist'), { recursive: true, force: true });
   process.stderr.write(`catsim build: tsc failed (exit ${built.status ?? built.signal}); dist/ removed\n`);
@@ -45,13 +50,25 @@ process.stderr.write(`catsim build: ${before.length} files compiled to dist/\n`)
  * node_modules.
  */
 function projectFiles(tscPath, flags) {
-  const listed = spawnSync(process.execPath, [tscPath, '-p', 'tsconfig.build.json', ...flags], { cwd: PACKAGE_ROOT, encoding: 'utf8' });
+  const listed = spawnSync(process.execPath, [tscPath, '-p', 'tsconfig.build.json', ...flags], {
+    cwd: PACKAGE_ROOT,
+    encoding: 'utf8',
+  });
   if (listed.status !== 0) {
     process.stderr.write(listed.stdout + listed.stderr);
     process.stderr.write('catsim build: tsc could not list the sources\n');
     process.exit(1);
   }
-  const files = listed.stdout.split('\n').filter((line) => line !== '').map((line) => relative(PACKAGE_ROOT, line))
-    .filter((path) => !path.startsWith('..') && !isAbsolute(path) && !path.split(sep).includes('node_modules') && !path.endsWith('.d.ts'));
+  const files = listed.stdout
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => relative(PACKAGE_ROOT, line))
+    .filter(
+      (path) =>
+        !path.startsWith('..') &&
+        !isAbsolute(path) &&
+        !path.split(sep).includes('node_modules') &&
+        !path.endsWith('.d.ts'),
+    );
   return ['tsconfig.json', 'tsconfig.build.json', ...files];
 }

@@ -66,7 +66,12 @@ export class SessionPlanner {
   #turns = 0;
   #last: Disclosure | undefined;
 
-  constructor(private readonly ctx: PlannerContext, private readonly server: SimCatalogServer, private readonly audience: string, private readonly rng: Rng) {
+  constructor(
+    private readonly ctx: PlannerContext,
+    private readonly server: SimCatalogServer,
+    private readonly audience: string,
+    private readonly rng: Rng,
+  ) {
     this.session = `${server.plan.id}/${audience}`;
     [this.#tenant, this.#role] = audience.split('.') as [string, string];
   }
@@ -91,9 +96,18 @@ export class SessionPlanner {
     if (shown === undefined) return;
     const { world, recorder, adapter, policy } = this.ctx;
     const context = {
-      world, recorder, adapter, server: this.server.plan, currentViews: () => this.server.currentViews(),
-      session: this.session, tenant: this.#tenant, role: this.#role, identity: this.server.identity(), shown,
-      granted: new Set(policy.current(this.audience).grants), contested: policy.changedAfter(this.audience, world.now() - this.ctx.plan.bounds.revocationBoundMs),
+      world,
+      recorder,
+      adapter,
+      server: this.server.plan,
+      currentViews: () => this.server.currentViews(),
+      session: this.session,
+      tenant: this.#tenant,
+      role: this.#role,
+      identity: this.server.identity(),
+      shown,
+      granted: new Set(policy.current(this.audience).grants),
+      contested: policy.changedAfter(this.audience, world.now() - this.ctx.plan.bounds.revocationBoundMs),
     };
     runModelTurn(context, turn, `${this.session}#m${this.#turns++}`).catch((error: unknown) => world.fail(error));
   }
@@ -119,10 +133,23 @@ export class SessionPlanner {
     const { recorder, adapter } = this.ctx;
     const shown = adapter.disclose(this.session, this.#tenant, this.#role, this.server.identity());
     if (!shown.ok) {
-      recorder.world('disclosure_refused', { session: this.session, server: this.server.plan.id, audience: this.audience, code: shown.code });
+      recorder.world('disclosure_refused', {
+        session: this.session,
+        server: this.server.plan.id,
+        audience: this.audience,
+        code: shown.code,
+      });
       return undefined;
     }
-    recorder.world('disclosure', { session: this.session, server: this.server.plan.id, audience: this.audience, key: shown.key, generation: shown.generation, snapshotDigest: shown.snapshotDigest, tools: shown.tools.map((tool) => tool.descriptorDigest) });
+    recorder.world('disclosure', {
+      session: this.session,
+      server: this.server.plan.id,
+      audience: this.audience,
+      key: shown.key,
+      generation: shown.generation,
+      snapshotDigest: shown.snapshotDigest,
+      tools: shown.tools.map((tool) => tool.descriptorDigest),
+    });
     this.#last = shown;
     return shown;
   }
@@ -130,7 +157,8 @@ export class SessionPlanner {
   #planCall(shown: Disclosure): void {
     const calls = this.ctx.plan.calls;
     const guess = this.rng.chance(calls.guessFraction) ? this.#guess(shown) : undefined;
-    const tool = guess ?? this.#recentlyRevoked(shown) ?? (shown.tools.length > 0 ? this.rng.pick(shown.tools) : undefined);
+    const tool =
+      guess ?? this.#recentlyRevoked(shown) ?? (shown.tools.length > 0 ? this.rng.pick(shown.tools) : undefined);
     if (tool === undefined) return;
     const stale = guess === undefined && this.rng.chance(calls.staleFraction);
     const kind: PlanKind = guess !== undefined ? 'guessed' : stale ? 'stale' : 'normal';
@@ -142,7 +170,9 @@ export class SessionPlanner {
 
   /** Now and then (F8), a shown tool revoked for this audience a moment ago (the model was not told). */
   #recentlyRevoked(shown: Disclosure): DisclosedTool | undefined {
-    const revoked = new Set(this.ctx.policy.revokedSince(this.audience, this.ctx.world.now() - RETRY_REVOKED_WINDOW_MS));
+    const revoked = new Set(
+      this.ctx.policy.revokedSince(this.audience, this.ctx.world.now() - RETRY_REVOKED_WINDOW_MS),
+    );
     const candidates = shown.tools.filter((tool) => revoked.has(tool.name));
     return candidates.length > 0 && this.rng.chance(RETRY_REVOKED_FRACTION) ? this.rng.pick(candidates) : undefined;
   }
@@ -155,9 +185,12 @@ export class SessionPlanner {
   #guess(shown: Disclosure): DisclosedTool | undefined {
     const listed = new Set(shown.tools.map((tool) => tool.name));
     const views = this.server.currentViews();
-    const unlisted = (view: readonly ToolDescriptor[] | undefined) => (view ?? []).filter((tool) => !listed.has(String(tool.name)));
+    const unlisted = (view: readonly ToolDescriptor[] | undefined) =>
+      (view ?? []).filter((tool) => !listed.has(String(tool.name)));
     const own = unlisted(views[this.audience]);
-    const others = Object.entries(views).filter(([audience]) => audience !== this.audience).flatMap(([, view]) => unlisted(view));
+    const others = Object.entries(views)
+      .filter(([audience]) => audience !== this.audience)
+      .flatMap(([, view]) => unlisted(view));
     const candidates = own.length > 0 && this.rng.chance(GUESS_OWN_AUDIENCE_FRACTION) ? own : [...own, ...others];
     if (candidates.length === 0) return undefined;
     const tool = this.rng.pick(candidates);
@@ -186,16 +219,34 @@ export class SessionPlanner {
     const view = this.server.currentViews()[this.audience] ?? [];
     const current = view.filter((t) => t.name === tool.name);
     if (current.length !== 1 || worldDescriptorDigest(current[0]) !== tool.descriptorDigest) return false;
-    if (this.server.plan.planted.some((p) => worldDescriptorDigest(p.descriptor) === tool.descriptorDigest)) return false;
+    if (this.server.plan.planted.some((p) => worldDescriptorDigest(p.descriptor) === tool.descriptorDigest))
+      return false;
     if (worldContentDefect(current[0], view) !== null) return false;
     if (shown.key !== `${this.server.identity()}|${this.audience}`) return false;
     return this.ctx.policy.current(this.audience).grants.includes(tool.name);
   }
 
-  #plan(shown: Disclosure, tool: DisclosedTool, kind: PlanKind, invalidArgs: boolean, confirm: boolean, expectAdmit: boolean | null): SimCallRequest {
+  #plan(
+    shown: Disclosure,
+    tool: DisclosedTool,
+    kind: PlanKind,
+    invalidArgs: boolean,
+    confirm: boolean,
+    expectAdmit: boolean | null,
+  ): SimCallRequest {
     const planId = `p${this.#plans++}`;
     const { recorder, confirmations } = this.ctx;
-    recorder.world('plan_made', { session: this.session, planId, key: shown.key, generation: shown.generation, snapshotDigest: shown.snapshotDigest, tool: tool.name, descriptorDigest: tool.descriptorDigest, kind, expectAdmit });
+    recorder.world('plan_made', {
+      session: this.session,
+      planId,
+      key: shown.key,
+      generation: shown.generation,
+      snapshotDigest: shown.snapshotDigest,
+      tool: tool.name,
+      descriptorDigest: tool.descriptorDigest,
+      kind,
+      expectAdmit,
+    });
     const needsConfirmation = !this.server.plan.versioned && this.ctx.plan.policy.effectClasses[tool.name] !== 'READ';
     let confirmationToken: string | undefined;
     if (needsConfirmation && confirm) {
@@ -203,9 +254,20 @@ export class SessionPlanner {
       recorder.world('confirmation', { session: this.session, planId, token: confirmationToken });
     }
     return {
-      callId: `${this.session}#${planId}`, planId, session: this.session, principal: `user:${this.session}`,
-      tenant: this.#tenant, role: this.#role, identity: this.server.identity(),
-      plan: { key: shown.key, generation: shown.generation, snapshotDigest: shown.snapshotDigest, toolName: tool.name, descriptorDigest: tool.descriptorDigest },
+      callId: `${this.session}#${planId}`,
+      planId,
+      session: this.session,
+      principal: `user:${this.session}`,
+      tenant: this.#tenant,
+      role: this.#role,
+      identity: this.server.identity(),
+      plan: {
+        key: shown.key,
+        generation: shown.generation,
+        snapshotDigest: shown.snapshotDigest,
+        toolName: tool.name,
+        descriptorDigest: tool.descriptorDigest,
+      },
       arguments: this.#arguments(tool.name, invalidArgs),
       ...(confirmationToken === undefined ? {} : { confirmationToken }),
     };
@@ -224,6 +286,8 @@ export class SessionPlanner {
   #send(request: SimCallRequest): void {
     if (this.ctx.hostDown?.() === true) return;
     // The identity is read when the call goes out: the connection may have rotated meanwhile.
-    void this.ctx.adapter.call({ ...request, identity: this.server.identity() }).catch((error: unknown) => this.ctx.world.fail(error));
+    void this.ctx.adapter
+      .call({ ...request, identity: this.server.identity() })
+      .catch((error: unknown) => this.ctx.world.fail(error));
   }
 }

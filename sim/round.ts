@@ -66,13 +66,30 @@ interface RoundContext {
  *   round cannot be judged, which is a testbed failure (exit 3). (An answer to the world outside
  *   the core API, a disclosure included, is the core's failure instead: `core_failed`, guard.ts.)
  */
-export async function runRound(plan: RoundPlan, core: CoreFactory, coreName: string, observer?: RoundObserver): Promise<RoundRun> {
+export async function runRound(
+  plan: RoundPlan,
+  core: CoreFactory,
+  coreName: string,
+  observer?: RoundObserver,
+): Promise<RoundRun> {
   // A throw from the core's own setTimeout/setInterval callback is its failure, as one from
   // env.scheduler.after is (guard.ts); a dead boot's code still unwinding (F18) is not.
-  const world = new World({ eventBudget: plan.eventBudget, timerFailure: (error) => isHostDown(error) || recordCoreFailure(recorder, { during: 'scheduled', reason: 'THREW', error: errorText(error) }) });
+  const world = new World({
+    eventBudget: plan.eventBudget,
+    timerFailure: (error) =>
+      isHostDown(error) ||
+      recordCoreFailure(recorder, { during: 'scheduled', reason: 'THREW', error: errorText(error) }),
+  });
   const recorder = new TraceRecorder(() => world.now());
   const streams = createStreams(plan.roundSeed);
-  const policy = new SimPolicyService(plan.policy, world, recorder, streams.stream('run/policy'), plan.bounds.tHealMs, plan.nominalLatencyMs);
+  const policy = new SimPolicyService(
+    plan.policy,
+    world,
+    recorder,
+    streams.stream('run/policy'),
+    plan.bounds.tHealMs,
+    plan.nominalLatencyMs,
+  );
   const confirmations = new ConfirmationLog();
   const adapter = new HostProcess({
     factory: core,
@@ -83,7 +100,10 @@ export async function runRound(plan: RoundPlan, core: CoreFactory, coreName: str
       effectClasses: plan.policy.effectClasses,
       confirmations,
       clock: world.clock,
-      scheduler: { after: (delayMs, fn) => ({ id: world.after(Math.max(0, Math.round(delayMs)), fn) }), cancel: (task) => world.cancel(task.id) },
+      scheduler: {
+        after: (delayMs, fn) => ({ id: world.after(Math.max(0, Math.round(delayMs)), fn) }),
+        cancel: (task) => world.cancel(task.id),
+      },
       random: streams.stream('core/random'),
       sink: recorder.core,
       bounds: plan.bounds,
@@ -97,14 +117,36 @@ export async function runRound(plan: RoundPlan, core: CoreFactory, coreName: str
     now: () => world.now(),
     onFailure: (failure) => recordCoreFailure(recorder, failure),
   });
-  const context: RoundContext = { world, plan, recorder, streams, adapter, hostDown: () => adapter.down, policy, confirmations, observer };
+  const context: RoundContext = {
+    world,
+    plan,
+    recorder,
+    streams,
+    adapter,
+    hostDown: () => adapter.down,
+    policy,
+    confirmations,
+    observer,
+  };
   const servers = plan.servers.map((server) => buildServer(context, server));
   world.schedule(plan.bounds.tHealMs, () => recorder.world('quiet'));
   // A rejection the core leaves unhandled is its failure, recorded where it happens (guard.ts).
   // A dead boot's code still unwinding (F18) is not a failure of the core: in a real crash it would not run.
-  const restore = captureUnhandledRejections((reason) => isHostDown(reason) || recordCoreFailure(recorder, { during: 'unhandledRejection', reason: 'UNHANDLED_REJECTION', error: errorText(reason) }));
+  const restore = captureUnhandledRejections(
+    (reason) =>
+      isHostDown(reason) ||
+      recordCoreFailure(recorder, {
+        during: 'unhandledRejection',
+        reason: 'UNHANDLED_REJECTION',
+        error: errorText(reason),
+      }),
+  );
   // So is a throw from a callback it queued with queueMicrotask (Node reports it as uncaught).
-  const restoreExceptions = captureUncaughtExceptions((error) => isHostDown(error) || recordCoreFailure(recorder, { during: 'scheduled', reason: 'THREW', error: errorText(error) }));
+  const restoreExceptions = captureUncaughtExceptions(
+    (error) =>
+      isHostDown(error) ||
+      recordCoreFailure(recorder, { during: 'scheduled', reason: 'THREW', error: errorText(error) }),
+  );
   let result;
   try {
     result = await world.run(plan.bounds.tEndMs, () => startRound(context, servers));
@@ -118,7 +160,16 @@ export async function runRound(plan: RoundPlan, core: CoreFactory, coreName: str
   if (breach !== null) throw new CoreContractError({ core: coreName, round: plan.round, ...breach });
   // The coalescing delay is a timing of the plan, and a bound for the oracle (I19).
   const bounds = { ...plan.bounds, listChangedDelayMs: plan.timings.listChangedDelayMs };
-  const header: TraceHeader = { type: 'header', schema: 'catsim.trace.v1', seed: plan.seed, round: plan.round, scenario: plan.scenario, core: coreName, bounds, faults: plan.faults };
+  const header: TraceHeader = {
+    type: 'header',
+    schema: 'catsim.trace.v1',
+    seed: plan.seed,
+    round: plan.round,
+    scenario: plan.scenario,
+    core: coreName,
+    bounds,
+    faults: plan.faults,
+  };
   return { header, events: recorder.events, status: result.status, reason: result.reason, eventsRun: result.eventsRun };
 }
 
@@ -143,7 +194,11 @@ function buildServer(context: RoundContext, server: ServerPlan): SimCatalogServe
 
 /** What the rules of one server (and of its links) may read: time, T_heal, its `run/<id>/...` streams. */
 function ruleEnv(context: RoundContext, server: ServerPlan): RuleEnv {
-  return { now: () => context.world.now(), tHealMs: context.plan.bounds.tHealMs, stream: (name) => context.streams.stream(`run/${server.id}/${name}`) };
+  return {
+    now: () => context.world.now(),
+    tHealMs: context.plan.bounds.tHealMs,
+    stream: (name) => context.streams.stream(`run/${server.id}/${name}`),
+  };
 }
 
 function startRound(context: RoundContext, servers: SimCatalogServer[]): void {
@@ -172,7 +227,13 @@ function triggerRollback(context: RoundContext, server: SimCatalogServer, trigge
   const identity = server.identity();
   const key = `${identity}|${trigger.audience}`;
   const delivery = adapter.down ? 'host_down' : adapter.rollbackSupported ? 'delivered' : 'unsupported';
-  recorder.world('rollback_triggered', { server: server.plan.id, audience: trigger.audience, key, kind: trigger.kind, delivery });
+  recorder.world('rollback_triggered', {
+    server: server.plan.id,
+    audience: trigger.audience,
+    key,
+    kind: trigger.kind,
+    delivery,
+  });
   if (delivery === 'delivered') void adapter.rollback({ kind: trigger.kind, key, tenant, role, identity });
 }
 
@@ -185,16 +246,28 @@ function startSession(context: RoundContext, server: SimCatalogServer, audience:
   let current: Link | undefined;
   const connector = {
     connect: async (): Promise<SimConnection> => {
-      const link = createLink(world, { latencyMs: baseLatency(world, plan, server.plan, latency), rules, identity: server.identity(), authInfo: authFor(audience) });
+      const link = createLink(world, {
+        latencyMs: baseLatency(world, plan, server.plan, latency),
+        rules,
+        identity: server.identity(),
+        authInfo: authFor(audience),
+      });
       // Ground truth of I18 and I19: a list_changed handed to the core's client once its session is
       // open (one arriving during the initialize handshake reaches no handler of the core yet).
       let open = false;
       link.onTrace = (event) => {
-        if (open && event.kind === 'deliver' && event.direction === 'toClient' && event.method === 'notifications/tools/list_changed') recorder.world('notification_delivered', { server: server.plan.id, audience });
+        if (
+          open &&
+          event.kind === 'deliver' &&
+          event.direction === 'toClient' &&
+          event.method === 'notifications/tools/list_changed'
+        )
+          recorder.world('notification_delivered', { server: server.plan.id, audience });
       };
       // Ground truth of I18: when a call left the core, whatever the link and the server then do with it.
       link.onSend = (direction, message) => {
-        if (direction === 'toServer' && 'method' in message && message.method === 'tools/call' && 'id' in message) recorder.world('call_sent', { server: server.plan.id, audience, tool: toolNameOf(message.params) });
+        if (direction === 'toServer' && 'method' in message && message.method === 'tools/call' && 'id' in message)
+          recorder.world('call_sent', { server: server.plan.id, audience, tool: toolNameOf(message.params) });
       };
       context.observer?.linkOpened?.(link, server.plan.id, audience);
       const client = adapter.createClient();
@@ -213,10 +286,16 @@ function startSession(context: RoundContext, server: SimCatalogServer, audience:
       current.disconnect();
     },
   };
-  for (const episode of sessionEpisodesFor(server.plan, audience)) world.schedule(episode.atMs, () => episode.run(control));
+  for (const episode of sessionEpisodesFor(server.plan, audience))
+    world.schedule(episode.atMs, () => episode.run(control));
   // A host crash (F18) cuts the session's connection with no `disconnected` event: the world did not cut it, the process died.
-  const cut = (): void => { if (current !== undefined && !current.closed) current.disconnect(); };
-  adapter.attach({ connector, tenant, role, endpointDigest: `sim:${server.plan.id}`, refreshers: plan.refreshersPerKey }, cut);
+  const cut = (): void => {
+    if (current !== undefined && !current.closed) current.disconnect();
+  };
+  adapter.attach(
+    { connector, tenant, role, endpointDigest: `sim:${server.plan.id}`, refreshers: plan.refreshersPerKey },
+    cut,
+  );
   new SessionPlanner(context, server, audience, streams.stream(`run/${server.plan.id}/${audience}/planner`)).start();
 }
 
@@ -233,7 +312,8 @@ function authFor(audience: string): AuthInfo {
 /** The base latency of a message, drawn per message: the server's range until T_heal, the nominal one after. */
 function baseLatency(world: World, plan: RoundPlan, server: ServerPlan, rng: Rng): () => number {
   return () => {
-    const [min, max] = world.now() >= plan.bounds.tHealMs ? plan.nominalLatencyMs : [server.latencyMsMin, server.latencyMsMax];
+    const [min, max] =
+      world.now() >= plan.bounds.tHealMs ? plan.nominalLatencyMs : [server.latencyMsMin, server.latencyMsMax];
     return rng.int(min, max);
   };
 }

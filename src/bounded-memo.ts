@@ -75,6 +75,7 @@ export class BoundedMemo<V> {
 }
 
 function checkedSize(entries: number): number {
-  if (!Number.isSafeInteger(entries) || entries < 1) throw new RangeError(`memo generation size must be a positive integer, got ${entries}`);
+  if (!Number.isSafeInteger(entries) || entries < 1)
+    throw new RangeError(`memo generation size must be a positive integer, got ${entries}`);
   return entries;
 }

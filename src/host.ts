@@ -15,7 +15,13 @@ import { PIN_META_KEY, LEASE_META_KEY, type CallOutcome, type RefusalCode } from
 import { DisclosureLedger, type DisclosureEntry } from './admission/disclosure-ledger.ts';
 import { dispatchCall, type CallParams, type DispatchResult } from './admission/dispatch.ts';
 import type { AdmissionGate, CallRequest, ConfirmationVerifier, GateDecision } from './admission/gate.ts';
-import { DEFAULT_LEASE_ID_PREFIX, DEFAULT_LEASE_TTL_MS, LeaseIssuer, type LeaseKey, type SignedLease } from './admission/lease.ts';
+import {
+  DEFAULT_LEASE_ID_PREFIX,
+  DEFAULT_LEASE_TTL_MS,
+  LeaseIssuer,
+  type LeaseKey,
+  type SignedLease,
+} from './admission/lease.ts';
 import { DEFAULT_POLICY_POLL_MS, PolicyState, type PolicySource } from './admission/policy.ts';
 import type { ScanLimits } from './discovery/config.ts';
 import type { PageSource } from './discovery/page-source.ts';
@@ -154,16 +160,30 @@ export class CatalogHost {
    *   cannot be opened: not SQLite, another application's, from a newer schema, locked by another
    *   host, corrupt, or better-sqlite3 missing. Never an empty registry in its place.
    */
-  constructor(private readonly ports: HostPorts, private readonly config: HostConfig) {
+  constructor(
+    private readonly ports: HostPorts,
+    private readonly config: HostConfig,
+  ) {
     const seams = this.seams();
     this.#walkSeams = { walk: seams.walk, contentChecks: seams.contentChecks };
     this.#refresherClass = seams.refresher;
-    if (ports.store !== undefined && config.storePath !== undefined) throw new TypeError('CatalogHost takes one registry store: config.storePath (the host opens it) or ports.store (its owner opens it), not both');
-    if (ports.memos !== undefined && config.memoSizes !== undefined) throw new TypeError('CatalogHost takes its memos one way: config.memoSizes (the host builds them) or ports.memos (shared with other hosts), not both');
+    if (ports.store !== undefined && config.storePath !== undefined)
+      throw new TypeError(
+        'CatalogHost takes one registry store: config.storePath (the host opens it) or ports.store (its owner opens it), not both',
+      );
+    if (ports.memos !== undefined && config.memoSizes !== undefined)
+      throw new TypeError(
+        'CatalogHost takes its memos one way: config.memoSizes (the host builds them) or ports.memos (shared with other hosts), not both',
+      );
     this.#memos = ports.memos ?? new CoreMemos(config.memoSizes ?? DEFAULT_MEMO_SIZES);
     this.#store = ports.store ?? this.#openStore(config.storePath);
     this.registry = new seams.registry(this.#store, ports.clock, ports.sink, this.#memos);
-    this.policy = new PolicyState({ scheduler: ports.scheduler, sink: ports.sink, source: config.policySource, pollIntervalMs: config.policyPollMs ?? DEFAULT_POLICY_POLL_MS });
+    this.policy = new PolicyState({
+      scheduler: ports.scheduler,
+      sink: ports.sink,
+      source: config.policySource,
+      pollIntervalMs: config.policyPollMs ?? DEFAULT_POLICY_POLL_MS,
+    });
     this.gate = new seams.gate({
       registry: this.registry,
       policy: this.policy,
@@ -174,13 +194,16 @@ export class CatalogHost {
       isQuarantined: (key) => this.#isQuarantined(key),
       connectionIdentity: (request) => this.#connectionIdentity(request),
     });
-    this.#leases = config.leaseKey === undefined ? undefined : new LeaseIssuer({
-      key: config.leaseKey,
-      ttlMs: config.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS,
-      idPrefix: config.leaseIdPrefix ?? DEFAULT_LEASE_ID_PREFIX,
-      firstIndex: this.#store.issuedLeaseCount(),
-      clock: ports.clock,
-    });
+    this.#leases =
+      config.leaseKey === undefined
+        ? undefined
+        : new LeaseIssuer({
+            key: config.leaseKey,
+            ttlMs: config.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS,
+            idPrefix: config.leaseIdPrefix ?? DEFAULT_LEASE_ID_PREFIX,
+            firstIndex: this.#store.issuedLeaseCount(),
+            clock: ports.clock,
+          });
   }
 
   /**
@@ -296,8 +319,12 @@ export class CatalogHost {
     const params = this.#callParams(request, decision, lease);
     this.#consumeLease(request, decision, lease);
     this.emitReceipt(request, decision, lease);
-    const sent = await dispatchCall(client, params, { scheduler: this.ports.scheduler, callTimeoutMs: this.config.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS });
-    if (!this.#store.recordOutcome(lease.leaseId, sent.outcome, this.ports.clock.now())) throw new Error(`receipt of ${lease.leaseId} missing or settled twice`);
+    const sent = await dispatchCall(client, params, {
+      scheduler: this.ports.scheduler,
+      callTimeoutMs: this.config.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
+    });
+    if (!this.#store.recordOutcome(lease.leaseId, sent.outcome, this.ports.clock.now()))
+      throw new Error(`receipt of ${lease.leaseId} missing or settled twice`);
     this.ports.sink.emit({ type: 'receipt_outcome', leaseId: lease.leaseId, outcome: sent.outcome });
     return { admitted: true, callId: request.callId, leaseId: lease.leaseId, ...sent };
   }
@@ -322,7 +349,11 @@ export class CatalogHost {
     const flagged = this.registry.active({ identity, ...audience })?.catalogGeneration;
     await this.policy.pollNow(audience);
     const presented = this.#connectionIdentity({ audience, identity });
-    const guards = { policyEpoch: this.policy.epoch(audience), identity: presented ?? '', trustConfigDigest: trustDigest(this.config.trust) };
+    const guards = {
+      policyEpoch: this.policy.epoch(audience),
+      identity: presented ?? '',
+      trustConfigDigest: trustDigest(this.config.trust),
+    };
     return this.registry.rollback({ identity, ...audience }, reason, guards, flagged);
   }
 
@@ -344,9 +375,16 @@ export class CatalogHost {
   }
 
   #openStore(path: string | undefined): RegistryStore {
-    if (path === undefined) throw new TypeError('CatalogHost needs a registry store: set config.storePath (the durable SQLite store) or pass ports.store (new InMemoryRegistryStore() for a catalog that may end with the process)');
-    if (typeof path !== 'string' || path === '') throw new TypeError(`config.storePath must be a non-empty file path, got ${JSON.stringify(path)}`);
-    if (path === ':memory:' || path.startsWith('file::memory:')) throw new TypeError('config.storePath names an in-memory SQLite database, which ends with the process: pass ports.store (new InMemoryRegistryStore()) for a catalog that may be lost');
+    if (path === undefined)
+      throw new TypeError(
+        'CatalogHost needs a registry store: set config.storePath (the durable SQLite store) or pass ports.store (new InMemoryRegistryStore() for a catalog that may end with the process)',
+      );
+    if (typeof path !== 'string' || path === '')
+      throw new TypeError(`config.storePath must be a non-empty file path, got ${JSON.stringify(path)}`);
+    if (path === ':memory:' || path.startsWith('file::memory:'))
+      throw new TypeError(
+        'config.storePath names an in-memory SQLite database, which ends with the process: pass ports.store (new InMemoryRegistryStore()) for a catalog that may be lost',
+      );
     const store = openSqliteStore({ path });
     this.#ownStore = store;
     return store;
@@ -375,7 +413,9 @@ export class CatalogHost {
   /** The refreshers of the caller's key: its audience, on a connection presenting its identity. */
   #refreshersOf(request: KeyOf): CatalogRefresher[] {
     const audience = audienceName(request.audience);
-    return this.refreshers.filter((refresher) => refresher.audienceName === audience && refresher.identity() === request.identity);
+    return this.refreshers.filter(
+      (refresher) => refresher.audienceName === audience && refresher.identity() === request.identity,
+    );
   }
 
   /** The call-capable source of the caller's key, if one is attached. */
@@ -406,7 +446,12 @@ export class CatalogHost {
 
   #isQuarantined(key: CatalogKey): boolean {
     const audience = audienceName(key);
-    return this.refreshers.some((refresher) => refresher.state === 'quarantined' && refresher.audienceName === audience && refresher.identity() === key.identity);
+    return this.refreshers.some(
+      (refresher) =>
+        refresher.state === 'quarantined' &&
+        refresher.audienceName === audience &&
+        refresher.identity() === key.identity,
+    );
   }
 
   /** Issues the lease of an admitted call and records it, unspent, in the store's ledger. */
@@ -432,7 +477,8 @@ export class CatalogHost {
    */
   #consumeLease(request: CallRequest, decision: GateDecision, lease: SignedLease): void {
     const receipt: CallReceipt = { ...receiptOf(request, decision, lease), writtenAt: this.ports.clock.now() };
-    if (!this.#store.consumeLease(receipt)) throw new Error(`lease ${lease.leaseId} was consumed before its call was sent`);
+    if (!this.#store.consumeLease(receipt))
+      throw new Error(`lease ${lease.leaseId} was consumed before its call was sent`);
   }
 
   /** `tools/call` params: name, the (already private) arguments, the pin and the lease. */
@@ -481,7 +527,10 @@ function receiptOf(request: CallRequest, decision: GateDecision, lease: SignedLe
     generation: record.catalogGeneration,
     descriptorDigest: tool.descriptorDigest,
     policyEpoch: decision.policyEpoch,
-    disclosure: disclosure === undefined ? null : { generation: disclosure.generation, snapshotDigest: disclosure.snapshotDigest },
+    disclosure:
+      disclosure === undefined
+        ? null
+        : { generation: disclosure.generation, snapshotDigest: disclosure.snapshotDigest },
     pin: record.snapshot.sourceRevision,
   };
 }
@@ -492,7 +541,11 @@ function receiptOf(request: CallRequest, decision: GateDecision, lease: SignedLe
  * without a disclosure; a gate that does (a checker-validation mutant) gets a receipt whose
  * `disclosure` is null, which the oracle reports, rather than a crash of the host.
  */
-function admitted(decision: GateDecision): { record: GenerationRecord; tool: SnapshotTool; disclosure: DisclosureEntry | undefined } {
+function admitted(decision: GateDecision): {
+  record: GenerationRecord;
+  tool: SnapshotTool;
+  disclosure: DisclosureEntry | undefined;
+} {
   const { record, tool, disclosure } = decision;
   if (record === undefined || tool === undefined) throw new Error('gate admitted a call without a generation or tool');
   return { record, tool, disclosure };

@@ -33,7 +33,10 @@ export interface MemoSizes {
  * catalog) served entirely from memory, and at most 2,000 compiled validators (the bound from
  * before the memos were generational).
  */
-export const DEFAULT_MEMO_SIZES: Readonly<MemoSizes> = Object.freeze({ descriptorEntries: 16_384, validatorEntries: 1_000 });
+export const DEFAULT_MEMO_SIZES: Readonly<MemoSizes> = Object.freeze({
+  descriptorEntries: 16_384,
+  validatorEntries: 1_000,
+});
 
 /** Page roots a generation: a page root is keyed by 64 characters a page, and few are live at once. */
 const PAGE_ROOT_ENTRIES = 1_024;
@@ -82,7 +85,8 @@ export class CoreMemos implements SnapshotMemos {
 function checkedSizes(sizes: Readonly<MemoSizes>): Readonly<MemoSizes> {
   for (const name of ['descriptorEntries', 'validatorEntries'] as const) {
     const entries = sizes[name];
-    if (!Number.isSafeInteger(entries) || entries < 1) throw new RangeError(`memoSizes.${name} must be a positive integer, got ${entries}`);
+    if (!Number.isSafeInteger(entries) || entries < 1)
+      throw new RangeError(`memoSizes.${name} must be a positive integer, got ${entries}`);
   }
   return Object.freeze({ descriptorEntries: sizes.descriptorEntries, validatorEntries: sizes.validatorEntries });
 }

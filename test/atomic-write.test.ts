@@ -17,7 +17,9 @@ describe('outputs are written atomically', () => {
       writeFileSync(path, text.slice(0, 10));
       throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
     },
-    renameSync: (from, to) => { throw new Error(`must not rename ${from} to ${to}`); },
+    renameSync: (from, to) => {
+      throw new Error(`must not rename ${from} to ${to}`);
+    },
     unlinkSync: (path) => execFileSync('rm', ['-f', path]),
   };
 
@@ -34,10 +36,14 @@ describe('outputs are written atomically', () => {
     writeFileSync(path, 'old');
     let calls = 0;
     // The first write (the requested path) fails half-way, the fallback's succeeds.
-    const where = writeOutputTo({ path, what: 'report', stem: 'catsim-atomic-test', extension: '.json' }, 'new text', (target, text) => {
-      calls += 1;
-      writeFileAtomically(target, text, calls === 1 ? fullDisk : undefined);
-    });
+    const where = writeOutputTo(
+      { path, what: 'report', stem: 'catsim-atomic-test', extension: '.json' },
+      'new text',
+      (target, text) => {
+        calls += 1;
+        writeFileAtomically(target, text, calls === 1 ? fullDisk : undefined);
+      },
+    );
     expect(where).toBe(join(tmpdir(), `catsim-atomic-test-${process.pid}.json`));
     expect(readFileSync(path, 'utf8')).toBe('old');
     expect(readFileSync(where!, 'utf8')).toBe('new text');
@@ -64,6 +70,8 @@ describe('outputs are written atomically', () => {
   it('a named pipe as an output is refused like a directory', () => {
     const fifo = join(dir, 'pipe.json');
     execFileSync('mkfifo', [fifo]);
-    expect(() => assertWritable(fifo, '--report')).toThrow(`--report ${fifo}: cannot write there (it is a named pipe (FIFO): catsim writes files, and a pipe nobody reads would block it for ever)`);
+    expect(() => assertWritable(fifo, '--report')).toThrow(
+      `--report ${fifo}: cannot write there (it is a named pipe (FIFO): catsim writes files, and a pipe nobody reads would block it for ever)`,
+    );
   });
 });

@@ -25,7 +25,9 @@ async function table(command: string[], transport: 'http' | 'stdio', lines: stri
   const rows: string[] = [];
   for (const spec of loadCases().filter((c) => caseTransports(c, [transport]).length > 0)) {
     const run = await runCase(spec, 'test', transport, command);
-    rows.push(`${spec.name} ${run.outcome}${run.violations.length === 0 ? '' : ` ${run.violations.map((v) => v.code).join(',')}`}`);
+    rows.push(
+      `${spec.name} ${run.outcome}${run.violations.length === 0 ? '' : ` ${run.violations.map((v) => v.code).join(',')}`}`,
+    );
     lines.push(`${run.outcome} ${run.line}`);
   }
   return rows;
@@ -70,7 +72,11 @@ describe.skipIf(!hasPython)('the Python standard-library host', () => {
 describe('the TypeScript host on the SDK Client', () => {
   it('passes every case over stdio (it walks every page, stops at a cursor seen before, walks again after a refused cursor, re-lists after list_changed, refuses unlisted names)', async () => {
     const lines: string[] = [];
-    expect(await table(TS_HOST, 'stdio', lines), lines.join('\n')).toEqual(loadCases().filter((spec) => spec.transports === undefined).map((spec) => `${spec.name} OK`));
+    expect(await table(TS_HOST, 'stdio', lines), lines.join('\n')).toEqual(
+      loadCases()
+        .filter((spec) => spec.transports === undefined)
+        .map((spec) => `${spec.name} OK`),
+    );
   }, 120_000);
 
   it('a case whose step waits for what only an eager host brings about is UNDECIDED for this lazy host, not HOST_FAILED', async () => {
@@ -78,15 +84,26 @@ describe('the TypeScript host on the SDK Client', () => {
     // (which needs its second walk) is never released.
     const spec = loadCases('change-during-relist')[0] as BlackBoxCase;
     const [first, ...rest] = spec.steps;
-    const held = { ...spec, timeoutMs: 3_000, steps: [{ ...first, after: { event: 'notification_delivered', server: 'alpha', count: 2 } }, ...rest] } as BlackBoxCase;
+    const held = {
+      ...spec,
+      timeoutMs: 3_000,
+      steps: [{ ...first, after: { event: 'notification_delivered', server: 'alpha', count: 2 } }, ...rest],
+    } as BlackBoxCase;
     const run = await runCase(held, 'test', 'stdio', TS_HOST);
-    expect([run.outcome, run.line]).toEqual(['UNDECIDED', 'change-during-relist: the host did not finish within 3000 ms: step 1 waited for 2 notification_delivered of alpha and the record holds 1, so the case could not go on (its process group was killed)']);
+    expect([run.outcome, run.line]).toEqual([
+      'UNDECIDED',
+      'change-during-relist: the host did not finish within 3000 ms: step 1 waited for 2 notification_delivered of alpha and the record holds 1, so the case could not go on (its process group was killed)',
+    ]);
   }, 30_000);
 
   it('passes session-expiry over HTTP: on the 404 it opens a new session and retries the call, which the server then executes', async () => {
     const run = await runCase(loadCases('session-expiry')[0] as BlackBoxCase, 'test', 'http', TS_HOST);
     expect([run.outcome, run.steps.map((step) => step.status).join(',')]).toEqual(['OK', 'ok,ok,ok,ok']);
-    expect(run.events.filter((event) => ['session_opened', 'disconnected', 'call_executed'].includes(event.type)).map((event) => event.type)).toEqual(['session_opened', 'call_executed', 'disconnected', 'session_opened', 'call_executed']);
+    expect(
+      run.events
+        .filter((event) => ['session_opened', 'disconnected', 'call_executed'].includes(event.type))
+        .map((event) => event.type),
+    ).toEqual(['session_opened', 'call_executed', 'disconnected', 'session_opened', 'call_executed']);
   }, 60_000);
 });
 
@@ -106,7 +123,10 @@ function running(pid: number): boolean {
 
 function refused(port: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1', () => { socket.destroy(); resolve(false); });
+    const socket = connect(port, '127.0.0.1', () => {
+      socket.destroy();
+      resolve(false);
+    });
     socket.on('error', () => resolve(true));
   });
 }
@@ -114,12 +134,15 @@ function refused(port: number): Promise<boolean> {
 describe('bad hosts are HOST_FAILED with one line, within the timeout, leaving nothing behind', () => {
   it('a host that never connects and leaves a child sleeping: HOST_FAILED, the child is killed, the ports are closed', async () => {
     // The host prints its child's pid and the ports it was given, then waits forever.
-    const script = "const {spawn}=require('node:child_process');const c=spawn('sleep',['60'],{stdio:'ignore'});"
-      + "const u=new URL(process.env.CATSIM_DRIVER_URL);const s=JSON.parse(process.env.CATSIM_SERVERS);"
-      + "process.stderr.write(JSON.stringify({child:c.pid,http:Number(u.port),stdio:Number(s[0].args[1].split(':')[1])}));setInterval(()=>{},1e6);";
+    const script =
+      "const {spawn}=require('node:child_process');const c=spawn('sleep',['60'],{stdio:'ignore'});" +
+      'const u=new URL(process.env.CATSIM_DRIVER_URL);const s=JSON.parse(process.env.CATSIM_SERVERS);' +
+      "process.stderr.write(JSON.stringify({child:c.pid,http:Number(u.port),stdio:Number(s[0].args[1].split(':')[1])}));setInterval(()=>{},1e6);";
     const run = await runCase(shortCase(), 'test', 'stdio', [process.execPath, '-e', script]);
     expect(run.outcome).toBe('HOST_FAILED');
-    expect(run.line).toBe('full-walk: HOST_FAILED: the host did not finish within 5000 ms (it never connected); its process group was killed');
+    expect(run.line).toBe(
+      'full-walk: HOST_FAILED: the host did not finish within 5000 ms (it never connected); its process group was killed',
+    );
     const left = JSON.parse(run.stderr) as { child: number; http: number; stdio: number };
     expect(running(left.child)).toBe(false);
     expect(await refused(left.http)).toBe(true);
@@ -128,42 +151,59 @@ describe('bad hosts are HOST_FAILED with one line, within the timeout, leaving n
 
   it('a host that connects and then hangs is HOST_FAILED at the timeout, naming the pending step', async () => {
     // Initializes over HTTP (session opened), then never asks the driver for a step.
-    const script = "const s=JSON.parse(process.env.CATSIM_SERVERS)[0];const h={'content-type':'application/json',accept:'application/json, text/event-stream',authorization:'Bearer '+s.credentials.token};"
-      + "(async()=>{const r=await fetch(s.url,{method:'POST',headers:h,body:JSON.stringify({jsonrpc:'2.0',id:1,method:'initialize',params:{protocolVersion:'2025-06-18',capabilities:{},clientInfo:{name:'hang',version:'1'}}})});await r.text();"
-      + "h['mcp-session-id']=r.headers.get('mcp-session-id');h['mcp-protocol-version']='2025-06-18';await (await fetch(s.url,{method:'POST',headers:h,body:JSON.stringify({jsonrpc:'2.0',method:'notifications/initialized'})})).text();setInterval(()=>{},1e6);})();";
+    const script =
+      "const s=JSON.parse(process.env.CATSIM_SERVERS)[0];const h={'content-type':'application/json',accept:'application/json, text/event-stream',authorization:'Bearer '+s.credentials.token};" +
+      "(async()=>{const r=await fetch(s.url,{method:'POST',headers:h,body:JSON.stringify({jsonrpc:'2.0',id:1,method:'initialize',params:{protocolVersion:'2025-06-18',capabilities:{},clientInfo:{name:'hang',version:'1'}}})});await r.text();" +
+      "h['mcp-session-id']=r.headers.get('mcp-session-id');h['mcp-protocol-version']='2025-06-18';await (await fetch(s.url,{method:'POST',headers:h,body:JSON.stringify({jsonrpc:'2.0',method:'notifications/initialized'})})).text();setInterval(()=>{},1e6);})();";
     const run = await runCase(shortCase(), 'test', 'http', [process.execPath, '-e', script]);
-    expect([run.outcome, run.line]).toEqual(['HOST_FAILED', 'full-walk: HOST_FAILED: the host did not finish within 5000 ms (step 1 of 3 pending); its process group was killed']);
+    expect([run.outcome, run.line]).toEqual([
+      'HOST_FAILED',
+      'full-walk: HOST_FAILED: the host did not finish within 5000 ms (step 1 of 3 pending); its process group was killed',
+    ]);
     expect(run.events.filter((event) => event.type === 'session_opened')).toHaveLength(1);
   }, 20_000);
 
   it('a host that floods a server with tools/list is HOST_FAILED once past 500 requests, and gets errors, not pages, beyond them', async () => {
-    const script = "const s=JSON.parse(process.env.CATSIM_SERVERS)[0];const h={'content-type':'application/json',accept:'application/json, text/event-stream',authorization:'Bearer '+s.credentials.token};"
-      + "const post=async(m)=>{const r=await fetch(s.url,{method:'POST',headers:h,body:JSON.stringify(m)});if(!h['mcp-session-id'])h['mcp-session-id']=r.headers.get('mcp-session-id');return r.text();};"
-      + "(async()=>{await post({jsonrpc:'2.0',id:0,method:'initialize',params:{protocolVersion:'2025-06-18',capabilities:{},clientInfo:{name:'flood',version:'1'}}});h['mcp-protocol-version']='2025-06-18';"
-      + "await post({jsonrpc:'2.0',method:'notifications/initialized'});for(let i=1;i<=520;i++)await post({jsonrpc:'2.0',id:i,method:'tools/list',params:{}});})();";
+    const script =
+      "const s=JSON.parse(process.env.CATSIM_SERVERS)[0];const h={'content-type':'application/json',accept:'application/json, text/event-stream',authorization:'Bearer '+s.credentials.token};" +
+      "const post=async(m)=>{const r=await fetch(s.url,{method:'POST',headers:h,body:JSON.stringify(m)});if(!h['mcp-session-id'])h['mcp-session-id']=r.headers.get('mcp-session-id');return r.text();};" +
+      "(async()=>{await post({jsonrpc:'2.0',id:0,method:'initialize',params:{protocolVersion:'2025-06-18',capabilities:{},clientInfo:{name:'flood',version:'1'}}});h['mcp-protocol-version']='2025-06-18';" +
+      "await post({jsonrpc:'2.0',method:'notifications/initialized'});for(let i=1;i<=520;i++)await post({jsonrpc:'2.0',id:i,method:'tools/list',params:{}});})();";
     const run = await runCase({ ...shortCase(), timeoutMs: 15_000 }, 'test', 'http', [process.execPath, '-e', script]);
-    expect([run.outcome, run.line]).toEqual(['HOST_FAILED', 'full-walk: HOST_FAILED: the host flooded alpha with tools/list requests']);
+    expect([run.outcome, run.line]).toEqual([
+      'HOST_FAILED',
+      'full-walk: HOST_FAILED: the host flooded alpha with tools/list requests',
+    ]);
     expect(run.events.filter((event) => event.type === 'page_served')).toHaveLength(500);
   }, 30_000);
 
   it('a host that writes garbage to its stdio server and exits is HOST_FAILED, and catsim goes on', async () => {
     // Launches the shim as its server, writes two lines that are not JSON-RPC, and exits 0.
     const garbage = JSON.stringify('garbage\n{"not": "json-rpc"}\n');
-    const script = "const s=JSON.parse(process.env.CATSIM_SERVERS)[0];const c=require('node:child_process').spawn(s.command,s.args,{env:{...process.env,...s.env},stdio:['pipe','ignore','inherit']});"
-      + `c.stdin.write(${garbage});c.stdin.end();c.on('exit',()=>process.exit(0));`;
+    const script =
+      "const s=JSON.parse(process.env.CATSIM_SERVERS)[0];const c=require('node:child_process').spawn(s.command,s.args,{env:{...process.env,...s.env},stdio:['pipe','ignore','inherit']});" +
+      `c.stdin.write(${garbage});c.stdin.end();c.on('exit',()=>process.exit(0));`;
     const run = await runCase(shortCase(), 'test', 'stdio', [process.execPath, '-e', script]);
-    expect([run.outcome, run.line]).toEqual(['HOST_FAILED', 'full-walk: HOST_FAILED: the host exited before the end step (0 of 3 steps done, never connected)']);
+    expect([run.outcome, run.line]).toEqual([
+      'HOST_FAILED',
+      'full-walk: HOST_FAILED: the host exited before the end step (0 of 3 steps done, never connected)',
+    ]);
   }, 20_000);
 
   it('a host that crashes is HOST_FAILED with its exit code', async () => {
     const run = await runCase(shortCase(), 'test', 'http', [process.execPath, '-e', 'process.exit(7)']);
-    expect([run.outcome, run.line]).toEqual(['HOST_FAILED', 'full-walk: HOST_FAILED: the host exited with code 7 without connecting at step 1 of 3']);
+    expect([run.outcome, run.line]).toEqual([
+      'HOST_FAILED',
+      'full-walk: HOST_FAILED: the host exited with code 7 without connecting at step 1 of 3',
+    ]);
   }, 20_000);
 
   it('a host command that does not exist is HOST_FAILED, not a crash of catsim', async () => {
     const run = await runCase(shortCase(), 'test', 'http', ['/nonexistent/catsim-host']);
     expect(run.outcome).toBe('HOST_FAILED');
-    expect(run.line).toMatch(/^full-walk: HOST_FAILED: the host command could not start \(spawn \/nonexistent\/catsim-host ENOENT\)$/);
+    expect(run.line).toMatch(
+      /^full-walk: HOST_FAILED: the host command could not start \(spawn \/nonexistent\/catsim-host ENOENT\)$/,
+    );
   }, 20_000);
 });
 
@@ -178,9 +218,29 @@ describe.skipIf(!hasPython)('what is deterministic on a real clock', () => {
     expect(new Set(texts).size).toBe(1);
     // Walk 1 pages 1-2 of revision 1, the change and its notification after page 2, page 3 served
     // from revision 2, the host's whole fresh walk, then its call of export and its disclosure.
-    expect(texts[0]?.trim().split('\n').slice(1).map((line) => (JSON.parse(line) as { type: string }).type)).toEqual([
-      'server_up', 'revision', 'session_opened', 'page_served', 'page_served', 'revision', 'notification_sent', 'notification_delivered',
-      'page_served', 'page_served', 'page_served', 'page_served', 'call_sent', 'call_executed', 'disclosure', 'round_end',
+    expect(
+      texts[0]
+        ?.trim()
+        .split('\n')
+        .slice(1)
+        .map((line) => (JSON.parse(line) as { type: string }).type),
+    ).toEqual([
+      'server_up',
+      'revision',
+      'session_opened',
+      'page_served',
+      'page_served',
+      'revision',
+      'notification_sent',
+      'notification_delivered',
+      'page_served',
+      'page_served',
+      'page_served',
+      'page_served',
+      'call_sent',
+      'call_executed',
+      'disclosure',
+      'round_end',
     ]);
   }, 60_000);
 });
@@ -188,42 +248,112 @@ describe.skipIf(!hasPython)('what is deterministic on a real clock', () => {
 describe.skipIf(!hasPython)('catsim host-test and catsim judge on the command line', () => {
   it('exit 1 with one line per case and the reports; judge re-judges a saved trace to the same outcome', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'catsim-host-test-')), 'out');
-    const run = await catsim(['host-test', '--agent', 'py', '--cases', '*-cursor', '--transport', 'stdio', '--out', out, '--', ...PYTHON_HOST]);
+    const run = await catsim([
+      'host-test',
+      '--agent',
+      'py',
+      '--cases',
+      '*-cursor',
+      '--transport',
+      'stdio',
+      '--out',
+      out,
+      '--',
+      ...PYTHON_HOST,
+    ]);
     expect(run.code).toBe(1);
     expect(run.stdout.split('\n').slice(0, 3)).toEqual([
       'FAILED      empty-cursor@stdio: the host disclosed 2 tools of alpha for acme.dev (seq 4) without ever having walked a whole list (page 1 to a last page) of that session',
       'FAILED      repeated-cursor@stdio: the walk of alpha|acme.dev begun at seq 3 sent cursor "WzAsMiwwXQ" a second time (seq 5): it followed a repeated cursor or a cycle',
       `0 of 2 cases pass (OK or NON-STRICT); reports in ${out}/ (summary.md, index.json, junit.xml)`,
     ]);
-    const index = JSON.parse(readFileSync(join(out, 'index.json'), 'utf8')) as { runs: Array<{ case: string; outcome: string; trace: string }> };
-    expect(index.runs.map((entry) => `${entry.case} ${entry.outcome}`)).toEqual(['empty-cursor FAILED', 'repeated-cursor FAILED']);
-    expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toContain('<testsuite name="py" tests="2" failures="2" skipped="0">');
+    const index = JSON.parse(readFileSync(join(out, 'index.json'), 'utf8')) as {
+      runs: Array<{ case: string; outcome: string; trace: string }>;
+    };
+    expect(index.runs.map((entry) => `${entry.case} ${entry.outcome}`)).toEqual([
+      'empty-cursor FAILED',
+      'repeated-cursor FAILED',
+    ]);
+    expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toContain(
+      '<testsuite name="py" tests="2" failures="2" skipped="0">',
+    );
     const judged = await catsim(['judge', join(out, index.runs[1]?.trace as string)]);
     expect([judged.code, judged.stdout.trim().split('\n').at(-1)]).toEqual([1, 'outcome: FAILED']);
     const checked = await catsim(['check', join(out, index.runs[1]?.trace as string)]);
-    expect([checked.code, checked.stderr.trim().split('\n').at(-1)]).toEqual([2, `catsim: ${join(out, index.runs[1]?.trace as string)}: the trace of black-box case repeated-cursor holds no core observations: judge it with catsim judge`]);
+    expect([checked.code, checked.stderr.trim().split('\n').at(-1)]).toEqual([
+      2,
+      `catsim: ${join(out, index.runs[1]?.trace as string)}: the trace of black-box case repeated-cursor holds no core observations: judge it with catsim judge`,
+    ]);
   }, 60_000);
 
   it('with a baseline that expects both failures the run passes (exit 0), each line marked', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'catsim-baseline-'));
-    writeFileSync(join(dir, 'baseline.json'), JSON.stringify({ expected: { 'empty-cursor@stdio': 'FAILED', 'repeated-cursor@stdio': 'FAILED', 'full-walk@http': 'FAILED' } }));
-    const run = await catsim(['host-test', '--agent', 'py', '--cases', '*-cursor', '--transport', 'stdio', '--baseline', join(dir, 'baseline.json'), '--out', join(dir, 'out'), '--', ...PYTHON_HOST]);
+    writeFileSync(
+      join(dir, 'baseline.json'),
+      JSON.stringify({
+        expected: { 'empty-cursor@stdio': 'FAILED', 'repeated-cursor@stdio': 'FAILED', 'full-walk@http': 'FAILED' },
+      }),
+    );
+    const run = await catsim([
+      'host-test',
+      '--agent',
+      'py',
+      '--cases',
+      '*-cursor',
+      '--transport',
+      'stdio',
+      '--baseline',
+      join(dir, 'baseline.json'),
+      '--out',
+      join(dir, 'out'),
+      '--',
+      ...PYTHON_HOST,
+    ]);
     expect(run.code).toBe(0);
-    expect(run.stdout.split('\n').map((line) => line.endsWith('[expected by the baseline]'))).toEqual([true, true, false, false]);
-    expect(run.stdout.split('\n')[2]).toBe(`2 of 2 cases pass (OK, NON-STRICT, or as the baseline expects); reports in ${join(dir, 'out')}/ (summary.md, index.json, junit.xml)`);
+    expect(run.stdout.split('\n').map((line) => line.endsWith('[expected by the baseline]'))).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
+    expect(run.stdout.split('\n')[2]).toBe(
+      `2 of 2 cases pass (OK, NON-STRICT, or as the baseline expects); reports in ${join(dir, 'out')}/ (summary.md, index.json, junit.xml)`,
+    );
   }, 60_000);
 
   it('bad input is one line and exit 2: a glob that matches no case or only cases of another transport, no host command, a malformed baseline', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'catsim-baseline-'));
     writeFileSync(join(dir, 'baseline.json'), JSON.stringify({ expected: { 'full-walk@http': 'OK' } }));
     const bad = await catsim(['host-test', '--agent', 'py', '--baseline', join(dir, 'baseline.json'), '--', 'true']);
-    expect([bad.code, bad.stderr.trim().split('\n').at(-1)]).toEqual([2, `catsim: --baseline ${join(dir, 'baseline.json')}: entry full-walk@http expects "OK", not one of FAILED, UNSUPPORTED, HOST_FAILED, UNDECIDED`]);
+    expect([bad.code, bad.stderr.trim().split('\n').at(-1)]).toEqual([
+      2,
+      `catsim: --baseline ${join(dir, 'baseline.json')}: entry full-walk@http expects "OK", not one of FAILED, UNSUPPORTED, HOST_FAILED, UNDECIDED`,
+    ]);
     const none = await catsim(['host-test', '--agent', 'py', '--cases', 'nothing-*', '--', 'true']);
-    expect([none.code, none.stderr.trim().split('\n').at(-1)]).toEqual([2, `catsim: --cases "nothing-*" matches no case in ${join(ROOT, 'scenarios', 'cases')}`]);
-    const other = await catsim(['host-test', '--agent', 'py', '--cases', 'session-*', '--transport', 'stdio', '--', 'true']);
-    expect([other.code, other.stderr.trim().split('\n').at(-1)]).toEqual([2, 'catsim: --cases "session-*": no case selected runs on stdio (session-expiry: http)']);
+    expect([none.code, none.stderr.trim().split('\n').at(-1)]).toEqual([
+      2,
+      `catsim: --cases "nothing-*" matches no case in ${join(ROOT, 'scenarios', 'cases')}`,
+    ]);
+    const other = await catsim([
+      'host-test',
+      '--agent',
+      'py',
+      '--cases',
+      'session-*',
+      '--transport',
+      'stdio',
+      '--',
+      'true',
+    ]);
+    expect([other.code, other.stderr.trim().split('\n').at(-1)]).toEqual([
+      2,
+      'catsim: --cases "session-*": no case selected runs on stdio (session-expiry: http)',
+    ]);
     const bare = await catsim(['host-test', '--agent', 'py']);
-    expect([bare.code, bare.stderr.trim().split('\n').at(-1)]).toEqual([2, 'catsim: host-test needs the host command after --, e.g. catsim host-test --agent mine -- python3 host.py']);
+    expect([bare.code, bare.stderr.trim().split('\n').at(-1)]).toEqual([
+      2,
+      'catsim: host-test needs the host command after --, e.g. catsim host-test --agent mine -- python3 host.py',
+    ]);
   }, 60_000);
 });
 
@@ -234,18 +364,34 @@ describe('catsim serve keeps a case up for a host started separately', () => {
     const port = (taken.address() as { port: number }).port;
     const serve = await catsim(['serve', '--case', 'full-walk', '--port', String(port)]);
     taken.close();
-    expect([serve.code, serve.stderr.trim().split('\n').at(-1)]).toEqual([2, 'catsim: cannot listen on 127.0.0.1 (port in use): choose another --port / --stdio-port']);
+    expect([serve.code, serve.stderr.trim().split('\n').at(-1)]).toEqual([
+      2,
+      'catsim: cannot listen on 127.0.0.1 (port in use): choose another --port / --stdio-port',
+    ]);
   }, 30_000);
 
   it('prints the environment, serves the TS host started with it, and judges the case when the host ends it', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'catsim-serve-')), 'out');
-    const serve = spawn(process.execPath, ['bin/catsim.mjs', 'serve', '--case', 'full-walk', '--out', out], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const serve = spawn(process.execPath, ['bin/catsim.mjs', 'serve', '--case', 'full-walk', '--out', out], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
-    serve.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString('utf8'); });
+    serve.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+    });
     while (!stdout.includes('# catsim serve')) await new Promise((resolve) => setTimeout(resolve, 50));
-    const env = Object.fromEntries([...stdout.matchAll(/^export (CATSIM_[A-Z_]+)='(.*)'$/gm)].map((match) => [match[1] as string, match[2] as string]));
+    const env = Object.fromEntries(
+      [...stdout.matchAll(/^export (CATSIM_[A-Z_]+)='(.*)'$/gm)].map((match) => [
+        match[1] as string,
+        match[2] as string,
+      ]),
+    );
     expect(Object.keys(env)).toEqual(['CATSIM_SERVERS', 'CATSIM_DRIVER_URL', 'CATSIM_CASE']);
-    const host = spawnSync(TS_HOST[0] as string, TS_HOST.slice(1), { env: { ...process.env, ...env }, timeout: 30_000 });
+    const host = spawnSync(TS_HOST[0] as string, TS_HOST.slice(1), {
+      env: { ...process.env, ...env },
+      timeout: 30_000,
+    });
     expect(host.status).toBe(0);
     const code = await new Promise((resolve) => serve.on('exit', resolve));
     expect(code).toBe(0);

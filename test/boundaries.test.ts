@@ -70,7 +70,9 @@ describe('src/ is a library: it imports nothing from sim/, cores/, runner/, orac
   it('no file under src/ (tests included) imports from sim/, cores/, runner/, oracle/ or cli/', () => {
     const files = typeScriptFiles(REPO_ROOT, 'src');
     expect(files.length).toBeGreaterThan(50);
-    const offences = files.flatMap((file) => forbiddenImports(read(file), file, FORBIDDEN_FROM_SRC).map((specifier) => `${file}: ${specifier}`));
+    const offences = files.flatMap((file) =>
+      forbiddenImports(read(file), file, FORBIDDEN_FROM_SRC).map((specifier) => `${file}: ${specifier}`),
+    );
     expect(offences).toEqual([]);
   });
 
@@ -96,7 +98,7 @@ describe('src/ is a library: it imports nothing from sim/, cores/, runner/, orac
       "import { keyName } from '../keys.ts';",
       "import type { TraceEvent } from '../../contract/trace-events.ts';",
       "// import { world } from '../../sim/runtime/world.ts';",
-      "const text = \"import x from '../../sim/world.ts'\";",
+      'const text = "import x from \'../../sim/world.ts\'";',
     ].join('\n');
     expect(forbiddenImports(source, file, FORBIDDEN_FROM_SRC)).toEqual([]);
   });
@@ -104,10 +106,16 @@ describe('src/ is a library: it imports nothing from sim/, cores/, runner/, orac
 
 describe('blackbox/ (real-clock hosting of the world) sits beside the world, not inside it (issue 28)', () => {
   it('nothing under sim/ or oracle/ imports from blackbox/ or cli/, and blackbox/ imports nothing from src/ (a host is only ever a process on the wire)', () => {
-    const inward = ['sim', 'oracle'].flatMap((dir) => typeScriptFiles(REPO_ROOT, dir)).flatMap((file) => forbiddenImports(read(file), file, ['blackbox', 'cli']).map((specifier) => `${file}: ${specifier}`));
+    const inward = ['sim', 'oracle']
+      .flatMap((dir) => typeScriptFiles(REPO_ROOT, dir))
+      .flatMap((file) =>
+        forbiddenImports(read(file), file, ['blackbox', 'cli']).map((specifier) => `${file}: ${specifier}`),
+      );
     const blackbox = typeScriptFiles(REPO_ROOT, 'blackbox');
     expect(blackbox.length).toBeGreaterThan(6);
-    const outward = blackbox.flatMap((file) => forbiddenImports(read(file), file, ['src', 'cli']).map((specifier) => `${file}: ${specifier}`));
+    const outward = blackbox.flatMap((file) =>
+      forbiddenImports(read(file), file, ['src', 'cli']).map((specifier) => `${file}: ${specifier}`),
+    );
     expect([...inward, ...outward]).toEqual([]);
   });
 });
@@ -117,12 +125,22 @@ describe('blackbox/ (real-clock hosting of the world) sits beside the world, not
  * deeper one), and the folders inside those it may import all the same. Tests are held to it too.
  * Packages, builtins and the folders not named here (contract/, test/support/, ...) are free.
  */
-const PART_RULES: Record<'sim' | 'cores' | 'runner', { forbidden: readonly string[]; except?: readonly string[]; why: string }> = {
+const PART_RULES: Record<
+  'sim' | 'cores' | 'runner',
+  { forbidden: readonly string[]; except?: readonly string[]; why: string }
+> = {
   // The world: servers, transport, policy service, host process, planner, plans and faults, turns,
   // trace recording. It drives a core only through the core API and its guard (sim/guard/).
-  sim: { forbidden: ['cores', 'runner', 'cli', 'src'], why: 'the world serves and records; the cores it runs are handed to it' },
+  sim: {
+    forbidden: ['cores', 'runner', 'cli', 'src'],
+    why: 'the world serves and records; the cores it runs are handed to it',
+  },
   // The cores under test: the reference wrapper, mutants, peers, core modules, the core names.
-  cores: { forbidden: ['sim', 'runner', 'oracle', 'cli'], except: ['sim/guard'], why: 'a core sees the world only through the core API' },
+  cores: {
+    forbidden: ['sim', 'runner', 'oracle', 'cli'],
+    except: ['sim/guard'],
+    why: 'a core sees the world only through the core API',
+  },
   // The runner: campaigns, batches and workers, the round check, determinism replay, shrinking,
   // reports and merging. It reaches src/ only through a core of cores/.
   runner: { forbidden: ['src', 'cli'], why: 'the runner composes world, cores and oracle; cli/ calls it' },
@@ -145,7 +163,11 @@ const within = (target: string, folder: string): boolean => target === folder ||
  * The imports of `source` (the text of repo-relative `file`, in the part `rule` governs) that
  * cross the part's line, as the paths they land on.
  */
-export function partCrossings(source: string, file: string, rule: { forbidden: readonly string[]; except?: readonly string[] }): string[] {
+export function partCrossings(
+  source: string,
+  file: string,
+  rule: { forbidden: readonly string[]; except?: readonly string[] },
+): string[] {
   return moduleSpecifiers(source, file).flatMap((specifier) => {
     const target = repoPathOf(specifier, file);
     if (target === null || !rule.forbidden.some((folder) => within(target, folder))) return [];
@@ -154,13 +176,24 @@ export function partCrossings(source: string, file: string, rule: { forbidden: r
 }
 
 describe('each part of the testbed imports only what its role needs', () => {
-  const found = Object.entries(PART_RULES).flatMap(([part, rule]) => typeScriptFiles(REPO_ROOT, part)
-    .flatMap((file) => partCrossings(read(file), file, rule).map((target) => ({ crossing: `${file} -> ${target}`, why: rule.why }))));
+  const found = Object.entries(PART_RULES).flatMap(([part, rule]) =>
+    typeScriptFiles(REPO_ROOT, part).flatMap((file) =>
+      partCrossings(read(file), file, rule).map((target) => ({ crossing: `${file} -> ${target}`, why: rule.why })),
+    ),
+  );
   const crossings = found.map(({ crossing }) => crossing);
 
   it('sim/ imports neither cores/ nor runner/, cores/ sees only sim/guard/ of the world, runner/ imports no src/: but the allow-listed crossings', () => {
-    expect(Object.keys(PART_RULES).map((part) => typeScriptFiles(REPO_ROOT, part).length).every((count) => count > 10)).toBe(true);
-    expect(found.filter(({ crossing }) => PART_ALLOWED[crossing] === undefined).map(({ crossing, why }) => `${crossing} (${why})`)).toEqual([]);
+    expect(
+      Object.keys(PART_RULES)
+        .map((part) => typeScriptFiles(REPO_ROOT, part).length)
+        .every((count) => count > 10),
+    ).toBe(true);
+    expect(
+      found
+        .filter(({ crossing }) => PART_ALLOWED[crossing] === undefined)
+        .map(({ crossing, why }) => `${crossing} (${why})`),
+    ).toEqual([]);
   });
 
   it('every allow-listed crossing is still made (the list cannot rot)', () => {
@@ -168,7 +201,9 @@ describe('each part of the testbed imports only what its role needs', () => {
   });
 
   it('sim/ imports from src/ nothing but the SQLite driver of the host disk', () => {
-    const fromSrc = typeScriptFiles(REPO_ROOT, 'sim').flatMap((file) => partCrossings(read(file), file, { forbidden: ['src'] }).map((target) => `${file} -> ${target}`));
+    const fromSrc = typeScriptFiles(REPO_ROOT, 'sim').flatMap((file) =>
+      partCrossings(read(file), file, { forbidden: ['src'] }).map((target) => `${file} -> ${target}`),
+    );
     expect(fromSrc).toEqual(['sim/host/host-disk.ts -> src/registry/sqlite-driver.ts']);
   });
 
@@ -181,7 +216,11 @@ describe('each part of the testbed imports only what its role needs', () => {
       "import type { TraceEvent } from '../../contract/trace-events.ts';",
       "import { checkEvents } from '../../oracle/index.ts';",
     ].join('\n');
-    expect(partCrossings(source, 'sim/turns/x.ts', PART_RULES.sim)).toEqual(['cores/reference.ts', 'runner/campaign.ts', 'src/host.ts']);
+    expect(partCrossings(source, 'sim/turns/x.ts', PART_RULES.sim)).toEqual([
+      'cores/reference.ts',
+      'runner/campaign.ts',
+      'src/host.ts',
+    ]);
     const core = [
       "import type { CoreFactory } from '../../sim/guard/adapter.ts';",
       "import { generatePlan } from '../../sim/plan/generate.ts';",
@@ -189,15 +228,29 @@ describe('each part of the testbed imports only what its role needs', () => {
       "import { runAndCheck } from '../../runner/round-check.ts';",
       "import { checkEvents } from '../../oracle/index.ts';",
     ].join('\n');
-    expect(partCrossings(core, 'cores/peers/x.ts', PART_RULES.cores)).toEqual(['sim/plan/generate.ts', 'runner/round-check.ts', 'oracle/index.ts']);
+    expect(partCrossings(core, 'cores/peers/x.ts', PART_RULES.cores)).toEqual([
+      'sim/plan/generate.ts',
+      'runner/round-check.ts',
+      'oracle/index.ts',
+    ]);
     // sim/guardian/ is not sim/guard/: an exception is a folder, not a prefix of a name.
-    expect(partCrossings("import { x } from '../sim/guardian/x.ts';", 'cores/x.ts', PART_RULES.cores)).toEqual(['sim/guardian/x.ts']);
-    expect(partCrossings("import { main } from '../cli/main.ts';\nimport { host } from '../src/host.ts';\nimport { runRound } from '../sim/round.ts';", 'runner/x.ts', PART_RULES.runner)).toEqual(['cli/main.ts', 'src/host.ts']);
+    expect(partCrossings("import { x } from '../sim/guardian/x.ts';", 'cores/x.ts', PART_RULES.cores)).toEqual([
+      'sim/guardian/x.ts',
+    ]);
+    expect(
+      partCrossings(
+        "import { main } from '../cli/main.ts';\nimport { host } from '../src/host.ts';\nimport { runRound } from '../sim/round.ts';",
+        'runner/x.ts',
+        PART_RULES.runner,
+      ),
+    ).toEqual(['cli/main.ts', 'src/host.ts']);
   });
 });
 
 describe('src/, sim/ and oracle/ reach time, randomness and timers only through the ports', () => {
-  const scanned = ['src', 'sim', 'cores', 'runner', 'oracle'].flatMap((dir) => typeScriptFiles(REPO_ROOT, dir)).filter((file) => !file.endsWith('.test.ts'));
+  const scanned = ['src', 'sim', 'cores', 'runner', 'oracle']
+    .flatMap((dir) => typeScriptFiles(REPO_ROOT, dir))
+    .filter((file) => !file.endsWith('.test.ts'));
 
   it('no file outside the allow-list uses the clock, randomness or timers directly', () => {
     expect(scanned.length).toBeGreaterThan(100);
@@ -208,7 +261,9 @@ describe('src/, sim/ and oracle/ reach time, randomness and timers only through 
   });
 
   it('every allow-listed file exists and still holds a use (the list cannot rot)', () => {
-    const idle = Object.keys(AMBIENT_ALLOWED).filter((file) => !scanned.includes(file) || ambientUses(read(file), file).length === 0);
+    const idle = Object.keys(AMBIENT_ALLOWED).filter(
+      (file) => !scanned.includes(file) || ambientUses(read(file), file).length === 0,
+    );
     expect(idle).toEqual([]);
   });
 
@@ -240,9 +295,22 @@ describe('src/, sim/ and oracle/ reach time, randomness and timers only through 
       'const k = new globalThis.Date();',
     ].join('\n');
     expect(ambientUses(source).map((use) => `${use.line} ${use.what}`)).toEqual([
-      '1 Date.now', '2 new Date()', '3 Date()', '4 Math.random', '5 performance.now', '6 process.hrtime',
-      '7 crypto.randomUUID', '8 crypto.randomBytes', '9 setTimeout', '10 setInterval', '11 setImmediate',
-      '12 setTimeout', '13 Date.now', '14 import randomUUID from node:crypto', '15 import from node:timers/promises', '16 new Date()',
+      '1 Date.now',
+      '2 new Date()',
+      '3 Date()',
+      '4 Math.random',
+      '5 performance.now',
+      '6 process.hrtime',
+      '7 crypto.randomUUID',
+      '8 crypto.randomBytes',
+      '9 setTimeout',
+      '10 setInterval',
+      '11 setImmediate',
+      '12 setTimeout',
+      '13 Date.now',
+      '14 import randomUUID from node:crypto',
+      '15 import from node:timers/promises',
+      '16 new Date()',
     ]);
   });
 
@@ -265,7 +333,23 @@ describe('src/, sim/ and oracle/ reach time, randomness and timers only through 
 });
 
 /** The repository's top-level folders of code (every one but node_modules/, dist/ and .git/). */
-const CODE_FOLDERS = ['api', 'bench', 'bin', 'blackbox', 'cli', 'contract', 'cores', 'examples', 'oracle', 'runner', 'scenarios', 'scripts', 'sim', 'src', 'test'];
+const CODE_FOLDERS = [
+  'api',
+  'bench',
+  'bin',
+  'blackbox',
+  'cli',
+  'contract',
+  'cores',
+  'examples',
+  'oracle',
+  'runner',
+  'scenarios',
+  'scripts',
+  'sim',
+  'src',
+  'test',
+];
 
 /** Every module file (`.ts`, `.mts`, `.mjs`, `.js`) under `dir`, repo-relative and `/`-separated; node_modules skipped. */
 function moduleFiles(dir: string): string[] {
@@ -304,14 +388,14 @@ const INTERNAL_ALLOWED: Record<string, Record<string, string>> = {
   // src/'s internal seams, never through HostConfig, so no host can turn a defence off by
   // configuration. The simulator's reference wrapper and the mutants are the seams' only users.
   'cores/reference.ts': {
-    'src/internal/seams.ts': 'the core\'s parts a mutant replaces',
+    'src/internal/seams.ts': "the core's parts a mutant replaces",
     'src/surface/internal/engine.ts': 'the tool surface stage built from replaceable parts',
-    'src/surface/internal/parts.ts': 'the surface stage\'s reference parts',
+    'src/surface/internal/parts.ts': "the surface stage's reference parts",
   },
   'cores/mutants/surface.ts': {
     'src/surface/internal/capacity-fit.ts': 'a surface mutant replaces the capacity fit',
     'src/surface/internal/compare.ts': 'surface mutants replace the comparisons',
-    'src/surface/internal/parts.ts': 'the surface stage\'s reference parts, one replaced per mutant',
+    'src/surface/internal/parts.ts': "the surface stage's reference parts, one replaced per mutant",
     'src/surface/internal/projection.ts': 'a surface mutant replaces the projection',
   },
   // The surface benchmark times the stage's internal checks themselves (docs/SURFACE.md, "Cost"),
@@ -320,26 +404,32 @@ const INTERNAL_ALLOWED: Record<string, Record<string, string>> = {
     'src/surface/internal/compare.ts': 'the early and final checks, timed alone',
     'src/surface/internal/json-value.ts': 'the JSON walk the checks use, timed alone',
     'src/surface/internal/preparation.ts': 'a preparation built without a host',
-    'src/surface/internal/write-tracker.ts': 'the tracked mode\'s write tracker, timed alone',
+    'src/surface/internal/write-tracker.ts': "the tracked mode's write tracker, timed alone",
   },
 };
 
-describe('a folder\'s internal/ is its own', () => {
+describe("a folder's internal/ is its own", () => {
   const files = CODE_FOLDERS.flatMap((dir) => moduleFiles(dir));
   const reaches = files.flatMap((file) => internalReaches(read(file), file).map((target) => ({ file, target })));
 
-  it('no file reaches into another folder\'s internal/ but the allow-listed ones', () => {
+  it("no file reaches into another folder's internal/ but the allow-listed ones", () => {
     expect(files.length).toBeGreaterThan(400);
-    expect(reaches.filter(({ file, target }) => INTERNAL_ALLOWED[file]?.[target] === undefined).map(({ file, target }) => `${file} -> ${target}`)).toEqual([]);
+    expect(
+      reaches
+        .filter(({ file, target }) => INTERNAL_ALLOWED[file]?.[target] === undefined)
+        .map(({ file, target }) => `${file} -> ${target}`),
+    ).toEqual([]);
   });
 
   it('every allow-listed reach is still made (the list cannot rot)', () => {
     const made = new Set(reaches.map(({ file, target }) => `${file} -> ${target}`));
-    const listed = Object.entries(INTERNAL_ALLOWED).flatMap(([file, targets]) => Object.keys(targets).map((target) => `${file} -> ${target}`));
+    const listed = Object.entries(INTERNAL_ALLOWED).flatMap(([file, targets]) =>
+      Object.keys(targets).map((target) => `${file} -> ${target}`),
+    );
     expect(listed.filter((reach) => !made.has(reach))).toEqual([]);
   });
 
-  it('tells a reach from the owner\'s own imports, at any depth', () => {
+  it("tells a reach from the owner's own imports, at any depth", () => {
     const source = [
       "import { seams } from '../internal/seams.ts';",
       "import { parts } from './internal/parts.ts';",
@@ -350,11 +440,18 @@ describe('a folder\'s internal/ is its own', () => {
     // src/surface/x.ts owns src/surface/internal/ and sits in src/, which owns src/internal/.
     expect(internalReaches(source, 'src/surface/x.ts')).toEqual(['src/validation/internal/memo.ts']);
     // sim/transport/internal/a.ts reaching sim/internal/ (its ancestor's) is the owner's own.
-    expect(internalReaches("import { clone } from '../../internal/plain-clone.ts';", 'sim/transport/internal/a.ts')).toEqual([]);
+    expect(
+      internalReaches("import { clone } from '../../internal/plain-clone.ts';", 'sim/transport/internal/a.ts'),
+    ).toEqual([]);
     // sim/campaign/batch.ts owns sim/campaign/internal/ and sits in sim/, but not in sim/validation/.
     expect(internalReaches(source, 'sim/campaign/batch.ts')).toEqual(['sim/validation/internal/memo.ts']);
     // What sim/campaign/batch.ts did before issue 31: a memo of src/validation/internal/.
-    expect(internalReaches("import { setDescriptorMemoEntries } from '../../src/validation/internal/bounded-memo.ts';", 'sim/campaign/batch.ts')).toEqual(['src/validation/internal/bounded-memo.ts']);
+    expect(
+      internalReaches(
+        "import { setDescriptorMemoEntries } from '../../src/validation/internal/bounded-memo.ts';",
+        'sim/campaign/batch.ts',
+      ),
+    ).toEqual(['src/validation/internal/bounded-memo.ts']);
     expect(internalOwner('src/validation/internal/bounded-memo.ts')).toBe('src/validation');
     expect(internalOwner('src/internal/seams.ts')).toBe('src');
     expect(internalOwner('src/validation/trust.ts')).toBeNull();
@@ -362,11 +459,15 @@ describe('a folder\'s internal/ is its own', () => {
 });
 
 describe('src/ keeps no process-wide mutable state', () => {
-  const files = typeScriptFiles(REPO_ROOT, 'src').filter((file) => !file.endsWith('.test.ts') && !file.includes('/testing/'));
+  const files = typeScriptFiles(REPO_ROOT, 'src').filter(
+    (file) => !file.endsWith('.test.ts') && !file.includes('/testing/'),
+  );
 
   it('no module of the library holds a memo, pool, cache, mutable collection or let at module level', () => {
     expect(files.length).toBeGreaterThan(70);
-    expect(files.flatMap((file) => moduleState(read(file), file).map((state) => `${file}:${state.line}: ${state.what}`))).toEqual([]);
+    expect(
+      files.flatMap((file) => moduleState(read(file), file).map((state) => `${file}:${state.line}: ${state.what}`)),
+    ).toEqual([]);
   });
 
   it('flags each kind of module-level state, and nothing inside functions, classes or types', () => {
@@ -375,16 +476,22 @@ describe('src/ keeps no process-wide mutable state', () => {
       'export var flag = true;',
       'const memo = new BoundedMemo<string>(5);',
       'const seen = new Map<string, number>();',
-      'const names = new Set([\'a\']);',
+      "const names = new Set(['a']);",
       'const verdicts = descriptorMemo<string>();',
       'const pending: string[] = [];',
       'const byKey: Record<string, number> = {};',
       'const pool = new Ajv(OPTIONS);',
     ].join('\n');
     expect(moduleState(source).map((state) => `${state.line} ${state.what}`)).toEqual([
-      '1 count: a module-level let', '2 flag: a module-level var', '3 memo: new BoundedMemo()',
-      '4 seen: new Map() (declare it ReadonlyMap<...> if it is constant)', '5 names: new Set() (declare it ReadonlySet<...> if it is constant)',
-      '6 verdicts: descriptorMemo()', '7 pending: an empty array to fill', '8 byKey: an empty object to fill', '9 pool: new Ajv()',
+      '1 count: a module-level let',
+      '2 flag: a module-level var',
+      '3 memo: new BoundedMemo()',
+      '4 seen: new Map() (declare it ReadonlyMap<...> if it is constant)',
+      '5 names: new Set() (declare it ReadonlySet<...> if it is constant)',
+      '6 verdicts: descriptorMemo()',
+      '7 pending: an empty array to fill',
+      '8 byKey: an empty object to fill',
+      '9 pool: new Ajv()',
     ]);
   });
 
@@ -395,8 +502,8 @@ describe('src/ keeps no process-wide mutable state', () => {
       "const KEYWORDS: ReadonlySet<string> = new Set(['items']);",
       "const DIALECTS: ReadonlyMap<string, number> = new Map([['a', 1]]);",
       'const DEFAULTS = Object.freeze({ entries: 512 });',
-      "const LIMITS = { pageCountMax: 64 };",
-      'const PATTERN = new RegExp(\'^a$\');',
+      'const LIMITS = { pageCountMax: 64 };',
+      "const PATTERN = new RegExp('^a$');",
       'function f(): void { let local = 0; const m = new Map(); local += m.size; }',
       'class C { readonly #memo = new BoundedMemo<string>(5); static cache = new Map(); }',
     ].join('\n');

@@ -17,15 +17,47 @@ const serverJs = (name: string) => `node_modules/@modelcontextprotocol/server-${
 // as captured in scenarios/catalogs/.
 const EXPECTED: Record<string, string[]> = {
   everything: [
-    'echo', 'get-annotated-message', 'get-env', 'get-resource-links', 'get-resource-reference', 'get-structured-content',
-    'get-sum', 'get-tiny-image', 'gzip-file-as-resource', 'toggle-simulated-logging', 'toggle-subscriber-updates',
-    'trigger-long-running-operation', 'simulate-research-query',
+    'echo',
+    'get-annotated-message',
+    'get-env',
+    'get-resource-links',
+    'get-resource-reference',
+    'get-structured-content',
+    'get-sum',
+    'get-tiny-image',
+    'gzip-file-as-resource',
+    'toggle-simulated-logging',
+    'toggle-subscriber-updates',
+    'trigger-long-running-operation',
+    'simulate-research-query',
   ],
   filesystem: [
-    'read_file', 'read_text_file', 'read_media_file', 'read_multiple_files', 'write_file', 'edit_file', 'create_directory',
-    'list_directory', 'list_directory_with_sizes', 'directory_tree', 'move_file', 'search_files', 'get_file_info', 'list_allowed_directories',
+    'read_file',
+    'read_text_file',
+    'read_media_file',
+    'read_multiple_files',
+    'write_file',
+    'edit_file',
+    'create_directory',
+    'list_directory',
+    'list_directory_with_sizes',
+    'directory_tree',
+    'move_file',
+    'search_files',
+    'get_file_info',
+    'list_allowed_directories',
   ],
-  memory: ['create_entities', 'create_relations', 'add_observations', 'delete_entities', 'delete_observations', 'delete_relations', 'read_graph', 'search_nodes', 'open_nodes'],
+  memory: [
+    'create_entities',
+    'create_relations',
+    'add_observations',
+    'delete_entities',
+    'delete_observations',
+    'delete_relations',
+    'read_graph',
+    'search_nodes',
+    'open_nodes',
+  ],
 };
 
 describe('catsim capture against the reference servers', () => {
@@ -40,11 +72,12 @@ describe('catsim capture against the reference servers', () => {
     rmSync(memDir, { recursive: true, force: true });
   });
   // The filesystem server gets a fresh temporary directory: its descriptors must not mention it.
-  const commandOf = (name: string): string => ({
-    everything: `${node} ${serverJs('everything')}`,
-    filesystem: `${node} ${serverJs('filesystem')} ${fsDir}`,
-    memory: `env MEMORY_FILE_PATH=${join(memDir, 'memory.jsonl')} ${node} ${serverJs('memory')}`,
-  })[name] as string;
+  const commandOf = (name: string): string =>
+    ({
+      everything: `${node} ${serverJs('everything')}`,
+      filesystem: `${node} ${serverJs('filesystem')} ${fsDir}`,
+      memory: `env MEMORY_FILE_PATH=${join(memDir, 'memory.jsonl')} ${node} ${serverJs('memory')}`,
+    })[name] as string;
 
   for (const name of Object.keys(EXPECTED)) {
     it(`captures exactly the ${EXPECTED[name]?.length} tools of server-${name}, equal to the shipped scenarios/catalogs/${name}.json`, async () => {
@@ -82,7 +115,10 @@ describe('catsim capture against the reference servers', () => {
     ['error', 'failed tools/list page 1: error -32603: tools are broken'],
     ['garbage', 'failed tools/list page 1: the result is not a tools/list result'],
     ['busy', 'failed tools/list page 1: error -32001: server busy'],
-    ['page-11mib', 'failed tools/list page 1: the page is larger than 10485760 bytes, the most one stdio message may hold'],
+    [
+      'page-11mib',
+      'failed tools/list page 1: the page is larger than 10485760 bytes, the most one stdio message may hold',
+    ],
   ])('fails with one line and exit 2 when tools/list answers %s after initialize', async (mode, problem) => {
     const command = `${node} test/support/raw-stdio-server.mjs ${mode}`;
     const { code, stdout, stderr } = await runMain(['capture', '--timeout', '30000', '--stdio', command]);
@@ -97,9 +133,15 @@ async function walk(script: (pair: () => ScriptedPair) => Script, pageCountMax =
   let pair: ScriptedPair | undefined;
   pair = await scriptedPair(script(() => pair as ScriptedPair));
   let changes = 0;
-  pair.client.setNotificationHandler(ToolListChangedNotificationSchema, () => { changes += 1; });
+  pair.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    changes += 1;
+  });
   try {
-    const pages = await walkCatalog(pair.client, () => changes, { label: 'server "s"', timeoutMs: 5_000, pageCountMax });
+    const pages = await walkCatalog(pair.client, () => changes, {
+      label: 'server "s"',
+      timeoutMs: 5_000,
+      pageCountMax,
+    });
     return { pages, requests: pair.requests };
   } finally {
     await pair.close();
@@ -108,7 +150,14 @@ async function walk(script: (pair: () => ScriptedPair) => Script, pageCountMax =
 
 describe('walkCatalog', () => {
   it('follows nextCursor while it is present; an empty string is a cursor', async () => {
-    const { pages, requests } = await walk(() => (cursor) => (cursor === undefined ? { tools: [tool('a')], nextCursor: '' } : cursor === '' ? { tools: [tool('b')], nextCursor: 'c2' } : { tools: [] }));
+    const { pages, requests } = await walk(
+      () => (cursor) =>
+        cursor === undefined
+          ? { tools: [tool('a')], nextCursor: '' }
+          : cursor === ''
+            ? { tools: [tool('b')], nextCursor: 'c2' }
+            : { tools: [] },
+    );
     expect(requests).toEqual([undefined, '', 'c2']);
     expect(pages).toEqual([
       { cursorIn: null, nextCursor: '', tools: [tool('a')] },
@@ -128,28 +177,41 @@ describe('walkCatalog', () => {
   });
 
   it('gives up with one line when the list changes during every walk', async () => {
-    await expect(walk((pair) => () => {
-      void pair().server.sendToolListChanged();
-      return { tools: [tool('a')] };
-    })).rejects.toThrow(new InputError('server "s" sent tools/list_changed during each of 4 walks of tools/list; its catalog never held still'));
+    await expect(
+      walk((pair) => () => {
+        void pair().server.sendToolListChanged();
+        return { tools: [tool('a')] };
+      }),
+    ).rejects.toThrow(
+      new InputError(
+        'server "s" sent tools/list_changed during each of 4 walks of tools/list; its catalog never held still',
+      ),
+    );
   });
 
   it('refuses a cursor loop, a walk beyond the page cap, and a failing page', async () => {
-    await expect(walk(() => (cursor) => ({ tools: [], nextCursor: cursor === 'B' ? 'A' : cursor === 'A' ? 'B' : 'A' })))
-      .rejects.toThrow(new InputError('server "s" returned the cursor "A" again on page 3 of tools/list (a cursor loop)'));
-    await expect(walk(() => (_, n) => ({ tools: [], nextCursor: `c${n}` }), 5))
-      .rejects.toThrow(new InputError('server "s" sent more than 5 pages of tools/list (raise --page-count-max if that is real)'));
-    await expect(walk(() => (cursor) => (cursor === undefined ? { tools: [], nextCursor: 'x' } : { error: -32602 })))
-      .rejects.toThrow(new InputError('server "s" failed tools/list page 2: error -32602: scripted error'));
+    await expect(
+      walk(() => (cursor) => ({ tools: [], nextCursor: cursor === 'B' ? 'A' : cursor === 'A' ? 'B' : 'A' })),
+    ).rejects.toThrow(
+      new InputError('server "s" returned the cursor "A" again on page 3 of tools/list (a cursor loop)'),
+    );
+    await expect(walk(() => (_, n) => ({ tools: [], nextCursor: `c${n}` }), 5)).rejects.toThrow(
+      new InputError('server "s" sent more than 5 pages of tools/list (raise --page-count-max if that is real)'),
+    );
+    await expect(
+      walk(() => (cursor) => (cursor === undefined ? { tools: [], nextCursor: 'x' } : { error: -32602 })),
+    ).rejects.toThrow(new InputError('server "s" failed tools/list page 2: error -32602: scripted error'));
     // A server's -32001 is its error, not the SDK's own timeout (which says no answer came).
-    await expect(walk(() => () => ({ error: -32001, message: 'server busy' })))
-      .rejects.toThrow(new InputError('server "s" failed tools/list page 1: error -32001: server busy'));
+    await expect(walk(() => () => ({ error: -32001, message: 'server busy' }))).rejects.toThrow(
+      new InputError('server "s" failed tools/list page 1: error -32001: server busy'),
+    );
   });
 });
 
 describe('walkCatalog on a malformed page', () => {
   it('says the result is not a tools/list result', async () => {
-    await expect(walk(() => () => ({ tools: 'none' as never })))
-      .rejects.toThrow(new InputError('server "s" failed tools/list page 1: the result is not a tools/list result'));
+    await expect(walk(() => () => ({ tools: 'none' as never }))).rejects.toThrow(
+      new InputError('server "s" failed tools/list page 1: the result is not a tools/list result'),
+    );
   });
 });

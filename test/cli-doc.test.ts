@@ -35,9 +35,24 @@ export function documentedFlags(body: string): string[] {
 }
 
 /** The commands `--help` of catsim names, in its order. */
-const COMMANDS = ['run', 'merge', 'replay', 'shrink', 'prove', 'check', 'host-test', 'serve', 'judge', 'discover', 'capture'];
+const COMMANDS = [
+  'run',
+  'merge',
+  'replay',
+  'shrink',
+  'prove',
+  'check',
+  'host-test',
+  'serve',
+  'judge',
+  'discover',
+  'capture',
+];
 // The real command line, once per command, in parallel: yargs prints help through console.log.
-const [top, ...helps] = await Promise.all([catsim(['--help']), ...COMMANDS.map((command) => catsim([command, '--help']))]);
+const [top, ...helps] = await Promise.all([
+  catsim(['--help']),
+  ...COMMANDS.map((command) => catsim([command, '--help'])),
+]);
 const commands = helpCommands(top?.stdout ?? '');
 
 describe('docs/CLI.md', () => {
@@ -52,16 +67,29 @@ describe('docs/CLI.md', () => {
     expect(documentedFlags(section(DOC, 'Every command') ?? '')).toEqual(['--help', '--version']);
   });
 
-  it.each(COMMANDS.map((command, index) => [command, index] as const))('lists exactly the flags of catsim %s --help', (command, index) => {
-    const help = helps[index];
-    expect(help?.code, help?.stderr).toBe(0);
-    const flags = helpFlags(help?.stdout ?? '').filter((flag) => flag !== '--help' && flag !== '--version');
-    expect(documentedFlags(section(DOC, `catsim ${command}`) ?? '')).toEqual(flags);
-  });
+  it.each(COMMANDS.map((command, index) => [command, index] as const))(
+    'lists exactly the flags of catsim %s --help',
+    (command, index) => {
+      const help = helps[index];
+      expect(help?.code, help?.stderr).toBe(0);
+      const flags = helpFlags(help?.stdout ?? '').filter((flag) => flag !== '--help' && flag !== '--version');
+      expect(documentedFlags(section(DOC, `catsim ${command}`) ?? '')).toEqual(flags);
+    },
+  );
 
   it('reads flags the way --help and the tables write them, so the comparison can fail', () => {
-    expect(helpFlags('Options:\n  --help     Show help\n  --page-count-max  Quarantine a scan\n  --seed  Campaign seed\n      --not-an-option-line\n')).toEqual(['--help', '--page-count-max', '--seed']);
-    expect(documentedFlags('| flag | default |\n| --- | --- |\n| `--seed S` | `1` |\n| `--scenario NAME\\|PATH` | x |\n| `--quiet` | off |\n| text with `--inline` | x |\n')).toEqual(['--quiet', '--scenario', '--seed']);
-    expect(section('# t\n\n## catsim run\nA\n### sub\nB\n## catsim merge\nC\n', 'catsim run')).toBe('\n## catsim run\nA\n### sub\nB');
+    expect(
+      helpFlags(
+        'Options:\n  --help     Show help\n  --page-count-max  Quarantine a scan\n  --seed  Campaign seed\n      --not-an-option-line\n',
+      ),
+    ).toEqual(['--help', '--page-count-max', '--seed']);
+    expect(
+      documentedFlags(
+        '| flag | default |\n| --- | --- |\n| `--seed S` | `1` |\n| `--scenario NAME\\|PATH` | x |\n| `--quiet` | off |\n| text with `--inline` | x |\n',
+      ),
+    ).toEqual(['--quiet', '--scenario', '--seed']);
+    expect(section('# t\n\n## catsim run\nA\n### sub\nB\n## catsim merge\nC\n', 'catsim run')).toBe(
+      '\n## catsim run\nA\n### sub\nB',
+    );
   });
 });

@@ -44,7 +44,8 @@ vi.mock('../cores/index.ts', async (importOriginal) => {
   };
 });
 
-const MESSAGE = 'core "test:bad-receipt" emitted an observation outside catsim.trace.v1: "receipt".leaseId must be a string (round 3, seq 88)';
+const MESSAGE =
+  'core "test:bad-receipt" emitted an observation outside catsim.trace.v1: "receipt".leaseId must be a string (round 3, seq 88)';
 
 describe('an observation outside the trace contract', () => {
   it('fails the round with CoreContractError naming the core, the event, the field, the round and the seq', async () => {
@@ -55,14 +56,36 @@ describe('an observation outside the trace contract', () => {
 
   it('stops the campaign (--workers 0: one worker thread) with the same error', async () => {
     const module = './test/support/cores/bad-receipt-core.ts';
-    const campaign = runCampaign({ seed: '1', scenario: loadScenario('default'), core: module, firstRound: 3, rounds: 1, workers: 0, determinismEvery: 0 });
+    const campaign = runCampaign({
+      seed: '1',
+      scenario: loadScenario('default'),
+      core: module,
+      firstRound: 3,
+      rounds: 1,
+      workers: 0,
+      determinismEvery: 0,
+    });
     await expect(campaign).rejects.toThrow(MESSAGE.replace('"test:bad-receipt"', JSON.stringify(module)));
   });
 
   it('is exit 3 with that one line from catsim run --workers 0 and catsim replay', async () => {
     const module = './test/support/cores/bad-receipt-core.ts';
     const line = `catsim: ${MESSAGE.replace('"test:bad-receipt"', JSON.stringify(module))}\n`;
-    const run = await runMain(['run', '--seed', '1', '--from', '3', '--rounds', '1', '--core', module, '--workers', '0', '--no-shrink', '--no-progress']);
+    const run = await runMain([
+      'run',
+      '--seed',
+      '1',
+      '--from',
+      '3',
+      '--rounds',
+      '1',
+      '--core',
+      module,
+      '--workers',
+      '0',
+      '--no-shrink',
+      '--no-progress',
+    ]);
     expect([run.code, run.stderr, run.stdout]).toEqual([3, line, '']);
     const trace = join(mkdtempSync(join(tmpdir(), 'catsim-contract-')), 't.jsonl');
     const replay = await runMain(['replay', '--seed', '1', '--round', '3', '--core', module, '--trace', trace]);
@@ -71,8 +94,26 @@ describe('an observation outside the trace contract', () => {
 
   it('is exit 3 with that one line through a worker thread and the real command line (a core module)', async () => {
     const module = './test/support/cores/bad-receipt-core.ts';
-    const run = await catsim(['run', '--core', module, '--seed', '1', '--from', '3', '--rounds', '1', '--workers', '1', '--no-shrink', '--no-progress']);
-    expect([run.code, run.stderr, run.stdout]).toEqual([3, `catsim: ${MESSAGE.replace('"test:bad-receipt"', JSON.stringify(module))}\n`, '']);
+    const run = await catsim([
+      'run',
+      '--core',
+      module,
+      '--seed',
+      '1',
+      '--from',
+      '3',
+      '--rounds',
+      '1',
+      '--workers',
+      '1',
+      '--no-shrink',
+      '--no-progress',
+    ]);
+    expect([run.code, run.stderr, run.stdout]).toEqual([
+      3,
+      `catsim: ${MESSAGE.replace('"test:bad-receipt"', JSON.stringify(module))}\n`,
+      '',
+    ]);
   });
 
   it('crosses the worker-thread boundary as its breach and comes back as the same error', () => {

@@ -9,20 +9,23 @@ import { runMain } from './support/run-main.ts';
 // (both the world's during a round, docs/CORE-API.md) ended the campaign with exit 3, no round
 // named, no summary; `replay` did the same. Like a throw from env.scheduler.after, it is now the
 // core's failure in that round: CORE_FAILED THREW, with its replay line.
-describe('a throw from the core\'s own timer or microtask is CORE_FAILED in that round', () => {
+describe("a throw from the core's own timer or microtask is CORE_FAILED in that round", () => {
   const dir = mkdtempSync(join(tmpdir(), 'catsim-timer-throw-'));
   writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
   /** A core module whose `attach` arms `arm` (a statement) and which otherwise discloses nothing. */
   const core = (name: string, arm: string): string => {
     const path = join(dir, `${name}.mjs`);
-    writeFileSync(path, `export default { name: '${name}', create() {
+    writeFileSync(
+      path,
+      `export default { name: '${name}', create() {
   return {
     attach() { ${arm} },
     disclose() { return { ok: false, code: 'INCOMPLETE_DISCOVERY' }; },
     call() { return Promise.resolve({ ok: false, code: 'INCOMPLETE_DISCOVERY' }); },
     pushPolicy() {}, stop() {},
   };
-} };\n`);
+} };\n`,
+    );
     return path;
   };
   const timer = core('timer', "setTimeout(() => { throw new Error('timer broke'); }, 5);");
@@ -33,26 +36,75 @@ describe('a throw from the core\'s own timer or microtask is CORE_FAILED in that
   // t=0 for the microtask; the next two are more times in this round. F18 in the default scenario
   // restarts the host at 928 ms (boot 1 from 966), whose three attaches arm three more: "5 more times".
   it('setTimeout, in a worker thread: exit 1, the round named with its replay line', async () => {
-    const run = await catsim(['run', '--core', timer, '--rounds', '1', '--workers', '1', '--no-shrink', '--no-progress']);
+    const run = await catsim([
+      'run',
+      '--core',
+      timer,
+      '--rounds',
+      '1',
+      '--workers',
+      '1',
+      '--no-shrink',
+      '--no-progress',
+    ]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(1);
-    expect(run.stdout).toContain(`  catsim replay --seed 1 --round 0 --core ${timer}   # CORE_FAILED THREW: the core threw in a callback it scheduled at seq 11 (t=5 ms): Error: timer broke (and 5 more times in this round)\n`);
+    expect(run.stdout).toContain(
+      `  catsim replay --seed 1 --round 0 --core ${timer}   # CORE_FAILED THREW: the core threw in a callback it scheduled at seq 11 (t=5 ms): Error: timer broke (and 5 more times in this round)\n`,
+    );
   });
 
   it('queueMicrotask, in process (--workers 0), and its replay', async () => {
-    const run = await runMain(['run', '--core', microtask, '--rounds', '1', '--workers', '0', '--no-shrink', '--no-progress']);
+    const run = await runMain([
+      'run',
+      '--core',
+      microtask,
+      '--rounds',
+      '1',
+      '--workers',
+      '0',
+      '--no-shrink',
+      '--no-progress',
+    ]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(1);
-    expect(run.stdout).toContain(`  catsim replay --seed 1 --round 0 --core ${microtask}   # CORE_FAILED THREW: the core threw in a callback it scheduled at seq 11 (t=0 ms): Error: microtask broke (and 5 more times in this round)\n`);
-    const replay = await runMain(['replay', '--seed', '1', '--round', '0', '--core', microtask, '--trace', join(dir, 'micro.jsonl')]);
+    expect(run.stdout).toContain(
+      `  catsim replay --seed 1 --round 0 --core ${microtask}   # CORE_FAILED THREW: the core threw in a callback it scheduled at seq 11 (t=0 ms): Error: microtask broke (and 5 more times in this round)\n`,
+    );
+    const replay = await runMain([
+      'replay',
+      '--seed',
+      '1',
+      '--round',
+      '0',
+      '--core',
+      microtask,
+      '--trace',
+      join(dir, 'micro.jsonl'),
+    ]);
     expect(replay.stderr).toBe('');
     expect(replay.code).toBe(1);
-    expect(replay.stdout).toContain('VIOLATION CORE_FAILED THREW at seq 11: the core threw in a callback it scheduled at seq 11 (t=0 ms): Error: microtask broke (and 5 more times in this round)\n');
+    expect(replay.stdout).toContain(
+      'VIOLATION CORE_FAILED THREW at seq 11: the core threw in a callback it scheduled at seq 11 (t=0 ms): Error: microtask broke (and 5 more times in this round)\n',
+    );
   });
 
   it('setTimeout, replayed in process', async () => {
-    const replay = await runMain(['replay', '--seed', '1', '--round', '0', '--core', timer, '--trace', join(dir, 'timer.jsonl'), '--no-timeline']);
+    const replay = await runMain([
+      'replay',
+      '--seed',
+      '1',
+      '--round',
+      '0',
+      '--core',
+      timer,
+      '--trace',
+      join(dir, 'timer.jsonl'),
+      '--no-timeline',
+    ]);
     expect(replay.code).toBe(1);
-    expect(replay.stdout).toContain('VIOLATION CORE_FAILED THREW at seq 11: the core threw in a callback it scheduled at seq 11 (t=5 ms): Error: timer broke (and 5 more times in this round)\n');
+    expect(replay.stdout).toContain(
+      'VIOLATION CORE_FAILED THREW at seq 11: the core threw in a callback it scheduled at seq 11 (t=5 ms): Error: timer broke (and 5 more times in this round)\n',
+    );
   });
 });

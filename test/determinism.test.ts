@@ -17,7 +17,18 @@ const sha256 = (path: string) => createHash('sha256').update(readFileSync(path))
 describe('determinism', () => {
   it('gives a byte-identical trace for the same seed and round in two separate processes', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'catsim-det-'));
-    const replay = (file: string) => run(process.execPath, ['bin/catsim.mjs', 'replay', '--seed', '7', '--round', '11', '--trace', join(dir, file), '--no-timeline']);
+    const replay = (file: string) =>
+      run(process.execPath, [
+        'bin/catsim.mjs',
+        'replay',
+        '--seed',
+        '7',
+        '--round',
+        '11',
+        '--trace',
+        join(dir, file),
+        '--no-timeline',
+      ]);
     await Promise.all([replay('a.jsonl'), replay('b.jsonl')]);
     const a = sha256(join(dir, 'a.jsonl'));
     expect(sha256(join(dir, 'b.jsonl'))).toBe(a);

@@ -26,13 +26,20 @@ describe('docs/digests.json', () => {
     }
   });
 
-  it.each(file.checked.map((entry) => [entry.args.join(' '), entry] as const))('catsim run %s prints the digest it holds', async (_, entry) => {
-    expect(await campaignDigestOf(entry.args)).toBe(entry.digest);
-  });
+  it.each(file.checked.map((entry) => [entry.args.join(' '), entry] as const))(
+    'catsim run %s prints the digest it holds',
+    async (_, entry) => {
+      expect(await campaignDigestOf(entry.args)).toBe(entry.digest);
+    },
+  );
 
   it('marks stale every recorded campaign measured on other checked digests than these', () => {
     const basis = basisOf(file.checked);
-    expect(file.recorded.filter((entry) => entry.basis !== basis && entry.stale !== true).map((entry) => entry.command)).toEqual([]);
-    expect(file.recorded.filter((entry) => entry.basis === basis && entry.stale === true).map((entry) => entry.command)).toEqual([]);
+    expect(
+      file.recorded.filter((entry) => entry.basis !== basis && entry.stale !== true).map((entry) => entry.command),
+    ).toEqual([]);
+    expect(
+      file.recorded.filter((entry) => entry.basis === basis && entry.stale === true).map((entry) => entry.command),
+    ).toEqual([]);
   });
 });

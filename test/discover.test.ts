@@ -7,19 +7,38 @@ import { catsim } from './support/run-cli.ts';
 // The 13 tools server-everything lists to a client with empty capabilities (scenarios/catalogs/everything.json):
 // 12 always present plus simulate-research-query, registered right after initialisation with a list_changed.
 const EVERYTHING_TOOLS = [
-  'echo', 'get-annotated-message', 'get-env', 'get-resource-links', 'get-resource-reference', 'get-structured-content',
-  'get-sum', 'get-tiny-image', 'gzip-file-as-resource', 'toggle-simulated-logging', 'toggle-subscriber-updates',
-  'trigger-long-running-operation', 'simulate-research-query',
+  'echo',
+  'get-annotated-message',
+  'get-env',
+  'get-resource-links',
+  'get-resource-reference',
+  'get-structured-content',
+  'get-sum',
+  'get-tiny-image',
+  'gzip-file-as-resource',
+  'toggle-simulated-logging',
+  'toggle-subscriber-updates',
+  'trigger-long-running-operation',
+  'simulate-research-query',
 ];
 
 describe('catsim discover against a real MCP server over stdio', () => {
   it('lists every tool of server-everything as an UNVERSIONED_OBSERVATION with per-tool digests', async () => {
-    const { code, stdout } = await catsim(['discover', '--stdio', `${process.execPath} node_modules/@modelcontextprotocol/server-everything/dist/index.js`]);
+    const { code, stdout } = await catsim([
+      'discover',
+      '--stdio',
+      `${process.execPath} node_modules/@modelcontextprotocol/server-everything/dist/index.js`,
+    ]);
     expect(code).toBe(0);
     const result = JSON.parse(stdout);
     expect(result.state).toBe('UNVERSIONED_OBSERVATION');
     expect(result.reason).toBe('OK');
-    const tools = result.snapshot.tools as { name: string; descriptorDigest: string; verdict: string; effectClass: string }[];
+    const tools = result.snapshot.tools as {
+      name: string;
+      descriptorDigest: string;
+      verdict: string;
+      effectClass: string;
+    }[];
     expect(tools.map((tool) => tool.name).sort()).toEqual([...EVERYTHING_TOOLS].sort());
     for (const tool of tools) {
       expect(tool.descriptorDigest).toMatch(/^[0-9a-f]{64}$/);
@@ -38,7 +57,10 @@ describe('catsim discover against a real MCP server over stdio', () => {
       ['no-such-command-catsim', 'catsim: cannot start server: command "no-such-command-catsim" not found'],
       // Named by the whole command line, as after initialize (issue 35 item 10), not by its first word.
       [`${node} -e "process.exit(3)"`, `catsim: server "${node} -e "process.exit(3)"" exited before answering`],
-      [`${node} -e "setInterval(() => console.log('garbage'), 50)"`, `catsim: server "${node} -e "setInterval(() => console.log('garbage'), 50)"" did not answer initialize within 2000 ms`],
+      [
+        `${node} -e "setInterval(() => console.log('garbage'), 50)"`,
+        `catsim: server "${node} -e "setInterval(() => console.log('garbage'), 50)"" did not answer initialize within 2000 ms`,
+      ],
     ];
     for (const [command, message] of cases) {
       const { code, stdout, stderr } = await catsim(['discover', '--timeout', '2000', '--stdio', command]);
@@ -85,13 +107,17 @@ describe('catsim discover: initialize refused, page cap, oversized tools', () =>
 
   it('a server answering initialize with error -32001 is said to have refused it, not to have timed out', async () => {
     const { code, stderr } = await runMain(['discover', '--timeout', '10000', '--stdio', server('init-error')]);
-    expect(stderr).toBe(`catsim: server "${server('init-error')}" answered initialize with error -32001: initialize refused\n`);
+    expect(stderr).toBe(
+      `catsim: server "${server('init-error')}" answered initialize with error -32001: initialize refused\n`,
+    );
     expect(code).toBe(2);
   });
 
   it('--page-count-max caps the scan (PAGE_LIMIT); the default (1,000) reads both pages', async () => {
     const capped = await runMain(['discover', '--page-count-max', '1', '--stdio', server('two-pages')]);
-    expect(capped.stderr).toBe(`catsim: server "${server('two-pages')}" gave no snapshot: discovery ended QUARANTINED PAGE_LIMIT (more than 1 pages (raise --page-count-max if that is real))\n`);
+    expect(capped.stderr).toBe(
+      `catsim: server "${server('two-pages')}" gave no snapshot: discovery ended QUARANTINED PAGE_LIMIT (more than 1 pages (raise --page-count-max if that is real))\n`,
+    );
     expect(capped.code).toBe(2);
     const { code, stdout } = await runMain(['discover', '--stdio', server('two-pages')]);
     expect(code).toBe(0);
@@ -113,9 +139,17 @@ describe('catsim discover: initialize refused, page cap, oversized tools', () =>
     expect(stdout.length).toBeLessThan(5_000);
     const huge = { name: 'huge', description: 'y'.repeat(5_000_000), inputSchema: { type: 'object' } };
     // SPEC section 4: descriptorDigest = sha256("catsim.descriptor.v1\n" + JCS(tool as sent)).
-    const digest = createHash('sha256').update(`catsim.descriptor.v1\n${canonicalize(huge)}`, 'utf8').digest('hex');
+    const digest = createHash('sha256')
+      .update(`catsim.descriptor.v1\n${canonicalize(huge)}`, 'utf8')
+      .digest('hex');
     const tools = JSON.parse(stdout).snapshot.tools;
-    expect(tools[1]).toEqual({ name: 'huge', descriptorDigest: digest, verdict: 'OVERSIZED_DESCRIPTOR', descriptorBytes: 5_000_064, sourceOmitted: true });
+    expect(tools[1]).toEqual({
+      name: 'huge',
+      descriptorDigest: digest,
+      verdict: 'OVERSIZED_DESCRIPTOR',
+      descriptorBytes: 5_000_064,
+      sourceOmitted: true,
+    });
     expect(tools[0].source).toEqual({ name: 'echo', inputSchema: { type: 'object' } });
   });
 });

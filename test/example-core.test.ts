@@ -11,7 +11,7 @@ import { loadScenario } from '../sim/plan/scenario.ts';
 const EXAMPLE = './examples/list-once-host/core.ts';
 
 describe('examples/list-once-host: a host that lists once per session and calls by name', () => {
-  it('fails every one of rounds 0-9 of seed 1, on exactly these invariants, for the host\'s own defects', async () => {
+  it("fails every one of rounds 0-9 of seed 1, on exactly these invariants, for the host's own defects", async () => {
     const core = await loadCore(EXAMPLE);
     const counts: Record<string, number> = {};
     const guessed: string[] = [];
@@ -20,13 +20,22 @@ describe('examples/list-once-host: a host that lists once per session and calls 
       const { summary, run } = await runAndCheck('1', round, loadScenario('default'), core, EXAMPLE);
       expect(summary.status).toBe('settled');
       expect(summary.violations.length).toBeGreaterThan(0);
-      const kindOfPlan = new Map(run.events.filter((event) => event.type === 'plan_made').map((event) => [`${event.session} ${event.planId}`, event.kind]));
-      const planOfDecision = new Map(run.events.filter((event) => event.type === 'gate_decision').map((event) => [event.seq, `${event.session} ${event.planId}`]));
+      const kindOfPlan = new Map(
+        run.events
+          .filter((event) => event.type === 'plan_made')
+          .map((event) => [`${event.session} ${event.planId}`, event.kind]),
+      );
+      const planOfDecision = new Map(
+        run.events
+          .filter((event) => event.type === 'gate_decision')
+          .map((event) => [event.seq, `${event.session} ${event.planId}`]),
+      );
       for (const violation of summary.violations) {
         const code = `${violation.invariant} ${violation.code}`;
         counts[code] = (counts[code] ?? 0) + 1;
         if (code === 'I19 REFRESH_STARVED') starvedEvidence.push(violation.evidence);
-        if (code === 'I8 TOOL_NOT_IN_GENERATION' || code === 'I9 UNDISCLOSED_TOOL_ADMITTED') guessed.push(String(kindOfPlan.get(planOfDecision.get(violation.seq ?? -1) ?? '')));
+        if (code === 'I8 TOOL_NOT_IN_GENERATION' || code === 'I9 UNDISCLOSED_TOOL_ADMITTED')
+          guessed.push(String(kindOfPlan.get(planOfDecision.get(violation.seq ?? -1) ?? '')));
       }
     }
     // Worked out per round with runAndCheck on rounds 0-9 (the same figures `npx catsim replay
@@ -82,8 +91,13 @@ describe('examples/list-once-host: a host that lists once per session and calls 
     });
     expect(guessed).toEqual(Array(8).fill('guessed'));
     // No fresh list at all, or (rounds 0 and 1) only the walk of the boot after a restart, past the deadline.
-    expect(starvedEvidence.every((evidence) => evidence.endsWith('but the server answered no fresh tools/list for that audience after it')
-      || /but the server answered the next fresh tools\/list for that audience at t=\d+ \(seq \d+\)$/.test(evidence))).toBe(true);
+    expect(
+      starvedEvidence.every(
+        (evidence) =>
+          evidence.endsWith('but the server answered no fresh tools/list for that audience after it') ||
+          /but the server answered the next fresh tools\/list for that audience at t=\d+ \(seq \d+\)$/.test(evidence),
+      ),
+    ).toBe(true);
   });
 
   it('on host-restart rounds 0-9 of seed 1 it fails only for what it loses across a restart (issue 27.4)', async () => {

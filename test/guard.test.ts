@@ -18,7 +18,14 @@ const KEYS = generatePlan('1', QUIET_ROUND, SCENARIO).servers.reduce((sum, serve
 
 /** A core that shows nothing and does nothing, with `change` applied. */
 function core(change: Partial<CoreAdapter>): CoreFactory {
-  return () => ({ attach: () => undefined, disclose: () => ({ ok: false, code: 'INCOMPLETE_DISCOVERY' }), call: async () => undefined, pushPolicy: () => undefined, stop: () => undefined, ...change });
+  return () => ({
+    attach: () => undefined,
+    disclose: () => ({ ok: false, code: 'INCOMPLETE_DISCOVERY' }),
+    call: async () => undefined,
+    pushPolicy: () => undefined,
+    stop: () => undefined,
+    ...change,
+  });
 }
 
 /**
@@ -31,28 +38,46 @@ function core(change: Partial<CoreAdapter>): CoreFactory {
 const OWING_ROUND = 3;
 
 /** Round `round` (default {@link QUIET_ROUND}) of seed 1 on `factory`: its `core_failed` events as `during reason error`, and its verdict ids. */
-async function failures(factory: CoreFactory, round = QUIET_ROUND): Promise<{ failed: string[]; last: string; verdicts: string[] }> {
+async function failures(
+  factory: CoreFactory,
+  round = QUIET_ROUND,
+): Promise<{ failed: string[]; last: string; verdicts: string[] }> {
   const { run, summary } = await runAndCheck('1', round, SCENARIO, factory, 'test');
-  const failed = run.events.filter((event) => event.type === 'core_failed').map((event) => `${event.during} ${event.reason} ${event.error}`);
-  return { failed, last: String(run.events.at(-2)?.type), verdicts: [...new Set(summary.violations.map((violation) => `${violation.invariant} ${violation.code}`))].sort() };
+  const failed = run.events
+    .filter((event) => event.type === 'core_failed')
+    .map((event) => `${event.during} ${event.reason} ${event.error}`);
+  return {
+    failed,
+    last: String(run.events.at(-2)?.type),
+    verdicts: [...new Set(summary.violations.map((violation) => `${violation.invariant} ${violation.code}`))].sort(),
+  };
 }
 
 describe('the guard between the world and a core', () => {
   it('a factory that throws in a round leaves an inert core: one CORE_FAILED, and the keys it owed are not published', async () => {
-    const result = await failures(() => { throw new RangeError('no room'); }, OWING_ROUND);
+    const result = await failures(() => {
+      throw new RangeError('no room');
+    }, OWING_ROUND);
     expect(result.failed).toEqual(['create THREW RangeError: no room']);
     expect(result.verdicts).toEqual(['CORE_FAILED THREW', 'I12 NOT_PUBLISHED']);
   });
 
   it('a factory that returns no core is a MALFORMED_ANSWER of create', async () => {
     const result = await failures((() => ({ attach: () => undefined })) as unknown as CoreFactory);
-    expect(result.failed).toEqual(['create MALFORMED_ANSWER TypeError: create() returned a core without disclose, call, pushPolicy, stop (a catsim.core.v1 core has attach, disclose, call, pushPolicy and stop, and may have createClient, modelTurn and rollback)']);
+    expect(result.failed).toEqual([
+      'create MALFORMED_ANSWER TypeError: create() returned a core without disclose, call, pushPolicy, stop (a catsim.core.v1 core has attach, disclose, call, pushPolicy and stop, and may have createClient, modelTurn and rollback)',
+    ]);
   });
 
   it('a core whose member getter throws is a THREW of create (the core failed, not the testbed): one CORE_FAILED, an inert core', async () => {
     const result = await failures(() => {
       const methods = core({})(undefined as never);
-      return Object.defineProperty(methods, 'rollback', { get: () => { throw new Error('rollback is not wired'); }, enumerable: true });
+      return Object.defineProperty(methods, 'rollback', {
+        get: () => {
+          throw new Error('rollback is not wired');
+        },
+        enumerable: true,
+      });
     }, OWING_ROUND);
     expect(result.failed).toEqual(['create THREW Error: rollback is not wired']);
     expect(result.verdicts).toEqual(['CORE_FAILED THREW', 'I12 NOT_PUBLISHED']);
@@ -64,7 +89,9 @@ describe('the guard between the world and a core', () => {
     const result = await failures(() => {
       const target = {
         ...core({})(undefined as never),
-        stop() { seen.push(this); },
+        stop() {
+          seen.push(this);
+        },
         get disclose() {
           reads += 1;
           if (reads > 1) throw new Error('read twice');
@@ -80,8 +107,12 @@ describe('the guard between the world and a core', () => {
   });
 
   it('an optional method that is not a function is named as such, beside the missing ones', () => {
-    expect(missingMethods({ attach() {}, disclose() {}, call() {}, pushPolicy() {}, stop() {}, rollback: 42 })).toBe('create() returned a core whose optional rollback is not a function (a catsim.core.v1 core has attach, disclose, call, pushPolicy and stop, and may have createClient, modelTurn and rollback)');
-    expect(missingMethods({ attach() {}, modelTurn: 'no', rollback: {} })).toBe('create() returned a core without disclose, call, pushPolicy, stop and whose optional modelTurn, rollback are not functions (a catsim.core.v1 core has attach, disclose, call, pushPolicy and stop, and may have createClient, modelTurn and rollback)');
+    expect(missingMethods({ attach() {}, disclose() {}, call() {}, pushPolicy() {}, stop() {}, rollback: 42 })).toBe(
+      'create() returned a core whose optional rollback is not a function (a catsim.core.v1 core has attach, disclose, call, pushPolicy and stop, and may have createClient, modelTurn and rollback)',
+    );
+    expect(missingMethods({ attach() {}, modelTurn: 'no', rollback: {} })).toBe(
+      'create() returned a core without disclose, call, pushPolicy, stop and whose optional modelTurn, rollback are not functions (a catsim.core.v1 core has attach, disclose, call, pushPolicy and stop, and may have createClient, modelTurn and rollback)',
+    );
     expect(missingMethods({ attach() {}, disclose() {}, call() {}, pushPolicy() {}, stop() {} })).toBeNull();
   });
 
@@ -91,12 +122,16 @@ describe('the guard between the world and a core', () => {
       scheduler = env.scheduler;
       return core({
         attach: (session) => {
-          scheduler?.after(10, () => { throw new Error('tick'); });
+          scheduler?.after(10, () => {
+            throw new Error('tick');
+          });
           void session.connector.connect().catch(() => undefined);
           throw new Error('attach');
         },
         createClient: () => ({}) as never,
-        stop: () => { throw new Error('stop'); },
+        stop: () => {
+          throw new Error('stop');
+        },
       })(env);
     });
     const expected = [
@@ -111,27 +146,57 @@ describe('the guard between the world and a core', () => {
   });
 
   it('disclose: a throw and an answer outside the API both show nothing (CORE_FAILED) and are recorded at each question', async () => {
-    const thrown = await failures(core({ disclose: () => { throw new Error('no'); } }));
+    const thrown = await failures(
+      core({
+        disclose: () => {
+          throw new Error('no');
+        },
+      }),
+    );
     // Issue 35 item 10: an async disclose was told "returned ok: undefined".
-    const promised = await failures(core({ disclose: (async () => ({ ok: false, code: 'INCOMPLETE_DISCOVERY' })) as never }));
-    expect(new Set(promised.failed)).toEqual(new Set(['disclose MALFORMED_ANSWER TypeError: disclose() returned a Promise (is it async?): disclose must return its DisclosureResult synchronously']));
+    const promised = await failures(
+      core({ disclose: (async () => ({ ok: false, code: 'INCOMPLETE_DISCOVERY' })) as never }),
+    );
+    expect(new Set(promised.failed)).toEqual(
+      new Set([
+        'disclose MALFORMED_ANSWER TypeError: disclose() returned a Promise (is it async?): disclose must return its DisclosureResult synchronously',
+      ]),
+    );
     const malformed = await failures(core({ disclose: () => ({ ok: true, key: 'k' }) as never }));
     expect(new Set(thrown.failed)).toEqual(new Set(['disclose THREW Error: no']));
-    expect(new Set(malformed.failed)).toEqual(new Set(['disclose MALFORMED_ANSWER TypeError: disclose() returned ok: true without an integer generation']));
+    expect(new Set(malformed.failed)).toEqual(
+      new Set(['disclose MALFORMED_ANSWER TypeError: disclose() returned ok: true without an integer generation']),
+    );
     expect(thrown.failed.length).toBe(malformed.failed.length);
     expect(thrown.failed.length).toBeGreaterThan(KEYS);
   });
 
   it('disclose: an answer whose fields do not fit the disclosure event of the trace contract is a MALFORMED_ANSWER', () => {
     const hex = 'ab'.repeat(32);
-    const good = { ok: true, key: 'fp:1|acme.dev', generation: 1, snapshotDigest: hex, tools: [{ name: 'a', descriptorDigest: hex }] };
+    const good = {
+      ok: true,
+      key: 'fp:1|acme.dev',
+      generation: 1,
+      snapshotDigest: hex,
+      tools: [{ name: 'a', descriptorDigest: hex }],
+    };
     expect(disclosureProblem(good)).toBeNull();
     expect(disclosureProblem({ ok: false, code: 'SERVER_DISABLED' })).toBeNull();
-    expect(disclosureProblem({ ok: false, code: 'NOT_YET' })).toBe('disclose() answered outside catsim.trace.v1: code must be one of "INCOMPLETE_DISCOVERY", "CATALOG_EXPIRED", "SERVER_DISABLED", "CORE_FAILED"');
-    expect(disclosureProblem({ ...good, key: 'acme.dev' })).toBe('disclose() answered outside catsim.trace.v1: key must be a catalog key "<identity>|<tenant>.<role>"');
-    expect(disclosureProblem({ ...good, generation: -1 })).toBe('disclose() answered outside catsim.trace.v1: generation must be a non-negative integer');
-    expect(disclosureProblem({ ...good, snapshotDigest: 'abc' })).toBe('disclose() answered outside catsim.trace.v1: snapshotDigest must be 64 lowercase hex digits');
-    expect(disclosureProblem({ ...good, tools: [...good.tools, { name: 'b', descriptorDigest: 'B'.repeat(64) }] })).toBe('disclose() answered outside catsim.trace.v1: tool 2\'s descriptorDigest must be 64 lowercase hex digits');
+    expect(disclosureProblem({ ok: false, code: 'NOT_YET' })).toBe(
+      'disclose() answered outside catsim.trace.v1: code must be one of "INCOMPLETE_DISCOVERY", "CATALOG_EXPIRED", "SERVER_DISABLED", "CORE_FAILED"',
+    );
+    expect(disclosureProblem({ ...good, key: 'acme.dev' })).toBe(
+      'disclose() answered outside catsim.trace.v1: key must be a catalog key "<identity>|<tenant>.<role>"',
+    );
+    expect(disclosureProblem({ ...good, generation: -1 })).toBe(
+      'disclose() answered outside catsim.trace.v1: generation must be a non-negative integer',
+    );
+    expect(disclosureProblem({ ...good, snapshotDigest: 'abc' })).toBe(
+      'disclose() answered outside catsim.trace.v1: snapshotDigest must be 64 lowercase hex digits',
+    );
+    expect(
+      disclosureProblem({ ...good, tools: [...good.tools, { name: 'b', descriptorDigest: 'B'.repeat(64) }] }),
+    ).toBe("disclose() answered outside catsim.trace.v1: tool 2's descriptorDigest must be 64 lowercase hex digits");
   });
 
   it('error text is the name and first line, cut to 200 characters; a thrown non-Error is shown as JSON', () => {

@@ -24,22 +24,54 @@ describe('an interrupted campaign, resumed from its printed --from, merges into 
     // Interrupted through the campaign API's abort signal after its fifth round (batches of one round in-process, so exactly five are done).
     const abort = new AbortController();
     const first = await runCampaign({
-      seed: '8', scenario: loadScenario('default'), core: 'reference', firstRound: 0, rounds: 12, workers: 0, determinismEvery: 4, batchSize: 1,
-      signal: abort.signal, onProgress: (done) => { if (done === 5) abort.abort(); },
+      seed: '8',
+      scenario: loadScenario('default'),
+      core: 'reference',
+      firstRound: 0,
+      rounds: 12,
+      workers: 0,
+      determinismEvery: 4,
+      batchSize: 1,
+      signal: abort.signal,
+      onProgress: (done) => {
+        if (done === 5) abort.abort();
+      },
     });
     writeFileSync(at('first.json'), `${JSON.stringify(first, null, 2)}\n`);
     const summary = formatSummary(first, 0);
-    expect(summary).toContain('verdict: INTERRUPTED after 5 of 12 rounds: rounds 0..4 are done and counted here (resume with --from 5 --rounds 7, then catsim merge the two reports)\n');
+    expect(summary).toContain(
+      'verdict: INTERRUPTED after 5 of 12 rounds: rounds 0..4 are done and counted here (resume with --from 5 --rounds 7, then catsim merge the two reports)\n',
+    );
     expect(summary).toContain('rounds: 5 run, 0 UNDECIDED, 0 failing\n');
-    expect([first.interrupted, first.roundsRun, first.resumeFrom, first.mergeData.roundDigests.length]).toEqual([true, 5, 5, 5]);
+    expect([first.interrupted, first.roundsRun, first.resumeFrom, first.mergeData.roundDigests.length]).toEqual([
+      true,
+      5,
+      5,
+      5,
+    ]);
     expect(summary).toContain(`campaign digest: ${first.campaignDigest} `);
     const [, from, rounds] = /resume with --from (\d+) --rounds (\d+)/.exec(summary) ?? [];
-    const rest = await runMain(['run', ...FLAGS, '--from', from as string, '--rounds', rounds as string, '--workers', '2', '--report', at('rest.json')]);
+    const rest = await runMain([
+      'run',
+      ...FLAGS,
+      '--from',
+      from as string,
+      '--rounds',
+      rounds as string,
+      '--workers',
+      '2',
+      '--report',
+      at('rest.json'),
+    ]);
     expect(rest.stdout.split('\n')[0]).toBe('catsim run  seed=8  scenario=default  core=reference  rounds 5..11');
     expect(rest.code).toBe(0);
     const merged = await runMain(['merge', at('rest.json'), at('first.json'), '--report', at('merged.json')]);
     expect([merged.code, merged.stderr]).toEqual([0, '']);
-    expect(merged.stdout.split('\n').slice(0, 3)).toEqual(['catsim run  seed=8  scenario=default  core=reference  rounds 0..11', 'verdict: PASS (0 violations, 0 UNDECIDED)', 'rounds: 12 run, 0 UNDECIDED, 0 failing']);
+    expect(merged.stdout.split('\n').slice(0, 3)).toEqual([
+      'catsim run  seed=8  scenario=default  core=reference  rounds 0..11',
+      'verdict: PASS (0 violations, 0 UNDECIDED)',
+      'rounds: 12 run, 0 UNDECIDED, 0 failing',
+    ]);
     expect(comparable(readReport('merged.json'))).toBe(comparable(readReport('whole.json')));
     expect(merged.stdout).toContain(`campaign digest: ${readReport('whole.json').campaignDigest} `);
   });

@@ -9,14 +9,23 @@ describe('messages that say what happens', () => {
   const dir = mkdtempSync(join(tmpdir(), 'catsim-messages-'));
 
   it('prove --peers --peer-rounds 0 is refused (it ran 1 round and quoted --peer-rounds 1)', async () => {
-    expect(await runMain(['prove', '--peers', '--peer-rounds', '0'])).toEqual({ code: 2, stdout: '', stderr: 'catsim: --peer-rounds 0 with --peers: the table needs at least 1 round\n' });
+    expect(await runMain(['prove', '--peers', '--peer-rounds', '0'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'catsim: --peer-rounds 0 with --peers: the table needs at least 1 round\n',
+    });
   });
 
   it('check - says standard input is not read, instead of "": the path is empty', async () => {
-    expect(await runMain(['check', '-'])).toEqual({ code: 2, stdout: '', stderr: 'catsim: check -: reading a trace from standard input is not supported; save it to a file and give its path\n' });
+    expect(await runMain(['check', '-'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'catsim: check -: reading a trace from standard input is not supported; save it to a file and give its path\n',
+    });
   });
 
-  it('check labels its per-invariant numbers as items checked, not in the summary\'s violation format', async () => {
+  it("check labels its per-invariant numbers as items checked, not in the summary's violation format", async () => {
     const trace = join(dir, 't.jsonl');
     expect((await runMain(['replay', '--seed', '1', '--round', '0', '--trace', trace, '--no-timeline'])).code).toBe(0);
     const { code, stdout } = await runMain(['check', trace]);
@@ -26,11 +35,31 @@ describe('messages that say what happens', () => {
 
   it('merge refuses a report whose rounds go past the last round number, instead of advising --rounds 1e+300', async () => {
     const part = join(dir, 'part.json');
-    expect((await runMain(['run', '--seed', '1', '--rounds', '1', '--workers', '0', '--no-progress', '--no-shrink', '--report', part])).code).not.toBe(3);
+    expect(
+      (
+        await runMain([
+          'run',
+          '--seed',
+          '1',
+          '--rounds',
+          '1',
+          '--workers',
+          '0',
+          '--no-progress',
+          '--no-shrink',
+          '--report',
+          part,
+        ])
+      ).code,
+    ).not.toBe(3);
     const report = JSON.parse(readFileSync(part, 'utf8'));
     const huge = join(dir, 'huge.json');
     writeFileSync(huge, JSON.stringify({ ...report, roundsPlanned: 1e300 }));
-    expect(await runMain(['merge', huge])).toEqual({ code: 2, stdout: '', stderr: `catsim: ${huge}: its rounds go past round 2147483647, the last round number: not a report catsim wrote\n` });
+    expect(await runMain(['merge', huge])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `catsim: ${huge}: its rounds go past round 2147483647, the last round number: not a report catsim wrote\n`,
+    });
   });
 });
 
@@ -50,7 +79,11 @@ describe('input files', () => {
     for (const [index, [text, where]] of cases.entries()) {
       const path = join(dir, `bad-${index}.json`);
       writeFileSync(path, text);
-      expect(await runMain(['run', '--rounds', '1', '--scenario', path])).toEqual({ code: 2, stdout: '', stderr: `catsim: ${path}: not valid JSON (${where})\n` });
+      expect(await runMain(['run', '--rounds', '1', '--scenario', path])).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `catsim: ${path}: not valid JSON (${where})\n`,
+      });
     }
   });
 
@@ -58,6 +91,10 @@ describe('input files', () => {
     const { execFileSync } = await import('node:child_process');
     const fifo = join(dir, 'pipe.json');
     execFileSync('mkfifo', [fifo]);
-    expect(await runMain(['run', '--rounds', '1', '--scenario', fifo])).toEqual({ code: 2, stdout: '', stderr: `catsim: ${fifo}: is a named pipe (FIFO), not a file\n` });
+    expect(await runMain(['run', '--rounds', '1', '--scenario', fifo])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `catsim: ${fifo}: is a named pipe (FIFO), not a file\n`,
+    });
   });
 });

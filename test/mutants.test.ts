@@ -6,7 +6,15 @@ import { loadScenario } from '../sim/plan/scenario.ts';
 
 /** The same 40 rounds of seed "1", in this thread, on a given core. */
 async function campaign(core: string) {
-  return runCampaign({ seed: '1', scenario: loadScenario('default'), core, firstRound: 0, rounds: 40, workers: 0, determinismEvery: 0 });
+  return runCampaign({
+    seed: '1',
+    scenario: loadScenario('default'),
+    core,
+    firstRound: 0,
+    rounds: 40,
+    workers: 0,
+    determinismEvery: 0,
+  });
 }
 
 describe('deliberately wrong cores are caught by the same campaign', () => {
@@ -18,14 +26,23 @@ describe('deliberately wrong cores are caught by the same campaign', () => {
 
   it('a core that publishes without the final recheck is caught by I1 NO_FINAL_RECHECK, in exactly the rounds with an ELIGIBLE publish', async () => {
     const report = await campaign('mutant:no-final-recheck');
-    const codes = new Set(report.failingRounds.flatMap((round) => round.violations.map((v) => `${v.invariant} ${v.code}`)));
+    const codes = new Set(
+      report.failingRounds.flatMap((round) => round.violations.map((v) => `${v.invariant} ${v.code}`)),
+    );
     expect(codes).toEqual(new Set(['I1 NO_FINAL_RECHECK']));
     // Without the recheck every ELIGIBLE publish lacks its proof, and nothing else changes: the
     // failing rounds are exactly those where the mutant published ELIGIBLE at least once.
     const eligibleRounds: number[] = [];
     for (let round = 0; round < 40; round += 1) {
-      const { run } = await runAndCheck('1', round, loadScenario('default'), resolveCore('mutant:no-final-recheck'), 'mutant:no-final-recheck');
-      if (run.events.some((event) => event.type === 'published' && event.status === 'ELIGIBLE')) eligibleRounds.push(round);
+      const { run } = await runAndCheck(
+        '1',
+        round,
+        loadScenario('default'),
+        resolveCore('mutant:no-final-recheck'),
+        'mutant:no-final-recheck',
+      );
+      if (run.events.some((event) => event.type === 'published' && event.status === 'ELIGIBLE'))
+        eligibleRounds.push(round);
     }
     expect(eligibleRounds.length).toBeGreaterThan(0);
     expect(report.failingRounds.map((round) => round.round)).toEqual(eligibleRounds);
@@ -38,15 +55,17 @@ describe('deliberately wrong cores are caught by the same campaign', () => {
     expect(invariants.has('I1')).toBe(true);
   });
 
-  it('a cache keyed without the tenant, which labels every entry with the asker\'s own key, is caught by what it showed: I4 FOREIGN_TOOL, never by its labels', async () => {
+  it("a cache keyed without the tenant, which labels every entry with the asker's own key, is caught by what it showed: I4 FOREIGN_TOOL, never by its labels", async () => {
     const report = await campaign('mutant:key-without-tenant');
     expect(report.violationsByInvariant.I4).toBeGreaterThan(0);
-    const codes = new Set(report.failingRounds.flatMap((round) => round.violations.map((v) => `${v.invariant} ${v.code}`)));
+    const codes = new Set(
+      report.failingRounds.flatMap((round) => round.violations.map((v) => `${v.invariant} ${v.code}`)),
+    );
     expect(codes.has('I4 FOREIGN_TOOL')).toBe(true);
     expect(codes.has('I4 FOREIGN_KEY')).toBe(false);
   });
 
-  it('a gate that trusts the plan\'s generation instead of re-checking the active one is caught by I8 (every such finding a call the reference gate refused as STALE_CATALOG) and by I28 after a rollback', async () => {
+  it("a gate that trusts the plan's generation instead of re-checking the active one is caught by I8 (every such finding a call the reference gate refused as STALE_CATALOG) and by I28 after a rollback", async () => {
     const core = 'mutant:no-recheck-at-call';
     const report = await campaign(core);
     // Seed "1", rounds 0-39: worked out by running this campaign and replaying each failing round
@@ -67,27 +86,41 @@ describe('deliberately wrong cores are caught by the same campaign', () => {
     // TOOL_NOT_IN_GENERATION instead of two.
     expect(report.failingRounds.map((round) => round.round)).toEqual([4, 13, 18, 20, 28]);
     expect(report.violationsByInvariant).toEqual({ I8: 5, I28: 1 });
-    const codes = new Set(report.failingRounds.flatMap((round) => round.violations.map((v) => `${v.invariant} ${v.code}`)));
-    expect(codes).toEqual(new Set(['I8 STALE_PLAN_ADMITTED', 'I8 TOOL_NOT_IN_GENERATION', 'I28 LEASE_FOR_ROLLED_AWAY']));
+    const codes = new Set(
+      report.failingRounds.flatMap((round) => round.violations.map((v) => `${v.invariant} ${v.code}`)),
+    );
+    expect(codes).toEqual(
+      new Set(['I8 STALE_PLAN_ADMITTED', 'I8 TOOL_NOT_IN_GENERATION', 'I28 LEASE_FOR_ROLLED_AWAY']),
+    );
     // Each finding points at an ADMIT; the reference gate, which re-checks the active generation
     // and its expiry, refused that same call (session and plan) in the same round.
     const refusedByReference: string[] = [];
     for (const failing of report.failingRounds) {
       const mutantRun = (await runAndCheck('1', failing.round, loadScenario('default'), resolveCore(core), core)).run;
-      const referenceRun = (await runAndCheck('1', failing.round, loadScenario('default'), resolveCore('reference'), 'reference')).run;
+      const referenceRun = (
+        await runAndCheck('1', failing.round, loadScenario('default'), resolveCore('reference'), 'reference')
+      ).run;
       const bySeq = new Map(mutantRun.events.map((event) => [event.seq, event]));
-      const referenceDecision = new Map(referenceRun.events.flatMap((event) => (event.type === 'gate_decision' ? [[event.callId, event.decision] as const] : [])));
+      const referenceDecision = new Map(
+        referenceRun.events.flatMap((event) =>
+          event.type === 'gate_decision' ? [[event.callId, event.decision] as const] : [],
+        ),
+      );
       for (const violation of failing.violations) {
         const decision = violation.seq === null ? undefined : bySeq.get(violation.seq);
-        if (decision?.type !== 'gate_decision') throw new Error(`violation seq ${violation.seq} is not a gate decision`);
+        if (decision?.type !== 'gate_decision')
+          throw new Error(`violation seq ${violation.seq} is not a gate decision`);
         expect(decision.decision).toBe('ADMIT');
         refusedByReference.push(`${violation.code} ${String(referenceDecision.get(decision.callId))}`);
       }
     }
     expect(refusedByReference.sort()).toEqual([
       'LEASE_FOR_ROLLED_AWAY ADMIT',
-      'STALE_PLAN_ADMITTED STALE_CATALOG', 'STALE_PLAN_ADMITTED STALE_CATALOG', 'STALE_PLAN_ADMITTED STALE_CATALOG',
-      'TOOL_NOT_IN_GENERATION STALE_CATALOG', 'TOOL_NOT_IN_GENERATION STALE_CATALOG',
+      'STALE_PLAN_ADMITTED STALE_CATALOG',
+      'STALE_PLAN_ADMITTED STALE_CATALOG',
+      'STALE_PLAN_ADMITTED STALE_CATALOG',
+      'TOOL_NOT_IN_GENERATION STALE_CATALOG',
+      'TOOL_NOT_IN_GENERATION STALE_CATALOG',
     ]);
   });
 
@@ -96,8 +129,12 @@ describe('deliberately wrong cores are caught by the same campaign', () => {
     const { summary } = await runAndCheck('1', 207, loadScenario('default'), resolveCore(core), core);
     // The missing-tool-rate trigger at seq 424 found no qualifying generation: DISABLED at 427, yet
     // generation 2 kept being shown and admitted (I11), and plan p1's call left for s1 at 734 (I29).
-    expect(summary.violations.filter((v) => v.invariant === 'I29').map((v) => [v.code, v.seq])).toEqual([['CALL_WHILE_DISABLED', 734]]);
-    expect(summary.violations.filter((v) => v.invariant === 'I11').map((v) => v.seq)).toEqual([448, 720, 732, 832, 845, 1024, 1231]);
+    expect(summary.violations.filter((v) => v.invariant === 'I29').map((v) => [v.code, v.seq])).toEqual([
+      ['CALL_WHILE_DISABLED', 734],
+    ]);
+    expect(summary.violations.filter((v) => v.invariant === 'I11').map((v) => v.seq)).toEqual([
+      448, 720, 732, 832, 845, 1024, 1231,
+    ]);
     const reference = await runAndCheck('1', 207, loadScenario('default'), resolveCore('reference'), 'reference');
     expect(reference.summary.violations).toEqual([]);
     expect(reference.summary.metrics.rollbackTriggers).toEqual({ DISABLED: 1, 'rolled back': 1 });

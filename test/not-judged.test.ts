@@ -24,14 +24,28 @@ import { runMain } from './support/run-main.ts';
 
 const CORE = './test/support/cores/no-rollback-core.ts';
 
-async function campaign(options: { notJudged?: Capability[]; scenario?: Scenario; shard?: { index: number; count: number } } = {}): Promise<CampaignReport> {
+async function campaign(
+  options: { notJudged?: Capability[]; scenario?: Scenario; shard?: { index: number; count: number } } = {},
+): Promise<CampaignReport> {
   await loadCore(CORE);
-  return runCampaign({ seed: '1', scenario: options.scenario ?? loadScenario('default'), core: CORE, firstRound: 0, rounds: 20, workers: 0, determinismEvery: 0, notJudged: options.notJudged, shard: options.shard });
+  return runCampaign({
+    seed: '1',
+    scenario: options.scenario ?? loadScenario('default'),
+    core: CORE,
+    firstRound: 0,
+    rounds: 20,
+    workers: 0,
+    determinismEvery: 0,
+    notJudged: options.notJudged,
+    shard: options.shard,
+  });
 }
 
 /** The summary's `verdict:` line. */
 function verdictLine(report: CampaignReport): string | undefined {
-  return formatSummary(report, 0).split('\n').find((line) => line.startsWith('verdict: '));
+  return formatSummary(report, 0)
+    .split('\n')
+    .find((line) => line.startsWith('verdict: '));
 }
 
 let dir: string;
@@ -50,14 +64,22 @@ describe('a capability the core leaves out is never a pass', () => {
     ]);
     expect(report.notJudgedAccepted).toEqual([]);
     expect(exitCodeOf(report)).toBe(1);
-    expect(verdictLine(report)).toBe('verdict: NOT JUDGED: rollback (11 rollback triggers in 6 rounds), surface (40 model turns in 5 rounds): the core does not implement them (0 violations in what was judged; --not-judged rollback,surface accepts them as skipped)');
-    expect(formatSummary(report, 0)).toContain('\ncapabilities not judged: rollback (11 rollback triggers in 6 rounds) NOT JUDGED (not accepted); surface (40 model turns in 5 rounds) NOT JUDGED (not accepted)\n');
+    expect(verdictLine(report)).toBe(
+      'verdict: NOT JUDGED: rollback (11 rollback triggers in 6 rounds), surface (40 model turns in 5 rounds): the core does not implement them (0 violations in what was judged; --not-judged rollback,surface accepts them as skipped)',
+    );
+    expect(formatSummary(report, 0)).toContain(
+      '\ncapabilities not judged: rollback (11 rollback triggers in 6 rounds) NOT JUDGED (not accepted); surface (40 model turns in 5 rounds) NOT JUDGED (not accepted)\n',
+    );
     const xml = junitXml(report);
-    expect(xml).toContain('<testcase classname="catsim.gate" name="not judged: rollback">\n      <failure message="rollback (11 rollback triggers in 6 rounds): the core does not implement it, and it was not accepted (--not-judged rollback)" type="not-judged"/>');
-    expect(xml).toContain('<testcase classname="catsim.gate" name="not judged: surface">\n      <failure message="surface (40 model turns in 5 rounds): the core does not implement it, and it was not accepted (--not-judged surface)" type="not-judged"/>');
+    expect(xml).toContain(
+      '<testcase classname="catsim.gate" name="not judged: rollback">\n      <failure message="rollback (11 rollback triggers in 6 rounds): the core does not implement it, and it was not accepted (--not-judged rollback)" type="not-judged"/>',
+    );
+    expect(xml).toContain(
+      '<testcase classname="catsim.gate" name="not judged: surface">\n      <failure message="surface (40 model turns in 5 rounds): the core does not implement it, and it was not accepted (--not-judged surface)" type="not-judged"/>',
+    );
   });
 
-  it('accepted by --not-judged and the scenario\'s notJudged together: PASS (not judged: ...), exit 0, skipped (never passed) in the summary, the report and JUnit', async () => {
+  it("accepted by --not-judged and the scenario's notJudged together: PASS (not judged: ...), exit 0, skipped (never passed) in the summary, the report and JUnit", async () => {
     const scenario: Scenario = { ...loadScenario('default'), notJudged: ['surface'] };
     const report = await campaign({ notJudged: ['rollback'], scenario });
     expect(report.notJudged).toEqual([
@@ -67,7 +89,9 @@ describe('a capability the core leaves out is never a pass', () => {
     expect(report.notJudgedAccepted).toEqual(['rollback', 'surface']);
     expect(exitCodeOf(report)).toBe(0);
     expect(verdictLine(report)).toBe('verdict: PASS (not judged: rollback, surface)');
-    expect(formatSummary(report, 0)).toContain('\ncapabilities not judged: rollback (11 rollback triggers in 6 rounds) SKIPPED (accepted by --not-judged or the scenario); surface (40 model turns in 5 rounds) SKIPPED (accepted by --not-judged or the scenario)\n');
+    expect(formatSummary(report, 0)).toContain(
+      '\ncapabilities not judged: rollback (11 rollback triggers in 6 rounds) SKIPPED (accepted by --not-judged or the scenario); surface (40 model turns in 5 rounds) SKIPPED (accepted by --not-judged or the scenario)\n',
+    );
     const xml = junitXml(report);
     expect(xml).toContain('<testcase classname="catsim.gate" name="not judged: rollback">\n      <skipped/>');
     expect(xml).toContain('<testcase classname="catsim.gate" name="not judged: surface">\n      <skipped/>');
@@ -77,41 +101,106 @@ describe('a capability the core leaves out is never a pass', () => {
   it('one accepted, one not: NOT JUDGED names only the other; after a violation the FAIL names it too', async () => {
     const report = await campaign({ notJudged: ['surface'] });
     expect(exitCodeOf(report)).toBe(1);
-    expect(verdictLine(report)).toBe('verdict: NOT JUDGED: rollback (11 rollback triggers in 6 rounds): the core does not implement it (0 violations in what was judged; --not-judged rollback accepts it as skipped)');
-    const failing: CampaignReport = { ...report, violationsByInvariant: { I9: 1 }, failingRounds: [{ round: 3, undecided: false, violations: [{ invariant: 'I9', code: 'X', seq: 1, evidence: 'e' } as never] }] };
-    expect(verdictLine(failing)).toBe('verdict: FAIL (1 violations, 0 UNDECIDED; not judged: rollback (11 rollback triggers in 6 rounds))');
+    expect(verdictLine(report)).toBe(
+      'verdict: NOT JUDGED: rollback (11 rollback triggers in 6 rounds): the core does not implement it (0 violations in what was judged; --not-judged rollback accepts it as skipped)',
+    );
+    const failing: CampaignReport = {
+      ...report,
+      violationsByInvariant: { I9: 1 },
+      failingRounds: [
+        { round: 3, undecided: false, violations: [{ invariant: 'I9', code: 'X', seq: 1, evidence: 'e' } as never] },
+      ],
+    };
+    expect(verdictLine(failing)).toBe(
+      'verdict: FAIL (1 violations, 0 UNDECIDED; not judged: rollback (11 rollback triggers in 6 rounds))',
+    );
   });
 
   it('merge accepts a capability only when every shard did, or merge --not-judged names it', async () => {
     const first = await campaign({ notJudged: ['rollback', 'surface'], shard: { index: 1, count: 2 } });
     const second = await campaign({ shard: { index: 2, count: 2 } });
-    expect(first.notJudged).toEqual([{ capability: 'rollback', rounds: 4, count: 8, accepted: true }, { capability: 'surface', rounds: 2, count: 17, accepted: true }]);
-    expect(second.notJudged).toEqual([{ capability: 'rollback', rounds: 2, count: 3, accepted: false }, { capability: 'surface', rounds: 3, count: 23, accepted: false }]);
-    const inputs = [{ path: 'a.json', report: JSON.parse(JSON.stringify(first)) }, { path: 'b.json', report: JSON.parse(JSON.stringify(second)) }];
+    expect(first.notJudged).toEqual([
+      { capability: 'rollback', rounds: 4, count: 8, accepted: true },
+      { capability: 'surface', rounds: 2, count: 17, accepted: true },
+    ]);
+    expect(second.notJudged).toEqual([
+      { capability: 'rollback', rounds: 2, count: 3, accepted: false },
+      { capability: 'surface', rounds: 3, count: 23, accepted: false },
+    ]);
+    const inputs = [
+      { path: 'a.json', report: JSON.parse(JSON.stringify(first)) },
+      { path: 'b.json', report: JSON.parse(JSON.stringify(second)) },
+    ];
     const merged = mergeShardReports(inputs);
-    expect(merged.notJudged).toEqual([{ capability: 'rollback', rounds: 6, count: 11, accepted: false }, { capability: 'surface', rounds: 5, count: 40, accepted: false }]);
+    expect(merged.notJudged).toEqual([
+      { capability: 'rollback', rounds: 6, count: 11, accepted: false },
+      { capability: 'surface', rounds: 5, count: 40, accepted: false },
+    ]);
     expect(exitCodeOf(merged)).toBe(1);
     const accepted = mergeShardReports(inputs, ['surface']);
     expect(accepted.notJudgedAccepted).toEqual(['surface']);
-    expect(verdictLine(accepted)).toBe('verdict: NOT JUDGED: rollback (11 rollback triggers in 6 rounds): the core does not implement it (0 violations in what was judged; --not-judged rollback accepts it as skipped)');
+    expect(verdictLine(accepted)).toBe(
+      'verdict: NOT JUDGED: rollback (11 rollback triggers in 6 rounds): the core does not implement it (0 violations in what was judged; --not-judged rollback accepts it as skipped)',
+    );
     // A report whose notJudged names no capability is no report catsim wrote.
-    const edited = { path: 'b.json', report: { ...JSON.parse(JSON.stringify(second)), notJudged: [{ capability: 'restart', rounds: 1, count: 1, accepted: true }] } };
-    expect(() => mergeShardReports([inputs[0]!, edited])).toThrow('b.json: not a report of catsim run --report (/notJudged/0/capability must be equal to one of the allowed values)');
+    const edited = {
+      path: 'b.json',
+      report: {
+        ...JSON.parse(JSON.stringify(second)),
+        notJudged: [{ capability: 'restart', rounds: 1, count: 1, accepted: true }],
+      },
+    };
+    expect(() => mergeShardReports([inputs[0]!, edited])).toThrow(
+      'b.json: not a report of catsim run --report (/notJudged/0/capability must be equal to one of the allowed values)',
+    );
   });
 });
 
 describe('replay and check say the same of one round', () => {
   it('round 8 (2 triggers, 8 turns): NOT JUDGED exit 1; with --not-judged rollback,surface, skipped and exit 0; check reads the same from the trace', async () => {
     const trace = join(dir, 'r8.jsonl');
-    const replay = await runMain(['replay', '--seed', '1', '--round', '8', '--core', CORE, '--trace', trace, '--no-timeline']);
+    const replay = await runMain([
+      'replay',
+      '--seed',
+      '1',
+      '--round',
+      '8',
+      '--core',
+      CORE,
+      '--trace',
+      trace,
+      '--no-timeline',
+    ]);
     expect(replay.code).toBe(1);
-    expect(replay.stdout).toContain('\nno violations\nNOT JUDGED: rollback (2 rollback triggers): the core does not implement it (--not-judged rollback accepts it)\nNOT JUDGED: surface (8 model turns): the core does not implement it (--not-judged surface accepts it)\n');
-    const accepted = await runMain(['replay', '--seed', '1', '--round', '8', '--core', CORE, '--trace', trace, '--no-timeline', '--not-judged', 'rollback,surface']);
+    expect(replay.stdout).toContain(
+      '\nno violations\nNOT JUDGED: rollback (2 rollback triggers): the core does not implement it (--not-judged rollback accepts it)\nNOT JUDGED: surface (8 model turns): the core does not implement it (--not-judged surface accepts it)\n',
+    );
+    const accepted = await runMain([
+      'replay',
+      '--seed',
+      '1',
+      '--round',
+      '8',
+      '--core',
+      CORE,
+      '--trace',
+      trace,
+      '--no-timeline',
+      '--not-judged',
+      'rollback,surface',
+    ]);
     expect(accepted.code).toBe(0);
-    expect(accepted.stdout).toContain('\nno violations\nskipped (not judged, accepted): rollback (2 rollback triggers)\nskipped (not judged, accepted): surface (8 model turns)\n');
+    expect(accepted.stdout).toContain(
+      '\nno violations\nskipped (not judged, accepted): rollback (2 rollback triggers)\nskipped (not judged, accepted): surface (8 model turns)\n',
+    );
     const check = await runMain(['check', trace]);
     expect(check.code).toBe(1);
-    expect(check.stdout.split('\n').slice(-4)).toEqual(['NOT JUDGED: rollback (2 rollback triggers): the core does not implement it (--not-judged rollback accepts it)', 'NOT JUDGED: surface (8 model turns): the core does not implement it (--not-judged surface accepts it)', 'verdict: NOT JUDGED (see above)', '']);
+    expect(check.stdout.split('\n').slice(-4)).toEqual([
+      'NOT JUDGED: rollback (2 rollback triggers): the core does not implement it (--not-judged rollback accepts it)',
+      'NOT JUDGED: surface (8 model turns): the core does not implement it (--not-judged surface accepts it)',
+      'verdict: NOT JUDGED (see above)',
+      '',
+    ]);
     const checkAccepted = await runMain(['check', trace, '--not-judged', 'surface,rollback']);
     expect(checkAccepted.code).toBe(0);
     expect(checkAccepted.stdout.split('\n').slice(-2)).toEqual(['verdict: clean', '']);
@@ -119,21 +208,50 @@ describe('replay and check say the same of one round', () => {
 
   it('round 3 (1 trigger): singular units', async () => {
     const trace = join(dir, 'r3.jsonl');
-    const replay = await runMain(['replay', '--seed', '1', '--round', '3', '--core', CORE, '--trace', trace, '--no-timeline']);
-    expect(replay.stdout).toContain('\nNOT JUDGED: rollback (1 rollback trigger): the core does not implement it (--not-judged rollback accepts it)\n');
+    const replay = await runMain([
+      'replay',
+      '--seed',
+      '1',
+      '--round',
+      '3',
+      '--core',
+      CORE,
+      '--trace',
+      trace,
+      '--no-timeline',
+    ]);
+    expect(replay.stdout).toContain(
+      '\nNOT JUDGED: rollback (1 rollback trigger): the core does not implement it (--not-judged rollback accepts it)\n',
+    );
     expect(replay.code).toBe(1);
   });
 });
 
 describe('--not-judged', () => {
   it('run --not-judged reaches the campaign: round 3 alone (1 trigger) passes with rollback accepted, and is NOT JUDGED without it', async () => {
-    const args = ['run', '--from', '3', '--rounds', '1', '--core', CORE, '--workers', '0', '--no-shrink', '--quiet', '--determinism-every', '0'];
+    const args = [
+      'run',
+      '--from',
+      '3',
+      '--rounds',
+      '1',
+      '--core',
+      CORE,
+      '--workers',
+      '0',
+      '--no-shrink',
+      '--quiet',
+      '--determinism-every',
+      '0',
+    ];
     const accepted = await runMain([...args, '--not-judged', 'rollback']);
     expect(accepted.code).toBe(0);
     expect(accepted.stdout.split('\n')[1]).toBe('verdict: PASS (not judged: rollback)');
     const refused = await runMain(args);
     expect(refused.code).toBe(1);
-    expect(refused.stdout.split('\n')[1]).toBe('verdict: NOT JUDGED: rollback (1 rollback trigger in 1 round): the core does not implement it (0 violations in what was judged; --not-judged rollback accepts it as skipped)');
+    expect(refused.stdout.split('\n')[1]).toBe(
+      'verdict: NOT JUDGED: rollback (1 rollback trigger in 1 round): the core does not implement it (0 violations in what was judged; --not-judged rollback accepts it as skipped)',
+    );
   });
 
   it('takes capability names, comma-separated, each once; refuses an empty value or an unknown name (exit 2, one line)', async () => {
@@ -141,14 +259,24 @@ describe('--not-judged', () => {
     expect(parseNotJudged('surface, rollback,surface')).toEqual(['surface', 'rollback']);
     expect(() => parseNotJudged(' , ')).toThrow('--not-judged is empty: name capabilities (rollback, surface)');
     const bad = await runMain(['check', 'x.jsonl', '--not-judged', 'rollbak']);
-    expect(bad).toEqual({ code: 2, stdout: '', stderr: 'catsim: --not-judged: no capability "rollbak" (the capabilities are rollback, surface)\n' });
+    expect(bad).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'catsim: --not-judged: no capability "rollbak" (the capabilities are rollback, surface)\n',
+    });
   });
 
   it('a scenario file may name them as notJudged; an unknown name is refused like any schema error', () => {
     const file = join(dir, 'nj.json');
-    writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync('scenarios/default.json', 'utf8')), notJudged: ['rollback'] }));
+    writeFileSync(
+      file,
+      JSON.stringify({ ...JSON.parse(readFileSync('scenarios/default.json', 'utf8')), notJudged: ['rollback'] }),
+    );
     expect(loadScenario(file).notJudged).toEqual(['rollback']);
-    writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync('scenarios/default.json', 'utf8')), notJudged: ['restart'] }));
+    writeFileSync(
+      file,
+      JSON.stringify({ ...JSON.parse(readFileSync('scenarios/default.json', 'utf8')), notJudged: ['restart'] }),
+    );
     expect(() => loadScenario(file)).toThrow(/notJudged/);
   });
 });

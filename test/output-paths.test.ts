@@ -17,7 +17,9 @@ describe('output paths are checked before any work', () => {
   it('shrink: an --out prefix in a missing directory is exit 2 with one line, before any round runs', async () => {
     const prefix = join(missing, 'x');
     const { code, stdout, stderr } = await runMain(['shrink', '--seed', '1', '--round', '5', '--out', prefix]);
-    expect(stderr).toBe(`catsim: --out ${prefix}.plan.json: cannot write there (the directory ${missing} does not exist)\n`);
+    expect(stderr).toBe(
+      `catsim: --out ${prefix}.plan.json: cannot write there (the directory ${missing} does not exist)\n`,
+    );
     expect(stdout).toBe('');
     expect(code).toBe(2);
     expect(existsSync(missing)).toBe(false);
@@ -34,15 +36,21 @@ describe('output paths are checked before any work', () => {
   it('capture: an --out file in a missing directory is refused before the server is started', async () => {
     const out = join(missing, 'catalog.json');
     // The command does not exist either: the path is checked first, so that is not what is reported.
-    await expect(captureCommand({ stdio: 'no-such-command-catsim', timeoutMs: 2_000, pageCountMax: 10, out }))
-      .rejects.toThrow(new InputError(`--out ${out}: cannot write there (the directory ${missing} does not exist)`));
+    await expect(
+      captureCommand({ stdio: 'no-such-command-catsim', timeoutMs: 2_000, pageCountMax: 10, out }),
+    ).rejects.toThrow(new InputError(`--out ${out}: cannot write there (the directory ${missing} does not exist)`));
   });
 
   it('capture: with --out the catalog goes to the file and nothing to stdout', async () => {
     const out = join(dir, 'catalog.json');
     const write = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
     try {
-      const code = await captureCommand({ stdio: `${process.execPath} test/support/raw-stdio-server.mjs ok`, timeoutMs: 10_000, pageCountMax: 10, out });
+      const code = await captureCommand({
+        stdio: `${process.execPath} test/support/raw-stdio-server.mjs ok`,
+        timeoutMs: 10_000,
+        pageCountMax: 10,
+        out,
+      });
       expect(code).toBe(0);
       expect(write).not.toHaveBeenCalled();
     } finally {
@@ -50,6 +58,8 @@ describe('output paths are checked before any work', () => {
     }
     const catalog = JSON.parse(readFileSync(out, 'utf8'));
     expect(catalog.schema).toBe('catsim.catalog.v1');
-    expect(catalog.pages).toEqual([{ cursorIn: null, nextCursor: null, tools: [{ name: 'echo', inputSchema: { type: 'object' } }] }]);
+    expect(catalog.pages).toEqual([
+      { cursorIn: null, nextCursor: null, tools: [{ name: 'echo', inputSchema: { type: 'object' } }] },
+    ]);
   });
 });

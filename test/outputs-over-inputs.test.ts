@@ -21,15 +21,47 @@ describe('an output over an input is refused before any work', () => {
 
   it('run --report on the --scenario file', async () => {
     const text = before(scenario);
-    expect(await runMain(['run', '--rounds', '1', '--workers', '0', '--no-progress', '--scenario', scenario, '--report', scenario]))
-      .toEqual({ code: 2, stdout: '', stderr: `catsim: --report ${scenario} names the --scenario file: writing it would destroy the input\n` });
+    expect(
+      await runMain([
+        'run',
+        '--rounds',
+        '1',
+        '--workers',
+        '0',
+        '--no-progress',
+        '--scenario',
+        scenario,
+        '--report',
+        scenario,
+      ]),
+    ).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `catsim: --report ${scenario} names the --scenario file: writing it would destroy the input\n`,
+    });
     expect(before(scenario)).toBe(text);
   });
 
   it('run --junit on the --catalog file', async () => {
     const text = before(catalog);
-    expect(await runMain(['run', '--rounds', '1', '--workers', '0', '--no-progress', '--catalog', catalog, '--junit', catalog]))
-      .toEqual({ code: 2, stdout: '', stderr: `catsim: --junit ${catalog} names the --catalog file: writing it would destroy the input\n` });
+    expect(
+      await runMain([
+        'run',
+        '--rounds',
+        '1',
+        '--workers',
+        '0',
+        '--no-progress',
+        '--catalog',
+        catalog,
+        '--junit',
+        catalog,
+      ]),
+    ).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `catsim: --junit ${catalog} names the --catalog file: writing it would destroy the input\n`,
+    });
     expect(before(catalog)).toBe(text);
   });
 
@@ -37,20 +69,33 @@ describe('an output over an input is refused before any work', () => {
     const text = before(core);
     const link = join(dir, 'link.ts');
     symlinkSync(core, link);
-    expect(await runMain(['run', '--rounds', '1', '--workers', '0', '--no-progress', '--core', core, '--report', link]))
-      .toEqual({ code: 2, stdout: '', stderr: `catsim: --report ${link} names the --core file: writing it would destroy the input\n` });
+    expect(
+      await runMain(['run', '--rounds', '1', '--workers', '0', '--no-progress', '--core', core, '--report', link]),
+    ).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `catsim: --report ${link} names the --core file: writing it would destroy the input\n`,
+    });
     expect(before(core)).toBe(text);
   });
 
-  it('run --report on a built-in scenario\'s file in the package', async () => {
-    expect(await runMain(['run', '--rounds', '1', '--workers', '0', '--no-progress', '--report', 'scenarios/default.json']))
-      .toEqual({ code: 2, stdout: '', stderr: 'catsim: --report scenarios/default.json names the --scenario file: writing it would destroy the input\n' });
+  it("run --report on a built-in scenario's file in the package", async () => {
+    expect(
+      await runMain(['run', '--rounds', '1', '--workers', '0', '--no-progress', '--report', 'scenarios/default.json']),
+    ).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'catsim: --report scenarios/default.json names the --scenario file: writing it would destroy the input\n',
+    });
   });
 
   it('replay --trace on the --plan file', async () => {
     const text = before(plan);
-    expect(await runMain(['replay', '--plan', plan, '--trace', plan]))
-      .toEqual({ code: 2, stdout: '', stderr: `catsim: --trace ${plan} names the --plan file: writing it would destroy the input\n` });
+    expect(await runMain(['replay', '--plan', plan, '--trace', plan])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `catsim: --trace ${plan} names the --plan file: writing it would destroy the input\n`,
+    });
     expect(before(plan)).toBe(text);
   });
 
@@ -58,8 +103,13 @@ describe('an output over an input is refused before any work', () => {
     const named = join(dir, 'x.plan.json');
     copyFileSync('scenarios/default.json', named);
     const text = before(named);
-    expect(await runMain(['shrink', '--seed', '1', '--round', '5', '--scenario', named, '--out', join(dir, 'x')]))
-      .toEqual({ code: 2, stdout: '', stderr: `catsim: --out ${named} names the --scenario file: writing it would destroy the input\n` });
+    expect(
+      await runMain(['shrink', '--seed', '1', '--round', '5', '--scenario', named, '--out', join(dir, 'x')]),
+    ).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `catsim: --out ${named} names the --scenario file: writing it would destroy the input\n`,
+    });
     expect(before(named)).toBe(text);
   });
 });

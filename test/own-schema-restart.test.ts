@@ -12,7 +12,10 @@ import { loadScenario } from '../sim/plan/scenario.ts';
 import { keepingCore, tempTableCore } from './support/cores/own-schema-core.ts';
 
 /** Rounds that restarted, and the findings of the restart family (I4, I6, I10, I14-I17) by code, on rounds 0-9. */
-async function restartFamily(core: CoreFactory, name: string): Promise<{ restartRounds: number[]; counts: Record<string, number> }> {
+async function restartFamily(
+  core: CoreFactory,
+  name: string,
+): Promise<{ restartRounds: number[]; counts: Record<string, number> }> {
   const counts: Record<string, number> = {};
   const restartRounds: number[] = [];
   for (let round = 0; round < 10; round += 1) {

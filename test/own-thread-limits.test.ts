@@ -14,48 +14,85 @@ describe('rounds outside a multi-worker campaign are bounded in time and memory'
   /** A core module whose `attach` runs `body` (its probe build, `create` alone, is left alone). */
   const core = (name: string, body: string): string => {
     const path = join(dir, `${name}.mjs`);
-    writeFileSync(path, `export default { name: '${name}', create() {
+    writeFileSync(
+      path,
+      `export default { name: '${name}', create() {
   return {
     attach() { ${body} },
     disclose() { return { ok: false, code: 'INCOMPLETE_DISCOVERY' }; },
     call() { return Promise.resolve({ ok: false, code: 'INCOMPLETE_DISCOVERY' }); },
     pushPolicy() {}, stop() {},
   };
-} };\n`);
+} };\n`,
+    );
     return path;
   };
   const stuck = core('stuck', 'for (;;) {}');
   const hungry = core('hungry', 'const kept = []; for (;;) kept.push(new Array(100_000).fill(1));');
   // A heap of 200 MB (the worker thread takes the process's limit) runs out within seconds.
   const smallHeap = { env: { ...process.env, NODE_OPTIONS: '--max-old-space-size=200' } };
-  const timedOut = 'the round ran past the per-round time limit of 1 s (--round-timeout), so its worker thread was terminated: the core is stuck (a synchronous loop, or work that never ends)';
-  const outOfMemory = 'the worker thread running the round died of heap exhaustion (JavaScript heap out of memory): the core allocates without bound';
+  const timedOut =
+    'the round ran past the per-round time limit of 1 s (--round-timeout), so its worker thread was terminated: the core is stuck (a synchronous loop, or work that never ends)';
+  const outOfMemory =
+    'the worker thread running the round died of heap exhaustion (JavaScript heap out of memory): the core allocates without bound';
   const faults = 'faults enabled: F1 F2 F3 F7 F9 F13 F14 F15 F16 F17 F18 F19 F20 F21 F23';
 
   it('run --workers 0 --round-timeout 1: a stuck round is CORE_FAILED TIMED_OUT, exit 1', async () => {
-    const run = await catsim(['run', '--core', stuck, '--rounds', '1', '--workers', '0', '--round-timeout', '1', '--no-progress']);
+    const run = await catsim([
+      'run',
+      '--core',
+      stuck,
+      '--rounds',
+      '1',
+      '--workers',
+      '0',
+      '--round-timeout',
+      '1',
+      '--no-progress',
+    ]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(1);
-    expect(run.stdout).toContain(`  catsim replay --seed 1 --round 0 --core ${stuck}   # CORE_FAILED TIMED_OUT: ${timedOut}\n`);
+    expect(run.stdout).toContain(
+      `  catsim replay --seed 1 --round 0 --core ${stuck}   # CORE_FAILED TIMED_OUT: ${timedOut}\n`,
+    );
     expect(run.stdout).toContain('throughput: ');
     expect(run.stdout).toMatch(/ rounds\/s \(1 worker, [\d.]+ s\)\n/);
   });
 
-  it('run --workers 0: a heap-exhausting round is CORE_FAILED OUT_OF_MEMORY, not V8\'s fatal error', async () => {
+  it("run --workers 0: a heap-exhausting round is CORE_FAILED OUT_OF_MEMORY, not V8's fatal error", async () => {
     const run = await catsim(['run', '--core', hungry, '--rounds', '1', '--workers', '0', '--no-progress'], smallHeap);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(1);
-    expect(run.stdout).toContain(`  catsim replay --seed 1 --round 0 --core ${hungry}   # CORE_FAILED OUT_OF_MEMORY: ${outOfMemory}\n`);
+    expect(run.stdout).toContain(
+      `  catsim replay --seed 1 --round 0 --core ${hungry}   # CORE_FAILED OUT_OF_MEMORY: ${outOfMemory}\n`,
+    );
   });
 
   it('replay --round-timeout 1 of a stuck round: the violation, no trace, exit 1', async () => {
     const trace = join(dir, 'stuck.jsonl');
-    expect(await catsim(['replay', '--seed', '1', '--round', '0', '--core', stuck, '--round-timeout', '1', '--trace', trace])).toEqual({
-      code: 1, stderr: '',
+    expect(
+      await catsim([
+        'replay',
+        '--seed',
+        '1',
+        '--round',
+        '0',
+        '--core',
+        stuck,
+        '--round-timeout',
+        '1',
+        '--trace',
+        trace,
+      ]),
+    ).toEqual({
+      code: 1,
+      stderr: '',
       stdout: [
-        `catsim replay  seed=1  round=0  scenario=default  core=${stuck}`, faults,
+        `catsim replay  seed=1  round=0  scenario=default  core=${stuck}`,
+        faults,
         'trace: not written (the round was abandoned: it has no trace)',
-        `VIOLATION CORE_FAILED TIMED_OUT at seq -: ${timedOut}`, '',
+        `VIOLATION CORE_FAILED TIMED_OUT at seq -: ${timedOut}`,
+        '',
       ].join('\n'),
     });
     expect(existsSync(trace)).toBe(false);
@@ -63,20 +100,28 @@ describe('rounds outside a multi-worker campaign are bounded in time and memory'
 
   it('replay of a heap-exhausting round: CORE_FAILED OUT_OF_MEMORY, exit 1', async () => {
     const trace = join(dir, 'hungry.jsonl');
-    expect(await catsim(['replay', '--seed', '1', '--round', '0', '--core', hungry, '--trace', trace], smallHeap)).toEqual({
-      code: 1, stderr: '',
+    expect(
+      await catsim(['replay', '--seed', '1', '--round', '0', '--core', hungry, '--trace', trace], smallHeap),
+    ).toEqual({
+      code: 1,
+      stderr: '',
       stdout: [
-        `catsim replay  seed=1  round=0  scenario=default  core=${hungry}`, faults,
+        `catsim replay  seed=1  round=0  scenario=default  core=${hungry}`,
+        faults,
         'trace: not written (the round was abandoned: it has no trace)',
-        `VIOLATION CORE_FAILED OUT_OF_MEMORY at seq -: ${outOfMemory}`, '',
+        `VIOLATION CORE_FAILED OUT_OF_MEMORY at seq -: ${outOfMemory}`,
+        '',
       ].join('\n'),
     });
   });
 
   it('shrink --round-timeout 1 of a stuck round: not shrunk (no trace), exit 1, nothing written', async () => {
     const out = join(dir, 'stuck-shrunk');
-    expect(await catsim(['shrink', '--seed', '1', '--round', '0', '--core', stuck, '--round-timeout', '1', '--out', out])).toEqual({
-      code: 1, stderr: '',
+    expect(
+      await catsim(['shrink', '--seed', '1', '--round', '0', '--core', stuck, '--round-timeout', '1', '--out', out]),
+    ).toEqual({
+      code: 1,
+      stderr: '',
       stdout: `catsim shrink  seed=1  round=0  core=${stuck}\nnot shrunk: its round was abandoned (CORE_FAILED TIMED_OUT: ${timedOut}), so it has no trace to shrink\n`,
     });
     expect([existsSync(`${out}.plan.json`), existsSync(`${out}.mmd`)]).toEqual([false, false]);

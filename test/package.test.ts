@@ -36,7 +36,12 @@ let tarball = '';
 let packed: { filename: string; files: { path: string }[] } = { filename: '', files: [] };
 
 /** Runs a command; resolves with its exit code and output (never rejects). */
-function run(command: string, args: string[], cwd: string, timeoutMs = 180_000): Promise<{ code: number; stdout: string; stderr: string }> {
+function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  timeoutMs = 180_000,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((done) => {
     execFile(command, args, { cwd, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
       done({ code: error === null ? 0 : Number((error as { code?: number }).code ?? 1), stdout, stderr });
@@ -47,27 +52,43 @@ function run(command: string, args: string[], cwd: string, timeoutMs = 180_000):
 /** The template core with its three marked lines changed to build `FirstPageHost` of `./my-host.ts`. */
 function myCore(template: string): string {
   return template
-    .replace("import { ListOnceHost } from './host.js'; // 1. your host class (host.ts, imported by its .js name as NodeNext does)", "import { FirstPageHost } from './my-host.js'; // 1. your host class")
-    .replace("const NAME = 'list-once-host'; // 2. its name in reports", "const NAME = 'first-page-host'; // 2. its name in reports")
-    .replace('const buildHost = (client: Client): Host => new ListOnceHost(client); // 3.', 'const buildHost = (client: Client): Host => new FirstPageHost(client); // 3.');
+    .replace(
+      "import { ListOnceHost } from './host.js'; // 1. your host class (host.ts, imported by its .js name as NodeNext does)",
+      "import { FirstPageHost } from './my-host.js'; // 1. your host class",
+    )
+    .replace(
+      "const NAME = 'list-once-host'; // 2. its name in reports",
+      "const NAME = 'first-page-host'; // 2. its name in reports",
+    )
+    .replace(
+      'const buildHost = (client: Client): Host => new ListOnceHost(client); // 3.',
+      'const buildHost = (client: Client): Host => new FirstPageHost(client); // 3.',
+    );
 }
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'catsim-package-'));
   const pack = await run('npm', ['pack', '--json', '--pack-destination', root], REPO);
   expect(pack.code).toBe(0);
-  packed = (JSON.parse(pack.stdout) as typeof packed[])[0] ?? packed;
+  packed = (JSON.parse(pack.stdout) as (typeof packed)[])[0] ?? packed;
   tarball = join(root, packed.filename);
   project = join(root, 'my-host');
   cpSync(join(REPO, 'test', 'support', 'package-project'), project, { recursive: true });
   const init = await run(process.execPath, [TSC, '--init'], project);
   expect(init.code, init.stdout).toBe(0);
-  const install = await run('npm', ['install', '-D', tarball, '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], project);
+  const install = await run(
+    'npm',
+    ['install', '-D', tarball, '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'],
+    project,
+  );
   expect(install.code, install.stderr).toBe(0);
   const addon = join('node_modules', 'better-sqlite3', 'build', 'Release');
   mkdirSync(join(project, addon), { recursive: true });
   cpSync(join(REPO, addon, 'better_sqlite3.node'), join(project, addon, 'better_sqlite3.node'));
-  writeFileSync(join(project, 'my-core.ts'), myCore(readFileSync(join(project, 'node_modules', 'catsim', 'examples', 'list-once-host', 'core.ts'), 'utf8')));
+  writeFileSync(
+    join(project, 'my-core.ts'),
+    myCore(readFileSync(join(project, 'node_modules', 'catsim', 'examples', 'list-once-host', 'core.ts'), 'utf8')),
+  );
 }, 300_000);
 
 afterAll(() => {
@@ -77,19 +98,82 @@ afterAll(() => {
 describe('the packed tarball', () => {
   it('holds what a project needs to run catsim, and no tests', () => {
     const files = packed.files.map((file) => file.path);
-    for (const dir of ['api/', 'bin/', 'cli/', 'contract/', 'cores/', 'docs/', 'examples/', 'oracle/', 'runner/', 'scenarios/', 'sim/', 'src/']) expect(files.some((file) => file.startsWith(dir)), dir).toBe(true);
-    for (const file of ['api/index.ts', 'contract/core-api.ts', 'docs/TRACE.md', 'docs/CORE-API.md', 'docs/CLI.md', 'examples/list-once-host/core.ts', 'scenarios/default.json', 'runner/worker-entry.mjs', 'bin/catsim.mjs', 'README.md', 'package.json']) expect(files).toContain(file);
+    for (const dir of [
+      'api/',
+      'bin/',
+      'cli/',
+      'contract/',
+      'cores/',
+      'docs/',
+      'examples/',
+      'oracle/',
+      'runner/',
+      'scenarios/',
+      'sim/',
+      'src/',
+    ])
+      expect(
+        files.some((file) => file.startsWith(dir)),
+        dir,
+      ).toBe(true);
+    for (const file of [
+      'api/index.ts',
+      'contract/core-api.ts',
+      'docs/TRACE.md',
+      'docs/CORE-API.md',
+      'docs/CLI.md',
+      'examples/list-once-host/core.ts',
+      'scenarios/default.json',
+      'runner/worker-entry.mjs',
+      'bin/catsim.mjs',
+      'README.md',
+      'package.json',
+    ])
+      expect(files).toContain(file);
     // The compiled CLI (npm pack runs `prepare`, the build) and what bin/catsim.mjs checks it against.
-    for (const file of ['dist/cli/main.js', 'dist/runner/worker.js', 'dist/build-state.json', 'bin/build-state.mjs', 'tsconfig.json', 'tsconfig.build.json']) expect(files).toContain(file);
+    for (const file of [
+      'dist/cli/main.js',
+      'dist/runner/worker.js',
+      'dist/build-state.json',
+      'bin/build-state.mjs',
+      'tsconfig.json',
+      'tsconfig.build.json',
+    ])
+      expect(files).toContain(file);
     // The package entry, compiled, with its declarations and those of every module they name.
-    for (const file of ['dist/api/index.js', 'dist/api/index.d.ts', 'dist/api/wire-watch.d.ts', 'dist/contract/core-api.js', 'dist/contract/core-api.d.ts', 'dist/contract/trace/types.d.ts', 'dist/src/snapshot/digests.d.ts', 'dist/src/admission/lease.d.ts']) expect(files).toContain(file);
-    expect(files.filter((file) => file.endsWith('.test.ts') || file.endsWith('.test.js') || file.endsWith('.test.d.ts') || file.includes('/testing/') || file.startsWith('test/') || file.startsWith('bench/'))).toEqual([]);
+    for (const file of [
+      'dist/api/index.js',
+      'dist/api/index.d.ts',
+      'dist/api/wire-watch.d.ts',
+      'dist/contract/core-api.js',
+      'dist/contract/core-api.d.ts',
+      'dist/contract/trace/types.d.ts',
+      'dist/src/snapshot/digests.d.ts',
+      'dist/src/admission/lease.d.ts',
+    ])
+      expect(files).toContain(file);
+    expect(
+      files.filter(
+        (file) =>
+          file.endsWith('.test.ts') ||
+          file.endsWith('.test.js') ||
+          file.endsWith('.test.d.ts') ||
+          file.includes('/testing/') ||
+          file.startsWith('test/') ||
+          file.startsWith('bench/'),
+      ),
+    ).toEqual([]);
   });
 
   it('names the compiled entry and its declarations in package.json, and stays private until the owner publishes', () => {
-    const manifest = JSON.parse(readFileSync(join(project, 'node_modules', 'catsim', 'package.json'), 'utf8')) as Record<string, unknown>;
+    const manifest = JSON.parse(
+      readFileSync(join(project, 'node_modules', 'catsim', 'package.json'), 'utf8'),
+    ) as Record<string, unknown>;
     expect(manifest.name).toBe('catsim');
-    expect(manifest.exports).toEqual({ '.': { types: './dist/api/index.d.ts', default: './dist/api/index.js' }, './package.json': './package.json' });
+    expect(manifest.exports).toEqual({
+      '.': { types: './dist/api/index.d.ts', default: './dist/api/index.js' },
+      './package.json': './package.json',
+    });
     expect(manifest.types).toBe('./dist/api/index.d.ts');
     expect(manifest.bin).toEqual({ catsim: 'bin/catsim.mjs' });
     // `npm publish --dry-run` does not read this field (it passes, below); a real publish stops at
@@ -103,7 +187,9 @@ describe('the packed tarball', () => {
     expect(published.stdout).toBe('+ catsim@0.1.0\n');
     // npm's own warning that nobody is logged in to the registry is all; no "auto-corrected"
     // field, no bin or files problem.
-    expect(published.stderr.split('\n').filter((line) => line.startsWith('npm warn'))).toEqual([`npm warn publish This command requires you to be logged in to ${NO_REGISTRY} (dry-run)`]);
+    expect(published.stderr.split('\n').filter((line) => line.startsWith('npm warn'))).toEqual([
+      `npm warn publish This command requires you to be logged in to ${NO_REGISTRY} (dry-run)`,
+    ]);
     expect(published.stderr).toContain('npm notice name: catsim\n');
   });
 });
@@ -116,8 +202,15 @@ describe('a fresh project (tsc --init, "type": "module") with catsim installed f
     expect(config).not.toMatch(/"paths"|"customConditions"/);
   });
 
-  it('opens a SQLite database through the installed better-sqlite3 (the durable store\'s driver)', async () => {
-    const opened = await run(process.execPath, ['-e', "const Database = require('better-sqlite3'); const db = new Database(':memory:'); console.log(db.prepare('select 40 + 2 as answer').get().answer)"], project);
+  it("opens a SQLite database through the installed better-sqlite3 (the durable store's driver)", async () => {
+    const opened = await run(
+      process.execPath,
+      [
+        '-e',
+        "const Database = require('better-sqlite3'); const db = new Database(':memory:'); console.log(db.prepare('select 40 + 2 as answer').get().answer)",
+      ],
+      project,
+    );
     expect(opened).toEqual({ code: 0, stdout: '42\n', stderr: '' });
   });
 
@@ -126,16 +219,36 @@ describe('a fresh project (tsc --init, "type": "module") with catsim installed f
     const tsc = await run(process.execPath, [TSC, '-p', 'tsconfig.json', '--noEmit', '--listFiles'], project);
     expect(tsc.code, tsc.stdout).toBe(0);
     const listed = tsc.stdout.split('\n').filter((line) => line !== '');
-    expect(listed.filter((line) => !line.includes('/node_modules/')).map((line) => line.slice(project.length + 1)).sort()).toEqual(['my-core.ts', 'my-host.ts', 'uses-catsim.ts']);
+    expect(
+      listed
+        .filter((line) => !line.includes('/node_modules/'))
+        .map((line) => line.slice(project.length + 1))
+        .sort(),
+    ).toEqual(['my-core.ts', 'my-host.ts', 'uses-catsim.ts']);
     // From the declarations in dist/, not the TypeScript sources beside them.
     expect(listed).toContain(join(project, 'node_modules', 'catsim', 'dist', 'api', 'index.d.ts'));
     expect(listed.filter((line) => line.includes('/node_modules/catsim/') && !line.endsWith('.d.ts'))).toEqual([]);
   });
 
-  it('runs the example core from the installed package: exit 1, the host\'s findings', async () => {
+  it("runs the example core from the installed package: exit 1, the host's findings", async () => {
     // --quiet: without a terminal a progress line goes to stderr once 10 s have passed, which
     // three rounds take on a loaded machine; the note checked below is printed even so.
-    const ran = await run('npx', ['catsim', 'run', '--core', './node_modules/catsim/examples/list-once-host/core.ts', '--rounds', '3', '--workers', '1', '--no-shrink', '--quiet'], project);
+    const ran = await run(
+      'npx',
+      [
+        'catsim',
+        'run',
+        '--core',
+        './node_modules/catsim/examples/list-once-host/core.ts',
+        '--rounds',
+        '3',
+        '--workers',
+        '1',
+        '--no-shrink',
+        '--quiet',
+      ],
+      project,
+    );
     expect(ran.code, ran.stderr).toBe(1);
     // From the compiled CLI the package ships: no "running the TypeScript sources" note.
     expect(ran.stderr).toBe('');
@@ -145,14 +258,23 @@ describe('a fresh project (tsc --init, "type": "module") with catsim installed f
     // across a restart), I5 11 and I27 36 (rounds 0 and 1 publish again after their restart), I13 2
     // (round 2's repeated cursors), I3 and I7 2 (round 1), I8 1 and I9 2 (round 0's one guessed
     // name, admitted and executed), I2 1 (round 0's walk that mixes revisions).
-    expect(ran.stdout).toContain('violations per invariant: I1 0  I2 1  I3 2  I4 0  I5 11  I6 0  I7 2  I8 1  I9 2  I10 5  I11 0  I12 0  I13 2  I14 0  I15 5  I16 0  I17 0  I18 29  I19 28  I20 0  I21 0  I22 0  I23 0  I24 0  I25 0  I26 0  I27 36  I28 0  I29 0\n');
+    expect(ran.stdout).toContain(
+      'violations per invariant: I1 0  I2 1  I3 2  I4 0  I5 11  I6 0  I7 2  I8 1  I9 2  I10 5  I11 0  I12 0  I13 2  I14 0  I15 5  I16 0  I17 0  I18 29  I19 28  I20 0  I21 0  I22 0  I23 0  I24 0  I25 0  I26 0  I27 36  I28 0  I29 0\n',
+    );
   });
 
-  it('tests the project\'s own host with a copy of the template whose three marked lines are changed', async () => {
-    const template = readFileSync(join(project, 'node_modules', 'catsim', 'examples', 'list-once-host', 'core.ts'), 'utf8');
+  it("tests the project's own host with a copy of the template whose three marked lines are changed", async () => {
+    const template = readFileSync(
+      join(project, 'node_modules', 'catsim', 'examples', 'list-once-host', 'core.ts'),
+      'utf8',
+    );
     const mine = readFileSync(join(project, 'my-core.ts'), 'utf8');
     expect(mine.split('\n').filter((line, i) => line !== template.split('\n')[i]).length).toBe(3);
-    const ran = await run('npx', ['catsim', 'run', '--core', './my-core.ts', '--rounds', '3', '--workers', '1', '--no-shrink', '--quiet'], project);
+    const ran = await run(
+      'npx',
+      ['catsim', 'run', '--core', './my-core.ts', '--rounds', '3', '--workers', '1', '--no-shrink', '--quiet'],
+      project,
+    );
     expect(ran.code, ran.stderr).toBe(1);
     expect(ran.stderr).toBe('');
     // A host that takes page 1 for the whole catalog publishes a chain that does not end (I2), and
@@ -160,7 +282,9 @@ describe('a fresh project (tsc --init, "type": "module") with catsim installed f
     // never lists again after one (I19, from the pages the world served), and keeps nothing across
     // the host restarts of rounds 0 and 1 (I15, I10).
     // Read off this run on the merged default scenario (F18-F23, per-fault swarm streams).
-    expect(ran.stdout).toContain('violations per invariant: I1 0  I2 12  I3 4  I4 0  I5 2  I6 0  I7 0  I8 1  I9 2  I10 5  I11 0  I12 0  I13 0  I14 0  I15 5  I16 0  I17 0  I18 15  I19 28  I20 0  I21 0  I22 0  I23 0  I24 0  I25 0  I26 0  I27 0  I28 0  I29 0\n');
+    expect(ran.stdout).toContain(
+      'violations per invariant: I1 0  I2 12  I3 4  I4 0  I5 2  I6 0  I7 0  I8 1  I9 2  I10 5  I11 0  I12 0  I13 0  I14 0  I15 5  I16 0  I17 0  I18 15  I19 28  I20 0  I21 0  I22 0  I23 0  I24 0  I25 0  I26 0  I27 0  I28 0  I29 0\n',
+    );
     expect(ran.stdout).toMatch(/^ {2}catsim replay --seed 1 --round 0 --core \.\/my-core\.ts {3}# I2 CHAIN_BROKEN: /m);
   });
 });

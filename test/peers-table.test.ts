@@ -10,60 +10,104 @@ import { coreNames } from '../cores/index.ts';
 import { runMain } from './support/run-main.ts';
 
 const EXAMPLE = './examples/list-once-host/core.ts';
-const HEADER = '| core | failing rounds | rounds to first detection | I1 | I2 | I3 | I4 | I5 | I6 | I7 | I8 | I9 | I10 | I11 | I12 | I13 | I14 | I15 | I16 | I17 | I18 | I19 | I20 | I21 | I22 | I23 | I24 | I25 | I26 | I27 | I28 | I29 | CORE_FAILED |';
+const HEADER =
+  '| core | failing rounds | rounds to first detection | I1 | I2 | I3 | I4 | I5 | I6 | I7 | I8 | I9 | I10 | I11 | I12 | I13 | I14 | I15 | I16 | I17 | I18 | I19 | I20 | I21 | I22 | I23 | I24 | I25 | I26 | I27 | I28 | I29 | CORE_FAILED |';
 
 describe('catsim prove --peers', () => {
   it('puts the reference core, every registered peer and the --core module in one table, with a replay line per invariant violated', async () => {
-    const { code, stdout, stderr } = await runMain(['prove', '--peers', '--peer-rounds', '3', '--core', EXAMPLE, '--workers', '0', '--quiet']);
+    const { code, stdout, stderr } = await runMain([
+      'prove',
+      '--peers',
+      '--peer-rounds',
+      '3',
+      '--core',
+      EXAMPLE,
+      '--workers',
+      '0',
+      '--quiet',
+    ]);
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
     const cores = ['reference', ...coreNames().filter((name) => name.startsWith('peer:')), EXAMPLE];
-    expect(stdout.split('\n')[0]).toBe(`catsim prove --peers  seed=1  scenario=default  rounds 0..2  cores: ${cores.join(', ')}`);
+    expect(stdout.split('\n')[0]).toBe(
+      `catsim prove --peers  seed=1  scenario=default  rounds 0..2  cores: ${cores.join(', ')}`,
+    );
     // The README's "Measured with" sentence, ready to paste: the command, its rounds, the libraries.
-    expect(stdout.split('\n')[2]).toMatch(new RegExp(`^Measured with \`npx catsim prove --peers --peer-rounds 3 --core ${EXAMPLE.replaceAll('.', '\\.')}\` \\(seed 1, rounds 0\\.\\.2, default scenario\\)( on commit [0-9a-f]+)?, in \\d+ s\\. The libraries are \`@modelcontextprotocol/client\` 2\\.4\\.0, \`@openai/agents-core\` 0\\.20\\.0 and \`@langchain/mcp-adapters\` 1\\.1\\.4, run unchanged:$`));
+    expect(stdout.split('\n')[2]).toMatch(
+      new RegExp(
+        `^Measured with \`npx catsim prove --peers --peer-rounds 3 --core ${EXAMPLE.replaceAll('.', '\\.')}\` \\(seed 1, rounds 0\\.\\.2, default scenario\\)( on commit [0-9a-f]+)?, in \\d+ s\\. The libraries are \`@modelcontextprotocol/client\` 2\\.4\\.0, \`@openai/agents-core\` 0\\.20\\.0 and \`@langchain/mcp-adapters\` 1\\.1\\.4, run unchanged:$`,
+      ),
+    );
     const table = stdout.split('\n').filter((line) => line.startsWith('| '));
     expect(table[0]).toBe(HEADER);
     expect(table[1]?.startsWith('| --- | ---: |')).toBe(true);
     expect(table.slice(2).map((line) => line.split(' | ')[0])).toEqual(cores.map((core) => `| \`${core}\``));
-    expect(table[2]).toBe('| `reference` | 0 of 3 | - | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 |');
+    expect(table[2]).toBe(
+      '| `reference` | 0 of 3 | - | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 |',
+    );
     // Rounds 0-2 of the template host (test/example-core.test.ts has their causes; I19's 28 are
     // its 18 + 10 + 0 there, judged on the pages the world served since issue 27; rounds 0 and 1
     // restart the host since F18 is in the default: I10 and I15 3 + 2, I5 4 + 7, I18 2 + 27, I27 36).
-    expect(table.at(-1)).toBe(`| \`${EXAMPLE}\` | 3 of 3 | 1 (round 0) | 0 | 1 | 2 | 0 | 11 | 0 | 2 | 1 | 2 | 5 | 0 | 0 | 2 | 0 | 5 | 0 | 0 | 29 | 28 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 36 | 0 | 0 | 0 |`);
+    expect(table.at(-1)).toBe(
+      `| \`${EXAMPLE}\` | 3 of 3 | 1 (round 0) | 0 | 1 | 2 | 0 | 11 | 0 | 2 | 1 | 2 | 5 | 0 | 0 | 2 | 0 | 5 | 0 | 0 | 29 | 28 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 36 | 0 | 0 | 0 |`,
+    );
     // Every core without rollback is named under the table: round 0's 2 F19 triggers reached it unsupported.
     expect(stdout).toContain(`\nNot judged (the core does not implement it, so its zeros there are no pass):\n`);
     expect(stdout).toContain(`\n- \`${EXAMPLE}\`: rollback (2 rollback triggers in 1 round)\n`);
     // A core that is not a peer gets no explanation line; a peer gets its sentence, or says none is written.
-    expect(stdout).toContain([
-      `- \`${EXAMPLE}\``,
-      `  - I2 MIXED_REVISIONS (first in round 0): \`catsim replay --seed 1 --round 0 --core ${EXAMPLE}\``,
-      `  - I3 UNCONFIRMED_WRITE_EXECUTED (first in round 1): \`catsim replay --seed 1 --round 1 --core ${EXAMPLE}\``,
-      `  - I5 DEFECT_ADMITTED (first in round 0): \`catsim replay --seed 1 --round 0 --core ${EXAMPLE}\``,
-      `  - I7 REVOKED_TOOL_ADMITTED (first in round 1): \`catsim replay --seed 1 --round 1 --core ${EXAMPLE}\``,
-      `  - I8 TOOL_NOT_IN_GENERATION (first in round 0): \`catsim replay --seed 1 --round 0 --core ${EXAMPLE}\``,
-      `  - I9 UNDISCLOSED_TOOL_ADMITTED (first in round 0): \`catsim replay --seed 1 --round 0 --core ${EXAMPLE}\``,
-      `  - I10 GENERATION_REPEATED (first in round 0): \`catsim replay --seed 1 --round 0 --core ${EXAMPLE}\``,
-      `  - I13 CURSOR_REQUESTED_TWICE (first in round 2): \`catsim replay --seed 1 --round 2 --core ${EXAMPLE}\``,
-      `  - I15 COMMITTED_PUBLISH_LOST (first in round 0): \`catsim replay --seed 1 --round 0 --core ${EXAMPLE}\``,
-      `  - I18 CALL_BEFORE_RELIST (first in round 0): \`catsim replay --seed 1 --round 0 --core ${EXAMPLE}\``,
-      `  - I19 REFRESH_STARVED (first in round 0): \`catsim replay --seed 1 --round 0 --core ${EXAMPLE}\``,
-      `  - I27 OVER_LIMIT_PUBLISHED (first in round 0): \`catsim replay --seed 1 --round 0 --core ${EXAMPLE}\``,
-    ].join('\n'));
-    for (const line of stdout.split('\n').filter((candidate) => candidate.startsWith('  - ') && candidate.includes('--core peer:'))) {
+    expect(stdout).toContain(
+      [
+        `- \`${EXAMPLE}\``,
+        `  - I2 MIXED_REVISIONS (first in round 0): \`catsim replay --seed 1 --round 0 --core ${EXAMPLE}\``,
+        `  - I3 UNCONFIRMED_WRITE_EXECUTED (first in round 1): \`catsim replay --seed 1 --round 1 --core ${EXAMPLE}\``,
+        `  - I5 DEFECT_ADMITTED (first in round 0): \`catsim replay --seed 1 --round 0 --core ${EXAMPLE}\``,
+        `  - I7 REVOKED_TOOL_ADMITTED (first in round 1): \`catsim replay --seed 1 --round 1 --core ${EXAMPLE}\``,
+        `  - I8 TOOL_NOT_IN_GENERATION (first in round 0): \`catsim replay --seed 1 --round 0 --core ${EXAMPLE}\``,
+        `  - I9 UNDISCLOSED_TOOL_ADMITTED (first in round 0): \`catsim replay --seed 1 --round 0 --core ${EXAMPLE}\``,
+        `  - I10 GENERATION_REPEATED (first in round 0): \`catsim replay --seed 1 --round 0 --core ${EXAMPLE}\``,
+        `  - I13 CURSOR_REQUESTED_TWICE (first in round 2): \`catsim replay --seed 1 --round 2 --core ${EXAMPLE}\``,
+        `  - I15 COMMITTED_PUBLISH_LOST (first in round 0): \`catsim replay --seed 1 --round 0 --core ${EXAMPLE}\``,
+        `  - I18 CALL_BEFORE_RELIST (first in round 0): \`catsim replay --seed 1 --round 0 --core ${EXAMPLE}\``,
+        `  - I19 REFRESH_STARVED (first in round 0): \`catsim replay --seed 1 --round 0 --core ${EXAMPLE}\``,
+        `  - I27 OVER_LIMIT_PUBLISHED (first in round 0): \`catsim replay --seed 1 --round 0 --core ${EXAMPLE}\``,
+      ].join('\n'),
+    );
+    for (const line of stdout
+      .split('\n')
+      .filter((candidate) => candidate.startsWith('  - ') && candidate.includes('--core peer:'))) {
       expect(line).toMatch(/` — (no explanation written yet\.|[A-Z`].*[.)])$/);
     }
   });
 
   it('--shrink writes one shrunk plan per (core, invariant) under --out and names it in the line', async () => {
     const out = mkdtempSync(join(tmpdir(), 'catsim-peers-'));
-    const { code, stdout } = await runMain(['prove', '--peers', '--peer-rounds', '1', '--workers', '0', '--shrink', '--attempts', '2', '--out', out]);
+    const { code, stdout } = await runMain([
+      'prove',
+      '--peers',
+      '--peer-rounds',
+      '1',
+      '--workers',
+      '0',
+      '--shrink',
+      '--attempts',
+      '2',
+      '--out',
+      out,
+    ]);
     expect(code).toBe(0);
     const lines = stdout.split('\n').filter((line) => line.startsWith('  - '));
     expect(lines.length).toBeGreaterThan(0);
-    for (const line of lines) expect(line).toMatch(/^ {2}- (I\d+|CORE_FAILED) \S+ \(first in round 0\): `catsim replay --plan \S+\.plan\.json --core peer:\S+` \(shrunk \d+ -> \d+\) — .+$/);
+    for (const line of lines)
+      expect(line).toMatch(
+        /^ {2}- (I\d+|CORE_FAILED) \S+ \(first in round 0\): `catsim replay --plan \S+\.plan\.json --core peer:\S+` \(shrunk \d+ -> \d+\) — .+$/,
+      );
     expect(readdirSync(out).filter((file) => file.endsWith('.plan.json')).length).toBe(lines.length);
   });
 
   it('refuses a --core that cannot be used before any round runs', async () => {
-    expect(await runMain(['prove', '--peers', '--core', './no-such-core.ts'])).toEqual({ code: 2, stdout: '', stderr: `catsim: --core ./no-such-core.ts: no such file (${join(process.cwd(), 'no-such-core.ts')})\n` });
+    expect(await runMain(['prove', '--peers', '--core', './no-such-core.ts'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `catsim: --core ./no-such-core.ts: no such file (${join(process.cwd(), 'no-such-core.ts')})\n`,
+    });
   });
 });

@@ -6,7 +6,12 @@ import { runMain } from './support/run-main.ts';
 /** A clock the test sets by hand (ms). */
 function fakeClock(startMs: number): { now: () => number; set: (ms: number) => void } {
   let at = startMs;
-  return { now: () => at, set: (ms) => { at = ms; } };
+  return {
+    now: () => at,
+    set: (ms) => {
+      at = ms;
+    },
+  };
 }
 
 describe('progress lines without a terminal', () => {
@@ -14,7 +19,10 @@ describe('progress lines without a terminal', () => {
     const clock = fakeClock(1_000);
     const lines: string[] = [];
     const reporter = lineReporter(100, (line) => lines.push(line), clock.now);
-    const at = (ms: number, done: number, failing: number): void => { clock.set(ms); reporter.update(done, failing); };
+    const at = (ms: number, done: number, failing: number): void => {
+      clock.set(ms);
+      reporter.update(done, failing);
+    };
     at(5_000, 1, 0); // 4 s after the start: too soon
     at(11_000, 2, 0); // 10 s: 2 rounds in 10 s is 0.2 rounds/s, 98 left take 490 s
     at(20_999, 40, 1); // 9.999 s after that line: too soon
@@ -29,7 +37,9 @@ describe('progress lines without a terminal', () => {
 
   it('writes counts with thousands separators and the time left in hours and minutes', () => {
     // 1,260 rounds in 50 s: 25.2 rounds/s; 98,740 left take 3,918 s, 65.3 minutes.
-    expect(progressLine(1_260, 100_000, 3, 50)).toBe('progress: 1,260/100,000 rounds (1.3%), 3 failing, 25.2 rounds/s, 1h05m left');
+    expect(progressLine(1_260, 100_000, 3, 50)).toBe(
+      'progress: 1,260/100,000 rounds (1.3%), 3 failing, 25.2 rounds/s, 1h05m left',
+    );
     expect(progressLine(0, 10, 0, 0)).toBe('progress: 0/10 rounds (0.0%), 0 failing, 0.0 rounds/s, - left');
     expect(progressLine(10, 10, 0, 5)).toBe('progress: 10/10 rounds (100.0%), 0 failing, 2.0 rounds/s, 0s left');
   });
@@ -47,7 +57,12 @@ describe('progress lines without a terminal', () => {
   it('a disabled reporter writes nothing, however long the campaign', () => {
     const written: string[] = [];
     const clock = fakeClock(0);
-    const reporter = progressReporter('none', 5, { write: (chunk: string) => written.push(chunk) } as unknown as NodeJS.WritableStream, clock.now);
+    const reporter = progressReporter(
+      'none',
+      5,
+      { write: (chunk: string) => written.push(chunk) } as unknown as NodeJS.WritableStream,
+      clock.now,
+    );
     for (let done = 1; done <= 5; done += 1) {
       clock.set(done * 60_000);
       reporter.update(done, 0);
@@ -62,7 +77,8 @@ describe('catsim run progress', () => {
     const plain = await catsim(['run', '--seed', '1', '--rounds', '2', '--workers', '1', '--no-shrink']);
     expect(plain.code, plain.stderr).toBe(0);
     // A run this short rarely reaches the first line (10 s); any line there is must be a plain one.
-    for (const line of plain.stderr.split('\n').filter((text) => text !== '')) expect(line).toMatch(/^progress: [\d,]+\/2 rounds /);
+    for (const line of plain.stderr.split('\n').filter((text) => text !== ''))
+      expect(line).toMatch(/^progress: [\d,]+\/2 rounds /);
     expect(plain.stderr).not.toMatch(/[\u2588\u2591]|\u001b\[/); // cli-progress's shades and escape codes
     const quiet = await catsim(['run', '--seed', '1', '--rounds', '2', '--workers', '1', '--no-shrink', '--quiet']);
     expect(quiet.code, quiet.stderr).toBe(0);
@@ -80,7 +96,12 @@ describe('catsim run progress', () => {
       const args = ['run', '--seed', '1', '--rounds', '3', '--workers', '0', '--determinism-every', '0', '--no-shrink'];
       const shown = await runMain(args);
       expect(shown.code, shown.stderr).toBe(0);
-      const done = shown.stderr.split('\n').filter((line) => line !== '').map((line) => /^progress: (\d)\/3 rounds \(\d+\.\d%\), 0 failing, \d+\.\d rounds\/s, \S+ left$/.exec(line)?.[1]);
+      const done = shown.stderr
+        .split('\n')
+        .filter((line) => line !== '')
+        .map(
+          (line) => /^progress: (\d)\/3 rounds \(\d+\.\d%\), 0 failing, \d+\.\d rounds\/s, \S+ left$/.exec(line)?.[1],
+        );
       expect(done).toEqual(['1', '2', '3']);
       expect((await runMain([...args, '--quiet'])).stderr).toBe('');
       expect((await runMain([...args, '--no-progress'])).stderr).toBe('');
@@ -98,7 +119,10 @@ describe('stage lines of catsim prove', () => {
     const { stageReporter } = await import('../cli/progress.ts');
     const lines: string[] = [];
     let now = 1_000;
-    const stages = stageReporter((line) => lines.push(line), () => now);
+    const stages = stageReporter(
+      (line) => lines.push(line),
+      () => now,
+    );
     now = 10_999;
     stages.say('mutant a, 10 of at most 1000 rounds');
     now = 11_000;
@@ -126,8 +150,15 @@ describe('stage lines of catsim prove --peers', () => {
       expect(shown.code, shown.stderr).toBe(0);
       const { peerNames } = await import('../cli/commands/peers.ts');
       const cores = ['reference', ...peerNames()];
-      const lines = shown.stderr.split('\n').filter((line) => line !== '').map((line) => line.replace(/, \S+ elapsed$/, ''));
-      expect(lines).toEqual(cores.flatMap((core, i) => [1, 2].map((done) => `progress: ${core}, ${done} of 2 rounds (core ${i + 1} of ${cores.length})`)));
+      const lines = shown.stderr
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => line.replace(/, \S+ elapsed$/, ''));
+      expect(lines).toEqual(
+        cores.flatMap((core, i) =>
+          [1, 2].map((done) => `progress: ${core}, ${done} of 2 rounds (core ${i + 1} of ${cores.length})`),
+        ),
+      );
       expect((await runMain([...args, '--quiet'])).stderr).toBe('');
     } finally {
       clock.mockRestore();

@@ -15,13 +15,19 @@ describe('seed 3 round 50722: a walk padded with empty pages grows past the page
   // acme.ops view grew to 17 tools served one a page, 34 pages, over pageCountMax 32. Both racing
   // scans ended QUARANTINED PAGE_LIMIT, which is terminal (SPEC 3), and the oracle still owed the
   // key liveness: I12 NOT_CONVERGED. The world's own page record now excuses such a key.
-  const plan = JSON.parse(readFileSync('scenarios/plans/seed3-round50722-page-limit-shrunk.plan.json', 'utf8')) as RoundPlan;
+  const plan = JSON.parse(
+    readFileSync('scenarios/plans/seed3-round50722-page-limit-shrunk.plan.json', 'utf8'),
+  ) as RoundPlan;
 
   it('the reference core quarantines the key and the oracle finds nothing', async () => {
     const run = await runRound(plan, referenceCore(), 'reference');
-    const quarantined = run.events.filter((event) => event.type === 'scan_ended').filter((event) => event.state === 'QUARANTINED' && event.reason === 'PAGE_LIMIT');
+    const quarantined = run.events
+      .filter((event) => event.type === 'scan_ended')
+      .filter((event) => event.state === 'QUARANTINED' && event.reason === 'PAGE_LIMIT');
     expect(quarantined.map((event) => event.scanId)).toEqual(['scan-12', 'scan-13']);
-    const served = run.events.filter((event) => event.type === 'page_served').filter((event) => event.scanId === 'scan-12');
+    const served = run.events
+      .filter((event) => event.type === 'page_served')
+      .filter((event) => event.scanId === 'scan-12');
     expect([served.length, served.at(-1)?.cursorOut !== null]).toEqual([32, true]);
     expect(checkEvents(run.header, run.events).violations).toEqual([]);
   });
@@ -31,16 +37,29 @@ describe('seed 3 round 50722: a walk padded with empty pages grows past the page
     // Drop the world's record of the last page of each quarantined scan, and the core's read of it
     // (I13 holds every read to a page served): 31 pages served is no proof that the walk was
     // longer than 32, so the key is judged again.
-    const last = ['scan-12', 'scan-13'].map((scanId) => run.events.filter((event) => event.type === 'page_served').filter((event) => event.scanId === scanId).at(-1));
+    const last = ['scan-12', 'scan-13'].map((scanId) =>
+      run.events
+        .filter((event) => event.type === 'page_served')
+        .filter((event) => event.scanId === scanId)
+        .at(-1),
+    );
     const dropped = new Set<unknown>(last);
     for (const page of last) {
       for (const event of run.events) {
-        if (event.type === 'page_read' && page !== undefined && event.scanId === page.scanId && event.pageDigest === page.pageDigest) dropped.add(event);
+        if (
+          event.type === 'page_read' &&
+          page !== undefined &&
+          event.scanId === page.scanId &&
+          event.pageDigest === page.pageDigest
+        )
+          dropped.add(event);
       }
     }
     expect(dropped.size).toBe(4);
     const events = run.events.filter((event) => !dropped.has(event)).map((event, seq) => ({ ...event, seq }));
-    const codes = checkEvents(run.header, events).violations.map((violation) => `${violation.invariant} ${violation.code}`);
+    const codes = checkEvents(run.header, events).violations.map(
+      (violation) => `${violation.invariant} ${violation.code}`,
+    );
     expect(codes).toEqual(['I12 NOT_CONVERGED']); // what the campaign reported
   });
 });
@@ -53,16 +72,24 @@ describe('seed 1 round 3606: an identity rotation just before a burst of list_ch
   // new key, scan-82, starts at 2912: 419 ms after the delivery, 391 ms after the running scan
   // ended, within R = 400 ms of the latter. I19 counted only scans of the new key as running and
   // reported REFRESH_STARVED; it now counts the scans of the server and audience under any identity.
-  const plan = JSON.parse(readFileSync('scenarios/plans/seed1-round3606-rotation-before-burst-shrunk.plan.json', 'utf8')) as RoundPlan;
+  const plan = JSON.parse(
+    readFileSync('scenarios/plans/seed1-round3606-rotation-before-burst-shrunk.plan.json', 'utf8'),
+  ) as RoundPlan;
 
   it('the refresh is due 400 ms after the old-key scan ends, and the reference core meets it', async () => {
     const run = await runRound(plan, referenceCore(), 'reference');
     const rotation = run.events.find((event) => event.type === 'identity_rotated');
     const delivery = run.events.find((event) => event.type === 'notification_delivered' && event.seq === 2382);
-    expect([rotation?.t, delivery?.t, delivery?.type === 'notification_delivered' ? delivery.audience : null]).toEqual([2485, 2493, 'acme.ops']);
+    expect([rotation?.t, delivery?.t, delivery?.type === 'notification_delivered' ? delivery.audience : null]).toEqual([
+      2485,
+      2493,
+      'acme.ops',
+    ]);
     const ended = run.events.find((event) => event.type === 'scan_ended' && event.scanId === 'scan-76');
     expect([ended?.t, ended?.type === 'scan_ended' ? ended.reason : null]).toEqual([2521, 'LIST_CHANGED']);
-    const next = run.events.find((event) => event.type === 'scan_started' && event.key === 'fp:cfb64862f288037e|acme.ops');
+    const next = run.events.find(
+      (event) => event.type === 'scan_started' && event.key === 'fp:cfb64862f288037e|acme.ops',
+    );
     expect([next?.t, next?.type === 'scan_started' ? next.scanId : null]).toEqual([2912, 'scan-82']);
     expect(checkEvents(run.header, run.events).violations).toEqual([]);
   });
@@ -76,16 +103,25 @@ describe('seed 1 round 13504: a planted DUPLICATE_NAME twin published without it
   // world's surface baseline dropped every planted descriptor, so it expected one tool fewer:
   // I25/I26 on a capacity refusal that was right, I22/I23 on a dispatch that was right. The
   // shrunk plan keeps one planted twin alone in its view.
-  const plan = JSON.parse(readFileSync('scenarios/plans/seed1-round13504-duplicate-twin-missed-shrunk.plan.json', 'utf8')) as RoundPlan;
+  const plan = JSON.parse(
+    readFileSync('scenarios/plans/seed1-round13504-duplicate-twin-missed-shrunk.plan.json', 'utf8'),
+  ) as RoundPlan;
 
-  it('the world\'s baseline holds the lone twin, the core dispatches it, and the oracle finds nothing', async () => {
+  it("the world's baseline holds the lone twin, the core dispatches it, and the oracle finds nothing", async () => {
     const run = await runRound(plan, referenceCore(), 'reference');
     const turn = run.events.find((event) => event.type === 'model_turn');
-    expect(turn?.type === 'model_turn' ? turn.baseline.map((tool) => tool.name) : undefined).toEqual(['cancel_booking_s0t']);
+    expect(turn?.type === 'model_turn' ? turn.baseline.map((tool) => tool.name) : undefined).toEqual([
+      'cancel_booking_s0t',
+    ]);
     const settled = run.events.find((event) => event.type === 'request_settled');
-    expect(settled?.type === 'request_settled' ? [settled.settlement, settled.code] : undefined).toEqual(['dispatched', null]);
+    expect(settled?.type === 'request_settled' ? [settled.settlement, settled.code] : undefined).toEqual([
+      'dispatched',
+      null,
+    ]);
     const received = run.events.find((event) => event.type === 'model_received');
-    expect(received?.type === 'model_received' ? received.tools.map((tool) => tool.name) : undefined).toEqual(['cancel_booking_s0t']);
+    expect(received?.type === 'model_received' ? received.tools.map((tool) => tool.name) : undefined).toEqual([
+      'cancel_booking_s0t',
+    ]);
     expect(checkEvents(run.header, run.events).violations).toEqual([]);
   });
 });
@@ -98,18 +134,29 @@ describe('seed 1 round 13: a walk cut short after a list_changed released the ba
   // refused its stale pin. The barrier now waits for a scan that walked to the server's last
   // answer; shrunk from the round with that release put back (`catsim shrink --seed 1 --round 13
   // --attempts 80`, 573 -> 429).
-  const plan = JSON.parse(readFileSync('scenarios/plans/seed1-round13-barrier-after-cut-walk-shrunk.plan.json', 'utf8')) as RoundPlan;
+  const plan = JSON.parse(
+    readFileSync('scenarios/plans/seed1-round13-barrier-after-cut-walk-shrunk.plan.json', 'utf8'),
+  ) as RoundPlan;
 
-  it('the call waits for scan-13\'s whole walk, then the gate refuses it as STALE_CATALOG, and the oracle finds nothing', async () => {
+  it("the call waits for scan-13's whole walk, then the gate refuses it as STALE_CATALOG, and the oracle finds nothing", async () => {
     const run = await runRound(plan, referenceCore(), 'reference');
-    const ends = run.events.flatMap((event) => (event.type === 'scan_ended' && (event.scanId === 'scan-12' || event.scanId === 'scan-13') ? [[event.t, event.scanId, event.state, event.reason]] : []));
+    const ends = run.events.flatMap((event) =>
+      event.type === 'scan_ended' && (event.scanId === 'scan-12' || event.scanId === 'scan-13')
+        ? [[event.t, event.scanId, event.state, event.reason]]
+        : [],
+    );
     expect(ends).toEqual([
-      [1513, 'scan-12', 'INCOMPLETE', 'POLICY_EPOCH_CHANGED'], [1641, 'scan-13', 'SNAPSHOT_PROVEN', 'OK'],
+      [1513, 'scan-12', 'INCOMPLETE', 'POLICY_EPOCH_CHANGED'],
+      [1641, 'scan-13', 'SNAPSHOT_PROVEN', 'OK'],
     ]);
-    const decision = run.events.flatMap((event) => (event.type === 'gate_decision' && event.tool === 'merge_pull_request' ? [[event.t, event.decision]] : []))[0];
+    const decision = run.events.flatMap((event) =>
+      event.type === 'gate_decision' && event.tool === 'merge_pull_request' ? [[event.t, event.decision]] : [],
+    )[0];
     expect(decision).toEqual([1641, 'STALE_CATALOG']);
     // No merge_pull_request leaves around the cut walk (the stale one left at 1613); the next is at 6964.
-    expect(run.events.filter((event) => event.type === 'call_sent' && event.tool === 'merge_pull_request' && event.t < 2000)).toEqual([]);
+    expect(
+      run.events.filter((event) => event.type === 'call_sent' && event.tool === 'merge_pull_request' && event.t < 2000),
+    ).toEqual([]);
     expect(checkEvents(run.header, run.events).violations).toEqual([]);
   });
 });
@@ -124,24 +171,49 @@ describe('seed 4 round 358 of host-restart: a model turn before the restarted ho
   // Epoch 0 now gives no admission facts (POLICY_UNKNOWN), and the reference core polls the
   // audience once before such a turn: the hooks see the 7 tools, and the late edit of a description
   // is refused by the final check.
-  const plan = JSON.parse(readFileSync('scenarios/plans/seed4-round358-surface-before-policy-after-restart-shrunk.plan.json', 'utf8')) as RoundPlan;
-  const BASELINE = ['get_weather', 'create_entities', 'move_file', 'translate_text', 'list_directory', 'book_room', 'get_invoice'];
+  const plan = JSON.parse(
+    readFileSync('scenarios/plans/seed4-round358-surface-before-policy-after-restart-shrunk.plan.json', 'utf8'),
+  ) as RoundPlan;
+  const BASELINE = [
+    'get_weather',
+    'create_entities',
+    'move_file',
+    'translate_text',
+    'list_directory',
+    'book_room',
+    'get_invoice',
+  ];
 
   it('the turn right after the restart shows the whole baseline, and the oracle finds nothing', async () => {
     const run = await runRound(plan, referenceCore(), 'reference');
     const restarts = run.events.filter((event) => event.type === 'host_restarted').map((event) => event.t);
     expect(restarts).toEqual([398, 1334, 1787]);
     const turn = run.events.find((event) => event.type === 'model_turn' && event.requestId === 's1/globex.dev#m1');
-    expect(turn?.type === 'model_turn' ? [turn.t, turn.key, turn.generation, turn.baseline.map((tool) => tool.name)] : undefined)
-      .toEqual([1788, 'fp:bcd1efb7045fb9e1|globex.dev', 2, BASELINE]);
+    expect(
+      turn?.type === 'model_turn'
+        ? [turn.t, turn.key, turn.generation, turn.baseline.map((tool) => tool.name)]
+        : undefined,
+    ).toEqual([1788, 'fp:bcd1efb7045fb9e1|globex.dev', 2, BASELINE]);
     // Boot 3's first policy of globex.dev arrives after the turn began and before its hooks ran.
-    const heard = run.events.find((event) => event.type === 'policy_seen' && event.audience === 'globex.dev' && event.t >= 1787);
-    const hooks = run.events.find((event) => event.type === 'request_surface' && event.requestId === 's1/globex.dev#m1' && event.stage === 'hooks');
+    const heard = run.events.find(
+      (event) => event.type === 'policy_seen' && event.audience === 'globex.dev' && event.t >= 1787,
+    );
+    const hooks = run.events.find(
+      (event) => event.type === 'request_surface' && event.requestId === 's1/globex.dev#m1' && event.stage === 'hooks',
+    );
     expect([heard?.t, hooks?.t]).toEqual([1789, 1792]);
     expect(hooks?.type === 'request_surface' ? hooks.tools.map((tool) => tool.name) : undefined).toEqual(BASELINE);
-    const settled = run.events.find((event) => event.type === 'request_settled' && event.requestId === 's1/globex.dev#m1');
-    expect(settled?.type === 'request_settled' ? [settled.settlement, settled.code, settled.check, settled.field] : undefined).toEqual(['preDispatchRejected', 'SURFACE_MISMATCH', 'final', 'description']);
-    expect(run.events.some((event) => event.type === 'model_received' && event.requestId === 's1/globex.dev#m1')).toBe(false);
+    const settled = run.events.find(
+      (event) => event.type === 'request_settled' && event.requestId === 's1/globex.dev#m1',
+    );
+    expect(
+      settled?.type === 'request_settled'
+        ? [settled.settlement, settled.code, settled.check, settled.field]
+        : undefined,
+    ).toEqual(['preDispatchRejected', 'SURFACE_MISMATCH', 'final', 'description']);
+    expect(run.events.some((event) => event.type === 'model_received' && event.requestId === 's1/globex.dev#m1')).toBe(
+      false,
+    );
     expect(checkEvents(run.header, run.events).violations).toEqual([]);
   });
 });
@@ -153,18 +225,39 @@ describe('seed 1 round 3879 of host-restart: a refresh that fell due while the h
   // started at 2079, its session for globex.dev opened at 2087 and walked the key at once. I19 read
   // the dead boot's deadline as the new boot's and reported REFRESH_STARVED; the refresh is now
   // due R after the first session of that server and audience opened after the crash.
-  const plan = JSON.parse(readFileSync('scenarios/plans/seed1-round3879-refresh-due-across-restart-shrunk.plan.json', 'utf8')) as RoundPlan;
+  const plan = JSON.parse(
+    readFileSync('scenarios/plans/seed1-round3879-refresh-due-across-restart-shrunk.plan.json', 'utf8'),
+  ) as RoundPlan;
 
   it('boot 1 walks the key as its session opens, and the oracle finds nothing', async () => {
     const run = await runRound(plan, referenceCore(), 'reference');
     const delivery = run.events.find((event) => event.type === 'notification_delivered' && event.seq === 3036);
-    expect([delivery?.t, delivery?.type === 'notification_delivered' ? delivery.audience : null]).toEqual([1673, 'globex.dev']);
-    expect(run.events.filter((event) => event.type === 'host_crashed' || event.type === 'host_restarted').map((event) => [event.type, event.t])).toEqual([
-      ['host_crashed', 2031], ['host_restarted', 2079], ['host_crashed', 2353], ['host_restarted', 2381],
+    expect([delivery?.t, delivery?.type === 'notification_delivered' ? delivery.audience : null]).toEqual([
+      1673,
+      'globex.dev',
     ]);
-    const opened = run.events.find((event) => event.type === 'session_opened' && event.t > 2031 && event.audience === 'globex.dev' && event.server === 's0');
-    const walk = run.events.find((event) => event.type === 'scan_started' && event.seq > 3036 && event.key === 'fp:42d11e9517387b93|globex.dev');
-    expect([opened?.t, walk?.t, walk?.type === 'scan_started' ? walk.scanId : null]).toEqual([2087, 2087, 'boot1-scan-1']);
+    expect(
+      run.events
+        .filter((event) => event.type === 'host_crashed' || event.type === 'host_restarted')
+        .map((event) => [event.type, event.t]),
+    ).toEqual([
+      ['host_crashed', 2031],
+      ['host_restarted', 2079],
+      ['host_crashed', 2353],
+      ['host_restarted', 2381],
+    ]);
+    const opened = run.events.find(
+      (event) =>
+        event.type === 'session_opened' && event.t > 2031 && event.audience === 'globex.dev' && event.server === 's0',
+    );
+    const walk = run.events.find(
+      (event) => event.type === 'scan_started' && event.seq > 3036 && event.key === 'fp:42d11e9517387b93|globex.dev',
+    );
+    expect([opened?.t, walk?.t, walk?.type === 'scan_started' ? walk.scanId : null]).toEqual([
+      2087,
+      2087,
+      'boot1-scan-1',
+    ]);
     const verdict = checkEvents(run.header, run.events);
     expect(verdict.violations).toEqual([]);
   });

@@ -9,14 +9,28 @@ describe('catsim run --report', () => {
     const dir = mkdtempSync(join(tmpdir(), 'catsim-report-'));
     const path = join(dir, 'missing', 'report.json');
     const { code, stdout, stderr } = await catsim(['run', '--rounds', '100000', '--report', path]);
-    expect(stderr).toBe(`catsim: --report ${path}: cannot write there (the directory ${join(dir, 'missing')} does not exist)\n`);
+    expect(stderr).toBe(
+      `catsim: --report ${path}: cannot write there (the directory ${join(dir, 'missing')} does not exist)\n`,
+    );
     expect(stdout).toBe('');
     expect(code).toBe(2);
   });
 
   it('gives the same campaign digest on 0 and 2 workers, in the summary and the JSON report', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'catsim-report-'));
-    const args = (workers: string, file: string) => ['run', '--seed', '5', '--rounds', '4', '--workers', workers, '--determinism-every', '0', '--report', join(dir, file)];
+    const args = (workers: string, file: string) => [
+      'run',
+      '--seed',
+      '5',
+      '--rounds',
+      '4',
+      '--workers',
+      workers,
+      '--determinism-every',
+      '0',
+      '--report',
+      join(dir, file),
+    ];
     const [inProcess, twoWorkers] = await Promise.all([catsim(args('0', 'a.json')), catsim(args('2', 'b.json'))]);
     expect([inProcess.code, twoWorkers.code]).toEqual([0, 0]);
     const a = JSON.parse(readFileSync(join(dir, 'a.json'), 'utf8'));

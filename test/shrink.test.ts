@@ -41,14 +41,19 @@ describe('shrinking known mutants to small counterexamples', () => {
     // faults, and 80 attempts leave 15 of its tools and an I4 FOREIGN_TOOL besides (size 353 ->
     // 162). Round 3's s1 has two tenants of one role (globex.dev, acme.dev) besides acme.ops.
     const core = 'mutant:key-without-tenant';
-    const result = await shrinkPlan(generatePlan('1', 3, loadScenario('default')), resolveCore(core), core, { attemptsMax: 80, invariant: 'I4' });
+    const result = await shrinkPlan(generatePlan('1', 3, loadScenario('default')), resolveCore(core), core, {
+      attemptsMax: 80,
+      invariant: 'I4',
+    });
     expect(result.invariant).toBe('I4');
     // The leak needs two tenants with one role; with no tools left, what is shown is the shared
     // pointer's generation number, which the asking tenant never published.
     expect(result.plan.servers.map((s) => s.audiences)).toEqual([['globex.dev', 'acme.dev']]);
     expect(result.plan.servers[0]?.history).toHaveLength(1);
     expect(Object.values(result.plan.servers[0]?.history[0]?.views ?? {}).flat()).toEqual([]);
-    expect(new Set(result.violations.map((v) => `${v.invariant} ${v.code}`))).toEqual(new Set(['I4 DISCLOSED_UNKNOWN_GENERATION']));
+    expect(new Set(result.violations.map((v) => `${v.invariant} ${v.code}`))).toEqual(
+      new Set(['I4 DISCLOSED_UNKNOWN_GENERATION']),
+    );
     // 622 -> 152: s0, acme.ops, s1's eleven revision steps and its eight tools, the planned calls
     // and two of the three policy changes dropped.
     expect(result.sizeAfter).toBe(152);
@@ -64,7 +69,13 @@ describe('fault labels of a shrunk plan', () => {
   it('are recomputed from what the plan still contains, never copied from the round it came from', () => {
     const plan = handPlan({
       faults: ['F1', 'F5', 'F11', 'F17'],
-      servers: [handServer({ history: [step(0, 7, { 'acme.dev': tools('read_file', 'echo') })], cursorTrait: 'cycle', restartsAtMs: [40] })],
+      servers: [
+        handServer({
+          history: [step(0, 7, { 'acme.dev': tools('read_file', 'echo') })],
+          cursorTrait: 'cycle',
+          restartsAtMs: [40],
+        }),
+      ],
     });
     // No F1 step, no guessing planner: only the cursor cycle (F5) and the restart (F11) are left.
     expect(relabelled(plan).faults).toEqual(['F5', 'F11']);
@@ -79,10 +90,28 @@ describe('fault labels of a shrunk plan', () => {
     const server = (options: Partial<HandServerOptions> = {}) => handServer({ history: base, ...options });
     const plans: [string, RoundPlan][] = [
       ['healthy', handPlan({ servers: [server()] })],
-      ['F1', handPlan({ servers: [server({ history: [...base, step(50, 8, { 'acme.dev': tools('read_file') }, 'F1')] })] })],
-      ['F2', handPlan({ servers: [server({ history: [...base, step(50, 8, { 'acme.dev': tools('read_file') }, 'F2')] })] })],
+      [
+        'F1',
+        handPlan({ servers: [server({ history: [...base, step(50, 8, { 'acme.dev': tools('read_file') }, 'F1')] })] }),
+      ],
+      [
+        'F2',
+        handPlan({ servers: [server({ history: [...base, step(50, 8, { 'acme.dev': tools('read_file') }, 'F2')] })] }),
+      ],
       ['F3', handPlan({ servers: [server({ notifications: { copies: 2 } })] })],
-      ['F4', handPlan({ servers: [server({ history: [...base, step(50, 8, { 'acme.dev': tools('read_file', 'echo'), 'internal.ops': tools('echo') }, 'F4')] })] })],
+      [
+        'F4',
+        handPlan({
+          servers: [
+            server({
+              history: [
+                ...base,
+                step(50, 8, { 'acme.dev': tools('read_file', 'echo'), 'internal.ops': tools('echo') }, 'F4'),
+              ],
+            }),
+          ],
+        }),
+      ],
       ['F5', handPlan({ servers: [server({ cursorTrait: 'repeat' })] })],
       ['F6', handPlan({ servers: [server({ planted: [{ defect: 'DUPLICATE_NAME', descriptor: tool('echo') }] })] })],
       ['F7', handPlan({ servers: [server({ rotations: [{ atMs: 30, identity: 'fp:2' }] })] })],
@@ -92,14 +121,44 @@ describe('fault labels of a shrunk plan', () => {
       ['F11', handPlan({ servers: [server({ restartsAtMs: [30] })] })],
       ['F12', handPlan({ servers: [server({ versioned: false })] })],
       ['F13', handPlan({ servers: [server({ planted: [{ defect: 'REMOTE_REF', descriptor: tool('echo') }] })] })],
-      ['F14', handPlan({ servers: [server({ history: [step(0, 7, { 'acme.dev': [tool('echo'), { name: 'purge_cache_s0', inputSchema: { type: 'object' } }] })] })] })],
+      [
+        'F14',
+        handPlan({
+          servers: [
+            server({
+              history: [
+                step(0, 7, { 'acme.dev': [tool('echo'), { name: 'purge_cache_s0', inputSchema: { type: 'object' } }] }),
+              ],
+            }),
+          ],
+        }),
+      ],
       ['F15', handPlan({ servers: [server({ linkFaults: { disconnectsAtMs: { 'acme.dev': [30] } } })] })],
-      ['F16', handPlan({ servers: [server({ audiences: ['acme.dev', 'globex.dev'], history: [step(0, 7, { 'acme.dev': tools('echo'), 'globex.dev': [{ ...tool('echo'), description: 'Echoes. (globex edition)' }] })] })] })],
+      [
+        'F16',
+        handPlan({
+          servers: [
+            server({
+              audiences: ['acme.dev', 'globex.dev'],
+              history: [
+                step(0, 7, {
+                  'acme.dev': tools('echo'),
+                  'globex.dev': [{ ...tool('echo'), description: 'Echoes. (globex edition)' }],
+                }),
+              ],
+            }),
+          ],
+        }),
+      ],
       ['F17', handPlan({ servers: [server()], calls: { guessFraction: 0.3 } })],
     ];
     for (const [fault, plan] of plans) expect(faultsPresentIn(plan), fault).toEqual(fault === 'healthy' ? [] : [fault]);
     // Equivocation is switched on by the scenario, not listed in `faults`; it still knows when a plan holds it.
     const equivocating = handPlan({ servers: [server({ equivocates: true })] });
-    expect([faultsPresentIn(equivocating), EQUIVOCATION.presentIn(equivocating), EQUIVOCATION.presentIn(plans[0]?.[1] as RoundPlan)]).toEqual([[], true, false]);
+    expect([
+      faultsPresentIn(equivocating),
+      EQUIVOCATION.presentIn(equivocating),
+      EQUIVOCATION.presentIn(plans[0]?.[1] as RoundPlan),
+    ]).toEqual([[], true, false]);
   });
 });

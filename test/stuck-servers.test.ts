@@ -19,7 +19,9 @@ const NOT_MCP = '(not an MCP server, or it writes something else on stdout)';
 
 let dir = '';
 let pidFiles: string[] = [];
-beforeAll(() => { dir = mkdtempSync(join(tmpdir(), 'catsim-stuck-')); });
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'catsim-stuck-'));
+});
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 // A failed test must not leave a process behind that only SIGKILL ends.
 afterEach(() => {
@@ -65,8 +67,16 @@ function isGone(pid: number): boolean {
 describe('a stdio server that never answers initialize is ended, and catsim exits 2', () => {
   it('discover: a server that reads stdin, never answers and ignores SIGTERM', async () => {
     const file = pidFile('mute');
-    const { code, stdout, stderr } = await catsim(['discover', '--timeout', '1000', '--stdio', `${node} ${RAW} mute --ignore-term --pid-file ${file}`]);
-    expect(stderr).toBe(`catsim: server "${node} ${RAW} mute --ignore-term --pid-file ${file}" did not answer initialize within 1000 ms ${NOT_MCP}\n`);
+    const { code, stdout, stderr } = await catsim([
+      'discover',
+      '--timeout',
+      '1000',
+      '--stdio',
+      `${node} ${RAW} mute --ignore-term --pid-file ${file}`,
+    ]);
+    expect(stderr).toBe(
+      `catsim: server "${node} ${RAW} mute --ignore-term --pid-file ${file}" did not answer initialize within 1000 ms ${NOT_MCP}\n`,
+    );
     expect(stdout).toBe('');
     expect(code).toBe(2);
     expect(isGone(pidOf(file) as number)).toBe(true);
@@ -74,16 +84,32 @@ describe('a stdio server that never answers initialize is ended, and catsim exit
 
   it('capture: the same server started through a shell, whose grandchild holds the pipes', async () => {
     const file = pidFile('mute-sh');
-    const { code, stderr } = await catsim(['capture', '--timeout', '1000', '--stdio', `sh -c '${node} ${RAW} mute --ignore-term --pid-file ${file}; true'`]);
-    expect(stderr).toBe(`catsim: server "sh -c '${node} ${RAW} mute --ignore-term --pid-file ${file}; true'" did not answer initialize within 1000 ms ${NOT_MCP}\n`);
+    const { code, stderr } = await catsim([
+      'capture',
+      '--timeout',
+      '1000',
+      '--stdio',
+      `sh -c '${node} ${RAW} mute --ignore-term --pid-file ${file}; true'`,
+    ]);
+    expect(stderr).toBe(
+      `catsim: server "sh -c '${node} ${RAW} mute --ignore-term --pid-file ${file}; true'" did not answer initialize within 1000 ms ${NOT_MCP}\n`,
+    );
     expect(code).toBe(2);
     expect(isGone(pidOf(file) as number)).toBe(true);
   });
 
   it('discover: a server that writes garbage on stdout every 50 ms and ignores SIGTERM, through a shell', async () => {
     const file = pidFile('babble');
-    const { code, stderr } = await catsim(['discover', '--timeout', '1000', '--stdio', `sh -c '${node} ${RAW} babble --ignore-term --pid-file ${file}; true'`]);
-    expect(stderr).toBe(`catsim: server "sh -c '${node} ${RAW} babble --ignore-term --pid-file ${file}; true'" did not answer initialize within 1000 ms ${NOT_MCP}\n`);
+    const { code, stderr } = await catsim([
+      'discover',
+      '--timeout',
+      '1000',
+      '--stdio',
+      `sh -c '${node} ${RAW} babble --ignore-term --pid-file ${file}; true'`,
+    ]);
+    expect(stderr).toBe(
+      `catsim: server "sh -c '${node} ${RAW} babble --ignore-term --pid-file ${file}; true'" did not answer initialize within 1000 ms ${NOT_MCP}\n`,
+    );
     expect(code).toBe(2);
     expect(isGone(pidOf(file) as number)).toBe(true);
   });
@@ -94,7 +120,9 @@ describe('a stdio server that answers initialize and then never answers tools/li
     const file = pidFile('silent');
     const command = `${node} ${RAW} silent --ignore-term --pid-file ${file}`;
     const { code, stdout, stderr } = await catsim(['discover', '--timeout', '1000', '--stdio', command]);
-    expect(stderr).toBe(`catsim: server "${command}" gave no snapshot: discovery ended INCOMPLETE TIMEOUT (the scan took longer than 1000 ms)\n`);
+    expect(stderr).toBe(
+      `catsim: server "${command}" gave no snapshot: discovery ended INCOMPLETE TIMEOUT (the scan took longer than 1000 ms)\n`,
+    );
     expect(stdout).toBe('');
     expect(code).toBe(2);
     expect(isGone(pidOf(file) as number)).toBe(true);
@@ -113,7 +141,13 @@ describe('a stdio server that answers initialize and then never answers tools/li
 describe('a stdio server that works is still ended when catsim is done', () => {
   it('discover: exit 0 with the snapshot, and the server (ignoring SIGTERM) is gone afterwards', async () => {
     const file = pidFile('ok');
-    const { code, stdout } = await catsim(['discover', '--timeout', '10000', '--stdio', `${node} ${RAW} ok --ignore-term --pid-file ${file}`]);
+    const { code, stdout } = await catsim([
+      'discover',
+      '--timeout',
+      '10000',
+      '--stdio',
+      `${node} ${RAW} ok --ignore-term --pid-file ${file}`,
+    ]);
     expect(code).toBe(0);
     expect(JSON.parse(stdout).snapshot.tools.map((tool: { name: string }) => tool.name)).toEqual(['echo']);
     expect(isGone(pidOf(file) as number)).toBe(true);
@@ -125,9 +159,16 @@ describe('Ctrl-C while a stdio server starts ends the server too', () => {
    * Starts `catsim ARGS`, sends it `signal` once the server has written `pidFile` (it is then
    * running and catsim waits for its answer to initialize), and resolves with how catsim ended.
    */
-  function interrupted(args: string[], pidFile: string, signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  function interrupted(
+    args: string[],
+    pidFile: string,
+    signal: NodeJS.Signals,
+  ): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
     return new Promise((resolve) => {
-      const child = spawn(process.execPath, ['bin/catsim.mjs', ...args], { env: { ...process.env, CATSIM_RUN_FROM: RUN_FROM }, stdio: 'ignore' });
+      const child = spawn(process.execPath, ['bin/catsim.mjs', ...args], {
+        env: { ...process.env, CATSIM_RUN_FROM: RUN_FROM },
+        stdio: 'ignore',
+      });
       const poll = setInterval(() => {
         if (!existsSync(pidFile) || readFileSync(pidFile, 'utf8') === '') return;
         clearInterval(poll);
@@ -142,14 +183,22 @@ describe('Ctrl-C while a stdio server starts ends the server too', () => {
 
   it('discover: SIGINT during initialize of a server that ignores SIGTERM: catsim ends by SIGINT and the server is gone', async () => {
     const file = pidFile('interrupted');
-    const ended = await interrupted(['discover', '--timeout', '30000', '--stdio', `${node} ${RAW} mute --ignore-term --pid-file ${file}`], file, 'SIGINT');
+    const ended = await interrupted(
+      ['discover', '--timeout', '30000', '--stdio', `${node} ${RAW} mute --ignore-term --pid-file ${file}`],
+      file,
+      'SIGINT',
+    );
     expect(ended).toEqual({ code: null, signal: 'SIGINT' });
     expect(isGone(pidOf(file) as number)).toBe(true);
   });
 
   it('capture: SIGTERM during initialize (a CI timeout): catsim ends by SIGTERM and the server is gone', async () => {
     const file = pidFile('terminated');
-    const ended = await interrupted(['capture', '--timeout', '30000', '--stdio', `${node} ${RAW} mute --pid-file ${file}`], file, 'SIGTERM');
+    const ended = await interrupted(
+      ['capture', '--timeout', '30000', '--stdio', `${node} ${RAW} mute --pid-file ${file}`],
+      file,
+      'SIGTERM',
+    );
     expect(ended).toEqual({ code: null, signal: 'SIGTERM' });
     expect(isGone(pidOf(file) as number)).toBe(true);
   });

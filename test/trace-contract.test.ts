@@ -26,8 +26,13 @@ function documentedKeys(event: TraceEvent): string[] {
 }
 
 const RUNS: readonly (readonly [string, number])[] = [
-  ['reference', 0], ['reference', 1], ['reference', 5], ['peer:list-once', 0], ['peer:sdk-autorefresh', 0],
-  ['mutant:forward-undisclosed', 144], ['mutant:receipt-without-epoch', 1],
+  ['reference', 0],
+  ['reference', 1],
+  ['reference', 5],
+  ['peer:list-once', 0],
+  ['peer:sdk-autorefresh', 0],
+  ['mutant:forward-undisclosed', 144],
+  ['mutant:receipt-without-epoch', 1],
 ];
 
 describe('the traces the simulator writes', () => {
@@ -35,8 +40,11 @@ describe('the traces the simulator writes', () => {
     const run = await runRound(generatePlan('1', round, loadScenario('default')), resolveCore(core), core);
     const trace = parseCompleteTrace(traceText(run.header, run.events));
     expect(trace.events.length).toBe(run.events.length);
-    const misordered = run.events.filter((event) => Object.keys(event).join() !== documentedKeys(event).join()).map((event) => `${event.seq} ${event.type}`);
+    const misordered = run.events
+      .filter((event) => Object.keys(event).join() !== documentedKeys(event).join())
+      .map((event) => `${event.seq} ${event.type}`);
     expect(misordered).toEqual([]);
-    if (core === 'mutant:forward-undisclosed') expect(trace.events.filter((event) => event.type === 'receipt' && event.disclosure === null)).toHaveLength(1);
+    if (core === 'mutant:forward-undisclosed')
+      expect(trace.events.filter((event) => event.type === 'receipt' && event.disclosure === null)).toHaveLength(1);
   });
 });

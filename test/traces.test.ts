@@ -9,7 +9,8 @@ import { catsim } from './support/run-cli.ts';
 /** Violation codes of a saved trace, counted: `I1 NO_FINAL_RECHECK` -> 10. */
 function codes(path: string): Record<string, number> {
   const counts: Record<string, number> = {};
-  for (const v of checkTrace(parseTrace(readFileSync(path, 'utf8'))).violations) counts[`${v.invariant} ${v.code}`] = (counts[`${v.invariant} ${v.code}`] ?? 0) + 1;
+  for (const v of checkTrace(parseTrace(readFileSync(path, 'utf8'))).violations)
+    counts[`${v.invariant} ${v.code}`] = (counts[`${v.invariant} ${v.code}`] ?? 0) + 1;
   return counts;
 }
 
@@ -31,7 +32,11 @@ describe('catsim check on the known traces of scenarios/traces/', () => {
   });
 
   it('the shrunk key-without-tenant round is caught by I4 (and I2, I12)', async () => {
-    expect(codes('scenarios/traces/bad-key-without-tenant-shrunk.jsonl')).toEqual({ 'I2 PAGE_FOREIGN': 10, 'I4 FOREIGN_KEY': 9, 'I12 NOT_PUBLISHED': 1 });
+    expect(codes('scenarios/traces/bad-key-without-tenant-shrunk.jsonl')).toEqual({
+      'I2 PAGE_FOREIGN': 10,
+      'I4 FOREIGN_KEY': 9,
+      'I12 NOT_PUBLISHED': 1,
+    });
     expect((await catsim(['check', 'scenarios/traces/bad-key-without-tenant-shrunk.jsonl'])).code).toBe(1);
   });
 
@@ -51,9 +56,17 @@ describe('catsim check on an incomplete or malformed trace', () => {
   const cases: [string, string, string][] = [
     ['an empty file', '', 'line 1: missing header (the trace is empty)'],
     ['a header alone', `${good[0]}\n`, 'line 1: truncated trace: no "round_end" event (the header is the only line)'],
-    ['a trace cut before its round_end', `${good.slice(0, -1).join('\n')}\n`, 'line 134: truncated trace: no "round_end" event (the last event is seq 132)'],
+    [
+      'a trace cut before its round_end',
+      `${good.slice(0, -1).join('\n')}\n`,
+      'line 134: truncated trace: no "round_end" event (the last event is seq 132)',
+    ],
     ['a trace cut inside its last line', good.join('\n').slice(0, -20), 'line 135: not valid JSON'],
-    ['an event after round_end', `${[...good, quietAfterEnd].join('\n')}\n`, 'line 136: "quiet" event after "round_end" (on line 135; round_end must be the last event)'],
+    [
+      'an event after round_end',
+      `${[...good, quietAfterEnd].join('\n')}\n`,
+      'line 136: "quiet" event after "round_end" (on line 135; round_end must be the last event)',
+    ],
     ['a gap in seq', `${good.filter((_, index) => index !== 49).join('\n')}\n`, 'line 50: "seq" is 49, expected 48'],
   ];
   /** Writes `text` as a trace file and expects `catsim check` to refuse it with exactly `problem`, exit 2. */
@@ -72,13 +85,41 @@ describe('catsim check on an incomplete or malformed trace', () => {
     `${good.map((line, index) => (index === lineNo - 1 ? JSON.stringify(edit(JSON.parse(line) as Record<string, unknown>)) : line)).join('\n')}\n`;
   // Line 12 is seq 10, the first page_read of scan-0; line 17 its scan_ended; line 22 (seq 20) the first receipt.
   const malformed: [string, string, string][] = [
-    ['an unknown event type', editLine(12, (e) => ({ ...e, type: 'page_peeked' })), 'line 12: unknown event type "page_peeked" (not in catsim.trace.v1)'],
-    ['a core event under src world', editLine(12, (e) => ({ ...e, src: 'world' })), 'line 12: "page_read" must have src "core", found "world"'],
-    ['a missing field', editLine(12, ({ cursorIn: _dropped, ...e }) => e), 'line 12: "page_read" has no field "cursorIn"'],
-    ['a field of the wrong type', editLine(12, (e) => ({ ...e, cursorIn: 7 })), 'line 12: "page_read".cursorIn must be a string or null'],
-    ['a field the contract does not list', editLine(12, (e) => ({ ...e, bytes: 812 })), 'line 12: "page_read" has an unknown field "bytes"'],
-    ['an unknown field inside a field', editLine(22, (e) => ({ ...e, disclosure: { ...(e['disclosure'] as object), shown: true } })), 'line 22: "receipt".disclosure has an unknown field "shown"'],
-    ['a code outside its set', editLine(17, (e) => ({ ...e, state: 'PROVEN' })), 'line 17: "scan_ended".state must be one of "SNAPSHOT_PROVEN", "UNVERSIONED_OBSERVATION", "INCOMPLETE", "QUARANTINED"'],
+    [
+      'an unknown event type',
+      editLine(12, (e) => ({ ...e, type: 'page_peeked' })),
+      'line 12: unknown event type "page_peeked" (not in catsim.trace.v1)',
+    ],
+    [
+      'a core event under src world',
+      editLine(12, (e) => ({ ...e, src: 'world' })),
+      'line 12: "page_read" must have src "core", found "world"',
+    ],
+    [
+      'a missing field',
+      editLine(12, ({ cursorIn: _dropped, ...e }) => e),
+      'line 12: "page_read" has no field "cursorIn"',
+    ],
+    [
+      'a field of the wrong type',
+      editLine(12, (e) => ({ ...e, cursorIn: 7 })),
+      'line 12: "page_read".cursorIn must be a string or null',
+    ],
+    [
+      'a field the contract does not list',
+      editLine(12, (e) => ({ ...e, bytes: 812 })),
+      'line 12: "page_read" has an unknown field "bytes"',
+    ],
+    [
+      'an unknown field inside a field',
+      editLine(22, (e) => ({ ...e, disclosure: { ...(e['disclosure'] as object), shown: true } })),
+      'line 22: "receipt".disclosure has an unknown field "shown"',
+    ],
+    [
+      'a code outside its set',
+      editLine(17, (e) => ({ ...e, state: 'PROVEN' })),
+      'line 17: "scan_ended".state must be one of "SNAPSHOT_PROVEN", "UNVERSIONED_OBSERVATION", "INCOMPLETE", "QUARANTINED"',
+    ],
   ];
   it.each(malformed)('refuses %s with one line naming the line and the field, exit 2', expectRefused);
 

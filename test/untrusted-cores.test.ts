@@ -57,17 +57,32 @@ describe('a core that does nothing at all (examples/testing/inert-core.ts)', () 
     // F23:bytes; 1: s0 F23:bytes; 9: s0 F23:tools) or an F5 cursor trait (6: s0 F5:cycle; 7: s0
     // F5:never-ending and s1 F5:always-empty; 8: s0 F5:always-empty), or both (2: s0 F5:ignored and
     // s1 F5:repeat, each with F23:bytes). Nothing was owed there.
-    expect(all.map((round, index) => (round.violations.length > 0 ? index : -1)).filter((index) => index >= 0)).toEqual([3, 4, 5]);
+    expect(all.map((round, index) => (round.violations.length > 0 ? index : -1)).filter((index) => index >= 0)).toEqual(
+      [3, 4, 5],
+    );
     for (const index of [0, 1, 2, 6, 7, 8, 9]) {
-      const traits = all[index]?.events.filter((event) => event.type === 'server_up').map((event) => (event.traits as string[]).some((trait) => trait.startsWith('F5') || trait.startsWith('F23')));
+      const traits = all[index]?.events
+        .filter((event) => event.type === 'server_up')
+        .map((event) => (event.traits as string[]).some((trait) => trait.startsWith('F5') || trait.startsWith('F23')));
       expect(new Set(traits)).toEqual(new Set([true]));
     }
     for (const round of all) {
       // It never connected: no session was opened, so the old rule (liveness owed only to the
       // audiences a client connected as) owed it nothing and every round passed.
       expect(round.events.some((event) => event.type === 'session_opened')).toBe(false);
-      const asked = new Set(round.events.filter((event) => event.type === 'disclosure_refused').map((event) => `${event.server} ${event.audience}`));
-      for (const violation of round.violations) expect([...asked].some((pair) => violation.evidence.startsWith(`server ${pair.split(' ')[0]} key `) && violation.evidence.includes(`|${pair.split(' ')[1]} at revision`))).toBe(true);
+      const asked = new Set(
+        round.events
+          .filter((event) => event.type === 'disclosure_refused')
+          .map((event) => `${event.server} ${event.audience}`),
+      );
+      for (const violation of round.violations)
+        expect(
+          [...asked].some(
+            (pair) =>
+              violation.evidence.startsWith(`server ${pair.split(' ')[0]} key `) &&
+              violation.evidence.includes(`|${pair.split(' ')[1]} at revision`),
+          ),
+        ).toBe(true);
     }
   });
 });
@@ -116,11 +131,15 @@ describe('a core that works but emits nothing (examples/testing/silent-core.ts)'
         if (violation.code === 'REFRESH_STARVED') {
           // Anchored at a delivery after which the server answered that audience no fresh page 1 in time.
           expect(anchor?.type).toBe('notification_delivered');
-          expect(violation.evidence).toMatch(/but the server answered (no fresh tools\/list for that audience after it|the next fresh tools\/list for that audience at t=\d+)/);
+          expect(violation.evidence).toMatch(
+            /but the server answered (no fresh tools\/list for that audience after it|the next fresh tools\/list for that audience at t=\d+)/,
+          );
         }
         if (violation.code === 'UNDISCLOSED_TOOL_SENT') {
           expect(anchor?.type).toBe('call_refused_by_server');
-          const guessed = round.events.some((event) => event.type === 'plan_made' && event.kind === 'guessed' && event.seq < seq);
+          const guessed = round.events.some(
+            (event) => event.type === 'plan_made' && event.kind === 'guessed' && event.seq < seq,
+          );
           expect(guessed).toBe(true);
         }
       }
@@ -134,7 +153,9 @@ describe('a core that works but emits nothing (examples/testing/silent-core.ts)'
         // What it showed has no publish behind it; what it sent has no receipt.
         if (event.type === 'disclosure') {
           disclosures += 1;
-          expect(at(round, event.seq, 'I4').map((violation) => violation.code)).toEqual(['DISCLOSED_UNKNOWN_GENERATION']);
+          expect(at(round, event.seq, 'I4').map((violation) => violation.code)).toEqual([
+            'DISCLOSED_UNKNOWN_GENERATION',
+          ]);
         }
         if (event.type === 'call_executed') {
           executed += 1;

@@ -17,9 +17,11 @@ export interface BenchOptions {
  */
 export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   const index = argv.findIndex((arg) => arg === '--rounds' || arg.startsWith('--rounds='));
-  const raw = index < 0 ? undefined : (argv[index]?.includes('=') ? argv[index]?.slice('--rounds='.length) : argv[index + 1]);
+  const raw =
+    index < 0 ? undefined : argv[index]?.includes('=') ? argv[index]?.slice('--rounds='.length) : argv[index + 1];
   if (index >= 0 && raw === undefined) throw new Error('--rounds needs a value, e.g. --rounds 10000');
   const rounds = raw?.split(',').map(Number);
-  if (rounds !== undefined && !rounds.every((count) => Number.isSafeInteger(count) && count > 0)) throw new Error(`--rounds: not a list of positive integers: ${raw}`);
+  if (rounds !== undefined && !rounds.every((count) => Number.isSafeInteger(count) && count > 0))
+    throw new Error(`--rounds: not a list of positive integers: ${raw}`);
   return { quick: argv.includes('--quick'), rounds: rounds?.sort((a, b) => a - b) };
 }

@@ -35,7 +35,10 @@ export function benchTool(index: number, tag = 'v0'): BenchTool {
   const base = structuredClone(pooled.descriptor);
   const name = `${String(base.name)}_${index}`;
   const inputSchema = { ...(base.inputSchema as Record<string, unknown>), title: `${name} arguments (${tag})` };
-  return { descriptor: { ...base, name, description: `${String(base.description)} (${tag})`, inputSchema }, sampleArgs: structuredClone(pooled.sampleArgs) };
+  return {
+    descriptor: { ...base, name, description: `${String(base.description)} (${tag})`, inputSchema },
+    sampleArgs: structuredClone(pooled.sampleArgs),
+  };
 }
 
 /**
@@ -49,6 +52,8 @@ export function pagedScript(catalog: ServedCatalog, pageSize: number): Script {
     const start = cursor === undefined ? 0 : Number(cursor);
     const end = start + pageSize;
     const tools = structuredClone(catalog.tools.slice(start, end).map((tool) => tool.descriptor));
-    return end < catalog.tools.length ? { tools, nextCursor: String(end), revision: catalog.revision } : { tools, revision: catalog.revision };
+    return end < catalog.tools.length
+      ? { tools, nextCursor: String(end), revision: catalog.revision }
+      : { tools, revision: catalog.revision };
   };
 }

@@ -23,7 +23,10 @@ export function isEntry(moduleUrl: string): boolean {
  * Runs `bench` with the process's options and prints the machine and its tables, if `moduleUrl`
  * is the entry script. `--no-header` leaves the machine lines out (`bench/run.ts` printed them).
  */
-export async function runIfEntry(moduleUrl: string, bench: (options: BenchOptions) => Promise<BenchTable[]>): Promise<void> {
+export async function runIfEntry(
+  moduleUrl: string,
+  bench: (options: BenchOptions) => Promise<BenchTable[]>,
+): Promise<void> {
   if (!isEntry(moduleUrl)) return;
   const options = parseBenchArgs(process.argv.slice(2));
   if (!process.argv.includes('--no-header')) for (const line of machineLines()) console.log(line);

@@ -27,13 +27,19 @@ function answer(message) {
   if (message.method === 'initialize') {
     const elapsed = performance.timeOrigin + performance.now() - started;
     if (out !== undefined) appendFileSync(out, `${elapsed.toFixed(1)}\n`);
-    reply(message.id, { protocolVersion: message.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'initialize-probe', version: '1.0.0' } });
+    reply(message.id, {
+      protocolVersion: message.params.protocolVersion,
+      capabilities: { tools: {} },
+      serverInfo: { name: 'initialize-probe', version: '1.0.0' },
+    });
   } else if (message.method === 'tools/list') {
     reply(message.id, { tools: [] });
   } else if (message.method === 'ping') {
     reply(message.id, {});
   } else if (message.id !== undefined) {
-    process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: `no method ${message.method}` } })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: `no method ${message.method}` } })}\n`,
+    );
   }
 }
 

@@ -6,7 +6,10 @@ import os from 'node:os';
 
 /** The 1, 5 and 15 minute load averages, written like `uptime` does. */
 export function loadAverage(): string {
-  return os.loadavg().map((load) => load.toFixed(2)).join(', ');
+  return os
+    .loadavg()
+    .map((load) => load.toFixed(2))
+    .join(', ');
 }
 
 /** Lines describing the machine and the moment, for the top of a report. */

@@ -16,8 +16,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
-  CallToolRequestSchema, ListToolsRequestSchema, McpError,
-  type JSONRPCMessage, type JSONRPCNotification, type JSONRPCRequest,
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  type JSONRPCMessage,
+  type JSONRPCNotification,
+  type JSONRPCRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import { LenientCallToolResultSchema } from '../../src/admission/dispatch.ts';
 import { LenientListToolsResultSchema } from '../../src/discovery/page-source.ts';
@@ -34,7 +38,9 @@ interface WireMessage {
 }
 
 /** What one replayed request is answered with: a result object or a JSON-RPC error. */
-type RecordedAnswer = { result: Record<string, unknown> } | { error: { code: number; message: string; data?: unknown } };
+type RecordedAnswer =
+  | { result: Record<string, unknown> }
+  | { error: { code: number; message: string; data?: unknown } };
 
 /** One step of a link's replay, in recorded order. */
 type ReplayStep =
@@ -95,7 +101,8 @@ function stepsOf(messages: readonly WireMessage[]): { steps: ReplayStep[]; unans
   for (const { direction, message } of messages) {
     if (direction !== 'toClient' || 'method' in message) continue;
     if ('error' in message) answers.set(message.id as string | number, { error: message.error });
-    else if ('result' in message) answers.set(message.id as string | number, { result: message.result as Record<string, unknown> });
+    else if ('result' in message)
+      answers.set(message.id as string | number, { result: message.result as Record<string, unknown> });
   }
   const steps: ReplayStep[] = [];
   let unanswered = 0;
@@ -105,11 +112,15 @@ function stepsOf(messages: readonly WireMessage[]): { steps: ReplayStep[]; unans
     // The handshake is what `connect` does on the replay pair.
     if (message.method === 'initialize' || message.method === 'notifications/initialized') continue;
     if (!isRequest) {
-      steps.push({ kind: direction === 'toServer' ? 'client-notification' : 'server-notification', notification: message as JSONRPCNotification });
+      steps.push({
+        kind: direction === 'toServer' ? 'client-notification' : 'server-notification',
+        notification: message as JSONRPCNotification,
+      });
       continue;
     }
     const answer = answers.get(message.id as string | number);
-    if (direction !== 'toServer') throw new Error(`round-wire: a server-to-client request (${message.method}) is not replayable`);
+    if (direction !== 'toServer')
+      throw new Error(`round-wire: a server-to-client request (${message.method}) is not replayable`);
     if (answer === undefined) unanswered++;
     else steps.push({ kind: 'request', request: message as JSONRPCRequest, answer });
   }
@@ -119,7 +130,9 @@ function stepsOf(messages: readonly WireMessage[]): { steps: ReplayStep[]; unans
 /** One bare pair: Server and Client connected over InMemoryTransport, the steps replayed, both closed. */
 async function replayLink(link: LinkWire): Promise<void> {
   // Only tools/* requests reach these handlers (the SDK answers ping itself), in the order sent.
-  const answers = link.steps.flatMap((step) => (step.kind === 'request' && step.request.method.startsWith('tools/') ? [step.answer] : []));
+  const answers = link.steps.flatMap((step) =>
+    step.kind === 'request' && step.request.method.startsWith('tools/') ? [step.answer] : [],
+  );
   let next = 0;
   const answer = (): Record<string, unknown> => {
     const recorded = answers[next++];

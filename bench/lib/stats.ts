@@ -20,6 +20,12 @@ export function latencyOf(task: Task | undefined): Latency {
   if (task === undefined) throw new Error('benchmark task missing');
   const result = task.result;
   if (result.state === 'errored') throw new Error(`${task.name}: ${result.error.message}`);
-  if (result.state !== 'completed' && result.state !== 'aborted-with-statistics') throw new Error(`${task.name}: ${result.state}`);
-  return { p50Ms: result.latency.p50, p99Ms: result.latency.p99, meanMs: result.latency.mean, samples: result.latency.samplesCount };
+  if (result.state !== 'completed' && result.state !== 'aborted-with-statistics')
+    throw new Error(`${task.name}: ${result.state}`);
+  return {
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    meanMs: result.latency.mean,
+    samples: result.latency.samplesCount,
+  };
 }

@@ -14,8 +14,13 @@ export interface BenchTable {
 
 /** Prints a table: the first column left-aligned, the others right-aligned, notes indented. */
 export function printTable(table: BenchTable, write: (line: string) => void = console.log): void {
-  const widths = table.columns.map((column, index) => Math.max(column.length, ...table.rows.map((row) => (row[index] ?? '').length)));
-  const line = (cells: readonly string[]): string => cells.map((cell, index) => (index === 0 ? cell.padEnd(widths[index] ?? 0) : cell.padStart(widths[index] ?? 0))).join('  ');
+  const widths = table.columns.map((column, index) =>
+    Math.max(column.length, ...table.rows.map((row) => (row[index] ?? '').length)),
+  );
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((cell, index) => (index === 0 ? cell.padEnd(widths[index] ?? 0) : cell.padStart(widths[index] ?? 0)))
+      .join('  ');
   write('');
   write(`== ${table.title}`);
   write(line(table.columns));

@@ -59,17 +59,29 @@ export async function captureCommand(args: CaptureArgs): Promise<number> {
     timeoutMs: args.timeoutMs,
     clientName: 'catsim-capture',
     messageBytesMax: DEFAULT_MESSAGE_BYTES_MAX,
-    beforeConnect: (client) => client.setNotificationHandler(ToolListChangedNotificationSchema, () => { changes += 1; }),
+    beforeConnect: (client) =>
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+        changes += 1;
+      }),
   });
   return withServer(server, async () => {
     const { label } = server;
     const pages = await walkCatalog(server.client, () => changes, {
-      label, timeoutMs: args.timeoutMs, pageCountMax: args.pageCountMax, messageTooLarge: server.messageTooLarge, messageBytesMax: DEFAULT_MESSAGE_BYTES_MAX,
+      label,
+      timeoutMs: args.timeoutMs,
+      pageCountMax: args.pageCountMax,
+      messageTooLarge: server.messageTooLarge,
+      messageBytesMax: DEFAULT_MESSAGE_BYTES_MAX,
     });
     const serverInfo = server.serverInfo() ?? { name: 'unknown', version: 'unknown' };
     const file: CatalogFile = {
       schema: CATALOG_SCHEMA,
-      source: { ...server.source, serverInfo, protocolVersion: server.protocolVersion() ?? 'unknown', capturedAt: new Date().toISOString() }, // real-clock: informational only
+      source: {
+        ...server.source,
+        serverInfo,
+        protocolVersion: server.protocolVersion() ?? 'unknown',
+        capturedAt: new Date().toISOString(),
+      }, // real-clock: informational only
       pages,
     };
     const problem = catalogProblem(file);
@@ -77,7 +89,8 @@ export async function captureCommand(args: CaptureArgs): Promise<number> {
     const text = `${JSON.stringify(file, null, 2)}\n`;
     if (args.out === undefined) process.stdout.write(text);
     // A write that fails now (after the walk) goes to a named fallback file: exit 2, nothing lost.
-    else if (!writeOutput({ path: args.out, what: 'catalog', stem: 'catsim-catalog', extension: '.json' }, text)) return EXIT.usage;
+    else if (!writeOutput({ path: args.out, what: 'catalog', stem: 'catsim-catalog', extension: '.json' }, text))
+      return EXIT.usage;
     return EXIT.clean;
   });
 }
@@ -104,28 +117,48 @@ export interface WalkOptions {
  * @throws InputError (one line) when a page fails or is malformed, a cursor comes back, the walk
  *   exceeds `pageCountMax` pages, or the list changed during every walk.
  */
-export async function walkCatalog(client: Client, changeCount: () => number, options: WalkOptions): Promise<CatalogPage[]> {
+export async function walkCatalog(
+  client: Client,
+  changeCount: () => number,
+  options: WalkOptions,
+): Promise<CatalogPage[]> {
   const watch = client.transport === undefined ? undefined : new ServerErrorWatch(client.transport);
   for (let walk = 0; walk <= LIST_CHANGED_RETRIES_MAX; walk += 1) {
     const changesBefore = changeCount();
     const pages = await walkPages(client, watch, options);
     if (changeCount() === changesBefore) return pages;
   }
-  throw new InputError(`${options.label} sent tools/list_changed during each of ${LIST_CHANGED_RETRIES_MAX + 1} walks of tools/list; its catalog never held still`);
+  throw new InputError(
+    `${options.label} sent tools/list_changed during each of ${LIST_CHANGED_RETRIES_MAX + 1} walks of tools/list; its catalog never held still`,
+  );
 }
 
 /** One walk from page 1 to the page without `nextCursor`. */
-async function walkPages(client: Client, watch: ServerErrorWatch | undefined, args: WalkOptions): Promise<CatalogPage[]> {
+async function walkPages(
+  client: Client,
+  watch: ServerErrorWatch | undefined,
+  args: WalkOptions,
+): Promise<CatalogPage[]> {
   const { label } = args;
   const pages: CatalogPage[] = [];
   const sent = new Set<string>();
   let cursor: string | undefined;
   do {
-    if (pages.length >= args.pageCountMax) throw new InputError(`${label} sent more than ${args.pageCountMax} pages of tools/list (raise --page-count-max if that is real)`);
+    if (pages.length >= args.pageCountMax)
+      throw new InputError(
+        `${label} sent more than ${args.pageCountMax} pages of tools/list (raise --page-count-max if that is real)`,
+      );
     const result = await listPage(client, watch, cursor, pages.length + 1, args);
-    pages.push({ cursorIn: cursor ?? null, nextCursor: result.nextCursor ?? null, tools: result.tools as ToolDescriptor[] });
+    pages.push({
+      cursorIn: cursor ?? null,
+      nextCursor: result.nextCursor ?? null,
+      tools: result.tools as ToolDescriptor[],
+    });
     cursor = result.nextCursor;
-    if (cursor !== undefined && sent.has(cursor)) throw new InputError(`${label} returned the cursor ${JSON.stringify(cursor)} again on page ${pages.length} of tools/list (a cursor loop)`);
+    if (cursor !== undefined && sent.has(cursor))
+      throw new InputError(
+        `${label} returned the cursor ${JSON.stringify(cursor)} again on page ${pages.length} of tools/list (a cursor loop)`,
+      );
     if (cursor !== undefined) sent.add(cursor);
   } while (cursor !== undefined);
   return pages;
@@ -136,8 +169,19 @@ async function walkPages(client: Client, watch: ServerErrorWatch | undefined, ar
  * origin: the server's own JSON-RPC error (whatever its code) is quoted, and only the SDK's own
  * timeout says no answer came.
  */
-async function listPage(client: Client, watch: ServerErrorWatch | undefined, cursor: string | undefined, pageNumber: number, args: WalkOptions): Promise<{ tools: unknown[]; nextCursor?: string | undefined }> {
-  const request = () => client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, LenientListToolsResultSchema, { timeout: args.timeoutMs });
+async function listPage(
+  client: Client,
+  watch: ServerErrorWatch | undefined,
+  cursor: string | undefined,
+  pageNumber: number,
+  args: WalkOptions,
+): Promise<{ tools: unknown[]; nextCursor?: string | undefined }> {
+  const request = () =>
+    client.request(
+      { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
+      LenientListToolsResultSchema,
+      { timeout: args.timeoutMs },
+    );
   try {
     return await (watch === undefined ? request() : watch.track(request));
   } catch (error) {
@@ -150,7 +194,8 @@ function failureWords(error: unknown, args: WalkOptions): string {
   if (error instanceof ServerErrorResponse) return serverErrorWords({ code: error.code, message: error.serverMessage });
   const code = (error as { code?: unknown }).code;
   if (code === REQUEST_TIMEOUT) return `no answer within ${args.timeoutMs} ms`;
-  if (code === CONNECTION_CLOSED && args.messageTooLarge?.() === true) return `the page is larger than ${args.messageBytesMax ?? DEFAULT_MESSAGE_BYTES_MAX} bytes, the most one stdio message may hold`;
+  if (code === CONNECTION_CLOSED && args.messageTooLarge?.() === true)
+    return `the page is larger than ${args.messageBytesMax ?? DEFAULT_MESSAGE_BYTES_MAX} bytes, the most one stdio message may hold`;
   if (code === CONNECTION_CLOSED) return 'the connection closed';
   // The SDK rejects a result that fails the schema with zod's core error class, not z.ZodError.
   if (error instanceof $ZodError) return 'the result is not a tools/list result';

@@ -18,7 +18,10 @@ import { notJudgedLines } from '../format/not-judged-lines.ts';
  *   case's trace (`catsim judge` judges those).
  */
 export function checkCommand(path: string, notJudged: readonly Capability[] = []): number {
-  if (path === '-') throw new InputError('check -: reading a trace from standard input is not supported; save it to a file and give its path');
+  if (path === '-')
+    throw new InputError(
+      'check -: reading a trace from standard input is not supported; save it to a file and give its path',
+    );
   const text = readInputText(path, (message) => new InputError(message));
   let trace;
   try {
@@ -29,7 +32,10 @@ export function checkCommand(path: string, notJudged: readonly Capability[] = []
   }
   // A black-box host emits no observations (no publishes, receipts or scans), so the core's
   // invariants would all fail for want of them: its record is judged by the wire rules alone.
-  if (trace.header.scenario.startsWith('blackbox:')) throw new InputError(`${path}: the trace of black-box case ${trace.header.scenario.slice('blackbox:'.length)} holds no core observations: judge it with catsim judge`);
+  if (trace.header.scenario.startsWith('blackbox:'))
+    throw new InputError(
+      `${path}: the trace of black-box case ${trace.header.scenario.slice('blackbox:'.length)} holds no core observations: judge it with catsim judge`,
+    );
   const verdict = checkTrace(trace);
   const undecided = trace.events.some((event) => event.type === 'round_end' && event.status === 'undecided');
   const unjudged = notJudgedLines(unjudgedIn(verdict.metrics), notJudged);
@@ -39,7 +45,13 @@ export function checkCommand(path: string, notJudged: readonly Capability[] = []
     `items checked per invariant: ${INVARIANT_IDS.map((id) => `${id} ${verdict.checked[id] ?? 0}`).join('  ')}`,
     ...verdict.violations.map((v) => `VIOLATION ${v.invariant} ${v.code} at seq ${v.seq ?? '-'}: ${v.evidence}`),
     ...unjudged.lines,
-    undecided ? 'verdict: UNDECIDED (the round exhausted its event budget)' : verdict.violations.length > 0 ? `verdict: ${verdict.violations.length} violations` : unjudged.unaccepted ? 'verdict: NOT JUDGED (see above)' : 'verdict: clean',
+    undecided
+      ? 'verdict: UNDECIDED (the round exhausted its event budget)'
+      : verdict.violations.length > 0
+        ? `verdict: ${verdict.violations.length} violations`
+        : unjudged.unaccepted
+          ? 'verdict: NOT JUDGED (see above)'
+          : 'verdict: clean',
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
   return verdict.violations.length > 0 || undecided || unjudged.unaccepted ? EXIT.violation : EXIT.clean;

@@ -51,18 +51,36 @@ const MESSAGE_SLACK_BYTES = 1024 * 1024;
  *   bytes than the whole-catalog limits of DEFAULT_TRUST, ...); nothing is printed on stdout then.
  */
 export async function discoverCommand(args: DiscoverArgs): Promise<number> {
-  const server = await connectTarget(serverTarget('discover', args), { timeoutMs: args.timeoutMs, clientName: 'catsim-discover', messageBytesMax: BYTE_COUNT_MAX + MESSAGE_SLACK_BYTES });
+  const server = await connectTarget(serverTarget('discover', args), {
+    timeoutMs: args.timeoutMs,
+    clientName: 'catsim-discover',
+    messageBytesMax: BYTE_COUNT_MAX + MESSAGE_SLACK_BYTES,
+  });
   return withServer(server, async () => {
     const { client, identity } = server;
-    const limits: ScanLimits = { pageCountMax: args.pageCountMax, byteCountMax: BYTE_COUNT_MAX, scanTimeoutMs: args.timeoutMs };
+    const limits: ScanLimits = {
+      pageCountMax: args.pageCountMax,
+      byteCountMax: BYTE_COUNT_MAX,
+      scanTimeoutMs: args.timeoutMs,
+    };
     const result = await discoverOnce(client, {
-      identity, endpointDigest: identity, protocolVersion: server.protocolVersion() ?? 'unknown',
+      identity,
+      endpointDigest: identity,
+      protocolVersion: server.protocolVersion() ?? 'unknown',
       audience: { tenant: args.tenant, role: args.role },
-      limits, trust: DEFAULT_TRUST, messageTooLarge: server.messageTooLarge,
+      limits,
+      trust: DEFAULT_TRUST,
+      messageTooLarge: server.messageTooLarge,
     });
     const { outcome } = result;
-    if (result.snapshot === null) throw new InputError(noSnapshotMessage(server.label, outcome, result.attempts, limits, DEFAULT_TRUST));
-    const printed = { state: outcome.state, reason: outcome.reason, attempts: result.attempts, snapshot: printable(result.snapshot, DEFAULT_TRUST.descriptorBytesMax) };
+    if (result.snapshot === null)
+      throw new InputError(noSnapshotMessage(server.label, outcome, result.attempts, limits, DEFAULT_TRUST));
+    const printed = {
+      state: outcome.state,
+      reason: outcome.reason,
+      attempts: result.attempts,
+      snapshot: printable(result.snapshot, DEFAULT_TRUST.descriptorBytesMax),
+    };
     process.stdout.write(`${JSON.stringify(printed, null, 2)}\n`);
     return EXIT.clean;
   });
@@ -83,8 +101,15 @@ export function printable(snapshot: ToolCatalogSnapshot, descriptorBytesMax: num
     if (tool.verdict === 'ok') return tool;
     const descriptorBytes = Buffer.byteLength(JSON.stringify(tool.source) ?? '', 'utf8');
     if (descriptorBytes <= descriptorBytesMax) return tool;
-    const name = tool.name.length <= OMITTED_NAME_LENGTH_MAX ? tool.name : `${tool.name.slice(0, OMITTED_NAME_LENGTH_MAX)}…`;
-    return { name, descriptorDigest: tool.descriptorDigest, verdict: tool.verdict, descriptorBytes, sourceOmitted: true };
+    const name =
+      tool.name.length <= OMITTED_NAME_LENGTH_MAX ? tool.name : `${tool.name.slice(0, OMITTED_NAME_LENGTH_MAX)}…`;
+    return {
+      name,
+      descriptorDigest: tool.descriptorDigest,
+      verdict: tool.verdict,
+      descriptorBytes,
+      sourceOmitted: true,
+    };
   });
   return { ...snapshot, tools };
 }
@@ -93,7 +118,13 @@ export function printable(snapshot: ToolCatalogSnapshot, descriptorBytesMax: num
  * One line for a discovery that ended without a snapshot, e.g. `server "x" gave no snapshot:
  * discovery ended INCOMPLETE REQUEST_FAILED (tools/list answered with error -32603: broken)`.
  */
-function noSnapshotMessage(label: string, outcome: ScanOutcome, attempts: number, limits: ScanLimits, trust: TrustConfig): string {
+function noSnapshotMessage(
+  label: string,
+  outcome: ScanOutcome,
+  attempts: number,
+  limits: ScanLimits,
+  trust: TrustConfig,
+): string {
   const gloss = reasonGloss(outcome, limits, trust);
   const scans = attempts > 1 ? ` after ${attempts} scans` : '';
   return `${label} gave no snapshot: discovery ended ${outcome.state} ${outcome.reason}${gloss === undefined ? '' : ` (${gloss})`}${scans}`;

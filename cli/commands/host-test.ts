@@ -40,7 +40,10 @@ export async function hostTestCommand(args: HostTestArgs): Promise<number> {
   const cases = selectCases(args);
   const baseline = readBaseline(args.baseline);
   const transports: CaseTransport[] = args.transport === 'both' ? ['http', 'stdio'] : [args.transport];
-  if (cases.every((spec) => caseTransports(spec, transports).length === 0)) throw new InputError(`--cases ${JSON.stringify(args.cases)}: no case selected runs on ${transports.join(' or ')} (${cases.map((spec) => `${spec.name}: ${(spec.transports ?? []).join(', ')}`).join('; ')})`);
+  if (cases.every((spec) => caseTransports(spec, transports).length === 0))
+    throw new InputError(
+      `--cases ${JSON.stringify(args.cases)}: no case selected runs on ${transports.join(' or ')} (${cases.map((spec) => `${spec.name}: ${(spec.transports ?? []).join(', ')}`).join('; ')})`,
+    );
   const runs: CaseRun[] = [];
   let failing = 0;
   for (const spec of cases) {
@@ -54,9 +57,12 @@ export async function hostTestCommand(args: HostTestArgs): Promise<number> {
       runs.push(run);
     }
   }
-  const rerun = (run: CaseRun): string => `catsim host-test --agent ${args.agent} --cases ${run.case} --transport ${run.transport} -- ${args.command.join(' ')}`;
+  const rerun = (run: CaseRun): string =>
+    `catsim host-test --agent ${args.agent} --cases ${run.case} --transport ${run.transport} -- ${args.command.join(' ')}`;
   writeReports(args.out, runs, rerun);
-  process.stdout.write(`${runs.length - failing} of ${runs.length} cases pass${baseline.size > 0 ? ' (OK, NON-STRICT, or as the baseline expects)' : ' (OK or NON-STRICT)'}; reports in ${args.out}/ (summary.md, index.json, junit.xml)\n`);
+  process.stdout.write(
+    `${runs.length - failing} of ${runs.length} cases pass${baseline.size > 0 ? ' (OK, NON-STRICT, or as the baseline expects)' : ' (OK or NON-STRICT)'}; reports in ${args.out}/ (summary.md, index.json, junit.xml)\n`,
+  );
   return failing === 0 ? EXIT.clean : EXIT.violation;
 }
 
@@ -64,7 +70,11 @@ function passes(outcome: CaseOutcome): boolean {
   return outcome === 'OK' || outcome === 'NON-STRICT';
 }
 
-function lineOf(run: CaseRun, standing: ReturnType<typeof baselineStanding>, expected: CaseOutcome | undefined): string {
+function lineOf(
+  run: CaseRun,
+  standing: ReturnType<typeof baselineStanding>,
+  expected: CaseOutcome | undefined,
+): string {
   const head = `${run.outcome.padEnd(11)} ${runStem(run)}${run.outcome === 'OK' ? '' : `: ${run.line.slice(run.case.length + 2)}`}`;
   if (standing === 'expected') return `${head} [expected by the baseline]`;
   if (standing === 'stale') return `${head} [baseline expects ${expected}: the entry is stale, remove it]`;
@@ -73,8 +83,12 @@ function lineOf(run: CaseRun, standing: ReturnType<typeof baselineStanding>, exp
 }
 
 function selectCases(args: HostTestArgs): BlackBoxCase[] {
-  if (!/^[A-Za-z0-9_.-]+$/.test(args.agent)) throw new InputError(`--agent ${JSON.stringify(args.agent)}: use letters, digits, '-', '_' and '.'`);
-  if (args.command.length === 0) throw new InputError('host-test needs the host command after --, e.g. catsim host-test --agent mine -- python3 host.py');
+  if (!/^[A-Za-z0-9_.-]+$/.test(args.agent))
+    throw new InputError(`--agent ${JSON.stringify(args.agent)}: use letters, digits, '-', '_' and '.'`);
+  if (args.command.length === 0)
+    throw new InputError(
+      'host-test needs the host command after --, e.g. catsim host-test --agent mine -- python3 host.py',
+    );
   try {
     return loadCases(args.cases);
   } catch (error) {

@@ -23,7 +23,10 @@ export function judgeCommand(path: string): number {
   const lines = [
     `catsim judge ${path}`,
     `scenario ${trace.header.scenario}, ${trace.header.core}, ${trace.events.length} events, triggers fired ${verdict.triggersFired} of ${verdict.triggersPlanned}`,
-    ...verdict.violations.map((v) => `${v.level === 'MUST' ? 'VIOLATION' : 'SHOULD'} ${v.invariant} ${v.code} at seq ${v.seq ?? '-'}: ${v.evidence}`),
+    ...verdict.violations.map(
+      (v) =>
+        `${v.level === 'MUST' ? 'VIOLATION' : 'SHOULD'} ${v.invariant} ${v.code} at seq ${v.seq ?? '-'}: ${v.evidence}`,
+    ),
     `outcome: ${verdict.outcome}`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);

@@ -38,10 +38,14 @@ export interface MergeArgs {
 export function mergeCommand(args: MergeArgs): number {
   if (args.report !== undefined) assertWritable(args.report, '--report');
   if (args.junit !== undefined) assertWritable(args.junit, '--junit');
-  const outputs = [['--report', args.report], ['--junit', args.junit]] as const;
+  const outputs = [
+    ['--report', args.report],
+    ['--junit', args.junit],
+  ] as const;
   assertDistinct(outputs);
   for (const [option, path] of outputs) {
-    if (path !== undefined && args.files.some((file) => resolve(file) === resolve(path))) throw new InputError(`${option} names the report ${path} being merged: the merge would overwrite it`);
+    if (path !== undefined && args.files.some((file) => resolve(file) === resolve(path)))
+      throw new InputError(`${option} names the report ${path} being merged: the merge would overwrite it`);
   }
   // A campaign (or another merge) writing the same --report or --junit is refused, as in `run`.
   const unlock = lockOutputs(outputs);
@@ -54,7 +58,10 @@ export function mergeCommand(args: MergeArgs): number {
 
 /** Reads, merges and writes, once the outputs are locked. */
 function mergeLocked(args: MergeArgs): number {
-  const inputs: ShardInput[] = args.files.map((path) => ({ path, report: readInputJson(path, (message) => new InputError(message)) }));
+  const inputs: ShardInput[] = args.files.map((path) => ({
+    path,
+    report: readInputJson(path, (message) => new InputError(message)),
+  }));
   let report;
   try {
     report = mergeShardReports(inputs, args.notJudged);
@@ -64,7 +71,14 @@ function mergeLocked(args: MergeArgs): number {
   }
   process.stdout.write(formatSummary(report, `${inputs.length} reports merged`));
   const stem = `catsim-merged-${report.seed}`;
-  const reportWritten = args.report === undefined || writeOutput({ path: args.report, what: 'report', stem, extension: '.json' }, `${JSON.stringify(report, null, 2)}\n`);
-  const junitWritten = args.junit === undefined || writeOutput({ path: args.junit, what: 'JUnit XML', stem, extension: '.xml' }, junitXml(report));
+  const reportWritten =
+    args.report === undefined ||
+    writeOutput(
+      { path: args.report, what: 'report', stem, extension: '.json' },
+      `${JSON.stringify(report, null, 2)}\n`,
+    );
+  const junitWritten =
+    args.junit === undefined ||
+    writeOutput({ path: args.junit, what: 'JUnit XML', stem, extension: '.xml' }, junitXml(report));
   return exitAfterWrites(exitCodeOf(report), reportWritten && junitWritten);
 }

@@ -79,18 +79,41 @@ export async function peersCommand(args: PeersArgs): Promise<number> {
   if (args.shrink) assertShrunkWritable(join(args.outDir ?? '.', `catsim-shrunk-${args.seed}-0-check`), '--out');
   const workers = args.workers ?? availableParallelism();
   const startedMs = performance.now();
-  process.stdout.write(`catsim prove --peers  seed=${args.seed}  scenario=${scenario.name}  rounds 0..${args.rounds - 1}  cores: ${cores.join(', ')}\n\n`);
-  const stages = stageReporter((line) => process.stderr.write(line), () => performance.now()); // real-clock: progress only, read between rounds
+  process.stdout.write(
+    `catsim prove --peers  seed=${args.seed}  scenario=${scenario.name}  rounds 0..${args.rounds - 1}  cores: ${cores.join(', ')}\n\n`,
+  );
+  const stages = stageReporter(
+    (line) => process.stderr.write(line),
+    () => performance.now(),
+  ); // real-clock: progress only, read between rounds
   const say: Say = args.progress === false ? () => undefined : (text) => stages.say(text);
   const runs: CoreRun[] = [];
   for (const [index, core] of cores.entries()) {
-    const onProgress = (done: number): void => say(`${core}, ${done} of ${args.rounds} rounds (core ${index + 1} of ${cores.length})`);
-    const report = await runCampaign({ seed: args.seed, scenario, scenarioPath: isScenarioPath(args.scenario) ? args.scenario : undefined, core, firstRound: 0, rounds: args.rounds, workers, determinismEvery: 0, onProgress });
+    const onProgress = (done: number): void =>
+      say(`${core}, ${done} of ${args.rounds} rounds (core ${index + 1} of ${cores.length})`);
+    const report = await runCampaign({
+      seed: args.seed,
+      scenario,
+      scenarioPath: isScenarioPath(args.scenario) ? args.scenario : undefined,
+      core,
+      firstRound: 0,
+      rounds: args.rounds,
+      workers,
+      determinismEvery: 0,
+      onProgress,
+    });
     runs.push({ core, report });
   }
   const findings = await findingLines(runs, args, scenario, say);
   const seconds = Math.round((performance.now() - startedMs) / 1000);
-  const lines = [measuredLine(args, scenario, cores, seconds), '', ...table(runs), '', ...notJudgedLines(runs), ...findings];
+  const lines = [
+    measuredLine(args, scenario, cores, seconds),
+    '',
+    ...table(runs),
+    '',
+    ...notJudgedLines(runs),
+    ...findings,
+  ];
   process.stdout.write(`${lines.join('\n')}\n`);
   return (runs[0]?.report.failingRounds.length ?? 1) === 0 ? EXIT.clean : EXIT.violation;
 }
@@ -105,11 +128,20 @@ export function peerNames(): string[] {
  * git can tell), the wall time and the library peers' pinned versions.
  */
 function measuredLine(args: PeersArgs, scenario: Scenario, cores: readonly string[], seconds: number): string {
-  const words = ['npx catsim prove --peers', ...(args.seed === '1' ? [] : [`--seed ${shellWord(args.seed)}`]), ...(args.scenario === 'default' ? [] : [`--scenario ${shellWord(args.scenario)}`]),
-    `--peer-rounds ${args.rounds}`, ...(args.shrink ? ['--shrink'] : []), ...(args.shrink && args.outDir !== undefined && args.outDir !== '.' ? [`--out ${shellWord(args.outDir)}`] : []),
-    ...args.cores.map((core) => `--core ${shellWord(core)}`)];
+  const words = [
+    'npx catsim prove --peers',
+    ...(args.seed === '1' ? [] : [`--seed ${shellWord(args.seed)}`]),
+    ...(args.scenario === 'default' ? [] : [`--scenario ${shellWord(args.scenario)}`]),
+    `--peer-rounds ${args.rounds}`,
+    ...(args.shrink ? ['--shrink'] : []),
+    ...(args.shrink && args.outDir !== undefined && args.outDir !== '.' ? [`--out ${shellWord(args.outDir)}`] : []),
+    ...args.cores.map((core) => `--core ${shellWord(core)}`),
+  ];
   const commit = gitCommit();
-  const libraries = cores.flatMap((core) => { const library = PEER_LIBRARIES[core]; return library === undefined ? [] : [`\`${library.packageName}\` ${library.version}`]; });
+  const libraries = cores.flatMap((core) => {
+    const library = PEER_LIBRARIES[core];
+    return library === undefined ? [] : [`\`${library.packageName}\` ${library.version}`];
+  });
   const libraryWords = libraries.length === 0 ? '' : ` The libraries are ${listWords(libraries)}, run unchanged:`;
   return `Measured with \`${words.join(' ')}\` (seed ${args.seed}, rounds 0..${args.rounds - 1}, ${scenario.name} scenario)${commit === undefined ? '' : ` on commit ${commit}`}, in ${seconds} s.${libraryWords}`;
 }
@@ -122,7 +154,12 @@ function listWords(items: readonly string[]): string {
 /** The short commit of the working directory, or undefined outside a git checkout. */
 function gitCommit(): string | undefined {
   try {
-    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || undefined;
+    return (
+      execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      }).trim() || undefined
+    );
   } catch {
     return undefined;
   }
@@ -134,7 +171,12 @@ function table(runs: readonly CoreRun[]): string[] {
   const rows = runs.map(({ core, report }) => {
     const first = report.failingRounds[0];
     const detection = first === undefined ? '-' : `${first.round - report.firstRound + 1} (round ${first.round})`;
-    return [`\`${core}\``, `${report.failingRounds.length} of ${report.roundsRun}`, detection, ...COLUMNS.map((id) => String(report.violationsByInvariant[id] ?? 0))];
+    return [
+      `\`${core}\``,
+      `${report.failingRounds.length} of ${report.roundsRun}`,
+      detection,
+      ...COLUMNS.map((id) => String(report.violationsByInvariant[id] ?? 0)),
+    ];
   });
   return [row(header), row(header.map((_, i) => (i === 0 ? '---' : '---:'))), ...rows.map(row)];
 }
@@ -146,7 +188,11 @@ function table(runs: readonly CoreRun[]): string[] {
 function notJudgedLines(runs: readonly CoreRun[]): string[] {
   const unjudged = runs.filter(({ report }) => report.notJudged.length > 0);
   if (unjudged.length === 0) return [];
-  return ['Not judged (the core does not implement it, so its zeros there are no pass):', ...unjudged.map(({ core, report }) => `- \`${core}\`: ${report.notJudged.map(coveredText).join(', ')}`), ''];
+  return [
+    'Not judged (the core does not implement it, so its zeros there are no pass):',
+    ...unjudged.map(({ core, report }) => `- \`${core}\`: ${report.notJudged.map(coveredText).join(', ')}`),
+    '',
+  ];
 }
 
 function row(cells: readonly string[]): string {
@@ -157,13 +203,25 @@ function row(cells: readonly string[]): string {
  * For each core and each verdict id it violated: the first such round and code, the line that
  * replays it (its shrunk plan's with `--shrink`) and, for a peer, the explanation of the defect.
  */
-async function findingLines(runs: readonly CoreRun[], args: PeersArgs, scenario: Scenario, say: Say): Promise<string[]> {
-  const lines = [`Findings: for each core and each invariant it violated, the first failing round, the line that replays it${args.shrink ? ' (the shrunk plan that still breaks that invariant)' : ''} and, for a peer, the defect it shows.`, ''];
+async function findingLines(
+  runs: readonly CoreRun[],
+  args: PeersArgs,
+  scenario: Scenario,
+  say: Say,
+): Promise<string[]> {
+  const lines = [
+    `Findings: for each core and each invariant it violated, the first failing round, the line that replays it${args.shrink ? ' (the shrunk plan that still breaks that invariant)' : ''} and, for a peer, the defect it shows.`,
+    '',
+  ];
   for (const { core, report } of runs) {
     const firsts = COLUMNS.flatMap((id) => {
-      const failing = report.failingRounds.find((candidate) => candidate.violations.some((violation) => violation.invariant === id));
+      const failing = report.failingRounds.find((candidate) =>
+        candidate.violations.some((violation) => violation.invariant === id),
+      );
       const violation = failing?.violations.find((candidate) => candidate.invariant === id);
-      return failing === undefined || violation === undefined ? [] : [{ id, round: failing.round, code: violation.code }];
+      return failing === undefined || violation === undefined
+        ? []
+        : [{ id, round: failing.round, code: violation.code }];
     });
     if (firsts.length === 0) continue;
     lines.push(`- \`${core}\``);
@@ -171,7 +229,9 @@ async function findingLines(runs: readonly CoreRun[], args: PeersArgs, scenario:
       const replay = `\`${replayCommand(report, first.round)}\``;
       if (args.shrink) say(`shrinking round ${first.round} of ${core} for ${first.id}`);
       const line = args.shrink ? await shrunkLine(core, first.id, first.round, args, scenario, replay) : replay;
-      lines.push(`  - ${first.id} ${first.code} (first in round ${first.round}): ${line}${explanationWords(core, first.id)}`);
+      lines.push(
+        `  - ${first.id} ${first.code} (first in round ${first.round}): ${line}${explanationWords(core, first.id)}`,
+      );
     }
   }
   return lines.length === 2 ? [...lines, '(no core violated anything)'] : lines;
@@ -187,15 +247,27 @@ function explanationWords(core: string, invariant: string): string {
  * Shrinks one round for one invariant: the line that replays the shrunk plan, or `replay` (the
  * round's own line) and why it could not be shrunk or saved.
  */
-async function shrunkLine(core: string, invariant: string, round: number, args: PeersArgs, scenario: Scenario, replay: string): Promise<string> {
+async function shrunkLine(
+  core: string,
+  invariant: string,
+  round: number,
+  args: PeersArgs,
+  scenario: Scenario,
+  replay: string,
+): Promise<string> {
   const prefix = join(args.outDir ?? '.', `catsim-shrunk-${args.seed}-${round}-${coreSlug(core)}-${invariant}`);
   assertShrunkWritable(prefix, '--out');
   // Its rounds run on a worker thread: a stuck or heap-exhausting core is "not shrunk", not a hang.
   const thread = new PlanThread({ roundTimeoutMs: ROUND_TIMEOUT_MS_DEFAULT });
   try {
-    const result = await shrinkPlan(generatePlan(args.seed, round, scenario), resolveCore(core), core, { invariant, attemptsMax: args.attemptsMax, runPlan: threadRunner(thread, core) });
+    const result = await shrinkPlan(generatePlan(args.seed, round, scenario), resolveCore(core), core, {
+      invariant,
+      attemptsMax: args.attemptsMax,
+      runPlan: threadRunner(thread, core),
+    });
     const { files } = saveShrunk(result, prefix);
-    if (files.planPath === null) return `${replay} (shrunk ${result.sizeBefore} -> ${result.sizeAfter}, but the plan could not be saved: see the error above)`;
+    if (files.planPath === null)
+      return `${replay} (shrunk ${result.sizeBefore} -> ${result.sizeAfter}, but the plan could not be saved: see the error above)`;
     return `\`catsim replay --plan ${shellWord(files.planPath)} --core ${shellWord(core)}\` (shrunk ${result.sizeBefore} -> ${result.sizeAfter})`;
   } catch (error) {
     return `${replay} (not shrunk: ${(error as Error).message})`;

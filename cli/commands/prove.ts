@@ -67,19 +67,46 @@ function violationName(violation: Violation): string {
   return `${violation.invariant} ${violation.code}`;
 }
 
-async function firstDetection(mutant: Mutant, args: ProveArgs, scenario: Scenario, workers: number, say: Say): Promise<MutantResult> {
-  const result: MutantResult = { name: mutant.name, caught: false, rounds: args.cap, firstRound: null, caughtBy: null, caughtFirstByOther: null, expected: mutant.expectedCatchers };
+async function firstDetection(
+  mutant: Mutant,
+  args: ProveArgs,
+  scenario: Scenario,
+  workers: number,
+  say: Say,
+): Promise<MutantResult> {
+  const result: MutantResult = {
+    name: mutant.name,
+    caught: false,
+    rounds: args.cap,
+    firstRound: null,
+    caughtBy: null,
+    caughtFirstByOther: null,
+    expected: mutant.expectedCatchers,
+  };
   for (let from = 0; from < args.cap; from += args.chunk) {
     const rounds = Math.min(args.chunk, args.cap - from);
     const report = await runCampaign({
-      seed: args.seed, scenario, core: `mutant:${mutant.name}`, firstRound: from, rounds, workers, determinismEvery: 0,
+      seed: args.seed,
+      scenario,
+      core: `mutant:${mutant.name}`,
+      firstRound: from,
+      rounds,
+      workers,
+      determinismEvery: 0,
       onProgress: (done) => say(`mutant ${mutant.name}, ${from + done} of at most ${args.cap} rounds`),
     });
     for (const failing of report.failingRounds) {
       const first = failing.violations[0];
       if (first === undefined) continue;
       const expected = failing.violations.find((violation) => mutant.expectedCatchers.includes(violation.invariant));
-      if (expected !== undefined) return { ...result, caught: true, rounds: failing.round + 1, firstRound: failing.round, caughtBy: violationName(expected) };
+      if (expected !== undefined)
+        return {
+          ...result,
+          caught: true,
+          rounds: failing.round + 1,
+          firstRound: failing.round,
+          caughtBy: violationName(expected),
+        };
       result.caughtFirstByOther ??= { round: failing.round, caughtBy: violationName(first) };
     }
   }
@@ -90,9 +117,12 @@ async function firstDetection(mutant: Mutant, args: ProveArgs, scenario: Scenari
 export function mutantLine(result: MutantResult, cap: number): string {
   const rounds = result.caught ? `${result.rounds} (round ${result.firstRound})` : `not within ${cap}`;
   const other = result.caughtFirstByOther;
-  const otherNote = other === null ? '' : result.caught
-    ? `; round ${other.round} failed earlier, only ${other.caughtBy}`
-    : `; caught only by ${other.caughtBy} (round ${other.round}), never by an expected invariant`;
+  const otherNote =
+    other === null
+      ? ''
+      : result.caught
+        ? `; round ${other.round} failed earlier, only ${other.caughtBy}`
+        : `; caught only by ${other.caughtBy} (round ${other.round}), never by an expected invariant`;
   return `  ${result.name.padEnd(26)} ${(result.caught ? 'yes' : 'NO').padEnd(7)} ${rounds.padEnd(26)} ${result.caughtBy ?? '-'}   (expected: ${result.expected.join(' or ')})${otherNote}`;
 }
 
@@ -101,8 +131,14 @@ export function mutantLine(result: MutantResult, cap: number): string {
  * counting as the cap, and the slowest mutant (the first of equals, in catalogue order).
  */
 export function detectionSummary(results: readonly MutantResult[], goalRounds: number): string {
-  const median = percentile(results.map((result) => result.rounds).sort((a, b) => a - b), 50);
-  const slowest = results.reduce<MutantResult | undefined>((worst, result) => (worst === undefined || result.rounds > worst.rounds ? result : worst), undefined);
+  const median = percentile(
+    results.map((result) => result.rounds).sort((a, b) => a - b),
+    50,
+  );
+  const slowest = results.reduce<MutantResult | undefined>(
+    (worst, result) => (worst === undefined || result.rounds > worst.rounds ? result : worst),
+    undefined,
+  );
   if (median === null || slowest === undefined) return 'no mutants';
   return `median rounds to detection: ${median} over ${results.length} mutants (goal: at most ${goalRounds}); slowest: ${slowest.name}, ${slowest.caught ? slowest.rounds : `not within ${slowest.rounds}`}`;
 }
@@ -115,10 +151,14 @@ export const MEDIAN_ROUNDS_GOAL = 100;
  * invariant, and what it was not judged on (a capability it does not implement), e.g.
  * `   not judged: rollback (2 rollback triggers in 1 round)`.
  */
-export function violationLine(label: string, report: Pick<CampaignReport, 'violationsByInvariant' | 'failingRounds' | 'roundsRun' | 'notJudged'>): string {
+export function violationLine(
+  label: string,
+  report: Pick<CampaignReport, 'violationsByInvariant' | 'failingRounds' | 'roundsRun' | 'notJudged'>,
+): string {
   const total = Object.values(report.violationsByInvariant).reduce((a, b) => a + b, 0);
   const per = violationCounts(report);
-  const unjudged = report.notJudged.length === 0 ? '' : `   not judged: ${report.notJudged.map(coveredText).join(', ')}`;
+  const unjudged =
+    report.notJudged.length === 0 ? '' : `   not judged: ${report.notJudged.map(coveredText).join(', ')}`;
   return `  ${label.padEnd(24)} ${String(total).padStart(6)} violations in ${report.failingRounds.length}/${report.roundsRun} rounds   ${per}${unjudged}`;
 }
 
@@ -128,33 +168,74 @@ export async function proveCommand(args: ProveArgs): Promise<number> {
   // A bad --core is refused before the mutants run (exit 2).
   for (const core of args.cores ?? []) await loadCore(core);
   // The largest campaign prove runs is a chunk or the peers' rounds: more workers than that would idle.
-  const workers = args.workers === undefined ? availableParallelism() : campaignWorkers(args.workers, Math.max(args.chunk, args.peerRounds));
-  const out = [`catsim prove  seed=${args.seed}  scenario=${scenario.name}  cap=${args.cap} rounds per mutant`, '', 'mutant cores (each the reference core with one defence removed):'];
+  const workers =
+    args.workers === undefined
+      ? availableParallelism()
+      : campaignWorkers(args.workers, Math.max(args.chunk, args.peerRounds));
+  const out = [
+    `catsim prove  seed=${args.seed}  scenario=${scenario.name}  cap=${args.cap} rounds per mutant`,
+    '',
+    'mutant cores (each the reference core with one defence removed):',
+  ];
   out.push(`  ${'mutant'.padEnd(26)} ${'caught'.padEnd(7)} ${'rounds to first detection'.padEnd(26)} caught by`);
   process.stdout.write(`${out.join('\n')}\n`);
   const results: MutantResult[] = [];
-  const stages = stageReporter((line) => process.stderr.write(line), () => performance.now()); // real-clock: progress only, read between rounds
+  const stages = stageReporter(
+    (line) => process.stderr.write(line),
+    () => performance.now(),
+  ); // real-clock: progress only, read between rounds
   const say: Say = args.progress === false ? () => undefined : (text) => stages.say(text);
   for (const [index, mutant] of MUTANTS.entries()) {
     // A mutant whose defence only a fault outside the given scenario exercises (F18) runs on its own scenario.
-    const own = mutant.scenario === undefined || mutant.scenario === scenario.name ? scenario : loadScenario(mutant.scenario);
-    const result = await firstDetection(mutant, args, own, workers, (text) => say(`${text} (mutant ${index + 1} of ${MUTANTS.length})`));
+    const own =
+      mutant.scenario === undefined || mutant.scenario === scenario.name ? scenario : loadScenario(mutant.scenario);
+    const result = await firstDetection(mutant, args, own, workers, (text) =>
+      say(`${text} (mutant ${index + 1} of ${MUTANTS.length})`),
+    );
     results.push(result);
     process.stdout.write(`${mutantLine(result, args.cap)}${own === scenario ? '' : `   (on scenario ${own.name})`}\n`);
   }
-  const lines = [detectionSummary(results, MEDIAN_ROUNDS_GOAL), '', `peers and the reference core on the same ${args.peerRounds} rounds:`];
-  const besides = (core: string) => (done: number): void => say(`${core} beside the peers, ${done} of ${args.peerRounds} rounds`);
-  const reference = await runCampaign({ seed: args.seed, scenario, core: 'reference', firstRound: 0, rounds: args.peerRounds, workers, determinismEvery: 0, onProgress: besides('reference') });
+  const lines = [
+    detectionSummary(results, MEDIAN_ROUNDS_GOAL),
+    '',
+    `peers and the reference core on the same ${args.peerRounds} rounds:`,
+  ];
+  const besides =
+    (core: string) =>
+    (done: number): void =>
+      say(`${core} beside the peers, ${done} of ${args.peerRounds} rounds`);
+  const reference = await runCampaign({
+    seed: args.seed,
+    scenario,
+    core: 'reference',
+    firstRound: 0,
+    rounds: args.peerRounds,
+    workers,
+    determinismEvery: 0,
+    onProgress: besides('reference'),
+  });
   lines.push(violationLine('reference', reference));
   for (const core of [...peerNames(), ...(args.cores ?? [])]) {
-    const report = await runCampaign({ seed: args.seed, scenario, core, firstRound: 0, rounds: args.peerRounds, workers, determinismEvery: 0, onProgress: besides(core) });
+    const report = await runCampaign({
+      seed: args.seed,
+      scenario,
+      core,
+      firstRound: 0,
+      rounds: args.peerRounds,
+      workers,
+      determinismEvery: 0,
+      onProgress: besides(core),
+    });
     lines.push(violationLine(core, report));
   }
   const missed = results.filter((result) => !result.caught);
   const referenceClean = reference.failingRounds.length === 0;
-  lines.push('', missed.length === 0 && referenceClean
-    ? `PROVEN: all ${results.length} mutants caught; the reference core has 0 violations.`
-    : `NOT PROVEN: ${missed.length} mutants not caught by an expected invariant${missed.length > 0 ? ` (${missed.map((m) => m.name).join(', ')})` : ''}${referenceClean ? '' : '; the reference core has violations'}.`);
+  lines.push(
+    '',
+    missed.length === 0 && referenceClean
+      ? `PROVEN: all ${results.length} mutants caught; the reference core has 0 violations.`
+      : `NOT PROVEN: ${missed.length} mutants not caught by an expected invariant${missed.length > 0 ? ` (${missed.map((m) => m.name).join(', ')})` : ''}${referenceClean ? '' : '; the reference core has violations'}.`,
+  );
   process.stdout.write(`${lines.join('\n')}\n`);
   return missed.length === 0 && referenceClean ? EXIT.clean : EXIT.violation;
 }

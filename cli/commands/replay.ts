@@ -56,35 +56,52 @@ export async function replayCommand(args: ReplayArgs): Promise<number> {
   const { plan, label, accepted } = args.plan === undefined ? fromSeed(args) : fromPlanFile(args.plan, args);
   // Loaded here only to refuse a bad --core before the round (exit 2); the round runs on a worker thread.
   await loadCore(args.core);
-  const tracePath = args.trace ?? `catsim-trace-${plan.seed}-${plan.round}${args.plan === undefined ? '' : '-plan'}.jsonl`;
+  const tracePath =
+    args.trace ?? `catsim-trace-${plan.seed}-${plan.round}${args.plan === undefined ? '' : '-plan'}.jsonl`;
   assertWritable(tracePath, '--trace');
-  assertNotInputs([['--trace', tracePath]], inputFiles({ ...args, scenario: args.plan === undefined ? args.scenario ?? 'default' : undefined }));
+  assertNotInputs(
+    [['--trace', tracePath]],
+    inputFiles({ ...args, scenario: args.plan === undefined ? (args.scenario ?? 'default') : undefined }),
+  );
   const outcome = await runOnThread(plan, args);
   if (outcome.kind === 'abandoned') {
     const [violation] = outcome.summary.violations;
-    process.stdout.write(`${[
-      `catsim replay  seed=${plan.seed}  round=${plan.round}  scenario=${label}  core=${args.core}${args.plan === undefined ? '' : `  plan=${args.plan}`}`,
-      `faults enabled: ${plan.faults.join(' ') || '(none)'}`,
-      `trace: not written (the round was abandoned: it has no trace)`,
-      `VIOLATION ${violation?.invariant} ${violation?.code} at seq -: ${violation?.evidence}`,
-    ].join('\n')}\n`);
+    process.stdout.write(
+      `${[
+        `catsim replay  seed=${plan.seed}  round=${plan.round}  scenario=${label}  core=${args.core}${args.plan === undefined ? '' : `  plan=${args.plan}`}`,
+        `faults enabled: ${plan.faults.join(' ') || '(none)'}`,
+        `trace: not written (the round was abandoned: it has no trace)`,
+        `VIOLATION ${violation?.invariant} ${violation?.code} at seq -: ${violation?.evidence}`,
+      ].join('\n')}\n`,
+    );
     return EXIT.violation;
   }
   const { summary, run } = outcome;
-  const written = writeOutput({ path: tracePath, what: 'trace', stem: `catsim-trace-${plan.seed}-${plan.round}`, extension: '.jsonl' }, traceText(run.header, run.events));
+  const written = writeOutput(
+    { path: tracePath, what: 'trace', stem: `catsim-trace-${plan.seed}-${plan.round}`, extension: '.jsonl' },
+    traceText(run.header, run.events),
+  );
   const out: string[] = [
     `catsim replay  seed=${plan.seed}  round=${plan.round}  scenario=${label}  core=${args.core}${args.plan === undefined ? '' : `  plan=${args.plan}`}`,
     `faults enabled: ${summary.faults.join(' ') || '(none)'}`,
     `trace: ${tracePath} (${run.events.length} events, sha256 ${summary.traceDigest})`,
   ];
   if (args.timeline) out.push('timeline:', formatTimeline(run.events));
-  out.push(`round ${run.status}${run.status === 'undecided' ? ' (event budget exhausted: UNDECIDED fails the gate)' : ''}`);
+  out.push(
+    `round ${run.status}${run.status === 'undecided' ? ' (event budget exhausted: UNDECIDED fails the gate)' : ''}`,
+  );
   if (summary.violations.length === 0) out.push('no violations');
-  for (const violation of summary.violations) out.push(`VIOLATION ${violation.invariant} ${violation.code} at seq ${violation.seq ?? '-'}: ${violation.evidence}`);
+  for (const violation of summary.violations)
+    out.push(
+      `VIOLATION ${violation.invariant} ${violation.code} at seq ${violation.seq ?? '-'}: ${violation.evidence}`,
+    );
   const unjudged = notJudgedLines(unjudgedIn(summary.metrics), [...accepted, ...(args.notJudged ?? [])]);
   out.push(...unjudged.lines);
   process.stdout.write(`${out.join('\n')}\n`);
-  return exitAfterWrites(summary.violations.length > 0 || run.status === 'undecided' || unjudged.unaccepted ? EXIT.violation : EXIT.clean, written);
+  return exitAfterWrites(
+    summary.violations.length > 0 || run.status === 'undecided' || unjudged.unaccepted ? EXIT.violation : EXIT.clean,
+    written,
+  );
 }
 
 /**
@@ -103,11 +120,16 @@ async function runOnThread(plan: RoundPlan, args: ReplayArgs): Promise<PlanOutco
 
 /** The plan of round `--round` of campaign `--seed` (what `runAndCheck` would run), its label, and the scenario's `notJudged`. */
 function fromSeed(args: ReplayArgs): { plan: RoundPlan; label: string; accepted: readonly Capability[] } {
-  if (args.seed === undefined || args.round === undefined) throw new InputError('replay needs --seed and --round, or --plan FILE');
+  if (args.seed === undefined || args.round === undefined)
+    throw new InputError('replay needs --seed and --round, or --plan FILE');
   const scenario = loadScenario(args.scenario ?? 'default');
   const catalog = args.catalog === undefined ? undefined : loadCatalog(args.catalog);
   const plan = generatePlan(args.seed, args.round, scenario, catalog?.pool);
-  return { plan, label: catalog === undefined ? scenario.name : `${scenario.name}+catalog:${catalog.name}`, accepted: scenario.notJudged ?? [] };
+  return {
+    plan,
+    label: catalog === undefined ? scenario.name : `${scenario.name}+catalog:${catalog.name}`,
+    accepted: scenario.notJudged ?? [],
+  };
 }
 
 /** The options a plan file makes meaningless: it carries its own seed, round and scenario. */
@@ -120,11 +142,18 @@ const PLAN_HOLDS = ['seed', 'round', 'scenario', 'catalog'] as const;
  *   directory, not JSON, not a catsim.plan.v1 plan, or a plan of the wrong shape, e.g.
  *   `x.plan.json: "servers[0].history" must be an array of revision steps, got "x"`.
  */
-function fromPlanFile(path: string, args: ReplayArgs): { plan: RoundPlan; label: string; accepted: readonly Capability[] } {
+function fromPlanFile(
+  path: string,
+  args: ReplayArgs,
+): { plan: RoundPlan; label: string; accepted: readonly Capability[] } {
   const given = PLAN_HOLDS.filter((option) => args[option] !== undefined);
-  if (given.length > 0) throw new InputError(`--plan runs the seed, round and scenario of its file: drop ${given.map((option) => `--${option}`).join(' and ')}`);
+  if (given.length > 0)
+    throw new InputError(
+      `--plan runs the seed, round and scenario of its file: drop ${given.map((option) => `--${option}`).join(' and ')}`,
+    );
   const data = readInputJson(path, (message) => new InputError(message));
-  if ((data as Partial<RoundPlan> | null)?.schema !== 'catsim.plan.v1') throw new InputError(`${path}: not a catsim.plan.v1 plan (written by catsim shrink)`);
+  if ((data as Partial<RoundPlan> | null)?.schema !== 'catsim.plan.v1')
+    throw new InputError(`${path}: not a catsim.plan.v1 plan (written by catsim shrink)`);
   const problem = planProblem(data);
   if (problem !== undefined) throw new InputError(`${path}: ${problem}`);
   const plan = data as RoundPlan;

@@ -16,7 +16,14 @@ import { InputError } from '../errors.ts';
 import { junitXml } from '../format/junit.ts';
 import { formatSummary } from '../format/summary.ts';
 import { inputFiles } from '../input-files.ts';
-import { assertDistinct, assertNotInputs, assertWritable, exitAfterWrites, lockOutputs, writeOutput } from '../output.ts';
+import {
+  assertDistinct,
+  assertNotInputs,
+  assertWritable,
+  exitAfterWrites,
+  lockOutputs,
+  writeOutput,
+} from '../output.ts';
 import { progressMode, progressReporter } from '../progress.ts';
 import { campaignWorkers, checkShardSize } from '../work-size.ts';
 import { generatePlan } from '../../sim/plan/generate.ts';
@@ -24,7 +31,6 @@ import type { Scenario } from '../../sim/plan/scenario.ts';
 import type { PoolTool } from '../../sim/plan/tool-pool.ts';
 import { AbandonedPlanError, shrinkPlan } from '../../runner/shrink.ts';
 import { defaultShrunkPrefix, describeShrink, saveShrunk, threadRunner } from './shrink.ts';
-
 
 /** Arguments of `catsim run`. */
 export interface RunArgs {
@@ -62,19 +68,38 @@ export interface RunArgs {
  * found before any round runs): exit 2.
  */
 export async function runCommand(args: RunArgs): Promise<number> {
-  assertNotInputs([['--report', args.report], ['--junit', args.junit]], inputFiles(args));
+  assertNotInputs(
+    [
+      ['--report', args.report],
+      ['--junit', args.junit],
+    ],
+    inputFiles(args),
+  );
   const scenario = loadScenario(args.scenario);
   const catalog = args.catalog === undefined ? undefined : loadCatalog(args.catalog);
   await loadCore(args.core);
-  if (args.shard !== undefined && args.report === undefined) throw new InputError('--shard needs --report FILE.json: catsim merge reads the shard reports');
+  if (args.shard !== undefined && args.report === undefined)
+    throw new InputError('--shard needs --report FILE.json: catsim merge reads the shard reports');
   if (args.report !== undefined) assertWritable(args.report, '--report');
   if (args.junit !== undefined) assertWritable(args.junit, '--junit');
-  assertDistinct([['--report', args.report], ['--junit', args.junit]]);
+  assertDistinct([
+    ['--report', args.report],
+    ['--junit', args.junit],
+  ]);
   if (args.shard !== undefined) checkShardSize(args.shard, args.rounds);
-  const rounds = args.shard === undefined ? args.rounds : shardBlock(args.from, args.rounds, args.shard.index, args.shard.count).rounds;
-  const workers = args.workers === undefined ? Math.min(availableParallelism(), Math.max(1, Math.ceil(rounds / 25))) : campaignWorkers(args.workers, rounds);
+  const rounds =
+    args.shard === undefined
+      ? args.rounds
+      : shardBlock(args.from, args.rounds, args.shard.index, args.shard.count).rounds;
+  const workers =
+    args.workers === undefined
+      ? Math.min(availableParallelism(), Math.max(1, Math.ceil(rounds / 25)))
+      : campaignWorkers(args.workers, rounds);
   // A second campaign on the same --report or --junit is refused now, not lost at the end.
-  const unlock = lockOutputs([['--report', args.report], ['--junit', args.junit]]);
+  const unlock = lockOutputs([
+    ['--report', args.report],
+    ['--junit', args.junit],
+  ]);
   const abort = new AbortController();
   // Ctrl-C, SIGTERM from a CI timeout or `docker stop`, or SIGHUP (the terminal or ssh session
   // closed): stop between rounds and still print the summary and write the report of the
@@ -87,18 +112,42 @@ export async function runCommand(args: RunArgs): Promise<number> {
   const progress = progressReporter(mode, rounds, process.stderr, () => performance.now()); // real-clock: progress only, read between rounds
   try {
     const report = await runCampaign({
-      seed: args.seed, scenario, scenarioPath: isScenarioPath(args.scenario) ? args.scenario : undefined, catalog, core: args.core, firstRound: args.from, rounds: args.rounds, shard: args.shard, workers,
-      determinismEvery: args.determinismEvery, roundTimeoutMs: args.roundTimeoutMs, signal: abort.signal, notJudged: args.notJudged,
+      seed: args.seed,
+      scenario,
+      scenarioPath: isScenarioPath(args.scenario) ? args.scenario : undefined,
+      catalog,
+      core: args.core,
+      firstRound: args.from,
+      rounds: args.rounds,
+      shard: args.shard,
+      workers,
+      determinismEvery: args.determinismEvery,
+      roundTimeoutMs: args.roundTimeoutMs,
+      signal: abort.signal,
+      notJudged: args.notJudged,
       onProgress: (done, failing) => progress.update(done, failing),
     });
     progress.stop();
     process.stdout.write(formatSummary(report, workers));
     const tag = args.shard === undefined ? args.seed : `${args.seed}-shard-${args.shard.index}-of-${args.shard.count}`;
-    const reportWritten = args.report === undefined || writeOutput({ path: args.report, what: 'report', stem: `catsim-report-${tag}`, extension: '.json' }, `${JSON.stringify(report, null, 2)}\n`);
-    const junitWritten = args.junit === undefined || writeOutput({ path: args.junit, what: 'JUnit XML', stem: `catsim-junit-${tag}`, extension: '.xml' }, junitXml(report));
+    const reportWritten =
+      args.report === undefined ||
+      writeOutput(
+        { path: args.report, what: 'report', stem: `catsim-report-${tag}`, extension: '.json' },
+        `${JSON.stringify(report, null, 2)}\n`,
+      );
+    const junitWritten =
+      args.junit === undefined ||
+      writeOutput(
+        { path: args.junit, what: 'JUnit XML', stem: `catsim-junit-${tag}`, extension: '.xml' },
+        junitXml(report),
+      );
     // A round abandoned in its worker (stuck, or out of memory) has no trace to shrink.
-    const first = report.failingRounds.find((round) => round.violations.some((violation) => !isAbandonCode(violation.code)));
-    if (args.shrink && first !== undefined && !abort.signal.aborted) await shrinkFirstFailure(args, scenario, catalog?.pool, first.round);
+    const first = report.failingRounds.find((round) =>
+      round.violations.some((violation) => !isAbandonCode(violation.code)),
+    );
+    if (args.shrink && first !== undefined && !abort.signal.aborted)
+      await shrinkFirstFailure(args, scenario, catalog?.pool, first.round);
     return exitAfterWrites(exitCodeOf(report), reportWritten && junitWritten);
   } finally {
     progress.stop();
@@ -119,11 +168,21 @@ const RUN_SHRINK_ATTEMPTS = 150;
  * write that fails (the plan then goes to a fallback file, named on stderr) leaves the campaign's
  * verdict and exit code alone; so does a round abandoned this time (`not shrunk: ...`).
  */
-async function shrinkFirstFailure(args: RunArgs, scenario: Scenario, pool: readonly PoolTool[] | undefined, round: number): Promise<void> {
+async function shrinkFirstFailure(
+  args: RunArgs,
+  scenario: Scenario,
+  pool: readonly PoolTool[] | undefined,
+  round: number,
+): Promise<void> {
   process.stdout.write(`shrinking round ${round} (use --no-shrink to skip)...\n`);
   const thread = new PlanThread({ roundTimeoutMs: args.roundTimeoutMs ?? ROUND_TIMEOUT_MS_DEFAULT });
   try {
-    const result = await shrinkPlan(generatePlan(args.seed, round, scenario, pool), await loadCore(args.core), args.core, { attemptsMax: RUN_SHRINK_ATTEMPTS, runPlan: threadRunner(thread, args.core) });
+    const result = await shrinkPlan(
+      generatePlan(args.seed, round, scenario, pool),
+      await loadCore(args.core),
+      args.core,
+      { attemptsMax: RUN_SHRINK_ATTEMPTS, runPlan: threadRunner(thread, args.core) },
+    );
     const { files } = saveShrunk(result, defaultShrunkPrefix(args.seed, round, args.core));
     process.stdout.write(`${describeShrink(result, files, RUN_SHRINK_ATTEMPTS).join('\n')}\n`);
   } catch (error) {

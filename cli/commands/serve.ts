@@ -34,20 +34,29 @@ const WATCH_MS = 50;
  */
 export async function serveCommand(args: ServeArgs): Promise<number> {
   const spec = oneCase(args.case);
-  if (caseTransports(spec, [args.transport]).length === 0) throw new InputError(`--case ${spec.name} runs on ${(spec.transports ?? []).join(', ')} only, not ${args.transport}`);
+  if (caseTransports(spec, [args.transport]).length === 0)
+    throw new InputError(
+      `--case ${spec.name} runs on ${(spec.transports ?? []).join(', ')} only, not ${args.transport}`,
+    );
   const world = new CaseWorld(spec, args.agent);
   world.start();
   const driver = new Driver(spec, world);
-  const hosting = await Hosting.start(world, driver, { http: args.port, stdio: args.stdioPort }).catch((error: NodeJS.ErrnoException) => {
-    throw new InputError(`cannot listen on ${LOOPBACK} (${error.code === 'EADDRINUSE' ? 'port in use' : error.message}): choose another --port / --stdio-port`);
-  });
+  const hosting = await Hosting.start(world, driver, { http: args.port, stdio: args.stdioPort }).catch(
+    (error: NodeJS.ErrnoException) => {
+      throw new InputError(
+        `cannot listen on ${LOOPBACK} (${error.code === 'EADDRINUSE' ? 'port in use' : error.message}): choose another --port / --stdio-port`,
+      );
+    },
+  );
   const ports = hosting.ports();
-  process.stdout.write([
-    `export CATSIM_SERVERS='${JSON.stringify(serversEnv(world, ports, args.transport))}'`,
-    `export CATSIM_DRIVER_URL='http://${LOOPBACK}:${ports.http}/driver/v1'`,
-    `export CATSIM_CASE='${spec.name}'`,
-    `# catsim serve: case ${spec.name} is up; start the host with the variables above (Ctrl-C ends the case)`,
-  ].join('\n') + '\n');
+  process.stdout.write(
+    [
+      `export CATSIM_SERVERS='${JSON.stringify(serversEnv(world, ports, args.transport))}'`,
+      `export CATSIM_DRIVER_URL='http://${LOOPBACK}:${ports.http}/driver/v1'`,
+      `export CATSIM_CASE='${spec.name}'`,
+      `# catsim serve: case ${spec.name} is up; start the host with the variables above (Ctrl-C ends the case)`,
+    ].join('\n') + '\n',
+  );
   const failure = await waitForEnd(spec, world, driver);
   await hosting.close();
   const run: CaseRun = finishCase(spec, world, driver, args.transport, failure, '');
@@ -76,12 +85,16 @@ function waitForEnd(spec: BlackBoxCase, world: CaseWorld, driver: Driver): Promi
       process.off('SIGTERM', onSignal);
       resolve(why === '' ? null : why);
     };
-    const onSignal = (): void => stop(`HOST_FAILED: serve was stopped before the host took the end step (${driver.results.length} of ${spec.steps.length} steps done)`);
+    const onSignal = (): void =>
+      stop(
+        `HOST_FAILED: serve was stopped before the host took the end step (${driver.results.length} of ${spec.steps.length} steps done)`,
+      );
     const timer = setInterval(() => {
       if (driver.ended) return stop('');
       const opened = spec.servers.some((server) => world.count('session_opened', server.name) > 0);
       if (opened && firstSessionAt === null) firstSessionAt = Date.now();
-      if (firstSessionAt !== null && Date.now() - firstSessionAt > spec.timeoutMs) stop(`HOST_FAILED: the host did not finish within ${spec.timeoutMs} ms of its first session`);
+      if (firstSessionAt !== null && Date.now() - firstSessionAt > spec.timeoutMs)
+        stop(`HOST_FAILED: the host did not finish within ${spec.timeoutMs} ms of its first session`);
     }, WATCH_MS);
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);

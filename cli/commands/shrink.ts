@@ -96,8 +96,14 @@ export function assertShrunkWritable(prefix: string, option: string): void {
 export function saveShrunk(result: ShrinkResult, prefix: string): { files: ShrunkFiles; asked: boolean } {
   const asked = shrunkFiles(prefix);
   const stem = `catsim-shrunk-${result.plan.seed}-${result.plan.round}`;
-  const planPath = writeOutputTo({ path: asked.planPath, what: 'shrunk plan', stem, extension: '.plan.json' }, `${JSON.stringify(result.plan, null, 2)}\n`);
-  const diagramPath = writeOutputTo({ path: asked.diagramPath, what: 'sequence diagram', stem, extension: '.mmd' }, sequenceDiagram(result.run.events, result.violations[0]?.seq ?? null));
+  const planPath = writeOutputTo(
+    { path: asked.planPath, what: 'shrunk plan', stem, extension: '.plan.json' },
+    `${JSON.stringify(result.plan, null, 2)}\n`,
+  );
+  const diagramPath = writeOutputTo(
+    { path: asked.diagramPath, what: 'sequence diagram', stem, extension: '.mmd' },
+    sequenceDiagram(result.run.events, result.violations[0]?.seq ?? null),
+  );
   return { files: { planPath, diagramPath }, asked: planPath === asked.planPath && diagramPath === asked.diagramPath };
 }
 
@@ -111,15 +117,18 @@ export function describeShrink(result: ShrinkResult, files: ShrunkFiles, attempt
   const rounds = `${result.attempts} round${result.attempts === 1 ? '' : 's'}`;
   const budgetOut = result.attempts >= attemptsMax;
   const stopped = result.interrupted ? `interrupted after ${rounds}` : `stopped at --attempts ${attemptsMax}`;
-  const headline = result.steps.length === 0
-    ? `not shrunk: ${result.interrupted ? `interrupted after ${rounds}, before a reduction kept` : budgetOut ? `no reduction tried in the ${rounds} allowed (--attempts ${attemptsMax}) kept` : 'no single reduction keeps'} ${result.invariant} failing; the plan is the round's own (size ${result.sizeBefore})`
-    : `shrunk to ${budgetOut || result.interrupted ? `a smaller plan (${stopped}: maybe not the smallest)` : 'the smallest plan'} that still breaks ${result.invariant}: size ${result.sizeBefore} -> ${result.sizeAfter} in ${rounds}`;
+  const headline =
+    result.steps.length === 0
+      ? `not shrunk: ${result.interrupted ? `interrupted after ${rounds}, before a reduction kept` : budgetOut ? `no reduction tried in the ${rounds} allowed (--attempts ${attemptsMax}) kept` : 'no single reduction keeps'} ${result.invariant} failing; the plan is the round's own (size ${result.sizeBefore})`
+      : `shrunk to ${budgetOut || result.interrupted ? `a smaller plan (${stopped}: maybe not the smallest)` : 'the smallest plan'} that still breaks ${result.invariant}: size ${result.sizeBefore} -> ${result.sizeAfter} in ${rounds}`;
   const coreFlag = result.run.header.core === 'reference' ? '' : ` --core ${shellWord(result.run.header.core)}`;
   return [
     headline,
     ...result.steps.map((step) => `  - ${step}`),
     `still fails: ${first?.invariant} ${first?.code} at seq ${first?.seq ?? '-'}: ${first?.evidence}`,
-    files.planPath === null ? 'plan: not saved (see the error above)' : `plan: ${files.planPath}   (replay: catsim replay --plan ${shellWord(files.planPath)}${coreFlag})`,
+    files.planPath === null
+      ? 'plan: not saved (see the error above)'
+      : `plan: ${files.planPath}   (replay: catsim replay --plan ${shellWord(files.planPath)}${coreFlag})`,
     `sequence diagram (Mermaid): ${files.diagramPath ?? 'not saved (see the error above)'}`,
   ];
 }
@@ -137,7 +146,13 @@ export async function shrinkCommand(args: ShrinkArgs): Promise<number> {
   // The default prefix is what --out would say, so a problem with it is named as --out too.
   assertShrunkWritable(prefix, '--out');
   const { planPath, diagramPath } = shrunkFiles(prefix);
-  assertNotInputs([['--out', planPath], ['--out', diagramPath]], inputFiles(args));
+  assertNotInputs(
+    [
+      ['--out', planPath],
+      ['--out', diagramPath],
+    ],
+    inputFiles(args),
+  );
   const scenario = loadScenario(args.scenario);
   const catalog = args.catalog === undefined ? undefined : loadCatalog(args.catalog);
   const core = await loadCore(args.core);
@@ -150,20 +165,30 @@ export async function shrinkCommand(args: ShrinkArgs): Promise<number> {
   const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
   for (const name of signals) process.once(name, onSignal);
   try {
-    result = await shrinkPlan(plan, core, args.core, { attemptsMax: args.attemptsMax, signal: abort.signal, runPlan: threadRunner(thread, args.core) });
+    result = await shrinkPlan(plan, core, args.core, {
+      attemptsMax: args.attemptsMax,
+      signal: abort.signal,
+      runPlan: threadRunner(thread, args.core),
+    });
   } catch (error) {
     if (error instanceof AbandonedPlanError) {
-      process.stdout.write(`catsim shrink  seed=${args.seed}  round=${args.round}  core=${args.core}\nnot shrunk: ${error.message}\n`);
+      process.stdout.write(
+        `catsim shrink  seed=${args.seed}  round=${args.round}  core=${args.core}\nnot shrunk: ${error.message}\n`,
+      );
       return EXIT.violation;
     }
-    if (error instanceof Error && error.message.startsWith('the plan does not break')) throw new InputError(`round ${args.round} of seed ${args.seed} passes on ${args.core}: nothing to shrink`);
+    if (error instanceof Error && error.message.startsWith('the plan does not break'))
+      throw new InputError(`round ${args.round} of seed ${args.seed} passes on ${args.core}: nothing to shrink`);
     throw error;
   } finally {
     for (const name of signals) process.off(name, onSignal);
     await thread.close();
   }
   const { files, asked } = saveShrunk(result, prefix);
-  const out = [`catsim shrink  seed=${args.seed}  round=${args.round}  core=${args.core}`, ...describeShrink(result, files, args.attemptsMax)];
+  const out = [
+    `catsim shrink  seed=${args.seed}  round=${args.round}  core=${args.core}`,
+    ...describeShrink(result, files, args.attemptsMax),
+  ];
   if (args.timeline) out.push('timeline of the shrunk round:', formatTimeline(result.run.events));
   process.stdout.write(`${out.join('\n')}\n`);
   return exitAfterWrites(EXIT.violation, asked);

@@ -10,7 +10,11 @@ import { FAULTS, SCENARIO_FAULTS } from '../../sim/faults/index.ts';
 export function faultMenuHelp(): string {
   const width = Math.max(...[...FAULTS, ...SCENARIO_FAULTS].map((fault) => fault.id.length));
   const entry = (fault: { id: string; title: string }) => hangingLines(`  ${fault.id.padEnd(width)}  `, fault.title);
-  return ['Faults (a scenario\'s "faults"; each round enables a seeded subset, sim/faults/):', ...FAULTS.flatMap(entry), ...SCENARIO_FAULTS.flatMap(entry)].join('\n');
+  return [
+    'Faults (a scenario\'s "faults"; each round enables a seeded subset, sim/faults/):',
+    ...FAULTS.flatMap(entry),
+    ...SCENARIO_FAULTS.flatMap(entry),
+  ].join('\n');
 }
 
 /** `text` after `lead`, wrapped at HELP_COLUMNS with its continuation lines under the text (yargs would not indent them). */

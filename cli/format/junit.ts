@@ -33,8 +33,11 @@ const REPLAY_LINES_MAX = 20;
 export function junitXml(report: CampaignReport): string {
   const root = builder.newBuilder();
   const last = report.firstRound + report.roundsPlanned - 1;
-  const suite = root.testSuite()
-    .name(`catsim run seed=${report.seed} scenario=${report.scenario} core=${report.core} rounds ${report.firstRound}..${last}`)
+  const suite = root
+    .testSuite()
+    .name(
+      `catsim run seed=${report.seed} scenario=${report.scenario} core=${report.core} rounds ${report.firstRound}..${last}`,
+    )
     .time(report.elapsedMs / 1000)
     .property('seed', report.seed)
     .property('scenario', report.scenario)
@@ -47,38 +50,71 @@ export function junitXml(report: CampaignReport): string {
     const count = report.violationsByInvariant[id] ?? 0;
     const test = testCase(id);
     if (count === 0) continue;
-    const rounds = report.failingRounds.filter((failing) => failing.violations.some((violation) => violation.invariant === id));
-    test.failure(`${count} violation${count === 1 ? '' : 's'} of ${id} in ${rounds.length} round${rounds.length === 1 ? '' : 's'}`, 'violation');
-    test.standardOutput(replayLines(report, rounds.map((failing) => {
-      const first = failing.violations.find((violation) => violation.invariant === id);
-      return { round: failing.round, why: `${id} ${first?.code}: ${first?.evidence}` };
-    })));
+    const rounds = report.failingRounds.filter((failing) =>
+      failing.violations.some((violation) => violation.invariant === id),
+    );
+    test.failure(
+      `${count} violation${count === 1 ? '' : 's'} of ${id} in ${rounds.length} round${rounds.length === 1 ? '' : 's'}`,
+      'violation',
+    );
+    test.standardOutput(
+      replayLines(
+        report,
+        rounds.map((failing) => {
+          const first = failing.violations.find((violation) => violation.invariant === id);
+          return { round: failing.round, why: `${id} ${first?.code}: ${first?.evidence}` };
+        }),
+      ),
+    );
   }
   const undecided = report.failingRounds.filter((failing) => failing.undecided);
   const undecidedTest = testCase('UNDECIDED rounds');
   if (undecided.length > 0) {
-    undecidedTest.failure(`${undecided.length} round${undecided.length === 1 ? '' : 's'} exhausted the event budget (UNDECIDED fails the gate)`, 'undecided');
-    undecidedTest.standardOutput(replayLines(report, undecided.map((failing) => ({ round: failing.round, why: 'UNDECIDED' }))));
+    undecidedTest.failure(
+      `${undecided.length} round${undecided.length === 1 ? '' : 's'} exhausted the event budget (UNDECIDED fails the gate)`,
+      'undecided',
+    );
+    undecidedTest.standardOutput(
+      replayLines(
+        report,
+        undecided.map((failing) => ({ round: failing.round, why: 'UNDECIDED' })),
+      ),
+    );
   }
   const probes = testCase('coverage probes');
-  if (report.probesMissed.length > 0) probes.failure(`required coverage probes never hit: ${report.probesMissed.join(', ')}`, 'coverage');
+  if (report.probesMissed.length > 0)
+    probes.failure(`required coverage probes never hit: ${report.probesMissed.join(', ')}`, 'coverage');
   const determinism = testCase('determinism');
   if (report.determinism.mismatches.length > 0) {
-    determinism.error(`${report.determinism.mismatches.length} of ${report.determinism.replayed} replayed rounds differ from their first run`, 'non-determinism',
-      report.determinism.mismatches.map((mismatch) => `round ${mismatch.round}: first differing event seq ${mismatch.firstDifferingSeq ?? '(header)'}`).join('\n'));
+    determinism.error(
+      `${report.determinism.mismatches.length} of ${report.determinism.replayed} replayed rounds differ from their first run`,
+      'non-determinism',
+      report.determinism.mismatches
+        .map(
+          (mismatch) =>
+            `round ${mismatch.round}: first differing event seq ${mismatch.firstDifferingSeq ?? '(header)'}`,
+        )
+        .join('\n'),
+    );
   }
   const complete = testCase('campaign complete');
   if (report.interrupted) complete.failure(`interrupted ${interruptedText(report)}`, 'interrupted');
   for (const entry of report.notJudged ?? []) {
     const test = testCase(`not judged: ${entry.capability}`);
-    if (entry.accepted) test.skipped().standardOutput(`${coveredText(entry)}: the core does not implement it; accepted as not judged`);
-    else test.failure(`${coveredText(entry)}: the core does not implement it, and it was not accepted (--not-judged ${entry.capability})`, 'not-judged');
+    if (entry.accepted)
+      test.skipped().standardOutput(`${coveredText(entry)}: the core does not implement it; accepted as not judged`);
+    else
+      test.failure(
+        `${coveredText(entry)}: the core does not implement it, and it was not accepted (--not-judged ${entry.capability})`,
+        'not-judged',
+      );
   }
   return root.build();
 }
 
 function replayLines(report: CampaignReport, rounds: readonly { round: number; why: string }[]): string {
   const lines = rounds.slice(0, REPLAY_LINES_MAX).map(({ round, why }) => `${replayCommand(report, round)}   # ${why}`);
-  if (rounds.length > REPLAY_LINES_MAX) lines.push(`... and ${rounds.length - REPLAY_LINES_MAX} more (see --report FILE.json)`);
+  if (rounds.length > REPLAY_LINES_MAX)
+    lines.push(`... and ${rounds.length - REPLAY_LINES_MAX} more (see --report FILE.json)`);
   return lines.join('\n');
 }

@@ -5,13 +5,16 @@
 
 type Event = { seq: number; t: number; src: string; type: string; [field: string]: unknown };
 
-const cursor = (value: unknown): string => (value === null || value === undefined ? 'none' : JSON.stringify(value).replaceAll('"', "'"));
+const cursor = (value: unknown): string =>
+  value === null || value === undefined ? 'none' : JSON.stringify(value).replaceAll('"', "'");
 
 const LINES: Record<string, (e: Event) => string | undefined> = {
   revision: (e) => `Note over ${e.server}: t=${e.t} revision ${e.revision}`,
-  page_served: (e) => `${e.server}->>Core: t=${e.t} page ${cursor(e.cursorIn)}→${cursor(e.cursorOut)} rev ${e.reported ?? '-'} (${e.scanId})`,
+  page_served: (e) =>
+    `${e.server}->>Core: t=${e.t} page ${cursor(e.cursorIn)}→${cursor(e.cursorOut)} rev ${e.reported ?? '-'} (${e.scanId})`,
   page_refused: (e) => `${e.server}-->>Core: t=${e.t} refused ${cursor(e.cursorIn)} (${e.code})`,
-  notification_sent: (e) => (e.delivered ? `${e.server}-)Core: t=${e.t} list_changed` : `Note over ${e.server}: t=${e.t} list_changed lost`),
+  notification_sent: (e) =>
+    e.delivered ? `${e.server}-)Core: t=${e.t} list_changed` : `Note over ${e.server}: t=${e.t} list_changed lost`,
   identity_rotated: (e) => `Note over ${e.server}: t=${e.t} identity rotated`,
   disconnected: (e) => `Note over Core,${e.server}: t=${e.t} connection cut`,
   scan_ended: (e) => `Note over Core: t=${e.t} ${e.scanId} ${e.state}${e.reason === 'OK' ? '' : ` ${e.reason}`}`,
@@ -28,7 +31,13 @@ const LINES: Record<string, (e: Event) => string | undefined> = {
 /** The diagram text; `highlightSeq` marks the violating event. */
 export function sequenceDiagram(events: readonly Event[], highlightSeq: number | null): string {
   const servers = [...new Set(events.filter((e) => e.type === 'server_up').map((e) => String(e.server)))];
-  const lines = ['sequenceDiagram', '  participant Planner', '  participant Core', ...servers.map((s) => `  participant ${s}`), '  participant Policy'];
+  const lines = [
+    'sequenceDiagram',
+    '  participant Planner',
+    '  participant Core',
+    ...servers.map((s) => `  participant ${s}`),
+    '  participant Policy',
+  ];
   for (const event of events) {
     const line = LINES[event.type]?.(event);
     if (line !== undefined) lines.push(`  ${line}`);

@@ -12,7 +12,10 @@ import { coveredText } from './summary.ts';
  * it)` or `skipped (not judged, accepted): rollback (2 rollback triggers)`; `unaccepted` is true
  * when any was not accepted.
  */
-export function notJudgedLines(unjudged: Partial<Record<Capability, number>>, accepted: readonly Capability[]): { lines: string[]; unaccepted: boolean } {
+export function notJudgedLines(
+  unjudged: Partial<Record<Capability, number>>,
+  accepted: readonly Capability[],
+): { lines: string[]; unaccepted: boolean } {
   const lines: string[] = [];
   let unaccepted = false;
   for (const capability of CAPABILITIES) {

@@ -16,7 +16,10 @@ const FAILING_ROUNDS_SHOWN = 20;
  */
 export function formatSummary(report: CampaignReport, workers: number | string): string {
   const last = report.firstRound + report.roundsPlanned - 1;
-  const shard = report.shard === null ? '' : `  shard ${report.shard.index}/${report.shard.count} of rounds ${report.shard.firstRound}..${report.shard.firstRound + report.shard.rounds - 1}`;
+  const shard =
+    report.shard === null
+      ? ''
+      : `  shard ${report.shard.index}/${report.shard.count} of rounds ${report.shard.firstRound}..${report.shard.firstRound + report.shard.rounds - 1}`;
   const violations = Object.values(report.violationsByInvariant).reduce((a, b) => a + b, 0);
   const lines = [
     `catsim run  seed=${report.seed}  scenario=${report.scenario}  core=${report.core}  rounds ${report.firstRound}..${last}${shard}`,
@@ -40,7 +43,9 @@ export function formatSummary(report: CampaignReport, workers: number | string):
     `throughput: ${report.roundsPerSecond.toFixed(1)} rounds/s (${typeof workers === 'string' ? workers : `${Math.max(1, workers)} worker${workers <= 1 ? '' : 's'}`}, ${(report.elapsedMs / 1000).toFixed(1)} s)`,
   ];
   for (const mismatch of report.determinism.mismatches) {
-    lines.push(`NON-DETERMINISM in round ${mismatch.round}: the replay parts from the first run at event seq ${mismatch.firstDifferingSeq ?? '(header)'}`);
+    lines.push(
+      `NON-DETERMINISM in round ${mismatch.round}: the replay parts from the first run at event seq ${mismatch.firstDifferingSeq ?? '(header)'}`,
+    );
   }
   lines.push(...failingLines(report));
   // The verdict again as the last line: a CI log shows its last lines, and the statistics and
@@ -77,7 +82,10 @@ function revocationLine(report: CampaignReport): string {
 function surfaceLines(report: CampaignReport): string[] {
   const s = report.surface ?? { turns: 0, unsupportedRounds: 0, unsupportedTurns: 0 };
   const lines: string[] = [];
-  if (s.unsupportedRounds > 0) lines.push(`surface: the core has no tool surface stage (modelTurn): ${s.unsupportedTurns} model turns planned in ${s.unsupportedRounds} rounds were not run, so those rounds have no surface checks`);
+  if (s.unsupportedRounds > 0)
+    lines.push(
+      `surface: the core has no tool surface stage (modelTurn): ${s.unsupportedTurns} model turns planned in ${s.unsupportedRounds} rounds were not run, so those rounds have no surface checks`,
+    );
   if (s.turns === 0) return lines.length > 0 ? lines : ['surface checks: no model turns (F22 not in these rounds)'];
   const full = report.surface;
   const refused = Object.values(full.refused).reduce((a, b) => a + b, 0);
@@ -96,7 +104,8 @@ function rollbackLine(report: CampaignReport): string {
   const total = Object.values(t).reduce((a, b) => a + b, 0);
   if (total === 0) return 'rollback triggers: none (F19 not in these rounds)';
   const unsupported = t.unsupported ?? 0;
-  const note = unsupported > 0 ? ` (the core has no rollback: ${unsupported} triggers were not delivered and are not judged)` : '';
+  const note =
+    unsupported > 0 ? ` (the core has no rollback: ${unsupported} triggers were not delivered and are not judged)` : '';
   return `rollback triggers: ${counts(t)}${note}`;
 }
 
@@ -107,7 +116,9 @@ function rollbackLine(report: CampaignReport): string {
  */
 function probeLines(report: CampaignReport): string[] {
   const world = Object.fromEntries(Object.entries(report.probes).filter(([name]) => WORLD_PROBE_NAMES.includes(name)));
-  const reference = Object.fromEntries(Object.entries(report.probes).filter(([name]) => !WORLD_PROBE_NAMES.includes(name)));
+  const reference = Object.fromEntries(
+    Object.entries(report.probes).filter(([name]) => !WORLD_PROBE_NAMES.includes(name)),
+  );
   return [
     `coverage probes of what the world did (rounds hit; the gate holds every core to them): ${counts(world, false)}`,
     `coverage probes of the reference core's defences (rounds hit; the gate holds only --core reference to them): ${counts(reference, false)}`,
@@ -130,12 +141,15 @@ export function verdict(report: CampaignReport, violations: number): string {
   const left = report.notJudged ?? [];
   const unaccepted = left.filter((entry) => !entry.accepted);
   const alsoUnjudged = unaccepted.length === 0 ? '' : `; not judged: ${unaccepted.map(coveredText).join(', ')}`;
-  if (report.failingRounds.length === 0 && report.probesMissed.length > 0) return `FAIL (coverage probes never hit: ${report.probesMissed.join(', ')}${alsoUnjudged})`;
-  if (report.failingRounds.length > 0) return `FAIL (${violations} violations, ${report.undecidedRounds} UNDECIDED${alsoUnjudged})`;
+  if (report.failingRounds.length === 0 && report.probesMissed.length > 0)
+    return `FAIL (coverage probes never hit: ${report.probesMissed.join(', ')}${alsoUnjudged})`;
+  if (report.failingRounds.length > 0)
+    return `FAIL (${violations} violations, ${report.undecidedRounds} UNDECIDED${alsoUnjudged})`;
   if (unaccepted.length > 0) {
     return `NOT JUDGED: ${unaccepted.map(coveredText).join(', ')}: the core does not implement ${unaccepted.length === 1 ? 'it' : 'them'} (0 violations in what was judged; --not-judged ${unaccepted.map((entry) => entry.capability).join(',')} accepts ${unaccepted.length === 1 ? 'it' : 'them'} as skipped)`;
   }
-  const skipped = left.length === 0 ? '0 violations, 0 UNDECIDED' : `not judged: ${left.map((entry) => entry.capability).join(', ')}`;
+  const skipped =
+    left.length === 0 ? '0 violations, 0 UNDECIDED' : `not judged: ${left.map((entry) => entry.capability).join(', ')}`;
   return `PASS (${skipped})${report.shard === null ? '' : '; the coverage-probe gate is judged by catsim merge'}`;
 }
 
@@ -149,7 +163,8 @@ export function coveredText(entry: Pick<NotJudged, 'capability' | 'rounds' | 'co
 /** The capabilities the core left out, each skipped (accepted) or not judged; never shown as passed. */
 function notJudgedLine(report: CampaignReport): string {
   const left = report.notJudged ?? [];
-  if (left.length === 0) return 'capabilities not judged: none (the core was judged on everything these rounds exercised)';
+  if (left.length === 0)
+    return 'capabilities not judged: none (the core was judged on everything these rounds exercised)';
   return `capabilities not judged: ${left.map((entry) => `${coveredText(entry)} ${entry.accepted ? 'SKIPPED (accepted by --not-judged or the scenario)' : 'NOT JUDGED (not accepted)'}`).join('; ')}`;
 }
 
@@ -170,11 +185,16 @@ function failingLines(report: CampaignReport): string[] {
   const lines = ['failing rounds (each line replays one):'];
   for (const failing of report.failingRounds.slice(0, FAILING_ROUNDS_SHOWN)) {
     const first = failing.violations[0];
-    const what = failing.undecided ? 'UNDECIDED (event budget exhausted)' : `${first?.invariant} ${first?.code}: ${first?.evidence}`;
+    const what = failing.undecided
+      ? 'UNDECIDED (event budget exhausted)'
+      : `${first?.invariant} ${first?.code}: ${first?.evidence}`;
     const more = failing.violations.length > 1 ? ` (+${failing.violations.length - 1} more)` : '';
     lines.push(`  ${replayCommand(report, failing.round)}   # ${what}${more}`);
   }
-  if (report.failingRounds.length > FAILING_ROUNDS_SHOWN) lines.push(`  ... and ${report.failingRounds.length - FAILING_ROUNDS_SHOWN} more failing rounds (see --report FILE.json)`);
+  if (report.failingRounds.length > FAILING_ROUNDS_SHOWN)
+    lines.push(
+      `  ... and ${report.failingRounds.length - FAILING_ROUNDS_SHOWN} more failing rounds (see --report FILE.json)`,
+    );
   return lines;
 }
 
@@ -185,8 +205,14 @@ export function replayCommand(report: CampaignReport, round: number): string {
 
 /** The flags after `--round N` that select the same core, scenario and catalog. */
 function replayFlags(report: CampaignReport): string {
-  const scenario = report.catalog === null ? report.scenario : report.scenario.slice(0, -`+catalog:${report.catalog.name}`.length);
-  const scenarioFlag = report.scenarioPath !== null ? ` --scenario ${shellWord(report.scenarioPath)}` : scenario === 'default' ? '' : ` --scenario ${scenario}`;
+  const scenario =
+    report.catalog === null ? report.scenario : report.scenario.slice(0, -`+catalog:${report.catalog.name}`.length);
+  const scenarioFlag =
+    report.scenarioPath !== null
+      ? ` --scenario ${shellWord(report.scenarioPath)}`
+      : scenario === 'default'
+        ? ''
+        : ` --scenario ${scenario}`;
   const flags = [report.core === 'reference' ? '' : ` --core ${shellWord(report.core)}`, scenarioFlag];
   if (report.catalog !== null) flags.push(` --catalog ${shellWord(report.catalog.path)}`);
   return flags.join('');

@@ -34,15 +34,27 @@ function table(head: readonly string[], rows: readonly (readonly string[])[]): s
 /** The table of one source's events in one section. */
 function eventTable(src: EventSource, section: EventSection): string {
   const kinds = EVENTS.filter((kind) => kind.src === src && kind.doc.section === section);
-  if (src === 'world') return table(['type', 'fields', 'meaning'], kinds.map((kind) => [`\`${kind.name}\``, fieldsText(kind.fields), kind.doc.meaning]));
-  return table(['type', 'fields', 'meaning', 'judged by'], kinds.map((kind) => [`\`${kind.name}\``, fieldsText(kind.fields), kind.doc.meaning, kind.doc.judgedBy ?? '']));
+  if (src === 'world')
+    return table(
+      ['type', 'fields', 'meaning'],
+      kinds.map((kind) => [`\`${kind.name}\``, fieldsText(kind.fields), kind.doc.meaning]),
+    );
+  return table(
+    ['type', 'fields', 'meaning', 'judged by'],
+    kinds.map((kind) => [`\`${kind.name}\``, fieldsText(kind.fields), kind.doc.meaning, kind.doc.judgedBy ?? '']),
+  );
 }
 
 /** The fields of an object shape, one per row: name, type, meaning. */
 function shapeTable(shape: Shape): string {
-  return table(['field', 'type', 'meaning'], Object.entries(shape).map(([name, field]) => [
-    `\`${name}\``, `${field.optional === true ? 'optional, ' : ''}${field.type}`, field.description ?? '',
-  ]));
+  return table(
+    ['field', 'type', 'meaning'],
+    Object.entries(shape).map(([name, field]) => [
+      `\`${name}\``,
+      `${field.optional === true ? 'optional, ' : ''}${field.type}`,
+      field.description ?? '',
+    ]),
+  );
 }
 
 /** The object shape under a field (through nullable, array and record kinds) and the path to it. */
@@ -69,12 +81,21 @@ const code = (value: string): string => `\`${value}\``;
 
 /** The code tables that the field tables refer to. */
 function codesTable(): string {
-  return table(['codes', 'values'], [
-    ['`scan_ended.reason` of an INCOMPLETE scan', INCOMPLETE_REASONS.map(code).join(', ')],
-    ['`scan_ended.reason` of a QUARANTINED scan', QUARANTINE_REASONS.map(code).join(', ')],
-    ['`gate_decision.decision` other than `ADMIT`: refusal codes, in the order the gate checks them', GATE_REFUSALS.map(code).join(', ')],
-    ['`published.tools[].verdict` other than `ok`: the content check that quarantined the tool', TOOL_QUARANTINE_REASONS.map(code).join(', ')],
-  ]);
+  return table(
+    ['codes', 'values'],
+    [
+      ['`scan_ended.reason` of an INCOMPLETE scan', INCOMPLETE_REASONS.map(code).join(', ')],
+      ['`scan_ended.reason` of a QUARANTINED scan', QUARANTINE_REASONS.map(code).join(', ')],
+      [
+        '`gate_decision.decision` other than `ADMIT`: refusal codes, in the order the gate checks them',
+        GATE_REFUSALS.map(code).join(', '),
+      ],
+      [
+        '`published.tools[].verdict` other than `ok`: the content check that quarantined the tool',
+        TOOL_QUARANTINE_REASONS.map(code).join(', '),
+      ],
+    ],
+  );
 }
 
 /** Every generated block of docs/TRACE.md, by name, in document order. */

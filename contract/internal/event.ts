@@ -50,7 +50,12 @@ export interface EventKind<Src extends EventSource = EventSource, T extends stri
 }
 
 /** Declares one event type; `fields` lists its own fields in the order they are written. */
-export function eventOf<Src extends EventSource, T extends string, const S extends Shape>(src: Src, type: T, doc: EventDoc, fields: S): EventKind<Src, T, S> {
+export function eventOf<Src extends EventSource, T extends string, const S extends Shape>(
+  src: Src,
+  type: T,
+  doc: EventDoc,
+  fields: S,
+): EventKind<Src, T, S> {
   const common: CommonShape<Src, T> = { seq: nat, t: nat, src: literal(src), type: literal(type) };
   const object = objectOf({ ...common, ...fields });
   return { ...object, src, name: type, doc, fields } as unknown as EventKind<Src, T, S>;

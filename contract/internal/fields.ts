@@ -70,7 +70,11 @@ function kind<T>(test: (value: unknown) => boolean, expected: string, type: stri
 export const str: Field<string> = kind((v) => typeof v === 'string', 'a string', 'string');
 
 /** A non-negative safe integer: counts, revisions, generations, epochs, virtual ms. */
-export const nat: Field<number> = kind((v) => Number.isSafeInteger(v) && (v as number) >= 0, 'a non-negative integer', 'int ≥ 0');
+export const nat: Field<number> = kind(
+  (v) => Number.isSafeInteger(v) && (v as number) >= 0,
+  'a non-negative integer',
+  'int ≥ 0',
+);
 
 /** A safe integer of any sign (a JSON-RPC error code). */
 export const int: Field<number> = kind((v) => Number.isSafeInteger(v), 'an integer', 'int');
@@ -89,7 +93,11 @@ function isHexDigest(value: string): boolean {
 }
 
 /** A digest: lowercase hex sha256, 64 digits (SPEC section 4). */
-export const digest: Field<string> = kind((v) => typeof v === 'string' && isHexDigest(v), '64 lowercase hex digits', 'digest');
+export const digest: Field<string> = kind(
+  (v) => typeof v === 'string' && isHexDigest(v),
+  '64 lowercase hex digits',
+  'digest',
+);
 
 /**
  * A catalog key `"<identity>|<tenant>.<role>"` (SPEC section 1): a non-empty identity and audience
@@ -121,13 +129,22 @@ function listOf(items: readonly string[]): string {
  */
 export function oneOf<const T extends readonly string[]>(values: T, type?: string): Field<T[number]> {
   const allowed: ReadonlySet<unknown> = new Set(values);
-  return kind((v) => allowed.has(v), listOf(values.map((value) => `"${value}"`)), type ?? listOf(values.map((value) => `\`${value}\``)));
+  return kind(
+    (v) => allowed.has(v),
+    listOf(values.map((value) => `"${value}"`)),
+    type ?? listOf(values.map((value) => `\`${value}\``)),
+  );
 }
 
 /** A kind, or null (a cursor of the first page, an unversioned revision). */
 export function nullable<T>(of: Field<T>): Field<T | null> {
   return {
-    ...bare(of), test: (v) => v === null || of.test(v), expected: `${of.expected} or null`, type: `${of.type} or null`, inner: of, container: 'nullable',
+    ...bare(of),
+    test: (v) => v === null || of.test(v),
+    expected: `${of.expected} or null`,
+    type: `${of.type} or null`,
+    inner: of,
+    container: 'nullable',
     locate: (v, at) => of.locate?.(v, at) ?? null,
   };
 }
@@ -201,7 +218,9 @@ export function objectOf<const S extends Shape>(shape: S): Field<ObjectOf<S>> & 
   return {
     test: (v) => isPlainObject(v) && holds(v),
     expected: 'an object',
-    type: `{${Object.keys(shape).map((name) => `"${name}"`).join(', ')}}`,
+    type: `{${Object.keys(shape)
+      .map((name) => `"${name}"`)
+      .join(', ')}}`,
     shape,
     locate: (v, at) => (isPlainObject(v) ? shapeProblem(shape, v, at) : null),
   };

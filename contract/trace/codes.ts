@@ -9,13 +9,28 @@ export const SCAN_END_STATES = ['SNAPSHOT_PROVEN', 'UNVERSIONED_OBSERVATION', 'I
 
 /** Why a scan ended INCOMPLETE (retried with capped back-off; SPEC section 3). */
 export const INCOMPLETE_REASONS = [
-  'REVISION_MOVED', 'LIST_CHANGED', 'CURSOR_INVALID', 'REQUEST_FAILED', 'TIMEOUT', 'IDENTITY_CHANGED',
-  'POLICY_EPOCH_CHANGED', 'RECHECK_REVISION_MOVED', 'MALFORMED_PAGE', 'DISCONNECTED', 'AUTH_REQUIRED',
+  'REVISION_MOVED',
+  'LIST_CHANGED',
+  'CURSOR_INVALID',
+  'REQUEST_FAILED',
+  'TIMEOUT',
+  'IDENTITY_CHANGED',
+  'POLICY_EPOCH_CHANGED',
+  'RECHECK_REVISION_MOVED',
+  'MALFORMED_PAGE',
+  'DISCONNECTED',
+  'AUTH_REQUIRED',
 ] as const;
 
 /** Why a scan ended QUARANTINED (operator attention, no automatic admission; SPEC section 3). */
 export const QUARANTINE_REASONS = [
-  'CURSOR_REPEATED', 'PAGE_LIMIT', 'BYTE_LIMIT', 'REVISION_BACKWARDS', 'EQUIVOCATION', 'TOO_MANY_TOOLS', 'CATALOG_TOO_LARGE',
+  'CURSOR_REPEATED',
+  'PAGE_LIMIT',
+  'BYTE_LIMIT',
+  'REVISION_BACKWARDS',
+  'EQUIVOCATION',
+  'TOO_MANY_TOOLS',
+  'CATALOG_TOO_LARGE',
 ] as const;
 
 /** The reason of a `scan_ended`: `OK` for the two good states, else an INCOMPLETE or QUARANTINED reason. */
@@ -54,8 +69,16 @@ export const PUBLISH_STATUSES = ['ELIGIBLE', 'UNVERSIONED_OBSERVATION'] as const
 
 /** Why a content check quarantined a tool inside a snapshot (SPEC section 5). */
 export const TOOL_QUARANTINE_REASONS = [
-  'MALFORMED_DESCRIPTOR', 'BAD_NAME', 'DUPLICATE_NAME', 'NON_OBJECT_ROOT', 'UNKNOWN_DIALECT', 'UNRESOLVED_REF',
-  'REMOTE_REF', 'OVERSIZED_DESCRIPTOR', 'SCHEMA_TOO_DEEP', 'INVALID_SCHEMA',
+  'MALFORMED_DESCRIPTOR',
+  'BAD_NAME',
+  'DUPLICATE_NAME',
+  'NON_OBJECT_ROOT',
+  'UNKNOWN_DIALECT',
+  'UNRESOLVED_REF',
+  'REMOTE_REF',
+  'OVERSIZED_DESCRIPTOR',
+  'SCHEMA_TOO_DEEP',
+  'INVALID_SCHEMA',
 ] as const;
 
 /** A published tool's verdict: `ok` or the reason it was quarantined. */
@@ -63,8 +86,16 @@ export const TOOL_VERDICTS = ['ok', ...TOOL_QUARANTINE_REASONS] as const;
 
 /** The gate's refusal codes, in the order it checks them (SPEC section 7). */
 export const GATE_REFUSALS = [
-  'SERVER_DISABLED', 'TENANT_MISMATCH', 'INCOMPLETE_DISCOVERY', 'CATALOG_EXPIRED', 'UNDISCLOSED_TOOL',
-  'STALE_CATALOG', 'POLICY_REVOKED', 'TOOL_QUARANTINED', 'UNVERSIONED_WRITE', 'ARGS_INVALID',
+  'SERVER_DISABLED',
+  'TENANT_MISMATCH',
+  'INCOMPLETE_DISCOVERY',
+  'CATALOG_EXPIRED',
+  'UNDISCLOSED_TOOL',
+  'STALE_CATALOG',
+  'POLICY_REVOKED',
+  'TOOL_QUARANTINED',
+  'UNVERSIONED_WRITE',
+  'ARGS_INVALID',
 ] as const;
 
 /** A gate decision: `ADMIT` or a refusal code. */
@@ -84,14 +115,37 @@ export const PLAN_KINDS = ['normal', 'stale', 'guessed', 'probe'] as const;
 
 /** The defects the plan generator plants in descriptors (F13, for I5). */
 export const PLANTED_DEFECTS = [
-  'UNKNOWN_DIALECT', 'UNRESOLVED_REF', 'REMOTE_REF', 'OVERSIZED_DESCRIPTOR', 'NON_OBJECT_ROOT', 'BAD_NAME', 'DUPLICATE_NAME',
+  'UNKNOWN_DIALECT',
+  'UNRESOLVED_REF',
+  'REMOTE_REF',
+  'OVERSIZED_DESCRIPTOR',
+  'NON_OBJECT_ROOT',
+  'BAD_NAME',
+  'DUPLICATE_NAME',
 ] as const;
 
 /** Why the core showed a planner nothing; `CORE_FAILED` when its `disclose` failed (core_failed). */
-export const DISCLOSURE_REFUSALS = ['INCOMPLETE_DISCOVERY', 'CATALOG_EXPIRED', 'SERVER_DISABLED', 'CORE_FAILED'] as const;
+export const DISCLOSURE_REFUSALS = [
+  'INCOMPLETE_DISCOVERY',
+  'CATALOG_EXPIRED',
+  'SERVER_DISABLED',
+  'CORE_FAILED',
+] as const;
 
 /** Which call of the world into the core failed, or which of the core's own callbacks (docs/CORE-API.md). */
-export const CORE_CALLS = ['create', 'createClient', 'attach', 'disclose', 'call', 'pushPolicy', 'stop', 'scheduled', 'unhandledRejection', 'modelTurn', 'rollback'] as const;
+export const CORE_CALLS = [
+  'create',
+  'createClient',
+  'attach',
+  'disclose',
+  'call',
+  'pushPolicy',
+  'stop',
+  'scheduled',
+  'unhandledRejection',
+  'modelTurn',
+  'rollback',
+] as const;
 
 /**
  * How a core failed to answer the world: a synchronous throw, a rejected `call`, an answer outside
@@ -117,8 +171,19 @@ export const ROUND_END_REASONS = ['quiet', 'event_budget', 'horizon'] as const;
  * diagnostic field, an old skill list used as a shadow whitelist).
  */
 export const HARMFUL_SURFACE_HOOKS = [
-  'add-tool', 'remove-tool', 'reorder', 'replace-schema', 'edit-schema-in-place', 'add-helper', 'edit-description', 'rename',
-  'async-late-edit', 'launder', 'top-n', 'hide-on-diagnostic', 'shadow-whitelist',
+  'add-tool',
+  'remove-tool',
+  'reorder',
+  'replace-schema',
+  'edit-schema-in-place',
+  'add-helper',
+  'edit-description',
+  'rename',
+  'async-late-edit',
+  'launder',
+  'top-n',
+  'hide-on-diagnostic',
+  'shadow-whitelist',
 ] as const;
 
 /**
@@ -128,8 +193,17 @@ export const HARMFUL_SURFACE_HOOKS = [
  * within the pipeline, message compression, an awaited pause.
  */
 export const HARMLESS_SURFACE_HOOKS = [
-  'identity-copy', 'read-only', 'json-round-trip', 'reorder-schema-keys', 'rebuild-strings', 'undefined-member', 'new-array',
-  'extra-field', 'edit-and-restore', 'compress-messages', 'async-noop',
+  'identity-copy',
+  'read-only',
+  'json-round-trip',
+  'reorder-schema-keys',
+  'rebuild-strings',
+  'undefined-member',
+  'new-array',
+  'extra-field',
+  'edit-and-restore',
+  'compress-messages',
+  'async-noop',
 ] as const;
 
 /** Every hook kind of a model turn. */

@@ -9,7 +9,10 @@ import { docBlocks } from '../internal/doc-tables.ts';
 
 /** The markers around block `name`. */
 function markers(name: string): { begin: string; end: string } {
-  return { begin: `<!-- BEGIN GENERATED ${name} (npx tsx contract/scripts/trace-doc.ts --write) -->`, end: `<!-- END GENERATED ${name} -->` };
+  return {
+    begin: `<!-- BEGIN GENERATED ${name} (npx tsx contract/scripts/trace-doc.ts --write) -->`,
+    end: `<!-- END GENERATED ${name} -->`,
+  };
 }
 
 /**
@@ -29,4 +32,3 @@ export function withGeneratedTables(doc: string): string {
   }
   return text;
 }
-

@@ -18,13 +18,36 @@ describe('the events of catsim.trace.v1', () => {
   it('are 32 world events (6 of them the tool surface ones, 2 of host restarts, 1 the delivered list_changed, 1 the call sent, 1 the rollback trigger) and 10 core events', () => {
     expect([...EVENT_SOURCES.values()].filter((src) => src === 'world').length).toBe(32);
     expect(KINDS.filter(([, kind]) => kind.src === 'core').map(([type]) => type)).toEqual([
-      'scan_started', 'page_read', 'scan_ended', 'published', 'cas_conflict', 'server_disabled', 'policy_seen', 'gate_decision', 'receipt', 'receipt_outcome',
+      'scan_started',
+      'page_read',
+      'scan_ended',
+      'published',
+      'cas_conflict',
+      'server_disabled',
+      'policy_seen',
+      'gate_decision',
+      'receipt',
+      'receipt_outcome',
     ]);
   });
 
   it('check the rules across fields only once every field has its kind', () => {
     const hex = 'ab'.repeat(32);
-    const probe = { seq: 0, t: 0, src: 'world', type: 'plan_made', session: 's', planId: 'p0', key: 'id|a.b', generation: 1, snapshotDigest: hex, tool: 't', descriptorDigest: hex, kind: 'probe', expectAdmit: null };
+    const probe = {
+      seq: 0,
+      t: 0,
+      src: 'world',
+      type: 'plan_made',
+      session: 's',
+      planId: 'p0',
+      key: 'id|a.b',
+      generation: 1,
+      snapshotDigest: hex,
+      tool: 't',
+      descriptorDigest: hex,
+      kind: 'probe',
+      expectAdmit: null,
+    };
     expect(eventProblem(probe)).toBe('"plan_made".expectAdmit must be a boolean for kind "probe"');
     expect(eventProblem({ ...probe, tool: 1 })).toBe('"plan_made".tool must be a string');
     expect(eventProblem({ ...probe, expectAdmit: true })).toBeNull();
@@ -34,7 +57,9 @@ describe('the events of catsim.trace.v1', () => {
   it('names the first problem in field order, then unknown fields', () => {
     const event = { seq: -1, t: 'x', src: 'core', type: 'receipt_outcome', leaseId: 1, outcome: 'ok', extra: true };
     expect(eventProblem(event)).toBe('"receipt_outcome".seq must be a non-negative integer');
-    expect(eventProblem({ ...event, seq: 0, t: 0, leaseId: 'l' })).toBe('"receipt_outcome" has an unknown field "extra"');
+    expect(eventProblem({ ...event, seq: 0, t: 0, leaseId: 'l' })).toBe(
+      '"receipt_outcome" has an unknown field "extra"',
+    );
     expect(eventProblem({ seq: 0, t: 0, src: 'core', type: 7 })).toBe('event.type must be a string');
   });
 });

@@ -11,19 +11,62 @@
  * sets of codes.ts.
  */
 import {
-  anyJson, arrayOf, bool, boolOrNull, catalogKey, digest, digestOrNull, digests, field, int, nat, natOrNull, nullable, objectOf,
-  oneOf, optional, recordOf, str, strOrNull, strings,
+  anyJson,
+  arrayOf,
+  bool,
+  boolOrNull,
+  catalogKey,
+  digest,
+  digestOrNull,
+  digests,
+  field,
+  int,
+  nat,
+  natOrNull,
+  nullable,
+  objectOf,
+  oneOf,
+  optional,
+  recordOf,
+  str,
+  strOrNull,
+  strings,
 } from '../internal/fields.ts';
 import { eventOf } from '../internal/event.ts';
 import {
-  CALL_OUTCOMES, CORE_CALLS, CORE_FAILURE_REASONS, DISCLOSURE_REFUSALS, EFFECT_CLASSES, GATE_DECISIONS, HOST_CRASH_POINTS, PLAN_KINDS, PLANTED_DEFECTS,
-  POLICY_CHANNELS, PUBLISH_STATUSES, REQUEST_SETTLEMENTS, ROLLBACK_DELIVERIES, ROLLBACK_TRIGGER_KINDS, ROUND_END_REASONS, ROUND_STATUSES, SCAN_END_REASONS, SCAN_END_STATES,
-  SERVER_CALL_REFUSALS, SURFACE_CHECKS, SURFACE_FIELDS, SURFACE_HOOKS, SURFACE_LATE_STEPS, SURFACE_LIMITS, SURFACE_REFUSALS,
-  SURFACE_STAGES, TOOL_VERDICTS,
+  CALL_OUTCOMES,
+  CORE_CALLS,
+  CORE_FAILURE_REASONS,
+  DISCLOSURE_REFUSALS,
+  EFFECT_CLASSES,
+  GATE_DECISIONS,
+  HOST_CRASH_POINTS,
+  PLAN_KINDS,
+  PLANTED_DEFECTS,
+  POLICY_CHANNELS,
+  PUBLISH_STATUSES,
+  REQUEST_SETTLEMENTS,
+  ROLLBACK_DELIVERIES,
+  ROLLBACK_TRIGGER_KINDS,
+  ROUND_END_REASONS,
+  ROUND_STATUSES,
+  SCAN_END_REASONS,
+  SCAN_END_STATES,
+  SERVER_CALL_REFUSALS,
+  SURFACE_CHECKS,
+  SURFACE_FIELDS,
+  SURFACE_HOOKS,
+  SURFACE_LATE_STEPS,
+  SURFACE_LIMITS,
+  SURFACE_REFUSALS,
+  SURFACE_STAGES,
+  TOOL_VERDICTS,
 } from './codes.ts';
 
-const discovery = (meaning: string, judgedBy?: string) => ({ section: 'discovery', meaning, ...(judgedBy === undefined ? {} : { judgedBy }) }) as const;
-const admission = (meaning: string, judgedBy?: string) => ({ section: 'admission', meaning, ...(judgedBy === undefined ? {} : { judgedBy }) }) as const;
+const discovery = (meaning: string, judgedBy?: string) =>
+  ({ section: 'discovery', meaning, ...(judgedBy === undefined ? {} : { judgedBy }) }) as const;
+const admission = (meaning: string, judgedBy?: string) =>
+  ({ section: 'admission', meaning, ...(judgedBy === undefined ? {} : { judgedBy }) }) as const;
 const surface = (meaning: string) => ({ section: 'surface', meaning }) as const;
 
 /** Fields that recur; docs/TRACE.md says once what they mean. */
@@ -35,14 +78,23 @@ const session = str;
 const viewTool = objectOf({
   name: str,
   digest: field(digest, 'descriptor digest'),
-  bytes: optional(field(nat, 'UTF-8 length of the descriptor\'s compact JSON as served (SPEC section 5\'s measure, for I27); older traces lack it')),
+  bytes: optional(
+    field(
+      nat,
+      "UTF-8 length of the descriptor's compact JSON as served (SPEC section 5's measure, for I27); older traces lack it",
+    ),
+  ),
 });
 
 /** One page of a published snapshot, in cursor order. */
 const publishedPage = objectOf({ cursorIn: strOrNull, cursorOut: strOrNull, pageDigest: digest });
 
 /** One tool of a published snapshot. */
-const publishedTool = objectOf({ name: str, descriptorDigest: digest, verdict: field(oneOf(TOOL_VERDICTS, '`ok` or a quarantine reason'), 'see [Codes](#codes)') });
+const publishedTool = objectOf({
+  name: str,
+  descriptorDigest: digest,
+  verdict: field(oneOf(TOOL_VERDICTS, '`ok` or a quarantine reason'), 'see [Codes](#codes)'),
+});
 
 /** The snapshot that showed a receipt's tool to the session, or null. */
 const receiptDisclosure = nullable(objectOf({ generation: nat, snapshotDigest: digest }));
@@ -53,28 +105,46 @@ const serverUp = eventOf('world', 'server_up', discovery('a server (re)starts an
   identity: field(str, 'key fingerprint the connection presents'),
   boot: field(nat, '0, 1, ... per restart'),
   versioned: field(bool, 'pages carry `dev.catsim/catalogRevision`'),
-  traits: field(strings, 'persistent traits such as `"F5:cycle"`, `"F12"`; a trait whose name starts with `F5`, `F6`, `F13`, `F23` or `EQUIV` disqualifies the server from liveness'),
+  traits: field(
+    strings,
+    'persistent traits such as `"F5:cycle"`, `"F12"`; a trait whose name starts with `F5`, `F6`, `F13`, `F23` or `EQUIV` disqualifies the server from liveness',
+  ),
 });
 
 /** World: from `t` on, `views` is the server's true catalog per audience. */
-const revision = eventOf('world', 'revision', discovery('from `t` on, this is the server\'s true catalog per audience'), {
-  server,
-  revision: nat,
-  views: field(recordOf(arrayOf(viewTool, '{"name", "digest", "bytes"}[]'), 'object', 'audience'), 'audience `"tenant.role"` → array of `{"name","digest","bytes"}` in list order'),
-});
+const revision = eventOf(
+  'world',
+  'revision',
+  discovery("from `t` on, this is the server's true catalog per audience"),
+  {
+    server,
+    revision: nat,
+    views: field(
+      recordOf(arrayOf(viewTool, '{"name", "digest", "bytes"}[]'), 'object', 'audience'),
+      'audience `"tenant.role"` → array of `{"name","digest","bytes"}` in list order',
+    ),
+  },
+);
 
 /** World: a client of the core connected as `audience`; liveness (I12) is owed to these pairs. */
-const sessionOpened = eventOf('world', 'session_opened', discovery('a client of the core connected to the server as `audience` (after `initialize`); liveness (I12) is owed exactly to these (server, audience) pairs'), {
-  server,
-  audience,
-  identity: field(str, 'the identity the connection presents'),
-});
+const sessionOpened = eventOf(
+  'world',
+  'session_opened',
+  discovery(
+    'a client of the core connected to the server as `audience` (after `initialize`); liveness (I12) is owed exactly to these (server, audience) pairs',
+  ),
+  {
+    server,
+    audience,
+    identity: field(str, 'the identity the connection presents'),
+  },
+);
 
 /** World: the server answered one `tools/list` request with a page. */
 const pageServed = eventOf('world', 'page_served', discovery('the server answered one `tools/list` request'), {
   server,
   audience,
-  scanId: field(strOrNull, 'the request\'s `dev.catsim/scanId`'),
+  scanId: field(strOrNull, "the request's `dev.catsim/scanId`"),
   cursorIn: strOrNull,
   cursorOut: strOrNull,
   revision: field(nat, 'the true revision when served'),
@@ -84,98 +154,179 @@ const pageServed = eventOf('world', 'page_served', discovery('the server answere
 });
 
 /** World: the server answered one `tools/list` request with a JSON-RPC error. */
-const pageRefused = eventOf('world', 'page_refused', discovery('the server answered one `tools/list` request with an error'), {
-  server,
-  audience,
-  scanId: strOrNull,
-  cursorIn: strOrNull,
-  code: field(int, 'JSON-RPC error code, e.g. -32602'),
-});
+const pageRefused = eventOf(
+  'world',
+  'page_refused',
+  discovery('the server answered one `tools/list` request with an error'),
+  {
+    server,
+    audience,
+    scanId: strOrNull,
+    cursorIn: strOrNull,
+    code: field(int, 'JSON-RPC error code, e.g. -32602'),
+  },
+);
 
 /** World: the plan generator planted a defective descriptor (for I5). */
-const defectPlanted = eventOf('world', 'defect_planted', discovery('the plan generator planted a defective descriptor (for I5); written once per digest at round start, before the first `revision`'), {
-  server,
-  digest: field(digest, 'descriptor digest'),
-  defect: oneOf(PLANTED_DEFECTS),
-});
+const defectPlanted = eventOf(
+  'world',
+  'defect_planted',
+  discovery(
+    'the plan generator planted a defective descriptor (for I5); written once per digest at round start, before the first `revision`',
+  ),
+  {
+    server,
+    digest: field(digest, 'descriptor digest'),
+    defect: oneOf(PLANTED_DEFECTS),
+  },
+);
 
 /** World: the server presents a new identity from `t` on (F7, certificate rotation). */
-const identityRotated = eventOf('world', 'identity_rotated', discovery('the server presents a new identity from `t` on (F7, certificate rotation); it is also written as a `server_up` with the same boot'), {
-  server,
-  identity: field(str, 'the new one'),
-  boot: nat,
-});
+const identityRotated = eventOf(
+  'world',
+  'identity_rotated',
+  discovery(
+    'the server presents a new identity from `t` on (F7, certificate rotation); it is also written as a `server_up` with the same boot',
+  ),
+  {
+    server,
+    identity: field(str, 'the new one'),
+    boot: nat,
+  },
+);
 
 /** World: the world cut the connection of the core's session (F15). */
-const disconnected = eventOf('world', 'disconnected', discovery('the world cut the connection of that session (F15); the core may reconnect (a new `session_opened`)'), {
-  server,
-  audience,
-});
+const disconnected = eventOf(
+  'world',
+  'disconnected',
+  discovery('the world cut the connection of that session (F15); the core may reconnect (a new `session_opened`)'),
+  {
+    server,
+    audience,
+  },
+);
 
 /** World: the planner asked the core for its catalog and was shown this generation. */
-const disclosure = eventOf('world', 'disclosure', discovery('the simulator\'s planner asked the core for its catalog and was shown this generation'), {
-  session,
-  server,
-  audience,
-  key: catalogKey,
-  generation: nat,
-  snapshotDigest: digest,
-  tools: field(digests, 'descriptor digests of the tools shown, in snapshot order'),
-});
+const disclosure = eventOf(
+  'world',
+  'disclosure',
+  discovery("the simulator's planner asked the core for its catalog and was shown this generation"),
+  {
+    session,
+    server,
+    audience,
+    key: catalogKey,
+    generation: nat,
+    snapshotDigest: digest,
+    tools: field(digests, 'descriptor digests of the tools shown, in snapshot order'),
+  },
+);
 
 /** World: the planner asked and the core showed nothing. */
-const disclosureRefused = eventOf('world', 'disclosure_refused', discovery('the planner asked and the core showed nothing; a (server, audience) the planner asked about (here or in a `disclosure`) is owed liveness (I12) like one a client of the core connected as'), {
-  session,
-  server,
-  audience,
-  code: field(oneOf(DISCLOSURE_REFUSALS), '`CORE_FAILED` when the core\'s `disclose` failed (see `core_failed`)'),
-});
+const disclosureRefused = eventOf(
+  'world',
+  'disclosure_refused',
+  discovery(
+    'the planner asked and the core showed nothing; a (server, audience) the planner asked about (here or in a `disclosure`) is owed liveness (I12) like one a client of the core connected as',
+  ),
+  {
+    session,
+    server,
+    audience,
+    code: field(oneOf(DISCLOSURE_REFUSALS), "`CORE_FAILED` when the core's `disclose` failed (see `core_failed`)"),
+  },
+);
 
 /** World: the server emitted `notifications/tools/list_changed`. */
-const notificationSent = eventOf('world', 'notification_sent', discovery('the server emitted `notifications/tools/list_changed`'), {
-  server,
-  audience,
-  delivered: field(bool, 'false when the fault plan drops it'),
-});
+const notificationSent = eventOf(
+  'world',
+  'notification_sent',
+  discovery('the server emitted `notifications/tools/list_changed`'),
+  {
+    server,
+    audience,
+    delivered: field(bool, 'false when the fault plan drops it'),
+  },
+);
 
 /** World: a `list_changed` reached the core's client. */
-const notificationDelivered = eventOf('world', 'notification_delivered', discovery('a `notifications/tools/list_changed` reached the core\'s client on this session\'s connection, after its `session_opened` (one that arrives during the initialize handshake is not written: no handler of the core is listening yet); from then on no call of that key may leave the core before a scan started after it has ended (I18), and such a scan must start soon (I19)'), {
-  server,
-  audience,
-});
+const notificationDelivered = eventOf(
+  'world',
+  'notification_delivered',
+  discovery(
+    "a `notifications/tools/list_changed` reached the core's client on this session's connection, after its `session_opened` (one that arrives during the initialize handshake is not written: no handler of the core is listening yet); from then on no call of that key may leave the core before a scan started after it has ended (I18), and such a scan must start soon (I19)",
+  ),
+  {
+    server,
+    audience,
+  },
+);
 
 /** World: `t` is T_heal. */
 const quiet = eventOf('world', 'quiet', discovery('`t` = T_heal: faults stop, the quiet tail begins'), {});
 
 /** World: the round is over. */
-const roundEnd = eventOf('world', 'round_end', discovery('the round is over; always the last event, and the only `round_end`'), {
-  status: oneOf(ROUND_STATUSES),
-  reason: oneOf(ROUND_END_REASONS),
-});
+const roundEnd = eventOf(
+  'world',
+  'round_end',
+  discovery('the round is over; always the last event, and the only `round_end`'),
+  {
+    status: oneOf(ROUND_STATUSES),
+    reason: oneOf(ROUND_END_REASONS),
+  },
+);
 
 /** World: the core failed to answer the world (docs/CORE-API.md). */
-const coreFailed = eventOf('world', 'core_failed', discovery('the core failed to answer the world (docs/CORE-API.md): a call threw, `call` rejected, an answer was outside the core API, or a promise it left unhandled rejected; the round goes on without that answer; judged `CORE_FAILED`'), {
-  during: oneOf(CORE_CALLS),
-  reason: oneOf(CORE_FAILURE_REASONS),
-  error: field(str, 'the error\'s name and first message line, at most 200 characters'),
-});
+const coreFailed = eventOf(
+  'world',
+  'core_failed',
+  discovery(
+    'the core failed to answer the world (docs/CORE-API.md): a call threw, `call` rejected, an answer was outside the core API, or a promise it left unhandled rejected; the round goes on without that answer; judged `CORE_FAILED`',
+  ),
+  {
+    during: oneOf(CORE_CALLS),
+    reason: oneOf(CORE_FAILURE_REASONS),
+    error: field(str, "the error's name and first message line, at most 200 characters"),
+  },
+);
 
 /** A publish as the host's disk holds it (F18): a catalog key's pointer and the snapshot it names. */
 const diskPointer = objectOf({ key: catalogKey, generation: nat, snapshotDigest: digest });
 
 /** World: the world killed the host process (F18). */
-const hostCrashed = eventOf('world', 'host_crashed', discovery('the world killed the host process (F18): from `t` on nothing of boot `boot` runs, writes to its disk or reaches the trace; its connections are cut; a new boot follows (`host_restarted`)'), {
-  boot: field(nat, 'the boot that died: 0, 1, ... per restart'),
-  point: field(oneOf(HOST_CRASH_POINTS), 'where it died; see [Codes](#codes)'),
-  cut: field(nullable(diskPointer), 'for `in_publish`: the publish `{"key", "generation", "snapshotDigest"}` whose transaction the crash cut (never committed); else null'),
-});
+const hostCrashed = eventOf(
+  'world',
+  'host_crashed',
+  discovery(
+    'the world killed the host process (F18): from `t` on nothing of boot `boot` runs, writes to its disk or reaches the trace; its connections are cut; a new boot follows (`host_restarted`)',
+  ),
+  {
+    boot: field(nat, 'the boot that died: 0, 1, ... per restart'),
+    point: field(oneOf(HOST_CRASH_POINTS), 'where it died; see [Codes](#codes)'),
+    cut: field(
+      nullable(diskPointer),
+      'for `in_publish`: the publish `{"key", "generation", "snapshotDigest"}` whose transaction the crash cut (never committed); else null',
+    ),
+  },
+);
 
 /** World: a new core instance started on the same disk (F18). */
-const hostRestarted = eventOf('world', 'host_restarted', discovery('a new core instance started from the same durable store (F18); it is offered every catalog key again'), {
-  boot: field(nat, 'the new boot'),
-  committed: field(arrayOf(diskPointer, '{"key", "generation", "snapshotDigest"}[]'), 'every active pointer the reference registry\'s tables on the disk hold as the boot starts, by key; empty for a core with its own schema. A diagnostic: no invariant reads it (I15-I17 judge what the boots reported and did)'),
-  receipts: field(strings, 'lease ids of every call receipt the reference registry\'s tables on the disk hold, in write order; a diagnostic like `committed`'),
-});
+const hostRestarted = eventOf(
+  'world',
+  'host_restarted',
+  discovery('a new core instance started from the same durable store (F18); it is offered every catalog key again'),
+  {
+    boot: field(nat, 'the new boot'),
+    committed: field(
+      arrayOf(diskPointer, '{"key", "generation", "snapshotDigest"}[]'),
+      "every active pointer the reference registry's tables on the disk hold as the boot starts, by key; empty for a core with its own schema. A diagnostic: no invariant reads it (I15-I17 judge what the boots reported and did)",
+    ),
+    receipts: field(
+      strings,
+      "lease ids of every call receipt the reference registry's tables on the disk hold, in write order; a diagnostic like `committed`",
+    ),
+  },
+);
 
 /** Core: a scan (walk) of catalog key `key` began. */
 const scanStarted = eventOf('core', 'scan_started', discovery('a scan (walk) began', 'I12, I13'), {
@@ -186,236 +337,446 @@ const scanStarted = eventOf('core', 'scan_started', discovery('a scan (walk) beg
 });
 
 /** Core: the core accepted one page reply. */
-const pageRead = eventOf('core', 'page_read', discovery('the core accepted one page reply; the world must have served that page to that scan before it', 'I13'), {
-  scanId: str,
-  cursorIn: strOrNull,
-  cursorOut: strOrNull,
-  revision: field(natOrNull, 'the revision the page carried, null for an unversioned source'),
-  pageDigest: digest,
-  toolCount: nat,
-  recheck: field(bool, 'the final recheck of page 1'),
-});
+const pageRead = eventOf(
+  'core',
+  'page_read',
+  discovery('the core accepted one page reply; the world must have served that page to that scan before it', 'I13'),
+  {
+    scanId: str,
+    cursorIn: strOrNull,
+    cursorOut: strOrNull,
+    revision: field(natOrNull, 'the revision the page carried, null for an unversioned source'),
+    pageDigest: digest,
+    toolCount: nat,
+    recheck: field(bool, 'the final recheck of page 1'),
+  },
+);
 
 /** Core: a scan reached its end state. */
-const scanEnded = eventOf('core', 'scan_ended', discovery('the scan reached its end state; QUARANTINED also stops the key\'s refresh loop until an operator restarts it', 'I12, I13'), {
-  scanId: str,
-  state: oneOf(SCAN_END_STATES),
-  reason: field(oneOf(SCAN_END_REASONS, 'reason code'), '`OK` for the two good states; see [Codes](#codes)'),
-});
+const scanEnded = eventOf(
+  'core',
+  'scan_ended',
+  discovery(
+    "the scan reached its end state; QUARANTINED also stops the key's refresh loop until an operator restarts it",
+    'I12, I13',
+  ),
+  {
+    scanId: str,
+    state: oneOf(SCAN_END_STATES),
+    reason: field(oneOf(SCAN_END_REASONS, 'reason code'), '`OK` for the two good states; see [Codes](#codes)'),
+  },
+);
 
 /** Core: a CAS step moved the active pointer of `key` to `generation`. */
-const published = eventOf('core', 'published', discovery('a CAS step moved the active pointer of `key` to `generation`', 'I1, I2, I4, I5, I8, I9, I10, I11, I12, I21, I27, I28'), {
-  key: catalogKey,
-  scanId: str,
-  generation: nat,
-  status: oneOf(PUBLISH_STATUSES),
-  sourceRevision: field(natOrNull, 'the revision the snapshot is bound to, null when unversioned'),
-  snapshotDigest: digest,
-  pageRoot: digest,
-  pages: field(arrayOf(publishedPage, '{"cursorIn", "cursorOut", "pageDigest"}[]'), 'in cursor order'),
-  tools: field(arrayOf(publishedTool, '{"name", "descriptorDigest", "verdict"}[]'), '`verdict` is `"ok"` or the content check that quarantined the tool'),
-  expiresAt: field(nat, 'virtual ms after which the generation may no longer serve'),
-  rolledBackFrom: optional(field(natOrNull, 'a rollback republishes the content of that earlier generation, and its `scanId` is that generation\'s; older traces lack the field, read as null')),
-});
+const published = eventOf(
+  'core',
+  'published',
+  discovery(
+    'a CAS step moved the active pointer of `key` to `generation`',
+    'I1, I2, I4, I5, I8, I9, I10, I11, I12, I21, I27, I28',
+  ),
+  {
+    key: catalogKey,
+    scanId: str,
+    generation: nat,
+    status: oneOf(PUBLISH_STATUSES),
+    sourceRevision: field(natOrNull, 'the revision the snapshot is bound to, null when unversioned'),
+    snapshotDigest: digest,
+    pageRoot: digest,
+    pages: field(arrayOf(publishedPage, '{"cursorIn", "cursorOut", "pageDigest"}[]'), 'in cursor order'),
+    tools: field(
+      arrayOf(publishedTool, '{"name", "descriptorDigest", "verdict"}[]'),
+      '`verdict` is `"ok"` or the content check that quarantined the tool',
+    ),
+    expiresAt: field(nat, 'virtual ms after which the generation may no longer serve'),
+    rolledBackFrom: optional(
+      field(
+        natOrNull,
+        "a rollback republishes the content of that earlier generation, and its `scanId` is that generation's; older traces lack the field, read as null",
+      ),
+    ),
+  },
+);
 
 /** Core: a publish lost the compare-and-swap race. */
-const casConflict = eventOf('core', 'cas_conflict', discovery('a publish lost the compare-and-swap race: `actualGeneration` is the generation the pointer held, and it is not `expectedGeneration`', 'I10'), {
-  key: catalogKey,
-  scanId: str,
-  expectedGeneration: field(nat, 'the generation the publish expected to replace'),
-  actualGeneration: field(nat, 'the generation active when it lost'),
-});
+const casConflict = eventOf(
+  'core',
+  'cas_conflict',
+  discovery(
+    'a publish lost the compare-and-swap race: `actualGeneration` is the generation the pointer held, and it is not `expectedGeneration`',
+    'I10',
+  ),
+  {
+    key: catalogKey,
+    scanId: str,
+    expectedGeneration: field(nat, 'the generation the publish expected to replace'),
+    actualGeneration: field(nat, 'the generation active when it lost'),
+  },
+);
 
 /** Core: `key` is DISABLED. */
-const serverDisabled = eventOf('core', 'server_disabled', discovery('no earlier generation qualified for a rollback: nothing is admitted or disclosed for `key` until a later `published`', 'I11, I12, I29'), {
-  key: catalogKey,
-  reason: field(str, 'why the rollback was asked for'),
-});
+const serverDisabled = eventOf(
+  'core',
+  'server_disabled',
+  discovery(
+    'no earlier generation qualified for a rollback: nothing is admitted or disclosed for `key` until a later `published`',
+    'I11, I12, I29',
+  ),
+  {
+    key: catalogKey,
+    reason: field(str, 'why the rollback was asked for'),
+  },
+);
 
 /** World: the trusted effect classes of the host's policy, by tool name. */
-const effectPolicy = eventOf('world', 'effect_policy', admission('the trusted effect classes the host\'s policy gives tools (the same for every server); a tool not listed is WRITE. Written once at round start'), {
-  classes: field(recordOf(oneOf(EFFECT_CLASSES), 'object', 'tool name'), 'tool name → `READ`, `RESERVATION`, `WRITE` or `DESTRUCTIVE`'),
-});
+const effectPolicy = eventOf(
+  'world',
+  'effect_policy',
+  admission(
+    "the trusted effect classes the host's policy gives tools (the same for every server); a tool not listed is WRITE. Written once at round start",
+  ),
+  {
+    classes: field(
+      recordOf(oneOf(EFFECT_CLASSES), 'object', 'tool name'),
+      'tool name → `READ`, `RESERVATION`, `WRITE` or `DESTRUCTIVE`',
+    ),
+  },
+);
 
 /** World: the policy service moved an audience's epoch (F8). */
-const policyChanged = eventOf('world', 'policy_changed', admission('the policy service moved an audience\'s epoch (F8); epoch 1 with the initial grants is written at round start'), {
-  audience,
-  epoch: nat,
-  grants: field(strings, 'tool names the audience holds from `t` on, sorted'),
-  revoked: field(strings, 'names removed by this change'),
-  granted: field(strings, 'names added'),
-});
+const policyChanged = eventOf(
+  'world',
+  'policy_changed',
+  admission(
+    "the policy service moved an audience's epoch (F8); epoch 1 with the initial grants is written at round start",
+  ),
+  {
+    audience,
+    epoch: nat,
+    grants: field(strings, 'tool names the audience holds from `t` on, sorted'),
+    revoked: field(strings, 'names removed by this change'),
+    granted: field(strings, 'names added'),
+  },
+);
 
 /** World: the policy service pushed an epoch to the core. */
-const policyPush = eventOf('world', 'policy_push', admission('the policy service pushed this epoch to the core; a delivered push reaches the core after its latency'), {
-  audience,
-  epoch: nat,
-  delivered: field(bool, 'false when the push is lost'),
-});
+const policyPush = eventOf(
+  'world',
+  'policy_push',
+  admission('the policy service pushed this epoch to the core; a delivered push reaches the core after its latency'),
+  {
+    audience,
+    epoch: nat,
+    delivered: field(bool, 'false when the push is lost'),
+  },
+);
 
 /** World: an operator or monitor trigger asked the core to roll a key back (F19). */
-const rollbackTriggered = eventOf('world', 'rollback_triggered', admission('an operator or monitor trigger (F19: the missing-tool rate rose, or a privilege escalation) asked the core to roll catalog key `key` back; when `delivered`, the core must at once (after one policy poll) either publish a rollback (`rolledBackFrom`) to an earlier generation that is unexpired and discovered under the policy holding now, or DISABLE the key (`server_disabled`); from then on nothing is leased for the rolled-away generation (judged by I21, I28, I29)'), {
-  server,
-  audience,
-  key: field(catalogKey, 'the key of `audience` on the identity the server presents at `t`'),
-  kind: field(oneOf(ROLLBACK_TRIGGER_KINDS), 'what the monitor saw; see [Codes](#codes)'),
-  delivery: field(oneOf(ROLLBACK_DELIVERIES), '`unsupported`: the core has no `rollback` and is not judged on it; `host_down`: the host was dead (F18)'),
-});
+const rollbackTriggered = eventOf(
+  'world',
+  'rollback_triggered',
+  admission(
+    'an operator or monitor trigger (F19: the missing-tool rate rose, or a privilege escalation) asked the core to roll catalog key `key` back; when `delivered`, the core must at once (after one policy poll) either publish a rollback (`rolledBackFrom`) to an earlier generation that is unexpired and discovered under the policy holding now, or DISABLE the key (`server_disabled`); from then on nothing is leased for the rolled-away generation (judged by I21, I28, I29)',
+  ),
+  {
+    server,
+    audience,
+    key: field(catalogKey, 'the key of `audience` on the identity the server presents at `t`'),
+    kind: field(oneOf(ROLLBACK_TRIGGER_KINDS), 'what the monitor saw; see [Codes](#codes)'),
+    delivery: field(
+      oneOf(ROLLBACK_DELIVERIES),
+      '`unsupported`: the core has no `rollback` and is not judged on it; `host_down`: the host was dead (F18)',
+    ),
+  },
+);
 
 /** World: a session's planner bound a call to a disclosed (or guessed) tool. */
-const planMade = eventOf('world', 'plan_made', {
-  ...admission('the session\'s planner bound a call to a disclosed (or guessed) tool'),
-  rules: [{ field: 'expectAdmit', expected: 'a boolean for kind "probe"', holds: (event) => event['kind'] !== 'probe' || typeof event['expectAdmit'] === 'boolean' }],
-}, {
-  session,
-  planId: str,
-  key: catalogKey,
-  generation: nat,
-  snapshotDigest: digest,
-  tool: field(str, 'tool name'),
-  descriptorDigest: digest,
-  kind: field(oneOf(PLAN_KINDS), '`stale`: called late on purpose (F10); `guessed`: a name never listed to the session (F17); `probe`: quiet-tail probe'),
-  expectAdmit: field(boolOrNull, 'for kind `probe` a bool: ground truth says a correct core must admit it; null for the other kinds'),
-});
+const planMade = eventOf(
+  'world',
+  'plan_made',
+  {
+    ...admission("the session's planner bound a call to a disclosed (or guessed) tool"),
+    rules: [
+      {
+        field: 'expectAdmit',
+        expected: 'a boolean for kind "probe"',
+        holds: (event) => event['kind'] !== 'probe' || typeof event['expectAdmit'] === 'boolean',
+      },
+    ],
+  },
+  {
+    session,
+    planId: str,
+    key: catalogKey,
+    generation: nat,
+    snapshotDigest: digest,
+    tool: field(str, 'tool name'),
+    descriptorDigest: digest,
+    kind: field(
+      oneOf(PLAN_KINDS),
+      '`stale`: called late on purpose (F10); `guessed`: a name never listed to the session (F17); `probe`: quiet-tail probe',
+    ),
+    expectAdmit: field(
+      boolOrNull,
+      'for kind `probe` a bool: ground truth says a correct core must admit it; null for the other kinds',
+    ),
+  },
+);
 
 /** World: a human confirmed a plan. */
-const confirmation = eventOf('world', 'confirmation', admission('a human confirmed this plan (needed for a non-READ tool from an unversioned source)'), {
-  session,
-  planId: str,
-  token: str,
-});
+const confirmation = eventOf(
+  'world',
+  'confirmation',
+  admission('a human confirmed this plan (needed for a non-READ tool from an unversioned source)'),
+  {
+    session,
+    planId: str,
+    token: str,
+  },
+);
 
 /** World: the core's client put a `tools/call` request on the wire (ground truth for I18). */
-const callSent = eventOf('world', 'call_sent', admission('the core\'s client put a `tools/call` request on the connection of this session (at send time, before any link latency or fault): a call that left the core, whatever the server later does with it; after a `notification_delivered` none may leave before the server has served a whole fresh `tools/list` (page 1 to a last page) for that server and audience (I18)'), {
-  server,
-  audience,
-  tool: field(str, 'the request\'s `params.name` (`""` when it is not a string)'),
-});
+const callSent = eventOf(
+  'world',
+  'call_sent',
+  admission(
+    "the core's client put a `tools/call` request on the connection of this session (at send time, before any link latency or fault): a call that left the core, whatever the server later does with it; after a `notification_delivered` none may leave before the server has served a whole fresh `tools/list` (page 1 to a last page) for that server and audience (I18)",
+  ),
+  {
+    server,
+    audience,
+    tool: field(str, 'the request\'s `params.name` (`""` when it is not a string)'),
+  },
+);
 
 /** World: a server executed a call (ground truth for I3, I6, I9). */
-const callExecuted = eventOf('world', 'call_executed', admission('the server executed a call (ground truth for I3, I6, I9)'), {
-  server,
-  audience,
-  tool: str,
-  descriptorDigest: field(digestOrNull, 'of the tool in the server\'s current view for the audience, or null if unknown'),
-  leaseId: field(strOrNull, 'null when the call carried none'),
-  pin: field(natOrNull, 'the revision pin the call carried'),
-  revision: field(nat, 'the server\'s true revision'),
-});
+const callExecuted = eventOf(
+  'world',
+  'call_executed',
+  admission('the server executed a call (ground truth for I3, I6, I9)'),
+  {
+    server,
+    audience,
+    tool: str,
+    descriptorDigest: field(
+      digestOrNull,
+      "of the tool in the server's current view for the audience, or null if unknown",
+    ),
+    leaseId: field(strOrNull, 'null when the call carried none'),
+    pin: field(natOrNull, 'the revision pin the call carried'),
+    revision: field(nat, "the server's true revision"),
+  },
+);
 
 /** World: a server that checks pins and leases refused a call (ground truth for I9: the call reached it). */
-const callRefusedByServer = eventOf('world', 'call_refused_by_server', admission('a server that checks pins and leases refused a call: it reached the server all the same, so the tool must have been disclosed to that session (ground truth for I9, with `call_executed`)'), {
-  server,
-  audience,
-  tool: str,
-  leaseId: strOrNull,
-  code: oneOf(SERVER_CALL_REFUSALS),
-});
+const callRefusedByServer = eventOf(
+  'world',
+  'call_refused_by_server',
+  admission(
+    'a server that checks pins and leases refused a call: it reached the server all the same, so the tool must have been disclosed to that session (ground truth for I9, with `call_executed`)',
+  ),
+  {
+    server,
+    audience,
+    tool: str,
+    leaseId: strOrNull,
+    code: oneOf(SERVER_CALL_REFUSALS),
+  },
+);
 
 /** Core: the core learned a new policy epoch for an audience. */
-const policySeen = eventOf('core', 'policy_seen', admission('the core learned a new policy epoch for an audience: one the policy service set before it, and by push only if a push of it was delivered', 'I7'), {
-  audience,
-  epoch: nat,
-  via: oneOf(POLICY_CHANNELS),
-});
+const policySeen = eventOf(
+  'core',
+  'policy_seen',
+  admission(
+    'the core learned a new policy epoch for an audience: one the policy service set before it, and by push only if a push of it was delivered',
+    'I7',
+  ),
+  {
+    audience,
+    epoch: nat,
+    via: oneOf(POLICY_CHANNELS),
+  },
+);
 
 /** Core: the gate decided one call. */
-const gateDecision = eventOf('core', 'gate_decision', admission('the gate decided one call; every refusal is also its decision record', 'I3, I5, I7, I8, I9, I11, I12, I27, I28'), {
-  callId: str,
-  planId: str,
-  session,
-  key: field(catalogKey, 'the caller\'s catalog key'),
-  tool: str,
-  planDescriptorDigest: digest,
-  generation: field(natOrNull, 'the active generation the gate checked'),
-  descriptorDigest: field(digestOrNull, 'the active generation\'s digest for the tool'),
-  policyEpoch: field(nat, 'the core\'s epoch for the audience'),
-  decision: field(oneOf(GATE_DECISIONS, '`ADMIT` or a refusal code'), 'see [Codes](#codes)'),
-});
+const gateDecision = eventOf(
+  'core',
+  'gate_decision',
+  admission(
+    'the gate decided one call; every refusal is also its decision record',
+    'I3, I5, I7, I8, I9, I11, I12, I27, I28',
+  ),
+  {
+    callId: str,
+    planId: str,
+    session,
+    key: field(catalogKey, "the caller's catalog key"),
+    tool: str,
+    planDescriptorDigest: digest,
+    generation: field(natOrNull, 'the active generation the gate checked'),
+    descriptorDigest: field(digestOrNull, "the active generation's digest for the tool"),
+    policyEpoch: field(nat, "the core's epoch for the audience"),
+    decision: field(oneOf(GATE_DECISIONS, '`ADMIT` or a refusal code'), 'see [Codes](#codes)'),
+  },
+);
 
 /** Core: a call left the core (exactly one receipt per call sent). */
-const receipt = eventOf('core', 'receipt', admission('the call left the core (exactly one per call sent), after the `gate_decision` ADMIT of the same `callId`', 'I3, I6, I9, I28, I29'), {
-  callId: str,
-  leaseId: str,
-  key: catalogKey,
-  tool: str,
-  generation: optional(field(anyJson, 'binding field: I6 judges it (must be the generation admitted)')),
-  descriptorDigest: optional(field(anyJson, 'binding field: I6 judges it (must be the admitted descriptor\'s digest)')),
-  policyEpoch: optional(field(anyJson, 'binding field: I6 judges it (must be the epoch the gate checked)')),
-  disclosure: field(receiptDisclosure, 'the snapshot that showed the tool to the session; null when no disclosure did (I9 judges the call)'),
-  pin: field(natOrNull, 'the revision pin sent'),
-});
+const receipt = eventOf(
+  'core',
+  'receipt',
+  admission(
+    'the call left the core (exactly one per call sent), after the `gate_decision` ADMIT of the same `callId`',
+    'I3, I6, I9, I28, I29',
+  ),
+  {
+    callId: str,
+    leaseId: str,
+    key: catalogKey,
+    tool: str,
+    generation: optional(field(anyJson, 'binding field: I6 judges it (must be the generation admitted)')),
+    descriptorDigest: optional(
+      field(anyJson, "binding field: I6 judges it (must be the admitted descriptor's digest)"),
+    ),
+    policyEpoch: optional(field(anyJson, 'binding field: I6 judges it (must be the epoch the gate checked)')),
+    disclosure: field(
+      receiptDisclosure,
+      'the snapshot that showed the tool to the session; null when no disclosure did (I9 judges the call)',
+    ),
+    pin: field(natOrNull, 'the revision pin sent'),
+  },
+);
 
 /** Core: a call's result came back. */
-const receiptOutcome = eventOf('core', 'receipt_outcome', admission('the call\'s result came back, after its receipt, once; `ok` needs the server\'s `call_executed` of that lease before it, `refused` its `call_refused_by_server`', 'I6'), {
-  leaseId: str,
-  outcome: field(oneOf(CALL_OUTCOMES), '`unknown` after a timeout or a cut connection'),
-});
+const receiptOutcome = eventOf(
+  'core',
+  'receipt_outcome',
+  admission(
+    "the call's result came back, after its receipt, once; `ok` needs the server's `call_executed` of that lease before it, `refused` its `call_refused_by_server`",
+    'I6',
+  ),
+  {
+    leaseId: str,
+    outcome: field(oneOf(CALL_OUTCOMES), '`unknown` after a timeout or a cut connection'),
+  },
+);
 
 /** One logical tool as the world digests it: its name and the digest of `{name, description, inputSchema}`. */
-const surfaceTool = objectOf({ name: str, digest: field(digest, 'sha256("catsim.surface-tool.v1\\n" + JCS({name, description, inputSchema}))') });
+const surfaceTool = objectOf({
+  name: str,
+  digest: field(digest, 'sha256("catsim.surface-tool.v1\\n" + JCS({name, description, inputSchema}))'),
+});
 
 /** One tool of a turn's baseline, as the world computes it. */
 const baselineTool = objectOf({
   name: str,
   digest: field(digest, 'surface digest, as in `tools`'),
-  contested: field(bool, 'the grant of this tool changed less than B (`revocationBoundMs`) ago: the core may show it or not'),
+  contested: field(
+    bool,
+    'the grant of this tool changed less than B (`revocationBoundMs`) ago: the core may show it or not',
+  ),
 });
 
 /** The capacity a turn gave its request, with what the baseline needs. */
-const turnCapacity = nullable(objectOf({
-  limit: oneOf(SURFACE_LIMITS),
-  available: field(nat, 'tools or bytes'),
-  requiredMin: field(nat, 'what the baseline\'s uncontested tools need'),
-  requiredMax: field(nat, 'what every tool of the baseline needs'),
-}));
+const turnCapacity = nullable(
+  objectOf({
+    limit: oneOf(SURFACE_LIMITS),
+    available: field(nat, 'tools or bytes'),
+    requiredMin: field(nat, "what the baseline's uncontested tools need"),
+    requiredMax: field(nat, 'what every tool of the baseline needs'),
+  }),
+);
 
 /** World: the core has no tool surface stage; the round's model turns are not run. */
-const surfaceUnsupported = eventOf('world', 'surface_unsupported', surface('the core has no tool surface stage (`modelTurn`, docs/CORE-API.md): the round\'s planned model turns are not run and no surface check applies; written once, at round start'), {
-  turns: field(nat, 'model turns planned in the round'),
-});
+const surfaceUnsupported = eventOf(
+  'world',
+  'surface_unsupported',
+  surface(
+    "the core has no tool surface stage (`modelTurn`, docs/CORE-API.md): the round's planned model turns are not run and no surface check applies; written once, at round start",
+  ),
+  {
+    turns: field(nat, 'model turns planned in the round'),
+  },
+);
 
 /** World: a session's planner reserved a model request and asked the core to prepare and dispatch it. */
-const modelTurn = eventOf('world', 'model_turn', surface('a planner reserved model request `requestId` in its ledger and asked the core for it (right after a `disclosure` to the same session); `baseline` is the world\'s own projection of that disclosure and the grant (I22-I26)'), {
-  session,
-  requestId: str,
-  key: catalogKey,
-  generation: nat,
-  hooks: field(arrayOf(oneOf(SURFACE_HOOKS), 'hook kind[]'), 'the host extensions the request passes, in order'),
-  late: field(nullable(oneOf(SURFACE_LATE_STEPS)), 'the late stage after the hooks, or null'),
-  harmless: field(bool, 'every hook and the late stage leave the surface as admitted'),
-  baseline: field(arrayOf(baselineTool, '{"name", "digest", "contested"}[]'), 'the generation\'s tools the world finds admissible (content checks passed, granted), in snapshot order'),
-  capacity: field(turnCapacity, 'null when the request has no capacity'),
-});
+const modelTurn = eventOf(
+  'world',
+  'model_turn',
+  surface(
+    "a planner reserved model request `requestId` in its ledger and asked the core for it (right after a `disclosure` to the same session); `baseline` is the world's own projection of that disclosure and the grant (I22-I26)",
+  ),
+  {
+    session,
+    requestId: str,
+    key: catalogKey,
+    generation: nat,
+    hooks: field(arrayOf(oneOf(SURFACE_HOOKS), 'hook kind[]'), 'the host extensions the request passes, in order'),
+    late: field(nullable(oneOf(SURFACE_LATE_STEPS)), 'the late stage after the hooks, or null'),
+    harmless: field(bool, 'every hook and the late stage leave the surface as admitted'),
+    baseline: field(
+      arrayOf(baselineTool, '{"name", "digest", "contested"}[]'),
+      "the generation's tools the world finds admissible (content checks passed, granted), in snapshot order",
+    ),
+    capacity: field(turnCapacity, 'null when the request has no capacity'),
+  },
+);
 
 /** World: what the request's tools were when the world's extensions last touched them. */
-const requestSurface = eventOf('world', 'request_surface', surface('the request\'s tools as the world\'s extensions left them: after the whole hook pipeline (`hooks`), or after the late stage (`late`)'), {
-  requestId: str,
-  stage: oneOf(SURFACE_STAGES),
-  tools: field(arrayOf(surfaceTool, '{"name", "digest"}[]'), 'in request order'),
-});
+const requestSurface = eventOf(
+  'world',
+  'request_surface',
+  surface(
+    "the request's tools as the world's extensions left them: after the whole hook pipeline (`hooks`), or after the late stage (`late`)",
+  ),
+  {
+    requestId: str,
+    stage: oneOf(SURFACE_STAGES),
+    tools: field(arrayOf(surfaceTool, '{"name", "digest"}[]'), 'in request order'),
+  },
+);
 
 /** World: the core settled a reserved model request in the world's ledger. */
-const requestSettled = eventOf('world', 'request_settled', surface('the core closed the reservation in the world\'s request ledger; `accepted` is false for a second settlement (the ledger refused it, as a real one must)'), {
-  requestId: str,
-  settlement: oneOf(REQUEST_SETTLEMENTS),
-  accepted: bool,
-  code: field(nullable(oneOf(SURFACE_REFUSALS)), 'for `preDispatchRejected`: the rejection\'s code (null if outside the core API)'),
-  check: nullable(oneOf(SURFACE_CHECKS)),
-  field: nullable(oneOf(SURFACE_FIELDS)),
-  limit: nullable(oneOf(SURFACE_LIMITS)),
-});
+const requestSettled = eventOf(
+  'world',
+  'request_settled',
+  surface(
+    "the core closed the reservation in the world's request ledger; `accepted` is false for a second settlement (the ledger refused it, as a real one must)",
+  ),
+  {
+    requestId: str,
+    settlement: oneOf(REQUEST_SETTLEMENTS),
+    accepted: bool,
+    code: field(
+      nullable(oneOf(SURFACE_REFUSALS)),
+      "for `preDispatchRejected`: the rejection's code (null if outside the core API)",
+    ),
+    check: nullable(oneOf(SURFACE_CHECKS)),
+    field: nullable(oneOf(SURFACE_FIELDS)),
+    limit: nullable(oneOf(SURFACE_LIMITS)),
+  },
+);
 
 /** World: the simulated model received a request. */
-const modelReceived = eventOf('world', 'model_received', surface('the simulated model (the world\'s model-call port) received the request'), {
-  requestId: str,
-  tools: field(arrayOf(surfaceTool, '{"name", "digest"}[]'), 'the logical tools it was shown, in order'),
-});
+const modelReceived = eventOf(
+  'world',
+  'model_received',
+  surface("the simulated model (the world's model-call port) received the request"),
+  {
+    requestId: str,
+    tools: field(arrayOf(surfaceTool, '{"name", "digest"}[]'), 'the logical tools it was shown, in order'),
+  },
+);
 
 /** World: the core's `modelTurn` for a request finished. */
-const modelTurnEnded = eventOf('world', 'model_turn_ended', surface('the core\'s `modelTurn` promise for the request settled (fulfilled or rejected)'), {
-  requestId: str,
-});
+const modelTurnEnded = eventOf(
+  'world',
+  'model_turn_ended',
+  surface("the core's `modelTurn` promise for the request settled (fulfilled or rejected)"),
+  {
+    requestId: str,
+  },
+);
 
 /**
  * Every event type of `catsim.trace.v1`, by `type`, in the order docs/TRACE.md documents them.

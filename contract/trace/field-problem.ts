@@ -12,7 +12,12 @@ import type { TraceEventType } from './types.ts';
  * The first problem of `value` as field `field` of event type `type`, phrased after `at` (e.g.
  * `generation must be a non-negative integer`), or null when it is of the field's kind.
  */
-export function fieldProblem<T extends TraceEventType>(type: T, field: keyof (typeof TRACE_EVENTS)[T]['fields'] & string, value: unknown, at: string): string | null {
+export function fieldProblem<T extends TraceEventType>(
+  type: T,
+  field: keyof (typeof TRACE_EVENTS)[T]['fields'] & string,
+  value: unknown,
+  at: string,
+): string | null {
   const kind = (TRACE_EVENTS[type] as EventKind).fields[field] as Field<unknown>;
   return problemOf(kind, value, at);
 }

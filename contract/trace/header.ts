@@ -12,13 +12,30 @@ const bounds = objectOf({
   scanTimeoutMs: field(nat, 'longest a scan may run'),
   latencyMsMax: field(nat, 'slowest one message may be'),
   tHealMs: field(nat, 'T_heal: faults stop, the quiet tail begins'),
-  tEndMs: field(nat, 'T_end: the round\'s horizon'),
+  tEndMs: field(nat, "T_end: the round's horizon"),
   generationTtlMs: field(nat, 'how long a published generation may serve'),
   retryBackoffMsMax: field(nat, 'cap of the retry back-off'),
-  listChangedDelayMs: optional(field(nat, 'the scenario\'s coalescing delay between a `list_changed` and the scan it triggers: a scan of the key must start within max(this, `retryBackoffMsMax`) of the delivery, or of the end of the scan running then (I19); older traces lack it, and then I19 is not judged')),
-  revocationBoundMs: optional(field(nat, 'B of SPEC section 7: how long after a revocation the core may still admit the revoked tool (I7); older traces lack it, and then I7 is not judged')),
-  toolCountMax: optional(field(nat, 'most tools in one catalog (SPEC section 5, I27); older traces lack it, and then I27 is not judged')),
-  catalogBytesMax: optional(field(nat, 'most bytes of descriptors (compact UTF-8 JSON, summed) in one catalog (SPEC section 5, I27); older traces lack it, and then I27 is not judged')),
+  listChangedDelayMs: optional(
+    field(
+      nat,
+      "the scenario's coalescing delay between a `list_changed` and the scan it triggers: a scan of the key must start within max(this, `retryBackoffMsMax`) of the delivery, or of the end of the scan running then (I19); older traces lack it, and then I19 is not judged",
+    ),
+  ),
+  revocationBoundMs: optional(
+    field(
+      nat,
+      'B of SPEC section 7: how long after a revocation the core may still admit the revoked tool (I7); older traces lack it, and then I7 is not judged',
+    ),
+  ),
+  toolCountMax: optional(
+    field(nat, 'most tools in one catalog (SPEC section 5, I27); older traces lack it, and then I27 is not judged'),
+  ),
+  catalogBytesMax: optional(
+    field(
+      nat,
+      'most bytes of descriptors (compact UTF-8 JSON, summed) in one catalog (SPEC section 5, I27); older traces lack it, and then I27 is not judged',
+    ),
+  ),
 });
 
 /** The header line (line 1); its fields are written in this order. */

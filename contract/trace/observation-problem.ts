@@ -10,9 +10,13 @@ import { eventProblem } from './event-problem.ts';
  * Returns the first problem with one observation (`observation`, as the core emitted it; `stamped`,
  * the event the sink would record), or null.
  */
-export function observationProblem(observation: Readonly<Record<string, unknown>>, stamped: Readonly<Record<string, unknown>>): string | null {
+export function observationProblem(
+  observation: Readonly<Record<string, unknown>>,
+  stamped: Readonly<Record<string, unknown>>,
+): string | null {
   for (const stamp of ['seq', 't', 'src']) {
-    if (Object.hasOwn(observation, stamp)) return `an observation must not carry "${stamp}" (the sink stamps seq, t and src)`;
+    if (Object.hasOwn(observation, stamp))
+      return `an observation must not carry "${stamp}" (the sink stamps seq, t and src)`;
   }
   return eventProblem(stamped);
 }

@@ -39,7 +39,10 @@ type Unstamped<E> = E extends unknown ? Omit<E, 'seq' | 't' | 'src'> : never;
 export type CoreObservation = Unstamped<CoreEvent>;
 
 /** The own fields of a world event type, as the simulator passes them to its recorder. */
-export type WorldFields<T extends WorldEventType> = Omit<Extract<WorldEvent, { type: T }>, 'seq' | 't' | 'src' | 'type'>;
+export type WorldFields<T extends WorldEventType> = Omit<
+  Extract<WorldEvent, { type: T }>,
+  'seq' | 't' | 'src' | 'type'
+>;
 
 /** The fields every event starts with. */
 export interface EventBase<S extends EventSource, T extends string> {

@@ -49,7 +49,9 @@ export class RevocationOnRefreshGate extends AdmissionGate {
     const key = `${record.key}#${record.catalogGeneration}`;
     let held = this.#grants.get(key);
     if (held === undefined) {
-      held = new Set(record.snapshot.tools.map((tool) => tool.name).filter((name) => this.deps.policy.holds(request.audience, name)));
+      held = new Set(
+        record.snapshot.tools.map((tool) => tool.name).filter((name) => this.deps.policy.holds(request.audience, name)),
+      );
       this.#grants.set(key, held);
     }
     return held.has(request.plan.toolName);

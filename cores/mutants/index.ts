@@ -5,15 +5,39 @@
  */
 import type { CoreFactory } from '../../sim/guard/adapter.ts';
 import { referenceCore } from '../reference.ts';
-import { ForwardUndisclosedGate, RefuseEverythingGate, RevocationOnRefreshGate, TrustPlanGenerationGate, TrustReadOnlyHintGate, UnversionedWriteGate } from './gates.ts';
+import {
+  ForwardUndisclosedGate,
+  RefuseEverythingGate,
+  RevocationOnRefreshGate,
+  TrustPlanGenerationGate,
+  TrustReadOnlyHintGate,
+  UnversionedWriteGate,
+} from './gates.ts';
 import { anyDialectChecks, NoEpochReceiptHost, SendRefusedNameHost, StickyIdentitySource } from './others.ts';
 import { FabricatedScanRefresher, NoBarrierRefresher, ResettingDebounceRefresher } from './refreshers.ts';
 import { BlindStore, KeyWithoutTenantStore, NoCasRegistry, ServeExpiredRegistry } from './registries.ts';
 import { PreCrashMemoryRegistry, ResumeFromCursorWalk, TwoTransactionPublishStore } from './restarts.ts';
 import { JournalBesideDiskRegistry } from './journal-beside-disk.ts';
 import { DisableNotEnforcedRegistry, RollbackKeepsLeasingGate, RollbackToStaleRegistry } from './rollbacks.ts';
-import { DOUBLE_SETTLEMENT, HOOKS_ADD_TOOLS, ONLY_EARLY_CHECK, REFUSAL_WITHOUT_SETTLEMENT, SEAL_FROM_FINAL_REQUEST, SHALLOW_BASELINE, SILENT_TOP_N } from './surface.ts';
-import { AuthAsEmptyWalk, FirstPageOnlyWalk, IgnoreIdentityWalk, LastPageRevisionWalk, NoCatalogLimitsWalk, NoCursorLoopDetectionWalk, NoFinalRecheckWalk, TwoEqualScansWalk } from './walks.ts';
+import {
+  DOUBLE_SETTLEMENT,
+  HOOKS_ADD_TOOLS,
+  ONLY_EARLY_CHECK,
+  REFUSAL_WITHOUT_SETTLEMENT,
+  SEAL_FROM_FINAL_REQUEST,
+  SHALLOW_BASELINE,
+  SILENT_TOP_N,
+} from './surface.ts';
+import {
+  AuthAsEmptyWalk,
+  FirstPageOnlyWalk,
+  IgnoreIdentityWalk,
+  LastPageRevisionWalk,
+  NoCatalogLimitsWalk,
+  NoCursorLoopDetectionWalk,
+  NoFinalRecheckWalk,
+  TwoEqualScansWalk,
+} from './walks.ts';
 
 /** One mutant: its name, the defence it lacks, the invariants expected to catch it, and how to build it. */
 export interface Mutant {
@@ -30,41 +54,242 @@ export interface Mutant {
 
 /** Every mutant, by name, in SPEC section 12 order (then issue 13's, before refuse-everything). */
 export const MUTANTS: readonly Mutant[] = [
-  { name: 'first-page-only', removedDefence: 'following nextCursor past page 1 (the SDK auto-refresh)', expectedCatchers: ['I1', 'I2', 'I12'], core: referenceCore({ walk: FirstPageOnlyWalk }) },
-  { name: 'no-cursor-loop-detection', removedDefence: 'quarantine of a cursor requested twice', expectedCatchers: ['I13'], core: referenceCore({ walk: NoCursorLoopDetectionWalk }) },
-  { name: 'two-equal-scans', removedDefence: 'revision binding (two equal scans taken as proof instead)', expectedCatchers: ['I1', 'I2'], core: referenceCore({ walk: TwoEqualScansWalk }) },
-  { name: 'last-page-revision', removedDefence: 'binding every page to page 1\'s revision (only the last page\'s counts)', expectedCatchers: ['I1', 'I2'], core: referenceCore({ walk: LastPageRevisionWalk }) },
-  { name: 'no-final-recheck', removedDefence: 'the final recheck of page 1 before SNAPSHOT_PROVEN', expectedCatchers: ['I1'], core: referenceCore({ walk: NoFinalRecheckWalk }) },
-  { name: 'unversioned-write', removedDefence: 'human confirmation for non-READ tools of unversioned sources', expectedCatchers: ['I3'], core: referenceCore({ gate: UnversionedWriteGate }) },
-  { name: 'trust-readonly-hint', removedDefence: 'effect classes from trusted policy only (readOnlyHint believed)', expectedCatchers: ['I3'], core: referenceCore({ gate: TrustReadOnlyHintGate }) },
-  { name: 'publish-without-cas', removedDefence: 'the compare-and-swap on the active pointer', expectedCatchers: ['I10'], core: referenceCore({ registry: NoCasRegistry, storeClass: BlindStore }) },
-  { name: 'key-without-tenant', removedDefence: 'the tenant in the catalog key (one shared pointer per identity and role; records relabelled with the key asked for)', expectedCatchers: ['I4'], core: referenceCore({ storeClass: KeyWithoutTenantStore }) },
-  { name: 'no-recheck-at-call', removedDefence: 're-checking the active generation at call time (the plan\'s is trusted)', expectedCatchers: ['I8'], core: referenceCore({ gate: TrustPlanGenerationGate }) },
-  { name: 'revocation-on-refresh', removedDefence: 'applying revocations at once (only a new generation re-reads grants)', expectedCatchers: ['I7'], core: referenceCore({ gate: RevocationOnRefreshGate }) },
-  { name: 'any-dialect', removedDefence: 'refusing unknown JSON Schema dialects', expectedCatchers: ['I5'], core: referenceCore({ contentChecks: anyDialectChecks }) },
-  { name: 'forward-undisclosed', removedDefence: 'reject-on-novel (undisclosed tools are forwarded)', expectedCatchers: ['I9'], core: referenceCore({ gate: ForwardUndisclosedGate }) },
-  { name: 'receipt-without-epoch', removedDefence: 'the policy epoch in every receipt', expectedCatchers: ['I6'], core: referenceCore({ host: NoEpochReceiptHost }) },
-  { name: 'serve-expired', removedDefence: 'refusing a generation past its expiresAt', expectedCatchers: ['I11'], core: referenceCore({ registry: ServeExpiredRegistry }) },
-  { name: 'ignore-identity-rotation', removedDefence: 'following the identity the connection presents (certificate rotation ignored)', expectedCatchers: ['I12', 'I4'], core: referenceCore({ walk: IgnoreIdentityWalk, wrapSource: (source) => new StickyIdentitySource(source) }) },
-  { name: 'no-catalog-limits', removedDefence: 'the whole-catalog limits (tool count, descriptor bytes) of SPEC section 5', expectedCatchers: ['I27'], core: referenceCore({ walk: NoCatalogLimitsWalk }) },
-  { name: 'no-list-changed-barrier', removedDefence: 'holding calls after a list_changed until a scan started after it ends', expectedCatchers: ['I18'], core: referenceCore({ refresher: NoBarrierRefresher }) },
-  { name: 'resetting-debounce', removedDefence: 'a fixed coalescing delay after the first notification of a burst (the debounce resets on every one)', expectedCatchers: ['I19'], core: referenceCore({ refresher: ResettingDebounceRefresher }) },
-  { name: 'fabricated-scans', removedDefence: 'really listing again after a list_changed (the loop reports a whole fresh scan it never ran, and holds no call for it)', expectedCatchers: ['I18', 'I19'], core: referenceCore({ refresher: FabricatedScanRefresher }) },
-  { name: 'send-refused-name', removedDefence: 'sending nothing the gate refused (a name refused as undisclosed goes to the server anyway, without a lease)', expectedCatchers: ['I9'], core: referenceCore({ host: SendRefusedNameHost }) },
-  { name: 'auth-refusal-as-empty', removedDefence: 'ending a scan refused for authorization INCOMPLETE AUTH_REQUIRED (the refusal is read as an empty last page)', expectedCatchers: ['I20'], core: referenceCore({ walk: AuthAsEmptyWalk }) },
-  { name: 'rollback-to-stale', removedDefence: 'rolling back only to a generation that is unexpired and discovered under the policy, identity and trust holding now (F19)', expectedCatchers: ['I21'], core: referenceCore({ registry: RollbackToStaleRegistry }) },
-  { name: 'rollback-keeps-leasing', removedDefence: 'admitting and leasing only against the active generation after a rollback (F19: the rolled-away generation keeps being leased)', expectedCatchers: ['I28'], core: referenceCore({ gate: RollbackKeepsLeasingGate }) },
-  { name: 'disable-not-enforced', removedDefence: 'serving nothing for a key a rollback DISABLED (F19: the DISABLE is reported, but the key keeps serving and leasing the generation the trigger judged bad)', expectedCatchers: ['I29'], core: referenceCore({ registry: DisableNotEnforcedRegistry }) },
-  { name: 'refuse-everything', removedDefence: 'admitting anything at all', expectedCatchers: ['I12'], core: referenceCore({ gate: RefuseEverythingGate }) },
-  { name: 'seal-from-final-request', removedDefence: 'a final check against the baseline (a seal made from the final request is compared instead)', expectedCatchers: ['I22', 'I23'], core: referenceCore({ surfaceParts: SEAL_FROM_FINAL_REQUEST }) },
-  { name: 'shallow-baseline', removedDefence: 'a baseline that shares no object with what hooks receive (schema objects shared)', expectedCatchers: ['I22', 'I23'], core: referenceCore({ surfaceParts: SHALLOW_BASELINE }) },
-  { name: 'only-early-check', removedDefence: 'the final check immediately before dispatch', expectedCatchers: ['I23', 'I22'], core: referenceCore({ surfaceParts: ONLY_EARLY_CHECK }) },
-  { name: 'refusal-without-settlement', removedDefence: 'settling each refusal through the owner\'s preDispatchRejected', expectedCatchers: ['I24'], core: referenceCore({ surfaceParts: REFUSAL_WITHOUT_SETTLEMENT }) },
-  { name: 'double-settlement', removedDefence: 'settling each refusal exactly once', expectedCatchers: ['I24'], core: referenceCore({ surfaceParts: DOUBLE_SETTLEMENT }) },
-  { name: 'silent-top-n', removedDefence: 'CAPACITY_EXCEEDED instead of a silent top-N cut', expectedCatchers: ['I25', 'I22', 'I23'], core: referenceCore({ surfaceParts: SILENT_TOP_N }) },
-  { name: 'hooks-add-tools', removedDefence: 'refusing tools the original owners did not admit (hooks may add them)', expectedCatchers: ['I22', 'I23'], core: referenceCore({ surfaceParts: HOOKS_ADD_TOOLS }) },
-  { name: 'two-transaction-publish', removedDefence: 'the pointer and its catalog receipt in one transaction (F18: a crash between them leaves a half publish on the disk)', expectedCatchers: ['I15'], core: referenceCore({ diskStore: (db, name) => new TwoTransactionPublishStore(db, name) }), scenario: 'host-restart' },
-  { name: 'resume-walk-after-restart', removedDefence: 'starting every walk of a new process from page 1 (F18: a half-finished walk is resumed from its saved cursor)', expectedCatchers: ['I14', 'I2'], core: referenceCore({ walk: ResumeFromCursorWalk }), scenario: 'host-restart' },
-  { name: 'trust-pre-crash-memory', removedDefence: 'reloading the registry from the durable store after a restart (F18: the pre-crash in-memory pointers are trusted)', expectedCatchers: ['I15'], core: referenceCore({ registry: PreCrashMemoryRegistry }), scenario: 'host-restart' },
-  { name: 'journal-beside-disk', removedDefence: 'recovering only what the database committed (F18: a write-ahead journal kept beside the database, outside its transaction, is trusted after a restart, so a dead boot\'s uncommitted publish comes back)', expectedCatchers: ['I15'], core: referenceCore({ registry: JournalBesideDiskRegistry }), scenario: 'host-restart' },
+  {
+    name: 'first-page-only',
+    removedDefence: 'following nextCursor past page 1 (the SDK auto-refresh)',
+    expectedCatchers: ['I1', 'I2', 'I12'],
+    core: referenceCore({ walk: FirstPageOnlyWalk }),
+  },
+  {
+    name: 'no-cursor-loop-detection',
+    removedDefence: 'quarantine of a cursor requested twice',
+    expectedCatchers: ['I13'],
+    core: referenceCore({ walk: NoCursorLoopDetectionWalk }),
+  },
+  {
+    name: 'two-equal-scans',
+    removedDefence: 'revision binding (two equal scans taken as proof instead)',
+    expectedCatchers: ['I1', 'I2'],
+    core: referenceCore({ walk: TwoEqualScansWalk }),
+  },
+  {
+    name: 'last-page-revision',
+    removedDefence: "binding every page to page 1's revision (only the last page's counts)",
+    expectedCatchers: ['I1', 'I2'],
+    core: referenceCore({ walk: LastPageRevisionWalk }),
+  },
+  {
+    name: 'no-final-recheck',
+    removedDefence: 'the final recheck of page 1 before SNAPSHOT_PROVEN',
+    expectedCatchers: ['I1'],
+    core: referenceCore({ walk: NoFinalRecheckWalk }),
+  },
+  {
+    name: 'unversioned-write',
+    removedDefence: 'human confirmation for non-READ tools of unversioned sources',
+    expectedCatchers: ['I3'],
+    core: referenceCore({ gate: UnversionedWriteGate }),
+  },
+  {
+    name: 'trust-readonly-hint',
+    removedDefence: 'effect classes from trusted policy only (readOnlyHint believed)',
+    expectedCatchers: ['I3'],
+    core: referenceCore({ gate: TrustReadOnlyHintGate }),
+  },
+  {
+    name: 'publish-without-cas',
+    removedDefence: 'the compare-and-swap on the active pointer',
+    expectedCatchers: ['I10'],
+    core: referenceCore({ registry: NoCasRegistry, storeClass: BlindStore }),
+  },
+  {
+    name: 'key-without-tenant',
+    removedDefence:
+      'the tenant in the catalog key (one shared pointer per identity and role; records relabelled with the key asked for)',
+    expectedCatchers: ['I4'],
+    core: referenceCore({ storeClass: KeyWithoutTenantStore }),
+  },
+  {
+    name: 'no-recheck-at-call',
+    removedDefence: "re-checking the active generation at call time (the plan's is trusted)",
+    expectedCatchers: ['I8'],
+    core: referenceCore({ gate: TrustPlanGenerationGate }),
+  },
+  {
+    name: 'revocation-on-refresh',
+    removedDefence: 'applying revocations at once (only a new generation re-reads grants)',
+    expectedCatchers: ['I7'],
+    core: referenceCore({ gate: RevocationOnRefreshGate }),
+  },
+  {
+    name: 'any-dialect',
+    removedDefence: 'refusing unknown JSON Schema dialects',
+    expectedCatchers: ['I5'],
+    core: referenceCore({ contentChecks: anyDialectChecks }),
+  },
+  {
+    name: 'forward-undisclosed',
+    removedDefence: 'reject-on-novel (undisclosed tools are forwarded)',
+    expectedCatchers: ['I9'],
+    core: referenceCore({ gate: ForwardUndisclosedGate }),
+  },
+  {
+    name: 'receipt-without-epoch',
+    removedDefence: 'the policy epoch in every receipt',
+    expectedCatchers: ['I6'],
+    core: referenceCore({ host: NoEpochReceiptHost }),
+  },
+  {
+    name: 'serve-expired',
+    removedDefence: 'refusing a generation past its expiresAt',
+    expectedCatchers: ['I11'],
+    core: referenceCore({ registry: ServeExpiredRegistry }),
+  },
+  {
+    name: 'ignore-identity-rotation',
+    removedDefence: 'following the identity the connection presents (certificate rotation ignored)',
+    expectedCatchers: ['I12', 'I4'],
+    core: referenceCore({ walk: IgnoreIdentityWalk, wrapSource: (source) => new StickyIdentitySource(source) }),
+  },
+  {
+    name: 'no-catalog-limits',
+    removedDefence: 'the whole-catalog limits (tool count, descriptor bytes) of SPEC section 5',
+    expectedCatchers: ['I27'],
+    core: referenceCore({ walk: NoCatalogLimitsWalk }),
+  },
+  {
+    name: 'no-list-changed-barrier',
+    removedDefence: 'holding calls after a list_changed until a scan started after it ends',
+    expectedCatchers: ['I18'],
+    core: referenceCore({ refresher: NoBarrierRefresher }),
+  },
+  {
+    name: 'resetting-debounce',
+    removedDefence:
+      'a fixed coalescing delay after the first notification of a burst (the debounce resets on every one)',
+    expectedCatchers: ['I19'],
+    core: referenceCore({ refresher: ResettingDebounceRefresher }),
+  },
+  {
+    name: 'fabricated-scans',
+    removedDefence:
+      'really listing again after a list_changed (the loop reports a whole fresh scan it never ran, and holds no call for it)',
+    expectedCatchers: ['I18', 'I19'],
+    core: referenceCore({ refresher: FabricatedScanRefresher }),
+  },
+  {
+    name: 'send-refused-name',
+    removedDefence:
+      'sending nothing the gate refused (a name refused as undisclosed goes to the server anyway, without a lease)',
+    expectedCatchers: ['I9'],
+    core: referenceCore({ host: SendRefusedNameHost }),
+  },
+  {
+    name: 'auth-refusal-as-empty',
+    removedDefence:
+      'ending a scan refused for authorization INCOMPLETE AUTH_REQUIRED (the refusal is read as an empty last page)',
+    expectedCatchers: ['I20'],
+    core: referenceCore({ walk: AuthAsEmptyWalk }),
+  },
+  {
+    name: 'rollback-to-stale',
+    removedDefence:
+      'rolling back only to a generation that is unexpired and discovered under the policy, identity and trust holding now (F19)',
+    expectedCatchers: ['I21'],
+    core: referenceCore({ registry: RollbackToStaleRegistry }),
+  },
+  {
+    name: 'rollback-keeps-leasing',
+    removedDefence:
+      'admitting and leasing only against the active generation after a rollback (F19: the rolled-away generation keeps being leased)',
+    expectedCatchers: ['I28'],
+    core: referenceCore({ gate: RollbackKeepsLeasingGate }),
+  },
+  {
+    name: 'disable-not-enforced',
+    removedDefence:
+      'serving nothing for a key a rollback DISABLED (F19: the DISABLE is reported, but the key keeps serving and leasing the generation the trigger judged bad)',
+    expectedCatchers: ['I29'],
+    core: referenceCore({ registry: DisableNotEnforcedRegistry }),
+  },
+  {
+    name: 'refuse-everything',
+    removedDefence: 'admitting anything at all',
+    expectedCatchers: ['I12'],
+    core: referenceCore({ gate: RefuseEverythingGate }),
+  },
+  {
+    name: 'seal-from-final-request',
+    removedDefence: 'a final check against the baseline (a seal made from the final request is compared instead)',
+    expectedCatchers: ['I22', 'I23'],
+    core: referenceCore({ surfaceParts: SEAL_FROM_FINAL_REQUEST }),
+  },
+  {
+    name: 'shallow-baseline',
+    removedDefence: 'a baseline that shares no object with what hooks receive (schema objects shared)',
+    expectedCatchers: ['I22', 'I23'],
+    core: referenceCore({ surfaceParts: SHALLOW_BASELINE }),
+  },
+  {
+    name: 'only-early-check',
+    removedDefence: 'the final check immediately before dispatch',
+    expectedCatchers: ['I23', 'I22'],
+    core: referenceCore({ surfaceParts: ONLY_EARLY_CHECK }),
+  },
+  {
+    name: 'refusal-without-settlement',
+    removedDefence: "settling each refusal through the owner's preDispatchRejected",
+    expectedCatchers: ['I24'],
+    core: referenceCore({ surfaceParts: REFUSAL_WITHOUT_SETTLEMENT }),
+  },
+  {
+    name: 'double-settlement',
+    removedDefence: 'settling each refusal exactly once',
+    expectedCatchers: ['I24'],
+    core: referenceCore({ surfaceParts: DOUBLE_SETTLEMENT }),
+  },
+  {
+    name: 'silent-top-n',
+    removedDefence: 'CAPACITY_EXCEEDED instead of a silent top-N cut',
+    expectedCatchers: ['I25', 'I22', 'I23'],
+    core: referenceCore({ surfaceParts: SILENT_TOP_N }),
+  },
+  {
+    name: 'hooks-add-tools',
+    removedDefence: 'refusing tools the original owners did not admit (hooks may add them)',
+    expectedCatchers: ['I22', 'I23'],
+    core: referenceCore({ surfaceParts: HOOKS_ADD_TOOLS }),
+  },
+  {
+    name: 'two-transaction-publish',
+    removedDefence:
+      'the pointer and its catalog receipt in one transaction (F18: a crash between them leaves a half publish on the disk)',
+    expectedCatchers: ['I15'],
+    core: referenceCore({ diskStore: (db, name) => new TwoTransactionPublishStore(db, name) }),
+    scenario: 'host-restart',
+  },
+  {
+    name: 'resume-walk-after-restart',
+    removedDefence:
+      'starting every walk of a new process from page 1 (F18: a half-finished walk is resumed from its saved cursor)',
+    expectedCatchers: ['I14', 'I2'],
+    core: referenceCore({ walk: ResumeFromCursorWalk }),
+    scenario: 'host-restart',
+  },
+  {
+    name: 'trust-pre-crash-memory',
+    removedDefence:
+      'reloading the registry from the durable store after a restart (F18: the pre-crash in-memory pointers are trusted)',
+    expectedCatchers: ['I15'],
+    core: referenceCore({ registry: PreCrashMemoryRegistry }),
+    scenario: 'host-restart',
+  },
+  {
+    name: 'journal-beside-disk',
+    removedDefence:
+      "recovering only what the database committed (F18: a write-ahead journal kept beside the database, outside its transaction, is trusted after a restart, so a dead boot's uncommitted publish comes back)",
+    expectedCatchers: ['I15'],
+    core: referenceCore({ registry: JournalBesideDiskRegistry }),
+    scenario: 'host-restart',
+  },
 ];

@@ -36,7 +36,9 @@ export class JournalBesideDiskRegistry extends CatalogRegistry {
   override active(key: CatalogKey): GenerationRecord | undefined {
     const stored = super.active(key);
     const journaled = this.#journal().get(this.storeKey(key));
-    return journaled !== undefined && journaled.catalogGeneration > (stored?.catalogGeneration ?? 0) ? journaled : stored;
+    return journaled !== undefined && journaled.catalogGeneration > (stored?.catalogGeneration ?? 0)
+      ? journaled
+      : stored;
   }
 
   /**
@@ -48,8 +50,13 @@ export class JournalBesideDiskRegistry extends CatalogRegistry {
     const journal = this.#journal();
     const before = journal.get(key);
     journal.set(key, {
-      key, catalogGeneration: expectedGeneration + 1, status: snapshot.discoveryState === 'SNAPSHOT_PROVEN' ? 'ELIGIBLE' : 'UNVERSIONED_OBSERVATION',
-      snapshot, snapshotDigest: digestOfSnapshot(snapshot), publishedAt: 0, rolledBackFrom: null,
+      key,
+      catalogGeneration: expectedGeneration + 1,
+      status: snapshot.discoveryState === 'SNAPSHOT_PROVEN' ? 'ELIGIBLE' : 'UNVERSIONED_OBSERVATION',
+      snapshot,
+      snapshotDigest: digestOfSnapshot(snapshot),
+      publishedAt: 0,
+      rolledBackFrom: null,
     });
     const result = super.publish(snapshot, expectedGeneration, guards);
     if (result.ok) journal.set(key, result.record);

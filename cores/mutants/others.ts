@@ -73,7 +73,8 @@ export class SendRefusedNameHost extends CatalogHost {
   readonly #sources: { audience: string; source: CallingSource }[] = [];
 
   override attach(source: PageSource, audience: AudienceClass, endpoint: EndpointInfo): CatalogRefresher {
-    if ('currentClient' in source) this.#sources.push({ audience: audienceName(audience), source: source as CallingSource });
+    if ('currentClient' in source)
+      this.#sources.push({ audience: audienceName(audience), source: source as CallingSource });
     return super.attach(source, audience, endpoint);
   }
 
@@ -81,9 +82,14 @@ export class SendRefusedNameHost extends CatalogHost {
     const result = await super.call(request);
     if (result.admitted || result.code !== 'UNDISCLOSED_TOOL') return result;
     const audience = audienceName(request.audience);
-    const channel = this.#sources.findLast((entry) => entry.audience === audience && entry.source.identity() === request.identity);
+    const channel = this.#sources.findLast(
+      (entry) => entry.audience === audience && entry.source.identity() === request.identity,
+    );
     const client = channel?.source.currentClient();
-    if (client !== undefined) await client.callTool({ name: request.plan.toolName, arguments: request.arguments }, undefined, { timeout: 30_000 }).catch(() => undefined);
+    if (client !== undefined)
+      await client
+        .callTool({ name: request.plan.toolName, arguments: request.arguments }, undefined, { timeout: 30_000 })
+        .catch(() => undefined);
     return result;
   }
 }

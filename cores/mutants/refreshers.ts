@@ -52,7 +52,13 @@ export class FabricatedScanRefresher extends CatalogRefresher {
     const key = keyName({ identity: source.identity(), ...audience });
     const scanId = this.#deps.nextScanId();
     const expectedGeneration = registry.generationOf({ identity: source.identity(), ...audience });
-    sink.emit({ type: 'scan_started', key, scanId, expectedGeneration, policyEpoch: this.#deps.policy.epoch(audience) });
+    sink.emit({
+      type: 'scan_started',
+      key,
+      scanId,
+      expectedGeneration,
+      policyEpoch: this.#deps.policy.epoch(audience),
+    });
     sink.emit({ type: 'scan_ended', scanId, state: 'SNAPSHOT_PROVEN', reason: 'OK' });
   }
 }

@@ -21,7 +21,12 @@ export class KeyWithoutTenantStore extends InMemoryRegistryStore {
     return relabel(super.generation(sharedKey(key), catalogGeneration), key);
   }
 
-  override compareAndSet(key: string, expectedGeneration: number, next: GenerationRecord, receipt: CatalogReceipt): boolean {
+  override compareAndSet(
+    key: string,
+    expectedGeneration: number,
+    next: GenerationRecord,
+    receipt: CatalogReceipt,
+  ): boolean {
     const shared = sharedKey(key);
     return super.compareAndSet(shared, expectedGeneration, { ...next, key: shared }, { ...receipt, key: shared });
   }
@@ -74,7 +79,12 @@ export class BlindStore extends InMemoryRegistryStore {
     return this.#history.get(key)?.findLast((record) => record.catalogGeneration === catalogGeneration);
   }
 
-  override compareAndSet(key: string, _expectedGeneration: number, next: GenerationRecord, receipt: CatalogReceipt): boolean {
+  override compareAndSet(
+    key: string,
+    _expectedGeneration: number,
+    next: GenerationRecord,
+    receipt: CatalogReceipt,
+  ): boolean {
     this.#history.set(key, [...(this.#history.get(key) ?? []), next]);
     let receipts = this.#receipts.get(key);
     if (receipts === undefined) this.#receipts.set(key, (receipts = []));

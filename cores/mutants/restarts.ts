@@ -12,7 +12,14 @@ import { Walk } from '../../src/discovery/scan.ts';
 import type { CatalogKey } from '../../src/keys.ts';
 import { CatalogRegistry, type PublishGuards, type PublishResult } from '../../src/registry/registry.ts';
 import { openSqliteStoreOn, type SqliteRegistryStore } from '../../src/registry/sqlite-store.ts';
-import type { CallReceipt, CallReceiptRecord, CatalogReceipt, GenerationRecord, LeaseRecord, RegistryStore } from '../../src/registry/store.ts';
+import type {
+  CallReceipt,
+  CallReceiptRecord,
+  CatalogReceipt,
+  GenerationRecord,
+  LeaseRecord,
+  RegistryStore,
+} from '../../src/registry/store.ts';
 import type { CallOutcome } from '../../src/admission/codes.ts';
 import type { SignedLease } from '../../src/admission/lease.ts';
 import type { ToolCatalogSnapshot } from '../../src/snapshot/snapshot.ts';
@@ -33,36 +40,89 @@ export class TwoTransactionPublishStore implements RegistryStore {
   }
 
   active(key: string): GenerationRecord | undefined {
-    const generation = this.#db.prepare('SELECT generation FROM pointers WHERE key = ?').pluck().get(key) as number | undefined;
+    const generation = this.#db.prepare('SELECT generation FROM pointers WHERE key = ?').pluck().get(key) as
+      | number
+      | undefined;
     return generation === undefined ? undefined : this.generation(key, generation);
   }
 
   generation(key: string, catalogGeneration: number): GenerationRecord | undefined {
-    const row = this.#db.prepare('SELECT * FROM generations WHERE key = ? AND generation = ?').get(key, catalogGeneration) as
-      { key: string; generation: number; status: GenerationRecord['status']; snapshot: string; snapshot_digest: string; published_at: number; rolled_back_from: number | null } | undefined;
+    const row = this.#db
+      .prepare('SELECT * FROM generations WHERE key = ? AND generation = ?')
+      .get(key, catalogGeneration) as
+      | {
+          key: string;
+          generation: number;
+          status: GenerationRecord['status'];
+          snapshot: string;
+          snapshot_digest: string;
+          published_at: number;
+          rolled_back_from: number | null;
+        }
+      | undefined;
     if (row === undefined) return undefined;
     return {
-      key: row.key, catalogGeneration: row.generation, status: row.status, snapshot: JSON.parse(row.snapshot) as ToolCatalogSnapshot,
-      snapshotDigest: row.snapshot_digest, publishedAt: row.published_at, rolledBackFrom: row.rolled_back_from,
+      key: row.key,
+      catalogGeneration: row.generation,
+      status: row.status,
+      snapshot: JSON.parse(row.snapshot) as ToolCatalogSnapshot,
+      snapshotDigest: row.snapshot_digest,
+      publishedAt: row.published_at,
+      rolledBackFrom: row.rolled_back_from,
     };
   }
 
   compareAndSet(key: string, expectedGeneration: number, next: GenerationRecord, receipt: CatalogReceipt): boolean {
-    const moved = this.#db.transaction(() => {
-      const holds = (this.#db.prepare('SELECT generation FROM pointers WHERE key = ?').pluck().get(key) as number | undefined) ?? 0;
-      if (holds !== expectedGeneration || next.catalogGeneration !== expectedGeneration + 1) return false;
-      this.#db.prepare(`INSERT INTO generations (key, generation, status, source_revision, page_root, snapshot_digest, snapshot, published_at, rolled_back_from)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(key, next.catalogGeneration, next.status, next.snapshot.sourceRevision, next.snapshot.pageRoot, next.snapshotDigest, JSON.stringify(next.snapshot), next.publishedAt, next.rolledBackFrom);
-      this.#db.prepare('INSERT INTO pointers (key, generation) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET generation = excluded.generation').run(key, next.catalogGeneration);
-      this.#db.prepare('DELETE FROM disabled_keys WHERE key = ?').run(key);
-      return true;
-    }).immediate();
+    const moved = this.#db
+      .transaction(() => {
+        const holds =
+          (this.#db.prepare('SELECT generation FROM pointers WHERE key = ?').pluck().get(key) as number | undefined) ??
+          0;
+        if (holds !== expectedGeneration || next.catalogGeneration !== expectedGeneration + 1) return false;
+        this.#db
+          .prepare(`INSERT INTO generations (key, generation, status, source_revision, page_root, snapshot_digest, snapshot, published_at, rolled_back_from)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+          .run(
+            key,
+            next.catalogGeneration,
+            next.status,
+            next.snapshot.sourceRevision,
+            next.snapshot.pageRoot,
+            next.snapshotDigest,
+            JSON.stringify(next.snapshot),
+            next.publishedAt,
+            next.rolledBackFrom,
+          );
+        this.#db
+          .prepare(
+            'INSERT INTO pointers (key, generation) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET generation = excluded.generation',
+          )
+          .run(key, next.catalogGeneration);
+        this.#db.prepare('DELETE FROM disabled_keys WHERE key = ?').run(key);
+        return true;
+      })
+      .immediate();
     if (!moved) return false;
     // The defect: the receipt is a second transaction.
-    this.#db.transaction(() => {
-      this.#db.prepare(`INSERT INTO catalog_receipts (key, generation, previous_generation, scan_id, source_revision, page_root, snapshot_digest, published_at, rolled_back_from, reason)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(receipt.key, receipt.catalogGeneration, receipt.previousGeneration, receipt.scanId, receipt.sourceRevision, receipt.pageRoot, receipt.snapshotDigest, receipt.publishedAt, receipt.rolledBackFrom, receipt.reason);
-    }).immediate();
+    this.#db
+      .transaction(() => {
+        this.#db
+          .prepare(`INSERT INTO catalog_receipts (key, generation, previous_generation, scan_id, source_revision, page_root, snapshot_digest, published_at, rolled_back_from, reason)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+          .run(
+            receipt.key,
+            receipt.catalogGeneration,
+            receipt.previousGeneration,
+            receipt.scanId,
+            receipt.sourceRevision,
+            receipt.pageRoot,
+            receipt.snapshotDigest,
+            receipt.publishedAt,
+            receipt.rolledBackFrom,
+            receipt.reason,
+          );
+      })
+      .immediate();
     return true;
   }
 
@@ -71,11 +131,18 @@ export class TwoTransactionPublishStore implements RegistryStore {
   }
 
   disabledReason(key: string): string | undefined {
-    return (this.#db.prepare('SELECT reason FROM disabled_keys WHERE key = ?').pluck().get(key) as string | undefined) ?? undefined;
+    return (
+      (this.#db.prepare('SELECT reason FROM disabled_keys WHERE key = ?').pluck().get(key) as string | undefined) ??
+      undefined
+    );
   }
 
   disable(key: string, reason: string): void {
-    this.#db.prepare('INSERT INTO disabled_keys (key, reason) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET reason = excluded.reason').run(key, reason);
+    this.#db
+      .prepare(
+        'INSERT INTO disabled_keys (key, reason) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET reason = excluded.reason',
+      )
+      .run(key, reason);
   }
 
   recordLease(lease: SignedLease): void {
@@ -138,7 +205,12 @@ export class PreCrashMemoryRegistry extends CatalogRegistry {
     return result;
   }
 
-  override rollback(key: CatalogKey, reason: string, guards: PublishGuards, flaggedGeneration?: number): ReturnType<CatalogRegistry['rollback']> {
+  override rollback(
+    key: CatalogKey,
+    reason: string,
+    guards: PublishGuards,
+    flaggedGeneration?: number,
+  ): ReturnType<CatalogRegistry['rollback']> {
     const result = super.rollback(key, reason, guards, flaggedGeneration);
     const active = super.active(key);
     if (active !== undefined) this.#memory().set(this.storeKey(key), active);
@@ -192,7 +264,13 @@ export class ResumeFromCursorWalk extends Walk {
 
   protected override advance(cursorIn: string | undefined, read: Parameters<Walk['advance']>[1]): string | undefined {
     const cursorOut = super.advance(cursorIn, read);
-    if (cursorOut !== undefined) this.#saved().set(this.ctx.key, { owner: this.ctx.sink, pages: [...this.pages], revision: this.revision, cursor: cursorOut });
+    if (cursorOut !== undefined)
+      this.#saved().set(this.ctx.key, {
+        owner: this.ctx.sink,
+        pages: [...this.pages],
+        revision: this.revision,
+        cursor: cursorOut,
+      });
     return cursorOut;
   }
 }

@@ -45,8 +45,20 @@ export const DOUBLE_SETTLEMENT: Partial<SurfaceParts> = {
 /** The first tools that fit, in order, instead of CAPACITY_EXCEEDED. */
 function topN(baseline: Baseline, capacity: SurfaceCapacity): FitResult {
   let kept = Math.min(baseline.surface.length, capacity.toolCountMax ?? Number.POSITIVE_INFINITY);
-  while (kept > 0 && capacity.surfaceBytesMax !== undefined && surfaceBytes(baseline.surface.slice(0, kept)) > capacity.surfaceBytesMax) kept -= 1;
-  return { ok: true, baseline: { ...baseline, surface: baseline.surface.slice(0, kept), descriptorDigests: baseline.descriptorDigests.slice(0, kept) } };
+  while (
+    kept > 0 &&
+    capacity.surfaceBytesMax !== undefined &&
+    surfaceBytes(baseline.surface.slice(0, kept)) > capacity.surfaceBytesMax
+  )
+    kept -= 1;
+  return {
+    ok: true,
+    baseline: {
+      ...baseline,
+      surface: baseline.surface.slice(0, kept),
+      descriptorDigests: baseline.descriptorDigests.slice(0, kept),
+    },
+  };
 }
 
 /** A context fitter keeps the top N that fit and says nothing. */

@@ -25,28 +25,46 @@ class SdkAutoRefreshPeer extends TappedPeer {
 
   createClient(): Client {
     const target: { key?: string } = {};
-    const client = new TappedClient({ name: 'peer-sdk-autorefresh', version: '1.32.2' }, {
-      capabilities: {},
-      listChanged: { tools: { onChanged: (error, items) => { if (error === null && items !== null && target.key !== undefined) this.#show(target.key, client, items); } } },
-    }, (transport) => this.tap(transport));
+    const client = new TappedClient(
+      { name: 'peer-sdk-autorefresh', version: '1.32.2' },
+      {
+        capabilities: {},
+        listChanged: {
+          tools: {
+            onChanged: (error, items) => {
+              if (error === null && items !== null && target.key !== undefined) this.#show(target.key, client, items);
+            },
+          },
+        },
+      },
+      (transport) => this.tap(transport),
+    );
     this.#keys.set(client, target);
     return client;
   }
 
   attach(session: SessionSpec): void {
-    void session.connector.connect().then(async ({ client, identity }) => {
-      const key = `${identity()}|${session.tenant}.${session.role}`;
-      const target = this.#keys.get(client);
-      if (target !== undefined) target.key = key;
-      this.remember(key, client);
-      const first = await client.listTools().catch(() => undefined);
-      if (first !== undefined) this.#show(key, client as TappedClient, first.tools);
-    }, () => undefined);
+    void session.connector.connect().then(
+      async ({ client, identity }) => {
+        const key = `${identity()}|${session.tenant}.${session.role}`;
+        const target = this.#keys.get(client);
+        if (target !== undefined) target.key = key;
+        this.remember(key, client);
+        const first = await client.listTools().catch(() => undefined);
+        if (first !== undefined) this.#show(key, client as TappedClient, first.tools);
+      },
+      () => undefined,
+    );
   }
 
   /** Publishes the first page the SDK just read, as the list it now uses. */
   #show(key: string, client: TappedClient, tools: readonly { name: string }[]): void {
-    if (client.wire !== undefined) this.publishWalk(key, client.wire, tools.map((tool) => ({ name: tool.name, servedName: tool.name })));
+    if (client.wire !== undefined)
+      this.publishWalk(
+        key,
+        client.wire,
+        tools.map((tool) => ({ name: tool.name, servedName: tool.name })),
+      );
   }
 }
 
@@ -57,22 +75,32 @@ class ListOncePeer extends PeerHost {
   }
 
   attach(session: SessionSpec): void {
-    void session.connector.connect().then(async ({ client, identity }) => {
-      const key = `${identity()}|${session.tenant}.${session.role}`;
-      this.remember(key, client);
-      const scanId = this.nextScanId();
-      const pages: PeerPage[] = [];
-      let cursor: string | undefined;
-      do {
-        const params: Record<string, unknown> = { _meta: { 'dev.catsim/scanId': scanId } };
-        if (cursor !== undefined) params.cursor = cursor;
-        const page = await client.request({ method: 'tools/list', params }, LenientListToolsResultSchema).catch(() => undefined);
-        if (page === undefined) return;
-        pages.push({ cursorIn: cursor ?? null, cursorOut: page.nextCursor ?? null, revision: revisionOf(page._meta), tools: page.tools });
-        cursor = page.nextCursor;
-      } while (cursor !== undefined && pages.length < LIST_ONCE_PAGES_MAX);
-      this.publish(key, scanId, pages);
-    }, () => undefined);
+    void session.connector.connect().then(
+      async ({ client, identity }) => {
+        const key = `${identity()}|${session.tenant}.${session.role}`;
+        this.remember(key, client);
+        const scanId = this.nextScanId();
+        const pages: PeerPage[] = [];
+        let cursor: string | undefined;
+        do {
+          const params: Record<string, unknown> = { _meta: { 'dev.catsim/scanId': scanId } };
+          if (cursor !== undefined) params.cursor = cursor;
+          const page = await client
+            .request({ method: 'tools/list', params }, LenientListToolsResultSchema)
+            .catch(() => undefined);
+          if (page === undefined) return;
+          pages.push({
+            cursorIn: cursor ?? null,
+            cursorOut: page.nextCursor ?? null,
+            revision: revisionOf(page._meta),
+            tools: page.tools,
+          });
+          cursor = page.nextCursor;
+        } while (cursor !== undefined && pages.length < LIST_ONCE_PAGES_MAX);
+        this.publish(key, scanId, pages);
+      },
+      () => undefined,
+    );
   }
 }
 

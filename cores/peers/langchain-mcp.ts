@@ -38,20 +38,34 @@ export class LangchainMcpPeer extends TappedPeer {
   readonly #tools = new Map<string, Map<string, DynamicStructuredTool>>();
 
   createClient(): Client {
-    return new TappedClient({ name: 'catsim-peer-langchain-mcp', version: '1.0.0' }, { capabilities: {} }, (transport) => this.tap(transport));
+    return new TappedClient(
+      { name: 'catsim-peer-langchain-mcp', version: '1.0.0' },
+      { capabilities: {} },
+      (transport) => this.tap(transport),
+    );
   }
 
   attach(session: SessionSpec): void {
     const serverName = `${session.endpointDigest}/${session.tenant}.${session.role}`;
-    void session.connector.connect().then(async ({ client, identity }) => {
-      const key = `${identity()}|${session.tenant}.${session.role}`;
-      const wire = (client as TappedClient).wire;
-      const tools = await loadMcpTools(serverName, client).catch(() => undefined);
-      if (tools === undefined || wire === undefined) return;
-      this.#tools.set(key, new Map(tools.map((tool) => [tool.name, tool])));
-      const named = (wire.latestWalk()?.pages ?? []).flatMap((page) => page.tools).filter((tool) => Boolean((tool as { name?: unknown }).name));
-      this.publishWalk(key, wire, tools.map((tool) => ({ name: tool.name, servedName: tool.name })), named);
-    }, () => undefined);
+    void session.connector.connect().then(
+      async ({ client, identity }) => {
+        const key = `${identity()}|${session.tenant}.${session.role}`;
+        const wire = (client as TappedClient).wire;
+        const tools = await loadMcpTools(serverName, client).catch(() => undefined);
+        if (tools === undefined || wire === undefined) return;
+        this.#tools.set(key, new Map(tools.map((tool) => [tool.name, tool])));
+        const named = (wire.latestWalk()?.pages ?? [])
+          .flatMap((page) => page.tools)
+          .filter((tool) => Boolean((tool as { name?: unknown }).name));
+        this.publishWalk(
+          key,
+          wire,
+          tools.map((tool) => ({ name: tool.name, servedName: tool.name })),
+          named,
+        );
+      },
+      () => undefined,
+    );
   }
 
   /** The tool node's call path: the LangChain tool of that name, or nothing. */

@@ -47,21 +47,38 @@ export class McpClientV2Peer extends TappedPeer {
   attach(session: SessionSpec): void {
     const target: { key?: string; wire?: TappedTransport } = {};
     const show = (tools: Tool[]): void => {
-      if (target.key !== undefined && target.wire !== undefined) this.publishWalk(target.key, target.wire, tools.map((tool) => ({ name: tool.name, servedName: tool.name })));
+      if (target.key !== undefined && target.wire !== undefined)
+        this.publishWalk(
+          target.key,
+          target.wire,
+          tools.map((tool) => ({ name: tool.name, servedName: tool.name })),
+        );
     };
-    const client = new V2Client({ name: 'catsim-peer-mcp-client-v2', version: '1.0.0' }, {
-      listChanged: { tools: { onChanged: (error, tools) => { if (error === null && tools !== null) show(tools); } } },
-    });
+    const client = new V2Client(
+      { name: 'catsim-peer-mcp-client-v2', version: '1.0.0' },
+      {
+        listChanged: {
+          tools: {
+            onChanged: (error, tools) => {
+              if (error === null && tools !== null) show(tools);
+            },
+          },
+        },
+      },
+    );
     const opened = this.#capture.connect(session, async (transport) => {
       target.wire = this.tap(transport);
       await client.connect(target.wire as unknown as V2Transport);
     });
-    void opened.then(async ({ identity }) => {
-      target.key = `${identity()}|${session.tenant}.${session.role}`;
-      this.#clients.set(target.key, client);
-      const listed = await client.listTools().catch(() => undefined);
-      if (listed !== undefined) show(listed.tools);
-    }, () => undefined);
+    void opened.then(
+      async ({ identity }) => {
+        target.key = `${identity()}|${session.tenant}.${session.role}`;
+        this.#clients.set(target.key, client);
+        const listed = await client.listTools().catch(() => undefined);
+        if (listed !== undefined) show(listed.tools);
+      },
+      () => undefined,
+    );
   }
 
   /** Calls by name through the library, as the model asked; no gate. */

@@ -42,7 +42,16 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Client as V2Client, type Transport as V2Transport } from '@modelcontextprotocol/client';
-import { Agent, MCPServerStdio, RunContext, invokeFunctionTool, setTraceProcessors, setTracingDisabled, type FunctionTool, type Tool } from '@openai/agents-core';
+import {
+  Agent,
+  MCPServerStdio,
+  RunContext,
+  invokeFunctionTool,
+  setTraceProcessors,
+  setTracingDisabled,
+  type FunctionTool,
+  type Tool,
+} from '@openai/agents-core';
 import { MCPServerStdio as NodeMCPServerStdio } from '@openai/agents-core/_shims';
 import { toFunctionToolName } from '@openai/agents-core/utils';
 import type { SessionSpec, SimCallRequest, SimConnection } from '../../sim/guard/adapter.ts';
@@ -81,7 +90,10 @@ interface StdioPrivates {
 
 /** `NodeMCPServerStdio` with `connect()` on the simulated transport instead of a child process. */
 class SimulatedStdio extends NodeMCPServerStdio {
-  constructor(options: MCPServerStdioOptions, private readonly open: Opener) {
+  constructor(
+    options: MCPServerStdioOptions,
+    private readonly open: Opener,
+  ) {
     super(options);
   }
 
@@ -94,9 +106,14 @@ class SimulatedStdio extends NodeMCPServerStdio {
     try {
       await this.open(async (transport) => {
         own.transport = transport;
-        const session = new V2Client({ name: own._name, version: '1.0.0' }, { versionNegotiation: { mode: 'auto' }, listMaxPages: own.maxListPages ?? 0 });
+        const session = new V2Client(
+          { name: own._name, version: '1.0.0' },
+          { versionNegotiation: { mode: 'auto' }, listMaxPages: own.maxListPages ?? 0 },
+        );
         own.session = session;
-        await session.connect(transport as unknown as V2Transport, { timeout: (this.clientSessionTimeoutSeconds ?? 5) * 1000 });
+        await session.connect(transport as unknown as V2Transport, {
+          timeout: (this.clientSessionTimeoutSeconds ?? 5) * 1000,
+        });
       });
       own.serverInitializeResult = { serverInfo: { name: own._name, version: '1.0.0' } };
     } catch (error) {
@@ -130,11 +147,19 @@ export class OpenAiAgentsPeer extends TappedPeer {
     const host: AgentKey = { agent: new Agent({ name: 'catsim-host' }), tools: new Map(), turnRunning: false };
     const server = this.#server(session, host);
     host.agent.mcpServers = [server];
-    void server.connect().then(() => this.#turn(host), () => undefined);
+    void server.connect().then(
+      () => this.#turn(host),
+      () => undefined,
+    );
   }
 
   /** Every disclosure is a turn of the agent loop: the runner lists the agent's tools again. */
-  override disclose(session: string, tenant: string, role: string, identity: string): ReturnType<TappedPeer['disclose']> {
+  override disclose(
+    session: string,
+    tenant: string,
+    role: string,
+    identity: string,
+  ): ReturnType<TappedPeer['disclose']> {
     const host = this.#byKey.get(`${identity}|${tenant}.${role}`);
     if (host !== undefined && !host.turnRunning) void this.#turn(host);
     return super.disclose(session, tenant, role, identity);
@@ -142,14 +167,22 @@ export class OpenAiAgentsPeer extends TappedPeer {
 
   /** The runner's call path: the turn's function tool of that name, or nothing (unknown tool). */
   override async call(request: SimCallRequest): Promise<void> {
-    const tool = this.#byKey.get(`${request.identity}|${request.tenant}.${request.role}`)?.tools.get(request.plan.toolName);
+    const tool = this.#byKey
+      .get(`${request.identity}|${request.tenant}.${request.role}`)
+      ?.tools.get(request.plan.toolName);
     if (tool === undefined) return;
-    await invokeFunctionTool({ tool, runContext: this.#runContext, input: JSON.stringify(request.arguments) }).catch(() => undefined);
+    await invokeFunctionTool({ tool, runContext: this.#runContext, input: JSON.stringify(request.arguments) }).catch(
+      () => undefined,
+    );
   }
 
   /** The public `MCPServerStdio`, with its process-spawning part replaced. */
   #server(session: SessionSpec, host: AgentKey): MCPServerStdio {
-    const options: MCPServerStdioOptions = { name: `${session.endpointDigest}/${session.tenant}.${session.role}`, command: 'catsim-simulated-server', cacheToolsList: true };
+    const options: MCPServerStdioOptions = {
+      name: `${session.endpointDigest}/${session.tenant}.${session.role}`,
+      command: 'catsim-simulated-server',
+      cacheToolsList: true,
+    };
     const open: Opener = async (use) => {
       const connection = await this.#capture.connect(session, async (transport) => {
         host.wire = this.tap(transport);
@@ -169,7 +202,13 @@ export class OpenAiAgentsPeer extends TappedPeer {
     host.turnRunning = true;
     const tools = await host.agent.getAllTools(this.#runContext).catch(() => undefined);
     host.turnRunning = false;
-    if (tools === undefined || host.key === undefined || host.wire === undefined || !this.hasNewWalk(host.key, host.wire)) return;
+    if (
+      tools === undefined ||
+      host.key === undefined ||
+      host.wire === undefined ||
+      !this.hasNewWalk(host.key, host.wire)
+    )
+      return;
     const functions = tools.filter((tool): tool is FunctionTool => tool.type === 'function');
     host.tools = new Map(functions.map((tool) => [tool.name, tool]));
     this.publishWalk(host.key, host.wire, listedAs(functions, host.wire));
@@ -181,7 +220,10 @@ function listedAs(functions: readonly Tool[], wire: TappedTransport): ListedTool
   const served = wire.latestWalk()?.pages.flatMap((page) => page.tools) ?? [];
   return functions.map((tool, index) => {
     const servedName = String((served[index] as { name?: unknown } | undefined)?.name ?? '');
-    if (toFunctionToolName(servedName) !== tool.name) throw new Error(`peer adapter bug: agents-core tool ${index} is "${tool.name}" but the walk's is "${servedName}"`);
+    if (toFunctionToolName(servedName) !== tool.name)
+      throw new Error(
+        `peer adapter bug: agents-core tool ${index} is "${tool.name}" but the walk's is "${servedName}"`,
+      );
     return { name: tool.name, servedName };
   });
 }

@@ -10,7 +10,13 @@ import { z } from 'zod';
 import { pageDigest, pageRoot, descriptorDigest } from '../../src/snapshot/digests.ts';
 import { domainDigest } from '../../src/snapshot/canonical.ts';
 import { THREAD_MEMOS } from '../thread-memos.ts';
-import type { CoreAdapter, CoreEnvironment, DisclosureResult, SessionSpec, SimCallRequest } from '../../sim/guard/adapter.ts';
+import type {
+  CoreAdapter,
+  CoreEnvironment,
+  DisclosureResult,
+  SessionSpec,
+  SimCallRequest,
+} from '../../sim/guard/adapter.ts';
 
 /** One catalog as a peer holds it. */
 interface PeerCatalog {
@@ -70,18 +76,39 @@ export abstract class PeerHost implements CoreAdapter {
   protected publish(key: string, scanId: string, pages: readonly PeerPage[], shown?: readonly ShownTool[]): void {
     const previous = this.#catalogs.get(key);
     const generation = (previous?.generation ?? 0) + 1;
-    const read = pages.map((page) => ({ cursorIn: page.cursorIn, cursorOut: page.cursorOut, pageDigest: pageDigest({ cursorIn: page.cursorIn, cursorOut: page.cursorOut, revision: page.revision ?? null, tools: page.tools }, THREAD_MEMOS) }));
+    const read = pages.map((page) => ({
+      cursorIn: page.cursorIn,
+      cursorOut: page.cursorOut,
+      pageDigest: pageDigest(
+        { cursorIn: page.cursorIn, cursorOut: page.cursorOut, revision: page.revision ?? null, tools: page.tools },
+        THREAD_MEMOS,
+      ),
+    }));
     const digests = read.map((page) => page.pageDigest);
-    const listed = shown ?? pages.flatMap((page) => page.tools).map((tool) => ({ name: String((tool as { name?: unknown }).name ?? ''), descriptor: tool }));
-    const tools = listed.map((tool) => ({ name: tool.name, descriptorDigest: descriptorDigest(tool.descriptor, THREAD_MEMOS) }));
+    const listed =
+      shown ??
+      pages
+        .flatMap((page) => page.tools)
+        .map((tool) => ({ name: String((tool as { name?: unknown }).name ?? ''), descriptor: tool }));
+    const tools = listed.map((tool) => ({
+      name: tool.name,
+      descriptorDigest: descriptorDigest(tool.descriptor, THREAD_MEMOS),
+    }));
     const snapshotDigest = domainDigest('catsim.peer-snapshot.v1', { key, generation, tools });
     this.#catalogs.set(key, { key, generation, snapshotDigest, tools });
     this.env.sink.emit({
-      type: 'published', key, scanId, generation, status: 'UNVERSIONED_OBSERVATION', sourceRevision: null, snapshotDigest,
+      type: 'published',
+      key,
+      scanId,
+      generation,
+      status: 'UNVERSIONED_OBSERVATION',
+      sourceRevision: null,
+      snapshotDigest,
       pageRoot: pageRoot(digests, THREAD_MEMOS),
       pages: read,
       tools: tools.map((tool) => ({ ...tool, verdict: 'ok' })),
-      expiresAt: Number.MAX_SAFE_INTEGER, rolledBackFrom: null,
+      expiresAt: Number.MAX_SAFE_INTEGER,
+      rolledBackFrom: null,
     });
   }
 
@@ -89,14 +116,26 @@ export abstract class PeerHost implements CoreAdapter {
   disclose(_session: string, tenant: string, role: string, identity: string): DisclosureResult {
     const catalog = this.#catalogs.get(`${identity}|${tenant}.${role}`);
     if (catalog === undefined) return { ok: false, code: 'INCOMPLETE_DISCOVERY' };
-    return { ok: true, key: catalog.key, generation: catalog.generation, snapshotDigest: catalog.snapshotDigest, tools: catalog.tools };
+    return {
+      ok: true,
+      key: catalog.key,
+      generation: catalog.generation,
+      snapshotDigest: catalog.snapshotDigest,
+      tools: catalog.tools,
+    };
   }
 
   /** Calls by name, as the model asked, with no gate. */
   async call(request: SimCallRequest): Promise<void> {
     const client = this.#clients.get(`${request.identity}|${request.tenant}.${request.role}`);
     if (client === undefined) return;
-    await client.request({ method: 'tools/call', params: { name: request.plan.toolName, arguments: request.arguments } }, PermissiveResult, { timeout: 30_000 }).catch(() => undefined);
+    await client
+      .request(
+        { method: 'tools/call', params: { name: request.plan.toolName, arguments: request.arguments } },
+        PermissiveResult,
+        { timeout: 30_000 },
+      )
+      .catch(() => undefined);
   }
 
   /** Peers know nothing of policy pushes. */

@@ -26,7 +26,11 @@ export interface ListedTool {
 export class TappedClient extends Client {
   wire: TappedTransport | undefined;
 
-  constructor(info: Implementation, options: ClientOptions, private readonly tapWith: (transport: Transport) => TappedTransport) {
+  constructor(
+    info: Implementation,
+    options: ClientOptions,
+    private readonly tapWith: (transport: Transport) => TappedTransport,
+  ) {
     super(info, options);
   }
 
@@ -57,11 +61,18 @@ export abstract class TappedPeer extends PeerHost {
    * the name it shows the model and the served name it stands for. `descriptors` (default: the
    * walk's tools, in page order) are the served descriptors the list pairs with, by position.
    */
-  protected publishWalk(key: string, wire: TappedTransport, listed: readonly ListedTool[], descriptors?: readonly unknown[]): void {
+  protected publishWalk(
+    key: string,
+    wire: TappedTransport,
+    listed: readonly ListedTool[],
+    descriptors?: readonly unknown[],
+  ): void {
     const walk = wire.latestWalk();
     if (walk === undefined || !this.hasNewWalk(key, wire)) return;
     const served = descriptors ?? walk.pages.flatMap((page) => page.tools);
-    const shown = listed.map((tool, index): ShownTool => ({ name: tool.name, descriptor: pairedDescriptor(served, index, tool.servedName) }));
+    const shown = listed.map(
+      (tool, index): ShownTool => ({ name: tool.name, descriptor: pairedDescriptor(served, index, tool.servedName) }),
+    );
     this.#answersAtPublish.set(key, walk.answers);
     this.publish(key, walk.scanId, walk.pages, shown);
   }
@@ -71,6 +82,9 @@ export abstract class TappedPeer extends PeerHost {
 function pairedDescriptor(served: readonly unknown[], index: number, name: string): unknown {
   const descriptor = served[index];
   const servedName = (descriptor as { name?: unknown } | undefined)?.name;
-  if (servedName !== name) throw new Error(`peer adapter bug: the library's tool ${index} is "${name}" but the walk's is ${JSON.stringify(servedName)}`);
+  if (servedName !== name)
+    throw new Error(
+      `peer adapter bug: the library's tool ${index} is "${name}" but the walk's is ${JSON.stringify(servedName)}`,
+    );
   return descriptor;
 }

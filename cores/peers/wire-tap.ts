@@ -56,7 +56,10 @@ export class TappedTransport implements Transport {
   #answers = 0;
 
   /** `nextScanId` gives a fresh scan id (shared by all connections of one peer). */
-  constructor(private readonly inner: Transport, private readonly nextScanId: () => string) {
+  constructor(
+    private readonly inner: Transport,
+    private readonly nextScanId: () => string,
+  ) {
     inner.onmessage = (message, extra) => {
       this.#received(message);
       this.onmessage?.(message, extra);
@@ -89,7 +92,11 @@ export class TappedTransport implements Transport {
   /** The scan of the latest `tools/list` answer, or undefined before the first one. */
   latestWalk(): TappedWalk | undefined {
     if (this.#latestScanId === undefined) return undefined;
-    return { scanId: this.#latestScanId, pages: [...(this.#pages.get(this.#latestScanId) ?? [])], answers: this.#answers };
+    return {
+      scanId: this.#latestScanId,
+      pages: [...(this.#pages.get(this.#latestScanId) ?? [])],
+      answers: this.#answers,
+    };
   }
 
   /** `tools/list` answers received so far (a library that answers from its cache adds none). */

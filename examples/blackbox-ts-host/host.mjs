@@ -56,16 +56,31 @@ async function connect(server) {
 async function open(state) {
   const { server } = state;
   const client = new Client({ name: 'catsim-example-ts-host', version: '1.0.0' });
-  const transport = server.transport === 'http'
-    ? new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { Authorization: `Bearer ${server.credentials.token}` } } })
-    : new StdioClientTransport({ command: server.command, args: server.args, env: { ...process.env, ...server.env }, stderr: 'inherit' });
-  client.setNotificationHandler(ToolListChangedNotificationSchema, async () => { state.changes += 1; state.stale = true; });
+  const transport =
+    server.transport === 'http'
+      ? new StreamableHTTPClientTransport(new URL(server.url), {
+          requestInit: { headers: { Authorization: `Bearer ${server.credentials.token}` } },
+        })
+      : new StdioClientTransport({
+          command: server.command,
+          args: server.args,
+          env: { ...process.env, ...server.env },
+          stderr: 'inherit',
+        });
+  client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+    state.changes += 1;
+    state.stale = true;
+  });
   await client.connect(transport);
   state.client = client;
 }
 
 async function post(result) {
-  const response = await fetch(`${driver}/result`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(result) });
+  const response = await fetch(`${driver}/result`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(result),
+  });
   if (!response.ok) throw new Error(`driver refused result ${result.seq}: ${await response.text()}`);
 }
 
@@ -84,7 +99,8 @@ async function perform(step, states) {
   }
   const state = states.get(step.server);
   while (state.stale) await refresh(state);
-  if (!state.tools.has(step.tool)) return { seq: step.seq, status: 'refused', detail: `no tool ${step.tool} in the catalog` };
+  if (!state.tools.has(step.tool))
+    return { seq: step.seq, status: 'refused', detail: `no tool ${step.tool} in the catalog` };
   try {
     return await call(state, step);
   } catch (error) {
@@ -95,8 +111,13 @@ async function perform(step, states) {
     await state.client.close().catch(() => undefined);
     await open(state);
     await refresh(state);
-    if (!state.tools.has(step.tool)) return { seq: step.seq, status: 'refused', detail: `no tool ${step.tool} in the renewed catalog` };
-    return await call(state, step).catch((again) => ({ seq: step.seq, status: 'error', detail: String(again.message).slice(0, 200) }));
+    if (!state.tools.has(step.tool))
+      return { seq: step.seq, status: 'refused', detail: `no tool ${step.tool} in the renewed catalog` };
+    return await call(state, step).catch((again) => ({
+      seq: step.seq,
+      status: 'error',
+      detail: String(again.message).slice(0, 200),
+    }));
   }
 }
 

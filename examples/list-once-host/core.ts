@@ -30,8 +30,20 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
-  LEASE_META, LeaseIssuer, WireWatch, catalogKey, defineCore, publishedSnapshot,
-  type CallRequest, type CoreAdapter, type CoreEnvironment, type CoreTask, type DisclosureResult, type PolicyUpdate, type PublishedCatalog, type SessionSpec,
+  LEASE_META,
+  LeaseIssuer,
+  WireWatch,
+  catalogKey,
+  defineCore,
+  publishedSnapshot,
+  type CallRequest,
+  type CoreAdapter,
+  type CoreEnvironment,
+  type CoreTask,
+  type DisclosureResult,
+  type PolicyUpdate,
+  type PublishedCatalog,
+  type SessionSpec,
 } from 'catsim';
 import { ListOnceHost } from './host.js'; // 1. your host class (host.ts, imported by its .js name as NodeNext does)
 
@@ -68,20 +80,28 @@ class HostAdapter implements CoreAdapter {
 
   constructor(private readonly env: CoreEnvironment) {
     this.#boot = env.disk === undefined || env.disk.boot === 0 ? '' : `b${env.disk.boot}-`;
-    this.#leases = new LeaseIssuer({ key: env.leaseKey, ttlMs: 5_000, idPrefix: `lease-${this.#boot}`, clock: env.clock });
+    this.#leases = new LeaseIssuer({
+      key: env.leaseKey,
+      ttlMs: 5_000,
+      idPrefix: `lease-${this.#boot}`,
+      clock: env.clock,
+    });
   }
 
   attach(spec: SessionSpec): void {
     this.#pollPolicy(`${spec.tenant}.${spec.role}`);
     // One connection for the session; a host that lists once never reconnects after a cut.
-    void spec.connector.connect().then(async (connection) => {
-      const key = catalogKey(connection.identity(), spec.tenant, spec.role);
-      const wire = WireWatch.watch(connection.client, { scanIdPrefix: `${this.#boot}c${this.#connections++}-` });
-      const served: Served = { host: buildHost(connection.client), wire };
-      this.#served.set(key, served);
-      await served.host.listTools();
-      this.#publish(key, served);
-    }).catch(() => undefined); // the host failed to connect or to list: it has no catalog, and says nothing
+    void spec.connector
+      .connect()
+      .then(async (connection) => {
+        const key = catalogKey(connection.identity(), spec.tenant, spec.role);
+        const wire = WireWatch.watch(connection.client, { scanIdPrefix: `${this.#boot}c${this.#connections++}-` });
+        const served: Served = { host: buildHost(connection.client), wire };
+        this.#served.set(key, served);
+        await served.host.listTools();
+        this.#publish(key, served);
+      })
+      .catch(() => undefined); // the host failed to connect or to list: it has no catalog, and says nothing
   }
 
   /** Reports the pages of the host's latest walk as the catalog it now uses. */
@@ -107,21 +127,48 @@ class HostAdapter implements CoreAdapter {
     const policyEpoch = this.#epochs.get(`${request.tenant}.${request.role}`) ?? 1;
     const decision = served?.catalog === undefined ? 'INCOMPLETE_DISCOVERY' : 'ADMIT';
     this.env.sink.emit({
-      type: 'gate_decision', callId: request.callId, planId: request.planId, session: request.session, key, tool,
-      planDescriptorDigest: request.plan.descriptorDigest, generation: served?.catalog?.generation ?? null,
-      descriptorDigest: listed?.descriptorDigest ?? null, policyEpoch, decision,
+      type: 'gate_decision',
+      callId: request.callId,
+      planId: request.planId,
+      session: request.session,
+      key,
+      tool,
+      planDescriptorDigest: request.plan.descriptorDigest,
+      generation: served?.catalog?.generation ?? null,
+      descriptorDigest: listed?.descriptorDigest ?? null,
+      policyEpoch,
+      decision,
     });
     if (served?.catalog === undefined) return; // no connection and no catalog: the host cannot call at all
     const generation = served.catalog.generation;
     const descriptorDigest = listed?.descriptorDigest ?? request.plan.descriptorDigest;
-    const lease = this.#leases.issue({ key, principal: request.principal, session: request.session, tool, resourceScope: `session:${request.session}`, generation, descriptorDigest, policyEpoch });
+    const lease = this.#leases.issue({
+      key,
+      principal: request.principal,
+      session: request.session,
+      tool,
+      resourceScope: `session:${request.session}`,
+      generation,
+      descriptorDigest,
+      policyEpoch,
+    });
     const stamp = {
       meta: { [LEASE_META]: lease },
-      onSent: () => this.env.sink.emit({
-        type: 'receipt', callId: request.callId, leaseId: lease.leaseId, key, tool, generation, descriptorDigest, policyEpoch,
-        disclosure: { generation: request.plan.generation, snapshotDigest: request.plan.snapshotDigest }, pin: null,
-      }),
-      onAnswer: (outcome: 'ok' | 'error') => this.env.sink.emit({ type: 'receipt_outcome', leaseId: lease.leaseId, outcome }),
+      onSent: () =>
+        this.env.sink.emit({
+          type: 'receipt',
+          callId: request.callId,
+          leaseId: lease.leaseId,
+          key,
+          tool,
+          generation,
+          descriptorDigest,
+          policyEpoch,
+          disclosure: { generation: request.plan.generation, snapshotDigest: request.plan.snapshotDigest },
+          pin: null,
+        }),
+      onAnswer: (outcome: 'ok' | 'error') =>
+        this.env.sink.emit({ type: 'receipt_outcome', leaseId: lease.leaseId, outcome }),
     };
     served.wire.stampNextCall(tool, stamp);
     await served.host.callTool(tool, request.arguments).catch(() => undefined); // a refused call is the server's answer, not a failure

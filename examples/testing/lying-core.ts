@@ -9,10 +9,27 @@
  * It sends no calls, so its probes are never decided (I12) either.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { REVISION_META, SCAN_ID_META, catalogKey, defineCore, descriptorDigest, pageDigest, pageRoot, type CoreAdapter, type CoreEnvironment, type DisclosureResult, type PublishedCatalog, type SessionSpec } from 'catsim';
+import {
+  REVISION_META,
+  SCAN_ID_META,
+  catalogKey,
+  defineCore,
+  descriptorDigest,
+  pageDigest,
+  pageRoot,
+  type CoreAdapter,
+  type CoreEnvironment,
+  type DisclosureResult,
+  type PublishedCatalog,
+  type SessionSpec,
+} from 'catsim';
 import { z } from 'zod';
 
-const ListResult = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional(), _meta: z.looseObject({}).optional() });
+const ListResult = z.looseObject({
+  tools: z.array(z.unknown()),
+  nextCursor: z.string().optional(),
+  _meta: z.looseObject({}).optional(),
+});
 
 interface Page {
   cursorIn: string | null;
@@ -28,24 +45,51 @@ class LyingCore implements CoreAdapter {
   constructor(private readonly env: CoreEnvironment) {}
 
   attach(spec: SessionSpec): void {
-    void spec.connector.connect().then(async ({ client, identity }) => {
-      const walk = this.#walks++;
-      const pages = await readAll(client, `walk-${walk}`, this.env.bounds.pageCountMax);
-      this.#claim(catalogKey(identity(), spec.tenant, spec.role), `proof-${walk}`, pages);
-    }).catch(() => undefined);
+    void spec.connector
+      .connect()
+      .then(async ({ client, identity }) => {
+        const walk = this.#walks++;
+        const pages = await readAll(client, `walk-${walk}`, this.env.bounds.pageCountMax);
+        this.#claim(catalogKey(identity(), spec.tenant, spec.role), `proof-${walk}`, pages);
+      })
+      .catch(() => undefined);
   }
 
   /** Publishes `pages` as an ELIGIBLE snapshot of scan `scanId`, which never ran. */
   #claim(key: string, scanId: string, pages: Page[]): void {
     const digests = pages.map((page) => pageDigest(page));
-    const tools = pages.flatMap((page) => page.tools).map((tool) => ({ name: String((tool as { name?: unknown }).name), descriptorDigest: descriptorDigest(tool), verdict: 'ok' as const }));
+    const tools = pages
+      .flatMap((page) => page.tools)
+      .map((tool) => ({
+        name: String((tool as { name?: unknown }).name),
+        descriptorDigest: descriptorDigest(tool),
+        verdict: 'ok' as const,
+      }));
     const snapshotDigest = pageRoot(digests);
     this.env.sink.emit({
-      type: 'published', key, scanId, generation: 1, status: 'ELIGIBLE', sourceRevision: pages[0]?.revision ?? 0, snapshotDigest,
-      pageRoot: pageRoot(digests), pages: pages.map((page, i) => ({ cursorIn: page.cursorIn, cursorOut: page.cursorOut, pageDigest: digests[i] ?? '' })),
-      tools, expiresAt: Number.MAX_SAFE_INTEGER, rolledBackFrom: null,
+      type: 'published',
+      key,
+      scanId,
+      generation: 1,
+      status: 'ELIGIBLE',
+      sourceRevision: pages[0]?.revision ?? 0,
+      snapshotDigest,
+      pageRoot: pageRoot(digests),
+      pages: pages.map((page, i) => ({
+        cursorIn: page.cursorIn,
+        cursorOut: page.cursorOut,
+        pageDigest: digests[i] ?? '',
+      })),
+      tools,
+      expiresAt: Number.MAX_SAFE_INTEGER,
+      rolledBackFrom: null,
     });
-    this.#catalogs.set(key, { key, generation: 1, snapshotDigest, tools: tools.map(({ name, descriptorDigest: digest }) => ({ name, descriptorDigest: digest })) });
+    this.#catalogs.set(key, {
+      key,
+      generation: 1,
+      snapshotDigest,
+      tools: tools.map(({ name, descriptorDigest: digest }) => ({ name, descriptorDigest: digest })),
+    });
   }
 
   disclose(_session: string, tenant: string, role: string, identity: string): DisclosureResult {
@@ -70,7 +114,12 @@ async function readAll(client: Client, scanId: string, pagesMax: number): Promis
     const params = { _meta: { [SCAN_ID_META]: scanId }, ...(cursor === undefined ? {} : { cursor }) };
     const result = await client.request({ method: 'tools/list', params }, ListResult);
     const revision = result._meta?.[REVISION_META];
-    pages.push({ cursorIn: cursor ?? null, cursorOut: result.nextCursor ?? null, revision: typeof revision === 'number' ? revision : null, tools: result.tools });
+    pages.push({
+      cursorIn: cursor ?? null,
+      cursorOut: result.nextCursor ?? null,
+      revision: typeof revision === 'number' ? revision : null,
+      tools: result.tools,
+    });
     // Stop at a repeated cursor: the lie is in what is claimed, not in how the pages were read.
     cursor = pages.some((page) => page.cursorIn === result.nextCursor) ? undefined : result.nextCursor;
   } while (cursor !== undefined && pages.length < pagesMax);

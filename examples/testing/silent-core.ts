@@ -10,7 +10,19 @@
  * `list_changed` with no fresh `tools/list` answered).
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { LEASE_META, LeaseIssuer, catalogKey, defineCore, descriptorDigest, type CallRequest, type CoreAdapter, type CoreEnvironment, type DisclosedTool, type DisclosureResult, type SessionSpec } from 'catsim';
+import {
+  LEASE_META,
+  LeaseIssuer,
+  catalogKey,
+  defineCore,
+  descriptorDigest,
+  type CallRequest,
+  type CoreAdapter,
+  type CoreEnvironment,
+  type DisclosedTool,
+  type DisclosureResult,
+  type SessionSpec,
+} from 'catsim';
 import { z } from 'zod';
 
 /** Any tools/list result: tools are read verbatim (the SDK's own schema rejects a malformed tool). */
@@ -33,23 +45,32 @@ class SilentCore implements CoreAdapter {
   attach(spec: SessionSpec): void {
     const audience = `${spec.tenant}.${spec.role}`;
     void this.env.policySource.poll(audience).then((update) => this.#epochs.set(audience, update.epoch));
-    void spec.connector.connect().then(async ({ client, identity }) => {
-      const tools: DisclosedTool[] = [];
-      let cursor: string | undefined;
-      for (let page = 0; page < this.env.bounds.pageCountMax; page += 1) {
-        const result = await client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, ListResult);
-        for (const tool of result.tools) tools.push({ name: String((tool as { name?: unknown }).name), descriptorDigest: descriptorDigest(tool) });
-        cursor = result.nextCursor;
-        if (cursor === undefined) break;
-      }
-      this.#known.set(catalogKey(identity(), spec.tenant, spec.role), { client, tools });
-    }).catch(() => undefined);
+    void spec.connector
+      .connect()
+      .then(async ({ client, identity }) => {
+        const tools: DisclosedTool[] = [];
+        let cursor: string | undefined;
+        for (let page = 0; page < this.env.bounds.pageCountMax; page += 1) {
+          const result = await client.request(
+            { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
+            ListResult,
+          );
+          for (const tool of result.tools)
+            tools.push({ name: String((tool as { name?: unknown }).name), descriptorDigest: descriptorDigest(tool) });
+          cursor = result.nextCursor;
+          if (cursor === undefined) break;
+        }
+        this.#known.set(catalogKey(identity(), spec.tenant, spec.role), { client, tools });
+      })
+      .catch(() => undefined);
   }
 
   disclose(_session: string, tenant: string, role: string, identity: string): DisclosureResult {
     const key = catalogKey(identity, tenant, role);
     const known = this.#known.get(key);
-    return known === undefined ? { ok: false, code: 'INCOMPLETE_DISCOVERY' } : { ok: true, key, generation: 1, snapshotDigest: '0'.repeat(64), tools: known.tools };
+    return known === undefined
+      ? { ok: false, code: 'INCOMPLETE_DISCOVERY' }
+      : { ok: true, key, generation: 1, snapshotDigest: '0'.repeat(64), tools: known.tools };
   }
 
   async call(request: CallRequest): Promise<void> {
@@ -58,8 +79,14 @@ class SilentCore implements CoreAdapter {
     if (known === undefined) return;
     const policyEpoch = this.#epochs.get(`${request.tenant}.${request.role}`) ?? 1;
     const lease = this.#leases.issue({
-      key, principal: request.principal, session: request.session, tool: request.plan.toolName, resourceScope: `session:${request.session}`,
-      generation: 1, descriptorDigest: request.plan.descriptorDigest, policyEpoch,
+      key,
+      principal: request.principal,
+      session: request.session,
+      tool: request.plan.toolName,
+      resourceScope: `session:${request.session}`,
+      generation: 1,
+      descriptorDigest: request.plan.descriptorDigest,
+      policyEpoch,
     });
     const params = { name: request.plan.toolName, arguments: request.arguments, _meta: { [LEASE_META]: lease } };
     await known.client.request({ method: 'tools/call', params }, z.looseObject({})).catch(() => undefined);

@@ -8,7 +8,10 @@ describe('digestSetDiff', () => {
   });
 
   it('reports each missing and extra distinct digest once, sorted', () => {
-    expect(digestSetDiff(['d', 'a', 'b', 'b'], ['x', 'a', 'x', 'c'])).toEqual({ missing: ['b', 'd'], extra: ['c', 'x'] });
+    expect(digestSetDiff(['d', 'a', 'b', 'b'], ['x', 'a', 'x', 'c'])).toEqual({
+      missing: ['b', 'd'],
+      extra: ['c', 'x'],
+    });
     expect(sameDigestSet(['a', 'b', 'c'], ['a', 'b', 'b'])).toBe(false);
   });
 

@@ -68,7 +68,8 @@ function outcomesOf(events: readonly KnownEvent[]): TriggerOutcome[] {
     const answers = history.filter((event) => event.type === 'server_disabled' || rolledBackFromOf(event) !== null);
     const crash = crashes.find((seq) => seq > trigger.seq) ?? Infinity;
     let index = taken.get(trigger.key) ?? 0;
-    while (index < answers.length && (answers[index] as PublishedEvent | ServerDisabledEvent).seq < trigger.seq) index += 1;
+    while (index < answers.length && (answers[index] as PublishedEvent | ServerDisabledEvent).seq < trigger.seq)
+      index += 1;
     const next = answers[index];
     const outcome = next !== undefined && next.seq < crash ? next : null;
     if (outcome !== null) taken.set(trigger.key, index + 1);

@@ -6,7 +6,15 @@ const at = (...seqs: number[]): Array<{ seq: number }> => seqs.map((seq) => ({ s
 describe('latestBefore', () => {
   it('finds the last element strictly before a seq', () => {
     const list = at(2, 5, 9);
-    expect([0, 2, 3, 5, 6, 9, 10].map((seq) => latestBefore(list, seq)?.seq ?? null)).toEqual([null, null, 2, 2, 5, 5, 9]);
+    expect([0, 2, 3, 5, 6, 9, 10].map((seq) => latestBefore(list, seq)?.seq ?? null)).toEqual([
+      null,
+      null,
+      2,
+      2,
+      5,
+      5,
+      9,
+    ]);
   });
 
   it('returns null on an empty list', () => {

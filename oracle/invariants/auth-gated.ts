@@ -24,16 +24,29 @@ const REFUSAL_MAY_BE_UNSEEN: ReadonlySet<string> = new Set(['AUTH_REQUIRED', 'DI
 /** Checks I20 over every scan the server refused for authorization. */
 export function checkAuthGated(context: CheckContext, findings: Findings): void {
   for (const [scanId, requests] of context.truth.scans) {
-    const refusal = requests.requests.find((request): request is PageRefusedEvent => request.type === 'page_refused' && request.code === AUTHORIZATION_REQUIRED_CODE);
+    const refusal = requests.requests.find(
+      (request): request is PageRefusedEvent =>
+        request.type === 'page_refused' && request.code === AUTHORIZATION_REQUIRED_CODE,
+    );
     if (refusal === undefined) continue;
     findings.count('I20');
     const refused = `the server refused scan "${scanId}" for authorization (page_refused seq ${refusal.seq}, ${refusal.server} ${refusal.audience})`;
     for (const publish of context.observed.published.filter((event) => event.scanId === scanId)) {
-      findings.add('I20', publish.seq, 'AUTH_REFUSED_PUBLISHED', `publish seq ${publish.seq} (generation ${publish.generation}, ${publish.tools.length} tools, ${publish.status}) comes from a scan ${refused}: its catalog is unknown, not complete`);
+      findings.add(
+        'I20',
+        publish.seq,
+        'AUTH_REFUSED_PUBLISHED',
+        `publish seq ${publish.seq} (generation ${publish.generation}, ${publish.tools.length} tools, ${publish.status}) comes from a scan ${refused}: its catalog is unknown, not complete`,
+      );
     }
     const end = context.observed.scanEnds.get(scanId);
     if (end === undefined || end.seq < refusal.seq) continue;
     if (end.state === 'INCOMPLETE' && REFUSAL_MAY_BE_UNSEEN.has(end.reason)) continue;
-    findings.add('I20', end.seq, 'AUTH_REFUSAL_MISREPORTED', `scan_ended seq ${end.seq} says ${end.state} ${end.reason}, but ${refused}: it must end INCOMPLETE AUTH_REQUIRED`);
+    findings.add(
+      'I20',
+      end.seq,
+      'AUTH_REFUSAL_MISREPORTED',
+      `scan_ended seq ${end.seq} says ${end.state} ${end.reason}, but ${refused}: it must end INCOMPLETE AUTH_REQUIRED`,
+    );
   }
 }

@@ -24,10 +24,15 @@ export interface CallOrigin {
 export function callOrigin(observed: Observations, call: { readonly leaseId: string | null }): CallOrigin {
   if (call.leaseId === null) return { receipt: null, decision: null, gap: 'it carried no lease' };
   const receipt = observed.receiptsByLeaseId.get(call.leaseId)?.[0] ?? null;
-  if (receipt === null) return { receipt, decision: null, gap: `no receipt carries lease ${JSON.stringify(call.leaseId)}` };
+  if (receipt === null)
+    return { receipt, decision: null, gap: `no receipt carries lease ${JSON.stringify(call.leaseId)}` };
   const decision = observed.decisionByCallId.get(receipt.callId) ?? null;
   if (decision === null) {
-    return { receipt, decision, gap: `no gate decision carries callId ${JSON.stringify(receipt.callId)} of receipt seq ${receipt.seq}` };
+    return {
+      receipt,
+      decision,
+      gap: `no gate decision carries callId ${JSON.stringify(receipt.callId)} of receipt seq ${receipt.seq}`,
+    };
   }
   return { receipt, decision, gap: null };
 }

@@ -36,16 +36,28 @@ type ServedBytes = ReadonlyMap<string, number> | null;
 
 /** Checks I27 over every publish, disclosure and ADMIT of the round. */
 export function checkCatalogLimits(context: CheckContext, findings: Findings): void {
-  const limits: CatalogLimits = { toolCountMax: context.bounds.toolCountMax, catalogBytesMax: context.bounds.catalogBytesMax };
+  const limits: CatalogLimits = {
+    toolCountMax: context.bounds.toolCountMax,
+    catalogBytesMax: context.bounds.catalogBytesMax,
+  };
   if (limits.toolCountMax === undefined && limits.catalogBytesMax === undefined) return;
   const served = servedBytes(context);
   const overPublishes = new Set<PublishedEvent>();
   for (const publish of context.observed.published) {
     findings.count('I27');
-    const problem = overLimit(publish.tools.map((tool) => tool.descriptorDigest), limits, served);
+    const problem = overLimit(
+      publish.tools.map((tool) => tool.descriptorDigest),
+      limits,
+      served,
+    );
     if (problem === null) continue;
     overPublishes.add(publish);
-    findings.add('I27', publish.seq, 'OVER_LIMIT_PUBLISHED', `${publishLabel(publish)} published a catalog of ${problem}`);
+    findings.add(
+      'I27',
+      publish.seq,
+      'OVER_LIMIT_PUBLISHED',
+      `${publishLabel(publish)} published a catalog of ${problem}`,
+    );
   }
   for (const disclosure of context.truth.disclosures) {
     findings.count('I27');
@@ -58,20 +70,39 @@ export function checkCatalogLimits(context: CheckContext, findings: Findings): v
   }
 }
 
-function checkDisclosure(disclosure: DisclosureEvent, limits: CatalogLimits, served: ServedBytes, findings: Findings): void {
+function checkDisclosure(
+  disclosure: DisclosureEvent,
+  limits: CatalogLimits,
+  served: ServedBytes,
+  findings: Findings,
+): void {
   const problem = overLimit(disclosure.tools, limits, served);
   if (problem === null) return;
-  findings.add('I27', disclosure.seq, 'OVER_LIMIT_DISCLOSED', `${disclosureLabel(disclosure)} showed generation ${disclosure.generation}, a catalog of ${problem}`);
+  findings.add(
+    'I27',
+    disclosure.seq,
+    'OVER_LIMIT_DISCLOSED',
+    `${disclosureLabel(disclosure)} showed generation ${disclosure.generation}, a catalog of ${problem}`,
+  );
 }
 
 /** An ADMIT against a generation whose publish was over a limit. */
-function checkAdmit(context: CheckContext, decision: GateDecisionEvent, overPublishes: ReadonlySet<PublishedEvent>, findings: Findings): void {
+function checkAdmit(
+  context: CheckContext,
+  decision: GateDecisionEvent,
+  overPublishes: ReadonlySet<PublishedEvent>,
+  findings: Findings,
+): void {
   if (decision.generation === null) return;
   const publishes = context.observed.publishesByGeneration.get(decision.key)?.get(decision.generation) ?? [];
   const over = publishes.find((publish) => publish.seq < decision.seq && overPublishes.has(publish));
   if (over === undefined) return;
-  findings.add('I27', decision.seq, 'OVER_LIMIT_ADMITTED',
-    `${decisionLabel(decision)} admitted ${JSON.stringify(decision.tool)} from generation ${decision.generation}, whose ${publishLabel(over)} was over a catalog limit`);
+  findings.add(
+    'I27',
+    decision.seq,
+    'OVER_LIMIT_ADMITTED',
+    `${decisionLabel(decision)} admitted ${JSON.stringify(decision.tool)} from generation ${decision.generation}, whose ${publishLabel(over)} was over a catalog limit`,
+  );
 }
 
 /** Words for the first limit `digests` passes (tool count first, as the core checks), or null. */
@@ -82,7 +113,9 @@ function overLimit(digests: readonly string[], limits: CatalogLimits, served: Se
   if (limits.catalogBytesMax === undefined || served === null) return null;
   let bytes = 0;
   for (const digest of digests) bytes += served.get(digest) ?? 0;
-  return bytes > limits.catalogBytesMax ? `${bytes} bytes of descriptors, over catalogBytesMax ${limits.catalogBytesMax}` : null;
+  return bytes > limits.catalogBytesMax
+    ? `${bytes} bytes of descriptors, over catalogBytesMax ${limits.catalogBytesMax}`
+    : null;
 }
 
 /** Each descriptor's size as the world served it, from the `revision` views; null when none carries one. */

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { checkTrace } from '../check.ts';
-import { DEV, DEV_KEY, OPS, cleanRound, devWalk, finish, openSessions, opsWalk, standardWorld } from '../testing/scenarios.ts';
+import {
+  DEV,
+  DEV_KEY,
+  OPS,
+  cleanRound,
+  devWalk,
+  finish,
+  openSessions,
+  opsWalk,
+  standardWorld,
+} from '../testing/scenarios.ts';
 import { ID0, ID1, TraceBuilder, toolDigest } from '../testing/trace-builder.ts';
 import { asKnownEvent, type PageServedEvent, type PublishedPage } from '../trace.ts';
 import { NO_CALL_METRICS, checkedCounts } from '../testing/verdicts.ts';
@@ -21,8 +31,13 @@ describe('I1: ELIGIBLE equals the truth at its revision, after a final recheck',
     opsWalk(b);
     finish(b);
     expect(violationsOf(b)).toEqual([
-      { invariant: 'I1', round: ROUND, seq: publishSeq, code: 'NO_FINAL_RECHECK',
-        evidence: `publish seq ${publishSeq} of key ${K}: no cursorless page of scan "sc-dev" was served between its last page (seq 7) and the publish` },
+      {
+        invariant: 'I1',
+        round: ROUND,
+        seq: publishSeq,
+        code: 'NO_FINAL_RECHECK',
+        evidence: `publish seq ${publishSeq} of key ${K}: no cursorless page of scan "sc-dev" was served between its last page (seq 7) and the publish`,
+      },
     ]);
   });
 
@@ -33,8 +48,13 @@ describe('I1: ELIGIBLE equals the truth at its revision, after a final recheck',
     const { publishSeq } = opsWalk(b, { recheck: false });
     finish(b);
     expect(violationsOf(b)).toEqual([
-      { invariant: 'I1', round: ROUND, seq: publishSeq, code: 'NO_FINAL_RECHECK',
-        evidence: `publish seq ${publishSeq} of key ${ID0.slice(0, 12)}|${OPS}: no cursorless page of scan "sc-ops" was served between its last page (seq 14) and the publish` },
+      {
+        invariant: 'I1',
+        round: ROUND,
+        seq: publishSeq,
+        code: 'NO_FINAL_RECHECK',
+        evidence: `publish seq ${publishSeq} of key ${ID0.slice(0, 12)}|${OPS}: no cursorless page of scan "sc-ops" was served between its last page (seq 14) and the publish`,
+      },
     ]);
   });
 
@@ -43,12 +63,23 @@ describe('I1: ELIGIBLE equals the truth at its revision, after a final recheck',
     standardWorld(b);
     const scan = devWalk(b, { recheck: { revision: 4, reported: 4 }, publish: false });
     b.revision('s0', 4, { [DEV]: ['a', 'b', 'c'], [OPS]: ['a', 'd'] });
-    const publishSeq = b.published({ key: DEV_KEY, scanId: 'sc-dev', sourceRevision: 3, pages: scan.pages, tools: ['a', 'b', 'c'] });
+    const publishSeq = b.published({
+      key: DEV_KEY,
+      scanId: 'sc-dev',
+      sourceRevision: 3,
+      pages: scan.pages,
+      tools: ['a', 'b', 'c'],
+    });
     opsWalk(b, { revision: 4, pages: [['a', 'd']] });
     finish(b);
     expect(violationsOf(b)).toEqual([
-      { invariant: 'I1', round: ROUND, seq: publishSeq, code: 'RECHECK_MOVED',
-        evidence: `publish seq ${publishSeq} of key ${K} binds revision 3 but its recheck (seq 9) reported 4` },
+      {
+        invariant: 'I1',
+        round: ROUND,
+        seq: publishSeq,
+        code: 'RECHECK_MOVED',
+        evidence: `publish seq ${publishSeq} of key ${K} binds revision 3 but its recheck (seq 9) reported 4`,
+      },
     ]);
   });
 
@@ -61,8 +92,13 @@ describe('I1: ELIGIBLE equals the truth at its revision, after a final recheck',
     opsWalk(b);
     finish(b, 'undecided');
     expect(violationsOf(b)).toEqual([
-      { invariant: 'I1', round: ROUND, seq: publishSeq, code: 'CONTENT_MISMATCH',
-        evidence: `publish seq ${publishSeq} of key ${K} differs from the acme.dev view at revision 3: missing [${short('d')}], extra [${short('c')}]` },
+      {
+        invariant: 'I1',
+        round: ROUND,
+        seq: publishSeq,
+        code: 'CONTENT_MISMATCH',
+        evidence: `publish seq ${publishSeq} of key ${K} differs from the acme.dev view at revision 3: missing [${short('d')}], extra [${short('c')}]`,
+      },
     ]);
   });
 
@@ -75,10 +111,20 @@ describe('I1: ELIGIBLE equals the truth at its revision, after a final recheck',
     finish(b);
     const seq = ops.publishSeq;
     expect(violationsOf(b)).toEqual([
-      { invariant: 'I1', round: ROUND, seq, code: 'CONTENT_MISMATCH',
-        evidence: `publish seq ${seq} of key ${K} differs from the acme.dev view at revision 3: missing [${[short('b'), short('c')].sort().join(', ')}], extra []` },
-      { invariant: 'I2', round: ROUND, seq, code: 'PAGE_FOREIGN',
-        evidence: `publish seq ${seq} of key ${K}: page served at seq 5 went to s0 acme.ops, not s0 acme.dev` },
+      {
+        invariant: 'I1',
+        round: ROUND,
+        seq,
+        code: 'CONTENT_MISMATCH',
+        evidence: `publish seq ${seq} of key ${K} differs from the acme.dev view at revision 3: missing [${[short('b'), short('c')].sort().join(', ')}], extra []`,
+      },
+      {
+        invariant: 'I2',
+        round: ROUND,
+        seq,
+        code: 'PAGE_FOREIGN',
+        evidence: `publish seq ${seq} of key ${K}: page served at seq 5 went to s0 acme.ops, not s0 acme.dev`,
+      },
     ]);
   });
 
@@ -104,10 +150,21 @@ describe('I1: ELIGIBLE equals the truth at its revision, after a final recheck',
   it('UNKNOWN_IDENTITY: the key names an identity no server presented', () => {
     const b = cleanRound();
     const stranger = `${ID1}|${DEV}`;
-    const seq = b.published({ key: stranger, scanId: 'sc-dev', sourceRevision: 3, pages: devPages(b), tools: ['a', 'b', 'c'] });
+    const seq = b.published({
+      key: stranger,
+      scanId: 'sc-dev',
+      sourceRevision: 3,
+      pages: devPages(b),
+      tools: ['a', 'b', 'c'],
+    });
     expect(violationsOf(b)).toEqual([
-      { invariant: 'I1', round: ROUND, seq, code: 'UNKNOWN_IDENTITY',
-        evidence: `publish seq ${seq} of key ${ID1.slice(0, 12)}|${DEV}: no server presented identity ${ID1.slice(0, 12)} before it` },
+      {
+        invariant: 'I1',
+        round: ROUND,
+        seq,
+        code: 'UNKNOWN_IDENTITY',
+        evidence: `publish seq ${seq} of key ${ID1.slice(0, 12)}|${DEV}: no server presented identity ${ID1.slice(0, 12)} before it`,
+      },
     ]);
   });
 
@@ -131,8 +188,13 @@ describe('I1: ELIGIBLE equals the truth at its revision, after a final recheck',
     opsWalk(b);
     finish(b);
     expect(violationsOf(b)).toEqual([
-      { invariant: 'I1', round: ROUND, seq: publishSeq, code: 'NO_SOURCE_REVISION',
-        evidence: `publish seq ${publishSeq} of key ${K} is ELIGIBLE but binds no sourceRevision` },
+      {
+        invariant: 'I1',
+        round: ROUND,
+        seq: publishSeq,
+        code: 'NO_SOURCE_REVISION',
+        evidence: `publish seq ${publishSeq} of key ${K} is ELIGIBLE but binds no sourceRevision`,
+      },
     ]);
   });
 
@@ -144,8 +206,13 @@ describe('I1: ELIGIBLE equals the truth at its revision, after a final recheck',
     opsWalk(b, { revision: 9 });
     finish(b);
     expect(violationsOf(b)).toEqual([
-      { invariant: 'I1', round: ROUND, seq: publishSeq, code: 'UNKNOWN_REVISION',
-        evidence: `publish seq ${publishSeq} of key ${K} binds revision 9, which server s0 never had before it` },
+      {
+        invariant: 'I1',
+        round: ROUND,
+        seq: publishSeq,
+        code: 'UNKNOWN_REVISION',
+        evidence: `publish seq ${publishSeq} of key ${K} binds revision 9, which server s0 never had before it`,
+      },
     ]);
   });
 
@@ -156,14 +223,20 @@ describe('I1: ELIGIBLE equals the truth at its revision, after a final recheck',
     openSessions(b, [DEV]);
     devWalk(b, { revision: 0, reported: null });
     finish(b);
-    expect(checkTrace(b.build())).toEqual({ round: ROUND, violations: [], checked: checkedCounts({ I1: 0, I2: 1, I4: 0, I5: 0, I10: 1, I11: 0, I12: 1, I13: 5 }), metrics: NO_CALL_METRICS });
+    expect(checkTrace(b.build())).toEqual({
+      round: ROUND,
+      violations: [],
+      checked: checkedCounts({ I1: 0, I2: 1, I4: 0, I5: 0, I10: 1, I11: 0, I12: 1, I13: 5 }),
+      metrics: NO_CALL_METRICS,
+    });
   });
 });
 
 /** The served shapes of the clean round's acme.dev pages (page 1 and 2, not the recheck). */
 function devPages(builder: TraceBuilder): PublishedPage[] {
-  return builder.build().events
-    .map(asKnownEvent)
+  return builder
+    .build()
+    .events.map(asKnownEvent)
     .filter((e): e is PageServedEvent => e?.type === 'page_served' && e.scanId === 'sc-dev')
     .slice(0, 2)
     .map(({ cursorIn, cursorOut, pageDigest }) => ({ cursorIn, cursorOut, pageDigest }));
@@ -176,14 +249,23 @@ describe('I2: no half-page admission', () => {
     b.revision('s0', 0, { [DEV]: ['a', 'b', 'c'] });
     openSessions(b, [DEV]);
     const { publishSeq } = b.walk({
-      audience: DEV, scanId: 'sc-dev', revision: 0, reported: null, pages: [['a'], ['b'], ['c']],
+      audience: DEV,
+      scanId: 'sc-dev',
+      revision: 0,
+      reported: null,
+      pages: [['a'], ['b'], ['c']],
       publish: { pages: (p) => [p[0]!, p[2]!], tools: ['a', 'c'] },
     });
     b.walk({ audience: DEV, scanId: 'sc-dev-2', revision: 0, reported: null, pages: [['a'], ['b'], ['c']] });
     finish(b);
     expect(violationsOf(b)).toEqual([
-      { invariant: 'I2', round: ROUND, seq: publishSeq, code: 'CHAIN_BROKEN',
-        evidence: `publish seq ${publishSeq} of key ${K}: page 2 has cursorIn "c2" but page 1 ended with cursorOut "c1"` },
+      {
+        invariant: 'I2',
+        round: ROUND,
+        seq: publishSeq,
+        code: 'CHAIN_BROKEN',
+        evidence: `publish seq ${publishSeq} of key ${K}: page 2 has cursorIn "c2" but page 1 ended with cursorOut "c1"`,
+      },
     ]);
   });
 
@@ -193,15 +275,28 @@ describe('I2: no half-page admission', () => {
     b.revision('s0', 3, { [DEV]: ['a', 'b', 'c'] });
     openSessions(b, [DEV]);
     const { publishSeq } = b.walk({
-      audience: DEV, scanId: 'sc-dev', revision: 3, pages: [['a'], ['b'], ['c']],
+      audience: DEV,
+      scanId: 'sc-dev',
+      revision: 3,
+      pages: [['a'], ['b'], ['c']],
       publish: { pages: (p) => [p[0]!, p[2]!], tools: ['a', 'c'] },
     });
     finish(b, 'undecided');
     expect(violationsOf(b)).toEqual([
-      { invariant: 'I1', round: ROUND, seq: publishSeq, code: 'CONTENT_MISMATCH',
-        evidence: `publish seq ${publishSeq} of key ${K} differs from the acme.dev view at revision 3: missing [${short('b')}], extra []` },
-      { invariant: 'I2', round: ROUND, seq: publishSeq, code: 'CHAIN_BROKEN',
-        evidence: `publish seq ${publishSeq} of key ${K}: page 2 has cursorIn "c2" but page 1 ended with cursorOut "c1"` },
+      {
+        invariant: 'I1',
+        round: ROUND,
+        seq: publishSeq,
+        code: 'CONTENT_MISMATCH',
+        evidence: `publish seq ${publishSeq} of key ${K} differs from the acme.dev view at revision 3: missing [${short('b')}], extra []`,
+      },
+      {
+        invariant: 'I2',
+        round: ROUND,
+        seq: publishSeq,
+        code: 'CHAIN_BROKEN',
+        evidence: `publish seq ${publishSeq} of key ${K}: page 2 has cursorIn "c2" but page 1 ended with cursorOut "c1"`,
+      },
     ]);
   });
 
@@ -210,11 +305,20 @@ describe('I2: no half-page admission', () => {
     b.serverUp('s0', ID0, { versioned: false });
     b.revision('s0', 0, { [DEV]: ['a', 'b', 'c'] });
     openSessions(b, [DEV]);
-    const { publishSeq } = devWalk(b, { revision: 0, reported: null, publish: { pages: (p) => [p[0]!], tools: ['a', 'b'] } });
+    const { publishSeq } = devWalk(b, {
+      revision: 0,
+      reported: null,
+      publish: { pages: (p) => [p[0]!], tools: ['a', 'b'] },
+    });
     finish(b, 'undecided');
     expect(violationsOf(b)).toEqual([
-      { invariant: 'I2', round: ROUND, seq: publishSeq, code: 'CHAIN_BROKEN',
-        evidence: `publish seq ${publishSeq} of key ${K}: the last page has cursorOut "c1", not null` },
+      {
+        invariant: 'I2',
+        round: ROUND,
+        seq: publishSeq,
+        code: 'CHAIN_BROKEN',
+        evidence: `publish seq ${publishSeq} of key ${K}: the last page has cursorOut "c1", not null`,
+      },
     ]);
   });
 
@@ -222,14 +326,40 @@ describe('I2: no half-page admission', () => {
     const b = new TraceBuilder();
     standardWorld(b);
     const scan = devWalk(b, { publish: false });
-    const empty = b.published({ key: DEV_KEY, scanId: 'sc-dev', status: 'UNVERSIONED_OBSERVATION', sourceRevision: null, pages: [], tools: [] });
-    const late = b.published({ key: DEV_KEY, scanId: 'sc-dev', status: 'UNVERSIONED_OBSERVATION', sourceRevision: null, pages: [scan.pages[1]!], tools: ['c'] });
+    const empty = b.published({
+      key: DEV_KEY,
+      scanId: 'sc-dev',
+      status: 'UNVERSIONED_OBSERVATION',
+      sourceRevision: null,
+      pages: [],
+      tools: [],
+    });
+    const late = b.published({
+      key: DEV_KEY,
+      scanId: 'sc-dev',
+      status: 'UNVERSIONED_OBSERVATION',
+      sourceRevision: null,
+      pages: [scan.pages[1]!],
+      tools: ['c'],
+    });
     devWalk(b, { scanId: 'sc-dev-2' });
     opsWalk(b);
     finish(b);
     expect(violationsOf(b)).toEqual([
-      { invariant: 'I2', round: ROUND, seq: empty, code: 'CHAIN_BROKEN', evidence: `publish seq ${empty} of key ${K}: it has no pages` },
-      { invariant: 'I2', round: ROUND, seq: late, code: 'CHAIN_BROKEN', evidence: `publish seq ${late} of key ${K}: page 1 has cursorIn "c1", not null` },
+      {
+        invariant: 'I2',
+        round: ROUND,
+        seq: empty,
+        code: 'CHAIN_BROKEN',
+        evidence: `publish seq ${empty} of key ${K}: it has no pages`,
+      },
+      {
+        invariant: 'I2',
+        round: ROUND,
+        seq: late,
+        code: 'CHAIN_BROKEN',
+        evidence: `publish seq ${late} of key ${K}: page 1 has cursorIn "c1", not null`,
+      },
     ]);
   });
 
@@ -242,8 +372,13 @@ describe('I2: no half-page admission', () => {
     opsWalk(b);
     finish(b);
     expect(violationsOf(b)).toEqual([
-      { invariant: 'I2', round: ROUND, seq: publishSeq, code: 'PAGE_NOT_SERVED',
-        evidence: `publish seq ${publishSeq} of key ${K}: page 2 (cursorIn "c1", cursorOut null, digest ffffffffffff) was not served to scan "sc-dev" before it` },
+      {
+        invariant: 'I2',
+        round: ROUND,
+        seq: publishSeq,
+        code: 'PAGE_NOT_SERVED',
+        evidence: `publish seq ${publishSeq} of key ${K}: page 2 (cursorIn "c1", cursorOut null, digest ffffffffffff) was not served to scan "sc-dev" before it`,
+      },
     ]);
   });
 
@@ -251,11 +386,23 @@ describe('I2: no half-page admission', () => {
     const b = new TraceBuilder();
     standardWorld(b);
     devWalk(b);
-    const seq = b.published({ key: DEV_KEY, scanId: 'sc-ghost', sourceRevision: 3, pages: devPages(b), tools: ['a', 'b', 'c'] });
+    const seq = b.published({
+      key: DEV_KEY,
+      scanId: 'sc-ghost',
+      sourceRevision: 3,
+      pages: devPages(b),
+      tools: ['a', 'b', 'c'],
+    });
     opsWalk(b);
     finish(b);
     expect(violationsOf(b)).toEqual([
-      { invariant: 'I1', round: ROUND, seq, code: 'NO_FINAL_RECHECK', evidence: `publish seq ${seq} of key ${K}: the world served scan "sc-ghost" no page at all before the publish, so no final recheck either` },
+      {
+        invariant: 'I1',
+        round: ROUND,
+        seq,
+        code: 'NO_FINAL_RECHECK',
+        evidence: `publish seq ${seq} of key ${K}: the world served scan "sc-ghost" no page at all before the publish, so no final recheck either`,
+      },
       expect.objectContaining({ invariant: 'I2', seq, code: 'PAGE_NOT_SERVED' }),
     ]);
   });
@@ -267,8 +414,13 @@ describe('I2: no half-page admission', () => {
     opsWalk(b);
     finish(b);
     expect(violationsOf(b)).toEqual([
-      { invariant: 'I2', round: ROUND, seq: publishSeq, code: 'TOOLS_MISMATCH',
-        evidence: `publish seq ${publishSeq} of key ${K}: tool 1 is ${short('b')} but the served pages have ${short('a')} (3 published, 3 served)` },
+      {
+        invariant: 'I2',
+        round: ROUND,
+        seq: publishSeq,
+        code: 'TOOLS_MISMATCH',
+        evidence: `publish seq ${publishSeq} of key ${K}: tool 1 is ${short('b')} but the served pages have ${short('a')} (3 published, 3 served)`,
+      },
     ]);
   });
 
@@ -280,8 +432,13 @@ describe('I2: no half-page admission', () => {
     const { publishSeq } = devWalk(b, { revision: 0, reported: null, publish: { tools: ['a', 'b', 'c', 'x'] } });
     finish(b, 'undecided');
     expect(violationsOf(b)).toEqual([
-      { invariant: 'I2', round: ROUND, seq: publishSeq, code: 'TOOLS_MISMATCH',
-        evidence: `publish seq ${publishSeq} of key ${K}: tool 4 is ${short('x')} but the served pages have nothing (4 published, 3 served)` },
+      {
+        invariant: 'I2',
+        round: ROUND,
+        seq: publishSeq,
+        code: 'TOOLS_MISMATCH',
+        evidence: `publish seq ${publishSeq} of key ${K}: tool 4 is ${short('x')} but the served pages have nothing (4 published, 3 served)`,
+      },
     ]);
   });
 
@@ -289,19 +446,49 @@ describe('I2: no half-page admission', () => {
     const b = new TraceBuilder();
     standardWorld(b);
     b.scanStarted(DEV_KEY, 'sc-dev');
-    const p1 = b.served({ audience: DEV, scanId: 'sc-dev', cursorIn: null, cursorOut: 'c1', revision: 3, tools: ['a', 'b'] });
+    const p1 = b.served({
+      audience: DEV,
+      scanId: 'sc-dev',
+      cursorIn: null,
+      cursorOut: 'c1',
+      revision: 3,
+      tools: ['a', 'b'],
+    });
     b.revision('s0', 4, { [DEV]: ['a', 'b', 'c2'], [OPS]: ['a'] });
-    const p2 = b.served({ audience: DEV, scanId: 'sc-dev', cursorIn: 'c1', cursorOut: null, revision: 4, tools: ['c2'] });
+    const p2 = b.served({
+      audience: DEV,
+      scanId: 'sc-dev',
+      cursorIn: 'c1',
+      cursorOut: null,
+      revision: 4,
+      tools: ['c2'],
+    });
     b.served({ audience: DEV, scanId: 'sc-dev', cursorIn: null, cursorOut: 'c1', revision: 4, tools: ['a', 'b'] });
     b.scanEnded('sc-dev');
-    const seq = b.published({ key: DEV_KEY, scanId: 'sc-dev', sourceRevision: 4, pages: [p1, p2], tools: ['a', 'b', 'c2'] });
+    const seq = b.published({
+      key: DEV_KEY,
+      scanId: 'sc-dev',
+      sourceRevision: 4,
+      pages: [p1, p2],
+      tools: ['a', 'b', 'c2'],
+    });
     opsWalk(b, { revision: 4 });
     finish(b);
     expect(violationsOf(b)).toEqual([
-      { invariant: 'I2', round: ROUND, seq, code: 'MIXED_REVISIONS',
-        evidence: `publish seq ${seq} of key ${K} mixes revision 3 (page served at seq ${p1.seq}) with revision 4 (seq ${p2.seq})` },
-      { invariant: 'I2', round: ROUND, seq, code: 'REPORTED_MISMATCH',
-        evidence: `publish seq ${seq} of key ${K} binds revision 4 but the page served at seq ${p1.seq} reported 3` },
+      {
+        invariant: 'I2',
+        round: ROUND,
+        seq,
+        code: 'MIXED_REVISIONS',
+        evidence: `publish seq ${seq} of key ${K} mixes revision 3 (page served at seq ${p1.seq}) with revision 4 (seq ${p2.seq})`,
+      },
+      {
+        invariant: 'I2',
+        round: ROUND,
+        seq,
+        code: 'REPORTED_MISMATCH',
+        evidence: `publish seq ${seq} of key ${K} binds revision 4 but the page served at seq ${p1.seq} reported 3`,
+      },
     ]);
   });
 
@@ -313,8 +500,13 @@ describe('I2: no half-page admission', () => {
     opsWalk(b, { revision: 4 });
     finish(b);
     expect(violationsOf(b)).toEqual([
-      { invariant: 'I2', round: ROUND, seq: publishSeq, code: 'MIXED_REVISIONS',
-        evidence: `publish seq ${publishSeq} of key ${K} mixes revision 3 (page served at seq 5) with revision 4 (seq 7)` },
+      {
+        invariant: 'I2',
+        round: ROUND,
+        seq: publishSeq,
+        code: 'MIXED_REVISIONS',
+        evidence: `publish seq ${publishSeq} of key ${K} mixes revision 3 (page served at seq 5) with revision 4 (seq 7)`,
+      },
     ]);
   });
 
@@ -359,8 +551,13 @@ describe('I2: no half-page admission', () => {
     opsWalk(b);
     finish(b);
     expect(violationsOf(b)).toEqual([
-      { invariant: 'I2', round: ROUND, seq: publishSeq, code: 'REPORTED_MISMATCH',
-        evidence: `publish seq ${publishSeq} of key ${K} binds revision 3 but the page served at seq 7 reported 2` },
+      {
+        invariant: 'I2',
+        round: ROUND,
+        seq: publishSeq,
+        code: 'REPORTED_MISMATCH',
+        evidence: `publish seq ${publishSeq} of key ${K} binds revision 3 but the page served at seq 7 reported 2`,
+      },
     ]);
   });
 });

@@ -65,7 +65,12 @@ function checkBoundToTruth(context: CheckContext, publish: PublishedEvent, findi
   const { identity, audience } = parseCatalogKey(publish.key);
   const boot = context.truth.bootForIdentity(identity, publish.seq);
   if (boot === null) {
-    findings.add('I1', publish.seq, 'UNKNOWN_IDENTITY', `${label(publish)}: no server presented identity ${shortHex(identity)} before it`);
+    findings.add(
+      'I1',
+      publish.seq,
+      'UNKNOWN_IDENTITY',
+      `${label(publish)}: no server presented identity ${shortHex(identity)} before it`,
+    );
     return;
   }
   const revision = publish.sourceRevision;
@@ -75,10 +80,20 @@ function checkBoundToTruth(context: CheckContext, publish: PublishedEvent, findi
   }
   const truths = context.truth.servers.get(boot.server)?.revisionsNumbered(revision, publish.seq) ?? [];
   if (truths.length === 0) {
-    findings.add('I1', publish.seq, 'UNKNOWN_REVISION', `${label(publish)} binds revision ${revision}, which server ${boot.server} never had before it`);
+    findings.add(
+      'I1',
+      publish.seq,
+      'UNKNOWN_REVISION',
+      `${label(publish)} binds revision ${revision}, which server ${boot.server} never had before it`,
+    );
     return;
   }
-  checkContent(publish, audience, truths.map((truth) => truth.views.get(audience) ?? []), findings);
+  checkContent(
+    publish,
+    audience,
+    truths.map((truth) => truth.views.get(audience) ?? []),
+    findings,
+  );
   checkFinalRecheck(context, publish, revision, findings);
 }
 
@@ -97,8 +112,12 @@ function checkContent(
   const expected = views.map((view) => view.map((tool) => tool.digest));
   if (expected.some((digests) => sameDigestSet(digests, actual))) return;
   const diff = digestSetDiff(expected[expected.length - 1] ?? [], actual);
-  findings.add('I1', publish.seq, 'CONTENT_MISMATCH',
-    `${label(publish)} differs from the ${audience} view at revision ${publish.sourceRevision}: missing ${showDigests(diff.missing)}, extra ${showDigests(diff.extra)}`);
+  findings.add(
+    'I1',
+    publish.seq,
+    'CONTENT_MISMATCH',
+    `${label(publish)} differs from the ${audience} view at revision ${publish.sourceRevision}: missing ${showDigests(diff.missing)}, extra ${showDigests(diff.extra)}`,
+  );
 }
 
 /**
@@ -113,7 +132,12 @@ function checkFinalRecheck(context: CheckContext, publish: PublishedEvent, revis
   if (last === undefined || last.cursorOut !== null) return;
   const scan = context.truth.scans.get(publish.scanId);
   if (scan === undefined) {
-    findings.add('I1', publish.seq, 'NO_FINAL_RECHECK', `${label(publish)}: the world served scan "${publish.scanId}" no page at all before the publish, so no final recheck either`);
+    findings.add(
+      'I1',
+      publish.seq,
+      'NO_FINAL_RECHECK',
+      `${label(publish)}: the world served scan "${publish.scanId}" no page at all before the publish, so no final recheck either`,
+    );
     return;
   }
   const anchor = scan.firstMatch(last, publish.seq);
@@ -121,11 +145,19 @@ function checkFinalRecheck(context: CheckContext, publish: PublishedEvent, revis
   const window = scan.cursorless.filter((page) => page.seq > anchor.seq && page.seq < publish.seq);
   const first = window[0];
   if (first === undefined) {
-    findings.add('I1', publish.seq, 'NO_FINAL_RECHECK',
-      `${label(publish)}: no cursorless page of scan "${publish.scanId}" was served between its last page (seq ${anchor.seq}) and the publish`);
+    findings.add(
+      'I1',
+      publish.seq,
+      'NO_FINAL_RECHECK',
+      `${label(publish)}: no cursorless page of scan "${publish.scanId}" was served between its last page (seq ${anchor.seq}) and the publish`,
+    );
   } else if (!window.some((page) => page.reported === revision)) {
-    findings.add('I1', publish.seq, 'RECHECK_MOVED',
-      `${label(publish)} binds revision ${revision} but its recheck (seq ${first.seq}) reported ${first.reported}`);
+    findings.add(
+      'I1',
+      publish.seq,
+      'RECHECK_MOVED',
+      `${label(publish)} binds revision ${revision} but its recheck (seq ${first.seq}) reported ${first.reported}`,
+    );
   }
 }
 
@@ -171,13 +203,21 @@ function chainProblem(pages: readonly PublishedPage[]): string | null {
  * publish. Reports the first page without one and returns null, since the later checks compare
  * matched pages and would only repeat the same fault.
  */
-function matchServedPages(scan: ScanRequests | undefined, publish: PublishedEvent, findings: Findings): PageServedEvent[] | null {
+function matchServedPages(
+  scan: ScanRequests | undefined,
+  publish: PublishedEvent,
+  findings: Findings,
+): PageServedEvent[] | null {
   const matched: PageServedEvent[] = [];
   for (const [index, page] of publish.pages.entries()) {
     const served = scan?.firstMatch(page, publish.seq) ?? null;
     if (served === null) {
-      findings.add('I2', publish.seq, 'PAGE_NOT_SERVED',
-        `${label(publish)}: page ${index + 1} (cursorIn ${showCursor(page.cursorIn)}, cursorOut ${showCursor(page.cursorOut)}, digest ${shortHex(page.pageDigest)}) was not served to scan "${publish.scanId}" before it`);
+      findings.add(
+        'I2',
+        publish.seq,
+        'PAGE_NOT_SERVED',
+        `${label(publish)}: page ${index + 1} (cursorIn ${showCursor(page.cursorIn)}, cursorOut ${showCursor(page.cursorOut)}, digest ${shortHex(page.pageDigest)}) was not served to scan "${publish.scanId}" before it`,
+      );
       return null;
     }
     matched.push(served);
@@ -189,13 +229,22 @@ function matchServedPages(scan: ScanRequests | undefined, publish: PublishedEven
  * A page of this catalog key must have been served to the key's audience, and by the server that
  * presented the key's identity (when that identity is known; I1 reports unknown identities).
  */
-function checkForeignPages(context: CheckContext, publish: PublishedEvent, matched: readonly PageServedEvent[], findings: Findings): void {
+function checkForeignPages(
+  context: CheckContext,
+  publish: PublishedEvent,
+  matched: readonly PageServedEvent[],
+  findings: Findings,
+): void {
   const { identity, audience } = parseCatalogKey(publish.key);
   const server = context.truth.bootForIdentity(identity, publish.seq)?.server ?? null;
   const foreign = matched.find((page) => page.audience !== audience || (server !== null && page.server !== server));
   if (foreign === undefined) return;
-  findings.add('I2', publish.seq, 'PAGE_FOREIGN',
-    `${label(publish)}: page served at seq ${foreign.seq} went to ${foreign.server} ${foreign.audience}, not ${server ?? '?'} ${audience}`);
+  findings.add(
+    'I2',
+    publish.seq,
+    'PAGE_FOREIGN',
+    `${label(publish)}: page served at seq ${foreign.seq} went to ${foreign.server} ${foreign.audience}, not ${server ?? '?'} ${audience}`,
+  );
 }
 
 /** The published tools must be the matched pages' tools, concatenated in cursor order. */
@@ -213,13 +262,23 @@ function checkToolsAsServed(publish: PublishedEvent, matched: readonly PageServe
   if (index < publish.tools.length) reportToolsMismatch(publish, matched, index, undefined, findings);
 }
 
-function reportToolsMismatch(publish: PublishedEvent, matched: readonly PageServedEvent[], index: number, servedDigest: string | undefined, findings: Findings): void {
+function reportToolsMismatch(
+  publish: PublishedEvent,
+  matched: readonly PageServedEvent[],
+  index: number,
+  servedDigest: string | undefined,
+  findings: Findings,
+): void {
   const publishedDigest = publish.tools[index]?.descriptorDigest;
   const has = publishedDigest === undefined ? 'nothing' : shortHex(publishedDigest);
   const want = servedDigest === undefined ? 'nothing' : shortHex(servedDigest);
   const servedCount = matched.reduce((sum, page) => sum + page.tools.length, 0);
-  findings.add('I2', publish.seq, 'TOOLS_MISMATCH',
-    `${label(publish)}: tool ${index + 1} is ${has} but the served pages have ${want} (${publish.tools.length} published, ${servedCount} served)`);
+  findings.add(
+    'I2',
+    publish.seq,
+    'TOOLS_MISMATCH',
+    `${label(publish)}: tool ${index + 1} is ${has} but the served pages have ${want} (${publish.tools.length} published, ${servedCount} served)`,
+  );
 }
 
 /** ELIGIBLE: every matched page must have reported the bound revision in its `_meta`. */
@@ -228,8 +287,12 @@ function checkReportedRevision(publish: PublishedEvent, matched: readonly PageSe
   if (publish.status !== 'ELIGIBLE' || bound === null) return;
   const misreported = matched.find((page) => page.reported !== bound);
   if (misreported === undefined) return;
-  findings.add('I2', publish.seq, 'REPORTED_MISMATCH',
-    `${label(publish)} binds revision ${bound} but the page served at seq ${misreported.seq} reported ${misreported.reported}`);
+  findings.add(
+    'I2',
+    publish.seq,
+    'REPORTED_MISMATCH',
+    `${label(publish)} binds revision ${bound} but the page served at seq ${misreported.seq} reported ${misreported.reported}`,
+  );
 }
 
 /**
@@ -238,12 +301,23 @@ function checkReportedRevision(publish: PublishedEvent, matched: readonly PageSe
  * still answerable for mixing); a truly unversioned source gives the core no means to avoid it.
  * Equivocating servers are exempt.
  */
-function checkMixedRevisions(context: CheckContext, publish: PublishedEvent, matched: readonly PageServedEvent[], findings: Findings): void {
+function checkMixedRevisions(
+  context: CheckContext,
+  publish: PublishedEvent,
+  matched: readonly PageServedEvent[],
+  findings: Findings,
+): void {
   const versioned = publish.status === 'ELIGIBLE' || matched.some((page) => page.reported !== null);
-  const equivocating = matched.some((page) => context.truth.servers.get(page.server)?.everHadTrait(EQUIVOCATION_TRAIT_PREFIXES) === true);
+  const equivocating = matched.some(
+    (page) => context.truth.servers.get(page.server)?.everHadTrait(EQUIVOCATION_TRAIT_PREFIXES) === true,
+  );
   const first = matched[0];
   const other = matched.find((page) => page.revision !== first?.revision);
   if (!versioned || equivocating || first === undefined || other === undefined) return;
-  findings.add('I2', publish.seq, 'MIXED_REVISIONS',
-    `${label(publish)} mixes revision ${first.revision} (page served at seq ${first.seq}) with revision ${other.revision} (seq ${other.seq})`);
+  findings.add(
+    'I2',
+    publish.seq,
+    'MIXED_REVISIONS',
+    `${label(publish)} mixes revision ${first.revision} (page served at seq ${first.seq}) with revision ${other.revision} (seq ${other.seq})`,
+  );
 }

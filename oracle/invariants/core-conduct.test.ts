@@ -16,13 +16,35 @@ describe('CORE_FAILED: the core answered every call of the world', () => {
     b.emit('world', 'core_failed', { during: 'disclose', reason: 'THREW', error: 'TypeError: boom' });
     b.emit('world', 'core_failed', { during: 'disclose', reason: 'THREW', error: 'TypeError: boom' });
     const rejected = b.emit('world', 'core_failed', { during: 'call', reason: 'REJECTED', error: 'Error: no gate' });
-    const unhandled = b.emit('world', 'core_failed', { during: 'unhandledRejection', reason: 'UNHANDLED_REJECTION', error: 'Error: lost' });
+    const unhandled = b.emit('world', 'core_failed', {
+      during: 'unhandledRejection',
+      reason: 'UNHANDLED_REJECTION',
+      error: 'Error: lost',
+    });
     finish(b);
     const at = (seq: number): number => b.build().events[seq]?.t ?? -1;
     expect(checkTrace(b.build()).violations).toEqual([
-      { invariant: 'CORE_FAILED', round: ROUND, seq: first, code: 'THREW', evidence: `the core disclose threw at seq ${first} (t=${at(first)} ms): TypeError: boom (and 2 more times in this round)` },
-      { invariant: 'CORE_FAILED', round: ROUND, seq: rejected, code: 'REJECTED', evidence: `the core call rejected at seq ${rejected} (t=${at(rejected)} ms): Error: no gate` },
-      { invariant: 'CORE_FAILED', round: ROUND, seq: unhandled, code: 'UNHANDLED_REJECTION', evidence: `the core left a promise rejection unhandled at seq ${unhandled} (t=${at(unhandled)} ms): Error: lost` },
+      {
+        invariant: 'CORE_FAILED',
+        round: ROUND,
+        seq: first,
+        code: 'THREW',
+        evidence: `the core disclose threw at seq ${first} (t=${at(first)} ms): TypeError: boom (and 2 more times in this round)`,
+      },
+      {
+        invariant: 'CORE_FAILED',
+        round: ROUND,
+        seq: rejected,
+        code: 'REJECTED',
+        evidence: `the core call rejected at seq ${rejected} (t=${at(rejected)} ms): Error: no gate`,
+      },
+      {
+        invariant: 'CORE_FAILED',
+        round: ROUND,
+        seq: unhandled,
+        code: 'UNHANDLED_REJECTION',
+        evidence: `the core left a promise rejection unhandled at seq ${unhandled} (t=${at(unhandled)} ms): Error: lost`,
+      },
     ]);
   });
 

@@ -24,17 +24,27 @@ export function checkCoreConduct(context: CheckContext, findings: Findings): voi
   }
   for (const [first, ...others] of byKind.values()) {
     if (first === undefined) continue;
-    const more = others.length === 0 ? '' : ` (and ${others.length} more time${others.length === 1 ? '' : 's'} in this round)`;
-    findings.add(CORE_FAILED, first.seq, first.reason, `the core ${describeFailure(first)} at seq ${first.seq} (t=${first.t} ms): ${first.error}${more}`);
+    const more =
+      others.length === 0 ? '' : ` (and ${others.length} more time${others.length === 1 ? '' : 's'} in this round)`;
+    findings.add(
+      CORE_FAILED,
+      first.seq,
+      first.reason,
+      `the core ${describeFailure(first)} at seq ${first.seq} (t=${first.t} ms): ${first.error}${more}`,
+    );
   }
 }
 
 /** `disclose threw`, `call rejected`, `answered disclose outside the core API`, `left a promise rejection unhandled`. */
 function describeFailure(failure: CoreFailedEvent): string {
   switch (failure.reason) {
-    case 'REJECTED': return `${failure.during} rejected`;
-    case 'MALFORMED_ANSWER': return `answered ${failure.during} outside the core API`;
-    case 'UNHANDLED_REJECTION': return 'left a promise rejection unhandled';
-    default: return failure.during === 'scheduled' ? 'threw in a callback it scheduled' : `${failure.during} threw`;
+    case 'REJECTED':
+      return `${failure.during} rejected`;
+    case 'MALFORMED_ANSWER':
+      return `answered ${failure.during} outside the core API`;
+    case 'UNHANDLED_REJECTION':
+      return 'left a promise rejection unhandled';
+    default:
+      return failure.during === 'scheduled' ? 'threw in a callback it scheduled' : `${failure.during} threw`;
   }
 }

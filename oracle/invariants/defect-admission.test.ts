@@ -9,7 +9,10 @@ const K = `${ID0.slice(0, 12)}|${DEV}`;
 const short = (name: string): string => toolDigest(name).slice(0, 12);
 
 /** The standard round with `defects` planted (seq 1..), acme.dev published with `verdicts`. */
-function plantedRound(defects: Record<string, string>, verdicts: Record<string, string>): { builder: TraceBuilder; devPublish: number } {
+function plantedRound(
+  defects: Record<string, string>,
+  verdicts: Record<string, string>,
+): { builder: TraceBuilder; devPublish: number } {
   const b = new TraceBuilder();
   standardWorld(b, [], defects);
   const devPublish = devWalk(b, { publish: { verdicts } }).publishSeq ?? -1;
@@ -26,10 +29,16 @@ describe('I5: no planted defect admitted', () => {
     expect(checkTrace(builder.build())).toEqual({
       round: ROUND,
       violations: [
-        { invariant: 'I5', round: ROUND, seq: 13, code: 'DEFECT_ADMITTED',
-          evidence: `publish seq 13 of key ${K} admits tool "c" (${short('c')}) with verdict "ok", but it was planted with defect REMOTE_REF (seq 1)` },
+        {
+          invariant: 'I5',
+          round: ROUND,
+          seq: 13,
+          code: 'DEFECT_ADMITTED',
+          evidence: `publish seq 13 of key ${K} admits tool "c" (${short('c')}) with verdict "ok", but it was planted with defect REMOTE_REF (seq 1)`,
+        },
       ],
-      checked: checkedCounts({ I1: 2, I2: 2, I4: 0, I5: 1, I10: 2, I11: 0, I12: 2, I13: 9 }), metrics: NO_CALL_METRICS,
+      checked: checkedCounts({ I1: 2, I2: 2, I4: 0, I5: 1, I10: 2, I11: 0, I12: 2, I13: 9 }),
+      metrics: NO_CALL_METRICS,
     });
   });
 
@@ -53,10 +62,20 @@ describe('I5: no planted defect admitted', () => {
     expect([devPublish, opsPublish]).toEqual([14, 21]);
     const verdict = checkTrace(b.build());
     expect(verdict.violations).toEqual([
-      { invariant: 'I5', round: ROUND, seq: 14, code: 'DEFECT_ADMITTED',
-        evidence: `publish seq 14 of key ${K} admits tool "a" (${short('a')}) with verdict "ok", but it was planted with defect BAD_NAME (seq 1)` },
-      { invariant: 'I5', round: ROUND, seq: 21, code: 'DEFECT_ADMITTED',
-        evidence: `publish seq 21 of key ${ID0.slice(0, 12)}|acme.ops admits tool "a" (${short('a')}) with verdict "ok", but it was planted with defect BAD_NAME (seq 1)` },
+      {
+        invariant: 'I5',
+        round: ROUND,
+        seq: 14,
+        code: 'DEFECT_ADMITTED',
+        evidence: `publish seq 14 of key ${K} admits tool "a" (${short('a')}) with verdict "ok", but it was planted with defect BAD_NAME (seq 1)`,
+      },
+      {
+        invariant: 'I5',
+        round: ROUND,
+        seq: 21,
+        code: 'DEFECT_ADMITTED',
+        evidence: `publish seq 21 of key ${ID0.slice(0, 12)}|acme.ops admits tool "a" (${short('a')}) with verdict "ok", but it was planted with defect BAD_NAME (seq 1)`,
+      },
     ]);
     expect(verdict.checked.I5).toBe(3);
   });
@@ -70,7 +89,8 @@ describe('I5: no planted defect admitted', () => {
     const rollback = b.rollback(`${ID0}|${DEV}`, 1);
     finish(b);
     expect(checkTrace(b.build()).violations.map((v) => [v.seq, v.invariant, v.code])).toEqual([
-      [13, 'I5', 'DEFECT_ADMITTED'], [rollback, 'I5', 'DEFECT_ADMITTED'],
+      [13, 'I5', 'DEFECT_ADMITTED'],
+      [rollback, 'I5', 'DEFECT_ADMITTED'],
     ]);
   });
 
@@ -85,7 +105,12 @@ describe('I5: DUPLICATE_NAME is judged next to its twin', () => {
    * `s0` whose acme.dev view holds two planted twins `first` and `second` (seq 1 and 2) on pages
    * [a, first] and [second]; acme.ops holds `opsTools`. acme.dev is published at seq 13.
    */
-  function twinsRound(first: string, second: string, verdicts: Record<string, string>, opsTools: readonly string[] = ['a']): TraceBuilder {
+  function twinsRound(
+    first: string,
+    second: string,
+    verdicts: Record<string, string>,
+    opsTools: readonly string[] = ['a'],
+  ): TraceBuilder {
     const b = new TraceBuilder();
     b.serverUp('s0', ID0);
     b.defectPlanted('s0', first, 'DUPLICATE_NAME');
@@ -101,23 +126,32 @@ describe('I5: DUPLICATE_NAME is judged next to its twin', () => {
     const verdict = checkTrace(twinsRound('dup', 'dup#2', {}).build());
     const evidence = (self: string, other: string): string =>
       `publish seq 13 of key ${K} admits tool "dup" (${short(self)}) with verdict "ok", but it was planted with defect DUPLICATE_NAME (seq ${self === 'dup' ? 1 : 2}) next to "dup" (${short(other)})`;
-    expect(verdict.violations).toEqual([
-      { invariant: 'I5', round: ROUND, seq: 13, code: 'DEFECT_ADMITTED', evidence: evidence('dup', 'dup#2') },
-      { invariant: 'I5', round: ROUND, seq: 13, code: 'DEFECT_ADMITTED', evidence: evidence('dup#2', 'dup') },
-    ].sort((x, y) => (x.evidence < y.evidence ? -1 : 1)));
+    expect(verdict.violations).toEqual(
+      [
+        { invariant: 'I5', round: ROUND, seq: 13, code: 'DEFECT_ADMITTED', evidence: evidence('dup', 'dup#2') },
+        { invariant: 'I5', round: ROUND, seq: 13, code: 'DEFECT_ADMITTED', evidence: evidence('dup#2', 'dup') },
+      ].sort((x, y) => (x.evidence < y.evidence ? -1 : 1)),
+    );
     expect(verdict.checked.I5).toBe(2);
   });
 
   it('DEFECT_ADMITTED: names equal after normalisation (case, - and _), one of them admitted', () => {
     const verdict = checkTrace(twinsRound('get_sum', 'GET-SUM', { 'GET-SUM': 'DUPLICATE_NAME' }).build());
     expect(verdict.violations).toEqual([
-      { invariant: 'I5', round: ROUND, seq: 13, code: 'DEFECT_ADMITTED',
-        evidence: `publish seq 13 of key ${K} admits tool "get_sum" (${short('get_sum')}) with verdict "ok", but it was planted with defect DUPLICATE_NAME (seq 1) next to "GET-SUM" (${short('GET-SUM')})` },
+      {
+        invariant: 'I5',
+        round: ROUND,
+        seq: 13,
+        code: 'DEFECT_ADMITTED',
+        evidence: `publish seq 13 of key ${K} admits tool "get_sum" (${short('get_sum')}) with verdict "ok", but it was planted with defect DUPLICATE_NAME (seq 1) next to "GET-SUM" (${short('GET-SUM')})`,
+      },
     ]);
   });
 
   it('accepts both twins quarantined', () => {
-    const verdict = checkTrace(twinsRound('dup', 'dup#2', { dup: 'DUPLICATE_NAME', 'dup#2': 'DUPLICATE_NAME' }).build());
+    const verdict = checkTrace(
+      twinsRound('dup', 'dup#2', { dup: 'DUPLICATE_NAME', 'dup#2': 'DUPLICATE_NAME' }).build(),
+    );
     expect(verdict).toMatchObject({ violations: [], checked: { I5: 2 } });
   });
 
@@ -140,7 +174,13 @@ describe('I5: no planted defect admitted at the gate', () => {
    * view's tools are `devTools`, one page) and shown to the planner, then the gate decides a call
    * of `tool` with `decision` (an ADMIT is also receipted and executed).
    */
-  function gateRound(defects: Record<string, string>, verdicts: Record<string, string>, tool: string, decision = 'ADMIT', devTools = ['a', 'b', 'c']): { builder: TraceBuilder; gate: number } {
+  function gateRound(
+    defects: Record<string, string>,
+    verdicts: Record<string, string>,
+    tool: string,
+    decision = 'ADMIT',
+    devTools = ['a', 'b', 'c'],
+  ): { builder: TraceBuilder; gate: number } {
     const b = new TraceBuilder();
     b.serverUp('s0', ID0);
     for (const [label, defect] of Object.entries(defects)) b.defectPlanted('s0', label, defect);
@@ -159,8 +199,13 @@ describe('I5: no planted defect admitted at the gate', () => {
     expect(gate).toBe(13);
     const verdict = checkTrace(builder.build());
     expect(verdict.violations).toEqual([
-      { invariant: 'I5', round: ROUND, seq: 13, code: 'DEFECT_ADMITTED',
-        evidence: `gate decision seq 13 (session "${DEV_SESSION}", plan "p0") admits tool "c" (${short('c')}) with decision ADMIT, but it was planted with defect UNKNOWN_DIALECT (seq 1)` },
+      {
+        invariant: 'I5',
+        round: ROUND,
+        seq: 13,
+        code: 'DEFECT_ADMITTED',
+        evidence: `gate decision seq 13 (session "${DEV_SESSION}", plan "p0") admits tool "c" (${short('c')}) with decision ADMIT, but it was planted with defect UNKNOWN_DIALECT (seq 1)`,
+      },
     ]);
     expect(verdict.checked.I5).toBe(2);
     expect(verdict.metrics.unknownDialectAdmissions).toBe(1);
@@ -185,13 +230,21 @@ describe('I5: no planted defect admitted at the gate', () => {
     const { builder } = gateRound(twins, twins, 'dup', 'ADMIT', ['a', 'dup', 'dup#2']);
     // seq 0 server_up, 1-2 defect_planted, 3 revision, 4 session, 5-11 walk, 12 disclosure, 13 plan, 14 gate.
     expect(checkTrace(builder.build()).violations).toEqual([
-      { invariant: 'I5', round: ROUND, seq: 14, code: 'DEFECT_ADMITTED',
-        evidence: `gate decision seq 14 (session "${DEV_SESSION}", plan "p0") admits tool "dup" (${short('dup')}) with decision ADMIT, but it was planted with defect DUPLICATE_NAME (seq 1) next to "dup" (${short('dup#2')})` },
+      {
+        invariant: 'I5',
+        round: ROUND,
+        seq: 14,
+        code: 'DEFECT_ADMITTED',
+        evidence: `gate decision seq 14 (session "${DEV_SESSION}", plan "p0") admits tool "dup" (${short('dup')}) with decision ADMIT, but it was planted with defect DUPLICATE_NAME (seq 1) next to "dup" (${short('dup#2')})`,
+      },
     ]);
   });
 
   it('does not judge a DUPLICATE_NAME twin whose active generation lacks its namesake', () => {
-    const { builder } = gateRound({ dup: 'DUPLICATE_NAME', 'dup#2': 'DUPLICATE_NAME' }, {}, 'dup', 'ADMIT', ['a', 'dup']);
+    const { builder } = gateRound({ dup: 'DUPLICATE_NAME', 'dup#2': 'DUPLICATE_NAME' }, {}, 'dup', 'ADMIT', [
+      'a',
+      'dup',
+    ]);
     expect(checkTrace(builder.build())).toMatchObject({ violations: [], checked: { I5: 0 } });
   });
 });

@@ -74,8 +74,12 @@ export function checkDefectAdmission(context: CheckContext, findings: Findings):
       findings.count('I5');
       if (!decision.admitted) continue;
       const next = twin === null ? '' : ` next to ${JSON.stringify(twin.name)} (${shortHex(twin.descriptorDigest)})`;
-      findings.add('I5', decision.seq, 'DEFECT_ADMITTED',
-        `${decision.label} admits tool ${JSON.stringify(decision.name)} (${shortHex(decision.descriptorDigest)}) with ${decision.decision}, but it was planted with defect ${defect.defect} (seq ${defect.seq})${next}`);
+      findings.add(
+        'I5',
+        decision.seq,
+        'DEFECT_ADMITTED',
+        `${decision.label} admits tool ${JSON.stringify(decision.name)} (${shortHex(decision.descriptorDigest)}) with ${decision.decision}, but it was planted with defect ${defect.defect} (seq ${defect.seq})${next}`,
+      );
     }
   }
 }
@@ -94,7 +98,11 @@ function normaliseToolName(name: string): string {
  */
 function namesakeOf(decision: ToolDecision): CatalogTool | null {
   const name = normaliseToolName(decision.name);
-  return decision.catalog.find((tool) => tool.descriptorDigest !== decision.descriptorDigest && normaliseToolName(tool.name) === name) ?? null;
+  return (
+    decision.catalog.find(
+      (tool) => tool.descriptorDigest !== decision.descriptorDigest && normaliseToolName(tool.name) === name,
+    ) ?? null
+  );
 }
 
 /** Every tool of every publish: admitted into the catalog exactly when its verdict is `"ok"`. */
@@ -106,8 +114,13 @@ function* decisionsOf(publish: PublishedEvent): Iterable<ToolDecision> {
   const label = publishLabel(publish);
   for (const tool of publish.tools) {
     yield {
-      seq: publish.seq, label, name: tool.name, descriptorDigest: tool.descriptorDigest,
-      admitted: tool.verdict === 'ok', decision: `verdict ${JSON.stringify(tool.verdict)}`, catalog: publish.tools,
+      seq: publish.seq,
+      label,
+      name: tool.name,
+      descriptorDigest: tool.descriptorDigest,
+      admitted: tool.verdict === 'ok',
+      decision: `verdict ${JSON.stringify(tool.verdict)}`,
+      catalog: publish.tools,
     };
   }
 }
@@ -120,8 +133,13 @@ function* gateToolDecisions(context: CheckContext): Iterable<ToolDecision> {
 function gateDecisionOf(context: CheckContext, decision: GateDecisionEvent): ToolDecision {
   const { active, descriptorDigest } = admittedTool(context.observed, decision);
   return {
-    seq: decision.seq, label: decisionLabel(decision), name: decision.tool, descriptorDigest,
-    admitted: decision.decision === 'ADMIT', decision: `decision ${decision.decision}`, catalog: active?.tools ?? [],
+    seq: decision.seq,
+    label: decisionLabel(decision),
+    name: decision.tool,
+    descriptorDigest,
+    admitted: decision.decision === 'ADMIT',
+    decision: `decision ${decision.decision}`,
+    catalog: active?.tools ?? [],
   };
 }
 

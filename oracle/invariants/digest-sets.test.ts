@@ -25,13 +25,27 @@ describe('I1 and I12 compare digest sets', () => {
     const b = new TraceBuilder();
     standardWorld(b);
     // A cursor-ignoring server overlaps its pages: b is served on page 1 and again on page 2.
-    const { publishSeq } = devWalk(b, { pages: [['a', 'b'], ['b', 'c']] });
+    const { publishSeq } = devWalk(b, {
+      pages: [
+        ['a', 'b'],
+        ['b', 'c'],
+      ],
+    });
     opsWalk(b);
     finish(b);
     expect(publishSeq).toBe(12);
-    expect(publishedAt(b, 12).tools.map((tool) => tool.descriptorDigest))
-      .toEqual([toolDigest('a'), toolDigest('b'), toolDigest('b'), toolDigest('c')]);
-    expect(checkTrace(b.build())).toEqual({ round: ROUND, violations: [], checked: checkedCounts({ I1: 2, I2: 2, I4: 0, I5: 0, I10: 2, I11: 0, I12: 2, I13: 9 }), metrics: NO_CALL_METRICS });
+    expect(publishedAt(b, 12).tools.map((tool) => tool.descriptorDigest)).toEqual([
+      toolDigest('a'),
+      toolDigest('b'),
+      toolDigest('b'),
+      toolDigest('c'),
+    ]);
+    expect(checkTrace(b.build())).toEqual({
+      round: ROUND,
+      violations: [],
+      checked: checkedCounts({ I1: 2, I2: 2, I4: 0, I5: 0, I10: 2, I11: 0, I12: 2, I13: 9 }),
+      metrics: NO_CALL_METRICS,
+    });
   });
 
   it('CONTENT_MISMATCH and NOT_CONVERGED: a duplicate does not stand in for a missing distinct digest', () => {
@@ -44,10 +58,20 @@ describe('I1 and I12 compare digest sets', () => {
     // seq 0-3 standard world, 4-12 acme.dev walk, 13-19 acme.ops walk, 20 quiet, 21 round_end.
     expect(publishSeq).toBe(12);
     expect(checkTrace(b.build()).violations).toEqual([
-      { invariant: 'I1', round: ROUND, seq: 12, code: 'CONTENT_MISMATCH',
-        evidence: `publish seq 12 of key ${K} differs from the acme.dev view at revision 3: missing [${short('c')}], extra []` },
-      { invariant: 'I12', round: ROUND, seq: 21, code: 'NOT_CONVERGED',
-        evidence: `server s0 key ${K} at revision 3: the latest publish (seq 12) is missing [${short('c')}] and has extra []` },
+      {
+        invariant: 'I1',
+        round: ROUND,
+        seq: 12,
+        code: 'CONTENT_MISMATCH',
+        evidence: `publish seq 12 of key ${K} differs from the acme.dev view at revision 3: missing [${short('c')}], extra []`,
+      },
+      {
+        invariant: 'I12',
+        round: ROUND,
+        seq: 21,
+        code: 'NOT_CONVERGED',
+        evidence: `server s0 key ${K} at revision 3: the latest publish (seq 12) is missing [${short('c')}] and has extra []`,
+      },
     ]);
   });
 });

@@ -7,7 +7,13 @@ import type { Violation } from '../violation.ts';
 const ROUND = 17;
 const K = `${ID0.slice(0, 12)}|${DEV}`;
 const short = (label: string): string => toolDigest(label).slice(0, 12);
-const i9 = (seq: number, code: string, evidence: string): Violation => ({ invariant: 'I9', round: ROUND, seq, code, evidence });
+const i9 = (seq: number, code: string, evidence: string): Violation => ({
+  invariant: 'I9',
+  round: ROUND,
+  seq,
+  code,
+  evidence,
+});
 
 /**
  * acme.dev's planner is shown generation 1 (a, b, c; seq 25); revision 4 adds d and acme.dev is
@@ -36,8 +42,16 @@ describe('I9: no call to a tool never disclosed to the session', () => {
     expect(call).toMatchObject({ plan: 34, decision: 35, receipt: 36, executed: 37 });
     const verdict = checkTrace(b.build());
     expect(verdict.violations).toEqual([
-      i9(35, 'UNDISCLOSED_TOOL_ADMITTED', `gate decision seq 35 (session "${DEV_SESSION}", plan "p0") admits "d" (${short('d')}) for key ${K}, but no disclosure before it showed that descriptor to the session`),
-      i9(37, 'UNDISCLOSED_TOOL_EXECUTED', `call seq 37 (s0 ${DEV} executed "d", lease "lease-p0") for session "${DEV_SESSION}" (receipt seq 36, gate decision seq 35) binds descriptor ${short('d')}, which no disclosure before it showed the session`),
+      i9(
+        35,
+        'UNDISCLOSED_TOOL_ADMITTED',
+        `gate decision seq 35 (session "${DEV_SESSION}", plan "p0") admits "d" (${short('d')}) for key ${K}, but no disclosure before it showed that descriptor to the session`,
+      ),
+      i9(
+        37,
+        'UNDISCLOSED_TOOL_EXECUTED',
+        `call seq 37 (s0 ${DEV} executed "d", lease "lease-p0") for session "${DEV_SESSION}" (receipt seq 36, gate decision seq 35) binds descriptor ${short('d')}, which no disclosure before it showed the session`,
+      ),
     ]);
     expect(verdict.checked.I9).toBe(2);
   });
@@ -55,7 +69,9 @@ describe('I9: no call to a tool never disclosed to the session', () => {
     b.disclosure(33, { session: 'planner-other' });
     b.call({ ...guessD, execute: false });
     finish(b);
-    expect(checkTrace(b.build()).violations.map((v) => [v.invariant, v.code, v.seq])).toEqual([['I9', 'UNDISCLOSED_TOOL_ADMITTED', 36]]);
+    expect(checkTrace(b.build()).violations.map((v) => [v.invariant, v.code, v.seq])).toEqual([
+      ['I9', 'UNDISCLOSED_TOOL_ADMITTED', 36],
+    ]);
   });
 
   it('UNDISCLOSED_TOOL_ADMITTED: a disclosure after the ADMIT does not count', () => {
@@ -63,7 +79,9 @@ describe('I9: no call to a tool never disclosed to the session', () => {
     b.call({ ...guessD, execute: false });
     b.disclosure(33, { session: DEV_SESSION });
     finish(b);
-    expect(checkTrace(b.build()).violations.map((v) => [v.invariant, v.code, v.seq])).toEqual([['I9', 'UNDISCLOSED_TOOL_ADMITTED', 35]]);
+    expect(checkTrace(b.build()).violations.map((v) => [v.invariant, v.code, v.seq])).toEqual([
+      ['I9', 'UNDISCLOSED_TOOL_ADMITTED', 35],
+    ]);
   });
 
   it('UNDISCLOSED_TOOL_EXECUTED (and I6): a lease-less call of a tool no session of that audience was shown', () => {
@@ -71,18 +89,29 @@ describe('I9: no call to a tool never disclosed to the session', () => {
     const executed = b.callExecuted({ audience: DEV, tool: 'x', leaseId: null });
     finish(b);
     expect(checkTrace(b.build()).violations).toEqual([
-      { invariant: 'I6', round: ROUND, seq: executed, code: 'CALL_WITHOUT_LEASE', evidence: `call seq 34 (s0 ${DEV} executed "x", no lease): the call carried no lease, so no receipt can be joined to it` },
-      i9(executed, 'UNDISCLOSED_TOOL_EXECUTED', `call seq 34 (s0 ${DEV} executed "x", no lease): it carried no lease, and no disclosure before it showed "x" (${short('x')}) to any session of s0 ${DEV}`),
+      {
+        invariant: 'I6',
+        round: ROUND,
+        seq: executed,
+        code: 'CALL_WITHOUT_LEASE',
+        evidence: `call seq 34 (s0 ${DEV} executed "x", no lease): the call carried no lease, so no receipt can be joined to it`,
+      },
+      i9(
+        executed,
+        'UNDISCLOSED_TOOL_EXECUTED',
+        `call seq 34 (s0 ${DEV} executed "x", no lease): it carried no lease, and no disclosure before it showed "x" (${short('x')}) to any session of s0 ${DEV}`,
+      ),
     ]);
   });
 
-  it('UNDISCLOSED_TOOL_EXECUTED: a lease-less call is judged per audience, so acme.dev\'s disclosures do not cover acme.ops', () => {
+  it("UNDISCLOSED_TOOL_EXECUTED: a lease-less call is judged per audience, so acme.dev's disclosures do not cover acme.ops", () => {
     const b = newToolRound();
     b.disclosure(24, { session: 'planner-acme.ops' });
     const executed = b.callExecuted({ audience: OPS, tool: 'b', leaseId: null });
     finish(b);
     expect(checkTrace(b.build()).violations.map((v) => [v.invariant, v.code, v.seq])).toEqual([
-      ['I6', 'CALL_WITHOUT_LEASE', executed], ['I9', 'UNDISCLOSED_TOOL_EXECUTED', executed],
+      ['I6', 'CALL_WITHOUT_LEASE', executed],
+      ['I9', 'UNDISCLOSED_TOOL_EXECUTED', executed],
     ]);
   });
 
@@ -97,7 +126,11 @@ describe('I9: no call to a tool never disclosed to the session', () => {
     const b = newToolRound();
     b.call({ ...guessD, decision: 'UNDISCLOSED_TOOL' });
     finish(b);
-    expect(checkTrace(b.build())).toMatchObject({ violations: [], checked: { I9: 0 }, metrics: { decisions: { UNDISCLOSED_TOOL: 1 } } });
+    expect(checkTrace(b.build())).toMatchObject({
+      violations: [],
+      checked: { I9: 0 },
+      metrics: { decisions: { UNDISCLOSED_TOOL: 1 } },
+    });
   });
 
   it('UNDISCLOSED_TOOL_SENT: a lease-less call of a never-shown name that the server refused (issue 27, a gateless client)', () => {
@@ -108,8 +141,16 @@ describe('I9: no call to a tool never disclosed to the session', () => {
     finish(b);
     const verdict = checkTrace(b.build());
     expect(verdict.violations).toEqual([
-      i9(refused, 'UNDISCLOSED_TOOL_SENT', `refused call seq 34 (s0 ${DEV} refused "x" BAD_LEASE, no lease): it carried no lease, and no disclosure before it showed "x" to any session of s0 ${DEV}`),
-      i9(unknown, 'UNDISCLOSED_TOOL_SENT', `refused call seq 35 (s0 ${DEV} refused "ghost" UNKNOWN_TOOL, no lease): it carried no lease, and no disclosure before it showed "ghost" to any session of s0 ${DEV}`),
+      i9(
+        refused,
+        'UNDISCLOSED_TOOL_SENT',
+        `refused call seq 34 (s0 ${DEV} refused "x" BAD_LEASE, no lease): it carried no lease, and no disclosure before it showed "x" to any session of s0 ${DEV}`,
+      ),
+      i9(
+        unknown,
+        'UNDISCLOSED_TOOL_SENT',
+        `refused call seq 35 (s0 ${DEV} refused "ghost" UNKNOWN_TOOL, no lease): it carried no lease, and no disclosure before it showed "ghost" to any session of s0 ${DEV}`,
+      ),
     ]);
     expect(verdict.checked.I9).toBe(2);
   });
@@ -129,8 +170,16 @@ describe('I9: no call to a tool never disclosed to the session', () => {
     finish(b);
     expect(call).toMatchObject({ decision: 35, receipt: 36 });
     expect(checkTrace(b.build()).violations.filter((v) => v.invariant === 'I9')).toEqual([
-      i9(35, 'UNDISCLOSED_TOOL_ADMITTED', `gate decision seq 35 (session "${DEV_SESSION}", plan "p0") admits "d" (${short('d')}) for key ${K}, but no disclosure before it showed that descriptor to the session`),
-      i9(refused, 'UNDISCLOSED_TOOL_SENT', `refused call seq ${refused} (s0 ${DEV} refused "d" STALE_PIN, lease "lease-p0") for session "${DEV_SESSION}" (receipt seq 36, gate decision seq 35) binds descriptor ${short('d')}, which no disclosure before it showed the session`),
+      i9(
+        35,
+        'UNDISCLOSED_TOOL_ADMITTED',
+        `gate decision seq 35 (session "${DEV_SESSION}", plan "p0") admits "d" (${short('d')}) for key ${K}, but no disclosure before it showed that descriptor to the session`,
+      ),
+      i9(
+        refused,
+        'UNDISCLOSED_TOOL_SENT',
+        `refused call seq ${refused} (s0 ${DEV} refused "d" STALE_PIN, lease "lease-p0") for session "${DEV_SESSION}" (receipt seq 36, gate decision seq 35) binds descriptor ${short('d')}, which no disclosure before it showed the session`,
+      ),
     ]);
   });
 
@@ -139,12 +188,22 @@ describe('I9: no call to a tool never disclosed to the session', () => {
     // The core publishes, and shows the session, a generation with a tool "x" of its own making:
     // no revision of s0 has a descriptor with that digest. Names were read from the core's publish
     // until issue 27, so this lease-less call of "x" passed I9; they now come from the world's views.
-    const fabricated = b.published({ key: DEV_KEY, scanId: 'sc-made-up', sourceRevision: 4, pages: [], tools: ['a', 'x'] });
+    const fabricated = b.published({
+      key: DEV_KEY,
+      scanId: 'sc-made-up',
+      sourceRevision: 4,
+      pages: [],
+      tools: ['a', 'x'],
+    });
     b.disclosure(fabricated, { session: DEV_SESSION });
     const refused = b.callRefusedByServer({ audience: DEV, tool: 'x', leaseId: null, code: 'UNKNOWN_TOOL' });
     finish(b);
     expect(checkTrace(b.build()).violations.filter((v) => v.invariant === 'I9')).toEqual([
-      i9(refused, 'UNDISCLOSED_TOOL_SENT', `refused call seq ${refused} (s0 ${DEV} refused "x" UNKNOWN_TOOL, no lease): it carried no lease, and no disclosure before it showed "x" to any session of s0 ${DEV}`),
+      i9(
+        refused,
+        'UNDISCLOSED_TOOL_SENT',
+        `refused call seq ${refused} (s0 ${DEV} refused "x" UNKNOWN_TOOL, no lease): it carried no lease, and no disclosure before it showed "x" to any session of s0 ${DEV}`,
+      ),
     ]);
   });
 });

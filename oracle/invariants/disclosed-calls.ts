@@ -42,9 +42,16 @@ export function checkDisclosedCalls(context: CheckContext, findings: Findings): 
   for (const decision of context.observed.gateDecisions) {
     if (decision.decision !== 'ADMIT') continue;
     findings.count('I9');
-    if (shownBefore(context.truth.firstShownToSession.get(decision.session), decision.planDescriptorDigest, decision.seq)) continue;
-    findings.add('I9', decision.seq, 'UNDISCLOSED_TOOL_ADMITTED',
-      `${decisionLabel(decision)} admits ${JSON.stringify(decision.tool)} (${shortHex(decision.planDescriptorDigest)}) for key ${shortKey(decision.key)}, but no disclosure before it showed that descriptor to the session`);
+    if (
+      shownBefore(context.truth.firstShownToSession.get(decision.session), decision.planDescriptorDigest, decision.seq)
+    )
+      continue;
+    findings.add(
+      'I9',
+      decision.seq,
+      'UNDISCLOSED_TOOL_ADMITTED',
+      `${decisionLabel(decision)} admits ${JSON.stringify(decision.tool)} (${shortHex(decision.planDescriptorDigest)}) for key ${shortKey(decision.key)}, but no disclosure before it showed that descriptor to the session`,
+    );
   }
   const byAudience = new AudienceIndex(context);
   for (const call of context.truth.callsExecuted) {
@@ -58,20 +65,33 @@ export function checkDisclosedCalls(context: CheckContext, findings: Findings): 
 }
 
 /** One refused call: against its session when its lease joins to one, else by name against its audience. */
-function checkRefused(context: CheckContext, call: CallRefusedByServerEvent, byAudience: AudienceIndex, findings: Findings): void {
+function checkRefused(
+  context: CheckContext,
+  call: CallRefusedByServerEvent,
+  byAudience: AudienceIndex,
+  findings: Findings,
+): void {
   const { receipt, decision, gap } = callOrigin(context.observed, call);
   const digest = receipt?.descriptorDigest;
   const label = refusedLabel(call);
   if (receipt !== null && decision !== null && typeof digest === 'string') {
     if (shownBefore(context.truth.firstShownToSession.get(decision.session), digest, call.seq)) return;
-    findings.add('I9', call.seq, 'UNDISCLOSED_TOOL_SENT',
-      `${label} for session ${JSON.stringify(decision.session)} (receipt seq ${receipt.seq}, gate decision seq ${decision.seq}) binds descriptor ${shortHex(digest)}, which no disclosure before it showed the session`);
+    findings.add(
+      'I9',
+      call.seq,
+      'UNDISCLOSED_TOOL_SENT',
+      `${label} for session ${JSON.stringify(decision.session)} (receipt seq ${receipt.seq}, gate decision seq ${decision.seq}) binds descriptor ${shortHex(digest)}, which no disclosure before it showed the session`,
+    );
     return;
   }
   if (byAudience.sawName(call.server, call.audience, call.tool, call.seq)) return;
   const why = gap ?? `its receipt seq ${receipt?.seq ?? '?'} binds no descriptor digest`;
-  findings.add('I9', call.seq, 'UNDISCLOSED_TOOL_SENT',
-    `${label}: ${why}, and no disclosure before it showed ${JSON.stringify(call.tool)} to any session of ${call.server} ${call.audience}`);
+  findings.add(
+    'I9',
+    call.seq,
+    'UNDISCLOSED_TOOL_SENT',
+    `${label}: ${why}, and no disclosure before it showed ${JSON.stringify(call.tool)} to any session of ${call.server} ${call.audience}`,
+  );
 }
 
 /** Names a refused call in evidence: `refused call seq 40 (s0 acme.dev refused "x" BAD_LEASE, no lease)`. */
@@ -81,20 +101,33 @@ function refusedLabel(call: CallRefusedByServerEvent): string {
 }
 
 /** One executed call: against its session when it can be joined to one, else against its audience. */
-function checkExecuted(context: CheckContext, call: CallExecutedEvent, byAudience: AudienceIndex, findings: Findings): void {
+function checkExecuted(
+  context: CheckContext,
+  call: CallExecutedEvent,
+  byAudience: AudienceIndex,
+  findings: Findings,
+): void {
   const { receipt, decision, gap } = callOrigin(context.observed, call);
   const digest = receipt?.descriptorDigest;
   if (receipt !== null && decision !== null && typeof digest === 'string') {
     if (shownBefore(context.truth.firstShownToSession.get(decision.session), digest, call.seq)) return;
-    findings.add('I9', call.seq, 'UNDISCLOSED_TOOL_EXECUTED',
-      `${callLabel(call)} for session ${JSON.stringify(decision.session)} (receipt seq ${receipt.seq}, gate decision seq ${decision.seq}) binds descriptor ${shortHex(digest)}, which no disclosure before it showed the session`);
+    findings.add(
+      'I9',
+      call.seq,
+      'UNDISCLOSED_TOOL_EXECUTED',
+      `${callLabel(call)} for session ${JSON.stringify(decision.session)} (receipt seq ${receipt.seq}, gate decision seq ${decision.seq}) binds descriptor ${shortHex(digest)}, which no disclosure before it showed the session`,
+    );
     return;
   }
   if (byAudience.sawTool(call)) return;
   const why = gap ?? `its receipt seq ${receipt?.seq ?? '?'} binds no descriptor digest`;
   const shown = call.descriptorDigest === null ? 'unknown digest' : shortHex(call.descriptorDigest);
-  findings.add('I9', call.seq, 'UNDISCLOSED_TOOL_EXECUTED',
-    `${callLabel(call)}: ${why}, and no disclosure before it showed ${JSON.stringify(call.tool)} (${shown}) to any session of ${call.server} ${call.audience}`);
+  findings.add(
+    'I9',
+    call.seq,
+    'UNDISCLOSED_TOOL_EXECUTED',
+    `${callLabel(call)}: ${why}, and no disclosure before it showed ${JSON.stringify(call.tool)} (${shown}) to any session of ${call.server} ${call.audience}`,
+  );
 }
 
 function shownBefore(firstShown: ReadonlyMap<string, number> | undefined, digest: string, beforeSeq: number): boolean {
@@ -134,7 +167,8 @@ class AudienceIndex {
     if (names !== undefined) return names;
     names = new Map();
     for (const revision of this.context.truth.servers.get(serverId)?.revisions ?? []) {
-      for (const view of revision.views.values()) for (const tool of view) if (!names.has(tool.digest)) names.set(tool.digest, tool.name);
+      for (const view of revision.views.values())
+        for (const tool of view) if (!names.has(tool.digest)) names.set(tool.digest, tool.name);
     }
     this.names.set(serverId, names);
     return names;

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { checkTrace } from '../check.ts';
-import { DEV, DEV_KEY, DEV_SESSION, VIEWS_R3, admissionWorld, devWalk, finish, opsWalk, standardWorld } from '../testing/scenarios.ts';
+import {
+  DEV,
+  DEV_KEY,
+  DEV_SESSION,
+  VIEWS_R3,
+  admissionWorld,
+  devWalk,
+  finish,
+  opsWalk,
+  standardWorld,
+} from '../testing/scenarios.ts';
 import { ID0, TraceBuilder } from '../testing/trace-builder.ts';
 import { NO_CALL_METRICS, checkedCounts } from '../testing/verdicts.ts';
 
@@ -24,17 +34,27 @@ describe('I11: no use of an expired generation', () => {
     finish(b);
     expect([devPublish, b.publishAt(devPublish).expiresAt, disclosure]).toEqual([12, DEV_EXPIRES_AT, 20]);
     const violations = violated
-      ? [{ invariant: 'I11', round: ROUND, seq: 20, code: 'EXPIRED_GENERATION_SERVED',
-          evidence: `disclosure seq 20 (session "planner-acme.dev", s0 acme.dev) shows generation 1 of key ${K} (publish seq 12) at t=1121, past its expiresAt 1120` }]
+      ? [
+          {
+            invariant: 'I11',
+            round: ROUND,
+            seq: 20,
+            code: 'EXPIRED_GENERATION_SERVED',
+            evidence: `disclosure seq 20 (session "planner-acme.dev", s0 acme.dev) shows generation 1 of key ${K} (publish seq 12) at t=1121, past its expiresAt 1120`,
+          },
+        ]
       : [];
     expect(checkTrace(b.build())).toEqual({
-      round: ROUND, violations, checked: checkedCounts({ I1: 2, I2: 2, I4: 1, I5: 0, I10: 2, I11: 1, I12: 2, I13: 9 }), metrics: NO_CALL_METRICS,
+      round: ROUND,
+      violations,
+      checked: checkedCounts({ I1: 2, I2: 2, I4: 1, I5: 0, I10: 2, I11: 1, I12: 2, I13: 9 }),
+      metrics: NO_CALL_METRICS,
     });
   });
 
   it.each([
-    ['exactly at the source\'s expiresAt is in time', 0, false],
-    ['1 ms after the source\'s expiresAt is EXPIRED_ROLLBACK_SOURCE', 1, true],
+    ["exactly at the source's expiresAt is in time", 0, false],
+    ["1 ms after the source's expiresAt is EXPIRED_ROLLBACK_SOURCE", 1, true],
   ])('a rollback %s', (_name, lateMs, violated) => {
     const b = new TraceBuilder(SHORT_TTL);
     standardWorld(b);
@@ -47,8 +67,15 @@ describe('I11: no use of an expired generation', () => {
     finish(b, 'undecided');
     expect(rollback).toBe(30);
     const violations = violated
-      ? [{ invariant: 'I11', round: ROUND, seq: 30, code: 'EXPIRED_ROLLBACK_SOURCE',
-          evidence: `publish seq 30 of key ${K} rolls back to generation 1 (publish seq 12) at t=1121, past its expiresAt 1120` }]
+      ? [
+          {
+            invariant: 'I11',
+            round: ROUND,
+            seq: 30,
+            code: 'EXPIRED_ROLLBACK_SOURCE',
+            evidence: `publish seq 30 of key ${K} rolls back to generation 1 (publish seq 12) at t=1121, past its expiresAt 1120`,
+          },
+        ]
       : [];
     expect(checkTrace(b.build()).violations).toEqual(violations);
   });
@@ -71,10 +98,16 @@ describe('I11: nothing served while DISABLED', () => {
     expect(checkTrace(b.build())).toEqual({
       round: ROUND,
       violations: [
-        { invariant: 'I11', round: ROUND, seq: 21, code: 'SERVED_WHILE_DISABLED',
-          evidence: `disclosure seq 21 (session "planner-acme.dev", s0 acme.dev) shows generation 1 of key ${K} (publish seq 12) while the key was DISABLED since seq 20 (reason "NO_ROLLBACK_SOURCE") with no publish after it` },
+        {
+          invariant: 'I11',
+          round: ROUND,
+          seq: 21,
+          code: 'SERVED_WHILE_DISABLED',
+          evidence: `disclosure seq 21 (session "planner-acme.dev", s0 acme.dev) shows generation 1 of key ${K} (publish seq 12) while the key was DISABLED since seq 20 (reason "NO_ROLLBACK_SOURCE") with no publish after it`,
+        },
       ],
-      checked: checkedCounts({ I1: 3, I2: 3, I4: 3, I5: 0, I10: 3, I11: 3, I12: 2, I13: 14 }), metrics: NO_CALL_METRICS,
+      checked: checkedCounts({ I1: 3, I2: 3, I4: 3, I5: 0, I10: 3, I11: 3, I12: 2, I13: 14 }),
+      metrics: NO_CALL_METRICS,
     });
   });
 
@@ -102,7 +135,8 @@ describe('I11: nothing served while DISABLED', () => {
     const disclosure = b.disclosure(devPublish);
     finish(b, 'undecided');
     expect(checkTrace(b.build()).violations.map((v) => [v.seq, v.invariant, v.code])).toEqual([
-      [disclosure, 'I11', 'EXPIRED_GENERATION_SERVED'], [disclosure, 'I11', 'SERVED_WHILE_DISABLED'],
+      [disclosure, 'I11', 'EXPIRED_GENERATION_SERVED'],
+      [disclosure, 'I11', 'SERVED_WHILE_DISABLED'],
     ]);
   });
 });
@@ -113,7 +147,10 @@ describe('I11: no admission against an expired or DISABLED generation', () => {
    * at t=1170) and shown to the planner (seq 25); `before` runs, a plan for a is made, and the gate
    * admits it at `admitAtMs`.
    */
-  function admitRound(admitAtMs: number, before: (b: TraceBuilder) => void = () => undefined): { builder: TraceBuilder; admit: number } {
+  function admitRound(
+    admitAtMs: number,
+    before: (b: TraceBuilder) => void = () => undefined,
+  ): { builder: TraceBuilder; admit: number } {
     const b = new TraceBuilder(SHORT_TTL);
     admissionWorld(b);
     const devPublish = devWalk(b).publishSeq ?? -1;
@@ -126,14 +163,19 @@ describe('I11: no admission against an expired or DISABLED generation', () => {
     return { builder: b, admit };
   }
 
-  it('EXPIRED_GENERATION_SERVED: an ADMIT 1 ms after the active generation\'s expiresAt', () => {
+  it("EXPIRED_GENERATION_SERVED: an ADMIT 1 ms after the active generation's expiresAt", () => {
     const { builder, admit } = admitRound(1_171);
     finish(builder);
     expect([builder.publishAt(17).expiresAt, admit]).toEqual([1_170, 27]);
     const verdict = checkTrace(builder.build());
     expect(verdict.violations).toEqual([
-      { invariant: 'I11', round: ROUND, seq: 27, code: 'EXPIRED_GENERATION_SERVED',
-        evidence: `gate decision seq 27 (session "${DEV_SESSION}", plan "p0") admits "a" against generation 1 of key ${K} (publish seq 17) at t=1171, past its expiresAt 1170` },
+      {
+        invariant: 'I11',
+        round: ROUND,
+        seq: 27,
+        code: 'EXPIRED_GENERATION_SERVED',
+        evidence: `gate decision seq 27 (session "${DEV_SESSION}", plan "p0") admits "a" against generation 1 of key ${K} (publish seq 17) at t=1171, past its expiresAt 1170`,
+      },
     ]);
     expect(verdict.checked.I11).toBe(2);
   });
@@ -149,8 +191,13 @@ describe('I11: no admission against an expired or DISABLED generation', () => {
     finish(builder, 'undecided');
     expect(admit).toBe(28);
     expect(checkTrace(builder.build()).violations).toEqual([
-      { invariant: 'I11', round: ROUND, seq: 28, code: 'SERVED_WHILE_DISABLED',
-        evidence: `gate decision seq 28 (session "${DEV_SESSION}", plan "p0") admits "a" against generation 1 of key ${K} (publish seq 17) while the key was DISABLED since seq 26 (reason "NO_ROLLBACK_SOURCE") with no publish after it` },
+      {
+        invariant: 'I11',
+        round: ROUND,
+        seq: 28,
+        code: 'SERVED_WHILE_DISABLED',
+        evidence: `gate decision seq 28 (session "${DEV_SESSION}", plan "p0") admits "a" against generation 1 of key ${K} (publish seq 17) while the key was DISABLED since seq 26 (reason "NO_ROLLBACK_SOURCE") with no publish after it`,
+      },
     ]);
   });
 

@@ -59,12 +59,21 @@ function checkUse(context: CheckContext, use: GenerationUse, findings: Findings)
   if (publish === null) return;
   const what = `${use.action} generation ${use.generation} of key ${shortKey(use.key)} (publish seq ${publish.seq})`;
   if (use.t > publish.expiresAt) {
-    findings.add('I11', use.seq, 'EXPIRED_GENERATION_SERVED', `${what} at t=${use.t}, past its expiresAt ${publish.expiresAt}`);
+    findings.add(
+      'I11',
+      use.seq,
+      'EXPIRED_GENERATION_SERVED',
+      `${what} at t=${use.t}, past its expiresAt ${publish.expiresAt}`,
+    );
   }
   const pointer = pointerEventBefore(context.observed, use.key, use.seq);
   if (pointer?.type === 'server_disabled') {
-    findings.add('I11', use.seq, 'SERVED_WHILE_DISABLED',
-      `${what} while the key was DISABLED since seq ${pointer.seq} (reason ${JSON.stringify(pointer.reason)}) with no publish after it`);
+    findings.add(
+      'I11',
+      use.seq,
+      'SERVED_WHILE_DISABLED',
+      `${what} while the key was DISABLED since seq ${pointer.seq} (reason ${JSON.stringify(pointer.reason)}) with no publish after it`,
+    );
   }
 }
 
@@ -76,8 +85,12 @@ function checkRollbackSources(context: CheckContext, findings: Findings): void {
     findings.count('I11');
     const source = publishOfGeneration(context.observed, publish.key, from, publish.seq);
     if (source === null || publish.t <= source.expiresAt) continue;
-    findings.add('I11', publish.seq, 'EXPIRED_ROLLBACK_SOURCE',
-      `${publishLabel(publish)} rolls back to generation ${from} (publish seq ${source.seq}) at t=${publish.t}, past its expiresAt ${source.expiresAt}`);
+    findings.add(
+      'I11',
+      publish.seq,
+      'EXPIRED_ROLLBACK_SOURCE',
+      `${publishLabel(publish)} rolls back to generation ${from} (publish seq ${source.seq}) at t=${publish.t}, past its expiresAt ${source.expiresAt}`,
+    );
   }
 }
 
@@ -88,7 +101,10 @@ function* disclosureUses(context: CheckContext): Iterable<GenerationUse> {
 
 function useOf(disclosure: DisclosureEvent): GenerationUse {
   return {
-    seq: disclosure.seq, t: disclosure.t, key: disclosure.key, generation: disclosure.generation,
+    seq: disclosure.seq,
+    t: disclosure.t,
+    key: disclosure.key,
+    generation: disclosure.generation,
     action: `${disclosureLabel(disclosure)} shows`,
   };
 }
@@ -100,7 +116,10 @@ function* admissionUses(context: CheckContext): Iterable<GenerationUse> {
     const active = activePublishBefore(context.observed, decision.key, decision.seq);
     if (active === null) continue;
     yield {
-      seq: decision.seq, t: decision.t, key: decision.key, generation: active.generation,
+      seq: decision.seq,
+      t: decision.t,
+      key: decision.key,
+      generation: active.generation,
       action: `${decisionLabel(decision)} admits ${JSON.stringify(decision.tool)} against`,
     };
   }

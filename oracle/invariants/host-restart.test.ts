@@ -10,21 +10,35 @@ import { ID0, TraceBuilder } from '../testing/trace-builder.ts';
 
 const KEY = `${ID0}|acme.dev`;
 
-function crash(b: TraceBuilder, point = 'at_time', cut: { generation: number; snapshotDigest: string } | null = null): number {
+function crash(
+  b: TraceBuilder,
+  point = 'at_time',
+  cut: { generation: number; snapshotDigest: string } | null = null,
+): number {
   return b.emit('world', 'host_crashed', { boot: 0, point, cut: cut === null ? null : { key: KEY, ...cut } });
 }
 
-function restart(b: TraceBuilder, committed: { generation: number; snapshotDigest: string }[], receipts: string[] = []): number {
-  return b.emit('world', 'host_restarted', { boot: 1, committed: committed.map((pointer) => ({ key: KEY, ...pointer })), receipts });
+function restart(
+  b: TraceBuilder,
+  committed: { generation: number; snapshotDigest: string }[],
+  receipts: string[] = [],
+): number {
+  return b.emit('world', 'host_restarted', {
+    boot: 1,
+    committed: committed.map((pointer) => ({ key: KEY, ...pointer })),
+    receipts,
+  });
 }
 
 /** [invariant, seq, code] of the I14-I17 violations. */
 function restartFindings(b: TraceBuilder): [string, number | null, string][] {
-  return checkTrace(b.build()).violations.filter((v) => ['I14', 'I15', 'I16', 'I17'].includes(v.invariant)).map((v) => [v.invariant, v.seq, v.code]);
+  return checkTrace(b.build())
+    .violations.filter((v) => ['I14', 'I15', 'I16', 'I17'].includes(v.invariant))
+    .map((v) => [v.invariant, v.seq, v.code]);
 }
 
 describe('I14: nothing from an unfinished scan after a restart', () => {
-  it('a fresh walk after the restart is clean; publishing the dead boot\'s scan, or its pages, is not', () => {
+  it("a fresh walk after the restart is clean; publishing the dead boot's scan, or its pages, is not", () => {
     const clean = new TraceBuilder();
     clean.scanStarted(KEY, 'scan-0');
     crash(clean);
@@ -34,18 +48,45 @@ describe('I14: nothing from an unfinished scan after a restart', () => {
     expect(checkTrace(clean.build()).checked.I14).toBe(1);
 
     const resumed = new TraceBuilder();
-    resumed.walk({ audience: 'acme.dev', scanId: 'scan-0', revision: 7, pages: [['echo'], ['ping']], publish: false, end: false, recheck: false });
+    resumed.walk({
+      audience: 'acme.dev',
+      scanId: 'scan-0',
+      revision: 7,
+      pages: [['echo'], ['ping']],
+      publish: false,
+      end: false,
+      recheck: false,
+    });
     crash(resumed);
     restart(resumed, []);
-    const publish = resumed.walk({ audience: 'acme.dev', scanId: 'scan-0', revision: 7, pages: [['echo'], ['ping']] }).publishSeq;
+    const publish = resumed.walk({
+      audience: 'acme.dev',
+      scanId: 'scan-0',
+      revision: 7,
+      pages: [['echo'], ['ping']],
+    }).publishSeq;
     expect(restartFindings(resumed)).toEqual([['I14', publish, 'SCAN_RESUMED_AFTER_RESTART']]);
 
     // A new scan id whose snapshot holds a page only the dead boot read.
     const spliced = new TraceBuilder();
-    const old = spliced.walk({ audience: 'acme.dev', scanId: 'scan-0', revision: 7, pages: [['echo'], ['ping']], publish: false, end: false, recheck: false });
+    const old = spliced.walk({
+      audience: 'acme.dev',
+      scanId: 'scan-0',
+      revision: 7,
+      pages: [['echo'], ['ping']],
+      publish: false,
+      end: false,
+      recheck: false,
+    });
     crash(spliced);
     restart(spliced, []);
-    const seq = spliced.walk({ audience: 'acme.dev', scanId: 'boot1-scan-0', revision: 7, pages: [['ping']], publish: { pages: (walked) => [old.pages[0]!, ...walked] } }).publishSeq;
+    const seq = spliced.walk({
+      audience: 'acme.dev',
+      scanId: 'boot1-scan-0',
+      revision: 7,
+      pages: [['ping']],
+      publish: { pages: (walked) => [old.pages[0]!, ...walked] },
+    }).publishSeq;
     expect(restartFindings(spliced)).toContainEqual(['I14', seq, 'PAGE_FROM_BEFORE_RESTART']);
   });
 });
@@ -54,8 +95,12 @@ describe('I14 on a core that reports no scans and no page reads (issue 27.4: jud
   /** The trace without the core's `scan_started` and `page_read`, renumbered; [invariant, seq, code] of I14-I17. */
   function silentFindings(b: TraceBuilder): [string, number | null, string][] {
     const trace = b.build();
-    const events = trace.events.filter((event) => !(event.src === 'core' && (event.type === 'scan_started' || event.type === 'page_read'))).map((event, seq) => ({ ...event, seq }));
-    return checkTrace({ header: trace.header, events }).violations.filter((v) => ['I14', 'I15', 'I16', 'I17'].includes(v.invariant)).map((v) => [v.invariant, v.seq, v.code]);
+    const events = trace.events
+      .filter((event) => !(event.src === 'core' && (event.type === 'scan_started' || event.type === 'page_read')))
+      .map((event, seq) => ({ ...event, seq }));
+    return checkTrace({ header: trace.header, events })
+      .violations.filter((v) => ['I14', 'I15', 'I16', 'I17'].includes(v.invariant))
+      .map((v) => [v.invariant, v.seq, v.code]);
   }
 
   it('a walk the world served after the restart is clean; one whose first page it served before the crash is resumed', () => {
@@ -67,7 +112,15 @@ describe('I14 on a core that reports no scans and no page reads (issue 27.4: jud
     expect(silentFindings(clean)).toEqual([]);
 
     const resumed = new TraceBuilder();
-    resumed.walk({ audience: 'acme.dev', scanId: 'c0-0', revision: 7, pages: [['echo'], ['ping']], publish: false, end: false, recheck: false });
+    resumed.walk({
+      audience: 'acme.dev',
+      scanId: 'c0-0',
+      revision: 7,
+      pages: [['echo'], ['ping']],
+      publish: false,
+      end: false,
+      recheck: false,
+    });
     crash(resumed);
     restart(resumed, []);
     resumed.walk({ audience: 'acme.dev', scanId: 'c0-0', revision: 7, pages: [['echo'], ['ping']] });
@@ -87,7 +140,13 @@ describe('I15: committed publishes survive, nothing uncommitted appears (judged 
     const cutShown = b.disclosure(first, { generation: 2, snapshotDigest: 'c'.repeat(64) });
     const older = b.disclosure(first, { generation: 0 });
     // The new boot's first publish of the key is generation 3: it counted the cut generation 2.
-    const past = b.walk({ audience: 'acme.dev', scanId: 'boot1-scan-0', revision: 7, pages: [['echo']], publish: { generation: 3 } }).publishSeq!;
+    const past = b.walk({
+      audience: 'acme.dev',
+      scanId: 'boot1-scan-0',
+      revision: 7,
+      pages: [['echo']],
+      publish: { generation: 3 },
+    }).publishSeq!;
     expect(restartFindings(b)).toEqual([
       ['I15', cutShown, 'UNCOMMITTED_PUBLISH_SERVED'],
       ['I15', older, 'STALE_GENERATION_SERVED'],
@@ -111,7 +170,13 @@ describe('I15: committed publishes survive, nothing uncommitted appears (judged 
     b.walk({ audience: 'acme.dev', scanId: 'scan-0', revision: 7, pages: [['echo']] });
     crash(b);
     restart(b, []);
-    const again = b.walk({ audience: 'acme.dev', scanId: 'b1-scan-0', revision: 8, pages: [['ping']], publish: { generation: 1 } }).publishSeq!;
+    const again = b.walk({
+      audience: 'acme.dev',
+      scanId: 'b1-scan-0',
+      revision: 8,
+      pages: [['ping']],
+      publish: { generation: 1 },
+    }).publishSeq!;
     b.disclosure(again);
     b.disclosure(again);
     expect(restartFindings(b)).toEqual([['I15', again, 'COMMITTED_PUBLISH_LOST']]);
@@ -137,7 +202,13 @@ describe('I16 and I17: receipts and leases across a restart', () => {
     const reused = b.receipt({ callId: 'c1', leaseId: 'lease-0', key: KEY, tool: 'echo' });
     const spentAgain = b.callExecuted({ audience: 'acme.dev', tool: 'echo', leaseId: 'lease-0', pin: 7 });
     const unreceipted = b.callExecuted({ audience: 'acme.dev', tool: 'echo', leaseId: 'lease-x', pin: 7 });
-    const uncommitted = b.receipt({ callId: 'c2', leaseId: 'lease-1', key: KEY, tool: 'echo', binding: { generation: 5 } });
+    const uncommitted = b.receipt({
+      callId: 'c2',
+      leaseId: 'lease-1',
+      key: KEY,
+      tool: 'echo',
+      binding: { generation: 5 },
+    });
     expect(restartFindings(b)).toEqual([
       ['I17', reused, 'LEASE_REUSED_AFTER_RESTART'],
       ['I16', spentAgain, 'RECEIPT_LOST'],
@@ -147,7 +218,7 @@ describe('I16 and I17: receipts and leases across a restart', () => {
   });
 });
 
-describe('I19 across a host restart: the refresh a dead boot owed is due R after the next boot\'s session opens', () => {
+describe("I19 across a host restart: the refresh a dead boot owed is due R after the next boot's session opens", () => {
   // R = max(listChangedDelayMs 100, retryBackoffMsMax 400) = 400, plus one link latency (the
   // builder's latencyMsMax, 40: the world sees a page when the request arrives). A list_changed
   // reaches boot 0 at 1000 (due by 1440); the host dies at 1300 and boot 1 starts at 1330; its session opens at
@@ -167,7 +238,9 @@ describe('I19 across a host restart: the refresh a dead boot owed is due R after
     b.sessionOpened('s0', 'acme.dev', ID0);
     b.at(scanAt);
     b.walk({ audience: 'acme.dev', scanId: 'boot1-scan-0', revision: 7, pages: [['echo']] });
-    return checkTrace(b.build()).violations.filter((v) => v.invariant === 'I19').map((v) => [v.invariant, v.seq, v.code]);
+    return checkTrace(b.build())
+      .violations.filter((v) => v.invariant === 'I19')
+      .map((v) => [v.invariant, v.seq, v.code]);
   }
 
   it('a walk right after the reopened session (1510, past the old deadline 1440) is on time, and so is one begun at 1930 (page 1 served at 1940, the deadline); one begun at 1940 is not', () => {

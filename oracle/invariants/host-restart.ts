@@ -37,7 +37,14 @@
  * executed with a lease after a restart; I17 receipts after a restart. A round without restarts has
  * nothing to judge (all zero).
  */
-import type { CallExecutedEvent, DisclosureEvent, HostCrashedEvent, HostRestartedEvent, PublishedEvent, ReceiptEvent } from '../trace.ts';
+import type {
+  CallExecutedEvent,
+  DisclosureEvent,
+  HostCrashedEvent,
+  HostRestartedEvent,
+  PublishedEvent,
+  ReceiptEvent,
+} from '../trace.ts';
 import { disclosureLabel, publishLabel, shortHex, shortKey } from '../violation.ts';
 import type { CheckContext, Findings } from './check-context.ts';
 
@@ -64,7 +71,9 @@ function restartsOf(context: CheckContext): Restart[] {
   const { hostCrashes, hostRestarts } = context.truth;
   return hostCrashes.map((crash, index) => ({
     crash,
-    restarted: hostRestarts.find((event) => event.seq > crash.seq && event.seq < (hostCrashes[index + 1]?.seq ?? Infinity)) ?? null,
+    restarted:
+      hostRestarts.find((event) => event.seq > crash.seq && event.seq < (hostCrashes[index + 1]?.seq ?? Infinity)) ??
+      null,
     until: hostCrashes[index + 1]?.seq ?? Infinity,
   }));
 }
@@ -78,14 +87,22 @@ function checkUnfinishedScans(context: CheckContext, restart: Restart, findings:
     const start = scanStartSeq(context, publish.scanId);
     if (start === null || start < crash.seq) {
       const when = start === null ? 'never started (no scan_started, no page served to it)' : `started at seq ${start}`;
-      findings.add('I14', publish.seq, 'SCAN_RESUMED_AFTER_RESTART',
-        `${publishLabel(publish)} publishes scan "${publish.scanId}", ${when}, before the host crash at seq ${crash.seq}: a walk the dead process began must not be finished by the new one`);
+      findings.add(
+        'I14',
+        publish.seq,
+        'SCAN_RESUMED_AFTER_RESTART',
+        `${publishLabel(publish)} publishes scan "${publish.scanId}", ${when}, before the host crash at seq ${crash.seq}: a walk the dead process began must not be finished by the new one`,
+      );
       continue;
     }
     const missing = publish.pages.find((page) => !readAfter(context, publish.scanId, page, crash.seq));
     if (missing !== undefined) {
-      findings.add('I14', publish.seq, 'PAGE_FROM_BEFORE_RESTART',
-        `${publishLabel(publish)} holds page ${shortHex(missing.pageDigest)} which scan "${publish.scanId}" never read after the host crash at seq ${crash.seq}`);
+      findings.add(
+        'I14',
+        publish.seq,
+        'PAGE_FROM_BEFORE_RESTART',
+        `${publishLabel(publish)} holds page ${shortHex(missing.pageDigest)} which scan "${publish.scanId}" never read after the host crash at seq ${crash.seq}`,
+      );
     }
   }
 }
@@ -107,18 +124,45 @@ function scanStartSeq(context: CheckContext, scanId: string): number | null {
  * or the world served it to that scan then (a core that reports no page reads is judged by what
  * the world served it).
  */
-function readAfter(context: CheckContext, scanId: string, page: { cursorIn: string | null; pageDigest: string }, afterSeq: number): boolean {
-  if (context.observed.pageReads.some((read) => read.seq > afterSeq && !read.recheck && read.scanId === scanId && read.cursorIn === page.cursorIn && read.pageDigest === page.pageDigest)) return true;
+function readAfter(
+  context: CheckContext,
+  scanId: string,
+  page: { cursorIn: string | null; pageDigest: string },
+  afterSeq: number,
+): boolean {
+  if (
+    context.observed.pageReads.some(
+      (read) =>
+        read.seq > afterSeq &&
+        !read.recheck &&
+        read.scanId === scanId &&
+        read.cursorIn === page.cursorIn &&
+        read.pageDigest === page.pageDigest,
+    )
+  )
+    return true;
   const requests = context.truth.scans.get(scanId)?.requests ?? [];
-  return !context.observed.pageReads.some((read) => read.scanId === scanId)
-    && requests.some((served) => served.type === 'page_served' && served.seq > afterSeq && served.cursorIn === page.cursorIn && served.pageDigest === page.pageDigest);
+  return (
+    !context.observed.pageReads.some((read) => read.scanId === scanId) &&
+    requests.some(
+      (served) =>
+        served.type === 'page_served' &&
+        served.seq > afterSeq &&
+        served.cursorIn === page.cursorIn &&
+        served.pageDigest === page.pageDigest,
+    )
+  );
 }
 
 /**
  * I15: what the new boot shows of a key against what the dead boots reported published before the
  * crash (a `published` is written once the commit is on the disk), whatever schema keeps it.
  */
-function checkCommitted(context: CheckContext, restart: Restart & { restarted: HostRestartedEvent }, findings: Findings): void {
+function checkCommitted(
+  context: CheckContext,
+  restart: Restart & { restarted: HostRestartedEvent },
+  findings: Findings,
+): void {
   const { crash, restarted } = restart;
   findings.count('I15');
   const reported = lastReportedBefore(context.observed.published, crash.seq);
@@ -131,7 +175,13 @@ function checkCommitted(context: CheckContext, restart: Restart & { restarted: H
     if (disclosure.seq < restarted.seq || disclosure.seq > restart.until) continue;
     findings.count('I15');
     // A key whose loss a publish already showed is reported once, not once per disclosure of it.
-    checkDisclosure(context, restart, lost.has(disclosure.key) ? undefined : reported.get(disclosure.key), disclosure, findings);
+    checkDisclosure(
+      context,
+      restart,
+      lost.has(disclosure.key) ? undefined : reported.get(disclosure.key),
+      disclosure,
+      findings,
+    );
   }
 }
 
@@ -141,50 +191,111 @@ function checkCommitted(context: CheckContext, restart: Restart & { restarted: H
  * a first publish of the key numbered past the cut publish, which no boot reported, means the boot
  * counts the cut transaction as committed (`CUT_PUBLISH_COMMITTED`).
  */
-function checkRepublish(context: CheckContext, restart: Restart, before: PublishedEvent | undefined, publish: PublishedEvent, lost: Set<string>, findings: Findings): void {
+function checkRepublish(
+  context: CheckContext,
+  restart: Restart,
+  before: PublishedEvent | undefined,
+  publish: PublishedEvent,
+  lost: Set<string>,
+  findings: Findings,
+): void {
   const { crash } = restart;
   if (before !== undefined && publish.generation <= before.generation && !lost.has(publish.key)) {
     lost.add(publish.key);
-    findings.add('I15', publish.seq, 'COMMITTED_PUBLISH_LOST',
-      `${publishLabel(publish)} numbers generation ${publish.generation} of ${shortKey(publish.key)} after the crash at seq ${crash.seq}, but ${publishLabel(before)} reported generation ${before.generation} committed before it: the new boot does not hold that commit`);
+    findings.add(
+      'I15',
+      publish.seq,
+      'COMMITTED_PUBLISH_LOST',
+      `${publishLabel(publish)} numbers generation ${publish.generation} of ${shortKey(publish.key)} after the crash at seq ${crash.seq}, but ${publishLabel(before)} reported generation ${before.generation} committed before it: the new boot does not hold that commit`,
+    );
     return;
   }
   const cut = crash.cut;
   if (cut === null || publish.key !== cut.key || publish.generation <= cut.generation) return;
-  const first = !context.observed.published.some((other) => other.seq > crash.seq && other.seq < publish.seq && other.key === publish.key);
-  const cutReported = context.observed.published.some((other) => other.seq < publish.seq && other.key === cut.key && other.generation >= cut.generation);
+  const first = !context.observed.published.some(
+    (other) => other.seq > crash.seq && other.seq < publish.seq && other.key === publish.key,
+  );
+  const cutReported = context.observed.published.some(
+    (other) => other.seq < publish.seq && other.key === cut.key && other.generation >= cut.generation,
+  );
   if (first && !cutReported) {
-    findings.add('I15', publish.seq, 'CUT_PUBLISH_COMMITTED',
-      `${publishLabel(publish)} numbers generation ${publish.generation} of ${shortKey(publish.key)}, past generation ${cut.generation}, the publish the crash at seq ${crash.seq} cut inside its transaction and no boot reported: the new boot counts it as committed`);
+    findings.add(
+      'I15',
+      publish.seq,
+      'CUT_PUBLISH_COMMITTED',
+      `${publishLabel(publish)} numbers generation ${publish.generation} of ${shortKey(publish.key)}, past generation ${cut.generation}, the publish the crash at seq ${crash.seq} cut inside its transaction and no boot reported: the new boot counts it as committed`,
+    );
   }
 }
 
 /** The last `published` per key before `seq`. */
 function lastReportedBefore(published: readonly PublishedEvent[], seq: number): Map<string, PublishedEvent> {
   const last = new Map<string, PublishedEvent>();
-  for (const publish of published) if (publish.seq < seq && (last.get(publish.key)?.generation ?? 0) < publish.generation) last.set(publish.key, publish);
+  for (const publish of published)
+    if (publish.seq < seq && (last.get(publish.key)?.generation ?? 0) < publish.generation)
+      last.set(publish.key, publish);
   return last;
 }
 
-function checkDisclosure(context: CheckContext, restart: Restart & { restarted: HostRestartedEvent }, held: PublishedEvent | undefined, disclosure: DisclosureEvent, findings: Findings): void {
+function checkDisclosure(
+  context: CheckContext,
+  restart: Restart & { restarted: HostRestartedEvent },
+  held: PublishedEvent | undefined,
+  disclosure: DisclosureEvent,
+  findings: Findings,
+): void {
   const { crash } = restart;
   const cut = crash.cut;
-  if (cut !== null && disclosure.key === cut.key && disclosure.generation === cut.generation && disclosure.snapshotDigest === cut.snapshotDigest
-    && !publishedBetween(context, disclosure.key, disclosure.generation, disclosure.snapshotDigest, crash.seq, disclosure.seq)) {
-    findings.add('I15', disclosure.seq, 'UNCOMMITTED_PUBLISH_SERVED',
-      `${disclosureLabel(disclosure)} shows generation ${cut.generation} (${shortHex(cut.snapshotDigest)}), the publish the crash at seq ${crash.seq} cut before its commit, and no boot published it since`);
+  if (
+    cut !== null &&
+    disclosure.key === cut.key &&
+    disclosure.generation === cut.generation &&
+    disclosure.snapshotDigest === cut.snapshotDigest &&
+    !publishedBetween(
+      context,
+      disclosure.key,
+      disclosure.generation,
+      disclosure.snapshotDigest,
+      crash.seq,
+      disclosure.seq,
+    )
+  ) {
+    findings.add(
+      'I15',
+      disclosure.seq,
+      'UNCOMMITTED_PUBLISH_SERVED',
+      `${disclosureLabel(disclosure)} shows generation ${cut.generation} (${shortHex(cut.snapshotDigest)}), the publish the crash at seq ${crash.seq} cut before its commit, and no boot published it since`,
+    );
     return;
   }
   if (held === undefined) return;
   const older = disclosure.generation < held.generation;
   const other = disclosure.generation === held.generation && disclosure.snapshotDigest !== held.snapshotDigest;
   if (!older && !other) return;
-  findings.add('I15', disclosure.seq, 'STALE_GENERATION_SERVED',
-    `${disclosureLabel(disclosure)} shows generation ${disclosure.generation} (${shortHex(disclosure.snapshotDigest)}) of ${shortKey(disclosure.key)}, but ${publishLabel(held)} reported generation ${held.generation} (${shortHex(held.snapshotDigest)}) committed before the crash at seq ${crash.seq}`);
+  findings.add(
+    'I15',
+    disclosure.seq,
+    'STALE_GENERATION_SERVED',
+    `${disclosureLabel(disclosure)} shows generation ${disclosure.generation} (${shortHex(disclosure.snapshotDigest)}) of ${shortKey(disclosure.key)}, but ${publishLabel(held)} reported generation ${held.generation} (${shortHex(held.snapshotDigest)}) committed before the crash at seq ${crash.seq}`,
+  );
 }
 
-function publishedBetween(context: CheckContext, key: string, generation: number, digest: string, fromSeq: number, toSeq: number): boolean {
-  return context.observed.published.some((publish) => publish.seq > fromSeq && publish.seq < toSeq && publish.key === key && publish.generation === generation && publish.snapshotDigest === digest);
+function publishedBetween(
+  context: CheckContext,
+  key: string,
+  generation: number,
+  digest: string,
+  fromSeq: number,
+  toSeq: number,
+): boolean {
+  return context.observed.published.some(
+    (publish) =>
+      publish.seq > fromSeq &&
+      publish.seq < toSeq &&
+      publish.key === key &&
+      publish.generation === generation &&
+      publish.snapshotDigest === digest,
+  );
 }
 
 /**
@@ -193,17 +304,31 @@ function publishedBetween(context: CheckContext, key: string, generation: number
  * server executed before it with no receipt naming it (`EXECUTED_WITHOUT_RECEIPT`). A boot that
  * kept its receipts refuses the lease, whatever table holds them.
  */
-function checkReceiptsKept(context: CheckContext, restart: Restart & { restarted: HostRestartedEvent }, findings: Findings): void {
+function checkReceiptsKept(
+  context: CheckContext,
+  restart: Restart & { restarted: HostRestartedEvent },
+  findings: Findings,
+): void {
   const { crash, restarted } = restart;
-  const receipted = new Map(context.observed.receipts.filter((receipt) => receipt.seq < crash.seq).map((receipt) => [receipt.leaseId, receipt]));
-  const executed = new Map(context.truth.callsExecuted.filter((call) => call.seq < crash.seq && call.leaseId !== null).map((call) => [call.leaseId!, call]));
+  const receipted = new Map(
+    context.observed.receipts.filter((receipt) => receipt.seq < crash.seq).map((receipt) => [receipt.leaseId, receipt]),
+  );
+  const executed = new Map(
+    context.truth.callsExecuted
+      .filter((call) => call.seq < crash.seq && call.leaseId !== null)
+      .map((call) => [call.leaseId!, call]),
+  );
   for (const call of context.truth.callsExecuted) {
     if (call.seq < restarted.seq || call.seq > restart.until || call.leaseId === null) continue;
     findings.count('I16');
     const receipt = receipted.get(call.leaseId);
     if (receipt !== undefined) {
-      findings.add('I16', call.seq, 'RECEIPT_LOST',
-        `${call.server} executed ${call.tool} with lease ${call.leaseId} at seq ${call.seq}, after the restart at seq ${restarted.seq}; the receipt of that lease (seq ${receipt.seq}) was written before the crash at seq ${crash.seq}`);
+      findings.add(
+        'I16',
+        call.seq,
+        'RECEIPT_LOST',
+        `${call.server} executed ${call.tool} with lease ${call.leaseId} at seq ${call.seq}, after the restart at seq ${restarted.seq}; the receipt of that lease (seq ${receipt.seq}) was written before the crash at seq ${crash.seq}`,
+      );
       continue;
     }
     const earlier = executed.get(call.leaseId);
@@ -211,34 +336,59 @@ function checkReceiptsKept(context: CheckContext, restart: Restart & { restarted
   }
 }
 
-function reportExecutedWithout(call: CallExecutedEvent, earlier: CallExecutedEvent, restart: Restart & { restarted: HostRestartedEvent }, findings: Findings): void {
-  findings.add('I16', call.seq, 'EXECUTED_WITHOUT_RECEIPT',
-    `${call.server} executed ${call.tool} with lease ${call.leaseId} at seq ${call.seq}, after the restart at seq ${restart.restarted.seq}; a server had executed that lease at seq ${earlier.seq}, before the crash at seq ${restart.crash.seq}, with no receipt naming it`);
+function reportExecutedWithout(
+  call: CallExecutedEvent,
+  earlier: CallExecutedEvent,
+  restart: Restart & { restarted: HostRestartedEvent },
+  findings: Findings,
+): void {
+  findings.add(
+    'I16',
+    call.seq,
+    'EXECUTED_WITHOUT_RECEIPT',
+    `${call.server} executed ${call.tool} with lease ${call.leaseId} at seq ${call.seq}, after the restart at seq ${restart.restarted.seq}; a server had executed that lease at seq ${earlier.seq}, before the crash at seq ${restart.crash.seq}, with no receipt naming it`,
+  );
 }
 
 /** I17: the leases the new boot sends calls with are its own, for generations it knows committed. */
-function checkLeasesAfter(context: CheckContext, restart: Restart & { restarted: HostRestartedEvent }, findings: Findings): void {
+function checkLeasesAfter(
+  context: CheckContext,
+  restart: Restart & { restarted: HostRestartedEvent },
+  findings: Findings,
+): void {
   const { crash, restarted } = restart;
   const before = new Set([
     ...context.observed.receipts.filter((receipt) => receipt.seq < crash.seq).map((receipt) => receipt.leaseId),
-    ...context.truth.callsExecuted.filter((call) => call.seq < crash.seq && call.leaseId !== null).map((call) => call.leaseId!),
+    ...context.truth.callsExecuted
+      .filter((call) => call.seq < crash.seq && call.leaseId !== null)
+      .map((call) => call.leaseId!),
   ]);
   for (const receipt of context.observed.receipts) {
     if (receipt.seq < restarted.seq || receipt.seq > restart.until) continue;
     findings.count('I17');
     if (before.has(receipt.leaseId)) {
-      findings.add('I17', receipt.seq, 'LEASE_REUSED_AFTER_RESTART',
-        `receipt seq ${receipt.seq} sends a call with lease ${receipt.leaseId}, which was consumed before the crash at seq ${crash.seq}`);
+      findings.add(
+        'I17',
+        receipt.seq,
+        'LEASE_REUSED_AFTER_RESTART',
+        `receipt seq ${receipt.seq} sends a call with lease ${receipt.leaseId}, which was consumed before the crash at seq ${crash.seq}`,
+      );
       continue;
     }
     if (!knownCommitted(context, receipt)) {
-      findings.add('I17', receipt.seq, 'LEASE_FOR_UNCOMMITTED_GENERATION',
-        `receipt seq ${receipt.seq} (lease ${receipt.leaseId}) binds generation ${String(receipt.generation)} of ${shortKey(receipt.key)}, which no boot reported published before it`);
+      findings.add(
+        'I17',
+        receipt.seq,
+        'LEASE_FOR_UNCOMMITTED_GENERATION',
+        `receipt seq ${receipt.seq} (lease ${receipt.leaseId}) binds generation ${String(receipt.generation)} of ${shortKey(receipt.key)}, which no boot reported published before it`,
+      );
     }
   }
 }
 
 /** Whether a boot reported `published` for the receipt's key and generation before it (a reported publish is committed; the cut one never is reported). */
 function knownCommitted(context: CheckContext, receipt: ReceiptEvent): boolean {
-  return context.observed.published.some((publish) => publish.seq < receipt.seq && publish.key === receipt.key && publish.generation === receipt.generation);
+  return context.observed.published.some(
+    (publish) => publish.seq < receipt.seq && publish.key === receipt.key && publish.generation === receipt.generation,
+  );
 }

@@ -16,7 +16,9 @@ function published(): TraceBuilder {
 
 /** The I18 violations of a trace, as `code@seq`. */
 function i18(b: TraceBuilder): string[] {
-  return checkTrace(b.build()).violations.filter((v) => v.invariant === 'I18').map((v) => `${v.code}@${v.seq}`);
+  return checkTrace(b.build())
+    .violations.filter((v) => v.invariant === 'I18')
+    .map((v) => `${v.code}@${v.seq}`);
 }
 
 describe('I18 from the world alone: no call leaves after a list_changed before a fresh tools/list was answered', () => {
@@ -43,17 +45,25 @@ describe('I18 from the world alone: no call leaves after a list_changed before a
       const b = published();
       b.notificationDelivered('s0', 'acme.dev');
       b.at(1_005);
-      if (answer === 'served') b.served({ audience: 'acme.dev', scanId: null, cursorIn: null, cursorOut: null, revision: 2, tools: ['echo'] });
+      if (answer === 'served')
+        b.served({ audience: 'acme.dev', scanId: null, cursorIn: null, cursorOut: null, revision: 2, tools: ['echo'] });
       else b.refused({ audience: 'acme.dev', scanId: null, cursorIn: null, code: -32003 });
       b.at(1_010).callSent({ audience: 'acme.dev', tool: 'echo' });
       expect(i18(b), answer).toEqual([]);
     }
   });
 
-  it('a page with a cursor (a walk begun before the delivery), or another audience\'s fresh list, is no fresh list', () => {
+  it("a page with a cursor (a walk begun before the delivery), or another audience's fresh list, is no fresh list", () => {
     const b = published();
     b.notificationDelivered('s0', 'acme.dev');
-    b.at(1_005).served({ audience: 'acme.dev', scanId: null, cursorIn: 'c1', cursorOut: null, revision: 2, tools: ['echo'] });
+    b.at(1_005).served({
+      audience: 'acme.dev',
+      scanId: null,
+      cursorIn: 'c1',
+      cursorOut: null,
+      revision: 2,
+      tools: ['echo'],
+    });
     b.served({ audience: 'globex.dev', scanId: null, cursorIn: null, cursorOut: null, revision: 2, tools: ['echo'] });
     const sent = b.at(1_010).callSent({ audience: 'acme.dev', tool: 'echo' });
     expect(i18(b)).toEqual([`CALL_BEFORE_RELIST@${sent}`]);
@@ -67,7 +77,14 @@ describe('I18 from the world alone: no call leaves after a list_changed before a
     b.at(1_001).callSent({ server: 's1', audience: 'acme.dev', tool: 'echo' });
     b.callSent({ audience: 'globex.dev', tool: 'echo' });
     const late = b.callSent({ audience: 'acme.dev', tool: 'echo' });
-    b.at(1_002).served({ audience: 'acme.dev', scanId: null, cursorIn: null, cursorOut: null, revision: 2, tools: ['echo'] });
+    b.at(1_002).served({
+      audience: 'acme.dev',
+      scanId: null,
+      cursorIn: null,
+      cursorOut: null,
+      revision: 2,
+      tools: ['echo'],
+    });
     b.callSent({ audience: 'acme.dev', tool: 'echo' });
     expect(i18(b)).toEqual([`CALL_BEFORE_RELIST@${late}`]);
   });
@@ -78,9 +95,12 @@ describe('I18 from the world alone: no call leaves after a list_changed before a
     b.at(1_001).notificationDelivered('s0', 'acme.dev');
     const sent = b.at(1_002).callSent({ audience: 'acme.dev', tool: 'echo' });
     const verdict = checkTrace(b.build());
-    expect(verdict.violations.filter((v) => v.invariant === 'I18').map((v) => [v.code, v.seq])).toEqual([['CALL_BEFORE_RELIST', sent]]);
+    expect(verdict.violations.filter((v) => v.invariant === 'I18').map((v) => [v.code, v.seq])).toEqual([
+      ['CALL_BEFORE_RELIST', sent],
+    ]);
     expect(verdict.violations.find((v) => v.invariant === 'I18')?.evidence).toBe(
-      `call of echo to s0 for acme.dev left the core at t=1002 (seq ${sent}), after a list_changed reached the core at t=1000 (seq ${sent - 2}) and before the server had served a whole fresh tools/list for that audience`);
+      `call of echo to s0 for acme.dev left the core at t=1002 (seq ${sent}), after a list_changed reached the core at t=1000 (seq ${sent - 2}) and before the server had served a whole fresh tools/list for that audience`,
+    );
     expect(verdict.checked.I18).toBe(2);
   });
 });
@@ -100,18 +120,28 @@ describe('I18 on what the core reports: a call after a list_changed waits for a 
 });
 
 describe('I18 asks the world for a whole fresh list, page 1 to a last page, served after the delivery (issue 27)', () => {
-  it('page 1 alone is not enough: the call waits for the walk\'s last page', () => {
+  it("page 1 alone is not enough: the call waits for the walk's last page", () => {
     const b = published();
     b.notificationDelivered('s0', 'acme.dev');
-    b.at(1_005).served({ audience: 'acme.dev', scanId: null, cursorIn: null, cursorOut: 'c1', revision: 2, tools: ['echo'] });
+    b.at(1_005).served({
+      audience: 'acme.dev',
+      scanId: null,
+      cursorIn: null,
+      cursorOut: 'c1',
+      revision: 2,
+      tools: ['echo'],
+    });
     const early = b.at(1_010).callSent({ audience: 'acme.dev', tool: 'echo' });
     b.at(1_015).served({ audience: 'acme.dev', scanId: null, cursorIn: 'c1', cursorOut: null, revision: 2, tools: [] });
     b.at(1_020).callSent({ audience: 'acme.dev', tool: 'echo' });
     const verdict = checkTrace(b.build());
-    expect(verdict.violations.filter((v) => v.invariant === 'I18').map((v) => [v.code, v.seq, v.evidence])).toEqual([[
-      'CALL_BEFORE_RELIST', early,
-      `call of echo to s0 for acme.dev left the core at t=1010 (seq ${early}), after a list_changed reached the core at t=1000 (seq ${early - 2}) and before the server had served a whole fresh tools/list for that audience (first ended at seq ${early + 1})`,
-    ]]);
+    expect(verdict.violations.filter((v) => v.invariant === 'I18').map((v) => [v.code, v.seq, v.evidence])).toEqual([
+      [
+        'CALL_BEFORE_RELIST',
+        early,
+        `call of echo to s0 for acme.dev left the core at t=1010 (seq ${early}), after a list_changed reached the core at t=1000 (seq ${early - 2}) and before the server had served a whole fresh tools/list for that audience (first ended at seq ${early + 1})`,
+      ],
+    ]);
   });
 
   it('a core that reports a fresh scan the world never served is judged on the calls it sent', () => {
@@ -130,7 +160,10 @@ describe('I18 asks the world for a whole fresh list, page 1 to a last page, serv
 /** The I19 violations of a trace, as `code@seq`, and its I19 work count. */
 function i19(b: TraceBuilder): { found: string[]; checked: number | undefined } {
   const verdict = checkTrace(b.build());
-  return { found: verdict.violations.filter((v) => v.invariant === 'I19').map((v) => `${v.code}@${v.seq}`), checked: verdict.checked.I19 };
+  return {
+    found: verdict.violations.filter((v) => v.invariant === 'I19').map((v) => `${v.code}@${v.seq}`),
+    checked: verdict.checked.I19,
+  };
 }
 
 /**
@@ -153,7 +186,8 @@ describe('I19 from the world: a fresh list begins within R of the delivery (issu
     b.at(9_000).roundEnd();
     expect(i19(b)).toEqual({ found: [`REFRESH_STARVED@${delivered}`], checked: 1 });
     expect(checkTrace(b.build()).violations.find((v) => v.invariant === 'I19')?.evidence).toBe(
-      `a list_changed for ${ID0.slice(0, 12)}|acme.dev reached the core at t=1000 (seq ${delivered}); a fresh list was due by t=3040, but the server answered no fresh tools/list for that audience after it`);
+      `a list_changed for ${ID0.slice(0, 12)}|acme.dev reached the core at t=1000 (seq ${delivered}); a fresh list was due by t=3040, but the server answered no fresh tools/list for that audience after it`,
+    );
   });
 
   it('a core that reports a scan in time, which the server never served, is REFRESH_STARVED all the same', () => {
@@ -161,7 +195,14 @@ describe('I19 from the world: a fresh list begins within R of the delivery (issu
     const delivered = b.notificationDelivered('s0', 'acme.dev');
     b.at(1_500).scanStarted(KEY, 'scan-fake');
     b.scanEnded('scan-fake');
-    b.at(4_000).served({ audience: 'acme.dev', scanId: null, cursorIn: null, cursorOut: null, revision: 1, tools: ['echo'] });
+    b.at(4_000).served({
+      audience: 'acme.dev',
+      scanId: null,
+      cursorIn: null,
+      cursorOut: null,
+      revision: 1,
+      tools: ['echo'],
+    });
     b.at(9_000).roundEnd();
     expect(i19(b)).toEqual({ found: [`REFRESH_STARVED@${delivered}`], checked: 1 });
   });
@@ -172,7 +213,14 @@ describe('I19 from the world: a fresh list begins within R of the delivery (issu
     b.notificationDelivered('s0', 'acme.dev');
     // The running walk ends at t=1500: page 1 of a fresh list is due at the server by t=3540.
     b.at(1_500).served({ audience: 'acme.dev', scanId: null, cursorIn: 'c1', cursorOut: null, revision: 1, tools: [] });
-    b.at(3_540).served({ audience: 'acme.dev', scanId: null, cursorIn: null, cursorOut: null, revision: 1, tools: ['echo'] });
+    b.at(3_540).served({
+      audience: 'acme.dev',
+      scanId: null,
+      cursorIn: null,
+      cursorOut: null,
+      revision: 1,
+      tools: ['echo'],
+    });
     b.at(9_000).roundEnd();
     expect(i19(b)).toEqual({ found: [], checked: 1 });
   });
@@ -181,12 +229,29 @@ describe('I19 from the world: a fresh list begins within R of the delivery (issu
     // R = max(listChangedDelayMs 500, retryBackoffMsMax 2000) = 2000; latencyMsMax 40. The last
     // answer of the running walk reaches the core at 1540, its back-off ends by 3540, and its
     // fresh page 1 reaches the server by 3580 (seed 1 round 464 of the 5,000-round gate).
-    for (const [at, late] of [[3_580, false], [3_581, true]] as const) {
+    for (const [at, late] of [
+      [3_580, false],
+      [3_581, true],
+    ] as const) {
       const b = starved();
-      b.served({ audience: 'acme.dev', scanId: 'scan-1', cursorIn: null, cursorOut: 'c1', revision: 1, tools: ['echo'] });
+      b.served({
+        audience: 'acme.dev',
+        scanId: 'scan-1',
+        cursorIn: null,
+        cursorOut: 'c1',
+        revision: 1,
+        tools: ['echo'],
+      });
       const delivered = b.notificationDelivered('s0', 'acme.dev');
       b.at(1_500).refused({ audience: 'acme.dev', scanId: 'scan-1', cursorIn: 'c1' });
-      b.at(at).served({ audience: 'acme.dev', scanId: 'scan-2', cursorIn: null, cursorOut: null, revision: 1, tools: ['echo'] });
+      b.at(at).served({
+        audience: 'acme.dev',
+        scanId: 'scan-2',
+        cursorIn: null,
+        cursorOut: null,
+        revision: 1,
+        tools: ['echo'],
+      });
       b.at(9_000).roundEnd();
       expect(i19(b), String(at)).toEqual({ found: late ? [`REFRESH_STARVED@${delivered}`] : [], checked: 1 });
     }
@@ -196,12 +261,36 @@ describe('I19 from the world: a fresh list begins within R of the delivery (issu
     // scan-1 read its one page before the delivery; its recheck of page 1 is answered at 1500
     // (seed 1 rounds 480 and 3864 of the 5,000-round gate): due by 3580, as above. Before, the
     // walk counted as ended at the delivery and the fresh list was due by 1000 + 2040 = 3040.
-    for (const [at, late] of [[3_580, false], [3_581, true]] as const) {
+    for (const [at, late] of [
+      [3_580, false],
+      [3_581, true],
+    ] as const) {
       const b = starved();
-      b.served({ audience: 'acme.dev', scanId: 'scan-1', cursorIn: null, cursorOut: null, revision: 1, tools: ['echo'] });
+      b.served({
+        audience: 'acme.dev',
+        scanId: 'scan-1',
+        cursorIn: null,
+        cursorOut: null,
+        revision: 1,
+        tools: ['echo'],
+      });
       const delivered = b.notificationDelivered('s0', 'acme.dev');
-      b.at(1_500).served({ audience: 'acme.dev', scanId: 'scan-1', cursorIn: null, cursorOut: null, revision: 1, tools: ['echo'] });
-      b.at(at).served({ audience: 'acme.dev', scanId: 'scan-2', cursorIn: null, cursorOut: null, revision: 1, tools: ['echo'] });
+      b.at(1_500).served({
+        audience: 'acme.dev',
+        scanId: 'scan-1',
+        cursorIn: null,
+        cursorOut: null,
+        revision: 1,
+        tools: ['echo'],
+      });
+      b.at(at).served({
+        audience: 'acme.dev',
+        scanId: 'scan-2',
+        cursorIn: null,
+        cursorOut: null,
+        revision: 1,
+        tools: ['echo'],
+      });
       b.at(9_000).roundEnd();
       expect(i19(b), String(at)).toEqual({ found: late ? [`REFRESH_STARVED@${delivered}`] : [], checked: 1 });
     }
@@ -212,7 +301,8 @@ describe('I19 from the world: a fresh list begins within R of the delivery (issu
       const b = starved();
       const delivered = b.notificationDelivered('s0', 'acme.dev');
       b.at(1_200).scanStarted(KEY, 'scan-q');
-      if (served) b.served({ audience: 'acme.dev', scanId: 'scan-q', cursorIn: 'c9', cursorOut: 'c9', revision: 1, tools: [] });
+      if (served)
+        b.served({ audience: 'acme.dev', scanId: 'scan-q', cursorIn: 'c9', cursorOut: 'c9', revision: 1, tools: [] });
       b.scanEnded('scan-q', 'QUARANTINED', 'CURSOR_LOOP');
       b.at(9_000).roundEnd();
       expect(i19(b).found, String(served)).toEqual(served ? [] : [`REFRESH_STARVED@${delivered}`]);
@@ -224,9 +314,18 @@ describe('I19 from the world: a fresh list begins within R of the delivery (issu
       const b = starved();
       const delivered = b.notificationDelivered('s0', 'acme.dev');
       if (cut) b.at(1_100).disconnected('s0', 'acme.dev');
-      b.at(4_000).served({ audience: 'acme.dev', scanId: null, cursorIn: null, cursorOut: null, revision: 1, tools: ['echo'] });
+      b.at(4_000).served({
+        audience: 'acme.dev',
+        scanId: null,
+        cursorIn: null,
+        cursorOut: null,
+        revision: 1,
+        tools: ['echo'],
+      });
       b.at(9_000).roundEnd();
-      expect(i19(b), String(cut)).toEqual(cut ? { found: [], checked: 0 } : { found: [`REFRESH_STARVED@${delivered}`], checked: 1 });
+      expect(i19(b), String(cut)).toEqual(
+        cut ? { found: [], checked: 0 } : { found: [`REFRESH_STARVED@${delivered}`], checked: 1 },
+      );
     }
   });
 });

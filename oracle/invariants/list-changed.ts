@@ -107,11 +107,22 @@ function receiptsByKey(context: CheckContext): Map<string, ReceiptEvent[]> {
 }
 
 /** I18: every later receipt of the key needs a scan started after the delivery and ended before it. */
-function checkBarrier(delivery: NotificationDeliveredEvent, key: string, scans: readonly KeyScan[], receipts: readonly ReceiptEvent[], reported: Set<number>, sentReported: Map<string, number>, findings: Findings): void {
-  const fresh = scans.filter((scan) => scan.start.seq > delivery.seq && scan.end !== null).map((scan) => scan.end?.seq ?? Infinity);
+function checkBarrier(
+  delivery: NotificationDeliveredEvent,
+  key: string,
+  scans: readonly KeyScan[],
+  receipts: readonly ReceiptEvent[],
+  reported: Set<number>,
+  sentReported: Map<string, number>,
+  findings: Findings,
+): void {
+  const fresh = scans
+    .filter((scan) => scan.start.seq > delivery.seq && scan.end !== null)
+    .map((scan) => scan.end?.seq ?? Infinity);
   const freshEndSeq = Math.min(Infinity, ...fresh);
   for (const receipt of receipts) {
-    if (receipt.seq < delivery.seq || receipt.t <= delivery.t || receipt.seq > freshEndSeq || reported.has(receipt.seq)) continue;
+    if (receipt.seq < delivery.seq || receipt.t <= delivery.t || receipt.seq > freshEndSeq || reported.has(receipt.seq))
+      continue;
     reported.add(receipt.seq);
     // The same call, already reported from the world's side (sent at the receipt's instant).
     const ref = sentRef(delivery.server, delivery.audience, receipt.t, receipt.tool);
@@ -120,8 +131,12 @@ function checkBarrier(delivery: NotificationDeliveredEvent, key: string, scans: 
       sentReported.set(ref, already - 1);
       continue;
     }
-    findings.add('I18', receipt.seq, 'CALL_BEFORE_FRESH_LIST',
-      `call "${receipt.callId}" (${receipt.tool}) left the core at t=${receipt.t} (seq ${receipt.seq}), after a list_changed for ${shortKey(key)} reached the core at t=${delivery.t} (seq ${delivery.seq}) and before any scan started after it had ended`);
+    findings.add(
+      'I18',
+      receipt.seq,
+      'CALL_BEFORE_FRESH_LIST',
+      `call "${receipt.callId}" (${receipt.tool}) left the core at t=${receipt.t} (seq ${receipt.seq}), after a list_changed for ${shortKey(key)} reached the core at t=${delivery.t} (seq ${delivery.seq}) and before any scan started after it had ended`,
+    );
   }
 }
 
@@ -129,7 +144,13 @@ function checkBarrier(delivery: NotificationDeliveredEvent, key: string, scans: 
  * I18 from the world alone: every call sent to the server for the audience after the delivery
  * needs a cursorless `tools/list` answered for that audience after the delivery and before it.
  */
-function checkWorldBarrier(delivery: NotificationDeliveredEvent, server: ServerModel, reported: Set<number>, sentReported: Map<string, number>, findings: Findings): void {
+function checkWorldBarrier(
+  delivery: NotificationDeliveredEvent,
+  server: ServerModel,
+  reported: Set<number>,
+  sentReported: Map<string, number>,
+  findings: Findings,
+): void {
   const calls = server.callsSent.get(delivery.audience);
   if (calls === undefined) return;
   const relistSeq = server.firstWholeListAfter(delivery.audience, delivery.seq);
@@ -140,8 +161,12 @@ function checkWorldBarrier(delivery: NotificationDeliveredEvent, server: ServerM
     reported.add(call.seq);
     const ref = sentRef(delivery.server, delivery.audience, call.t, call.tool);
     sentReported.set(ref, (sentReported.get(ref) ?? 0) + 1);
-    findings.add('I18', call.seq, 'CALL_BEFORE_RELIST',
-      `call of ${call.tool || '(no name)'} to ${delivery.server} for ${delivery.audience} left the core at t=${call.t} (seq ${call.seq}), after a list_changed reached the core at t=${delivery.t} (seq ${delivery.seq}) and before the server had served a whole fresh tools/list for that audience${Number.isFinite(relistSeq) ? ` (first ended at seq ${relistSeq})` : ''}`);
+    findings.add(
+      'I18',
+      call.seq,
+      'CALL_BEFORE_RELIST',
+      `call of ${call.tool || '(no name)'} to ${delivery.server} for ${delivery.audience} left the core at t=${call.t} (seq ${call.seq}), after a list_changed reached the core at t=${delivery.t} (seq ${delivery.seq}) and before the server had served a whole fresh tools/list for that audience${Number.isFinite(relistSeq) ? ` (first ended at seq ${relistSeq})` : ''}`,
+    );
   }
 }
 
@@ -155,7 +180,13 @@ function sentRef(server: string, audience: string, t: number, tool: string): str
  * list begins) within R of the delivery, or of the end of the walks the world was serving that
  * audience at the delivery, whichever is later.
  */
-function checkRefresh(context: CheckContext, delivery: NotificationDeliveredEvent, key: string, sessions: SessionScans, findings: Findings): void {
+function checkRefresh(
+  context: CheckContext,
+  delivery: NotificationDeliveredEvent,
+  key: string,
+  sessions: SessionScans,
+  findings: Findings,
+): void {
   const delayMs = context.bounds.listChangedDelayMs;
   const session = sessions(delivery.server, delivery.audience);
   if (delayMs === undefined || session.server === undefined) return;
@@ -172,9 +203,16 @@ function checkRefresh(context: CheckContext, delivery: NotificationDeliveredEven
   findings.count('I19');
   const next = session.server.firstFreshListAnswerAfter(delivery.audience, delivery.seq);
   if (next !== null && next.t <= deadline) return;
-  const seen = next === null ? 'the server answered no fresh tools/list for that audience after it' : `the server answered the next fresh tools/list for that audience at t=${next.t} (seq ${next.seq})`;
-  findings.add('I19', delivery.seq, 'REFRESH_STARVED',
-    `a list_changed for ${shortKey(key)} reached the core at t=${delivery.t} (seq ${delivery.seq}); a fresh list was due by t=${deadline}, but ${seen}`);
+  const seen =
+    next === null
+      ? 'the server answered no fresh tools/list for that audience after it'
+      : `the server answered the next fresh tools/list for that audience at t=${next.t} (seq ${next.seq})`;
+  findings.add(
+    'I19',
+    delivery.seq,
+    'REFRESH_STARVED',
+    `a list_changed for ${shortKey(key)} reached the core at t=${delivery.t} (seq ${delivery.seq}); a fresh list was due by t=${deadline}, but ${seen}`,
+  );
 }
 
 /**
@@ -185,10 +223,17 @@ function checkRefresh(context: CheckContext, delivery: NotificationDeliveredEven
  * session open and the scan started at 2081). Null when no session for it opened after the crash
  * (then liveness, I12, judges the catalog); `deadline` unchanged when no crash came before it.
  */
-function deadlineAcrossRestart(context: CheckContext, delivery: NotificationDeliveredEvent, deadline: number, refreshMs: number): number | null {
+function deadlineAcrossRestart(
+  context: CheckContext,
+  delivery: NotificationDeliveredEvent,
+  deadline: number,
+  refreshMs: number,
+): number | null {
   const crash = context.truth.hostCrashes.find((event) => event.seq > delivery.seq && event.t <= deadline);
   if (crash === undefined) return deadline;
-  const opened = context.truth.sessionOpens.find((event) => event.seq > crash.seq && event.server === delivery.server && event.audience === delivery.audience);
+  const opened = context.truth.sessionOpens.find(
+    (event) => event.seq > crash.seq && event.server === delivery.server && event.audience === delivery.audience,
+  );
   return opened === undefined ? null : Math.max(deadline, opened.t + refreshMs);
 }
 
@@ -213,7 +258,10 @@ function sessionScansOf(context: CheckContext, scansOf: ReadonlyMap<string, read
     let list = ofServer.get(audience);
     if (list === undefined) {
       const server = context.truth.servers.get(serverName);
-      const keys = server === undefined ? [] : [...new Set(server.identityChanges.map((change) => formatCatalogKey(change.identity, audience)))];
+      const keys =
+        server === undefined
+          ? []
+          : [...new Set(server.identityChanges.map((change) => formatCatalogKey(change.identity, audience)))];
       list = { server, scans: keys.flatMap((key) => scansOf.get(key) ?? []) };
       ofServer.set(audience, list);
     }
@@ -226,12 +274,22 @@ function sessionScansOf(context: CheckContext, scansOf: ReadonlyMap<string, read
  * server's loop for the audience under any identity it presented (a loop quarantined before a
  * rotation stays stopped under the new key too).
  */
-function excused(context: CheckContext, delivery: NotificationDeliveredEvent, session: SessionScanList, deadline: number): boolean {
+function excused(
+  context: CheckContext,
+  delivery: NotificationDeliveredEvent,
+  session: SessionScanList,
+  deadline: number,
+): boolean {
   const { server } = session;
   if (server === undefined) return false;
   if (server.identityChanges.some((change) => change.seq > delivery.seq && change.t <= deadline)) return true;
   // The world cut the session by then: the request may have been lost with the link.
-  if (server.disconnects.some((cut) => cut.audience === delivery.audience && cut.seq > delivery.seq && cut.t <= deadline)) return true;
+  if (
+    server.disconnects.some((cut) => cut.audience === delivery.audience && cut.seq > delivery.seq && cut.t <= deadline)
+  )
+    return true;
   // A quarantine is the core's word: believed only for a scan the world served pages to.
-  return session.scans.some((scan) => scan.end?.state === 'QUARANTINED' && scan.end.t <= deadline && context.truth.scans.has(scan.start.scanId));
+  return session.scans.some(
+    (scan) => scan.end?.state === 'QUARANTINED' && scan.end.t <= deadline && context.truth.scans.has(scan.start.scanId),
+  );
 }

@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { checkTrace } from '../check.ts';
-import { DEV, DEV_KEY, DEV_SESSION, OPS, OPS_KEY, admissionWorld, devWalk, finish, openSessions, opsWalk, standardWorld } from '../testing/scenarios.ts';
+import {
+  DEV,
+  DEV_KEY,
+  DEV_SESSION,
+  OPS,
+  OPS_KEY,
+  admissionWorld,
+  devWalk,
+  finish,
+  openSessions,
+  opsWalk,
+  standardWorld,
+} from '../testing/scenarios.ts';
 import { ID0, ID1, ID_S1, TraceBuilder, toolDigest } from '../testing/trace-builder.ts';
 import { NO_CALL_METRICS, checkedCounts } from '../testing/verdicts.ts';
 
@@ -27,14 +39,27 @@ describe('I12: liveness in a settled round', () => {
     finish(builder);
     const roundEnd = builder.build().events.length - 1;
     expect(checkTrace(builder.build()).violations).toEqual([
-      { invariant: 'I12', round: ROUND, seq: roundEnd, code: 'NOT_CONVERGED',
-        evidence: `server s0 key ${ID0.slice(0, 12)}|${DEV} at revision 4: the latest publish (seq ${devPublish}) is missing [${short('d')}] and has extra []` },
+      {
+        invariant: 'I12',
+        round: ROUND,
+        seq: roundEnd,
+        code: 'NOT_CONVERGED',
+        evidence: `server s0 key ${ID0.slice(0, 12)}|${DEV} at revision 4: the latest publish (seq ${devPublish}) is missing [${short('d')}] and has extra []`,
+      },
     ]);
   });
 
   it('passes once the latest publish equals the final view', () => {
     const { builder } = staleRound();
-    builder.walk({ audience: DEV, scanId: 'sc-dev-4', revision: 4, pages: [['a', 'b'], ['c', 'd']] });
+    builder.walk({
+      audience: DEV,
+      scanId: 'sc-dev-4',
+      revision: 4,
+      pages: [
+        ['a', 'b'],
+        ['c', 'd'],
+      ],
+    });
     finish(builder);
     expect(checkTrace(builder.build()).violations).toEqual([]);
   });
@@ -61,8 +86,13 @@ describe('I12: liveness in a settled round', () => {
     finish(b);
     const roundEnd = b.build().events.length - 1;
     expect(checkTrace(b.build()).violations).toEqual([
-      { invariant: 'I12', round: ROUND, seq: roundEnd, code: 'NOT_PUBLISHED',
-        evidence: `server s0 key ${ID0.slice(0, 12)}|acme.guest at revision 3: nothing was published for the key by the end of the round` },
+      {
+        invariant: 'I12',
+        round: ROUND,
+        seq: roundEnd,
+        code: 'NOT_PUBLISHED',
+        evidence: `server s0 key ${ID0.slice(0, 12)}|acme.guest at revision 3: nothing was published for the key by the end of the round`,
+      },
     ]);
   });
 
@@ -115,8 +145,13 @@ describe('I12: liveness in a settled round', () => {
     finish(b);
     const roundEnd = b.build().events.length - 1;
     expect(checkTrace(b.build()).violations).toEqual([
-      { invariant: 'I12', round: ROUND, seq: roundEnd, code: 'NOT_PUBLISHED',
-        evidence: `server s0 key ${ID1.slice(0, 12)}|${OPS} at revision 3: nothing was published for the key by the end of the round` },
+      {
+        invariant: 'I12',
+        round: ROUND,
+        seq: roundEnd,
+        code: 'NOT_PUBLISHED',
+        evidence: `server s0 key ${ID1.slice(0, 12)}|${OPS} at revision 3: nothing was published for the key by the end of the round`,
+      },
     ]);
   });
 
@@ -143,8 +178,13 @@ describe('I12: liveness in a settled round', () => {
     // seq 0 server_up, 1 revision, 2-3 disclosure_refused, 4 quiet, 5 round_end; INTERNAL was never offered.
     const verdict = checkTrace(b.build());
     expect(verdict.violations).toEqual([
-      { invariant: 'I12', round: ROUND, seq: 5, code: 'NOT_PUBLISHED',
-        evidence: `server s0 key ${ID0.slice(0, 12)}|${DEV} at revision 3: nothing was published for the key by the end of the round` },
+      {
+        invariant: 'I12',
+        round: ROUND,
+        seq: 5,
+        code: 'NOT_PUBLISHED',
+        evidence: `server s0 key ${ID0.slice(0, 12)}|${DEV} at revision 3: nothing was published for the key by the end of the round`,
+      },
     ]);
     expect(verdict.checked.I12).toBe(1);
   });
@@ -158,8 +198,13 @@ describe('I12: liveness in a settled round', () => {
     // seq 0 server_up, 1 revision, 2 session_opened, 3 quiet, 4 round_end.
     const verdict = checkTrace(b.build());
     expect(verdict.violations).toEqual([
-      { invariant: 'I12', round: ROUND, seq: 4, code: 'NOT_PUBLISHED',
-        evidence: `server s0 key ${ID0.slice(0, 12)}|${DEV} at revision 3: nothing was published for the key by the end of the round` },
+      {
+        invariant: 'I12',
+        round: ROUND,
+        seq: 4,
+        code: 'NOT_PUBLISHED',
+        evidence: `server s0 key ${ID0.slice(0, 12)}|${DEV} at revision 3: nothing was published for the key by the end of the round`,
+      },
     ]);
     expect(verdict.checked.I12).toBe(1);
   });
@@ -174,8 +219,13 @@ describe('I12: liveness in a settled round', () => {
     // seq 0-3 standard world, 4 guest session, 5-13 acme.dev walk, 14-20 acme.ops walk, 21 quiet, 22 round_end.
     const verdict = checkTrace(b.build());
     expect(verdict.violations).toEqual([
-      { invariant: 'I12', round: ROUND, seq: 22, code: 'NOT_PUBLISHED',
-        evidence: `server s0 key ${ID0.slice(0, 12)}|${GUEST} at revision 3: nothing was published for the key by the end of the round` },
+      {
+        invariant: 'I12',
+        round: ROUND,
+        seq: 22,
+        code: 'NOT_PUBLISHED',
+        evidence: `server s0 key ${ID0.slice(0, 12)}|${GUEST} at revision 3: nothing was published for the key by the end of the round`,
+      },
     ]);
     expect(verdict.checked.I12).toBe(3);
   });
@@ -188,7 +238,12 @@ describe('I12: liveness in a settled round', () => {
     opsWalk(b);
     b.walk({ audience: GUEST, scanId: 'sc-guest', revision: 3, pages: [[]] });
     finish(b);
-    expect(checkTrace(b.build())).toEqual({ round: ROUND, violations: [], checked: checkedCounts({ I1: 3, I2: 3, I4: 0, I5: 0, I10: 3, I11: 0, I12: 3, I13: 13 }), metrics: NO_CALL_METRICS });
+    expect(checkTrace(b.build())).toEqual({
+      round: ROUND,
+      violations: [],
+      checked: checkedCounts({ I1: 3, I2: 3, I4: 0, I5: 0, I10: 3, I11: 0, I12: 3, I13: 13 }),
+      metrics: NO_CALL_METRICS,
+    });
   });
 
   it('NOT_CONVERGED: a session audience dropped from the final views still holding tools', () => {
@@ -201,8 +256,13 @@ describe('I12: liveness in a settled round', () => {
     // seq 0-3 standard world, 4-12 acme.dev walk, 13-19 acme.ops walk, 20 revision 4, 21 quiet, 22 round_end.
     expect(publishSeq).toBe(19);
     expect(checkTrace(b.build()).violations).toEqual([
-      { invariant: 'I12', round: ROUND, seq: 22, code: 'NOT_CONVERGED',
-        evidence: `server s0 key ${ID0.slice(0, 12)}|${OPS} at revision 4: the latest publish (seq 19) is missing [] and has extra [${short('a')}]` },
+      {
+        invariant: 'I12',
+        round: ROUND,
+        seq: 22,
+        code: 'NOT_CONVERGED',
+        evidence: `server s0 key ${ID0.slice(0, 12)}|${OPS} at revision 4: the latest publish (seq 19) is missing [] and has extra [${short('a')}]`,
+      },
     ]);
   });
 
@@ -214,7 +274,12 @@ describe('I12: liveness in a settled round', () => {
     b.revision('s0', 4, { [DEV]: ['a', 'b', 'c'] });
     opsWalk(b, { scanId: 'sc-ops-4', revision: 4, pages: [[]] });
     finish(b);
-    expect(checkTrace(b.build())).toEqual({ round: ROUND, violations: [], checked: checkedCounts({ I1: 3, I2: 3, I4: 0, I5: 0, I10: 3, I11: 0, I12: 2, I13: 13 }), metrics: NO_CALL_METRICS });
+    expect(checkTrace(b.build())).toEqual({
+      round: ROUND,
+      violations: [],
+      checked: checkedCounts({ I1: 3, I2: 3, I4: 0, I5: 0, I10: 3, I11: 0, I12: 2, I13: 13 }),
+      metrics: NO_CALL_METRICS,
+    });
   });
 
   it('DISABLED_AT_END: the key was disabled after its latest publish and never re-enabled', () => {
@@ -228,10 +293,16 @@ describe('I12: liveness in a settled round', () => {
     expect(checkTrace(b.build())).toEqual({
       round: ROUND,
       violations: [
-        { invariant: 'I12', round: ROUND, seq: 22, code: 'DISABLED_AT_END',
-          evidence: `server s0 key ${ID0.slice(0, 12)}|${DEV} at revision 3: the key is still DISABLED since seq 20 (reason "NO_ROLLBACK_SOURCE"); its latest publish is seq 12` },
+        {
+          invariant: 'I12',
+          round: ROUND,
+          seq: 22,
+          code: 'DISABLED_AT_END',
+          evidence: `server s0 key ${ID0.slice(0, 12)}|${DEV} at revision 3: the key is still DISABLED since seq 20 (reason "NO_ROLLBACK_SOURCE"); its latest publish is seq 12`,
+        },
       ],
-      checked: checkedCounts({ I1: 2, I2: 2, I4: 0, I5: 0, I10: 2, I11: 0, I12: 2, I13: 9 }), metrics: NO_CALL_METRICS,
+      checked: checkedCounts({ I1: 2, I2: 2, I4: 0, I5: 0, I10: 2, I11: 0, I12: 2, I13: 9 }),
+      metrics: NO_CALL_METRICS,
     });
   });
 
@@ -243,8 +314,13 @@ describe('I12: liveness in a settled round', () => {
     finish(b);
     // seq 12 acme.dev publish, 13 server_disabled, 14 quiet, 15 round_end.
     expect(checkTrace(b.build()).violations).toEqual([
-      { invariant: 'I12', round: ROUND, seq: 15, code: 'DISABLED_AT_END',
-        evidence: `server s0 key ${ID0.slice(0, 12)}|${OPS} at revision 3: the key is still DISABLED since seq 13 (reason "EQUIVOCATION"); nothing was ever published for it` },
+      {
+        invariant: 'I12',
+        round: ROUND,
+        seq: 15,
+        code: 'DISABLED_AT_END',
+        evidence: `server s0 key ${ID0.slice(0, 12)}|${OPS} at revision 3: the key is still DISABLED since seq 13 (reason "EQUIVOCATION"); nothing was ever published for it`,
+      },
     ]);
   });
 
@@ -293,7 +369,13 @@ describe('I12: the probes a correct core must admit are admitted', () => {
     const b = probeRound((builder) => builder.call({ ...probeA, decision: 'ARGS_INVALID' }));
     const verdict = checkTrace(b.build());
     expect(verdict.violations).toEqual([
-      { invariant: 'I12', round: ROUND, seq: 28, code: 'PROBE_REFUSED', evidence: `${label} was refused ARGS_INVALID at gate decision seq 28` },
+      {
+        invariant: 'I12',
+        round: ROUND,
+        seq: 28,
+        code: 'PROBE_REFUSED',
+        evidence: `${label} was refused ARGS_INVALID at gate decision seq 28`,
+      },
     ]);
     expect(verdict.checked.I12).toBe(3);
     expect(verdict.metrics.probes).toEqual({ expected: 1, admitted: 0 });
@@ -302,7 +384,13 @@ describe('I12: the probes a correct core must admit are admitted', () => {
   it('PROBE_NOT_DECIDED: a probe the gate never decided', () => {
     const b = probeRound((builder) => builder.planMade(probeA));
     expect(checkTrace(b.build()).violations).toEqual([
-      { invariant: 'I12', round: ROUND, seq: 28, code: 'PROBE_NOT_DECIDED', evidence: `${label} has no gate decision by the end of the round` },
+      {
+        invariant: 'I12',
+        round: ROUND,
+        seq: 28,
+        code: 'PROBE_NOT_DECIDED',
+        evidence: `${label} has no gate decision by the end of the round`,
+      },
     ]);
   });
 
@@ -316,30 +404,43 @@ describe('I12: the probes a correct core must admit are admitted', () => {
     expect(verdict.metrics.probes).toEqual({ expected: 1, admitted: 1 });
   });
 
-  it('PROBE_REFUSED: an ADMIT of another session\'s plan with the same planId does not count', () => {
+  it("PROBE_REFUSED: an ADMIT of another session's plan with the same planId does not count", () => {
     const b = probeRound((builder) => {
       builder.call({ ...probeA, decision: 'POLICY_REVOKED' });
       builder.gateDecision({ session: 'planner-other', planId: 'p0', key: DEV_KEY, tool: 'a' });
     });
     expect(checkTrace(b.build()).violations.map((v) => [v.invariant, v.code, v.seq])).toEqual([
-      ['I12', 'PROBE_REFUSED', 28], ['I9', 'UNDISCLOSED_TOOL_ADMITTED', 29],
+      ['I12', 'PROBE_REFUSED', 28],
+      ['I9', 'UNDISCLOSED_TOOL_ADMITTED', 29],
     ]);
   });
 
   it('demands nothing of a probe the world does not expect to be admitted', () => {
     const b = probeRound((builder) => builder.call({ ...probeA, expectAdmit: false, decision: 'POLICY_REVOKED' }));
-    expect(checkTrace(b.build())).toMatchObject({ violations: [], checked: { I12: 2 }, metrics: { probes: { expected: 0, admitted: 0 } } });
+    expect(checkTrace(b.build())).toMatchObject({
+      violations: [],
+      checked: { I12: 2 },
+      metrics: { probes: { expected: 0, admitted: 0 } },
+    });
   });
 
   it('does not judge a probe of a key no liveness target has (here an identity s0 never presented)', () => {
     const b = probeRound((builder) => {
       builder.planMade({ ...probeA, key: `${ID1}|${DEV}`, generation: 0 });
     });
-    expect(checkTrace(b.build())).toMatchObject({ violations: [], checked: { I12: 2 }, metrics: { probes: { expected: 1, admitted: 0 } } });
+    expect(checkTrace(b.build())).toMatchObject({
+      violations: [],
+      checked: { I12: 2 },
+      metrics: { probes: { expected: 1, admitted: 0 } },
+    });
   });
 
   it('is not judged in an undecided round, though the metric still counts the probe', () => {
     const b = probeRound((builder) => builder.call({ ...probeA, decision: 'ARGS_INVALID' }), 'undecided');
-    expect(checkTrace(b.build())).toMatchObject({ violations: [], checked: { I12: 0 }, metrics: { probes: { expected: 1, admitted: 0 } } });
+    expect(checkTrace(b.build())).toMatchObject({
+      violations: [],
+      checked: { I12: 0 },
+      metrics: { probes: { expected: 1, admitted: 0 } },
+    });
   });
 });

@@ -101,10 +101,18 @@ export function livenessTargets(server: ServerModel): LivenessTarget[] {
  */
 export function pageLimitQuarantine(context: CheckContext, target: LivenessTarget): string | null {
   for (const [scanId, end] of context.observed.scanEnds) {
-    if (end.state !== 'QUARANTINED' || end.reason !== 'PAGE_LIMIT' || context.observed.scanStarts.get(scanId)?.key !== target.key) continue;
-    const served = (context.truth.scans.get(scanId)?.requests ?? []).filter((request) => request.type === 'page_served' && request.audience === target.audience);
+    if (
+      end.state !== 'QUARANTINED' ||
+      end.reason !== 'PAGE_LIMIT' ||
+      context.observed.scanStarts.get(scanId)?.key !== target.key
+    )
+      continue;
+    const served = (context.truth.scans.get(scanId)?.requests ?? []).filter(
+      (request) => request.type === 'page_served' && request.audience === target.audience,
+    );
     const last = served.at(-1);
-    if (served.length >= context.bounds.pageCountMax && last?.type === 'page_served' && last.cursorOut !== null) return scanId;
+    if (served.length >= context.bounds.pageCountMax && last?.type === 'page_served' && last.cursorOut !== null)
+      return scanId;
   }
   return null;
 }
@@ -115,20 +123,37 @@ const checkConverged: LivenessTargetCheck = (context, target, roundEnd, findings
   const where = `server ${target.server} key ${shortKey(target.key)} at revision ${target.finalRevision.revision}`;
   const pointer = pointerEventBefore(context.observed, target.key, Number.POSITIVE_INFINITY);
   if (pointer?.type === 'server_disabled') {
-    const since = latest === undefined ? 'nothing was ever published for it' : `its latest publish is seq ${latest.seq}`;
-    findings.add('I12', roundEnd.seq, 'DISABLED_AT_END',
-      `${where}: the key is still DISABLED since seq ${pointer.seq} (reason ${JSON.stringify(pointer.reason)}); ${since}`);
+    const since =
+      latest === undefined ? 'nothing was ever published for it' : `its latest publish is seq ${latest.seq}`;
+    findings.add(
+      'I12',
+      roundEnd.seq,
+      'DISABLED_AT_END',
+      `${where}: the key is still DISABLED since seq ${pointer.seq} (reason ${JSON.stringify(pointer.reason)}); ${since}`,
+    );
     return;
   }
   if (latest === undefined) {
-    findings.add('I12', roundEnd.seq, 'NOT_PUBLISHED', `${where}: nothing was published for the key by the end of the round`);
+    findings.add(
+      'I12',
+      roundEnd.seq,
+      'NOT_PUBLISHED',
+      `${where}: nothing was published for the key by the end of the round`,
+    );
     return;
   }
   const expected = target.finalView.map((tool) => tool.digest);
-  const diff = digestSetDiff(expected, latest.tools.map((tool) => tool.descriptorDigest));
+  const diff = digestSetDiff(
+    expected,
+    latest.tools.map((tool) => tool.descriptorDigest),
+  );
   if (diff.missing.length === 0 && diff.extra.length === 0) return;
-  findings.add('I12', roundEnd.seq, 'NOT_CONVERGED',
-    `${where}: the latest publish (seq ${latest.seq}) is missing ${showDigests(diff.missing)} and has extra ${showDigests(diff.extra)}`);
+  findings.add(
+    'I12',
+    roundEnd.seq,
+    'NOT_CONVERGED',
+    `${where}: the latest publish (seq ${latest.seq}) is missing ${showDigests(diff.missing)} and has extra ${showDigests(diff.extra)}`,
+  );
 };
 
 /** Every probe of the target's key that must be admitted was admitted (one work count each). */
@@ -139,10 +164,19 @@ const checkProbes: LivenessTargetCheck = (context, target, roundEnd, findings) =
     if (decisions.some((decision) => decision.decision === 'ADMIT')) continue;
     const first = decisions[0];
     if (first === undefined) {
-      findings.add('I12', roundEnd.seq, 'PROBE_NOT_DECIDED', `${probeLabel(probe)} has no gate decision by the end of the round`);
+      findings.add(
+        'I12',
+        roundEnd.seq,
+        'PROBE_NOT_DECIDED',
+        `${probeLabel(probe)} has no gate decision by the end of the round`,
+      );
     } else {
-      findings.add('I12', first.seq, 'PROBE_REFUSED',
-        `${probeLabel(probe)} was refused ${first.decision} at gate decision seq ${first.seq}${decisions.length > 1 ? ` (${decisions.length} decisions, none ADMIT)` : ''}`);
+      findings.add(
+        'I12',
+        first.seq,
+        'PROBE_REFUSED',
+        `${probeLabel(probe)} was refused ${first.decision} at gate decision seq ${first.seq}${decisions.length > 1 ? ` (${decisions.length} decisions, none ADMIT)` : ''}`,
+      );
     }
   }
 };

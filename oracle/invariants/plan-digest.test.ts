@@ -28,16 +28,21 @@ function admitFromGeneration1(b: TraceBuilder, tool: string): number {
   return b.gateDecision({ session: DEV_SESSION, planId: 'p0', key: DEV_KEY, tool, generation: 1 });
 }
 
-describe('I8: the plan digest is the active generation\'s at each gate pass', () => {
-  it('STALE_PLAN_ADMITTED: a gate that trusts the plan\'s generation admits a changed tool', () => {
+describe("I8: the plan digest is the active generation's at each gate pass", () => {
+  it("STALE_PLAN_ADMITTED: a gate that trusts the plan's generation admits a changed tool", () => {
     const b = changedRound(['a', 'b#2', 'c']);
     const admit = admitFromGeneration1(b, 'b');
     finish(b);
     expect(admit).toBe(35);
     const verdict = checkTrace(b.build());
     expect(verdict.violations).toEqual([
-      { invariant: 'I8', round: ROUND, seq: 35, code: 'STALE_PLAN_ADMITTED',
-        evidence: `gate decision seq 35 (session "${DEV_SESSION}", plan "p0") admits "b" with plan digest ${short('b')}, but generation 2 (publish seq 33 of key ${K}), active at that moment, has ${short('b#2')} (the gate says it checked generation 1 with ${short('b')})` },
+      {
+        invariant: 'I8',
+        round: ROUND,
+        seq: 35,
+        code: 'STALE_PLAN_ADMITTED',
+        evidence: `gate decision seq 35 (session "${DEV_SESSION}", plan "p0") admits "b" with plan digest ${short('b')}, but generation 2 (publish seq 33 of key ${K}), active at that moment, has ${short('b#2')} (the gate says it checked generation 1 with ${short('b')})`,
+      },
     ]);
     expect(verdict.checked.I8).toBe(1);
   });
@@ -55,8 +60,13 @@ describe('I8: the plan digest is the active generation\'s at each gate pass', ()
     const admit = admitFromGeneration1(b, 'b');
     finish(b);
     expect(checkTrace(b.build()).violations).toEqual([
-      { invariant: 'I8', round: ROUND, seq: admit, code: 'TOOL_NOT_IN_GENERATION',
-        evidence: `gate decision seq ${admit} (session "${DEV_SESSION}", plan "p0") admits "b" with plan digest ${short('b')}, but generation 2 (publish seq 33 of key ${K}), active at that moment, has no tool of that name (the gate says it checked generation 1 with ${short('b')})` },
+      {
+        invariant: 'I8',
+        round: ROUND,
+        seq: admit,
+        code: 'TOOL_NOT_IN_GENERATION',
+        evidence: `gate decision seq ${admit} (session "${DEV_SESSION}", plan "p0") admits "b" with plan digest ${short('b')}, but generation 2 (publish seq 33 of key ${K}), active at that moment, has no tool of that name (the gate says it checked generation 1 with ${short('b')})`,
+      },
     ]);
   });
 
@@ -69,11 +79,21 @@ describe('I8: the plan digest is the active generation\'s at each gate pass', ()
     finish(b, 'undecided');
     expect([rollback, admit]).toEqual([35, 37]);
     expect(checkTrace(b.build()).violations).toEqual([
-      { invariant: 'I8', round: ROUND, seq: 37, code: 'STALE_PLAN_ADMITTED',
-        evidence: `gate decision seq 37 (session "${DEV_SESSION}", plan "p0") admits "b" with plan digest ${short('b#2')}, but generation 3 (publish seq 35 of key ${K}), active at that moment, has ${short('b')} (the gate says it checked generation 2 with ${short('b#2')})` },
+      {
+        invariant: 'I8',
+        round: ROUND,
+        seq: 37,
+        code: 'STALE_PLAN_ADMITTED',
+        evidence: `gate decision seq 37 (session "${DEV_SESSION}", plan "p0") admits "b" with plan digest ${short('b#2')}, but generation 3 (publish seq 35 of key ${K}), active at that moment, has ${short('b')} (the gate says it checked generation 2 with ${short('b#2')})`,
+      },
       // The gate says it checked generation 2, the one the rollback at 35 rolled away: I28 too.
-      { invariant: 'I28', round: ROUND, seq: 37, code: 'LEASE_FOR_ROLLED_AWAY',
-        evidence: `ADMIT of call ${DEV_SESSION}#p0 binds generation 2 of key ${K}, which the rollback at seq 35 rolled away` },
+      {
+        invariant: 'I28',
+        round: ROUND,
+        seq: 37,
+        code: 'LEASE_FOR_ROLLED_AWAY',
+        evidence: `ADMIT of call ${DEV_SESSION}#p0 binds generation 2 of key ${K}, which the rollback at seq 35 rolled away`,
+      },
     ]);
   });
 
@@ -85,12 +105,24 @@ describe('I8: the plan digest is the active generation\'s at each gate pass', ()
     b.disclosure(devPublish, { session: DEV_SESSION });
     b.planMade({ session: DEV_SESSION, planId: 'p0', key: DEV_KEY, tool: 'a' });
     const rotatedKey = `${ID1}|${DEV}`;
-    const admit = b.gateDecision({ session: DEV_SESSION, planId: 'p0', key: rotatedKey, tool: 'a', generation: null, descriptorDigest: null });
+    const admit = b.gateDecision({
+      session: DEV_SESSION,
+      planId: 'p0',
+      key: rotatedKey,
+      tool: 'a',
+      generation: null,
+      descriptorDigest: null,
+    });
     finish(b, 'undecided');
     expect(checkTrace(b.build())).toMatchObject({
       violations: [
-        { invariant: 'I8', round: ROUND, seq: admit, code: 'NO_ACTIVE_GENERATION',
-          evidence: `gate decision seq ${admit} (session "${DEV_SESSION}", plan "p0") admits "a" with plan digest ${short('a')}, but nothing of key ${ID1.slice(0, 12)}|${DEV} was published before it (the gate names no generation)` },
+        {
+          invariant: 'I8',
+          round: ROUND,
+          seq: admit,
+          code: 'NO_ACTIVE_GENERATION',
+          evidence: `gate decision seq ${admit} (session "${DEV_SESSION}", plan "p0") admits "a" with plan digest ${short('a')}, but nothing of key ${ID1.slice(0, 12)}|${DEV} was published before it (the gate names no generation)`,
+        },
       ],
       checked: { I8: 1, I11: 1 },
     });
@@ -98,8 +130,20 @@ describe('I8: the plan digest is the active generation\'s at each gate pass', ()
 
   it('does not judge refusals', () => {
     const b = changedRound(['a', 'b#2', 'c']);
-    b.call({ session: DEV_SESSION, planId: 'p0', key: DEV_KEY, tool: 'b', generation: 1, kind: 'stale', decision: 'STALE_CATALOG' });
+    b.call({
+      session: DEV_SESSION,
+      planId: 'p0',
+      key: DEV_KEY,
+      tool: 'b',
+      generation: 1,
+      kind: 'stale',
+      decision: 'STALE_CATALOG',
+    });
     finish(b);
-    expect(checkTrace(b.build())).toMatchObject({ violations: [], checked: { I8: 0 }, metrics: { decisions: { STALE_CATALOG: 1 } } });
+    expect(checkTrace(b.build())).toMatchObject({
+      violations: [],
+      checked: { I8: 0 },
+      metrics: { decisions: { STALE_CATALOG: 1 } },
+    });
   });
 });

@@ -28,13 +28,26 @@ export function checkPlanDigest(context: CheckContext, findings: Findings): void
     const { active, tool } = admittedTool(context.observed, decision);
     const admits = `${decisionLabel(decision)} admits ${JSON.stringify(decision.tool)} with plan digest ${shortHex(decision.planDescriptorDigest)}`;
     if (active === null) {
-      findings.add('I8', decision.seq, 'NO_ACTIVE_GENERATION', `${admits}, but nothing of key ${shortKey(decision.key)} was published before it (${gateClaim(decision)})`);
+      findings.add(
+        'I8',
+        decision.seq,
+        'NO_ACTIVE_GENERATION',
+        `${admits}, but nothing of key ${shortKey(decision.key)} was published before it (${gateClaim(decision)})`,
+      );
     } else if (tool === null) {
-      findings.add('I8', decision.seq, 'TOOL_NOT_IN_GENERATION',
-        `${admits}, but generation ${active.generation} (${publishLabel(active)}), active at that moment, has no tool of that name (${gateClaim(decision)})`);
+      findings.add(
+        'I8',
+        decision.seq,
+        'TOOL_NOT_IN_GENERATION',
+        `${admits}, but generation ${active.generation} (${publishLabel(active)}), active at that moment, has no tool of that name (${gateClaim(decision)})`,
+      );
     } else if (tool.descriptorDigest !== decision.planDescriptorDigest) {
-      findings.add('I8', decision.seq, 'STALE_PLAN_ADMITTED',
-        `${admits}, but generation ${active.generation} (${publishLabel(active)}), active at that moment, has ${shortHex(tool.descriptorDigest)} (${gateClaim(decision)})`);
+      findings.add(
+        'I8',
+        decision.seq,
+        'STALE_PLAN_ADMITTED',
+        `${admits}, but generation ${active.generation} (${publishLabel(active)}), active at that moment, has ${shortHex(tool.descriptorDigest)} (${gateClaim(decision)})`,
+      );
     }
   }
 }

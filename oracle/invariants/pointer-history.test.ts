@@ -42,10 +42,16 @@ describe('I10: linear pointer history per key', () => {
     expect(checkTrace(b.build())).toEqual({
       round: ROUND,
       violations: [
-        { invariant: 'I10', round: ROUND, seq: 37, code: 'GENERATION_REPEATED',
-          evidence: `publish seq 37 of key ${K} (generation 2) repeats the generation of the publish at seq 28` },
+        {
+          invariant: 'I10',
+          round: ROUND,
+          seq: 37,
+          code: 'GENERATION_REPEATED',
+          evidence: `publish seq 37 of key ${K} (generation 2) repeats the generation of the publish at seq 28`,
+        },
       ],
-      checked: checkedCounts({ I1: 4, I2: 4, I4: 0, I5: 0, I10: 4, I11: 0, I12: 2, I13: 19 }), metrics: NO_CALL_METRICS,
+      checked: checkedCounts({ I1: 4, I2: 4, I4: 0, I5: 0, I10: 4, I11: 0, I12: 2, I13: 19 }),
+      metrics: NO_CALL_METRICS,
     });
   });
 
@@ -55,8 +61,13 @@ describe('I10: linear pointer history per key', () => {
     finish(b);
     expect(gap).toBe(28);
     expect(checkTrace(b.build()).violations).toEqual([
-      { invariant: 'I10', round: ROUND, seq: 28, code: 'GENERATION_GAP',
-        evidence: `publish seq 28 of key ${K} (generation 3): expected generation 2 after generation 1 (seq 12)` },
+      {
+        invariant: 'I10',
+        round: ROUND,
+        seq: 28,
+        code: 'GENERATION_GAP',
+        evidence: `publish seq 28 of key ${K} (generation 3): expected generation 2 after generation 1 (seq 12)`,
+      },
     ]);
   });
 
@@ -66,10 +77,20 @@ describe('I10: linear pointer history per key', () => {
     devWalk(b, { scanId: 'sc-dev-3', publish: { generation: 2 } });
     finish(b);
     expect(checkTrace(b.build()).violations).toEqual([
-      { invariant: 'I10', round: ROUND, seq: 28, code: 'GENERATION_GAP',
-        evidence: `publish seq 28 of key ${K} (generation 3): expected generation 2 after generation 1 (seq 12)` },
-      { invariant: 'I10', round: ROUND, seq: 37, code: 'GENERATION_BACKWARDS',
-        evidence: `publish seq 37 of key ${K} (generation 2): expected generation 4 after generation 3 (seq 28)` },
+      {
+        invariant: 'I10',
+        round: ROUND,
+        seq: 28,
+        code: 'GENERATION_GAP',
+        evidence: `publish seq 28 of key ${K} (generation 3): expected generation 2 after generation 1 (seq 12)`,
+      },
+      {
+        invariant: 'I10',
+        round: ROUND,
+        seq: 37,
+        code: 'GENERATION_BACKWARDS',
+        evidence: `publish seq 37 of key ${K} (generation 2): expected generation 4 after generation 3 (seq 28)`,
+      },
     ]);
   });
 
@@ -83,8 +104,13 @@ describe('I10: linear pointer history per key', () => {
     opsWalk(b);
     finish(b);
     expect(checkTrace(b.build()).violations).toEqual([
-      { invariant: 'I10', round: ROUND, seq: 12, code,
-        evidence: `publish seq 12 of key ${K} (generation ${generation}): expected generation 1 for the key's first publish` },
+      {
+        invariant: 'I10',
+        round: ROUND,
+        seq: 12,
+        code,
+        evidence: `publish seq 12 of key ${K} (generation ${generation}): expected generation 1 for the key's first publish`,
+      },
     ]);
   });
 
@@ -98,14 +124,25 @@ describe('I10: linear pointer history per key', () => {
     const old = devWalk(b, { publish: false });
     b.revision('s0', 4, VIEWS_R3);
     devWalk(b, { scanId: 'sc-dev-4', revision: 4 });
-    const stale = b.published({ key: DEV_KEY, scanId: 'sc-dev', sourceRevision: 3, pages: old.pages, tools: ['a', 'b', 'c'] });
+    const stale = b.published({
+      key: DEV_KEY,
+      scanId: 'sc-dev',
+      sourceRevision: 3,
+      pages: old.pages,
+      tools: ['a', 'b', 'c'],
+    });
     opsWalk(b, { revision: 4 });
     finish(b);
     // seq 4-11 the unpublished scan, 12 revision 4, 13-21 the revision-4 walk.
     expect(stale).toBe(22);
     expect(checkTrace(b.build()).violations).toEqual([
-      { invariant: 'I10', round: ROUND, seq: 22, code: 'REVISION_DECREASED',
-        evidence: `publish seq 22 of key ${K} (generation 2) binds revision 3, below revision 4 of generation 1 (seq 21), and is not a rollback` },
+      {
+        invariant: 'I10',
+        round: ROUND,
+        seq: 22,
+        code: 'REVISION_DECREASED',
+        evidence: `publish seq 22 of key ${K} (generation 2) binds revision 3, below revision 4 of generation 1 (seq 21), and is not a rollback`,
+      },
     ]);
   });
 
@@ -117,7 +154,10 @@ describe('I10: linear pointer history per key', () => {
     expect(b.publishAt(30)).toMatchObject({ generation: 3, sourceRevision: 3, scanId: 'sc-dev', rolledBackFrom: 1 });
     expect(checkTrace(b.build())).toEqual({
       // I28: the rollback (nothing leased after it).
-      round: ROUND, violations: [], checked: checkedCounts({ I1: 4, I2: 4, I4: 0, I5: 0, I10: 4, I11: 1, I12: 2, I13: 14, I28: 1 }), metrics: NO_CALL_METRICS,
+      round: ROUND,
+      violations: [],
+      checked: checkedCounts({ I1: 4, I2: 4, I4: 0, I5: 0, I10: 4, I11: 1, I12: 2, I13: 14, I28: 1 }),
+      metrics: NO_CALL_METRICS,
     });
   });
 
@@ -131,7 +171,11 @@ describe('I10: linear pointer history per key', () => {
 
   it('compares only versioned neighbours: a publish with no revision breaks no order', () => {
     const b = oneGeneration();
-    devWalk(b, { scanId: 'sc-dev-u', reported: null, publish: { status: 'UNVERSIONED_OBSERVATION', sourceRevision: null } });
+    devWalk(b, {
+      scanId: 'sc-dev-u',
+      reported: null,
+      publish: { status: 'UNVERSIONED_OBSERVATION', sourceRevision: null },
+    });
     finish(b);
     expect(checkTrace(b.build()).violations).toEqual([]);
   });
@@ -143,10 +187,20 @@ describe('I10: linear pointer history per key', () => {
     finish(b);
     expect([none, later]).toEqual([30, 31]);
     expect(checkTrace(b.build()).violations).toEqual([
-      { invariant: 'I10', round: ROUND, seq: 30, code: 'ROLLBACK_UNKNOWN_SOURCE',
-        evidence: `publish seq 30 of key ${K} (generation 3) rolls back from generation 0, which the key never published before it` },
-      { invariant: 'I10', round: ROUND, seq: 31, code: 'ROLLBACK_UNKNOWN_SOURCE',
-        evidence: `publish seq 31 of key ${K} (generation 4) rolls back from generation 9, which is not below its own` },
+      {
+        invariant: 'I10',
+        round: ROUND,
+        seq: 30,
+        code: 'ROLLBACK_UNKNOWN_SOURCE',
+        evidence: `publish seq 30 of key ${K} (generation 3) rolls back from generation 0, which the key never published before it`,
+      },
+      {
+        invariant: 'I10',
+        round: ROUND,
+        seq: 31,
+        code: 'ROLLBACK_UNKNOWN_SOURCE',
+        evidence: `publish seq 31 of key ${K} (generation 4) rolls back from generation 9, which is not below its own`,
+      },
     ]);
   });
 
@@ -156,8 +210,13 @@ describe('I10: linear pointer history per key', () => {
     b.rollback(DEV_KEY, 1, { pageRoot: other });
     finish(b);
     expect(checkTrace(b.build()).violations).toEqual([
-      { invariant: 'I10', round: ROUND, seq: 30, code: 'ROLLBACK_CONTENT_MISMATCH',
-        evidence: `publish seq 30 of key ${K} (generation 3) rolls back from generation 1 (seq 12) but its pageRoot is ${other.slice(0, 12)}, not ${digestOf('root:sc-dev').slice(0, 12)}` },
+      {
+        invariant: 'I10',
+        round: ROUND,
+        seq: 30,
+        code: 'ROLLBACK_CONTENT_MISMATCH',
+        evidence: `publish seq 30 of key ${K} (generation 3) rolls back from generation 1 (seq 12) but its pageRoot is ${other.slice(0, 12)}, not ${digestOf('root:sc-dev').slice(0, 12)}`,
+      },
     ]);
   });
 
@@ -167,14 +226,34 @@ describe('I10: linear pointer history per key', () => {
     b.rollback(DEV_KEY, 1, { tools: source.tools.slice(0, 2) });
     finish(b);
     expect(checkTrace(b.build()).violations).toEqual([
-      { invariant: 'I1', round: ROUND, seq: 30, code: 'CONTENT_MISMATCH',
-        evidence: `publish seq 30 of key ${K} differs from the acme.dev view at revision 3: missing [${short('c')}], extra []` },
-      { invariant: 'I2', round: ROUND, seq: 30, code: 'TOOLS_MISMATCH',
-        evidence: `publish seq 30 of key ${K}: tool 3 is nothing but the served pages have ${short('c')} (2 published, 3 served)` },
-      { invariant: 'I10', round: ROUND, seq: 30, code: 'ROLLBACK_CONTENT_MISMATCH',
-        evidence: `publish seq 30 of key ${K} (generation 3) rolls back from generation 1 (seq 12) but its tool 3 is nothing, not "c" (${short('c')})` },
-      { invariant: 'I12', round: ROUND, seq: 32, code: 'NOT_CONVERGED',
-        evidence: `server s0 key ${K} at revision 4: the latest publish (seq 30) is missing [${short('c')}] and has extra []` },
+      {
+        invariant: 'I1',
+        round: ROUND,
+        seq: 30,
+        code: 'CONTENT_MISMATCH',
+        evidence: `publish seq 30 of key ${K} differs from the acme.dev view at revision 3: missing [${short('c')}], extra []`,
+      },
+      {
+        invariant: 'I2',
+        round: ROUND,
+        seq: 30,
+        code: 'TOOLS_MISMATCH',
+        evidence: `publish seq 30 of key ${K}: tool 3 is nothing but the served pages have ${short('c')} (2 published, 3 served)`,
+      },
+      {
+        invariant: 'I10',
+        round: ROUND,
+        seq: 30,
+        code: 'ROLLBACK_CONTENT_MISMATCH',
+        evidence: `publish seq 30 of key ${K} (generation 3) rolls back from generation 1 (seq 12) but its tool 3 is nothing, not "c" (${short('c')})`,
+      },
+      {
+        invariant: 'I12',
+        round: ROUND,
+        seq: 32,
+        code: 'NOT_CONVERGED',
+        evidence: `server s0 key ${K} at revision 4: the latest publish (seq 30) is missing [${short('c')}] and has extra []`,
+      },
     ]);
   });
 
@@ -186,8 +265,13 @@ describe('I10: linear pointer history per key', () => {
     b.rollback(DEV_KEY, 1, change);
     finish(b, 'undecided');
     expect(checkTrace(b.build()).violations.filter((v) => v.invariant === 'I10')).toEqual([
-      { invariant: 'I10', round: ROUND, seq: 30, code: 'ROLLBACK_CONTENT_MISMATCH',
-        evidence: `publish seq 30 of key ${K} (generation 3) rolls back from generation 1 (seq 12) but ${mismatch}` },
+      {
+        invariant: 'I10',
+        round: ROUND,
+        seq: 30,
+        code: 'ROLLBACK_CONTENT_MISMATCH',
+        evidence: `publish seq 30 of key ${K} (generation 3) rolls back from generation 1 (seq 12) but ${mismatch}`,
+      },
     ]);
   });
 
@@ -201,10 +285,20 @@ describe('I10: linear pointer history per key', () => {
     expect(seqs).toEqual([20, 21, 22]);
     const verdict = checkTrace(b.build());
     expect(verdict.violations).toEqual([
-      { invariant: 'I10', round: ROUND, seq: 21, code: 'CONFLICT_MISSTATED',
-        evidence: `cas_conflict seq 21 (scan "sc-race", key ${K}) says generation 2 was active, but the pointer held generation 1 (publish seq 12)` },
-      { invariant: 'I10', round: ROUND, seq: 22, code: 'CONFLICT_WITHOUT_RACE',
-        evidence: `cas_conflict seq 22 (scan "sc-race", key ${K}) says it lost expecting generation 1, but the pointer held generation 1 (publish seq 12): that compare-and-swap could not lose` },
+      {
+        invariant: 'I10',
+        round: ROUND,
+        seq: 21,
+        code: 'CONFLICT_MISSTATED',
+        evidence: `cas_conflict seq 21 (scan "sc-race", key ${K}) says generation 2 was active, but the pointer held generation 1 (publish seq 12)`,
+      },
+      {
+        invariant: 'I10',
+        round: ROUND,
+        seq: 22,
+        code: 'CONFLICT_WITHOUT_RACE',
+        evidence: `cas_conflict seq 22 (scan "sc-race", key ${K}) says it lost expecting generation 1, but the pointer held generation 1 (publish seq 12): that compare-and-swap could not lose`,
+      },
     ]);
     expect(verdict.checked.I10).toBe(2 + 3);
   });
@@ -212,13 +306,23 @@ describe('I10: linear pointer history per key', () => {
   it('CONFLICT_MISSTATED: a lost compare-and-swap on a key nothing was published for names generation 0', () => {
     const b = new TraceBuilder();
     standardWorld(b);
-    const seq = b.emit('core', 'cas_conflict', { key: DEV_KEY, scanId: 'sc-race', expectedGeneration: 0, actualGeneration: 1 });
+    const seq = b.emit('core', 'cas_conflict', {
+      key: DEV_KEY,
+      scanId: 'sc-race',
+      expectedGeneration: 0,
+      actualGeneration: 1,
+    });
     devWalk(b);
     opsWalk(b);
     finish(b);
     expect(checkTrace(b.build()).violations).toEqual([
-      { invariant: 'I10', round: ROUND, seq, code: 'CONFLICT_MISSTATED',
-        evidence: `cas_conflict seq ${seq} (scan "sc-race", key ${K}) says generation 1 was active, but nothing was published for the key before it` },
+      {
+        invariant: 'I10',
+        round: ROUND,
+        seq,
+        code: 'CONFLICT_MISSTATED',
+        evidence: `cas_conflict seq ${seq} (scan "sc-race", key ${K}) says generation 1 was active, but nothing was published for the key before it`,
+      },
     ]);
   });
 });

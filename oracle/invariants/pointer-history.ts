@@ -56,11 +56,24 @@ function checkConflict(context: CheckContext, conflict: CasConflictEvent, findin
   const active = activePublishBefore(context.observed, conflict.key, conflict.seq);
   const held = active?.generation ?? 0;
   const what = `cas_conflict seq ${conflict.seq} (scan "${conflict.scanId}", key ${shortKey(conflict.key)})`;
-  const pointer = active === null ? 'nothing was published for the key before it' : `the pointer held generation ${held} (publish seq ${active.seq})`;
+  const pointer =
+    active === null
+      ? 'nothing was published for the key before it'
+      : `the pointer held generation ${held} (publish seq ${active.seq})`;
   if (conflict.actualGeneration !== held) {
-    findings.add('I10', conflict.seq, 'CONFLICT_MISSTATED', `${what} says generation ${conflict.actualGeneration} was active, but ${pointer}`);
+    findings.add(
+      'I10',
+      conflict.seq,
+      'CONFLICT_MISSTATED',
+      `${what} says generation ${conflict.actualGeneration} was active, but ${pointer}`,
+    );
   } else if (conflict.expectedGeneration === held) {
-    findings.add('I10', conflict.seq, 'CONFLICT_WITHOUT_RACE', `${what} says it lost expecting generation ${conflict.expectedGeneration}, but ${pointer}: that compare-and-swap could not lose`);
+    findings.add(
+      'I10',
+      conflict.seq,
+      'CONFLICT_WITHOUT_RACE',
+      `${what} says it lost expecting generation ${conflict.expectedGeneration}, but ${pointer}: that compare-and-swap could not lose`,
+    );
   }
 }
 
@@ -69,16 +82,26 @@ function label(publish: PublishedEvent): string {
 }
 
 /** The generation must be the previous one + 1. */
-function checkGeneration(context: CheckContext, publish: PublishedEvent, previous: PublishedEvent | null, findings: Findings): void {
+function checkGeneration(
+  context: CheckContext,
+  publish: PublishedEvent,
+  previous: PublishedEvent | null,
+  findings: Findings,
+): void {
   const expected = (previous?.generation ?? 0) + 1;
   if (publish.generation === expected) return;
   const earlier = publishOfGeneration(context.observed, publish.key, publish.generation, publish.seq);
   if (earlier !== null) {
-    findings.add('I10', publish.seq, 'GENERATION_REPEATED',
-      `${label(publish)} repeats the generation of the publish at seq ${earlier.seq}`);
+    findings.add(
+      'I10',
+      publish.seq,
+      'GENERATION_REPEATED',
+      `${label(publish)} repeats the generation of the publish at seq ${earlier.seq}`,
+    );
     return;
   }
-  const after = previous === null ? 'for the key\'s first publish' : `after generation ${previous.generation} (seq ${previous.seq})`;
+  const after =
+    previous === null ? "for the key's first publish" : `after generation ${previous.generation} (seq ${previous.seq})`;
   const code = publish.generation > expected ? 'GENERATION_GAP' : 'GENERATION_BACKWARDS';
   findings.add('I10', publish.seq, code, `${label(publish)}: expected generation ${expected} ${after}`);
 }
@@ -89,8 +112,12 @@ function checkRevision(publish: PublishedEvent, previous: PublishedEvent | null,
   const before = previous.sourceRevision;
   const now = publish.sourceRevision;
   if (before === null || now === null || now >= before) return;
-  findings.add('I10', publish.seq, 'REVISION_DECREASED',
-    `${label(publish)} binds revision ${now}, below revision ${before} of generation ${previous.generation} (seq ${previous.seq}), and is not a rollback`);
+  findings.add(
+    'I10',
+    publish.seq,
+    'REVISION_DECREASED',
+    `${label(publish)} binds revision ${now}, below revision ${before} of generation ${previous.generation} (seq ${previous.seq}), and is not a rollback`,
+  );
 }
 
 /** A rollback republishes the content of an earlier generation of the same key. */
@@ -98,25 +125,42 @@ function checkRollback(context: CheckContext, publish: PublishedEvent, findings:
   const from = rolledBackFromOf(publish);
   if (from === null) return;
   if (from >= publish.generation) {
-    findings.add('I10', publish.seq, 'ROLLBACK_UNKNOWN_SOURCE', `${label(publish)} rolls back from generation ${from}, which is not below its own`);
+    findings.add(
+      'I10',
+      publish.seq,
+      'ROLLBACK_UNKNOWN_SOURCE',
+      `${label(publish)} rolls back from generation ${from}, which is not below its own`,
+    );
     return;
   }
   const source = publishOfGeneration(context.observed, publish.key, from, publish.seq);
   if (source === null) {
-    findings.add('I10', publish.seq, 'ROLLBACK_UNKNOWN_SOURCE', `${label(publish)} rolls back from generation ${from}, which the key never published before it`);
+    findings.add(
+      'I10',
+      publish.seq,
+      'ROLLBACK_UNKNOWN_SOURCE',
+      `${label(publish)} rolls back from generation ${from}, which the key never published before it`,
+    );
     return;
   }
   const mismatch = contentMismatch(publish, source);
   if (mismatch === null) return;
-  findings.add('I10', publish.seq, 'ROLLBACK_CONTENT_MISMATCH',
-    `${label(publish)} rolls back from generation ${from} (seq ${source.seq}) but ${mismatch}`);
+  findings.add(
+    'I10',
+    publish.seq,
+    'ROLLBACK_CONTENT_MISMATCH',
+    `${label(publish)} rolls back from generation ${from} (seq ${source.seq}) but ${mismatch}`,
+  );
 }
 
 /** Describes the first content field in which a rollback differs from its source, or null. */
 function contentMismatch(rollback: PublishedEvent, source: PublishedEvent): string | null {
-  if (rollback.scanId !== source.scanId) return `its scanId is ${JSON.stringify(rollback.scanId)}, not ${JSON.stringify(source.scanId)}`;
-  if (rollback.sourceRevision !== source.sourceRevision) return `its sourceRevision is ${rollback.sourceRevision}, not ${source.sourceRevision}`;
-  if (rollback.pageRoot !== source.pageRoot) return `its pageRoot is ${shortHex(rollback.pageRoot)}, not ${shortHex(source.pageRoot)}`;
+  if (rollback.scanId !== source.scanId)
+    return `its scanId is ${JSON.stringify(rollback.scanId)}, not ${JSON.stringify(source.scanId)}`;
+  if (rollback.sourceRevision !== source.sourceRevision)
+    return `its sourceRevision is ${rollback.sourceRevision}, not ${source.sourceRevision}`;
+  if (rollback.pageRoot !== source.pageRoot)
+    return `its pageRoot is ${shortHex(rollback.pageRoot)}, not ${shortHex(source.pageRoot)}`;
   const count = Math.max(rollback.tools.length, source.tools.length);
   for (let index = 0; index < count; index += 1) {
     const has = rollback.tools[index];

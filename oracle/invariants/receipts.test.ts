@@ -18,7 +18,13 @@ function receiptRound(calls: (b: TraceBuilder) => void): TraceBuilder {
   return b;
 }
 
-const i6 = (seq: number, code: string, evidence: string): Violation => ({ invariant: 'I6', round: ROUND, seq, code, evidence });
+const i6 = (seq: number, code: string, evidence: string): Violation => ({
+  invariant: 'I6',
+  round: ROUND,
+  seq,
+  code,
+  evidence,
+});
 
 describe('I6: exactly one binding receipt per executed call', () => {
   it('CALL_WITHOUT_RECEIPT: a call the server executed that left no receipt', () => {
@@ -30,7 +36,11 @@ describe('I6: exactly one binding receipt per executed call', () => {
     // seq 26 plan_made, 27 gate_decision, 28 call_executed.
     const verdict = checkTrace(b.build());
     expect(verdict.violations).toEqual([
-      i6(28, 'CALL_WITHOUT_RECEIPT', `call seq 28 (s0 ${DEV} executed "b", lease "lease-p0"): no receipt carries its lease`),
+      i6(
+        28,
+        'CALL_WITHOUT_RECEIPT',
+        `call seq 28 (s0 ${DEV} executed "b", lease "lease-p0"): no receipt carries its lease`,
+      ),
     ]);
     expect(verdict.checked.I6).toBe(1);
     expect(verdict.metrics.receipts).toEqual({ executed: 1, covered: 0 });
@@ -44,7 +54,11 @@ describe('I6: exactly one binding receipt per executed call', () => {
     // seq 26-30 the call (receipt 28), 31 the second receipt.
     const verdict = checkTrace(b.build());
     expect(verdict.violations).toEqual([
-      i6(31, 'DUPLICATE_RECEIPT', `receipt seq 31 (callId "${DEV_SESSION}#p0") carries lease "lease-p0", which receipt seq 28 (callId "${DEV_SESSION}#p0") already carries`),
+      i6(
+        31,
+        'DUPLICATE_RECEIPT',
+        `receipt seq 31 (callId "${DEV_SESSION}#p0") carries lease "lease-p0", which receipt seq 28 (callId "${DEV_SESSION}#p0") already carries`,
+      ),
     ]);
     // 1 executed call, 2 receipts, 1 outcome.
     expect(verdict.checked.I6).toBe(4);
@@ -60,7 +74,11 @@ describe('I6: exactly one binding receipt per executed call', () => {
     });
     // seq 26 decision, 27 receipt, 28 decision, 29 receipt.
     expect(checkTrace(b.build()).violations).toEqual([
-      i6(29, 'DUPLICATE_RECEIPT', 'receipt seq 29 (callId "c2") carries lease "lease-x", which receipt seq 27 (callId "c1") already carries'),
+      i6(
+        29,
+        'DUPLICATE_RECEIPT',
+        'receipt seq 29 (callId "c2") carries lease "lease-x", which receipt seq 27 (callId "c1") already carries',
+      ),
     ]);
   });
 
@@ -69,38 +87,68 @@ describe('I6: exactly one binding receipt per executed call', () => {
       builder.callExecuted({ audience: DEV, tool: 'a', leaseId: null });
     });
     expect(checkTrace(b.build()).violations).toEqual([
-      i6(26, 'CALL_WITHOUT_LEASE', `call seq 26 (s0 ${DEV} executed "a", no lease): the call carried no lease, so no receipt can be joined to it`),
+      i6(
+        26,
+        'CALL_WITHOUT_LEASE',
+        `call seq 26 (s0 ${DEV} executed "a", no lease): the call carried no lease, so no receipt can be joined to it`,
+      ),
     ]);
   });
 
   it('RECEIPT_UNBOUND: a receipt without a policy epoch (as a core that forgets the epoch writes it)', () => {
     const b = receiptRound((builder) => {
       builder.gateDecision({ session: DEV_SESSION, planId: 'p0', key: DEV_KEY, tool: 'b' });
-      builder.receipt({ callId: `${DEV_SESSION}#p0`, leaseId: 'lease-p0', key: DEV_KEY, tool: 'b', binding: { policyEpoch: undefined } });
+      builder.receipt({
+        callId: `${DEV_SESSION}#p0`,
+        leaseId: 'lease-p0',
+        key: DEV_KEY,
+        tool: 'b',
+        binding: { policyEpoch: undefined },
+      });
       builder.callExecuted({ audience: DEV, tool: 'b', leaseId: 'lease-p0' });
     });
     const text = b.jsonl();
     expect(text).not.toContain('"policyEpoch":null');
     // seq 26 gate decision, 27 receipt, 28 call_executed.
     expect(checkTrace(b.build()).violations).toEqual([
-      i6(28, 'RECEIPT_UNBOUND', `call seq 28 (s0 ${DEV} executed "b", lease "lease-p0"): its receipt seq 27 does not bind a policy epoch (missing)`),
+      i6(
+        28,
+        'RECEIPT_UNBOUND',
+        `call seq 28 (s0 ${DEV} executed "b", lease "lease-p0"): its receipt seq 27 does not bind a policy epoch (missing)`,
+      ),
     ]);
   });
 
   it('RECEIPT_UNBOUND: names every field that fails to bind, with the value carried', () => {
     const b = receiptRound((builder) => {
       builder.gateDecision({ session: DEV_SESSION, planId: 'p0', key: DEV_KEY, tool: 'b', callId: 'x' });
-      builder.receipt({ callId: 'x', leaseId: 'lease-p0', key: DEV_KEY, tool: 'b', binding: { generation: '1', descriptorDigest: 'abc', policyEpoch: 0 } });
+      builder.receipt({
+        callId: 'x',
+        leaseId: 'lease-p0',
+        key: DEV_KEY,
+        tool: 'b',
+        binding: { generation: '1', descriptorDigest: 'abc', policyEpoch: 0 },
+      });
       builder.callExecuted({ audience: DEV, tool: 'b', leaseId: 'lease-p0' });
     });
     expect(checkTrace(b.build()).violations).toEqual([
-      i6(28, 'RECEIPT_UNBOUND', `call seq 28 (s0 ${DEV} executed "b", lease "lease-p0"): its receipt seq 27 does not bind a generation ("1"), a descriptor digest ("abc"), a policy epoch (0)`),
+      i6(
+        28,
+        'RECEIPT_UNBOUND',
+        `call seq 28 (s0 ${DEV} executed "b", lease "lease-p0"): its receipt seq 27 does not bind a generation ("1"), a descriptor digest ("abc"), a policy epoch (0)`,
+      ),
       // Joined to its session through the gate decision, the call's bound digest "abc" was never shown.
-      { invariant: 'I9', round: ROUND, seq: 28, code: 'UNDISCLOSED_TOOL_EXECUTED', evidence: `call seq 28 (s0 ${DEV} executed "b", lease "lease-p0") for session "${DEV_SESSION}" (receipt seq 27, gate decision seq 26) binds descriptor abc, which no disclosure before it showed the session` },
+      {
+        invariant: 'I9',
+        round: ROUND,
+        seq: 28,
+        code: 'UNDISCLOSED_TOOL_EXECUTED',
+        evidence: `call seq 28 (s0 ${DEV} executed "b", lease "lease-p0") for session "${DEV_SESSION}" (receipt seq 27, gate decision seq 26) binds descriptor abc, which no disclosure before it showed the session`,
+      },
     ]);
   });
 
-  it('RECEIPT_WITHOUT_ADMISSION: a call that left the core without the gate\'s ADMIT before it (none, a refusal, or one written after)', () => {
+  it("RECEIPT_WITHOUT_ADMISSION: a call that left the core without the gate's ADMIT before it (none, a refusal, or one written after)", () => {
     const b = receiptRound((builder) => {
       // A call sent with no decision record at all: I7, I8 and I11 would never see it.
       builder.receipt({ callId: 'ungated', leaseId: 'lease-u', key: DEV_KEY, tool: 'b' });
@@ -115,9 +163,21 @@ describe('I6: exactly one binding receipt per executed call', () => {
     // seq 26 receipt, 27 call_executed, 28 refusal, 29 receipt, 30 receipt, 31 ADMIT.
     const verdict = checkTrace(b.build());
     expect(verdict.violations).toEqual([
-      i6(26, 'RECEIPT_WITHOUT_ADMISSION', 'receipt seq 26 (callId "ungated", lease "lease-u", "b"): the call left the core, but no gate decision carries its callId'),
-      i6(29, 'RECEIPT_WITHOUT_ADMISSION', `receipt seq 29 (callId "${DEV_SESSION}#p1", lease "lease-p1", "a"): the call left the core, but its gate decision seq 28 is POLICY_REVOKED, not ADMIT`),
-      i6(30, 'RECEIPT_WITHOUT_ADMISSION', `receipt seq 30 (callId "${DEV_SESSION}#p2", lease "lease-p2", "a"): the call left the core, but its gate decision seq 31 comes after it`),
+      i6(
+        26,
+        'RECEIPT_WITHOUT_ADMISSION',
+        'receipt seq 26 (callId "ungated", lease "lease-u", "b"): the call left the core, but no gate decision carries its callId',
+      ),
+      i6(
+        29,
+        'RECEIPT_WITHOUT_ADMISSION',
+        `receipt seq 29 (callId "${DEV_SESSION}#p1", lease "lease-p1", "a"): the call left the core, but its gate decision seq 28 is POLICY_REVOKED, not ADMIT`,
+      ),
+      i6(
+        30,
+        'RECEIPT_WITHOUT_ADMISSION',
+        `receipt seq 30 (callId "${DEV_SESSION}#p2", lease "lease-p2", "a"): the call left the core, but its gate decision seq 31 comes after it`,
+      ),
     ]);
     expect(verdict.metrics.receipts).toEqual({ executed: 1, covered: 1 });
   });
@@ -161,11 +221,31 @@ describe('I6: exactly one binding receipt per executed call', () => {
     // 43-45 an unknown outcome (claims nothing), 46 an error for the same lease.
     const verdict = checkTrace(b.build());
     expect(verdict.violations).toEqual([
-      i6(31, 'OUTCOME_REPEATED', 'receipt_outcome seq 31 (ok, lease "lease-p0") repeats the outcome of that lease (seq 30, ok)'),
-      i6(32, 'OUTCOME_WITHOUT_RECEIPT', 'receipt_outcome seq 32 (unknown, lease "lease-nobody") follows no receipt of that lease'),
-      i6(35, 'OUTCOME_CONTRADICTS_SERVER', 'receipt_outcome seq 35 (ok, lease "lease-p1"), but no server executed a call with that lease before it'),
-      i6(38, 'OUTCOME_CONTRADICTS_SERVER', 'receipt_outcome seq 38 (refused, lease "lease-p2"), but no server refused a call with that lease before it'),
-      i6(46, 'OUTCOME_REPEATED', 'receipt_outcome seq 46 (error, lease "lease-p4") repeats the outcome of that lease (seq 45, unknown)'),
+      i6(
+        31,
+        'OUTCOME_REPEATED',
+        'receipt_outcome seq 31 (ok, lease "lease-p0") repeats the outcome of that lease (seq 30, ok)',
+      ),
+      i6(
+        32,
+        'OUTCOME_WITHOUT_RECEIPT',
+        'receipt_outcome seq 32 (unknown, lease "lease-nobody") follows no receipt of that lease',
+      ),
+      i6(
+        35,
+        'OUTCOME_CONTRADICTS_SERVER',
+        'receipt_outcome seq 35 (ok, lease "lease-p1"), but no server executed a call with that lease before it',
+      ),
+      i6(
+        38,
+        'OUTCOME_CONTRADICTS_SERVER',
+        'receipt_outcome seq 38 (refused, lease "lease-p2"), but no server refused a call with that lease before it',
+      ),
+      i6(
+        46,
+        'OUTCOME_REPEATED',
+        'receipt_outcome seq 46 (error, lease "lease-p4") repeats the outcome of that lease (seq 45, unknown)',
+      ),
     ]);
     // 1 executed call, 5 receipts, 8 outcomes.
     expect(verdict.checked.I6).toBe(14);
@@ -178,7 +258,11 @@ describe('I6: exactly one binding receipt per executed call', () => {
       builder.receipt({ callId: `${DEV_SESSION}#p0`, leaseId: 'lease-p0', key: DEV_KEY, tool: 'b' });
     });
     expect(checkTrace(b.build()).violations).toEqual([
-      i6(26, 'OUTCOME_WITHOUT_RECEIPT', 'receipt_outcome seq 26 (unknown, lease "lease-p0") follows no receipt of that lease'),
+      i6(
+        26,
+        'OUTCOME_WITHOUT_RECEIPT',
+        'receipt_outcome seq 26 (unknown, lease "lease-p0") follows no receipt of that lease',
+      ),
     ]);
   });
 });

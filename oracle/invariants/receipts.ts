@@ -56,8 +56,12 @@ export function checkReceipts(context: CheckContext, findings: Findings): void {
     const first = receipts[0];
     if (first === undefined) continue;
     for (const later of receipts.slice(1)) {
-      findings.add('I6', later.seq, 'DUPLICATE_RECEIPT',
-        `receipt seq ${later.seq} (callId ${JSON.stringify(later.callId)}) carries lease ${JSON.stringify(leaseId)}, which receipt seq ${first.seq} (callId ${JSON.stringify(first.callId)}) already carries`);
+      findings.add(
+        'I6',
+        later.seq,
+        'DUPLICATE_RECEIPT',
+        `receipt seq ${later.seq} (callId ${JSON.stringify(later.callId)}) carries lease ${JSON.stringify(leaseId)}, which receipt seq ${first.seq} (callId ${JSON.stringify(first.callId)}) already carries`,
+      );
     }
   }
   checkOutcomes(context, findings);
@@ -75,10 +79,16 @@ function checkOutcomes(context: CheckContext, findings: Findings): void {
     if (receipt === undefined || receipt.seq > outcome.seq) {
       findings.add('I6', outcome.seq, 'OUTCOME_WITHOUT_RECEIPT', `${what} follows no receipt of that lease`);
     } else if (earlier !== undefined) {
-      findings.add('I6', outcome.seq, 'OUTCOME_REPEATED', `${what} repeats the outcome of that lease (seq ${earlier.seq}, ${earlier.outcome})`);
+      findings.add(
+        'I6',
+        outcome.seq,
+        'OUTCOME_REPEATED',
+        `${what} repeats the outcome of that lease (seq ${earlier.seq}, ${earlier.outcome})`,
+      );
     } else {
       const contradiction = serverContradiction(context, outcome);
-      if (contradiction !== null) findings.add('I6', outcome.seq, 'OUTCOME_CONTRADICTS_SERVER', `${what}, but ${contradiction}`);
+      if (contradiction !== null)
+        findings.add('I6', outcome.seq, 'OUTCOME_CONTRADICTS_SERVER', `${what}, but ${contradiction}`);
     }
   }
 }
@@ -87,11 +97,15 @@ function checkOutcomes(context: CheckContext, findings: Findings): void {
 function serverContradiction(context: CheckContext, outcome: ReceiptOutcomeEvent): string | null {
   if (outcome.outcome === 'ok') {
     const executed = context.truth.firstExecutionByLeaseId.get(outcome.leaseId);
-    return executed !== undefined && executed.seq < outcome.seq ? null : 'no server executed a call with that lease before it';
+    return executed !== undefined && executed.seq < outcome.seq
+      ? null
+      : 'no server executed a call with that lease before it';
   }
   if (outcome.outcome === 'refused') {
     const refused = context.truth.firstRefusalByLeaseId.get(outcome.leaseId);
-    return refused !== undefined && refused.seq < outcome.seq ? null : 'no server refused a call with that lease before it';
+    return refused !== undefined && refused.seq < outcome.seq
+      ? null
+      : 'no server refused a call with that lease before it';
   }
   return null;
 }
@@ -101,9 +115,12 @@ function checkAdmitted(context: CheckContext, receipt: ReceiptEvent, findings: F
   const decision = context.observed.decisionByCallId.get(receipt.callId);
   if (decision !== undefined && decision.decision === 'ADMIT' && decision.seq < receipt.seq) return;
   const label = `receipt seq ${receipt.seq} (callId ${JSON.stringify(receipt.callId)}, lease ${JSON.stringify(receipt.leaseId)}, ${JSON.stringify(receipt.tool)})`;
-  const why = decision === undefined ? 'no gate decision carries its callId'
-    : decision.decision !== 'ADMIT' ? `its gate decision seq ${decision.seq} is ${decision.decision}, not ADMIT`
-      : `its gate decision seq ${decision.seq} comes after it`;
+  const why =
+    decision === undefined
+      ? 'no gate decision carries its callId'
+      : decision.decision !== 'ADMIT'
+        ? `its gate decision seq ${decision.seq} is ${decision.decision}, not ADMIT`
+        : `its gate decision seq ${decision.seq} comes after it`;
   findings.add('I6', receipt.seq, 'RECEIPT_WITHOUT_ADMISSION', `${label}: the call left the core, but ${why}`);
 }
 
@@ -112,7 +129,8 @@ function checkAdmitted(context: CheckContext, receipt: ReceiptEvent, findings: F
  * "covered"). Two map lookups and three field checks.
  */
 export function receiptProblem(observed: Observations, call: CallExecutedEvent): ReceiptProblem | null {
-  if (call.leaseId === null) return { code: 'CALL_WITHOUT_LEASE', why: 'the call carried no lease, so no receipt can be joined to it' };
+  if (call.leaseId === null)
+    return { code: 'CALL_WITHOUT_LEASE', why: 'the call carried no lease, so no receipt can be joined to it' };
   const receipts = observed.receiptsByLeaseId.get(call.leaseId) ?? [];
   const receipt = receipts[0];
   if (receipt === undefined) return { code: 'CALL_WITHOUT_RECEIPT', why: 'no receipt carries its lease' };
@@ -126,9 +144,12 @@ export function receiptProblem(observed: Observations, call: CallExecutedEvent):
 function unboundFields(receipt: ReceiptEvent): string[] {
   const wrong: string[] = [];
   const { generation, descriptorDigest, policyEpoch } = receipt;
-  if (!(Number.isSafeInteger(generation) && (generation as number) >= 0)) wrong.push(`a generation (${show(generation)})`);
-  if (!(typeof descriptorDigest === 'string' && HEX_DIGEST.test(descriptorDigest))) wrong.push(`a descriptor digest (${show(descriptorDigest)})`);
-  if (!(Number.isSafeInteger(policyEpoch) && (policyEpoch as number) >= 1)) wrong.push(`a policy epoch (${show(policyEpoch)})`);
+  if (!(Number.isSafeInteger(generation) && (generation as number) >= 0))
+    wrong.push(`a generation (${show(generation)})`);
+  if (!(typeof descriptorDigest === 'string' && HEX_DIGEST.test(descriptorDigest)))
+    wrong.push(`a descriptor digest (${show(descriptorDigest)})`);
+  if (!(Number.isSafeInteger(policyEpoch) && (policyEpoch as number) >= 1))
+    wrong.push(`a policy epoch (${show(policyEpoch)})`);
   return wrong;
 }
 

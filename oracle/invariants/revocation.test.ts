@@ -12,7 +12,12 @@ const BOUND_MS = 1_500;
  * then `policy` (starting at seq 26, t=260), a plan for `tool`, and at `admitAtMs` the gate ADMITs
  * it at policy epoch 1 (a core that has not caught up); the round then settles.
  */
-function revocationRound(policy: (b: TraceBuilder) => void, admitAtMs: number, tool = 'c', options: { withoutRevocationBound?: boolean } = {}): { builder: TraceBuilder; admit: number } {
+function revocationRound(
+  policy: (b: TraceBuilder) => void,
+  admitAtMs: number,
+  tool = 'c',
+  options: { withoutRevocationBound?: boolean } = {},
+): { builder: TraceBuilder; admit: number } {
   const b = new TraceBuilder(options);
   admissionWorld(b);
   const devPublish = devWalk(b).publishSeq ?? -1;
@@ -37,8 +42,13 @@ describe('I7: no admission of a revoked tool later than B after the revocation',
     expect(admit).toBe(28);
     const verdict = checkTrace(builder.build());
     expect(verdict.violations).toEqual([
-      { invariant: 'I7', round: ROUND, seq: 28, code: 'REVOKED_TOOL_ADMITTED',
-        evidence: `gate decision seq 28 (session "${DEV_SESSION}", plan "p0") admits "c" for ${DEV} at t=1761, 1501 ms after policy_changed seq 26 (epoch 2) revoked it at t=260: 1 ms past the bound of 1500 ms (the gate used policy epoch 1)` },
+      {
+        invariant: 'I7',
+        round: ROUND,
+        seq: 28,
+        code: 'REVOKED_TOOL_ADMITTED',
+        evidence: `gate decision seq 28 (session "${DEV_SESSION}", plan "p0") admits "c" for ${DEV} at t=1761, 1501 ms after policy_changed seq 26 (epoch 2) revoked it at t=260: 1 ms past the bound of 1500 ms (the gate used policy epoch 1)`,
+      },
     ]);
     // 1 ADMIT and the round's 2 policy_seen (epoch 1 of acme.dev and of acme.ops, by poll).
     expect(verdict.checked.I7).toBe(3);
@@ -63,7 +73,9 @@ describe('I7: no admission of a revoked tool later than B after the revocation',
   it('REVOKED_TOOL_ADMITTED: a re-grant after the admission does not help', () => {
     const { builder } = revocationRound(revokeC, 260 + BOUND_MS + 100);
     builder.policyChanged(DEV, 3, ['a', 'b', 'c'], { granted: ['c'] });
-    expect(checkTrace(builder.build()).violations.map((v) => [v.invariant, v.code, v.seq])).toEqual([['I7', 'REVOKED_TOOL_ADMITTED', 28]]);
+    expect(checkTrace(builder.build()).violations.map((v) => [v.invariant, v.code, v.seq])).toEqual([
+      ['I7', 'REVOKED_TOOL_ADMITTED', 28],
+    ]);
   });
 
   it('measures from the latest revocation after a re-grant', () => {
@@ -74,7 +86,9 @@ describe('I7: no admission of a revoked tool later than B after the revocation',
       b.policyChanged(DEV, 4, ['a', 'b'], { revoked: ['c'] });
     };
     expect(checkTrace(revocationRound(twice, 1_000 + BOUND_MS).builder.build()).violations).toEqual([]);
-    expect(checkTrace(revocationRound(twice, 1_000 + BOUND_MS + 1).builder.build()).violations.map((v) => v.code)).toEqual(['REVOKED_TOOL_ADMITTED']);
+    expect(
+      checkTrace(revocationRound(twice, 1_000 + BOUND_MS + 1).builder.build()).violations.map((v) => v.code),
+    ).toEqual(['REVOKED_TOOL_ADMITTED']);
   });
 
   it('ignores a revocation for another audience, or of another tool', () => {
@@ -90,7 +104,11 @@ describe('I7: no admission of a revoked tool later than B after the revocation',
     const { builder } = revocationRound(revokeC, 260 + BOUND_MS + 1, 'c', { withoutRevocationBound: true });
     expect('revocationBoundMs' in builder.header.bounds).toBe(false);
     const verdict = checkTrace(builder.build());
-    expect(verdict).toMatchObject({ violations: [], checked: { I7: 2 }, metrics: { revocationDelaysMs: [1_521], revocationsCensored: 1 } });
+    expect(verdict).toMatchObject({
+      violations: [],
+      checked: { I7: 2 },
+      metrics: { revocationDelaysMs: [1_521], revocationsCensored: 1 },
+    });
   });
 });
 
@@ -138,9 +156,27 @@ describe('revocation propagation delays (metrics)', () => {
     expect([early, lostPush, polled, pushed, never]).toEqual([9, 12, 13, 16, 17]);
     const verdict = checkTrace(b.build());
     expect(verdict.violations.filter((v) => v.invariant === 'I7')).toEqual([
-      { invariant: 'I7', round: ROUND, seq: 9, code: 'EPOCH_NOT_SET', evidence: `policy_seen seq 9 (${DEV} epoch 2 by poll): the policy service had not set that epoch for ${DEV} before it` },
-      { invariant: 'I7', round: ROUND, seq: 12, code: 'PUSH_NOT_DELIVERED', evidence: `policy_seen seq 12 (${DEV} epoch 2 by push): no push of that epoch was delivered before it` },
-      { invariant: 'I7', round: ROUND, seq: 17, code: 'EPOCH_NOT_SET', evidence: `policy_seen seq 17 (${OPS} epoch 7 by poll): the policy service had not set that epoch for ${OPS} before it` },
+      {
+        invariant: 'I7',
+        round: ROUND,
+        seq: 9,
+        code: 'EPOCH_NOT_SET',
+        evidence: `policy_seen seq 9 (${DEV} epoch 2 by poll): the policy service had not set that epoch for ${DEV} before it`,
+      },
+      {
+        invariant: 'I7',
+        round: ROUND,
+        seq: 12,
+        code: 'PUSH_NOT_DELIVERED',
+        evidence: `policy_seen seq 12 (${DEV} epoch 2 by push): no push of that epoch was delivered before it`,
+      },
+      {
+        invariant: 'I7',
+        round: ROUND,
+        seq: 17,
+        code: 'EPOCH_NOT_SET',
+        evidence: `policy_seen seq 17 (${OPS} epoch 7 by poll): the policy service had not set that epoch for ${OPS} before it`,
+      },
     ]);
     // The 2 policy_seen of admissionWorld and the 5 above; no ADMIT.
     expect(verdict.checked.I7).toBe(7);

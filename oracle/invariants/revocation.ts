@@ -53,8 +53,12 @@ export function checkRevocation(context: CheckContext, findings: Findings): void
     if (latest === null || !latest.revoked) continue;
     const sinceMs = decision.t - latest.change.t;
     if (sinceMs <= boundMs) continue;
-    findings.add('I7', decision.seq, 'REVOKED_TOOL_ADMITTED',
-      `${decisionLabel(decision)} admits ${JSON.stringify(decision.tool)} for ${audience} at t=${decision.t}, ${sinceMs} ms after policy_changed seq ${latest.seq} (epoch ${latest.change.epoch}) revoked it at t=${latest.change.t}: ${sinceMs - boundMs} ms past the bound of ${boundMs} ms (the gate used policy epoch ${decision.policyEpoch})`);
+    findings.add(
+      'I7',
+      decision.seq,
+      'REVOKED_TOOL_ADMITTED',
+      `${decisionLabel(decision)} admits ${JSON.stringify(decision.tool)} for ${audience} at t=${decision.t}, ${sinceMs} ms after policy_changed seq ${latest.seq} (epoch ${latest.change.epoch}) revoked it at t=${latest.change.t}: ${sinceMs - boundMs} ms past the bound of ${boundMs} ms (the gate used policy epoch ${decision.policyEpoch})`,
+    );
   }
 }
 
@@ -66,7 +70,12 @@ function checkPolicySeen(context: CheckContext, findings: Findings): void {
     const what = `policy_seen seq ${seen.seq} (${seen.audience} epoch ${seen.epoch} by ${seen.via})`;
     const set = context.truth.epochSetBy.get(ref);
     if (set === undefined || set.seq > seen.seq) {
-      findings.add('I7', seen.seq, 'EPOCH_NOT_SET', `${what}: the policy service had not set that epoch for ${seen.audience} before it`);
+      findings.add(
+        'I7',
+        seen.seq,
+        'EPOCH_NOT_SET',
+        `${what}: the policy service had not set that epoch for ${seen.audience} before it`,
+      );
       continue;
     }
     const push = context.truth.deliveredPushOf.get(ref);

@@ -56,27 +56,49 @@ export function checkRollback(context: CheckContext, findings: Findings): void {
 }
 
 /** I21: the republished generation is earlier, unexpired and discovered under the policy holding at the trigger. */
-function checkTarget(context: CheckContext, outcome: TriggerOutcome, rollback: PublishedEvent, findings: Findings): void {
+function checkTarget(
+  context: CheckContext,
+  outcome: TriggerOutcome,
+  rollback: PublishedEvent,
+  findings: Findings,
+): void {
   findings.count('I21');
   const from = rolledBackFromOf(rollback) as number;
   const { trigger, activeAtTrigger } = outcome;
   const what = `${publishLabel(rollback)} answers the ${trigger.kind} trigger at seq ${trigger.seq} by rolling back to generation ${from}`;
   if (from >= activeAtTrigger.generation) {
-    findings.add('I21', rollback.seq, 'ROLLBACK_NOT_EARLIER', `${what}, not earlier than generation ${activeAtTrigger.generation} active at the trigger`);
+    findings.add(
+      'I21',
+      rollback.seq,
+      'ROLLBACK_NOT_EARLIER',
+      `${what}, not earlier than generation ${activeAtTrigger.generation} active at the trigger`,
+    );
     return;
   }
   const source = publishOfGeneration(context.observed, rollback.key, from, rollback.seq);
   if (source === null) return; // I10 judges a rollback to a generation never published.
   if (rollback.t > source.expiresAt) {
-    findings.add('I21', rollback.seq, 'ROLLBACK_TO_EXPIRED', `${what} at t=${rollback.t}, past its expiresAt ${source.expiresAt} (publish seq ${source.seq})`);
+    findings.add(
+      'I21',
+      rollback.seq,
+      'ROLLBACK_TO_EXPIRED',
+      `${what} at t=${rollback.t}, past its expiresAt ${source.expiresAt} (publish seq ${source.seq})`,
+    );
   }
-  const startSeq = context.truth.scans.get(source.scanId)?.requests[0]?.seq ?? context.observed.scanStarts.get(source.scanId)?.seq;
+  const startSeq =
+    context.truth.scans.get(source.scanId)?.requests[0]?.seq ?? context.observed.scanStarts.get(source.scanId)?.seq;
   if (startSeq === undefined) return;
   const audience = audienceOf(rollback.key);
-  const change = context.truth.policyChanges.find((event) => event.audience === audience && event.seq > startSeq && event.seq <= trigger.seq);
+  const change = context.truth.policyChanges.find(
+    (event) => event.audience === audience && event.seq > startSeq && event.seq <= trigger.seq,
+  );
   if (change !== undefined) {
-    findings.add('I21', rollback.seq, 'ROLLBACK_TO_UNAUTHORIZED',
-      `${what}, discovered by scan ${source.scanId} (from seq ${startSeq}) before the policy of ${audience} moved to epoch ${change.epoch} at seq ${change.seq}: it cannot prove the authorization holding at the trigger`);
+    findings.add(
+      'I21',
+      rollback.seq,
+      'ROLLBACK_TO_UNAUTHORIZED',
+      `${what}, discovered by scan ${source.scanId} (from seq ${startSeq}) before the policy of ${audience} moved to epoch ${change.epoch} at seq ${change.seq}: it cannot prove the authorization holding at the trigger`,
+    );
   }
 }
 
@@ -86,28 +108,46 @@ function checkAnswered(context: CheckContext, outcome: TriggerOutcome, findings:
   if (outcome.outcome === null && outcome.crashed) return;
   findings.count('I29');
   if (outcome.outcome === null) {
-    findings.add('I29', trigger.seq, 'TRIGGER_IGNORED',
-      `the ${trigger.kind} trigger for key ${shortKey(trigger.key)} (generation ${outcome.activeAtTrigger.generation} active) was delivered, and the core neither rolled back nor DISABLED the key`);
+    findings.add(
+      'I29',
+      trigger.seq,
+      'TRIGGER_IGNORED',
+      `the ${trigger.kind} trigger for key ${shortKey(trigger.key)} (generation ${outcome.activeAtTrigger.generation} active) was delivered, and the core neither rolled back nor DISABLED the key`,
+    );
     return;
   }
   if (outcome.outcome.type !== 'server_disabled') return;
   const disabled = outcome.outcome;
-  const nextPublish = (context.observed.publishedByKey.get(trigger.key) ?? []).find((publish) => publish.seq > disabled.seq)?.seq ?? Infinity;
+  const nextPublish =
+    (context.observed.publishedByKey.get(trigger.key) ?? []).find((publish) => publish.seq > disabled.seq)?.seq ??
+    Infinity;
   // The world's side first: a call the link saw leave for the key's server and audience while the
   // server presented the key's identity. A core that writes no receipt for it is judged the same.
   const server = context.truth.servers.get(trigger.server);
   const identity = identityOf(trigger.key);
-  const sent = (server?.callsSent.get(audienceOf(trigger.key)) ?? []).find((call) => call.seq > disabled.seq && call.seq < nextPublish
-    && server?.identityBefore(call.seq)?.identity === identity);
+  const sent = (server?.callsSent.get(audienceOf(trigger.key)) ?? []).find(
+    (call) =>
+      call.seq > disabled.seq && call.seq < nextPublish && server?.identityBefore(call.seq)?.identity === identity,
+  );
   if (sent !== undefined) {
-    findings.add('I29', sent.seq, 'CALL_WHILE_DISABLED',
-      `a tools/call of ${JSON.stringify(sent.tool)} left for ${trigger.server}/${sent.audience} (key ${shortKey(trigger.key)}) at seq ${sent.seq}, after the key was DISABLED at seq ${disabled.seq} (trigger seq ${trigger.seq}) and before any new publish`);
+    findings.add(
+      'I29',
+      sent.seq,
+      'CALL_WHILE_DISABLED',
+      `a tools/call of ${JSON.stringify(sent.tool)} left for ${trigger.server}/${sent.audience} (key ${shortKey(trigger.key)}) at seq ${sent.seq}, after the key was DISABLED at seq ${disabled.seq} (trigger seq ${trigger.seq}) and before any new publish`,
+    );
     return;
   }
-  const leaked = context.observed.receipts.find((receipt) => receipt.key === trigger.key && receipt.seq > disabled.seq && receipt.seq < nextPublish);
+  const leaked = context.observed.receipts.find(
+    (receipt) => receipt.key === trigger.key && receipt.seq > disabled.seq && receipt.seq < nextPublish,
+  );
   if (leaked !== undefined) {
-    findings.add('I29', leaked.seq, 'CALL_WHILE_DISABLED',
-      `receipt of lease ${leaked.leaseId} for key ${shortKey(trigger.key)} after the key was DISABLED at seq ${disabled.seq} (trigger seq ${trigger.seq}) and before any new publish`);
+    findings.add(
+      'I29',
+      leaked.seq,
+      'CALL_WHILE_DISABLED',
+      `receipt of lease ${leaked.leaseId} for key ${shortKey(trigger.key)} after the key was DISABLED at seq ${disabled.seq} (trigger seq ${trigger.seq}) and before any new publish`,
+    );
   }
 }
 
@@ -118,12 +158,24 @@ function checkRolledAwayLeases(context: CheckContext, findings: Findings): void 
     const away = activePublishBefore(context.observed, rollback.key, rollback.seq);
     if (away === null) continue;
     findings.count('I28');
-    const receipt = context.observed.receipts.find((event) => event.seq > rollback.seq && event.key === rollback.key && event.generation === away.generation);
-    const admit = context.observed.gateDecisions.find((event) => event.seq > rollback.seq && event.key === rollback.key && event.decision === 'ADMIT' && event.generation === away.generation);
+    const receipt = context.observed.receipts.find(
+      (event) => event.seq > rollback.seq && event.key === rollback.key && event.generation === away.generation,
+    );
+    const admit = context.observed.gateDecisions.find(
+      (event) =>
+        event.seq > rollback.seq &&
+        event.key === rollback.key &&
+        event.decision === 'ADMIT' &&
+        event.generation === away.generation,
+    );
     const first = [receipt, admit].filter((event) => event !== undefined).sort((a, b) => a.seq - b.seq)[0];
     if (first === undefined) continue;
     const what = first.type === 'receipt' ? `receipt of lease ${first.leaseId}` : `ADMIT of call ${first.callId}`;
-    findings.add('I28', first.seq, 'LEASE_FOR_ROLLED_AWAY',
-      `${what} binds generation ${away.generation} of key ${shortKey(rollback.key)}, which the rollback at seq ${rollback.seq} rolled away`);
+    findings.add(
+      'I28',
+      first.seq,
+      'LEASE_FOR_ROLLED_AWAY',
+      `${what} binds generation ${away.generation} of key ${shortKey(rollback.key)}, which the rollback at seq ${rollback.seq} rolled away`,
+    );
   }
 }

@@ -6,7 +6,10 @@ import { TraceBuilder, digestOf, toolDigest } from '../testing/trace-builder.ts'
 const ROUND = 17;
 
 /** The standard world with a quarantined or abandoned scan `sc-bad` added by `body`. */
-function roundWith(body: (b: TraceBuilder) => void, options: ConstructorParameters<typeof TraceBuilder>[0] = {}): TraceBuilder {
+function roundWith(
+  body: (b: TraceBuilder) => void,
+  options: ConstructorParameters<typeof TraceBuilder>[0] = {},
+): TraceBuilder {
   const b = new TraceBuilder(options);
   standardWorld(b);
   body(b);
@@ -31,8 +34,13 @@ describe('I13: scans terminate', () => {
       r.scanEnded('sc-bad', 'QUARANTINED', 'CURSOR_REPEATED');
     });
     expect(checkTrace(b.build()).violations).toEqual([
-      { invariant: 'I13', round: ROUND, seq: repeat, code: 'CURSOR_REQUESTED_TWICE',
-        evidence: `scan "sc-bad" (s0 acme.dev) requested cursor "" at seq 6 and again at seq ${repeat}` },
+      {
+        invariant: 'I13',
+        round: ROUND,
+        seq: repeat,
+        code: 'CURSOR_REQUESTED_TWICE',
+        evidence: `scan "sc-bad" (s0 acme.dev) requested cursor "" at seq 6 and again at seq ${repeat}`,
+      },
     ]);
   });
 
@@ -52,18 +60,26 @@ describe('I13: scans terminate', () => {
 
   it('PAGE_LIMIT_EXCEEDED: more cursor requests than pageCountMax', () => {
     let over = -1;
-    const b = roundWith((r) => {
-      r.scanStarted(DEV_KEY, 'sc-bad');
-      serve(r, null, 'c1');
-      serve(r, 'c1', 'c2');
-      serve(r, 'c2', 'c3');
-      serve(r, 'c3', 'c4');
-      over = serve(r, 'c4', 'c5');
-      r.scanEnded('sc-bad', 'QUARANTINED', 'PAGE_LIMIT');
-    }, { bounds: { pageCountMax: 3 } });
+    const b = roundWith(
+      (r) => {
+        r.scanStarted(DEV_KEY, 'sc-bad');
+        serve(r, null, 'c1');
+        serve(r, 'c1', 'c2');
+        serve(r, 'c2', 'c3');
+        serve(r, 'c3', 'c4');
+        over = serve(r, 'c4', 'c5');
+        r.scanEnded('sc-bad', 'QUARANTINED', 'PAGE_LIMIT');
+      },
+      { bounds: { pageCountMax: 3 } },
+    );
     expect(checkTrace(b.build()).violations).toEqual([
-      { invariant: 'I13', round: ROUND, seq: over, code: 'PAGE_LIMIT_EXCEEDED',
-        evidence: `scan "sc-bad" (s0 acme.dev) made cursor request 4 at seq ${over}, over pageCountMax 3` },
+      {
+        invariant: 'I13',
+        round: ROUND,
+        seq: over,
+        code: 'PAGE_LIMIT_EXCEEDED',
+        evidence: `scan "sc-bad" (s0 acme.dev) made cursor request 4 at seq ${over}, over pageCountMax 3`,
+      },
     ]);
   });
 
@@ -86,8 +102,13 @@ describe('I13: scans terminate', () => {
       r.scanEnded('sc-bad', 'INCOMPLETE', 'REVISION_MOVED');
     });
     expect(checkTrace(b.build()).violations).toEqual([
-      { invariant: 'I13', round: ROUND, seq: third, code: 'EXTRA_CURSORLESS_REQUEST',
-        evidence: `scan "sc-bad" (s0 acme.dev) requested page 1 a third time at seq ${third}` },
+      {
+        invariant: 'I13',
+        round: ROUND,
+        seq: third,
+        code: 'EXTRA_CURSORLESS_REQUEST',
+        evidence: `scan "sc-bad" (s0 acme.dev) requested page 1 a third time at seq ${third}`,
+      },
     ]);
   });
 
@@ -109,8 +130,13 @@ describe('I13: scans terminate', () => {
       r.at(200 + 5_040).scanEnded('sc-ok', 'INCOMPLETE', 'TIMEOUT');
     });
     expect(checkTrace(b.build()).violations).toEqual([
-      { invariant: 'I13', round: ROUND, seq: ended, code: 'SCAN_TOO_LONG',
-        evidence: `scan "sc-bad" ran 5041 ms (seq 4 to ${ended}), over the 5040 ms budget` },
+      {
+        invariant: 'I13',
+        round: ROUND,
+        seq: ended,
+        code: 'SCAN_TOO_LONG',
+        evidence: `scan "sc-bad" ran 5041 ms (seq 4 to ${ended}), over the 5040 ms budget`,
+      },
     ]);
   });
 
@@ -126,8 +152,13 @@ describe('I13: scans terminate', () => {
     b.roundEnd();
     const roundEndT = b.now() - 10;
     expect(checkTrace(b.build()).violations).toEqual([
-      { invariant: 'I13', round: ROUND, seq: stuck, code: 'SCAN_NEVER_ENDED',
-        evidence: `scan "sc-stuck" started at seq ${stuck} never ended; the round ended ${roundEndT - startedAt} ms later, over the 5040 ms budget` },
+      {
+        invariant: 'I13',
+        round: ROUND,
+        seq: stuck,
+        code: 'SCAN_NEVER_ENDED',
+        evidence: `scan "sc-stuck" started at seq ${stuck} never ended; the round ended ${roundEndT - startedAt} ms later, over the 5040 ms budget`,
+      },
     ]);
     expect(recent).toBe(stuck + 2);
   });
@@ -147,8 +178,13 @@ describe('I13: scans terminate', () => {
     b.at(16_000).quiet();
     b.roundEnd();
     expect(checkTrace(b.build()).violations.filter((v) => v.invariant === 'I13')).toEqual([
-      { invariant: 'I13', round: ROUND, seq: stuck, code: 'SCAN_NEVER_ENDED',
-        evidence: `scan "sc-stuck" started at seq ${stuck} never ended; its host died 6000 ms later, over the 5040 ms budget` },
+      {
+        invariant: 'I13',
+        round: ROUND,
+        seq: stuck,
+        code: 'SCAN_NEVER_ENDED',
+        evidence: `scan "sc-stuck" started at seq ${stuck} never ended; its host died 6000 ms later, over the 5040 ms budget`,
+      },
     ]);
   });
 
@@ -157,22 +193,56 @@ describe('I13: scans terminate', () => {
     const later = digestOf(JSON.stringify(['c1', null, 3, [toolDigest('b')]]));
     const b = roundWith((r) => {
       r.scanStarted(DEV_KEY, 'sc-bad');
-      const first = r.served({ audience: DEV, scanId: 'sc-bad', cursorIn: null, cursorOut: 'c1', revision: 3, tools: ['a'] });
+      const first = r.served({
+        audience: DEV,
+        scanId: 'sc-bad',
+        cursorIn: null,
+        cursorOut: 'c1',
+        revision: 3,
+        tools: ['a'],
+      });
       r.pageRead('sc-bad', first, 3, 1, false);
       r.pageRead('sc-bad', { cursorIn: 'c1', cursorOut: null, pageDigest: invented }, 3, 1, false);
       r.pageRead('sc-bad', first, 4, 1, false);
       r.pageRead('sc-other', first, 3, 1, false);
       r.pageRead('sc-bad', { cursorIn: 'c1', cursorOut: null, pageDigest: later }, 3, 1, false);
-      expect(r.served({ audience: DEV, scanId: 'sc-bad', cursorIn: 'c1', cursorOut: null, revision: 3, tools: ['b'] }).pageDigest).toBe(later);
+      expect(
+        r.served({ audience: DEV, scanId: 'sc-bad', cursorIn: 'c1', cursorOut: null, revision: 3, tools: ['b'] })
+          .pageDigest,
+      ).toBe(later);
       r.scanEnded('sc-bad', 'INCOMPLETE', 'TIMEOUT');
     });
     // seq 4 scan_started, 5 page 1 served, 6 read as served, 7-10 the reads judged, 11 page 2 served.
     const first = digestOf(JSON.stringify([null, 'c1', 3, [toolDigest('a')]])).slice(0, 12);
     expect(checkTrace(b.build()).violations).toEqual([
-      { invariant: 'I13', round: ROUND, seq: 7, code: 'PAGE_NOT_SERVED', evidence: `scan "sc-bad" read page "c1" → null (${invented.slice(0, 12)}, revision 3) at seq 7, which the world never served to that scan before it` },
-      { invariant: 'I13', round: ROUND, seq: 8, code: 'PAGE_NOT_SERVED', evidence: `scan "sc-bad" read page null → "c1" (${first}, revision 4) at seq 8, but the world served it (seq 5) reporting revision 3` },
-      { invariant: 'I13', round: ROUND, seq: 9, code: 'PAGE_NOT_SERVED', evidence: `scan "sc-other" read page null → "c1" (${first}, revision 3) at seq 9, which the world never served to that scan before it` },
-      { invariant: 'I13', round: ROUND, seq: 10, code: 'PAGE_NOT_SERVED', evidence: `scan "sc-bad" read page "c1" → null (${later.slice(0, 12)}, revision 3) at seq 10, which the world never served to that scan before it` },
+      {
+        invariant: 'I13',
+        round: ROUND,
+        seq: 7,
+        code: 'PAGE_NOT_SERVED',
+        evidence: `scan "sc-bad" read page "c1" → null (${invented.slice(0, 12)}, revision 3) at seq 7, which the world never served to that scan before it`,
+      },
+      {
+        invariant: 'I13',
+        round: ROUND,
+        seq: 8,
+        code: 'PAGE_NOT_SERVED',
+        evidence: `scan "sc-bad" read page null → "c1" (${first}, revision 4) at seq 8, but the world served it (seq 5) reporting revision 3`,
+      },
+      {
+        invariant: 'I13',
+        round: ROUND,
+        seq: 9,
+        code: 'PAGE_NOT_SERVED',
+        evidence: `scan "sc-other" read page null → "c1" (${first}, revision 3) at seq 9, which the world never served to that scan before it`,
+      },
+      {
+        invariant: 'I13',
+        round: ROUND,
+        seq: 10,
+        code: 'PAGE_NOT_SERVED',
+        evidence: `scan "sc-bad" read page "c1" → null (${later.slice(0, 12)}, revision 3) at seq 10, which the world never served to that scan before it`,
+      },
     ]);
   });
 });

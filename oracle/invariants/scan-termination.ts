@@ -49,10 +49,16 @@ function checkRead(context: CheckContext, read: PageReadEvent, findings: Finding
   const served = context.truth.scans.get(read.scanId)?.firstMatch(read, read.seq) ?? null;
   if (served !== null && served.reported === read.revision) return;
   const page = `page ${showCursor(read.cursorIn)} → ${showCursor(read.cursorOut)} (${shortHex(read.pageDigest)}, revision ${read.revision ?? 'none'})`;
-  const why = served === null
-    ? 'which the world never served to that scan before it'
-    : `but the world served it (seq ${served.seq}) reporting revision ${served.reported ?? 'none'}`;
-  findings.add('I13', read.seq, 'PAGE_NOT_SERVED', `scan "${read.scanId}" read${read.recheck ? ' as its recheck' : ''} ${page} at seq ${read.seq}, ${why}`);
+  const why =
+    served === null
+      ? 'which the world never served to that scan before it'
+      : `but the world served it (seq ${served.seq}) reporting revision ${served.reported ?? 'none'}`;
+  findings.add(
+    'I13',
+    read.seq,
+    'PAGE_NOT_SERVED',
+    `scan "${read.scanId}" read${read.recheck ? ' as its recheck' : ''} ${page} at seq ${read.seq}, ${why}`,
+  );
 }
 
 type Request = PageServedEvent | PageRefusedEvent;
@@ -82,18 +88,30 @@ function where(scan: ScanRequests, request: Request): string {
 }
 
 function reportExtraCursorless(scan: ScanRequests, request: Request, findings: Findings): void {
-  findings.add('I13', request.seq, 'EXTRA_CURSORLESS_REQUEST',
-    `${where(scan, request)} requested page 1 a third time at seq ${request.seq}`);
+  findings.add(
+    'I13',
+    request.seq,
+    'EXTRA_CURSORLESS_REQUEST',
+    `${where(scan, request)} requested page 1 a third time at seq ${request.seq}`,
+  );
 }
 
 function reportPageLimit(scan: ScanRequests, request: Request, pageCountMax: number, findings: Findings): void {
-  findings.add('I13', request.seq, 'PAGE_LIMIT_EXCEEDED',
-    `${where(scan, request)} made cursor request ${pageCountMax + 1} at seq ${request.seq}, over pageCountMax ${pageCountMax}`);
+  findings.add(
+    'I13',
+    request.seq,
+    'PAGE_LIMIT_EXCEEDED',
+    `${where(scan, request)} made cursor request ${pageCountMax + 1} at seq ${request.seq}, over pageCountMax ${pageCountMax}`,
+  );
 }
 
 function reportRepeat(scan: ScanRequests, request: Request, firstSeq: number, findings: Findings): true {
-  findings.add('I13', request.seq, 'CURSOR_REQUESTED_TWICE',
-    `${where(scan, request)} requested cursor ${showCursor(request.cursorIn)} at seq ${firstSeq} and again at seq ${request.seq}`);
+  findings.add(
+    'I13',
+    request.seq,
+    'CURSOR_REQUESTED_TWICE',
+    `${where(scan, request)} requested cursor ${showCursor(request.cursorIn)} at seq ${firstSeq} and again at seq ${request.seq}`,
+  );
   return true;
 }
 
@@ -106,10 +124,18 @@ function checkDuration(context: CheckContext, start: ScanStartedEvent, findings:
   const roundEnd = crash ?? context.truth.roundEnd;
   if (end !== undefined) {
     if (end.t - start.t <= budgetMs) return;
-    findings.add('I13', end.seq, 'SCAN_TOO_LONG',
-      `scan "${start.scanId}" ran ${end.t - start.t} ms (seq ${start.seq} to ${end.seq}), over the ${budgetMs} ms budget`);
+    findings.add(
+      'I13',
+      end.seq,
+      'SCAN_TOO_LONG',
+      `scan "${start.scanId}" ran ${end.t - start.t} ms (seq ${start.seq} to ${end.seq}), over the ${budgetMs} ms budget`,
+    );
   } else if (roundEnd !== null && roundEnd !== undefined && roundEnd.t - start.t > budgetMs) {
-    findings.add('I13', start.seq, 'SCAN_NEVER_ENDED',
-      `scan "${start.scanId}" started at seq ${start.seq} never ended; ${crash === undefined ? 'the round ended' : 'its host died'} ${roundEnd.t - start.t} ms later, over the ${budgetMs} ms budget`);
+    findings.add(
+      'I13',
+      start.seq,
+      'SCAN_NEVER_ENDED',
+      `scan "${start.scanId}" started at seq ${start.seq} never ended; ${crash === undefined ? 'the round ended' : 'its host died'} ${roundEnd.t - start.t} ms later, over the ${budgetMs} ms budget`,
+    );
   }
 }

@@ -38,14 +38,25 @@ export function checkSurface(context: CheckContext, findings: Findings): void {
     checkFalseRefusal(turn, findings);
   }
   for (const settled of surface.unreservedSettlements) {
-    findings.add('I24', settled.seq, 'UNRESERVED', `request ${JSON.stringify(settled.requestId)} was settled ${settled.settlement} at seq ${settled.seq}, but the world never reserved it`);
+    findings.add(
+      'I24',
+      settled.seq,
+      'UNRESERVED',
+      `request ${JSON.stringify(settled.requestId)} was settled ${settled.settlement} at seq ${settled.seq}, but the world never reserved it`,
+    );
   }
   for (const received of surface.unreservedReceipts) {
-    findings.add('I24', received.seq, 'UNRESERVED', `the model received request ${JSON.stringify(received.requestId)} at seq ${received.seq}, which the world never reserved`);
+    findings.add(
+      'I24',
+      received.seq,
+      'UNRESERVED',
+      `the model received request ${JSON.stringify(received.requestId)} at seq ${received.seq}, which the world never reserved`,
+    );
   }
 }
 
-const label = (turn: SurfaceTurn): string => `model turn ${JSON.stringify(turn.turn.requestId)} (seq ${turn.turn.seq}, hooks [${turn.turn.hooks.join(', ')}]${turn.turn.late === null ? '' : `, late ${turn.turn.late}`})`;
+const label = (turn: SurfaceTurn): string =>
+  `model turn ${JSON.stringify(turn.turn.requestId)} (seq ${turn.turn.seq}, hooks [${turn.turn.hooks.join(', ')}]${turn.turn.late === null ? '' : `, late ${turn.turn.late}`})`;
 
 /** The first accepted settlement, if any. */
 const firstSettlement = (turn: SurfaceTurn): RequestSettledEvent | undefined => turn.settlements[0];
@@ -63,7 +74,12 @@ function checkParity(turn: SurfaceTurn, findings: Findings): void {
     findings.count('I22');
     const difference = surfaceDifference(received.tools, turn.turn.baseline);
     if (difference === null) continue;
-    findings.add('I22', received.seq, difference.code, `${label(turn)}: the model received ${received.tools.length} tools at seq ${received.seq}, ${showDifference(difference)} against the world's baseline of ${turn.turn.baseline.length}`);
+    findings.add(
+      'I22',
+      received.seq,
+      difference.code,
+      `${label(turn)}: the model received ${received.tools.length} tools at seq ${received.seq}, ${showDifference(difference)} against the world's baseline of ${turn.turn.baseline.length}`,
+    );
   }
 }
 
@@ -76,7 +92,12 @@ function checkMismatchedDispatch(turn: SurfaceTurn, findings: Findings): void {
     const difference = surfaceDifference(seen.tools, turn.turn.baseline);
     if (difference === null) continue;
     const check = seen.stage === 'hooks' ? 'the early check' : 'the final check';
-    findings.add('I23', dispatched, 'MISMATCH_DISPATCHED', `${label(turn)}: after its ${seen.stage === 'hooks' ? 'hooks' : 'late stage'} (seq ${seen.seq}) the request held ${showDifference(difference)}, yet it was dispatched at seq ${dispatched} (${check} should have refused it)`);
+    findings.add(
+      'I23',
+      dispatched,
+      'MISMATCH_DISPATCHED',
+      `${label(turn)}: after its ${seen.stage === 'hooks' ? 'hooks' : 'late stage'} (seq ${seen.seq}) the request held ${showDifference(difference)}, yet it was dispatched at seq ${dispatched} (${check} should have refused it)`,
+    );
     return;
   }
 }
@@ -89,18 +110,46 @@ function checkSettlement(turn: SurfaceTurn, context: CheckContext, findings: Fin
     const when = turn.ended === undefined ? 'the round ended' : `its turn ended at seq ${turn.ended.seq}`;
     findings.add('I24', turn.ended?.seq ?? null, 'NOT_SETTLED', `${label(turn)} was never settled, and ${when}`);
   }
-  if (second !== undefined) findings.add('I24', second.seq, 'SETTLED_TWICE', `${label(turn)} was settled ${first?.settlement} at seq ${first?.seq} and again ${second.settlement} at seq ${second.seq}`);
+  if (second !== undefined)
+    findings.add(
+      'I24',
+      second.seq,
+      'SETTLED_TWICE',
+      `${label(turn)} was settled ${first?.settlement} at seq ${first?.seq} and again ${second.settlement} at seq ${second.seq}`,
+    );
   const [received, again] = turn.received;
   if (received === undefined) {
-    if (first?.settlement === 'dispatched' && turn.ended !== undefined) findings.add('I24', turn.ended.seq, 'SETTLED_NOT_SENT', `${label(turn)} was settled dispatched at seq ${first.seq}, but its turn ended at seq ${turn.ended.seq} without the model receiving it`);
+    if (first?.settlement === 'dispatched' && turn.ended !== undefined)
+      findings.add(
+        'I24',
+        turn.ended.seq,
+        'SETTLED_NOT_SENT',
+        `${label(turn)} was settled dispatched at seq ${first.seq}, but its turn ended at seq ${turn.ended.seq} without the model receiving it`,
+      );
     return;
   }
   if (first?.settlement === 'preDispatchRejected' && first.seq < received.seq) {
-    findings.add('I24', received.seq, 'REFUSED_BUT_DISPATCHED', `${label(turn)} was settled preDispatchRejected ${first.code ?? '(no code)'} at seq ${first.seq}, yet the model received it at seq ${received.seq}`);
+    findings.add(
+      'I24',
+      received.seq,
+      'REFUSED_BUT_DISPATCHED',
+      `${label(turn)} was settled preDispatchRejected ${first.code ?? '(no code)'} at seq ${first.seq}, yet the model received it at seq ${received.seq}`,
+    );
   } else if (first === undefined || first.seq > received.seq || first.settlement !== 'dispatched') {
-    findings.add('I24', received.seq, 'DISPATCHED_UNSETTLED', `the model received ${label(turn)} at seq ${received.seq} before it was settled dispatched`);
+    findings.add(
+      'I24',
+      received.seq,
+      'DISPATCHED_UNSETTLED',
+      `the model received ${label(turn)} at seq ${received.seq} before it was settled dispatched`,
+    );
   }
-  if (again !== undefined) findings.add('I24', again.seq, 'DISPATCHED_TWICE', `the model received ${label(turn)} at seq ${received.seq} and again at seq ${again.seq}`);
+  if (again !== undefined)
+    findings.add(
+      'I24',
+      again.seq,
+      'DISPATCHED_TWICE',
+      `the model received ${label(turn)} at seq ${received.seq} and again at seq ${again.seq}`,
+    );
 }
 
 function checkCapacity(turn: SurfaceTurn, findings: Findings): void {
@@ -111,10 +160,27 @@ function checkCapacity(turn: SurfaceTurn, findings: Findings): void {
   const figures = `${capacity.limit} ${capacity.available}, the baseline needs ${capacity.requiredMin}${capacity.requiredMax === capacity.requiredMin ? '' : `-${capacity.requiredMax}`}`;
   if (capacity.requiredMin > capacity.available) {
     const received = turn.received[0];
-    if (received !== undefined) findings.add('I25', received.seq, 'SHORTFALL_DISPATCHED', `${label(turn)}: ${figures}, yet the model received ${received.tools.length} tools at seq ${received.seq} (a silent cut instead of CAPACITY_EXCEEDED)`);
-    else if (first !== undefined && first.code !== 'CAPACITY_EXCEEDED') findings.add('I25', first.seq, 'SHORTFALL_NOT_EXPLICIT', `${label(turn)}: ${figures}, refused ${first.code ?? '(no code)'} at seq ${first.seq} instead of CAPACITY_EXCEEDED`);
+    if (received !== undefined)
+      findings.add(
+        'I25',
+        received.seq,
+        'SHORTFALL_DISPATCHED',
+        `${label(turn)}: ${figures}, yet the model received ${received.tools.length} tools at seq ${received.seq} (a silent cut instead of CAPACITY_EXCEEDED)`,
+      );
+    else if (first !== undefined && first.code !== 'CAPACITY_EXCEEDED')
+      findings.add(
+        'I25',
+        first.seq,
+        'SHORTFALL_NOT_EXPLICIT',
+        `${label(turn)}: ${figures}, refused ${first.code ?? '(no code)'} at seq ${first.seq} instead of CAPACITY_EXCEEDED`,
+      );
   } else if (capacity.requiredMax <= capacity.available && first?.code === 'CAPACITY_EXCEEDED') {
-    findings.add('I25', first.seq, 'CAPACITY_WITHOUT_SHORTFALL', `${label(turn)}: ${figures}, refused CAPACITY_EXCEEDED at seq ${first.seq} although everything fits`);
+    findings.add(
+      'I25',
+      first.seq,
+      'CAPACITY_WITHOUT_SHORTFALL',
+      `${label(turn)}: ${figures}, refused CAPACITY_EXCEEDED at seq ${first.seq} although everything fits`,
+    );
   }
 }
 
@@ -124,6 +190,13 @@ function checkFalseRefusal(turn: SurfaceTurn, findings: Findings): void {
   findings.count('I26');
   const first = firstSettlement(turn);
   if (first?.settlement !== 'preDispatchRejected') return;
-  const detail = [first.code ?? '(no code)', first.check, first.field, first.limit].filter((part) => part !== null).join(' ');
-  findings.add('I26', first.seq, 'FALSE_REFUSAL', `${label(turn)}: every extension is harmless${capacity === null ? '' : ' and the capacity holds the baseline'}, yet the core refused it (${detail}) at seq ${first.seq}`);
+  const detail = [first.code ?? '(no code)', first.check, first.field, first.limit]
+    .filter((part) => part !== null)
+    .join(' ');
+  findings.add(
+    'I26',
+    first.seq,
+    'FALSE_REFUSAL',
+    `${label(turn)}: every extension is harmless${capacity === null ? '' : ' and the capacity holds the baseline'}, yet the core refused it (${detail}) at seq ${first.seq}`,
+  );
 }

@@ -43,15 +43,31 @@ describe('I4: no serving across tenants or roles', () => {
     expect(checkTrace(b.build())).toEqual({
       round: ROUND,
       violations: [
-        { invariant: 'I4', round: ROUND, seq: 20, code: 'FOREIGN_KEY',
-          evidence: `${label} shows key ${S0}|${GLOBEX}, but s0 presented identity ${S0} since seq 0, so the key is ${S0}|${DEV}` },
-        { invariant: 'I4', round: ROUND, seq: 20, code: 'FOREIGN_PAGES',
-          evidence: `${label} shows generation 1 of key ${S0}|${GLOBEX} (publish seq 10), whose scan "sc-globex" had a page served at seq 5 to s0 ${GLOBEX}` },
+        {
+          invariant: 'I4',
+          round: ROUND,
+          seq: 20,
+          code: 'FOREIGN_KEY',
+          evidence: `${label} shows key ${S0}|${GLOBEX}, but s0 presented identity ${S0} since seq 0, so the key is ${S0}|${DEV}`,
+        },
+        {
+          invariant: 'I4',
+          round: ROUND,
+          seq: 20,
+          code: 'FOREIGN_PAGES',
+          evidence: `${label} shows generation 1 of key ${S0}|${GLOBEX} (publish seq 10), whose scan "sc-globex" had a page served at seq 5 to s0 ${GLOBEX}`,
+        },
         // What was shown, from the world's pages alone: g reached the core only for globex.dev.
-        { invariant: 'I4', round: ROUND, seq: 20, code: 'FOREIGN_TOOL',
-          evidence: `${label} shows descriptor ${short('g')}, which s0 served only to ${GLOBEX} (first at seq 5), never to ${DEV}` },
+        {
+          invariant: 'I4',
+          round: ROUND,
+          seq: 20,
+          code: 'FOREIGN_TOOL',
+          evidence: `${label} shows descriptor ${short('g')}, which s0 served only to ${GLOBEX} (first at seq 5), never to ${DEV}`,
+        },
       ],
-      checked: checkedCounts({ I1: 2, I2: 2, I4: 1, I5: 0, I10: 2, I11: 1, I12: 2, I13: 9 }), metrics: NO_CALL_METRICS,
+      checked: checkedCounts({ I1: 2, I2: 2, I4: 1, I5: 0, I10: 2, I11: 1, I12: 2, I13: 9 }),
+      metrics: NO_CALL_METRICS,
     });
   });
 
@@ -63,15 +79,35 @@ describe('I4: no serving across tenants or roles', () => {
     finish(b, 'undecided');
     expect([publish, disclosure]).toEqual([10, 11]);
     expect(checkTrace(b.build()).violations).toEqual([
-      { invariant: 'I1', round: ROUND, seq: 10, code: 'CONTENT_MISMATCH',
-        evidence: `publish seq 10 of key ${S0}|${DEV} differs from the acme.dev view at revision 3: missing [${[short('a'), short('b'), short('c')].sort().join(', ')}], extra [${[short('g'), short('h')].sort().join(', ')}]` },
-      { invariant: 'I2', round: ROUND, seq: 10, code: 'PAGE_FOREIGN',
-        evidence: `publish seq 10 of key ${S0}|${DEV}: page served at seq 5 went to s0 ${GLOBEX}, not s0 ${DEV}` },
-      { invariant: 'I4', round: ROUND, seq: 11, code: 'FOREIGN_PAGES',
-        evidence: `disclosure seq 11 (session "planner-acme.dev", s0 acme.dev) shows generation 1 of key ${S0}|${DEV} (publish seq 10), whose scan "sc-globex" had a page served at seq 5 to s0 ${GLOBEX}` },
+      {
+        invariant: 'I1',
+        round: ROUND,
+        seq: 10,
+        code: 'CONTENT_MISMATCH',
+        evidence: `publish seq 10 of key ${S0}|${DEV} differs from the acme.dev view at revision 3: missing [${[short('a'), short('b'), short('c')].sort().join(', ')}], extra [${[short('g'), short('h')].sort().join(', ')}]`,
+      },
+      {
+        invariant: 'I2',
+        round: ROUND,
+        seq: 10,
+        code: 'PAGE_FOREIGN',
+        evidence: `publish seq 10 of key ${S0}|${DEV}: page served at seq 5 went to s0 ${GLOBEX}, not s0 ${DEV}`,
+      },
+      {
+        invariant: 'I4',
+        round: ROUND,
+        seq: 11,
+        code: 'FOREIGN_PAGES',
+        evidence: `disclosure seq 11 (session "planner-acme.dev", s0 acme.dev) shows generation 1 of key ${S0}|${DEV} (publish seq 10), whose scan "sc-globex" had a page served at seq 5 to s0 ${GLOBEX}`,
+      },
       // The key label is acme.dev's own, but the descriptors shown are globex.dev's edition.
-      { invariant: 'I4', round: ROUND, seq: 11, code: 'FOREIGN_TOOL',
-        evidence: `disclosure seq 11 (session "planner-acme.dev", s0 acme.dev) shows descriptor ${short('g')}, which s0 served only to ${GLOBEX} (first at seq 5), never to ${DEV}` },
+      {
+        invariant: 'I4',
+        round: ROUND,
+        seq: 11,
+        code: 'FOREIGN_TOOL',
+        evidence: `disclosure seq 11 (session "planner-acme.dev", s0 acme.dev) shows descriptor ${short('g')}, which s0 served only to ${GLOBEX} (first at seq 5), never to ${DEV}`,
+      },
     ]);
   });
 
@@ -91,22 +127,44 @@ describe('I4: no serving across tenants or roles', () => {
     standardWorld(b);
     const scan = devWalk(b, { publish: false });
     const early = b.emit('world', 'disclosure', {
-      session: 'p', server: 's0', audience: DEV, key: DEV_KEY, generation: 1, snapshotDigest: digestOf('snapshot:sc-dev'), tools: [],
+      session: 'p',
+      server: 's0',
+      audience: DEV,
+      key: DEV_KEY,
+      generation: 1,
+      snapshotDigest: digestOf('snapshot:sc-dev'),
+      tools: [],
     });
-    const devPublish = b.published({ key: DEV_KEY, scanId: 'sc-dev', sourceRevision: 3, pages: scan.pages, tools: ['a', 'b', 'c'] });
+    const devPublish = b.published({
+      key: DEV_KEY,
+      scanId: 'sc-dev',
+      sourceRevision: 3,
+      pages: scan.pages,
+      tools: ['a', 'b', 'c'],
+    });
     const unknown = b.disclosure(devPublish, { generation: 2 });
     opsWalk(b);
     finish(b);
     expect([early, devPublish, unknown]).toEqual([12, 13, 14]);
     expect(checkTrace(b.build()).violations).toEqual([
-      { invariant: 'I4', round: ROUND, seq: 12, code: 'DISCLOSED_UNKNOWN_GENERATION',
-        evidence: `disclosure seq 12 (session "p", s0 acme.dev) shows generation 1 of key ${S0}|${DEV}, which was not published before it` },
-      { invariant: 'I4', round: ROUND, seq: 14, code: 'DISCLOSED_UNKNOWN_GENERATION',
-        evidence: `disclosure seq 14 (session "planner-acme.dev", s0 acme.dev) shows generation 2 of key ${S0}|${DEV}, which was not published before it` },
+      {
+        invariant: 'I4',
+        round: ROUND,
+        seq: 12,
+        code: 'DISCLOSED_UNKNOWN_GENERATION',
+        evidence: `disclosure seq 12 (session "p", s0 acme.dev) shows generation 1 of key ${S0}|${DEV}, which was not published before it`,
+      },
+      {
+        invariant: 'I4',
+        round: ROUND,
+        seq: 14,
+        code: 'DISCLOSED_UNKNOWN_GENERATION',
+        evidence: `disclosure seq 14 (session "planner-acme.dev", s0 acme.dev) shows generation 2 of key ${S0}|${DEV}, which was not published before it`,
+      },
     ]);
   });
 
-  it('FOREIGN_KEY: after a rotation (identity_rotated counts from its own seq), the old identity\'s generation is foreign', () => {
+  it("FOREIGN_KEY: after a rotation (identity_rotated counts from its own seq), the old identity's generation is foreign", () => {
     const b = new TraceBuilder();
     const devPublish = publishedRound(b);
     b.identityRotated('s0', ID1, 0);
@@ -119,8 +177,13 @@ describe('I4: no serving across tenants or roles', () => {
     // seq 0-19 the standard round, 20 identity_rotated, 21 the stale disclosure, 22 server_up.
     expect(stale).toBe(21);
     expect(checkTrace(b.build()).violations).toEqual([
-      { invariant: 'I4', round: ROUND, seq: 21, code: 'FOREIGN_KEY',
-        evidence: `disclosure seq 21 (session "planner-acme.dev", s0 acme.dev) shows key ${S0}|${DEV}, but s0 presented identity ${S1} since seq 20, so the key is ${S1}|${DEV}` },
+      {
+        invariant: 'I4',
+        round: ROUND,
+        seq: 21,
+        code: 'FOREIGN_KEY',
+        evidence: `disclosure seq 21 (session "planner-acme.dev", s0 acme.dev) shows key ${S0}|${DEV}, but s0 presented identity ${S1} since seq 20, so the key is ${S1}|${DEV}`,
+      },
     ]);
   });
 
@@ -131,10 +194,20 @@ describe('I4: no serving across tenants or roles', () => {
     finish(b);
     const label = `disclosure seq ${disclosure} (session "planner-acme.dev", s9 acme.dev)`;
     expect(checkTrace(b.build()).violations).toEqual([
-      { invariant: 'I4', round: ROUND, seq: disclosure, code: 'FOREIGN_KEY',
-        evidence: `${label} shows key ${S0}|${DEV}, but server s9 presented no identity before it` },
-      { invariant: 'I4', round: ROUND, seq: disclosure, code: 'FOREIGN_PAGES',
-        evidence: `${label} shows generation 1 of key ${S0}|${DEV} (publish seq 12), whose scan "sc-dev" had a page served at seq 5 to s0 ${DEV}` },
+      {
+        invariant: 'I4',
+        round: ROUND,
+        seq: disclosure,
+        code: 'FOREIGN_KEY',
+        evidence: `${label} shows key ${S0}|${DEV}, but server s9 presented no identity before it`,
+      },
+      {
+        invariant: 'I4',
+        round: ROUND,
+        seq: disclosure,
+        code: 'FOREIGN_PAGES',
+        evidence: `${label} shows generation 1 of key ${S0}|${DEV} (publish seq 12), whose scan "sc-dev" had a page served at seq 5 to s0 ${DEV}`,
+      },
     ]);
   });
 
@@ -144,7 +217,9 @@ describe('I4: no serving across tenants or roles', () => {
     const disclosure = b.disclosure(devPublish, { audience: OPS });
     finish(b);
     expect(checkTrace(b.build()).violations.map((v) => [v.seq, v.invariant, v.code])).toEqual([
-      [disclosure, 'I4', 'FOREIGN_KEY'], [disclosure, 'I4', 'FOREIGN_PAGES'], [disclosure, 'I4', 'FOREIGN_TOOL'],
+      [disclosure, 'I4', 'FOREIGN_KEY'],
+      [disclosure, 'I4', 'FOREIGN_PAGES'],
+      [disclosure, 'I4', 'FOREIGN_TOOL'],
     ]);
   });
 
@@ -158,12 +233,27 @@ describe('I4: no serving across tenants or roles', () => {
     expect([reordered, shorter]).toEqual([20, 21]);
     const label = (seq: number): string => `disclosure seq ${seq} (session "planner-acme.dev", s0 acme.dev)`;
     expect(checkTrace(b.build()).violations).toEqual([
-      { invariant: 'I4', round: ROUND, seq: 20, code: 'DISCLOSED_SNAPSHOT_MISMATCH',
-        evidence: `${label(20)} names snapshot ${other.slice(0, 12)}, but generation 1 of key ${S0}|${DEV} (publish seq 12) is snapshot ${digestOf('snapshot:sc-dev').slice(0, 12)}` },
-      { invariant: 'I4', round: ROUND, seq: 20, code: 'DISCLOSED_TOOLS_MISMATCH',
-        evidence: `${label(20)} shows ${short('b')} as tool 1, but generation 1 of key ${S0}|${DEV} (publish seq 12) has ${short('a')} (3 shown, 3 published)` },
-      { invariant: 'I4', round: ROUND, seq: 21, code: 'DISCLOSED_TOOLS_MISMATCH',
-        evidence: `${label(21)} shows nothing as tool 3, but generation 1 of key ${S0}|${DEV} (publish seq 12) has ${short('c')} (2 shown, 3 published)` },
+      {
+        invariant: 'I4',
+        round: ROUND,
+        seq: 20,
+        code: 'DISCLOSED_SNAPSHOT_MISMATCH',
+        evidence: `${label(20)} names snapshot ${other.slice(0, 12)}, but generation 1 of key ${S0}|${DEV} (publish seq 12) is snapshot ${digestOf('snapshot:sc-dev').slice(0, 12)}`,
+      },
+      {
+        invariant: 'I4',
+        round: ROUND,
+        seq: 20,
+        code: 'DISCLOSED_TOOLS_MISMATCH',
+        evidence: `${label(20)} shows ${short('b')} as tool 1, but generation 1 of key ${S0}|${DEV} (publish seq 12) has ${short('a')} (3 shown, 3 published)`,
+      },
+      {
+        invariant: 'I4',
+        round: ROUND,
+        seq: 21,
+        code: 'DISCLOSED_TOOLS_MISMATCH',
+        evidence: `${label(21)} shows nothing as tool 3, but generation 1 of key ${S0}|${DEV} (publish seq 12) has ${short('c')} (2 shown, 3 published)`,
+      },
     ]);
   });
 
@@ -175,7 +265,8 @@ describe('I4: no serving across tenants or roles', () => {
     finish(b);
     // The disclosure copies the first publish's snapshot, but generation 1 now means the repeat.
     expect(checkTrace(b.build()).violations.map((v) => [v.seq, v.invariant, v.code])).toEqual([
-      [repeat, 'I10', 'GENERATION_REPEATED'], [disclosure, 'I4', 'DISCLOSED_SNAPSHOT_MISMATCH'],
+      [repeat, 'I10', 'GENERATION_REPEATED'],
+      [disclosure, 'I4', 'DISCLOSED_SNAPSHOT_MISMATCH'],
     ]);
   });
 });

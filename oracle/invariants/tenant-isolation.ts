@@ -40,8 +40,12 @@ export function checkTenantIsolation(context: CheckContext, findings: Findings):
     checkServedTools(context, disclosure, findings);
     const publish = publishOfGeneration(context.observed, disclosure.key, disclosure.generation, disclosure.seq);
     if (publish === null) {
-      findings.add('I4', disclosure.seq, 'DISCLOSED_UNKNOWN_GENERATION',
-        `${disclosureLabel(disclosure)} shows generation ${disclosure.generation} of key ${shortKey(disclosure.key)}, which was not published before it`);
+      findings.add(
+        'I4',
+        disclosure.seq,
+        'DISCLOSED_UNKNOWN_GENERATION',
+        `${disclosureLabel(disclosure)} shows generation ${disclosure.generation} of key ${shortKey(disclosure.key)}, which was not published before it`,
+      );
       continue;
     }
     checkKey(context, disclosure, findings);
@@ -58,8 +62,12 @@ function checkServedTools(context: CheckContext, disclosure: DisclosureEvent, fi
   for (const digest of disclosure.tools) {
     const other = server.servedOnlyToOthers(digest, disclosure.audience, disclosure.seq);
     if (other === null) continue;
-    findings.add('I4', disclosure.seq, 'FOREIGN_TOOL',
-      `${disclosureLabel(disclosure)} shows descriptor ${shortHex(digest)}, which ${disclosure.server} served only to ${other.audience} (first at seq ${other.seq}), never to ${disclosure.audience}`);
+    findings.add(
+      'I4',
+      disclosure.seq,
+      'FOREIGN_TOOL',
+      `${disclosureLabel(disclosure)} shows descriptor ${shortHex(digest)}, which ${disclosure.server} served only to ${other.audience} (first at seq ${other.seq}), never to ${disclosure.audience}`,
+    );
     return;
   }
 }
@@ -74,27 +82,50 @@ function checkKey(context: CheckContext, disclosure: DisclosureEvent, findings: 
   const change = context.truth.servers.get(disclosure.server)?.identityBefore(disclosure.seq) ?? null;
   const label = `${disclosureLabel(disclosure)} shows key ${shortKey(disclosure.key)}`;
   if (change === null) {
-    findings.add('I4', disclosure.seq, 'FOREIGN_KEY', `${label}, but server ${disclosure.server} presented no identity before it`);
+    findings.add(
+      'I4',
+      disclosure.seq,
+      'FOREIGN_KEY',
+      `${label}, but server ${disclosure.server} presented no identity before it`,
+    );
     return;
   }
   const expected = formatCatalogKey(change.identity, disclosure.audience);
   if (disclosure.key === expected) return;
-  findings.add('I4', disclosure.seq, 'FOREIGN_KEY',
-    `${label}, but ${disclosure.server} presented identity ${shortHex(change.identity)} since seq ${change.seq}, so the key is ${shortKey(expected)}`);
+  findings.add(
+    'I4',
+    disclosure.seq,
+    'FOREIGN_KEY',
+    `${label}, but ${disclosure.server} presented identity ${shortHex(change.identity)} since seq ${change.seq}, so the key is ${shortKey(expected)}`,
+  );
 }
 
 /** Every page of the publish's scan must have gone to the disclosure's server and audience. */
-function checkPages(context: CheckContext, disclosure: DisclosureEvent, publish: PublishedEvent, findings: Findings): void {
-  const foreign = context.truth.scans.get(publish.scanId)?.firstPageNotServedTo(disclosure.server, disclosure.audience) ?? null;
+function checkPages(
+  context: CheckContext,
+  disclosure: DisclosureEvent,
+  publish: PublishedEvent,
+  findings: Findings,
+): void {
+  const foreign =
+    context.truth.scans.get(publish.scanId)?.firstPageNotServedTo(disclosure.server, disclosure.audience) ?? null;
   if (foreign === null) return;
-  findings.add('I4', disclosure.seq, 'FOREIGN_PAGES',
-    `${disclosureLabel(disclosure)} shows ${shown(disclosure, publish)}, whose scan "${publish.scanId}" had a page served at seq ${foreign.seq} to ${foreign.server} ${foreign.audience}`);
+  findings.add(
+    'I4',
+    disclosure.seq,
+    'FOREIGN_PAGES',
+    `${disclosureLabel(disclosure)} shows ${shown(disclosure, publish)}, whose scan "${publish.scanId}" had a page served at seq ${foreign.seq} to ${foreign.server} ${foreign.audience}`,
+  );
 }
 
 function checkSnapshot(disclosure: DisclosureEvent, publish: PublishedEvent, findings: Findings): void {
   if (disclosure.snapshotDigest === publish.snapshotDigest) return;
-  findings.add('I4', disclosure.seq, 'DISCLOSED_SNAPSHOT_MISMATCH',
-    `${disclosureLabel(disclosure)} names snapshot ${shortHex(disclosure.snapshotDigest)}, but ${shown(disclosure, publish)} is snapshot ${shortHex(publish.snapshotDigest)}`);
+  findings.add(
+    'I4',
+    disclosure.seq,
+    'DISCLOSED_SNAPSHOT_MISMATCH',
+    `${disclosureLabel(disclosure)} names snapshot ${shortHex(disclosure.snapshotDigest)}, but ${shown(disclosure, publish)} is snapshot ${shortHex(publish.snapshotDigest)}`,
+  );
 }
 
 /** The shown digests must be the published tools' digests, in order; reports the first difference. */
@@ -104,8 +135,12 @@ function checkTools(disclosure: DisclosureEvent, publish: PublishedEvent, findin
     const has = disclosure.tools[index];
     const want = publish.tools[index]?.descriptorDigest;
     if (has === want) continue;
-    findings.add('I4', disclosure.seq, 'DISCLOSED_TOOLS_MISMATCH',
-      `${disclosureLabel(disclosure)} shows ${orNothing(has)} as tool ${index + 1}, but ${shown(disclosure, publish)} has ${orNothing(want)} (${disclosure.tools.length} shown, ${publish.tools.length} published)`);
+    findings.add(
+      'I4',
+      disclosure.seq,
+      'DISCLOSED_TOOLS_MISMATCH',
+      `${disclosureLabel(disclosure)} shows ${orNothing(has)} as tool ${index + 1}, but ${shown(disclosure, publish)} has ${orNothing(want)} (${disclosure.tools.length} shown, ${publish.tools.length} published)`,
+    );
     return;
   }
 }

@@ -23,7 +23,13 @@ function unversionedRound(calls: (b: TraceBuilder) => void, versioned = false): 
   return b;
 }
 
-const i3 = (seq: number, evidence: string): Violation => ({ invariant: 'I3', round: ROUND, seq, code: 'UNCONFIRMED_WRITE_EXECUTED', evidence });
+const i3 = (seq: number, evidence: string): Violation => ({
+  invariant: 'I3',
+  round: ROUND,
+  seq,
+  code: 'UNCONFIRMED_WRITE_EXECUTED',
+  evidence,
+});
 
 describe('I3: no unconfirmed write executed on an unversioned source', () => {
   it('UNCONFIRMED_WRITE_EXECUTED: a WRITE tool admitted and executed without a confirmation', () => {
@@ -35,7 +41,10 @@ describe('I3: no unconfirmed write executed on an unversioned source', () => {
     expect(executed).toBe(29);
     const verdict = checkTrace(b.build());
     expect(verdict.violations).toEqual([
-      i3(29, `call seq 29 (s0 ${DEV} executed "b", lease "lease-p0") on s0, unversioned since server_up seq 3, with trusted class WRITE, but plan "p0" of session "${DEV_SESSION}" (gate decision seq 27) has no confirmation`),
+      i3(
+        29,
+        `call seq 29 (s0 ${DEV} executed "b", lease "lease-p0") on s0, unversioned since server_up seq 3, with trusted class WRITE, but plan "p0" of session "${DEV_SESSION}" (gate decision seq 27) has no confirmation`,
+      ),
     ]);
     expect(verdict.checked.I3).toBe(1);
   });
@@ -59,7 +68,10 @@ describe('I3: no unconfirmed write executed on an unversioned source', () => {
       builder.call({ session: DEV_SESSION, planId: 'p0', key: DEV_KEY, tool: 'c' });
     });
     expect(checkTrace(b.build()).violations).toEqual([
-      i3(29, `call seq 29 (s0 ${DEV} executed "c", lease "lease-p0") on s0, unversioned since server_up seq 3, with trusted class WRITE (not listed, so WRITE), but plan "p0" of session "${DEV_SESSION}" (gate decision seq 27) has no confirmation`),
+      i3(
+        29,
+        `call seq 29 (s0 ${DEV} executed "c", lease "lease-p0") on s0, unversioned since server_up seq 3, with trusted class WRITE (not listed, so WRITE), but plan "p0" of session "${DEV_SESSION}" (gate decision seq 27) has no confirmation`,
+      ),
     ]);
   });
 
@@ -69,7 +81,10 @@ describe('I3: no unconfirmed write executed on an unversioned source', () => {
       builder.confirmation(DEV_SESSION, 'p0');
     });
     expect(checkTrace(b.build()).violations).toEqual([
-      i3(29, `call seq 29 (s0 ${DEV} executed "b", lease "lease-p0") on s0, unversioned since server_up seq 3, with trusted class WRITE, but plan "p0" of session "${DEV_SESSION}" (gate decision seq 27) was confirmed only after it, at seq 31`),
+      i3(
+        29,
+        `call seq 29 (s0 ${DEV} executed "b", lease "lease-p0") on s0, unversioned since server_up seq 3, with trusted class WRITE, but plan "p0" of session "${DEV_SESSION}" (gate decision seq 27) was confirmed only after it, at seq 31`,
+      ),
     ]);
   });
 
@@ -78,7 +93,9 @@ describe('I3: no unconfirmed write executed on an unversioned source', () => {
       builder.confirmation(DEV_SESSION, 'p9');
       builder.call({ session: DEV_SESSION, planId: 'p0', key: DEV_KEY, tool: 'b' });
     });
-    expect(checkTrace(b.build()).violations.map((v) => [v.invariant, v.code, v.seq])).toEqual([['I3', 'UNCONFIRMED_WRITE_EXECUTED', 30]]);
+    expect(checkTrace(b.build()).violations.map((v) => [v.invariant, v.code, v.seq])).toEqual([
+      ['I3', 'UNCONFIRMED_WRITE_EXECUTED', 30],
+    ]);
   });
 
   it('UNCONFIRMED_WRITE_EXECUTED (and I6): a write executed without any lease cannot be confirmed', () => {
@@ -88,8 +105,17 @@ describe('I3: no unconfirmed write executed on an unversioned source', () => {
     });
     // seq 26 confirmation, 27 call_executed.
     expect(checkTrace(b.build()).violations).toEqual([
-      i3(27, `call seq 27 (s0 ${DEV} executed "b", no lease) on s0, unversioned since server_up seq 3, with trusted class WRITE, but it carried no lease, so no confirmation can be joined to it`),
-      { invariant: 'I6', round: ROUND, seq: 27, code: 'CALL_WITHOUT_LEASE', evidence: `call seq 27 (s0 ${DEV} executed "b", no lease): the call carried no lease, so no receipt can be joined to it` },
+      i3(
+        27,
+        `call seq 27 (s0 ${DEV} executed "b", no lease) on s0, unversioned since server_up seq 3, with trusted class WRITE, but it carried no lease, so no confirmation can be joined to it`,
+      ),
+      {
+        invariant: 'I6',
+        round: ROUND,
+        seq: 27,
+        code: 'CALL_WITHOUT_LEASE',
+        evidence: `call seq 27 (s0 ${DEV} executed "b", no lease): the call carried no lease, so no receipt can be joined to it`,
+      },
     ]);
   });
 
@@ -99,8 +125,18 @@ describe('I3: no unconfirmed write executed on an unversioned source', () => {
       builder.callExecuted({ audience: DEV, tool: 'b', leaseId: 'lease-x' });
     });
     expect(checkTrace(b.build()).violations).toEqual([
-      { invariant: 'I6', round: ROUND, seq: 26, code: 'RECEIPT_WITHOUT_ADMISSION', evidence: 'receipt seq 26 (callId "bypass#1", lease "lease-x", "b"): the call left the core, but no gate decision carries its callId' },
-      i3(27, `call seq 27 (s0 ${DEV} executed "b", lease "lease-x") on s0, unversioned since server_up seq 3, with trusted class WRITE, but no gate decision carries callId "bypass#1" of receipt seq 26, so no confirmation can be joined to it`),
+      {
+        invariant: 'I6',
+        round: ROUND,
+        seq: 26,
+        code: 'RECEIPT_WITHOUT_ADMISSION',
+        evidence:
+          'receipt seq 26 (callId "bypass#1", lease "lease-x", "b"): the call left the core, but no gate decision carries its callId',
+      },
+      i3(
+        27,
+        `call seq 27 (s0 ${DEV} executed "b", lease "lease-x") on s0, unversioned since server_up seq 3, with trusted class WRITE, but no gate decision carries callId "bypass#1" of receipt seq 26, so no confirmation can be joined to it`,
+      ),
     ]);
   });
 
@@ -118,7 +154,9 @@ describe('I3: no unconfirmed write executed on an unversioned source', () => {
       builder.call({ session: DEV_SESSION, planId: 'p1', key: DEV_KEY, tool: 'b' });
     }, true);
     const verdict = checkTrace(b.build());
-    expect(verdict.violations.map((v) => [v.invariant, v.code, v.seq])).toEqual([['I3', 'UNCONFIRMED_WRITE_EXECUTED', 35]]);
+    expect(verdict.violations.map((v) => [v.invariant, v.code, v.seq])).toEqual([
+      ['I3', 'UNCONFIRMED_WRITE_EXECUTED', 35],
+    ]);
     expect(verdict.checked.I3).toBe(1);
   });
 });

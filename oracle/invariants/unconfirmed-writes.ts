@@ -31,15 +31,20 @@ export function checkUnconfirmedWrites(context: CheckContext, findings: Findings
     const problem = confirmationProblem(context, call);
     if (problem === null) continue;
     const listed = context.truth.effectClasses.has(call.tool) ? '' : ' (not listed, so WRITE)';
-    findings.add('I3', call.seq, 'UNCONFIRMED_WRITE_EXECUTED',
-      `${callLabel(call)} on ${call.server}, unversioned since server_up seq ${boot.seq}, with trusted class ${effectClass}${listed}, but ${problem}`);
+    findings.add(
+      'I3',
+      call.seq,
+      'UNCONFIRMED_WRITE_EXECUTED',
+      `${callLabel(call)} on ${call.server}, unversioned since server_up seq ${boot.seq}, with trusted class ${effectClass}${listed}, but ${problem}`,
+    );
   }
 }
 
 /** Why no confirmation precedes the call, or null when one does. */
 function confirmationProblem(context: CheckContext, call: CallExecutedEvent): string | null {
   const origin = callOrigin(context.observed, call);
-  if (origin.decision === null) return `${origin.gap ?? 'it has no gate decision'}, so no confirmation can be joined to it`;
+  if (origin.decision === null)
+    return `${origin.gap ?? 'it has no gate decision'}, so no confirmation can be joined to it`;
   const { session, planId } = origin.decision;
   const plan = `plan ${JSON.stringify(planId)} of session ${JSON.stringify(session)} (gate decision seq ${origin.decision.seq})`;
   const confirmation = context.truth.confirmations.get(planRef(session, planId));

@@ -7,5 +7,6 @@ export const catalogLimitQuarantined: Probe = {
   name: 'catalog-limit-quarantined',
   basis: 'reference',
   description: 'a scan quarantined for a whole-catalog limit (too many tools, or too many descriptor bytes)',
-  hit: (events: readonly KnownEvent[]) => events.some((e) => e.type === 'scan_ended' && (e.reason === 'TOO_MANY_TOOLS' || e.reason === 'CATALOG_TOO_LARGE')),
+  hit: (events: readonly KnownEvent[]) =>
+    events.some((e) => e.type === 'scan_ended' && (e.reason === 'TOO_MANY_TOOLS' || e.reason === 'CATALOG_TOO_LARGE')),
 };

@@ -6,5 +6,10 @@ export const expiredRefused: Probe = {
   name: 'expired-refused',
   basis: 'reference',
   description: 'a disclosure or call refused because the generation expired',
-  hit: (events) => events.some((e) => (e.type === 'disclosure_refused' && e.code === 'CATALOG_EXPIRED') || (e.type === 'gate_decision' && e.decision === 'CATALOG_EXPIRED')),
+  hit: (events) =>
+    events.some(
+      (e) =>
+        (e.type === 'disclosure_refused' && e.code === 'CATALOG_EXPIRED') ||
+        (e.type === 'gate_decision' && e.decision === 'CATALOG_EXPIRED'),
+    ),
 };

@@ -6,6 +6,7 @@ import type { Probe } from './probe.ts';
 export const hostCrashedAfterCommit: Probe = {
   name: 'host-crashed-after-commit',
   basis: 'reference',
-  description: 'the host died after a publish committed but before its caller was told, and the boot that reloaded the registry served on',
+  description:
+    'the host died after a publish committed but before its caller was told, and the boot that reloaded the registry served on',
   hit: crashThenServed((_before, crash) => crash.point === 'after_commit'),
 };

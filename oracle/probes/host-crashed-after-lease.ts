@@ -6,6 +6,7 @@ import type { Probe } from './probe.ts';
 export const hostCrashedAfterLease: Probe = {
   name: 'host-crashed-after-lease',
   basis: 'reference',
-  description: 'the host died after a lease was issued but before its call was dispatched, and the boot that reloaded the registry served on',
+  description:
+    'the host died after a lease was issued but before its call was dispatched, and the boot that reloaded the registry served on',
   hit: crashThenServed((_before, crash) => crash.point === 'after_lease'),
 };

@@ -6,6 +6,7 @@ import type { Probe } from './probe.ts';
 export const hostCrashedCallsInFlight: Probe = {
   name: 'host-crashed-calls-in-flight',
   basis: 'reference',
-  description: 'the host died while a call it had sent was still in flight, and the boot that reloaded the registry served on',
+  description:
+    'the host died while a call it had sent was still in flight, and the boot that reloaded the registry served on',
   hit: crashThenServed((before) => callInFlight(before)),
 };

@@ -6,6 +6,7 @@ import type { Probe } from './probe.ts';
 export const hostCrashedInPublish: Probe = {
   name: 'host-crashed-in-publish',
   basis: 'reference',
-  description: 'the host died inside a publish transaction (before its catalog receipt), and the boot that reloaded the registry served on',
+  description:
+    'the host died inside a publish transaction (before its catalog receipt), and the boot that reloaded the registry served on',
   hit: crashThenServed((_before, crash) => crash.point === 'in_publish' && crash.cut !== null),
 };

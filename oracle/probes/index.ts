@@ -91,7 +91,9 @@ export const PROBES: readonly Probe[] = [
 ];
 
 /** The names of the probes that read only what the world did (`basis: 'world'`): the probe gate holds every core to them. */
-export const WORLD_PROBE_NAMES: readonly string[] = PROBES.filter((probe) => probe.basis === 'world').map((probe) => probe.name);
+export const WORLD_PROBE_NAMES: readonly string[] = PROBES.filter((probe) => probe.basis === 'world').map(
+  (probe) => probe.name,
+);
 
 /** The names of the probes one round hits, in report order. Events of unknown types are not read. */
 export function probesHit(events: readonly TraceEvent[]): string[] {

@@ -40,8 +40,12 @@ describe('coverage probes', () => {
     expect(probesHit(b.build().events)).toEqual(['cursor-loop-quarantined', 'stale-plan-refused']);
   });
 
-  it('catalog-limit-quarantined: a scan ended QUARANTINED for too many tools or too many descriptor bytes, not for the scan\'s own limits', () => {
-    for (const [reason, hit] of [['TOO_MANY_TOOLS', true], ['CATALOG_TOO_LARGE', true], ['BYTE_LIMIT', false]] as const) {
+  it("catalog-limit-quarantined: a scan ended QUARANTINED for too many tools or too many descriptor bytes, not for the scan's own limits", () => {
+    for (const [reason, hit] of [
+      ['TOO_MANY_TOOLS', true],
+      ['CATALOG_TOO_LARGE', true],
+      ['BYTE_LIMIT', false],
+    ] as const) {
       const b = new TraceBuilder();
       b.scanStarted('fp:a|acme.dev', 'scan-0');
       b.scanEnded('scan-0', 'QUARANTINED', reason);
@@ -118,12 +122,20 @@ describe('coverage probes', () => {
 
   it('every probe says what it reads: the world-only ones are exactly these', () => {
     // stale-pin-refused-by-server reads a world event, but needs a core that pins its calls.
-    expect(PROBES.filter((probe) => probe.basis === 'world').map((probe) => probe.name)).toEqual(['cursor-loop-served', 'aba-served-inside-walk', 'revocation-while-call-in-flight']);
+    expect(PROBES.filter((probe) => probe.basis === 'world').map((probe) => probe.name)).toEqual([
+      'cursor-loop-served',
+      'aba-served-inside-walk',
+      'revocation-while-call-in-flight',
+    ]);
   });
 
   it('has one name per probe, in report order', () => {
     expect(new Set(PROBES.map((probe) => probe.name)).size).toBe(PROBES.length);
-    expect(PROBES.map((probe) => probe.name).slice(0, 3)).toEqual(['cursor-loop-quarantined', 'page-limit-quarantined', 'revision-moved-mid-walk']);
+    expect(PROBES.map((probe) => probe.name).slice(0, 3)).toEqual([
+      'cursor-loop-quarantined',
+      'page-limit-quarantined',
+      'revision-moved-mid-walk',
+    ]);
     expect(PROBES.at(-1)?.name).toBe('surface-capacity-fits');
     expect(PROBES.findIndex((probe) => probe.name === 'tenant-twins-published')).toBe(22);
   });
@@ -133,7 +145,11 @@ describe('coverage probes', () => {
     const crashWith = (point: string, before: (b: TraceBuilder) => void, served = true): string[] => {
       const b = new TraceBuilder();
       before(b);
-      b.emit('world', 'host_crashed', { boot: 0, point, cut: point === 'in_publish' ? { key, generation: 1, snapshotDigest: 'a'.repeat(64) } : null });
+      b.emit('world', 'host_crashed', {
+        boot: 0,
+        point,
+        cut: point === 'in_publish' ? { key, generation: 1, snapshotDigest: 'a'.repeat(64) } : null,
+      });
       b.emit('world', 'host_restarted', { boot: 1, committed: [], receipts: [] });
       if (served) b.published({ key, scanId: 'boot1-scan-0', sourceRevision: 7, pages: PAGE, tools: ['echo'] });
       return probesHit(b.build().events);
@@ -145,7 +161,14 @@ describe('coverage probes', () => {
     expect(crashWith('in_publish', () => undefined)).toEqual(['host-crashed-in-publish']);
     expect(crashWith('after_commit', () => undefined)).toEqual(['host-crashed-after-commit']);
     expect(crashWith('after_lease', () => undefined)).toEqual(['host-crashed-after-lease']);
-    expect(crashWith('after_lease', (b) => b.receipt({ callId: 'c0', leaseId: 'lease-0', key, tool: 'echo' }))).toEqual(['host-crashed-after-lease', 'host-crashed-calls-in-flight']);
-    expect(crashWith('at_time', (b) => { b.receipt({ callId: 'c0', leaseId: 'lease-0', key, tool: 'echo' }); b.receiptOutcome('lease-0'); })).toEqual([]);
+    expect(crashWith('after_lease', (b) => b.receipt({ callId: 'c0', leaseId: 'lease-0', key, tool: 'echo' }))).toEqual(
+      ['host-crashed-after-lease', 'host-crashed-calls-in-flight'],
+    );
+    expect(
+      crashWith('at_time', (b) => {
+        b.receipt({ callId: 'c0', leaseId: 'lease-0', key, tool: 'echo' });
+        b.receiptOutcome('lease-0');
+      }),
+    ).toEqual([]);
   });
 });

@@ -34,7 +34,8 @@ function revocationWhileCallInFlight(events: readonly KnownEvent[]): boolean {
       answered.push(`${e.audience}|${e.tool}`);
       answeredAt = e.t;
     }
-    if (e.type === 'policy_changed' && e.revoked.some((tool) => (inFlight.get(`${e.audience}|${tool}`) ?? 0) > 0)) return true;
+    if (e.type === 'policy_changed' && e.revoked.some((tool) => (inFlight.get(`${e.audience}|${tool}`) ?? 0) > 0))
+      return true;
   }
   return false;
 }
@@ -43,6 +44,7 @@ function revocationWhileCallInFlight(events: readonly KnownEvent[]): boolean {
 export const revocationWhileCallInFlightProbe: Probe = {
   name: 'revocation-while-call-in-flight',
   basis: 'world',
-  description: 'a revocation while a call of that tool for that audience was on its way to a server or running there (the instant the server answered it included)',
+  description:
+    'a revocation while a call of that tool for that audience was on its way to a server or running there (the instant the server answered it included)',
   hit: revocationWhileCallInFlight,
 };

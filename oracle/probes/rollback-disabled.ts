@@ -6,6 +6,7 @@ import type { Probe } from './probe.ts';
 export const rollbackDisabled: Probe = {
   name: 'rollback-disabled',
   basis: 'reference',
-  description: 'a delivered rollback trigger found no earlier generation unexpired and authorized now, and the key was DISABLED',
+  description:
+    'a delivered rollback trigger found no earlier generation unexpired and authorized now, and the key was DISABLED',
   hit: (events) => triggerOutcomes(events).some((outcome) => outcome.outcome?.type === 'server_disabled'),
 };

@@ -6,6 +6,7 @@ import type { Probe } from './probe.ts';
 export const rollbackEscalationDelivered: Probe = {
   name: 'rollback-escalation-delivered',
   basis: 'reference',
-  description: 'a privilege-escalation rollback trigger was delivered to the core for a key with a published, not DISABLED catalog',
+  description:
+    'a privilege-escalation rollback trigger was delivered to the core for a key with a published, not DISABLED catalog',
   hit: (events) => triggerOutcomes(events).some((outcome) => outcome.trigger.kind === 'privilege_escalation'),
 };

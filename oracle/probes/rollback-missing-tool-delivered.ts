@@ -6,6 +6,7 @@ import type { Probe } from './probe.ts';
 export const rollbackMissingToolDelivered: Probe = {
   name: 'rollback-missing-tool-delivered',
   basis: 'reference',
-  description: 'a missing-tool-rate rollback trigger was delivered to the core for a key with a published, not DISABLED catalog',
+  description:
+    'a missing-tool-rate rollback trigger was delivered to the core for a key with a published, not DISABLED catalog',
   hit: (events) => triggerOutcomes(events).some((outcome) => outcome.trigger.kind === 'missing_tool_rate'),
 };

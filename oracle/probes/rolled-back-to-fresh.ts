@@ -6,6 +6,7 @@ import type { Probe } from './probe.ts';
 export const rolledBackToFresh: Probe = {
   name: 'rolled-back-to-fresh',
   basis: 'reference',
-  description: 'a delivered rollback trigger was answered by a CAS back to an earlier generation (judged unexpired and authorized by I21)',
+  description:
+    'a delivered rollback trigger was answered by a CAS back to an earlier generation (judged unexpired and authorized by I21)',
   hit: (events) => triggerOutcomes(events).some((outcome) => outcome.outcome?.type === 'published'),
 };

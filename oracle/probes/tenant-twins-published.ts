@@ -19,7 +19,13 @@ interface IndexedPublish {
 function indexed(publish: PublishedEvent): IndexedPublish {
   const key = parseCatalogKey(publish.key);
   const [tenant, role] = key.audience.split('.');
-  return { publish, identity: key.identity, tenant, role, digests: new Map(publish.tools.map((tool) => [tool.name, tool.descriptorDigest])) };
+  return {
+    publish,
+    identity: key.identity,
+    tenant,
+    role,
+    digests: new Map(publish.tools.map((tool) => [tool.name, tool.descriptorDigest])),
+  };
 }
 
 /** Whether two publishes show one tool name with two different descriptors. */

@@ -29,7 +29,11 @@ export const SESSION_AUDIENCES: readonly string[] = [DEV, OPS];
  * acme.ops session; the first scan starts at seq 4. Each entry of `defects` (fixture tool name →
  * defect label) adds one `defect_planted` between server_up and revision, shifting later seqs.
  */
-export function standardWorld(builder: TraceBuilder, traits: string[] = [], defects: Readonly<Record<string, string>> = {}): void {
+export function standardWorld(
+  builder: TraceBuilder,
+  traits: string[] = [],
+  defects: Readonly<Record<string, string>> = {},
+): void {
   builder.serverUp('s0', ID0, { traits });
   for (const [name, defect] of Object.entries(defects)) builder.defectPlanted('s0', name, defect);
   builder.revision('s0', 3, VIEWS_R3);
@@ -96,11 +100,16 @@ export function disclosureRound(): { builder: TraceBuilder; seqs: DisclosureRoun
   b.disconnected('s0', DEV);
   b.sessionOpened('s0', DEV, ID0);
   b.revision('s0', 4, { [DEV]: ['a', 'b', 'c', 'd'], [OPS]: ['a'] });
-  const pagesR4 = [['a', 'b'], ['c', 'd']];
-  const dev4Publish = devWalk(b, { scanId: 'sc-dev-4', revision: 4, pages: pagesR4, publish: quarantineC }).publishSeq ?? -1;
+  const pagesR4 = [
+    ['a', 'b'],
+    ['c', 'd'],
+  ];
+  const dev4Publish =
+    devWalk(b, { scanId: 'sc-dev-4', revision: 4, pages: pagesR4, publish: quarantineC }).publishSeq ?? -1;
   const rollback = b.rollback(DEV_KEY, 1);
   disclosures.push(b.disclosure(rollback));
-  const dev4bPublish = devWalk(b, { scanId: 'sc-dev-4b', revision: 4, pages: pagesR4, publish: quarantineC }).publishSeq ?? -1;
+  const dev4bPublish =
+    devWalk(b, { scanId: 'sc-dev-4b', revision: 4, pages: pagesR4, publish: quarantineC }).publishSeq ?? -1;
   disclosures.push(b.disclosure(dev4bPublish));
   finish(b);
   return { builder: b, seqs: { devPublish, opsPublish, dev4Publish, rollback, dev4bPublish, disclosures } };
@@ -159,10 +168,20 @@ export function admissionRound(): { builder: TraceBuilder; seqs: AdmissionRoundS
   b.policyPush(DEV, 2, false);
   b.at(b.now() + 20);
   const revocationSeen = b.policySeen(DEV, 2);
-  const revoked = b.call({ session: DEV_SESSION, planId: 'p1', key: DEV_KEY, tool: 'c', decision: 'POLICY_REVOKED', policyEpoch: 2 });
+  const revoked = b.call({
+    session: DEV_SESSION,
+    planId: 'p1',
+    key: DEV_KEY,
+    tool: 'c',
+    decision: 'POLICY_REVOKED',
+    policyEpoch: 2,
+  });
   b.quiet();
   const probeDisclosure = b.disclosure(devPublish, { session: DEV_SESSION });
   const probe = b.call({ session: DEV_SESSION, planId: 'p2', key: DEV_KEY, tool: 'a', kind: 'probe', policyEpoch: 2 });
   const roundEnd = b.roundEnd();
-  return { builder: b, seqs: { devPublish, disclosure, write, revocation, revocationSeen, revoked, probeDisclosure, probe, roundEnd } };
+  return {
+    builder: b,
+    seqs: { devPublish, disclosure, write, revocation, revocationSeen, revoked, probeDisclosure, probe, roundEnd },
+  };
 }

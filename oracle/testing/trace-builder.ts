@@ -170,7 +170,9 @@ export class TraceBuilder {
    * `bounds` overrides the default bounds; `withoutRevocationBound` writes a header without
    * `revocationBoundMs`, as traces older than admission at call time have.
    */
-  constructor(options: { round?: number; bounds?: Partial<TraceBounds>; stepMs?: number; withoutRevocationBound?: boolean } = {}) {
+  constructor(
+    options: { round?: number; bounds?: Partial<TraceBounds>; stepMs?: number; withoutRevocationBound?: boolean } = {},
+  ) {
     this.stepMs = options.stepMs ?? 10;
     const { revocationBoundMs, ...older } = { ...DEFAULT_BOUNDS, ...options.bounds };
     this.header = {
@@ -206,7 +208,11 @@ export class TraceBuilder {
   }
 
   /** `server_up`; versioned and trait-free unless told otherwise. */
-  serverUp(server: string, identity: string, options: { boot?: number; versioned?: boolean; traits?: string[] } = {}): number {
+  serverUp(
+    server: string,
+    identity: string,
+    options: { boot?: number; versioned?: boolean; traits?: string[] } = {},
+  ): number {
     const { boot = 0, versioned = true, traits = [] } = options;
     return this.emit('world', 'server_up', { server, identity, boot, versioned, traits });
   }
@@ -214,7 +220,10 @@ export class TraceBuilder {
   /** A true revision; views map each audience to fixture tool labels in list order. */
   revision(server: string, revision: number, views: Record<string, readonly string[]>): number {
     const full = Object.fromEntries(
-      Object.entries(views).map(([audience, labels]) => [audience, labels.map((label) => ({ name: toolNameOf(label), digest: toolDigest(label) }))]),
+      Object.entries(views).map(([audience, labels]) => [
+        audience,
+        labels.map((label) => ({ name: toolNameOf(label), digest: toolDigest(label) })),
+      ]),
     );
     return this.emit('world', 'revision', { server, revision, views: full });
   }
@@ -229,35 +238,69 @@ export class TraceBuilder {
 
   /** A served page; returns its shape as a core would publish it. */
   served(page: {
-    server?: string; audience: string; scanId: string | null; cursorIn: string | null; cursorOut: string | null;
-    revision: number; reported?: number | null; tools: readonly string[];
+    server?: string;
+    audience: string;
+    scanId: string | null;
+    cursorIn: string | null;
+    cursorOut: string | null;
+    revision: number;
+    reported?: number | null;
+    tools: readonly string[];
   }): PublishedPage & { seq: number } {
     const reported = page.reported === undefined ? page.revision : page.reported;
     const tools = page.tools.map(toolDigest);
     const pageDigest = digestOf(JSON.stringify([page.cursorIn, page.cursorOut, reported, tools]));
     const seq = this.emit('world', 'page_served', {
-      server: page.server ?? 's0', audience: page.audience, scanId: page.scanId, cursorIn: page.cursorIn,
-      cursorOut: page.cursorOut, revision: page.revision, reported, tools, pageDigest,
+      server: page.server ?? 's0',
+      audience: page.audience,
+      scanId: page.scanId,
+      cursorIn: page.cursorIn,
+      cursorOut: page.cursorOut,
+      revision: page.revision,
+      reported,
+      tools,
+      pageDigest,
     });
     return { cursorIn: page.cursorIn, cursorOut: page.cursorOut, pageDigest, seq };
   }
 
   /** `page_refused`, by default with -32602 (invalid cursor). */
-  refused(page: { server?: string; audience: string; scanId: string | null; cursorIn: string | null; code?: number }): number {
+  refused(page: {
+    server?: string;
+    audience: string;
+    scanId: string | null;
+    cursorIn: string | null;
+    code?: number;
+  }): number {
     return this.emit('world', 'page_refused', {
-      server: page.server ?? 's0', audience: page.audience, scanId: page.scanId, cursorIn: page.cursorIn, code: page.code ?? -32602,
+      server: page.server ?? 's0',
+      audience: page.audience,
+      scanId: page.scanId,
+      cursorIn: page.cursorIn,
+      code: page.code ?? -32602,
     });
   }
 
   /** `scan_started` expecting the last generation this builder published for `key` (0 if none). */
   scanStarted(key: string, scanId: string): number {
-    return this.emit('core', 'scan_started', { key, scanId, expectedGeneration: this.generations.get(key) ?? 0, policyEpoch: 1 });
+    return this.emit('core', 'scan_started', {
+      key,
+      scanId,
+      expectedGeneration: this.generations.get(key) ?? 0,
+      policyEpoch: 1,
+    });
   }
 
   /** `page_read` of a served page. */
   pageRead(scanId: string, page: PublishedPage, revision: number | null, toolCount: number, recheck: boolean): number {
     return this.emit('core', 'page_read', {
-      scanId, cursorIn: page.cursorIn, cursorOut: page.cursorOut, revision, pageDigest: page.pageDigest, toolCount, recheck,
+      scanId,
+      cursorIn: page.cursorIn,
+      cursorOut: page.cursorOut,
+      revision,
+      pageDigest: page.pageDigest,
+      toolCount,
+      recheck,
     });
   }
 
@@ -272,17 +315,33 @@ export class TraceBuilder {
    * a rollback.
    */
   published(publish: {
-    key: string; scanId: string; status?: PublishStatus; sourceRevision: number | null;
-    pages: readonly PublishedPage[]; tools: readonly string[]; generation?: number;
+    key: string;
+    scanId: string;
+    status?: PublishStatus;
+    sourceRevision: number | null;
+    pages: readonly PublishedPage[];
+    tools: readonly string[];
+    generation?: number;
     verdicts?: Readonly<Record<string, string>>;
   }): number {
     const pages = publish.pages.map(({ cursorIn, cursorOut, pageDigest }) => ({ cursorIn, cursorOut, pageDigest }));
-    const tools = publish.tools.map((label) => ({ name: toolNameOf(label), descriptorDigest: toolDigest(label), verdict: (publish.verdicts?.[label] ?? 'ok') as PublishedTool['verdict'] }));
+    const tools = publish.tools.map((label) => ({
+      name: toolNameOf(label),
+      descriptorDigest: toolDigest(label),
+      verdict: (publish.verdicts?.[label] ?? 'ok') as PublishedTool['verdict'],
+    }));
     return this.emitPublished({
-      key: publish.key, scanId: publish.scanId, generation: publish.generation ?? this.nextGeneration(publish.key),
-      status: publish.status ?? 'ELIGIBLE', sourceRevision: publish.sourceRevision,
-      snapshotDigest: digestOf(`snapshot:${publish.scanId}`), pageRoot: digestOf(`root:${publish.scanId}`), pages, tools,
-      expiresAt: this.clockMs + this.header.bounds.generationTtlMs, rolledBackFrom: null,
+      key: publish.key,
+      scanId: publish.scanId,
+      generation: publish.generation ?? this.nextGeneration(publish.key),
+      status: publish.status ?? 'ELIGIBLE',
+      sourceRevision: publish.sourceRevision,
+      snapshotDigest: digestOf(`snapshot:${publish.scanId}`),
+      pageRoot: digestOf(`root:${publish.scanId}`),
+      pages,
+      tools,
+      expiresAt: this.clockMs + this.header.bounds.generationTtlMs,
+      rolledBackFrom: null,
     });
   }
 
@@ -292,7 +351,11 @@ export class TraceBuilder {
    * pages, tools and `expiresAt`) at the key's next generation, with `rolledBackFrom` = `from`.
    * `change` alters the copy, to build a faulty rollback.
    */
-  rollback(key: string, from: number, change: Partial<Omit<PublishedEvent, 'seq' | 't' | 'src' | 'type'>> = {}): number {
+  rollback(
+    key: string,
+    from: number,
+    change: Partial<Omit<PublishedEvent, 'seq' | 't' | 'src' | 'type'>> = {},
+  ): number {
     const source = this.publishOf(key, from);
     const { seq: _seq, t: _t, src: _src, type: _type, ...content } = source;
     return this.emitPublished({ ...content, generation: this.nextGeneration(key), rolledBackFrom: from, ...change });
@@ -319,14 +382,35 @@ export class TraceBuilder {
   /** Emits a `published` in the documented field order and records its generation for its key. */
   private emitPublished(fields: Omit<PublishedEvent, 'seq' | 't' | 'src' | 'type'>): number {
     this.generations.set(fields.key, fields.generation);
-    const { key, scanId, generation, status, sourceRevision, snapshotDigest, pageRoot, pages, tools, expiresAt, rolledBackFrom } = fields;
+    const {
+      key,
+      scanId,
+      generation,
+      status,
+      sourceRevision,
+      snapshotDigest,
+      pageRoot,
+      pages,
+      tools,
+      expiresAt,
+      rolledBackFrom,
+    } = fields;
     const seq = this.emit('core', 'published', {
-      key, scanId, generation, status, sourceRevision, snapshotDigest, pageRoot, pages, tools, expiresAt, rolledBackFrom: rolledBackFrom ?? null,
+      key,
+      scanId,
+      generation,
+      status,
+      sourceRevision,
+      snapshotDigest,
+      pageRoot,
+      pages,
+      tools,
+      expiresAt,
+      rolledBackFrom: rolledBackFrom ?? null,
     });
     this.publishes.set(JSON.stringify([key, generation]), this.publishAt(seq));
     return seq;
   }
-
 
   /** `server_disabled`: no earlier generation of `key` qualified for a rollback. */
   serverDisabled(key: string, reason = 'NO_ROLLBACK_SOURCE'): number {
@@ -352,15 +436,26 @@ export class TraceBuilder {
    * `disclosure` of the publish at `publishSeq`: by default server `s0`, the key's audience, a
    * session named after it, and exactly the publish's key, generation, snapshot and tool digests.
    */
-  disclosure(publishSeq: number, overrides: {
-    session?: string; server?: string; audience?: string; key?: string; generation?: number; snapshotDigest?: string;
-    tools?: readonly string[];
-  } = {}): number {
+  disclosure(
+    publishSeq: number,
+    overrides: {
+      session?: string;
+      server?: string;
+      audience?: string;
+      key?: string;
+      generation?: number;
+      snapshotDigest?: string;
+      tools?: readonly string[];
+    } = {},
+  ): number {
     const publish = this.publishAt(publishSeq);
     const audience = overrides.audience ?? publish.key.slice(publish.key.lastIndexOf('|') + 1);
     return this.emit('world', 'disclosure', {
-      session: overrides.session ?? `planner-${audience}`, server: overrides.server ?? 's0', audience,
-      key: overrides.key ?? publish.key, generation: overrides.generation ?? publish.generation,
+      session: overrides.session ?? `planner-${audience}`,
+      server: overrides.server ?? 's0',
+      audience,
+      key: overrides.key ?? publish.key,
+      generation: overrides.generation ?? publish.generation,
       snapshotDigest: overrides.snapshotDigest ?? publish.snapshotDigest,
       tools: overrides.tools ?? publish.tools.map((tool) => tool.descriptorDigest),
     });
@@ -380,10 +475,19 @@ export class TraceBuilder {
    * `policy_changed` for `audience` to `epoch` holding `grants` (sorted here); `revoked` and
    * `granted` default to nothing and, for epoch 1, to all of `grants`.
    */
-  policyChanged(audience: string, epoch: number, grants: readonly string[], change: { revoked?: readonly string[]; granted?: readonly string[] } = {}): number {
+  policyChanged(
+    audience: string,
+    epoch: number,
+    grants: readonly string[],
+    change: { revoked?: readonly string[]; granted?: readonly string[] } = {},
+  ): number {
     const sorted = [...grants].sort();
     return this.emit('world', 'policy_changed', {
-      audience, epoch, grants: sorted, revoked: [...(change.revoked ?? [])], granted: [...(change.granted ?? (epoch === 1 ? sorted : []))],
+      audience,
+      epoch,
+      grants: sorted,
+      revoked: [...(change.revoked ?? [])],
+      granted: [...(change.granted ?? (epoch === 1 ? sorted : []))],
     });
   }
 
@@ -402,14 +506,28 @@ export class TraceBuilder {
    * latest) and that publish's snapshot digest.
    */
   planMade(plan: {
-    session: string; planId: string; key: string; tool: string; generation?: number; kind?: string; expectAdmit?: boolean | null;
+    session: string;
+    planId: string;
+    key: string;
+    tool: string;
+    generation?: number;
+    kind?: string;
+    expectAdmit?: boolean | null;
   }): number {
     const generation = plan.generation ?? this.generations.get(plan.key) ?? 0;
-    const snapshotDigest = generation === 0 ? digestOf('snapshot:none') : this.publishOf(plan.key, generation).snapshotDigest;
+    const snapshotDigest =
+      generation === 0 ? digestOf('snapshot:none') : this.publishOf(plan.key, generation).snapshotDigest;
     const kind = plan.kind ?? 'normal';
     return this.emit('world', 'plan_made', {
-      session: plan.session, planId: plan.planId, key: plan.key, generation, snapshotDigest, tool: toolNameOf(plan.tool),
-      descriptorDigest: toolDigest(plan.tool), kind, expectAdmit: plan.expectAdmit !== undefined ? plan.expectAdmit : kind === 'probe' ? true : null,
+      session: plan.session,
+      planId: plan.planId,
+      key: plan.key,
+      generation,
+      snapshotDigest,
+      tool: toolNameOf(plan.tool),
+      descriptorDigest: toolDigest(plan.tool),
+      kind,
+      expectAdmit: plan.expectAdmit !== undefined ? plan.expectAdmit : kind === 'probe' ? true : null,
     });
   }
 
@@ -424,15 +542,28 @@ export class TraceBuilder {
    * policy epoch 1, with callId `<session>#<planId>`.
    */
   gateDecision(decision: {
-    session: string; planId: string; key: string; tool: string; decision?: string; generation?: number | null;
-    descriptorDigest?: string | null; policyEpoch?: number; callId?: string;
+    session: string;
+    planId: string;
+    key: string;
+    tool: string;
+    decision?: string;
+    generation?: number | null;
+    descriptorDigest?: string | null;
+    policyEpoch?: number;
+    callId?: string;
   }): number {
     return this.emit('core', 'gate_decision', {
-      callId: decision.callId ?? `${decision.session}#${decision.planId}`, planId: decision.planId, session: decision.session,
-      key: decision.key, tool: toolNameOf(decision.tool), planDescriptorDigest: toolDigest(decision.tool),
-      generation: decision.generation !== undefined ? decision.generation : this.generations.get(decision.key) ?? null,
+      callId: decision.callId ?? `${decision.session}#${decision.planId}`,
+      planId: decision.planId,
+      session: decision.session,
+      key: decision.key,
+      tool: toolNameOf(decision.tool),
+      planDescriptorDigest: toolDigest(decision.tool),
+      generation:
+        decision.generation !== undefined ? decision.generation : (this.generations.get(decision.key) ?? null),
       descriptorDigest: decision.descriptorDigest !== undefined ? decision.descriptorDigest : toolDigest(decision.tool),
-      policyEpoch: decision.policyEpoch ?? 1, decision: decision.decision ?? 'ADMIT',
+      policyEpoch: decision.policyEpoch ?? 1,
+      decision: decision.decision ?? 'ADMIT',
     });
   }
 
@@ -442,14 +573,23 @@ export class TraceBuilder {
    * binding field set to undefined is left out). Its disclosure and pin are that generation's.
    */
   receipt(receipt: {
-    callId: string; leaseId: string; key: string; tool: string; binding?: { generation?: unknown; descriptorDigest?: unknown; policyEpoch?: unknown };
+    callId: string;
+    leaseId: string;
+    key: string;
+    tool: string;
+    binding?: { generation?: unknown; descriptorDigest?: unknown; policyEpoch?: unknown };
   }): number {
     const generation = this.generations.get(receipt.key) ?? 0;
     const publish = generation === 0 ? null : this.publishOf(receipt.key, generation);
     const binding = { generation, descriptorDigest: toolDigest(receipt.tool), policyEpoch: 1, ...receipt.binding };
     return this.emit('core', 'receipt', {
-      callId: receipt.callId, leaseId: receipt.leaseId, key: receipt.key, tool: toolNameOf(receipt.tool), ...binding,
-      disclosure: { generation, snapshotDigest: publish?.snapshotDigest ?? digestOf('snapshot:none') }, pin: publish?.sourceRevision ?? null,
+      callId: receipt.callId,
+      leaseId: receipt.leaseId,
+      key: receipt.key,
+      tool: toolNameOf(receipt.tool),
+      ...binding,
+      disclosure: { generation, snapshotDigest: publish?.snapshotDigest ?? digestOf('snapshot:none') },
+      pin: publish?.sourceRevision ?? null,
     });
   }
 
@@ -460,24 +600,48 @@ export class TraceBuilder {
 
   /** `call_sent`: the core's client put a `tools/call` of fixture tool `tool` on the wire to `server` for `audience`. */
   callSent(call: { server?: string; audience: string; tool: string }): number {
-    return this.emit('world', 'call_sent', { server: call.server ?? 's0', audience: call.audience, tool: toolNameOf(call.tool) });
+    return this.emit('world', 'call_sent', {
+      server: call.server ?? 's0',
+      audience: call.audience,
+      tool: toolNameOf(call.tool),
+    });
   }
 
   /** `call_executed` of fixture tool `tool` by `server` for `audience` (digest: the tool's, unless told). */
   callExecuted(call: {
-    server?: string; audience: string; tool: string; leaseId: string | null; descriptorDigest?: string | null; pin?: number | null; revision?: number;
+    server?: string;
+    audience: string;
+    tool: string;
+    leaseId: string | null;
+    descriptorDigest?: string | null;
+    pin?: number | null;
+    revision?: number;
   }): number {
     return this.emit('world', 'call_executed', {
-      server: call.server ?? 's0', audience: call.audience, tool: toolNameOf(call.tool),
-      descriptorDigest: call.descriptorDigest !== undefined ? call.descriptorDigest : toolDigest(call.tool), leaseId: call.leaseId,
-      pin: call.pin ?? null, revision: call.revision ?? 3,
+      server: call.server ?? 's0',
+      audience: call.audience,
+      tool: toolNameOf(call.tool),
+      descriptorDigest: call.descriptorDigest !== undefined ? call.descriptorDigest : toolDigest(call.tool),
+      leaseId: call.leaseId,
+      pin: call.pin ?? null,
+      revision: call.revision ?? 3,
     });
   }
 
   /** `call_refused_by_server` of fixture tool `tool`. */
-  callRefusedByServer(call: { server?: string; audience: string; tool: string; leaseId: string | null; code: string }): number {
+  callRefusedByServer(call: {
+    server?: string;
+    audience: string;
+    tool: string;
+    leaseId: string | null;
+    code: string;
+  }): number {
     return this.emit('world', 'call_refused_by_server', {
-      server: call.server ?? 's0', audience: call.audience, tool: toolNameOf(call.tool), leaseId: call.leaseId, code: call.code,
+      server: call.server ?? 's0',
+      audience: call.audience,
+      tool: toolNameOf(call.tool),
+      leaseId: call.leaseId,
+      code: call.code,
     });
   }
 
@@ -498,13 +662,28 @@ export class TraceBuilder {
     const callId = `${spec.session}#${spec.planId}`;
     const { session, planId, key, tool, policyEpoch } = spec;
     const decision = this.gateDecision({ session, planId, key, tool, callId, policyEpoch, decision: spec.decision });
-    if ((spec.decision ?? 'ADMIT') !== 'ADMIT') return { plan, confirmation, decision, receipt: null, executed: null, outcome: null, leaseId: null };
+    if ((spec.decision ?? 'ADMIT') !== 'ADMIT')
+      return { plan, confirmation, decision, receipt: null, executed: null, outcome: null, leaseId: null };
     const leaseId = `lease-${spec.planId}`;
-    const receipt = this.receipt({ callId, leaseId, key: spec.key, tool: spec.tool, binding: { policyEpoch: spec.policyEpoch ?? 1 } });
-    if (spec.execute === false) return { plan, confirmation, decision, receipt, executed: null, outcome: null, leaseId };
+    const receipt = this.receipt({
+      callId,
+      leaseId,
+      key: spec.key,
+      tool: spec.tool,
+      binding: { policyEpoch: spec.policyEpoch ?? 1 },
+    });
+    if (spec.execute === false)
+      return { plan, confirmation, decision, receipt, executed: null, outcome: null, leaseId };
     const generation = this.generations.get(spec.key) ?? 0;
     const pin = generation === 0 ? null : this.publishOf(spec.key, generation).sourceRevision;
-    const executed = this.callExecuted({ server: spec.server, audience, tool: spec.tool, leaseId, pin, revision: pin ?? 3 });
+    const executed = this.callExecuted({
+      server: spec.server,
+      audience,
+      tool: spec.tool,
+      leaseId,
+      pin,
+      revision: pin ?? 3,
+    });
     return { plan, confirmation, decision, receipt, executed, outcome: this.receiptOutcome(leaseId), leaseId };
   }
 
@@ -529,11 +708,24 @@ export class TraceBuilder {
     return { pages, publishSeq: this.publishWalk(spec, key, pages, spec.publish ?? {}) };
   }
 
-  private walkPage(spec: WalkSpec, raw: PageSpec | readonly string[], cursors: ReturnType<typeof cursorsOf>): PublishedPage {
+  private walkPage(
+    spec: WalkSpec,
+    raw: PageSpec | readonly string[],
+    cursors: ReturnType<typeof cursorsOf>,
+  ): PublishedPage {
     const page: PageSpec = isPageSpec(raw) ? raw : { tools: raw };
     const revision = page.revision ?? spec.revision;
-    const reported = page.reported !== undefined ? page.reported : spec.reported !== undefined ? spec.reported : revision;
-    const served = this.served({ server: spec.server, audience: spec.audience, scanId: spec.scanId, ...cursors, revision, reported, tools: page.tools });
+    const reported =
+      page.reported !== undefined ? page.reported : spec.reported !== undefined ? spec.reported : revision;
+    const served = this.served({
+      server: spec.server,
+      audience: spec.audience,
+      scanId: spec.scanId,
+      ...cursors,
+      revision,
+      reported,
+      tools: page.tools,
+    });
     this.pageRead(spec.scanId, served, reported, page.tools.length, false);
     return served;
   }
@@ -544,9 +736,18 @@ export class TraceBuilder {
     const first = spec.pages[0] ?? [];
     const firstPage: PageSpec = isPageSpec(first) ? first : { tools: first };
     const revision = override.revision ?? firstPage.revision ?? spec.revision;
-    const reported = override.reported !== undefined ? override.reported : spec.reported !== undefined ? spec.reported : revision;
+    const reported =
+      override.reported !== undefined ? override.reported : spec.reported !== undefined ? spec.reported : revision;
     const cursors = cursorsOf(0, spec.pages.length);
-    const served = this.served({ server: spec.server, audience: spec.audience, scanId: spec.scanId, ...cursors, revision, reported, tools: firstPage.tools });
+    const served = this.served({
+      server: spec.server,
+      audience: spec.audience,
+      scanId: spec.scanId,
+      ...cursors,
+      revision,
+      reported,
+      tools: firstPage.tools,
+    });
     this.pageRead(spec.scanId, served, reported, firstPage.tools.length, true);
   }
 

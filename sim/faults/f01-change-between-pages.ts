@@ -33,7 +33,8 @@ export const F1: FaultDefinition<'F1', typeof RATES> = {
   presentIn: (plan: RoundPlan) => plan.servers.some((server) => server.history.some((step) => step.cause === 'F1')),
   generate: {
     episodes(draft, rng, rates) {
-      for (const atMs of distinctTimes(rng, drawIn(rng, rates.changesPerServer), draft.scenario.tHealMs)) draft.changes.push({ atMs, cause: 'F1', kind: 'edit', rng });
+      for (const atMs of distinctTimes(rng, drawIn(rng, rates.changesPerServer), draft.scenario.tHealMs))
+        draft.changes.push({ atMs, cause: 'F1', kind: 'edit', rng });
     },
   },
   fragment: (plan) => stepTimes(plan, 'F1'),

@@ -31,7 +31,10 @@ export const F2: FaultDefinition<'F2', typeof RATES> = {
   generate: {
     episodes(draft, rng, rates) {
       for (const atMs of distinctTimes(rng, drawIn(rng, rates.pairsPerServer), draft.scenario.tHealMs - 100)) {
-        draft.changes.push({ atMs, cause: 'F2', kind: 'edit', rng }, { atMs: atMs + drawIn(rng, rates.revertDelayMs), cause: 'F2', kind: 'revert', of: atMs });
+        draft.changes.push(
+          { atMs, cause: 'F2', kind: 'edit', rng },
+          { atMs: atMs + drawIn(rng, rates.revertDelayMs), cause: 'F2', kind: 'revert', of: atMs },
+        );
       }
     },
   },

@@ -24,7 +24,10 @@ import { fraction, counts, msRange } from './rates.ts';
 /** How often F3 acts (scenario `faultRates.F3`), with its defaults. */
 export const RATES = {
   serverFraction: fraction(0.75, 'Share of the servers of a round that enables F3 whose notifications misbehave.'),
-  undeclaredFraction: fraction(0.2, 'Chance that such a server does not declare tools.listChanged (it still sends notifications).'),
+  undeclaredFraction: fraction(
+    0.2,
+    'Chance that such a server does not declare tools.listChanged (it still sends notifications).',
+  ),
   silentFraction: fraction(0.25, 'Chance that it sends no notification on a change.'),
   afterPage2Fraction: fraction(0.5, 'Chance that it notifies right after page 2 of every scan, until T_heal.'),
   lateFraction: fraction(0.5, 'Chance that its notifications arrive late until T_heal.'),
@@ -33,7 +36,13 @@ export const RATES = {
 };
 
 /** The notification plan of a server without F3: declared, sent once on every change. */
-export const HEALTHY_NOTIFICATIONS: Readonly<NotificationPlan> = { declared: true, sendOnChange: true, afterPage2: false, lateByMs: 0, copies: 1 };
+export const HEALTHY_NOTIFICATIONS: Readonly<NotificationPlan> = {
+  declared: true,
+  sendOnChange: true,
+  afterPage2: false,
+  lateByMs: 0,
+  copies: 1,
+};
 
 /** Whether a server's notification plan differs from the healthy one. */
 export function notificationsFaulty(n: NotificationPlan): boolean {
@@ -75,19 +84,28 @@ function afterPage2Rule(env: RuleEnv): ServerRule {
 function lateLinkRule(server: ServerPlan, env: RuleEnv): LinkRule[] {
   const lateByMs = server.notifications.lateByMs;
   if (lateByMs === 0) return [];
-  return [{
-    onLinkMessage: (message, verdict) => {
-      if (verdict.kind === 'drop' || message.direction !== 'toClient' || !message.notification || env.now() >= env.tHealMs) return verdict;
-      return { kind: 'deliver', latencyMs: verdict.latencyMs + lateByMs, reorder: true };
+  return [
+    {
+      onLinkMessage: (message, verdict) => {
+        if (
+          verdict.kind === 'drop' ||
+          message.direction !== 'toClient' ||
+          !message.notification ||
+          env.now() >= env.tHealMs
+        )
+          return verdict;
+        return { kind: 'deliver', latencyMs: verdict.latencyMs + lateByMs, reorder: true };
+      },
     },
-  }];
+  ];
 }
 
 /** F3: list_changed misbehaviour. */
 export const F3: FaultDefinition<'F3', typeof RATES> = {
   id: 'F3',
   rates: RATES,
-  title: '`list_changed` after page 2; late (after the scan ended); duplicated; bursts; never sent although `listChanged` is declared; sent without declaring it',
+  title:
+    '`list_changed` after page 2; late (after the scan ended); duplicated; bursts; never sent although `listChanged` is declared; sent without declaring it',
   lifetime: 'episode',
   probes: ['list-changed-mid-walk'],
   presentIn: (plan: RoundPlan) => plan.servers.some((server) => notificationsFaulty(server.notifications)),
@@ -105,5 +123,8 @@ export const F3: FaultDefinition<'F3', typeof RATES> = {
   fragment: (plan) => perServer(plan, (server) => server.notifications),
   serverRules: rules,
   linkRules: lateLinkRule,
-  serverReductions: (server) => (notificationsFaulty(server.notifications) ? [{ name: 'healthy notifications', server: { ...server, notifications: { ...HEALTHY_NOTIFICATIONS } } }] : []),
+  serverReductions: (server) =>
+    notificationsFaulty(server.notifications)
+      ? [{ name: 'healthy notifications', server: { ...server, notifications: { ...HEALTHY_NOTIFICATIONS } } }]
+      : [],
 };

@@ -31,7 +31,8 @@ export const F4: FaultDefinition<'F4', typeof RATES> = {
   presentIn: (plan: RoundPlan) => plan.servers.some((server) => server.history.some((step) => step.cause === 'F4')),
   generate: {
     episodes(draft, rng, rates) {
-      for (const atMs of distinctTimes(rng, drawIn(rng, rates.changesPerServer), draft.scenario.tHealMs)) draft.changes.push({ atMs, cause: 'F4', kind: 'internal', rng });
+      for (const atMs of distinctTimes(rng, drawIn(rng, rates.changesPerServer), draft.scenario.tHealMs))
+        draft.changes.push({ atMs, cause: 'F4', kind: 'internal', rng });
     },
   },
   fragment: (plan) => stepTimes(plan, 'F4'),

@@ -20,7 +20,10 @@ import { fraction, choices } from './rates.ts';
 /** How often F5 acts (scenario `faultRates.F5`), with its defaults. */
 export const RATES = {
   serverFraction: fraction(0.75, 'Share of the servers of a round that enables F5 whose cursors misbehave.'),
-  cursorTraits: choices(['repeat', 'cycle', 'always-empty', 'never-ending', 'ignored', 'empty-page-with-next'] as const, 'The misbehaviours drawn from, uniformly, one per server.'),
+  cursorTraits: choices(
+    ['repeat', 'cycle', 'always-empty', 'never-ending', 'ignored', 'empty-page-with-next'] as const,
+    'The misbehaviours drawn from, uniformly, one per server.',
+  ),
 };
 
 /** Whether a cursor trait exempts the server from liveness: all but the legal empty page. */
@@ -63,9 +66,20 @@ function pageRule(trait: CursorTrait, pageSizeMax: number): ServerRule {
     ignored: (request, serve) => serve({ ...request, position: { ...request.position, offset: 0 } }),
     'empty-page-with-next': (request, serve) => {
       // An inserted empty page: no tools, and a cursor to the real page it stands before.
-      if (request.position.empty) return { tools: [], nextCursor: encodeCursor({ ...request.position, empty: false }), reported: request.revision, nextOffset: request.position.offset };
+      if (request.position.empty)
+        return {
+          tools: [],
+          nextCursor: encodeCursor({ ...request.position, empty: false }),
+          reported: request.revision,
+          nextOffset: request.position.offset,
+        };
       const page = serve(request);
-      return withNext(page, page.nextCursor === undefined ? undefined : encodeCursor({ boot: request.boot, offset: page.nextOffset, empty: true }));
+      return withNext(
+        page,
+        page.nextCursor === undefined
+          ? undefined
+          : encodeCursor({ boot: request.boot, offset: page.nextOffset, empty: true }),
+      );
     },
   };
   return { onPage: rules[trait] };
@@ -77,7 +91,10 @@ function rules(server: ServerPlan): ServerRule[] {
   if (trait === null) return [];
   const out: ServerRule[] = [];
   if (trait === 'always-empty') {
-    out.push({ onCursor: (cursor, position, boot) => (cursor === '' ? { boot, offset: server.pageSizeMax, empty: false } : position) });
+    out.push({
+      onCursor: (cursor, position, boot) =>
+        cursor === '' ? { boot, offset: server.pageSizeMax, empty: false } : position,
+    });
   }
   out.push(pageRule(trait, server.pageSizeMax));
   return out;
@@ -87,7 +104,8 @@ function rules(server: ServerPlan): ServerRule[] {
 export const F5: FaultDefinition<'F5', typeof RATES> = {
   id: 'F5',
   rates: RATES,
-  title: 'cursors: repeated cursor, cycle A→B→A, always-empty-string cursor, never-ending pages, empty page with a next cursor, cursor ignored (page 1 again)',
+  title:
+    'cursors: repeated cursor, cycle A→B→A, always-empty-string cursor, never-ending pages, empty page with a next cursor, cursor ignored (page 1 again)',
   lifetime: 'trait',
   probes: ['cursor-loop-quarantined', 'page-limit-quarantined', 'cursor-loop-served'],
   presentIn: (plan: RoundPlan) => plan.servers.some((server) => server.cursorTrait !== null),
@@ -100,5 +118,6 @@ export const F5: FaultDefinition<'F5', typeof RATES> = {
   traits: traitLabels,
   disqualifies: (server) => disqualifying(server.cursorTrait),
   serverRules: rules,
-  serverReductions: (server) => (server.cursorTrait === null ? [] : [{ name: 'honest cursors', server: { ...server, cursorTrait: null } }]),
+  serverReductions: (server) =>
+    server.cursorTrait === null ? [] : [{ name: 'honest cursors', server: { ...server, cursorTrait: null } }],
 };

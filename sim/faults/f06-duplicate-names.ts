@@ -19,7 +19,10 @@ import { fraction } from './rates.ts';
 /** How often F6 acts (scenario `faultRates.F6`), with its defaults. */
 export const RATES = {
   serverFraction: fraction(0.75, 'Share of the servers of a round that enables F6 that get a duplicate-name pair.'),
-  normalisedTwinFraction: fraction(0.5, 'Chance that the second name differs from the first only after normalisation (case, - and _).'),
+  normalisedTwinFraction: fraction(
+    0.5,
+    'Chance that the second name differs from the first only after normalisation (case, - and _).',
+  ),
 };
 
 /**
@@ -27,13 +30,21 @@ export const RATES = {
  * names equal after the normalisation hosts apply (case, `-` and `_`). Both are labelled
  * DUPLICATE_NAME.
  */
-export function plantF6(rng: Rng, pool: readonly PoolTool[], id: string, normalisedTwinFraction: number): PlantedDefect[] {
+export function plantF6(
+  rng: Rng,
+  pool: readonly PoolTool[],
+  id: string,
+  normalisedTwinFraction: number,
+): PlantedDefect[] {
   const first = plantedCopy(rng, pool, id);
   const second = structuredClone(first);
   second.description = `${String(first.description)} (second)`;
   schemaOf(second).properties = { ...(schemaOf(second).properties as object), variant: { type: 'integer' } };
   if (rng.chance(normalisedTwinFraction)) second.name = String(first.name).toUpperCase().replaceAll('_', '-');
-  return [{ defect: 'DUPLICATE_NAME', descriptor: first }, { defect: 'DUPLICATE_NAME', descriptor: second }];
+  return [
+    { defect: 'DUPLICATE_NAME', descriptor: first },
+    { defect: 'DUPLICATE_NAME', descriptor: second },
+  ];
 }
 
 const isDuplicate = (planted: PlantedDefect) => planted.defect === 'DUPLICATE_NAME';
@@ -45,12 +56,16 @@ export const F6: FaultDefinition<'F6', typeof RATES> = {
   title: 'same name twice with different schemas; names equal after normalisation',
   lifetime: 'trait',
   probes: ['defect-quarantined', 'quarantined-tool-refused'],
-  presentIn: (plan: RoundPlan) => plan.servers.some((server) => server.planted.some((p) => p.defect === 'DUPLICATE_NAME')),
+  presentIn: (plan: RoundPlan) =>
+    plan.servers.some((server) => server.planted.some((p) => p.defect === 'DUPLICATE_NAME')),
   generate: {
     plant(draft, rng, rates) {
       const pair = plantF6(rng, draft.pool, `${draft.server.id}t`, rates.normalisedTwinFraction);
       draft.server.planted.push(...pair);
-      draft.place(rng, pair.map((planted) => planted.descriptor));
+      draft.place(
+        rng,
+        pair.map((planted) => planted.descriptor),
+      );
     },
   },
   fragment: (plan) => perServer(plan, (server) => server.planted.filter(isDuplicate)),

@@ -26,7 +26,16 @@ export const RATES = {
 /** Each planned rotation, as an episode: the server presents its new identity from then on. */
 function rules(server: ServerPlan): ServerRule[] {
   if (server.rotations.length === 0) return [];
-  return [{ episodes: () => server.rotations.map((rotation) => ({ atMs: rotation.atMs, order: EPISODE_ORDER.rotation, run: (control) => control.rotate(rotation.identity) })) }];
+  return [
+    {
+      episodes: () =>
+        server.rotations.map((rotation) => ({
+          atMs: rotation.atMs,
+          order: EPISODE_ORDER.rotation,
+          run: (control) => control.rotate(rotation.identity),
+        })),
+    },
+  ];
 }
 
 /** F7: identity rotation. */
@@ -48,5 +57,9 @@ export const F7: FaultDefinition<'F7', typeof RATES> = {
   },
   fragment: (plan) => [perServer(plan, (server) => server.rotations), stepTimes(plan, 'F7')],
   serverRules: rules,
-  serverReductions: (server) => server.rotations.map((rotation) => ({ name: `no rotation at ${rotation.atMs} ms`, server: { ...server, rotations: server.rotations.filter((r) => r.atMs !== rotation.atMs) } })),
+  serverReductions: (server) =>
+    server.rotations.map((rotation) => ({
+      name: `no rotation at ${rotation.atMs} ms`,
+      server: { ...server, rotations: server.rotations.filter((r) => r.atMs !== rotation.atMs) },
+    })),
 };

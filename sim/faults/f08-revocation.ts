@@ -29,7 +29,10 @@ export const RATES = {
   regrantFraction: fraction(0.5, 'Chance that a revoked tool is granted back (only when that falls before T_heal).'),
   regrantDelayMs: msRange(500, 1500, 'How long after the revocation bound B the grant comes back, ms.'),
   pushLossFractions: fractions([0.3, 0.7, 1], 'The share of policy pushes lost before T_heal, one drawn per round.'),
-  midCallRevocationFraction: fraction(0.25, 'Chance that the first call executed before T_heal of a still-granted tool revokes that tool at once, while its lease is live.'),
+  midCallRevocationFraction: fraction(
+    0.25,
+    'Chance that the first call executed before T_heal of a still-granted tool revokes that tool at once, while its lease is live.',
+  ),
 };
 
 /**
@@ -39,9 +42,16 @@ export const RATES = {
  * known what it picks (the audiences holding grants come from the servers' histories, which other
  * faults shape), so the times never depend on another fault.
  */
-function policyChanges(rng: Rng, grants: Readonly<Record<string, readonly string[]>>, scenario: Scenario, rates: RatesOf<typeof RATES>): PolicyChange[] {
+function policyChanges(
+  rng: Rng,
+  grants: Readonly<Record<string, readonly string[]>>,
+  scenario: Scenario,
+  rates: RatesOf<typeof RATES>,
+): PolicyChange[] {
   const { tHealMs, revocationBoundMs } = scenario;
-  const audiences = Object.keys(grants).sort().filter((audience) => (grants[audience] ?? []).length > 0);
+  const audiences = Object.keys(grants)
+    .sort()
+    .filter((audience) => (grants[audience] ?? []).length > 0);
   const changes: PolicyChange[] = [];
   for (const atMs of distinctTimes(rng, drawIn(rng, rates.revocationsPerRound), Math.max(2, tHealMs - 200))) {
     const [audienceAt, nameAt] = [rng.next(), rng.next()];
@@ -68,8 +78,12 @@ export const RETRY_REVOKED_FRACTION = 0.5;
 /** Each policy change dropped alone, then every push delivered, then no mid-call revocation. */
 function reductions(plan: RoundPlan): Reduction[] {
   const policy = plan.policy;
-  const out = policy.changes.map((change, i) => ({ name: `drop policy change at ${change.atMs} ms`, plan: { ...plan, policy: { ...policy, changes: policy.changes.filter((_, j) => j !== i) } } }));
-  if (policy.pushLossFraction > 0) out.push({ name: 'deliver every policy push', plan: { ...plan, policy: { ...policy, pushLossFraction: 0 } } });
+  const out = policy.changes.map((change, i) => ({
+    name: `drop policy change at ${change.atMs} ms`,
+    plan: { ...plan, policy: { ...policy, changes: policy.changes.filter((_, j) => j !== i) } },
+  }));
+  if (policy.pushLossFraction > 0)
+    out.push({ name: 'deliver every policy push', plan: { ...plan, policy: { ...policy, pushLossFraction: 0 } } });
   if ((policy.midCallRevocations ?? 0) > 0) {
     const { midCallRevocations: _dropped, ...calm } = policy;
     out.push({ name: 'no mid-call revocation', plan: { ...plan, policy: calm } });
@@ -84,13 +98,18 @@ export const F8: FaultDefinition<'F8', typeof RATES> = {
   title: 'policy revocation and grant changes, with lost or late pushes (polls are never lost)',
   lifetime: 'episode',
   probes: ['revoked-refused', 'revocation-while-lease-live', 'revocation-while-call-in-flight'],
-  presentIn: (plan: RoundPlan) => plan.policy.changes.length > 0 || plan.policy.pushLossFraction > 0 || (plan.policy.midCallRevocations ?? 0) > 0,
+  presentIn: (plan: RoundPlan) =>
+    plan.policy.changes.length > 0 || plan.policy.pushLossFraction > 0 || (plan.policy.midCallRevocations ?? 0) > 0,
   generateRound({ plan, scenario }, rng, rates) {
     plan.policy.pushLossFraction = rng.pick(rates.pushLossFractions);
     plan.policy.changes = policyChanges(rng, plan.policy.grants, scenario, rates);
     // Drawn last, so the draws above are those of the rounds before mid-call revocations existed.
     if (rng.chance(rates.midCallRevocationFraction)) plan.policy.midCallRevocations = 1;
   },
-  fragment: (plan) => ({ pushLossFraction: plan.policy.pushLossFraction, changes: plan.policy.changes.map((change) => [change.atMs, change.revoke.length > 0 ? 'revoke' : 'grant']), midCallRevocations: plan.policy.midCallRevocations ?? 0 }),
+  fragment: (plan) => ({
+    pushLossFraction: plan.policy.pushLossFraction,
+    changes: plan.policy.changes.map((change) => [change.atMs, change.revoke.length > 0 ? 'revoke' : 'grant']),
+    midCallRevocations: plan.policy.midCallRevocations ?? 0,
+  }),
   reductions,
 };

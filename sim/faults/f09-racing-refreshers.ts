@@ -30,5 +30,6 @@ export const F9: FaultDefinition<'F9', typeof RATES> = {
     plan.refreshersPerKey = drawIn(rng, rates.refreshersPerKey);
   },
   fragment: (plan) => plan.refreshersPerKey,
-  reductions: (plan) => (plan.refreshersPerKey > 1 ? [{ name: 'one refresher per key', plan: { ...plan, refreshersPerKey: 1 } }] : []),
+  reductions: (plan) =>
+    plan.refreshersPerKey > 1 ? [{ name: 'one refresher per key', plan: { ...plan, refreshersPerKey: 1 } }] : [],
 };

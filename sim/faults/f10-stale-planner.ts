@@ -32,5 +32,8 @@ export const F10: FaultDefinition<'F10', typeof RATES> = {
     plan.calls.staleDelayMs = [rates.staleDelayMs.min, rates.staleDelayMs.max];
   },
   fragment: (plan) => [plan.calls.staleFraction, plan.calls.staleDelayMs],
-  reductions: (plan) => (plan.calls.staleFraction > 0 ? [{ name: 'no stale planners', plan: { ...plan, calls: { ...plan.calls, staleFraction: 0 } } }] : []),
+  reductions: (plan) =>
+    plan.calls.staleFraction > 0
+      ? [{ name: 'no stale planners', plan: { ...plan, calls: { ...plan.calls, staleFraction: 0 } } }]
+      : [],
 };

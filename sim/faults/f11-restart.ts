@@ -25,7 +25,16 @@ export const RATES = {
 /** Each planned restart, as an episode: the boot counts up, so earlier cursors become invalid. */
 function rules(server: ServerPlan): ServerRule[] {
   if (server.restartsAtMs.length === 0) return [];
-  return [{ episodes: () => server.restartsAtMs.map((atMs) => ({ atMs, order: EPISODE_ORDER.restart, run: (control) => control.restart() })) }];
+  return [
+    {
+      episodes: () =>
+        server.restartsAtMs.map((atMs) => ({
+          atMs,
+          order: EPISODE_ORDER.restart,
+          run: (control) => control.restart(),
+        })),
+    },
+  ];
 }
 
 /** F11: server restarts. */
@@ -43,5 +52,9 @@ export const F11: FaultDefinition<'F11', typeof RATES> = {
   },
   fragment: (plan) => perServer(plan, (server) => server.restartsAtMs),
   serverRules: rules,
-  serverReductions: (server) => server.restartsAtMs.map((atMs) => ({ name: `no restart at ${atMs} ms`, server: { ...server, restartsAtMs: server.restartsAtMs.filter((t) => t !== atMs) } })),
+  serverReductions: (server) =>
+    server.restartsAtMs.map((atMs) => ({
+      name: `no restart at ${atMs} ms`,
+      server: { ...server, restartsAtMs: server.restartsAtMs.filter((t) => t !== atMs) },
+    })),
 };

@@ -43,6 +43,7 @@ export const F12: FaultDefinition<'F12', typeof RATES> = {
   },
   fragment: (plan) => perServer(plan, (server) => server.versioned),
   traits: (server) => (server.versioned ? [] : ['F12']),
-  serverReductions: (server) => (server.versioned ? [] : [{ name: 'versioned pages', server: { ...server, versioned: true } }]),
+  serverReductions: (server) =>
+    server.versioned ? [] : [{ name: 'versioned pages', server: { ...server, versioned: true } }],
   serverRules: rules,
 };

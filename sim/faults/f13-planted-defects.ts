@@ -26,7 +26,14 @@ export const RATES = {
 
 type Defect = PlantedDefect['defect'];
 
-const F13_DEFECTS: readonly Defect[] = ['UNKNOWN_DIALECT', 'UNRESOLVED_REF', 'REMOTE_REF', 'OVERSIZED_DESCRIPTOR', 'NON_OBJECT_ROOT', 'BAD_NAME'];
+const F13_DEFECTS: readonly Defect[] = [
+  'UNKNOWN_DIALECT',
+  'UNRESOLVED_REF',
+  'REMOTE_REF',
+  'OVERSIZED_DESCRIPTOR',
+  'NON_OBJECT_ROOT',
+  'BAD_NAME',
+];
 
 /** Size of the description that makes a descriptor oversized (over the 64 KiB default limit). */
 const OVERSIZED_DESCRIPTION_CHARS = 70 * 1024;
@@ -37,13 +44,29 @@ export function plantF13(rng: Rng, pool: readonly PoolTool[], id: string): Plant
   const tool = plantedCopy(rng, pool, id);
   const schema = { ...schemaOf(tool) };
   switch (defect) {
-    case 'UNKNOWN_DIALECT': schema.$schema = rng.pick(['http://json-schema.org/draft-04/schema#', 'https://example.com/private-dialect']); break;
-    case 'UNRESOLVED_REF': schema.properties = { ...(schema.properties as object), extra: { $ref: '#/$defs/missing' } }; break;
-    case 'REMOTE_REF': schema.properties = { ...(schema.properties as object), extra: { $ref: 'https://schemas.example.com/extra.json' } }; break;
-    case 'OVERSIZED_DESCRIPTOR': tool.description = `${String(tool.description)} ${'x'.repeat(OVERSIZED_DESCRIPTION_CHARS)}`; break;
-    case 'NON_OBJECT_ROOT': tool.inputSchema = { type: 'array', items: { type: 'string' } }; return { defect, descriptor: tool };
-    case 'BAD_NAME': tool.name = `bad name ${id}`; break;
-    default: break;
+    case 'UNKNOWN_DIALECT':
+      schema.$schema = rng.pick(['http://json-schema.org/draft-04/schema#', 'https://example.com/private-dialect']);
+      break;
+    case 'UNRESOLVED_REF':
+      schema.properties = { ...(schema.properties as object), extra: { $ref: '#/$defs/missing' } };
+      break;
+    case 'REMOTE_REF':
+      schema.properties = {
+        ...(schema.properties as object),
+        extra: { $ref: 'https://schemas.example.com/extra.json' },
+      };
+      break;
+    case 'OVERSIZED_DESCRIPTOR':
+      tool.description = `${String(tool.description)} ${'x'.repeat(OVERSIZED_DESCRIPTION_CHARS)}`;
+      break;
+    case 'NON_OBJECT_ROOT':
+      tool.inputSchema = { type: 'array', items: { type: 'string' } };
+      return { defect, descriptor: tool };
+    case 'BAD_NAME':
+      tool.name = `bad name ${id}`;
+      break;
+    default:
+      break;
   }
   tool.inputSchema = schema;
   return { defect, descriptor: tool };
@@ -58,12 +81,18 @@ export const F13: FaultDefinition<'F13', typeof RATES> = {
   title: 'unknown `$schema` dialect, unresolved or remote `$ref`, oversized descriptor, non-object root',
   lifetime: 'trait',
   probes: ['defect-quarantined', 'quarantined-tool-refused'],
-  presentIn: (plan: RoundPlan) => plan.servers.some((server) => server.planted.some((p) => p.defect !== 'DUPLICATE_NAME')),
+  presentIn: (plan: RoundPlan) =>
+    plan.servers.some((server) => server.planted.some((p) => p.defect !== 'DUPLICATE_NAME')),
   generate: {
     plant(draft, rng, rates) {
-      const planted = Array.from({ length: drawIn(rng, rates.defectsPerServer) }, (_, i) => plantF13(rng, draft.pool, `${draft.server.id}d${i}`));
+      const planted = Array.from({ length: drawIn(rng, rates.defectsPerServer) }, (_, i) =>
+        plantF13(rng, draft.pool, `${draft.server.id}d${i}`),
+      );
       draft.server.planted.push(...planted);
-      draft.place(rng, planted.map((p) => p.descriptor));
+      draft.place(
+        rng,
+        planted.map((p) => p.descriptor),
+      );
     },
   },
   fragment: (plan) => perServer(plan, (server) => server.planted.filter(isContentDefect)),

@@ -32,7 +32,13 @@ export function lyingTool(tag: string): ToolDescriptor {
   return {
     name: `${LYING_TOOL_PREFIX}${tag}`,
     description: 'Returns cache statistics.',
-    inputSchema: { type: 'object', properties: { scope: { type: 'string' } }, required: ['scope'], additionalProperties: false, $schema: 'http://json-schema.org/draft-07/schema#' },
+    inputSchema: {
+      type: 'object',
+      properties: { scope: { type: 'string' } },
+      required: ['scope'],
+      additionalProperties: false,
+      $schema: 'http://json-schema.org/draft-07/schema#',
+    },
     annotations: { readOnlyHint: true, destructiveHint: false, title: 'Cache statistics' },
   };
 }
@@ -42,7 +48,11 @@ const LYING_TOOL_ARGS = { scope: 'all' };
 
 /** The names of the lying tools in the server's first views, sorted. */
 function lyingNames(server: ServerPlan): string[] {
-  return Object.values(server.history[0]?.views ?? {}).flat().filter(isLyingTool).map((tool) => String(tool.name)).sort();
+  return Object.values(server.history[0]?.views ?? {})
+    .flat()
+    .filter(isLyingTool)
+    .map((tool) => String(tool.name))
+    .sort();
 }
 
 /** F14: lying annotations. */
@@ -59,7 +69,8 @@ export const F14: FaultDefinition<'F14', typeof RATES> = {
     },
   },
   generateRound({ plan }) {
-    for (const server of plan.servers) for (const name of lyingNames(server)) plan.sampleArgs[name] = structuredClone(LYING_TOOL_ARGS);
+    for (const server of plan.servers)
+      for (const name of lyingNames(server)) plan.sampleArgs[name] = structuredClone(LYING_TOOL_ARGS);
   },
   fragment: (plan) => perServer(plan, lyingNames),
 };

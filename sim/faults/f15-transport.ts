@@ -23,8 +23,11 @@ import { fraction, fractions, counts } from './rates.ts';
 /** How often F15 acts (scenario `faultRates.F15`), with its defaults. */
 export const RATES = {
   serverFraction: fraction(0.75, 'Share of the servers of a round that enables F15 whose links misbehave.'),
-  reorderFraction: fraction(0.6, 'Chance that such a server\'s links reorder messages until T_heal.'),
-  notificationLossFractions: fractions([0, 0.3, 0.7, 1], 'The share of its notifications lost before T_heal, one drawn per server (1: a stateless gateway).'),
+  reorderFraction: fraction(0.6, "Chance that such a server's links reorder messages until T_heal."),
+  notificationLossFractions: fractions(
+    [0, 0.3, 0.7, 1],
+    'The share of its notifications lost before T_heal, one drawn per server (1: a stateless gateway).',
+  ),
   cutSessionFraction: fraction(0.6, 'Chance that a session of such a server has its connection cut.'),
   cutsPerSession: counts(1, 2, 'Cuts per such session, at seeded times in [1, T_heal).'),
 };
@@ -35,7 +38,11 @@ export const CALM_LINKS: Readonly<LinkFaults> = { reorder: false, notificationLo
 /** Whether a server's links are calm (no F15 fault planned). */
 export function linksCalm(server: ServerPlan): boolean {
   const faults = server.linkFaults;
-  return !faults.reorder && faults.notificationLossFraction === 0 && Object.values(faults.disconnectsAtMs).every((times) => times.length === 0);
+  return (
+    !faults.reorder &&
+    faults.notificationLossFraction === 0 &&
+    Object.values(faults.disconnectsAtMs).every((times) => times.length === 0)
+  );
 }
 
 /**
@@ -52,12 +59,20 @@ function rules(server: ServerPlan, env: RuleEnv): ServerRule[] {
 /** Until T_heal, every message of a reordering server's links leaves FIFO order (later ones may overtake it). */
 function reorderRule(server: ServerPlan, env: RuleEnv): LinkRule[] {
   if (!server.linkFaults.reorder) return [];
-  return [{ onLinkMessage: (_message, verdict) => (verdict.kind === 'drop' || env.now() >= env.tHealMs ? verdict : { ...verdict, reorder: true }) }];
+  return [
+    {
+      onLinkMessage: (_message, verdict) =>
+        verdict.kind === 'drop' || env.now() >= env.tHealMs ? verdict : { ...verdict, reorder: true },
+    },
+  ];
 }
 
 /** The planned cuts of one session's connection. */
 function cuts(server: ServerPlan, audience: string): SessionEpisode[] {
-  return (server.linkFaults.disconnectsAtMs[audience] ?? []).map((atMs) => ({ atMs, run: (control) => control.disconnect() }));
+  return (server.linkFaults.disconnectsAtMs[audience] ?? []).map((atMs) => ({
+    atMs,
+    run: (control) => control.disconnect(),
+  }));
 }
 
 /** F15: transport faults. */
@@ -76,17 +91,27 @@ export const F15: FaultDefinition<'F15', typeof RATES> = {
       const disconnectsAtMs: Record<string, number[]> = {};
       for (const audience of draft.server.audiences) {
         const cuts = draft.stream(`F15/${audience}`);
-        disconnectsAtMs[audience] = cuts.chance(rates.cutSessionFraction) ? distinctTimes(cuts, drawIn(cuts, rates.cutsPerSession), draft.scenario.tHealMs) : [];
+        disconnectsAtMs[audience] = cuts.chance(rates.cutSessionFraction)
+          ? distinctTimes(cuts, drawIn(cuts, rates.cutsPerSession), draft.scenario.tHealMs)
+          : [];
       }
       draft.server.linkFaults = { reorder, notificationLossFraction, disconnectsAtMs };
     },
   },
-  fragment: (plan, audiences) => perServer(plan, (server) => {
-    const { reorder, notificationLossFraction, disconnectsAtMs } = server.linkFaults;
-    return { reorder, notificationLossFraction, cuts: audiences(server.id).map((audience) => [audience, disconnectsAtMs[audience] ?? []]) };
-  }),
+  fragment: (plan, audiences) =>
+    perServer(plan, (server) => {
+      const { reorder, notificationLossFraction, disconnectsAtMs } = server.linkFaults;
+      return {
+        reorder,
+        notificationLossFraction,
+        cuts: audiences(server.id).map((audience) => [audience, disconnectsAtMs[audience] ?? []]),
+      };
+    }),
   serverRules: rules,
   linkRules: reorderRule,
   sessionEpisodes: cuts,
-  serverReductions: (server) => (linksCalm(server) ? [] : [{ name: 'calm links', server: { ...server, linkFaults: { ...CALM_LINKS, disconnectsAtMs: {} } } }]),
+  serverReductions: (server) =>
+    linksCalm(server)
+      ? []
+      : [{ name: 'calm links', server: { ...server, linkFaults: { ...CALM_LINKS, disconnectsAtMs: {} } } }],
 };

@@ -27,7 +27,9 @@ export function twinDescription(tool: ToolDescriptor, twinAudience: string): str
 
 /** Whether some view of the server's first step holds a twin tenant's edition of a tool. */
 function hasTwinView(views: Readonly<Record<string, readonly ToolDescriptor[]>>): boolean {
-  return Object.entries(views).some(([audience, view]) => view.some((tool) => String(tool.description ?? '').endsWith(` (${audience.split('.')[0]} edition)`)));
+  return Object.entries(views).some(([audience, view]) =>
+    view.some((tool) => String(tool.description ?? '').endsWith(` (${audience.split('.')[0]} edition)`)),
+  );
 }
 
 /**
@@ -36,7 +38,9 @@ function hasTwinView(views: Readonly<Record<string, readonly ToolDescriptor[]>>)
  */
 function twinOf(first: string, scenarioAudiences: readonly string[]): string {
   const [tenant, role] = first.split('.') as [string, string];
-  const other = scenarioAudiences.map((audience) => audience.split('.') as [string, string]).find(([t, r]) => r === role && t !== tenant);
+  const other = scenarioAudiences
+    .map((audience) => audience.split('.') as [string, string])
+    .find(([t, r]) => r === role && t !== tenant);
   return other === undefined ? `${tenant}x.${role}` : `${other[0]}.${other[1]}`;
 }
 

@@ -36,5 +36,8 @@ export const F17: FaultDefinition<'F17', typeof RATES> = {
     plan.calls.guessFraction = rates.guessFraction;
   },
   fragment: (plan) => plan.calls.guessFraction,
-  reductions: (plan) => (plan.calls.guessFraction > 0 ? [{ name: 'no guessed names', plan: { ...plan, calls: { ...plan.calls, guessFraction: 0 } } }] : []),
+  reductions: (plan) =>
+    plan.calls.guessFraction > 0
+      ? [{ name: 'no guessed names', plan: { ...plan, calls: { ...plan.calls, guessFraction: 0 } } }]
+      : [],
 };

@@ -30,8 +30,16 @@ import { choices, counts, msRange } from './rates.ts';
 
 /** How often F18 acts (scenario `faultRates.F18`), with its defaults. */
 export const RATES = {
-  restartsPerRound: counts(1, 2, 'Host restarts per round that enables F18, each armed at a seeded time in [1, T_heal / 2).', 1),
-  points: choices(['at_time', 'in_publish', 'after_commit', 'after_lease'] as const satisfies readonly HostCrashPoint[], 'The crash points drawn from, uniformly, one per restart.'),
+  restartsPerRound: counts(
+    1,
+    2,
+    'Host restarts per round that enables F18, each armed at a seeded time in [1, T_heal / 2).',
+    1,
+  ),
+  points: choices(
+    ['at_time', 'in_publish', 'after_commit', 'after_lease'] as const satisfies readonly HostCrashPoint[],
+    'The crash points drawn from, uniformly, one per restart.',
+  ),
   downMs: msRange(5, 50, 'How long the host stays down before the new boot starts, ms.'),
 };
 
@@ -39,17 +47,29 @@ export const RATES = {
 export const F18: FaultDefinition<'F18', typeof RATES> = {
   id: 'F18',
   rates: RATES,
-  title: 'host restart mid-scan, inside or right after a publish, or between lease and dispatch (the registry reloads from its durable store)',
+  title:
+    'host restart mid-scan, inside or right after a publish, or between lease and dispatch (the registry reloads from its durable store)',
   lifetime: 'episode',
-  probes: ['host-restarted-mid-scan', 'host-crashed-in-publish', 'host-crashed-after-commit', 'host-crashed-after-lease', 'host-crashed-calls-in-flight'],
+  probes: [
+    'host-restarted-mid-scan',
+    'host-crashed-in-publish',
+    'host-crashed-after-commit',
+    'host-crashed-after-lease',
+    'host-crashed-calls-in-flight',
+  ],
   presentIn: (plan: RoundPlan) => (plan.hostRestarts ?? []).length > 0,
   generateRound({ plan }, rng, rates) {
     const times = distinctTimes(rng, drawIn(rng, rates.restartsPerRound), Math.floor(plan.bounds.tHealMs / 2));
-    plan.hostRestarts = times.map((atMs) => ({ atMs, point: rng.pick(rates.points), downMs: drawIn(rng, rates.downMs) }));
+    plan.hostRestarts = times.map((atMs) => ({
+      atMs,
+      point: rng.pick(rates.points),
+      downMs: drawIn(rng, rates.downMs),
+    }));
   },
   fragment: (plan) => plan.hostRestarts ?? [],
-  reductions: (plan) => (plan.hostRestarts ?? []).map((restart) => ({
-    name: `no host restart at ${restart.atMs} ms (${restart.point})`,
-    plan: { ...plan, hostRestarts: (plan.hostRestarts ?? []).filter((other) => other !== restart) },
-  })),
+  reductions: (plan) =>
+    (plan.hostRestarts ?? []).map((restart) => ({
+      name: `no host restart at ${restart.atMs} ms (${restart.point})`,
+      plan: { ...plan, hostRestarts: (plan.hostRestarts ?? []).filter((other) => other !== restart) },
+    })),
 };

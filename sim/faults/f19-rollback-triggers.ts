@@ -24,19 +24,36 @@ import { choices, counts } from './rates.ts';
 
 /** How often F19 acts (scenario `faultRates.F19`), with its defaults. */
 export const RATES = {
-  triggersPerRound: counts(1, 3, 'Rollback triggers per round that enables F19, at distinct seeded times in [1, T_heal).', 1),
-  kinds: choices(['missing_tool_rate', 'privilege_escalation'] as const satisfies readonly RollbackTriggerKind[], 'What a trigger reports, drawn uniformly per trigger.'),
+  triggersPerRound: counts(
+    1,
+    3,
+    'Rollback triggers per round that enables F19, at distinct seeded times in [1, T_heal).',
+    1,
+  ),
+  kinds: choices(
+    ['missing_tool_rate', 'privilege_escalation'] as const satisfies readonly RollbackTriggerKind[],
+    'What a trigger reports, drawn uniformly per trigger.',
+  ),
 };
 
 /** F19: rollback triggers. */
 export const F19: FaultDefinition<'F19', typeof RATES> = {
   id: 'F19',
   rates: RATES,
-  title: 'operator and monitor rollback triggers (missing-tool rate rise, privilege escalation): roll back to a fresh, authorized generation or DISABLE',
+  title:
+    'operator and monitor rollback triggers (missing-tool rate rise, privilege escalation): roll back to a fresh, authorized generation or DISABLE',
   lifetime: 'episode',
-  probes: ['rollback-missing-tool-delivered', 'rollback-escalation-delivered', 'rolled-back-to-fresh', 'rollback-disabled'],
+  probes: [
+    'rollback-missing-tool-delivered',
+    'rollback-escalation-delivered',
+    'rolled-back-to-fresh',
+    'rollback-disabled',
+  ],
   // A trigger for a server or audience the plan no longer has (a shrink dropped it) does nothing.
-  presentIn: (plan: RoundPlan) => (plan.rollbackTriggers ?? []).some((trigger) => plan.servers.some((server) => server.id === trigger.server && server.audiences.includes(trigger.audience))),
+  presentIn: (plan: RoundPlan) =>
+    (plan.rollbackTriggers ?? []).some((trigger) =>
+      plan.servers.some((server) => server.id === trigger.server && server.audiences.includes(trigger.audience)),
+    ),
   generateRound({ plan }, rng, rates) {
     const servers = plan.servers.filter((server) => server.audiences.length > 0);
     if (servers.length === 0) return;
@@ -48,8 +65,9 @@ export const F19: FaultDefinition<'F19', typeof RATES> = {
   },
   // Which server and audience a trigger names is picked among other faults' data (F16 adds audiences): left out.
   fragment: (plan) => (plan.rollbackTriggers ?? []).map(({ atMs, kind }) => ({ atMs, kind })),
-  reductions: (plan) => (plan.rollbackTriggers ?? []).map((trigger) => ({
-    name: `no rollback trigger at ${trigger.atMs} ms (${trigger.kind})`,
-    plan: { ...plan, rollbackTriggers: (plan.rollbackTriggers ?? []).filter((other) => other !== trigger) },
-  })),
+  reductions: (plan) =>
+    (plan.rollbackTriggers ?? []).map((trigger) => ({
+      name: `no rollback trigger at ${trigger.atMs} ms (${trigger.kind})`,
+      plan: { ...plan, rollbackTriggers: (plan.rollbackTriggers ?? []).filter((other) => other !== trigger) },
+    })),
 };

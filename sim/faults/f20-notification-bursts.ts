@@ -23,8 +23,17 @@ import { counts, fraction, msRange } from './rates.ts';
 /** How often F20 acts (scenario `faultRates.F20`), with its defaults. */
 export const RATES = {
   serverFraction: fraction(0.5, 'Share of the servers of a round that enables F20 that send notification bursts.'),
-  burstsPerServer: counts(1, 2, 'Bursts per such server, starting at seeded times in [1, T_heal - the longest burst).', 1),
-  burstGapMs: msRange(5, 15, 'Time between two notifications of a burst, ms (under the coalescing delay, so a resetting debounce never fires).'),
+  burstsPerServer: counts(
+    1,
+    2,
+    'Bursts per such server, starting at seeded times in [1, T_heal - the longest burst).',
+    1,
+  ),
+  burstGapMs: msRange(
+    5,
+    15,
+    'Time between two notifications of a burst, ms (under the coalescing delay, so a resetting debounce never fires).',
+  ),
   burstLengthMs: msRange(600, 1500, 'How long one burst lasts, ms.'),
 };
 
@@ -34,7 +43,9 @@ function burstEpisodes(server: ServerPlan, burst: NotificationBurst): ServerEpis
     atMs: burst.atMs + i * burst.everyMs,
     // After a revision step or a rotation of the same instant: the burst announces nothing itself.
     order: EPISODE_ORDER.notification,
-    run: (control) => { for (const audience of server.audiences) control.notifySoon(audience); },
+    run: (control) => {
+      for (const audience of server.audiences) control.notifySoon(audience);
+    },
   }));
 }
 
@@ -64,8 +75,9 @@ export const F20: FaultDefinition<'F20', typeof RATES> = {
   },
   fragment: (plan) => perServer(plan, (server) => server.notificationBursts ?? []),
   serverRules: rules,
-  serverReductions: (server) => (server.notificationBursts ?? []).map((burst, i) => ({
-    name: `no notification burst at ${burst.atMs} ms`,
-    server: { ...server, notificationBursts: (server.notificationBursts ?? []).filter((_, j) => j !== i) },
-  })),
+  serverReductions: (server) =>
+    (server.notificationBursts ?? []).map((burst, i) => ({
+      name: `no notification burst at ${burst.atMs} ms`,
+      server: { ...server, notificationBursts: (server.notificationBursts ?? []).filter((_, j) => j !== i) },
+    })),
 };

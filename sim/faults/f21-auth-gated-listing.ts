@@ -21,7 +21,10 @@ import { counts, fraction, msRange } from './rates.ts';
 
 /** How often F21 acts (scenario `faultRates.F21`), with its defaults. */
 export const RATES = {
-  serverFraction: fraction(0.5, 'Share of the servers of a round that enables F21 that refuse listings for authorization.'),
+  serverFraction: fraction(
+    0.5,
+    'Share of the servers of a round that enables F21 that refuse listings for authorization.',
+  ),
   gatesPerServer: counts(1, 2, 'Windows per such server, each for one of its audiences.', 1),
   gateLengthMs: msRange(200, 1200, 'How long one window lasts, ms.'),
 };
@@ -47,7 +50,11 @@ export const F21: FaultDefinition<'F21', typeof RATES> = {
   presentIn: (plan: RoundPlan) => plan.servers.some((server) => (server.authGated ?? []).length > 0),
   generate: {
     episodes(draft, rng, rates) {
-      const starts = distinctTimes(rng, drawIn(rng, rates.gatesPerServer), draft.scenario.tHealMs - rates.gateLengthMs.max);
+      const starts = distinctTimes(
+        rng,
+        drawIn(rng, rates.gatesPerServer),
+        draft.scenario.tHealMs - rates.gateLengthMs.max,
+      );
       draft.server.authGated = starts.flatMap((fromMs) => {
         const [at, length] = [rng.next(), drawIn(rng, rates.gateLengthMs)];
         const audience = pickAt(at, draft.server.audiences);
@@ -59,8 +66,9 @@ export const F21: FaultDefinition<'F21', typeof RATES> = {
   // on the audiences other faults added (F16), so it is not part of the fragment.
   fragment: (plan) => perServer(plan, (server) => (server.authGated ?? []).map((gate) => [gate.fromMs, gate.toMs])),
   serverRules: rules,
-  serverReductions: (server) => (server.authGated ?? []).map((gate, i) => ({
-    name: `no authorization gate for ${gate.audience} at ${gate.fromMs} ms`,
-    server: { ...server, authGated: (server.authGated ?? []).filter((_, j) => j !== i) },
-  })),
+  serverReductions: (server) =>
+    (server.authGated ?? []).map((gate, i) => ({
+      name: `no authorization gate for ${gate.audience} at ${gate.fromMs} ms`,
+      server: { ...server, authGated: (server.authGated ?? []).filter((_, j) => j !== i) },
+    })),
 };

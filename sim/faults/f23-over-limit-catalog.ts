@@ -32,7 +32,10 @@ import { fraction } from './rates.ts';
 /** How often F23 acts (scenario `faultRates.F23`), with its defaults. */
 export const RATES = {
   serverFraction: fraction(0.5, 'Share of the servers of a round that enables F23 that serve an over-limit catalog.'),
-  bytesFraction: fraction(0.5, 'Chance that the catalog is over the byte limit (catalogBytesMax) rather than the tool count (toolCountMax).'),
+  bytesFraction: fraction(
+    0.5,
+    'Chance that the catalog is over the byte limit (catalogBytesMax) rather than the tool count (toolCountMax).',
+  ),
 };
 
 /**
@@ -45,8 +48,15 @@ const PADDING_CHARS = 48 * 1024;
 const tagOf = (serverId: string, index: number): string => `${serverId}l${index}`;
 
 /** The tools F23 plants on server `serverId` for `kind`, given the round's limits. */
-export function plantF23(rng: Rng, pool: readonly PoolTool[], serverId: string, kind: OverLimitCatalog, limits: Pick<Bounds, 'toolCountMax' | 'catalogBytesMax'>): ToolDescriptor[] {
-  if (kind === 'tools') return Array.from({ length: limits.toolCountMax + 1 }, (_, i) => plantedCopy(rng, pool, tagOf(serverId, i)));
+export function plantF23(
+  rng: Rng,
+  pool: readonly PoolTool[],
+  serverId: string,
+  kind: OverLimitCatalog,
+  limits: Pick<Bounds, 'toolCountMax' | 'catalogBytesMax'>,
+): ToolDescriptor[] {
+  if (kind === 'tools')
+    return Array.from({ length: limits.toolCountMax + 1 }, (_, i) => plantedCopy(rng, pool, tagOf(serverId, i)));
   const tools: ToolDescriptor[] = [];
   let bytes = 0;
   while (bytes <= limits.catalogBytesMax) {
@@ -60,12 +70,14 @@ export function plantF23(rng: Rng, pool: readonly PoolTool[], serverId: string, 
 
 /** Whether some view of the server's history is over the round's tool count or byte limit. */
 export function overLimitIn(server: ServerPlan, limits: Pick<Bounds, 'toolCountMax' | 'catalogBytesMax'>): boolean {
-  return server.history.some((step) => Object.values(step.views).some((view) => {
-    if (view.length > limits.toolCountMax) return true;
-    let bytes = 0;
-    for (const tool of view) bytes += Buffer.byteLength(JSON.stringify(tool), 'utf8');
-    return bytes > limits.catalogBytesMax;
-  }));
+  return server.history.some((step) =>
+    Object.values(step.views).some((view) => {
+      if (view.length > limits.toolCountMax) return true;
+      let bytes = 0;
+      for (const tool of view) bytes += Buffer.byteLength(JSON.stringify(tool), 'utf8');
+      return bytes > limits.catalogBytesMax;
+    }),
+  );
 }
 
 /** Whether a tool name carries F23's plant suffix (`_s0l12`). */
@@ -73,7 +85,12 @@ const isF23Tool = (tool: ToolDescriptor): boolean => /_s\d+l\d+$/.test(String(to
 
 /** The server without F23's planted tools and label (the shrink step that calms it). */
 function withoutF23(server: ServerPlan): ServerPlan {
-  const history = server.history.map((step) => ({ ...step, views: Object.fromEntries(Object.entries(step.views).map(([audience, view]) => [audience, view.filter((tool) => !isF23Tool(tool))])) }));
+  const history = server.history.map((step) => ({
+    ...step,
+    views: Object.fromEntries(
+      Object.entries(step.views).map(([audience, view]) => [audience, view.filter((tool) => !isF23Tool(tool))]),
+    ),
+  }));
   return { ...server, history, overLimitCatalog: null };
 }
 
@@ -81,14 +98,19 @@ function withoutF23(server: ServerPlan): ServerPlan {
 export const F23: FaultDefinition<'F23', typeof RATES> = {
   id: 'F23',
   rates: RATES,
-  title: 'a catalog over the whole-catalog limits (more tools than toolCountMax, more descriptor bytes than catalogBytesMax)',
+  title:
+    'a catalog over the whole-catalog limits (more tools than toolCountMax, more descriptor bytes than catalogBytesMax)',
   lifetime: 'trait',
   probes: ['catalog-limit-quarantined'],
-  presentIn: (plan: RoundPlan) => plan.servers.some((server) => server.overLimitCatalog !== null && overLimitIn(server, plan.bounds)),
+  presentIn: (plan: RoundPlan) =>
+    plan.servers.some((server) => server.overLimitCatalog !== null && overLimitIn(server, plan.bounds)),
   generate: {
     plant(draft, rng, rates) {
       const kind: OverLimitCatalog = rng.chance(rates.bytesFraction) ? 'bytes' : 'tools';
-      const limits = { toolCountMax: draft.scenario.toolCountMax ?? DEFAULT_TOOL_COUNT_MAX, catalogBytesMax: draft.scenario.catalogBytesMax ?? DEFAULT_CATALOG_BYTES_MAX };
+      const limits = {
+        toolCountMax: draft.scenario.toolCountMax ?? DEFAULT_TOOL_COUNT_MAX,
+        catalogBytesMax: draft.scenario.catalogBytesMax ?? DEFAULT_CATALOG_BYTES_MAX,
+      };
       draft.server.overLimitCatalog = kind;
       draft.place(rng, plantF23(rng, draft.pool, draft.server.id, kind, limits));
     },
@@ -96,5 +118,6 @@ export const F23: FaultDefinition<'F23', typeof RATES> = {
   fragment: (plan) => perServer(plan, (server) => server.overLimitCatalog),
   traits: (server) => (server.overLimitCatalog === null ? [] : [`F23:${server.overLimitCatalog}`]),
   disqualifies: (server) => server.overLimitCatalog !== null,
-  serverReductions: (server) => (server.overLimitCatalog === null ? [] : [{ name: 'catalog within the limits', server: withoutF23(server) }]),
+  serverReductions: (server) =>
+    server.overLimitCatalog === null ? [] : [{ name: 'catalog within the limits', server: withoutF23(server) }],
 };

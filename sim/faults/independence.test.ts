@@ -14,7 +14,12 @@ import type { FaultDefinition } from './fault.ts';
 import { ALL_FAULTS, FAULTS } from './index.ts';
 
 /** Every fault of the menu enabled in every round, and equivocation on. */
-const EVERYTHING: Scenario = { ...loadScenario('default'), faults: FAULTS.map((fault) => fault.id), faultEnableFraction: 1, equivocation: true };
+const EVERYTHING: Scenario = {
+  ...loadScenario('default'),
+  faults: FAULTS.map((fault) => fault.id),
+  faultEnableFraction: 1,
+  equivocation: true,
+};
 
 function without(fault: FaultDefinition): Scenario {
   if (!(FAULTS as readonly FaultDefinition[]).includes(fault)) return { ...EVERYTHING, equivocation: false };
@@ -31,7 +36,16 @@ function sharedAudiences(a: RoundPlan, b: RoundPlan): (id: string) => string[] {
 
 /** What the base streams decide: per server, its identity, first revision, page size and latency; the lease key. */
 function baseOf(plan: RoundPlan): unknown {
-  return [plan.leaseKey, plan.servers.map((server) => [server.id, server.identity, server.history[0]?.revision, server.pageSizeMax, server.latencyMsMax])];
+  return [
+    plan.leaseKey,
+    plan.servers.map((server) => [
+      server.id,
+      server.identity,
+      server.history[0]?.revision,
+      server.pageSizeMax,
+      server.latencyMsMax,
+    ]),
+  ];
 }
 
 const seedAndRound = fc.tuple(fc.stringMatching(/^[0-9a-z]{1,8}$/), fc.nat({ max: 100_000 }));
@@ -40,18 +54,25 @@ describe('fault streams are independent', () => {
   for (const toggled of ALL_FAULTS) {
     it(`removing ${toggled.id} leaves every other fault's plan fragment, and every server's base, byte-identical`, () => {
       let differed = 0;
-      fc.assert(fc.property(seedAndRound, ([seed, round]) => {
-        const all = generatePlan(seed, round, EVERYTHING);
-        const less = generatePlan(seed, round, without(toggled));
-        const shared = sharedAudiences(all, less);
-        for (const fault of ALL_FAULTS) {
-          if (fault === toggled) continue;
-          expect(JSON.stringify(fault.fragment(less, shared)), `${fault.id} with ${toggled.id} removed, seed ${seed} round ${round}`).toBe(JSON.stringify(fault.fragment(all, shared)));
-        }
-        expect(baseOf(less)).toEqual(baseOf(all));
-        expect(toggled.presentIn(less)).toBe(false);
-        if (JSON.stringify(toggled.fragment(all, shared)) !== JSON.stringify(toggled.fragment(less, shared))) differed += 1;
-      }), { seed: 20261130, numRuns: 12 });
+      fc.assert(
+        fc.property(seedAndRound, ([seed, round]) => {
+          const all = generatePlan(seed, round, EVERYTHING);
+          const less = generatePlan(seed, round, without(toggled));
+          const shared = sharedAudiences(all, less);
+          for (const fault of ALL_FAULTS) {
+            if (fault === toggled) continue;
+            expect(
+              JSON.stringify(fault.fragment(less, shared)),
+              `${fault.id} with ${toggled.id} removed, seed ${seed} round ${round}`,
+            ).toBe(JSON.stringify(fault.fragment(all, shared)));
+          }
+          expect(baseOf(less)).toEqual(baseOf(all));
+          expect(toggled.presentIn(less)).toBe(false);
+          if (JSON.stringify(toggled.fragment(all, shared)) !== JSON.stringify(toggled.fragment(less, shared)))
+            differed += 1;
+        }),
+        { seed: 20261130, numRuns: 12 },
+      );
       // The comparison has teeth: the toggled fault's own fragment did change in some plan.
       expect(differed).toBeGreaterThan(0);
     });

@@ -35,7 +35,31 @@ import { sortRules, type RuleEnv, type ServerRules } from '../server/rules.ts';
 import type { LinkRule, SessionEpisode } from '../transport/link-rules.ts';
 
 /** The fault menu, in order: the faults a scenario lists in `faults` and swarm testing enables. */
-export const FAULTS = [F1, F2, F3, F4, F5, F6, F7, F8, F9, F10, F11, F12, F13, F14, F15, F16, F17, F18, F19, F20, F21, F22, F23] as const;
+export const FAULTS = [
+  F1,
+  F2,
+  F3,
+  F4,
+  F5,
+  F6,
+  F7,
+  F8,
+  F9,
+  F10,
+  F11,
+  F12,
+  F13,
+  F14,
+  F15,
+  F16,
+  F17,
+  F18,
+  F19,
+  F20,
+  F21,
+  F22,
+  F23,
+] as const;
 
 /** Faults a scenario switches on for every round instead of listing them (equivocation). */
 export const SCENARIO_FAULTS = [EQUIVOCATION] as const;
@@ -56,7 +80,11 @@ export const CORE_ONLY_PROBES: readonly string[] = ['args-refused', 'expired-ref
  */
 export function probesOfAbsentFaults(faults: readonly string[]): Set<string> {
   const listed = new Set(faults);
-  const owed = new Set(ALL_FAULTS.filter((fault) => listed.has(fault.id) || !(FAULTS as readonly FaultDefinition[]).includes(fault)).flatMap((fault) => fault.probes));
+  const owed = new Set(
+    ALL_FAULTS.filter(
+      (fault) => listed.has(fault.id) || !(FAULTS as readonly FaultDefinition[]).includes(fault),
+    ).flatMap((fault) => fault.probes),
+  );
   return new Set(FAULTS.flatMap((fault) => fault.probes).filter((name) => !owed.has(name)));
 }
 

@@ -56,11 +56,15 @@ export type RateSpec = FractionRate | FractionsRate | CountsRate | MsRangeRate |
 export type RateSpecs = Readonly<Record<string, RateSpec>>;
 
 /** The value type of one rate. */
-export type RateValue<S extends RateSpec> = S extends FractionRate ? number
-  : S extends FractionsRate ? readonly number[]
-  : S extends CountsRate | MsRangeRate ? Range
-  : S extends ChoicesRate<infer T> ? readonly T[]
-  : never;
+export type RateValue<S extends RateSpec> = S extends FractionRate
+  ? number
+  : S extends FractionsRate
+    ? readonly number[]
+    : S extends CountsRate | MsRangeRate
+      ? Range
+      : S extends ChoicesRate<infer T>
+        ? readonly T[]
+        : never;
 
 /** The values of a fault's rates. */
 export type RatesOf<S extends RateSpecs> = { readonly [K in keyof S]: RateValue<S[K]> };
@@ -94,7 +98,10 @@ export function choices<const T extends string>(values: readonly T[], descriptio
 }
 
 /** The values in force: each rate the scenario's `faultRates[id]` sets, else its default. */
-export function ratesOf<S extends RateSpecs>(specs: S, configured: Readonly<Record<string, unknown>> | undefined): RatesOf<S> {
+export function ratesOf<S extends RateSpecs>(
+  specs: S,
+  configured: Readonly<Record<string, unknown>> | undefined,
+): RatesOf<S> {
   const values: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(specs)) values[name] = configured?.[name] ?? spec.default;
   return values as RatesOf<S>;
@@ -104,13 +111,30 @@ export function ratesOf<S extends RateSpecs>(specs: S, configured: Readonly<Reco
 export function rateSchema(spec: RateSpec): Record<string, unknown> {
   const annotations = { description: spec.description, default: spec.default };
   switch (spec.kind) {
-    case 'fraction': return { $ref: '#/$defs/fraction', ...annotations };
-    case 'fractions': return { type: 'array', title: 'a non-empty array of numbers in [0, 1]', minItems: 1, items: { $ref: '#/$defs/fraction' }, ...annotations };
-    case 'counts': return { $ref: spec.minimum === 1 ? '#/$defs/positiveCountRange' : '#/$defs/countRange', ...annotations };
-    case 'msRange': return { $ref: '#/$defs/range', ...annotations };
+    case 'fraction':
+      return { $ref: '#/$defs/fraction', ...annotations };
+    case 'fractions':
+      return {
+        type: 'array',
+        title: 'a non-empty array of numbers in [0, 1]',
+        minItems: 1,
+        items: { $ref: '#/$defs/fraction' },
+        ...annotations,
+      };
+    case 'counts':
+      return { $ref: spec.minimum === 1 ? '#/$defs/positiveCountRange' : '#/$defs/countRange', ...annotations };
+    case 'msRange':
+      return { $ref: '#/$defs/range', ...annotations };
     case 'choices': {
       const title = `one of ${spec.values.map((value) => JSON.stringify(value)).join(', ')}`;
-      return { type: 'array', title: `a non-empty array of ${title}`, minItems: 1, uniqueItems: true, items: { title, enum: spec.values }, ...annotations };
+      return {
+        type: 'array',
+        title: `a non-empty array of ${title}`,
+        minItems: 1,
+        uniqueItems: true,
+        items: { title, enum: spec.values },
+        ...annotations,
+      };
     }
   }
 }

@@ -15,22 +15,24 @@ describe('the fault registry', () => {
   });
 
   it('holds one file per fault, fNN-NAME.ts numbered like its id (a new file needs its registry line)', async () => {
-    const files = readdirSync(FAULTS_DIR).filter((name) => /^f\d\d-.+\.ts$/.test(name) && !name.endsWith('.test.ts')).sort();
+    const files = readdirSync(FAULTS_DIR)
+      .filter((name) => /^f\d\d-.+\.ts$/.test(name) && !name.endsWith('.test.ts'))
+      .sort();
     expect(files).toHaveLength(FAULTS.length);
     for (const [index, file] of files.entries()) {
-      const exported = Object.values(await import(`./${file}`) as Record<string, unknown>);
+      const exported = Object.values((await import(`./${file}`)) as Record<string, unknown>);
       expect(exported, file).toContain(FAULTS[index]);
       expect(FAULTS[index]?.id, file).toBe(`F${Number(file.slice(1, 3))}`);
     }
   });
-
 });
 
 describe('the registry and the coverage probes (oracle/probes)', () => {
   const probeNames = PROBES.map((probe) => probe.name);
 
   it('names only probes that exist', () => {
-    for (const fault of ALL_FAULTS) for (const name of fault.probes) expect(probeNames, `${fault.id} names ${name}`).toContain(name);
+    for (const fault of ALL_FAULTS)
+      for (const name of fault.probes) expect(probeNames, `${fault.id} names ${name}`).toContain(name);
     for (const name of CORE_ONLY_PROBES) expect(probeNames, name).toContain(name);
   });
 
@@ -43,7 +45,13 @@ describe('the registry and the coverage probes (oracle/probes)', () => {
 
   it('owes the probe gate every probe but those only faults outside the scenario name', () => {
     const withoutF18 = FAULT_IDS.filter((id) => id !== 'F18');
-    expect([...probesOfAbsentFaults(withoutF18)]).toEqual(['host-restarted-mid-scan', 'host-crashed-in-publish', 'host-crashed-after-commit', 'host-crashed-after-lease', 'host-crashed-calls-in-flight']);
+    expect([...probesOfAbsentFaults(withoutF18)]).toEqual([
+      'host-restarted-mid-scan',
+      'host-crashed-in-publish',
+      'host-crashed-after-commit',
+      'host-crashed-after-lease',
+      'host-crashed-calls-in-flight',
+    ]);
     expect([...probesOfAbsentFaults(FAULT_IDS)]).toEqual([]);
     // cursor-invalidated is F11's alone; equivocation-detected belongs to no menu fault and is always owed.
     expect(probesOfAbsentFaults(withoutF18.filter((id) => id !== 'F11')).has('cursor-invalidated')).toBe(true);

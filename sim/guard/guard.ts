@@ -17,10 +17,31 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import { fieldProblem } from '../../contract/trace/field-problem.ts';
-import type { CallRequest, CoreAdapter, CoreEnvironment, CoreFactory, DisclosureResult, ModelTurn, PolicyUpdate, RollbackTrigger, SessionSpec } from './adapter.ts';
+import type {
+  CallRequest,
+  CoreAdapter,
+  CoreEnvironment,
+  CoreFactory,
+  DisclosureResult,
+  ModelTurn,
+  PolicyUpdate,
+  RollbackTrigger,
+  SessionSpec,
+} from './adapter.ts';
 
 /** Which call of the world (or which of the core's own callbacks) failed. */
-export type CoreCall = 'create' | 'createClient' | 'attach' | 'disclose' | 'call' | 'pushPolicy' | 'stop' | 'scheduled' | 'unhandledRejection' | 'modelTurn' | 'rollback';
+export type CoreCall =
+  | 'create'
+  | 'createClient'
+  | 'attach'
+  | 'disclose'
+  | 'call'
+  | 'pushPolicy'
+  | 'stop'
+  | 'scheduled'
+  | 'unhandledRejection'
+  | 'modelTurn'
+  | 'rollback';
 
 /**
  * How it failed: `THREW` (a synchronous throw), `REJECTED` (`call` rejected), `MALFORMED_ANSWER`
@@ -53,15 +74,23 @@ const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
 
 /** The Client a core without `createClient` gets. */
 function defaultClient(): Client {
-  return new Client({ name: 'catsim-core', version: '1.0.0' }, { capabilities: {}, jsonSchemaValidator: SHARED_VALIDATOR });
+  return new Client(
+    { name: 'catsim-core', version: '1.0.0' },
+    { capabilities: {}, jsonSchemaValidator: SHARED_VALIDATOR },
+  );
 }
 
 /**
  * Builds the core of one round behind the guard. `onFailure` records a failure (the round writes
  * it as a `core_failed` world event); it is called synchronously where the failure happens.
  */
-export function guardCore(factory: CoreFactory, env: CoreEnvironment, onFailure: (failure: CoreFailure) => void): WorldCore {
-  const fail = (during: CoreCall, reason: CoreFailureReason, error: unknown): void => onFailure({ during, reason, error: errorText(error) });
+export function guardCore(
+  factory: CoreFactory,
+  env: CoreEnvironment,
+  onFailure: (failure: CoreFailure) => void,
+): WorldCore {
+  const fail = (during: CoreCall, reason: CoreFailureReason, error: unknown): void =>
+    onFailure({ during, reason, error: errorText(error) });
   let core: CoreAdapter;
   try {
     core = readMembers(factory({ ...env, scheduler: guardScheduler(env, fail) }));
@@ -84,13 +113,14 @@ type Fail = (during: CoreCall, reason: CoreFailureReason, error: unknown) => voi
 function guardScheduler(env: CoreEnvironment, fail: Fail): CoreEnvironment['scheduler'] {
   const { scheduler } = env;
   return {
-    after: (delayMs, fn) => scheduler.after(delayMs, () => {
-      try {
-        fn();
-      } catch (error) {
-        fail('scheduled', 'THREW', error);
-      }
-    }),
+    after: (delayMs, fn) =>
+      scheduler.after(delayMs, () => {
+        try {
+          fn();
+        } catch (error) {
+          fail('scheduled', 'THREW', error);
+        }
+      }),
     cancel: (task) => scheduler.cancel(task),
   };
 }
@@ -118,14 +148,19 @@ export function readMembers<T>(value: T): T {
 
 /** Why `value` is not a core (one sentence), or null when it has every required method. */
 export function missingMethods(value: unknown): string | null {
-  if (typeof value !== 'object' || value === null) return `create() returned ${describeValue(value)}, not a core object`;
+  if (typeof value !== 'object' || value === null)
+    return `create() returned ${describeValue(value)}, not a core object`;
   const core = value as Record<string, unknown>;
   const missing: string[] = REQUIRED_METHODS.filter((name) => typeof core[name] !== 'function');
   const notFunctions = OPTIONAL_METHODS.filter((name) => core[name] !== undefined && typeof core[name] !== 'function');
   if (missing.length === 0 && notFunctions.length === 0) return null;
   const parts = [
     ...(missing.length === 0 ? [] : [`without ${missing.join(', ')}`]),
-    ...(notFunctions.length === 0 ? [] : [`whose optional ${notFunctions.join(', ')} ${notFunctions.length === 1 ? 'is not a function' : 'are not functions'}`]),
+    ...(notFunctions.length === 0
+      ? []
+      : [
+          `whose optional ${notFunctions.join(', ')} ${notFunctions.length === 1 ? 'is not a function' : 'are not functions'}`,
+        ]),
   ];
   return `create() returned a core ${parts.join(' and ')} (a catsim.core.v1 core has attach, disclose, call, pushPolicy and stop, and may have createClient, modelTurn and rollback)`;
 }
@@ -134,7 +169,10 @@ class GuardedCore implements WorldCore {
   readonly surfaceStage: boolean;
   readonly rollbackSupported: boolean;
 
-  constructor(private readonly core: CoreAdapter, private readonly fail: Fail) {
+  constructor(
+    private readonly core: CoreAdapter,
+    private readonly fail: Fail,
+  ) {
     this.surfaceStage = typeof core.modelTurn === 'function';
     this.rollbackSupported = typeof core.rollback === 'function';
   }
@@ -144,7 +182,11 @@ class GuardedCore implements WorldCore {
     try {
       const client = this.core.createClient();
       if (isClientLike(client)) return client;
-      this.fail('createClient', 'MALFORMED_ANSWER', new TypeError(`createClient() returned ${describeValue(client)}, not an SDK Client`));
+      this.fail(
+        'createClient',
+        'MALFORMED_ANSWER',
+        new TypeError(`createClient() returned ${describeValue(client)}, not an SDK Client`),
+      );
     } catch (error) {
       this.fail('createClient', 'THREW', error);
     }
@@ -206,7 +248,10 @@ class GuardedCore implements WorldCore {
       this.fail(during, 'THREW', error);
       return Promise.resolve();
     }
-    return Promise.resolve(pending).then(() => undefined, (error: unknown) => this.fail(during, 'REJECTED', error));
+    return Promise.resolve(pending).then(
+      () => undefined,
+      (error: unknown) => this.fail(during, 'REJECTED', error),
+    );
   }
 }
 
@@ -216,7 +261,12 @@ class GuardedCore implements WorldCore {
  */
 function isClientLike(value: unknown): value is Client {
   const client = value as { connect?: unknown; request?: unknown } | null;
-  return typeof client === 'object' && client !== null && typeof client.connect === 'function' && typeof client.request === 'function';
+  return (
+    typeof client === 'object' &&
+    client !== null &&
+    typeof client.connect === 'function' &&
+    typeof client.request === 'function'
+  );
 }
 
 /** A core that does nothing: what a round keeps after its factory failed. */
@@ -241,23 +291,39 @@ function inertCore(): WorldCore {
  * trace contract: a catalog key, a non-negative generation, 64-hex digests, a listed code).
  */
 export function disclosureProblem(value: unknown): string | null {
-  if (typeof value !== 'object' || value === null) return `disclose() returned ${describeValue(value)}, not { ok, ... }`;
+  if (typeof value !== 'object' || value === null)
+    return `disclose() returned ${describeValue(value)}, not { ok, ... }`;
   // An `async disclose()` returns a Promise: the API's disclose is synchronous (docs/CORE-API.md).
-  if (typeof (value as { then?: unknown }).then === 'function') return 'disclose() returned a Promise (is it async?): disclose must return its DisclosureResult synchronously';
+  if (typeof (value as { then?: unknown }).then === 'function')
+    return 'disclose() returned a Promise (is it async?): disclose must return its DisclosureResult synchronously';
   const shown = value as Record<string, unknown>;
-  if (shown.ok === false) return typeof shown.code === 'string' ? contractProblem(fieldProblem('disclosure_refused', 'code', shown.code, 'code')) : `disclose() returned ok: false without a string code`;
+  if (shown.ok === false)
+    return typeof shown.code === 'string'
+      ? contractProblem(fieldProblem('disclosure_refused', 'code', shown.code, 'code'))
+      : `disclose() returned ok: false without a string code`;
   if (shown.ok !== true) return `disclose() returned ok: ${describeValue(shown.ok)}, not true or false`;
   if (typeof shown.key !== 'string') return 'disclose() returned ok: true without a string key';
   if (!Number.isSafeInteger(shown.generation)) return 'disclose() returned ok: true without an integer generation';
   if (typeof shown.snapshotDigest !== 'string') return 'disclose() returned ok: true without a string snapshotDigest';
   if (!Array.isArray(shown.tools)) return 'disclose() returned ok: true without a tools array';
-  const bad = shown.tools.findIndex((tool: unknown) => typeof (tool as { name?: unknown })?.name !== 'string' || typeof (tool as { descriptorDigest?: unknown }).descriptorDigest !== 'string');
+  const bad = shown.tools.findIndex(
+    (tool: unknown) =>
+      typeof (tool as { name?: unknown })?.name !== 'string' ||
+      typeof (tool as { descriptorDigest?: unknown }).descriptorDigest !== 'string',
+  );
   if (bad >= 0) return `disclose() returned tool ${bad + 1} without a string name and descriptorDigest`;
   const tools = shown.tools as { descriptorDigest: string }[];
-  return contractProblem(fieldProblem('disclosure', 'key', shown.key, 'key')
-    ?? fieldProblem('disclosure', 'generation', shown.generation, 'generation')
-    ?? fieldProblem('disclosure', 'snapshotDigest', shown.snapshotDigest, 'snapshotDigest')
-    ?? tools.reduce<string | null>((found, tool, index) => found ?? fieldProblem('plan_made', 'descriptorDigest', tool.descriptorDigest, `tool ${index + 1}'s descriptorDigest`), null));
+  return contractProblem(
+    fieldProblem('disclosure', 'key', shown.key, 'key') ??
+      fieldProblem('disclosure', 'generation', shown.generation, 'generation') ??
+      fieldProblem('disclosure', 'snapshotDigest', shown.snapshotDigest, 'snapshotDigest') ??
+      tools.reduce<string | null>(
+        (found, tool, index) =>
+          found ??
+          fieldProblem('plan_made', 'descriptorDigest', tool.descriptorDigest, `tool ${index + 1}'s descriptorDigest`),
+        null,
+      ),
+  );
 }
 
 /** A field problem of the trace contract as the sentence of a malformed answer, or null. */

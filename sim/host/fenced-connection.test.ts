@@ -16,7 +16,8 @@ function diskWithOwnTable(): { disk: HostDisk; db: ReturnType<HostDisk['connect'
   return { disk, db };
 }
 
-const notesOf = (db: ReturnType<HostDisk['connect']>): unknown[] => db.prepare('SELECT id, text FROM notes ORDER BY id').all();
+const notesOf = (db: ReturnType<HostDisk['connect']>): unknown[] =>
+  db.prepare('SELECT id, text FROM notes ORDER BY id').all();
 
 describe('the fence of a dead boot on its disk connection', () => {
   it('refuses every kind of write with HostDown once the boot died: statements, exec, transactions, pragmas, DDL, close', () => {
@@ -27,7 +28,7 @@ describe('the fence of a dead boot on its disk connection', () => {
     const attempts: [string, () => unknown][] = [
       ['statement prepared alive', () => prepared.run(2, 'after death')],
       ['statement prepared dead', () => db.prepare('UPDATE notes SET text = ? WHERE id = 1').run('changed')],
-      ['exec', () => db.exec("DELETE FROM notes")],
+      ['exec', () => db.exec('DELETE FROM notes')],
       ['DDL', () => db.prepare('CREATE TABLE more (x)').run()],
       ['transaction', () => write()],
       ['transaction.immediate', () => write.immediate()],
@@ -49,14 +50,17 @@ describe('the fence of a dead boot on its disk connection', () => {
     disk.close();
   });
 
-  it('the next boot starts on the image without any of the dead boot\'s attempts, and writes freely itself', () => {
+  it("the next boot starts on the image without any of the dead boot's attempts, and writes freely itself", () => {
     const { disk, db } = diskWithOwnTable();
     disk.kill();
     expect(() => db.prepare('INSERT INTO notes (id, text) VALUES (?, ?)').run(2, 'after death')).toThrow(HostDown);
     const next = disk.connect(1, () => false);
     expect(notesOf(next)).toEqual([{ id: 1, text: 'written alive' }]);
     expect(next.prepare('INSERT INTO notes (id, text) VALUES (?, ?)').run(2, 'boot 1').changes).toBe(1);
-    expect(notesOf(next)).toEqual([{ id: 1, text: 'written alive' }, { id: 2, text: 'boot 1' }]);
+    expect(notesOf(next)).toEqual([
+      { id: 1, text: 'written alive' },
+      { id: 2, text: 'boot 1' },
+    ]);
     // The dead boot's statements stay fenced after the next boot started.
     expect(() => db.prepare('DELETE FROM notes').run()).toThrow(new HostDown(0));
     disk.close();

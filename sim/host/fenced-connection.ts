@@ -73,7 +73,8 @@ function fencedStatement(statement: Database.Statement, boot: number, alive: () 
 /** The forms a `db.transaction(fn)` function carries besides itself (better-sqlite3). */
 const TRANSACTION_FORMS = ['deferred', 'immediate', 'exclusive'] as const;
 
-type TransactionFunction = ((...args: unknown[]) => unknown) & Partial<Record<(typeof TRANSACTION_FORMS)[number], (...args: unknown[]) => unknown>>;
+type TransactionFunction = ((...args: unknown[]) => unknown) &
+  Partial<Record<(typeof TRANSACTION_FORMS)[number], (...args: unknown[]) => unknown>>;
 
 /**
  * A `db.transaction(fn)` function: refused when called once the boot died, and so are its
@@ -81,10 +82,12 @@ type TransactionFunction = ((...args: unknown[]) => unknown) & Partial<Record<(t
  * read-only, non-configurable properties, which a proxy must return as they are.
  */
 function fencedFunction(transaction: TransactionFunction, boot: number, alive: () => boolean): TransactionFunction {
-  const fence = (form: (...args: unknown[]) => unknown) => (...args: unknown[]): unknown => {
-    if (!alive()) throw new HostDown(boot);
-    return form(...args);
-  };
+  const fence =
+    (form: (...args: unknown[]) => unknown) =>
+    (...args: unknown[]): unknown => {
+      if (!alive()) throw new HostDown(boot);
+      return form(...args);
+    };
   const fenced: TransactionFunction = fence(transaction);
   for (const name of TRANSACTION_FORMS) {
     const form = transaction[name];

@@ -46,8 +46,12 @@ const TABLES = ['generations', 'pointers', 'disabled_keys', 'catalog_receipts', 
 
 /** The TEMP triggers of one connection: the fence on every write, and the two crash points. */
 function triggerSql(): string {
-  const fences = TABLES.flatMap((table) => ['INSERT', 'UPDATE', 'DELETE'].map((op) =>
-    `CREATE TEMP TRIGGER catsim_fence_${table}_${op.toLowerCase()} BEFORE ${op} ON main.${table} BEGIN SELECT catsim_disk('write', NULL, NULL, NULL); END;`));
+  const fences = TABLES.flatMap((table) =>
+    ['INSERT', 'UPDATE', 'DELETE'].map(
+      (op) =>
+        `CREATE TEMP TRIGGER catsim_fence_${table}_${op.toLowerCase()} BEFORE ${op} ON main.${table} BEGIN SELECT catsim_disk('write', NULL, NULL, NULL); END;`,
+    ),
+  );
   return [
     ...fences,
     "CREATE TEMP TRIGGER catsim_point_receipt BEFORE INSERT ON main.catalog_receipts BEGIN SELECT catsim_disk('catalog_receipt', NEW.key, NEW.generation, NEW.snapshot_digest); END;",
@@ -79,20 +83,31 @@ export class HostDisk {
     const Driver = sqliteDriver('the simulated host disk of F18');
     const db = this.#image === null ? new Driver(':memory:') : new Driver(this.#image);
     let alive = true;
-    db.function('catsim_disk', { deterministic: false, varargs: false }, (kind: unknown, key: unknown, generation: unknown, digest: unknown) => {
-      if (!alive) throw new HostDown(boot);
-      if (kind === 'write') return 0;
-      const write: DiskWrite = { kind: kind as DiskWrite['kind'], key: String(key), generation: Number(generation), snapshotDigest: digest === null ? null : String(digest) };
-      if (onWrite(write)) {
-        alive = false;
-        throw new HostDown(boot);
-      }
-      return 0;
-    });
+    db.function(
+      'catsim_disk',
+      { deterministic: false, varargs: false },
+      (kind: unknown, key: unknown, generation: unknown, digest: unknown) => {
+        if (!alive) throw new HostDown(boot);
+        if (kind === 'write') return 0;
+        const write: DiskWrite = {
+          kind: kind as DiskWrite['kind'],
+          key: String(key),
+          generation: Number(generation),
+          snapshotDigest: digest === null ? null : String(digest),
+        };
+        if (onWrite(write)) {
+          alive = false;
+          throw new HostDown(boot);
+        }
+        return 0;
+      },
+    );
     this.#current = db;
     this.#alive = true;
     this.#connections.push(db);
-    this.#fence = () => { alive = false; };
+    this.#fence = () => {
+      alive = false;
+    };
     return fencedConnection(db, boot, () => alive);
   }
 
@@ -105,7 +120,12 @@ export class HostDisk {
   arm(): void {
     const db = this.#current;
     if (db === undefined || !this.#alive) return;
-    const present = db.prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name IN ('generations', 'pointers', 'disabled_keys', 'catalog_receipts', 'leases', 'call_receipts')").pluck().get() as number;
+    const present = db
+      .prepare(
+        "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name IN ('generations', 'pointers', 'disabled_keys', 'catalog_receipts', 'leases', 'call_receipts')",
+      )
+      .pluck()
+      .get() as number;
     if (present === TABLES.length) db.exec(triggerSql());
   }
 
@@ -119,7 +139,11 @@ export class HostDisk {
   pointers(): DiskPointer[] {
     const db = this.#current;
     if (db === undefined || !this.#hasTables(db)) return [];
-    return db.prepare('SELECT p.key AS key, p.generation AS generation, g.snapshot_digest AS snapshotDigest FROM pointers p JOIN generations g ON g.key = p.key AND g.generation = p.generation ORDER BY p.key').all() as DiskPointer[];
+    return db
+      .prepare(
+        'SELECT p.key AS key, p.generation AS generation, g.snapshot_digest AS snapshotDigest FROM pointers p JOIN generations g ON g.key = p.key AND g.generation = p.generation ORDER BY p.key',
+      )
+      .all() as DiskPointer[];
   }
 
   /** The lease ids of every call receipt the disk holds, in write order. */
@@ -130,7 +154,14 @@ export class HostDisk {
   }
 
   #hasTables(db: Database.Database): boolean {
-    return (db.prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name IN ('pointers', 'generations', 'call_receipts')").pluck().get() as number) === 3;
+    return (
+      (db
+        .prepare(
+          "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name IN ('pointers', 'generations', 'call_receipts')",
+        )
+        .pluck()
+        .get() as number) === 3
+    );
   }
 
   /** Closes every connection of the round (end of round). */

@@ -23,7 +23,19 @@
  */
 import type Database from 'better-sqlite3';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallRequest, Connector, CoreEnvironment, CoreFactory, CoreObservation, CoreTask, DisclosureResult, ModelTurn, PolicyUpdate, RollbackTrigger, SessionSpec } from '../guard/adapter.ts';
+import type {
+  CallRequest,
+  Connector,
+  CoreEnvironment,
+  CoreFactory,
+  CoreObservation,
+  CoreTask,
+  DisclosureResult,
+  ModelTurn,
+  PolicyUpdate,
+  RollbackTrigger,
+  SessionSpec,
+} from '../guard/adapter.ts';
 import { guardCore, type CoreFailure, type WorldCore } from '../guard/guard.ts';
 import type { HostCrashPoint, HostRestart } from '../plan/types.ts';
 import type { TraceRecorder } from '../trace/recorder.ts';
@@ -70,10 +82,13 @@ export class HostProcess implements WorldCore {
 
   constructor(options: HostProcessOptions) {
     this.#options = options;
-    this.#restarts = [...options.restarts].filter((restart) => restart.atMs < options.tHealMs).sort((a, b) => a.atMs - b.atMs);
+    this.#restarts = [...options.restarts]
+      .filter((restart) => restart.atMs < options.tHealMs)
+      .sort((a, b) => a.atMs - b.atMs);
     this.#disk = this.#restarts.length > 0 ? new HostDisk() : undefined;
     this.#boot = this.#start(0);
-    for (const restart of this.#restarts) if (restart.point === 'at_time') options.schedule(restart.atMs, () => this.#crashAtTime(restart));
+    for (const restart of this.#restarts)
+      if (restart.point === 'at_time') options.schedule(restart.atMs, () => this.#crashAtTime(restart));
   }
 
   /** Whether no boot is running (between a crash and the restart). */
@@ -84,7 +99,9 @@ export class HostProcess implements WorldCore {
   #start(number: number): Boot {
     const boot: Boot = { number, core: undefined as unknown as WorldCore, alive: true, tasks: new Set() };
     const env = this.#envOf(boot);
-    boot.core = guardCore(this.#options.factory, env, (failure) => { if (boot.alive) this.#options.onFailure(failure); });
+    boot.core = guardCore(this.#options.factory, env, (failure) => {
+      if (boot.alive) this.#options.onFailure(failure);
+    });
     this.#disk?.arm();
     return boot;
   }
@@ -142,7 +159,11 @@ export class HostProcess implements WorldCore {
   #onDiskWrite(boot: Boot, write: DiskWrite): boolean {
     if (!boot.alive) return true;
     if (write.kind === 'catalog_receipt' && this.#fires('in_publish')) {
-      this.#crash(boot, 'in_publish', { key: write.key, generation: write.generation, snapshotDigest: write.snapshotDigest ?? '' });
+      this.#crash(boot, 'in_publish', {
+        key: write.key,
+        generation: write.generation,
+        snapshotDigest: write.snapshotDigest ?? '',
+      });
       return true;
     }
     if (write.kind === 'consume_lease' && this.#fires('after_lease')) {
@@ -167,7 +188,11 @@ export class HostProcess implements WorldCore {
     this.#crash(this.#boot, 'at_time', null);
   }
 
-  #crash(boot: Boot, point: HostCrashPoint, cut: { key: string; generation: number; snapshotDigest: string } | null): void {
+  #crash(
+    boot: Boot,
+    point: HostCrashPoint,
+    cut: { key: string; generation: number; snapshotDigest: string } | null,
+  ): void {
     const restart = this.#restarts.shift()!;
     boot.alive = false;
     this.#down = true;
@@ -177,7 +202,9 @@ export class HostProcess implements WorldCore {
     this.#options.recorder.world('host_crashed', { boot: boot.number, point, cut });
     const now = this.#options.now();
     // The cuts and the restart are the world's own events, after the dying call has unwound.
-    this.#options.schedule(now, () => { for (const session of this.#sessions) session.cut(); });
+    this.#options.schedule(now, () => {
+      for (const session of this.#sessions) session.cut();
+    });
     this.#options.schedule(now + restart.downMs, () => this.#restart(boot.number + 1));
   }
 
@@ -185,7 +212,11 @@ export class HostProcess implements WorldCore {
     this.#boot = this.#start(number);
     this.#down = false;
     const disk = this.#disk!;
-    this.#options.recorder.world('host_restarted', { boot: number, committed: disk.pointers(), receipts: disk.receiptLeaseIds() });
+    this.#options.recorder.world('host_restarted', {
+      boot: number,
+      committed: disk.pointers(),
+      receipts: disk.receiptLeaseIds(),
+    });
     for (const session of this.#sessions) this.#boot.core.attach(this.#specOf(this.#boot, session.spec));
   }
 

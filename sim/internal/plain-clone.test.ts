@@ -5,17 +5,38 @@ import { plainClone } from './plain-clone.ts';
 
 describe('plainClone', () => {
   it('gives what structuredClone gives, never sharing an object with the input (property, fixed seed)', () => {
-    const data = fc.anything({ withNullPrototype: true, withObjectString: true, withBoxedValues: false, withMap: true, withSet: true, withDate: true, withTypedArray: true, withSparseArray: true, withBigInt: true });
-    fc.assert(fc.property(data, (value) => {
-      const clone = plainClone(value);
-      expect(isDeepStrictEqual(clone, structuredClone(value))).toBe(true);
-      if (typeof value === 'object' && value !== null) expect(clone).not.toBe(value);
-    }), { seed: 20261130, numRuns: 500 });
+    const data = fc.anything({
+      withNullPrototype: true,
+      withObjectString: true,
+      withBoxedValues: false,
+      withMap: true,
+      withSet: true,
+      withDate: true,
+      withTypedArray: true,
+      withSparseArray: true,
+      withBigInt: true,
+    });
+    fc.assert(
+      fc.property(data, (value) => {
+        const clone = plainClone(value);
+        expect(isDeepStrictEqual(clone, structuredClone(value))).toBe(true);
+        if (typeof value === 'object' && value !== null) expect(clone).not.toBe(value);
+      }),
+      { seed: 20261130, numRuns: 500 },
+    );
   });
 
   it('keeps undefined members, NaN, -0, holes, aliasing and cycles; drops symbol keys; refuses functions', () => {
     const shared = { x: 1 };
-    const cyclic: Record<string, unknown> = { a: undefined, n: Number.NaN, z: -0, [Symbol('s')]: 1, left: shared, right: shared, holes: [1, , 3] };
+    const cyclic: Record<string, unknown> = {
+      a: undefined,
+      n: Number.NaN,
+      z: -0,
+      [Symbol('s')]: 1,
+      left: shared,
+      right: shared,
+      holes: [1, , 3],
+    };
     cyclic.self = cyclic;
     const clone = plainClone(cyclic);
     expect(Object.keys(clone)).toEqual(['a', 'n', 'z', 'left', 'right', 'holes', 'self']);

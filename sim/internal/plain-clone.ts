@@ -35,7 +35,8 @@ function copy(value: unknown, seen: Map<object, unknown>): unknown {
   for (const key of Object.keys(value)) {
     const member = copy((value as Record<string, unknown>)[key], seen);
     // An own "__proto__" member must stay a member: assigning it would set the prototype instead.
-    if (key === '__proto__') Object.defineProperty(out, key, { value: member, enumerable: true, writable: true, configurable: true });
+    if (key === '__proto__')
+      Object.defineProperty(out, key, { value: member, enumerable: true, writable: true, configurable: true });
     else out[key] = member;
   }
   return out;

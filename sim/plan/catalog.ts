@@ -89,7 +89,11 @@ const FILE_SCHEMA = {
       required: ['command', 'serverInfo', 'protocolVersion'],
       properties: {
         command: { type: 'string' },
-        serverInfo: { type: 'object', required: ['name', 'version'], properties: { name: { type: 'string' }, version: { type: 'string' } } },
+        serverInfo: {
+          type: 'object',
+          required: ['name', 'version'],
+          properties: { name: { type: 'string' }, version: { type: 'string' } },
+        },
         protocolVersion: { type: 'string' },
         capturedAt: { type: 'string' },
       },
@@ -106,7 +110,11 @@ const FILE_SCHEMA = {
           nextCursor: nullableString,
           tools: {
             type: 'array',
-            items: { type: 'object', required: ['name', 'inputSchema'], properties: { name: { type: 'string', minLength: 1 }, inputSchema: { type: 'object' } } },
+            items: {
+              type: 'object',
+              required: ['name', 'inputSchema'],
+              properties: { name: { type: 'string', minLength: 1 }, inputSchema: { type: 'object' } },
+            },
           },
         },
       },
@@ -146,7 +154,8 @@ function describe(error: ErrorObject | undefined): string {
   if (error === undefined) return 'invalid';
   const where = error.instancePath === '' ? 'the top level' : error.instancePath;
   if (error.keyword === 'const') return `${where} must be ${JSON.stringify(error.params.allowedValue)}`;
-  if (error.keyword === 'additionalProperties') return `${where} must not have the property "${String(error.params.additionalProperty)}"`;
+  if (error.keyword === 'additionalProperties')
+    return `${where} must not have the property "${String(error.params.additionalProperty)}"`;
   if (error.keyword === 'type') return `${where} must be ${String(error.params.type).split(',').join(' or ')}`;
   return `${where} ${error.message ?? 'is invalid'}`;
 }
@@ -155,13 +164,18 @@ function describe(error: ErrorObject | undefined): string {
 function cursorProblem(pages: readonly CatalogPage[]): string | undefined {
   const seen = new Map<string, number>();
   for (const [index, page] of pages.entries()) {
-    if (index === 0 && page.cursorIn !== null) return '/pages/0/cursorIn must be null (the first page is read without a cursor)';
-    if (index > 0 && page.cursorIn !== (pages[index - 1] as CatalogPage).nextCursor) return `/pages/${index}/cursorIn must equal /pages/${index - 1}/nextCursor`;
-    if (page.cursorIn !== null && seen.has(page.cursorIn)) return `/pages/${index}/cursorIn repeats /pages/${seen.get(page.cursorIn)}/cursorIn (a cursor loop)`;
+    if (index === 0 && page.cursorIn !== null)
+      return '/pages/0/cursorIn must be null (the first page is read without a cursor)';
+    if (index > 0 && page.cursorIn !== (pages[index - 1] as CatalogPage).nextCursor)
+      return `/pages/${index}/cursorIn must equal /pages/${index - 1}/nextCursor`;
+    if (page.cursorIn !== null && seen.has(page.cursorIn))
+      return `/pages/${index}/cursorIn repeats /pages/${seen.get(page.cursorIn)}/cursorIn (a cursor loop)`;
     if (page.cursorIn !== null) seen.set(page.cursorIn, index);
   }
   const last = pages.length - 1;
-  return (pages[last] as CatalogPage).nextCursor === null ? undefined : `/pages/${last}/nextCursor must be null (the last page ends the walk)`;
+  return (pages[last] as CatalogPage).nextCursor === null
+    ? undefined
+    : `/pages/${last}/nextCursor must be null (the last page ends the walk)`;
 }
 
 /** Tool names must be unique across pages (the generator tells tools apart by name), and there must be one. */

@@ -4,7 +4,11 @@ import { generatePlan } from './generate.ts';
 import { loadScenario } from './scenario.ts';
 import { TOOL_POOL } from './tool-pool.ts';
 
-const ok = { name: 'read_file', description: 'Read a file', inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } };
+const ok = {
+  name: 'read_file',
+  description: 'Read a file',
+  inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+};
 const alone = (tool: unknown) => worldContentDefect(tool, [tool]);
 const withSchema = (inputSchema: unknown) => alone({ ...ok, inputSchema });
 
@@ -13,7 +17,13 @@ describe('worldContentDefect: the world reading of SPEC section 5', () => {
     expect(alone(ok)).toBeNull();
     expect(withSchema({ ...ok.inputSchema, $schema: 'http://json-schema.org/draft-07/schema#' })).toBeNull();
     expect(withSchema({ ...ok.inputSchema, $schema: 'https://json-schema.org/draft/2020-12/schema' })).toBeNull();
-    expect(withSchema({ type: 'object', $defs: { p: { type: 'string' } }, properties: { a: { $ref: '#/$defs/p' }, self: { $ref: '#' } } })).toBeNull();
+    expect(
+      withSchema({
+        type: 'object',
+        $defs: { p: { type: 'string' } },
+        properties: { a: { $ref: '#/$defs/p' }, self: { $ref: '#' } },
+      }),
+    ).toBeNull();
   });
 
   it('names each defect a correct core must quarantine', () => {
@@ -30,9 +40,13 @@ describe('worldContentDefect: the world reading of SPEC section 5', () => {
     expect(withSchema({ type: 'array', items: { type: 'string' } })).toBe('NON_OBJECT_ROOT');
     expect(withSchema({ properties: {} })).toBe('NON_OBJECT_ROOT');
     expect(alone({ ...ok, outputSchema: { type: 'string' } })).toBe('NON_OBJECT_ROOT');
-    expect(withSchema({ ...ok.inputSchema, $schema: 'http://json-schema.org/draft-04/schema#' })).toBe('UNKNOWN_DIALECT');
+    expect(withSchema({ ...ok.inputSchema, $schema: 'http://json-schema.org/draft-04/schema#' })).toBe(
+      'UNKNOWN_DIALECT',
+    );
     expect(withSchema({ ...ok.inputSchema, $schema: 'https://example.com/private-dialect' })).toBe('UNKNOWN_DIALECT');
-    expect(withSchema({ type: 'object', properties: { a: { $ref: 'https://schemas.example.com/a.json' } } })).toBe('REMOTE_REF');
+    expect(withSchema({ type: 'object', properties: { a: { $ref: 'https://schemas.example.com/a.json' } } })).toBe(
+      'REMOTE_REF',
+    );
     expect(withSchema({ type: 'object', properties: { a: { $ref: '#/$defs/missing' } } })).toBe('UNRESOLVED_REF');
     expect(withSchema({ type: 'object', required: true })).toBe('INVALID_SCHEMA');
     expect(withSchema({ type: 'object', properties: { a: { type: 'strin' } } })).toBe('INVALID_SCHEMA');
@@ -56,7 +70,10 @@ describe('worldContentDefect: the world reading of SPEC section 5', () => {
           for (const view of Object.values(step.views)) {
             for (const tool of view) {
               if (planted.has(JSON.stringify(tool))) continue;
-              const defect = worldContentDefect(tool, view.filter((t) => !planted.has(JSON.stringify(t))));
+              const defect = worldContentDefect(
+                tool,
+                view.filter((t) => !planted.has(JSON.stringify(t))),
+              );
               if (defect !== null) flagged.push(`${round} ${String(tool.name)} ${defect}`);
             }
           }

@@ -51,7 +51,10 @@ const DRAFT_07 = 'json-schema.org/draft-07/schema';
 const DRAFT_2020_12 = 'json-schema.org/draft/2020-12/schema';
 
 /** Meta-schema validators, one per dialect; only `validateSchema` is used (no compile). */
-const META = { draft07: new Ajv({ strict: false, logger: false }), draft2020: new Ajv2020({ strict: false, logger: false }) };
+const META = {
+  draft07: new Ajv({ strict: false, logger: false }),
+  draft2020: new Ajv2020({ strict: false, logger: false }),
+};
 
 /**
  * Verdicts by the descriptor's JSON text; bounded (a cleared memo only costs recomputing). A
@@ -76,7 +79,13 @@ export function worldContentDefect(tool: unknown, view: readonly unknown[]): Wor
   }
   if (verdict !== null) return verdict;
   const name = normalise((tool as { name: string }).name);
-  const twin = view.some((other) => other !== tool && typeof (other as { name?: unknown })?.name === 'string' && normalise((other as { name: string }).name) === name && JSON.stringify(other) !== text);
+  const twin = view.some(
+    (other) =>
+      other !== tool &&
+      typeof (other as { name?: unknown })?.name === 'string' &&
+      normalise((other as { name: string }).name) === name &&
+      JSON.stringify(other) !== text,
+  );
   return twin ? 'DUPLICATE_NAME' : null;
 }
 
@@ -85,7 +94,8 @@ function normalise(name: string): string {
 }
 
 function defectOf(tool: unknown, text: string | undefined): WorldDefect | null {
-  if (!isObject(tool) || typeof tool.name !== 'string' || text === undefined || !('inputSchema' in tool)) return 'MALFORMED_DESCRIPTOR';
+  if (!isObject(tool) || typeof tool.name !== 'string' || text === undefined || !('inputSchema' in tool))
+    return 'MALFORMED_DESCRIPTOR';
   if (!NAME.test(tool.name)) return 'BAD_NAME';
   if (Buffer.byteLength(text, 'utf8') > DESCRIPTOR_BYTES_MAX) return 'OVERSIZED_DESCRIPTOR';
   const schemas = tool.outputSchema === undefined ? [tool.inputSchema] : [tool.inputSchema, tool.outputSchema];

@@ -45,15 +45,25 @@ const GRANT_GAP_FRACTION = 0.3;
  * Builds the plan of round `round` of campaign `seed` without running the rounds before it.
  * `pool` is where descriptors come from: the built-in pool, or the tools of a captured catalog.
  */
-export function generatePlan(seed: string, round: number, scenario: Scenario, pool: readonly PoolTool[] = TOOL_POOL): RoundPlan {
+export function generatePlan(
+  seed: string,
+  round: number,
+  scenario: Scenario,
+  pool: readonly PoolTool[] = TOOL_POOL,
+): RoundPlan {
   const roundSeed = deriveRoundSeed(seed, round);
   const streams = createStreams(roundSeed);
   const enabled = enabledFaults(streams, scenario);
   const serverCount = streams.stream('topology').int(scenario.servers.min, scenario.servers.max);
-  const servers = Array.from({ length: serverCount }, (_, index) => generateServer(`s${index}`, streams, enabled, scenario, pool));
+  const servers = Array.from({ length: serverCount }, (_, index) =>
+    generateServer(`s${index}`, streams, enabled, scenario, pool),
+  );
   const plan = basePlan({ seed, round, roundSeed, scenario, streams, pool }, servers, enabled);
-  for (const fault of enabled) fault.generateRound?.({ scenario, plan }, streams.stream(`round/${fault.id}`), ratesIn(fault, scenario));
-  plan.sampleArgs = Object.fromEntries(Object.entries(plan.sampleArgs).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  for (const fault of enabled)
+    fault.generateRound?.({ scenario, plan }, streams.stream(`round/${fault.id}`), ratesIn(fault, scenario));
+  plan.sampleArgs = Object.fromEntries(
+    Object.entries(plan.sampleArgs).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+  );
   return plan;
 }
 
@@ -65,7 +75,9 @@ export function generatePlan(seed: string, round: number, scenario: Scenario, po
  */
 function enabledFaults(streams: Streams, scenario: Scenario): FaultDefinition[] {
   const listed = new Set<string>(scenario.faults);
-  const menu = FAULTS.filter((fault) => streams.stream(`swarm/${fault.id}`).chance(scenario.faultEnableFraction) && listed.has(fault.id));
+  const menu = FAULTS.filter(
+    (fault) => streams.stream(`swarm/${fault.id}`).chance(scenario.faultEnableFraction) && listed.has(fault.id),
+  );
   return [...menu, ...SCENARIO_FAULTS.filter((fault) => fault.switchedOnBy?.(scenario) ?? false)];
 }
 
@@ -121,14 +133,30 @@ function basePlan(input: RoundInput, servers: ServerPlan[], enabled: readonly Fa
  * One server: the base drawn from `server/<id>`, then the faults acting on it, phase by phase, each
  * on its own stream; the history is built from the planned changes just before the `history` phase.
  */
-function generateServer(id: string, streams: Streams, enabled: readonly FaultDefinition[], scenario: Scenario, tools: readonly PoolTool[]): ServerPlan {
+function generateServer(
+  id: string,
+  streams: Streams,
+  enabled: readonly FaultDefinition[],
+  scenario: Scenario,
+  tools: readonly PoolTool[],
+): ServerPlan {
   const { draft, protectedTools } = baseServer(id, streams, scenario, tools);
-  const acting = enabled.filter((fault) => fault.generate !== undefined).map((fault) => ({ fault, rng: streams.stream(`server/${id}/${fault.id}`), rates: ratesIn(fault, scenario) }))
+  const acting = enabled
+    .filter((fault) => fault.generate !== undefined)
+    .map((fault) => ({ fault, rng: streams.stream(`server/${id}/${fault.id}`), rates: ratesIn(fault, scenario) }))
     .filter(({ rng, rates }) => rng.chance((rates as { serverFraction?: number }).serverFraction ?? 1));
   for (const phase of GENERATION_PHASES) {
     if (phase === 'history') {
       const server = draft.server;
-      server.history = buildHistory({ first: server.history[0] as ServerPlan['history'][number], audiences: server.audiences, pool: tools, protectedTools }, draft.changes);
+      server.history = buildHistory(
+        {
+          first: server.history[0] as ServerPlan['history'][number],
+          audiences: server.audiences,
+          pool: tools,
+          protectedTools,
+        },
+        draft.changes,
+      );
     }
     for (const { fault, rng, rates } of acting) fault.generate?.[phase]?.(draft, rng, rates);
   }
@@ -139,24 +167,52 @@ function generateServer(id: string, streams: Streams, enabled: readonly FaultDef
  * The base of a server, all from `server/<id>`: identity, audiences, first views, first revision,
  * page size, latency, and the base edits of its history; every fault field healthy.
  */
-function baseServer(id: string, streams: Streams, scenario: Scenario, tools: readonly PoolTool[]): { draft: ServerDraft; protectedTools: Set<ToolDescriptor> } {
+function baseServer(
+  id: string,
+  streams: Streams,
+  scenario: Scenario,
+  tools: readonly PoolTool[],
+): { draft: ServerDraft; protectedTools: Set<ToolDescriptor> } {
   const rng = streams.stream(`server/${id}`);
   const identity = `fp:${hexDigits(rng, 16)}`;
-  const audiences = rng.shuffle([...scenario.audiences]).slice(0, rng.int(scenario.audiencesPerServer.min, scenario.audiencesPerServer.max));
-  const views: Record<string, ToolDescriptor[]> = { [INTERNAL_AUDIENCE]: pickTools(rng, tools, INTERNAL_TOOLS.min, INTERNAL_TOOLS.max) };
-  for (const audience of audiences) views[audience] = pickTools(rng, tools, scenario.toolsPerView.min, scenario.toolsPerView.max);
-  const server: ServerPlan = {
-    id, identity, versioned: true, audiences,
-    history: [{ atMs: 0, revision: rng.int(FIRST_REVISION.min, FIRST_REVISION.max), views, cause: 'base' }],
-    pageSizeMin: scenario.pageSize.min, pageSizeMax: rng.int(scenario.pageSize.min, scenario.pageSize.max),
-    cursorTrait: null, restartsAtMs: [], notifications: { ...HEALTHY_NOTIFICATIONS },
-    latencyMsMin: scenario.latencyMs.min, latencyMsMax: rng.int(scenario.latencyMs.min, scenario.latencyMs.max),
-    rotations: [], planted: [], linkFaults: { ...CALM_LINKS, disconnectsAtMs: {} }, equivocates: false, overLimitCatalog: null,
+  const audiences = rng
+    .shuffle([...scenario.audiences])
+    .slice(0, rng.int(scenario.audiencesPerServer.min, scenario.audiencesPerServer.max));
+  const views: Record<string, ToolDescriptor[]> = {
+    [INTERNAL_AUDIENCE]: pickTools(rng, tools, INTERNAL_TOOLS.min, INTERNAL_TOOLS.max),
   };
-  const changes: HistoryChange[] = distinctTimes(rng, rng.int(BASE_EDITS_PER_SERVER.min, BASE_EDITS_PER_SERVER.max), scenario.tHealMs).map((atMs) => ({ atMs, cause: 'base', kind: 'edit', rng }));
+  for (const audience of audiences)
+    views[audience] = pickTools(rng, tools, scenario.toolsPerView.min, scenario.toolsPerView.max);
+  const server: ServerPlan = {
+    id,
+    identity,
+    versioned: true,
+    audiences,
+    history: [{ atMs: 0, revision: rng.int(FIRST_REVISION.min, FIRST_REVISION.max), views, cause: 'base' }],
+    pageSizeMin: scenario.pageSize.min,
+    pageSizeMax: rng.int(scenario.pageSize.min, scenario.pageSize.max),
+    cursorTrait: null,
+    restartsAtMs: [],
+    notifications: { ...HEALTHY_NOTIFICATIONS },
+    latencyMsMin: scenario.latencyMs.min,
+    latencyMsMax: rng.int(scenario.latencyMs.min, scenario.latencyMs.max),
+    rotations: [],
+    planted: [],
+    linkFaults: { ...CALM_LINKS, disconnectsAtMs: {} },
+    equivocates: false,
+    overLimitCatalog: null,
+  };
+  const changes: HistoryChange[] = distinctTimes(
+    rng,
+    rng.int(BASE_EDITS_PER_SERVER.min, BASE_EDITS_PER_SERVER.max),
+    scenario.tHealMs,
+  ).map((atMs) => ({ atMs, cause: 'base', kind: 'edit', rng }));
   const protectedTools = new Set<ToolDescriptor>();
   const draft: ServerDraft = {
-    scenario, pool: tools, server, changes,
+    scenario,
+    pool: tools,
+    server,
+    changes,
     place: (placeRng, descriptors) => place(placeRng, server, descriptors, protectedTools),
     stream: (name) => streams.stream(`server/${id}/${name}`),
   };
@@ -164,7 +220,12 @@ function baseServer(id: string, streams: Streams, scenario: Scenario, tools: rea
 }
 
 /** Places descriptors into one audience's first view (the same objects the plan labels), and protects them from edits. */
-function place(rng: Rng, server: ServerPlan, descriptors: readonly ToolDescriptor[], protectedTools: Set<ToolDescriptor>): void {
+function place(
+  rng: Rng,
+  server: ServerPlan,
+  descriptors: readonly ToolDescriptor[],
+  protectedTools: Set<ToolDescriptor>,
+): void {
   const views = (server.history[0] as ServerPlan['history'][number]).views;
   const target = rng.pick(server.audiences.length > 0 ? server.audiences : [INTERNAL_AUDIENCE]);
   for (const descriptor of descriptors) {
@@ -180,11 +241,16 @@ function place(rng: Rng, server: ServerPlan, descriptors: readonly ToolDescripto
  * by the name before a rename (`_vN`) or plant suffix; schema edits only add optional options, so
  * the original arguments stay valid. Tools a fault makes up itself get theirs from that fault.
  */
-function sampleArgsFor(servers: readonly ServerPlan[], tools: readonly PoolTool[]): Record<string, Record<string, unknown>> {
+function sampleArgsFor(
+  servers: readonly ServerPlan[],
+  tools: readonly PoolTool[],
+): Record<string, Record<string, unknown>> {
   const byBase = new Map(tools.map((entry) => [baseName(String(entry.descriptor.name)), entry.sampleArgs]));
   const out: Record<string, Record<string, unknown>> = {};
   const names = new Set<string>();
-  for (const server of servers) for (const step of server.history) for (const view of Object.values(step.views)) for (const tool of view) names.add(String(tool.name));
+  for (const server of servers)
+    for (const step of server.history)
+      for (const view of Object.values(step.views)) for (const tool of view) names.add(String(tool.name));
   for (const name of [...names].sort()) {
     const args = byBase.get(baseName(name));
     if (args !== undefined) out[name] = structuredClone(args);
@@ -198,7 +264,12 @@ function sampleArgsFor(servers: readonly ServerPlan[], tools: readonly PoolTool[
  * `-` read as `_`.
  */
 export function baseName(name: string): string {
-  return name.toLowerCase().replaceAll('-', '_').replace(/(_v\d)+$/, '').replace(/_s\d+(d\d+|t|l\d+)$/, '').replace(/(_v\d)+$/, '');
+  return name
+    .toLowerCase()
+    .replaceAll('-', '_')
+    .replace(/(_v\d)+$/, '')
+    .replace(/_s\d+(d\d+|t|l\d+)$/, '')
+    .replace(/(_v\d)+$/, '');
 }
 
 /**

@@ -29,14 +29,23 @@ export function buildHistory(input: HistoryInput, changes: readonly HistoryChang
   const ordered = [...changes].sort((a, b) => a.atMs - b.atMs || kindOrder(a) - kindOrder(b));
   for (const change of ordered) {
     const previous = steps.at(-1) as RevisionStep;
-    steps.push({ atMs: change.atMs, revision: previous.revision + 1, views: applyChange(change, steps, input), cause: change.cause });
+    steps.push({
+      atMs: change.atMs,
+      revision: previous.revision + 1,
+      views: applyChange(change, steps, input),
+      cause: change.cause,
+    });
   }
   return steps;
 }
 
 const kindOrder = (change: HistoryChange) => (change.kind === 'revert' ? 1 : 0);
 
-function applyChange(change: HistoryChange, steps: readonly RevisionStep[], input: HistoryInput): Record<string, ToolDescriptor[]> {
+function applyChange(
+  change: HistoryChange,
+  steps: readonly RevisionStep[],
+  input: HistoryInput,
+): Record<string, ToolDescriptor[]> {
   const current = (steps.at(-1) as RevisionStep).views;
   if (change.kind === 'revert') {
     // A-B-A: the content from just before the paired edit comes back under a new revision.
@@ -47,8 +56,10 @@ function applyChange(change: HistoryChange, steps: readonly RevisionStep[], inpu
   const views = { ...current };
   const { rng } = change;
   const audiences = input.audiences.length > 0 ? input.audiences : [INTERNAL_AUDIENCE];
-  const targets = change.kind === 'rotate' ? input.audiences : [change.kind === 'internal' ? INTERNAL_AUDIENCE : rng.pick(audiences)];
-  for (const audience of targets) views[audience] = editView(rng, views[audience] ?? [], input.pool, input.protectedTools);
+  const targets =
+    change.kind === 'rotate' ? input.audiences : [change.kind === 'internal' ? INTERNAL_AUDIENCE : rng.pick(audiences)];
+  for (const audience of targets)
+    views[audience] = editView(rng, views[audience] ?? [], input.pool, input.protectedTools);
   return views;
 }
 
@@ -56,7 +67,12 @@ function applyChange(change: HistoryChange, steps: readonly RevisionStep[], inpu
  * One realistic edit: add a tool, remove one, edit a schema, or rename one. Protected descriptors
  * are never edited, so each keeps its defect (and its label) for the whole round.
  */
-function editView(rng: Rng, view: ToolDescriptor[], pool: readonly PoolTool[], protectedTools: ReadonlySet<ToolDescriptor>): ToolDescriptor[] {
+function editView(
+  rng: Rng,
+  view: ToolDescriptor[],
+  pool: readonly PoolTool[],
+  protectedTools: ReadonlySet<ToolDescriptor>,
+): ToolDescriptor[] {
   const editable = view.map((tool, i) => (protectedTools.has(tool) ? -1 : i)).filter((i) => i >= 0);
   const kind = editable.length === 0 ? 'add' : rng.pick(['add', 'remove', 'schema', 'rename'] as const);
   const next = [...view];
@@ -70,19 +86,28 @@ function editView(rng: Rng, view: ToolDescriptor[], pool: readonly PoolTool[], p
   } else if (kind === 'schema') {
     next[index] = editSchema(next[index] as ToolDescriptor, rng);
   } else {
-    next[index] = { ...(next[index] as ToolDescriptor), name: `${String((next[index] as ToolDescriptor).name)}_v${rng.int(2, 9)}` };
+    next[index] = {
+      ...(next[index] as ToolDescriptor),
+      name: `${String((next[index] as ToolDescriptor).name)}_v${rng.int(2, 9)}`,
+    };
   }
   return next;
 }
 
 function editSchema(tool: ToolDescriptor, rng: Rng): ToolDescriptor {
   const schema = structuredClone(tool.inputSchema) as { properties?: Record<string, unknown> };
-  schema.properties = { ...schema.properties, [`option${rng.int(1, 99)}`]: { type: 'boolean', description: 'Added option.' } };
+  schema.properties = {
+    ...schema.properties,
+    [`option${rng.int(1, 99)}`]: { type: 'boolean', description: 'Added option.' },
+  };
   return { ...tool, inputSchema: schema };
 }
 
 /** `min`..`max` distinct pool descriptors (fresh copies), in a drawn order. */
 export function pickTools(rng: Rng, pool: readonly PoolTool[], min: number, max: number): ToolDescriptor[] {
   const count = rng.int(Math.min(min, pool.length), Math.min(max, pool.length));
-  return rng.shuffle(pool.map((entry) => entry.descriptor)).slice(0, count).map((tool) => structuredClone(tool));
+  return rng
+    .shuffle(pool.map((entry) => entry.descriptor))
+    .slice(0, count)
+    .map((tool) => structuredClone(tool));
 }

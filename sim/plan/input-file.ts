@@ -51,7 +51,9 @@ export function readInputJson(path: string, fail: (message: string) => Error): u
  */
 export function loneSurrogateProblem(value: unknown): string | undefined {
   const where = loneSurrogateAt(value);
-  return where === undefined ? undefined : `${where} holds a lone UTF-16 surrogate (legal JSON, but not Unicode text: catsim cannot digest it)`;
+  return where === undefined
+    ? undefined
+    : `${where} holds a lone UTF-16 surrogate (legal JSON, but not Unicode text: catsim cannot digest it)`;
 }
 
 /**
@@ -63,7 +65,9 @@ export function loneSurrogateProblem(value: unknown): string | undefined {
 export function loneSurrogateAt(value: unknown, pointer = ''): string | undefined {
   if (typeof value === 'string') return isWellFormed(value) ? undefined : pointer === '' ? 'the top level' : pointer;
   if (typeof value !== 'object' || value === null) return undefined;
-  const entries = Array.isArray(value) ? value.map((item, index) => [String(index), item] as const) : Object.entries(value);
+  const entries = Array.isArray(value)
+    ? value.map((item, index) => [String(index), item] as const)
+    : Object.entries(value);
   for (const [key, item] of entries) {
     if (!isWellFormed(key)) return `the key ${JSON.stringify(key)} in ${pointer === '' ? 'the top level' : pointer}`;
     const found = loneSurrogateAt(item, `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`);

@@ -12,8 +12,12 @@ describe('sampleArgs', () => {
     const schema = {
       type: 'object',
       properties: {
-        s: { type: 'string' }, n: { type: 'number' }, i: { type: 'integer', minimum: 3 }, b: { type: 'boolean' },
-        a: { type: 'array', items: { type: 'string' } }, optional: { type: 'string' },
+        s: { type: 'string' },
+        n: { type: 'number' },
+        i: { type: 'integer', minimum: 3 },
+        b: { type: 'boolean' },
+        a: { type: 'array', items: { type: 'string' } },
+        optional: { type: 'string' },
       },
       required: ['s', 'n', 'i', 'b', 'a'],
     };
@@ -24,12 +28,21 @@ describe('sampleArgs', () => {
     const schema = {
       type: 'object',
       properties: {
-        e: { type: 'string', enum: ['b', 'a'] }, c: { const: 7 },
-        mail: { type: 'string', format: 'email' }, at: { type: 'string', format: 'date-time' }, link: { type: 'string', format: 'uri' },
+        e: { type: 'string', enum: ['b', 'a'] },
+        c: { const: 7 },
+        mail: { type: 'string', format: 'email' },
+        at: { type: 'string', format: 'date-time' },
+        link: { type: 'string', format: 'uri' },
       },
       required: ['e', 'c', 'mail', 'at', 'link'],
     };
-    expect(sampleArgs(schema)).toEqual({ e: 'b', c: 7, mail: 'a@example.com', at: '2026-01-01T00:00:00Z', link: 'https://example.com/' });
+    expect(sampleArgs(schema)).toEqual({
+      e: 'b',
+      c: 7,
+      mail: 'a@example.com',
+      at: '2026-01-01T00:00:00Z',
+      link: 'https://example.com/',
+    });
     expect(validator.getValidator(schema)(sampleArgs(schema)).valid).toBe(true);
   });
 
@@ -37,8 +50,17 @@ describe('sampleArgs', () => {
     const schema = {
       type: 'object',
       properties: {
-        list: { type: 'array', minItems: 2, items: { type: 'object', properties: { k: { type: 'string', minLength: 3 }, o: { type: 'number' } }, required: ['k'] } },
-        low: { type: 'number', exclusiveMinimum: 0, maximum: 0.5 }, capped: { type: 'integer', maximum: -4 },
+        list: {
+          type: 'array',
+          minItems: 2,
+          items: {
+            type: 'object',
+            properties: { k: { type: 'string', minLength: 3 }, o: { type: 'number' } },
+            required: ['k'],
+          },
+        },
+        low: { type: 'number', exclusiveMinimum: 0, maximum: 0.5 },
+        capped: { type: 'integer', maximum: -4 },
       },
       required: ['list', 'low', 'capped'],
     };
@@ -50,11 +72,18 @@ describe('sampleArgs', () => {
   it('follows local $ref and takes the first branch of anyOf, merges allOf', () => {
     const schema = {
       type: 'object',
-      $defs: { window: { type: 'object', properties: { minutes: { type: 'integer', minimum: 1 } }, required: ['minutes'] } },
+      $defs: {
+        window: { type: 'object', properties: { minutes: { type: 'integer', minimum: 1 } }, required: ['minutes'] },
+      },
       properties: {
         w: { $ref: '#/$defs/window' },
         u: { anyOf: [{ type: 'integer' }, { type: 'string' }] },
-        m: { allOf: [{ type: 'object', properties: { a: { type: 'string' } }, required: ['a'] }, { properties: { b: { type: 'boolean' } }, required: ['b'] }] },
+        m: {
+          allOf: [
+            { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] },
+            { properties: { b: { type: 'boolean' } }, required: ['b'] },
+          ],
+        },
       },
       required: ['w', 'u', 'm'],
     };

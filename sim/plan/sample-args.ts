@@ -49,14 +49,22 @@ function sampleValue(schema: unknown, root: Schema, depth: number): unknown {
   if (Array.isArray(branches) && branches.length > 0) return sampleValue(branches[0], root, depth + 1);
   if (Array.isArray(s.allOf)) return sampleValue(mergeAll(s, root), root, depth + 1);
   switch (typeOf(s)) {
-    case 'string': return sampleString(s);
-    case 'number': return sampleNumber(s, false);
-    case 'integer': return sampleNumber(s, true);
-    case 'boolean': return true;
-    case 'null': return null;
-    case 'array': return sampleArray(s, root, depth);
-    case 'object': return sampleObject(s, root, depth);
-    default: return 'x';
+    case 'string':
+      return sampleString(s);
+    case 'number':
+      return sampleNumber(s, false);
+    case 'integer':
+      return sampleNumber(s, true);
+    case 'boolean':
+      return true;
+    case 'null':
+      return null;
+    case 'array':
+      return sampleArray(s, root, depth);
+    case 'object':
+      return sampleObject(s, root, depth);
+    default:
+      return 'x';
   }
 }
 
@@ -66,7 +74,10 @@ function resolve(schema: unknown, root: Schema): Schema | undefined {
   const ref = schema.$ref;
   if (typeof ref !== 'string' || !ref.startsWith('#')) return schema;
   let target: unknown = root;
-  for (const part of ref.slice(1).split('/').filter((p) => p !== '')) {
+  for (const part of ref
+    .slice(1)
+    .split('/')
+    .filter((p) => p !== '')) {
     target = isSchema(target) ? target[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
   }
   return isSchema(target) ? target : undefined;
@@ -90,7 +101,8 @@ function sampleString(s: Schema): string {
 }
 
 function sampleNumber(s: Schema, integer: boolean): number {
-  let value = typeof s.minimum === 'number' ? s.minimum : typeof s.exclusiveMinimum === 'number' ? s.exclusiveMinimum + 1 : 1;
+  let value =
+    typeof s.minimum === 'number' ? s.minimum : typeof s.exclusiveMinimum === 'number' ? s.exclusiveMinimum + 1 : 1;
   if (typeof s.maximum === 'number' && value > s.maximum) value = s.maximum;
   if (typeof s.exclusiveMaximum === 'number' && value >= s.exclusiveMaximum) value = s.exclusiveMaximum - 1;
   if (typeof s.multipleOf === 'number' && s.multipleOf > 0) value = Math.ceil(value / s.multipleOf) * s.multipleOf;
@@ -100,13 +112,16 @@ function sampleNumber(s: Schema, integer: boolean): number {
 function sampleArray(s: Schema, root: Schema, depth: number): unknown[] {
   const count = typeof s.minItems === 'number' ? s.minItems : 0;
   const items = s.items;
-  if (Array.isArray(items)) return Array.from({ length: count }, (_, i) => sampleValue(items[i] ?? s.additionalItems ?? {}, root, depth + 1));
+  if (Array.isArray(items))
+    return Array.from({ length: count }, (_, i) => sampleValue(items[i] ?? s.additionalItems ?? {}, root, depth + 1));
   return Array.from({ length: count }, () => sampleValue(items ?? {}, root, depth + 1));
 }
 
 function sampleObject(s: Schema, root: Schema, depth: number): Record<string, unknown> {
   const properties = isSchema(s.properties) ? s.properties : {};
-  const required = Array.isArray(s.required) ? s.required.filter((name): name is string => typeof name === 'string') : [];
+  const required = Array.isArray(s.required)
+    ? s.required.filter((name): name is string => typeof name === 'string')
+    : [];
   const out: Record<string, unknown> = {};
   for (const name of required) out[name] = name in properties ? sampleValue(properties[name], root, depth + 1) : 'x';
   return out;
@@ -118,7 +133,12 @@ function mergeAll(s: Schema, root: Schema): Schema {
   const merged: Schema = { ...own };
   for (const branch of (allOf as unknown[]).map((b) => resolve(b, root) ?? {})) {
     const properties = { ...(merged.properties as Schema | undefined), ...(branch.properties as Schema | undefined) };
-    const required = [...new Set([...((merged.required as string[] | undefined) ?? []), ...((branch.required as string[] | undefined) ?? [])])];
+    const required = [
+      ...new Set([
+        ...((merged.required as string[] | undefined) ?? []),
+        ...((branch.required as string[] | undefined) ?? []),
+      ]),
+    ];
     Object.assign(merged, branch, { properties, required });
   }
   return merged;

@@ -12,7 +12,10 @@ import { ALL_FAULTS, FAULT_ID_RANGE, FAULT_IDS } from '../faults/index.ts';
 import { COUNT_MAX, rateSchema } from '../faults/rates.ts';
 import { CAPABILITIES } from '../../oracle/not-judged.ts';
 
-const ref = (name: string, description?: string) => ({ $ref: `#/$defs/${name}`, ...(description === undefined ? {} : { description }) });
+const ref = (name: string, description?: string) => ({
+  $ref: `#/$defs/${name}`,
+  ...(description === undefined ? {} : { description }),
+});
 
 const TIMINGS = {
   type: 'object',
@@ -31,7 +34,8 @@ const TIMINGS = {
 const CALLS = {
   type: 'object',
   title: 'an object',
-  description: "How the sessions' planners call tools (stale and guessing planners are F10's and F17's rates, in faultRates).",
+  description:
+    "How the sessions' planners call tools (stale and guessing planners are F10's and F17's rates, in faultRates).",
   required: ['callFraction', 'invalidArgsFraction', 'confirmFraction'],
   additionalProperties: false,
   properties: {
@@ -45,15 +49,21 @@ const CALLS = {
 const FAULT_RATES = {
   type: 'object',
   title: 'an object of rates by fault id',
-  description: 'How often each fault acts when a round enables it: every field is optional and defaults to the value in the fault\'s file (sim/faults/).',
+  description:
+    "How often each fault acts when a round enables it: every field is optional and defaults to the value in the fault's file (sim/faults/).",
   additionalProperties: false,
-  properties: Object.fromEntries(ALL_FAULTS.map((fault) => [fault.id, {
-    type: 'object',
-    title: `an object of ${fault.id} rates`,
-    description: `${fault.id}: ${fault.title}.`,
-    additionalProperties: false,
-    properties: Object.fromEntries(Object.entries(fault.rates).map(([name, spec]) => [name, rateSchema(spec)])),
-  }])),
+  properties: Object.fromEntries(
+    ALL_FAULTS.map((fault) => [
+      fault.id,
+      {
+        type: 'object',
+        title: `an object of ${fault.id} rates`,
+        description: `${fault.id}: ${fault.title}.`,
+        additionalProperties: false,
+        properties: Object.fromEntries(Object.entries(fault.rates).map(([name, spec]) => [name, rateSchema(spec)])),
+      },
+    ]),
+  ),
 };
 
 /** An inclusive `{min, max}` range whose ends are both the definition `bound`; min <= max is checked after the schema. */
@@ -103,34 +113,85 @@ const DEFS = {
   pageToolRange: rangeSchema(`a range {"min": n, "max": m} from 1 to ${ROUND_SIZE_MAX.pageSize}`, 'pageToolCount'),
   faultId: { title: `a fault id ${FAULT_ID_RANGE}`, enum: FAULT_IDS },
   fraction: { type: 'number', title: 'a number in [0, 1]', minimum: 0, maximum: 1 },
-  nonNegativeInteger: { type: 'integer', title: 'an integer from 0 to 2147483647', description: 'Counts and times (ms) are bounded by 2^31 - 1 so that every value stays an exact integer in the simulator.', minimum: 0, maximum: 2147483647 },
+  nonNegativeInteger: {
+    type: 'integer',
+    title: 'an integer from 0 to 2147483647',
+    description:
+      'Counts and times (ms) are bounded by 2^31 - 1 so that every value stays an exact integer in the simulator.',
+    minimum: 0,
+    maximum: 2147483647,
+  },
   positiveInteger: { type: 'integer', title: 'an integer from 1 to 2147483647', minimum: 1, maximum: 2147483647 },
-  range: rangeSchema('a range {"min": n, "max": m}', 'nonNegativeInteger', 'An inclusive integer range; min <= max is checked after the schema.'),
+  range: rangeSchema(
+    'a range {"min": n, "max": m}',
+    'nonNegativeInteger',
+    'An inclusive integer range; min <= max is checked after the schema.',
+  ),
   countRange: rangeSchema(`a range {"min": n, "max": m} of counts from 0 to ${COUNT_MAX}`, 'count'),
   positiveCountRange: rangeSchema(`a range {"min": n, "max": m} of counts from 1 to ${COUNT_MAX}`, 'positiveCount'),
   count: { type: 'integer', title: `an integer from 0 to ${COUNT_MAX}`, minimum: 0, maximum: COUNT_MAX },
   positiveCount: { type: 'integer', title: `an integer from 1 to ${COUNT_MAX}`, minimum: 1, maximum: COUNT_MAX },
-  positiveRange: rangeSchema('a range {"min": n, "max": m}', 'positiveInteger', 'An inclusive integer range whose min is at least 1; min <= max is checked after the schema.'),
+  positiveRange: rangeSchema(
+    'a range {"min": n, "max": m}',
+    'positiveInteger',
+    'An inclusive integer range whose min is at least 1; min <= max is checked after the schema.',
+  ),
 };
 
 /** The scenario schema; `scenarios/scenario.schema.json` is this object as JSON. */
 export const SCENARIO_SCHEMA = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
-  description: "A scenario file (scenarios/NAME.json): the bounds the oracle judges with, the core's timings and the ranges the plan generator draws from. Times are virtual ms. Every `title` is the short phrase error messages use (`\"pageSize.min\" must be a positive integer`). Rules JSON Schema cannot state are checked after it by sim/plan/scenario.ts: in every range, min <= max. Generated from sim/plan/scenario-schema.ts by `npm run schema`: do not edit by hand.",
+  description:
+    'A scenario file (scenarios/NAME.json): the bounds the oracle judges with, the core\'s timings and the ranges the plan generator draws from. Times are virtual ms. Every `title` is the short phrase error messages use (`"pageSize.min" must be a positive integer`). Rules JSON Schema cannot state are checked after it by sim/plan/scenario.ts: in every range, min <= max. Generated from sim/plan/scenario-schema.ts by `npm run schema`: do not edit by hand.',
   type: 'object',
   required: [
-    'name', 'description', 'faults', 'faultEnableFraction', 'servers', 'audiencesPerServer', 'audiences', 'toolsPerView', 'pageSize',
-    'latencyMs', 'nominalLatencyMs', 'tHealMs', 'timings', 'scanTimeoutMs', 'pageCountMax', 'byteCountMax', 'generationTtlMs',
-    'eventBudget', 'plannerIntervalMs', 'policyPollMs', 'revocationBoundMs', 'pushLatencyMs', 'calls',
+    'name',
+    'description',
+    'faults',
+    'faultEnableFraction',
+    'servers',
+    'audiencesPerServer',
+    'audiences',
+    'toolsPerView',
+    'pageSize',
+    'latencyMs',
+    'nominalLatencyMs',
+    'tHealMs',
+    'timings',
+    'scanTimeoutMs',
+    'pageCountMax',
+    'byteCountMax',
+    'generationTtlMs',
+    'eventBudget',
+    'plannerIntervalMs',
+    'policyPollMs',
+    'revocationBoundMs',
+    'pushLatencyMs',
+    'calls',
   ],
   additionalProperties: false,
   properties: {
     name: { type: 'string', title: 'a string', description: "The scenario's name, used in reports and replay lines." },
     description: { type: 'string', title: 'a string' },
-    faults: { type: 'array', title: `an array of fault ids ${FAULT_ID_RANGE}`, description: 'Fault kinds this scenario may enable, each at most once (the fault menu: sim/faults/index.ts).', items: ref('faultId'), uniqueItems: true },
-    faultEnableFraction: ref('fraction', 'Swarm testing: each listed fault is enabled in a round with this probability.'),
-    servers: ref('serverRange', `Simulated servers per round, at least one (a round without a server tests nothing and would pass), at most ${ROUND_SIZE_MAX.servers}.`),
-    audiencesPerServer: ref('audienceRange', 'Audiences each server serves, at least one (the plan generator builds each server around its first audience); more than the number of `audiences` means all of them.'),
+    faults: {
+      type: 'array',
+      title: `an array of fault ids ${FAULT_ID_RANGE}`,
+      description: 'Fault kinds this scenario may enable, each at most once (the fault menu: sim/faults/index.ts).',
+      items: ref('faultId'),
+      uniqueItems: true,
+    },
+    faultEnableFraction: ref(
+      'fraction',
+      'Swarm testing: each listed fault is enabled in a round with this probability.',
+    ),
+    servers: ref(
+      'serverRange',
+      `Simulated servers per round, at least one (a round without a server tests nothing and would pass), at most ${ROUND_SIZE_MAX.servers}.`,
+    ),
+    audiencesPerServer: ref(
+      'audienceRange',
+      'Audiences each server serves, at least one (the plan generator builds each server around its first audience); more than the number of `audiences` means all of them.',
+    ),
     audiences: {
       type: 'array',
       title: `a non-empty array of at most ${ROUND_SIZE_MAX.audiences} "tenant.role"`,
@@ -138,16 +199,24 @@ export const SCENARIO_SCHEMA = {
       minItems: 1,
       maxItems: ROUND_SIZE_MAX.audiences,
       uniqueItems: true,
-      items: { type: 'string', title: 'an audience "tenant.role" (two non-empty parts, no other "." and no "|")', pattern: '^[^.|]+\\.[^.|]+$' },
+      items: {
+        type: 'string',
+        title: 'an audience "tenant.role" (two non-empty parts, no other "." and no "|")',
+        pattern: '^[^.|]+\\.[^.|]+$',
+      },
     },
-    toolsPerView: ref('viewToolRange', `Tools in each audience's first view; servers.max x audiencesPerServer.max x toolsPerView.max is at most ${ROUND_SIZE_MAX.tools} (what a round can hold).`),
+    toolsPerView: ref(
+      'viewToolRange',
+      `Tools in each audience's first view; servers.max x audiencesPerServer.max x toolsPerView.max is at most ${ROUND_SIZE_MAX.tools} (what a round can hold).`,
+    ),
     pageSize: ref('pageToolRange', 'Tools per `tools/list` page.'),
     latencyMs: ref('range', 'Message latency before T_heal, ms.'),
     nominalLatencyMs: ref('range', 'Message latency after T_heal, ms.'),
     tHealMs: {
       type: 'integer',
       title: 'an integer from 204 to 2147483647',
-      description: 'T_heal: fault episodes act before it, ms. At least 204: F8 places up to three policy changes at distinct whole ms in [1, tHealMs - 202], and with less room the plan generator would never finish.',
+      description:
+        'T_heal: fault episodes act before it, ms. At least 204: F8 places up to three policy changes at distinct whole ms in [1, tHealMs - 202], and with less room the plan generator would never finish.',
       minimum: 204,
       maximum: 2147483647,
     },
@@ -156,16 +225,41 @@ export const SCENARIO_SCHEMA = {
     pageCountMax: ref('positiveInteger'),
     byteCountMax: ref('positiveInteger'),
     generationTtlMs: ref('positiveInteger'),
-    eventBudget: { ...bounded(1, ROUND_SIZE_MAX.eventBudget), description: 'Events a round may take before it is UNDECIDED.' },
+    eventBudget: {
+      ...bounded(1, ROUND_SIZE_MAX.eventBudget),
+      description: 'Events a round may take before it is UNDECIDED.',
+    },
     plannerIntervalMs: ref('positiveRange', "Interval between a session planner's reads of its catalog, ms."),
-    equivocation: { type: 'boolean', title: 'a boolean', description: 'Dedicated scenario: servers report the same revision for different content.' },
-    probeGateRounds: ref('positiveInteger', 'A reference-core campaign of at least this many rounds fails when it misses a required probe.'),
-    requiredProbes: { type: 'array', title: 'an array of probe names', description: 'Probe names the gate requires; absent means every probe.', uniqueItems: true, items: { type: 'string', title: 'a probe name' } },
-    notJudged: { type: 'array', title: 'an array of capability names', description: `Capabilities a core may leave out that this scenario accepts as not judged (shown as skipped, never passed): ${CAPABILITIES.join(', ')}. Absent: a core that leaves one out is NOT JUDGED (exit 1).`, uniqueItems: true, items: { enum: [...CAPABILITIES], title: `one of ${CAPABILITIES.join(', ')}` } },
+    equivocation: {
+      type: 'boolean',
+      title: 'a boolean',
+      description: 'Dedicated scenario: servers report the same revision for different content.',
+    },
+    probeGateRounds: ref(
+      'positiveInteger',
+      'A reference-core campaign of at least this many rounds fails when it misses a required probe.',
+    ),
+    requiredProbes: {
+      type: 'array',
+      title: 'an array of probe names',
+      description: 'Probe names the gate requires; absent means every probe.',
+      uniqueItems: true,
+      items: { type: 'string', title: 'a probe name' },
+    },
+    notJudged: {
+      type: 'array',
+      title: 'an array of capability names',
+      description: `Capabilities a core may leave out that this scenario accepts as not judged (shown as skipped, never passed): ${CAPABILITIES.join(', ')}. Absent: a core that leaves one out is NOT JUDGED (exit 1).`,
+      uniqueItems: true,
+      items: { enum: [...CAPABILITIES], title: `one of ${CAPABILITIES.join(', ')}` },
+    },
     policyPollMs: ref('positiveInteger', 'The core polls the policy service this often, ms.'),
     revocationBoundMs: ref('positiveInteger', 'B of I7 (revocation propagation bound), ms.'),
     toolCountMax: ref('positiveInteger', 'Most tools in one catalog (SPEC section 5, judged by I27); absent: 10,000.'),
-    catalogBytesMax: ref('positiveInteger', 'Most bytes of descriptors (compact UTF-8 JSON, summed) in one catalog (SPEC section 5, judged by I27); absent: 8,388,608.'),
+    catalogBytesMax: ref(
+      'positiveInteger',
+      'Most bytes of descriptors (compact UTF-8 JSON, summed) in one catalog (SPEC section 5, judged by I27); absent: 8,388,608.',
+    ),
     pushLatencyMs: ref('range', 'Policy push latency, ms.'),
     calls: CALLS,
     faultRates: FAULT_RATES,

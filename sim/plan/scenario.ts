@@ -53,7 +53,9 @@ function scenarioDirectory(here: string): string {
 
 /** sha256 (64 hex digits) of the scenario's RFC 8785 canonical JSON: equal exactly when the scenarios are. */
 export function scenarioDigest(scenario: Scenario): string {
-  return createHash('sha256').update(canonicalize(scenario) ?? 'null').digest('hex');
+  return createHash('sha256')
+    .update(canonicalize(scenario) ?? 'null')
+    .digest('hex');
 }
 
 /** The file a `--scenario` value names: itself when it is a path ({@link isScenarioPath}), else `scenarios/<name>.json` of the package. */
@@ -69,12 +71,17 @@ export function scenarioFile(nameOrPath: string): string {
  *   e.g. `scenarios/x.json: "pageSize.min" must be an integer from 1 to 2147483647, got 1.5`.
  */
 export function loadScenario(nameOrPath: string): Scenario {
-  if (nameOrPath === '') throw new ScenarioError('--scenario: the name is empty (give a built-in scenario name or the path of a scenario file)');
+  if (nameOrPath === '')
+    throw new ScenarioError(
+      '--scenario: the name is empty (give a built-in scenario name or the path of a scenario file)',
+    );
   const isPath = isScenarioPath(nameOrPath);
   const file = scenarioFile(nameOrPath);
   const builtIn = builtInScenarios();
   if (!isPath && !builtIn.includes(nameOrPath)) {
-    throw new ScenarioError(`no built-in scenario "${nameOrPath}" (there are: ${builtIn.join(', ')}); a scenario file is named by a path with a "/" or ending in .json, e.g. ./${nameOrPath}.json`);
+    throw new ScenarioError(
+      `no built-in scenario "${nameOrPath}" (there are: ${builtIn.join(', ')}); a scenario file is named by a path with a "/" or ending in .json, e.g. ./${nameOrPath}.json`,
+    );
   }
   const data = readInputJson(file, (message) => new ScenarioError(message));
   const problem = scenarioProblem(data);
@@ -84,7 +91,10 @@ export function loadScenario(nameOrPath: string): Scenario {
 
 /** The names of the scenarios that ship in `scenarios/`, sorted. */
 export function builtInScenarios(): string[] {
-  return readdirSync(SCENARIO_DIR).filter((file) => file.endsWith('.json') && file !== 'scenario.schema.json').map((file) => file.slice(0, -'.json'.length)).sort();
+  return readdirSync(SCENARIO_DIR)
+    .filter((file) => file.endsWith('.json') && file !== 'scenario.schema.json')
+    .map((file) => file.slice(0, -'.json'.length))
+    .sort();
 }
 
 /**
@@ -95,7 +105,11 @@ export function builtInScenarios(): string[] {
 export function scenarioProblem(data: unknown): string | undefined {
   const validate = scenarioValidator();
   if (!validate(data)) return schemaProblem(validate.errors?.[0]);
-  return rangeProblem(data as Record<string, unknown>, '') ?? sizeProblem(data as Scenario) ?? probesProblem(data as Scenario);
+  return (
+    rangeProblem(data as Record<string, unknown>, '') ??
+    sizeProblem(data as Scenario) ??
+    probesProblem(data as Scenario)
+  );
 }
 
 /** Too many tools for one round in the largest draw of servers, audiences and first views (schema `ROUND_SIZE_MAX.tools`). */
@@ -127,7 +141,8 @@ function rangeProblem(object: Record<string, unknown>, prefix: string): string |
     if (typeof value !== 'object' || value === null || Array.isArray(value)) continue;
     const range = value as Partial<Range>;
     if (typeof range.min === 'number' && typeof range.max === 'number') {
-      if (range.min > range.max) return `"${prefix}${key}.min" must be at most "${prefix}${key}.max", got ${range.min} > ${range.max}`;
+      if (range.min > range.max)
+        return `"${prefix}${key}.min" must be at most "${prefix}${key}.max", got ${range.min} > ${range.max}`;
       continue;
     }
     const inner = rangeProblem(value as Record<string, unknown>, `${prefix}${key}.`);
@@ -143,7 +158,10 @@ function rangeProblem(object: Record<string, unknown>, prefix: string): string |
  */
 export function boundsOf(scenario: Scenario): Bounds {
   const latencyMsMax = Math.max(scenario.latencyMs.max, scenario.nominalLatencyMs.max);
-  const tailMs = Math.max(scenario.timings.refreshIntervalMs, scenario.policyPollMs) + 2 * (scenario.timings.retryBackoffMsMax + scenario.scanTimeoutMs) + 4 * latencyMsMax;
+  const tailMs =
+    Math.max(scenario.timings.refreshIntervalMs, scenario.policyPollMs) +
+    2 * (scenario.timings.retryBackoffMsMax + scenario.scanTimeoutMs) +
+    4 * latencyMsMax;
   return {
     pageCountMax: scenario.pageCountMax,
     byteCountMax: scenario.byteCountMax,

@@ -11,7 +11,19 @@
 import type { ErrorObject } from 'ajv';
 
 /** Keywords about one value, reported as `WHERE must be WHAT, got VALUE`. */
-const VALUE_KEYWORDS = new Set(['type', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'enum', 'const', 'pattern', 'minLength', 'maxLength', 'multipleOf']);
+const VALUE_KEYWORDS = new Set([
+  'type',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'enum',
+  'const',
+  'pattern',
+  'minLength',
+  'maxLength',
+  'multipleOf',
+]);
 
 /**
  * The first ajv error of a failed validation as one line; `'invalid'` when there is none.
@@ -21,12 +33,16 @@ export function schemaProblem(error: ErrorObject | undefined): string {
   if (error === undefined) return 'invalid';
   const path = pathOf(error.instancePath);
   if (error.keyword === 'required') return `missing field "${join(path, String(error.params.missingProperty))}"`;
-  if (error.keyword === 'additionalProperties') return `unknown field "${join(path, String(error.params.additionalProperty))}"`;
+  if (error.keyword === 'additionalProperties')
+    return `unknown field "${join(path, String(error.params.additionalProperty))}"`;
   const where = error.propertyName !== undefined ? `the key "${error.propertyName}" of ${quoted(path)}` : quoted(path);
-  if (VALUE_KEYWORDS.has(error.keyword)) return `${where} must be ${expected(error)}${error.propertyName !== undefined ? '' : got(error.data)}`;
+  if (VALUE_KEYWORDS.has(error.keyword))
+    return `${where} must be ${expected(error)}${error.propertyName !== undefined ? '' : got(error.data)}`;
   if (error.keyword === 'minItems') return `${where} must have at least ${plural(Number(error.params.limit), 'item')}`;
-  if (error.keyword === 'maxItems' || error.keyword === 'items') return `${where} must have at most ${plural(Number(error.params.limit), 'item')}`;
-  if (error.keyword === 'uniqueItems') return `${quoted(join(path, String(error.params.i)))} repeats ${quoted(join(path, String(error.params.j)))}${got((error.data as unknown[])[Number(error.params.i)]).replace(', got', ':')}`;
+  if (error.keyword === 'maxItems' || error.keyword === 'items')
+    return `${where} must have at most ${plural(Number(error.params.limit), 'item')}`;
+  if (error.keyword === 'uniqueItems')
+    return `${quoted(join(path, String(error.params.i)))} repeats ${quoted(join(path, String(error.params.j)))}${got((error.data as unknown[])[Number(error.params.i)]).replace(', got', ':')}`;
   return `${where} ${error.message ?? 'is invalid'}`;
 }
 
@@ -36,17 +52,28 @@ function expected(error: ErrorObject): string {
   if (typeof title === 'string') return title;
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
-    case 'type': return String(params.type).split(',').map(typeWords).join(' or ');
-    case 'minimum': return `at least ${String(params.limit)}`;
-    case 'maximum': return `at most ${String(params.limit)}`;
-    case 'exclusiveMinimum': return `greater than ${String(params.limit)}`;
-    case 'exclusiveMaximum': return `less than ${String(params.limit)}`;
-    case 'enum': return `one of ${(params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(', ')}`;
-    case 'const': return JSON.stringify(params.allowedValue);
-    case 'pattern': return `a string matching /${String(params.pattern)}/`;
-    case 'minLength': return `at least ${plural(Number(params.limit), 'character')} long`;
-    case 'maxLength': return `at most ${plural(Number(params.limit), 'character')} long`;
-    default: return `a multiple of ${String(params.multipleOf)}`;
+    case 'type':
+      return String(params.type).split(',').map(typeWords).join(' or ');
+    case 'minimum':
+      return `at least ${String(params.limit)}`;
+    case 'maximum':
+      return `at most ${String(params.limit)}`;
+    case 'exclusiveMinimum':
+      return `greater than ${String(params.limit)}`;
+    case 'exclusiveMaximum':
+      return `less than ${String(params.limit)}`;
+    case 'enum':
+      return `one of ${(params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(', ')}`;
+    case 'const':
+      return JSON.stringify(params.allowedValue);
+    case 'pattern':
+      return `a string matching /${String(params.pattern)}/`;
+    case 'minLength':
+      return `at least ${plural(Number(params.limit), 'character')} long`;
+    case 'maxLength':
+      return `at most ${plural(Number(params.limit), 'character')} long`;
+    default:
+      return `a multiple of ${String(params.multipleOf)}`;
   }
 }
 
@@ -68,7 +95,11 @@ function plural(count: number, noun: string): string {
 /** A JSON pointer as a property path: `/servers/0/views/acme.dev` -> `servers[0].views['acme.dev']`. */
 function pathOf(pointer: string): string {
   if (pointer === '') return '';
-  return pointer.slice(1).split('/').map((token) => token.replaceAll('~1', '/').replaceAll('~0', '~')).reduce(join, '');
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((token) => token.replaceAll('~1', '/').replaceAll('~0', '~'))
+    .reduce(join, '');
 }
 
 function join(path: string, key: string): string {

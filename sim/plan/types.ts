@@ -72,7 +72,14 @@ export interface NotificationPlan {
 
 /** A defect the generator planted on purpose (F6, F13), labelled for I5. */
 export interface PlantedDefect {
-  defect: 'UNKNOWN_DIALECT' | 'UNRESOLVED_REF' | 'REMOTE_REF' | 'OVERSIZED_DESCRIPTOR' | 'NON_OBJECT_ROOT' | 'BAD_NAME' | 'DUPLICATE_NAME';
+  defect:
+    | 'UNKNOWN_DIALECT'
+    | 'UNRESOLVED_REF'
+    | 'REMOTE_REF'
+    | 'OVERSIZED_DESCRIPTOR'
+    | 'NON_OBJECT_ROOT'
+    | 'BAD_NAME'
+    | 'DUPLICATE_NAME';
   /** Deep-equal to the descriptor placed in the views (its digest identifies it). */
   descriptor: ToolDescriptor;
 }

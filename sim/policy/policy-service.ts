@@ -93,7 +93,9 @@ export class SimPolicyService {
   /** A poll: answers after the nominal latency with the policy current at answer time. */
   poll(audience: string): Promise<PolicyUpdate> {
     return new Promise((resolve) => {
-      this.world.after(this.rng.int(this.nominalLatencyMs[0], this.nominalLatencyMs[1]), () => resolve(this.current(audience)));
+      this.world.after(this.rng.int(this.nominalLatencyMs[0], this.nominalLatencyMs[1]), () =>
+        resolve(this.current(audience)),
+      );
     });
   }
 

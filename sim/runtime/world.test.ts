@@ -108,14 +108,20 @@ describe('World failures and globals', () => {
   it('rethrows a synchronously throwing main', async () => {
     const before = realGlobals();
     const world = new World({ eventBudget: 100 });
-    await expect(world.run(1_000, () => { throw new Error('sync'); })).rejects.toThrow('sync');
+    await expect(
+      world.run(1_000, () => {
+        throw new Error('sync');
+      }),
+    ).rejects.toThrow('sync');
     expect(realGlobals()).toEqual(before);
   });
 
   it('stops at the first throwing event and rethrows it', async () => {
     const world = new World({ eventBudget: 100 });
     const log: number[] = [];
-    world.schedule(1, () => { throw new Error('event broke'); });
+    world.schedule(1, () => {
+      throw new Error('event broke');
+    });
     world.schedule(2, () => log.push(2));
     await expect(world.run(1_000, () => undefined)).rejects.toThrow('event broke');
     expect(log).toEqual([]);

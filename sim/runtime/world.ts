@@ -124,7 +124,8 @@ export class World {
     this.claimThread();
     const restore = installVirtualGlobals({
       now: () => this.nowMs,
-      after: (delayMs, fn) => this.after(delayMs, this.timerFailure === undefined ? fn : guarded(fn, this.timerFailure)),
+      after: (delayMs, fn) =>
+        this.after(delayMs, this.timerFailure === undefined ? fn : guarded(fn, this.timerFailure)),
       cancel: (id) => this.cancel(id),
     });
     try {

@@ -15,7 +15,17 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolRequest, type CallToolResult, type ListToolsRequest, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolRequest,
+  type CallToolResult,
+  type ListToolsRequest,
+  type ServerNotification,
+  type ServerRequest,
+} from '@modelcontextprotocol/sdk/types.js';
 import { ServerLeaseCheck } from './lease-check.ts';
 import type { Rng } from '../random.ts';
 import type { World } from '../runtime/world.ts';
@@ -24,8 +34,15 @@ import { worldDescriptorBytes, worldDescriptorDigest, worldPageDigest } from '..
 import type { TraceRecorder } from '../trace/recorder.ts';
 import type { WorldFields } from '../../contract/trace/types.ts';
 import { decodeCursor, encodeCursor, type CursorPosition } from './cursor.ts';
-import { EPISODE_ORDER, NO_RULES, type PageRequest, type ServedPage, type ServerControl, type ServerEpisode, type ServerRules } from './rules.ts';
-
+import {
+  EPISODE_ORDER,
+  NO_RULES,
+  type PageRequest,
+  type ServedPage,
+  type ServerControl,
+  type ServerEpisode,
+  type ServerRules,
+} from './rules.ts';
 
 /**
  * One JSON Schema validator for every simulated server session of the process. The SDK's
@@ -121,10 +138,16 @@ export class SimCatalogServer {
   start(): void {
     this.#logUp();
     for (const planted of this.plan.planted) {
-      this.recorder.world('defect_planted', { server: this.plan.id, digest: worldDescriptorDigest(planted.descriptor), defect: planted.defect });
+      this.recorder.world('defect_planted', {
+        server: this.plan.id,
+        digest: worldDescriptorDigest(planted.descriptor),
+        defect: planted.defect,
+      });
     }
     this.#logRevision();
-    const steps: ServerEpisode[] = this.plan.history.slice(1).map((step) => ({ atMs: step.atMs, order: EPISODE_ORDER.revision, run: () => this.#advance(step) }));
+    const steps: ServerEpisode[] = this.plan.history
+      .slice(1)
+      .map((step) => ({ atMs: step.atMs, order: EPISODE_ORDER.revision, run: () => this.#advance(step) }));
     const episodes = [...steps, ...this.#rules.episodes.flatMap((rule) => rule.episodes())];
     // Stable: at one instant, episodes of one order keep their plan order.
     episodes.sort((a, b) => a.atMs - b.atMs || a.order - b.order);
@@ -139,8 +162,13 @@ export class SimCatalogServer {
 
   /** Serves one session for `audience` on `transport` (the server end of a link). */
   async connect(transport: Transport, audience: string): Promise<void> {
-    const tools = this.#rules.capabilities.reduce((declared, rule) => rule.onCapabilities(declared), { listChanged: true } as { listChanged?: boolean });
-    const server = new Server({ name: `catsim-${this.plan.id}`, version: '1.0.0' }, { capabilities: { tools }, jsonSchemaValidator: SHARED_SERVER_VALIDATOR });
+    const tools = this.#rules.capabilities.reduce((declared, rule) => rule.onCapabilities(declared), {
+      listChanged: true,
+    } as { listChanged?: boolean });
+    const server = new Server(
+      { name: `catsim-${this.plan.id}`, version: '1.0.0' },
+      { capabilities: { tools }, jsonSchemaValidator: SHARED_SERVER_VALIDATOR },
+    );
     server.setRequestHandler(ListToolsRequestSchema, (request, extra) => this.#listTools(request, extra, audience));
     server.setRequestHandler(CallToolRequestSchema, (request, extra) => this.#callTool(request, extra, audience));
     const session = { server, audience };
@@ -154,13 +182,23 @@ export class SimCatalogServer {
   }
 
   #logUp(): void {
-    this.recorder.world('server_up', { server: this.plan.id, identity: this.#identity, boot: this.#boot, versioned: this.plan.versioned, traits: this.traits() });
+    this.recorder.world('server_up', {
+      server: this.plan.id,
+      identity: this.#identity,
+      boot: this.#boot,
+      versioned: this.plan.versioned,
+      traits: this.traits(),
+    });
   }
 
   #logRevision(): void {
     const views: Record<string, { name: string; digest: string; bytes: number }[]> = {};
     for (const [audience, tools] of Object.entries(this.#step.views)) {
-      views[audience] = tools.map((tool) => ({ name: String(tool.name), digest: worldDescriptorDigest(tool), bytes: worldDescriptorBytes(tool) }));
+      views[audience] = tools.map((tool) => ({
+        name: String(tool.name),
+        digest: worldDescriptorDigest(tool),
+        bytes: worldDescriptorBytes(tool),
+      }));
     }
     this.recorder.world('revision', { server: this.plan.id, revision: this.#step.revision, views });
   }
@@ -201,15 +239,30 @@ export class SimCatalogServer {
     const cursor = request.params?.cursor;
     const refusal = this.#rules.refusals.map((rule) => rule.onList(audience)).find((code) => code !== null);
     if (refusal !== undefined && refusal !== null) {
-      this.recorder.world('page_refused', { server: this.plan.id, audience, scanId, cursorIn: cursor ?? null, code: refusal });
+      this.recorder.world('page_refused', {
+        server: this.plan.id,
+        audience,
+        scanId,
+        cursorIn: cursor ?? null,
+        code: refusal,
+      });
       throw new McpError(refusal, 'listing not authorized for this audience');
     }
     const position = this.#resolve(cursor);
     if (position === undefined || position.boot !== this.#boot) {
-      this.recorder.world('page_refused', { server: this.plan.id, audience, scanId, cursorIn: cursor ?? null, code: ErrorCode.InvalidParams });
+      this.recorder.world('page_refused', {
+        server: this.plan.id,
+        audience,
+        scanId,
+        cursorIn: cursor ?? null,
+        code: ErrorCode.InvalidParams,
+      });
       throw new McpError(ErrorCode.InvalidParams, 'Invalid cursor');
     }
-    const serve = this.#rules.pages.reduce<(request: PageRequest) => ServedPage>((inner, rule) => (req) => rule.onPage(req, inner), (req) => this.#page(req));
+    const serve = this.#rules.pages.reduce<(request: PageRequest) => ServedPage>(
+      (inner, rule) => (req) => rule.onPage(req, inner),
+      (req) => this.#page(req),
+    );
     const page = serve({ audience, scanId, cursor, position, boot: this.#boot, revision: this.#step.revision });
     const tools = [...page.tools];
     this.#logPage(audience, scanId, cursor, page.nextCursor, page.reported, tools);
@@ -232,17 +285,36 @@ export class SimCatalogServer {
     const name = request.params.name;
     const meta = (request.params._meta ?? {}) as Record<string, unknown>;
     const found = this.#findTool(name, audience);
-    const refuse = (code: WorldFields<'call_refused_by_server'>['code'], leaseId: string | null, jsonRpc: number, reason: string): never => {
+    const refuse = (
+      code: WorldFields<'call_refused_by_server'>['code'],
+      leaseId: string | null,
+      jsonRpc: number,
+      reason: string,
+    ): never => {
       this.recorder.world('call_refused_by_server', { server: this.plan.id, audience, tool: name, leaseId, code });
       throw new McpError(jsonRpc, reason, { reason });
     };
     if (found === undefined) return refuse('UNKNOWN_TOOL', null, ErrorCode.InvalidParams, 'unknown tool');
-    const lease = this.#leases.check(meta[LEASE_KEY], name, this.world.now(), this.options.policyEpoch?.(audience) ?? 0);
+    const lease = this.#leases.check(
+      meta[LEASE_KEY],
+      name,
+      this.world.now(),
+      this.options.policyEpoch?.(audience) ?? 0,
+    );
     if (lease.problem !== null) return refuse('BAD_LEASE', lease.leaseId, BAD_LEASE_CODE, lease.problem);
     const pin = typeof meta[REVISION_KEY] === 'number' ? (meta[REVISION_KEY] as number) : null;
     const checked = this.#rules.pins.reduce((p, rule) => rule.onPin(p), pin);
-    if (checked !== null && this.#pinIsStale(checked, name, audience)) return refuse('STALE_PIN', lease.leaseId, STALE_PIN_CODE, 'stale revision pin');
-    this.recorder.world('call_executed', { server: this.plan.id, audience, tool: name, descriptorDigest: worldDescriptorDigest(found), leaseId: lease.leaseId, pin, revision: this.#step.revision });
+    if (checked !== null && this.#pinIsStale(checked, name, audience))
+      return refuse('STALE_PIN', lease.leaseId, STALE_PIN_CODE, 'stale revision pin');
+    this.recorder.world('call_executed', {
+      server: this.plan.id,
+      audience,
+      tool: name,
+      descriptorDigest: worldDescriptorDigest(found),
+      leaseId: lease.leaseId,
+      pin,
+      revision: this.#step.revision,
+    });
     this.options.onCallExecuted?.(audience, name);
     return { content: [{ type: 'text', text: `${name}: done` }] };
   }
@@ -286,7 +358,14 @@ export class SimCatalogServer {
     return { tools: view.slice(start, start + size), nextCursor, reported: request.revision, nextOffset: start + size };
   }
 
-  #logPage(audience: string, scanId: string | null, cursor: string | undefined, nextCursor: string | undefined, reported: number | null, tools: ToolDescriptor[]): void {
+  #logPage(
+    audience: string,
+    scanId: string | null,
+    cursor: string | undefined,
+    nextCursor: string | undefined,
+    reported: number | null,
+    tools: ToolDescriptor[],
+  ): void {
     this.recorder.world('page_served', {
       server: this.plan.id,
       audience,
@@ -299,7 +378,6 @@ export class SimCatalogServer {
       pageDigest: worldPageDigest(cursor ?? null, nextCursor ?? null, reported, tools),
     });
   }
-
 }
 
 function scanIdOf(request: ListToolsRequest): string | null {

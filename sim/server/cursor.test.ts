@@ -15,7 +15,13 @@ describe('server cursors', () => {
   });
 
   it('refuse texts that are not theirs, every time they are asked', () => {
-    const bad = [Buffer.from('[1,-1,0]').toString('base64url'), Buffer.from('[1,2]').toString('base64url'), 'not a cursor', `${'A'.repeat(100)}`, ''];
+    const bad = [
+      Buffer.from('[1,-1,0]').toString('base64url'),
+      Buffer.from('[1,2]').toString('base64url'),
+      'not a cursor',
+      `${'A'.repeat(100)}`,
+      '',
+    ];
     for (const cursor of bad) {
       expect(decodeCursor(cursor)).toBeUndefined();
       expect(decodeCursor(cursor)).toBeUndefined();
@@ -23,6 +29,7 @@ describe('server cursors', () => {
   });
 
   it('decode every position they encode, over thousands of offsets', () => {
-    for (let offset = 0; offset < 3000; offset += 1) expect(decodeCursor(encodeCursor({ boot: 0, offset, empty: false }))).toEqual({ boot: 0, offset, empty: false });
+    for (let offset = 0; offset < 3000; offset += 1)
+      expect(decodeCursor(encodeCursor({ boot: 0, offset, empty: false }))).toEqual({ boot: 0, offset, empty: false });
   });
 });

@@ -22,12 +22,18 @@ export class ServerLeaseCheck {
    * (and now used). `epoch` is the caller's current policy epoch, from the world's policy service:
    * a lease dies when the epoch moves (SPEC section 7).
    */
-  check(lease: unknown, tool: string, now: number, epoch: number): { problem: LeaseProblem | null; leaseId: string | null } {
+  check(
+    lease: unknown,
+    tool: string,
+    now: number,
+    epoch: number,
+  ): { problem: LeaseProblem | null; leaseId: string | null } {
     if (lease === undefined || lease === null) return { problem: 'MISSING', leaseId: null };
     if (typeof lease !== 'object' || Array.isArray(lease)) return { problem: 'MALFORMED', leaseId: null };
     const { mac, ...fields } = lease as Record<string, unknown>;
     const leaseId = typeof fields.leaseId === 'string' ? fields.leaseId : null;
-    if (typeof mac !== 'string' || leaseId === null || typeof fields.notAfter !== 'number') return { problem: 'MALFORMED', leaseId };
+    if (typeof mac !== 'string' || leaseId === null || typeof fields.notAfter !== 'number')
+      return { problem: 'MALFORMED', leaseId };
     if (!this.#macMatches(fields, mac)) return { problem: 'BAD_MAC', leaseId };
     if (now > fields.notAfter) return { problem: 'EXPIRED', leaseId };
     if (fields.tool !== tool) return { problem: 'WRONG_TOOL', leaseId };
@@ -38,7 +44,9 @@ export class ServerLeaseCheck {
   }
 
   #macMatches(fields: Record<string, unknown>, mac: string): boolean {
-    const expected = createHmac('sha256', Buffer.from(this.key, 'utf8')).update(canonicalize(fields) ?? '', 'utf8').digest();
+    const expected = createHmac('sha256', Buffer.from(this.key, 'utf8'))
+      .update(canonicalize(fields) ?? '', 'utf8')
+      .digest();
     const given = Buffer.from(mac, 'hex');
     return given.length === expected.length && timingSafeEqual(given, expected);
   }

@@ -138,7 +138,16 @@ export interface EpisodeRule {
 }
 
 /** Any server rule. */
-export type ServerRule = CapabilityRule | ListRefusalRule | CursorRule | PageRule | PageServedRule | ChangeRule | NotificationRule | PinRule | EpisodeRule;
+export type ServerRule =
+  | CapabilityRule
+  | ListRefusalRule
+  | CursorRule
+  | PageRule
+  | PageServedRule
+  | ChangeRule
+  | NotificationRule
+  | PinRule
+  | EpisodeRule;
 
 /** A server's rules sorted by what they act on, each list in registry order. */
 export interface ServerRules {

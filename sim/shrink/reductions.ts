@@ -16,10 +16,15 @@ export type { Reduction } from './reduction.ts';
 export function reductionsOf(plan: RoundPlan): Reduction[] {
   const out: Reduction[] = [];
   plan.servers.forEach((server, i) => {
-    if (plan.servers.length > 1) out.push({ name: `drop server ${server.id}`, plan: { ...plan, servers: plan.servers.filter((_, j) => j !== i) } });
+    if (plan.servers.length > 1)
+      out.push({
+        name: `drop server ${server.id}`,
+        plan: { ...plan, servers: plan.servers.filter((_, j) => j !== i) },
+      });
   });
   plan.servers.forEach((server, i) => {
-    for (const reduction of serverReductions(server)) out.push({ name: `${server.id}: ${reduction.name}`, plan: withServer(plan, i, reduction.server) });
+    for (const reduction of serverReductions(server))
+      out.push({ name: `${server.id}: ${reduction.name}`, plan: withServer(plan, i, reduction.server) });
   });
   out.push(...callReductions(plan));
   for (const fault of ALL_FAULTS) out.push(...(fault.reductions?.(plan) ?? []));
@@ -30,14 +35,24 @@ export function reductionsOf(plan: RoundPlan): Reduction[] {
 function serverReductions(server: ServerPlan): ServerReduction[] {
   const out: ServerReduction[] = [];
   server.audiences.forEach((audience) => {
-    if (server.audiences.length > 1) out.push({ name: `drop audience ${audience}`, server: { ...server, audiences: server.audiences.filter((a) => a !== audience) } });
+    if (server.audiences.length > 1)
+      out.push({
+        name: `drop audience ${audience}`,
+        server: { ...server, audiences: server.audiences.filter((a) => a !== audience) },
+      });
   });
   server.history.forEach((step, k) => {
-    if (k > 0) out.push({ name: `drop revision step at ${step.atMs} ms (${step.cause})`, server: { ...server, history: server.history.filter((_, j) => j !== k) } });
+    if (k > 0)
+      out.push({
+        name: `drop revision step at ${step.atMs} ms (${step.cause})`,
+        server: { ...server, history: server.history.filter((_, j) => j !== k) },
+      });
   });
   for (const fault of ALL_FAULTS) out.push(...(fault.serverReductions?.(server) ?? []));
-  if (server.latencyMsMax > server.latencyMsMin) out.push({ name: 'fixed latency', server: { ...server, latencyMsMax: server.latencyMsMin } });
-  if (server.pageSizeMax > server.pageSizeMin) out.push({ name: 'fixed page size', server: { ...server, pageSizeMax: server.pageSizeMin } });
+  if (server.latencyMsMax > server.latencyMsMin)
+    out.push({ name: 'fixed latency', server: { ...server, latencyMsMax: server.latencyMsMin } });
+  if (server.pageSizeMax > server.pageSizeMin)
+    out.push({ name: 'fixed page size', server: { ...server, pageSizeMax: server.pageSizeMin } });
   out.push(...toolReductions(server));
   return out;
 }
@@ -45,12 +60,18 @@ function serverReductions(server: ServerPlan): ServerReduction[] {
 /** Drop one tool name from every view of every step (planted defects go with their tool). */
 function toolReductions(server: ServerPlan): ServerReduction[] {
   const names = new Set<string>();
-  for (const step of server.history) for (const view of Object.values(step.views)) for (const tool of view) names.add(String(tool.name));
+  for (const step of server.history)
+    for (const view of Object.values(step.views)) for (const tool of view) names.add(String(tool.name));
   return [...names].sort().map((name) => ({
     name: `drop tool ${name}`,
     server: {
       ...server,
-      history: server.history.map((step) => ({ ...step, views: Object.fromEntries(Object.entries(step.views).map(([a, view]) => [a, view.filter((tool) => tool.name !== name)])) })),
+      history: server.history.map((step) => ({
+        ...step,
+        views: Object.fromEntries(
+          Object.entries(step.views).map(([a, view]) => [a, view.filter((tool) => tool.name !== name)]),
+        ),
+      })),
       planted: server.planted.filter((p) => p.descriptor.name !== name),
     },
   }));
@@ -60,8 +81,10 @@ function toolReductions(server: ServerPlan): ServerReduction[] {
 function callReductions(plan: RoundPlan): Reduction[] {
   const out: Reduction[] = [];
   const calls = plan.calls;
-  if (calls.callFraction > 0) out.push({ name: 'no planned calls', plan: { ...plan, calls: { ...calls, callFraction: 0 } } });
-  if (calls.invalidArgsFraction > 0) out.push({ name: 'valid arguments only', plan: { ...plan, calls: { ...calls, invalidArgsFraction: 0 } } });
+  if (calls.callFraction > 0)
+    out.push({ name: 'no planned calls', plan: { ...plan, calls: { ...calls, callFraction: 0 } } });
+  if (calls.invalidArgsFraction > 0)
+    out.push({ name: 'valid arguments only', plan: { ...plan, calls: { ...calls, invalidArgsFraction: 0 } } });
   return out;
 }
 
@@ -69,8 +92,20 @@ function callReductions(plan: RoundPlan): Reduction[] {
 export function planSize(plan: RoundPlan): number {
   let size = 0;
   for (const server of plan.servers) {
-    size += 100 + 20 * server.audiences.length + 10 * server.history.length + server.restartsAtMs.length + server.rotations.length + (server.cursorTrait === null ? 0 : 1);
-    size += new Set(server.history.flatMap((step) => Object.values(step.views).flat().map((tool) => tool.name))).size;
+    size +=
+      100 +
+      20 * server.audiences.length +
+      10 * server.history.length +
+      server.restartsAtMs.length +
+      server.rotations.length +
+      (server.cursorTrait === null ? 0 : 1);
+    size += new Set(
+      server.history.flatMap((step) =>
+        Object.values(step.views)
+          .flat()
+          .map((tool) => tool.name),
+      ),
+    ).size;
     size += Object.values(server.linkFaults.disconnectsAtMs).flat().length + (linksCalm(server) ? 0 : 1);
   }
   return size + plan.policy.changes.length + plan.refreshersPerKey;

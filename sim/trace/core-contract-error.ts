@@ -24,6 +24,8 @@ export class CoreContractError extends Error {
   override readonly name = 'CoreContractError';
 
   constructor(readonly breach: ContractBreach) {
-    super(`core ${JSON.stringify(breach.core)} emitted an observation outside catsim.trace.v1: ${breach.problem} (round ${breach.round}, seq ${breach.seq})`);
+    super(
+      `core ${JSON.stringify(breach.core)} emitted an observation outside catsim.trace.v1: ${breach.problem} (round ${breach.round}, seq ${breach.seq})`,
+    );
   }
 }

@@ -39,7 +39,8 @@ const descriptorBytes = new WeakMap<object, number>();
 export function worldDescriptorBytes(tool: unknown): number {
   if (typeof tool !== 'object' || tool === null) return Buffer.byteLength(JSON.stringify(tool) ?? 'null', 'utf8');
   let bytes = descriptorBytes.get(tool);
-  if (bytes === undefined) descriptorBytes.set(tool, (bytes = Buffer.byteLength(JSON.stringify(tool) ?? 'null', 'utf8')));
+  if (bytes === undefined)
+    descriptorBytes.set(tool, (bytes = Buffer.byteLength(JSON.stringify(tool) ?? 'null', 'utf8')));
   return bytes;
 }
 
@@ -55,7 +56,12 @@ const PAGE_DIGESTS_MAX = 2048;
  * sha256("catsim.page.v1\n" + JCS({cursorIn, cursorOut, revision, tools})); the four keys are
  * written in JCS order, each tool in its canonical form.
  */
-export function worldPageDigest(cursorIn: string | null, cursorOut: string | null, revision: number | null, tools: readonly unknown[]): string {
+export function worldPageDigest(
+  cursorIn: string | null,
+  cursorOut: string | null,
+  revision: number | null,
+  tools: readonly unknown[],
+): string {
   const key = `${JSON.stringify([cursorIn, cursorOut, revision])}${tools.map(worldDescriptorDigest).join(',')}`;
   let digest = pageDigests.get(key);
   if (digest === undefined) {
@@ -65,7 +71,12 @@ export function worldPageDigest(cursorIn: string | null, cursorOut: string | nul
   return digest;
 }
 
-function pageDigestOf(cursorIn: string | null, cursorOut: string | null, revision: number | null, tools: readonly unknown[]): string {
+function pageDigestOf(
+  cursorIn: string | null,
+  cursorOut: string | null,
+  revision: number | null,
+  tools: readonly unknown[],
+): string {
   const body = `{"cursorIn":${canonicalize(cursorIn)},"cursorOut":${canonicalize(cursorOut)},"revision":${canonicalize(revision)},"tools":[${tools.map(canonical).join(',')}]}`;
   return sha256(`catsim.page.v1\n${body}`);
 }

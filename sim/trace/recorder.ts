@@ -14,14 +14,21 @@
 import { createHash } from 'node:crypto';
 import { observationProblem } from '../../contract/trace/observation-problem.ts';
 import type {
-  CoreObservation, TraceEvent, TraceEventOf, TraceHeader, WorldEventType, WorldFields,
+  CoreObservation,
+  TraceEvent,
+  TraceEventOf,
+  TraceHeader,
+  WorldEventType,
+  WorldFields,
 } from '../../contract/trace/types.ts';
 import { plainClone } from '../internal/plain-clone.ts';
 
 export type { TraceEvent, TraceHeader } from '../../contract/trace/types.ts';
 
 /** The fields argument of `world(type, ...)`: none for an event without fields of its own. */
-type WorldFieldsArg<T extends WorldEventType> = keyof WorldFields<T> extends never ? [fields?: WorldFields<T>] : [fields: WorldFields<T>];
+type WorldFieldsArg<T extends WorldEventType> = keyof WorldFields<T> extends never
+  ? [fields?: WorldFields<T>]
+  : [fields: WorldFields<T>];
 
 /** The first observation of a round that broke the contract: its would-be seq and the problem. */
 export interface RecordedBreach {
@@ -43,7 +50,13 @@ export class TraceRecorder {
 
   /** Records a ground-truth event; its fields are typed by the contract for `type`. */
   world<T extends WorldEventType>(type: T, ...[fields]: WorldFieldsArg<T>): void {
-    this.events.push({ seq: this.events.length, t: this.now(), src: 'world', type, ...fields } as unknown as TraceEventOf<T>);
+    this.events.push({
+      seq: this.events.length,
+      t: this.now(),
+      src: 'world',
+      type,
+      ...fields,
+    } as unknown as TraceEventOf<T>);
   }
 
   /** The sink the core writes its observations to; each is copied and checked against the contract. */

@@ -30,7 +30,9 @@ export interface LinkMessage {
  * messages sent before it in its direction (FIFO), with `reorder` true it neither waits for them
  * nor holds back later ones. `drop`: it is lost (notifications only).
  */
-export type LinkVerdict = { readonly kind: 'deliver'; readonly latencyMs: number; readonly reorder: boolean } | { readonly kind: 'drop' };
+export type LinkVerdict =
+  | { readonly kind: 'deliver'; readonly latencyMs: number; readonly reorder: boolean }
+  | { readonly kind: 'drop' };
 
 /** One fault rule of a link. */
 export interface LinkRule {

@@ -25,7 +25,9 @@ function fixed(latency: Record<LinkDirection, number>): Latency {
 }
 
 /** Takes every message out of FIFO order. */
-const REORDER: LinkRule = { onLinkMessage: (_message, verdict) => (verdict.kind === 'drop' ? verdict : { ...verdict, reorder: true }) };
+const REORDER: LinkRule = {
+  onLinkMessage: (_message, verdict) => (verdict.kind === 'drop' ? verdict : { ...verdict, reorder: true }),
+};
 
 /** Drops the notifications for which `drop()` says so, delivers the rest. */
 function dropNotifications(drop: () => boolean): LinkRule {
@@ -37,7 +39,9 @@ function cursorOf(message: JSONRPCMessage): string | undefined {
   return (message.params as { cursor?: string } | undefined)?.cursor;
 }
 
-function newServer(onList: (cursor: string | undefined, extra: { authInfo?: AuthInfo }) => Promise<unknown> | unknown): Server {
+function newServer(
+  onList: (cursor: string | undefined, extra: { authInfo?: AuthInfo }) => Promise<unknown> | unknown,
+): Server {
   const server = new Server({ name: 'sim', version: '1' }, { capabilities: { tools: { listChanged: true } } });
   server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
     return (await onList(request.params?.cursor, extra)) as { tools: [] };
@@ -107,7 +111,7 @@ describe('ordering', () => {
   async function arrivalOrder(reorder: boolean): Promise<string[]> {
     const world = new World({ eventBudget: 1_000 });
     const latencyMs = (direction: LinkDirection, message: JSONRPCMessage): number =>
-      direction === 'toServer' ? ({ a: 30, b: 10 } as Record<string, number>)[cursorOf(message) ?? ''] ?? 0 : 0;
+      direction === 'toServer' ? (({ a: 30, b: 10 } as Record<string, number>)[cursorOf(message) ?? ''] ?? 0) : 0;
     const link = newLink(world, latencyMs, reorder ? [REORDER] : []);
     const arrivals: string[] = [];
     const server = newServer((cursor) => {
@@ -162,7 +166,8 @@ describe('faults', () => {
 
   it('disconnect loses in-flight messages, rejects pending requests and closes both sides once', async () => {
     const world = new World({ eventBudget: 1_000 });
-    const latencyMs = (_: LinkDirection, message: JSONRPCMessage): number => ('method' in message && message.method === 'tools/list' ? 50 : 0);
+    const latencyMs = (_: LinkDirection, message: JSONRPCMessage): number =>
+      'method' in message && message.method === 'tools/list' ? 50 : 0;
     const link = newLink(world, latencyMs);
     const trace: LinkTraceEvent[] = [];
     link.onTrace = (event) => trace.push(event);
@@ -189,7 +194,9 @@ describe('faults', () => {
     expect(trace.at(-1)).toEqual({ direction: 'toServer', kind: 'lost', method: 'tools/list', id: 1 });
     expect(link.closed).toBe(true);
     expect(result.endedAtMs).toBe(20);
-    await expect(link.client.send({ jsonrpc: '2.0', method: 'notifications/initialized' })).rejects.toThrow('Not connected');
+    await expect(link.client.send({ jsonrpc: '2.0', method: 'notifications/initialized' })).rejects.toThrow(
+      'Not connected',
+    );
   });
 
   it('close() from one side closes the link for both, once', async () => {
@@ -210,15 +217,23 @@ describe('faults', () => {
     const dropAll: LinkRule = { onLinkMessage: () => ({ kind: 'drop' }) };
     const link = newLink(world, fixed({ toServer: 1, toClient: 1 }), [dropAll]);
     const client = new Client({ name: 'host', version: '1' });
-    await expect(world.run(1_000, () => client.connect(link.client))).rejects.toThrow('a link rule dropped a request or a response; only notifications may be dropped');
+    await expect(world.run(1_000, () => client.connect(link.client))).rejects.toThrow(
+      'a link rule dropped a request or a response; only notifications may be dropped',
+    );
   });
 
-  it('adds the rules\' latency to the base latency, in rule order, and reorders only what a rule lets out of FIFO', async () => {
+  it("adds the rules' latency to the base latency, in rule order, and reorders only what a rule lets out of FIFO", async () => {
     const world = new World({ eventBudget: 1_000 });
-    const slowNotifications: LinkRule = { onLinkMessage: (message, verdict) => (verdict.kind === 'deliver' && message.notification ? { latencyMs: verdict.latencyMs + 40, reorder: true, kind: 'deliver' } : verdict) };
+    const slowNotifications: LinkRule = {
+      onLinkMessage: (message, verdict) =>
+        verdict.kind === 'deliver' && message.notification
+          ? { latencyMs: verdict.latencyMs + 40, reorder: true, kind: 'deliver' }
+          : verdict,
+    };
     const link = newLink(world, fixed({ toServer: 2, toClient: 2 }), [slowNotifications]);
     const arrivals: string[] = [];
-    link.server.onmessage = (message) => arrivals.push(`${'method' in message ? message.method : 'reply'}@${world.now()}`);
+    link.server.onmessage = (message) =>
+      arrivals.push(`${'method' in message ? message.method : 'reply'}@${world.now()}`);
     await world.run(1_000, async () => {
       await link.server.start();
       await link.client.send({ jsonrpc: '2.0', method: 'notifications/initialized' });

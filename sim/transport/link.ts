@@ -133,12 +133,17 @@ class SimLink implements Link {
 
   /** The base latency's verdict, then each rule's, until one drops the message. */
   private verdictOf(message: LinkMessage): LinkVerdict {
-    let verdict: LinkVerdict = { kind: 'deliver', latencyMs: this.opts.latencyMs(message.direction, message.message), reorder: false };
+    let verdict: LinkVerdict = {
+      kind: 'deliver',
+      latencyMs: this.opts.latencyMs(message.direction, message.message),
+      reorder: false,
+    };
     for (const rule of this.opts.rules ?? []) {
       verdict = rule.onLinkMessage(message, verdict);
       if (verdict.kind === 'drop') break;
     }
-    if (verdict.kind === 'drop' && !message.notification) this.failRound(new RangeError('a link rule dropped a request or a response; only notifications may be dropped'));
+    if (verdict.kind === 'drop' && !message.notification)
+      this.failRound(new RangeError('a link rule dropped a request or a response; only notifications may be dropped'));
     return verdict;
   }
 
@@ -161,7 +166,8 @@ class SimLink implements Link {
 
   private deliverAtMs(direction: LinkDirection, verdict: { latencyMs: number; reorder: boolean }): number {
     const { latencyMs } = verdict;
-    if (!Number.isSafeInteger(latencyMs) || latencyMs < 0) this.failRound(new RangeError(`link latency must be an integer >= 0 ms, got ${latencyMs}`));
+    if (!Number.isSafeInteger(latencyMs) || latencyMs < 0)
+      this.failRound(new RangeError(`link latency must be an integer >= 0 ms, got ${latencyMs}`));
     const earliestMs = this.world.now() + latencyMs;
     // A reordered message neither waits for earlier ones nor holds back later ones: it is out of
     // the FIFO entirely (a late notification must not stall the replies sent after it).

@@ -12,12 +12,25 @@
  * second settlement by throwing, as a real one must; the model reads the tools when it receives
  * them (a later edit of the request cannot change what it saw).
  */
-import type { DisclosedTool, ModelTurn, TurnHook, TurnLedger, TurnRejection, TurnRequest, TurnTool } from '../guard/adapter.ts';
+import type {
+  DisclosedTool,
+  ModelTurn,
+  TurnHook,
+  TurnLedger,
+  TurnRejection,
+  TurnRequest,
+  TurnTool,
+} from '../guard/adapter.ts';
 import type { WorldCore } from '../guard/guard.ts';
 import type { ServerPlan, ToolDescriptor, TurnPlan } from '../plan/types.ts';
 import type { World } from '../runtime/world.ts';
 import type { TraceRecorder } from '../trace/recorder.ts';
-import { harmlessTurn, SURFACE_HOOK_BEHAVIOUR, SURFACE_LATE_BEHAVIOUR, type HookEnv } from '../faults/f22-surface-hooks.ts';
+import {
+  harmlessTurn,
+  SURFACE_HOOK_BEHAVIOUR,
+  SURFACE_LATE_BEHAVIOUR,
+  type HookEnv,
+} from '../faults/f22-surface-hooks.ts';
 import { logicalTool, seenTools, surfaceSize, worldBaseline, type WorldBaselineTool } from './world-surface.ts';
 import type { WorldFields } from '../../contract/trace/types.ts';
 
@@ -55,14 +68,34 @@ export async function runModelTurn(context: TurnContext, plan: TurnPlan, request
   const baseline = worldBaseline(context.server, context.shown.tools, context.granted, context.contested);
   const capacity = capacityOf(plan, baseline);
   recorder.world('model_turn', {
-    session: context.session, requestId, key: context.shown.key, generation: context.shown.generation, hooks: [...plan.hooks], late: plan.late,
-    harmless: harmlessTurn(plan), baseline: baseline.map(({ name, digest, contested }) => ({ name, digest, contested })), capacity: capacity?.event ?? null,
+    session: context.session,
+    requestId,
+    key: context.shown.key,
+    generation: context.shown.generation,
+    hooks: [...plan.hooks],
+    late: plan.late,
+    harmless: harmlessTurn(plan),
+    baseline: baseline.map(({ name, digest, contested }) => ({ name, digest, contested })),
+    capacity: capacity?.event ?? null,
   });
   const env = hookEnv(context, plan);
   const turn: ModelTurn = {
-    requestId, session: context.session, tenant: context.tenant, role: context.role, identity: context.identity,
-    hooks: [...plan.hooks.map((kind): TurnHook => ({ name: kind, transform: (request) => SURFACE_HOOK_BEHAVIOUR[kind](request, env) })), observer(recorder, requestId)],
-    context: { messages: ['compare these two funds', 'and their fees'], evidence: [], published: ['an answer already published'] },
+    requestId,
+    session: context.session,
+    tenant: context.tenant,
+    role: context.role,
+    identity: context.identity,
+    hooks: [
+      ...plan.hooks.map(
+        (kind): TurnHook => ({ name: kind, transform: (request) => SURFACE_HOOK_BEHAVIOUR[kind](request, env) }),
+      ),
+      observer(recorder, requestId),
+    ],
+    context: {
+      messages: ['compare these two funds', 'and their fees'],
+      evidence: [],
+      published: ['an answer already published'],
+    },
     late: (request) => lateStage(context, plan, env, request, requestId),
     ...(capacity === null ? {} : { capacity: { [capacity.event.limit]: capacity.event.available } }),
     ledger: worldLedger(recorder, requestId),
@@ -78,8 +111,14 @@ type TurnCapacity = NonNullable<WorldFields<'model_turn'>['capacity']>;
 function capacityOf(plan: TurnPlan, baseline: readonly WorldBaselineTool[]): { event: TurnCapacity } | null {
   if (plan.capacity === null) return null;
   const { limit, fit } = plan.capacity;
-  const requiredMin = surfaceSize(baseline.filter((tool) => !tool.contested).map((tool) => tool.tool), limit);
-  const requiredMax = surfaceSize(baseline.map((tool) => tool.tool), limit);
+  const requiredMin = surfaceSize(
+    baseline.filter((tool) => !tool.contested).map((tool) => tool.tool),
+    limit,
+  );
+  const requiredMax = surfaceSize(
+    baseline.map((tool) => tool.tool),
+    limit,
+  );
   if (fit === 'short' && requiredMin === 0) return null;
   return { event: { limit, available: fit === 'short' ? requiredMin - 1 : requiredMax, requiredMin, requiredMax } };
 }
@@ -87,8 +126,13 @@ function capacityOf(plan: TurnPlan, baseline: readonly WorldBaselineTool[]): { e
 function hookEnv(context: TurnContext, plan: TurnPlan): HookEnv {
   const { world } = context;
   return {
-    after: (ms, fn) => { world.after(ms, fn); },
-    wait: (ms) => new Promise((resolve) => { world.after(ms, () => resolve()); }),
+    after: (ms, fn) => {
+      world.after(ms, fn);
+    },
+    wait: (ms) =>
+      new Promise((resolve) => {
+        world.after(ms, () => resolve());
+      }),
     unlistedTool: (present) => unlistedTool(context, present, plan.pick),
     pick: plan.pick,
     restores: [],
@@ -98,19 +142,37 @@ function hookEnv(context: TurnContext, plan: TurnPlan): HookEnv {
 /** A real tool of the server (any audience's current view) whose name is not on the request. */
 function unlistedTool(context: TurnContext, present: readonly string[], pick: number): TurnTool | null {
   const names = new Set(present);
-  const candidates = Object.keys(context.currentViews()).sort().flatMap((audience) => context.currentViews()[audience] ?? [])
-    .filter((descriptor) => typeof descriptor.name === 'string' && !names.has(descriptor.name) && typeof descriptor.inputSchema === 'object' && descriptor.inputSchema !== null);
+  const candidates = Object.keys(context.currentViews())
+    .sort()
+    .flatMap((audience) => context.currentViews()[audience] ?? [])
+    .filter(
+      (descriptor) =>
+        typeof descriptor.name === 'string' &&
+        !names.has(descriptor.name) &&
+        typeof descriptor.inputSchema === 'object' &&
+        descriptor.inputSchema !== null,
+    );
   const descriptor = candidates[Math.floor(pick * candidates.length)];
   return descriptor === undefined ? null : structuredClone(logicalTool(descriptor));
 }
 
 /** The world's last hook: it only writes what the pipeline left. */
 function observer(recorder: TraceRecorder, requestId: string): TurnHook {
-  return { name: 'world-observer', transform: (request) => recorder.world('request_surface', { requestId, stage: 'hooks', tools: seenTools(request.tools) }) };
+  return {
+    name: 'world-observer',
+    transform: (request) =>
+      recorder.world('request_surface', { requestId, stage: 'hooks', tools: seenTools(request.tools) }),
+  };
 }
 
 /** The late stage: after its preparation time, its edit (if any), then what it left is written. */
-function lateStage(context: TurnContext, plan: TurnPlan, env: HookEnv, request: TurnRequest, requestId: string): Promise<void> {
+function lateStage(
+  context: TurnContext,
+  plan: TurnPlan,
+  env: HookEnv,
+  request: TurnRequest,
+  requestId: string,
+): Promise<void> {
   return new Promise((resolve) => {
     context.world.after(plan.lateMs, () => {
       if (plan.late !== null) void SURFACE_LATE_BEHAVIOUR[plan.late](request, env);
@@ -126,13 +188,22 @@ function worldLedger(recorder: TraceRecorder, requestId: string): TurnLedger {
   const settle = (fields: Omit<WorldFields<'request_settled'>, 'requestId' | 'accepted'>): void => {
     // Written field by field in the documented order (accepted comes third): a spread would put
     // accepted last, and the trace's key order is what makes it byte-stable.
-    recorder.world('request_settled', { requestId, settlement: fields.settlement, accepted: !settled, code: fields.code, check: fields.check, field: fields.field, limit: fields.limit });
+    recorder.world('request_settled', {
+      requestId,
+      settlement: fields.settlement,
+      accepted: !settled,
+      code: fields.code,
+      check: fields.check,
+      field: fields.field,
+      limit: fields.limit,
+    });
     if (settled) throw new AlreadySettled(requestId);
     settled = true;
   };
   return {
     dispatched: () => settle({ settlement: 'dispatched', code: null, check: null, field: null, limit: null }),
-    preDispatchRejected: (rejection: TurnRejection) => settle({ settlement: 'preDispatchRejected', ...rejectionFields(rejection) }),
+    preDispatchRejected: (rejection: TurnRejection) =>
+      settle({ settlement: 'preDispatchRejected', ...rejectionFields(rejection) }),
   };
 }
 
@@ -142,9 +213,12 @@ const FIELDS = new Set(['count', 'order', 'name', 'description', 'inputSchema', 
 const LIMITS = new Set(['toolCountMax', 'surfaceBytesMax']);
 
 /** The rejection's fields the trace keeps; anything outside the core API is written as null. */
-function rejectionFields(rejection: TurnRejection): Pick<WorldFields<'request_settled'>, 'code' | 'check' | 'field' | 'limit'> {
+function rejectionFields(
+  rejection: TurnRejection,
+): Pick<WorldFields<'request_settled'>, 'code' | 'check' | 'field' | 'limit'> {
   const value = rejection as Partial<TurnRejection> | undefined;
-  const member = <T>(allowed: Set<string>, candidate: unknown): T | null => (typeof candidate === 'string' && allowed.has(candidate) ? candidate as T : null);
+  const member = <T>(allowed: Set<string>, candidate: unknown): T | null =>
+    typeof candidate === 'string' && allowed.has(candidate) ? (candidate as T) : null;
   return {
     code: member(CODES, value?.code),
     check: member(CHECKS, value?.check),

@@ -7,16 +7,31 @@ import { handServer, step, tool, tools } from '../../test/support/hand-plan.ts';
 import { worldDescriptorDigest } from '../trace/digests.ts';
 import { surfaceDigest, worldBaseline } from './world-surface.ts';
 
-const disclosed = (...descriptors: Record<string, unknown>[]) => descriptors.map((d) => ({ name: String(d.name), descriptorDigest: worldDescriptorDigest(d) }));
+const disclosed = (...descriptors: Record<string, unknown>[]) =>
+  descriptors.map((d) => ({ name: String(d.name), descriptorDigest: worldDescriptorDigest(d) }));
 
 describe('worldBaseline', () => {
   it('keeps granted tools in snapshot order, marks contested ones, drops ungranted and planted ones', () => {
     const [read, write, move] = tools('read_file', 'write_file', 'move_file');
     const planted = { ...tool('list_directory'), name: 'bad name' };
-    const server = { ...handServer({ history: [step(0, 1, { 'acme.dev': [read!, write!, move!, planted] })] }), planted: [{ defect: 'BAD_NAME' as const, descriptor: planted }] };
-    const baseline = worldBaseline(server, disclosed(read!, write!, move!, planted), new Set(['read_file', 'move_file', 'bad name']), new Set(['write_file']));
-    expect(baseline.map((t) => [t.name, t.contested])).toEqual([['read_file', false], ['write_file', true], ['move_file', false]]);
-    expect(baseline[0]?.digest).toBe(surfaceDigest({ name: 'read_file', description: read!.description, inputSchema: read!.inputSchema }));
+    const server = {
+      ...handServer({ history: [step(0, 1, { 'acme.dev': [read!, write!, move!, planted] })] }),
+      planted: [{ defect: 'BAD_NAME' as const, descriptor: planted }],
+    };
+    const baseline = worldBaseline(
+      server,
+      disclosed(read!, write!, move!, planted),
+      new Set(['read_file', 'move_file', 'bad name']),
+      new Set(['write_file']),
+    );
+    expect(baseline.map((t) => [t.name, t.contested])).toEqual([
+      ['read_file', false],
+      ['write_file', true],
+      ['move_file', false],
+    ]);
+    expect(baseline[0]?.digest).toBe(
+      surfaceDigest({ name: 'read_file', description: read!.description, inputSchema: read!.inputSchema }),
+    );
   });
 
   it('a name listed twice with the same descriptor counts once; with different descriptors, not at all', () => {
@@ -38,10 +53,18 @@ describe('worldBaseline', () => {
     const read = tool('read_file');
     const server = {
       ...handServer({ history: [step(0, 1, { 'acme.dev': [upper, read, lower] })] }),
-      planted: [{ defect: 'DUPLICATE_NAME' as const, descriptor: upper }, { defect: 'DUPLICATE_NAME' as const, descriptor: lower }],
+      planted: [
+        { defect: 'DUPLICATE_NAME' as const, descriptor: upper },
+        { defect: 'DUPLICATE_NAME' as const, descriptor: lower },
+      ],
     };
     const all = new Set(['CANCEL-BOOKING-S0T', 'cancel_booking_s0t', 'read_file']);
-    expect(worldBaseline(server, disclosed(upper, read), all, new Set()).map((t) => t.name)).toEqual(['CANCEL-BOOKING-S0T', 'read_file']);
-    expect(worldBaseline(server, disclosed(upper, read, lower), all, new Set()).map((t) => t.name)).toEqual(['read_file']);
+    expect(worldBaseline(server, disclosed(upper, read), all, new Set()).map((t) => t.name)).toEqual([
+      'CANCEL-BOOKING-S0T',
+      'read_file',
+    ]);
+    expect(worldBaseline(server, disclosed(upper, read, lower), all, new Set()).map((t) => t.name)).toEqual([
+      'read_file',
+    ]);
   });
 });

@@ -79,7 +79,8 @@ function descriptorsOf(server: ServerPlan): Map<string, ToolDescriptor> {
   if (map === undefined) {
     map = new Map();
     for (const step of server.history) {
-      for (const view of Object.values(step.views)) for (const descriptor of view) map.set(worldDescriptorDigest(descriptor), descriptor);
+      for (const view of Object.values(step.views))
+        for (const descriptor of view) map.set(worldDescriptorDigest(descriptor), descriptor);
     }
     BY_DIGEST.set(server, map);
   }
@@ -108,12 +109,21 @@ export function logicalTool(descriptor: ToolDescriptor): TurnTool {
  * planted DUPLICATE_NAME twin counts as defective only when its namesake is in the list too), and
  * that the audience holds now or whose grant is contested.
  */
-export function worldBaseline(server: ServerPlan, disclosed: readonly DisclosedTool[], granted: ReadonlySet<string>, contested: ReadonlySet<string>): WorldBaselineTool[] {
+export function worldBaseline(
+  server: ServerPlan,
+  disclosed: readonly DisclosedTool[],
+  granted: ReadonlySet<string>,
+  contested: ReadonlySet<string>,
+): WorldBaselineTool[] {
   const known = descriptorsOf(server);
   // DUPLICATE_NAME is relational (as I5 reads it): a planted twin is a duplicate only next to its
   // namesake in the same list, which worldContentDefect judges against `listed`. An unversioned
   // observation that missed the twin's page holds no duplicate (seed 1 round 13504).
-  const planted = new Set(server.planted.filter((defect) => defect.defect !== 'DUPLICATE_NAME').map((defect) => worldDescriptorDigest(defect.descriptor)));
+  const planted = new Set(
+    server.planted
+      .filter((defect) => defect.defect !== 'DUPLICATE_NAME')
+      .map((defect) => worldDescriptorDigest(defect.descriptor)),
+  );
   const descriptors = disclosed.map((tool) => known.get(tool.descriptorDigest));
   const listed = descriptors.filter((descriptor): descriptor is ToolDescriptor => descriptor !== undefined);
   const baseline: WorldBaselineTool[] = [];
@@ -122,10 +132,21 @@ export function worldBaseline(server: ServerPlan, disclosed: readonly DisclosedT
     const descriptor = descriptors[index];
     const repeated = listedBefore.has(normalisedName(tool.name));
     listedBefore.add(normalisedName(tool.name));
-    if (descriptor === undefined || repeated || planted.has(tool.descriptorDigest) || worldContentDefect(descriptor, listed) !== null) continue;
+    if (
+      descriptor === undefined ||
+      repeated ||
+      planted.has(tool.descriptorDigest) ||
+      worldContentDefect(descriptor, listed) !== null
+    )
+      continue;
     if (!granted.has(tool.name) && !contested.has(tool.name)) continue;
     const logicalForm = logicalTool(descriptor);
-    baseline.push({ name: logicalForm.name, digest: surfaceDigest(logicalForm), contested: contested.has(tool.name), tool: logicalForm });
+    baseline.push({
+      name: logicalForm.name,
+      digest: surfaceDigest(logicalForm),
+      contested: contested.has(tool.name),
+      tool: logicalForm,
+    });
   }
   return baseline;
 }

@@ -54,14 +54,22 @@ export interface DispatchTiming {
  * Sends `params` as one `tools/call` on `client` now (the message leaves before this returns its
  * promise) and resolves with its classified end. Never rejects.
  */
-export async function dispatchCall(client: Client, params: CallParams, timing: DispatchTiming): Promise<DispatchResult> {
+export async function dispatchCall(
+  client: Client,
+  params: CallParams,
+  timing: DispatchTiming,
+): Promise<DispatchResult> {
   const controller = new AbortController();
   let timedOut = false;
   const timer = timing.scheduler.after(timing.callTimeoutMs, () => {
     timedOut = true;
     controller.abort();
   });
-  const request = () => client.request({ method: 'tools/call', params }, LenientCallToolResultSchema, { signal: controller.signal, timeout: timing.callTimeoutMs });
+  const request = () =>
+    client.request({ method: 'tools/call', params }, LenientCallToolResultSchema, {
+      signal: controller.signal,
+      timeout: timing.callTimeoutMs,
+    });
   try {
     const transport = client.transport;
     const result = await (transport === undefined ? request() : serverErrorWatchOf(transport).track(request));
@@ -86,7 +94,8 @@ export function classifyCallFailure(error: unknown): DispatchResult {
   if (error instanceof z.ZodError) return { outcome: 'error' };
   if (error instanceof ServerErrorResponse) return serverErrorOutcome(error.code, error.data);
   if (!(error instanceof McpError)) return { outcome: 'unknown' };
-  if (error.code === REQUEST_TIMEOUT || error.code === CONNECTION_CLOSED) return { outcome: 'unknown', errorCode: error.code };
+  if (error.code === REQUEST_TIMEOUT || error.code === CONNECTION_CLOSED)
+    return { outcome: 'unknown', errorCode: error.code };
   // An McpError that did not come through a watched transport: read as the server's reply.
   return serverErrorOutcome(error.code, error.data);
 }
@@ -95,6 +104,7 @@ export function classifyCallFailure(error: unknown): DispatchResult {
 function serverErrorOutcome(code: number, data: unknown): DispatchResult {
   const reasonOf = (data as { reason?: unknown } | undefined)?.reason;
   const reason = typeof reasonOf === 'string' ? { reason: reasonOf } : {};
-  if (code === STALE_PIN_ERROR_CODE || code === BAD_LEASE_ERROR_CODE) return { outcome: 'refused', errorCode: code, ...reason };
+  if (code === STALE_PIN_ERROR_CODE || code === BAD_LEASE_ERROR_CODE)
+    return { outcome: 'refused', errorCode: code, ...reason };
   return { outcome: 'error', errorCode: code, ...reason };
 }

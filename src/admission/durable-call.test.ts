@@ -23,7 +23,9 @@ import { startHarness, toolWith, type Harness } from './testing/host-harness.ts'
 const READ = toolWith('read_file', { path: { type: 'string' } });
 
 const harnesses: Harness[] = [];
-afterEach(async () => { for (const harness of harnesses.splice(0)) await harness.close(); });
+afterEach(async () => {
+  for (const harness of harnesses.splice(0)) await harness.close();
+});
 
 async function hostOn(path: string): Promise<{ h: Harness; store: ReturnType<typeof openSqliteStore> }> {
   const store = openSqliteStore({ path });
@@ -47,25 +49,48 @@ describe('CatalogHost on a SQLite store', () => {
     expect(store.leases()).toEqual([{ lease: sent, consumedAt: 250 }]);
     const { type: _type, t: _t, ...receiptEvent } = h.of('receipt')[0] ?? {};
     expect(store.callReceipts()).toEqual([{ ...receiptEvent, writtenAt: 250, outcome: 'ok', outcomeAt: 250 }]);
-    expect(store.callReceipt('lease-0')).toMatchObject({ callId: request.callId, key: 'fp:a|acme.dev', tool: 'read_file', generation: 1, policyEpoch: 1, pin: 7 });
+    expect(store.callReceipt('lease-0')).toMatchObject({
+      callId: request.callId,
+      key: 'fp:a|acme.dev',
+      tool: 'read_file',
+      generation: 1,
+      policyEpoch: 1,
+      pin: 7,
+    });
   });
 
   it('a host started on the same database after the first closed publishes generation 2 over it and issues lease-1 next', async () => {
     const path = join(tempDir(), 'catalog.db');
     const first = await hostOn(path);
     first.h.grant(['read_file']);
-    await first.h.host.call(first.h.request(first.h.plan(first.h.disclose('s1'), 'read_file'), { arguments: { path: '/a' } }));
+    await first.h.host.call(
+      first.h.request(first.h.plan(first.h.disclose('s1'), 'read_file'), { arguments: { path: '/a' } }),
+    );
     await first.h.close();
     harnesses.splice(0);
     first.store.close();
 
     const second = await hostOn(path);
-    expect(second.store.catalogReceipts('fp:a|acme.dev').map((receipt) => [receipt.previousGeneration, receipt.catalogGeneration])).toEqual([[0, 1], [1, 2]]);
+    expect(
+      second.store
+        .catalogReceipts('fp:a|acme.dev')
+        .map((receipt) => [receipt.previousGeneration, receipt.catalogGeneration]),
+    ).toEqual([
+      [0, 1],
+      [1, 2],
+    ]);
     expect(second.h.of('published').map((event) => event.generation)).toEqual([2]);
     second.h.grant(['read_file']);
-    const result = await second.h.host.call(second.h.request(second.h.plan(second.h.disclose('s1'), 'read_file'), { arguments: { path: '/b' } }));
+    const result = await second.h.host.call(
+      second.h.request(second.h.plan(second.h.disclose('s1'), 'read_file'), { arguments: { path: '/b' } }),
+    );
     expect(result).toMatchObject({ admitted: true, leaseId: 'lease-1', outcome: 'ok' });
-    expect(second.store.callReceipts().map((receipt) => [receipt.leaseId, receipt.generation, receipt.outcome])).toEqual([['lease-0', 1, 'ok'], ['lease-1', 2, 'ok']]);
+    expect(
+      second.store.callReceipts().map((receipt) => [receipt.leaseId, receipt.generation, receipt.outcome]),
+    ).toEqual([
+      ['lease-0', 1, 'ok'],
+      ['lease-1', 2, 'ok'],
+    ]);
     expect(second.store.leases().map((record) => record.consumedAt !== null)).toEqual([true, true]);
   });
 });
@@ -73,7 +98,12 @@ describe('CatalogHost on a SQLite store', () => {
 describe('CatalogHost with config.storePath: the SQLite store is its default', () => {
   it('opens the database at storePath, holds its lock while it runs, and releases it on stop()', async () => {
     const path = join(tempDir(), 'catalog.db');
-    const h = await startHarness({ tools: [READ], effectClasses: { read_file: 'READ' }, revision: 7, config: { storePath: path } });
+    const h = await startHarness({
+      tools: [READ],
+      effectClasses: { read_file: 'READ' },
+      revision: 7,
+      config: { storePath: path },
+    });
     harnesses.push(h);
     h.grant(['read_file']);
     const result = await h.host.call(h.request(h.plan(h.disclose('s1'), 'read_file'), { arguments: { path: '/a' } }));
@@ -86,9 +116,17 @@ describe('CatalogHost with config.storePath: the SQLite store is its default', (
     // its catalog receipt, the lease and the call's receipt with its outcome.
     const store = openSqliteStore({ path });
     afterThisTest(() => store.close());
-    expect(store.active('fp:a|acme.dev')).toMatchObject({ catalogGeneration: 1, status: 'ELIGIBLE', snapshot: { sourceRevision: 7 } });
-    expect(store.catalogReceipts('fp:a|acme.dev').map((receipt) => [receipt.previousGeneration, receipt.catalogGeneration])).toEqual([[0, 1]]);
-    expect(store.callReceipts().map((receipt) => [receipt.leaseId, receipt.tool, receipt.outcome])).toEqual([['lease-0', 'read_file', 'ok']]);
+    expect(store.active('fp:a|acme.dev')).toMatchObject({
+      catalogGeneration: 1,
+      status: 'ELIGIBLE',
+      snapshot: { sourceRevision: 7 },
+    });
+    expect(
+      store.catalogReceipts('fp:a|acme.dev').map((receipt) => [receipt.previousGeneration, receipt.catalogGeneration]),
+    ).toEqual([[0, 1]]);
+    expect(store.callReceipts().map((receipt) => [receipt.leaseId, receipt.tool, receipt.outcome])).toEqual([
+      ['lease-0', 'read_file', 'ok'],
+    ]);
   });
 
   it('refuses a file that is not a SQLite database with RegistryStoreError NOT_SQLITE, never an empty registry', () => {
@@ -105,7 +143,13 @@ describe('CatalogHost with config.storePath: the SQLite store is its default', (
       { clock: realClock, scheduler: realScheduler(), random: { next: Math.random }, sink: nullSink },
       {
         limits: DEFAULT_SCAN_LIMITS,
-        refresh: { refreshIntervalMs: 600_000, retryBackoffMsBase: 500, retryBackoffMsMax: 30_000, listChangedDelayMs: 100, generationTtlMs: 900_000 },
+        refresh: {
+          refreshIntervalMs: 600_000,
+          retryBackoffMsBase: 500,
+          retryBackoffMsMax: 30_000,
+          listChangedDelayMs: 100,
+          generationTtlMs: 900_000,
+        },
         trust: { ...DEFAULT_TRUST, effectClasses: { read_file: 'READ' } },
         leaseKey: process.env.MY_HOST_LEASE_KEY,
         storePath: path,
@@ -120,24 +164,51 @@ describe('CatalogHost with config.storePath: the SQLite store is its default', (
   it.each([
     ['', 'config.storePath must be a non-empty file path, got ""'],
     [42, 'config.storePath must be a non-empty file path, got 42'],
-    [':memory:', 'config.storePath names an in-memory SQLite database, which ends with the process: pass ports.store (new InMemoryRegistryStore()) for a catalog that may be lost'],
+    [
+      ':memory:',
+      'config.storePath names an in-memory SQLite database, which ends with the process: pass ports.store (new InMemoryRegistryStore()) for a catalog that may be lost',
+    ],
   ])('storePath %j is a TypeError', (storePath, message) => {
     expect(() => new CatalogHost(PORTS, { ...CONFIG, storePath: storePath as string })).toThrow(new TypeError(message));
   });
 
   it('storePath and ports.store together are a TypeError (which one would hold the catalog is not guessed)', () => {
-    expect(() => new CatalogHost({ ...PORTS, store: new InMemoryRegistryStore() }, { ...CONFIG, storePath: join(tempDir(), 'catalog.db') }))
-      .toThrow(new TypeError('CatalogHost takes one registry store: config.storePath (the host opens it) or ports.store (its owner opens it), not both'));
+    expect(
+      () =>
+        new CatalogHost(
+          { ...PORTS, store: new InMemoryRegistryStore() },
+          { ...CONFIG, storePath: join(tempDir(), 'catalog.db') },
+        ),
+    ).toThrow(
+      new TypeError(
+        'CatalogHost takes one registry store: config.storePath (the host opens it) or ports.store (its owner opens it), not both',
+      ),
+    );
   });
 
   it('without ports.store or config.storePath the constructor throws a TypeError (no silent in-memory default)', () => {
-    expect(() => new CatalogHost(PORTS, CONFIG)).toThrow(new TypeError('CatalogHost needs a registry store: set config.storePath (the durable SQLite store) or pass ports.store (new InMemoryRegistryStore() for a catalog that may end with the process)'));
+    expect(() => new CatalogHost(PORTS, CONFIG)).toThrow(
+      new TypeError(
+        'CatalogHost needs a registry store: set config.storePath (the durable SQLite store) or pass ports.store (new InMemoryRegistryStore() for a catalog that may end with the process)',
+      ),
+    );
   });
 });
 
-const PORTS = { clock: { now: () => 0 }, scheduler: { schedule: () => ({ cancel: () => undefined }) }, random: { next: () => 0.5 }, sink: { emit: () => undefined } } as unknown as ConstructorParameters<typeof CatalogHost>[0];
+const PORTS = {
+  clock: { now: () => 0 },
+  scheduler: { schedule: () => ({ cancel: () => undefined }) },
+  random: { next: () => 0.5 },
+  sink: { emit: () => undefined },
+} as unknown as ConstructorParameters<typeof CatalogHost>[0];
 const CONFIG: ConstructorParameters<typeof CatalogHost>[1] = {
   limits: { pageCountMax: 8, byteCountMax: 1_000_000, scanTimeoutMs: 10_000 },
-  refresh: { refreshIntervalMs: 1_000_000, retryBackoffMsBase: 10, retryBackoffMsMax: 10, listChangedDelayMs: 20, generationTtlMs: 100_000 },
+  refresh: {
+    refreshIntervalMs: 1_000_000,
+    retryBackoffMsBase: 10,
+    retryBackoffMsMax: 10,
+    listChangedDelayMs: 20,
+    generationTtlMs: 100_000,
+  },
   trust: { effectClasses: {} } as unknown as ConstructorParameters<typeof CatalogHost>[1]['trust'],
 };

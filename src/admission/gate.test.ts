@@ -18,7 +18,10 @@ const CLASSES = { read_file: 'READ', write_file: 'WRITE' } as const;
 const GLOBEX = { tenant: 'globex', role: 'dev' };
 
 let harness: Harness | undefined;
-afterEach(async () => { await harness?.close(); harness = undefined; });
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
 
 async function start(options: Parameters<typeof startHarness>[0]): Promise<Harness> {
   harness = await startHarness({ effectClasses: { ...CLASSES }, ...options });
@@ -50,10 +53,21 @@ async function change(h: Harness, tools: Record<string, unknown>[]): Promise<voi
 
 describe('admission gate: refusal codes in SPEC order', () => {
   it('lists the ten codes in the order of SPEC section 7', () => {
-    expect(REFUSAL_ORDER).toEqual(['SERVER_DISABLED', 'TENANT_MISMATCH', 'INCOMPLETE_DISCOVERY', 'CATALOG_EXPIRED', 'UNDISCLOSED_TOOL', 'STALE_CATALOG', 'POLICY_REVOKED', 'TOOL_QUARANTINED', 'UNVERSIONED_WRITE', 'ARGS_INVALID']);
+    expect(REFUSAL_ORDER).toEqual([
+      'SERVER_DISABLED',
+      'TENANT_MISMATCH',
+      'INCOMPLETE_DISCOVERY',
+      'CATALOG_EXPIRED',
+      'UNDISCLOSED_TOOL',
+      'STALE_CATALOG',
+      'POLICY_REVOKED',
+      'TOOL_QUARANTINED',
+      'UNVERSIONED_WRITE',
+      'ARGS_INVALID',
+    ]);
   });
 
-  it('SERVER_DISABLED when the connection now presents another identity than the plan\'s snapshot (before TENANT_MISMATCH)', async () => {
+  it("SERVER_DISABLED when the connection now presents another identity than the plan's snapshot (before TENANT_MISMATCH)", async () => {
     const h = await start({ tools: [READ] });
     h.grant(['read_file']);
     const planned = h.plan(h.disclose('s1'), 'read_file');
@@ -64,8 +78,17 @@ describe('admission gate: refusal codes in SPEC order', () => {
     const result = await h.host.call(request);
     expectRefusedLocally(h, result, 'SERVER_DISABLED');
     expect(fields(h.of('gate_decision')[0])).toEqual({
-      type: 'gate_decision', callId: request.callId, planId: plan.planId, session: 's1', key: 'fp:b|acme.dev', tool: 'read_file',
-      planDescriptorDigest: plan.descriptorDigest, generation: null, descriptorDigest: null, policyEpoch: 1, decision: 'SERVER_DISABLED',
+      type: 'gate_decision',
+      callId: request.callId,
+      planId: plan.planId,
+      session: 's1',
+      key: 'fp:b|acme.dev',
+      tool: 'read_file',
+      planDescriptorDigest: plan.descriptorDigest,
+      generation: null,
+      descriptorDigest: null,
+      policyEpoch: 1,
+      decision: 'SERVER_DISABLED',
     });
   });
 
@@ -81,12 +104,20 @@ describe('admission gate: refusal codes in SPEC order', () => {
     const h = await start({ tools: [READ] });
     h.grant(['read_file']);
     const planned = h.plan(h.disclose('s1'), 'read_file');
-    expect(h.host.registry.rollback({ identity: 'fp:a', ...ACME }, 'operator', { policyEpoch: 1, identity: 'fp:a', trustConfigDigest: 'any' })).toEqual({ ok: false, code: 'DISABLED' });
-    const result = await h.host.call(h.request({ ...planned, key: { ...planned.key, role: 'admin' } }, { arguments: { path: '/x' } }));
+    expect(
+      h.host.registry.rollback({ identity: 'fp:a', ...ACME }, 'operator', {
+        policyEpoch: 1,
+        identity: 'fp:a',
+        trustConfigDigest: 'any',
+      }),
+    ).toEqual({ ok: false, code: 'DISABLED' });
+    const result = await h.host.call(
+      h.request({ ...planned, key: { ...planned.key, role: 'admin' } }, { arguments: { path: '/x' } }),
+    );
     expectRefusedLocally(h, result, 'SERVER_DISABLED');
   });
 
-  it('TENANT_MISMATCH when the plan\'s snapshot belongs to another tenant than the caller (before INCOMPLETE_DISCOVERY)', async () => {
+  it("TENANT_MISMATCH when the plan's snapshot belongs to another tenant than the caller (before INCOMPLETE_DISCOVERY)", async () => {
     const h = await start({ tools: [READ] });
     h.attach(GLOBEX);
     h.grant(['read_file']);
@@ -95,11 +126,16 @@ describe('admission gate: refusal codes in SPEC order', () => {
     const request = h.request(plan, { audience: GLOBEX, arguments: { path: '/x' } });
     const result = await h.host.call(request);
     expectRefusedLocally(h, result, 'TENANT_MISMATCH');
-    expect(fields(h.of('gate_decision')[0])).toMatchObject({ key: 'fp:a|globex.dev', generation: null, descriptorDigest: null, policyEpoch: 1 });
+    expect(fields(h.of('gate_decision')[0])).toMatchObject({
+      key: 'fp:a|globex.dev',
+      generation: null,
+      descriptorDigest: null,
+      policyEpoch: 1,
+    });
     expect(h.host.serve(GLOBEX, 'fp:a')).toEqual({ ok: false, code: 'INCOMPLETE_DISCOVERY' });
   });
 
-  it('INCOMPLETE_DISCOVERY when nothing is published for the caller\'s key (before UNDISCLOSED_TOOL)', async () => {
+  it("INCOMPLETE_DISCOVERY when nothing is published for the caller's key (before UNDISCLOSED_TOOL)", async () => {
     const h = await start({ tools: [READ] });
     h.attach(GLOBEX);
     h.grant(['read_file'], GLOBEX);
@@ -121,7 +157,11 @@ describe('admission gate: refusal codes in SPEC order', () => {
     await h.time.advance(1);
     const result = await h.host.call(h.request(plan, { session: 's2', arguments: { path: '/x' } }));
     expectRefusedLocally(h, result, 'CATALOG_EXPIRED');
-    expect(fields(h.of('gate_decision')[1])).toMatchObject({ generation: 1, descriptorDigest: plan.descriptorDigest, decision: 'CATALOG_EXPIRED' });
+    expect(fields(h.of('gate_decision')[1])).toMatchObject({
+      generation: 1,
+      descriptorDigest: plan.descriptorDigest,
+      decision: 'CATALOG_EXPIRED',
+    });
   });
 
   it('UNDISCLOSED_TOOL for a session that was never shown the tool (before STALE_CATALOG), and for a guessed name', async () => {
@@ -133,7 +173,11 @@ describe('admission gate: refusal codes in SPEC order', () => {
     expectRefusedLocally(h, result, 'UNDISCLOSED_TOOL');
     const guessed = await h.host.call(h.request({ ...plan, toolName: 'delete_repo' }, { arguments: {} }));
     expectRefusedLocally(h, guessed, 'UNDISCLOSED_TOOL');
-    expect(fields(h.of('gate_decision')[1])).toMatchObject({ tool: 'delete_repo', generation: 2, descriptorDigest: null });
+    expect(fields(h.of('gate_decision')[1])).toMatchObject({
+      tool: 'delete_repo',
+      generation: 2,
+      descriptorDigest: null,
+    });
   });
 
   it('STALE_CATALOG when the active generation changed the tool (before POLICY_REVOKED), or dropped it', async () => {
@@ -149,8 +193,12 @@ describe('admission gate: refusal codes in SPEC order', () => {
     expectRefusedLocally(h, result, 'STALE_CATALOG');
     const second = h.host.registry.active({ identity: 'fp:a', ...ACME });
     expect(fields(h.of('gate_decision')[0])).toMatchObject({
-      key: keyName({ identity: 'fp:a', ...ACME }), generation: 2, planDescriptorDigest: writePlan.descriptorDigest,
-      descriptorDigest: second?.snapshot.tools[1]?.descriptorDigest, policyEpoch: 2, decision: 'STALE_CATALOG',
+      key: keyName({ identity: 'fp:a', ...ACME }),
+      generation: 2,
+      planDescriptorDigest: writePlan.descriptorDigest,
+      descriptorDigest: second?.snapshot.tools[1]?.descriptorDigest,
+      policyEpoch: 2,
+      decision: 'STALE_CATALOG',
     });
     expect(second?.snapshot.tools[1]?.descriptorDigest).not.toBe(writePlan.descriptorDigest);
     await change(h, [changedWrite]);
@@ -182,26 +230,42 @@ describe('admission gate: refusal codes in SPEC order', () => {
   });
 
   it('UNVERSIONED_WRITE for a WRITE tool of an unversioned source without confirmation (before ARGS_INVALID), whatever its annotations say', async () => {
-    const liar = toolWith('drop_table', { table: { type: 'string' } }, { annotations: { readOnlyHint: true, destructiveHint: false } });
+    const liar = toolWith(
+      'drop_table',
+      { table: { type: 'string' } },
+      { annotations: { readOnlyHint: true, destructiveHint: false } },
+    );
     const h = await start({ tools: [READ, WRITE, liar], versioned: false });
     h.grant(['read_file', 'write_file', 'drop_table']);
     const record = h.disclose('s1');
     const result = await h.host.call(h.request(h.plan(record, 'write_file'), { arguments: { path: 42 } }));
     expectRefusedLocally(h, result, 'UNVERSIONED_WRITE');
-    const lying = await h.host.call(h.request(h.plan(record, 'drop_table'), { arguments: { table: 'users' }, confirmationToken: 'forged' }));
+    const lying = await h.host.call(
+      h.request(h.plan(record, 'drop_table'), { arguments: { table: 'users' }, confirmationToken: 'forged' }),
+    );
     expectRefusedLocally(h, lying, 'UNVERSIONED_WRITE');
   });
 
-  it('ARGS_INVALID for arguments that fail the pinned input schema, with the validator\'s errors', async () => {
+  it("ARGS_INVALID for arguments that fail the pinned input schema, with the validator's errors", async () => {
     const h = await start({ tools: [READ] });
     h.grant(['read_file']);
     const plan = h.plan(h.disclose('s1'), 'read_file');
     const missing = await h.host.call(h.request(plan, { arguments: {} }));
     expectRefusedLocally(h, missing, 'ARGS_INVALID');
-    expect(missing).toEqual({ admitted: false, callId: expect.any(String), code: 'ARGS_INVALID', argumentErrors: ['# required'] });
+    expect(missing).toEqual({
+      admitted: false,
+      callId: expect.any(String),
+      code: 'ARGS_INVALID',
+      argumentErrors: ['# required'],
+    });
     const wrongType = await h.host.call(h.request(plan, { arguments: { path: 3 } }));
     expect(wrongType).toMatchObject({ admitted: false, code: 'ARGS_INVALID', argumentErrors: ['#/path type'] });
     expect(h.pair.calls).toEqual([]);
-    expect(fields(h.of('gate_decision')[0])).toMatchObject({ generation: 1, descriptorDigest: plan.descriptorDigest, policyEpoch: 1, decision: 'ARGS_INVALID' });
+    expect(fields(h.of('gate_decision')[0])).toMatchObject({
+      generation: 1,
+      descriptorDigest: plan.descriptorDigest,
+      policyEpoch: 1,
+      decision: 'ARGS_INVALID',
+    });
   });
 });

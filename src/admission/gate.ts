@@ -115,7 +115,14 @@ export class AdmissionGate {
   /** Decides one call now; never throws for any request or catalog content. */
   decide(request: CallRequest): GateDecision {
     const key: CatalogKey = { identity: request.identity, ...request.audience };
-    const decision: GateDecision = { verdict: 'ADMIT', key, record: undefined, tool: undefined, policyEpoch: this.deps.policy.epoch(request.audience), disclosure: undefined };
+    const decision: GateDecision = {
+      verdict: 'ADMIT',
+      key,
+      record: undefined,
+      tool: undefined,
+      policyEpoch: this.deps.policy.epoch(request.audience),
+      disclosure: undefined,
+    };
     const early = this.keyRefusal(request, key);
     if (early !== undefined) return { ...decision, verdict: early };
     const served = this.generationFor(key, request);
@@ -123,8 +130,19 @@ export class AdmissionGate {
     const checked = served.ok || served.code === 'CATALOG_EXPIRED' ? record : undefined;
     const tool = checked === undefined ? undefined : toolOf(checked.snapshot, request.plan);
     if (!served.ok) return { ...decision, verdict: served.code, record: checked, tool };
-    const disclosure = this.deps.ledger.lookup(request.session, key, request.plan.toolName, request.plan.descriptorDigest);
-    return { ...decision, record: served.record, tool, disclosure, ...this.callChecks(request, served.record, tool, disclosure) };
+    const disclosure = this.deps.ledger.lookup(
+      request.session,
+      key,
+      request.plan.toolName,
+      request.plan.descriptorDigest,
+    );
+    return {
+      ...decision,
+      record: served.record,
+      tool,
+      disclosure,
+      ...this.callChecks(request, served.record, tool, disclosure),
+    };
   }
 
   /** SERVER_DISABLED and TENANT_MISMATCH: is the caller's key usable, and is it the plan's? */
@@ -145,13 +163,19 @@ export class AdmissionGate {
   }
 
   /** From UNDISCLOSED_TOOL to ARGS_INVALID, against the served generation. */
-  protected callChecks(request: CallRequest, record: GenerationRecord, tool: SnapshotTool | undefined, disclosure: DisclosureEntry | undefined): Pick<GateDecision, 'verdict' | 'argumentErrors'> {
+  protected callChecks(
+    request: CallRequest,
+    record: GenerationRecord,
+    tool: SnapshotTool | undefined,
+    disclosure: DisclosureEntry | undefined,
+  ): Pick<GateDecision, 'verdict' | 'argumentErrors'> {
     const { plan } = request;
     if (!this.wasDisclosed(disclosure)) return { verdict: 'UNDISCLOSED_TOOL' };
     if (tool === undefined || tool.descriptorDigest !== plan.descriptorDigest) return { verdict: 'STALE_CATALOG' };
     if (!this.holdsGrant(request, record)) return { verdict: 'POLICY_REVOKED' };
     if (tool.verdict !== 'ok') return { verdict: 'TOOL_QUARANTINED' };
-    if (record.status === 'UNVERSIONED_OBSERVATION' && !this.mayWriteUnversioned(request, tool)) return { verdict: 'UNVERSIONED_WRITE' };
+    if (record.status === 'UNVERSIONED_OBSERVATION' && !this.mayWriteUnversioned(request, tool))
+      return { verdict: 'UNVERSIONED_WRITE' };
     const args = this.checkArguments(tool, request.arguments ?? {});
     return args.ok ? { verdict: 'ADMIT' } : { verdict: 'ARGS_INVALID', argumentErrors: args.errors };
   }

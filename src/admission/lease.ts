@@ -146,7 +146,12 @@ export type LeaseVerdict = { ok: true; lease: SignedLease } | { ok: false; reaso
  * `WRONG_GENERATION`, `WRONG_DESCRIPTOR`, `EPOCH_MOVED`. Only a lease that passes every check is
  * added to `used`, so a refused presentation does not spend it. Never throws.
  */
-export function verifyLease(token: unknown, key: LeaseKey, nowMs: number, expectations: LeaseExpectations): LeaseVerdict {
+export function verifyLease(
+  token: unknown,
+  key: LeaseKey,
+  nowMs: number,
+  expectations: LeaseExpectations,
+): LeaseVerdict {
   if (!isSignedLease(token)) return { ok: false, reason: 'MALFORMED' };
   const { mac, ...fields } = token;
   if (!macMatches(mac, leaseMac(fields, key))) return { ok: false, reason: 'BAD_MAC' };
@@ -191,9 +196,12 @@ const MEMBER_COUNT = 2 + STRING_MEMBERS.length + INTEGER_MEMBERS.length;
 function isSignedLease(value: unknown): value is SignedLease {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const record = value as Record<string, unknown>;
-  return Object.keys(record).length === MEMBER_COUNT
-    && record.schema === LEASE_SCHEMA
-    && typeof record.mac === 'string' && /^[0-9a-f]{64}$/.test(record.mac)
-    && STRING_MEMBERS.every((member) => typeof record[member] === 'string')
-    && INTEGER_MEMBERS.every((member) => Number.isSafeInteger(record[member]));
+  return (
+    Object.keys(record).length === MEMBER_COUNT &&
+    record.schema === LEASE_SCHEMA &&
+    typeof record.mac === 'string' &&
+    /^[0-9a-f]{64}$/.test(record.mac) &&
+    STRING_MEMBERS.every((member) => typeof record[member] === 'string') &&
+    INTEGER_MEMBERS.every((member) => Number.isSafeInteger(record[member]))
+  );
 }

@@ -12,7 +12,12 @@ function policy(poll?: (audience: AudienceClass) => Promise<PolicyGrants>) {
     if (event.type !== 'policy_seen') throw new Error(`PolicyState emitted ${event.type}`);
     events.push({ ...event, t: time.now() });
   };
-  const state = new PolicyState({ scheduler: time, sink: { emit }, source: poll === undefined ? undefined : { poll }, pollIntervalMs: 100 });
+  const state = new PolicyState({
+    scheduler: time,
+    sink: { emit },
+    source: poll === undefined ? undefined : { poll },
+    pollIntervalMs: 100,
+  });
   return { time, events, state };
 }
 
@@ -27,7 +32,11 @@ describe('PolicyState', () => {
     expect(state.push({ audience: ACME, epoch: 2, grants: ['write_file', 'read_file'] })).toBe(true);
     expect(state.push({ audience: ACME, epoch: 1, grants: [] })).toBe(false);
     expect(state.push({ audience: ACME, epoch: 2, grants: [] })).toBe(false);
-    expect([state.epoch(ACME), state.grants(ACME), state.holds(ACME, 'read_file')]).toEqual([2, ['read_file', 'write_file'], true]);
+    expect([state.epoch(ACME), state.grants(ACME), state.holds(ACME, 'read_file')]).toEqual([
+      2,
+      ['read_file', 'write_file'],
+      true,
+    ]);
     expect(state.push({ audience: ACME, epoch: 3, grants: ['write_file'] })).toBe(true);
     expect(state.holds(ACME, 'read_file')).toBe(false);
     expect(state.epoch({ tenant: 'globex', role: 'dev' })).toBe(0);
@@ -39,7 +48,12 @@ describe('PolicyState', () => {
 
   it('ignores malformed updates', () => {
     const { state, events } = policy();
-    for (const update of [{ epoch: 0, grants: [] }, { epoch: 1.5, grants: [] }, { epoch: 1, grants: 'read_file' }, { epoch: 1, grants: [1] }]) {
+    for (const update of [
+      { epoch: 0, grants: [] },
+      { epoch: 1.5, grants: [] },
+      { epoch: 1, grants: 'read_file' },
+      { epoch: 1, grants: [1] },
+    ]) {
       expect(state.push({ audience: ACME, ...(update as unknown as PolicyGrants) })).toBe(false);
     }
     expect(events).toEqual([]);
@@ -48,7 +62,10 @@ describe('PolicyState', () => {
   it('polls a tracked audience at once and then every pollIntervalMs through the scheduler, recovering a lost push', async () => {
     let served: PolicyGrants = { epoch: 1, grants: ['read_file'] };
     const asked: number[] = [];
-    const { state, events, time } = policy(async () => { asked.push(time.now()); return served; });
+    const { state, events, time } = policy(async () => {
+      asked.push(time.now());
+      return served;
+    });
     state.track(ACME);
     state.track(ACME);
     await time.advance(0);
@@ -59,7 +76,10 @@ describe('PolicyState', () => {
     await time.advance(1);
     expect([state.epoch(ACME), state.holds(ACME, 'read_file'), asked]).toEqual([2, false, [0, 100]]);
     await time.advance(100);
-    expect(events.map((event) => [event.t, event.epoch, event.via])).toEqual([[0, 1, 'poll'], [100, 2, 'poll']]);
+    expect(events.map((event) => [event.t, event.epoch, event.via])).toEqual([
+      [0, 1, 'poll'],
+      [100, 2, 'poll'],
+    ]);
     state.stop();
     await time.advance(1_000);
     expect(asked).toEqual([0, 100, 200]);
@@ -67,7 +87,9 @@ describe('PolicyState', () => {
 
   it('keeps polling after a failed poll and never goes back on a late reply', async () => {
     const replies: (() => Promise<PolicyGrants>)[] = [
-      async () => { throw new Error('unreachable'); },
+      async () => {
+        throw new Error('unreachable');
+      },
       async () => ({ epoch: 3, grants: ['a'] }),
       async () => ({ epoch: 2, grants: ['b'] }),
     ];
@@ -82,7 +104,10 @@ describe('PolicyState', () => {
 
 describe('discovery reads the same policy state as the gate', () => {
   let harness: Harness | undefined;
-  afterEach(async () => { await harness?.close(); harness = undefined; });
+  afterEach(async () => {
+    await harness?.close();
+    harness = undefined;
+  });
 
   it('a scan records the pushed epoch, and a push during a scan ends it POLICY_EPOCH_CHANGED', async () => {
     const h = (harness = await startHarness({ tools: [toolWith('read_file')] }));
@@ -95,6 +120,9 @@ describe('discovery reads the same policy state as the gate', () => {
     h.grant([]);
     await scan;
     expect(h.of('scan_ended').at(-1)).toMatchObject({ state: 'INCOMPLETE', reason: 'POLICY_EPOCH_CHANGED' });
-    expect(h.of('policy_seen').map((event) => [event.epoch, event.via])).toEqual([[1, 'push'], [2, 'push']]);
+    expect(h.of('policy_seen').map((event) => [event.epoch, event.via])).toEqual([
+      [1, 'push'],
+      [2, 'push'],
+    ]);
   });
 });

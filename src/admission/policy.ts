@@ -150,7 +150,12 @@ export class PolicyState implements PolicyEpochView {
 
 function isPolicyGrants(value: unknown): value is PolicyGrants {
   const candidate = value as Partial<PolicyGrants> | null;
-  return typeof candidate === 'object' && candidate !== null
-    && Number.isSafeInteger(candidate.epoch) && (candidate.epoch as number) > 0
-    && Array.isArray(candidate.grants) && candidate.grants.every((grant) => typeof grant === 'string');
+  return (
+    typeof candidate === 'object' &&
+    candidate !== null &&
+    Number.isSafeInteger(candidate.epoch) &&
+    (candidate.epoch as number) > 0 &&
+    Array.isArray(candidate.grants) &&
+    candidate.grants.every((grant) => typeof grant === 'string')
+  );
 }

@@ -92,7 +92,12 @@ export class ChildProcessTransport implements Transport {
     if (this.#child !== undefined) throw new Error('ChildProcessTransport already started');
     const { command, args, env, cwd } = this.#spec;
     const child = spawn(command, [...args], {
-      env: { ...getDefaultEnvironment(), ...env }, cwd, stdio: 'pipe', shell: false, detached: USE_PROCESS_GROUP, windowsHide: true,
+      env: { ...getDefaultEnvironment(), ...env },
+      cwd,
+      stdio: 'pipe',
+      shell: false,
+      detached: USE_PROCESS_GROUP,
+      windowsHide: true,
     });
     this.#child = child;
     this.#gone = new Promise((resolve) => child.once('close', () => resolve()));
@@ -153,7 +158,9 @@ export class ChildProcessTransport implements Transport {
   /** True when the child's pipes closed within `ms` milliseconds. */
   async #goneWithin(ms: number): Promise<boolean> {
     let timer: NodeJS.Timeout | undefined;
-    const waited = new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(false), ms); }); // real-clock: the host's real-world port (stdio child), never used in a simulated round
+    const waited = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), ms);
+    }); // real-clock: the host's real-world port (stdio child), never used in a simulated round
     try {
       return await Promise.race([(this.#gone as Promise<void>).then(() => true), waited]);
     } finally {

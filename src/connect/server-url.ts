@@ -11,6 +11,7 @@ import { ConnectError } from './connect-error.ts';
  */
 export function parseServerUrl(text: string): URL {
   const url = URL.canParse(text) ? new URL(text) : undefined;
-  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new ConnectError(`--url must be an http(s) URL, got ${text === '' ? 'an empty string' : text}`);
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    throw new ConnectError(`--url must be an http(s) URL, got ${text === '' ? 'an empty string' : text}`);
   return url;
 }

@@ -54,16 +54,32 @@ export interface StdioServer extends ConnectedServer {
  */
 export async function connectStdio(commandLine: string, options: ConnectOptions & StdioOptions): Promise<StdioServer> {
   const [command, ...args] = splitCommandLine(commandLine);
-  if (command === undefined) throw new ConnectError('--stdio needs a command, e.g. --stdio "npx mcp-server-everything"');
-  const transport = new ChildProcessTransport({ command, args, env: options.env, cwd: options.cwd, messageBytesMax: options.messageBytesMax, killGraceMs: options.killGraceMs });
+  if (command === undefined)
+    throw new ConnectError('--stdio needs a command, e.g. --stdio "npx mcp-server-everything"');
+  const transport = new ChildProcessTransport({
+    command,
+    args,
+    env: options.env,
+    cwd: options.cwd,
+    messageBytesMax: options.messageBytesMax,
+    killGraceMs: options.killGraceMs,
+  });
   let stderr = '';
-  transport.stderr.on('data', (chunk: Buffer) => { stderr = (stderr + chunk.toString('utf8')).slice(-2000); });
+  transport.stderr.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString('utf8')).slice(-2000);
+  });
   const version = recordProtocolVersion(transport);
   const serverError = noteFirstErrorResponse(transport);
-  const client = new Client({ name: options.clientName, version: options.clientVersion ?? '0.1.0' }, { capabilities: {} });
+  const client = new Client(
+    { name: options.clientName, version: options.clientVersion ?? '0.1.0' },
+    { capabilities: {} },
+  );
   options.beforeConnect?.(client);
   // Named by the whole command line, as the label names it once connected (not by its first word).
-  const closed = new Promise<never>((_, reject) => { transport.onclose = () => reject(new ConnectError(`server "${commandLine}" exited before answering${lastLine(stderr)}`)); });
+  const closed = new Promise<never>((_, reject) => {
+    transport.onclose = () =>
+      reject(new ConnectError(`server "${commandLine}" exited before answering${lastLine(stderr)}`));
+  });
   closed.catch(() => undefined);
   const interrupted = whenAborted(options.signal, commandLine);
   try {
@@ -75,9 +91,15 @@ export async function connectStdio(commandLine: string, options: ConnectOptions 
     interrupted.detach();
   }
   return {
-    client, label: `server "${commandLine}"`, identity: `stdio:${createHash('sha256').update(commandLine, 'utf8').digest('hex')}`,
-    source: { command: commandLine }, protocolVersion: version, serverInfo: () => client.getServerVersion(),
-    messageTooLarge: () => transport.messageTooLarge(), stderr: () => stderr, pid: transport.pid,
+    client,
+    label: `server "${commandLine}"`,
+    identity: `stdio:${createHash('sha256').update(commandLine, 'utf8').digest('hex')}`,
+    source: { command: commandLine },
+    protocolVersion: version,
+    serverInfo: () => client.getServerVersion(),
+    messageTooLarge: () => transport.messageTooLarge(),
+    stderr: () => stderr,
+    pid: transport.pid,
     close: () => client.close().catch(() => undefined),
   };
 }
@@ -87,21 +109,40 @@ export async function connectStdio(commandLine: string, options: ConnectOptions 
  * one (whatever its code), else by the SDK's or Node's error code. The server is named by its
  * whole `commandLine`; a command not found, by the `command` itself.
  */
-function connectError(command: string, commandLine: string, error: unknown, timeoutMs: number, stderr: string, serverError: { code: number; message: string } | undefined): ConnectError {
+function connectError(
+  command: string,
+  commandLine: string,
+  error: unknown,
+  timeoutMs: number,
+  stderr: string,
+  serverError: { code: number; message: string } | undefined,
+): ConnectError {
   if (error instanceof ConnectError) return error;
-  if (serverError !== undefined) return new ConnectError(`server "${commandLine}" answered initialize with error ${serverError.code}: ${serverError.message.split('\n')[0]}`);
+  if (serverError !== undefined)
+    return new ConnectError(
+      `server "${commandLine}" answered initialize with error ${serverError.code}: ${serverError.message.split('\n')[0]}`,
+    );
   const code = (error as { code?: unknown }).code;
   if (code === 'ENOENT') return new ConnectError(`cannot start server: command "${command}" not found`);
-  if (code === -32001) return new ConnectError(`server "${commandLine}" did not answer initialize within ${timeoutMs} ms (not an MCP server, or it writes something else on stdout)${lastLine(stderr)}`);
-  if (code === -32000) return new ConnectError(`server "${commandLine}" closed the connection during initialize${lastLine(stderr)}`);
-  return new ConnectError(`server "${commandLine}" failed during initialize: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+  if (code === -32001)
+    return new ConnectError(
+      `server "${commandLine}" did not answer initialize within ${timeoutMs} ms (not an MCP server, or it writes something else on stdout)${lastLine(stderr)}`,
+    );
+  if (code === -32000)
+    return new ConnectError(`server "${commandLine}" closed the connection during initialize${lastLine(stderr)}`);
+  return new ConnectError(
+    `server "${commandLine}" failed during initialize: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+  );
 }
 
 /**
  * A promise that rejects with the interruption's ConnectError when `signal` aborts (at once if it
  * already has) and otherwise never settles; `detach` removes its listener.
  */
-function whenAborted(signal: AbortSignal | undefined, commandLine: string): { promise: Promise<never>; detach: () => void } {
+function whenAborted(
+  signal: AbortSignal | undefined,
+  commandLine: string,
+): { promise: Promise<never>; detach: () => void } {
   let onAbort = (): void => undefined;
   const promise = new Promise<never>((_, reject) => {
     onAbort = () => reject(new ConnectError(`connecting to server "${commandLine}" was interrupted`));

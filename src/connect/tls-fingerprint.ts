@@ -30,8 +30,15 @@ export function certificateFingerprint(url: URL, options: FingerprintOptions): P
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   const isIp = isIP(host) !== 0;
   return new Promise((resolve, reject) => {
-    const socket = connect({ host, port: url.port === '' ? 443 : Number(url.port), ...(isIp ? {} : { servername: host }), ...(options.ca === undefined ? {} : { ca: options.ca }) });
-    socket.setTimeout(options.timeoutMs, () => socket.destroy(new Error(`no TLS handshake within ${options.timeoutMs} ms`))); // real-clock: real TLS handshake, outside simulated rounds
+    const socket = connect({
+      host,
+      port: url.port === '' ? 443 : Number(url.port),
+      ...(isIp ? {} : { servername: host }),
+      ...(options.ca === undefined ? {} : { ca: options.ca }),
+    });
+    socket.setTimeout(options.timeoutMs, () =>
+      socket.destroy(new Error(`no TLS handshake within ${options.timeoutMs} ms`)),
+    ); // real-clock: real TLS handshake, outside simulated rounds
     socket.once('error', reject);
     socket.once('secureConnect', () => {
       resolve(socket.getPeerCertificate().fingerprint256);

@@ -43,7 +43,12 @@ export async function connectUrl(text: string, options: ConnectOptions): Promise
   const url = parseServerUrl(text);
   const label = `server "${text}"`;
   const identity = await urlIdentity(url, label, options.timeoutMs);
-  const reached = (session: Session, transport: 'streamable-http' | 'sse'): ConnectedServer => ({ ...session, label, identity, source: { command: '', url: text, transport } });
+  const reached = (session: Session, transport: 'streamable-http' | 'sse'): ConnectedServer => ({
+    ...session,
+    label,
+    identity,
+    source: { command: '', url: text, transport },
+  });
   try {
     return reached(await greet(new StreamableHTTPClientTransport(url), options), 'streamable-http');
   } catch (error) {
@@ -52,7 +57,9 @@ export async function connectUrl(text: string, options: ConnectOptions): Promise
     try {
       return reached(await greet(new SSEClientTransport(url), options), 'sse');
     } catch (sseError) {
-      throw new ConnectError(`${label} ${failure.message}; over the legacy HTTP+SSE transport it ${(sseError as AttemptFailure).message}`);
+      throw new ConnectError(
+        `${label} ${failure.message}; over the legacy HTTP+SSE transport it ${(sseError as AttemptFailure).message}`,
+      );
     }
   }
 }
@@ -93,10 +100,15 @@ class AttemptFailure extends Error {
 async function greet(transport: Transport, options: ConnectOptions): Promise<Session> {
   const version = recordProtocolVersion(transport);
   const serverError = noteFirstErrorResponse(transport);
-  const client = new Client({ name: options.clientName, version: options.clientVersion ?? '0.1.0' }, { capabilities: {} });
+  const client = new Client(
+    { name: options.clientName, version: options.clientVersion ?? '0.1.0' },
+    { capabilities: {} },
+  );
   options.beforeConnect?.(client);
   let transportError: unknown;
-  client.onerror = (error) => { transportError = error; };
+  client.onerror = (error) => {
+    transportError = error;
+  };
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new McpError(ErrorCode.RequestTimeout, 'initialize timed out')), options.timeoutMs); // real-clock: real HTTP connect, outside simulated rounds
@@ -105,18 +117,29 @@ async function greet(transport: Transport, options: ConnectOptions): Promise<Ses
     await Promise.race([client.connect(transport, { timeout: options.timeoutMs }), deadline]);
   } catch (error) {
     await transport.close().catch(() => undefined);
-    throw new AttemptFailure(describeFailure(error, options.timeoutMs, transportError, serverError()), isClientErrorStatus(error));
+    throw new AttemptFailure(
+      describeFailure(error, options.timeoutMs, transportError, serverError()),
+      isClientErrorStatus(error),
+    );
   } finally {
     clearTimeout(timer);
   }
-  return { client, protocolVersion: version, serverInfo: () => client.getServerVersion(), messageTooLarge: () => false, close: () => closeSession(client, transport) };
+  return {
+    client,
+    protocolVersion: version,
+    serverInfo: () => client.getServerVersion(),
+    messageTooLarge: () => false,
+    close: () => closeSession(client, transport),
+  };
 }
 
 /** Ends a Streamable HTTP session politely (DELETE, bounded wait), then the connection. */
 async function closeSession(client: Client, transport: Transport): Promise<void> {
   if (transport instanceof StreamableHTTPClientTransport) {
     let timer: NodeJS.Timeout | undefined;
-    const waited = new Promise<void>((resolve) => { timer = setTimeout(resolve, SESSION_END_TIMEOUT_MS_MAX); }); // real-clock: real HTTP session end, outside simulated rounds
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, SESSION_END_TIMEOUT_MS_MAX);
+    }); // real-clock: real HTTP session end, outside simulated rounds
     await Promise.race([transport.terminateSession().catch(() => undefined), waited]);
     clearTimeout(timer);
   }
@@ -131,8 +154,14 @@ function isClientErrorStatus(error: unknown): boolean {
  * Words after `server "URL"` for a failed `initialize`, one line: the server's own JSON-RPC
  * error when it answered with one (whatever its code), else by the SDK's error class and code.
  */
-function describeFailure(error: unknown, timeoutMs: number, transportError: unknown, serverError: { code: number; message: string } | undefined): string {
-  if (serverError !== undefined) return `answered initialize with error ${serverError.code}: ${firstLine(serverError.message)}`;
+function describeFailure(
+  error: unknown,
+  timeoutMs: number,
+  transportError: unknown,
+  serverError: { code: number; message: string } | undefined,
+): string {
+  if (serverError !== undefined)
+    return `answered initialize with error ${serverError.code}: ${firstLine(serverError.message)}`;
   const code = (error as { code?: unknown } | null)?.code;
   if (code === ErrorCode.RequestTimeout) {
     const last = transportError === undefined ? '' : ` (last transport error: ${firstLine(transportError)})`;
@@ -144,7 +173,8 @@ function describeFailure(error: unknown, timeoutMs: number, transportError: unkn
   if (error instanceof StreamableHTTPError && typeof code === 'number' && code > 0) {
     return `answered initialize with HTTP ${code}${bodyQuote(error.message)}${code === 401 ? ' (catsim sends no credentials)' : ''}`;
   }
-  if (error instanceof SseError && typeof code === 'number' && code >= 300) return `answered the event-stream GET with HTTP ${code}`;
+  if (error instanceof SseError && typeof code === 'number' && code >= 300)
+    return `answered the event-stream GET with HTTP ${code}`;
   const notMcp = notMcpGloss(error);
   if (notMcp !== undefined) return `answered initialize with something that is not MCP: ${notMcp}`;
   return `failed during initialize: ${firstLine(error)}`;
@@ -155,9 +185,11 @@ function networkCause(error: unknown): string | undefined {
   if (!(error instanceof TypeError) || error.cause === undefined) return undefined;
   const cause = error.cause as { message?: unknown; code?: unknown; errors?: unknown };
   // fetch refuses some ports outright (the Fetch standard's "bad ports": 1, 9, 25, 6000, ...).
-  if (cause.message === 'bad port') return 'fetch refuses to connect to this port (on the Fetch standard\'s list of bad ports)';
+  if (cause.message === 'bad port')
+    return "fetch refuses to connect to this port (on the Fetch standard's list of bad ports)";
   if (typeof cause.message === 'string' && cause.message !== '') return firstLine(cause.message);
-  if (Array.isArray(cause.errors) && cause.errors.length > 0) return firstLine(cause.errors.map((inner) => firstLine(inner)).join('; '));
+  if (Array.isArray(cause.errors) && cause.errors.length > 0)
+    return firstLine(cause.errors.map((inner) => firstLine(inner)).join('; '));
   return typeof cause.code === 'string' ? cause.code : firstLine(error);
 }
 
@@ -179,7 +211,11 @@ function bodyQuote(message: string): string {
 
 /** Why an answer is not MCP, for the error classes the transports raise on garbage. */
 function notMcpGloss(error: unknown): string | undefined {
-  if (error instanceof StreamableHTTPError) return firstLine(error.message.replace(/^Streamable HTTP error: /, '')).replace(/^Unexpected content type: (.*)$/, 'the content type is $1');
+  if (error instanceof StreamableHTTPError)
+    return firstLine(error.message.replace(/^Streamable HTTP error: /, '')).replace(
+      /^Unexpected content type: (.*)$/,
+      'the content type is $1',
+    );
   if (error instanceof SseError) return firstLine(error.message.replace(/^SSE error: /, ''));
   if (error instanceof SyntaxError) return 'the body is not JSON';
   if (error instanceof $ZodError) return 'the answer is not a JSON-RPC initialize result';

@@ -43,7 +43,10 @@ export class ConnectedPageSource implements PageSource {
    * missed, and the call barrier holds calls until a scan started on the new connection has
    * settled (SPEC section 7; test/faults/f18-host-restart.test.ts shows a restart that needed it).
    */
-  constructor(private readonly connector: Connector, private readonly onListChanged: () => void = () => undefined) {}
+  constructor(
+    private readonly connector: Connector,
+    private readonly onListChanged: () => void = () => undefined,
+  ) {}
 
   /** Connects now (the first scan would otherwise do it). Resolves false when it failed. */
   async open(): Promise<boolean> {
@@ -76,17 +79,25 @@ export class ConnectedPageSource implements PageSource {
 
   async #ensure(): Promise<Connection | undefined> {
     if (this.#connection !== undefined) return this.#connection;
-    this.#connecting ??= this.connector.connect().then(
-      (connection) => this.#adopt(connection),
-      () => undefined,
-    ).finally(() => { this.#connecting = undefined; });
+    this.#connecting ??= this.connector
+      .connect()
+      .then(
+        (connection) => this.#adopt(connection),
+        () => undefined,
+      )
+      .finally(() => {
+        this.#connecting = undefined;
+      });
     return this.#connecting;
   }
 
   #adopt(connection: Connection): Connection {
     this.#connection = connection;
     this.#lastIdentity = connection.identity();
-    this.#source = new SdkPageSource(connection.client, connection.identity, { onListChanged: this.onListChanged, messageTooLarge: connection.messageTooLarge });
+    this.#source = new SdkPageSource(connection.client, connection.identity, {
+      onListChanged: this.onListChanged,
+      messageTooLarge: connection.messageTooLarge,
+    });
     connection.client.onclose = () => this.#drop();
     this.onListChanged();
     return connection;

@@ -9,7 +9,11 @@ import { runScan } from './scan.ts';
 async function onePage(script: Script, timeoutMs = 5_000, messageTooLarge = false): Promise<PageReply | PageFailure> {
   const pair = await scriptedPair(script);
   try {
-    return await new SdkPageSource(pair.client, () => 'fp:test', { messageTooLarge: () => messageTooLarge }).listPage(undefined, 'scan-0', timeoutMs);
+    return await new SdkPageSource(pair.client, () => 'fp:test', { messageTooLarge: () => messageTooLarge }).listPage(
+      undefined,
+      'scan-0',
+      timeoutMs,
+    );
   } finally {
     await pair.close();
   }
@@ -20,23 +24,29 @@ async function onePage(script: Script, timeoutMs = 5_000, messageTooLarge = fals
 describe('a page failure is classified by its origin, not by its code', () => {
   it('a server answering -32001 at once is its error (REQUEST_FAILED material), with its code and message', async () => {
     expect(await onePage(() => ({ error: -32001, message: 'server busy' }))).toEqual({
-      ok: false, kind: 'error', serverError: { code: -32001, message: 'MCP error -32001: server busy' },
+      ok: false,
+      kind: 'error',
+      serverError: { code: -32001, message: 'MCP error -32001: server busy' },
     });
   });
 
   it('a server answering -32000 is its error too, not a closed connection', async () => {
     expect(await onePage(() => ({ error: -32000, message: 'closed for maintenance' }))).toEqual({
-      ok: false, kind: 'error', serverError: { code: -32000, message: 'MCP error -32000: closed for maintenance' },
+      ok: false,
+      kind: 'error',
+      serverError: { code: -32000, message: 'MCP error -32000: closed for maintenance' },
     });
   });
 
   it('a server answering -32602 is an invalid cursor, with the server error kept', async () => {
     expect(await onePage(() => ({ error: -32602, message: 'Invalid cursor' }))).toEqual({
-      ok: false, kind: 'cursor_invalid', serverError: { code: -32602, message: 'MCP error -32602: Invalid cursor' },
+      ok: false,
+      kind: 'cursor_invalid',
+      serverError: { code: -32602, message: 'MCP error -32602: Invalid cursor' },
     });
   });
 
-  it('a server that never answers runs into the SDK\'s own timeout: timeout, and no server error', async () => {
+  it("a server that never answers runs into the SDK's own timeout: timeout, and no server error", async () => {
     expect(await onePage(() => ({ hang: true }), 50)).toEqual({ ok: false, kind: 'timeout' });
   });
 
@@ -53,12 +63,21 @@ describe('a page failure is classified by its origin, not by its code', () => {
   });
 
   it('two requests in flight at once keep their own origins: one server error, one SDK timeout', async () => {
-    const pair = await scriptedPair((cursor) => (cursor === 'busy' ? { error: -32001, message: 'server busy' } : { hang: true }));
+    const pair = await scriptedPair((cursor) =>
+      cursor === 'busy' ? { error: -32001, message: 'server busy' } : { hang: true },
+    );
     const source = new SdkPageSource(pair.client, () => 'fp:test');
-    const [hung, busy] = await Promise.all([source.listPage('hang', 'scan-0', 200), source.listPage('busy', 'scan-1', 5_000)]);
+    const [hung, busy] = await Promise.all([
+      source.listPage('hang', 'scan-0', 200),
+      source.listPage('busy', 'scan-1', 5_000),
+    ]);
     await pair.close();
     expect(hung).toEqual({ ok: false, kind: 'timeout' });
-    expect(busy).toEqual({ ok: false, kind: 'error', serverError: { code: -32001, message: 'MCP error -32001: server busy' } });
+    expect(busy).toEqual({
+      ok: false,
+      kind: 'error',
+      serverError: { code: -32001, message: 'MCP error -32001: server busy' },
+    });
   });
 
   it('a good page after a server error is read as a page', async () => {
@@ -69,16 +88,28 @@ describe('a page failure is classified by its origin, not by its code', () => {
 
 describe('the scan end of a failed page request', () => {
   const limits = { pageCountMax: 8, byteCountMax: 1_000_000, scanTimeoutMs: 10_000 };
-  const scanOf = async (source: SdkPageSource) => runScan(source, {
-    scanId: 'scan-0', key: 'fp:test|t.r', expectedGeneration: 0, policyEpoch: () => 1,
-    clock: { now: () => 0 }, sink: { emit: () => undefined }, limits, catalogLimits: DEFAULT_TRUST, watch: new RevisionWatch(),
-  });
+  const scanOf = async (source: SdkPageSource) =>
+    runScan(source, {
+      scanId: 'scan-0',
+      key: 'fp:test|t.r',
+      expectedGeneration: 0,
+      policyEpoch: () => 1,
+      clock: { now: () => 0 },
+      sink: { emit: () => undefined },
+      limits,
+      catalogLimits: DEFAULT_TRUST,
+      watch: new RevisionWatch(),
+    });
 
-  it('a server error -32001 ends INCOMPLETE REQUEST_FAILED carrying the server\'s code and message, not TIMEOUT', async () => {
+  it("a server error -32001 ends INCOMPLETE REQUEST_FAILED carrying the server's code and message, not TIMEOUT", async () => {
     const pair = await scriptedPair(() => ({ error: -32001, message: 'server busy' }));
     const outcome = await scanOf(new SdkPageSource(pair.client, () => 'fp:test'));
     await pair.close();
-    expect([outcome.state, outcome.reason, outcome.serverError]).toEqual(['INCOMPLETE', 'REQUEST_FAILED', { code: -32001, message: 'MCP error -32001: server busy' }]);
+    expect([outcome.state, outcome.reason, outcome.serverError]).toEqual([
+      'INCOMPLETE',
+      'REQUEST_FAILED',
+      { code: -32001, message: 'MCP error -32001: server busy' },
+    ]);
   });
 
   it('a page the transport could not hold ends QUARANTINED BYTE_LIMIT (not a retryable DISCONNECTED)', async () => {

@@ -124,7 +124,10 @@ export class SdkPageSource implements PageSource {
   async listPage(cursor: string | undefined, scanId: string, timeoutMs: number): Promise<PageReply | PageFailure> {
     const params: Record<string, unknown> = { _meta: { [SCAN_ID_META_KEY]: scanId } };
     if (cursor !== undefined) params.cursor = cursor;
-    const request = () => this.#client.request({ method: 'tools/list', params }, LenientListToolsResultSchema, { timeout: Math.max(1, timeoutMs) });
+    const request = () =>
+      this.#client.request({ method: 'tools/list', params }, LenientListToolsResultSchema, {
+        timeout: Math.max(1, timeoutMs),
+      });
     try {
       const watch = this.#watchFor(this.#client.transport);
       const result = await (watch === undefined ? request() : watch.track(request));
@@ -174,7 +177,12 @@ export function resultByteLength(result: { tools: unknown[] }, toolTexts: readon
 function isZodError(error: unknown): boolean {
   if (error instanceof z.ZodError) return true;
   const candidate = error as { name?: unknown; issues?: unknown } | null;
-  return typeof candidate === 'object' && candidate !== null && (candidate.name === 'ZodError' || candidate.name === '$ZodError') && Array.isArray(candidate.issues);
+  return (
+    typeof candidate === 'object' &&
+    candidate !== null &&
+    (candidate.name === 'ZodError' || candidate.name === '$ZodError') &&
+    Array.isArray(candidate.issues)
+  );
 }
 
 /** What a server's JSON-RPC error code on `tools/list` means for the scan. */

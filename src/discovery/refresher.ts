@@ -190,7 +190,11 @@ export class CatalogRefresher {
     const releasedThrough = this.listChangePending ? this.#settledThrough : Number.POSITIVE_INFINITY;
     const released = this.#waiters.filter((waiter) => waiter.through <= releasedThrough);
     if (released.length === 0) return;
-    this.#waiters.splice(0, this.#waiters.length, ...this.#waiters.filter((waiter) => waiter.through > releasedThrough));
+    this.#waiters.splice(
+      0,
+      this.#waiters.length,
+      ...this.#waiters.filter((waiter) => waiter.through > releasedThrough),
+    );
     for (const waiter of released) waiter.resolve();
   }
 
@@ -198,39 +202,48 @@ export class CatalogRefresher {
     const { deps } = this;
     const key: CatalogKey = { identity: deps.source.identity(), ...deps.audience };
     const expectedGeneration = deps.registry.generationOf(key);
-    const outcome = await runScan(deps.source, {
-      scanId: deps.nextScanId(),
-      key: keyName(key),
-      expectedGeneration,
-      policyEpoch: () => deps.policy.epoch(deps.audience),
-      clock: deps.clock,
-      sink: deps.sink,
-      limits: deps.limits,
-      catalogLimits: deps.trust,
-      watch: deps.watchFor(key),
-      memos: deps.memos,
-    }, deps.seams.walk);
+    const outcome = await runScan(
+      deps.source,
+      {
+        scanId: deps.nextScanId(),
+        key: keyName(key),
+        expectedGeneration,
+        policyEpoch: () => deps.policy.epoch(deps.audience),
+        clock: deps.clock,
+        sink: deps.sink,
+        limits: deps.limits,
+        catalogLimits: deps.trust,
+        watch: deps.watchFor(key),
+        memos: deps.memos,
+      },
+      deps.seams.walk,
+    );
     this.lastOutcome = outcome;
-    if (outcome.state === 'SNAPSHOT_PROVEN' || outcome.state === 'UNVERSIONED_OBSERVATION') this.#publish(key, outcome, expectedGeneration);
+    if (outcome.state === 'SNAPSHOT_PROVEN' || outcome.state === 'UNVERSIONED_OBSERVATION')
+      this.#publish(key, outcome, expectedGeneration);
     return outcome;
   }
 
   #publish(key: CatalogKey, outcome: ScanOutcome, expectedGeneration: number): void {
     const { deps } = this;
     if (this.#confirmsActive(key, outcome, expectedGeneration)) return;
-    const snapshot = buildSnapshot({
-      key,
-      endpointDigest: deps.endpoint.endpointDigest,
-      protocolVersion: deps.endpoint.protocolVersion,
-      scanId: outcome.scanId,
-      discoveryState: outcome.state === 'SNAPSHOT_PROVEN' ? 'SNAPSHOT_PROVEN' : 'UNVERSIONED_OBSERVATION',
-      discoveryStartedAt: outcome.startedAt,
-      policyEpoch: outcome.policyEpoch,
-      sourceRevision: outcome.revision,
-      generationTtlMs: deps.refresh.generationTtlMs,
-      trust: deps.trust,
-      pages: outcome.pages,
-    }, deps.memos, deps.seams.contentChecks);
+    const snapshot = buildSnapshot(
+      {
+        key,
+        endpointDigest: deps.endpoint.endpointDigest,
+        protocolVersion: deps.endpoint.protocolVersion,
+        scanId: outcome.scanId,
+        discoveryState: outcome.state === 'SNAPSHOT_PROVEN' ? 'SNAPSHOT_PROVEN' : 'UNVERSIONED_OBSERVATION',
+        discoveryStartedAt: outcome.startedAt,
+        policyEpoch: outcome.policyEpoch,
+        sourceRevision: outcome.revision,
+        generationTtlMs: deps.refresh.generationTtlMs,
+        trust: deps.trust,
+        pages: outcome.pages,
+      },
+      deps.memos,
+      deps.seams.contentChecks,
+    );
     this.lastPublish = deps.registry.publish(snapshot, expectedGeneration, {
       policyEpoch: deps.policy.epoch(deps.audience),
       identity: deps.source.identity(),
@@ -250,14 +263,20 @@ export class CatalogRefresher {
     const active = deps.registry.active(key);
     // Only the generation this scan started against can be confirmed: if another refresher moved
     // the pointer meanwhile, this one lost the race and must hear CAS_CONFLICT from the registry.
-    if (active === undefined || active.catalogGeneration !== expectedGeneration || deps.registry.isDisabled(key)) return false;
+    if (active === undefined || active.catalogGeneration !== expectedGeneration || deps.registry.isDisabled(key))
+      return false;
     const { snapshot } = active;
     const renewalMarginMs = 2 * deps.refresh.refreshIntervalMs;
-    const same = snapshot.sourceRevision === outcome.revision
-      && snapshot.discoveryState === outcome.state
-      && snapshot.policyEpoch === outcome.policyEpoch
-      && snapshot.trustConfigDigest === trustDigest(deps.trust)
-      && snapshot.pageRoot === pageRoot(outcome.pages.map((page) => page.pageDigest), deps.memos);
+    const same =
+      snapshot.sourceRevision === outcome.revision &&
+      snapshot.discoveryState === outcome.state &&
+      snapshot.policyEpoch === outcome.policyEpoch &&
+      snapshot.trustConfigDigest === trustDigest(deps.trust) &&
+      snapshot.pageRoot ===
+        pageRoot(
+          outcome.pages.map((page) => page.pageDigest),
+          deps.memos,
+        );
     if (!same || snapshot.expiresAt - deps.clock.now() <= renewalMarginMs) return false;
     this.lastPublish = { ok: true, record: active };
     return true;
@@ -310,5 +329,7 @@ function walkedToLastAnswer(outcome: ScanOutcome): boolean {
   if (outcome.state !== 'INCOMPLETE') return true;
   const last = outcome.pages.at(-1);
   if (last !== undefined) return last.cursorOut === null;
-  return outcome.serverError !== undefined && (outcome.reason === 'AUTH_REQUIRED' || outcome.reason === 'REQUEST_FAILED');
+  return (
+    outcome.serverError !== undefined && (outcome.reason === 'AUTH_REQUIRED' || outcome.reason === 'REQUEST_FAILED')
+  );
 }

@@ -43,7 +43,14 @@ export class RevisionWatch {
    * tool (PageReply.toolTexts), so the descriptors are not stringified again.
    */
   equivocates(revision: number, tools: readonly unknown[], toolTexts?: readonly (string | undefined)[]): boolean {
-    const set = tools.map((tool, index) => (toolTexts?.[index] === undefined ? descriptorDigest(tool, this.memos) : descriptorDigestOfText(tool, toolTexts[index], this.memos))).sort().join(',');
+    const set = tools
+      .map((tool, index) =>
+        toolTexts?.[index] === undefined
+          ? descriptorDigest(tool, this.memos)
+          : descriptorDigestOfText(tool, toolTexts[index], this.memos),
+      )
+      .sort()
+      .join(',');
     const previous = this.#proved.get(revision);
     if (previous === undefined) this.#proved.set(revision, set);
     return previous !== undefined && previous !== set;

@@ -75,13 +75,20 @@ type Stop = { state: 'INCOMPLETE'; reason: IncompleteReason } | { state: 'QUARAN
  * every scan a notification or a limit stops.
  */
 class ScanStop {
-  constructor(readonly stop: Stop, readonly serverError?: { code: number; message: string }) {}
+  constructor(
+    readonly stop: Stop,
+    readonly serverError?: { code: number; message: string },
+  ) {}
 }
 
 /** Ends the walk INCOMPLETE (retried with back-off). */
-export const incomplete = (reason: IncompleteReason): never => { throw new ScanStop({ state: 'INCOMPLETE', reason }); };
+export const incomplete = (reason: IncompleteReason): never => {
+  throw new ScanStop({ state: 'INCOMPLETE', reason });
+};
 /** Ends the walk QUARANTINED (operator attention). */
-export const quarantined = (reason: QuarantineReason): never => { throw new ScanStop({ state: 'QUARANTINED', reason }); };
+export const quarantined = (reason: QuarantineReason): never => {
+  throw new ScanStop({ state: 'QUARANTINED', reason });
+};
 
 /**
  * The end of a scan whose page request failed. A page longer than the transport reads is over
@@ -101,7 +108,9 @@ const FAILURE_STOPS: Record<PageFailure['kind'], Stop> = {
 };
 
 /** Ends the walk on a failed page request, keeping the server's error for the outcome. */
-const failed = (failure: PageFailure): never => { throw new ScanStop(FAILURE_STOPS[failure.kind], failure.serverError); };
+const failed = (failure: PageFailure): never => {
+  throw new ScanStop(FAILURE_STOPS[failure.kind], failure.serverError);
+};
 
 /** A walk implementation: {@link Walk} or a subclass with one defence removed. */
 export type WalkConstructor = new (source: PageSource, ctx: ScanContext) => Walk;
@@ -112,9 +121,19 @@ export type WalkConstructor = new (source: PageSource, ctx: ScanContext) => Walk
  * seam (src/internal/seams.ts): the reference {@link Walk} unless a checker-validation mutant's
  * host passes its own.
  */
-export async function runScan(source: PageSource, ctx: ScanContext, WalkClass: WalkConstructor = Walk): Promise<ScanOutcome> {
+export async function runScan(
+  source: PageSource,
+  ctx: ScanContext,
+  WalkClass: WalkConstructor = Walk,
+): Promise<ScanOutcome> {
   const walk = new WalkClass(source, ctx);
-  ctx.sink.emit({ type: 'scan_started', key: ctx.key, scanId: ctx.scanId, expectedGeneration: ctx.expectedGeneration, policyEpoch: walk.policyEpoch });
+  ctx.sink.emit({
+    type: 'scan_started',
+    key: ctx.key,
+    scanId: ctx.scanId,
+    expectedGeneration: ctx.expectedGeneration,
+    policyEpoch: walk.policyEpoch,
+  });
   let end: { state: ScanEndState; reason: ScanReason };
   let serverError: { code: number; message: string } | undefined;
   try {
@@ -125,7 +144,15 @@ export async function runScan(source: PageSource, ctx: ScanContext, WalkClass: W
     serverError = error.serverError;
   }
   ctx.sink.emit({ type: 'scan_ended', scanId: ctx.scanId, state: end.state, reason: end.reason });
-  const outcome: ScanOutcome = { scanId: ctx.scanId, ...end, startedAt: walk.startedAt, identity: walk.identity, policyEpoch: walk.policyEpoch, revision: walk.revision ?? null, pages: walk.pages };
+  const outcome: ScanOutcome = {
+    scanId: ctx.scanId,
+    ...end,
+    startedAt: walk.startedAt,
+    identity: walk.identity,
+    policyEpoch: walk.policyEpoch,
+    revision: walk.revision ?? null,
+    pages: walk.pages,
+  };
   return serverError === undefined ? outcome : { ...outcome, serverError };
 }
 
@@ -144,7 +171,10 @@ export class Walk {
   protected readonly requested = new Set<string>();
   protected bytes = 0;
 
-  constructor(protected readonly source: PageSource, protected readonly ctx: ScanContext) {
+  constructor(
+    protected readonly source: PageSource,
+    protected readonly ctx: ScanContext,
+  ) {
     this.startedAt = ctx.clock.now();
     this.identity = source.identity();
     this.policyEpoch = ctx.policyEpoch();
@@ -182,7 +212,16 @@ export class Walk {
     this.checkIdentityAndEpoch();
     this.checkRevision(reply, sent, recheck);
     if (this.ctx.clock.now() - this.startedAt > this.ctx.limits.scanTimeoutMs) incomplete('TIMEOUT');
-    const digest = pageDigest({ cursorIn: cursor ?? null, cursorOut: reply.nextCursor ?? null, revision: this.revision ?? null, tools: reply.tools, toolTexts: reply.toolTexts }, this.ctx.memos);
+    const digest = pageDigest(
+      {
+        cursorIn: cursor ?? null,
+        cursorOut: reply.nextCursor ?? null,
+        revision: this.revision ?? null,
+        tools: reply.tools,
+        toolTexts: reply.toolTexts,
+      },
+      this.ctx.memos,
+    );
     this.ctx.sink.emit({
       type: 'page_read',
       scanId: this.ctx.scanId,
@@ -208,12 +247,14 @@ export class Walk {
 
   protected checkRevision(page: PageReply, sent: number, recheck: boolean): void {
     if (page.revision === 'invalid') return incomplete('MALFORMED_PAGE');
-    if (page.revision !== null && this.ctx.watch.observe(page.revision, sent) === 'backwards') quarantined('REVISION_BACKWARDS');
+    if (page.revision !== null && this.ctx.watch.observe(page.revision, sent) === 'backwards')
+      quarantined('REVISION_BACKWARDS');
     if (this.revision === undefined) {
       this.revision = page.revision;
       return;
     }
-    if (page.revision !== null && this.revision !== null && page.revision < this.revision) quarantined('REVISION_BACKWARDS');
+    if (page.revision !== null && this.revision !== null && page.revision < this.revision)
+      quarantined('REVISION_BACKWARDS');
     if (page.revision !== this.revision) incomplete(recheck ? 'RECHECK_REVISION_MOVED' : 'REVISION_MOVED');
   }
 
@@ -222,7 +263,14 @@ export class Walk {
     const { reply, digest } = read;
     this.bytes += reply.byteLength;
     const cursorOut = reply.nextCursor;
-    this.pages.push({ cursorIn: cursorIn ?? null, cursorOut: cursorOut ?? null, revision: this.revision ?? null, pageDigest: digest, tools: reply.tools, ...(reply.toolTexts === undefined ? {} : { toolTexts: reply.toolTexts }) });
+    this.pages.push({
+      cursorIn: cursorIn ?? null,
+      cursorOut: cursorOut ?? null,
+      revision: this.revision ?? null,
+      pageDigest: digest,
+      tools: reply.tools,
+      ...(reply.toolTexts === undefined ? {} : { toolTexts: reply.toolTexts }),
+    });
     this.checkCursor(cursorOut);
     this.checkLimits(cursorOut);
     return cursorOut;
@@ -245,14 +293,26 @@ export class Walk {
    * page and byte limits of the scan.
    */
   protected checkCatalogLimits(): void {
-    const problem = catalogLimitProblem(this.pages.flatMap((page) => page.tools), this.ctx.catalogLimits);
+    const problem = catalogLimitProblem(
+      this.pages.flatMap((page) => page.tools),
+      this.ctx.catalogLimits,
+    );
     if (problem !== null) quarantined(problem);
   }
 
   /** Equivocation: this key already proved this revision with another set of descriptors. */
   protected checkEquivocation(): void {
-    const texts = this.pages.flatMap((page): readonly (string | undefined)[] => page.toolTexts ?? page.tools.map(() => undefined));
-    if (this.ctx.watch.equivocates(this.revision as number, this.pages.flatMap((page) => page.tools), texts)) quarantined('EQUIVOCATION');
+    const texts = this.pages.flatMap(
+      (page): readonly (string | undefined)[] => page.toolTexts ?? page.tools.map(() => undefined),
+    );
+    if (
+      this.ctx.watch.equivocates(
+        this.revision as number,
+        this.pages.flatMap((page) => page.tools),
+        texts,
+      )
+    )
+      quarantined('EQUIVOCATION');
   }
 
   protected remainingMs(): number {

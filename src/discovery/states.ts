@@ -28,7 +28,14 @@ export type IncompleteReason =
  * Why a scan ended QUARANTINED: operator attention, no automatic admission. `TOO_MANY_TOOLS` and
  * `CATALOG_TOO_LARGE` are the whole-catalog limits of SPEC section 5 (src/validation/catalog-limits.ts).
  */
-export type QuarantineReason = 'CURSOR_REPEATED' | 'PAGE_LIMIT' | 'BYTE_LIMIT' | 'REVISION_BACKWARDS' | 'EQUIVOCATION' | 'TOO_MANY_TOOLS' | 'CATALOG_TOO_LARGE';
+export type QuarantineReason =
+  | 'CURSOR_REPEATED'
+  | 'PAGE_LIMIT'
+  | 'BYTE_LIMIT'
+  | 'REVISION_BACKWARDS'
+  | 'EQUIVOCATION'
+  | 'TOO_MANY_TOOLS'
+  | 'CATALOG_TOO_LARGE';
 
 /** The reason code of an end state; the two good states carry `OK`. */
 export type ScanReason = 'OK' | IncompleteReason | QuarantineReason;

@@ -8,7 +8,7 @@ class NoRecheckWalk extends Walk {
   protected override async finalRecheck(): Promise<void> {}
 }
 
-describe('the mutants\' seams are not host configuration', () => {
+describe("the mutants' seams are not host configuration", () => {
   it('HostConfig has no field that replaces a part of the core (a type error)', () => {
     const config: Partial<HostConfig> = {
       // @ts-expect-error walk is an internal seam (src/internal/seams.ts), not configuration.

@@ -61,18 +61,38 @@ export async function discoverOnce(client: Client, options: DiscoverOptions): Pr
   let attempts = 0;
   do {
     outcome = await runScan(source, {
-      scanId: `discover-${attempts}`, key: keyName(key), expectedGeneration: 0, policyEpoch: () => 0,
-      clock, sink: options.sink ?? nullSink, limits: options.limits ?? DEFAULT_SCAN_LIMITS, catalogLimits: options.trust ?? DEFAULT_TRUST, watch, memos,
+      scanId: `discover-${attempts}`,
+      key: keyName(key),
+      expectedGeneration: 0,
+      policyEpoch: () => 0,
+      clock,
+      sink: options.sink ?? nullSink,
+      limits: options.limits ?? DEFAULT_SCAN_LIMITS,
+      catalogLimits: options.trust ?? DEFAULT_TRUST,
+      watch,
+      memos,
     });
     attempts += 1;
   } while (outcome.state === 'INCOMPLETE' && outcome.reason === 'LIST_CHANGED' && attempts <= retries);
   const proven = outcome.state === 'SNAPSHOT_PROVEN' || outcome.state === 'UNVERSIONED_OBSERVATION';
-  const snapshot = !proven ? null : buildSnapshot({
-    key, endpointDigest: options.endpointDigest, protocolVersion: options.protocolVersion,
-    scanId: outcome.scanId, discoveryState: outcome.state === 'SNAPSHOT_PROVEN' ? 'SNAPSHOT_PROVEN' : 'UNVERSIONED_OBSERVATION',
-    discoveryStartedAt: outcome.startedAt, policyEpoch: outcome.policyEpoch, sourceRevision: outcome.revision,
-    generationTtlMs: options.generationTtlMs ?? 15 * 60_000, trust: options.trust ?? DEFAULT_TRUST, pages: outcome.pages,
-  }, memos);
+  const snapshot = !proven
+    ? null
+    : buildSnapshot(
+        {
+          key,
+          endpointDigest: options.endpointDigest,
+          protocolVersion: options.protocolVersion,
+          scanId: outcome.scanId,
+          discoveryState: outcome.state === 'SNAPSHOT_PROVEN' ? 'SNAPSHOT_PROVEN' : 'UNVERSIONED_OBSERVATION',
+          discoveryStartedAt: outcome.startedAt,
+          policyEpoch: outcome.policyEpoch,
+          sourceRevision: outcome.revision,
+          generationTtlMs: options.generationTtlMs ?? 15 * 60_000,
+          trust: options.trust ?? DEFAULT_TRUST,
+          pages: outcome.pages,
+        },
+        memos,
+      );
   return { outcome, attempts, snapshot };
 }
 

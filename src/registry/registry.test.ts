@@ -19,12 +19,30 @@ const guards = { policyEpoch: 1, identity: 'fp:a', trustConfigDigest: trustDiges
 
 function snapshot(scanId: string, revision: number | null, policyEpoch = 1) {
   const tools = [{ name: 'echo', inputSchema: { type: 'object' } }];
-  return buildSnapshot({
-    key, endpointDigest: 'e', protocolVersion: '2025-11-25', scanId,
-    discoveryState: revision === null ? 'UNVERSIONED_OBSERVATION' : 'SNAPSHOT_PROVEN',
-    discoveryStartedAt: 100, policyEpoch, sourceRevision: revision, generationTtlMs: 1000, trust: DEFAULT_TRUST,
-    pages: [{ cursorIn: null, cursorOut: null, revision, pageDigest: pageDigest({ cursorIn: null, cursorOut: null, revision, tools }), tools }],
-  }, new CoreMemos());
+  return buildSnapshot(
+    {
+      key,
+      endpointDigest: 'e',
+      protocolVersion: '2025-11-25',
+      scanId,
+      discoveryState: revision === null ? 'UNVERSIONED_OBSERVATION' : 'SNAPSHOT_PROVEN',
+      discoveryStartedAt: 100,
+      policyEpoch,
+      sourceRevision: revision,
+      generationTtlMs: 1000,
+      trust: DEFAULT_TRUST,
+      pages: [
+        {
+          cursorIn: null,
+          cursorOut: null,
+          revision,
+          pageDigest: pageDigest({ cursorIn: null, cursorOut: null, revision, tools }),
+          tools,
+        },
+      ],
+    },
+    new CoreMemos(),
+  );
 }
 
 function sqliteStore(): RegistryStore {
@@ -33,7 +51,10 @@ function sqliteStore(): RegistryStore {
   return store;
 }
 
-const STORES: [string, () => RegistryStore][] = [['in memory', () => new InMemoryRegistryStore()], ['SQLite', sqliteStore]];
+const STORES: [string, () => RegistryStore][] = [
+  ['in memory', () => new InMemoryRegistryStore()],
+  ['SQLite', sqliteStore],
+];
 
 describe.each(STORES)('CatalogRegistry on the %s store', (_name, newStore) => {
   function registry(clock = { now: () => 500 }) {
@@ -50,7 +71,13 @@ describe.each(STORES)('CatalogRegistry on the %s store', (_name, newStore) => {
       expect(first.ok && first.record.catalogGeneration).toBe(1);
       expect(second).toEqual({ ok: false, code: 'CAS_CONFLICT', actualGeneration: 1 });
       expect(events.map((e) => e.type)).toEqual(['published', 'cas_conflict']);
-      expect(events[1]).toEqual({ type: 'cas_conflict', key: 'fp:a|acme.dev', scanId: 'scan-1', expectedGeneration: 0, actualGeneration: 1 });
+      expect(events[1]).toEqual({
+        type: 'cas_conflict',
+        key: 'fp:a|acme.dev',
+        scanId: 'scan-1',
+        expectedGeneration: 0,
+        actualGeneration: 1,
+      });
       expect(r.generationOf(key)).toBe(1);
     });
 
@@ -65,10 +92,26 @@ describe.each(STORES)('CatalogRegistry on the %s store', (_name, newStore) => {
     it('refuses a lower source revision, a moved policy epoch, a rotated identity and changed trust', () => {
       const { registry: r } = registry();
       r.publish(snapshot('a', 5), 0, guards);
-      expect(r.publish(snapshot('b', 4), 1, guards)).toEqual({ ok: false, code: 'REVISION_REGRESSION', actualGeneration: 1 });
-      expect(r.publish(snapshot('c', 6), 1, { ...guards, policyEpoch: 2 })).toEqual({ ok: false, code: 'POLICY_EPOCH_MOVED', actualGeneration: 1 });
-      expect(r.publish(snapshot('d', 6), 1, { ...guards, identity: 'fp:b' })).toEqual({ ok: false, code: 'IDENTITY_MOVED', actualGeneration: 1 });
-      expect(r.publish(snapshot('e', 6), 1, { ...guards, trustConfigDigest: 'x' })).toEqual({ ok: false, code: 'TRUST_CHANGED', actualGeneration: 1 });
+      expect(r.publish(snapshot('b', 4), 1, guards)).toEqual({
+        ok: false,
+        code: 'REVISION_REGRESSION',
+        actualGeneration: 1,
+      });
+      expect(r.publish(snapshot('c', 6), 1, { ...guards, policyEpoch: 2 })).toEqual({
+        ok: false,
+        code: 'POLICY_EPOCH_MOVED',
+        actualGeneration: 1,
+      });
+      expect(r.publish(snapshot('d', 6), 1, { ...guards, identity: 'fp:b' })).toEqual({
+        ok: false,
+        code: 'IDENTITY_MOVED',
+        actualGeneration: 1,
+      });
+      expect(r.publish(snapshot('e', 6), 1, { ...guards, trustConfigDigest: 'x' })).toEqual({
+        ok: false,
+        code: 'TRUST_CHANGED',
+        actualGeneration: 1,
+      });
     });
   });
 
@@ -91,8 +134,16 @@ describe.each(STORES)('CatalogRegistry on the %s store', (_name, newStore) => {
       r.publish(snapshot('a', 3), 0, guards);
       r.publish(snapshot('b', 4), 1, guards);
       const rolled = r.rollback(key, 'bad tool in generation 2', guards);
-      expect(rolled.ok && [rolled.record.catalogGeneration, rolled.record.rolledBackFrom, rolled.record.snapshot.scanId]).toEqual([3, 1, 'a']);
-      expect(events.at(-1)).toMatchObject({ type: 'published', generation: 3, scanId: 'a', sourceRevision: 3, rolledBackFrom: 1 });
+      expect(
+        rolled.ok && [rolled.record.catalogGeneration, rolled.record.rolledBackFrom, rolled.record.snapshot.scanId],
+      ).toEqual([3, 1, 'a']);
+      expect(events.at(-1)).toMatchObject({
+        type: 'published',
+        generation: 3,
+        scanId: 'a',
+        sourceRevision: 3,
+        rolledBackFrom: 1,
+      });
     });
 
     it('becomes DISABLED when no earlier generation is unexpired: nothing is served until a later publish', () => {
@@ -120,13 +171,31 @@ describe.each(STORES)('CatalogRegistry on the %s store', (_name, newStore) => {
         return made;
       };
       const atEpoch2 = setUp().registry.rollback(key, 'missing-tool rate rose', { ...guards, policyEpoch: 2 });
-      expect(atEpoch2.ok && [atEpoch2.record.catalogGeneration, atEpoch2.record.rolledBackFrom, atEpoch2.record.snapshot.scanId]).toEqual([4, 2, 'b']);
+      expect(
+        atEpoch2.ok && [
+          atEpoch2.record.catalogGeneration,
+          atEpoch2.record.rolledBackFrom,
+          atEpoch2.record.snapshot.scanId,
+        ],
+      ).toEqual([4, 2, 'b']);
       // At epoch 3 neither generation 2 nor generation 1 was discovered under the policy holding now.
       const atEpoch3 = setUp();
-      expect(atEpoch3.registry.rollback(key, 'privilege escalation', { ...guards, policyEpoch: 3 })).toEqual({ ok: false, code: 'DISABLED' });
-      expect(atEpoch3.events.at(-1)).toEqual({ type: 'server_disabled', key: 'fp:a|acme.dev', reason: 'privilege escalation' });
-      expect(setUp().registry.rollback(key, 'operator', { ...guards, policyEpoch: 2, identity: 'fp:b' })).toEqual({ ok: false, code: 'DISABLED' });
-      expect(setUp().registry.rollback(key, 'operator', { ...guards, policyEpoch: 2, trustConfigDigest: 'other' })).toEqual({ ok: false, code: 'DISABLED' });
+      expect(atEpoch3.registry.rollback(key, 'privilege escalation', { ...guards, policyEpoch: 3 })).toEqual({
+        ok: false,
+        code: 'DISABLED',
+      });
+      expect(atEpoch3.events.at(-1)).toEqual({
+        type: 'server_disabled',
+        key: 'fp:a|acme.dev',
+        reason: 'privilege escalation',
+      });
+      expect(setUp().registry.rollback(key, 'operator', { ...guards, policyEpoch: 2, identity: 'fp:b' })).toEqual({
+        ok: false,
+        code: 'DISABLED',
+      });
+      expect(
+        setUp().registry.rollback(key, 'operator', { ...guards, policyEpoch: 2, trustConfigDigest: 'other' }),
+      ).toEqual({ ok: false, code: 'DISABLED' });
     });
 
     it('never rolls back to a generation an earlier rollback rolled away, nor to the content being rolled away', () => {
@@ -138,7 +207,9 @@ describe.each(STORES)('CatalogRegistry on the %s store', (_name, newStore) => {
       expect(first.ok && [first.record.catalogGeneration, first.record.rolledBackFrom]).toEqual([4, 2]);
       // Generation 3 was rolled away by 4; generation 2 is the content of 4 itself: back to 1.
       const second = r.rollback(key, 'privilege escalation', guards);
-      expect(second.ok && [second.record.catalogGeneration, second.record.rolledBackFrom, second.record.snapshot.scanId]).toEqual([5, 1, 'a']);
+      expect(
+        second.ok && [second.record.catalogGeneration, second.record.rolledBackFrom, second.record.snapshot.scanId],
+      ).toEqual([5, 1, 'a']);
       // Now a (active), b (generation 4, rolled away by 5) and c (3, rolled away by 4) are all judged bad.
       expect(r.rollback(key, 'operator', guards)).toEqual({ ok: false, code: 'DISABLED' });
     });
@@ -150,7 +221,9 @@ describe.each(STORES)('CatalogRegistry on the %s store', (_name, newStore) => {
       r.publish(snapshot('c', 5), 2, guards);
       // The trigger flagged generation 2; generation 3 came after it: both are rolled away.
       const rolled = r.rollback(key, 'missing-tool rate rose', guards, 2);
-      expect(rolled.ok && [rolled.record.catalogGeneration, rolled.record.rolledBackFrom, rolled.record.snapshot.scanId]).toEqual([4, 1, 'a']);
+      expect(
+        rolled.ok && [rolled.record.catalogGeneration, rolled.record.rolledBackFrom, rolled.record.snapshot.scanId],
+      ).toEqual([4, 1, 'a']);
     });
 
     it('answers NOTHING_PUBLISHED for a key with no generation, and changes nothing', () => {
@@ -170,9 +243,39 @@ describe.each(STORES)('CatalogRegistry on the %s store', (_name, newStore) => {
       r.rollback(key, 'missing-tool rate rose', guards);
       const common = { key: 'fp:a|acme.dev', publishedAt: 500 };
       expect(store.catalogReceipts('fp:a|acme.dev')).toEqual([
-        { ...common, catalogGeneration: 1, previousGeneration: 0, scanId: 'a', sourceRevision: 3, pageRoot: a.pageRoot, snapshotDigest: digestOfSnapshot(a), rolledBackFrom: null, reason: null },
-        { ...common, catalogGeneration: 2, previousGeneration: 1, scanId: 'b', sourceRevision: 4, pageRoot: b.pageRoot, snapshotDigest: digestOfSnapshot(b), rolledBackFrom: null, reason: null },
-        { ...common, catalogGeneration: 3, previousGeneration: 2, scanId: 'a', sourceRevision: 3, pageRoot: a.pageRoot, snapshotDigest: digestOfSnapshot(a), rolledBackFrom: 1, reason: 'missing-tool rate rose' },
+        {
+          ...common,
+          catalogGeneration: 1,
+          previousGeneration: 0,
+          scanId: 'a',
+          sourceRevision: 3,
+          pageRoot: a.pageRoot,
+          snapshotDigest: digestOfSnapshot(a),
+          rolledBackFrom: null,
+          reason: null,
+        },
+        {
+          ...common,
+          catalogGeneration: 2,
+          previousGeneration: 1,
+          scanId: 'b',
+          sourceRevision: 4,
+          pageRoot: b.pageRoot,
+          snapshotDigest: digestOfSnapshot(b),
+          rolledBackFrom: null,
+          reason: null,
+        },
+        {
+          ...common,
+          catalogGeneration: 3,
+          previousGeneration: 2,
+          scanId: 'a',
+          sourceRevision: 3,
+          pageRoot: a.pageRoot,
+          snapshotDigest: digestOfSnapshot(a),
+          rolledBackFrom: 1,
+          reason: 'missing-tool rate rose',
+        },
       ]);
       expect(store.catalogReceipts('fp:b|acme.dev')).toEqual([]);
     });

@@ -10,7 +10,14 @@ import type { DigestMemos } from '../snapshot/digests.ts';
 import { catalogReceiptOf, type GenerationRecord, type PointerStore } from './store.ts';
 
 /** Why a publish was refused. `CAS_CONFLICT`: another publisher moved the pointer first. */
-export type PublishRefusal = 'CAS_CONFLICT' | 'NOT_PROVEN' | 'REVISION_REGRESSION' | 'POLICY_EPOCH_MOVED' | 'IDENTITY_MOVED' | 'TRUST_CHANGED' | 'CATALOG_LIMIT';
+export type PublishRefusal =
+  | 'CAS_CONFLICT'
+  | 'NOT_PROVEN'
+  | 'REVISION_REGRESSION'
+  | 'POLICY_EPOCH_MOVED'
+  | 'IDENTITY_MOVED'
+  | 'TRUST_CHANGED'
+  | 'CATALOG_LIMIT';
 
 /** Why a key serves nothing right now (SPEC section 7 codes). */
 export type ServeRefusal = 'INCOMPLETE_DISCOVERY' | 'CATALOG_EXPIRED' | 'SERVER_DISABLED';
@@ -19,7 +26,9 @@ export type ServeRefusal = 'INCOMPLETE_DISCOVERY' | 'CATALOG_EXPIRED' | 'SERVER_
 export type ServeResult = { ok: true; record: GenerationRecord } | { ok: false; code: ServeRefusal };
 
 /** The outcome of {@link CatalogRegistry.rollback}. */
-export type RollbackResult = { ok: true; record: GenerationRecord } | { ok: false; code: 'DISABLED' | 'NOTHING_PUBLISHED' };
+export type RollbackResult =
+  | { ok: true; record: GenerationRecord }
+  | { ok: false; code: 'DISABLED' | 'NOTHING_PUBLISHED' };
 
 /** The outcome of {@link CatalogRegistry.publish}. */
 export type PublishResult =
@@ -89,7 +98,9 @@ export class CatalogRegistry {
     const record = this.store.generation(this.storeKey(key), catalogGeneration);
     if (record === undefined) return undefined;
     const active = this.active(key)?.catalogGeneration;
-    return catalogGeneration === active || this.#holds(key, catalogGeneration) > 0 ? record : { ...record, status: 'RETIRED' };
+    return catalogGeneration === active || this.#holds(key, catalogGeneration) > 0
+      ? record
+      : { ...record, status: 'RETIRED' };
   }
 
   /** An unfinished plan binds to a generation: it stays readable until released. */
@@ -141,19 +152,35 @@ export class CatalogRegistry {
     const name = this.storeKey(key);
     const active = this.store.active(name);
     if (active === undefined) return { ok: false, code: 'NOTHING_PUBLISHED' };
-    const source = this.#rollbackSource(name, active, guards, Math.min(flaggedGeneration ?? active.catalogGeneration, active.catalogGeneration));
+    const source = this.#rollbackSource(
+      name,
+      active,
+      guards,
+      Math.min(flaggedGeneration ?? active.catalogGeneration, active.catalogGeneration),
+    );
     if (source === undefined) {
       this.store.disable(name, reason);
       this.sink.emit({ type: 'server_disabled', key: name, reason });
       return { ok: false, code: 'DISABLED' };
     }
-    const record: GenerationRecord = { ...source, catalogGeneration: active.catalogGeneration + 1, publishedAt: this.clock.now(), rolledBackFrom: source.catalogGeneration };
-    if (!this.store.compareAndSet(name, active.catalogGeneration, record, catalogReceiptOf(record, reason))) return this.rollback(key, reason, guards, flaggedGeneration);
+    const record: GenerationRecord = {
+      ...source,
+      catalogGeneration: active.catalogGeneration + 1,
+      publishedAt: this.clock.now(),
+      rolledBackFrom: source.catalogGeneration,
+    };
+    if (!this.store.compareAndSet(name, active.catalogGeneration, record, catalogReceiptOf(record, reason)))
+      return this.rollback(key, reason, guards, flaggedGeneration);
     this.#emitPublished(name, record);
     return { ok: true, record };
   }
 
-  #rollbackSource(name: string, active: GenerationRecord, guards: PublishGuards, flagged: number): GenerationRecord | undefined {
+  #rollbackSource(
+    name: string,
+    active: GenerationRecord,
+    guards: PublishGuards,
+    flagged: number,
+  ): GenerationRecord | undefined {
     const newer: GenerationRecord[] = [active];
     const earlier: GenerationRecord[] = [];
     for (let generation = active.catalogGeneration - 1; generation >= 1; generation -= 1) {
@@ -168,7 +195,9 @@ export class CatalogRegistry {
       const away = this.store.generation(name, record.catalogGeneration - 1);
       if (away !== undefined) rolledAway.add(away.snapshotDigest);
     }
-    return earlier.find((candidate) => !rolledAway.has(candidate.snapshotDigest) && this.rollbackQualifies(candidate, guards));
+    return earlier.find(
+      (candidate) => !rolledAway.has(candidate.snapshotDigest) && this.rollbackQualifies(candidate, guards),
+    );
   }
 
   /**
@@ -200,7 +229,8 @@ export class CatalogRegistry {
     const key = this.storeKey(keyOfSnapshot(snapshot));
     const active = this.store.active(key);
     const refusal = this.#refusal(snapshot, expectedGeneration, guards, active);
-    if (refusal !== undefined) return this.#refuse(snapshot, expectedGeneration, refusal, active?.catalogGeneration ?? 0);
+    if (refusal !== undefined)
+      return this.#refuse(snapshot, expectedGeneration, refusal, active?.catalogGeneration ?? 0);
     const record: GenerationRecord = {
       key,
       catalogGeneration: expectedGeneration + 1,
@@ -225,18 +255,34 @@ export class CatalogRegistry {
     return (active?.catalogGeneration ?? 0) === expectedGeneration;
   }
 
-  #refusal(snapshot: ToolCatalogSnapshot, expected: number, guards: PublishGuards, active: GenerationRecord | undefined): PublishRefusal | undefined {
+  #refusal(
+    snapshot: ToolCatalogSnapshot,
+    expected: number,
+    guards: PublishGuards,
+    active: GenerationRecord | undefined,
+  ): PublishRefusal | undefined {
     if (!this.pointerHolds(active, expected)) return 'CAS_CONFLICT';
     if (snapshot.discoveryState === 'SNAPSHOT_PROVEN' && snapshot.sourceRevision === null) return 'NOT_PROVEN';
     const activeRevision = active?.snapshot.sourceRevision;
-    if (snapshot.sourceRevision !== null && typeof activeRevision === 'number' && snapshot.sourceRevision < activeRevision) return 'REVISION_REGRESSION';
+    if (
+      snapshot.sourceRevision !== null &&
+      typeof activeRevision === 'number' &&
+      snapshot.sourceRevision < activeRevision
+    )
+      return 'REVISION_REGRESSION';
     return guardMoved(snapshot, guards);
   }
 
   #refuse(snapshot: ToolCatalogSnapshot, expected: number, code: PublishRefusal, actual: number): PublishResult {
     if (code === 'CAS_CONFLICT') {
       const key = this.storeKey(keyOfSnapshot(snapshot));
-      this.sink.emit({ type: 'cas_conflict', key, scanId: snapshot.scanId, expectedGeneration: expected, actualGeneration: actual });
+      this.sink.emit({
+        type: 'cas_conflict',
+        key,
+        scanId: snapshot.scanId,
+        expectedGeneration: expected,
+        actualGeneration: actual,
+      });
     }
     return { ok: false, code, actualGeneration: actual };
   }
@@ -252,8 +298,16 @@ export class CatalogRegistry {
       sourceRevision: snapshot.sourceRevision,
       snapshotDigest: record.snapshotDigest,
       pageRoot: snapshot.pageRoot,
-      pages: snapshot.pages.map((page) => ({ cursorIn: page.cursorIn, cursorOut: page.cursorOut, pageDigest: page.digest })),
-      tools: snapshot.tools.map((tool) => ({ name: tool.name, descriptorDigest: tool.descriptorDigest, verdict: tool.verdict })),
+      pages: snapshot.pages.map((page) => ({
+        cursorIn: page.cursorIn,
+        cursorOut: page.cursorOut,
+        pageDigest: page.digest,
+      })),
+      tools: snapshot.tools.map((tool) => ({
+        name: tool.name,
+        descriptorDigest: tool.descriptorDigest,
+        verdict: tool.verdict,
+      })),
       expiresAt: snapshot.expiresAt,
       rolledBackFrom: record.rolledBackFrom,
     });
@@ -262,7 +316,8 @@ export class CatalogRegistry {
 
 /** The status a record is published with; a RETIRED record is never published (it is a view of an old one). */
 function publishedStatus(record: GenerationRecord): 'ELIGIBLE' | 'UNVERSIONED_OBSERVATION' {
-  if (record.status === 'RETIRED') throw new Error(`internal: generation ${record.catalogGeneration} of ${record.key} published as RETIRED`);
+  if (record.status === 'RETIRED')
+    throw new Error(`internal: generation ${record.catalogGeneration} of ${record.key} published as RETIRED`);
   return record.status;
 }
 
@@ -275,7 +330,10 @@ function keyOfSnapshot(snapshot: ToolCatalogSnapshot): CatalogKey {
  * now): the policy epoch, the server identity, the trust configuration; undefined when all hold.
  * A publish is refused with that code; a rollback source does not qualify.
  */
-function guardMoved(snapshot: ToolCatalogSnapshot, guards: PublishGuards): 'POLICY_EPOCH_MOVED' | 'IDENTITY_MOVED' | 'TRUST_CHANGED' | undefined {
+function guardMoved(
+  snapshot: ToolCatalogSnapshot,
+  guards: PublishGuards,
+): 'POLICY_EPOCH_MOVED' | 'IDENTITY_MOVED' | 'TRUST_CHANGED' | undefined {
   if (guards.policyEpoch !== snapshot.policyEpoch) return 'POLICY_EPOCH_MOVED';
   if (guards.identity !== snapshot.serverIdentity) return 'IDENTITY_MOVED';
   if (guards.trustConfigDigest !== snapshot.trustConfigDigest) return 'TRUST_CHANGED';

@@ -26,7 +26,14 @@ export function sqliteDriver(path: string, moduleName = SQLITE_DRIVER_MODULE): S
   try {
     return requireHere(moduleName) as SqliteDriver;
   } catch (error) {
-    const why = (error as { code?: unknown }).code === 'MODULE_NOT_FOUND' ? 'is not installed' : `cannot be loaded (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`;
-    throw new RegistryStoreError(path, 'NO_DRIVER', `${moduleName} ${why}; the SQLite store needs it: npm install better-sqlite3@^12.11.1 (13 needs Node 22)`);
+    const why =
+      (error as { code?: unknown }).code === 'MODULE_NOT_FOUND'
+        ? 'is not installed'
+        : `cannot be loaded (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`;
+    throw new RegistryStoreError(
+      path,
+      'NO_DRIVER',
+      `${moduleName} ${why}; the SQLite store needs it: npm install better-sqlite3@^12.11.1 (13 needs Node 22)`,
+    );
   }
 }

@@ -10,7 +10,17 @@
  */
 import type Database from 'better-sqlite3';
 import { sqliteDriver, type SqliteDriver } from './sqlite-driver.ts';
-import { APPLICATION_ID, checkMigrations, freshShape, latestVersion, migrate, MigrationStepError, schemaMismatch, schemaShape, type Migration } from './sqlite-schema.ts';
+import {
+  APPLICATION_ID,
+  checkMigrations,
+  freshShape,
+  latestVersion,
+  migrate,
+  MigrationStepError,
+  schemaMismatch,
+  schemaShape,
+  type Migration,
+} from './sqlite-schema.ts';
 import { RegistryStoreError } from './store-error.ts';
 
 /** How long opening waits for another connection's lock before it fails with LOCKED, ms. */
@@ -30,7 +40,11 @@ interface Header {
  * @throws RegistryStoreError (NOT_SQLITE, FOREIGN, NEWER_SCHEMA, LOCKED, CORRUPT,
  *   MIGRATION_FAILED, NO_DRIVER, IO); Error for misnumbered `migrations` (before the file is touched).
  */
-export function openRegistryDatabase(path: string, busyTimeoutMs: number, migrations: readonly Migration[]): Database.Database {
+export function openRegistryDatabase(
+  path: string,
+  busyTimeoutMs: number,
+  migrations: readonly Migration[],
+): Database.Database {
   checkMigrations(migrations);
   const Driver = sqliteDriver(path);
   let db: Database.Database;
@@ -59,7 +73,8 @@ export function openRegistryDatabase(path: string, busyTimeoutMs: number, migrat
  *   TypeError when `db` is not an open in-memory connection.
  */
 export function prepareMemoryDatabase(db: Database.Database, name: string, migrations: readonly Migration[]): void {
-  if (!db.open || !db.memory) throw new TypeError(`registry store ${name}: prepareMemoryDatabase needs an open in-memory connection`);
+  if (!db.open || !db.memory)
+    throw new TypeError(`registry store ${name}: prepareMemoryDatabase needs an open in-memory connection`);
   checkMigrations(migrations);
   try {
     prepareDatabase(db, name, migrations, db.constructor as SqliteDriver);
@@ -68,7 +83,12 @@ export function prepareMemoryDatabase(db: Database.Database, name: string, migra
   }
 }
 
-function prepareDatabase(db: Database.Database, path: string, migrations: readonly Migration[], Driver: SqliteDriver): void {
+function prepareDatabase(
+  db: Database.Database,
+  path: string,
+  migrations: readonly Migration[],
+  Driver: SqliteDriver,
+): void {
   // One writer per database, for the life of the connection: the first read takes the lock and
   // keeps it, so a second host on the same file fails here, fast, instead of interleaving its
   // writes and lease numbers with ours. It also lets the store cache what it read (nobody else
@@ -82,7 +102,12 @@ function prepareDatabase(db: Database.Database, path: string, migrations: readon
     const version = db.pragma('user_version', { simple: true }) as number;
     if (version < latest) migrateOrRefuse(db, path, version, migrations);
     const mismatch = schemaMismatch(schemaShape(db), freshShape(migrations, Driver));
-    if (mismatch !== undefined) throw new RegistryStoreError(path, 'CORRUPT', `its tables are not those of schema version ${latest}: ${mismatch}`);
+    if (mismatch !== undefined)
+      throw new RegistryStoreError(
+        path,
+        'CORRUPT',
+        `its tables are not those of schema version ${latest}: ${mismatch}`,
+      );
   }).exclusive();
 }
 
@@ -92,7 +117,11 @@ function migrateOrRefuse(db: Database.Database, path: string, version: number, m
     migrate(db, version, migrations);
   } catch (error) {
     if (!(error instanceof MigrationStepError)) throw error;
-    throw new RegistryStoreError(path, 'MIGRATION_FAILED', `${error.message}; the database stays at version ${version}`);
+    throw new RegistryStoreError(
+      path,
+      'MIGRATION_FAILED',
+      `${error.message}; the database stays at version ${version}`,
+    );
   }
 }
 
@@ -114,7 +143,8 @@ function setDurability(db: Database.Database, path: string): void {
     db.pragma('foreign_keys = ON');
     return;
   }
-  if (mode !== 'wal') throw new RegistryStoreError(path, 'IO', `cannot use write-ahead logging (journal_mode stays ${String(mode)})`);
+  if (mode !== 'wal')
+    throw new RegistryStoreError(path, 'IO', `cannot use write-ahead logging (journal_mode stays ${String(mode)})`);
   db.pragma('synchronous = FULL');
   db.pragma('fullfsync = ON');
   db.pragma('checkpoint_fullfsync = ON');
@@ -125,7 +155,10 @@ function readHeader(db: Database.Database): Header {
   return {
     applicationId: db.pragma('application_id', { simple: true }) as number,
     userVersion: db.pragma('user_version', { simple: true }) as number,
-    objects: db.prepare("SELECT name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all() as string[],
+    objects: db
+      .prepare("SELECT name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY name")
+      .pluck()
+      .all() as string[],
   };
 }
 
@@ -134,13 +167,25 @@ function refusalOf(path: string, header: Header, latest: number): RegistryStoreE
   const empty = header.applicationId === 0 && header.userVersion === 0 && header.objects.length === 0;
   if (empty) return undefined;
   if (header.applicationId !== APPLICATION_ID) {
-    return new RegistryStoreError(path, 'FOREIGN', `a SQLite database, but not a catsim registry (application_id ${header.applicationId}; ${objectList(header.objects)})`);
+    return new RegistryStoreError(
+      path,
+      'FOREIGN',
+      `a SQLite database, but not a catsim registry (application_id ${header.applicationId}; ${objectList(header.objects)})`,
+    );
   }
   if (header.userVersion > latest) {
-    return new RegistryStoreError(path, 'NEWER_SCHEMA', `schema version ${header.userVersion} is newer than this catsim's ${latest}; open it with the catsim that wrote it`);
+    return new RegistryStoreError(
+      path,
+      'NEWER_SCHEMA',
+      `schema version ${header.userVersion} is newer than this catsim's ${latest}; open it with the catsim that wrote it`,
+    );
   }
   if (header.userVersion === 0 && header.objects.length > 0) {
-    return new RegistryStoreError(path, 'CORRUPT', `a catsim registry without a schema version (${objectList(header.objects)})`);
+    return new RegistryStoreError(
+      path,
+      'CORRUPT',
+      `a catsim registry without a schema version (${objectList(header.objects)})`,
+    );
   }
   return undefined;
 }
@@ -158,10 +203,16 @@ export function storeError(path: string, error: unknown, busyTimeoutMs: number):
   const code = (error as { code?: unknown }).code;
   const message = error instanceof Error ? error.message : String(error);
   if (typeof code !== 'string') return new RegistryStoreError(path, 'IO', `cannot be opened (${message})`);
-  if (code === 'SQLITE_NOTADB') return new RegistryStoreError(path, 'NOT_SQLITE', 'not a SQLite database (SQLITE_NOTADB)');
+  if (code === 'SQLITE_NOTADB')
+    return new RegistryStoreError(path, 'NOT_SQLITE', 'not a SQLite database (SQLITE_NOTADB)');
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
-    return new RegistryStoreError(path, 'LOCKED', `locked by another writer (still ${code} after ${busyTimeoutMs} ms); is another host using it?`);
+    return new RegistryStoreError(
+      path,
+      'LOCKED',
+      `locked by another writer (still ${code} after ${busyTimeoutMs} ms); is another host using it?`,
+    );
   }
-  if (code.startsWith('SQLITE_CORRUPT')) return new RegistryStoreError(path, 'CORRUPT', `corrupt (${code}: ${message})`);
+  if (code.startsWith('SQLITE_CORRUPT'))
+    return new RegistryStoreError(path, 'CORRUPT', `corrupt (${code}: ${message})`);
   return new RegistryStoreError(path, 'IO', `cannot be opened (${code}: ${message})`);
 }

@@ -113,7 +113,13 @@ CREATE TABLE call_receipts (
 
 /** Every migration, in order; the last one's version is {@link SCHEMA_VERSION}. */
 export const MIGRATIONS: readonly Migration[] = Object.freeze([
-  { version: 1, summary: 'generations, pointers, catalog receipts, disabled keys, leases, call receipts', up: (db: Database.Database) => { db.exec(SCHEMA_V1); } },
+  {
+    version: 1,
+    summary: 'generations, pointers, catalog receipts, disabled keys, leases, call receipts',
+    up: (db: Database.Database) => {
+      db.exec(SCHEMA_V1);
+    },
+  },
 ]);
 
 /** The schema version this code writes. */
@@ -130,14 +136,21 @@ export function latestVersion(migrations: readonly Migration[]): number {
  */
 export function checkMigrations(migrations: readonly Migration[]): void {
   migrations.forEach((migration, index) => {
-    if (migration.version !== index + 1) throw new Error(`migration ${index} has version ${migration.version}, expected ${index + 1}`);
+    if (migration.version !== index + 1)
+      throw new Error(`migration ${index} has version ${migration.version}, expected ${index + 1}`);
   });
 }
 
 /** A step of {@link migrate} failed; `cause` is what it threw. */
 export class MigrationStepError extends Error {
-  constructor(readonly step: Migration, readonly fromVersion: number, override readonly cause: unknown) {
-    super(`migration to schema version ${step.version} (${step.summary}) failed: ${cause instanceof Error ? cause.message : String(cause)}`);
+  constructor(
+    readonly step: Migration,
+    readonly fromVersion: number,
+    override readonly cause: unknown,
+  ) {
+    super(
+      `migration to schema version ${step.version} (${step.summary}) failed: ${cause instanceof Error ? cause.message : String(cause)}`,
+    );
   }
 }
 
@@ -168,7 +181,11 @@ export type SchemaShape = Record<string, ColumnShape[]>;
 
 /** The shape of every table of `db` (sqlite_% tables left out). */
 export function schemaShape(db: Database.Database): SchemaShape {
-  const tables = db.prepare<[], { name: string }>("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all();
+  const tables = db
+    .prepare<[], { name: string }>(
+      "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+    )
+    .all();
   const shape: SchemaShape = {};
   for (const { name } of tables) shape[name] = tableShape(db, name);
   return shape;
@@ -180,7 +197,10 @@ function tableShape(db: Database.Database, table: string): ColumnShape[] {
   const keys = db.pragma(`foreign_key_list(${quoted})`) as { table: string; from: string; to: string }[];
   const indexes = db.pragma(`index_list(${quoted})`) as { unique: number; origin: string }[];
   return [
-    ...columns.map((column) => `${column.name} ${column.type}${column.notnull === 1 ? ' NOT NULL' : ''}${column.pk > 0 ? ` PK${column.pk}` : ''}`),
+    ...columns.map(
+      (column) =>
+        `${column.name} ${column.type}${column.notnull === 1 ? ' NOT NULL' : ''}${column.pk > 0 ? ` PK${column.pk}` : ''}`,
+    ),
     ...keys.map((key) => `FK ${key.from} -> ${key.table}.${key.to}`),
     ...indexes.map((index) => `INDEX ${index.origin}${index.unique === 1 ? ' UNIQUE' : ''}`).sort(),
   ];

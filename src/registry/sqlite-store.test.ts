@@ -16,7 +16,13 @@ import { DEFAULT_TRUST, trustDigest } from '../validation/trust.ts';
 import { CatalogRegistry } from './registry.ts';
 import { sqliteDriver } from './sqlite-driver.ts';
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION, type Migration } from './sqlite-schema.ts';
-import { openSqliteStore, openSqliteStoreOn, openSqliteStoreWith, type SqliteRegistryStore, type SqliteStoreOptions } from './sqlite-store.ts';
+import {
+  openSqliteStore,
+  openSqliteStoreOn,
+  openSqliteStoreWith,
+  type SqliteRegistryStore,
+  type SqliteStoreOptions,
+} from './sqlite-store.ts';
 import { RegistryStoreError } from './store-error.ts';
 import { callReceiptFor, generationAt, KEY, leases, receiptOf, STORE_KEY } from './testing/store-fixtures.ts';
 import { afterThisTest, tempDir } from './testing/temp-dirs.ts';
@@ -77,25 +83,36 @@ describe('one transaction per publish', () => {
     ['the pointer move', 'BEFORE UPDATE ON pointers'],
     ['the catalog receipt', 'BEFORE INSERT ON catalog_receipts'],
     ['clearing DISABLED', 'BEFORE DELETE ON disabled_keys'],
-  ])('a failure at %s leaves the pointer, generations, receipts and DISABLED mark as they were', (_statement, trigger) => {
-    const { path, store } = storeWithFailing(trigger);
-    const events: Observation[] = [];
-    const registry = new CatalogRegistry(store, { now: () => 500 }, { emit: (event) => events.push(event) });
-    const second = generationAt(2, 4);
-    expect(() => registry.publish(second.snapshot, 1, GUARDS)).toThrow('injected failure');
-    expect(events).toEqual([]);
-    const check = (reader: SqliteRegistryStore): void => {
-      expect(reader.active(STORE_KEY)?.catalogGeneration).toBe(1);
-      expect(reader.generation(STORE_KEY, 2)).toBeUndefined();
-      expect(reader.catalogReceipts(STORE_KEY).map((receipt) => receipt.catalogGeneration)).toEqual([1]);
-      expect(reader.disabledReason(STORE_KEY)).toBe('operator');
-    };
-    check(store);
-    store.close();
-    expect(raw(path, (db) => db.prepare('SELECT (SELECT count(*) FROM generations), (SELECT generation FROM pointers), (SELECT count(*) FROM catalog_receipts), (SELECT count(*) FROM disabled_keys)').raw().get()))
-      .toEqual([1, 1, 1, 1]);
-    check(open({ path }));
-  });
+  ])(
+    'a failure at %s leaves the pointer, generations, receipts and DISABLED mark as they were',
+    (_statement, trigger) => {
+      const { path, store } = storeWithFailing(trigger);
+      const events: Observation[] = [];
+      const registry = new CatalogRegistry(store, { now: () => 500 }, { emit: (event) => events.push(event) });
+      const second = generationAt(2, 4);
+      expect(() => registry.publish(second.snapshot, 1, GUARDS)).toThrow('injected failure');
+      expect(events).toEqual([]);
+      const check = (reader: SqliteRegistryStore): void => {
+        expect(reader.active(STORE_KEY)?.catalogGeneration).toBe(1);
+        expect(reader.generation(STORE_KEY, 2)).toBeUndefined();
+        expect(reader.catalogReceipts(STORE_KEY).map((receipt) => receipt.catalogGeneration)).toEqual([1]);
+        expect(reader.disabledReason(STORE_KEY)).toBe('operator');
+      };
+      check(store);
+      store.close();
+      expect(
+        raw(path, (db) =>
+          db
+            .prepare(
+              'SELECT (SELECT count(*) FROM generations), (SELECT generation FROM pointers), (SELECT count(*) FROM catalog_receipts), (SELECT count(*) FROM disabled_keys)',
+            )
+            .raw()
+            .get(),
+        ),
+      ).toEqual([1, 1, 1, 1]);
+      check(open({ path }));
+    },
+  );
 
   it('a rollback publish is one transaction too: its receipt failing leaves generation 2 active', () => {
     const path = freshPath();
@@ -104,7 +121,11 @@ describe('one transaction per publish', () => {
     registry.publish(generationAt(1, 3).snapshot, 0, GUARDS);
     registry.publish(generationAt(2, 4).snapshot, 1, GUARDS);
     store.close();
-    raw(path, (db) => db.exec("CREATE TRIGGER injected BEFORE INSERT ON catalog_receipts WHEN NEW.reason IS NOT NULL BEGIN SELECT RAISE(ABORT, 'injected failure'); END"));
+    raw(path, (db) =>
+      db.exec(
+        "CREATE TRIGGER injected BEFORE INSERT ON catalog_receipts WHEN NEW.reason IS NOT NULL BEGIN SELECT RAISE(ABORT, 'injected failure'); END",
+      ),
+    );
     const reopened = open({ path });
     const again = new CatalogRegistry(reopened, { now: () => 500 }, { emit: () => undefined });
     expect(() => again.rollback(KEY, 'missing-tool rate rose', GUARDS)).toThrow('injected failure');
@@ -121,7 +142,11 @@ describe('one transaction per lease consumption', () => {
     const before = open({ path });
     before.recordLease(lease);
     before.close();
-    raw(path, (db) => db.exec("CREATE TRIGGER injected BEFORE INSERT ON call_receipts BEGIN SELECT RAISE(ABORT, 'injected failure'); END"));
+    raw(path, (db) =>
+      db.exec(
+        "CREATE TRIGGER injected BEFORE INSERT ON call_receipts BEGIN SELECT RAISE(ABORT, 'injected failure'); END",
+      ),
+    );
     const store = open({ path });
     expect(() => store.consumeLease(callReceiptFor(lease, 1_200))).toThrow('injected failure');
     expect(store.lease(lease.leaseId)).toEqual({ lease, consumedAt: null });
@@ -146,7 +171,11 @@ describe('reopening', () => {
     store.compareAndSet('fp:b|acme.dev', 0, other, { ...receiptOf(other), key: 'fp:b|acme.dev' });
     now = 2_000;
     registry.rollback({ ...KEY, identity: 'fp:b' }, 'operator', { ...GUARDS, identity: 'fp:b' });
-    const [a, b, c] = leases(3) as [ReturnType<typeof leases>[0], ReturnType<typeof leases>[0], ReturnType<typeof leases>[0]];
+    const [a, b, c] = leases(3) as [
+      ReturnType<typeof leases>[0],
+      ReturnType<typeof leases>[0],
+      ReturnType<typeof leases>[0],
+    ];
     for (const lease of [a, b, c]) store.recordLease(lease);
     store.consumeLease(callReceiptFor(a, 1_200));
     store.recordOutcome(a.leaseId, 'ok', 1_250);
@@ -175,13 +204,47 @@ describe('reopening', () => {
     const reopened = open({ path });
     expect(contents(reopened)).toEqual(written);
     // The values a person expects, not only equality with what was written:
-    expect(reopened.active(STORE_KEY)).toMatchObject({ catalogGeneration: 3, status: 'ELIGIBLE', rolledBackFrom: 1, snapshot: { scanId: 'scan-1', sourceRevision: 3 } });
-    expect(reopened.generation(STORE_KEY, 2)).toMatchObject({ status: 'UNVERSIONED_OBSERVATION', snapshot: { sourceRevision: null, tools: [{ name: 'echo' }, { name: 'write_file' }] } });
-    expect(reopened.catalogReceipts(STORE_KEY).map((receipt) => [receipt.catalogGeneration, receipt.previousGeneration, receipt.rolledBackFrom, receipt.reason]))
-      .toEqual([[1, 0, null, null], [2, 1, null, null], [3, 2, 1, 'privilege escalation']]);
-    expect([reopened.disabledReason(STORE_KEY), reopened.disabledReason('fp:b|acme.dev')]).toEqual([undefined, 'operator']);
-    expect(reopened.leases().map((record) => [record.lease.leaseId, record.consumedAt])).toEqual([['h-lease-0', 1_200], ['h-lease-1', 1_300], ['h-lease-2', null]]);
-    expect(reopened.callReceipts().map((receipt) => [receipt.leaseId, receipt.writtenAt, receipt.outcome, receipt.outcomeAt])).toEqual([['h-lease-0', 1_200, 'ok', 1_250], ['h-lease-1', 1_300, null, null]]);
+    expect(reopened.active(STORE_KEY)).toMatchObject({
+      catalogGeneration: 3,
+      status: 'ELIGIBLE',
+      rolledBackFrom: 1,
+      snapshot: { scanId: 'scan-1', sourceRevision: 3 },
+    });
+    expect(reopened.generation(STORE_KEY, 2)).toMatchObject({
+      status: 'UNVERSIONED_OBSERVATION',
+      snapshot: { sourceRevision: null, tools: [{ name: 'echo' }, { name: 'write_file' }] },
+    });
+    expect(
+      reopened
+        .catalogReceipts(STORE_KEY)
+        .map((receipt) => [
+          receipt.catalogGeneration,
+          receipt.previousGeneration,
+          receipt.rolledBackFrom,
+          receipt.reason,
+        ]),
+    ).toEqual([
+      [1, 0, null, null],
+      [2, 1, null, null],
+      [3, 2, 1, 'privilege escalation'],
+    ]);
+    expect([reopened.disabledReason(STORE_KEY), reopened.disabledReason('fp:b|acme.dev')]).toEqual([
+      undefined,
+      'operator',
+    ]);
+    expect(reopened.leases().map((record) => [record.lease.leaseId, record.consumedAt])).toEqual([
+      ['h-lease-0', 1_200],
+      ['h-lease-1', 1_300],
+      ['h-lease-2', null],
+    ]);
+    expect(
+      reopened
+        .callReceipts()
+        .map((receipt) => [receipt.leaseId, receipt.writtenAt, receipt.outcome, receipt.outcomeAt]),
+    ).toEqual([
+      ['h-lease-0', 1_200, 'ok', 1_250],
+      ['h-lease-1', 1_300, null, null],
+    ]);
     expect(Object.isFrozen(reopened.active(STORE_KEY)?.snapshot.tools[0])).toBe(true);
   });
 
@@ -191,14 +254,22 @@ describe('reopening', () => {
     writeEverything(first);
     first.close();
     const reopened = open({ path });
-    const [a, b, c] = leases(3) as [ReturnType<typeof leases>[0], ReturnType<typeof leases>[0], ReturnType<typeof leases>[0]];
+    const [a, b, c] = leases(3) as [
+      ReturnType<typeof leases>[0],
+      ReturnType<typeof leases>[0],
+      ReturnType<typeof leases>[0],
+    ];
     expect(reopened.consumeLease(callReceiptFor(a, 9_000))).toBe(false);
     expect(reopened.consumeLease(callReceiptFor(b, 9_000))).toBe(false);
     expect(reopened.recordOutcome(a.leaseId, 'error', 9_000)).toBe(false);
     expect(reopened.recordOutcome(b.leaseId, 'unknown', 9_000)).toBe(true);
     expect(reopened.consumeLease(callReceiptFor(c, 9_100))).toBe(true);
     expect(() => reopened.recordLease(a)).toThrow('lease h-lease-0 is already in the ledger');
-    expect(reopened.callReceipts().map((receipt) => [receipt.leaseId, receipt.outcome])).toEqual([['h-lease-0', 'ok'], ['h-lease-1', 'unknown'], ['h-lease-2', null]]);
+    expect(reopened.callReceipts().map((receipt) => [receipt.leaseId, receipt.outcome])).toEqual([
+      ['h-lease-0', 'ok'],
+      ['h-lease-1', 'unknown'],
+      ['h-lease-2', null],
+    ]);
   });
 
   it('keeps what a process committed before it was killed (SIGKILL, no close), and the lock dies with it', () => {
@@ -229,7 +300,9 @@ describe('closing', () => {
   });
 
   it('refuses a busy timeout that is not an integer >= 0', () => {
-    expect(() => openSqliteStore({ path: freshPath(), busyTimeoutMs: -1 })).toThrow(new RangeError('busyTimeoutMs must be an integer >= 0, got -1'));
+    expect(() => openSqliteStore({ path: freshPath(), busyTimeoutMs: -1 })).toThrow(
+      new RangeError('busyTimeoutMs must be an integer >= 0, got -1'),
+    );
   });
 });
 
@@ -238,13 +311,24 @@ describe('schema versions and migrations', () => {
     const path = freshPath();
     open({ path }).close();
     expect(SCHEMA_VERSION).toBe(1);
-    expect(raw(path, (db) => [db.pragma('application_id', { simple: true }), db.pragma('user_version', { simple: true }), db.pragma('journal_mode', { simple: true })]))
-      .toEqual([0x63617473, 1, 'wal']);
+    expect(
+      raw(path, (db) => [
+        db.pragma('application_id', { simple: true }),
+        db.pragma('user_version', { simple: true }),
+        db.pragma('journal_mode', { simple: true }),
+      ]),
+    ).toEqual([0x63617473, 1, 'wal']);
     expect(APPLICATION_ID).toBe(1_667_331_187);
   });
 
   /** A version 2 for the tests only: a note column on leases. */
-  const NOTE: Migration = { version: 2, summary: 'a note on each lease', up: (db) => { db.exec('ALTER TABLE leases ADD COLUMN note TEXT'); } };
+  const NOTE: Migration = {
+    version: 2,
+    summary: 'a note on each lease',
+    up: (db) => {
+      db.exec('ALTER TABLE leases ADD COLUMN note TEXT');
+    },
+  };
 
   it('migrates a version-1 database written by this code to version 2, keeping its data; version 1 code then refuses it as newer', () => {
     const path = freshPath();
@@ -258,14 +342,28 @@ describe('schema versions and migrations', () => {
     expect(v2.active(STORE_KEY)).toEqual(first);
     expect(v2.lease(lease.leaseId)).toEqual({ lease, consumedAt: null });
     v2.close();
-    expect(raw(path, (db) => [db.pragma('user_version', { simple: true }), db.prepare('SELECT note FROM leases').pluck().get()])).toEqual([2, null]);
-    expect(openError(path).message).toBe(`registry store ${path}: schema version 2 is newer than this catsim's 1; open it with the catsim that wrote it`);
+    expect(
+      raw(path, (db) => [
+        db.pragma('user_version', { simple: true }),
+        db.prepare('SELECT note FROM leases').pluck().get(),
+      ]),
+    ).toEqual([2, null]);
+    expect(openError(path).message).toBe(
+      `registry store ${path}: schema version 2 is newer than this catsim's 1; open it with the catsim that wrote it`,
+    );
   });
 
   it('a failing migration step changes nothing: the database stays at version 1 and opens as before', () => {
     const path = freshPath();
     open({ path }).close();
-    const failing: Migration = { version: 2, summary: 'a note on each lease', up: (db) => { db.exec('ALTER TABLE leases ADD COLUMN note TEXT'); throw new Error('disk says no'); } };
+    const failing: Migration = {
+      version: 2,
+      summary: 'a note on each lease',
+      up: (db) => {
+        db.exec('ALTER TABLE leases ADD COLUMN note TEXT');
+        throw new Error('disk says no');
+      },
+    };
     let error: unknown;
     try {
       open({ path }, [...MIGRATIONS, failing]);
@@ -273,13 +371,23 @@ describe('schema versions and migrations', () => {
       error = thrown;
     }
     expect(error).toBeInstanceOf(RegistryStoreError);
-    expect(error).toMatchObject({ failure: 'MIGRATION_FAILED', message: `registry store ${path}: migration to schema version 2 (a note on each lease) failed: disk says no; the database stays at version 1` });
-    expect(raw(path, (db) => [db.pragma('user_version', { simple: true }), (db.pragma('table_info(leases)') as { name: string }[]).some((column) => column.name === 'note')])).toEqual([1, false]);
+    expect(error).toMatchObject({
+      failure: 'MIGRATION_FAILED',
+      message: `registry store ${path}: migration to schema version 2 (a note on each lease) failed: disk says no; the database stays at version 1`,
+    });
+    expect(
+      raw(path, (db) => [
+        db.pragma('user_version', { simple: true }),
+        (db.pragma('table_info(leases)') as { name: string }[]).some((column) => column.name === 'note'),
+      ]),
+    ).toEqual([1, false]);
     expect(open({ path }).issuedLeaseCount()).toBe(0);
   });
 
   it('refuses a migration list that is not numbered 1, 2, 3, ...', () => {
-    expect(() => open({ path: freshPath() }, [{ ...NOTE, version: 1 }, NOTE, { ...NOTE, version: 4 }])).toThrow('migration 2 has version 4, expected 3');
+    expect(() => open({ path: freshPath() }, [{ ...NOTE, version: 1 }, NOTE, { ...NOTE, version: 4 }])).toThrow(
+      'migration 2 has version 4, expected 3',
+    );
   });
 });
 
@@ -289,16 +397,29 @@ describe('a database that cannot be used is an error naming the path and the cau
     const text = 'catalog: not really a database\n'.repeat(200);
     writeFileSync(path, text);
     const error = openError(path);
-    expect([error.failure, error.message]).toEqual(['NOT_SQLITE', `registry store ${path}: not a SQLite database (SQLITE_NOTADB)`]);
+    expect([error.failure, error.message]).toEqual([
+      'NOT_SQLITE',
+      `registry store ${path}: not a SQLite database (SQLITE_NOTADB)`,
+    ]);
     expect(readFileSync(path, 'utf8')).toBe(text);
   });
 
   it("another application's SQLite database (FOREIGN), left as it was", () => {
     const path = freshPath();
-    raw(path, (db) => db.exec("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes (body) VALUES ('keep me')"));
+    raw(path, (db) =>
+      db.exec("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes (body) VALUES ('keep me')"),
+    );
     const error = openError(path);
-    expect([error.failure, error.message]).toEqual(['FOREIGN', `registry store ${path}: a SQLite database, but not a catsim registry (application_id 0; tables: notes)`]);
-    expect(raw(path, (db) => [db.prepare('SELECT body FROM notes').pluck().all(), db.pragma('journal_mode', { simple: true })])).toEqual([['keep me'], 'delete']);
+    expect([error.failure, error.message]).toEqual([
+      'FOREIGN',
+      `registry store ${path}: a SQLite database, but not a catsim registry (application_id 0; tables: notes)`,
+    ]);
+    expect(
+      raw(path, (db) => [
+        db.prepare('SELECT body FROM notes').pluck().all(),
+        db.pragma('journal_mode', { simple: true }),
+      ]),
+    ).toEqual([['keep me'], 'delete']);
   });
 
   it('a catsim registry whose tables are not those of its version (CORRUPT)', () => {
@@ -306,7 +427,10 @@ describe('a database that cannot be used is an error naming the path and the cau
     open({ path }).close();
     raw(path, (db) => db.exec('DROP TABLE call_receipts'));
     const error = openError(path);
-    expect([error.failure, error.message]).toEqual(['CORRUPT', `registry store ${path}: its tables are not those of schema version 1: table call_receipts is missing`]);
+    expect([error.failure, error.message]).toEqual([
+      'CORRUPT',
+      `registry store ${path}: its tables are not those of schema version 1: table call_receipts is missing`,
+    ]);
   });
 
   it('a damaged first page (CORRUPT)', () => {
@@ -316,7 +440,10 @@ describe('a database that cannot be used is an error naming the path and the cau
     bytes.fill(0xa5, 100, 4_096);
     writeFileSync(path, bytes);
     const error = openError(path);
-    expect([error.failure, error.message]).toEqual(['CORRUPT', `registry store ${path}: corrupt (SQLITE_CORRUPT: database disk image is malformed)`]);
+    expect([error.failure, error.message]).toEqual([
+      'CORRUPT',
+      `registry store ${path}: corrupt (SQLITE_CORRUPT: database disk image is malformed)`,
+    ]);
   });
 
   it('a stored snapshot changed behind the store (CORRUPT at the read, not served)', () => {
@@ -325,10 +452,20 @@ describe('a database that cannot be used is an error naming the path and the cau
     const store = open({ path });
     store.compareAndSet(STORE_KEY, 0, first, receiptOf(first));
     store.close();
-    raw(path, (db) => db.prepare("UPDATE generations SET snapshot = replace(snapshot, '\"name\":\"echo\"', '\"name\":\"rm_rf\"')").run());
+    raw(path, (db) =>
+      db.prepare('UPDATE generations SET snapshot = replace(snapshot, \'"name":"echo"\', \'"name":"rm_rf"\')').run(),
+    );
     const reopened = open({ path });
-    expect(() => reopened.active(STORE_KEY)).toThrow(new RegistryStoreError(path, 'CORRUPT', 'generation 1 of fp:a|acme.dev: the stored snapshot does not match its digest'));
-    expect(() => reopened.active(STORE_KEY)).toThrow(`registry store ${path}: generation 1 of fp:a|acme.dev: the stored snapshot does not match its digest`);
+    expect(() => reopened.active(STORE_KEY)).toThrow(
+      new RegistryStoreError(
+        path,
+        'CORRUPT',
+        'generation 1 of fp:a|acme.dev: the stored snapshot does not match its digest',
+      ),
+    );
+    expect(() => reopened.active(STORE_KEY)).toThrow(
+      `registry store ${path}: generation 1 of fp:a|acme.dev: the stored snapshot does not match its digest`,
+    );
   });
 
   it('a newer schema version (NEWER_SCHEMA), left as it was', () => {
@@ -336,7 +473,10 @@ describe('a database that cannot be used is an error naming the path and the cau
     open({ path }).close();
     raw(path, (db) => db.pragma('user_version = 7'));
     const error = openError(path);
-    expect([error.failure, error.message]).toEqual(['NEWER_SCHEMA', `registry store ${path}: schema version 7 is newer than this catsim's 1; open it with the catsim that wrote it`]);
+    expect([error.failure, error.message]).toEqual([
+      'NEWER_SCHEMA',
+      `registry store ${path}: schema version 7 is newer than this catsim's 1; open it with the catsim that wrote it`,
+    ]);
     expect(raw(path, (db) => db.pragma('user_version', { simple: true }))).toBe(7);
   });
 
@@ -344,7 +484,10 @@ describe('a database that cannot be used is an error naming the path and the cau
     const path = freshPath();
     const holder = open({ path });
     const error = openError(path);
-    expect([error.failure, error.message]).toEqual(['LOCKED', `registry store ${path}: locked by another writer (still SQLITE_BUSY after 100 ms); is another host using it?`]);
+    expect([error.failure, error.message]).toEqual([
+      'LOCKED',
+      `registry store ${path}: locked by another writer (still SQLITE_BUSY after 100 ms); is another host using it?`,
+    ]);
     holder.close();
     expect(open({ path }).issuedLeaseCount()).toBe(0);
   });
@@ -356,19 +499,31 @@ describe('a database that cannot be used is an error naming the path and the cau
     afterThisTest(() => writer.close());
     writer.exec('BEGIN EXCLUSIVE');
     const error = openError(path, { busyTimeoutMs: 20 });
-    expect([error.failure, error.message]).toEqual(['LOCKED', `registry store ${path}: locked by another writer (still SQLITE_BUSY after 20 ms); is another host using it?`]);
+    expect([error.failure, error.message]).toEqual([
+      'LOCKED',
+      `registry store ${path}: locked by another writer (still SQLITE_BUSY after 20 ms); is another host using it?`,
+    ]);
     writer.exec('ROLLBACK');
   });
 
   it('a path in a directory that does not exist (IO)', () => {
     const path = join(tempDir(), 'missing', 'catalog.db');
     const error = openError(path);
-    expect([error.failure, error.message]).toEqual(['IO', `registry store ${path}: cannot be opened (Cannot open database because the directory does not exist)`]);
+    expect([error.failure, error.message]).toEqual([
+      'IO',
+      `registry store ${path}: cannot be opened (Cannot open database because the directory does not exist)`,
+    ]);
   });
 
   it('better-sqlite3 not installed (NO_DRIVER)', () => {
     const path = freshPath();
-    expect(() => sqliteDriver(path, 'better-sqlite3-not-here')).toThrow(new RegistryStoreError(path, 'NO_DRIVER', 'better-sqlite3-not-here is not installed; the SQLite store needs it: npm install better-sqlite3@^12.11.1 (13 needs Node 22)'));
+    expect(() => sqliteDriver(path, 'better-sqlite3-not-here')).toThrow(
+      new RegistryStoreError(
+        path,
+        'NO_DRIVER',
+        'better-sqlite3-not-here is not installed; the SQLite store needs it: npm install better-sqlite3@^12.11.1 (13 needs Node 22)',
+      ),
+    );
   });
 });
 
@@ -382,14 +537,21 @@ describe('better-sqlite3 stays optional', () => {
   }
 
   it('no shipped file loads it at import time: only sqlite-driver.ts requires it, on first use', () => {
-    const loaders = ['src', 'sim', 'cli', 'oracle', 'api', 'contract'].flatMap(sources)
-      .filter((path) => readFileSync(path, 'utf8').split('\n').some((line) => /from 'better-sqlite3'|require\('better-sqlite3'\)/.test(line) && !line.startsWith('import type ')));
+    const loaders = ['src', 'sim', 'cli', 'oracle', 'api', 'contract'].flatMap(sources).filter((path) =>
+      readFileSync(path, 'utf8')
+        .split('\n')
+        .some(
+          (line) => /from 'better-sqlite3'|require\('better-sqlite3'\)/.test(line) && !line.startsWith('import type '),
+        ),
+    );
     expect(loaders).toEqual([]);
-    expect(readFileSync('src/registry/sqlite-driver.ts', 'utf8')).toContain("export const SQLITE_DRIVER_MODULE = 'better-sqlite3';");
+    expect(readFileSync('src/registry/sqlite-driver.ts', 'utf8')).toContain(
+      "export const SQLITE_DRIVER_MODULE = 'better-sqlite3';",
+    );
   });
 });
 
-describe('a store on an in-memory connection (the simulator\'s host disk, F18)', () => {
+describe("a store on an in-memory connection (the simulator's host disk, F18)", () => {
   it('migrates a fresh connection, and a connection opened from its serialized image holds what was committed', () => {
     const first = new Database(':memory:');
     afterThisTest(() => first.close());
@@ -407,11 +569,13 @@ describe('a store on an in-memory connection (the simulator\'s host disk, F18)',
     expect(reopened.issuedLeaseCount()).toBe(1);
   });
 
-  it('refuses a connection that is not in memory, and another application\'s image, naming the store', () => {
+  it("refuses a connection that is not in memory, and another application's image, naming the store", () => {
     const path = freshPath();
     const file = new Database(path);
     afterThisTest(() => file.close());
-    expect(() => openSqliteStoreOn(file, 'disk:file')).toThrow('registry store disk:file: prepareMemoryDatabase needs an open in-memory connection');
+    expect(() => openSqliteStoreOn(file, 'disk:file')).toThrow(
+      'registry store disk:file: prepareMemoryDatabase needs an open in-memory connection',
+    );
     const foreign = new Database(':memory:');
     afterThisTest(() => foreign.close());
     foreign.exec('CREATE TABLE notes (body TEXT)');

@@ -32,8 +32,14 @@ import { DEFAULT_BUSY_TIMEOUT_MS, openRegistryDatabase, prepareMemoryDatabase } 
 import { MIGRATIONS, type Migration } from './sqlite-schema.ts';
 import { RegistryStoreError } from './store-error.ts';
 import {
-  checkReceiptMatches, type CallReceipt, type CallReceiptRecord, type CatalogReceipt, type GenerationRecord, type GenerationStatus,
-  type LeaseRecord, type RegistryStore,
+  checkReceiptMatches,
+  type CallReceipt,
+  type CallReceiptRecord,
+  type CatalogReceipt,
+  type GenerationRecord,
+  type GenerationStatus,
+  type LeaseRecord,
+  type RegistryStore,
 } from './store.ts';
 
 export { DEFAULT_BUSY_TIMEOUT_MS } from './sqlite-open.ts';
@@ -66,9 +72,13 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteRegistryStor
  * {@link openSqliteStore} with another migration list: for tests of the migration mechanism
  * only (a database migrated by a list the code does not ship is not one it can read).
  */
-export function openSqliteStoreWith(options: SqliteStoreOptions, migrations: readonly Migration[]): SqliteRegistryStore {
+export function openSqliteStoreWith(
+  options: SqliteStoreOptions,
+  migrations: readonly Migration[],
+): SqliteRegistryStore {
   const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
-  if (!Number.isSafeInteger(busyTimeoutMs) || busyTimeoutMs < 0) throw new RangeError(`busyTimeoutMs must be an integer >= 0, got ${busyTimeoutMs}`);
+  if (!Number.isSafeInteger(busyTimeoutMs) || busyTimeoutMs < 0)
+    throw new RangeError(`busyTimeoutMs must be an integer >= 0, got ${busyTimeoutMs}`);
   const db = openRegistryDatabase(options.path, busyTimeoutMs, migrations);
   return new SqliteRegistryStore(db, options.path);
 }
@@ -151,12 +161,14 @@ const SQL = {
   generation: 'SELECT * FROM generations WHERE key = ? AND generation = ?',
   insertGeneration: `INSERT INTO generations (key, generation, status, source_revision, page_root, snapshot_digest, snapshot, published_at, rolled_back_from)
     VALUES (@key, @generation, @status, @source_revision, @page_root, @snapshot_digest, @snapshot, @published_at, @rolled_back_from)`,
-  movePointer: 'INSERT INTO pointers (key, generation) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET generation = excluded.generation',
+  movePointer:
+    'INSERT INTO pointers (key, generation) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET generation = excluded.generation',
   insertCatalogReceipt: `INSERT INTO catalog_receipts (key, generation, previous_generation, scan_id, source_revision, page_root, snapshot_digest, published_at, rolled_back_from, reason)
     VALUES (@key, @generation, @previous_generation, @scan_id, @source_revision, @page_root, @snapshot_digest, @published_at, @rolled_back_from, @reason)`,
   catalogReceipts: 'SELECT * FROM catalog_receipts WHERE key = ? ORDER BY generation',
   disabled: 'SELECT reason FROM disabled_keys WHERE key = ?',
-  disable: 'INSERT INTO disabled_keys (key, reason) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET reason = excluded.reason',
+  disable:
+    'INSERT INTO disabled_keys (key, reason) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET reason = excluded.reason',
   enable: 'DELETE FROM disabled_keys WHERE key = ?',
   insertLease: `INSERT INTO leases (lease_id, schema, key, principal, session, tool, resource_scope, generation, descriptor_digest, policy_epoch, issued_at, not_after, mac)
     VALUES (@lease_id, @schema, @key, @principal, @session, @tool, @resource_scope, @generation, @descriptor_digest, @policy_epoch, @issued_at, @not_after, @mac)
@@ -185,10 +197,15 @@ export class SqliteRegistryStore implements RegistryStore {
   readonly #active = new Map<string, GenerationRecord | null>();
   /** DISABLED reason per key, null while enabled; filled on first read. */
   readonly #disabled = new Map<string, string | null>();
-  readonly #publish: Database.Transaction<(key: string, expected: number, next: GenerationRecord, receipt: CatalogReceipt) => boolean>;
+  readonly #publish: Database.Transaction<
+    (key: string, expected: number, next: GenerationRecord, receipt: CatalogReceipt) => boolean
+  >;
   readonly #consume: Database.Transaction<(receipt: CallReceipt) => boolean>;
 
-  constructor(db: Database.Database, readonly path: string) {
+  constructor(
+    db: Database.Database,
+    readonly path: string,
+  ) {
     this.#db = db;
     this.#sql = Object.fromEntries(Object.entries(SQL).map(([name, text]) => [name, db.prepare(text)])) as Statements;
     this.#publish = db.transaction((key, expected, next, receipt) => this.#writePublish(key, expected, next, receipt));
@@ -322,7 +339,8 @@ export class SqliteRegistryStore implements RegistryStore {
     if (row === undefined) return undefined;
     const snapshot = deepFreeze(JSON.parse(row.snapshot) as ToolCatalogSnapshot);
     const damage = snapshotDamage(row, snapshot);
-    if (damage !== undefined) throw new RegistryStoreError(this.path, 'CORRUPT', `generation ${catalogGeneration} of ${key}: ${damage}`);
+    if (damage !== undefined)
+      throw new RegistryStoreError(this.path, 'CORRUPT', `generation ${catalogGeneration} of ${key}: ${damage}`);
     return {
       key: row.key,
       catalogGeneration: row.generation,
@@ -337,7 +355,8 @@ export class SqliteRegistryStore implements RegistryStore {
 
 /** What is wrong with a stored snapshot, or undefined when it is what was published. */
 function snapshotDamage(row: GenerationRow, snapshot: ToolCatalogSnapshot): string | undefined {
-  if (snapshot.sourceRevision !== row.source_revision) return `the snapshot's source revision ${snapshot.sourceRevision} is not the row's ${row.source_revision}`;
+  if (snapshot.sourceRevision !== row.source_revision)
+    return `the snapshot's source revision ${snapshot.sourceRevision} is not the row's ${row.source_revision}`;
   if (snapshot.pageRoot !== row.page_root) return "the snapshot's page root is not the row's";
   if (digestOfSnapshot(snapshot) !== row.snapshot_digest) return 'the stored snapshot does not match its digest';
   return undefined;
@@ -441,9 +460,10 @@ function callReceiptRow(receipt: CallReceipt): Omit<CallReceiptRow, 'outcome' | 
 }
 
 function callReceiptFromRow(row: CallReceiptRow): CallReceiptRecord {
-  const disclosure = row.disclosure_generation === null || row.disclosure_snapshot_digest === null
-    ? null
-    : { generation: row.disclosure_generation, snapshotDigest: row.disclosure_snapshot_digest };
+  const disclosure =
+    row.disclosure_generation === null || row.disclosure_snapshot_digest === null
+      ? null
+      : { generation: row.disclosure_generation, snapshotDigest: row.disclosure_snapshot_digest };
   return {
     callId: row.call_id,
     leaseId: row.lease_id,

@@ -14,7 +14,15 @@
  * - `NO_DRIVER`: better-sqlite3, the native module the store runs on, is missing or cannot be loaded (a broken install, or one built for another Node);
  * - `IO`: the file cannot be opened, read or written at all (missing directory, permissions).
  */
-export type StoreFailure = 'NOT_SQLITE' | 'FOREIGN' | 'NEWER_SCHEMA' | 'LOCKED' | 'CORRUPT' | 'MIGRATION_FAILED' | 'NO_DRIVER' | 'IO';
+export type StoreFailure =
+  | 'NOT_SQLITE'
+  | 'FOREIGN'
+  | 'NEWER_SCHEMA'
+  | 'LOCKED'
+  | 'CORRUPT'
+  | 'MIGRATION_FAILED'
+  | 'NO_DRIVER'
+  | 'IO';
 
 /**
  * A registry store at `path` cannot be used, for `failure`. The message is one line naming the

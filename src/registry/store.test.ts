@@ -15,7 +15,10 @@ function sqliteStore(): RegistryStore {
   return store;
 }
 
-const STORES: [string, () => RegistryStore][] = [['in-memory', () => new InMemoryRegistryStore()], ['SQLite', sqliteStore]];
+const STORES: [string, () => RegistryStore][] = [
+  ['in-memory', () => new InMemoryRegistryStore()],
+  ['SQLite', sqliteStore],
+];
 
 describe.each(STORES)('the %s store', (_name, newStore) => {
   describe('pointer half', () => {
@@ -28,7 +31,14 @@ describe.each(STORES)('the %s store', (_name, newStore) => {
       expect(store.active(STORE_KEY)).toEqual(second);
       expect(store.generation(STORE_KEY, 1)).toEqual(first);
       expect(store.generation(STORE_KEY, 3)).toBeUndefined();
-      expect(store.catalogReceipts(STORE_KEY).map((receipt) => [receipt.previousGeneration, receipt.catalogGeneration, receipt.scanId])).toEqual([[0, 1, 'scan-1'], [1, 2, 'scan-2']]);
+      expect(
+        store
+          .catalogReceipts(STORE_KEY)
+          .map((receipt) => [receipt.previousGeneration, receipt.catalogGeneration, receipt.scanId]),
+      ).toEqual([
+        [0, 1, 'scan-1'],
+        [1, 2, 'scan-2'],
+      ]);
     });
 
     it('refuses a stale expected generation and a generation that is not expected + 1, changing nothing', () => {
@@ -46,8 +56,9 @@ describe.each(STORES)('the %s store', (_name, newStore) => {
     it('throws a TypeError for a catalog receipt of another publish, writing nothing', () => {
       const store = newStore();
       const first = generationAt(1, 3);
-      expect(() => store.compareAndSet(STORE_KEY, 0, first, { ...receiptOf(first), catalogGeneration: 2 }))
-        .toThrow(new TypeError('catalog receipt (fp:a|acme.dev, 2) does not belong to the publish of (fp:a|acme.dev, 1)'));
+      expect(() => store.compareAndSet(STORE_KEY, 0, first, { ...receiptOf(first), catalogGeneration: 2 })).toThrow(
+        new TypeError('catalog receipt (fp:a|acme.dev, 2) does not belong to the publish of (fp:a|acme.dev, 1)'),
+      );
       expect(store.active(STORE_KEY)).toBeUndefined();
     });
 
@@ -99,7 +110,11 @@ describe.each(STORES)('the %s store', (_name, newStore) => {
       store.consumeLease(callReceiptFor(lease, 1_200));
       expect(store.recordOutcome(lease.leaseId, 'unknown', 2_200)).toBe(true);
       expect(store.recordOutcome(lease.leaseId, 'ok', 2_300)).toBe(false);
-      expect(store.callReceipt(lease.leaseId)).toEqual({ ...callReceiptFor(lease, 1_200), outcome: 'unknown', outcomeAt: 2_200 });
+      expect(store.callReceipt(lease.leaseId)).toEqual({
+        ...callReceiptFor(lease, 1_200),
+        outcome: 'unknown',
+        outcomeAt: 2_200,
+      });
       expect(store.callReceipt('h-lease-9')).toBeUndefined();
     });
 

@@ -183,7 +183,9 @@ export interface RegistryStore extends PointerStore, AdmissionLedger {}
 /** Throws the TypeError of {@link PointerStore.compareAndSet} for a receipt of another publish. */
 export function checkReceiptMatches(key: string, next: GenerationRecord, receipt: CatalogReceipt): void {
   if (receipt.key !== key || next.key !== key || receipt.catalogGeneration !== next.catalogGeneration) {
-    throw new TypeError(`catalog receipt (${receipt.key}, ${receipt.catalogGeneration}) does not belong to the publish of (${key}, ${next.catalogGeneration})`);
+    throw new TypeError(
+      `catalog receipt (${receipt.key}, ${receipt.catalogGeneration}) does not belong to the publish of (${key}, ${next.catalogGeneration})`,
+    );
   }
 }
 

@@ -22,12 +22,24 @@ function packageJcs(value: unknown): string {
 describe('jcs fast path (plain data) against the canonicalize package', () => {
   it('writes the same text and throws the same errors for any value (fixed seed)', () => {
     const anything = fc.anything({
-      withBigInt: true, withDate: true, withMap: true, withSet: true, withNullPrototype: true, withObjectString: true,
-      withBoxedValues: true, withSparseArray: true, withTypedArray: true, withUnicodeString: true, maxDepth: 5,
+      withBigInt: true,
+      withDate: true,
+      withMap: true,
+      withSet: true,
+      withNullPrototype: true,
+      withObjectString: true,
+      withBoxedValues: true,
+      withSparseArray: true,
+      withTypedArray: true,
+      withUnicodeString: true,
+      maxDepth: 5,
     });
-    fc.assert(fc.property(anything, (value) => {
-      expect(outcome(() => jcs(value))).toEqual(outcome(() => packageJcs(value)));
-    }), { numRuns: 5_000, seed: 11 });
+    fc.assert(
+      fc.property(anything, (value) => {
+        expect(outcome(() => jcs(value))).toEqual(outcome(() => packageJcs(value)));
+      }),
+      { numRuns: 5_000, seed: 11 },
+    );
   });
 
   it('leaves what the package treats specially to the package: holes, toJSON, functions, cycles', () => {
@@ -42,7 +54,7 @@ describe('jcs fast path (plain data) against the canonicalize package', () => {
     // key whose value is left out is never looked at).
     expect(jcs({ b: undefined, a: [undefined, Symbol('s')], '\udc00': undefined })).toBe('{"a":[null,null]}');
     // Keys in UTF-16 code-unit order: "B" (0x42) < "a" < "b" < "é" (0xE9) < "😀" (0xD83D...) < "\uffff".
-    expect(jcs({ b: 1, a: 2, B: 3, 'é': 4, '😀': 5, '\uffff': 6 })).toBe('{"B":3,"a":2,"b":1,"é":4,"😀":5,"\uffff":6}');
+    expect(jcs({ b: 1, a: 2, B: 3, é: 4, '😀': 5, '\uffff': 6 })).toBe('{"B":3,"a":2,"b":1,"é":4,"😀":5,"\uffff":6}');
   });
 
   // Issue 35 item 1: a real server may send a lone surrogate (legal JSON text); the package

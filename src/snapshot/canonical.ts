@@ -64,7 +64,11 @@ function fastJcsOf(value: unknown, depth: number): string {
   if (value === null) return 'null';
   if (depth >= FAST_DEPTH_MAX) throw NOT_PLAIN;
   if (Array.isArray(value)) {
-    if (Object.getPrototypeOf(value) !== Array.prototype || typeof (value as { toJSON?: unknown }).toJSON === 'function') throw NOT_PLAIN;
+    if (
+      Object.getPrototypeOf(value) !== Array.prototype ||
+      typeof (value as { toJSON?: unknown }).toJSON === 'function'
+    )
+      throw NOT_PLAIN;
     let text = '[';
     for (let i = 0; i < value.length; i += 1) {
       // The package maps over the array, which skips a hole and joins it as an empty string.
@@ -76,7 +80,11 @@ function fastJcsOf(value: unknown, depth: number): string {
     return `${text}]`;
   }
   const prototype = Object.getPrototypeOf(value) as unknown;
-  if ((prototype !== Object.prototype && prototype !== null) || typeof (value as { toJSON?: unknown }).toJSON === 'function') throw NOT_PLAIN;
+  if (
+    (prototype !== Object.prototype && prototype !== null) ||
+    typeof (value as { toJSON?: unknown }).toJSON === 'function'
+  )
+    throw NOT_PLAIN;
   const record = value as Record<string, unknown>;
   let text = '{';
   let first = true;
@@ -97,7 +105,9 @@ const JSON_ESCAPED = /["\\\u0000-\u001f]/;
  * the call. A lone surrogate is written as its `\udXXX` escape, as `JSON.stringify` does.
  */
 function quoted(text: string): string {
-  return JSON_ESCAPED.test(text) || !(text as string & { isWellFormed(): boolean }).isWellFormed() ? JSON.stringify(text) : `"${text}"`;
+  return JSON_ESCAPED.test(text) || !(text as string & { isWellFormed(): boolean }).isWellFormed()
+    ? JSON.stringify(text)
+    : `"${text}"`;
 }
 
 /** Objects with at most this many keys are sorted by {@link sortedKeys}' insertion sort. */

@@ -62,7 +62,9 @@ export function pageDigest(page: PageDigestInput, memos?: DigestMemos): string {
   // tool's canonical form, itself memoised by the tool's text): 64 characters a tool instead of
   // the page's whole text, so the memo's keys stay small however large the descriptors are.
   const texts = page.toolTexts;
-  const digests = page.tools.map((tool, index) => (texts === undefined ? descriptorDigest(tool, memos) : descriptorDigestOfText(tool, texts[index], memos)));
+  const digests = page.tools.map((tool, index) =>
+    texts === undefined ? descriptorDigest(tool, memos) : descriptorDigestOfText(tool, texts[index], memos),
+  );
   const key = `${JSON.stringify([page.cursorIn, page.cursorOut, page.revision])}${digests.join(',')}`;
   return memos.pageDigests.get(key, compute);
 }
@@ -75,7 +77,9 @@ export function pageDigest(page: PageDigestInput, memos?: DigestMemos): string {
 function canonicalPage(page: PageDigestInput, memos: DigestMemos | undefined): string {
   const texts = page.toolTexts;
   const memo = memos?.canonicalTexts;
-  const tools = page.tools.map((tool, index) => (texts === undefined ? jcsMemo(tool, memo) : jcsMemoOfText(tool, texts[index], memo))).join(',');
+  const tools = page.tools
+    .map((tool, index) => (texts === undefined ? jcsMemo(tool, memo) : jcsMemoOfText(tool, texts[index], memo)))
+    .join(',');
   return `{"cursorIn":${jcs(page.cursorIn)},"cursorOut":${jcs(page.cursorOut)},"revision":${jcs(page.revision)},"tools":[${tools}]}`;
 }
 
@@ -102,7 +106,8 @@ const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 function foldPageRoot(pageDigests: readonly string[]): string {
   let root = Buffer.alloc(32);
-  for (const digest of pageDigests) root = createHash('sha256').update(root).update(Buffer.from(digest, 'hex')).digest();
+  for (const digest of pageDigests)
+    root = createHash('sha256').update(root).update(Buffer.from(digest, 'hex')).digest();
   return root.toString('hex');
 }
 
@@ -124,21 +129,40 @@ export function snapshotDigest(artifact: unknown, memos?: DigestMemos): string {
  * plain object with a `tools` array is canonicalised whole.
  */
 function canonicalArtifact(artifact: unknown, memo: BoundedMemo<string> | undefined): string {
-  if (typeof artifact !== 'object' || artifact === null || Array.isArray(artifact) || typeof (artifact as { toJSON?: unknown }).toJSON === 'function') return jcs(artifact);
+  if (
+    typeof artifact !== 'object' ||
+    artifact === null ||
+    Array.isArray(artifact) ||
+    typeof (artifact as { toJSON?: unknown }).toJSON === 'function'
+  )
+    return jcs(artifact);
   const record = artifact as Record<string, unknown>;
   if (!Array.isArray(record.tools)) return jcs(artifact);
   const members: string[] = [];
   for (const key of sortedKeys(record)) {
     const value = record[key];
     if (value === undefined || typeof value === 'symbol') continue;
-    const text = key === 'tools' ? `[${(value as unknown[]).map((tool) => (tool === undefined || typeof tool === 'symbol' ? 'null' : snapshotToolText(tool, memo) ?? jcsMemo(tool, memo))).join(',')}]` : jcs(value);
+    const text =
+      key === 'tools'
+        ? `[${(value as unknown[]).map((tool) => (tool === undefined || typeof tool === 'symbol' ? 'null' : (snapshotToolText(tool, memo) ?? jcsMemo(tool, memo)))).join(',')}]`
+        : jcs(value);
     members.push(`${jcs(key)}:${text}`);
   }
   return `{${members.join(',')}}`;
 }
 
 /** The members of a snapshot's tool (`SnapshotTool`), in JCS order (UTF-16 code units). */
-const SNAPSHOT_TOOL_KEYS = ['annotations', 'descriptorDigest', 'effectClass', 'inputSchemaDigest', 'name', 'outputSchemaDigest', 'shortDescription', 'source', 'verdict'] as const;
+const SNAPSHOT_TOOL_KEYS = [
+  'annotations',
+  'descriptorDigest',
+  'effectClass',
+  'inputSchemaDigest',
+  'name',
+  'outputSchemaDigest',
+  'shortDescription',
+  'source',
+  'verdict',
+] as const;
 
 /**
  * JCS of one snapshot tool composed member by member, equal to `jcs(tool)`: the descriptor

@@ -9,7 +9,14 @@ import { checkTools, toolName, type ContentChecks, type ToolVerdict } from '../v
 import { effectClassOf, trustDigest, type EffectClass, type TrustConfig } from '../validation/trust.ts';
 import type { BoundedMemo } from '../bounded-memo.ts';
 import type { ValidationMemos } from '../validation/validation-memos.ts';
-import { descriptorDigest, descriptorDigestOfText, pageRoot, schemaDigest, snapshotDigest, type DigestMemos } from './digests.ts';
+import {
+  descriptorDigest,
+  descriptorDigestOfText,
+  pageRoot,
+  schemaDigest,
+  snapshotDigest,
+  type DigestMemos,
+} from './digests.ts';
 import { rememberFrozenText } from './canonical.ts';
 
 /**
@@ -96,10 +103,16 @@ export interface SnapshotMemos extends DigestMemos {
  * with the caller's `memos`. `contentChecks` is an internal seam (src/internal/seams.ts): the
  * reference `checkTools` unless a checker-validation mutant's host passes its own.
  */
-export function buildSnapshot(input: SnapshotInput, memos: SnapshotMemos, contentChecks: ContentChecks = checkTools): ToolCatalogSnapshot {
+export function buildSnapshot(
+  input: SnapshotInput,
+  memos: SnapshotMemos,
+  contentChecks: ContentChecks = checkTools,
+): ToolCatalogSnapshot {
   const sources = input.pages.flatMap((page) => page.tools);
   // The descriptors' texts as received, where the page source kept them: no stringify again.
-  const texts: (string | undefined)[] = input.pages.flatMap((page): readonly (string | undefined)[] => page.toolTexts ?? page.tools.map(() => undefined));
+  const texts: (string | undefined)[] = input.pages.flatMap(
+    (page): readonly (string | undefined)[] => page.toolTexts ?? page.tools.map(() => undefined),
+  );
   const digests = sources.map((source, index) => {
     const text = texts[index];
     return text === undefined ? descriptorDigest(source, memos) : descriptorDigestOfText(source, text, memos);
@@ -108,7 +121,8 @@ export function buildSnapshot(input: SnapshotInput, memos: SnapshotMemos, conten
   // The descriptors are frozen with the snapshot below: their kept texts serve its digest.
   sources.forEach((source, index) => {
     const text = texts[index];
-    if (typeof source === 'object' && source !== null && text !== undefined && text !== 'null') rememberFrozenText(source, text);
+    if (typeof source === 'object' && source !== null && text !== undefined && text !== 'null')
+      rememberFrozenText(source, text);
   });
   return deepFreeze({
     schema: 'toolCatalogSnapshot.v1',
@@ -123,17 +137,32 @@ export function buildSnapshot(input: SnapshotInput, memos: SnapshotMemos, conten
     policyEpoch: input.policyEpoch,
     trustConfigDigest: trustDigest(input.trust),
     sourceRevision: input.sourceRevision,
-    pageRoot: pageRoot(input.pages.map((page) => page.pageDigest), memos),
+    pageRoot: pageRoot(
+      input.pages.map((page) => page.pageDigest),
+      memos,
+    ),
     pages: input.pages.map((page) => ({ cursorIn: page.cursorIn, cursorOut: page.cursorOut, digest: page.pageDigest })),
     expiresAt: input.discoveryStartedAt + input.generationTtlMs,
-    tools: sources.map((source, index) => snapshotTool(source, digests[index] as string, verdicts[index] as ToolVerdict, input.trust, texts[index], memos)),
+    tools: sources.map((source, index) =>
+      snapshotTool(source, digests[index] as string, verdicts[index] as ToolVerdict, input.trust, texts[index], memos),
+    ),
   });
 }
 
-function snapshotTool(source: unknown, digest: string, verdict: ToolVerdict, trust: TrustConfig, text: string | undefined, memos: SnapshotMemos): SnapshotTool {
+function snapshotTool(
+  source: unknown,
+  digest: string,
+  verdict: ToolVerdict,
+  trust: TrustConfig,
+  text: string | undefined,
+  memos: SnapshotMemos,
+): SnapshotTool {
   const record = (typeof source === 'object' && source !== null ? source : {}) as Record<string, unknown>;
   const name = toolName(source);
-  const [inputSchemaDigest, outputSchemaDigest] = text === undefined ? schemaDigestsOf(record, memos) : memos.schemaDigests.get(text, () => schemaDigestsOf(record, memos));
+  const [inputSchemaDigest, outputSchemaDigest] =
+    text === undefined
+      ? schemaDigestsOf(record, memos)
+      : memos.schemaDigests.get(text, () => schemaDigestsOf(record, memos));
   return {
     name,
     descriptorDigest: digest,

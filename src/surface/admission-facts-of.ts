@@ -42,7 +42,9 @@ export type AdmissionFactsRefusal = ServeRefusal | 'POLICY_UNKNOWN';
  * epoch of 0 refuses with `POLICY_UNKNOWN` (poll the audience, e.g. `PolicyState.pollNow`, and ask
  * again).
  */
-export function admissionFacts(input: AdmissionFactsInput): { ok: true; facts: AdmissionFacts } | { ok: false; code: AdmissionFactsRefusal } {
+export function admissionFacts(
+  input: AdmissionFactsInput,
+): { ok: true; facts: AdmissionFacts } | { ok: false; code: AdmissionFactsRefusal } {
   if (!input.served.ok) return { ok: false, code: input.served.code };
   const policyEpoch = input.policy.epoch(input.audience);
   if (policyEpoch === 0) return { ok: false, code: 'POLICY_UNKNOWN' };

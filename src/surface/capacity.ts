@@ -29,6 +29,10 @@ export type CapacityLimit = 'toolCountMax' | 'surfaceBytesMax';
  */
 export function surfaceBytes(surface: readonly SurfaceTool[]): number {
   let bytes = 0;
-  for (const tool of surface) bytes += Buffer.byteLength(jcs({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema }), 'utf8');
+  for (const tool of surface)
+    bytes += Buffer.byteLength(
+      jcs({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema }),
+      'utf8',
+    );
   return bytes;
 }

@@ -26,7 +26,15 @@ import type { HookToolsMode } from './stage-types.ts';
 const PARAMS = { seed: 20261202, numRuns: 300 };
 const FACTS = researchFacts(researchGeneration());
 /** Generation 2: read_page (position 3) has another description; the other tools are generation 1's. */
-const FACTS_2 = factsOf(generationOf(CATALOG.map((tool) => (tool.name === 'read_page' ? { ...tool, description: 'Read one page. Changed in generation 2.' } : tool)), 2), GRANTED);
+const FACTS_2 = factsOf(
+  generationOf(
+    CATALOG.map((tool) =>
+      tool.name === 'read_page' ? { ...tool, description: 'Read one page. Changed in generation 2.' } : tool,
+    ),
+    2,
+  ),
+  GRANTED,
+);
 const N = 4;
 
 type Edit =
@@ -54,7 +62,17 @@ const foreign = { request: await issuedCopy(FACTS, 'other-request'), turn: await
 
 async function issuedCopy(facts: typeof FACTS, requestId: string): Promise<SurfaceTool[]> {
   let tools: SurfaceTool[] = [];
-  const stage = new ToolSurfaceStage({ hooks: [{ name: 'keep', transform: (request) => { tools = request.tools; } }], hookTools: 'frozen' });
+  const stage = new ToolSurfaceStage({
+    hooks: [
+      {
+        name: 'keep',
+        transform: (request) => {
+          tools = request.tools;
+        },
+      },
+    ],
+    hookTools: 'frozen',
+  });
   const prepared = await stage.prepare({ owner: reserved(requestId).owner, facts, context: null });
   if (!prepared.ok) throw new Error('the foreign request was refused');
   return tools;
@@ -64,12 +82,18 @@ async function issuedCopy(facts: typeof FACTS, requestId: string): Promise<Surfa
 function canonical(value: unknown): string {
   return JSON.stringify(value, (_key, member: unknown) => {
     if (typeof member !== 'object' || member === null || Array.isArray(member)) return member;
-    return Object.fromEntries(Object.keys(member).sort().map((key) => [key, (member as Record<string, unknown>)[key]]));
+    return Object.fromEntries(
+      Object.keys(member)
+        .sort()
+        .map((key) => [key, (member as Record<string, unknown>)[key]]),
+    );
   });
 }
 
 function logical(tools: readonly SurfaceTool[]): string {
-  return canonical(tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema })));
+  return canonical(
+    tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema })),
+  );
 }
 
 /** Applies `step` to the request; an in-place attempt on a frozen object throws (and is reported first). */
@@ -80,9 +104,23 @@ function apply(request: ModelRequest, step: Edit, onFrozenAttempt: () => void): 
   const i = step.at % n;
   const tool = tools[i] as SurfaceTool;
   switch (step.kind) {
-    case 'newArray': request.tools = [...tools]; return;
-    case 'replaceEqual': request.tools = tools.map((each, index) => (index === i ? { inputSchema: JSON.parse(JSON.stringify(each.inputSchema)) as SurfaceTool['inputSchema'], description: [...each.description].join(''), name: each.name } : each)); return;
-    case 'replaceChanged': request.tools = tools.map((each, index) => (index === i ? changed(each, step.field) : each)); return;
+    case 'newArray':
+      request.tools = [...tools];
+      return;
+    case 'replaceEqual':
+      request.tools = tools.map((each, index) =>
+        index === i
+          ? {
+              inputSchema: JSON.parse(JSON.stringify(each.inputSchema)) as SurfaceTool['inputSchema'],
+              description: [...each.description].join(''),
+              name: each.name,
+            }
+          : each,
+      );
+      return;
+    case 'replaceChanged':
+      request.tools = tools.map((each, index) => (index === i ? changed(each, step.field) : each));
+      return;
     case 'inPlace': {
       const target = step.field === 'schema' ? tool.inputSchema : tool;
       if (Object.isFrozen(target)) onFrozenAttempt();
@@ -113,7 +151,9 @@ function apply(request: ModelRequest, step: Edit, onFrozenAttempt: () => void): 
     }
     case 'foreign': {
       const source = foreign[step.from];
-      request.tools = tools.map((each, index) => (index === i && i < source.length ? source[i] as SurfaceTool : each));
+      request.tools = tools.map((each, index) =>
+        index === i && i < source.length ? (source[i] as SurfaceTool) : each,
+      );
       return;
     }
   }
@@ -139,15 +179,33 @@ async function outcome(mode: HookToolsMode, steps: readonly Edit[], where: 'hook
   let frozenAttempt = false;
   let checked: SurfaceTool[] = [];
   const run = (request: ModelRequest): void => {
-    for (const step of steps) apply(request, step, () => { frozenAttempt = true; });
+    for (const step of steps)
+      apply(request, step, () => {
+        frozenAttempt = true;
+      });
   };
-  const hooks = where === 'hook' ? [{ name: 'script', transform: (request: ModelRequest) => { try { run(request); } finally { checked = request.tools; } } }] : [];
+  const hooks =
+    where === 'hook'
+      ? [
+          {
+            name: 'script',
+            transform: (request: ModelRequest) => {
+              try {
+                run(request);
+              } finally {
+                checked = request.tools;
+              }
+            },
+          },
+        ]
+      : [];
   const stage = new ToolSurfaceStage({ hooks, hookTools: mode });
   const { ledger, owner } = reserved();
   const model = recordingModel();
   const settled = (): unknown[] => ledger.entries().map((entry) => entry.settlement);
   const prepared = await stage.prepare({ owner, facts: FACTS, context: null });
-  if (!prepared.ok) return { result: prepared, settlements: settled(), sent: model.sent, surface: logical(checked), frozenAttempt };
+  if (!prepared.ok)
+    return { result: prepared, settlements: settled(), sent: model.sent, surface: logical(checked), frozenAttempt };
   if (where === 'late') {
     try {
       run(prepared.request);
@@ -157,10 +215,22 @@ async function outcome(mode: HookToolsMode, steps: readonly Edit[], where: 'hook
     checked = prepared.request.tools;
   }
   const dispatched = await stage.dispatch(prepared.preparation, prepared.request, model.send);
-  return { result: dispatched.ok ? 'dispatched' : dispatched, settlements: settled(), sent: model.sent.map((each) => each.request.tools), surface: logical(checked), frozenAttempt };
+  return {
+    result: dispatched.ok ? 'dispatched' : dispatched,
+    settlements: settled(),
+    sent: model.sent.map((each) => each.request.tools),
+    surface: logical(checked),
+    frozenAttempt,
+  };
 }
 
-const BASELINE = logical(CATALOG.filter((tool) => ['market__search_instruments', 'market__get_instrument_profile', 'market__web_search', 'read_page'].includes(String(tool.name))) as unknown as SurfaceTool[]);
+const BASELINE = logical(
+  CATALOG.filter((tool) =>
+    ['market__search_instruments', 'market__get_instrument_profile', 'market__web_search', 'read_page'].includes(
+      String(tool.name),
+    ),
+  ) as unknown as SurfaceTool[],
+);
 
 /**
  * The verdict for `got`: a hook that tried to edit a frozen object (in mutable mode, a foreign
@@ -192,35 +262,44 @@ describe('frozen mode: the identity shortcut never passes a changed surface', ()
   });
 
   it('1. mutable mode: dispatched iff the surface is unchanged', async () => {
-    await fc.assert(fc.asyncProperty(script, fc.constantFrom('hook' as const, 'late' as const), async (steps, where) => {
-      expectVerdict(await outcome('mutable', steps, where), where);
-    }), PARAMS);
+    await fc.assert(
+      fc.asyncProperty(script, fc.constantFrom('hook' as const, 'late' as const), async (steps, where) => {
+        expectVerdict(await outcome('mutable', steps, where), where);
+      }),
+      PARAMS,
+    );
   });
 
   it('2. frozen mode, as a hook: an in-place attempt is HOOK_FAILED settled once, else the verdict and refusal of mutable mode', async () => {
     let failed = 0;
     let passed = 0;
     let refused = 0;
-    await fc.assert(fc.asyncProperty(script, async (steps) => {
-      const got = await outcome('frozen', steps, 'hook');
-      expectVerdict(got, 'hook');
-      if (got.frozenAttempt) {
-        failed += 1;
-        return;
-      }
-      if (got.result === 'dispatched') passed += 1;
-      else refused += 1;
-      expect(got.result).toEqual((await outcome('mutable', steps, 'hook')).result);
-    }), PARAMS);
+    await fc.assert(
+      fc.asyncProperty(script, async (steps) => {
+        const got = await outcome('frozen', steps, 'hook');
+        expectVerdict(got, 'hook');
+        if (got.frozenAttempt) {
+          failed += 1;
+          return;
+        }
+        if (got.result === 'dispatched') passed += 1;
+        else refused += 1;
+        expect(got.result).toEqual((await outcome('mutable', steps, 'hook')).result);
+      }),
+      PARAMS,
+    );
     // The generator reaches all three verdicts (counts under this seed).
     expect([failed > 0, passed > 0, refused > 0]).toEqual([true, true, true]);
   });
 
-  it('3. frozen mode, as a late stage: dispatched iff unchanged; a refusal is mutable mode\'s for the same tools', async () => {
-    await fc.assert(fc.asyncProperty(script, async (steps) => {
-      const got = await outcome('frozen', steps, 'late');
-      expectVerdict(got, 'late');
-      if (!got.frozenAttempt) expect(got.result).toEqual((await outcome('mutable', steps, 'late')).result);
-    }), PARAMS);
+  it("3. frozen mode, as a late stage: dispatched iff unchanged; a refusal is mutable mode's for the same tools", async () => {
+    await fc.assert(
+      fc.asyncProperty(script, async (steps) => {
+        const got = await outcome('frozen', steps, 'late');
+        expectVerdict(got, 'late');
+        if (!got.frozenAttempt) expect(got.result).toEqual((await outcome('mutable', steps, 'late')).result);
+      }),
+      PARAMS,
+    );
   });
 });

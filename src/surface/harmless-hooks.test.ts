@@ -48,7 +48,11 @@ function hook(name: string, transform: (request: ModelRequest<Chat>) => void | P
 function reverseKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(reverseKeys);
   if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value).reverse().map(([key, member]) => [key, reverseKeys(member)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .reverse()
+      .map(([key, member]) => [key, reverseKeys(member)]),
+  );
 }
 
 describe('harmless hooks are not refused', () => {
@@ -57,69 +61,122 @@ describe('harmless hooks are not refused', () => {
   });
 
   it('a hook that rebuilds an identical copy of every tool (new objects, same values)', async () => {
-    await dispatchWith([hook('rebuild', (request) => {
-      request.tools = request.tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: structuredClone(tool.inputSchema) }));
-    })]);
+    await dispatchWith([
+      hook('rebuild', (request) => {
+        request.tools = request.tools.map((tool) => ({
+          name: tool.name,
+          description: tool.description,
+          inputSchema: structuredClone(tool.inputSchema),
+        }));
+      }),
+    ]);
   });
 
   it('a hook that reads every tool and changes nothing', async () => {
     let properties = 0;
-    await dispatchWith([hook('inspect', (request) => {
-      for (const tool of request.tools) properties += Object.keys((tool.inputSchema.properties ?? {}) as object).length;
-    })]);
+    await dispatchWith([
+      hook('inspect', (request) => {
+        for (const tool of request.tools)
+          properties += Object.keys((tool.inputSchema.properties ?? {}) as object).length;
+      }),
+    ]);
     expect(properties).toBe(5);
   });
 
   it('a hook that re-serialises the surface to an equal structure (JSON round trip)', async () => {
-    await dispatchWith([hook('reserialise', (request) => { request.tools = JSON.parse(JSON.stringify(request.tools)) as SurfaceTool[]; })]);
+    await dispatchWith([
+      hook('reserialise', (request) => {
+        request.tools = JSON.parse(JSON.stringify(request.tools)) as SurfaceTool[];
+      }),
+    ]);
   });
 
   it('a hook that writes every schema object with its keys in another order (JSON objects are unordered)', async () => {
-    await dispatchWith([hook('reorder-keys', (request) => {
-      for (const tool of request.tools) tool.inputSchema = reverseKeys(tool.inputSchema) as SurfaceTool['inputSchema'];
-    })]);
+    await dispatchWith([
+      hook('reorder-keys', (request) => {
+        for (const tool of request.tools)
+          tool.inputSchema = reverseKeys(tool.inputSchema) as SurfaceTool['inputSchema'];
+      }),
+    ]);
   });
 
-  it('a hook that compresses the messages (a legitimate context change): the host\'s context object carries it to the model', async () => {
-    const { context, sent } = await dispatchWith([hook('compress', (request) => { request.context.messages = ['[summary of 1 message]', request.context.messages.at(-1) as string]; })]);
+  it("a hook that compresses the messages (a legitimate context change): the host's context object carries it to the model", async () => {
+    const { context, sent } = await dispatchWith([
+      hook('compress', (request) => {
+        request.context.messages = ['[summary of 1 message]', request.context.messages.at(-1) as string];
+      }),
+    ]);
     expect(context.messages).toEqual(['[summary of 1 message]', 'the question']);
     expect(sent?.request.context).toBe(context);
   });
 
   it('a hook that rebuilds each description from pieces (an equal string, another object)', async () => {
-    await dispatchWith([hook('rebuild-text', (request) => {
-      for (const tool of request.tools) tool.description = [...tool.description].join('');
-    })]);
+    await dispatchWith([
+      hook('rebuild-text', (request) => {
+        for (const tool of request.tools) tool.description = [...tool.description].join('');
+      }),
+    ]);
   });
 
   it('an async hook that awaits several turns and changes nothing, and a late stage that reads only', async () => {
-    await dispatchWith([hook('slow', async () => { for (let turn = 0; turn < 5; turn += 1) await Promise.resolve(); })], (request) => { void request.tools.length; });
+    await dispatchWith(
+      [
+        hook('slow', async () => {
+          for (let turn = 0; turn < 5; turn += 1) await Promise.resolve();
+        }),
+      ],
+      (request) => {
+        void request.tools.length;
+      },
+    );
   });
 
   it('a hook that sets a schema member to undefined (JSON leaves it out: the same structure on the wire)', async () => {
-    await dispatchWith([hook('undefined-member', (request) => { (request.tools[0] as SurfaceTool).inputSchema.examples = undefined; })]);
+    await dispatchWith([
+      hook('undefined-member', (request) => {
+        (request.tools[0] as SurfaceTool).inputSchema.examples = undefined;
+      }),
+    ]);
   });
 
   it('a hook that puts the same tool objects in a new array', async () => {
-    await dispatchWith([hook('new-array', (request) => { request.tools = [...request.tools]; })]);
+    await dispatchWith([
+      hook('new-array', (request) => {
+        request.tools = [...request.tools];
+      }),
+    ]);
   });
 
-  it('a hook that attaches a field outside the logical surface: not compared, and not sent (wire options are the model-call owner\'s)', async () => {
-    const { sent } = await dispatchWith([hook('cache-hint', (request) => { Object.assign(request.tools[0] as SurfaceTool, { cache_control: { type: 'ephemeral' } }); })]);
+  it("a hook that attaches a field outside the logical surface: not compared, and not sent (wire options are the model-call owner's)", async () => {
+    const { sent } = await dispatchWith([
+      hook('cache-hint', (request) => {
+        Object.assign(request.tools[0] as SurfaceTool, { cache_control: { type: 'ephemeral' } });
+      }),
+    ]);
     expect(Object.keys(sent?.request.tools[0] ?? {})).toEqual(['name', 'description', 'inputSchema']);
   });
 
   it('hooks that edit and then restore within the pipeline leave the surface as admitted', async () => {
     let saved = '';
     await dispatchWith([
-      hook('edit', (request) => { const tool = request.tools[1] as SurfaceTool; saved = tool.description; tool.description = 'temporary'; }),
-      hook('restore', (request) => { (request.tools[1] as SurfaceTool).description = saved; }),
+      hook('edit', (request) => {
+        const tool = request.tools[1] as SurfaceTool;
+        saved = tool.description;
+        tool.description = 'temporary';
+      }),
+      hook('restore', (request) => {
+        (request.tools[1] as SurfaceTool).description = saved;
+      }),
     ]);
   });
 
   it('what the model receives is deep-frozen and equal to the baseline, whatever the request still holds afterwards', async () => {
     let request: ModelRequest<Chat> | undefined;
-    const { sent } = await dispatchWith([hook('keep', (r) => { request = r; })]);
+    const { sent } = await dispatchWith([
+      hook('keep', (r) => {
+        request = r;
+      }),
+    ]);
     (request?.tools[0] as SurfaceTool).description = 'changed after dispatch';
     expect(sent?.request.tools[0]?.description).toBe(EXPECTED_SURFACE[0]?.description);
     expect(Object.isFrozen(sent?.request.tools[0]?.inputSchema.properties)).toBe(true);

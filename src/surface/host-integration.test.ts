@@ -16,7 +16,10 @@ const READ = toolWith('read_file', { path: { type: 'string' } });
 const WRITE = toolWith('write_file', { path: { type: 'string' }, content: { type: 'string' } });
 
 let harness: Harness | undefined;
-afterEach(async () => { await harness?.close(); harness = undefined; });
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
 
 /** One model turn for session s1: facts now, prepare, dispatch to a model that records what it saw. */
 async function turn(h: Harness, stage: ToolSurfaceStage, ledger: InMemoryRequestLedger, requestId: string) {
@@ -27,26 +30,47 @@ async function turn(h: Harness, stage: ToolSurfaceStage, ledger: InMemoryRequest
   const prepared = await stage.prepare({ owner, facts: facts.facts, context: null });
   if (!prepared.ok) throw new Error(`refused: ${JSON.stringify(prepared.rejection)}`);
   let seen: { request: DispatchedRequest; seal: SealedDispatchRecord } | undefined;
-  const result = await stage.dispatch(prepared.preparation, prepared.request, (request, seal) => { seen = { request, seal }; return 'ok'; });
+  const result = await stage.dispatch(prepared.preparation, prepared.request, (request, seal) => {
+    seen = { request, seal };
+    return 'ok';
+  });
   if (!result.ok || seen === undefined) throw new Error('not dispatched');
   return seen;
 }
 
 describe('the stage beside CatalogHost', () => {
-  it('shows the granted tools of the served generation; the model\'s pick is admitted by the gate', async () => {
-    const h = (harness = await startHarness({ tools: [READ, WRITE], effectClasses: { read_file: 'READ', write_file: 'WRITE' } }));
+  it("shows the granted tools of the served generation; the model's pick is admitted by the gate", async () => {
+    const h = (harness = await startHarness({
+      tools: [READ, WRITE],
+      effectClasses: { read_file: 'READ', write_file: 'WRITE' },
+    }));
     h.grant(['read_file']);
     await h.time.advance(0);
     const ledger = new InMemoryRequestLedger();
     const seen = await turn(h, new ToolSurfaceStage(), ledger, 'turn-1');
-    expect(seen.request.tools).toEqual([{ name: 'read_file', description: 'read_file tool.', inputSchema: READ.inputSchema }]);
+    expect(seen.request.tools).toEqual([
+      { name: 'read_file', description: 'read_file tool.', inputSchema: READ.inputSchema },
+    ]);
     const record = h.host.registry.active({ identity: h.world.identity, ...ACME });
     expect(seen.seal).toEqual({
-      requestId: 'turn-1', session: 's1', key: 'fp:a|acme.dev', generation: 1, snapshotDigest: record?.snapshotDigest, policyEpoch: 1,
-      tools: [{ name: 'read_file', descriptorDigest: record?.snapshot.tools[0]?.descriptorDigest }], checks: ['early', 'final'],
+      requestId: 'turn-1',
+      session: 's1',
+      key: 'fp:a|acme.dev',
+      generation: 1,
+      snapshotDigest: record?.snapshotDigest,
+      policyEpoch: 1,
+      tools: [{ name: 'read_file', descriptorDigest: record?.snapshot.tools[0]?.descriptorDigest }],
+      checks: ['early', 'final'],
     });
     // The model calls what it was shown, bound to the seal's generation and descriptor digest.
-    const plan = { planId: 'p1', key: { identity: h.world.identity, ...ACME }, generation: seen.seal.generation, snapshotDigest: seen.seal.snapshotDigest, toolName: 'read_file', descriptorDigest: seen.seal.tools[0]?.descriptorDigest as string };
+    const plan = {
+      planId: 'p1',
+      key: { identity: h.world.identity, ...ACME },
+      generation: seen.seal.generation,
+      snapshotDigest: seen.seal.snapshotDigest,
+      toolName: 'read_file',
+      descriptorDigest: seen.seal.tools[0]?.descriptorDigest as string,
+    };
     const call = await h.host.call(h.request(plan, { arguments: { path: '/a' } }));
     expect(call).toMatchObject({ admitted: true, outcome: 'ok' });
   });
@@ -57,7 +81,10 @@ describe('the stage beside CatalogHost', () => {
     await h.time.advance(0);
     const stage = new ToolSurfaceStage();
     const ledger = new InMemoryRequestLedger();
-    expect((await turn(h, stage, ledger, 'turn-1')).request.tools.map((tool) => tool.name)).toEqual(['read_file', 'write_file']);
+    expect((await turn(h, stage, ledger, 'turn-1')).request.tools.map((tool) => tool.name)).toEqual([
+      'read_file',
+      'write_file',
+    ]);
     h.grant(['write_file']);
     const second = await turn(h, stage, ledger, 'turn-2');
     expect(second.request.tools.map((tool) => tool.name)).toEqual(['write_file']);
@@ -68,6 +95,9 @@ describe('the stage beside CatalogHost', () => {
   it('a key that serves nothing gives no facts (no baseline, no request to prepare)', async () => {
     const h = (harness = await startHarness({ tools: [READ] }));
     const served = h.host.disclose('s1', ACME, 'fp:someone-else');
-    expect(admissionFacts({ session: 's1', served, audience: ACME, policy: h.host.policy })).toEqual({ ok: false, code: 'INCOMPLETE_DISCOVERY' });
+    expect(admissionFacts({ session: 's1', served, audience: ACME, policy: h.host.policy })).toEqual({
+      ok: false,
+      code: 'INCOMPLETE_DISCOVERY',
+    });
   });
 });

@@ -28,7 +28,12 @@ export class InMemoryRequestLedger implements RequestLedger {
    * @throws SettlementError `DUPLICATE_RESERVATION` when `requestId` was reserved before.
    */
   reserve(request: { requestId: string; session: string }): RequestReservation {
-    if (this.#entries.has(request.requestId)) throw new SettlementError('DUPLICATE_RESERVATION', request.requestId, `request ${request.requestId} is already reserved`);
+    if (this.#entries.has(request.requestId))
+      throw new SettlementError(
+        'DUPLICATE_RESERVATION',
+        request.requestId,
+        `request ${request.requestId} is already reserved`,
+      );
     const reservation = Object.freeze({ requestId: request.requestId, session: request.session });
     this.#entries.set(request.requestId, { reservation, settlement: null });
     return reservation;
@@ -63,10 +68,18 @@ export class InMemoryRequestLedger implements RequestLedger {
   #settle(reservation: RequestReservation, settlement: RequestSettlement): void {
     const entry = this.#entries.get(reservation.requestId);
     if (entry === undefined || entry.reservation !== reservation) {
-      throw new SettlementError('UNKNOWN_RESERVATION', reservation.requestId, `request ${reservation.requestId}: this ledger made no such reservation`);
+      throw new SettlementError(
+        'UNKNOWN_RESERVATION',
+        reservation.requestId,
+        `request ${reservation.requestId}: this ledger made no such reservation`,
+      );
     }
     if (entry.settlement !== null) {
-      throw new SettlementError('ALREADY_SETTLED', reservation.requestId, `request ${reservation.requestId} is already settled (${entry.settlement.kind}); a second settlement (${settlement.kind}) is refused`);
+      throw new SettlementError(
+        'ALREADY_SETTLED',
+        reservation.requestId,
+        `request ${reservation.requestId} is already settled (${entry.settlement.kind}); a second settlement (${settlement.kind}) is refused`,
+      );
     }
     entry.settlement = settlement;
   }

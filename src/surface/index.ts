@@ -4,7 +4,12 @@
  * mutants use, SPEC section 12).
  */
 export type { AdmissionFacts, SurfaceGrant } from './admission-facts.ts';
-export { admissionFacts, type AdmissionFactsInput, type AdmissionFactsRefusal, type GrantView } from './admission-facts-of.ts';
+export {
+  admissionFacts,
+  type AdmissionFactsInput,
+  type AdmissionFactsRefusal,
+  type GrantView,
+} from './admission-facts-of.ts';
 export type { Baseline } from './baseline.ts';
 export { surfaceBytes, type CapacityLimit, type SurfaceCapacity } from './capacity.ts';
 export { InMemoryRequestLedger, type LedgerEntry, type RequestSettlement } from './in-memory-request-ledger.ts';

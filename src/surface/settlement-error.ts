@@ -13,7 +13,11 @@ export type SettlementErrorCode = 'ALREADY_SETTLED' | 'UNKNOWN_RESERVATION' | 'D
 export class SettlementError extends Error {
   override readonly name = 'SettlementError';
 
-  constructor(readonly code: SettlementErrorCode, readonly requestId: string, message: string) {
+  constructor(
+    readonly code: SettlementErrorCode,
+    readonly requestId: string,
+    message: string,
+  ) {
     super(message);
   }
 }

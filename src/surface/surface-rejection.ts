@@ -18,7 +18,14 @@ export type SurfaceRejection =
    * The baseline does not fit the capacity: `required` tools or bytes against the `available`
    * budget `limit` (tool count first, then bytes).
    */
-  | { code: 'CAPACITY_EXCEEDED'; requestId: string; stage: CapacityStage; limit: CapacityLimit; required: number; available: number }
+  | {
+      code: 'CAPACITY_EXCEEDED';
+      requestId: string;
+      stage: CapacityStage;
+      limit: CapacityLimit;
+      required: number;
+      available: number;
+    }
   /** Hook number `index` (0-based, in pipeline order), named `hook`, threw or rejected. */
   | { code: 'HOOK_FAILED'; requestId: string; hook: string; index: number };
 

@@ -38,7 +38,14 @@ type Illegal =
   | { kind: 'addDuplicate'; at: number; from: number }
   | { kind: 'swap'; at: number; other: number };
 
-const hostTools = fc.array(fc.record({ description: fc.string({ maxLength: 20 }), inputSchema: fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 4 }) }), { maxLength: 4 })
+const hostTools = fc
+  .array(
+    fc.record({
+      description: fc.string({ maxLength: 20 }),
+      inputSchema: fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 4 }),
+    }),
+    { maxLength: 4 },
+  )
   .map((tools) => tools.map((tool, index) => ({ name: `h_${index}`, ...tool }) as SurfaceTool));
 const at = fc.nat({ max: 1000 });
 const harmless: fc.Arbitrary<Harmless> = fc.oneof(
@@ -46,7 +53,10 @@ const harmless: fc.Arbitrary<Harmless> = fc.oneof(
   fc.record({ kind: fc.constantFrom('reverseKeys', 'undefinedMember'), at }) as fc.Arbitrary<Harmless>,
 );
 const illegal: fc.Arbitrary<Illegal> = fc.oneof(
-  fc.record({ kind: fc.constantFrom('addUnadmitted', 'remove', 'rename', 'editDescription', 'editSchema'), at }) as fc.Arbitrary<Illegal>,
+  fc.record({
+    kind: fc.constantFrom('addUnadmitted', 'remove', 'rename', 'editDescription', 'editSchema'),
+    at,
+  }) as fc.Arbitrary<Illegal>,
   fc.record({ kind: fc.constant('addDuplicate'), at, from: at }) as fc.Arbitrary<Illegal>,
   fc.record({ kind: fc.constant('swap'), at, other: at }) as fc.Arbitrary<Illegal>,
 );
@@ -59,19 +69,47 @@ interface Chat {
 function reverseKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(reverseKeys);
   if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value).reverse().map(([key, member]) => [key, reverseKeys(member)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .reverse()
+      .map(([key, member]) => [key, reverseKeys(member)]),
+  );
 }
 
 function applyHarmless(request: ModelRequest<Chat>, edit: Harmless): void {
   const n = request.tools.length;
   switch (edit.kind) {
-    case 'rebuild': request.tools = request.tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: structuredClone(tool.inputSchema) })); return;
-    case 'reserialise': request.tools = JSON.parse(JSON.stringify(request.tools)) as SurfaceTool[]; return;
-    case 'read': void JSON.stringify(request.tools).length; return;
-    case 'newArray': request.tools = [...request.tools]; return;
-    case 'context': request.context.messages.push('more context'); return;
-    case 'reverseKeys': if (n > 0) { const tool = request.tools[edit.at % n] as SurfaceTool; tool.inputSchema = reverseKeys(tool.inputSchema) as SurfaceTool['inputSchema']; } return;
-    case 'undefinedMember': if (n > 0) { const schema = (request.tools[edit.at % n] as SurfaceTool).inputSchema; if (!Object.hasOwn(schema, '\u0002unset')) schema['\u0002unset'] = undefined; } return;
+    case 'rebuild':
+      request.tools = request.tools.map((tool) => ({
+        name: tool.name,
+        description: tool.description,
+        inputSchema: structuredClone(tool.inputSchema),
+      }));
+      return;
+    case 'reserialise':
+      request.tools = JSON.parse(JSON.stringify(request.tools)) as SurfaceTool[];
+      return;
+    case 'read':
+      void JSON.stringify(request.tools).length;
+      return;
+    case 'newArray':
+      request.tools = [...request.tools];
+      return;
+    case 'context':
+      request.context.messages.push('more context');
+      return;
+    case 'reverseKeys':
+      if (n > 0) {
+        const tool = request.tools[edit.at % n] as SurfaceTool;
+        tool.inputSchema = reverseKeys(tool.inputSchema) as SurfaceTool['inputSchema'];
+      }
+      return;
+    case 'undefinedMember':
+      if (n > 0) {
+        const schema = (request.tools[edit.at % n] as SurfaceTool).inputSchema;
+        if (!Object.hasOwn(schema, '\u0002unset')) schema['\u0002unset'] = undefined;
+      }
+      return;
   }
 }
 
@@ -88,7 +126,9 @@ function partner(edit: { at: number; other: number }, n: number): number {
  * fail, HOOK_FAILED: tracked-mode.test.ts), so its fields are copied and only its schema cloned.
  */
 function duplicate(tool: SurfaceTool, mode: HookToolsMode): SurfaceTool {
-  return mode === 'mutable' ? structuredClone(tool) : { name: tool.name, description: tool.description, inputSchema: structuredClone(tool.inputSchema) };
+  return mode === 'mutable'
+    ? structuredClone(tool)
+    : { name: tool.name, description: tool.description, inputSchema: structuredClone(tool.inputSchema) };
 }
 
 function applyIllegal(request: ModelRequest<Chat>, edit: Illegal, mode: HookToolsMode): void {
@@ -96,13 +136,30 @@ function applyIllegal(request: ModelRequest<Chat>, edit: Illegal, mode: HookTool
   const n = tools.length;
   const tool = tools[edit.at % n] as SurfaceTool;
   switch (edit.kind) {
-    case 'addUnadmitted': tools.splice(edit.at % (n + 1), 0, { name: 'zz_added', description: 'added', inputSchema: { type: 'object' } }); return;
-    case 'addDuplicate': tools.splice(edit.at % (n + 1), 0, duplicate(tools[edit.from % n] as SurfaceTool, mode)); return;
-    case 'remove': tools.splice(edit.at % n, 1); return;
-    case 'swap': { const i = edit.at % n; const j = partner(edit, n); [tools[i], tools[j]] = [tools[j] as SurfaceTool, tools[i] as SurfaceTool]; return; }
-    case 'rename': tool.name = `${tool.name}_renamed`; return;
-    case 'editDescription': tool.description += ' (edited)'; return;
-    case 'editSchema': tool.inputSchema[EDIT_KEY] = 1; return;
+    case 'addUnadmitted':
+      tools.splice(edit.at % (n + 1), 0, { name: 'zz_added', description: 'added', inputSchema: { type: 'object' } });
+      return;
+    case 'addDuplicate':
+      tools.splice(edit.at % (n + 1), 0, duplicate(tools[edit.from % n] as SurfaceTool, mode));
+      return;
+    case 'remove':
+      tools.splice(edit.at % n, 1);
+      return;
+    case 'swap': {
+      const i = edit.at % n;
+      const j = partner(edit, n);
+      [tools[i], tools[j]] = [tools[j] as SurfaceTool, tools[i] as SurfaceTool];
+      return;
+    }
+    case 'rename':
+      tool.name = `${tool.name}_renamed`;
+      return;
+    case 'editDescription':
+      tool.description += ' (edited)';
+      return;
+    case 'editSchema':
+      tool.inputSchema[EDIT_KEY] = 1;
+      return;
   }
 }
 
@@ -112,13 +169,54 @@ function predicted(surface: readonly SurfaceTool[], edit: Illegal, check: 'early
   const name = (index: number): string => (surface[index] as SurfaceTool).name;
   const none = { check, schemaPath: null };
   switch (edit.kind) {
-    case 'addUnadmitted': return { ...none, field: 'unadmitted', tool: 'zz_added', index: edit.at % (n + 1), expected: null, actual: 'zz_added' };
-    case 'addDuplicate': return { ...none, field: 'count', tool: name(edit.from % n), index: null, expected: n, actual: n + 1 };
-    case 'remove': return { ...none, field: 'count', tool: name(edit.at % n), index: null, expected: n, actual: n - 1 };
-    case 'swap': { const i = Math.min(edit.at % n, partner(edit, n)); const j = Math.max(edit.at % n, partner(edit, n)); return { ...none, field: 'order', tool: name(i), index: i, expected: name(i), actual: name(j) }; }
-    case 'rename': return { ...none, field: 'name', tool: name(edit.at % n), index: edit.at % n, expected: name(edit.at % n), actual: `${name(edit.at % n)}_renamed` };
-    case 'editDescription': { const old = (surface[edit.at % n] as SurfaceTool).description; return { ...none, field: 'description', tool: name(edit.at % n), index: edit.at % n, expected: old, actual: `${old} (edited)` }; }
-    case 'editSchema': return { check, field: 'inputSchema', tool: name(edit.at % n), index: edit.at % n, expected: null, actual: 1, schemaPath: `/${EDIT_KEY}` };
+    case 'addUnadmitted':
+      return {
+        ...none,
+        field: 'unadmitted',
+        tool: 'zz_added',
+        index: edit.at % (n + 1),
+        expected: null,
+        actual: 'zz_added',
+      };
+    case 'addDuplicate':
+      return { ...none, field: 'count', tool: name(edit.from % n), index: null, expected: n, actual: n + 1 };
+    case 'remove':
+      return { ...none, field: 'count', tool: name(edit.at % n), index: null, expected: n, actual: n - 1 };
+    case 'swap': {
+      const i = Math.min(edit.at % n, partner(edit, n));
+      const j = Math.max(edit.at % n, partner(edit, n));
+      return { ...none, field: 'order', tool: name(i), index: i, expected: name(i), actual: name(j) };
+    }
+    case 'rename':
+      return {
+        ...none,
+        field: 'name',
+        tool: name(edit.at % n),
+        index: edit.at % n,
+        expected: name(edit.at % n),
+        actual: `${name(edit.at % n)}_renamed`,
+      };
+    case 'editDescription': {
+      const old = (surface[edit.at % n] as SurfaceTool).description;
+      return {
+        ...none,
+        field: 'description',
+        tool: name(edit.at % n),
+        index: edit.at % n,
+        expected: old,
+        actual: `${old} (edited)`,
+      };
+    }
+    case 'editSchema':
+      return {
+        check,
+        field: 'inputSchema',
+        tool: name(edit.at % n),
+        index: edit.at % n,
+        expected: null,
+        actual: 1,
+        schemaPath: `/${EDIT_KEY}`,
+      };
   }
 }
 
@@ -132,54 +230,96 @@ function stageRunning(edits: (request: ModelRequest<Chat>) => void, mode: HookTo
   return new ToolSurfaceStage<Chat>({ hooks: [{ name: 'edits', transform: edits }], hookTools: mode });
 }
 
-describe.each(['tracked', 'mutable'] as const)('surface checks over generated surfaces and edits (hookTools %s)', (mode) => {
-  it('1. any sequence of harmless edits is dispatched, and the model receives the baseline', async () => {
-    await fc.assert(fc.asyncProperty(hostTools, harmlessRun, harmlessRun, async (host, early, late) => {
-      const stage = stageRunning((request) => { for (const edit of early) applyHarmless(request, edit); }, mode);
-      const { ledger, owner } = reserved();
-      const model = recordingModel();
-      const prepared = await stage.prepare({ owner, facts: researchFacts(GENERATION, { hostTools: host }), context: { messages: [] } });
-      if (!prepared.ok) throw new Error(`refused: ${JSON.stringify(prepared.rejection)}`);
-      for (const edit of late) applyHarmless(prepared.request, edit);
-      const dispatched = await stage.dispatch(prepared.preparation, prepared.request, model.send);
-      expect(dispatched.ok).toBe(true);
-      expect(model.sent[0]?.request.tools).toEqual([...CATALOG_SURFACE, ...host]);
-      expect(ledger.entries().map((entry) => entry.settlement?.kind)).toEqual(['dispatched']);
-    }), PARAMS);
-  });
+describe.each(['tracked', 'mutable'] as const)(
+  'surface checks over generated surfaces and edits (hookTools %s)',
+  (mode) => {
+    it('1. any sequence of harmless edits is dispatched, and the model receives the baseline', async () => {
+      await fc.assert(
+        fc.asyncProperty(hostTools, harmlessRun, harmlessRun, async (host, early, late) => {
+          const stage = stageRunning((request) => {
+            for (const edit of early) applyHarmless(request, edit);
+          }, mode);
+          const { ledger, owner } = reserved();
+          const model = recordingModel();
+          const prepared = await stage.prepare({
+            owner,
+            facts: researchFacts(GENERATION, { hostTools: host }),
+            context: { messages: [] },
+          });
+          if (!prepared.ok) throw new Error(`refused: ${JSON.stringify(prepared.rejection)}`);
+          for (const edit of late) applyHarmless(prepared.request, edit);
+          const dispatched = await stage.dispatch(prepared.preparation, prepared.request, model.send);
+          expect(dispatched.ok).toBe(true);
+          expect(model.sent[0]?.request.tools).toEqual([...CATALOG_SURFACE, ...host]);
+          expect(ledger.entries().map((entry) => entry.settlement?.kind)).toEqual(['dispatched']);
+        }),
+        PARAMS,
+      );
+    });
 
-  it('2. harmless edits around one illegal edit: the early check refuses with the predicted mismatch, settled once', async () => {
-    await fc.assert(fc.asyncProperty(hostTools, harmlessRun, illegal, harmlessRun, async (host, before, edit, after) => {
-      const surface = [...CATALOG_SURFACE, ...host];
-      fc.pre(applicable(surface, edit));
-      const stage = stageRunning((request) => {
-        for (const step of before) applyHarmless(request, step);
-        applyIllegal(request, edit, mode);
-        for (const step of after) applyHarmless(request, step);
-      }, mode);
-      const { ledger, owner } = reserved();
-      const result = await stage.prepare({ owner, facts: researchFacts(GENERATION, { hostTools: host }), context: { messages: [] } });
-      const rejection = { code: 'SURFACE_MISMATCH', requestId: 'turn-1', check: 'early', mismatch: predicted(surface, edit, 'early') };
-      expect(result).toEqual({ ok: false, rejection });
-      expect(ledger.entries().map((entry) => entry.settlement)).toEqual([{ kind: 'preDispatchRejected', rejection }]);
-    }), PARAMS);
-  });
+    it('2. harmless edits around one illegal edit: the early check refuses with the predicted mismatch, settled once', async () => {
+      await fc.assert(
+        fc.asyncProperty(hostTools, harmlessRun, illegal, harmlessRun, async (host, before, edit, after) => {
+          const surface = [...CATALOG_SURFACE, ...host];
+          fc.pre(applicable(surface, edit));
+          const stage = stageRunning((request) => {
+            for (const step of before) applyHarmless(request, step);
+            applyIllegal(request, edit, mode);
+            for (const step of after) applyHarmless(request, step);
+          }, mode);
+          const { ledger, owner } = reserved();
+          const result = await stage.prepare({
+            owner,
+            facts: researchFacts(GENERATION, { hostTools: host }),
+            context: { messages: [] },
+          });
+          const rejection = {
+            code: 'SURFACE_MISMATCH',
+            requestId: 'turn-1',
+            check: 'early',
+            mismatch: predicted(surface, edit, 'early'),
+          };
+          expect(result).toEqual({ ok: false, rejection });
+          expect(ledger.entries().map((entry) => entry.settlement)).toEqual([
+            { kind: 'preDispatchRejected', rejection },
+          ]);
+        }),
+        PARAMS,
+      );
+    });
 
-  it('3. the same illegal edit made after the early check is refused by the final check, and nothing is sent', async () => {
-    await fc.assert(fc.asyncProperty(hostTools, harmlessRun, illegal, async (host, before, edit) => {
-      const surface = [...CATALOG_SURFACE, ...host];
-      fc.pre(applicable(surface, edit));
-      const stage = stageRunning((request) => { for (const step of before) applyHarmless(request, step); }, mode);
-      const { ledger, owner } = reserved();
-      const model = recordingModel();
-      const prepared = await stage.prepare({ owner, facts: researchFacts(GENERATION, { hostTools: host }), context: { messages: [] } });
-      if (!prepared.ok) throw new Error('refused early');
-      applyIllegal(prepared.request, edit, mode);
-      const result = await stage.dispatch(prepared.preparation, prepared.request, model.send);
-      const rejection = { code: 'SURFACE_MISMATCH', requestId: 'turn-1', check: 'final', mismatch: predicted(surface, edit, 'final') };
-      expect(result).toEqual({ ok: false, rejection });
-      expect(ledger.entries().map((entry) => entry.settlement)).toEqual([{ kind: 'preDispatchRejected', rejection }]);
-      expect(model.sent).toEqual([]);
-    }), PARAMS);
-  });
-});
+    it('3. the same illegal edit made after the early check is refused by the final check, and nothing is sent', async () => {
+      await fc.assert(
+        fc.asyncProperty(hostTools, harmlessRun, illegal, async (host, before, edit) => {
+          const surface = [...CATALOG_SURFACE, ...host];
+          fc.pre(applicable(surface, edit));
+          const stage = stageRunning((request) => {
+            for (const step of before) applyHarmless(request, step);
+          }, mode);
+          const { ledger, owner } = reserved();
+          const model = recordingModel();
+          const prepared = await stage.prepare({
+            owner,
+            facts: researchFacts(GENERATION, { hostTools: host }),
+            context: { messages: [] },
+          });
+          if (!prepared.ok) throw new Error('refused early');
+          applyIllegal(prepared.request, edit, mode);
+          const result = await stage.dispatch(prepared.preparation, prepared.request, model.send);
+          const rejection = {
+            code: 'SURFACE_MISMATCH',
+            requestId: 'turn-1',
+            check: 'final',
+            mismatch: predicted(surface, edit, 'final'),
+          };
+          expect(result).toEqual({ ok: false, rejection });
+          expect(ledger.entries().map((entry) => entry.settlement)).toEqual([
+            { kind: 'preDispatchRejected', rejection },
+          ]);
+          expect(model.sent).toEqual([]);
+        }),
+        PARAMS,
+      );
+    });
+  },
+);

@@ -27,7 +27,14 @@ import type { ToolSurfaceStageConfig } from './stage-types.ts';
 import { REFERENCE_PARTS } from './internal/parts.ts';
 import type { SurfacePreparation } from './internal/preparation.ts';
 
-export type { DispatchResult, HookToolsMode, ModelCall, PrepareInput, PrepareResult, ToolSurfaceStageConfig } from './stage-types.ts';
+export type {
+  DispatchResult,
+  HookToolsMode,
+  ModelCall,
+  PrepareInput,
+  PrepareResult,
+  ToolSurfaceStageConfig,
+} from './stage-types.ts';
 
 /**
  * The reference tool surface stage: every defence in place (see the file header for the order

@@ -20,10 +20,17 @@ afterEach(() => {
 
 describe('ArgumentValidator', () => {
   it('validates against a draft-07 schema of a reference server (read_text_file)', () => {
-    const readTextFile = REFERENCE_TOOLS.filesystem.find((tool) => tool.name === 'read_text_file') as { inputSchema: unknown };
+    const readTextFile = REFERENCE_TOOLS.filesystem.find((tool) => tool.name === 'read_text_file') as {
+      inputSchema: unknown;
+    };
     const validator = new ArgumentValidator(DEFAULT_TRUST, new ValidationMemos(16_384, 1_000));
-    const results = [{ path: '/tmp/a.txt' }, { path: '/tmp/a.txt', head: 3 }, {}, { path: 5 }, { path: 'a', tail: 'x' }]
-      .map((args) => validator.validate('read_text_file', readTextFile.inputSchema, args));
+    const results = [
+      { path: '/tmp/a.txt' },
+      { path: '/tmp/a.txt', head: 3 },
+      {},
+      { path: 5 },
+      { path: 'a', tail: 'x' },
+    ].map((args) => validator.validate('read_text_file', readTextFile.inputSchema, args));
     expect(results).toEqual([
       { ok: true },
       { ok: true },
@@ -45,7 +52,10 @@ describe('ArgumentValidator', () => {
 
   it('follows recursion and reports each failing branch once', () => {
     const validator = new ArgumentValidator(DEFAULT_TRUST, new ValidationMemos(16_384, 1_000));
-    const tree = { type: 'object', properties: { value: { anyOf: [{ type: 'string' }, { type: 'number' }] }, child: { $ref: '#' } } };
+    const tree = {
+      type: 'object',
+      properties: { value: { anyOf: [{ type: 'string' }, { type: 'number' }] }, child: { $ref: '#' } },
+    };
     expect([
       validator.validate('tree', tree, { child: { child: { value: 1 } } }),
       validator.validate('tree', tree, { child: { child: { value: true } } }),
@@ -61,12 +71,21 @@ describe('ArgumentValidator', () => {
       validator.validate('second', second, { a: 's' }),
       validator.validate('second', second, { b: 1 }),
       validator.validate('first', first, { b: 1 }),
-    ]).toEqual([{ ok: true }, { ok: false, errors: ['# required'] }, { ok: true }, { ok: false, errors: ['# required'] }]);
+    ]).toEqual([
+      { ok: true },
+      { ok: false, errors: ['# required'] },
+      { ok: true },
+      { ok: false, errors: ['# required'] },
+    ]);
   });
 
   it('keeps two descriptors that embed the same sub-schema $id apart', () => {
     const validator = new ArgumentValidator(DEFAULT_TRUST, new ValidationMemos(16_384, 1_000));
-    const embedding = (type: string) => ({ type: 'object', $defs: { v: { $id: 'urn:catsim:v', type } }, properties: { v: { $ref: 'urn:catsim:v' } } });
+    const embedding = (type: string) => ({
+      type: 'object',
+      $defs: { v: { $id: 'urn:catsim:v', type } },
+      properties: { v: { $ref: 'urn:catsim:v' } },
+    });
     expect([
       validator.validate('string', embedding('string'), { v: 's' }),
       validator.validate('number', embedding('number'), { v: 's' }),
@@ -77,7 +96,9 @@ describe('ArgumentValidator', () => {
 
   it('refuses to compile $id "urn:x": ajv\'s URI library needs urn:NID:NSS (RFC 8141); the content checks quarantine it', () => {
     const validator = new ArgumentValidator(DEFAULT_TRUST, new ValidationMemos(16_384, 1_000));
-    expect(() => validator.validate('urn-x', { $id: 'urn:x', type: 'object' }, {})).toThrow('URN without nid cannot be serialized');
+    expect(() => validator.validate('urn-x', { $id: 'urn:x', type: 'object' }, {})).toThrow(
+      'URN without nid cannot be serialized',
+    );
   });
 
   it('compiles once per descriptor digest, and once per schema across digests', () => {
@@ -107,7 +128,9 @@ describe('ArgumentValidator', () => {
   it('throws MissingRefError for a remote reference, without fetching it', () => {
     const fetchSpy = vi.spyOn(globalThis, 'fetch');
     const validator = new ArgumentValidator(DEFAULT_TRUST, new ValidationMemos(16_384, 1_000));
-    expect(() => validator.validate('remote', { type: 'object', properties: { a: { $ref: 'https://example.com/s.json' } } }, {})).toThrow(MissingRefError);
+    expect(() =>
+      validator.validate('remote', { type: 'object', properties: { a: { $ref: 'https://example.com/s.json' } } }, {}),
+    ).toThrow(MissingRefError);
     expect(fetchSpy).not.toHaveBeenCalled();
   });
 

@@ -48,14 +48,17 @@ export class ArgumentValidator {
    *   reference outside the document: ajv never fetches, it throws).
    */
   validate(descriptorDigest: string, inputSchema: unknown, args: unknown): ArgumentVerdict {
-    const check = this.#memos.argumentValidators.get(`${validationDigest(this.#trust)}:${descriptorDigest}`, () => this.#compile(descriptorDigest, inputSchema));
+    const check = this.#memos.argumentValidators.get(`${validationDigest(this.#trust)}:${descriptorDigest}`, () =>
+      this.#compile(descriptorDigest, inputSchema),
+    );
     return check(args) ? OK : { ok: false, errors: describeErrors(check.errors ?? []) };
   }
 
   #compile(descriptorDigest: string, inputSchema: unknown): ValidateFunction {
     const isObject = typeof inputSchema === 'object' && inputSchema !== null && !Array.isArray(inputSchema);
     const pinned = isObject ? pinSchema(inputSchema as Record<string, unknown>, this.#trust) : null;
-    if (pinned === null) throw new TypeError(`descriptor ${descriptorDigest}: input schema has no accepted JSON Schema dialect`);
+    if (pinned === null)
+      throw new TypeError(`descriptor ${descriptorDigest}: input schema has no accepted JSON Schema dialect`);
     return this.#memos.schemas.compilePinned(pinned.schema, pinned.dialect, this.#trust);
   }
 }

@@ -10,8 +10,11 @@ describe('catalogLimitProblem', () => {
   const bytes = tools.reduce((sum, descriptor) => sum + Buffer.byteLength(JSON.stringify(descriptor), 'utf8'), 0);
 
   it('passes the reference catalogs under the default limits', () => {
-    expect([REFERENCE_TOOLS.everything, REFERENCE_TOOLS.filesystem, REFERENCE_TOOLS.memory].map((list) => catalogLimitProblem(list, DEFAULT_TRUST)))
-      .toEqual([null, null, null]);
+    expect(
+      [REFERENCE_TOOLS.everything, REFERENCE_TOOLS.filesystem, REFERENCE_TOOLS.memory].map((list) =>
+        catalogLimitProblem(list, DEFAULT_TRUST),
+      ),
+    ).toEqual([null, null, null]);
   });
 
   it('counts tools against toolCountMax', () => {
@@ -25,7 +28,9 @@ describe('catalogLimitProblem', () => {
   });
 
   it('reports the tool count first when both limits are passed', () => {
-    expect(catalogLimitProblem(tools, { ...DEFAULT_TRUST, toolCountMax: 1, catalogBytesMax: 1 })).toBe('TOO_MANY_TOOLS');
+    expect(catalogLimitProblem(tools, { ...DEFAULT_TRUST, toolCountMax: 1, catalogBytesMax: 1 })).toBe(
+      'TOO_MANY_TOOLS',
+    );
   });
 
   it('counts a descriptor with no JSON form as 0 bytes when it fits the budget, and never throws', () => {

@@ -38,7 +38,12 @@ import type { ToolQuarantineReason, ToolVerdict } from './verdicts.ts';
 export type { ToolQuarantineReason, ToolVerdict } from './verdicts.ts';
 
 /** The shape of {@link checkTools}: verdicts for every tool of one snapshot, in order. */
-export type ContentChecks = (tools: readonly unknown[], descriptorDigests: readonly string[], trust: TrustConfig, memos: ValidationMemos) => ToolVerdict[];
+export type ContentChecks = (
+  tools: readonly unknown[],
+  descriptorDigests: readonly string[],
+  trust: TrustConfig,
+  memos: ValidationMemos,
+) => ToolVerdict[];
 
 /** The protocol's tool-name rule (2025-11-25 tools.mdx; SDK toolNameValidation): 1-128 of `A-Za-z0-9._-`. */
 export const TOOL_NAME_PATTERN = /^[A-Za-z0-9._-]{1,128}$/;
@@ -61,14 +66,25 @@ export function toolName(tool: unknown): string {
  * A tool without a digest is checked without the memo. `memos`: the caller's verdict memo and
  * schema compiler (a host's `CoreMemos.validation`). Never throws for any JSON input.
  */
-export function checkTools(tools: readonly unknown[], descriptorDigests: readonly string[], trust: TrustConfig, memos: ValidationMemos): ToolVerdict[] {
+export function checkTools(
+  tools: readonly unknown[],
+  descriptorDigests: readonly string[],
+  trust: TrustConfig,
+  memos: ValidationMemos,
+): ToolVerdict[] {
   const trustKey = validationDigest(trust);
   const verdicts = tools.map((tool, index) => memoisedVerdict(tool, descriptorDigests[index], trustKey, trust, memos));
   markDuplicates(tools, descriptorDigests, verdicts);
   return verdicts;
 }
 
-function memoisedVerdict(tool: unknown, digest: string | undefined, trustKey: string, trust: TrustConfig, memos: ValidationMemos): ToolVerdict {
+function memoisedVerdict(
+  tool: unknown,
+  digest: string | undefined,
+  trustKey: string,
+  trust: TrustConfig,
+  memos: ValidationMemos,
+): ToolVerdict {
   if (digest === undefined) return checkOne(tool, trust, memos);
   return memos.verdicts.get(`${trustKey}:${digest}`, () => checkOne(tool, trust, memos));
 }
@@ -87,7 +103,11 @@ function checkOne(tool: unknown, trust: TrustConfig, memos: ValidationMemos): To
   if (size.kind === 'not-json') return 'MALFORMED_DESCRIPTOR';
   if (!TOOL_NAME_PATTERN.test(tool.name)) return 'BAD_NAME';
   if (size.kind === 'over') return 'OVERSIZED_DESCRIPTOR';
-  return checkSchemas(tool.outputSchema === undefined ? [tool.inputSchema] : [tool.inputSchema, tool.outputSchema], trust, memos);
+  return checkSchemas(
+    tool.outputSchema === undefined ? [tool.inputSchema] : [tool.inputSchema, tool.outputSchema],
+    trust,
+    memos,
+  );
 }
 
 /** Optional protocol fields and the JSON type each must have when present. */

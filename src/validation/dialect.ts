@@ -31,7 +31,9 @@ export const DIALECT_URI: Readonly<Record<Dialect, string>> = {
 export function normaliseDialectUri(uri: string): string {
   const withoutFragment = uri.endsWith('#') ? uri.slice(0, -1) : uri;
   const insecure = 'http://json-schema.org/';
-  return withoutFragment.startsWith(insecure) ? `https://json-schema.org/${withoutFragment.slice(insecure.length)}` : withoutFragment;
+  return withoutFragment.startsWith(insecure)
+    ? `https://json-schema.org/${withoutFragment.slice(insecure.length)}`
+    : withoutFragment;
 }
 
 const KNOWN_DIALECTS: ReadonlyMap<string, Dialect> = new Map<string, Dialect>([

@@ -13,7 +13,9 @@ describe('SchemaCompiler: the ajv pool and the compile memo (internal)', () => {
     const compiler = new SchemaCompiler(1_000);
     expect(compiler.ajvFor('2020-12', DEFAULT_TRUST)).toBe(compiler.ajvFor('2020-12', DEFAULT_TRUST));
     expect(compiler.ajvFor('2020-12', DEFAULT_TRUST)).not.toBe(compiler.ajvFor('draft-07', DEFAULT_TRUST));
-    expect(compiler.ajvFor('2020-12', { ...DEFAULT_TRUST, schemaDepthMax: 8 })).not.toBe(compiler.ajvFor('2020-12', DEFAULT_TRUST));
+    expect(compiler.ajvFor('2020-12', { ...DEFAULT_TRUST, schemaDepthMax: 8 })).not.toBe(
+      compiler.ajvFor('2020-12', DEFAULT_TRUST),
+    );
   });
 
   it('shares nothing with another compiler: its own instances and its own memo', () => {
@@ -30,9 +32,19 @@ describe('SchemaCompiler: the ajv pool and the compile memo (internal)', () => {
     const compilePinned = compiler.compilePinned.bind(compiler);
     const before = { modern: registries(compiler, '2020-12'), draft07: registries(compiler, 'draft-07') };
     compilePinned({ type: 'object', $defs: { v: { $id: 'urn:catsim:v', type: 'string' } } }, '2020-12', DEFAULT_TRUST);
-    compilePinned({ $schema: DIALECT_DRAFT_07, $id: 'http://json-schema.org/draft-07/schema#', type: 'object' }, 'draft-07', DEFAULT_TRUST);
+    compilePinned(
+      { $schema: DIALECT_DRAFT_07, $id: 'http://json-schema.org/draft-07/schema#', type: 'object' },
+      'draft-07',
+      DEFAULT_TRUST,
+    );
     expect(() => compilePinned({ $id: 5, type: 'object' }, 'draft-07', DEFAULT_TRUST)).toThrow();
-    expect(() => compilePinned({ type: 'object', $defs: { v: { $id: 'urn:catsim:w' } }, properties: { a: { type: 12 } } }, '2020-12', DEFAULT_TRUST)).toThrow();
+    expect(() =>
+      compilePinned(
+        { type: 'object', $defs: { v: { $id: 'urn:catsim:w' } }, properties: { a: { type: 12 } } },
+        '2020-12',
+        DEFAULT_TRUST,
+      ),
+    ).toThrow();
     expect({ modern: registries(compiler, '2020-12'), draft07: registries(compiler, 'draft-07') }).toEqual(before);
   });
 
@@ -42,7 +54,8 @@ describe('SchemaCompiler: the ajv pool and the compile memo (internal)', () => {
     const [ajvFor, compilePinned] = [compiler.ajvFor.bind(compiler), compiler.compilePinned.bind(compiler)];
     const first = ajvFor('2020-12', trust);
     const early = compilePinned({ type: 'object', required: ['a'] }, '2020-12', trust);
-    for (let count = 2; count < COMPILES_PER_INSTANCE; count += 1) compilePinned({ type: 'object', maxProperties: count }, '2020-12', trust);
+    for (let count = 2; count < COMPILES_PER_INSTANCE; count += 1)
+      compilePinned({ type: 'object', maxProperties: count }, '2020-12', trust);
     expect(ajvFor('2020-12', trust)).toBe(first);
     compilePinned({ type: 'object' }, '2020-12', trust);
     expect(ajvFor('2020-12', trust)).not.toBe(first);

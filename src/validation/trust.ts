@@ -74,7 +74,13 @@ export function validationDigest(trust: TrustConfig): string {
   let digest = validationDigests.get(trust);
   if (digest === undefined) {
     const { acceptedDialects, descriptorBytesMax, schemaDepthMax, toolCountMax, catalogBytesMax } = trust;
-    digest = domainDigest('catsim.validation.v1', { acceptedDialects, descriptorBytesMax, schemaDepthMax, toolCountMax, catalogBytesMax });
+    digest = domainDigest('catsim.validation.v1', {
+      acceptedDialects,
+      descriptorBytesMax,
+      schemaDepthMax,
+      toolCountMax,
+      catalogBytesMax,
+    });
     validationDigests.set(trust, digest);
   }
   return digest;

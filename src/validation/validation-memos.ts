@@ -47,6 +47,7 @@ export class ValidationMemos {
 
 /** Half of `entries`, at least 1; a RangeError for what is not a positive safe integer. */
 function half(entries: number): number {
-  if (!Number.isSafeInteger(entries) || entries < 1) throw new RangeError(`memo generation size must be a positive integer, got ${entries}`);
+  if (!Number.isSafeInteger(entries) || entries < 1)
+    throw new RangeError(`memo generation size must be a positive integer, got ${entries}`);
   return Math.max(1, Math.round(entries / 2));
 }

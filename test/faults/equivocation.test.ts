@@ -17,18 +17,33 @@ describe('equivocation', () => {
     const edited = structuredClone(a[2]!);
     (edited.inputSchema as { properties: Record<string, unknown> }).properties.recursive = { type: 'boolean' };
     const b = [a[0]!, a[1]!, edited, a[3]!, a[4]!];
-    const plan = handPlan({ servers: [handServer({ equivocates: true, history: [step(0, 7, { 'acme.dev': a }), step(100, 7, { 'acme.dev': b }, 'EQUIV')] })] });
+    const plan = handPlan({
+      servers: [
+        handServer({
+          equivocates: true,
+          history: [step(0, 7, { 'acme.dev': a }), step(100, 7, { 'acme.dev': b }, 'EQUIV')],
+        }),
+      ],
+    });
     const run = await runHand(plan);
 
     expect(run.of('server_up')[0]?.traits).toEqual(['EQUIV']);
-    expect(run.of('revision').map((e) => [e.t, e.revision])).toEqual([[0, 7], [100, 7]]);
+    expect(run.of('revision').map((e) => [e.t, e.revision])).toEqual([
+      [0, 7],
+      [100, 7],
+    ]);
     expect(run.of('notification_sent').map((e) => [e.t, e.delivered])).toEqual([[100, true]]);
     expect(run.of('scan_started').map((e) => e.t)).toEqual([10, 125]);
     expect(scanEnds(run)).toEqual([
       [50, 'SNAPSHOT_PROVEN', 'OK'],
       [165, 'QUARANTINED', 'EQUIVOCATION'],
     ]);
-    expect(run.of('scan_ended').filter((e) => e.state === 'QUARANTINED').map((e) => [e.t, e.scanId, e.reason])).toEqual([[165, 'scan-1', 'EQUIVOCATION']]);
+    expect(
+      run
+        .of('scan_ended')
+        .filter((e) => e.state === 'QUARANTINED')
+        .map((e) => [e.t, e.scanId, e.reason]),
+    ).toEqual([[165, 'scan-1', 'EQUIVOCATION']]);
     expect(publishes(run)).toEqual([[50, KEY, 1, 7, FIVE]]);
     expect(run.of('disclosure').map((e) => e.t)).toEqual([100]);
     expect(new Set(run.of('disclosure_refused').map((e) => e.code))).toEqual(new Set(['SERVER_DISABLED']));

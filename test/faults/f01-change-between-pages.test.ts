@@ -7,7 +7,19 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MUTANTS } from '../../cores/mutants/index.ts';
-import { digestOf, handPlan, handServer, publishes, runHand, scanEnds, served, step, tool, tools, toolsOf } from '../support/hand-plan.ts';
+import {
+  digestOf,
+  handPlan,
+  handServer,
+  publishes,
+  runHand,
+  scanEnds,
+  served,
+  step,
+  tool,
+  tools,
+  toolsOf,
+} from '../support/hand-plan.ts';
 
 const KEY = 'fp:0000000000000001|acme.dev';
 
@@ -17,7 +29,12 @@ describe('F1: changes between pages', () => {
     const after = [before[0], before[1], tool('echo'), before[2], before[3]].map((t) => t!);
     const plan = handPlan({
       faults: ['F1'],
-      servers: [handServer({ history: [step(0, 7, { 'acme.dev': before }), step(22, 8, { 'acme.dev': after }, 'F1')], notifications: { sendOnChange: false } })],
+      servers: [
+        handServer({
+          history: [step(0, 7, { 'acme.dev': before }), step(22, 8, { 'acme.dev': after }, 'F1')],
+          notifications: { sendOnChange: false },
+        }),
+      ],
     });
     const run = await runHand(plan);
 
@@ -34,7 +51,13 @@ describe('F1: changes between pages', () => {
       [71, 'SNAPSHOT_PROVEN', 'OK'],
     ]);
     const [first] = run.of('published');
-    expect(publishes(run)[0]).toEqual([71, KEY, 1, 8, ['read_file', 'write_file', 'echo', 'list_directory', 'search_files']]);
+    expect(publishes(run)[0]).toEqual([
+      71,
+      KEY,
+      1,
+      8,
+      ['read_file', 'write_file', 'echo', 'list_directory', 'search_files'],
+    ]);
     expect(first?.scanId).toBe('scan-1');
     expect(toolsOf(first!).map((t) => t.descriptorDigest)).toEqual(after.map(digestOf));
     // Revision 7 was never published: scan-0 saw it only on page 1.
@@ -51,17 +74,37 @@ describe('F1: changes between pages', () => {
     const a = tools('read_file', 'write_file', 'list_directory', 'search_files', 'move_file');
     const plan = handPlan({
       faults: ['F1'],
-      servers: [handServer({ history: [step(0, 7, { 'acme.dev': a }), step(37, 8, { 'acme.dev': [...a, tool('echo')] }, 'F1')], notifications: { sendOnChange: false } })],
+      servers: [
+        handServer({
+          history: [step(0, 7, { 'acme.dev': a }), step(37, 8, { 'acme.dev': [...a, tool('echo')] }, 'F1')],
+          notifications: { sendOnChange: false },
+        }),
+      ],
     });
     const reference = await runHand(plan);
-    expect(scanEnds(reference).slice(0, 2)).toEqual([[50, 'INCOMPLETE', 'RECHECK_REVISION_MOVED'], [91, 'SNAPSHOT_PROVEN', 'OK']]);
-    expect(publishes(reference)[0]).toEqual([91, KEY, 1, 8, ['read_file', 'write_file', 'list_directory', 'search_files', 'move_file', 'echo']]);
+    expect(scanEnds(reference).slice(0, 2)).toEqual([
+      [50, 'INCOMPLETE', 'RECHECK_REVISION_MOVED'],
+      [91, 'SNAPSHOT_PROVEN', 'OK'],
+    ]);
+    expect(publishes(reference)[0]).toEqual([
+      91,
+      KEY,
+      1,
+      8,
+      ['read_file', 'write_file', 'list_directory', 'search_files', 'move_file', 'echo'],
+    ]);
     expect(reference.verdict.violations).toEqual([]);
 
     const mutant = MUTANTS.find((m) => m.name === 'no-final-recheck')!;
     const broken = await runHand(plan, mutant.core, 'mutant:no-final-recheck');
     expect(scanEnds(broken)[0]).toEqual([40, 'SNAPSHOT_PROVEN', 'OK']);
-    expect(publishes(broken)[0]).toEqual([40, KEY, 1, 7, ['read_file', 'write_file', 'list_directory', 'search_files', 'move_file']]);
+    expect(publishes(broken)[0]).toEqual([
+      40,
+      KEY,
+      1,
+      7,
+      ['read_file', 'write_file', 'list_directory', 'search_files', 'move_file'],
+    ]);
     expect(new Set(broken.verdict.violations.map((v) => `${v.invariant} ${v.code}`))).toContain('I1 NO_FINAL_RECHECK');
   });
 });

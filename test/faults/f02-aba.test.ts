@@ -9,7 +9,18 @@
  * No notification is sent (sendOnChange false), so only the revision can tell.
  */
 import { describe, expect, it } from 'vitest';
-import { digestOf, handPlan, handServer, publishes, runHand, scanEnds, served, step, tools, toolsOf } from '../support/hand-plan.ts';
+import {
+  digestOf,
+  handPlan,
+  handServer,
+  publishes,
+  runHand,
+  scanEnds,
+  served,
+  step,
+  tools,
+  toolsOf,
+} from '../support/hand-plan.ts';
 
 const KEY = 'fp:0000000000000001|acme.dev';
 
@@ -21,14 +32,24 @@ describe('F2: A-B-A', () => {
     const b = [a[0]!, a[1]!, edited, a[3]!, a[4]!];
     const plan = handPlan({
       faults: ['F2'],
-      servers: [handServer({
-        history: [step(0, 7, { 'acme.dev': a }), step(17, 8, { 'acme.dev': b }, 'F2'), step(19, 9, { 'acme.dev': a }, 'F2')],
-        notifications: { sendOnChange: false },
-      })],
+      servers: [
+        handServer({
+          history: [
+            step(0, 7, { 'acme.dev': a }),
+            step(17, 8, { 'acme.dev': b }, 'F2'),
+            step(19, 9, { 'acme.dev': a }, 'F2'),
+          ],
+          notifications: { sendOnChange: false },
+        }),
+      ],
     });
     const run = await runHand(plan);
 
-    expect(run.of('revision').map((e) => [e.t, e.revision])).toEqual([[0, 7], [17, 8], [19, 9]]);
+    expect(run.of('revision').map((e) => [e.t, e.revision])).toEqual([
+      [0, 7],
+      [17, 8],
+      [19, 9],
+    ]);
     const [page1, page2] = run.of('page_served');
     expect([page1?.t, page1?.reported, page2?.t, page2?.reported]).toEqual([15, 7, 25, 9]);
     // Page 2 carries A's own tools: only the revision betrays the A-B-A.
@@ -37,12 +58,30 @@ describe('F2: A-B-A', () => {
       [30, 'INCOMPLETE', 'REVISION_MOVED'],
       [71, 'SNAPSHOT_PROVEN', 'OK'],
     ]);
-    expect(served(run).filter(([, scanId]) => scanId === 'scan-1').map(([t, , cursorIn, , reported]) => [t, cursorIn, reported])).toEqual([
-      [36, null, 9], [46, '0:2', 9], [56, '0:4', 9], [66, null, 9],
+    expect(
+      served(run)
+        .filter(([, scanId]) => scanId === 'scan-1')
+        .map(([t, , cursorIn, , reported]) => [t, cursorIn, reported]),
+    ).toEqual([
+      [36, null, 9],
+      [46, '0:2', 9],
+      [56, '0:4', 9],
+      [66, null, 9],
     ]);
-    expect(publishes(run)[0]).toEqual([71, KEY, 1, 9, ['read_file', 'write_file', 'list_directory', 'search_files', 'move_file']]);
+    expect(publishes(run)[0]).toEqual([
+      71,
+      KEY,
+      1,
+      9,
+      ['read_file', 'write_file', 'list_directory', 'search_files', 'move_file'],
+    ]);
     expect(toolsOf(run.of('published')[0]!).map((t) => t.descriptorDigest)).toEqual(a.map(digestOf));
-    expect(run.of('published').map((e) => e.sourceRevision).filter((r) => r !== 9)).toEqual([]);
+    expect(
+      run
+        .of('published')
+        .map((e) => e.sourceRevision)
+        .filter((r) => r !== 9),
+    ).toEqual([]);
     expect(run.status).toBe('settled');
     expect(run.verdict.violations).toEqual([]);
   });

@@ -21,7 +21,9 @@ describe('F3: list_changed', () => {
     const plan = handPlan({
       faults: ['F3'],
       tHealMs: 50,
-      servers: [handServer({ history: [step(0, 7, { 'acme.dev': tools(...FIVE) })], notifications: { afterPage2: true } })],
+      servers: [
+        handServer({ history: [step(0, 7, { 'acme.dev': tools(...FIVE) })], notifications: { afterPage2: true } }),
+      ],
     });
     const run = await runHand(plan);
 
@@ -51,7 +53,12 @@ describe('F3: list_changed', () => {
     const a = tools(...FIVE);
     const plan = handPlan({
       faults: ['F3'],
-      servers: [handServer({ history: [step(0, 7, { 'acme.dev': a }), step(47, 8, { 'acme.dev': [...a, tool('echo')] }, 'F1')], notifications: { lateByMs: 300 } })],
+      servers: [
+        handServer({
+          history: [step(0, 7, { 'acme.dev': a }), step(47, 8, { 'acme.dev': [...a, tool('echo')] }, 'F1')],
+          notifications: { lateByMs: 300 },
+        }),
+      ],
     });
     const run = await runHand(plan);
 
@@ -75,12 +82,22 @@ describe('F3: list_changed', () => {
     const a = tools(...FIVE);
     const plan = handPlan({
       faults: ['F3'],
-      servers: [handServer({ history: [step(0, 7, { 'acme.dev': a }), step(22, 8, { 'acme.dev': [...a, tool('echo')] }, 'F1')], notifications: { lateByMs: 300 } })],
+      servers: [
+        handServer({
+          history: [step(0, 7, { 'acme.dev': a }), step(22, 8, { 'acme.dev': [...a, tool('echo')] }, 'F1')],
+          notifications: { lateByMs: 300 },
+        }),
+      ],
     });
     const run = await runHand(plan);
 
     expect(served(run)[1]).toEqual([25, 'scan-0', '0:2', '0:4', 8]);
-    expect(run.of('page_read').map((e) => e.t).slice(0, 2)).toEqual([20, 41]);
+    expect(
+      run
+        .of('page_read')
+        .map((e) => e.t)
+        .slice(0, 2),
+    ).toEqual([20, 41]);
     expect(scanEnds(run).slice(0, 2)).toEqual([
       [30, 'INCOMPLETE', 'REVISION_MOVED'],
       [71, 'SNAPSHOT_PROVEN', 'OK'],
@@ -94,11 +111,18 @@ describe('F3: list_changed', () => {
     const a = tools(...FIVE);
     const plan = handPlan({
       faults: ['F3'],
-      servers: [handServer({ history: [step(0, 7, { 'acme.dev': a }), step(100, 8, { 'acme.dev': [...a, tool('echo')] }, 'F1')], notifications: { copies: 5 } })],
+      servers: [
+        handServer({
+          history: [step(0, 7, { 'acme.dev': a }), step(100, 8, { 'acme.dev': [...a, tool('echo')] }, 'F1')],
+          notifications: { copies: 5 },
+        }),
+      ],
     });
     const run = await runHand(plan);
 
-    expect(run.of('notification_sent').map((e) => [e.t, e.delivered])).toEqual(Array.from({ length: 5 }, () => [100, true]));
+    expect(run.of('notification_sent').map((e) => [e.t, e.delivered])).toEqual(
+      Array.from({ length: 5 }, () => [100, true]),
+    );
     expect(starts(run).filter((t) => t < 1000)).toEqual([10, 125]);
     expect(scanEnds(run).slice(0, 2)).toEqual([
       [50, 'SNAPSHOT_PROVEN', 'OK'],
@@ -120,11 +144,15 @@ describe('F3: list_changed', () => {
     const a = tools(...FIVE);
     const plan = handPlan({
       faults: ['F3'],
-      servers: [handServer({ history: [
-        step(0, 7, { 'acme.dev': a }),
-        step(100, 8, { 'acme.dev': [...a, tool('echo')] }, 'F1'),
-        step(112, 9, { 'acme.dev': [...a, tool('echo'), tool('get-sum')] }, 'F1'),
-      ] })],
+      servers: [
+        handServer({
+          history: [
+            step(0, 7, { 'acme.dev': a }),
+            step(100, 8, { 'acme.dev': [...a, tool('echo')] }, 'F1'),
+            step(112, 9, { 'acme.dev': [...a, tool('echo'), tool('get-sum')] }, 'F1'),
+          ],
+        }),
+      ],
     });
     const run = await runHand(plan);
 
@@ -144,7 +172,12 @@ describe('F3: list_changed', () => {
     const a = tools(...FIVE);
     const plan = handPlan({
       faults: ['F3'],
-      servers: [handServer({ history: [step(0, 7, { 'acme.dev': a }), step(100, 8, { 'acme.dev': [...a, tool('echo')] }, 'F1')], notifications: { declared: false } })],
+      servers: [
+        handServer({
+          history: [step(0, 7, { 'acme.dev': a }), step(100, 8, { 'acme.dev': [...a, tool('echo')] }, 'F1')],
+          notifications: { declared: false },
+        }),
+      ],
     });
     const run = await runHand(plan);
 

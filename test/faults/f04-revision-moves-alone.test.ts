@@ -9,7 +9,18 @@
  */
 import { describe, expect, it } from 'vitest';
 import { INTERNAL_AUDIENCE } from '../../sim/plan/generate.ts';
-import { digestOf, handPlan, handServer, publishes, runHand, scanEnds, served, step, tools, toolsOf } from '../support/hand-plan.ts';
+import {
+  digestOf,
+  handPlan,
+  handServer,
+  publishes,
+  runHand,
+  scanEnds,
+  served,
+  step,
+  tools,
+  toolsOf,
+} from '../support/hand-plan.ts';
 
 const KEY = 'fp:0000000000000001|acme.dev';
 
@@ -19,13 +30,20 @@ describe('F4: revision moves alone', () => {
     const internal = tools('query_database');
     const plan = handPlan({
       faults: ['F4'],
-      servers: [handServer({
-        history: [
-          step(0, 7, { 'acme.dev': visible, [INTERNAL_AUDIENCE]: internal }),
-          step(22, 8, { 'acme.dev': visible, [INTERNAL_AUDIENCE]: [...internal, ...tools('execute_statement')] }, 'F4'),
-        ],
-        notifications: { sendOnChange: false },
-      })],
+      servers: [
+        handServer({
+          history: [
+            step(0, 7, { 'acme.dev': visible, [INTERNAL_AUDIENCE]: internal }),
+            step(
+              22,
+              8,
+              { 'acme.dev': visible, [INTERNAL_AUDIENCE]: [...internal, ...tools('execute_statement')] },
+              'F4',
+            ),
+          ],
+          notifications: { sendOnChange: false },
+        }),
+      ],
     });
     const run = await runHand(plan);
 
@@ -36,8 +54,23 @@ describe('F4: revision moves alone', () => {
       [30, 'INCOMPLETE', 'REVISION_MOVED'],
       [71, 'SNAPSHOT_PROVEN', 'OK'],
     ]);
-    expect(served(run).filter(([, scanId]) => scanId === 'scan-1').map(([t, , , , r]) => [t, r])).toEqual([[36, 8], [46, 8], [56, 8], [66, 8]]);
-    expect(publishes(run)[0]).toEqual([71, KEY, 1, 8, ['read_file', 'write_file', 'list_directory', 'search_files', 'move_file']]);
+    expect(
+      served(run)
+        .filter(([, scanId]) => scanId === 'scan-1')
+        .map(([t, , , , r]) => [t, r]),
+    ).toEqual([
+      [36, 8],
+      [46, 8],
+      [56, 8],
+      [66, 8],
+    ]);
+    expect(publishes(run)[0]).toEqual([
+      71,
+      KEY,
+      1,
+      8,
+      ['read_file', 'write_file', 'list_directory', 'search_files', 'move_file'],
+    ]);
     expect(toolsOf(run.of('published')[0]!).map((t) => t.descriptorDigest)).toEqual(visible.map(digestOf));
     expect(run.verdict.violations).toEqual([]);
   });

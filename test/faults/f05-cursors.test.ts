@@ -9,22 +9,81 @@
 import { describe, expect, it } from 'vitest';
 import { MUTANTS } from '../../cores/mutants/index.ts';
 import type { CursorTrait } from '../../sim/plan/types.ts';
-import { digestOf, handPlan, handServer, publishes, runHand, scanEnds, served, step, tools, toolsOf, type HandRun } from '../support/hand-plan.ts';
+import {
+  digestOf,
+  handPlan,
+  handServer,
+  publishes,
+  runHand,
+  scanEnds,
+  served,
+  step,
+  tools,
+  toolsOf,
+  type HandRun,
+} from '../support/hand-plan.ts';
 
 const KEY = 'fp:0000000000000001|acme.dev';
 const FIVE = ['read_file', 'write_file', 'list_directory', 'search_files', 'move_file'];
 
 async function walk(trait: CursorTrait, pageCountMax = 4, core?: (typeof MUTANTS)[number]): Promise<HandRun> {
-  const plan = handPlan({ faults: ['F5'], pageCountMax, servers: [handServer({ history: [step(0, 7, { 'acme.dev': tools(...FIVE) })], cursorTrait: trait })] });
+  const plan = handPlan({
+    faults: ['F5'],
+    pageCountMax,
+    servers: [handServer({ history: [step(0, 7, { 'acme.dev': tools(...FIVE) })], cursorTrait: trait })],
+  });
   return core === undefined ? runHand(plan) : runHand(plan, core.core, `mutant:${core.name}`);
 }
 
 const loops: { trait: CursorTrait; pages: [string | null, string | null][]; reason: string; at: number }[] = [
-  { trait: 'repeat', pages: [[null, '0:2'], ['0:2', '0:2']], reason: 'CURSOR_REPEATED', at: 30 },
-  { trait: 'cycle', pages: [[null, '0:2'], ['0:2', '0:4'], ['0:4', '0:2']], reason: 'CURSOR_REPEATED', at: 40 },
-  { trait: 'always-empty', pages: [[null, '""'], ['""', '""']], reason: 'CURSOR_REPEATED', at: 30 },
-  { trait: 'ignored', pages: [[null, '0:2'], ['0:2', '0:2']], reason: 'CURSOR_REPEATED', at: 30 },
-  { trait: 'never-ending', pages: [[null, '0:2'], ['0:2', '0:4'], ['0:4', '0:6'], ['0:6', '0:8']], reason: 'PAGE_LIMIT', at: 50 },
+  {
+    trait: 'repeat',
+    pages: [
+      [null, '0:2'],
+      ['0:2', '0:2'],
+    ],
+    reason: 'CURSOR_REPEATED',
+    at: 30,
+  },
+  {
+    trait: 'cycle',
+    pages: [
+      [null, '0:2'],
+      ['0:2', '0:4'],
+      ['0:4', '0:2'],
+    ],
+    reason: 'CURSOR_REPEATED',
+    at: 40,
+  },
+  {
+    trait: 'always-empty',
+    pages: [
+      [null, '""'],
+      ['""', '""'],
+    ],
+    reason: 'CURSOR_REPEATED',
+    at: 30,
+  },
+  {
+    trait: 'ignored',
+    pages: [
+      [null, '0:2'],
+      ['0:2', '0:2'],
+    ],
+    reason: 'CURSOR_REPEATED',
+    at: 30,
+  },
+  {
+    trait: 'never-ending',
+    pages: [
+      [null, '0:2'],
+      ['0:2', '0:4'],
+      ['0:4', '0:6'],
+      ['0:6', '0:8'],
+    ],
+    reason: 'PAGE_LIMIT',
+    at: 50,
+  },
 ];
 
 describe('F5: cursor traits', () => {
@@ -32,9 +91,13 @@ describe('F5: cursor traits', () => {
     it(`${trait}: QUARANTINED ${reason} at ${at} ms, no retry, nothing published`, async () => {
       const run = await walk(trait);
       expect(run.of('server_up')[0]?.traits).toEqual([`F5:${trait}`]);
-      expect(served(run)).toEqual(pages.map(([cursorIn, cursorOut], i) => [15 + 10 * i, 'scan-0', cursorIn, cursorOut, 7]));
+      expect(served(run)).toEqual(
+        pages.map(([cursorIn, cursorOut], i) => [15 + 10 * i, 'scan-0', cursorIn, cursorOut, 7]),
+      );
       expect(scanEnds(run)).toEqual([[at, 'QUARANTINED', reason]]);
-      expect(run.of('scan_ended').map((e) => [e.t, e.scanId, e.state, e.reason])).toEqual([[at, 'scan-0', 'QUARANTINED', reason]]);
+      expect(run.of('scan_ended').map((e) => [e.t, e.scanId, e.state, e.reason])).toEqual([
+        [at, 'scan-0', 'QUARANTINED', reason],
+      ]);
       expect(run.of('scan_started').length).toBe(1);
       expect(run.of('published')).toEqual([]);
       const refused = run.of('disclosure_refused');
@@ -59,7 +122,12 @@ describe('F5: cursor traits', () => {
       [55, 'scan-0', '0:4', null, 7],
       [65, 'scan-0', null, '0:2+e', 7],
     ]);
-    expect(run.of('page_read').filter((e) => e.scanId === 'scan-0').map((e) => e.toolCount)).toEqual([2, 0, 2, 0, 1, 2]);
+    expect(
+      run
+        .of('page_read')
+        .filter((e) => e.scanId === 'scan-0')
+        .map((e) => e.toolCount),
+    ).toEqual([2, 0, 2, 0, 1, 2]);
     expect(scanEnds(run)[0]).toEqual([70, 'SNAPSHOT_PROVEN', 'OK']);
     expect(publishes(run)[0]).toEqual([70, KEY, 1, 7, FIVE]);
     expect(toolsOf(run.of('published')[0]!).map((t) => t.descriptorDigest)).toEqual(tools(...FIVE).map(digestOf));
@@ -68,8 +136,15 @@ describe('F5: cursor traits', () => {
   });
 
   it('repeat, on the no-cursor-loop-detection mutant: it asks for 0:2 again until the page limit, and the oracle flags I13 CURSOR_REQUESTED_TWICE', async () => {
-    const run = await walk('repeat', 4, MUTANTS.find((m) => m.name === 'no-cursor-loop-detection'));
-    expect(served(run)).toEqual([[15, 'scan-0', null, '0:2', 7], ...[25, 35, 45].map((t) => [t, 'scan-0', '0:2', '0:2', 7])]);
+    const run = await walk(
+      'repeat',
+      4,
+      MUTANTS.find((m) => m.name === 'no-cursor-loop-detection'),
+    );
+    expect(served(run)).toEqual([
+      [15, 'scan-0', null, '0:2', 7],
+      ...[25, 35, 45].map((t) => [t, 'scan-0', '0:2', '0:2', 7]),
+    ]);
     expect(scanEnds(run)).toEqual([[50, 'QUARANTINED', 'PAGE_LIMIT']]);
     expect(run.verdict.violations.map((v) => `${v.invariant} ${v.code}`)).toContain('I13 CURSOR_REQUESTED_TWICE');
   });

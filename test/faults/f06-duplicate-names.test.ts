@@ -7,23 +7,45 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { PlantedDefect, ToolDescriptor } from '../../sim/plan/types.ts';
-import { digestOf, handPlan, handServer, runHand, scanEnds, step, tools, toolsOf, type HandRun } from '../support/hand-plan.ts';
+import {
+  digestOf,
+  handPlan,
+  handServer,
+  runHand,
+  scanEnds,
+  step,
+  tools,
+  toolsOf,
+  type HandRun,
+} from '../support/hand-plan.ts';
 
 const KEY = 'fp:0000000000000001|acme.dev';
 
 function userTool(name: string, properties: Record<string, unknown>): ToolDescriptor {
-  return { name, description: `Look up a user (${name}).`, inputSchema: { type: 'object', properties, required: Object.keys(properties) } };
+  return {
+    name,
+    description: `Look up a user (${name}).`,
+    inputSchema: { type: 'object', properties, required: Object.keys(properties) },
+  };
 }
 
 async function runWithPair(first: ToolDescriptor, second: ToolDescriptor): Promise<HandRun> {
   const [a, b, c] = tools('read_file', 'list_directory', 'echo');
   const view = [a!, first, b!, second, c!];
-  const planted: PlantedDefect[] = [{ defect: 'DUPLICATE_NAME', descriptor: first }, { defect: 'DUPLICATE_NAME', descriptor: second }];
-  return runHand(handPlan({ faults: ['F6'], servers: [handServer({ history: [step(0, 7, { 'acme.dev': view })], planted })] }));
+  const planted: PlantedDefect[] = [
+    { defect: 'DUPLICATE_NAME', descriptor: first },
+    { defect: 'DUPLICATE_NAME', descriptor: second },
+  ];
+  return runHand(
+    handPlan({ faults: ['F6'], servers: [handServer({ history: [step(0, 7, { 'acme.dev': view })], planted })] }),
+  );
 }
 
 function expectPairQuarantined(run: HandRun, first: ToolDescriptor, second: ToolDescriptor): void {
-  expect(run.of('defect_planted').map((e) => [e.digest, e.defect])).toEqual([[digestOf(first), 'DUPLICATE_NAME'], [digestOf(second), 'DUPLICATE_NAME']]);
+  expect(run.of('defect_planted').map((e) => [e.digest, e.defect])).toEqual([
+    [digestOf(first), 'DUPLICATE_NAME'],
+    [digestOf(second), 'DUPLICATE_NAME'],
+  ]);
   expect(scanEnds(run)[0]).toEqual([50, 'SNAPSHOT_PROVEN', 'OK']);
   const published = run.of('published')[0]!;
   expect([published.t, published.key, published.generation, published.sourceRevision]).toEqual([50, KEY, 1, 7]);
@@ -35,7 +57,8 @@ function expectPairQuarantined(run: HandRun, first: ToolDescriptor, second: Tool
     ['echo', digestOf(tools('echo')[0]!), 'ok'],
   ]);
   // Every later publish (refreshes) keeps the same verdicts.
-  for (const later of run.of('published')) expect(toolsOf(later).map((t) => t.verdict)).toEqual(['ok', 'DUPLICATE_NAME', 'ok', 'DUPLICATE_NAME', 'ok']);
+  for (const later of run.of('published'))
+    expect(toolsOf(later).map((t) => t.verdict)).toEqual(['ok', 'DUPLICATE_NAME', 'ok', 'DUPLICATE_NAME', 'ok']);
   expect(run.verdict.violations).toEqual([]);
 }
 

@@ -17,13 +17,27 @@ describe('F7: identity rotation', () => {
     // (expectedGeneration 0) and publishes generation 1 at 71.
     const plan = handPlan({
       faults: ['F7'],
-      servers: [handServer({ identity: OLD, history: [step(0, 7, { 'acme.dev': tools(...FIVE) })], rotations: [{ atMs: 22, identity: NEW }] })],
+      servers: [
+        handServer({
+          identity: OLD,
+          history: [step(0, 7, { 'acme.dev': tools(...FIVE) })],
+          rotations: [{ atMs: 22, identity: NEW }],
+        }),
+      ],
     });
     const run = await runHand(plan);
 
     expect(run.of('identity_rotated').map((e) => [e.t, e.identity, e.boot])).toEqual([[22, NEW, 0]]);
-    expect(run.of('server_up').map((e) => [e.t, e.identity])).toEqual([[0, OLD], [22, NEW]]);
-    expect(run.of('scan_started').slice(0, 2).map((e) => [e.t, e.key, e.scanId, e.expectedGeneration])).toEqual([
+    expect(run.of('server_up').map((e) => [e.t, e.identity])).toEqual([
+      [0, OLD],
+      [22, NEW],
+    ]);
+    expect(
+      run
+        .of('scan_started')
+        .slice(0, 2)
+        .map((e) => [e.t, e.key, e.scanId, e.expectedGeneration]),
+    ).toEqual([
       [10, `${OLD}|acme.dev`, 'scan-0', 0],
       [31, `${NEW}|acme.dev`, 'scan-1', 0],
     ]);
@@ -43,12 +57,26 @@ describe('F7: identity rotation', () => {
     // (INCOMPLETE_DISCOVERY: nothing published for NEW yet) from 200 to 1000.
     const plan = handPlan({
       faults: ['F7'],
-      servers: [handServer({ identity: OLD, history: [step(0, 7, { 'acme.dev': tools(...FIVE) })], rotations: [{ atMs: 150, identity: NEW }] })],
+      servers: [
+        handServer({
+          identity: OLD,
+          history: [step(0, 7, { 'acme.dev': tools(...FIVE) })],
+          rotations: [{ atMs: 150, identity: NEW }],
+        }),
+      ],
     });
     const run = await runHand(plan);
 
-    expect(scanEnds(run).slice(0, 2)).toEqual([[50, 'SNAPSHOT_PROVEN', 'OK'], [1090, 'SNAPSHOT_PROVEN', 'OK']]);
-    expect(run.of('scan_started').slice(0, 2).map((e) => [e.t, e.key, e.expectedGeneration])).toEqual([
+    expect(scanEnds(run).slice(0, 2)).toEqual([
+      [50, 'SNAPSHOT_PROVEN', 'OK'],
+      [1090, 'SNAPSHOT_PROVEN', 'OK'],
+    ]);
+    expect(
+      run
+        .of('scan_started')
+        .slice(0, 2)
+        .map((e) => [e.t, e.key, e.expectedGeneration]),
+    ).toEqual([
       [10, `${OLD}|acme.dev`, 0],
       [1050, `${NEW}|acme.dev`, 0],
     ]);

@@ -15,39 +15,68 @@ import { describe, expect, it } from 'vitest';
 import { resolveCore } from '../../cores/index.ts';
 import { handPlan, handServer, publishes, runHand, step, tools, type HandRun } from '../support/hand-plan.ts';
 
-const plan = () => handPlan({
-  faults: ['F10'],
-  servers: [handServer({ history: [step(0, 7, { 'acme.dev': tools('read_file', 'write_file') }), step(300, 8, { 'acme.dev': tools('search_files', 'move_file') }, 'F1')] })],
-  calls: { callFraction: 1, staleFraction: 1, staleDelayMs: [400, 400] },
-});
+const plan = () =>
+  handPlan({
+    faults: ['F10'],
+    servers: [
+      handServer({
+        history: [
+          step(0, 7, { 'acme.dev': tools('read_file', 'write_file') }),
+          step(300, 8, { 'acme.dev': tools('search_files', 'move_file') }, 'F1'),
+        ],
+      }),
+    ],
+    calls: { callFraction: 1, staleFraction: 1, staleDelayMs: [400, 400] },
+  });
 
 /** `[planned at, generation, decided at, decision]` of each planner call before the quiet tail. */
 function staleCalls(run: HandRun): [number, number, number, string][] {
   const decisionOf = new Map(run.of('gate_decision').map((e) => [e.callId, e]));
-  return run.of('plan_made').filter((e) => e.kind === 'stale').map((e) => {
-    const decision = decisionOf.get(`${String(e.session)}#${String(e.planId)}`);
-    return [e.t, e.generation as number, decision?.t ?? -1, String(decision?.decision)];
-  });
+  return run
+    .of('plan_made')
+    .filter((e) => e.kind === 'stale')
+    .map((e) => {
+      const decision = decisionOf.get(`${String(e.session)}#${String(e.planId)}`);
+      return [e.t, e.generation as number, decision?.t ?? -1, String(decision?.decision)];
+    });
 }
 
 describe('F10: stale planners', () => {
   it('plans bound to generation 1 are refused STALE_CATALOG 400 ms later, once generation 2 dropped their tools; later plans are admitted', async () => {
     const run = await runHand(plan());
 
-    expect(publishes(run).slice(0, 2).map(([t, , generation, revision, names]) => [t, generation, revision, names])).toEqual([
-      [30, 1, 7, ['read_file', 'write_file']], [345, 2, 8, ['search_files', 'move_file']],
+    expect(
+      publishes(run)
+        .slice(0, 2)
+        .map(([t, , generation, revision, names]) => [t, generation, revision, names]),
+    ).toEqual([
+      [30, 1, 7, ['read_file', 'write_file']],
+      [345, 2, 8, ['search_files', 'move_file']],
     ]);
     expect(staleCalls(run)).toEqual([
-      [100, 1, 500, 'STALE_CATALOG'], [200, 1, 600, 'STALE_CATALOG'], [300, 1, 700, 'STALE_CATALOG'],
-      [400, 2, 800, 'ADMIT'], [500, 2, 900, 'ADMIT'], [600, 2, 1000, 'ADMIT'], [700, 2, 1100, 'ADMIT'], [800, 2, 1200, 'ADMIT'], [900, 2, 1300, 'ADMIT'],
+      [100, 1, 500, 'STALE_CATALOG'],
+      [200, 1, 600, 'STALE_CATALOG'],
+      [300, 1, 700, 'STALE_CATALOG'],
+      [400, 2, 800, 'ADMIT'],
+      [500, 2, 900, 'ADMIT'],
+      [600, 2, 1000, 'ADMIT'],
+      [700, 2, 1100, 'ADMIT'],
+      [800, 2, 1200, 'ADMIT'],
+      [900, 2, 1300, 'ADMIT'],
     ]);
     expect(run.of('call_executed').filter((e) => ['read_file', 'write_file'].includes(e.tool as string))).toEqual([]);
     expect(run.verdict.violations).toEqual([]);
   });
 
-  it('a gate that trusts the plan\'s generation admits the three stale calls, and I8 catches each as TOOL_NOT_IN_GENERATION', async () => {
+  it("a gate that trusts the plan's generation admits the three stale calls, and I8 catches each as TOOL_NOT_IN_GENERATION", async () => {
     const run = await runHand(plan(), resolveCore('mutant:no-recheck-at-call'), 'mutant:no-recheck-at-call');
-    expect(staleCalls(run).slice(0, 3).map(([, , , decision]) => decision)).toEqual(['ADMIT', 'ADMIT', 'ADMIT']);
-    expect(run.verdict.violations.map((v) => `${v.invariant} ${v.code}`)).toEqual(Array(3).fill('I8 TOOL_NOT_IN_GENERATION'));
+    expect(
+      staleCalls(run)
+        .slice(0, 3)
+        .map(([, , , decision]) => decision),
+    ).toEqual(['ADMIT', 'ADMIT', 'ADMIT']);
+    expect(run.verdict.violations.map((v) => `${v.invariant} ${v.code}`)).toEqual(
+      Array(3).fill('I8 TOOL_NOT_IN_GENERATION'),
+    );
   });
 });

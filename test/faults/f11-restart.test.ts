@@ -13,11 +13,19 @@ const FIVE = ['read_file', 'write_file', 'list_directory', 'search_files', 'move
 
 describe('F11: restart mid-walk', () => {
   it('a restart between page 1 and page 2 gives page_refused -32602 and INCOMPLETE CURSOR_INVALID; the next publish has the same revision', async () => {
-    const plan = handPlan({ faults: ['F11'], servers: [handServer({ history: [step(0, 7, { 'acme.dev': tools(...FIVE) })], restartsAtMs: [22] })] });
+    const plan = handPlan({
+      faults: ['F11'],
+      servers: [handServer({ history: [step(0, 7, { 'acme.dev': tools(...FIVE) })], restartsAtMs: [22] })],
+    });
     const run = await runHand(plan);
 
-    expect(run.of('server_up').map((e) => [e.t, e.boot])).toEqual([[0, 0], [22, 1]]);
-    expect(run.of('page_refused').map((e) => [e.t, e.scanId, e.audience, e.code])).toEqual([[25, 'scan-0', 'acme.dev', -32602]]);
+    expect(run.of('server_up').map((e) => [e.t, e.boot])).toEqual([
+      [0, 0],
+      [22, 1],
+    ]);
+    expect(run.of('page_refused').map((e) => [e.t, e.scanId, e.audience, e.code])).toEqual([
+      [25, 'scan-0', 'acme.dev', -32602],
+    ]);
     expect(run.of('page_refused')[0]?.cursorIn).toBe(run.of('page_served')[0]?.cursorOut);
     expect(scanEnds(run).slice(0, 2)).toEqual([
       [30, 'INCOMPLETE', 'CURSOR_INVALID'],

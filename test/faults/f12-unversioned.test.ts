@@ -5,14 +5,27 @@
  * sourceRevision null.
  */
 import { describe, expect, it } from 'vitest';
-import { handPlan, handServer, publishes, reads, runHand, scanEnds, served, step, tools } from '../support/hand-plan.ts';
+import {
+  handPlan,
+  handServer,
+  publishes,
+  reads,
+  runHand,
+  scanEnds,
+  served,
+  step,
+  tools,
+} from '../support/hand-plan.ts';
 
 const KEY = 'fp:0000000000000001|acme.dev';
 const FIVE = ['read_file', 'write_file', 'list_directory', 'search_files', 'move_file'];
 
 describe('F12: unversioned server', () => {
   it('UNVERSIONED_OBSERVATION published with status UNVERSIONED_OBSERVATION, sourceRevision null, and no recheck request', async () => {
-    const plan = handPlan({ faults: ['F12'], servers: [handServer({ versioned: false, history: [step(0, 7, { 'acme.dev': tools(...FIVE) })] })] });
+    const plan = handPlan({
+      faults: ['F12'],
+      servers: [handServer({ versioned: false, history: [step(0, 7, { 'acme.dev': tools(...FIVE) })] })],
+    });
     const run = await runHand(plan);
 
     expect(run.of('server_up')[0]?.traits).toEqual(['F12']);
@@ -29,7 +42,11 @@ describe('F12: unversioned server', () => {
     expect(run.of('page_read').filter((e) => e.recheck === true)).toEqual([]);
     expect(scanEnds(run)[0]).toEqual([40, 'UNVERSIONED_OBSERVATION', 'OK']);
     const published = run.of('published')[0]!;
-    expect([published.status, published.sourceRevision, published.generation]).toEqual(['UNVERSIONED_OBSERVATION', null, 1]);
+    expect([published.status, published.sourceRevision, published.generation]).toEqual([
+      'UNVERSIONED_OBSERVATION',
+      null,
+      1,
+    ]);
     expect(publishes(run)[0]).toEqual([40, KEY, 1, null, FIVE]);
     expect(run.verdict.violations).toEqual([]);
   });

@@ -9,7 +9,17 @@ import { describe, expect, it } from 'vitest';
 import { plantF13 } from '../../sim/faults/f13-planted-defects.ts';
 import { TOOL_POOL } from '../../sim/plan/tool-pool.ts';
 import type { PlantedDefect } from '../../sim/plan/types.ts';
-import { digestOf, handPlan, handServer, pickingRng, runHand, scanEnds, step, tools, toolsOf } from '../support/hand-plan.ts';
+import {
+  digestOf,
+  handPlan,
+  handServer,
+  pickingRng,
+  runHand,
+  scanEnds,
+  step,
+  tools,
+  toolsOf,
+} from '../support/hand-plan.ts';
 
 const CASES: { defect: PlantedDefect['defect']; verdict: string; preferred?: string }[] = [
   { defect: 'UNKNOWN_DIALECT', verdict: 'UNKNOWN_DIALECT' },
@@ -28,9 +38,16 @@ describe('F13: planted defects', () => {
       expect(planted.defect).toBe(defect);
       const others = tools('write_file', 'list_directory', 'echo', 'get_weather');
       const view = [others[0]!, others[1]!, planted.descriptor, others[2]!, others[3]!];
-      const run = await runHand(handPlan({ faults: ['F13'], servers: [handServer({ history: [step(0, 7, { 'acme.dev': view })], planted: [planted] })] }));
+      const run = await runHand(
+        handPlan({
+          faults: ['F13'],
+          servers: [handServer({ history: [step(0, 7, { 'acme.dev': view })], planted: [planted] })],
+        }),
+      );
 
-      expect(run.of('defect_planted').map((e) => [e.digest, e.defect])).toEqual([[digestOf(planted.descriptor), defect]]);
+      expect(run.of('defect_planted').map((e) => [e.digest, e.defect])).toEqual([
+        [digestOf(planted.descriptor), defect],
+      ]);
       expect(run.of('server_up')[0]?.traits).toEqual(['PLANTED:F13']);
       expect(scanEnds(run)[0]).toEqual([50, 'SNAPSHOT_PROVEN', 'OK']);
       const published = run.of('published')[0]!;

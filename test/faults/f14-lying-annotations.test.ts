@@ -15,17 +15,23 @@ import { resolveCore } from '../../cores/index.ts';
 import { lyingTool } from '../../sim/faults/f14-lying-annotations.ts';
 import { handPlan, handServer, runHand, step, tool, type HandRun } from '../support/hand-plan.ts';
 
-const plan = () => handPlan({
-  faults: ['F12', 'F14'],
-  servers: [handServer({ versioned: false, history: [step(0, 7, { 'acme.dev': [tool('read_file'), lyingTool('a')] })] })],
-  policy: { effectClasses: { read_file: 'READ' } },
-  calls: { callFraction: 1, confirmFraction: 0 },
-});
+const plan = () =>
+  handPlan({
+    faults: ['F12', 'F14'],
+    servers: [
+      handServer({ versioned: false, history: [step(0, 7, { 'acme.dev': [tool('read_file'), lyingTool('a')] })] }),
+    ],
+    policy: { effectClasses: { read_file: 'READ' } },
+    calls: { callFraction: 1, confirmFraction: 0 },
+  });
 
 /** `[tool, decision]` of each planner call before the quiet tail, in plan order. */
 function plannedCalls(run: HandRun): [string, string][] {
   const decisionOf = new Map(run.of('gate_decision').map((e) => [e.callId, e.decision as string]));
-  return run.of('plan_made').filter((e) => e.kind === 'normal').map((e) => [e.tool as string, decisionOf.get(`${String(e.session)}#${String(e.planId)}`) ?? 'none']);
+  return run
+    .of('plan_made')
+    .filter((e) => e.kind === 'normal')
+    .map((e) => [e.tool as string, decisionOf.get(`${String(e.session)}#${String(e.planId)}`) ?? 'none']);
 }
 
 describe('F14: lying annotations', () => {
@@ -53,6 +59,8 @@ describe('F14: lying annotations', () => {
     expect(plannedCalls(run).map(([name]) => name)).toEqual(reference.map(([name]) => name));
     const purges = reference.filter(([name]) => name === 'purge_cache_a').length;
     expect(purges).toBe(4);
-    expect(run.verdict.violations.map((v) => `${v.invariant} ${v.code}`)).toEqual(Array(purges).fill('I3 UNCONFIRMED_WRITE_EXECUTED'));
+    expect(run.verdict.violations.map((v) => `${v.invariant} ${v.code}`)).toEqual(
+      Array(purges).fill('I3 UNCONFIRMED_WRITE_EXECUTED'),
+    );
   });
 });

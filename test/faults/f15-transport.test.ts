@@ -2,7 +2,18 @@
  * F15: transport faults. Latency 5 ms, pages of 2.
  */
 import { describe, expect, it } from 'vitest';
-import { handPlan, handServer, publishes, runHand, scanEnds, served, step, tool, tools, story } from '../support/hand-plan.ts';
+import {
+  handPlan,
+  handServer,
+  publishes,
+  runHand,
+  scanEnds,
+  served,
+  step,
+  tool,
+  tools,
+  story,
+} from '../support/hand-plan.ts';
 
 const KEY = 'fp:0000000000000001|acme.dev';
 const FIVE = ['read_file', 'write_file', 'list_directory', 'search_files', 'move_file'];
@@ -15,7 +26,12 @@ describe('F15: transport', () => {
     // at 38, 48, 58, recheck 68, read 73 -> SNAPSHOT_PROVEN and generation 1.
     const plan = handPlan({
       faults: ['F15'],
-      servers: [handServer({ history: [step(0, 7, { 'acme.dev': tools(...FIVE) })], linkFaults: { disconnectsAtMs: { 'acme.dev': [22] } } })],
+      servers: [
+        handServer({
+          history: [step(0, 7, { 'acme.dev': tools(...FIVE) })],
+          linkFaults: { disconnectsAtMs: { 'acme.dev': [22] } },
+        }),
+      ],
     });
     const run = await runHand(plan);
 
@@ -27,9 +43,15 @@ describe('F15: transport', () => {
       'scan_ended SNAPSHOT_PROVEN OK',
       'published g1 r7',
     ]);
-    expect(run.of('session_opened').map((e) => [e.t, e.audience])).toEqual([[10, 'acme.dev'], [33, 'acme.dev']]);
+    expect(run.of('session_opened').map((e) => [e.t, e.audience])).toEqual([
+      [10, 'acme.dev'],
+      [33, 'acme.dev'],
+    ]);
     expect(run.of('disconnected').map((e) => [e.t, e.server, e.audience])).toEqual([[22, 's0', 'acme.dev']]);
-    expect(scanEnds(run).slice(0, 2)).toEqual([[22, 'INCOMPLETE', 'DISCONNECTED'], [73, 'SNAPSHOT_PROVEN', 'OK']]);
+    expect(scanEnds(run).slice(0, 2)).toEqual([
+      [22, 'INCOMPLETE', 'DISCONNECTED'],
+      [73, 'SNAPSHOT_PROVEN', 'OK'],
+    ]);
     // The lost request for page 2 never reached the server. The new connection counts as a
     // list_changed the core may have missed (a notification is not replayed on a new connection),
     // and scan-1 started before it was opened, so scan-2 walks again once scan-1 has ended.
@@ -41,7 +63,12 @@ describe('F15: transport', () => {
       [68, 'scan-1', null, '0:2', 7],
       [98, 'scan-2', null, '0:2', 7],
     ]);
-    expect(run.of('scan_started').slice(0, 2).map((e) => e.t)).toEqual([10, 23]);
+    expect(
+      run
+        .of('scan_started')
+        .slice(0, 2)
+        .map((e) => e.t),
+    ).toEqual([10, 23]);
     expect(publishes(run)[0]).toEqual([73, KEY, 1, 7, FIVE]);
     expect(run.verdict.violations).toEqual([]);
   });
@@ -53,13 +80,26 @@ describe('F15: transport', () => {
     const a = tools(...FIVE);
     const plan = handPlan({
       faults: ['F15'],
-      servers: [handServer({ history: [step(0, 7, { 'acme.dev': a }), step(100, 8, { 'acme.dev': [...a, tool('echo')] }, 'F1')], linkFaults: { notificationLossFraction: 1 } })],
+      servers: [
+        handServer({
+          history: [step(0, 7, { 'acme.dev': a }), step(100, 8, { 'acme.dev': [...a, tool('echo')] }, 'F1')],
+          linkFaults: { notificationLossFraction: 1 },
+        }),
+      ],
     });
     const run = await runHand(plan);
 
     expect(run.of('notification_sent').map((e) => [e.t, e.delivered])).toEqual([[100, false]]);
-    expect(run.of('scan_started').slice(0, 3).map((e) => e.t)).toEqual([10, 1050, 2090]);
-    expect(scanEnds(run).slice(0, 2)).toEqual([[50, 'SNAPSHOT_PROVEN', 'OK'], [1090, 'SNAPSHOT_PROVEN', 'OK']]);
+    expect(
+      run
+        .of('scan_started')
+        .slice(0, 3)
+        .map((e) => e.t),
+    ).toEqual([10, 1050, 2090]);
+    expect(scanEnds(run).slice(0, 2)).toEqual([
+      [50, 'SNAPSHOT_PROVEN', 'OK'],
+      [1090, 'SNAPSHOT_PROVEN', 'OK'],
+    ]);
     expect(publishes(run).slice(0, 2)).toEqual([
       [50, KEY, 1, 7, FIVE],
       [1090, KEY, 2, 8, [...FIVE, 'echo']],

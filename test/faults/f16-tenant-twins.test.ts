@@ -14,25 +14,45 @@ const FIVE = ['read_file', 'write_file', 'list_directory', 'search_files', 'move
 describe('F16: tenant twins', () => {
   it('each key publishes its own descriptors and each session is disclosed its own key', async () => {
     const acme = tools(...FIVE);
-    const globex: ToolDescriptor[] = acme.map((t) => ({ ...t, description: `${String(t.description)} (globex edition)` }));
+    const globex: ToolDescriptor[] = acme.map((t) => ({
+      ...t,
+      description: `${String(t.description)} (globex edition)`,
+    }));
     const plan = handPlan({
       faults: ['F16'],
-      servers: [handServer({ audiences: ['acme.dev', 'globex.dev'], history: [step(0, 7, { 'acme.dev': acme, 'globex.dev': globex })] })],
+      servers: [
+        handServer({
+          audiences: ['acme.dev', 'globex.dev'],
+          history: [step(0, 7, { 'acme.dev': acme, 'globex.dev': globex })],
+        }),
+      ],
     });
     const run = await runHand(plan);
 
-    const first = new Map(run.of('published').filter((e) => e.generation === 1).map((e) => [e.key as string, e]));
+    const first = new Map(
+      run
+        .of('published')
+        .filter((e) => e.generation === 1)
+        .map((e) => [e.key as string, e]),
+    );
     expect([...first.keys()].sort()).toEqual([`${FP}|acme.dev`, `${FP}|globex.dev`]);
     const acmePublish = first.get(`${FP}|acme.dev`)!;
     const globexPublish = first.get(`${FP}|globex.dev`)!;
     expect([acmePublish.t, globexPublish.t]).toEqual([50, 50]);
-    expect(toolsOf(acmePublish).map((t) => [t.name, t.descriptorDigest, t.verdict])).toEqual(acme.map((t) => [t.name, digestOf(t), 'ok']));
-    expect(toolsOf(globexPublish).map((t) => [t.name, t.descriptorDigest, t.verdict])).toEqual(globex.map((t) => [t.name, digestOf(t), 'ok']));
+    expect(toolsOf(acmePublish).map((t) => [t.name, t.descriptorDigest, t.verdict])).toEqual(
+      acme.map((t) => [t.name, digestOf(t), 'ok']),
+    );
+    expect(toolsOf(globexPublish).map((t) => [t.name, t.descriptorDigest, t.verdict])).toEqual(
+      globex.map((t) => [t.name, digestOf(t), 'ok']),
+    );
     // Same names, no digest in common.
     const acmeDigests = new Set(toolsOf(acmePublish).map((t) => t.descriptorDigest));
     expect(toolsOf(globexPublish).filter((t) => acmeDigests.has(t.descriptorDigest))).toEqual([]);
 
-    const at100 = run.of('disclosure').filter((e) => e.t === 100).map((e) => [e.session, e.audience, e.key, e.generation, e.snapshotDigest, e.tools]);
+    const at100 = run
+      .of('disclosure')
+      .filter((e) => e.t === 100)
+      .map((e) => [e.session, e.audience, e.key, e.generation, e.snapshotDigest, e.tools]);
     expect(at100).toEqual([
       ['s0/acme.dev', 'acme.dev', `${FP}|acme.dev`, 1, acmePublish.snapshotDigest, acme.map(digestOf)],
       ['s0/globex.dev', 'globex.dev', `${FP}|globex.dev`, 1, globexPublish.snapshotDigest, globex.map(digestOf)],

@@ -21,7 +21,10 @@ import { rollbackPlan } from '../mutants/plans.ts';
 /** The pointer moves and the trigger, as `t kind generation/from` lines. */
 function pointerTrail(run: Awaited<ReturnType<typeof runHand>>): string[] {
   return run.events.flatMap((event) => {
-    if (event.type === 'published') return [`${event.t} published ${event.generation}${event.rolledBackFrom === null ? '' : ` from ${event.rolledBackFrom}`} r${event.sourceRevision}`];
+    if (event.type === 'published')
+      return [
+        `${event.t} published ${event.generation}${event.rolledBackFrom === null ? '' : ` from ${event.rolledBackFrom}`} r${event.sourceRevision}`,
+      ];
     if (event.type === 'server_disabled') return [`${event.t} server_disabled ${event.reason}`];
     if (event.type === 'rollback_triggered') return [`${event.t} trigger ${event.kind} ${event.delivery}`];
     return [];
@@ -29,19 +32,37 @@ function pointerTrail(run: Awaited<ReturnType<typeof runHand>>): string[] {
 }
 
 describe('F19: rollback triggers', () => {
-  it('rolls back to the fresh, still-authorized generation 1; the next refresh republishes the server\'s revision 8', async () => {
+  it("rolls back to the fresh, still-authorized generation 1; the next refresh republishes the server's revision 8", async () => {
     const run = await runHand(rollbackPlan({ triggerAtMs: 500 }));
     expect(run.verdict.violations).toEqual([]);
-    expect(pointerTrail(run)).toEqual(['50 published 1 r7', '365 published 2 r8', '500 trigger missing_tool_rate delivered', '505 published 3 from 1 r7', '1405 published 4 r8']);
-    expect(probesHit(run.events).filter((name) => name.includes('roll'))).toEqual(['rollback-missing-tool-delivered', 'rolled-back-to-fresh']);
+    expect(pointerTrail(run)).toEqual([
+      '50 published 1 r7',
+      '365 published 2 r8',
+      '500 trigger missing_tool_rate delivered',
+      '505 published 3 from 1 r7',
+      '1405 published 4 r8',
+    ]);
+    expect(probesHit(run.events).filter((name) => name.includes('roll'))).toEqual([
+      'rollback-missing-tool-delivered',
+      'rolled-back-to-fresh',
+    ]);
     expect([run.verdict.checked.I21, run.verdict.checked.I28, run.verdict.checked.I29]).toEqual([1, 1, 1]);
   });
 
   it('DISABLES the key when no earlier generation was discovered under the policy holding at the trigger', async () => {
     const run = await runHand(rollbackPlan({ triggerAtMs: 600, kind: 'privilege_escalation', revokeAtMs: 400 }));
     expect(run.verdict.violations).toEqual([]);
-    expect(pointerTrail(run)).toEqual(['50 published 1 r7', '365 published 2 r8', '600 trigger privilege_escalation delivered', '605 server_disabled privilege_escalation', '1405 published 3 r8']);
-    expect(probesHit(run.events).filter((name) => name.includes('roll'))).toEqual(['rollback-escalation-delivered', 'rollback-disabled']);
+    expect(pointerTrail(run)).toEqual([
+      '50 published 1 r7',
+      '365 published 2 r8',
+      '600 trigger privilege_escalation delivered',
+      '605 server_disabled privilege_escalation',
+      '1405 published 3 r8',
+    ]);
+    expect(probesHit(run.events).filter((name) => name.includes('roll'))).toEqual([
+      'rollback-escalation-delivered',
+      'rollback-disabled',
+    ]);
   });
 
   it('a core without rollback hears nothing: the trigger is written unsupported and nothing is judged', async () => {

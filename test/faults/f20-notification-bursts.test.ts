@@ -17,17 +17,26 @@ import type { RoundPlan } from '../../sim/plan/types.ts';
 import { probesHit } from '../../oracle/probes/index.ts';
 import { handPlan, handServer, runHand, step, tools } from '../support/hand-plan.ts';
 
-const plan = (): RoundPlan => handPlan({
-  faults: ['F20'],
-  servers: [{ ...handServer({ history: [step(0, 7, { 'acme.dev': tools('read_file', 'write_file', 'list_directory') })] }), notificationBursts: [{ atMs: 200, everyMs: 10, count: 60 }] }],
-});
+const plan = (): RoundPlan =>
+  handPlan({
+    faults: ['F20'],
+    servers: [
+      {
+        ...handServer({ history: [step(0, 7, { 'acme.dev': tools('read_file', 'write_file', 'list_directory') })] }),
+        notificationBursts: [{ atMs: 200, everyMs: 10, count: 60 }],
+      },
+    ],
+  });
 
 describe('F20: notification bursts', () => {
   it('the reference refreshes 20 ms into the burst and every 11 ms after; nothing is starved', async () => {
     const run = await runHand(plan());
     const deliveries = run.of('notification_delivered').map((e) => e.t);
     expect([deliveries.length, deliveries[0], deliveries.at(-1)]).toEqual([60, 205, 795]);
-    const starts = run.of('scan_started').map((e) => e.t).filter((t) => t < 1000);
+    const starts = run
+      .of('scan_started')
+      .map((e) => e.t)
+      .filter((t) => t < 1000);
     expect(starts.slice(0, 4)).toEqual([10, 225, 236, 247]);
     expect(starts.at(-1)).toBe(804);
     expect(probesHit(run.events)).toContain('refreshed-during-burst');
@@ -37,11 +46,18 @@ describe('F20: notification bursts', () => {
   it('a debounce that resets on every notification starts no scan from 10 to 815: I19 REFRESH_STARVED for each of the first 59 deliveries', async () => {
     const mutant = MUTANTS.find((m) => m.name === 'resetting-debounce')!;
     const run = await runHand(plan(), mutant.core, 'mutant:resetting-debounce');
-    expect(run.of('scan_started').map((e) => e.t).filter((t) => t < 1000)).toEqual([10, 815]);
+    expect(
+      run
+        .of('scan_started')
+        .map((e) => e.t)
+        .filter((t) => t < 1000),
+    ).toEqual([10, 815]);
     const findings = run.verdict.violations;
     expect(new Set(findings.map((v) => `${v.invariant} ${v.code}`))).toEqual(new Set(['I19 REFRESH_STARVED']));
     expect(findings.length).toBe(59);
     expect(probesHit(run.events)).not.toContain('refreshed-during-burst');
-    expect(findings[0]?.evidence).toBe('a list_changed for fp:0000000000000001|acme.dev reached the core at t=205 (seq 19); a fresh list was due by t=230, but the server answered the next fresh tools/list for that audience at t=820 (seq 145)');
+    expect(findings[0]?.evidence).toBe(
+      'a list_changed for fp:0000000000000001|acme.dev reached the core at t=205 (seq 19); a fresh list was due by t=230, but the server answered the next fresh tools/list for that audience at t=820 (seq 145)',
+    );
   });
 });

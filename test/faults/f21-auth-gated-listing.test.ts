@@ -17,22 +17,41 @@ import { handPlan, handServer, publishes, runHand, scanEnds, step, tools } from 
 const KEY = 'fp:0000000000000001|acme.dev';
 const FIVE = ['read_file', 'write_file', 'list_directory', 'search_files', 'move_file'];
 
-const plan = (): RoundPlan => handPlan({
-  faults: ['F21'],
-  servers: [{ ...handServer({ history: [step(0, 7, { 'acme.dev': tools(...FIVE) })] }), authGated: [{ audience: 'acme.dev', fromMs: 1000, toMs: 1100 }] }],
-});
+const plan = (): RoundPlan =>
+  handPlan({
+    faults: ['F21'],
+    servers: [
+      {
+        ...handServer({ history: [step(0, 7, { 'acme.dev': tools(...FIVE) })] }),
+        authGated: [{ audience: 'acme.dev', fromMs: 1000, toMs: 1100 }],
+      },
+    ],
+  });
 
 describe('F21: auth-gated listing', () => {
   it('every refused scan ends INCOMPLETE AUTH_REQUIRED and nothing of it is published; the first scan after the window proves the same catalog', async () => {
     const run = await runHand(plan());
-    expect(run.of('page_refused').map((e) => [e.t, e.code])).toEqual([[1055, -32003], [1066, -32003], [1077, -32003], [1088, -32003], [1099, -32003]]);
+    expect(run.of('page_refused').map((e) => [e.t, e.code])).toEqual([
+      [1055, -32003],
+      [1066, -32003],
+      [1077, -32003],
+      [1088, -32003],
+      [1099, -32003],
+    ]);
     expect(scanEnds(run)).toEqual([
       [50, 'SNAPSHOT_PROVEN', 'OK'],
-      [1060, 'INCOMPLETE', 'AUTH_REQUIRED'], [1071, 'INCOMPLETE', 'AUTH_REQUIRED'], [1082, 'INCOMPLETE', 'AUTH_REQUIRED'], [1093, 'INCOMPLETE', 'AUTH_REQUIRED'], [1104, 'INCOMPLETE', 'AUTH_REQUIRED'],
+      [1060, 'INCOMPLETE', 'AUTH_REQUIRED'],
+      [1071, 'INCOMPLETE', 'AUTH_REQUIRED'],
+      [1082, 'INCOMPLETE', 'AUTH_REQUIRED'],
+      [1093, 'INCOMPLETE', 'AUTH_REQUIRED'],
+      [1104, 'INCOMPLETE', 'AUTH_REQUIRED'],
       [1145, 'SNAPSHOT_PROVEN', 'OK'],
       [2185, 'SNAPSHOT_PROVEN', 'OK'],
     ]);
-    expect(publishes(run)).toEqual([[50, KEY, 1, 7, FIVE], [2185, KEY, 2, 7, FIVE]]);
+    expect(publishes(run)).toEqual([
+      [50, KEY, 1, 7, FIVE],
+      [2185, KEY, 2, 7, FIVE],
+    ]);
     expect(probesHit(run.events)).toContain('auth-refused-incomplete');
     expect(run.verdict.violations).toEqual([]);
   });
@@ -40,8 +59,15 @@ describe('F21: auth-gated listing', () => {
   it('read as an empty last page, the refusal is published as an empty catalog: I20 catches the publish and the misreported end', async () => {
     const mutant = MUTANTS.find((m) => m.name === 'auth-refusal-as-empty')!;
     const run = await runHand(plan(), mutant.core, 'mutant:auth-refusal-as-empty');
-    expect(publishes(run)).toEqual([[50, KEY, 1, 7, FIVE], [1060, KEY, 2, null, []], [2100, KEY, 3, 7, FIVE]]);
+    expect(publishes(run)).toEqual([
+      [50, KEY, 1, 7, FIVE],
+      [1060, KEY, 2, null, []],
+      [2100, KEY, 3, 7, FIVE],
+    ]);
     const i20 = run.verdict.violations.filter((v) => v.invariant === 'I20').map((v) => [v.seq, v.code]);
-    expect(i20).toEqual([[31, 'AUTH_REFUSAL_MISREPORTED'], [32, 'AUTH_REFUSED_PUBLISHED']]);
+    expect(i20).toEqual([
+      [31, 'AUTH_REFUSAL_MISREPORTED'],
+      [32, 'AUTH_REFUSED_PUBLISHED'],
+    ]);
   });
 });

@@ -40,7 +40,12 @@ function outcomes(run: HandRun): string[] {
   const first = new Map<string, string>();
   for (const settled of run.of('request_settled')) {
     if (first.has(settled.requestId)) continue;
-    first.set(settled.requestId, settled.settlement === 'dispatched' ? 'dispatched' : [settled.code, settled.check, settled.field, settled.limit].filter((part) => part !== null).join(' '));
+    first.set(
+      settled.requestId,
+      settled.settlement === 'dispatched'
+        ? 'dispatched'
+        : [settled.code, settled.check, settled.field, settled.limit].filter((part) => part !== null).join(' '),
+    );
   }
   return run.of('model_turn').map((event) => first.get(event.requestId) ?? 'unsettled');
 }
@@ -58,26 +63,60 @@ describe('F22: surface hooks', () => {
     const turnEvents = run.of('model_turn');
     expect(turnEvents.every((e) => e.generation === 1)).toBe(true);
     expect(turnEvents.map((e) => e.t)).toEqual(Array.from({ length: 29 }, (_, i) => 400 + 20 * i));
-    expect(turnEvents[0]?.baseline.map((tool) => [tool.name, tool.contested])).toEqual([['read_file', false], ['search_files', false], ['write_file', false]]);
+    expect(turnEvents[0]?.baseline.map((tool) => [tool.name, tool.contested])).toEqual([
+      ['read_file', false],
+      ['search_files', false],
+      ['write_file', false],
+    ]);
     expect(outcomes(run)).toEqual([
       // add-tool, remove-tool, reorder, replace-schema, edit-schema-in-place, add-helper, edit-description
-      EARLY('unadmitted'), EARLY('count'), EARLY('order'), EARLY('inputSchema'), EARLY('inputSchema'), EARLY('unadmitted'), EARLY('description'),
+      EARLY('unadmitted'),
+      EARLY('count'),
+      EARLY('order'),
+      EARLY('inputSchema'),
+      EARLY('inputSchema'),
+      EARLY('unadmitted'),
+      EARLY('description'),
       // rename, async-late-edit, launder, top-n, hide-on-diagnostic, shadow-whitelist
-      EARLY('name'), FINAL('description'), EARLY('description'), EARLY('count'), EARLY('count'), EARLY('count'),
+      EARLY('name'),
+      FINAL('description'),
+      EARLY('description'),
+      EARLY('count'),
+      EARLY('count'),
+      EARLY('count'),
       ...Array(11).fill('dispatched'),
-      FINAL('description'), FINAL('inputSchema'), 'CAPACITY_EXCEEDED toolCountMax', 'dispatched', 'dispatched',
+      FINAL('description'),
+      FINAL('inputSchema'),
+      'CAPACITY_EXCEEDED toolCountMax',
+      'dispatched',
+      'dispatched',
     ]);
     // Each request settled exactly once, and only dispatched ones reached the model, whole.
     expect(run.of('request_settled')).toHaveLength(29);
     expect(run.of('request_settled').every((e) => e.accepted)).toBe(true);
     const received = run.of('model_received');
     expect(received).toHaveLength(13);
-    expect(received.every((e) => JSON.stringify(e.tools) === JSON.stringify(turnEvents[0]?.baseline.map(({ name, digest }) => ({ name, digest }))))).toBe(true);
+    expect(
+      received.every(
+        (e) =>
+          JSON.stringify(e.tools) ===
+          JSON.stringify(turnEvents[0]?.baseline.map(({ name, digest }) => ({ name, digest }))),
+      ),
+    ).toBe(true);
     expect(run.of('model_turn_ended')).toHaveLength(29);
     const capacity = turnEvents.map((e) => e.capacity).filter((c) => c !== null);
-    expect(capacity.map((c) => [c.limit, c.available, c.requiredMin, c.requiredMax])).toEqual([['toolCountMax', 2, 3, 3], ['surfaceBytesMax', capacity[1]?.requiredMax, capacity[1]?.requiredMax, capacity[1]?.requiredMax]]);
+    expect(capacity.map((c) => [c.limit, c.available, c.requiredMin, c.requiredMax])).toEqual([
+      ['toolCountMax', 2, 3, 3],
+      ['surfaceBytesMax', capacity[1]?.requiredMax, capacity[1]?.requiredMax, capacity[1]?.requiredMax],
+    ]);
     expect(run.verdict.violations).toEqual([]);
-    expect([run.verdict.checked.I22, run.verdict.checked.I23, run.verdict.checked.I24, run.verdict.checked.I25, run.verdict.checked.I26]).toEqual([13, 13, 29, 2, 13]);
+    expect([
+      run.verdict.checked.I22,
+      run.verdict.checked.I23,
+      run.verdict.checked.I24,
+      run.verdict.checked.I25,
+      run.verdict.checked.I26,
+    ]).toEqual([13, 13, 29, 2, 13]);
   });
 
   it('a seal made from the final request lets the three late edits through: I22 and I23 on each', async () => {
@@ -101,7 +140,7 @@ describe('F22: surface hooks', () => {
     expect(run.of('model_received')).toHaveLength(13);
   });
 
-  it('a double settlement: the world\'s ledger refuses each second one (I24 SETTLED_TWICE) and the core\'s turn rejects (CORE_FAILED, once a round)', async () => {
+  it("a double settlement: the world's ledger refuses each second one (I24 SETTLED_TWICE) and the core's turn rejects (CORE_FAILED, once a round)", async () => {
     const run = await runHand(plan(), mutant('double-settlement'), 'mutant:double-settlement');
     expect(codes(run)).toEqual([...Array(16).fill('I24 SETTLED_TWICE'), 'CORE_FAILED REJECTED'].sort());
     expect(run.of('request_settled').filter((e) => !e.accepted)).toHaveLength(16);
@@ -115,18 +154,32 @@ describe('F22: surface hooks', () => {
   it('hooks allowed to add tools: write_report and read_tool_result reach the model (I22 UNADMITTED_TOOL, I23)', async () => {
     const run = await runHand(plan(), mutant('hooks-add-tools'), 'mutant:hooks-add-tools');
     expect(codes(run)).toEqual([...Array(2).fill('I22 UNADMITTED_TOOL'), ...Array(2).fill('I23 MISMATCH_DISPATCHED')]);
-    expect(run.of('model_received').flatMap((e) => e.tools.map((t) => t.name)).filter((name) => name === 'write_report' || name === 'read_tool_result')).toEqual(['write_report', 'read_tool_result']);
+    expect(
+      run
+        .of('model_received')
+        .flatMap((e) => e.tools.map((t) => t.name))
+        .filter((name) => name === 'write_report' || name === 'read_tool_result'),
+    ).toEqual(['write_report', 'read_tool_result']);
   });
 
   it('a core without a surface stage (no modelTurn) is not broken: no turn runs, the trace says so once, and no surface invariant applies', async () => {
     const withoutStage: CoreFactory = (env) => {
       const core = referenceCore()(env);
-      return { createClient: () => core.createClient!(), attach: (s) => core.attach(s), disclose: (...a) => core.disclose(...a), call: (r) => core.call(r), pushPolicy: (u) => core.pushPolicy(u), stop: () => core.stop() };
+      return {
+        createClient: () => core.createClient!(),
+        attach: (s) => core.attach(s),
+        disclose: (...a) => core.disclose(...a),
+        call: (r) => core.call(r),
+        pushPolicy: (u) => core.pushPolicy(u),
+        stop: () => core.stop(),
+      };
     };
     const run = await runHand(plan(), withoutStage, 'no-surface-stage');
     expect(run.of('surface_unsupported').map((e) => [e.t, e.turns])).toEqual([[0, 29]]);
     expect(run.of('model_turn')).toEqual([]);
     expect(run.verdict.violations).toEqual([]);
-    expect([run.verdict.checked.I22, run.verdict.checked.I24, run.verdict.metrics.surface.unsupportedTurns]).toEqual([0, 0, 29]);
+    expect([run.verdict.checked.I22, run.verdict.checked.I24, run.verdict.metrics.surface.unsupportedTurns]).toEqual([
+      0, 0, 29,
+    ]);
   });
 });

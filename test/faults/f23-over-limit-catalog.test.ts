@@ -18,12 +18,17 @@ const THREE = ['read_file', 'write_file', 'list_directory'];
 const NO_CATALOG_LIMITS = MUTANTS.find((mutant) => mutant.name === 'no-catalog-limits')!;
 
 /** The byte measure of SPEC section 5: compact UTF-8 JSON of each descriptor, summed. */
-const bytesOf = (view: readonly ToolDescriptor[]): number => view.reduce((sum, tool) => sum + Buffer.byteLength(JSON.stringify(tool), 'utf8'), 0);
+const bytesOf = (view: readonly ToolDescriptor[]): number =>
+  view.reduce((sum, tool) => sum + Buffer.byteLength(JSON.stringify(tool), 'utf8'), 0);
 
 async function run(kind: OverLimitCatalog, mutant = false): Promise<HandRun> {
   const view = tools(...(kind === 'tools' ? FIVE : THREE));
   const limits = kind === 'tools' ? { toolCountMax: 4 } : { catalogBytesMax: bytesOf(view) - 1 };
-  const plan = handPlan({ faults: ['F23'], ...limits, servers: [handServer({ history: [step(0, 7, { 'acme.dev': view })], overLimitCatalog: kind })] });
+  const plan = handPlan({
+    faults: ['F23'],
+    ...limits,
+    servers: [handServer({ history: [step(0, 7, { 'acme.dev': view })], overLimitCatalog: kind })],
+  });
   return mutant ? runHand(plan, NO_CATALOG_LIMITS.core, 'mutant:no-catalog-limits') : runHand(plan);
 }
 
@@ -32,7 +37,11 @@ describe('F23: over-limit catalog', () => {
     const r = await run('tools');
     expect(r.of('server_up')[0]?.traits).toEqual(['F23:tools']);
     expect(r.header.bounds).toMatchObject({ toolCountMax: 4, catalogBytesMax: 8_388_608 });
-    expect(r.of('page_served').map((e) => [e.t, e.cursorIn === null])).toEqual([[15, true], [25, false], [35, false]]);
+    expect(r.of('page_served').map((e) => [e.t, e.cursorIn === null])).toEqual([
+      [15, true],
+      [25, false],
+      [35, false],
+    ]);
     expect(scanEnds(r)).toEqual([[40, 'QUARANTINED', 'TOO_MANY_TOOLS']]);
     expect(r.of('published')).toEqual([]);
     expect(r.of('disclosure')).toEqual([]);
@@ -47,7 +56,9 @@ describe('F23: over-limit catalog', () => {
     expect(r.of('server_up')[0]?.traits).toEqual(['F23:bytes']);
     // The world writes each descriptor's size into its revision view, the measure I27 sums.
     const view = r.of('revision')[0]?.views['acme.dev'] ?? [];
-    expect(view.map((tool) => tool.bytes)).toEqual(tools(...THREE).map((tool) => Buffer.byteLength(JSON.stringify(tool), 'utf8')));
+    expect(view.map((tool) => tool.bytes)).toEqual(
+      tools(...THREE).map((tool) => Buffer.byteLength(JSON.stringify(tool), 'utf8')),
+    );
     expect(scanEnds(r)).toEqual([[30, 'QUARANTINED', 'CATALOG_TOO_LARGE']]);
     expect(r.of('published')).toEqual([]);
     expect(r.verdict.violations).toEqual([]);
@@ -59,20 +70,31 @@ describe('F23: over-limit catalog', () => {
     expect(publishes(r)[0]).toEqual([50, KEY, 1, 7, FIVE]);
     const publish = r.of('published')[0]!;
     const [first, second] = r.verdict.violations;
-    expect(first).toEqual({ invariant: 'I27', round: 0, seq: publish.seq, code: 'OVER_LIMIT_PUBLISHED', evidence: `publish seq ${publish.seq} of key ${KEY} published a catalog of 5 tools, over toolCountMax 4` });
+    expect(first).toEqual({
+      invariant: 'I27',
+      round: 0,
+      seq: publish.seq,
+      code: 'OVER_LIMIT_PUBLISHED',
+      evidence: `publish seq ${publish.seq} of key ${KEY} published a catalog of 5 tools, over toolCountMax 4`,
+    });
     const disclosure = r.of('disclosure')[0]!;
     expect(second).toEqual({
-      invariant: 'I27', round: 0, seq: disclosure.seq, code: 'OVER_LIMIT_DISCLOSED',
+      invariant: 'I27',
+      round: 0,
+      seq: disclosure.seq,
+      code: 'OVER_LIMIT_DISCLOSED',
       evidence: `disclosure seq ${disclosure.seq} (session ${JSON.stringify(disclosure.session)}, s0 acme.dev) showed generation 1, a catalog of 5 tools, over toolCountMax 4`,
     });
     expect(new Set(r.verdict.violations.map((v) => v.invariant))).toEqual(new Set(['I27']));
   });
 
-  it('the mutant publishes the catalog over the byte limit too, and I27 sums the world\'s sizes', async () => {
+  it("the mutant publishes the catalog over the byte limit too, and I27 sums the world's sizes", async () => {
     const r = await run('bytes', true);
     const limit = bytesOf(tools(...THREE)) - 1;
     const publish = r.of('published')[0]!;
     expect(r.verdict.violations[0]).toMatchObject({ invariant: 'I27', seq: publish.seq, code: 'OVER_LIMIT_PUBLISHED' });
-    expect(r.verdict.violations[0]?.evidence).toBe(`publish seq ${publish.seq} of key ${KEY} published a catalog of ${limit + 1} bytes of descriptors, over catalogBytesMax ${limit}`);
+    expect(r.verdict.violations[0]?.evidence).toBe(
+      `publish seq ${publish.seq} of key ${KEY} published a catalog of ${limit + 1} bytes of descriptors, over catalogBytesMax ${limit}`,
+    );
   });
 });

@@ -25,7 +25,13 @@ const CAUGHT_BY: Record<string, string[]> = {
   'publish-without-cas': ['I10 GENERATION_REPEATED'],
   // One shared pointer for acme.dev and globex.dev: each is shown the other's edition (FOREIGN_TOOL),
   // under its own key label but with generation numbers the other tenant's publishes moved.
-  'key-without-tenant': ['I10 CONFLICT_MISSTATED', 'I10 GENERATION_GAP', 'I4 DISCLOSED_UNKNOWN_GENERATION', 'I4 FOREIGN_TOOL', 'I8 STALE_PLAN_ADMITTED'],
+  'key-without-tenant': [
+    'I10 CONFLICT_MISSTATED',
+    'I10 GENERATION_GAP',
+    'I4 DISCLOSED_UNKNOWN_GENERATION',
+    'I4 FOREIGN_TOOL',
+    'I8 STALE_PLAN_ADMITTED',
+  ],
   'no-recheck-at-call': ['I8 TOOL_NOT_IN_GENERATION'],
   'revocation-on-refresh': ['I7 REVOKED_TOOL_ADMITTED'],
   'any-dialect': ['I5 DEFECT_ADMITTED'],
@@ -44,7 +50,12 @@ const CAUGHT_BY: Record<string, string[]> = {
   'send-refused-name': ['I9 UNDISCLOSED_TOOL_SENT'],
   // The refusal read as an empty last page: an empty catalog published at 1060 from pages the
   // server never served (I2, I13) and from a scan it refused (I20).
-  'auth-refusal-as-empty': ['I13 PAGE_NOT_SERVED', 'I2 PAGE_NOT_SERVED', 'I20 AUTH_REFUSAL_MISREPORTED', 'I20 AUTH_REFUSED_PUBLISHED'],
+  'auth-refusal-as-empty': [
+    'I13 PAGE_NOT_SERVED',
+    'I2 PAGE_NOT_SERVED',
+    'I20 AUTH_REFUSAL_MISREPORTED',
+    'I20 AUTH_REFUSED_PUBLISHED',
+  ],
   // F19: generation 1 (scan at 0) predates the revocation at 400; the trigger at 600 republishes it (seq 42).
   'rollback-to-stale': ['I21 ROLLBACK_TO_UNAUTHORIZED'],
   // The rollback at 505 makes generation 3 active; the mutant's gate still admits the planner's next call against 2.
@@ -65,11 +76,22 @@ const CAUGHT_BY: Record<string, string[]> = {
   'hooks-add-tools': ['I22 UNADMITTED_TOOL', 'I23 MISMATCH_DISPATCHED'],
   // Host restarts (test/faults/f18-host-restart.test.ts): the pointer committed without its receipt
   // survives the crash that cut the publish, and the next boot's generation numbers follow it.
-  'two-transaction-publish': ['I10 GENERATION_GAP', 'I15 CUT_PUBLISH_COMMITTED', 'I15 UNCOMMITTED_PUBLISH_SERVED', 'I4 DISCLOSED_UNKNOWN_GENERATION'],
+  'two-transaction-publish': [
+    'I10 GENERATION_GAP',
+    'I15 CUT_PUBLISH_COMMITTED',
+    'I15 UNCOMMITTED_PUBLISH_SERVED',
+    'I4 DISCLOSED_UNKNOWN_GENERATION',
+  ],
   // The crash inside generation 1's transaction (at 50) leaves it in the journal beside the
   // database: boot 1 shows it (never published) and leases calls on it; its own scans then expect
   // generation 1 against a database at 0, every publish is a CAS conflict, and the key never publishes.
-  'journal-beside-disk': ['I12 NOT_PUBLISHED', 'I15 UNCOMMITTED_PUBLISH_SERVED', 'I17 LEASE_FOR_UNCOMMITTED_GENERATION', 'I4 DISCLOSED_UNKNOWN_GENERATION', 'I8 NO_ACTIVE_GENERATION'],
+  'journal-beside-disk': [
+    'I12 NOT_PUBLISHED',
+    'I15 UNCOMMITTED_PUBLISH_SERVED',
+    'I17 LEASE_FOR_UNCOMMITTED_GENERATION',
+    'I4 DISCLOSED_UNKNOWN_GENERATION',
+    'I8 NO_ACTIVE_GENERATION',
+  ],
   'resume-walk-after-restart': ['I14 PAGE_FROM_BEFORE_RESTART'],
   // Boot 1 serves generation 1 from the dead boot's memory after boot 0 reported 2 published: stale
   // plans pass. Its leases bind generation 1, which was committed too, so I17 no longer reads them as

@@ -24,26 +24,65 @@ function abaPlan(): RoundPlan {
   const edited = structuredClone(a[2]!);
   (edited.inputSchema as { properties: Record<string, unknown> }).properties.recursive = { type: 'boolean' };
   const b = [a[0]!, a[1]!, edited, a[3]!, a[4]!];
-  return handPlan({ faults: ['F2'], servers: [handServer({ history: [step(0, 7, { 'acme.dev': a }), step(17, 8, { 'acme.dev': b }, 'F2'), step(19, 9, { 'acme.dev': a }, 'F2')], notifications: { sendOnChange: false } })] });
+  return handPlan({
+    faults: ['F2'],
+    servers: [
+      handServer({
+        history: [
+          step(0, 7, { 'acme.dev': a }),
+          step(17, 8, { 'acme.dev': b }, 'F2'),
+          step(19, 9, { 'acme.dev': a }, 'F2'),
+        ],
+        notifications: { sendOnChange: false },
+      }),
+    ],
+  });
 }
 
 function pageOneChangedPlan(): RoundPlan {
   const a = tools(...FIVE);
   const edited = structuredClone(a[0]!);
   edited.description = `${String(edited.description)} (edited)`;
-  return handPlan({ faults: ['F1'], servers: [handServer({ history: [step(0, 7, { 'acme.dev': a }), step(17, 8, { 'acme.dev': [edited, ...a.slice(1)] }, 'F1')], notifications: { sendOnChange: false } })] });
+  return handPlan({
+    faults: ['F1'],
+    servers: [
+      handServer({
+        history: [step(0, 7, { 'acme.dev': a }), step(17, 8, { 'acme.dev': [edited, ...a.slice(1)] }, 'F1')],
+        notifications: { sendOnChange: false },
+      }),
+    ],
+  });
 }
 
 function twinsPlan(): RoundPlan {
   const acme = tools(...FIVE);
-  const globex: ToolDescriptor[] = acme.map((t) => ({ ...t, description: `${String(t.description)} (globex edition)` }));
-  return handPlan({ faults: ['F16'], servers: [handServer({ audiences: ['acme.dev', 'globex.dev'], history: [step(0, 7, { 'acme.dev': acme, 'globex.dev': globex })] })] });
+  const globex: ToolDescriptor[] = acme.map((t) => ({
+    ...t,
+    description: `${String(t.description)} (globex edition)`,
+  }));
+  return handPlan({
+    faults: ['F16'],
+    servers: [
+      handServer({
+        audiences: ['acme.dev', 'globex.dev'],
+        history: [step(0, 7, { 'acme.dev': acme, 'globex.dev': globex })],
+      }),
+    ],
+  });
 }
 
 function plantedDialectPlan(): RoundPlan {
   const planted = plantF13(pickingRng('UNKNOWN_DIALECT'), TOOL_POOL, 'd0');
   const others = tools('write_file', 'list_directory', 'echo', 'get_weather');
-  return handPlan({ faults: ['F13'], servers: [handServer({ history: [step(0, 7, { 'acme.dev': [others[0]!, others[1]!, planted.descriptor, others[2]!, others[3]!] })], planted: [planted] })] });
+  return handPlan({
+    faults: ['F13'],
+    servers: [
+      handServer({
+        history: [step(0, 7, { 'acme.dev': [others[0]!, others[1]!, planted.descriptor, others[2]!, others[3]!] })],
+        planted: [planted],
+      }),
+    ],
+  });
 }
 
 /**
@@ -59,7 +98,15 @@ function gainedToolGuessPlan(): RoundPlan {
   return handPlan({
     faults: ['F17'],
     listChangedDelayMs: 0,
-    servers: [handServer({ latencyMs: 1, history: [step(0, 7, { 'acme.dev': before }), step(297, 8, { 'acme.dev': [...before, tool('write_file')] }, 'F1')] })],
+    servers: [
+      handServer({
+        latencyMs: 1,
+        history: [
+          step(0, 7, { 'acme.dev': before }),
+          step(297, 8, { 'acme.dev': [...before, tool('write_file')] }, 'F1'),
+        ],
+      }),
+    ],
     calls: { callFraction: 1, guessFraction: 1 },
   });
 }
@@ -73,14 +120,27 @@ function gainedToolGuessPlan(): RoundPlan {
 function burstPlan(): RoundPlan {
   return handPlan({
     faults: ['F20'],
-    servers: [{ ...handServer({ history: [step(0, 7, { 'acme.dev': tools('read_file', 'write_file', 'list_directory') })] }), notificationBursts: [{ atMs: 200, everyMs: 10, count: 60 }] }],
+    servers: [
+      {
+        ...handServer({ history: [step(0, 7, { 'acme.dev': tools('read_file', 'write_file', 'list_directory') })] }),
+        notificationBursts: [{ atMs: 200, everyMs: 10, count: 60 }],
+      },
+    ],
     calls: { callFraction: 1 },
   });
 }
 
 /** F21's window (test/faults/f21-auth-gated-listing.test.ts): the refresh at 1050 is refused for authorization. */
 function authGatePlan(): RoundPlan {
-  return handPlan({ faults: ['F21'], servers: [{ ...handServer({ history: [step(0, 7, { 'acme.dev': tools(...FIVE) })] }), authGated: [{ audience: 'acme.dev', fromMs: 1000, toMs: 1100 }] }] });
+  return handPlan({
+    faults: ['F21'],
+    servers: [
+      {
+        ...handServer({ history: [step(0, 7, { 'acme.dev': tools(...FIVE) })] }),
+        authGated: [{ audience: 'acme.dev', fromMs: 1000, toMs: 1100 }],
+      },
+    ],
+  });
 }
 
 /** The hand plan of each mutant, by name. */
@@ -102,11 +162,18 @@ function surfaceTurns(): TurnPlan[] {
 }
 
 /** F22's hand-built round: 29 model turns on one server (every hook kind, both late edits, both capacities). */
-export const surfaceTurnsPlan = (): RoundPlan => handPlan({
-  faults: ['F22'],
-  revocationBoundMs: 300,
-  servers: [handServer({ audiences: [AUDIENCE], history: [step(0, 7, { [AUDIENCE]: tools('read_file', 'search_files', 'write_file') })], turns: surfaceTurns() })],
-});
+export const surfaceTurnsPlan = (): RoundPlan =>
+  handPlan({
+    faults: ['F22'],
+    revocationBoundMs: 300,
+    servers: [
+      handServer({
+        audiences: [AUDIENCE],
+        history: [step(0, 7, { [AUDIENCE]: tools('read_file', 'search_files', 'write_file') })],
+        turns: surfaceTurns(),
+      }),
+    ],
+  });
 
 /**
  * F18's hand-built round (test/faults/f18-host-restart.test.ts tells each crash point's story):
@@ -114,8 +181,18 @@ export const surfaceTurnsPlan = (): RoundPlan => handPlan({
  */
 export function hostRestartPlan(restarts: HostRestart[], callFraction = 0): RoundPlan {
   return handPlan({
-    faults: ['F18'], tHealMs: 2000, calls: { callFraction }, hostRestarts: restarts,
-    servers: [handServer({ history: [step(0, 7, { 'acme.dev': tools(...FIVE) }), ...(callFraction > 0 ? [] : [step(300, 8, { 'acme.dev': tools(...FIVE.slice(1)) })])] })],
+    faults: ['F18'],
+    tHealMs: 2000,
+    calls: { callFraction },
+    hostRestarts: restarts,
+    servers: [
+      handServer({
+        history: [
+          step(0, 7, { 'acme.dev': tools(...FIVE) }),
+          ...(callFraction > 0 ? [] : [step(300, 8, { 'acme.dev': tools(...FIVE.slice(1)) })]),
+        ],
+      }),
+    ],
   });
 }
 
@@ -125,35 +202,122 @@ export function hostRestartPlan(restarts: HostRestart[], callFraction = 0): Roun
  * source; one trigger at `triggerAtMs`. `revokeAtMs` moves acme.dev's policy (move_file revoked)
  * after both generations were discovered, so neither can prove the policy holding at the trigger.
  */
-export function rollbackPlan(options: { triggerAtMs: number; kind?: 'missing_tool_rate' | 'privilege_escalation'; revokeAtMs?: number; callFraction?: number }): RoundPlan {
+export function rollbackPlan(options: {
+  triggerAtMs: number;
+  kind?: 'missing_tool_rate' | 'privilege_escalation';
+  revokeAtMs?: number;
+  callFraction?: number;
+}): RoundPlan {
   return handPlan({
     faults: ['F19'],
     calls: { callFraction: options.callFraction ?? 0 },
-    ...(options.revokeAtMs === undefined ? {} : { faults: ['F8', 'F19'], policy: { changes: [{ atMs: options.revokeAtMs, audience: 'acme.dev', revoke: ['move_file'], grant: [] }], pushLossFraction: 0 } }),
-    rollbackTriggers: [{ atMs: options.triggerAtMs, server: 's0', audience: 'acme.dev', kind: options.kind ?? 'missing_tool_rate' }],
-    servers: [handServer({ history: [step(0, 7, { 'acme.dev': tools(...FIVE) }), step(300, 8, { 'acme.dev': tools(...FIVE) })] })],
+    ...(options.revokeAtMs === undefined
+      ? {}
+      : {
+          faults: ['F8', 'F19'],
+          policy: {
+            changes: [{ atMs: options.revokeAtMs, audience: 'acme.dev', revoke: ['move_file'], grant: [] }],
+            pushLossFraction: 0,
+          },
+        }),
+    rollbackTriggers: [
+      { atMs: options.triggerAtMs, server: 's0', audience: 'acme.dev', kind: options.kind ?? 'missing_tool_rate' },
+    ],
+    servers: [
+      handServer({
+        history: [step(0, 7, { 'acme.dev': tools(...FIVE) }), step(300, 8, { 'acme.dev': tools(...FIVE) })],
+      }),
+    ],
   });
 }
 
 export const MUTANT_PLANS: Record<string, () => RoundPlan> = {
   'first-page-only': () => plain({ faults: [] }),
-  'no-cursor-loop-detection': () => handPlan({ faults: ['F5'], pageCountMax: 4, servers: [handServer({ history: [step(0, 7, { 'acme.dev': tools(...FIVE) })], cursorTrait: 'repeat' })] }),
+  'no-cursor-loop-detection': () =>
+    handPlan({
+      faults: ['F5'],
+      pageCountMax: 4,
+      servers: [handServer({ history: [step(0, 7, { 'acme.dev': tools(...FIVE) })], cursorTrait: 'repeat' })],
+    }),
   'two-equal-scans': abaPlan,
   'last-page-revision': pageOneChangedPlan,
-  'no-final-recheck': () => handPlan({ faults: ['F1'], servers: [handServer({ history: [step(0, 7, { 'acme.dev': tools(...FIVE) }), step(37, 8, { 'acme.dev': [...tools(...FIVE), tool('echo')] }, 'F1')], notifications: { sendOnChange: false } })] }),
-  'unversioned-write': () => handPlan({ faults: ['F12'], servers: [handServer({ versioned: false, history: [step(0, 7, { 'acme.dev': tools(...FIVE) })] })], calls: { callFraction: 1, confirmFraction: 0 } }),
-  'trust-readonly-hint': () => handPlan({ faults: ['F12', 'F14'], servers: [handServer({ versioned: false, history: [step(0, 7, { 'acme.dev': [tool('read_file'), lyingTool('a')] })] })], policy: { effectClasses: { read_file: 'READ' } }, calls: { callFraction: 1, confirmFraction: 0 } }),
+  'no-final-recheck': () =>
+    handPlan({
+      faults: ['F1'],
+      servers: [
+        handServer({
+          history: [
+            step(0, 7, { 'acme.dev': tools(...FIVE) }),
+            step(37, 8, { 'acme.dev': [...tools(...FIVE), tool('echo')] }, 'F1'),
+          ],
+          notifications: { sendOnChange: false },
+        }),
+      ],
+    }),
+  'unversioned-write': () =>
+    handPlan({
+      faults: ['F12'],
+      servers: [handServer({ versioned: false, history: [step(0, 7, { 'acme.dev': tools(...FIVE) })] })],
+      calls: { callFraction: 1, confirmFraction: 0 },
+    }),
+  'trust-readonly-hint': () =>
+    handPlan({
+      faults: ['F12', 'F14'],
+      servers: [
+        handServer({ versioned: false, history: [step(0, 7, { 'acme.dev': [tool('read_file'), lyingTool('a')] })] }),
+      ],
+      policy: { effectClasses: { read_file: 'READ' } },
+      calls: { callFraction: 1, confirmFraction: 0 },
+    }),
   'publish-without-cas': () => plain({ faults: ['F9'], refreshersPerKey: 2 }),
   'key-without-tenant': twinsPlan,
-  'no-recheck-at-call': () => handPlan({ faults: ['F10'], servers: [handServer({ history: [step(0, 7, { 'acme.dev': tools('read_file', 'write_file') }), step(300, 8, { 'acme.dev': tools('search_files', 'move_file') }, 'F1')] })], calls: { callFraction: 1, staleFraction: 1, staleDelayMs: [400, 400] } }),
-  'revocation-on-refresh': () => plain({ faults: ['F8'], tHealMs: 2500, refreshIntervalMs: 3000, generationTtlMs: 5000, calls: { callFraction: 1 }, policy: { changes: [{ atMs: 300, audience: 'acme.dev', revoke: ['write_file'], grant: [] }], pushLossFraction: 0 } }),
+  'no-recheck-at-call': () =>
+    handPlan({
+      faults: ['F10'],
+      servers: [
+        handServer({
+          history: [
+            step(0, 7, { 'acme.dev': tools('read_file', 'write_file') }),
+            step(300, 8, { 'acme.dev': tools('search_files', 'move_file') }, 'F1'),
+          ],
+        }),
+      ],
+      calls: { callFraction: 1, staleFraction: 1, staleDelayMs: [400, 400] },
+    }),
+  'revocation-on-refresh': () =>
+    plain({
+      faults: ['F8'],
+      tHealMs: 2500,
+      refreshIntervalMs: 3000,
+      generationTtlMs: 5000,
+      calls: { callFraction: 1 },
+      policy: {
+        changes: [{ atMs: 300, audience: 'acme.dev', revoke: ['write_file'], grant: [] }],
+        pushLossFraction: 0,
+      },
+    }),
   'any-dialect': plantedDialectPlan,
   'forward-undisclosed': gainedToolGuessPlan,
   'receipt-without-epoch': () => plain(),
   'serve-expired': () => plain({ generationTtlMs: 300 }),
-  'ignore-identity-rotation': () => handPlan({ faults: ['F7'], servers: [handServer({ identity: 'fp:0000000000000001', history: [step(0, 7, { 'acme.dev': tools(...FIVE) })], rotations: [{ atMs: 22, identity: 'fp:00000000000000aa' }] })] }),
+  'ignore-identity-rotation': () =>
+    handPlan({
+      faults: ['F7'],
+      servers: [
+        handServer({
+          identity: 'fp:0000000000000001',
+          history: [step(0, 7, { 'acme.dev': tools(...FIVE) })],
+          rotations: [{ atMs: 22, identity: 'fp:00000000000000aa' }],
+        }),
+      ],
+    }),
   // F23 (test/faults/f23-over-limit-catalog.test.ts): five tools against a tool limit of 4.
-  'no-catalog-limits': () => handPlan({ faults: ['F23'], toolCountMax: 4, servers: [handServer({ history: [step(0, 7, { 'acme.dev': tools(...FIVE) })], overLimitCatalog: 'tools' })] }),
+  'no-catalog-limits': () =>
+    handPlan({
+      faults: ['F23'],
+      toolCountMax: 4,
+      servers: [handServer({ history: [step(0, 7, { 'acme.dev': tools(...FIVE) })], overLimitCatalog: 'tools' })],
+    }),
   'no-list-changed-barrier': burstPlan,
   'resetting-debounce': burstPlan,
   // The burst again: each delivery gets a made-up scan at once, the server no fresh list.
@@ -167,7 +331,8 @@ export const MUTANT_PLANS: Record<string, () => RoundPlan> = {
   'rollback-keeps-leasing': () => rollbackPlan({ triggerAtMs: 500, callFraction: 1 }),
   // As rollback-to-stale's plan, with every planned call made: the reference DISABLES the key at the
   // trigger (600) and refuses the calls after it SERVER_DISABLED; the mutant lets them leave.
-  'disable-not-enforced': () => rollbackPlan({ triggerAtMs: 600, kind: 'privilege_escalation', revokeAtMs: 400, callFraction: 1 }),
+  'disable-not-enforced': () =>
+    rollbackPlan({ triggerAtMs: 600, kind: 'privilege_escalation', revokeAtMs: 400, callFraction: 1 }),
   'refuse-everything': () => plain(),
   // The tool surface (F22): the one round of 29 turns; each mutant lets some harmful turn through.
   'seal-from-final-request': surfaceTurnsPlan,

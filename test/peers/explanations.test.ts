@@ -32,7 +32,9 @@ describe('peer explanations', () => {
   it('pin the versions of the libraries installed', () => {
     for (const [core, library] of Object.entries(PEER_LIBRARIES)) {
       expect(PEERS, core).toContain(core);
-      const installed = JSON.parse(readFileSync(`node_modules/${library.packageName}/package.json`, 'utf8')) as { version: string };
+      const installed = JSON.parse(readFileSync(`node_modules/${library.packageName}/package.json`, 'utf8')) as {
+        version: string;
+      };
       expect(installed.version, library.packageName).toBe(library.version);
     }
   });
@@ -40,9 +42,20 @@ describe('peer explanations', () => {
   it(`cover every (peer, invariant) that seed 1's rounds 0..${ROUNDS - 1} find`, async () => {
     const missing: string[] = [];
     for (const core of PEERS) {
-      const report = await runCampaign({ seed: '1', scenario: loadScenario('default'), core, firstRound: 0, rounds: ROUNDS, workers: 0, determinismEvery: 0 });
-      const found = new Set(report.failingRounds.flatMap((round) => round.violations.map((violation) => violation.invariant)));
-      for (const invariant of found) if (explanationOf(core, invariant) === undefined) missing.push(`${core} ${invariant}`);
+      const report = await runCampaign({
+        seed: '1',
+        scenario: loadScenario('default'),
+        core,
+        firstRound: 0,
+        rounds: ROUNDS,
+        workers: 0,
+        determinismEvery: 0,
+      });
+      const found = new Set(
+        report.failingRounds.flatMap((round) => round.violations.map((violation) => violation.invariant)),
+      );
+      for (const invariant of found)
+        if (explanationOf(core, invariant) === undefined) missing.push(`${core} ${invariant}`);
     }
     expect(missing, 'findings without an explanation in cores/peers/explanations.ts').toEqual([]);
   }, 240_000);

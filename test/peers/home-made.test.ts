@@ -13,10 +13,29 @@ describe('peer:sdk-autorefresh', () => {
     // now has 3 tools on 2 pages and gets the first page (2 tools) as its whole list. Each
     // session's refresh is published under its own key (the adapter once filed every refresh
     // under the key of whichever session opened last).
-    const r = await runHand(handPlan({ servers: [handServer({ audiences: ['acme.dev', 'acme.ops'], history: [
-      step(0, 1, { 'acme.dev': tools('read_file', 'write_file'), 'acme.ops': tools('echo') }),
-      step(300, 2, { 'acme.dev': tools('read_file', 'write_file', 'get_weather'), 'acme.ops': tools('echo', 'send_email') }, 'F1'),
-    ] })] }), PEERS['sdk-autorefresh']!, 'peer:sdk-autorefresh');
+    const r = await runHand(
+      handPlan({
+        servers: [
+          handServer({
+            audiences: ['acme.dev', 'acme.ops'],
+            history: [
+              step(0, 1, { 'acme.dev': tools('read_file', 'write_file'), 'acme.ops': tools('echo') }),
+              step(
+                300,
+                2,
+                {
+                  'acme.dev': tools('read_file', 'write_file', 'get_weather'),
+                  'acme.ops': tools('echo', 'send_email'),
+                },
+                'F1',
+              ),
+            ],
+          }),
+        ],
+      }),
+      PEERS['sdk-autorefresh']!,
+      'peer:sdk-autorefresh',
+    );
     expect(served(r)).toEqual([
       [15, 'peer-0', null, null, 1],
       [15, 'peer-1', null, null, 1],
@@ -35,8 +54,13 @@ describe('peer:sdk-autorefresh', () => {
     // past the refresh bound (I19), and acme.dev's refresh read page 1 only, so its walk never
     // reached a last page and two probe calls to acme.dev left before any whole fresh list (I18).
     expect(r.verdict.violations.map((v) => `${v.invariant} ${v.code} @${v.seq}`)).toEqual([
-      'I19 REFRESH_STARVED @22', 'I19 REFRESH_STARVED @23', 'I2 CHAIN_BROKEN @32', 'I18 CALL_BEFORE_RELIST @47', 'I18 CALL_BEFORE_RELIST @49',
-      'I12 NOT_CONVERGED @55', ...Array<string>(4).fill('I12 PROBE_NOT_DECIDED @55'), // seqs +2: two notification_delivered; +4: the probes' call_sent
+      'I19 REFRESH_STARVED @22',
+      'I19 REFRESH_STARVED @23',
+      'I2 CHAIN_BROKEN @32',
+      'I18 CALL_BEFORE_RELIST @47',
+      'I18 CALL_BEFORE_RELIST @49',
+      'I12 NOT_CONVERGED @55',
+      ...Array<string>(4).fill('I12 PROBE_NOT_DECIDED @55'), // seqs +2: two notification_delivered; +4: the probes' call_sent
     ]);
   });
 });

@@ -21,7 +21,16 @@ function violations(r: HandRun): string[] {
 }
 
 function cursorRound(trait: CursorTrait): Promise<HandRun> {
-  return run(handPlan({ servers: [handServer({ cursorTrait: trait, history: [step(0, 1, { 'acme.dev': tools('read_file', 'write_file', 'list_directory', 'echo') })] })] }));
+  return run(
+    handPlan({
+      servers: [
+        handServer({
+          cursorTrait: trait,
+          history: [step(0, 1, { 'acme.dev': tools('read_file', 'write_file', 'list_directory', 'echo') })],
+        }),
+      ],
+    }),
+  );
 }
 
 describe('peer:langchain-mcp', () => {
@@ -32,7 +41,10 @@ describe('peer:langchain-mcp', () => {
     const r = await cursorRound('never-ending');
     const pages = served(r);
     expect(pages).toHaveLength(301);
-    expect(pages.slice(0, 2)).toEqual([[15, 'peer-0', null, '0:2', 1], [25, 'peer-0', '0:2', '0:4', 1]]);
+    expect(pages.slice(0, 2)).toEqual([
+      [15, 'peer-0', null, '0:2', 1],
+      [25, 'peer-0', '0:2', '0:4', 1],
+    ]);
     expect(pages.at(-1)).toEqual([3015, 'peer-0', '0:600', '0:602', 1]);
     expect([r.status, r.reason]).toEqual(['settled', 'horizon']);
     expect(publishes(r)).toEqual([]);
@@ -46,9 +58,16 @@ describe('peer:langchain-mcp', () => {
     const r = await cursorRound('repeat');
     const pages = served(r);
     expect(pages).toHaveLength(301);
-    expect(pages.slice(1).every(([, scan, cursorIn, cursorOut]) => scan === 'peer-0' && cursorIn === '0:2' && cursorOut === '0:2')).toBe(true);
+    expect(
+      pages
+        .slice(1)
+        .every(([, scan, cursorIn, cursorOut]) => scan === 'peer-0' && cursorIn === '0:2' && cursorOut === '0:2'),
+    ).toBe(true);
     expect(publishes(r)).toEqual([]);
-    expect(violations(r)).toEqual([`I13 CURSOR_REQUESTED_TWICE @${r.of('page_served')[2]?.seq}`, `I13 PAGE_LIMIT_EXCEEDED @${r.of('page_served')[33]?.seq}`]);
+    expect(violations(r)).toEqual([
+      `I13 CURSOR_REQUESTED_TWICE @${r.of('page_served')[2]?.seq}`,
+      `I13 PAGE_LIMIT_EXCEEDED @${r.of('page_served')[33]?.seq}`,
+    ]);
   });
 
   it('ends its walk at an empty-string cursor, so only page 1 is loaded', async () => {
@@ -66,9 +85,16 @@ describe('peer:langchain-mcp', () => {
     // Every planner tick (t=100..900) plans a read_file call with a broken "path"; the
     // DynamicStructuredTool refuses each before tools/call. Only the quiet tail's probe, with valid
     // arguments, reaches the server, which refuses it for want of a lease.
-    const r = await run(handPlan({ calls: { callFraction: 1, invalidArgsFraction: 1 }, servers: [handServer({ history: [step(0, 1, { 'acme.dev': tools('read_file') })] })] }));
+    const r = await run(
+      handPlan({
+        calls: { callFraction: 1, invalidArgsFraction: 1 },
+        servers: [handServer({ history: [step(0, 1, { 'acme.dev': tools('read_file') })] })],
+      }),
+    );
     expect(publishes(r)).toEqual([[20, KEY, 1, null, ['read_file']]]);
-    expect(r.of('plan_made').map((e) => [e.t, e.kind])).toEqual([100, 200, 300, 400, 500, 600, 700, 800, 900].map((t) => [t, 'normal']).concat([[2022, 'probe']]));
+    expect(r.of('plan_made').map((e) => [e.t, e.kind])).toEqual(
+      [100, 200, 300, 400, 500, 600, 700, 800, 900].map((t) => [t, 'normal']).concat([[2022, 'probe']]),
+    );
     expect(r.of('call_refused_by_server').map((e) => [e.tool, e.code])).toEqual([['read_file', 'BAD_LEASE']]);
     expect(r.of('call_executed')).toEqual([]);
     expect(r.of('call_sent').map((e) => [e.t, e.tool])).toEqual([[2038, 'read_file']]); // the only call on the wire, 16 ms after the probe was planned

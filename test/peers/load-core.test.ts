@@ -8,7 +8,9 @@ import { LIBRARY_PEERS } from '../../cores/peers/libraries.ts';
 
 it('lists the library peers, loads them on demand, and still refuses unknown names', async () => {
   expect(coreNames().slice(-3)).toEqual(['peer:mcp-client-v2', 'peer:openai-agents', 'peer:langchain-mcp']);
-  expect(() => resolveCore('peer:openai-agents')).toThrow('peer:openai-agents is imported on demand: call loadCore("peer:openai-agents") first');
+  expect(() => resolveCore('peer:openai-agents')).toThrow(
+    'peer:openai-agents is imported on demand: call loadCore("peer:openai-agents") first',
+  );
   expect(await loadCore('peer:openai-agents')).toBe(LIBRARY_PEERS['openai-agents']);
   expect(resolveCore('peer:openai-agents')).toBe(LIBRARY_PEERS['openai-agents']);
   await expect(loadCore('peer:nope')).rejects.toThrow(UnknownCoreError);

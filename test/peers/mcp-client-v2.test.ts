@@ -27,7 +27,11 @@ describe('peer:mcp-client-v2', () => {
     // back with nextCursor 0:2: same cursor, but other items than page 1, so _walkPages keeps it
     // and asks for 0:2 again; page 3 is page 2 again, and "same nextCursor, same items" ends the
     // walk without an error. listTools() returns pages 1 and 2: 4 of the 6 tools.
-    const r = await run(handPlan({ servers: [handServer({ cursorTrait: 'repeat', history: [step(0, 1, { 'acme.dev': tools(...SIX) })] })] }));
+    const r = await run(
+      handPlan({
+        servers: [handServer({ cursorTrait: 'repeat', history: [step(0, 1, { 'acme.dev': tools(...SIX) })] })],
+      }),
+    );
     expect(served(r)).toEqual([
       [15, 'peer-0', null, '0:2', 1],
       [25, 'peer-0', '0:2', '0:2', 1],
@@ -46,7 +50,15 @@ describe('peer:mcp-client-v2', () => {
     // revision 1 then pages 2-4 of revision 2, so "write_file" twice and no "echo" (the cache
     // write of that walk is skipped, the caller's copy is not). The refresh runs at 327.
     const six = tools(...SIX);
-    const r = await run(handPlan({ servers: [handServer({ history: [step(0, 1, { 'acme.dev': six }), step(22, 2, { 'acme.dev': [...tools('echo'), ...six] }, 'F1')] })] }));
+    const r = await run(
+      handPlan({
+        servers: [
+          handServer({
+            history: [step(0, 1, { 'acme.dev': six }), step(22, 2, { 'acme.dev': [...tools('echo'), ...six] }, 'F1')],
+          }),
+        ],
+      }),
+    );
     expect(served(r)).toEqual([
       [15, 'peer-0', null, '0:2', 1],
       [25, 'peer-0', '0:2', '0:4', 2],
@@ -58,7 +70,13 @@ describe('peer:mcp-client-v2', () => {
       [362, 'peer-1', '0:6', null, 2],
     ]);
     expect(publishes(r)).toEqual([
-      [50, KEY, 1, null, ['read_file', 'write_file', 'write_file', 'list_directory', 'search_files', 'move_file', 'get_weather']],
+      [
+        50,
+        KEY,
+        1,
+        null,
+        ['read_file', 'write_file', 'write_file', 'list_directory', 'search_files', 'move_file', 'get_weather'],
+      ],
       [367, KEY, 2, null, ['echo', ...SIX]],
     ]);
     // Generation 1 mixes pages served at revisions 1 and 2 (I2). A peer has no gate, so none of
@@ -69,19 +87,29 @@ describe('peer:mcp-client-v2', () => {
     // quiet tail, long after the refresh's whole fresh list was served: no I18.
     expect(r.of('scan_started')).toEqual([]);
     expect(r.of('notification_delivered').map((e) => [e.seq, e.t])).toEqual([[10, 27]]);
-    expect(violations(r)).toEqual(['I19 REFRESH_STARVED @10', 'I2 MIXED_REVISIONS @13', ...Array<string>(7).fill('I12 PROBE_NOT_DECIDED @51')]);
+    expect(violations(r)).toEqual([
+      'I19 REFRESH_STARVED @10',
+      'I2 MIXED_REVISIONS @13',
+      ...Array<string>(7).fill('I12 PROBE_NOT_DECIDED @51'),
+    ]);
     expect(r.of('call_refused_by_server').map((e) => e.code)).toEqual(Array<string>(7).fill('BAD_LEASE'));
   });
 
   it('gives up after listMaxPages (64) pages of a never-ending walk and shows nothing', async () => {
     // F5 never-ending: every page has a next cursor. _walkPages throws ListPaginationExceeded
     // before asking for page 65, so listTools() rejects and the host has no list to show.
-    const r = await run(handPlan({ servers: [handServer({ cursorTrait: 'never-ending', history: [step(0, 1, { 'acme.dev': tools(...SIX) })] })] }));
+    const r = await run(
+      handPlan({
+        servers: [handServer({ cursorTrait: 'never-ending', history: [step(0, 1, { 'acme.dev': tools(...SIX) })] })],
+      }),
+    );
     expect(r.of('page_served')).toHaveLength(64);
     expect(r.of('page_served').at(-1)?.t).toBe(10 + 640 - 5);
     expect(publishes(r)).toEqual([]);
     // 63 requests with a cursor is over this plan's bound of 32 (I13 applies it to every scan):
     // the oracle reports the 33rd of them, which is the scan's 34th page.
-    expect(violations(r).filter((v) => v.startsWith('I13'))).toEqual([`I13 PAGE_LIMIT_EXCEEDED @${r.of('page_served')[33]?.seq}`]);
+    expect(violations(r).filter((v) => v.startsWith('I13'))).toEqual([
+      `I13 PAGE_LIMIT_EXCEEDED @${r.of('page_served')[33]?.seq}`,
+    ]);
   });
 });

@@ -18,9 +18,20 @@ describe.each([
   ['langchain-mcp', 10],
 ])('peer:%s', (name, openedAt) => {
   it('shows no tool at all when one tool of the server has a non-object inputSchema', async () => {
-    const r = await runHand(handPlan({ servers: [handServer({ history: [step(0, 1, { 'acme.dev': [tool('read_file'), tool('write_file'), arrayRoot] })] })] }), LIBRARY_PEERS[name]!, `peer:${name}`);
+    const r = await runHand(
+      handPlan({
+        servers: [
+          handServer({ history: [step(0, 1, { 'acme.dev': [tool('read_file'), tool('write_file'), arrayRoot] })] }),
+        ],
+      }),
+      LIBRARY_PEERS[name]!,
+      `peer:${name}`,
+    );
     // Page 1 is valid and read; page 2 fails validation, so the walk's promise rejects.
-    expect(served(r).slice(0, 2)).toEqual([[openedAt + 5, 'peer-0', null, '0:2', 1], [openedAt + 15, 'peer-0', '0:2', null, 1]]);
+    expect(served(r).slice(0, 2)).toEqual([
+      [openedAt + 5, 'peer-0', null, '0:2', 1],
+      [openedAt + 15, 'peer-0', '0:2', null, 1],
+    ]);
     expect(publishes(r)).toEqual([]);
     expect(r.verdict.violations.map((v) => `${v.invariant} ${v.code}`)).toEqual(['I12 NOT_PUBLISHED']);
   });

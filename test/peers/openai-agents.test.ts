@@ -8,7 +8,17 @@
  */
 import { describe, expect, it } from 'vitest';
 import { LIBRARY_PEERS } from '../../cores/peers/libraries.ts';
-import { handPlan, handServer, publishes, runHand, served, step, tool, tools, type HandRun } from '../support/hand-plan.ts';
+import {
+  handPlan,
+  handServer,
+  publishes,
+  runHand,
+  served,
+  step,
+  tool,
+  tools,
+  type HandRun,
+} from '../support/hand-plan.ts';
 import type { RoundPlan } from '../../sim/plan/types.ts';
 
 const KEY = 'fp:0000000000000001|acme.dev';
@@ -26,25 +36,49 @@ describe('peer:openai-agents', () => {
   it('keeps the first list with cacheToolsList and never reads the server again, through a change and its list_changed', async () => {
     // Revision 2 at t=500 replaces list_directory with echo and sends list_changed. agents-core
     // installs no list_changed handler, and every later turn is served from its tools cache.
-    const r = await run(handPlan({ servers: [handServer({ history: [
-      step(0, 1, { 'acme.dev': tools('read_file', 'write_file', 'list_directory') }),
-      step(500, 2, { 'acme.dev': tools('read_file', 'write_file', 'echo') }, 'F1'),
-    ] })] }));
-    expect(served(r)).toEqual([[25, 'peer-0', null, '0:2', 1], [35, 'peer-0', '0:2', null, 1]]);
+    const r = await run(
+      handPlan({
+        servers: [
+          handServer({
+            history: [
+              step(0, 1, { 'acme.dev': tools('read_file', 'write_file', 'list_directory') }),
+              step(500, 2, { 'acme.dev': tools('read_file', 'write_file', 'echo') }, 'F1'),
+            ],
+          }),
+        ],
+      }),
+    );
+    expect(served(r)).toEqual([
+      [25, 'peer-0', null, '0:2', 1],
+      [35, 'peer-0', '0:2', null, 1],
+    ]);
     expect(r.of('notification_sent').map((e) => [e.t, e.delivered])).toEqual([[500, true]]);
     expect(publishes(r)).toEqual([[40, KEY, 1, null, ['read_file', 'write_file', 'list_directory']]]);
     // The quiet tail's probes come from the stale generation: list_directory is gone, and the
     // agent still calls it (the server refuses it as unknown); the other two lack a lease.
-    expect(r.of('plan_made').map((e) => [e.tool, e.expectAdmit])).toEqual([['read_file', true], ['write_file', true], ['list_directory', false]]);
-    expect(r.of('call_refused_by_server').map((e) => [e.tool, e.code])).toEqual([['write_file', 'BAD_LEASE'], ['read_file', 'BAD_LEASE'], ['list_directory', 'UNKNOWN_TOOL']]);
+    expect(r.of('plan_made').map((e) => [e.tool, e.expectAdmit])).toEqual([
+      ['read_file', true],
+      ['write_file', true],
+      ['list_directory', false],
+    ]);
+    expect(r.of('call_refused_by_server').map((e) => [e.tool, e.code])).toEqual([
+      ['write_file', 'BAD_LEASE'],
+      ['read_file', 'BAD_LEASE'],
+      ['list_directory', 'UNKNOWN_TOOL'],
+    ]);
     // I18: the three probe calls leave after the list_changed reached it, and the server never
     // answered a fresh tools/list (none was asked for): the barrier is missing. I12: the last
     // publish lacks echo and still has list_directory; the two probes that must be admitted got
     // no gate decision (a peer has no gate). I19 (issue 27, judged on the pages served): after the
     // delivery (seq 16) the server answered no fresh tools/list at all.
     expect(violations(r)).toEqual([
-      'I19 REFRESH_STARVED @16', 'I18 CALL_BEFORE_RELIST @26', 'I18 CALL_BEFORE_RELIST @27', 'I18 CALL_BEFORE_RELIST @28',
-      'I12 NOT_CONVERGED @32', 'I12 PROBE_NOT_DECIDED @32', 'I12 PROBE_NOT_DECIDED @32', // seq +1: the list_changed's notification_delivered; +3: the probes' call_sent
+      'I19 REFRESH_STARVED @16',
+      'I18 CALL_BEFORE_RELIST @26',
+      'I18 CALL_BEFORE_RELIST @27',
+      'I18 CALL_BEFORE_RELIST @28',
+      'I12 NOT_CONVERGED @32',
+      'I12 PROBE_NOT_DECIDED @32',
+      'I12 PROBE_NOT_DECIDED @32', // seq +1: the list_changed's notification_delivered; +3: the probes' call_sent
     ]);
   });
 
@@ -52,9 +86,23 @@ describe('peer:openai-agents', () => {
     // F5 repeat: page 2 hands back cursor 0:2, which listAllMcpTools has seen: it throws before
     // asking for it again. Nothing is cached, so each turn (t=20, then each disclosure at
     // t=100..900 and the probe turn at 2022) walks two pages and fails the same way.
-    const r = await run(handPlan({ servers: [handServer({ cursorTrait: 'repeat', history: [step(0, 1, { 'acme.dev': tools('read_file', 'write_file', 'list_directory', 'echo') })] })] }));
+    const r = await run(
+      handPlan({
+        servers: [
+          handServer({
+            cursorTrait: 'repeat',
+            history: [step(0, 1, { 'acme.dev': tools('read_file', 'write_file', 'list_directory', 'echo') })],
+          }),
+        ],
+      }),
+    );
     const turns = [20, 100, 200, 300, 400, 500, 600, 700, 800, 900, 2022];
-    expect(served(r)).toEqual(turns.flatMap((t, i) => [[t + 5, `peer-${i}`, null, '0:2', 1], [t + 15, `peer-${i}`, '0:2', '0:2', 1]]));
+    expect(served(r)).toEqual(
+      turns.flatMap((t, i) => [
+        [t + 5, `peer-${i}`, null, '0:2', 1],
+        [t + 15, `peer-${i}`, '0:2', '0:2', 1],
+      ]),
+    );
     expect(publishes(r)).toEqual([]);
     expect(r.of('disclosure_refused').map((e) => e.code)).toEqual(Array<string>(10).fill('INCOMPLETE_DISCOVERY'));
     // No cursor twice in a scan, no page over the bound; F5 exempts the server from liveness.
@@ -65,8 +113,15 @@ describe('peer:openai-agents', () => {
     // "read-file" and "read_file" both become read_file; getAllMcpTools throws a UserError at
     // every turn. The walk itself succeeded and is cached, so the server is read only once.
     const dashed = { ...tool('read_file'), name: 'read-file' };
-    const r = await run(handPlan({ servers: [handServer({ history: [step(0, 1, { 'acme.dev': [tool('read_file'), dashed, tool('echo')] })] })] }));
-    expect(served(r)).toEqual([[25, 'peer-0', null, '0:2', 1], [35, 'peer-0', '0:2', null, 1]]);
+    const r = await run(
+      handPlan({
+        servers: [handServer({ history: [step(0, 1, { 'acme.dev': [tool('read_file'), dashed, tool('echo')] })] })],
+      }),
+    );
+    expect(served(r)).toEqual([
+      [25, 'peer-0', null, '0:2', 1],
+      [35, 'peer-0', '0:2', null, 1],
+    ]);
     expect(publishes(r)).toEqual([]);
     expect(violations(r)).toEqual(['I12 NOT_PUBLISHED @19']);
   });
@@ -75,8 +130,12 @@ describe('peer:openai-agents', () => {
     // Two rounds in one process, the same server and audience (so the same server name
     // "sim:s0/acme.dev"), different catalogs. Had round 1's entry survived, round 2's first turn
     // would be answered from it without reading the server, and round 2 would publish nothing.
-    const first = await run(handPlan({ servers: [handServer({ history: [step(0, 1, { 'acme.dev': tools('read_file', 'write_file') })] })] }));
-    const second = await run(handPlan({ servers: [handServer({ history: [step(0, 1, { 'acme.dev': tools('echo', 'get_weather') })] })] }));
+    const first = await run(
+      handPlan({ servers: [handServer({ history: [step(0, 1, { 'acme.dev': tools('read_file', 'write_file') })] })] }),
+    );
+    const second = await run(
+      handPlan({ servers: [handServer({ history: [step(0, 1, { 'acme.dev': tools('echo', 'get_weather') })] })] }),
+    );
     expect(publishes(first)).toEqual([[30, KEY, 1, null, ['read_file', 'write_file']]]);
     expect(publishes(second)).toEqual([[30, KEY, 1, null, ['echo', 'get_weather']]]);
     expect(served(second)).toEqual([[25, 'peer-0', null, null, 1]]);

@@ -60,19 +60,23 @@ export interface DigestFile {
 /** Reads `docs/digests.json` under `root`. @throws on a file that is not one (the test then fails). */
 export function readDigests(root = '.'): DigestFile {
   const file = JSON.parse(readFileSync(resolve(root, DIGESTS_PATH), 'utf8')) as DigestFile;
-  if (file.schema !== DIGESTS_SCHEMA) throw new Error(`${DIGESTS_PATH}: schema is ${JSON.stringify(file.schema)}, not ${DIGESTS_SCHEMA}`);
+  if (file.schema !== DIGESTS_SCHEMA)
+    throw new Error(`${DIGESTS_PATH}: schema is ${JSON.stringify(file.schema)}, not ${DIGESTS_SCHEMA}`);
   return file;
 }
 
 /** The file's text: two-space JSON and a final newline, each checked entry on one line, so a moved digest is a one-line diff. */
 export function digestsText(file: DigestFile): string {
-  const list = (entries: readonly object[]): string => (entries.length === 0 ? '[]' : `[\n${entries.map((entry) => `    ${JSON.stringify(entry)}`).join(',\n')}\n  ]`);
+  const list = (entries: readonly object[]): string =>
+    entries.length === 0 ? '[]' : `[\n${entries.map((entry) => `    ${JSON.stringify(entry)}`).join(',\n')}\n  ]`;
   return `{\n  "schema": ${JSON.stringify(file.schema)},\n  "about": ${JSON.stringify(file.about)},\n  "checked": ${list(file.checked)},\n  "recorded": ${list(file.recorded)}\n}\n`;
 }
 
 /** sha256 over the checked list (`args` and digest, one line each, in file order): what the recorded entries were measured against. */
 export function basisOf(checked: readonly CheckedDigest[]): string {
-  return createHash('sha256').update(checked.map((entry) => `${entry.args.join(' ')} ${entry.digest}`).join('\n')).digest('hex');
+  return createHash('sha256')
+    .update(checked.map((entry) => `${entry.args.join(' ')} ${entry.digest}`).join('\n'))
+    .digest('hex');
 }
 
 /** The first campaign digest line of a summary. */
@@ -88,8 +92,14 @@ export async function campaignDigestOf(args: readonly string[]): Promise<string>
   let stdout = '';
   let stderr = '';
   const write = { out: process.stdout.write, err: process.stderr.write };
-  process.stdout.write = ((chunk: string | Uint8Array) => { stdout += String(chunk); return true; }) as typeof process.stdout.write;
-  process.stderr.write = ((chunk: string | Uint8Array) => { stderr += String(chunk); return true; }) as typeof process.stderr.write;
+  process.stdout.write = ((chunk: string | Uint8Array) => {
+    stdout += String(chunk);
+    return true;
+  }) as typeof process.stdout.write;
+  process.stderr.write = ((chunk: string | Uint8Array) => {
+    stderr += String(chunk);
+    return true;
+  }) as typeof process.stderr.write;
   let code: number;
   try {
     code = await main(['run', ...args, '--workers', '0', '--no-shrink', '--quiet', '--determinism-every', '0']);
@@ -98,6 +108,9 @@ export async function campaignDigestOf(args: readonly string[]): Promise<string>
     process.stderr.write = write.err;
   }
   const digest = DIGEST_LINE.exec(stdout)?.[1];
-  if (digest === undefined) throw new Error(`catsim run ${args.join(' ')} printed no campaign digest (exit ${code}): ${stderr.trim() || stdout.trim()}`);
+  if (digest === undefined)
+    throw new Error(
+      `catsim run ${args.join(' ')} printed no campaign digest (exit ${code}): ${stderr.trim() || stdout.trim()}`,
+    );
   return digest;
 }

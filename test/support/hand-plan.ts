@@ -16,7 +16,26 @@
  */
 import type { CoreFactory } from '../../sim/guard/adapter.ts';
 import { referenceCore } from '../../cores/reference.ts';
-import type { CallsPlan, CursorTrait, FaultLabel, HostRestart, IdentityRotation, LinkFaults, NotificationPlan, OverLimitCatalog, PlantedDefect, PolicyPlan, RevisionStep, RollbackTriggerPlan, RoundPlan, ServerPlan, SurfaceHookKind, SurfaceLateStep, ToolDescriptor, TurnPlan } from '../../sim/plan/types.ts';
+import type {
+  CallsPlan,
+  CursorTrait,
+  FaultLabel,
+  HostRestart,
+  IdentityRotation,
+  LinkFaults,
+  NotificationPlan,
+  OverLimitCatalog,
+  PlantedDefect,
+  PolicyPlan,
+  RevisionStep,
+  RollbackTriggerPlan,
+  RoundPlan,
+  ServerPlan,
+  SurfaceHookKind,
+  SurfaceLateStep,
+  ToolDescriptor,
+  TurnPlan,
+} from '../../sim/plan/types.ts';
 import { sampleArgs } from '../../sim/plan/sample-args.ts';
 import { TOOL_POOL } from '../../sim/plan/tool-pool.ts';
 import { decodeCursor } from '../../sim/server/cursor.ts';
@@ -57,7 +76,12 @@ export function tools(...names: string[]): ToolDescriptor[] {
 export const digestOf = (descriptor: ToolDescriptor): string => worldDescriptorDigest(descriptor);
 
 /** One revision step; `views` maps `tenant.role` to tools in list order. */
-export function step(atMs: number, revision: number, views: Record<string, ToolDescriptor[]>, cause = 'base'): RevisionStep {
+export function step(
+  atMs: number,
+  revision: number,
+  views: Record<string, ToolDescriptor[]>,
+  cause = 'base',
+): RevisionStep {
   return { atMs, revision, views, cause };
 }
 
@@ -86,7 +110,13 @@ export interface HandServerOptions {
 }
 
 /** The healthy notification plan: declared, sent once on every change. */
-export const HEALTHY_NOTIFICATIONS: NotificationPlan = { declared: true, sendOnChange: true, afterPage2: false, lateByMs: 0, copies: 1 };
+export const HEALTHY_NOTIFICATIONS: NotificationPlan = {
+  declared: true,
+  sendOnChange: true,
+  afterPage2: false,
+  lateByMs: 0,
+  copies: 1,
+};
 
 /** A server plan with every fault field explicit. */
 export function handServer(options: HandServerOptions): ServerPlan {
@@ -119,8 +149,21 @@ export function handServer(options: HandServerOptions): ServerPlan {
  * default none) after `lateMs` (default 5), an optional relative capacity, and the draw `pick`
  * (default 0: hooks work on the first tool).
  */
-export function turn(atMs: number, audience: string, hooks: SurfaceHookKind[], options: { late?: SurfaceLateStep | null; lateMs?: number; capacity?: TurnPlan['capacity']; pick?: number } = {}): TurnPlan {
-  return { atMs, audience, hooks, late: options.late ?? null, lateMs: options.lateMs ?? 5, capacity: options.capacity ?? null, pick: options.pick ?? 0 };
+export function turn(
+  atMs: number,
+  audience: string,
+  hooks: SurfaceHookKind[],
+  options: { late?: SurfaceLateStep | null; lateMs?: number; capacity?: TurnPlan['capacity']; pick?: number } = {},
+): TurnPlan {
+  return {
+    atMs,
+    audience,
+    hooks,
+    late: options.late ?? null,
+    lateMs: options.lateMs ?? 5,
+    capacity: options.capacity ?? null,
+    pick: options.pick ?? 0,
+  };
 }
 
 /** Round-level options; times in virtual ms. */
@@ -180,7 +223,9 @@ export function handPlan(options: HandPlanOptions): RoundPlan {
   const nominal = options.nominalLatencyMs ?? 5;
   const latencyMsMax = Math.max(nominal, ...options.servers.map((server) => server.latencyMsMax));
   const policyPollMs = options.policyPollMs ?? 500;
-  const tEndMs = options.tEndMs ?? tHealMs + Math.max(refreshIntervalMs, policyPollMs) + 2 * (retryBackoffMsMax + scanTimeoutMs) + 4 * latencyMsMax;
+  const tEndMs =
+    options.tEndMs ??
+    tHealMs + Math.max(refreshIntervalMs, policyPollMs) + 2 * (retryBackoffMsMax + scanTimeoutMs) + 4 * latencyMsMax;
   return {
     schema: 'catsim.plan.v1',
     seed: 'hand',
@@ -201,16 +246,38 @@ export function handPlan(options: HandPlanOptions): RoundPlan {
       toolCountMax: options.toolCountMax ?? 10_000,
       catalogBytesMax: options.catalogBytesMax ?? 8_388_608,
     },
-    timings: { refreshIntervalMs, retryBackoffMsBase, retryBackoffMsMax, listChangedDelayMs: options.listChangedDelayMs ?? 20 },
+    timings: {
+      refreshIntervalMs,
+      retryBackoffMsBase,
+      retryBackoffMsMax,
+      listChangedDelayMs: options.listChangedDelayMs ?? 20,
+    },
     nominalLatencyMs: [nominal, nominal],
     eventBudget: options.eventBudget ?? 40_000,
     refreshersPerKey: options.refreshersPerKey ?? 1,
     plannerIntervalMs: options.plannerIntervalMs ?? [100, 100],
     leaseKey: '00'.repeat(32),
     // By default no policy fault: every audience holds every tool name it ever sees, and nothing changes.
-    policy: { effectClasses: {}, grants: grantsOf(options.servers), changes: [], pushLatencyMs: [nominal, nominal], pushLossFraction: 0, ...options.policy, pollIntervalMs: policyPollMs },
+    policy: {
+      effectClasses: {},
+      grants: grantsOf(options.servers),
+      changes: [],
+      pushLatencyMs: [nominal, nominal],
+      pushLossFraction: 0,
+      ...options.policy,
+      pollIntervalMs: policyPollMs,
+    },
     // By default no planned calls (they would add traffic to the links); probe calls only late in the quiet tail.
-    calls: { callFraction: 0, staleFraction: 0, staleDelayMs: [0, 0], guessFraction: 0, invalidArgsFraction: 0, confirmFraction: 0, probeAtMs: tEndMs - Math.max(refreshIntervalMs, policyPollMs), ...options.calls },
+    calls: {
+      callFraction: 0,
+      staleFraction: 0,
+      staleDelayMs: [0, 0],
+      guessFraction: 0,
+      invalidArgsFraction: 0,
+      confirmFraction: 0,
+      probeAtMs: tEndMs - Math.max(refreshIntervalMs, policyPollMs),
+      ...options.calls,
+    },
     sampleArgs: sampleArgsOf(options.servers),
     servers: options.servers,
     ...(options.hostRestarts === undefined ? {} : { hostRestarts: options.hostRestarts }),
@@ -225,7 +292,9 @@ function sampleArgsOf(servers: readonly ServerPlan[]): Record<string, Record<str
     for (const step of server.history) {
       for (const descriptor of Object.values(step.views).flat()) {
         const name = String(descriptor.name);
-        out[name] ??= structuredClone(TOOL_POOL.find((entry) => entry.descriptor.name === name)?.sampleArgs ?? sampleArgs(descriptor.inputSchema));
+        out[name] ??= structuredClone(
+          TOOL_POOL.find((entry) => entry.descriptor.name === name)?.sampleArgs ?? sampleArgs(descriptor.inputSchema),
+        );
       }
     }
   }
@@ -238,7 +307,8 @@ function grantsOf(servers: readonly ServerPlan[]): Record<string, string[]> {
   for (const server of servers) {
     for (const audience of server.audiences) {
       const names = (grants[audience] ??= new Set());
-      for (const step of server.history) for (const descriptor of step.views[audience] ?? []) names.add(String(descriptor.name));
+      for (const step of server.history)
+        for (const descriptor of step.views[audience] ?? []) names.add(String(descriptor.name));
     }
   }
   return Object.fromEntries(Object.entries(grants).map(([audience, names]) => [audience, [...names].sort()]));
@@ -255,14 +325,19 @@ export interface HandRun extends RoundRun {
 }
 
 /** Runs a hand plan against the reference core (or `core`) and judges the trace with the oracle. */
-export async function runHand(plan: RoundPlan, core: CoreFactory = referenceCore(), coreName = 'reference'): Promise<HandRun> {
+export async function runHand(
+  plan: RoundPlan,
+  core: CoreFactory = referenceCore(),
+  coreName = 'reference',
+): Promise<HandRun> {
   const run = await runRound(plan, core, coreName);
   const verdict = checkEvents(run.header, run.events);
   return {
     ...run,
     plan,
     verdict,
-    of: <T extends TraceEventType>(type: T) => run.events.filter((event): event is TraceEventOf<T> => event.type === type),
+    of: <T extends TraceEventType>(type: T) =>
+      run.events.filter((event): event is TraceEventOf<T> => event.type === type),
     core: () => run.events.filter((event) => event.src === 'core'),
   };
 }
@@ -279,7 +354,15 @@ export function scanEndStates(run: HandRun): [string, string][] {
 
 /** The `published` events: `[t, key, generation, sourceRevision, tool names]`. */
 export function publishes(run: HandRun): [number, string, number, number | null, string[]][] {
-  return run.of('published').map((e) => [e.t, e.key as string, e.generation as number, e.sourceRevision as number | null, toolsOf(e).map((t) => t.name)]);
+  return run
+    .of('published')
+    .map((e) => [
+      e.t,
+      e.key as string,
+      e.generation as number,
+      e.sourceRevision as number | null,
+      toolsOf(e).map((t) => t.name),
+    ]);
 }
 
 /** A cursor as `boot:offset` (`+e` for an inserted empty page), `""` as itself, null for none. */
@@ -287,17 +370,29 @@ export function cursorLabel(cursor: unknown): string | null {
   if (cursor === null || cursor === undefined) return null;
   if (cursor === '') return '""';
   const position = decodeCursor(String(cursor));
-  return position === undefined ? `?${String(cursor)}` : `${position.boot}:${position.offset}${position.empty ? '+e' : ''}`;
+  return position === undefined
+    ? `?${String(cursor)}`
+    : `${position.boot}:${position.offset}${position.empty ? '+e' : ''}`;
 }
 
 /** Every `tools/list` answer of the world, `[t, scanId, cursorIn, cursorOut, reported revision]`. */
 export function served(run: HandRun): [number, string | null, string | null, string | null, number | null][] {
-  return run.of('page_served').map((e) => [e.t, e.scanId as string | null, cursorLabel(e.cursorIn), cursorLabel(e.cursorOut), e.reported as number | null]);
+  return run
+    .of('page_served')
+    .map((e) => [
+      e.t,
+      e.scanId as string | null,
+      cursorLabel(e.cursorIn),
+      cursorLabel(e.cursorOut),
+      e.reported as number | null,
+    ]);
 }
 
 /** Every `page_read` of the core, `[t, scanId, cursorIn, revision, recheck]`. */
 export function reads(run: HandRun): [number, string, string | null, number | null, boolean][] {
-  return run.of('page_read').map((e) => [e.t, e.scanId as string, cursorLabel(e.cursorIn), e.revision as number | null, e.recheck as boolean]);
+  return run
+    .of('page_read')
+    .map((e) => [e.t, e.scanId as string, cursorLabel(e.cursorIn), e.revision as number | null, e.recheck as boolean]);
 }
 
 /** The tools of a `published` event. */
@@ -311,26 +406,37 @@ export function verdicts(event: TraceEventOf<'published'>): Record<string, strin
 }
 
 /** The ordered `(type, state/reason)` story of the core and of the world's connection events. */
-export function story(run: HandRun, types: readonly string[] = ['session_opened', 'disconnected', 'scan_ended', 'published', 'cas_conflict']): string[] {
+export function story(
+  run: HandRun,
+  types: readonly string[] = ['session_opened', 'disconnected', 'scan_ended', 'published', 'cas_conflict'],
+): string[] {
   return run.events.filter((e) => types.includes(e.type)).map(describe);
 }
 
 function describe(e: TraceEvent): string {
   switch (e.type) {
-    case 'scan_ended': return `scan_ended ${String(e.state)} ${String(e.reason)}`;
-    case 'published': return `published g${String(e.generation)} r${String(e.sourceRevision)}`;
-    case 'cas_conflict': return `cas_conflict ${String(e.expectedGeneration)}->${String(e.actualGeneration)}`;
-    default: return e.type;
+    case 'scan_ended':
+      return `scan_ended ${String(e.state)} ${String(e.reason)}`;
+    case 'published':
+      return `published g${String(e.generation)} r${String(e.sourceRevision)}`;
+    case 'cas_conflict':
+      return `cas_conflict ${String(e.expectedGeneration)}->${String(e.actualGeneration)}`;
+    default:
+      return e.type;
   }
 }
 
 /** A readable timeline, for debugging a failing test (`console.log(timeline(run))`). */
 export function timeline(run: HandRun): string {
-  return run.events.map((e) => {
-    const { seq, t, src, type, ...rest } = e;
-    const fields = Object.entries(rest).map(([k, v]) => `${k}=${short(v)}`).join(' ');
-    return `${String(seq).padStart(4)} t=${String(t).padStart(5)} ${src.padEnd(5)} ${type} ${fields}`;
-  }).join('\n');
+  return run.events
+    .map((e) => {
+      const { seq, t, src, type, ...rest } = e;
+      const fields = Object.entries(rest)
+        .map(([k, v]) => `${k}=${short(v)}`)
+        .join(' ');
+      return `${String(seq).padStart(4)} t=${String(t).padStart(5)} ${src.padEnd(5)} ${type} ${fields}`;
+    })
+    .join('\n');
 }
 
 function short(value: unknown): string {

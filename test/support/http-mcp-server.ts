@@ -50,7 +50,10 @@ export interface RawServerOptions {
 }
 
 /** Starts `handler` on 127.0.0.1, port 0; the URL's path is `/mcp`. */
-export async function startRawHttpServer(handler: (req: IncomingMessage, res: ServerResponse) => void, options: RawServerOptions = {}): Promise<TestHttpServer> {
+export async function startRawHttpServer(
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+  options: RawServerOptions = {},
+): Promise<TestHttpServer> {
   const http: HttpServer = options.tls === undefined ? createServer(handler) : createHttpsServer(options.tls, handler);
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const { port } = http.address() as AddressInfo;
@@ -73,7 +76,10 @@ export async function readJson(req: IncomingMessage): Promise<unknown> {
 }
 
 /** A Streamable HTTP MCP server with a session per `initialize`, `pageSize` tools a page. */
-export async function startStreamableServer(tools: Tool[], options: { pageSize?: number; tls?: { key: string; cert: string } } = {}): Promise<TestHttpServer> {
+export async function startStreamableServer(
+  tools: Tool[],
+  options: { pageSize?: number; tls?: { key: string; cert: string } } = {},
+): Promise<TestHttpServer> {
   const pageSize = options.pageSize ?? 100;
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   let ended = 0;
@@ -82,20 +88,36 @@ export async function startStreamableServer(tools: Tool[], options: { pageSize?:
     const sessionId = req.headers['mcp-session-id'];
     let transport = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
     if (transport === undefined && isInitializeRequest(body)) {
-      const created = new StreamableHTTPServerTransport({ sessionIdGenerator: randomUUID, onsessioninitialized: (id) => { sessions.set(id, created); } });
-      created.onclose = () => { if (created.sessionId !== undefined) sessions.delete(created.sessionId); };
+      const created = new StreamableHTTPServerTransport({
+        sessionIdGenerator: randomUUID,
+        onsessioninitialized: (id) => {
+          sessions.set(id, created);
+        },
+      });
+      created.onclose = () => {
+        if (created.sessionId !== undefined) sessions.delete(created.sessionId);
+      };
       await mcpServer(tools, pageSize).connect(created);
       transport = created;
     }
     if (transport === undefined) {
-      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'No valid session' }, id: null }));
+      res
+        .writeHead(400, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'No valid session' }, id: null }));
       return;
     }
     if (req.method === 'DELETE') ended += 1;
     await transport.handleRequest(req, res, body);
   };
-  const closeSessions = async (): Promise<void> => { for (const transport of [...sessions.values()]) await transport.close(); };
-  return startRawHttpServer((req, res) => { void handle(req, res); }, { tls: options.tls, onClose: closeSessions, sessionsEnded: () => ended });
+  const closeSessions = async (): Promise<void> => {
+    for (const transport of [...sessions.values()]) await transport.close();
+  };
+  return startRawHttpServer(
+    (req, res) => {
+      void handle(req, res);
+    },
+    { tls: options.tls, onClose: closeSessions, sessionsEnded: () => ended },
+  );
 }
 
 /** A legacy HTTP+SSE MCP server: GET /mcp opens the event stream, POST /messages?sessionId=. */
@@ -116,8 +138,15 @@ export async function startLegacySseServer(tools: Tool[]): Promise<TestHttpServe
       res.writeHead(405, { allow: 'GET' }).end('Method Not Allowed');
     }
   };
-  const closeSessions = async (): Promise<void> => { for (const transport of [...sessions.values()]) await transport.close(); };
-  return startRawHttpServer((req, res) => { void handle(req, res); }, { onClose: closeSessions });
+  const closeSessions = async (): Promise<void> => {
+    for (const transport of [...sessions.values()]) await transport.close();
+  };
+  return startRawHttpServer(
+    (req, res) => {
+      void handle(req, res);
+    },
+    { onClose: closeSessions },
+  );
 }
 
 /** An http URL on 127.0.0.1 whose port was just free: a server listened there and closed. */

@@ -36,8 +36,17 @@ if (flags.includes('--ignore-term')) {
 const send = (message) => process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
 /** One tools/list result whose JSON-RPC line is exactly `bytes` long (one tool, padded description). */
 const pageOfBytes = (id, bytes) => {
-  const empty = JSON.stringify({ jsonrpc: '2.0', id, result: { tools: [{ name: 'big', description: '', inputSchema: { type: 'object' } }] } });
-  send({ id, result: { tools: [{ name: 'big', description: 'x'.repeat(bytes - empty.length), inputSchema: { type: 'object' } }] } });
+  const empty = JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    result: { tools: [{ name: 'big', description: '', inputSchema: { type: 'object' } }] },
+  });
+  send({
+    id,
+    result: {
+      tools: [{ name: 'big', description: 'x'.repeat(bytes - empty.length), inputSchema: { type: 'object' } }],
+    },
+  });
 };
 const ECHO = { name: 'echo', inputSchema: { type: 'object' } };
 
@@ -50,10 +59,29 @@ const answers = {
   silent: () => undefined,
   'page-10mb': (id) => pageOfBytes(id, 10_000_000),
   'page-11mib': (id) => pageOfBytes(id, 11 * 1024 * 1024),
-  'two-pages': (id, params) => send({ id, result: params?.cursor === 'p2' ? { tools: [{ ...ECHO, name: 'echo2' }] } : { tools: [ECHO], nextCursor: 'p2' } }),
-  'tools-12000': (id) => send({ id, result: { tools: Array.from({ length: 12_000 }, (_, i) => ({ ...ECHO, name: `t${i}` })) } }),
-  'lone-surrogate': (id) => send({ id, result: { tools: [ECHO, { name: 'odd', description: 'a \ud800 b', inputSchema: { type: 'object' } }, { name: 'odd2', inputSchema: { type: 'object', properties: { 'p\udc00': { type: 'string' } } } }] } }),
-  'oversized-tool': (id) => send({ id, result: { tools: [ECHO, { name: 'huge', description: 'y'.repeat(5_000_000), inputSchema: { type: 'object' } }] } }),
+  'two-pages': (id, params) =>
+    send({
+      id,
+      result: params?.cursor === 'p2' ? { tools: [{ ...ECHO, name: 'echo2' }] } : { tools: [ECHO], nextCursor: 'p2' },
+    }),
+  'tools-12000': (id) =>
+    send({ id, result: { tools: Array.from({ length: 12_000 }, (_, i) => ({ ...ECHO, name: `t${i}` })) } }),
+  'lone-surrogate': (id) =>
+    send({
+      id,
+      result: {
+        tools: [
+          ECHO,
+          { name: 'odd', description: 'a \ud800 b', inputSchema: { type: 'object' } },
+          { name: 'odd2', inputSchema: { type: 'object', properties: { 'p\udc00': { type: 'string' } } } },
+        ],
+      },
+    }),
+  'oversized-tool': (id) =>
+    send({
+      id,
+      result: { tools: [ECHO, { name: 'huge', description: 'y'.repeat(5_000_000), inputSchema: { type: 'object' } }] },
+    }),
 };
 
 if (mode === 'babble') setInterval(() => process.stdout.write('garbage\n'), 50);
@@ -63,7 +91,15 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   if (mode === 'mute' || mode === 'babble') return;
   if (message.method === 'initialize') {
     if (mode === 'init-error') send({ id: message.id, error: { code: -32001, message: 'initialize refused' } });
-    else send({ id: message.id, result: { protocolVersion: message.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'raw', version: '0.0.0' } } });
+    else
+      send({
+        id: message.id,
+        result: {
+          protocolVersion: message.params.protocolVersion,
+          capabilities: { tools: {} },
+          serverInfo: { name: 'raw', version: '0.0.0' },
+        },
+      });
   } else if (message.method === 'tools/list') {
     answers[mode](message.id, message.params);
   } else if (message.id !== undefined && message.method !== undefined) {

@@ -23,10 +23,18 @@ export interface CliResult {
  * Runs `catsim ARGS` from the repository root; resolves (never rejects) with the exit code and
  * output. A command still running after `timeoutMs` (default 60,000 ms) is killed.
  */
-export function catsim(args: string[], options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<CliResult> {
+export function catsim(
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+): Promise<CliResult> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['bin/catsim.mjs', ...args], { timeout: options.timeoutMs ?? 60_000, env: { CATSIM_RUN_FROM: RUN_FROM, ...(options.env ?? process.env) } }, (error, stdout, stderr) => {
-      resolve({ code: error === null ? 0 : Number((error as { code?: number }).code), stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      ['bin/catsim.mjs', ...args],
+      { timeout: options.timeoutMs ?? 60_000, env: { CATSIM_RUN_FROM: RUN_FROM, ...(options.env ?? process.env) } },
+      (error, stdout, stderr) => {
+        resolve({ code: error === null ? 0 : Number((error as { code?: number }).code), stdout, stderr });
+      },
+    );
   });
 }

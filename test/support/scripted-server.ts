@@ -32,10 +32,7 @@ export interface RecordedCall {
  * One scripted `tools/call` answer: a result object, a JSON-RPC error (with `data.reason` when
  * given), or `hang` (never answers).
  */
-export type CallAnswer =
-  | { result: Record<string, unknown> }
-  | { error: number; reason?: string }
-  | { hang: true };
+export type CallAnswer = { result: Record<string, unknown> } | { error: number; reason?: string } | { hang: true };
 
 /** Answers calls: `(call, n)` where n counts calls so far (0-based). */
 export type CallScript = (call: RecordedCall, n: number) => CallAnswer;
@@ -63,11 +60,20 @@ export async function scriptedPair(script: Script, options: ScriptedOptions = {}
   const requests: (string | undefined)[] = [];
   const calls: RecordedCall[] = [];
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const call: RecordedCall = structuredClone({ name: request.params.name, arguments: request.params.arguments, meta: request.params._meta });
+    const call: RecordedCall = structuredClone({
+      name: request.params.name,
+      arguments: request.params.arguments,
+      meta: request.params._meta,
+    });
     calls.push(call);
     const answer = options.onCall?.(structuredClone(call), calls.length - 1) ?? { result: OK_RESULT };
     if ('hang' in answer) return new Promise<never>(() => undefined);
-    if ('error' in answer) throw new McpError(answer.error, 'scripted error', answer.reason === undefined ? undefined : { reason: answer.reason });
+    if ('error' in answer)
+      throw new McpError(
+        answer.error,
+        'scripted error',
+        answer.reason === undefined ? undefined : { reason: answer.reason },
+      );
     return answer.result as { content: [] };
   });
   server.setRequestHandler(ListToolsRequestSchema, async (request) => {
@@ -85,7 +91,16 @@ export async function scriptedPair(script: Script, options: ScriptedOptions = {}
   const client = new Client({ name: 'catsim-test', version: '1.0.0' }, { capabilities: {} });
   await server.connect(serverSide);
   await client.connect(clientSide);
-  return { client, server, requests, calls, close: async () => { await client.close(); await server.close(); } };
+  return {
+    client,
+    server,
+    requests,
+    calls,
+    close: async () => {
+      await client.close();
+      await server.close();
+    },
+  };
 }
 
 /** A minimal valid tool descriptor. */

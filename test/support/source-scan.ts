@@ -19,15 +19,32 @@ export interface AmbientUse {
 
 /** Property reads that give the time or a random value (after `globalThis.` is dropped). */
 const AMBIENT_PROPERTIES = new Set([
-  'Date.now', 'Math.random', 'performance.now', 'performance.timeOrigin', 'process.hrtime', 'process.uptime',
-  'crypto.randomUUID', 'crypto.randomBytes', 'crypto.randomInt', 'crypto.getRandomValues', 'crypto.randomFillSync', 'crypto.randomFill',
+  'Date.now',
+  'Math.random',
+  'performance.now',
+  'performance.timeOrigin',
+  'process.hrtime',
+  'process.uptime',
+  'crypto.randomUUID',
+  'crypto.randomBytes',
+  'crypto.randomInt',
+  'crypto.getRandomValues',
+  'crypto.randomFillSync',
+  'crypto.randomFill',
 ]);
 
 /** Global functions that arm a timer. */
 const TIMER_NAMES = new Set(['setTimeout', 'setInterval', 'setImmediate']);
 
 /** Names of node:crypto that draw randomness when imported by name. */
-const RANDOM_EXPORTS = new Set(['randomUUID', 'randomBytes', 'randomInt', 'getRandomValues', 'randomFillSync', 'randomFill']);
+const RANDOM_EXPORTS = new Set([
+  'randomUUID',
+  'randomBytes',
+  'randomInt',
+  'getRandomValues',
+  'randomFillSync',
+  'randomFill',
+]);
 
 /** Modules whose import arms timers or reads the clock by itself. */
 const TIMER_MODULES = new Set(['timers', 'node:timers', 'timers/promises', 'node:timers/promises']);
@@ -56,14 +73,30 @@ function stringArgument(node: ts.CallExpression): string | undefined {
 export function moduleSpecifiers(source: string, fileName = 'file.ts'): string[] {
   const found: string[] = [];
   walk(parse(source, fileName), (node) => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier !== undefined && ts.isStringLiteralLike(node.moduleSpecifier)) {
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier !== undefined &&
+      ts.isStringLiteralLike(node.moduleSpecifier)
+    ) {
       found.push(node.moduleSpecifier.text);
-    } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference) && ts.isStringLiteralLike(node.moduleReference.expression)) {
+    } else if (
+      ts.isImportEqualsDeclaration(node) &&
+      ts.isExternalModuleReference(node.moduleReference) &&
+      ts.isStringLiteralLike(node.moduleReference.expression)
+    ) {
       found.push(node.moduleReference.expression.text);
-    } else if (ts.isCallExpression(node) && (node.expression.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(node.expression) && node.expression.text === 'require'))) {
+    } else if (
+      ts.isCallExpression(node) &&
+      (node.expression.kind === ts.SyntaxKind.ImportKeyword ||
+        (ts.isIdentifier(node.expression) && node.expression.text === 'require'))
+    ) {
       const specifier = stringArgument(node);
       if (specifier !== undefined) found.push(specifier);
-    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteralLike(node.argument.literal)) {
+    } else if (
+      ts.isImportTypeNode(node) &&
+      ts.isLiteralTypeNode(node.argument) &&
+      ts.isStringLiteralLike(node.argument.literal)
+    ) {
       found.push(node.argument.literal.text);
     }
   });
@@ -99,9 +132,19 @@ function isGlobalTimerReference(node: ts.Identifier): boolean {
   if (ts.isPropertyAccessExpression(parent) && parent.name === node) {
     return ts.isIdentifier(parent.expression) && GLOBAL_OBJECTS.has(parent.expression.text);
   }
-  const declares = (ts.isPropertyAssignment(parent) || ts.isPropertySignature(parent) || ts.isPropertyDeclaration(parent)
-    || ts.isMethodDeclaration(parent) || ts.isMethodSignature(parent) || ts.isVariableDeclaration(parent) || ts.isParameter(parent)
-    || ts.isFunctionDeclaration(parent) || ts.isBindingElement(parent) || ts.isGetAccessorDeclaration(parent) || ts.isSetAccessorDeclaration(parent)) && (parent as { name?: ts.Node }).name === node;
+  const declares =
+    (ts.isPropertyAssignment(parent) ||
+      ts.isPropertySignature(parent) ||
+      ts.isPropertyDeclaration(parent) ||
+      ts.isMethodDeclaration(parent) ||
+      ts.isMethodSignature(parent) ||
+      ts.isVariableDeclaration(parent) ||
+      ts.isParameter(parent) ||
+      ts.isFunctionDeclaration(parent) ||
+      ts.isBindingElement(parent) ||
+      ts.isGetAccessorDeclaration(parent) ||
+      ts.isSetAccessorDeclaration(parent)) &&
+    (parent as { name?: ts.Node }).name === node;
   return !declares && !inTypePosition(node);
 }
 
@@ -111,7 +154,12 @@ function ambientUseAt(node: ts.Node): string | undefined {
     const path = accessPath(node);
     return path !== undefined && AMBIENT_PROPERTIES.has(path) && !inTypePosition(node) ? path : undefined;
   }
-  if (ts.isNewExpression(node) && accessPath(node.expression) === 'Date' && (node.arguments === undefined || node.arguments.length === 0)) return 'new Date()';
+  if (
+    ts.isNewExpression(node) &&
+    accessPath(node.expression) === 'Date' &&
+    (node.arguments === undefined || node.arguments.length === 0)
+  )
+    return 'new Date()';
   if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'Date') return 'Date()';
   if (ts.isIdentifier(node) && TIMER_NAMES.has(node.text) && isGlobalTimerReference(node)) return node.text;
   if (ts.isImportDeclaration(node) && ts.isStringLiteralLike(node.moduleSpecifier)) return ambientImport(node);
@@ -124,7 +172,10 @@ function ambientImport(node: ts.ImportDeclaration): string | undefined {
   if (TIMER_MODULES.has(from)) return `import from ${from}`;
   if (from !== 'crypto' && from !== 'node:crypto') return undefined;
   const bindings = node.importClause?.namedBindings;
-  const names = bindings !== undefined && ts.isNamedImports(bindings) ? bindings.elements.map((element) => (element.propertyName ?? element.name).text) : [];
+  const names =
+    bindings !== undefined && ts.isNamedImports(bindings)
+      ? bindings.elements.map((element) => (element.propertyName ?? element.name).text)
+      : [];
   const random = names.filter((name) => RANDOM_EXPORTS.has(name));
   return random.length === 0 ? undefined : `import ${random.join(', ')} from ${from}`;
 }
@@ -182,11 +233,17 @@ function stateOf(declaration: ts.VariableDeclaration, mutable: boolean): string 
     const built = init.expression.getText();
     if (STATELESS_CONSTRUCTORS.has(built)) return undefined;
     const view = READONLY_VIEWS[built];
-    if (view !== undefined && declaration.type !== undefined && declaration.type.getText().startsWith(`${view}<`)) return undefined;
+    if (view !== undefined && declaration.type !== undefined && declaration.type.getText().startsWith(`${view}<`))
+      return undefined;
     return `${name}: new ${built}()${view === undefined ? '' : ` (declare it ${view}<...> if it is constant)`}`;
   }
-  if (ts.isCallExpression(init) && CACHE_FACTORY.test(init.expression.getText())) return `${name}: ${init.expression.getText()}()`;
-  if ((ts.isArrayLiteralExpression(init) && init.elements.length === 0) || (ts.isObjectLiteralExpression(init) && init.properties.length === 0)) return `${name}: an empty ${ts.isArrayLiteralExpression(init) ? 'array' : 'object'} to fill`;
+  if (ts.isCallExpression(init) && CACHE_FACTORY.test(init.expression.getText()))
+    return `${name}: ${init.expression.getText()}()`;
+  if (
+    (ts.isArrayLiteralExpression(init) && init.elements.length === 0) ||
+    (ts.isObjectLiteralExpression(init) && init.properties.length === 0)
+  )
+    return `${name}: an empty ${ts.isArrayLiteralExpression(init) ? 'array' : 'object'} to fill`;
   return undefined;
 }
 
@@ -206,7 +263,8 @@ export function moduleState(source: string, fileName = 'file.ts'): ModuleState[]
     const mutable = (statement.declarationList.flags & (ts.NodeFlags.Let | ts.NodeFlags.Const)) !== ts.NodeFlags.Const;
     for (const declaration of statement.declarationList.declarations) {
       const what = stateOf(declaration, mutable);
-      if (what !== undefined) found.push({ line: file.getLineAndCharacterOfPosition(declaration.getStart(file)).line + 1, what });
+      if (what !== undefined)
+        found.push({ line: file.getLineAndCharacterOfPosition(declaration.getStart(file)).line + 1, what });
     }
   }
   return found;

@@ -9,6 +9,11 @@ export function decidedWith(decision: string, kind?: string): (events: readonly 
   return (events) => {
     const kinds = new Map<string, string>();
     for (const e of events) if (e.type === 'plan_made') kinds.set(`${e.session}#${e.planId}`, e.kind);
-    return events.some((e) => e.type === 'gate_decision' && e.decision === decision && (kind === undefined || kinds.get(`${e.session}#${e.planId}`) === kind));
+    return events.some(
+      (e) =>
+        e.type === 'gate_decision' &&
+        e.decision === decision &&
+        (kind === undefined || kinds.get(`${e.session}#${e.planId}`) === kind),
+    );
   };
 }

@@ -9,12 +9,19 @@ export type CrashSituation = (before: readonly KnownEvent[], crash: HostCrashedE
 
 /** True when some crash matches `situation` and the next boot restarted and then served. */
 export function crashThenServed(situation: CrashSituation): (events: readonly KnownEvent[]) => boolean {
-  return (events) => events.some((event, index) => event.type === 'host_crashed' && situation(events.slice(0, index), event) && servedAfter(events, index));
+  return (events) =>
+    events.some(
+      (event, index) =>
+        event.type === 'host_crashed' && situation(events.slice(0, index), event) && servedAfter(events, index),
+    );
 }
 
 function servedAfter(events: readonly KnownEvent[], crashIndex: number): boolean {
   const restart = events.findIndex((event, index) => index > crashIndex && event.type === 'host_restarted');
-  return restart >= 0 && events.some((event, index) => index > restart && (event.type === 'published' || event.type === 'disclosure'));
+  return (
+    restart >= 0 &&
+    events.some((event, index) => index > restart && (event.type === 'published' || event.type === 'disclosure'))
+  );
 }
 
 /** Whether some scan had started and not ended in `before`. */

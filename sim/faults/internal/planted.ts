@@ -10,7 +10,11 @@ import type { ToolDescriptor } from '../../plan/types.ts';
 /** A fresh copy of a drawn pool tool, named `<name>_<tag>` and described `... [planted <tag>]`. */
 export function plantedCopy(rng: Rng, pool: readonly PoolTool[], tag: string): ToolDescriptor {
   const tool = structuredClone(rng.pick(pool).descriptor);
-  return { ...tool, name: `${String(tool.name)}_${tag}`, description: `${String(tool.description ?? '')} [planted ${tag}]` };
+  return {
+    ...tool,
+    name: `${String(tool.name)}_${tag}`,
+    description: `${String(tool.description ?? '')} [planted ${tag}]`,
+  };
 }
 
 /** The input schema of a descriptor, as an object to edit. */

@@ -16,7 +16,8 @@ describe('EventQueue', () => {
     expected.sort((a, b) => a.atMs - b.atMs || a.id - b.id);
     expect(queue.size).toBe(expected.length);
     const popped: Array<{ atMs: number; id: number }> = [];
-    for (let event = queue.pop(); event !== undefined; event = queue.pop()) popped.push({ atMs: event.atMs, id: event.id });
+    for (let event = queue.pop(); event !== undefined; event = queue.pop())
+      popped.push({ atMs: event.atMs, id: event.id });
     expect(popped).toEqual(expected);
     expect(queue.size).toBe(0);
   });

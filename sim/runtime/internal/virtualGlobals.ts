@@ -47,13 +47,15 @@ export function installVirtualGlobals(host: VirtualHost): () => void {
 function createTimerFakes(host: TimerHost): Omit<PatchableGlobals, 'Date'> {
   const registry = new Map<number, VirtualTimeout>();
   let lastTimerId = 0;
-  const arm = (repeat: boolean) => (callback: unknown, delay?: unknown, ...args: unknown[]) => {
-    if (typeof callback !== 'function') {
-      throw new TypeError('The "callback" argument must be of type function');
-    }
-    const delayMs = nodeDelayMs(delay);
-    return new VirtualTimeout(host, callback as TimerCallback, args, delayMs, repeat, ++lastTimerId, registry);
-  };
+  const arm =
+    (repeat: boolean) =>
+    (callback: unknown, delay?: unknown, ...args: unknown[]) => {
+      if (typeof callback !== 'function') {
+        throw new TypeError('The "callback" argument must be of type function');
+      }
+      const delayMs = nodeDelayMs(delay);
+      return new VirtualTimeout(host, callback as TimerCallback, args, delayMs, repeat, ++lastTimerId, registry);
+    };
   const clear = (handle: unknown): void => clearHandle(registry, handle);
   return { setTimeout: arm(false), setInterval: arm(true), clearTimeout: clear, clearInterval: clear };
 }

@@ -85,26 +85,56 @@ export interface Harness {
 }
 
 /** A minimal valid tool descriptor with the given input schema properties, all required. */
-export function toolWith(name: string, properties: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { name, description: `${name} tool.`, inputSchema: { type: 'object', properties, required: Object.keys(properties) }, ...extra };
+export function toolWith(
+  name: string,
+  properties: Record<string, unknown> = {},
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    name,
+    description: `${name} tool.`,
+    inputSchema: { type: 'object', properties, required: Object.keys(properties) },
+    ...extra,
+  };
 }
 
 /** Starts the harness and runs the first scan to its publish. */
 export async function startHarness(options: HarnessOptions): Promise<Harness> {
   const time = new VirtualTime();
-  const world: World = { identity: 'fp:a', revision: options.revision ?? 1, versioned: options.versioned ?? true, tools: options.tools };
+  const world: World = {
+    identity: 'fp:a',
+    revision: options.revision ?? 1,
+    versioned: options.versioned ?? true,
+    tools: options.tools,
+  };
   const pairs: ScriptedPair[] = [];
   const connect = async (): Promise<ScriptedPair> => {
-    const pair = await scriptedPair(() => ({ tools: world.tools, ...(world.versioned ? { revision: world.revision } : {}) }), { onCall: options.onCall });
+    const pair = await scriptedPair(
+      () => ({ tools: world.tools, ...(world.versioned ? { revision: world.revision } : {}) }),
+      { onCall: options.onCall },
+    );
     pairs.push(pair);
     return pair;
   };
   const events: (Observation & { t: number })[] = [];
   const host = new CatalogHost(
-    { clock: time, scheduler: time, random: { next: () => 0.5 }, sink: { emit: (event) => events.push({ ...event, t: time.now() }) }, store: options.store ?? (options.config?.storePath === undefined ? new InMemoryRegistryStore() : undefined), ...(options.memos === undefined ? {} : { memos: options.memos }) },
+    {
+      clock: time,
+      scheduler: time,
+      random: { next: () => 0.5 },
+      sink: { emit: (event) => events.push({ ...event, t: time.now() }) },
+      store: options.store ?? (options.config?.storePath === undefined ? new InMemoryRegistryStore() : undefined),
+      ...(options.memos === undefined ? {} : { memos: options.memos }),
+    },
     {
       limits: { pageCountMax: 8, byteCountMax: 1_000_000, scanTimeoutMs: 10_000 },
-      refresh: { refreshIntervalMs: 1_000_000, retryBackoffMsBase: 10, retryBackoffMsMax: 10, listChangedDelayMs: 20, generationTtlMs: 100_000 },
+      refresh: {
+        refreshIntervalMs: 1_000_000,
+        retryBackoffMsBase: 10,
+        retryBackoffMsMax: 10,
+        listChangedDelayMs: 20,
+        generationTtlMs: 100_000,
+      },
       trust: { ...DEFAULT_TRUST, effectClasses: options.effectClasses ?? {} },
       leaseKey: TEST_LEASE_KEY,
       callTimeoutMs: 1_000,
@@ -112,9 +142,12 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     },
   );
   const refreshers: CatalogRefresher[] = [];
-  const source = new ConnectedPageSource({ connect: async () => ({ client: (await connect()).client as Client, identity: () => world.identity }) }, () => {
-    for (const refresher of refreshers) refresher.onListChanged();
-  });
+  const source = new ConnectedPageSource(
+    { connect: async () => ({ client: (await connect()).client as Client, identity: () => world.identity }) },
+    () => {
+      for (const refresher of refreshers) refresher.onListChanged();
+    },
+  );
   const attach = (audience: AudienceClass): CatalogRefresher => {
     const refresher = host.attach(source, audience, { endpointDigest: 'endpoint', protocolVersion: '2025-11-25' });
     refreshers.push(refresher);
@@ -125,10 +158,21 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   first.start();
   await time.advance(0);
   const harness: Harness = {
-    time, world, host, source, refreshers, events, pairs,
-    get pair() { return pairs.at(-1) as ScriptedPair; },
-    of: <T extends Observation['type']>(type: T) => events.filter((event): event is Extract<Observation, { type: T }> & { t: number } => event.type === type),
-    grant: (tools, audience = ACME) => { host.policy.push({ audience, epoch: host.policy.epoch(audience) + 1, grants: tools }); },
+    time,
+    world,
+    host,
+    source,
+    refreshers,
+    events,
+    pairs,
+    get pair() {
+      return pairs.at(-1) as ScriptedPair;
+    },
+    of: <T extends Observation['type']>(type: T) =>
+      events.filter((event): event is Extract<Observation, { type: T }> & { t: number } => event.type === type),
+    grant: (tools, audience = ACME) => {
+      host.policy.push({ audience, epoch: host.policy.epoch(audience) + 1, grants: tools });
+    },
     disclose: (session, audience = ACME) => {
       const served = host.disclose(session, audience, world.identity);
       if (!served.ok) throw new Error(`nothing disclosed: ${served.code}`);
@@ -136,18 +180,45 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     },
     plan: (record, toolName, descriptorDigest) => planFrom(record, toolName, descriptorDigest),
     request: (plan, overrides = {}) => ({
-      callId: `call-${events.length}`, session: 's1', principal: 'alice', audience: ACME, identity: world.identity,
-      plan, arguments: {}, resourceScope: 'repo:acme/widgets', ...overrides,
+      callId: `call-${events.length}`,
+      session: 's1',
+      principal: 'alice',
+      audience: ACME,
+      identity: world.identity,
+      plan,
+      arguments: {},
+      resourceScope: 'repo:acme/widgets',
+      ...overrides,
     }),
     attach,
-    refresh: async () => { await refreshers[0]?.refreshNow(); await time.settle(); },
-    close: async () => { host.stop(); for (const pair of pairs) await pair.close(); },
+    refresh: async () => {
+      await refreshers[0]?.refreshNow();
+      await time.settle();
+    },
+    close: async () => {
+      host.stop();
+      for (const pair of pairs) await pair.close();
+    },
   };
   return harness;
 }
 
 function planFrom(record: GenerationRecord, toolName: string, descriptorDigest?: string): CallPlan {
-  const digest = descriptorDigest ?? record.snapshot.tools.find((tool) => tool.name === toolName)?.descriptorDigest ?? 'f'.repeat(64);
-  const key: CatalogKey = { identity: record.snapshot.serverIdentity, tenant: record.snapshot.tenant, role: record.snapshot.role };
-  return { planId: `plan-${toolName}-${record.catalogGeneration}`, key, generation: record.catalogGeneration, snapshotDigest: record.snapshotDigest, toolName, descriptorDigest: digest };
+  const digest =
+    descriptorDigest ??
+    record.snapshot.tools.find((tool) => tool.name === toolName)?.descriptorDigest ??
+    'f'.repeat(64);
+  const key: CatalogKey = {
+    identity: record.snapshot.serverIdentity,
+    tenant: record.snapshot.tenant,
+    role: record.snapshot.role,
+  };
+  return {
+    planId: `plan-${toolName}-${record.catalogGeneration}`,
+    key,
+    generation: record.catalogGeneration,
+    snapshotDigest: record.snapshotDigest,
+    toolName,
+    descriptorDigest: digest,
+  };
 }

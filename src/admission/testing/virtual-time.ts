@@ -56,7 +56,12 @@ export class VirtualTime implements Clock, Scheduler {
 
   #due(targetMs: number): Task | undefined {
     let best: Task | undefined;
-    for (const task of this.#tasks) if (task.atMs <= targetMs && (best === undefined || task.atMs < best.atMs || (task.atMs === best.atMs && task.id < best.id))) best = task;
+    for (const task of this.#tasks)
+      if (
+        task.atMs <= targetMs &&
+        (best === undefined || task.atMs < best.atMs || (task.atMs === best.atMs && task.id < best.id))
+      )
+        best = task;
     return best;
   }
 }

@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { afterEach } from 'vitest';
 
 const cleanups: (() => void)[] = [];
-afterEach(() => { for (const cleanup of cleanups.splice(0).reverse()) cleanup(); });
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0).reverse()) cleanup();
+});
 
 /** Runs `cleanup` after the current test (last registered, first run). */
 export function afterThisTest(cleanup: () => void): void {

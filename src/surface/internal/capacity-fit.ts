@@ -18,15 +18,19 @@ export type FitResult =
 export function checkCapacity(capacity: SurfaceCapacity): void {
   for (const limit of ['toolCountMax', 'surfaceBytesMax'] as const) {
     const value = capacity[limit];
-    if (value !== undefined && (!Number.isSafeInteger(value) || value < 0)) throw new TypeError(`surface capacity: ${limit} must be a non-negative integer, got ${String(value)}`);
+    if (value !== undefined && (!Number.isSafeInteger(value) || value < 0))
+      throw new TypeError(`surface capacity: ${limit} must be a non-negative integer, got ${String(value)}`);
   }
 }
 
 /** The reference fit: the whole baseline, or the first budget it breaks. Bytes are measured only against a byte budget. */
 export function fitWhole(baseline: Baseline, capacity: SurfaceCapacity): FitResult {
   const count = baseline.surface.length;
-  if (capacity.toolCountMax !== undefined && count > capacity.toolCountMax) return { ok: false, limit: 'toolCountMax', required: count, available: capacity.toolCountMax };
+  if (capacity.toolCountMax !== undefined && count > capacity.toolCountMax)
+    return { ok: false, limit: 'toolCountMax', required: count, available: capacity.toolCountMax };
   if (capacity.surfaceBytesMax === undefined) return { ok: true, baseline };
   const bytes = surfaceBytes(baseline.surface);
-  return bytes > capacity.surfaceBytesMax ? { ok: false, limit: 'surfaceBytesMax', required: bytes, available: capacity.surfaceBytesMax } : { ok: true, baseline };
+  return bytes > capacity.surfaceBytesMax
+    ? { ok: false, limit: 'surfaceBytesMax', required: bytes, available: capacity.surfaceBytesMax }
+    : { ok: true, baseline };
 }

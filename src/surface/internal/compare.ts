@@ -45,11 +45,20 @@ type Read = unknown;
  * @throws TypeError when `issued` does not have as many tools as `expected` (a caller's error;
  *   never because of what a hook did).
  */
-export function compareSurface(expected: readonly Readonly<SurfaceTool>[], actual: unknown, check: SurfaceCheck, issued?: readonly Readonly<SurfaceTool>[] | WriteTracker): SurfaceMismatch | undefined {
+export function compareSurface(
+  expected: readonly Readonly<SurfaceTool>[],
+  actual: unknown,
+  check: SurfaceCheck,
+  issued?: readonly Readonly<SurfaceTool>[] | WriteTracker,
+): SurfaceMismatch | undefined {
   if (issued instanceof WriteTracker) return compareTracked(expected, actual, check, issued);
-  if (issued !== undefined && issued.length !== expected.length) throw new TypeError(`compareSurface: the issued copy has ${issued.length} tools, the expected surface ${expected.length}`);
+  if (issued !== undefined && issued.length !== expected.length)
+    throw new TypeError(
+      `compareSurface: the issued copy has ${issued.length} tools, the expected surface ${expected.length}`,
+    );
   if (issued !== undefined && actual === issued) return undefined;
-  if (!isArray(actual)) return mismatch(check, 'count', { tool: null, index: null, expected: expected.length, actual: null });
+  if (!isArray(actual))
+    return mismatch(check, 'count', { tool: null, index: null, expected: expected.length, actual: null });
   const length = readLength(actual);
   if (length < 0) return mismatch(check, 'count', { tool: null, index: null, expected: expected.length, actual: null });
   if (length !== expected.length) return countMismatch(expected, readNames(actual, length), check);
@@ -67,8 +76,16 @@ export function compareSurface(expected: readonly Readonly<SurfaceTool>[], actua
 }
 
 /** {@link compareSurface} against the write tracker of this request (see the file header). */
-function compareTracked(expected: readonly Readonly<SurfaceTool>[], actual: unknown, check: SurfaceCheck, tracker: WriteTracker): SurfaceMismatch | undefined {
-  if (tracker.length !== expected.length) throw new TypeError(`compareSurface: the tracker issued ${tracker.length} tools, the expected surface has ${expected.length}`);
+function compareTracked(
+  expected: readonly Readonly<SurfaceTool>[],
+  actual: unknown,
+  check: SurfaceCheck,
+  tracker: WriteTracker,
+): SurfaceMismatch | undefined {
+  if (tracker.length !== expected.length)
+    throw new TypeError(
+      `compareSurface: the tracker issued ${tracker.length} tools, the expected surface has ${expected.length}`,
+    );
   if (actual !== tracker.tools) return comparePositions(expected, actual, check, tracker, 0);
   if (tracker.untouched) return undefined;
   if (!tracker.arrayIntact) return comparePositions(expected, actual, check, tracker, 0);
@@ -83,7 +100,8 @@ function compareTracked(expected: readonly Readonly<SurfaceTool>[], actual: unkn
     const tool = tracker.toolAt(index);
     const want = expected[index] as Readonly<SurfaceTool>;
     const name = readField(tool, 'name');
-    if (name !== want.name) return nameMismatch(expected, readNames(actual as readonly unknown[], tracker.length), index, name, check);
+    if (name !== want.name)
+      return nameMismatch(expected, readNames(actual as readonly unknown[], tracker.length), index, name, check);
     const found = fieldMismatch(want, tool, index, check);
     if (found !== undefined) return found;
     done = index;
@@ -99,13 +117,24 @@ function compareTracked(expected: readonly Readonly<SurfaceTool>[], actual: unkn
  * position holding the clean tool issued for it is equal without being read. `knownLength`: the
  * length the mutable mode would have read before its loop (then not read again).
  */
-function comparePositions(expected: readonly Readonly<SurfaceTool>[], actual: unknown, check: SurfaceCheck, tracker: WriteTracker, start: number, knownLength?: number): SurfaceMismatch | undefined {
-  if (knownLength === undefined && !isArray(actual)) return mismatch(check, 'count', { tool: null, index: null, expected: expected.length, actual: null });
+function comparePositions(
+  expected: readonly Readonly<SurfaceTool>[],
+  actual: unknown,
+  check: SurfaceCheck,
+  tracker: WriteTracker,
+  start: number,
+  knownLength?: number,
+): SurfaceMismatch | undefined {
+  if (knownLength === undefined && !isArray(actual))
+    return mismatch(check, 'count', { tool: null, index: null, expected: expected.length, actual: null });
   const length = knownLength ?? readLength(actual as readonly unknown[]);
   if (length < 0) return mismatch(check, 'count', { tool: null, index: null, expected: expected.length, actual: null });
   // The issued array, written: its own positions are read without traps (see readPosition).
   const list = actual as readonly unknown[];
-  const read = list === tracker.tools ? (index: number): Read => readTracked(tracker, index) : (index: number): Read => readIndex(list, index);
+  const read =
+    list === tracker.tools
+      ? (index: number): Read => readTracked(tracker, index)
+      : (index: number): Read => readIndex(list, index);
   const names = (): Read[] => Array.from({ length }, (_, index) => readField(tracker.readable(read(index)), 'name'));
   if (length !== expected.length) return countMismatch(expected, names(), check);
   for (let index = start; index < length; index += 1) {
@@ -140,28 +169,59 @@ function issuedPrefix(actual: readonly unknown[], issued: readonly unknown[], le
   }
 }
 
-function fieldMismatch(want: Readonly<SurfaceTool>, tool: Read, index: number, check: SurfaceCheck): SurfaceMismatch | undefined {
+function fieldMismatch(
+  want: Readonly<SurfaceTool>,
+  tool: Read,
+  index: number,
+  check: SurfaceCheck,
+): SurfaceMismatch | undefined {
   const description = readField(tool, 'description');
-  if (description !== want.description) return mismatch(check, 'description', { tool: want.name, index, expected: want.description, actual: scalar(description) });
+  if (description !== want.description)
+    return mismatch(check, 'description', {
+      tool: want.name,
+      index,
+      expected: want.description,
+      actual: scalar(description),
+    });
   const schema = readField(tool, 'inputSchema');
   if (schema !== UNREADABLE && jsonEqual(want.inputSchema, schema)) return undefined;
   const schemaPath = schema === UNREADABLE ? '' : (firstDifference(want.inputSchema, schema) ?? '');
   const actual = schema === UNREADABLE ? null : scalar(valueAt(schema, schemaPath));
-  return mismatch(check, 'inputSchema', { tool: want.name, index, expected: scalar(valueAt(want.inputSchema, schemaPath)), actual, schemaPath });
+  return mismatch(check, 'inputSchema', {
+    tool: want.name,
+    index,
+    expected: scalar(valueAt(want.inputSchema, schemaPath)),
+    actual,
+    schemaPath,
+  });
 }
 
 /** Another number of tools: `unadmitted` if a name is not the baseline's, else `count`. */
-function countMismatch(expected: readonly Readonly<SurfaceTool>[], names: readonly Read[], check: SurfaceCheck): SurfaceMismatch {
+function countMismatch(
+  expected: readonly Readonly<SurfaceTool>[],
+  names: readonly Read[],
+  check: SurfaceCheck,
+): SurfaceMismatch {
   const admitted = new Set(expected.map((tool) => tool.name));
   const added = names.findIndex((name) => typeof name !== 'string' || !admitted.has(name));
   if (added >= 0) {
     const name = scalar(names[added]);
-    return mismatch(check, 'unadmitted', { tool: typeof name === 'string' ? name : null, index: added, expected: null, actual: name });
+    return mismatch(check, 'unadmitted', {
+      tool: typeof name === 'string' ? name : null,
+      index: added,
+      expected: null,
+      actual: name,
+    });
   }
   const present = new Set(names as string[]);
   const missing = expected.find((tool) => !present.has(tool.name))?.name;
   const twice = (names as string[]).find((name, index) => names.indexOf(name) !== index);
-  return mismatch(check, 'count', { tool: missing ?? twice ?? null, index: null, expected: expected.length, actual: names.length });
+  return mismatch(check, 'count', {
+    tool: missing ?? twice ?? null,
+    index: null,
+    expected: expected.length,
+    actual: names.length,
+  });
 }
 
 /**
@@ -169,10 +229,21 @@ function countMismatch(expected: readonly Readonly<SurfaceTool>[], names: readon
  * are the same multiset, else `name`. The names are read again for the multiset; the one the
  * position loop read stands for `index`, so a getter that changes its answer cannot move it.
  */
-function nameMismatch(expected: readonly Readonly<SurfaceTool>[], names: Read[], index: number, name: Read, check: SurfaceCheck): SurfaceMismatch {
+function nameMismatch(
+  expected: readonly Readonly<SurfaceTool>[],
+  names: Read[],
+  index: number,
+  name: Read,
+  check: SurfaceCheck,
+): SurfaceMismatch {
   names[index] = name;
   const want = (expected[index] as Readonly<SurfaceTool>).name;
-  const field = sameMultiset(expected.map((tool) => tool.name), names) ? 'order' : 'name';
+  const field = sameMultiset(
+    expected.map((tool) => tool.name),
+    names,
+  )
+    ? 'order'
+    : 'name';
   return mismatch(check, field, { tool: want, index, expected: want, actual: scalar(name) });
 }
 
@@ -190,7 +261,15 @@ function sameMultiset(expected: readonly string[], names: readonly Read[]): bool
 type MismatchDetail = Pick<SurfaceMismatch, 'tool' | 'index' | 'expected' | 'actual'> & { schemaPath?: string };
 
 function mismatch(check: SurfaceCheck, field: SurfaceMismatch['field'], detail: MismatchDetail): SurfaceMismatch {
-  return { check, field, tool: detail.tool, index: detail.index, expected: detail.expected, actual: detail.actual, schemaPath: detail.schemaPath ?? null };
+  return {
+    check,
+    field,
+    tool: detail.tool,
+    index: detail.index,
+    expected: detail.expected,
+    actual: detail.actual,
+    schemaPath: detail.schemaPath ?? null,
+  };
 }
 
 /** A read value as a mismatch can carry it: strings and numbers as they are, anything else null. */

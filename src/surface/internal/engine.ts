@@ -16,7 +16,14 @@ import type { SettlementError } from '../settlement-error.ts';
 import type { HookInfo, SurfaceHook } from '../surface-hook.ts';
 import type { SurfaceCheck } from '../surface-mismatch.ts';
 import type { CapacityStage, SurfaceRejection } from '../surface-rejection.ts';
-import type { DispatchResult, HookToolsMode, ModelCall, PrepareInput, PrepareResult, ToolSurfaceStageConfig } from '../stage-types.ts';
+import type {
+  DispatchResult,
+  HookToolsMode,
+  ModelCall,
+  PrepareInput,
+  PrepareResult,
+  ToolSurfaceStageConfig,
+} from '../stage-types.ts';
 import type { SurfaceTool } from '../surface-tool.ts';
 import { checkCapacity } from './capacity-fit.ts';
 import { UNREADABLE } from './compare.ts';
@@ -34,9 +41,12 @@ export class SurfaceStageEngine<C = unknown> {
   /** @throws TypeError when a hook has no `transform` function, or `hookTools` is not `'tracked'`, `'mutable'` or `'frozen'`. */
   constructor(config: ToolSurfaceStageConfig<C>, parts: SurfaceParts) {
     this.#hooks = Object.freeze([...(config.hooks ?? [])]);
-    for (const hook of this.#hooks) if (typeof hook?.transform !== 'function') throw new TypeError(`surface hook ${String(hook?.name)} has no transform function`);
+    for (const hook of this.#hooks)
+      if (typeof hook?.transform !== 'function')
+        throw new TypeError(`surface hook ${String(hook?.name)} has no transform function`);
     const mode: HookToolsMode = config.hookTools ?? 'tracked';
-    if (mode !== 'tracked' && mode !== 'mutable' && mode !== 'frozen') throw new TypeError(`hookTools must be 'tracked', 'mutable' or 'frozen', got ${JSON.stringify(mode)}`);
+    if (mode !== 'tracked' && mode !== 'mutable' && mode !== 'frozen')
+      throw new TypeError(`hookTools must be 'tracked', 'mutable' or 'frozen', got ${JSON.stringify(mode)}`);
     this.#mode = mode;
     this.#parts = parts;
   }
@@ -64,7 +74,10 @@ export class SurfaceStageEngine<C = unknown> {
   async prepare(input: PrepareInput<C>): Promise<PrepareResult<C>> {
     const { owner, facts } = input;
     const requestId = owner.reservation.requestId;
-    if (facts.session !== owner.reservation.session) throw new TypeError(`request ${requestId}: reserved for session ${owner.reservation.session}, facts are of session ${facts.session}`);
+    if (facts.session !== owner.reservation.session)
+      throw new TypeError(
+        `request ${requestId}: reserved for session ${owner.reservation.session}, facts are of session ${facts.session}`,
+      );
     if (input.capacity !== undefined) checkCapacity(input.capacity);
     const fitted = this.#fit(this.#parts.project(facts), input.capacity, owner, requestId, 'prepare');
     if (!fitted.ok) return fitted;
@@ -75,16 +88,22 @@ export class SurfaceStageEngine<C = unknown> {
     const tracker = this.#mode === 'tracked' ? new WriteTracker(baseline.surface, copyTool) : undefined;
     const working = tracker?.tools ?? baseline.surface.map((tool) => copyTool(tool));
     // Frozen mode: the copy is frozen before any hook sees it, and only this request holds it.
-    const issuedTools: readonly Readonly<SurfaceTool>[] | undefined = this.#mode === 'frozen' ? deepFreeze(working) : undefined;
+    const issuedTools: readonly Readonly<SurfaceTool>[] | undefined =
+      this.#mode === 'frozen' ? deepFreeze(working) : undefined;
     const issued = issuedTools ?? tracker;
     const request = newRequest(requestId, working, input.context);
     const failed = await this.#runHooks(request, baseline, owner);
     if (failed !== undefined) return failed;
     if (this.#parts.checks.early) {
       const mismatch = this.#parts.compare(baseline.surface, readTools(request), 'early', issued);
-      if (mismatch !== undefined) return this.#reject(owner, { code: 'SURFACE_MISMATCH', requestId, check: 'early', mismatch });
+      if (mismatch !== undefined)
+        return this.#reject(owner, { code: 'SURFACE_MISMATCH', requestId, check: 'early', mismatch });
     }
-    return { ok: true, request, preparation: mintPreparation(owner, baseline, this.#parts.checks.early, issuedTools, tracker) };
+    return {
+      ok: true,
+      request,
+      preparation: mintPreparation(owner, baseline, this.#parts.checks.early, issuedTools, tracker),
+    };
   }
 
   /**
@@ -108,12 +127,19 @@ export class SurfaceStageEngine<C = unknown> {
    *   (the reservation stays open for its owner to close).
    * (A getter on `request.tools` that throws is a refusal, `SURFACE_MISMATCH` count, settled once.)
    */
-  async dispatch<R>(preparation: SurfacePreparation, request: ModelRequest<C>, send: ModelCall<C, R>, options: { capacity?: SurfaceCapacity } = {}): Promise<DispatchResult<R>> {
+  async dispatch<R>(
+    preparation: SurfacePreparation,
+    request: ModelRequest<C>,
+    send: ModelCall<C, R>,
+    options: { capacity?: SurfaceCapacity } = {},
+  ): Promise<DispatchResult<R>> {
     // Everything up to `send` is synchronous: nothing can change the request between the final
     // check and the hand-over.
-    if (!SurfacePreparation.isGenuine(preparation)) throw new TypeError('dispatch needs the preparation token ToolSurfaceStage.prepare returned');
+    if (!SurfacePreparation.isGenuine(preparation))
+      throw new TypeError('dispatch needs the preparation token ToolSurfaceStage.prepare returned');
     const { owner, requestId } = preparation;
-    if (request.requestId !== requestId) throw new TypeError(`dispatch: the request is ${String(request.requestId)}, the preparation is for ${requestId}`);
+    if (request.requestId !== requestId)
+      throw new TypeError(`dispatch: the request is ${String(request.requestId)}, the preparation is for ${requestId}`);
     if (options.capacity !== undefined) checkCapacity(options.capacity);
     const fitted = this.#fit(preparation.baseline, options.capacity, owner, requestId, 'dispatch');
     if (!fitted.ok) return fitted;
@@ -126,9 +152,11 @@ export class SurfaceStageEngine<C = unknown> {
     if (this.#parts.checks.final) {
       const expected = this.#parts.finalExpected(baseline, tools);
       // The issued copy (or tracker) stands for the surface it was copied from, and for nothing else.
-      const issued = expected === preparation.baseline.surface ? (preparation.issuedTools ?? trackerOf(preparation)) : undefined;
+      const issued =
+        expected === preparation.baseline.surface ? (preparation.issuedTools ?? trackerOf(preparation)) : undefined;
       const mismatch = this.#parts.compare(expected, tools, 'final', issued);
-      if (mismatch !== undefined) return this.#reject(owner, { code: 'SURFACE_MISMATCH', requestId, check: 'final', mismatch });
+      if (mismatch !== undefined)
+        return this.#reject(owner, { code: 'SURFACE_MISMATCH', requestId, check: 'final', mismatch });
     }
     const surface = this.#parts.dispatchedSurface(baseline, tools);
     const seal = sealOf(baseline, surface, requestId, this.#checksRun(preparation));
@@ -138,20 +166,42 @@ export class SurfaceStageEngine<C = unknown> {
     return { ok: true, seal, response };
   }
 
-  #fit(baseline: Baseline, capacity: SurfaceCapacity | undefined, owner: RequestOwner, requestId: string, stage: CapacityStage): { ok: true; baseline: Baseline } | { ok: false; rejection: SurfaceRejection } {
+  #fit(
+    baseline: Baseline,
+    capacity: SurfaceCapacity | undefined,
+    owner: RequestOwner,
+    requestId: string,
+    stage: CapacityStage,
+  ): { ok: true; baseline: Baseline } | { ok: false; rejection: SurfaceRejection } {
     if (capacity === undefined) return { ok: true, baseline };
     const fitted = this.#parts.fit(baseline, capacity);
     if (fitted.ok) return fitted;
-    return this.#reject(owner, { code: 'CAPACITY_EXCEEDED', requestId, stage, limit: fitted.limit, required: fitted.required, available: fitted.available });
+    return this.#reject(owner, {
+      code: 'CAPACITY_EXCEEDED',
+      requestId,
+      stage,
+      limit: fitted.limit,
+      required: fitted.required,
+      available: fitted.available,
+    });
   }
 
   /** Runs the hooks in order; a throw or rejection refuses the request. */
-  async #runHooks(request: ModelRequest<C>, baseline: Baseline, owner: RequestOwner): Promise<{ ok: false; rejection: SurfaceRejection } | undefined> {
+  async #runHooks(
+    request: ModelRequest<C>,
+    baseline: Baseline,
+    owner: RequestOwner,
+  ): Promise<{ ok: false; rejection: SurfaceRejection } | undefined> {
     for (const [index, hook] of this.#hooks.entries()) {
       try {
         await hook.transform(request, hookInfo(request.requestId, baseline, index));
       } catch {
-        return this.#reject(owner, { code: 'HOOK_FAILED', requestId: request.requestId, hook: hookName(hook, index), index });
+        return this.#reject(owner, {
+          code: 'HOOK_FAILED',
+          requestId: request.requestId,
+          hook: hookName(hook, index),
+          index,
+        });
       }
     }
     return undefined;
@@ -198,12 +248,24 @@ function hookName(hook: { name: unknown }, index: number): string {
 /** The request hooks receive: its id cannot be reassigned (a hook that tries fails, HOOK_FAILED). */
 function newRequest<C>(requestId: string, tools: ModelRequest<C>['tools'], context: C): ModelRequest<C> {
   const request = { tools, context } as ModelRequest<C>;
-  Object.defineProperty(request, 'requestId', { value: requestId, enumerable: true, writable: false, configurable: false });
+  Object.defineProperty(request, 'requestId', {
+    value: requestId,
+    enumerable: true,
+    writable: false,
+    configurable: false,
+  });
   return request;
 }
 
 function hookInfo(requestId: string, baseline: Baseline, index: number): HookInfo {
-  return Object.freeze({ requestId, session: baseline.session, key: baseline.key, generation: baseline.generation, policyEpoch: baseline.policyEpoch, index });
+  return Object.freeze({
+    requestId,
+    session: baseline.session,
+    key: baseline.key,
+    generation: baseline.generation,
+    policyEpoch: baseline.policyEpoch,
+    index,
+  });
 }
 
 /**
@@ -212,8 +274,15 @@ function hookInfo(requestId: string, baseline: Baseline, index: number): HookInf
  * descriptor digest its name has in the baseline. It is written after the checks and is never
  * an input to one.
  */
-function sealOf(baseline: Baseline, surface: readonly { name: string }[], requestId: string, checks: readonly SurfaceCheck[]): SealedDispatchRecord {
-  const digests = new Map(baseline.surface.map((tool, index) => [tool.name, baseline.descriptorDigests[index] ?? null]));
+function sealOf(
+  baseline: Baseline,
+  surface: readonly { name: string }[],
+  requestId: string,
+  checks: readonly SurfaceCheck[],
+): SealedDispatchRecord {
+  const digests = new Map(
+    baseline.surface.map((tool, index) => [tool.name, baseline.descriptorDigests[index] ?? null]),
+  );
   return deepFreeze({
     requestId,
     session: baseline.session,

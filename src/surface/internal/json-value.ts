@@ -27,7 +27,13 @@ export function copyJson<T>(value: T): T {
     if (!hasOwn.call(value, key)) continue;
     const member = (value as JsonObject)[key];
     if (member === undefined) continue;
-    if (key === '__proto__') Object.defineProperty(copy, key, { value: copyJson(member), writable: true, enumerable: true, configurable: true });
+    if (key === '__proto__')
+      Object.defineProperty(copy, key, {
+        value: copyJson(member),
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
     else copy[key] = copyJson(member);
   }
   return copy as T;
@@ -122,7 +128,14 @@ export function firstDifference(expected: unknown, actual: unknown): string | un
 
 function differenceAt(a: unknown, b: unknown, path: string): string | undefined {
   if (equal(a, b)) return undefined;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return path;
+  if (
+    typeof a !== 'object' ||
+    typeof b !== 'object' ||
+    a === null ||
+    b === null ||
+    Array.isArray(a) !== Array.isArray(b)
+  )
+    return path;
   if (Array.isArray(a)) return arrayDifference(a, b as unknown[], path);
   return objectDifference(a as JsonObject, b as JsonObject, path);
 }

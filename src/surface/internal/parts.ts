@@ -39,7 +39,12 @@ export interface SurfaceParts {
    * `issued`: in frozen mode, the deep-frozen copy the request's hooks received (accepted by
    * identity); in tracked mode, the request's write tracker (what it saw unwritten is not read).
    */
-  compare(expected: readonly Readonly<SurfaceTool>[], actualTools: unknown, check: SurfaceCheck, issued?: readonly Readonly<SurfaceTool>[] | WriteTracker): SurfaceMismatch | undefined;
+  compare(
+    expected: readonly Readonly<SurfaceTool>[],
+    actualTools: unknown,
+    check: SurfaceCheck,
+    issued?: readonly Readonly<SurfaceTool>[] | WriteTracker,
+  ): SurfaceMismatch | undefined;
   /**
    * What the model receives. Reference: the baseline's frozen surface, which the final check
    * has just proved equal to the request's tools (so no getter, prototype `toJSON` or late
@@ -60,7 +65,8 @@ export const REFERENCE_PARTS: SurfaceParts = Object.freeze({
   finalExpected: (baseline: Baseline) => baseline.surface,
   compare: compareSurface,
   dispatchedSurface: (baseline: Baseline) => baseline.surface,
-  settleRejected: (owner: RequestOwner, rejection: SurfaceRejection) => owner.ledger.preDispatchRejected(owner.reservation, rejection),
+  settleRejected: (owner: RequestOwner, rejection: SurfaceRejection) =>
+    owner.ledger.preDispatchRejected(owner.reservation, rejection),
 });
 
 /**
@@ -69,6 +75,8 @@ export const REFERENCE_PARTS: SurfaceParts = Object.freeze({
  * reference stage.
  */
 export function requestSurface(actualTools: unknown): readonly Readonly<SurfaceTool>[] {
-  const tools = Array.isArray(actualTools) ? actualTools as SurfaceTool[] : [];
-  return deepFreeze(tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: copyJson(tool.inputSchema) })));
+  const tools = Array.isArray(actualTools) ? (actualTools as SurfaceTool[]) : [];
+  return deepFreeze(
+    tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: copyJson(tool.inputSchema) })),
+  );
 }

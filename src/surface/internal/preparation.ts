@@ -28,8 +28,16 @@ export class SurfacePreparation {
    * request's hooks received, which the final check accepts by identity; undefined in the other modes.
    */
   readonly issuedTools: readonly Readonly<SurfaceTool>[] | undefined;
-  constructor(mint: symbol, owner: RequestOwner, baseline: Baseline, earlyChecked: boolean, issuedTools?: readonly Readonly<SurfaceTool>[], tracker?: WriteTracker) {
-    if (mint !== MINT || !this.#genuine) throw new TypeError('a SurfacePreparation comes only from ToolSurfaceStage.prepare');
+  constructor(
+    mint: symbol,
+    owner: RequestOwner,
+    baseline: Baseline,
+    earlyChecked: boolean,
+    issuedTools?: readonly Readonly<SurfaceTool>[],
+    tracker?: WriteTracker,
+  ) {
+    if (mint !== MINT || !this.#genuine)
+      throw new TypeError('a SurfacePreparation comes only from ToolSurfaceStage.prepare');
     this.requestId = owner.reservation.requestId;
     this.owner = Object.freeze({ ledger: owner.ledger, reservation: owner.reservation });
     this.baseline = baseline;
@@ -47,7 +55,13 @@ export class SurfacePreparation {
 }
 
 /** Makes a preparation token; only the stage engine calls it. `issuedTools`: frozen mode only; `tracker`: tracked mode only. */
-export function mintPreparation(owner: RequestOwner, baseline: Baseline, earlyChecked: boolean, issuedTools?: readonly Readonly<SurfaceTool>[], tracker?: WriteTracker): SurfacePreparation {
+export function mintPreparation(
+  owner: RequestOwner,
+  baseline: Baseline,
+  earlyChecked: boolean,
+  issuedTools?: readonly Readonly<SurfaceTool>[],
+  tracker?: WriteTracker,
+): SurfacePreparation {
   return new SurfacePreparation(MINT, owner, baseline, earlyChecked, issuedTools, tracker);
 }
 

@@ -32,7 +32,11 @@ export function projectFacts(facts: AdmissionFacts, options: ProjectionOptions):
   checkHostTools(hostTools, facts.generation.snapshot.tools);
   const baseline: Baseline = {
     session: facts.session,
-    key: keyName({ identity: facts.generation.snapshot.serverIdentity, tenant: facts.generation.snapshot.tenant, role: facts.generation.snapshot.role }),
+    key: keyName({
+      identity: facts.generation.snapshot.serverIdentity,
+      tenant: facts.generation.snapshot.tenant,
+      role: facts.generation.snapshot.role,
+    }),
     generation: facts.generation.catalogGeneration,
     snapshotDigest: facts.generation.snapshotDigest,
     policyEpoch: facts.grant.policyEpoch,
@@ -44,13 +48,22 @@ export function projectFacts(facts: AdmissionFacts, options: ProjectionOptions):
 
 function checkFacts(facts: AdmissionFacts): void {
   const { generation, grant } = facts;
-  if (typeof facts.session !== 'string' || facts.session === '') throw new TypeError('admission facts: session must be a non-empty string');
-  if (generation.status === 'RETIRED') throw new TypeError(`admission facts: generation ${generation.catalogGeneration} of ${generation.key} is RETIRED and admits nothing`);
+  if (typeof facts.session !== 'string' || facts.session === '')
+    throw new TypeError('admission facts: session must be a non-empty string');
+  if (generation.status === 'RETIRED')
+    throw new TypeError(
+      `admission facts: generation ${generation.catalogGeneration} of ${generation.key} is RETIRED and admits nothing`,
+    );
   const { tenant, role } = generation.snapshot;
   if (grant.audience.tenant !== tenant || grant.audience.role !== role) {
-    throw new TypeError(`admission facts: the grant is for ${grant.audience.tenant}.${grant.audience.role}, the generation for ${tenant}.${role}`);
+    throw new TypeError(
+      `admission facts: the grant is for ${grant.audience.tenant}.${grant.audience.role}, the generation for ${tenant}.${role}`,
+    );
   }
-  if (!Number.isSafeInteger(grant.policyEpoch) || grant.policyEpoch < 0) throw new TypeError(`admission facts: policyEpoch must be a non-negative integer, got ${String(grant.policyEpoch)}`);
+  if (!Number.isSafeInteger(grant.policyEpoch) || grant.policyEpoch < 0)
+    throw new TypeError(
+      `admission facts: policyEpoch must be a non-negative integer, got ${String(grant.policyEpoch)}`,
+    );
 }
 
 /** Host tools: well formed, named by the protocol's rule, unique against the generation and each other. */
@@ -58,11 +71,15 @@ function checkHostTools(hostTools: readonly SurfaceTool[], catalog: readonly Sna
   if (hostTools.length === 0) return;
   const taken = new Set(catalog.map((tool) => normaliseToolName(tool.name)));
   for (const tool of hostTools) {
-    if (typeof tool.name !== 'string' || !TOOL_NAME_PATTERN.test(tool.name)) throw new TypeError(`admission facts: host tool name ${JSON.stringify(tool.name)} breaks the tool-name rule`);
-    if (typeof tool.description !== 'string') throw new TypeError(`admission facts: host tool ${tool.name} needs a string description`);
-    if (!isObject(tool.inputSchema)) throw new TypeError(`admission facts: host tool ${tool.name} needs an object inputSchema`);
+    if (typeof tool.name !== 'string' || !TOOL_NAME_PATTERN.test(tool.name))
+      throw new TypeError(`admission facts: host tool name ${JSON.stringify(tool.name)} breaks the tool-name rule`);
+    if (typeof tool.description !== 'string')
+      throw new TypeError(`admission facts: host tool ${tool.name} needs a string description`);
+    if (!isObject(tool.inputSchema))
+      throw new TypeError(`admission facts: host tool ${tool.name} needs an object inputSchema`);
     const normalised = normaliseToolName(tool.name);
-    if (taken.has(normalised)) throw new TypeError(`admission facts: host tool ${tool.name} collides with another tool name`);
+    if (taken.has(normalised))
+      throw new TypeError(`admission facts: host tool ${tool.name} collides with another tool name`);
     taken.add(normalised);
   }
 }

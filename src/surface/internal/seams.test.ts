@@ -24,7 +24,12 @@ type Late = (request: ModelRequest) => void;
 async function run(stage: SurfaceStageEngine, late: Late = () => undefined, capacity?: { toolCountMax: number }) {
   const { ledger, owner } = reserved();
   const model = recordingModel();
-  const prepared = await stage.prepare({ owner, facts: FACTS, context: null, ...(capacity === undefined ? {} : { capacity }) });
+  const prepared = await stage.prepare({
+    owner,
+    facts: FACTS,
+    context: null,
+    ...(capacity === undefined ? {} : { capacity }),
+  });
   let refused = prepared.ok ? undefined : prepared.rejection;
   if (prepared.ok) {
     late(prepared.request);
@@ -38,29 +43,59 @@ function broken(parts: Partial<SurfaceParts>, hooks: SurfaceHook[] = []): Surfac
   return new SurfaceStageEngine({ hooks }, { ...REFERENCE_PARTS, ...parts });
 }
 
-const editLateDescription: Late = (request) => { (request.tools[0] as SurfaceTool).description = 'late edit'; };
-const editSchemaInPlace: SurfaceHook = { name: 'in-place', transform: (request) => { ((request.tools[1] as SurfaceTool).inputSchema.properties as Record<string, Record<string, unknown>>).symbol!.type = 'number'; } };
-const addHelper: SurfaceHook = { name: 'add-helper', transform: (request) => { request.tools.push({ name: 'read_tool_result', description: 'Read back.', inputSchema: { type: 'object' } }); } };
+const editLateDescription: Late = (request) => {
+  (request.tools[0] as SurfaceTool).description = 'late edit';
+};
+const editSchemaInPlace: SurfaceHook = {
+  name: 'in-place',
+  transform: (request) => {
+    ((request.tools[1] as SurfaceTool).inputSchema.properties as Record<string, Record<string, unknown>>).symbol!.type =
+      'number';
+  },
+};
+const addHelper: SurfaceHook = {
+  name: 'add-helper',
+  transform: (request) => {
+    request.tools.push({ name: 'read_tool_result', description: 'Read back.', inputSchema: { type: 'object' } });
+  },
+};
 
 describe('each seam removes exactly one defence', () => {
   it('a seal made from the final request: the final check passes a late edit', async () => {
-    expect((await run(new ToolSurfaceStage(), editLateDescription)).refused).toMatchObject({ check: 'final', mismatch: { field: 'description' } });
-    const mutant = broken({ finalExpected: (_baseline, actual) => requestSurface(actual), dispatchedSurface: (_baseline, actual) => requestSurface(actual) });
+    expect((await run(new ToolSurfaceStage(), editLateDescription)).refused).toMatchObject({
+      check: 'final',
+      mismatch: { field: 'description' },
+    });
+    const mutant = broken({
+      finalExpected: (_baseline, actual) => requestSurface(actual),
+      dispatchedSurface: (_baseline, actual) => requestSurface(actual),
+    });
     const { refused, sent } = await run(mutant, editLateDescription);
     expect(refused).toBeUndefined();
     expect(sent[0]?.request.tools[0]?.description).toBe('late edit');
   });
 
   it('a shallow baseline sharing schema objects with the working copy: an in-place edit changes both sides and passes', async () => {
-    expect((await run(new ToolSurfaceStage({ hooks: [editSchemaInPlace] }))).refused).toMatchObject({ check: 'early', mismatch: { field: 'inputSchema', schemaPath: '/properties/symbol/type' } });
-    const mutant = broken({ project: (facts) => projectFacts(facts, { freeze: false }), copyTool: (tool) => ({ ...tool }) }, [editSchemaInPlace]);
+    expect((await run(new ToolSurfaceStage({ hooks: [editSchemaInPlace] }))).refused).toMatchObject({
+      check: 'early',
+      mismatch: { field: 'inputSchema', schemaPath: '/properties/symbol/type' },
+    });
+    const mutant = broken(
+      { project: (facts) => projectFacts(facts, { freeze: false }), copyTool: (tool) => ({ ...tool }) },
+      [editSchemaInPlace],
+    );
     const { refused, sent } = await run(mutant);
     expect(refused).toBeUndefined();
-    expect((sent[0]?.request.tools[1]?.inputSchema.properties as Record<string, Record<string, unknown>>).symbol?.type).toBe('number');
+    expect(
+      (sent[0]?.request.tools[1]?.inputSchema.properties as Record<string, Record<string, unknown>>).symbol?.type,
+    ).toBe('number');
   });
 
   it('only the early check: a late edit is dispatched', async () => {
-    const mutant = broken({ checks: { early: true, final: false }, dispatchedSurface: (_baseline, actual) => requestSurface(actual) });
+    const mutant = broken({
+      checks: { early: true, final: false },
+      dispatchedSurface: (_baseline, actual) => requestSurface(actual),
+    });
     const { refused, sent } = await run(mutant, editLateDescription);
     expect(refused).toBeUndefined();
     expect(sent[0]?.request.tools[0]?.description).toBe('late edit');
@@ -71,15 +106,32 @@ describe('each seam removes exactly one defence', () => {
     const silent = await run(broken({ settleRejected: () => undefined }, [addHelper]));
     expect(silent.refused).toMatchObject({ code: 'SURFACE_MISMATCH' });
     expect(silent.ledger.entries().map((entry) => entry.settlement)).toEqual([null]);
-    const twice = broken({ settleRejected: (owner, rejection) => { owner.ledger.preDispatchRejected(owner.reservation, rejection); owner.ledger.preDispatchRejected(owner.reservation, rejection); } }, [addHelper]);
+    const twice = broken(
+      {
+        settleRejected: (owner, rejection) => {
+          owner.ledger.preDispatchRejected(owner.reservation, rejection);
+          owner.ledger.preDispatchRejected(owner.reservation, rejection);
+        },
+      },
+      [addHelper],
+    );
     await expect(run(twice)).rejects.toMatchObject({ code: 'ALREADY_SETTLED' });
   });
 
   it('silent top-N: the surface is cut to the capacity instead of CAPACITY_EXCEEDED', async () => {
-    expect((await run(new ToolSurfaceStage(), undefined, { toolCountMax: 3 })).refused).toMatchObject({ code: 'CAPACITY_EXCEEDED' });
+    expect((await run(new ToolSurfaceStage(), undefined, { toolCountMax: 3 })).refused).toMatchObject({
+      code: 'CAPACITY_EXCEEDED',
+    });
     const mutant = broken({
       project: (facts) => projectFacts(facts, { freeze: false }),
-      fit: (baseline, capacity) => ({ ok: true, baseline: { ...baseline, surface: baseline.surface.slice(0, capacity.toolCountMax), descriptorDigests: baseline.descriptorDigests.slice(0, capacity.toolCountMax) } }),
+      fit: (baseline, capacity) => ({
+        ok: true,
+        baseline: {
+          ...baseline,
+          surface: baseline.surface.slice(0, capacity.toolCountMax),
+          descriptorDigests: baseline.descriptorDigests.slice(0, capacity.toolCountMax),
+        },
+      }),
     });
     const { refused, sent } = await run(mutant, undefined, { toolCountMax: 3 });
     expect(refused).toBeUndefined();
@@ -91,10 +143,13 @@ describe('each seam removes exactly one defence', () => {
       const names = new Set(expected.map((tool) => tool.name));
       return (actual as SurfaceTool[]).filter((tool) => names.has(tool.name));
     };
-    const mutant = broken({
-      compare: (expected, actual, check) => compareSurface(expected, admittedOnly(expected, actual), check),
-      dispatchedSurface: (_baseline, actual) => requestSurface(actual),
-    }, [addHelper]);
+    const mutant = broken(
+      {
+        compare: (expected, actual, check) => compareSurface(expected, admittedOnly(expected, actual), check),
+        dispatchedSurface: (_baseline, actual) => requestSurface(actual),
+      },
+      [addHelper],
+    );
     const { refused, sent } = await run(mutant);
     expect(refused).toBeUndefined();
     expect(sent[0]?.request.tools.map((tool) => tool.name)).toEqual([...SURFACE_NAMES, 'read_tool_result']);
@@ -102,8 +157,14 @@ describe('each seam removes exactly one defence', () => {
 
   it('the reference parts are frozen, and the public stage ignores anything passed beside its configuration', async () => {
     expect(Object.isFrozen(REFERENCE_PARTS)).toBe(true);
-    const Public = ToolSurfaceStage as unknown as new (config: object, parts: Partial<SurfaceParts>) => SurfaceStageEngine;
-    const stage = new Public({ hooks: [addHelper] }, { checks: { early: false, final: false }, settleRejected: () => undefined });
+    const Public = ToolSurfaceStage as unknown as new (
+      config: object,
+      parts: Partial<SurfaceParts>,
+    ) => SurfaceStageEngine;
+    const stage = new Public(
+      { hooks: [addHelper] },
+      { checks: { early: false, final: false }, settleRejected: () => undefined },
+    );
     const { refused, ledger } = await run(stage);
     expect(refused).toMatchObject({ check: 'early', mismatch: { field: 'unadmitted', tool: 'read_tool_result' } });
     expect(ledger.entries().map((entry) => entry.settlement?.kind)).toEqual(['preDispatchRejected']);

@@ -172,7 +172,7 @@ export class WriteTracker {
       if ((sorted[middle] as number) <= after) low = middle + 1;
       else high = middle;
     }
-    return low < sorted.length ? sorted[low] as number : -1;
+    return low < sorted.length ? (sorted[low] as number) : -1;
   }
 
   #sortedPositions(): readonly number[] {
@@ -200,7 +200,12 @@ export class WriteTracker {
    * {@link readPosition} reports it), never written or exposed.
    */
   intactAt(position: number, value: unknown): boolean {
-    return value !== undefined && !this.#arrayUntrusted && this.#dirty[position] === 0 && (value === this.#proxies[position] || value === this.#targets[position]);
+    return (
+      value !== undefined &&
+      !this.#arrayUntrusted &&
+      this.#dirty[position] === 0 &&
+      (value === this.#proxies[position] || value === this.#targets[position])
+    );
   }
 
   /**
@@ -290,7 +295,10 @@ export class WriteTracker {
   }
 
   #toolHandler(position: number): ProxyHandler<SurfaceTool> {
-    const mark = (): true => { this.#markTool(position); return true; };
+    const mark = (): true => {
+      this.#markTool(position);
+      return true;
+    };
     return {
       get: (target, key, receiver) => {
         const value: unknown = Reflect.get(target, key, receiver);
@@ -299,7 +307,8 @@ export class WriteTracker {
       },
       getOwnPropertyDescriptor: (target, key) => {
         const own = Reflect.getOwnPropertyDescriptor(target, key);
-        if (own !== undefined && (isObject(own.value) || own.get !== undefined || own.set !== undefined)) this.#markTool(position);
+        if (own !== undefined && (isObject(own.value) || own.get !== undefined || own.set !== undefined))
+          this.#markTool(position);
         return own;
       },
       set: (target, key, value, receiver) => mark() && Reflect.set(target, key, value, receiver),

@@ -19,19 +19,46 @@ import { descriptor, factsOf, generationOf } from './generation.ts';
 
 /** The six descriptors, as the server lists them. */
 export const CATALOG: readonly Record<string, unknown>[] = [
-  descriptor('market__search_instruments', 'Search listed funds and ETFs by name, ticker or theme. Returns at most 20 matches.', { query: { type: 'string', description: 'Search text' } }),
-  descriptor('write_report', 'Save a report to the user\'s workspace.', { title: { type: 'string' }, body: { type: 'string' } }),
-  descriptor('market__get_instrument_profile', 'Fetch the public profile of one instrument: issuer, fees, holdings date.', { symbol: { type: 'string', description: 'Ticker symbol' } }),
-  descriptor('market__web_search', 'Search the public web through the host gateway. Subject to the search quota.', { query: { type: 'string' }, limit: { type: 'integer', minimum: 1, maximum: 10 } }),
+  descriptor(
+    'market__search_instruments',
+    'Search listed funds and ETFs by name, ticker or theme. Returns at most 20 matches.',
+    { query: { type: 'string', description: 'Search text' } },
+  ),
+  descriptor('write_report', "Save a report to the user's workspace.", {
+    title: { type: 'string' },
+    body: { type: 'string' },
+  }),
+  descriptor(
+    'market__get_instrument_profile',
+    'Fetch the public profile of one instrument: issuer, fees, holdings date.',
+    { symbol: { type: 'string', description: 'Ticker symbol' } },
+  ),
+  descriptor('market__web_search', 'Search the public web through the host gateway. Subject to the search quota.', {
+    query: { type: 'string' },
+    limit: { type: 'integer', minimum: 1, maximum: 10 },
+  }),
   { name: 'broken_tool', description: 'A tool whose schema root is not an object.', inputSchema: { type: 'string' } },
-  descriptor('read_page', 'Read one page of a public source by URL. Returns its text.', { url: { type: 'string', format: 'uri' } }),
+  descriptor('read_page', 'Read one page of a public source by URL. Returns its text.', {
+    url: { type: 'string', format: 'uri' },
+  }),
 ];
 
 /** What the grant holds: every tool but write_report (broken_tool is granted but quarantined). */
-export const GRANTED: readonly string[] = ['market__search_instruments', 'market__get_instrument_profile', 'market__web_search', 'broken_tool', 'read_page'];
+export const GRANTED: readonly string[] = [
+  'market__search_instruments',
+  'market__get_instrument_profile',
+  'market__web_search',
+  'broken_tool',
+  'read_page',
+];
 
 /** The baseline's names, in order (worked out from the table in the file header). */
-export const SURFACE_NAMES: readonly string[] = ['market__search_instruments', 'market__get_instrument_profile', 'market__web_search', 'read_page'];
+export const SURFACE_NAMES: readonly string[] = [
+  'market__search_instruments',
+  'market__get_instrument_profile',
+  'market__web_search',
+  'read_page',
+];
 
 /** Generation 1 of the catalog (built once per test file). */
 export function researchGeneration(): GenerationRecord {
@@ -39,12 +66,18 @@ export function researchGeneration(): GenerationRecord {
 }
 
 /** A ledger, a reservation of `requestId` in session s1, and the owner to hand the stage. */
-export function reserved(requestId = 'turn-1', ledger = new InMemoryRequestLedger()): { ledger: InMemoryRequestLedger; owner: RequestOwner } {
+export function reserved(
+  requestId = 'turn-1',
+  ledger = new InMemoryRequestLedger(),
+): { ledger: InMemoryRequestLedger; owner: RequestOwner } {
   const reservation = ledger.reserve({ requestId, session: 's1' });
   return { ledger, owner: { ledger, reservation } };
 }
 
 /** The research facts: generation 1 and the grant above, session s1, policy epoch 3. */
-export function researchFacts(generation: GenerationRecord = researchGeneration(), extra: Partial<AdmissionFacts> = {}): AdmissionFacts {
+export function researchFacts(
+  generation: GenerationRecord = researchGeneration(),
+  extra: Partial<AdmissionFacts> = {},
+): AdmissionFacts {
   return factsOf(generation, GRANTED, extra);
 }

@@ -6,10 +6,7 @@
  */
 
 /** The outcome of measuring a value against a byte limit. */
-export type JsonMeasure =
-  | { kind: 'json'; bytes: number }
-  | { kind: 'over' }
-  | { kind: 'not-json' };
+export type JsonMeasure = { kind: 'json'; bytes: number } | { kind: 'over' } | { kind: 'not-json' };
 
 /**
  * The UTF-8 byte length of `JSON.stringify(value)` (compact), or `over` as soon as it passes

@@ -103,7 +103,10 @@ export class SchemaCompiler {
       entry.compiles += 1;
       const $id = Object.hasOwn(schema, '$id') ? schema.$id : LOCAL_BASE;
       try {
-        return { ok: true as const, validate: compileIsolated(entry.ajv, { ...schema, $schema: DIALECT_URI[dialect], $id }) };
+        return {
+          ok: true as const,
+          validate: compileIsolated(entry.ajv, { ...schema, $schema: DIALECT_URI[dialect], $id }),
+        };
       } catch (error) {
         return { ok: false as const, error };
       }

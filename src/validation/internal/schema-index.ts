@@ -31,7 +31,14 @@ export interface SchemaIndex {
 /** Keywords whose value is an array of subschemas. */
 const SCHEMA_ARRAY_KEYWORDS: ReadonlySet<string> = new Set(['items', 'prefixItems', 'allOf', 'anyOf', 'oneOf']);
 /** Keywords whose value maps names to subschemas. */
-const SCHEMA_MAP_KEYWORDS: ReadonlySet<string> = new Set(['$defs', 'definitions', 'properties', 'patternProperties', 'dependentSchemas', 'dependencies']);
+const SCHEMA_MAP_KEYWORDS: ReadonlySet<string> = new Set([
+  '$defs',
+  'definitions',
+  'properties',
+  'patternProperties',
+  'dependentSchemas',
+  'dependencies',
+]);
 /**
  * Keywords whose value is data (json-schema-traverse's skip list plus `examples`). Every other
  * object value is walked as a schema: the one-subschema keywords (`not`, `if`, `items`,
@@ -39,15 +46,36 @@ const SCHEMA_MAP_KEYWORDS: ReadonlySet<string> = new Set(['$defs', 'definitions'
  * keywords.
  */
 const DATA_KEYWORDS: ReadonlySet<string> = new Set([
-  'default', 'enum', 'const', 'examples', 'required', 'maximum', 'minimum', 'exclusiveMaximum', 'exclusiveMinimum',
-  'multipleOf', 'maxLength', 'minLength', 'pattern', 'format', 'maxItems', 'minItems', 'uniqueItems',
-  'maxProperties', 'minProperties',
+  'default',
+  'enum',
+  'const',
+  'examples',
+  'required',
+  'maximum',
+  'minimum',
+  'exclusiveMaximum',
+  'exclusiveMinimum',
+  'multipleOf',
+  'maxLength',
+  'minLength',
+  'pattern',
+  'format',
+  'maxItems',
+  'minItems',
+  'uniqueItems',
+  'maxProperties',
+  'minProperties',
 ]);
 const REFERENCE_KEYWORDS = ['$ref', '$dynamicRef'] as const;
 
 /** Indexes `root` (a JSON object). Iterative, so the depth of the document does not matter. */
 export function indexSchema(root: Record<string, unknown>): SchemaIndex {
-  const index: SchemaIndex = { resources: new Map([[LOCAL_BASE, root]]), anchors: new Set(), references: [], nestedDialects: [] };
+  const index: SchemaIndex = {
+    resources: new Map([[LOCAL_BASE, root]]),
+    anchors: new Set(),
+    references: [],
+    nestedDialects: [],
+  };
   const pending: [Record<string, unknown>, string][] = [[root, LOCAL_BASE]];
   while (pending.length > 0) {
     const [node, parentBase] = pending.pop() as [Record<string, unknown>, string];

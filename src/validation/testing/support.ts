@@ -9,15 +9,26 @@ import { DEFAULT_TRUST, type TrustConfig } from '../trust.ts';
 import { ValidationMemos } from '../validation-memos.ts';
 
 /** The `tools/list` results of the three reference servers, verbatim (fixtures/reference-servers.json). */
-export const REFERENCE_TOOLS = JSON.parse(readFileSync(new URL('../fixtures/reference-servers.json', import.meta.url), 'utf8')) as {
+export const REFERENCE_TOOLS = JSON.parse(
+  readFileSync(new URL('../fixtures/reference-servers.json', import.meta.url), 'utf8'),
+) as {
   everything: Record<string, unknown>[];
   filesystem: Record<string, unknown>[];
   memory: Record<string, unknown>[];
 };
 
 /** `checkTools` with each tool's real descriptor digest (SPEC section 4), with fresh memos unless `memos` is given. */
-export function verdicts(tools: readonly unknown[], trust: TrustConfig = DEFAULT_TRUST, memos = new ValidationMemos(1_000, 100)): ToolVerdict[] {
-  return checkTools(tools, tools.map((tool) => descriptorDigest(tool)), trust, memos);
+export function verdicts(
+  tools: readonly unknown[],
+  trust: TrustConfig = DEFAULT_TRUST,
+  memos = new ValidationMemos(1_000, 100),
+): ToolVerdict[] {
+  return checkTools(
+    tools,
+    tools.map((tool) => descriptorDigest(tool)),
+    trust,
+    memos,
+  );
 }
 
 /** A tool named `name` with the given input schema and extra fields. */

@@ -13,7 +13,13 @@ export default defineCore({
   create: (env) => {
     const core = referenceCore()(env);
     // The reference adapter's methods live on its prototype: bind the ones kept, one by one.
-    const kept: CoreAdapter = { attach: core.attach.bind(core), disclose: core.disclose.bind(core), call: core.call.bind(core), pushPolicy: core.pushPolicy.bind(core), stop: core.stop.bind(core) };
+    const kept: CoreAdapter = {
+      attach: core.attach.bind(core),
+      disclose: core.disclose.bind(core),
+      call: core.call.bind(core),
+      pushPolicy: core.pushPolicy.bind(core),
+      stop: core.stop.bind(core),
+    };
     if (core.createClient !== undefined) kept.createClient = core.createClient.bind(core);
     return kept;
   },

@@ -13,8 +13,20 @@
 import type Database from 'better-sqlite3';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
-  LEASE_META, LeaseIssuer, WireWatch, catalogKey, defineCore, publishedSnapshot,
-  type CallRequest, type CoreAdapter, type CoreEnvironment, type CoreTask, type DisclosureResult, type PolicyUpdate, type PublishedCatalog, type SessionSpec,
+  LEASE_META,
+  LeaseIssuer,
+  WireWatch,
+  catalogKey,
+  defineCore,
+  publishedSnapshot,
+  type CallRequest,
+  type CoreAdapter,
+  type CoreEnvironment,
+  type CoreTask,
+  type DisclosureResult,
+  type PolicyUpdate,
+  type PublishedCatalog,
+  type SessionSpec,
 } from 'catsim';
 import { ListOnceHost } from '../../../examples/list-once-host/host.ts';
 
@@ -31,11 +43,16 @@ class CatalogTable {
     // The contract types the connection as unknown; it is better-sqlite3's (docs/CORE-API.md).
     const db = env.disk.sqlite() as Database.Database;
     db.exec(`CREATE TABLE IF NOT EXISTS ${schema}.host_catalogs (key TEXT PRIMARY KEY, catalog TEXT NOT NULL)`);
-    for (const row of db.prepare(`SELECT key, catalog FROM ${schema}.host_catalogs ORDER BY key`).all() as { key: string; catalog: string }[]) {
+    for (const row of db.prepare(`SELECT key, catalog FROM ${schema}.host_catalogs ORDER BY key`).all() as {
+      key: string;
+      catalog: string;
+    }[]) {
       this.#catalogs.set(row.key, JSON.parse(row.catalog) as PublishedCatalog);
     }
     const insert = db.prepare(`INSERT OR REPLACE INTO ${schema}.host_catalogs (key, catalog) VALUES (?, ?)`);
-    this.#save = (key, json) => { insert.run(key, json); };
+    this.#save = (key, json) => {
+      insert.run(key, json);
+    };
   }
 
   get(key: string): PublishedCatalog | undefined {
@@ -64,22 +81,35 @@ class OwnSchemaAdapter implements CoreAdapter {
   readonly #boot: string;
   #connections = 0;
 
-  constructor(private readonly env: CoreEnvironment, schema: Schema) {
+  constructor(
+    private readonly env: CoreEnvironment,
+    schema: Schema,
+  ) {
     this.#boot = env.disk === undefined || env.disk.boot === 0 ? '' : `b${env.disk.boot}-`;
-    this.#leases = new LeaseIssuer({ key: env.leaseKey, ttlMs: 5_000, idPrefix: `lease-${this.#boot}`, clock: env.clock });
+    this.#leases = new LeaseIssuer({
+      key: env.leaseKey,
+      ttlMs: 5_000,
+      idPrefix: `lease-${this.#boot}`,
+      clock: env.clock,
+    });
     this.#table = new CatalogTable(env, schema);
   }
 
   attach(spec: SessionSpec): void {
     this.#pollPolicy(`${spec.tenant}.${spec.role}`);
-    void spec.connector.connect().then(async (connection) => {
-      const key = catalogKey(connection.identity(), spec.tenant, spec.role);
-      const wire = WireWatch.watch(connection.client as Client, { scanIdPrefix: `${this.#boot}c${this.#connections++}-` });
-      const served: Served = { host: new ListOnceHost(connection.client as Client), wire };
-      this.#served.set(key, served);
-      await served.host.listTools();
-      this.#publish(key, served);
-    }).catch(() => undefined);
+    void spec.connector
+      .connect()
+      .then(async (connection) => {
+        const key = catalogKey(connection.identity(), spec.tenant, spec.role);
+        const wire = WireWatch.watch(connection.client as Client, {
+          scanIdPrefix: `${this.#boot}c${this.#connections++}-`,
+        });
+        const served: Served = { host: new ListOnceHost(connection.client as Client), wire };
+        this.#served.set(key, served);
+        await served.host.listTools();
+        this.#publish(key, served);
+      })
+      .catch(() => undefined);
   }
 
   /** Publishes the latest walk at the stored generation + 1: the row first, then the report. */
@@ -106,21 +136,48 @@ class OwnSchemaAdapter implements CoreAdapter {
     const policyEpoch = this.#epochs.get(`${request.tenant}.${request.role}`) ?? 1;
     const decision = catalog === undefined || served === undefined ? 'INCOMPLETE_DISCOVERY' : 'ADMIT';
     this.env.sink.emit({
-      type: 'gate_decision', callId: request.callId, planId: request.planId, session: request.session, key, tool,
-      planDescriptorDigest: request.plan.descriptorDigest, generation: catalog?.generation ?? null,
-      descriptorDigest: listed?.descriptorDigest ?? null, policyEpoch, decision,
+      type: 'gate_decision',
+      callId: request.callId,
+      planId: request.planId,
+      session: request.session,
+      key,
+      tool,
+      planDescriptorDigest: request.plan.descriptorDigest,
+      generation: catalog?.generation ?? null,
+      descriptorDigest: listed?.descriptorDigest ?? null,
+      policyEpoch,
+      decision,
     });
     if (catalog === undefined || served === undefined) return;
     const { generation } = catalog;
     const descriptorDigest = listed?.descriptorDigest ?? request.plan.descriptorDigest;
-    const lease = this.#leases.issue({ key, principal: request.principal, session: request.session, tool, resourceScope: `session:${request.session}`, generation, descriptorDigest, policyEpoch });
+    const lease = this.#leases.issue({
+      key,
+      principal: request.principal,
+      session: request.session,
+      tool,
+      resourceScope: `session:${request.session}`,
+      generation,
+      descriptorDigest,
+      policyEpoch,
+    });
     const stamp = {
       meta: { [LEASE_META]: lease },
-      onSent: () => this.env.sink.emit({
-        type: 'receipt', callId: request.callId, leaseId: lease.leaseId, key, tool, generation, descriptorDigest, policyEpoch,
-        disclosure: { generation: request.plan.generation, snapshotDigest: request.plan.snapshotDigest }, pin: null,
-      }),
-      onAnswer: (outcome: 'ok' | 'error') => this.env.sink.emit({ type: 'receipt_outcome', leaseId: lease.leaseId, outcome }),
+      onSent: () =>
+        this.env.sink.emit({
+          type: 'receipt',
+          callId: request.callId,
+          leaseId: lease.leaseId,
+          key,
+          tool,
+          generation,
+          descriptorDigest,
+          policyEpoch,
+          disclosure: { generation: request.plan.generation, snapshotDigest: request.plan.snapshotDigest },
+          pin: null,
+        }),
+      onAnswer: (outcome: 'ok' | 'error') =>
+        this.env.sink.emit({ type: 'receipt_outcome', leaseId: lease.leaseId, outcome }),
     };
     served.wire.stampNextCall(tool, stamp);
     await served.host.callTool(tool, request.arguments).catch(() => undefined);
@@ -149,9 +206,15 @@ class OwnSchemaAdapter implements CoreAdapter {
 }
 
 /** The core that keeps `host_catalogs` in the database file: what it published survives a restart. */
-export const keepingCore = defineCore({ name: 'own-schema-keeping', create: (env) => new OwnSchemaAdapter(env, 'main') });
+export const keepingCore = defineCore({
+  name: 'own-schema-keeping',
+  create: (env) => new OwnSchemaAdapter(env, 'main'),
+});
 
 /** The core that keeps `host_catalogs` in a TEMP table: a new boot finds it empty. */
-export const tempTableCore = defineCore({ name: 'own-schema-temp', create: (env) => new OwnSchemaAdapter(env, 'temp') });
+export const tempTableCore = defineCore({
+  name: 'own-schema-temp',
+  create: (env) => new OwnSchemaAdapter(env, 'temp'),
+});
 
 export default keepingCore;
