@@ -210,6 +210,15 @@ export class ServerModel {
     return ends;
   }
 
+  /**
+   * The last `tools/list` answer (a page or a refusal) the server gave `audience` before `seq`, or
+   * null when it answered none.
+   */
+  lastListAnswerBefore(audience: string, seq: number): PageServedEvent | PageRefusedEvent | null {
+    const answers = this.listAnswers.get(audience) ?? [];
+    return answers[countBefore(answers, seq) - 1] ?? null;
+  }
+
   /** Records which audience a page carried each of its descriptor digests to. */
   recordServed(page: PageServedEvent): void {
     for (const digest of page.tools) {
