@@ -210,6 +210,15 @@ export class ServerModel {
     return ends;
   }
 
+  /**
+   * The last `tools/list` answer (a page or a refusal) the server gave `audience` before `seq`, or
+   * null when it answered none.
+   */
+  lastListAnswerBefore(audience: string, seq: number): PageServedEvent | PageRefusedEvent | null {
+    const answers = this.listAnswers.get(audience) ?? [];
+    return answers[countBefore(answers, seq) - 1] ?? null;
+  }
+
   /** Records which audience a page carried each of its descriptor digests to. */
   recordServed(page: PageServedEvent): void {
     for (const digest of page.tools) {
@@ -286,7 +295,14 @@ export class ScanRequests {
   /** The first served page per (server, audience), in order of first page. */
   private readonly firstByRecipient = new Map<string, PageServedEvent>();
 
-  constructor(readonly scanId: string) {}
+  /**
+   * `scanId` is the scanId the requests carried (for a walk without one, a name of the walk);
+   * `label` names the walk in evidence (`scan "<scanId>"` by default).
+   */
+  constructor(
+    readonly scanId: string,
+    readonly label = `scan "${scanId}"`,
+  ) {}
 
   /** Records one answered request; served pages become matchable. */
   add(event: PageServedEvent | PageRefusedEvent): void {
@@ -326,6 +342,53 @@ export class ScanRequests {
   }
 }
 
+/**
+ * Requests without a scanId, grouped into walks by cursor, per server and audience and connection
+ * (a `session_opened` ends the waiting of the walks before it): a cursorless request begins a walk; a request with a cursor continues the oldest walk whose last answered
+ * page handed out that cursor and has not been followed yet (a server hands the same cursor to
+ * every walk at the same position, and a client follows each one once), or begins a walk of its
+ * own when no walk is waiting on it (a cursor guessed, or kept from a walk it never finished). A
+ * client that follows a loop of cursors requests one of them again inside one walk. Each walk is
+ * a {@link ScanRequests} named `unlabelled-walk-N` and labelled `walk N without a scanId` (N from 1, in
+ * order of first request, over the whole round).
+ */
+export class UnlabelledWalks {
+  /** Every walk, in order of its first request. */
+  readonly walks: ScanRequests[] = [];
+  /** Per `[server, audience]`, per cursor handed out, the walks waiting to follow it, oldest first. */
+  private readonly waiting = new Map<string, Map<string, ScanRequests[]>>();
+
+  /** Attributes one answered request without a scanId to its walk. */
+  add(event: PageServedEvent | PageRefusedEvent): void {
+    const recipient = JSON.stringify([event.server, event.audience]);
+    let byCursor = this.waiting.get(recipient);
+    if (byCursor === undefined) this.waiting.set(recipient, (byCursor = new Map()));
+    const walk = (event.cursorIn === null ? undefined : byCursor.get(event.cursorIn)?.shift()) ?? this.begin(event);
+    walk.add(event);
+    if (event.type !== 'page_served' || event.cursorOut === null) return;
+    const queue = byCursor.get(event.cursorOut);
+    if (queue === undefined) byCursor.set(event.cursorOut, [walk]);
+    else queue.push(walk);
+  }
+
+  /**
+   * A new connection of `server` for `audience` opened (`session_opened`): the walks waiting on a
+   * cursor were the old connection's, and a request on the new one continues none of them (a host
+   * that died or was cut mid-walk walks again from page 1; a cursor kept across the cut begins a
+   * walk of its own).
+   */
+  sessionOpened(server: string, audience: string): void {
+    this.waiting.delete(JSON.stringify([server, audience]));
+  }
+
+  private begin(event: PageServedEvent | PageRefusedEvent): ScanRequests {
+    const number = this.walks.length + 1;
+    const walk = new ScanRequests(`unlabelled-walk-${number}`, `walk ${number} without a scanId`);
+    this.walks.push(walk);
+    return walk;
+  }
+}
+
 /** The ground-truth model of one round. */
 export class GroundTruth {
   /** Servers by plan id, in order of first mention. */
@@ -334,6 +397,12 @@ export class GroundTruth {
   readonly bootsByIdentity = new Map<string, ServerUpEvent[]>();
   /** Requests by scanId; pages served without a scanId are not attributed to any scan. */
   readonly scans = new Map<string, ScanRequests>();
+  /**
+   * The walks of requests that carried no scanId (a core or client library that does not label
+   * its walks), tied by cursor alone: see {@link UnlabelledWalks}. I13 judges them as it judges
+   * scans, so a core cannot escape the cursor rules by sending no scanId.
+   */
+  readonly unlabelledWalks = new UnlabelledWalks();
   /** Planted defects by descriptor digest; the first label wins if a digest is labelled twice. */
   readonly defects = new Map<string, DefectPlantedEvent>();
   /** Every `disclosure`, in trace order. */
@@ -451,6 +520,7 @@ export function buildGroundTruth(events: readonly TraceEvent[]): GroundTruth {
         break;
       case 'session_opened':
         truth.server(event.server).sessionAudiences.add(event.audience);
+        truth.unlabelledWalks.sessionOpened(event.server, event.audience);
         truth.sessionOpens.push(event);
         break;
       case 'disconnected':
@@ -609,6 +679,7 @@ function addRequest(truth: GroundTruth, event: PageServedEvent | PageRefusedEven
   if (event.scanId !== null && !server.firstAnswerOfScan.has(event.scanId))
     server.firstAnswerOfScan.set(event.scanId, event.seq);
   if (event.scanId !== null) truth.scan(event.scanId).add(event);
+  else truth.unlabelledWalks.add(event);
 }
 
 /** Copies the views into a Map, so that an audience such as `__proto__` is an ordinary key. */

@@ -16,7 +16,7 @@
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { CoreFactory, SimConnection } from './guard/adapter.ts';
 import { captureUncaughtExceptions, captureUnhandledRejections, errorText, type CoreFailure } from './guard/guard.ts';
-import { HostProcess, isHostDown } from './host/host-process.ts';
+import { HostProcess, isHostDown, type WorldConnector } from './host/host-process.ts';
 import type { RollbackTriggerPlan, RoundPlan, ServerPlan } from './plan/types.ts';
 import { createStreams, type Rng, type Streams } from './random.ts';
 import { World } from './runtime/world.ts';
@@ -243,9 +243,13 @@ function startSession(context: RoundContext, server: SimCatalogServer, audience:
   const [tenant, role] = audience.split('.') as [string, string];
   const latency = streams.stream(`run/${server.plan.id}/${audience}/latency`);
   const rules = linkRulesFor(server.plan, ruleEnv(context, server.plan));
-  let current: Link | undefined;
-  const connector = {
-    connect: async (): Promise<SimConnection> => {
+  // Every link this session opened, in order. A connection still being opened when a boot died
+  // completes after the next boot opened its own (the host process closes it then), so the last
+  // link is not always the live one: the cut and the planned disconnects read which are open.
+  const links: Link[] = [];
+  const openLinks = (): Link[] => links.filter((link) => !link.closed);
+  const connector: WorldConnector = {
+    connect: async (alive?: () => boolean): Promise<SimConnection> => {
       const link = createLink(world, {
         latencyMs: baseLatency(world, plan, server.plan, latency),
         rules,
@@ -273,24 +277,33 @@ function startSession(context: RoundContext, server: SimCatalogServer, audience:
       const client = adapter.createClient();
       await server.connect(link.server, audience);
       await client.connect(link.client);
-      current = link;
+      const connection = { client, identity: () => server.identity() };
+      // A boot that died while this connection was being opened never has it open: no session
+      // opens for it, and the host process closes it (sim/host/host-process.ts).
+      if (alive?.() === false) return connection;
+      links.push(link);
       recorder.world('session_opened', { server: server.plan.id, audience, identity: server.identity() });
       open = true;
-      return { client, identity: () => server.identity() };
+      return connection;
     },
   };
   const control: SessionControl = {
     disconnect: () => {
-      if (current === undefined || current.closed) return;
+      const live = openLinks().at(-1);
+      if (live === undefined) return;
       recorder.world('disconnected', { server: server.plan.id, audience });
-      current.disconnect();
+      live.disconnect();
     },
   };
   for (const episode of sessionEpisodesFor(server.plan, audience))
     world.schedule(episode.atMs, () => episode.run(control));
-  // A host crash (F18) cuts the session's connection with no `disconnected` event: the world did not cut it, the process died.
+  // A host crash (F18) cuts every connection of the session with no `disconnected` event: the
+  // world did not cut them, the process died. Every open link is the dying boot's: the next boot
+  // has not started (seed 2 round 4578 of host-restart: boot 0's reconnect, begun at the crash,
+  // completed after boot 1's own connection and took its place as the one to cut; boot 1's link
+  // outlived boot 1 and handed later notifications to a dead client).
   const cut = (): void => {
-    if (current !== undefined && !current.closed) current.disconnect();
+    for (const link of openLinks()) link.disconnect();
   };
   adapter.attach(
     { connector, tenant, role, endpointDigest: `sim:${server.plan.id}`, refreshers: plan.refreshersPerKey },

@@ -262,3 +262,44 @@ describe('seed 1 round 3879 of host-restart: a refresh that fell due while the h
     expect(verdict.violations).toEqual([]);
   });
 });
+
+describe("seed 2 round 4578 of host-restart: a dead boot's connection outlived the next boot's", () => {
+  // One of two failing rounds of 5,000 host-restart rounds of seed 2 on c714ea3 (issue 36 item 2),
+  // a world defect: boot 0 crashed at 851 while its session for s1/acme.dev was reconnecting. Boot
+  // 1 opened its own at 883; boot 0's connection completed at 904, was recorded as a session
+  // opened, and took boot 1's place as the one the world cuts at a crash. When boot 1 died at
+  // 1265 the world cut the dead connection again and left boot 1's open, so its client kept
+  // receiving list_changed; the oracle read the one at 2035 as boot 3's and reported I18
+  // CALL_BEFORE_RELIST for boot 3's call at 2053. A crash now cuts every open connection of the
+  // session, and a connection that completes for a dead boot opens no session.
+  const plan = JSON.parse(
+    readFileSync('scenarios/plans/seed2-round4578-dead-boot-link-shrunk.plan.json', 'utf8'),
+  ) as RoundPlan;
+
+  it('each boot opens one session for s1/acme.dev, no list_changed reaches a dead boot, and the oracle finds nothing', async () => {
+    const run = await runRound(plan, referenceCore(), 'reference');
+    const crashes = run.events.filter((event) => event.type === 'host_crashed').map((event) => event.t);
+    expect(crashes).toEqual([851, 1265, 1382]);
+    const opens = run.events.filter(
+      (event) => event.type === 'session_opened' && event.server === 's1' && event.audience === 'acme.dev',
+    );
+    // Before the fix: 73, 883, 904 (boot 0's, after it died), 1356, 1444.
+    expect(opens.map((event) => event.t)).toEqual([73, 883, 1316, 1472]);
+    // Every list_changed handed to a client after a crash went to a session opened after that crash.
+    const strays = run.events.filter((delivery) => {
+      if (delivery.type !== 'notification_delivered') return false;
+      const crash = run.events.findLast((event) => event.type === 'host_crashed' && event.seq < delivery.seq);
+      if (crash === undefined) return false;
+      return !run.events.some(
+        (event) =>
+          event.type === 'session_opened' &&
+          event.seq > crash.seq &&
+          event.seq < delivery.seq &&
+          event.server === delivery.server &&
+          event.audience === delivery.audience,
+      );
+    });
+    expect(strays.map((event) => event.seq)).toEqual([]);
+    expect(checkEvents(run.header, run.events).violations).toEqual([]);
+  });
+});

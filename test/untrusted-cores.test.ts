@@ -88,7 +88,7 @@ describe('a core that does nothing at all (examples/testing/inert-core.ts)', () 
 });
 
 describe('a core that works but emits nothing (examples/testing/silent-core.ts)', () => {
-  it('fails I4 at every disclosure, I6 at every executed call, I3, I9, I12, I18 and I19', async () => {
+  it('fails I4 at every disclosure, I6 at every executed call, I3, I9, I12, I13, I18 and I19', async () => {
     const all = await rounds('./examples/testing/silent-core.ts');
     expect(codes(all)).toEqual({
       'I3 UNCONFIRMED_WRITE_EXECUTED': 60,
@@ -104,6 +104,11 @@ describe('a core that works but emits nothing (examples/testing/silent-core.ts)'
       // Probes are owed only on servers without a disqualifying trait (F23 servers have one):
       // 5 + 10 + 2 in rounds 3, 4 and 5.
       'I12 PROBE_NOT_DECIDED': 17,
+      // It follows every cursor up to pageCountMax with no loop check, and labels no walk with a
+      // scanId; I13 ties its requests into walks by cursor (issue 27.1): each F5 server whose cursors
+      // loop gets a cursor requested twice in one walk, 2 + 3 + 3 + 2 in rounds 2 (repeat, ignored),
+      // 6 (cycle), 7 (always-empty, twice on s1 acme.dev across the host restart) and 8 (always-empty).
+      'I13 CURSOR_REQUESTED_TWICE': 10,
       // It shows whatever it listed, F23's over-limit catalogs included (rounds 0, 1, 2, 7, 8, 9:
       // 1 + 10 + 8 + 1 + 7 + 7).
       'I27 OVER_LIMIT_DISCLOSED': 34,

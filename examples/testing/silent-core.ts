@@ -6,8 +6,9 @@
  * (test/untrusted-cores.test.ts): I4 DISCLOSED_UNKNOWN_GENERATION (a disclosure with no publish
  * behind it), I6 CALL_WITHOUT_RECEIPT (an executed call with no receipt), I3 (an unversioned
  * write with no decision to join a confirmation to), I12 (nothing published, no probe
- * decided) and I18 (it never reads a catalog again, and the world sees its calls leave after a
- * `list_changed` with no fresh `tools/list` answered).
+ * decided), I13 (it follows a loop of cursors with no check, and the world ties its unlabelled
+ * requests into walks by cursor) and I18 (it never reads a catalog again, and the world sees its
+ * calls leave after a `list_changed` with no fresh `tools/list` answered).
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {

@@ -296,6 +296,42 @@ describe('I19 from the world: a fresh list begins within R of the delivery (issu
     }
   });
 
+  it('an answer served within a latency before the delivery reaches the core after it: due by 1990 + 40 + 2000 + 40', () => {
+    // The delivery is at 2000. Page 1 of scan-1 is answered at 1990 with a cursor that never comes
+    // back (the notification cut that walk when the page reached the core, by 2030); its back-off
+    // ends by 4030, and the fresh page 1 reaches the server by 4070 (seed 4 round 797 of
+    // host-restart). Before, the deadline was 2000 + 2040 = 4040. An answer served a latency or
+    // more before the delivery (at 1960 or 1950) has reached the core by then and moves nothing.
+    for (const [servedAt, at, late] of [
+      [1_990, 4_070, false],
+      [1_990, 4_071, true],
+      [1_960, 4_040, false],
+      [1_960, 4_041, true],
+      [1_950, 4_041, true],
+    ] as const) {
+      const b = starved();
+      b.at(servedAt).served({
+        audience: 'acme.dev',
+        scanId: 'scan-1',
+        cursorIn: null,
+        cursorOut: 'c1',
+        revision: 1,
+        tools: ['echo'],
+      });
+      const delivered = b.at(2_000).notificationDelivered('s0', 'acme.dev');
+      b.at(at).served({
+        audience: 'acme.dev',
+        scanId: 'scan-2',
+        cursorIn: null,
+        cursorOut: null,
+        revision: 1,
+        tools: ['echo'],
+      });
+      b.at(9_000).roundEnd();
+      expect(i19(b), `${servedAt} ${at}`).toEqual({ found: late ? [`REFRESH_STARVED@${delivered}`] : [], checked: 1 });
+    }
+  });
+
   it('a quarantine is believed only for a scan the world served', () => {
     for (const served of [true, false]) {
       const b = starved();

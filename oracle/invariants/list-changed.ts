@@ -27,9 +27,12 @@
  *   arrives) of the delivery, or of the end of the walks the world was serving that audience at
  *   the delivery plus one more latency (the core learns that end when the last answer reaches it:
  *   a page before it handed out a cursor that a request with the same scanId brought back after
- *   it, or a final recheck of page 1 under the scanId of a walk begun before it), whichever is
- *   later (seed 1 rounds 464, 480 and 3864 of the 5,000-round gate: a walk cut or rechecked
- *   across the delivery, its end read a latency later, then the retry back-off). R is the larger of the scenario's coalescing
+ *   it, or a final recheck of page 1 under the scanId of a walk begun before it), or of the
+ *   arrival at the core of the world's last answer to that audience before the delivery (one
+ *   latency after it was served: the walk it belongs to was still running for the core), whichever
+ *   is later (seed 1 rounds 464, 480 and 3864 of the 5,000-round gate, seed 2 round 1338 and seed 4
+ *   round 797 of host-restart: a walk cut or rechecked across the delivery, its end read a latency
+ *   later, then the retry back-off). R is the larger of the scenario's coalescing
  *   delay (`listChangedDelayMs`) and its retry back-off cap (`retryBackoffMsMax`): a refresher
  *   that coalesces a burst into one scan at a fixed delay after its first notification meets it,
  *   one whose debounce resets on every notification does not while the burst lasts. A core that
@@ -197,7 +200,13 @@ function checkRefresh(
   // answer to it (the answer's way back), and only then does the refresh's wait begin.
   const latencyMs = context.bounds.latencyMsMax;
   const refreshMs = Math.max(delayMs, context.bounds.retryBackoffMsMax) + latencyMs;
-  const from = Math.max(delivery.t, ...runningEnds.map((end) => (end === null ? delivery.t : end.t + latencyMs)));
+  // An answer the world gave that audience within one latency before the delivery reaches the
+  // core after it: the walk it belongs to was still running for the core (seed 2 round 1338 and
+  // seed 4 round 797 of host-restart: a recheck or a page 1 answered 1-6 ms before the delivery,
+  // the walk cut by the notification when that answer arrived, then the back-off).
+  const previous = session.server.lastListAnswerBefore(delivery.audience, delivery.seq);
+  const arriving = previous === null ? delivery.t : Math.max(delivery.t, previous.t + latencyMs);
+  const from = Math.max(arriving, ...runningEnds.map((end) => (end === null ? delivery.t : end.t + latencyMs)));
   const deadline = deadlineAcrossRestart(context, delivery, from + refreshMs, refreshMs);
   if (deadline === null || deadline > context.endT || excused(context, delivery, session, deadline)) return;
   findings.count('I19');

@@ -112,13 +112,14 @@ describe('I13: scans terminate', () => {
     ]);
   });
 
-  it('does not attribute pages served without a scanId', () => {
+  it('three page-1 requests without a scanId are three walks of their own: no EXTRA_CURSORLESS_REQUEST', () => {
     const b = roundWith((r) => {
       r.served({ audience: DEV, scanId: null, cursorIn: null, cursorOut: 'c1', revision: 3, tools: ['a'] });
       r.served({ audience: DEV, scanId: null, cursorIn: null, cursorOut: 'c1', revision: 3, tools: ['a'] });
       r.served({ audience: DEV, scanId: null, cursorIn: null, cursorOut: 'c1', revision: 3, tools: ['a'] });
     });
-    expect(checkTrace(b.build())).toMatchObject({ violations: [], checked: { I13: 9 } });
+    // 9 as before (the standard world's scans, starts and reads), plus the three walks.
+    expect(checkTrace(b.build())).toMatchObject({ violations: [], checked: { I13: 12 } });
   });
 
   it('SCAN_TOO_LONG: a scan that outlived scanTimeoutMs + latencyMsMax, and the boundary', () => {
@@ -243,6 +244,71 @@ describe('I13: scans terminate', () => {
         code: 'PAGE_NOT_SERVED',
         evidence: `scan "sc-bad" read page "c1" → null (${later.slice(0, 12)}, revision 3) at seq 10, which the world never served to that scan before it`,
       },
+    ]);
+  });
+});
+
+describe('I13 on walks that carried no scanId: tied by cursor alone', () => {
+  /** Serves one page to a request that carried no scanId. */
+  function bare(b: TraceBuilder, cursorIn: string | null, cursorOut: string | null): number {
+    return b.served({ audience: DEV, scanId: null, cursorIn, cursorOut, revision: 3, tools: ['a'] }).seq;
+  }
+
+  it('a client that follows a cursor loop without labelling its walk requests c1 twice: CURSOR_REQUESTED_TWICE', () => {
+    let repeat = -1;
+    const b = roundWith((r) => {
+      bare(r, null, 'c1');
+      bare(r, 'c1', 'c2');
+      bare(r, 'c2', 'c1');
+      repeat = bare(r, 'c1', 'c2');
+      bare(r, 'c2', 'c1');
+    });
+    expect(checkTrace(b.build()).violations).toEqual([
+      {
+        invariant: 'I13',
+        round: ROUND,
+        seq: repeat,
+        code: 'CURSOR_REQUESTED_TWICE',
+        evidence: `walk 1 without a scanId (s0 acme.dev) requested cursor "c1" at seq 5 and again at seq ${repeat}`,
+      },
+    ]);
+  });
+
+  it('two walks interleaved on the same cursors, and a walk begun again from page 1, repeat nothing', () => {
+    const b = roundWith((r) => {
+      bare(r, null, 'c1');
+      bare(r, null, 'c1');
+      bare(r, 'c1', 'c2');
+      bare(r, 'c1', 'c2');
+      bare(r, 'c2', null);
+      bare(r, 'c2', null);
+      bare(r, null, 'c1');
+      bare(r, 'c1', 'c2');
+    });
+    const verdict = checkTrace(b.build());
+    expect(verdict.violations).toEqual([]);
+    // Three walks without a scanId, plus the standard world's two scans seen by the world, two
+    // started by the core and their five page reads (sc-dev: two pages and the recheck; sc-ops:
+    // one page and the recheck).
+    expect(verdict.checked.I13).toBe(3 + 2 + 2 + 5);
+  });
+
+  it('a walk without a scanId past pageCountMax cursor requests is PAGE_LIMIT_EXCEEDED', () => {
+    let over = -1;
+    const b = roundWith(
+      (r) => {
+        bare(r, null, 'c1');
+        bare(r, 'c1', 'c2');
+        over = bare(r, 'c2', 'c3');
+      },
+      { bounds: { pageCountMax: 1 } },
+    );
+    expect(checkTrace(b.build()).violations.map((v) => [v.code, v.seq, v.evidence])).toEqual([
+      [
+        'PAGE_LIMIT_EXCEEDED',
+        over,
+        `walk 1 without a scanId (s0 acme.dev) made cursor request 2 at seq ${over}, over pageCountMax 1`,
+      ],
     ]);
   });
 });

@@ -5,6 +5,9 @@
  * From the world's side (every `page_served` and `page_refused` with a scanId, in trace order):
  * at most `bounds.pageCountMax` requests with a cursor, no cursor string requested twice (the
  * empty string is a cursor), at most two cursorless requests (page 1 and the final recheck).
+ * Requests that carried no scanId are judged the same way on the walks their cursors tie them into
+ * (`UnlabelledWalks` in ground-truth.ts: each cursorless request begins one, so the cursorless rule
+ * never fires for them), so a client that labels nothing is held to the cursor rules all the same.
  * From the core's side: each scan ends within `scanTimeoutMs + latencyMsMax` of its start, and a
  * scan that never ended had not yet exceeded that budget when the round ended. And the walk the
  * core reports is the walk the world served: every `page_read` names a page the world served to
@@ -30,7 +33,7 @@ const CURSORLESS_REQUESTS_MAX = 2;
 
 /** Checks I13 over every scan the world saw and every scan the core started. */
 export function checkScanTermination(context: CheckContext, findings: Findings): void {
-  for (const scan of context.truth.scans.values()) {
+  for (const scan of [...context.truth.scans.values(), ...context.truth.unlabelledWalks.walks]) {
     findings.count('I13');
     checkRequests(scan, context.bounds.pageCountMax, findings);
   }
@@ -84,7 +87,7 @@ function checkRequests(scan: ScanRequests, pageCountMax: number, findings: Findi
 }
 
 function where(scan: ScanRequests, request: Request): string {
-  return `scan "${scan.scanId}" (${request.server} ${request.audience})`;
+  return `${scan.label} (${request.server} ${request.audience})`;
 }
 
 function reportExtraCursorless(scan: ScanRequests, request: Request, findings: Findings): void {

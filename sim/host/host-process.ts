@@ -25,6 +25,7 @@ import type Database from 'better-sqlite3';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type {
   CallRequest,
+  Connection,
   Connector,
   CoreEnvironment,
   CoreFactory,
@@ -41,10 +42,24 @@ import type { HostCrashPoint, HostRestart } from '../plan/types.ts';
 import type { TraceRecorder } from '../trace/recorder.ts';
 import { HostDisk, HostDown, type DiskWrite } from './host-disk.ts';
 
-/** One catalog key the world offers every boot, with the way to cut its current connection. */
+/**
+ * The world's side of a {@link Connector}: `alive`, when given, says whether the boot that asked
+ * still lives once the connection completes. For a boot that died meanwhile no session opens (no
+ * `session_opened`, no notification reaches it) and the host process closes the connection.
+ */
+export interface WorldConnector extends Connector {
+  connect(alive?: () => boolean): Promise<Connection>;
+}
+
+/** A {@link SessionSpec} whose connector is the world's. */
+export interface WorldSessionSpec extends SessionSpec {
+  connector: WorldConnector;
+}
+
+/** One catalog key the world offers every boot, with the way to cut its connections. */
 export interface HostSession {
-  spec: SessionSpec;
-  /** Cuts the session's live connection, silently (it dies with the process). */
+  spec: WorldSessionSpec;
+  /** Cuts every open connection of the session, silently (they die with the process). */
   cut(): void;
 }
 
@@ -225,12 +240,12 @@ export class HostProcess implements WorldCore {
    * that was still being opened when the boot died is closed as it completes (it dies with the
    * process: no notification or reply may reach a dead boot's client).
    */
-  #specOf(boot: Boot, spec: SessionSpec): SessionSpec {
+  #specOf(boot: Boot, spec: WorldSessionSpec): SessionSpec {
     if (this.#disk === undefined) return spec;
     const connector: Connector = {
       connect: async () => {
         if (!boot.alive) throw new HostDown(boot.number);
-        const connection = await spec.connector.connect();
+        const connection = await spec.connector.connect(() => boot.alive);
         if (boot.alive) return connection;
         await connection.client.close();
         throw new HostDown(boot.number);
@@ -244,7 +259,7 @@ export class HostProcess implements WorldCore {
   }
 
   /** Offers the core a catalog key; each later boot is offered it again. */
-  attach(spec: SessionSpec, cut: () => void = () => undefined): void {
+  attach(spec: WorldSessionSpec, cut: () => void = () => undefined): void {
     this.#sessions.push({ spec, cut });
     this.#boot.core.attach(this.#specOf(this.#boot, spec));
   }
