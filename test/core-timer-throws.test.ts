@@ -1,7 +1,6 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { attachCores } from './support/attach-core.ts';
 import { catsim } from './support/run-cli.ts';
 import { runMain } from './support/run-main.ts';
 
@@ -10,24 +9,7 @@ import { runMain } from './support/run-main.ts';
 // named, no summary; `replay` did the same. Like a throw from env.scheduler.after, it is now the
 // core's failure in that round: CORE_FAILED THREW, with its replay line.
 describe("a throw from the core's own timer or microtask is CORE_FAILED in that round", () => {
-  const dir = mkdtempSync(join(tmpdir(), 'catsim-timer-throw-'));
-  writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
-  /** A core module whose `attach` arms `arm` (a statement) and which otherwise discloses nothing. */
-  const core = (name: string, arm: string): string => {
-    const path = join(dir, `${name}.mjs`);
-    writeFileSync(
-      path,
-      `export default { name: '${name}', create() {
-  return {
-    attach() { ${arm} },
-    disclose() { return { ok: false, code: 'INCOMPLETE_DISCOVERY' }; },
-    call() { return Promise.resolve({ ok: false, code: 'INCOMPLETE_DISCOVERY' }); },
-    pushPolicy() {}, stop() {},
-  };
-} };\n`,
-    );
-    return path;
-  };
+  const { dir, core } = attachCores('catsim-timer-throw-');
   const timer = core('timer', "setTimeout(() => { throw new Error('timer broke'); }, 5);");
   const microtask = core('microtask', "queueMicrotask(() => { throw new Error('microtask broke'); });");
 

@@ -1,7 +1,7 @@
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { attachCores } from './support/attach-core.ts';
 import { catsim } from './support/run-cli.ts';
 
 // Issue 35 item 3 (the rest): `run --workers 0`, `replay` and `shrink` ran rounds on catsim's
@@ -9,24 +9,7 @@ import { catsim } from './support/run-cli.ts';
 // with V8's fatal error and native stack. Their rounds now run on one worker thread, bounded by
 // --round-timeout and the thread's heap, and such a round is CORE_FAILED with one line.
 describe('rounds outside a multi-worker campaign are bounded in time and memory', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'catsim-own-thread-'));
-  writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
-  /** A core module whose `attach` runs `body` (its probe build, `create` alone, is left alone). */
-  const core = (name: string, body: string): string => {
-    const path = join(dir, `${name}.mjs`);
-    writeFileSync(
-      path,
-      `export default { name: '${name}', create() {
-  return {
-    attach() { ${body} },
-    disclose() { return { ok: false, code: 'INCOMPLETE_DISCOVERY' }; },
-    call() { return Promise.resolve({ ok: false, code: 'INCOMPLETE_DISCOVERY' }); },
-    pushPolicy() {}, stop() {},
-  };
-} };\n`,
-    );
-    return path;
-  };
+  const { dir, core } = attachCores('catsim-own-thread-');
   const stuck = core('stuck', 'for (;;) {}');
   const hungry = core('hungry', 'const kept = []; for (;;) kept.push(new Array(100_000).fill(1));');
   // A heap of 200 MB (the worker thread takes the process's limit) runs out within seconds.

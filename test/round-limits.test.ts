@@ -1,33 +1,14 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCampaign } from '../runner/campaign.ts';
 import { loadScenario } from '../sim/plan/scenario.ts';
+import { attachCores } from './support/attach-core.ts';
 import { catsim } from './support/run-cli.ts';
 
 // Issue 35 item 3: a core stuck in synchronous code hung the campaign for ever with no output,
 // and a worker that died of heap exhaustion was a testbed failure (exit 3). Both are now the
 // core's failure in that round (CORE_FAILED, with its replay line), and the campaign goes on.
 describe('a round is bounded in time and memory in a worker thread', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'catsim-round-limit-'));
-  writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
-  /** A core module whose `attach` runs `body` (its probe build, `create` alone, is left alone). */
-  const core = (name: string, body: string): string => {
-    const path = join(dir, `${name}.mjs`);
-    writeFileSync(
-      path,
-      `export default { name: '${name}', create() {
-  return {
-    attach() { ${body} },
-    disclose() { return { ok: false, code: 'INCOMPLETE_DISCOVERY' }; },
-    call() { return Promise.resolve({ ok: false, code: 'INCOMPLETE_DISCOVERY' }); },
-    pushPolicy() {}, stop() {},
-  };
-} };\n`,
-    );
-    return path;
-  };
+  const { core } = attachCores('catsim-round-limit-');
 
   it('--round-timeout 1: each of 2 stuck rounds is terminated after 1 s and is CORE_FAILED TIMED_OUT, exit 1', async () => {
     const stuck = core('stuck', 'for (;;) {}');
