@@ -12,7 +12,7 @@
  * revoked tool, as it was still shown. Everything it does is ground truth, written by the world.
  */
 import type { DisclosedTool, SimCallRequest } from './guard/adapter.ts';
-import type { RoundPlan, ToolDescriptor } from './plan/types.ts';
+import type { RoundPlan } from './plan/types.ts';
 import type { Rng } from './random.ts';
 import type { World } from './runtime/world.ts';
 import type { SimCatalogServer } from './server/catalog-server.ts';
@@ -21,8 +21,8 @@ import { worldContentDefect } from './plan/content-defects.ts';
 import { worldDescriptorDigest } from './trace/digests.ts';
 import type { TraceRecorder } from './trace/recorder.ts';
 import { plainClone } from './internal/plain-clone.ts';
-import { RETRY_REVOKED_FRACTION, RETRY_REVOKED_WINDOW_MS } from './faults/f08-revocation.ts';
-import { GUESS_OWN_AUDIENCE_FRACTION } from './faults/f17-guessed-names.ts';
+import { PLANNER_RULES } from './faults/index.ts';
+import type { CallChoice, ToolChoice } from './planner-rules.ts';
 import type { WorldCore } from './guard/guard.ts';
 import type { TurnPlan } from './plan/types.ts';
 import { runModelTurn } from './turns/model-turn.ts';
@@ -156,45 +156,34 @@ export class SessionPlanner {
 
   #planCall(shown: Disclosure): void {
     const calls = this.ctx.plan.calls;
-    const guess = this.rng.chance(calls.guessFraction) ? this.#guess(shown) : undefined;
-    const tool =
-      guess ?? this.#recentlyRevoked(shown) ?? (shown.tools.length > 0 ? this.rng.pick(shown.tools) : undefined);
+    const chosen = this.#ruleChoice(shown);
+    const tool = chosen?.tool ?? (shown.tools.length > 0 ? this.rng.pick(shown.tools) : undefined);
     if (tool === undefined) return;
-    const stale = guess === undefined && this.rng.chance(calls.staleFraction);
-    const kind: PlanKind = guess !== undefined ? 'guessed' : stale ? 'stale' : 'normal';
+    const guessed = chosen?.guessed === true;
+    const stale = !guessed && this.rng.chance(calls.staleFraction);
+    const kind: PlanKind = guessed ? 'guessed' : stale ? 'stale' : 'normal';
     const invalid = this.rng.chance(calls.invalidArgsFraction);
     const delayMs = stale ? this.rng.int(calls.staleDelayMs[0], calls.staleDelayMs[1]) : this.rng.int(1, 20);
     const request = this.#plan(shown, tool, kind, invalid, this.rng.chance(calls.confirmFraction), null);
     this.ctx.world.after(delayMs, () => this.#send(request));
   }
 
-  /** Now and then (F8), a shown tool revoked for this audience a moment ago (the model was not told). */
-  #recentlyRevoked(shown: Disclosure): DisclosedTool | undefined {
-    const revoked = new Set(
-      this.ctx.policy.revokedSince(this.audience, this.ctx.world.now() - RETRY_REVOKED_WINDOW_MS),
-    );
-    const candidates = shown.tools.filter((tool) => revoked.has(tool.name));
-    return candidates.length > 0 && this.rng.chance(RETRY_REVOKED_FRACTION) ? this.rng.pick(candidates) : undefined;
-  }
-
-  /**
-   * F17: a real tool name of this server that was not in the catalog last shown to the session:
-   * preferably one its own audience gained since (a model that read it elsewhere, or guessed it
-   * right), else one of another audience's view.
-   */
-  #guess(shown: Disclosure): DisclosedTool | undefined {
-    const listed = new Set(shown.tools.map((tool) => tool.name));
-    const views = this.server.currentViews();
-    const unlisted = (view: readonly ToolDescriptor[] | undefined) =>
-      (view ?? []).filter((tool) => !listed.has(String(tool.name)));
-    const own = unlisted(views[this.audience]);
-    const others = Object.entries(views)
-      .filter(([audience]) => audience !== this.audience)
-      .flatMap(([, view]) => unlisted(view));
-    const candidates = own.length > 0 && this.rng.chance(GUESS_OWN_AUDIENCE_FRACTION) ? own : [...own, ...others];
-    if (candidates.length === 0) return undefined;
-    const tool = this.rng.pick(candidates);
-    return { name: String(tool.name), descriptorDigest: worldDescriptorDigest(tool) };
+  /** The first tool-choice rule's choice (sim/planner-rules.ts: F17's guesses, F8's retries), if any. */
+  #ruleChoice(shown: Disclosure): ToolChoice | undefined {
+    const { world, policy, plan } = this.ctx;
+    const call: CallChoice = {
+      rng: this.rng,
+      audience: this.audience,
+      calls: plan.calls,
+      shown: shown.tools,
+      currentViews: () => this.server.currentViews(),
+      revokedWithin: (windowMs) => policy.revokedSince(this.audience, world.now() - windowMs),
+    };
+    for (const rule of PLANNER_RULES) {
+      const choice = rule.choose(call);
+      if (choice !== undefined) return choice;
+    }
+    return undefined;
   }
 
   /** Quiet tail: one probe per disclosed tool, valid arguments, confirmed where needed. */

@@ -20,6 +20,14 @@ import { drawIn } from '../plan/draws.ts';
 import type { FaultDefinition } from './fault.ts';
 import { perServer } from './internal/fragments.ts';
 import { fraction, counts, msRange } from './rates.ts';
+import { boolean, ms, object, positive } from '../plan/schema-parts.ts';
+
+declare module '../plan/types.ts' {
+  interface ServerPlan {
+    /** F3: how the server sends `tools/list_changed`. */
+    notifications: NotificationPlan;
+  }
+}
 
 /** How often F3 acts (scenario `faultRates.F3`), with its defaults. */
 export const RATES = {
@@ -104,6 +112,20 @@ function lateLinkRule(server: ServerPlan, env: RuleEnv): LinkRule[] {
 export const F3: FaultDefinition<'F3', typeof RATES> = {
   id: 'F3',
   rates: RATES,
+  plan: {
+    server: {
+      notifications: {
+        schema: object({
+          declared: boolean,
+          sendOnChange: boolean,
+          afterPage2: boolean,
+          lateByMs: ms,
+          copies: positive,
+        }),
+        healthy: HEALTHY_NOTIFICATIONS,
+      },
+    },
+  },
   title:
     '`list_changed` after page 2; late (after the scan ended); duplicated; bursts; never sent although `listChanged` is declared; sent without declaring it',
   lifetime: 'episode',

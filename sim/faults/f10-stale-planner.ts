@@ -12,6 +12,15 @@
 import type { RoundPlan } from '../plan/types.ts';
 import type { FaultDefinition } from './fault.ts';
 import { fraction, msRange } from './rates.ts';
+import { fractionSchema, ms, pair } from '../plan/schema-parts.ts';
+
+declare module '../plan/types.ts' {
+  interface CallsPlan {
+    /** F10: fraction of plans called late on purpose, after a delay in `staleDelayMs` (ms). */
+    staleFraction: number;
+    staleDelayMs: [number, number];
+  }
+}
 
 /** How often F10 acts (scenario `faultRates.F10`), with its defaults. */
 export const RATES = {
@@ -23,6 +32,12 @@ export const RATES = {
 export const F10: FaultDefinition<'F10', typeof RATES> = {
   id: 'F10',
   rates: RATES,
+  plan: {
+    calls: {
+      staleFraction: { schema: fractionSchema, healthy: 0 },
+      staleDelayMs: { schema: pair(ms, 'a pair [min, max] of non-negative integers'), healthy: [0, 0] },
+    },
+  },
   title: 'a stale planner calling late with an old snapshot',
   lifetime: 'episode',
   probes: ['stale-plan-refused'],

@@ -19,6 +19,14 @@ import { distinctTimes, drawIn } from '../plan/draws.ts';
 import type { FaultDefinition } from './fault.ts';
 import { perServer } from './internal/fragments.ts';
 import { fraction, fractions, counts } from './rates.ts';
+import { arrayOf, audience, boolean, fractionSchema, ms, object } from '../plan/schema-parts.ts';
+
+declare module '../plan/types.ts' {
+  interface ServerPlan {
+    /** F15: what goes wrong on this server's connections until T_heal. */
+    linkFaults: LinkFaults;
+  }
+}
 
 /** How often F15 acts (scenario `faultRates.F15`), with its defaults. */
 export const RATES = {
@@ -79,6 +87,23 @@ function cuts(server: ServerPlan, audience: string): SessionEpisode[] {
 export const F15: FaultDefinition<'F15', typeof RATES> = {
   id: 'F15',
   rates: RATES,
+  plan: {
+    server: {
+      linkFaults: {
+        schema: object({
+          reorder: boolean,
+          notificationLossFraction: fractionSchema,
+          disconnectsAtMs: {
+            type: 'object',
+            title: 'an object of times (ms) by audience',
+            propertyNames: audience,
+            additionalProperties: arrayOf(ms, 'an array of times (ms)'),
+          },
+        }),
+        healthy: CALM_LINKS,
+      },
+    },
+  },
   title: 'transport: delayed and reordered messages, notifications lost (stateless gateway), disconnects',
   lifetime: 'episode',
   probes: ['disconnected-mid-walk'],
@@ -110,6 +135,12 @@ export const F15: FaultDefinition<'F15', typeof RATES> = {
   serverRules: rules,
   linkRules: reorderRule,
   sessionEpisodes: cuts,
+  size: (plan) =>
+    plan.servers.reduce(
+      (sum, server) =>
+        sum + Object.values(server.linkFaults.disconnectsAtMs).flat().length + (linksCalm(server) ? 0 : 1),
+      0,
+    ),
   serverReductions: (server) =>
     linksCalm(server)
       ? []

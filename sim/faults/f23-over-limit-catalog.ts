@@ -29,6 +29,16 @@ import { perServer } from './internal/fragments.ts';
 import { plantedCopy } from './internal/planted.ts';
 import { fraction } from './rates.ts';
 
+declare module '../plan/types.ts' {
+  interface ServerPlan {
+    /**
+     * F23: one audience's view is over the round's whole-catalog limits, by tool count (`tools`) or
+     * by descriptor bytes (`bytes`); null on an honest server.
+     */
+    overLimitCatalog: OverLimitCatalog | null;
+  }
+}
+
 /** How often F23 acts (scenario `faultRates.F23`), with its defaults. */
 export const RATES = {
   serverFraction: fraction(0.5, 'Share of the servers of a round that enables F23 that serve an over-limit catalog.'),
@@ -98,6 +108,14 @@ function withoutF23(server: ServerPlan): ServerPlan {
 export const F23: FaultDefinition<'F23', typeof RATES> = {
   id: 'F23',
   rates: RATES,
+  plan: {
+    server: {
+      overLimitCatalog: {
+        schema: { title: 'null, "tools" or "bytes"', enum: [null, 'tools', 'bytes'] },
+        healthy: null,
+      },
+    },
+  },
   title:
     'a catalog over the whole-catalog limits (more tools than toolCountMax, more descriptor bytes than catalogBytesMax)',
   lifetime: 'trait',

@@ -33,6 +33,8 @@ import type { FaultDefinition } from './fault.ts';
 import type { RoundPlan, ServerPlan } from '../plan/types.ts';
 import { sortRules, type RuleEnv, type ServerRules } from '../server/rules.ts';
 import type { LinkRule, SessionEpisode } from '../transport/link-rules.ts';
+import { mergeTurnRules, type TurnRules } from '../turns/turn-rules.ts';
+import type { ToolChoiceRule } from '../planner-rules.ts';
 
 /** The fault menu, in order: the faults a scenario lists in `faults` and swarm testing enables. */
 export const FAULTS = [
@@ -134,3 +136,11 @@ export function linkRulesFor(server: ServerPlan, env: RuleEnv): LinkRule[] {
 export function sessionEpisodesFor(server: ServerPlan, audience: string): SessionEpisode[] {
   return ALL_FAULTS.flatMap((fault) => fault.sessionEpisodes?.(server, audience) ?? []);
 }
+
+/** The model turns' rules of every fault, merged (sim/turns/turn-rules.ts). */
+export const TURN_RULES: TurnRules = mergeTurnRules(ALL_FAULTS.flatMap((fault) => fault.turnRules ?? []));
+
+/** The planners' tool-choice rules of every fault, in `CHOICE_ORDER` (sim/planner-rules.ts), registry order within one. */
+export const PLANNER_RULES: readonly ToolChoiceRule[] = ALL_FAULTS.flatMap((fault) => fault.plannerRules ?? []).sort(
+  (a, b) => a.order - b.order,
+);

@@ -8,7 +8,7 @@
  * after the late stage (`request_surface`), every settlement (`request_settled`), what the model
  * received (`model_received`), and when the turn ended (`model_turn_ended`).
  *
- * Fault model: the hooks and late stages of sim/faults/f22-surface-hooks.ts. The ledger refuses a
+ * Fault model: the hooks and late stages of the registry's turn rules (sim/turns/turn-rules.ts; F22's). The ledger refuses a
  * second settlement by throwing, as a real one must; the model reads the tools when it receives
  * them (a later edit of the request cannot change what it saw).
  */
@@ -25,12 +25,8 @@ import type { WorldCore } from '../guard/guard.ts';
 import type { ServerPlan, ToolDescriptor, TurnPlan } from '../plan/types.ts';
 import type { World } from '../runtime/world.ts';
 import type { TraceRecorder } from '../trace/recorder.ts';
-import {
-  harmlessTurn,
-  SURFACE_HOOK_BEHAVIOUR,
-  SURFACE_LATE_BEHAVIOUR,
-  type HookEnv,
-} from '../faults/f22-surface-hooks.ts';
+import { TURN_RULES } from '../faults/index.ts';
+import { behaviourOf, type HookEnv } from './turn-rules.ts';
 import { logicalTool, seenTools, surfaceSize, worldBaseline, type WorldBaselineTool } from './world-surface.ts';
 import type { WorldFields } from '../../contract/trace/types.ts';
 
@@ -74,7 +70,7 @@ export async function runModelTurn(context: TurnContext, plan: TurnPlan, request
     generation: context.shown.generation,
     hooks: [...plan.hooks],
     late: plan.late,
-    harmless: harmlessTurn(plan),
+    harmless: TURN_RULES.harmless(plan),
     baseline: baseline.map(({ name, digest, contested }) => ({ name, digest, contested })),
     capacity: capacity?.event ?? null,
   });
@@ -87,7 +83,7 @@ export async function runModelTurn(context: TurnContext, plan: TurnPlan, request
     identity: context.identity,
     hooks: [
       ...plan.hooks.map(
-        (kind): TurnHook => ({ name: kind, transform: (request) => SURFACE_HOOK_BEHAVIOUR[kind](request, env) }),
+        (kind): TurnHook => ({ name: kind, transform: (request) => behaviourOf(TURN_RULES.hooks, kind)(request, env) }),
       ),
       observer(recorder, requestId),
     ],
@@ -175,7 +171,7 @@ function lateStage(
 ): Promise<void> {
   return new Promise((resolve) => {
     context.world.after(plan.lateMs, () => {
-      if (plan.late !== null) void SURFACE_LATE_BEHAVIOUR[plan.late](request, env);
+      if (plan.late !== null) void behaviourOf(TURN_RULES.late, plan.late)(request, env);
       context.recorder.world('request_surface', { requestId, stage: 'late', tools: seenTools(request.tools) });
       resolve();
     });
