@@ -219,11 +219,28 @@ function pairProblem(plan: RoundPlan): string | undefined {
     ['nominalLatencyMs', plan.nominalLatencyMs],
     ['plannerIntervalMs', plan.plannerIntervalMs],
     ['policy.pushLatencyMs', plan.policy.pushLatencyMs],
-    ['calls.staleDelayMs', plan.calls.staleDelayMs],
+    ...slicePairs(plan),
   ];
   for (const [path, [min, max]] of pairs)
     if (min > max) return `"${path}" must be [min, max] with min <= max, got [${min}, ${max}]`;
   return undefined;
+}
+
+/** The `[min, max]` pairs among the faults' round, policy and calls fields that `plan` holds (F10's `calls.staleDelayMs`). */
+function slicePairs(plan: RoundPlan): [string, readonly [number, number]][] {
+  const parts: [PlanPart, string, object][] = [
+    ['round', '', plan],
+    ['policy', 'policy.', plan.policy],
+    ['calls', 'calls.', plan.calls],
+  ];
+  return parts.flatMap(([part, prefix, fields]) =>
+    sliceFields(part)
+      .filter(([name, field]) => 'prefixItems' in field.schema && name in fields)
+      .map(([name]): [string, readonly [number, number]] => [
+        `${prefix}${name}`,
+        (fields as Record<string, [number, number]>)[name] as [number, number],
+      ]),
+  );
 }
 
 function serverProblem(servers: RoundPlan['servers']): string | undefined {
