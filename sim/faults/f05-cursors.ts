@@ -10,12 +10,18 @@
  * How often: on 3 servers in 4 of a round that enables F5, one of the six misbehaviours, drawn
  * uniformly. Every one but the empty page exempts the server from liveness (trait `F5:<kind>`).
  */
-import type { CursorTrait, RoundPlan, ServerPlan } from '../plan/types.ts';
+import type { RoundPlan, ServerPlan } from '../plan/types.ts';
 import { encodeCursor, type CursorPosition } from '../server/cursor.ts';
 import type { PageRequest, ServedPage, ServePage, ServerRule } from '../server/rules.ts';
 import type { FaultDefinition } from './fault.ts';
 import { perServer } from './internal/fragments.ts';
 import { fraction, choices } from './rates.ts';
+
+/** Every cursor misbehaviour, in the order the schema and the default rates list them. */
+const CURSOR_TRAITS = ['repeat', 'cycle', 'always-empty', 'never-ending', 'ignored', 'empty-page-with-next'] as const;
+
+/** Cursor misbehaviour (F5), a persistent trait. */
+export type CursorTrait = (typeof CURSOR_TRAITS)[number];
 
 declare module '../plan/types.ts' {
   interface ServerPlan {
@@ -23,9 +29,6 @@ declare module '../plan/types.ts' {
     cursorTrait: CursorTrait | null;
   }
 }
-
-/** Every cursor misbehaviour (`CursorTrait`), in the order the schema and the default rates list them. */
-const CURSOR_TRAITS = ['repeat', 'cycle', 'always-empty', 'never-ending', 'ignored', 'empty-page-with-next'] as const;
 
 /** How often F5 acts (scenario `faultRates.F5`), with its defaults. */
 export const RATES = {

@@ -17,6 +17,12 @@ import { perServer, stepTimes } from './internal/fragments.ts';
 import { fraction, counts } from './rates.ts';
 import { arrayOf, ms, object, string } from '../plan/schema-parts.ts';
 
+/** F7: from `atMs` on the server presents `identity` (certificate rotation). */
+export interface IdentityRotation {
+  atMs: number;
+  identity: string;
+}
+
 declare module '../plan/types.ts' {
   interface ServerPlan {
     /** F7: the identities the server rotates to, in time order. */

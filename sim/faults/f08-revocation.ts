@@ -17,13 +17,21 @@
 import type { Rng } from '../random.ts';
 import { distinctTimes, drawIn, pickAt } from '../plan/draws.ts';
 import type { Scenario } from '../plan/scenario-types.ts';
-import type { PolicyChange, RoundPlan } from '../plan/types.ts';
+import type { RoundPlan } from '../plan/types.ts';
 import type { RatesOf } from './rates.ts';
 import type { Reduction } from '../shrink/reduction.ts';
 import type { FaultDefinition } from './fault.ts';
 import { CHOICE_ORDER, type ToolChoiceRule } from '../planner-rules.ts';
 import { fraction, fractions, counts, msRange } from './rates.ts';
 import { arrayOf, audience, fractionSchema, ms, object, strings } from '../plan/schema-parts.ts';
+
+/** F8: one policy change of an audience at a time (a new epoch). */
+export interface PolicyChange {
+  atMs: number;
+  audience: string;
+  revoke: string[];
+  grant: string[];
+}
 
 declare module '../plan/types.ts' {
   interface PolicyPlan {

@@ -12,7 +12,7 @@
  * its sessions 1 or 2 times with probability 0.6, at seeded times in [1, T_heal) (each session's
  * cuts on a stream of its own, `server/<id>/F15/<audience>`).
  */
-import type { LinkFaults, RoundPlan, ServerPlan } from '../plan/types.ts';
+import type { RoundPlan, ServerPlan } from '../plan/types.ts';
 import type { RuleEnv, ServerRule } from '../server/rules.ts';
 import type { LinkRule, SessionEpisode } from '../transport/link-rules.ts';
 import { distinctTimes, drawIn } from '../plan/draws.ts';
@@ -20,6 +20,16 @@ import type { FaultDefinition } from './fault.ts';
 import { perServer } from './internal/fragments.ts';
 import { fraction, fractions, counts } from './rates.ts';
 import { arrayOf, audience, boolean, fractionSchema, ms, object } from '../plan/schema-parts.ts';
+
+/** F15: what goes wrong on this server's connections until T_heal. */
+export interface LinkFaults {
+  /** Later messages may overtake earlier ones. */
+  reorder: boolean;
+  /** Fraction of `list_changed` notifications lost (1: a stateless gateway that drops them all). */
+  notificationLossFraction: number;
+  /** Per audience, times at which that session's connection is cut (the core reconnects). */
+  disconnectsAtMs: Record<string, number[]>;
+}
 
 declare module '../plan/types.ts' {
   interface ServerPlan {

@@ -23,11 +23,14 @@
 import type { Rng } from '../random.ts';
 import { DEFAULT_CATALOG_BYTES_MAX, DEFAULT_TOOL_COUNT_MAX } from '../plan/scenario-types.ts';
 import type { PoolTool } from '../plan/tool-pool.ts';
-import type { Bounds, OverLimitCatalog, RoundPlan, ServerPlan, ToolDescriptor } from '../plan/types.ts';
+import type { Bounds, RoundPlan, ServerPlan, ToolDescriptor } from '../plan/types.ts';
 import type { FaultDefinition } from './fault.ts';
 import { perServer } from './internal/fragments.ts';
 import { plantedCopy } from './internal/planted.ts';
 import { fraction } from './rates.ts';
+
+/** How an F23 catalog passes the whole-catalog limits: too many tools, or too many descriptor bytes. */
+export type OverLimitCatalog = 'tools' | 'bytes';
 
 declare module '../plan/types.ts' {
   interface ServerPlan {

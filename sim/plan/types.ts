@@ -2,6 +2,12 @@
  * A round plan: plain JSON data produced from a round's seed and executed by the round runner
  * (SPEC section 10, "Seed -> plan -> run"). Shrinking edits plans; `replay --plan FILE` runs one.
  * All times are virtual ms from the start of the round.
+ *
+ * This file holds the base of each part of a plan. Each fault declares its own fields in its file
+ * under sim/faults/ (augmenting `ServerPlan`, `RoundPlan`, `PolicyPlan` or `CallsPlan`, beside
+ * their schema and healthy value), and a type only that fault uses lives there too. The types of
+ * fault fields the world itself reads stay here: `TurnPlan` (the planners and model turns),
+ * `HostRestart` (the host process), `RollbackTriggerPlan` (the round).
  */
 import type { SURFACE_HOOKS, SURFACE_LATE_STEPS } from '../../contract/trace/codes.ts';
 
@@ -53,23 +59,6 @@ export interface RevisionStep {
   cause: string;
 }
 
-/** Cursor misbehaviour (F5), a persistent trait. */
-export type CursorTrait = 'repeat' | 'cycle' | 'always-empty' | 'never-ending' | 'ignored' | 'empty-page-with-next';
-
-/** How a server sends `tools/list_changed` (F3). */
-export interface NotificationPlan {
-  /** Whether the server declares `tools.listChanged` in its capabilities. */
-  declared: boolean;
-  /** Whether it sends the notification on a change at all. */
-  sendOnChange: boolean;
-  /** Extra notification after serving page 2 of a scan, until T_heal. */
-  afterPage2: boolean;
-  /** Added to the notification's delivery latency until T_heal (late notifications), ms. */
-  lateByMs: number;
-  /** Each change notification is sent this many times (duplicates), >= 1. */
-  copies: number;
-}
-
 /** A defect the generator planted on purpose (F6, F13), labelled for I5. */
 export interface PlantedDefect {
   defect:
@@ -84,32 +73,8 @@ export interface PlantedDefect {
   descriptor: ToolDescriptor;
 }
 
-/** F7: from `atMs` on the server presents `identity` (certificate rotation). */
-export interface IdentityRotation {
-  atMs: number;
-  identity: string;
-}
-
-/** F15: what goes wrong on this server's connections until T_heal. */
-export interface LinkFaults {
-  /** Later messages may overtake earlier ones. */
-  reorder: boolean;
-  /** Fraction of `list_changed` notifications lost (1: a stateless gateway that drops them all). */
-  notificationLossFraction: number;
-  /** Per audience, times at which that session's connection is cut (the core reconnects). */
-  disconnectsAtMs: Record<string, number[]>;
-}
-
 /** Effect classes, from the host's trusted policy (never from annotations). */
 export type EffectClass = 'READ' | 'RESERVATION' | 'WRITE' | 'DESTRUCTIVE';
-
-/** F8: one policy change of an audience at a time (a new epoch). */
-export interface PolicyChange {
-  atMs: number;
-  audience: string;
-  revoke: string[];
-  grant: string[];
-}
 
 /** The policy service of a round: grants per audience and how pushes travel; F8 adds its changes and losses in its file. */
 export interface PolicyPlan {
@@ -164,9 +129,6 @@ export interface TurnPlan {
   /** A draw in [0, 1) the hooks use to pick a tool (which one to remove, rename, ...). */
   pick: number;
 }
-
-/** How an F23 catalog passes the whole-catalog limits: too many tools, or too many descriptor bytes. */
-export type OverLimitCatalog = 'tools' | 'bytes';
 
 /**
  * One simulated MCP server: the base fields here; each fault adds its own (F3 `notifications`,
