@@ -17,11 +17,12 @@
 import type { Rng } from '../random.ts';
 import { distinctTimes, drawIn, pickAt } from '../plan/draws.ts';
 import type { Scenario } from '../plan/scenario-types.ts';
-import type { RoundPlan } from '../plan/types.ts';
+import type { PolicyPlan, RoundPlan } from '../plan/types.ts';
 import type { RatesOf } from './rates.ts';
 import type { Reduction } from '../shrink/reduction.ts';
 import type { FaultDefinition } from './fault.ts';
 import { CHOICE_ORDER, type ToolChoiceRule } from '../planner-rules.ts';
+import type { PolicyEnv, PolicyRule } from '../policy/policy-rules.ts';
 import { fraction, fractions, counts, msRange } from './rates.ts';
 import { arrayOf, audience, fractionSchema, ms, object, strings } from '../plan/schema-parts.ts';
 
@@ -115,6 +116,27 @@ const RETRY_REVOKED: ToolChoiceRule = {
   },
 };
 
+/**
+ * The policy service's rules (sim/policy/policy-rules.ts) from the round's policy plan: the
+ * planned changes at their times; until T_heal, each push lost with the planned fraction (one draw
+ * per push before T_heal, also when it is 0); and the first `midCallRevocations` calls executed
+ * before T_heal, of a tool the caller's audience still holds, revoke that tool at once.
+ */
+function policyRules(policy: PolicyPlan, env: PolicyEnv): PolicyRule[] {
+  let midCallLeft = policy.midCallRevocations ?? 0;
+  return [
+    { schedule: policy.changes },
+    { losesPush: () => env.now() < env.tHealMs && env.rng.chance(policy.pushLossFraction) },
+    {
+      onCallExecuted(audience, tool) {
+        if (midCallLeft <= 0 || env.now() >= env.tHealMs || !env.holds(audience, tool)) return [];
+        midCallLeft -= 1;
+        return [tool];
+      },
+    },
+  ];
+}
+
 /** Each policy change dropped alone, then every push delivered, then no mid-call revocation. */
 function reductions(plan: RoundPlan): Reduction[] {
   const policy = plan.policy;
@@ -162,6 +184,7 @@ export const F8: FaultDefinition<'F8', typeof RATES> = {
     midCallRevocations: plan.policy.midCallRevocations ?? 0,
   }),
   plannerRules: [RETRY_REVOKED],
+  policyRules,
   size: (plan) => plan.policy.changes.length,
   reductions,
 };

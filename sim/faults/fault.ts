@@ -39,7 +39,7 @@
  */
 import type { Rng } from '../random.ts';
 import type { Scenario } from '../plan/scenario-types.ts';
-import type { RoundPlan, ServerPlan } from '../plan/types.ts';
+import type { PolicyPlan, RoundPlan, ServerPlan } from '../plan/types.ts';
 import type { RoundDraft, ServerDraft } from './draft.ts';
 import type { RuleEnv, ServerRule } from '../server/rules.ts';
 import type { LinkRule, SessionEpisode } from '../transport/link-rules.ts';
@@ -47,6 +47,7 @@ import type { Reduction, ServerReduction } from '../shrink/reduction.ts';
 import type { RateSpecs, RatesOf } from './rates.ts';
 import type { SchemaFragment } from '../plan/schema-parts.ts';
 import type { TurnRules } from '../turns/turn-rules.ts';
+import type { PolicyEnv, PolicyRule } from '../policy/policy-rules.ts';
 import type { ToolChoiceRule } from '../planner-rules.ts';
 
 /**
@@ -134,6 +135,8 @@ export interface FaultDefinition<Id extends string = string, R extends RateSpecs
    * the plan does not hold it.
    */
   size?(plan: RoundPlan): number;
+  /** The rules this fault gives the policy service of a round, built from its policy plan (sim/policy/policy-rules.ts). */
+  policyRules?(policy: PolicyPlan, env: PolicyEnv): PolicyRule[];
   /** What the hook kinds and late stages of the model turns it plans do (sim/turns/turn-rules.ts). */
   readonly turnRules?: TurnRules;
   /** How the planners choose a tool to call instead of a shown one (sim/planner-rules.ts), in `CHOICE_ORDER`. */

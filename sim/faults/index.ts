@@ -30,10 +30,11 @@ import { F21 } from './f21-auth-gated-listing.ts';
 import { F23 } from './f23-over-limit-catalog.ts';
 import { EQUIVOCATION } from './equivocation.ts';
 import type { FaultDefinition } from './fault.ts';
-import type { RoundPlan, ServerPlan } from '../plan/types.ts';
+import type { PolicyPlan, RoundPlan, ServerPlan } from '../plan/types.ts';
 import { sortRules, type RuleEnv, type ServerRules } from '../server/rules.ts';
 import type { LinkRule, SessionEpisode } from '../transport/link-rules.ts';
 import { mergeTurnRules, type TurnRules } from '../turns/turn-rules.ts';
+import { sortPolicyRules, type PolicyEnv, type PolicyRules } from '../policy/policy-rules.ts';
 import type { ToolChoiceRule } from '../planner-rules.ts';
 
 /** The fault menu, in order: the faults a scenario lists in `faults` and swarm testing enables. */
@@ -144,3 +145,8 @@ export const TURN_RULES: TurnRules = mergeTurnRules(ALL_FAULTS.flatMap((fault) =
 export const PLANNER_RULES: readonly ToolChoiceRule[] = ALL_FAULTS.flatMap((fault) => fault.plannerRules ?? []).sort(
   (a, b) => a.order - b.order,
 );
+
+/** The policy service's rules of a round, built from its policy plan by every fault in registry order. */
+export function policyRulesFor(policy: PolicyPlan, env: PolicyEnv): PolicyRules {
+  return sortPolicyRules(ALL_FAULTS.flatMap((fault) => fault.policyRules?.(policy, env) ?? []));
+}
