@@ -21,7 +21,7 @@ import { worldContentDefect } from './plan/content-defects.ts';
 import { worldDescriptorDigest } from './trace/digests.ts';
 import type { TraceRecorder } from './trace/recorder.ts';
 import { plainClone } from './internal/plain-clone.ts';
-import { PLANNER_RULES } from './faults/index.ts';
+import { PLANNER_RULES, TURN_RULES } from './faults/index.ts';
 import type { CallChoice, ToolChoice } from './planner-rules.ts';
 import type { WorldCore } from './guard/guard.ts';
 import type { TurnPlan } from './plan/types.ts';
@@ -108,6 +108,7 @@ export class SessionPlanner {
       shown,
       granted: new Set(policy.current(this.audience).grants),
       contested: policy.changedAfter(this.audience, world.now() - this.ctx.plan.bounds.revocationBoundMs),
+      rules: TURN_RULES,
     };
     runModelTurn(context, turn, `${this.session}#m${this.#turns++}`).catch((error: unknown) => world.fail(error));
   }

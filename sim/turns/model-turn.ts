@@ -25,8 +25,7 @@ import type { WorldCore } from '../guard/guard.ts';
 import type { ServerPlan, ToolDescriptor, TurnPlan } from '../plan/types.ts';
 import type { World } from '../runtime/world.ts';
 import type { TraceRecorder } from '../trace/recorder.ts';
-import { TURN_RULES } from '../faults/index.ts';
-import { behaviourOf, type HookEnv } from './turn-rules.ts';
+import { behaviourOf, type HookEnv, type TurnRules } from './turn-rules.ts';
 import { logicalTool, seenTools, surfaceSize, worldBaseline, type WorldBaselineTool } from './world-surface.ts';
 import type { WorldFields } from '../../contract/trace/types.ts';
 
@@ -47,6 +46,8 @@ export interface TurnContext {
   /** Tool names the audience holds now, and those whose grant changed less than B ago. */
   granted: ReadonlySet<string>;
   contested: ReadonlySet<string>;
+  /** What the hook kinds and late stages do: the registry's turn rules (F22's). */
+  rules: TurnRules;
 }
 
 /** An error a real request ledger raises for a second settlement. */
@@ -70,7 +71,7 @@ export async function runModelTurn(context: TurnContext, plan: TurnPlan, request
     generation: context.shown.generation,
     hooks: [...plan.hooks],
     late: plan.late,
-    harmless: TURN_RULES.harmless(plan),
+    harmless: context.rules.harmless(plan),
     baseline: baseline.map(({ name, digest, contested }) => ({ name, digest, contested })),
     capacity: capacity?.event ?? null,
   });
@@ -83,7 +84,10 @@ export async function runModelTurn(context: TurnContext, plan: TurnPlan, request
     identity: context.identity,
     hooks: [
       ...plan.hooks.map(
-        (kind): TurnHook => ({ name: kind, transform: (request) => behaviourOf(TURN_RULES.hooks, kind)(request, env) }),
+        (kind): TurnHook => ({
+          name: kind,
+          transform: (request) => behaviourOf(context.rules.hooks, kind)(request, env),
+        }),
       ),
       observer(recorder, requestId),
     ],
@@ -171,7 +175,7 @@ function lateStage(
 ): Promise<void> {
   return new Promise((resolve) => {
     context.world.after(plan.lateMs, () => {
-      if (plan.late !== null) void behaviourOf(TURN_RULES.late, plan.late)(request, env);
+      if (plan.late !== null) void behaviourOf(context.rules.late, plan.late)(request, env);
       context.recorder.world('request_surface', { requestId, stage: 'late', tools: seenTools(request.tools) });
       resolve();
     });

@@ -2,8 +2,8 @@
  * The rules a fault gives the model turns (sim/turns/model-turn.ts): what each host extension of
  * the plan's turns does to the request, turmoil-style, one behaviour per hook kind and per late
  * stage, and which turns leave the surface as admitted. A fault exports them as its `turnRules`
- * (sim/faults/fault.ts); the registry merges them (`TURN_RULES` in sim/faults/index.ts), so the
- * turns never import a fault file.
+ * (sim/faults/fault.ts); the registry merges them (`TURN_RULES` in sim/faults/index.ts) and the
+ * planner hands them to each turn, so the turns import neither a fault file nor the registry.
  *
  * Order of calls for one turn: `harmless` once, when the turn is written (`model_turn`); then the
  * core runs the plan's hooks in order, each through its behaviour; then, `lateMs` later, the late
