@@ -3,13 +3,14 @@
  * view). At seeded intervals it asks the core what it would disclose and logs what it was shown;
  * now and then it binds a call to a disclosed tool (a plan) and sends it through the core.
  *
- * Fault model: F10 stale planners call late on purpose (the plan is bound to an old snapshot);
- * F17 guesses real tool names the session was never shown (from other audiences' views, or added
- * since the last disclosure); some calls carry invalid arguments; for non-READ tools of an
- * unversioned server a human sometimes confirms. In the quiet tail every session probes each
- * disclosed tool once with valid arguments; ground truth says which probes a correct core must
- * admit (I12). A model is not told of revocations: for a while after one (F8) it keeps trying the
- * revoked tool, as it was still shown. Everything it does is ground truth, written by the world.
+ * Fault model: the faults' planner rules (sim/planner-rules.ts): F10 stale planners call late on
+ * purpose (the plan is bound to an old snapshot); F17 guesses real tool names the session was
+ * never shown; a model is not told of revocations, so for a while after one (F8) it keeps trying
+ * the revoked tool, as it was still shown. Besides, some calls carry invalid arguments; for
+ * non-READ tools of an unversioned server a human sometimes confirms; F22's model turns run at
+ * their planned times. In the quiet tail every session probes each disclosed tool once with valid
+ * arguments; ground truth says which probes a correct core must admit (I12). Everything it does is
+ * ground truth, written by the world.
  */
 import type { DisclosedTool, SimCallRequest } from './guard/adapter.ts';
 import type { RoundPlan } from './plan/types.ts';
@@ -22,7 +23,7 @@ import { worldDescriptorDigest } from './trace/digests.ts';
 import type { TraceRecorder } from './trace/recorder.ts';
 import { plainClone } from './internal/plain-clone.ts';
 import { PLANNER_RULES, TURN_RULES } from './faults/index.ts';
-import type { CallChoice, ToolChoice } from './planner-rules.ts';
+import type { CallChoice } from './planner-rules.ts';
 import type { WorldCore } from './guard/guard.ts';
 import type { TurnPlan } from './plan/types.ts';
 import { runModelTurn } from './turns/model-turn.ts';
@@ -155,24 +156,29 @@ export class SessionPlanner {
     return shown;
   }
 
+  /**
+   * One planned call: the tool (a rule's choice, else one of the shown), then, unless it is a
+   * guess, whether a rule sends it late (F10), the arguments, the delay and the confirmation.
+   */
   #planCall(shown: Disclosure): void {
     const calls = this.ctx.plan.calls;
-    const chosen = this.#ruleChoice(shown);
+    const call = this.#callChoice(shown);
+    const chosen = firstOf(PLANNER_RULES.choose, (rule) => rule.choose(call));
     const tool = chosen?.tool ?? (shown.tools.length > 0 ? this.rng.pick(shown.tools) : undefined);
     if (tool === undefined) return;
     const guessed = chosen?.guessed === true;
-    const stale = !guessed && this.rng.chance(calls.staleFraction);
-    const kind: PlanKind = guessed ? 'guessed' : stale ? 'stale' : 'normal';
+    const lateBy = guessed ? undefined : firstOf(PLANNER_RULES.late, (rule) => rule.late(call));
+    const kind: PlanKind = guessed ? 'guessed' : lateBy !== undefined ? 'stale' : 'normal';
     const invalid = this.rng.chance(calls.invalidArgsFraction);
-    const delayMs = stale ? this.rng.int(calls.staleDelayMs[0], calls.staleDelayMs[1]) : this.rng.int(1, 20);
+    const delayMs = lateBy !== undefined ? lateBy() : this.rng.int(1, 20);
     const request = this.#plan(shown, tool, kind, invalid, this.rng.chance(calls.confirmFraction), null);
     this.ctx.world.after(delayMs, () => this.#send(request));
   }
 
-  /** The first tool-choice rule's choice (sim/planner-rules.ts: F17's guesses, F8's retries), if any. */
-  #ruleChoice(shown: Disclosure): ToolChoice | undefined {
+  /** What the planner rules (sim/planner-rules.ts) may read of this planner for a call planned from `shown`. */
+  #callChoice(shown: Disclosure): CallChoice {
     const { world, policy, plan } = this.ctx;
-    const call: CallChoice = {
+    return {
       rng: this.rng,
       audience: this.audience,
       calls: plan.calls,
@@ -180,11 +186,6 @@ export class SessionPlanner {
       currentViews: () => this.server.currentViews(),
       revokedWithin: (windowMs) => policy.revokedSince(this.audience, world.now() - windowMs),
     };
-    for (const rule of PLANNER_RULES) {
-      const choice = rule.choose(call);
-      if (choice !== undefined) return choice;
-    }
-    return undefined;
   }
 
   /** Quiet tail: one probe per disclosed tool, valid arguments, confirmed where needed. */
@@ -280,4 +281,13 @@ export class SessionPlanner {
       .call({ ...request, identity: this.server.identity() })
       .catch((error: unknown) => this.ctx.world.fail(error));
   }
+}
+
+/** The first answer of `rules`, in order, that is not undefined. */
+function firstOf<R, T>(rules: readonly R[], answer: (rule: R) => T | undefined): T | undefined {
+  for (const rule of rules) {
+    const value = answer(rule);
+    if (value !== undefined) return value;
+  }
+  return undefined;
 }

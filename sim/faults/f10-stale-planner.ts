@@ -11,6 +11,7 @@
  */
 import type { RoundPlan } from '../plan/types.ts';
 import type { FaultDefinition } from './fault.ts';
+import type { LatenessRule } from '../planner-rules.ts';
 import { fraction, msRange } from './rates.ts';
 import { fractionSchema, ms, pair } from '../plan/schema-parts.ts';
 
@@ -26,6 +27,14 @@ declare module '../plan/types.ts' {
 export const RATES = {
   staleFraction: fraction(0.3, 'Share of the planned calls (those not guessing a name) sent late on purpose.'),
   staleDelayMs: msRange(300, 2500, 'How late a stale call is sent, ms.'),
+};
+
+/** The planners' rule (sim/planner-rules.ts): with the plan's `staleFraction`, a call sent `staleDelayMs` late. */
+const STALE: LatenessRule = {
+  late({ rng, calls }) {
+    if (!rng.chance(calls.staleFraction)) return undefined;
+    return () => rng.int(calls.staleDelayMs[0], calls.staleDelayMs[1]);
+  },
 };
 
 /** F10: stale planners. */
@@ -46,6 +55,7 @@ export const F10: FaultDefinition<'F10', typeof RATES> = {
     plan.calls.staleFraction = rates.staleFraction;
     plan.calls.staleDelayMs = [rates.staleDelayMs.min, rates.staleDelayMs.max];
   },
+  plannerRules: [STALE],
   fragment: (plan) => [plan.calls.staleFraction, plan.calls.staleDelayMs],
   reductions: (plan) =>
     plan.calls.staleFraction > 0

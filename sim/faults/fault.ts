@@ -48,7 +48,7 @@ import type { RateSpecs, RatesOf } from './rates.ts';
 import type { SchemaFragment } from '../plan/schema-parts.ts';
 import type { TurnRules } from '../turns/turn-rules.ts';
 import type { PolicyEnv, PolicyRule } from '../policy/policy-rules.ts';
-import type { ToolChoiceRule } from '../planner-rules.ts';
+import type { PlannerRule } from '../planner-rules.ts';
 
 /**
  * One field a fault adds to a part of the plan: its JSON Schema fragment (sim/plan/schema-parts.ts),
@@ -139,8 +139,8 @@ export interface FaultDefinition<Id extends string = string, R extends RateSpecs
   policyRules?(policy: PolicyPlan, env: PolicyEnv): PolicyRule[];
   /** What the hook kinds and late stages of the model turns it plans do (sim/turns/turn-rules.ts). */
   readonly turnRules?: TurnRules;
-  /** How the planners choose a tool to call instead of a shown one (sim/planner-rules.ts), in `CHOICE_ORDER`. */
-  readonly plannerRules?: readonly ToolChoiceRule[];
+  /** The planners' rules (sim/planner-rules.ts): a tool to call instead of a shown one, or a call sent late. */
+  readonly plannerRules?: readonly PlannerRule[];
   /** Shrink steps that calm this fault on one server, coarse first (none when it is not planned there). */
   serverReductions?(server: ServerPlan): ServerReduction[];
   /** Shrink steps that calm this fault's round-level part (policy, calls, refreshers). */

@@ -35,7 +35,7 @@ import { sortRules, type RuleEnv, type ServerRules } from '../server/rules.ts';
 import type { LinkRule, SessionEpisode } from '../transport/link-rules.ts';
 import { mergeTurnRules, type TurnRules } from '../turns/turn-rules.ts';
 import { sortPolicyRules, type PolicyEnv, type PolicyRules } from '../policy/policy-rules.ts';
-import type { ToolChoiceRule } from '../planner-rules.ts';
+import { sortPlannerRules, type PlannerRules } from '../planner-rules.ts';
 
 /** The fault menu, in order: the faults a scenario lists in `faults` and swarm testing enables. */
 export const FAULTS = [
@@ -141,10 +141,8 @@ export function sessionEpisodesFor(server: ServerPlan, audience: string): Sessio
 /** The model turns' rules of every fault, merged (sim/turns/turn-rules.ts). */
 export const TURN_RULES: TurnRules = mergeTurnRules(ALL_FAULTS.flatMap((fault) => fault.turnRules ?? []));
 
-/** The planners' tool-choice rules of every fault, in `CHOICE_ORDER` (sim/planner-rules.ts), registry order within one. */
-export const PLANNER_RULES: readonly ToolChoiceRule[] = ALL_FAULTS.flatMap((fault) => fault.plannerRules ?? []).sort(
-  (a, b) => a.order - b.order,
-);
+/** The planners' rules of every fault, by kind (sim/planner-rules.ts). */
+export const PLANNER_RULES: PlannerRules = sortPlannerRules(ALL_FAULTS.flatMap((fault) => fault.plannerRules ?? []));
 
 /** The policy service's rules of a round, built from its policy plan by every fault in registry order. */
 export function policyRulesFor(policy: PolicyPlan, env: PolicyEnv): PolicyRules {
