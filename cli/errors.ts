@@ -2,8 +2,8 @@
  * Exit codes of the command line (SPEC section 13) and the errors that map onto them.
  */
 
-/** 0 clean; 1 an invariant was violated or a round was UNDECIDED; 2 usage or input error; 3 testbed failure. */
-export const EXIT = { clean: 0, violation: 1, usage: 2, testbed: 3 } as const;
+/** 0 clean; 1 an invariant was violated or a round was UNDECIDED; 2 usage or input error; 3 testbed failure (the table: runner/exit-codes.ts). */
+export { EXIT } from '../runner/exit-codes.ts';
 
 /** Bad input from the user: printed as one line, exit 2. */
 export class InputError extends Error {

@@ -8,6 +8,7 @@ import { COUNT_MAX, countOption, originalCountError, refuseRepeats } from './cou
 import { EXIT, InputError } from './errors.ts';
 import { NOT_JUDGED_HELP, parseNotJudged } from './not-judged.ts';
 import { parseShard } from './shard.ts';
+import { EXIT_CODES_LINE } from '../runner/exit-codes.ts';
 
 // Each command's module (and what it pulls in: the SDK, ajv, zod, the simulator) is imported
 // only when that command runs, or when its options are built for it (`catsim run --help`):
@@ -30,7 +31,7 @@ const commands = {
 /** Thrown by the yargs failure handler to stop before any command runs. */
 class UsageStop extends Error {}
 
-const EPILOGUE = 'Exit codes: 0 clean, 1 violation or UNDECIDED round, 2 usage or input error, 3 testbed failure.';
+const EPILOGUE = EXIT_CODES_LINE;
 
 /**
  * Guards the process while a command runs: an exit nobody in catsim asked for (code under test

@@ -9,42 +9,11 @@
  * at call time (I3, I6, I7, I8, I9), I14-I17 of a host restart (F18, host-restart.ts), the
  * list_changed barrier and its refresh (I18, I19), auth-gated discovery (I20), the tool surface's
  * I22-I26 (SPEC section 8, seed 003), the whole-catalog limits (I27) and the rollback path (I21,
- * I28, I29, F19). A report should still list
- * `INVARIANT_IDS` rather than assume the set.
+ * I28, I29, F19). A report should still list `INVARIANT_IDS` rather than assume the set. In
+ * report order (numeric, so I2 comes before I12); the one list of their ids: `InvariantId` is
+ * derived from it, and a new invariant is one line here (CONTRIBUTING.md, "Adding an invariant").
  */
-export type InvariantId =
-  | 'I1'
-  | 'I2'
-  | 'I3'
-  | 'I4'
-  | 'I5'
-  | 'I6'
-  | 'I7'
-  | 'I8'
-  | 'I9'
-  | 'I10'
-  | 'I11'
-  | 'I12'
-  | 'I13'
-  | 'I14'
-  | 'I15'
-  | 'I16'
-  | 'I17'
-  | 'I18'
-  | 'I19'
-  | 'I20'
-  | 'I21'
-  | 'I22'
-  | 'I23'
-  | 'I24'
-  | 'I25'
-  | 'I26'
-  | 'I27'
-  | 'I28'
-  | 'I29';
-
-/** The checked invariants in report order (numeric, so I2 comes before I12). */
-export const INVARIANT_IDS: readonly InvariantId[] = [
+export const INVARIANT_IDS = [
   'I1',
   'I2',
   'I3',
@@ -74,7 +43,10 @@ export const INVARIANT_IDS: readonly InvariantId[] = [
   'I27',
   'I28',
   'I29',
-];
+] as const;
+
+/** The id of an invariant this oracle checks, `I1` .. `I29`, derived from `INVARIANT_IDS`. */
+export type InvariantId = (typeof INVARIANT_IDS)[number];
 
 /**
  * Not an invariant of the catalog (SPEC section 11) but a clause of the core API (docs/CORE-API.md):

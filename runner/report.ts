@@ -18,6 +18,7 @@ import { CAPABILITIES, unjudgedIn, type Capability } from '../oracle/not-judged.
 import { PROBES, WORLD_PROBE_NAMES } from '../oracle/probes/index.ts';
 import { probesOfAbsentFaults } from '../sim/faults/index.ts';
 import type { RoundSummary } from './round-check.ts';
+import { EXIT } from './exit-codes.ts';
 
 /** One failing round: a violation, an UNDECIDED end, or both. */
 export interface FailingRound {
@@ -513,11 +514,11 @@ function add(counts: Record<string, number>, key: string, by: number): void {
  * else 0.
  */
 export function exitCodeOf(report: CampaignReport): number {
-  if (report.determinism.mismatches.length > 0) return 3;
+  if (report.determinism.mismatches.length > 0) return EXIT.testbed;
   if (report.failingRounds.length > 0 || report.interrupted || report.probesMissed.length > 0 || report.roundsRun === 0)
-    return 1;
-  if (notJudgedUnaccepted(report).length > 0) return 1;
-  return 0;
+    return EXIT.violation;
+  if (notJudgedUnaccepted(report).length > 0) return EXIT.violation;
+  return EXIT.clean;
 }
 
 /**

@@ -3,16 +3,17 @@
  * view). At seeded intervals it asks the core what it would disclose and logs what it was shown;
  * now and then it binds a call to a disclosed tool (a plan) and sends it through the core.
  *
- * Fault model: F10 stale planners call late on purpose (the plan is bound to an old snapshot);
- * F17 guesses real tool names the session was never shown (from other audiences' views, or added
- * since the last disclosure); some calls carry invalid arguments; for non-READ tools of an
- * unversioned server a human sometimes confirms. In the quiet tail every session probes each
- * disclosed tool once with valid arguments; ground truth says which probes a correct core must
- * admit (I12). A model is not told of revocations: for a while after one (F8) it keeps trying the
- * revoked tool, as it was still shown. Everything it does is ground truth, written by the world.
+ * Fault model: the faults' planner rules (sim/planner-rules.ts): F10 stale planners call late on
+ * purpose (the plan is bound to an old snapshot); F17 guesses real tool names the session was
+ * never shown; a model is not told of revocations, so for a while after one (F8) it keeps trying
+ * the revoked tool, as it was still shown. Besides, some calls carry invalid arguments; for
+ * non-READ tools of an unversioned server a human sometimes confirms; F22's model turns run at
+ * their planned times. In the quiet tail every session probes each disclosed tool once with valid
+ * arguments; ground truth says which probes a correct core must admit (I12). Everything it does is
+ * ground truth, written by the world.
  */
 import type { DisclosedTool, SimCallRequest } from './guard/adapter.ts';
-import type { RoundPlan, ToolDescriptor } from './plan/types.ts';
+import type { RoundPlan } from './plan/types.ts';
 import type { Rng } from './random.ts';
 import type { World } from './runtime/world.ts';
 import type { SimCatalogServer } from './server/catalog-server.ts';
@@ -21,8 +22,8 @@ import { worldContentDefect } from './plan/content-defects.ts';
 import { worldDescriptorDigest } from './trace/digests.ts';
 import type { TraceRecorder } from './trace/recorder.ts';
 import { plainClone } from './internal/plain-clone.ts';
-import { RETRY_REVOKED_FRACTION, RETRY_REVOKED_WINDOW_MS } from './faults/f08-revocation.ts';
-import { GUESS_OWN_AUDIENCE_FRACTION } from './faults/f17-guessed-names.ts';
+import { PLANNER_RULES, TURN_RULES } from './faults/index.ts';
+import type { CallChoice } from './planner-rules.ts';
 import type { WorldCore } from './guard/guard.ts';
 import type { TurnPlan } from './plan/types.ts';
 import { runModelTurn } from './turns/model-turn.ts';
@@ -108,6 +109,7 @@ export class SessionPlanner {
       shown,
       granted: new Set(policy.current(this.audience).grants),
       contested: policy.changedAfter(this.audience, world.now() - this.ctx.plan.bounds.revocationBoundMs),
+      rules: TURN_RULES,
     };
     runModelTurn(context, turn, `${this.session}#m${this.#turns++}`).catch((error: unknown) => world.fail(error));
   }
@@ -154,47 +156,36 @@ export class SessionPlanner {
     return shown;
   }
 
+  /**
+   * One planned call: the tool (a rule's choice, else one of the shown), then, unless it is a
+   * guess, whether a rule sends it late (F10), the arguments, the delay and the confirmation.
+   */
   #planCall(shown: Disclosure): void {
     const calls = this.ctx.plan.calls;
-    const guess = this.rng.chance(calls.guessFraction) ? this.#guess(shown) : undefined;
-    const tool =
-      guess ?? this.#recentlyRevoked(shown) ?? (shown.tools.length > 0 ? this.rng.pick(shown.tools) : undefined);
+    const call = this.#callChoice(shown);
+    const chosen = firstOf(PLANNER_RULES.choose, (rule) => rule.choose(call));
+    const tool = chosen?.tool ?? (shown.tools.length > 0 ? this.rng.pick(shown.tools) : undefined);
     if (tool === undefined) return;
-    const stale = guess === undefined && this.rng.chance(calls.staleFraction);
-    const kind: PlanKind = guess !== undefined ? 'guessed' : stale ? 'stale' : 'normal';
+    const guessed = chosen?.guessed === true;
+    const lateBy = guessed ? undefined : firstOf(PLANNER_RULES.late, (rule) => rule.late(call));
+    const kind: PlanKind = guessed ? 'guessed' : lateBy !== undefined ? 'stale' : 'normal';
     const invalid = this.rng.chance(calls.invalidArgsFraction);
-    const delayMs = stale ? this.rng.int(calls.staleDelayMs[0], calls.staleDelayMs[1]) : this.rng.int(1, 20);
+    const delayMs = lateBy !== undefined ? lateBy() : this.rng.int(1, 20);
     const request = this.#plan(shown, tool, kind, invalid, this.rng.chance(calls.confirmFraction), null);
     this.ctx.world.after(delayMs, () => this.#send(request));
   }
 
-  /** Now and then (F8), a shown tool revoked for this audience a moment ago (the model was not told). */
-  #recentlyRevoked(shown: Disclosure): DisclosedTool | undefined {
-    const revoked = new Set(
-      this.ctx.policy.revokedSince(this.audience, this.ctx.world.now() - RETRY_REVOKED_WINDOW_MS),
-    );
-    const candidates = shown.tools.filter((tool) => revoked.has(tool.name));
-    return candidates.length > 0 && this.rng.chance(RETRY_REVOKED_FRACTION) ? this.rng.pick(candidates) : undefined;
-  }
-
-  /**
-   * F17: a real tool name of this server that was not in the catalog last shown to the session:
-   * preferably one its own audience gained since (a model that read it elsewhere, or guessed it
-   * right), else one of another audience's view.
-   */
-  #guess(shown: Disclosure): DisclosedTool | undefined {
-    const listed = new Set(shown.tools.map((tool) => tool.name));
-    const views = this.server.currentViews();
-    const unlisted = (view: readonly ToolDescriptor[] | undefined) =>
-      (view ?? []).filter((tool) => !listed.has(String(tool.name)));
-    const own = unlisted(views[this.audience]);
-    const others = Object.entries(views)
-      .filter(([audience]) => audience !== this.audience)
-      .flatMap(([, view]) => unlisted(view));
-    const candidates = own.length > 0 && this.rng.chance(GUESS_OWN_AUDIENCE_FRACTION) ? own : [...own, ...others];
-    if (candidates.length === 0) return undefined;
-    const tool = this.rng.pick(candidates);
-    return { name: String(tool.name), descriptorDigest: worldDescriptorDigest(tool) };
+  /** What the planner rules (sim/planner-rules.ts) may read of this planner for a call planned from `shown`. */
+  #callChoice(shown: Disclosure): CallChoice {
+    const { world, policy, plan } = this.ctx;
+    return {
+      rng: this.rng,
+      audience: this.audience,
+      calls: plan.calls,
+      shown: shown.tools,
+      currentViews: () => this.server.currentViews(),
+      revokedWithin: (windowMs) => policy.revokedSince(this.audience, world.now() - windowMs),
+    };
   }
 
   /** Quiet tail: one probe per disclosed tool, valid arguments, confirmed where needed. */
@@ -290,4 +281,13 @@ export class SessionPlanner {
       .call({ ...request, identity: this.server.identity() })
       .catch((error: unknown) => this.ctx.world.fail(error));
   }
+}
+
+/** The first answer of `rules`, in order, that is not undefined. */
+function firstOf<R, T>(rules: readonly R[], answer: (rule: R) => T | undefined): T | undefined {
+  for (const rule of rules) {
+    const value = answer(rule);
+    if (value !== undefined) return value;
+  }
+  return undefined;
 }

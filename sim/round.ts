@@ -22,7 +22,14 @@ import { createStreams, type Rng, type Streams } from './random.ts';
 import { World } from './runtime/world.ts';
 import { SimCatalogServer } from './server/catalog-server.ts';
 import { CoreContractError } from './trace/core-contract-error.ts';
-import { isDisqualified, linkRulesFor, serverRulesFor, serverTraits, sessionEpisodesFor } from './faults/index.ts';
+import {
+  isDisqualified,
+  linkRulesFor,
+  policyRulesFor,
+  serverRulesFor,
+  serverTraits,
+  sessionEpisodesFor,
+} from './faults/index.ts';
 import { TraceRecorder, type TraceEvent, type TraceHeader } from './trace/recorder.ts';
 import { ConfirmationLog, SessionPlanner } from './planner.ts';
 import { SimPolicyService } from './policy/policy-service.ts';
@@ -89,6 +96,7 @@ export async function runRound(
     streams.stream('run/policy'),
     plan.bounds.tHealMs,
     plan.nominalLatencyMs,
+    (env) => policyRulesFor(plan.policy, env),
   );
   const confirmations = new ConfirmationLog();
   const adapter = new HostProcess({

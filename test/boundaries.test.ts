@@ -510,3 +510,74 @@ describe('src/ keeps no process-wide mutable state', () => {
     expect(moduleState(source)).toEqual([]);
   });
 });
+
+/** A fault file's repo-relative path: `sim/faults/fNN-name.ts` or `sim/faults/equivocation.ts`. */
+export function isFaultFile(path: string): boolean {
+  return /^sim\/faults\/(f\d\d-[a-z0-9-]+|equivocation)\.ts$/.test(path);
+}
+
+/**
+ * The imports of `source` (the text of repo-relative `file`) that name a fault file, when `file`
+ * lies outside sim/faults/: the rest of the house reaches the faults through the registry
+ * (sim/faults/index.ts) and the rule kinds, never one fault's file. A fault's own test
+ * (`test/faults/<its name>.test.ts`) may import it.
+ */
+export function faultFileImports(source: string, file: string): string[] {
+  if (file.startsWith('sim/faults/')) return [];
+  return moduleSpecifiers(source, file).filter((specifier) => {
+    const target = repoPathOf(specifier, file);
+    return target !== null && isFaultFile(target) && file !== `test/faults/${posix.basename(target, '.ts')}.test.ts`;
+  });
+}
+
+/** Imports of one fault's file from outside sim/faults/ that are there by design, each with why. */
+const FAULT_FILE_IMPORTS_ALLOWED: Record<string, string> = {
+  // The mutants' hand-built plans plant the very descriptors F13 and F14 generate (plantF13, lyingTool).
+  'test/mutants/plans.ts': "F13's and F14's planting helpers, for hand-built plans",
+};
+
+describe('a fault is one file: nothing outside sim/faults/ imports a fault file (issue 31, item 4)', () => {
+  const scanned = ['api', 'blackbox', 'cli', 'contract', 'cores', 'oracle', 'runner', 'sim', 'src', 'test'].flatMap(
+    (dir) => typeScriptFiles(REPO_ROOT, dir),
+  );
+
+  it('no file outside sim/faults/ (tests included) imports a fault file, but its own test and the allow-list', () => {
+    expect(scanned.filter(isFaultFile).length).toBeGreaterThanOrEqual(24);
+    const offences = scanned
+      .filter((file) => FAULT_FILE_IMPORTS_ALLOWED[file] === undefined)
+      .flatMap((file) => faultFileImports(read(file), file).map((specifier) => `${file}: ${specifier}`));
+    expect(offences).toEqual([]);
+  });
+
+  it('every allow-listed file still imports a fault file (the list cannot rot)', () => {
+    for (const file of Object.keys(FAULT_FILE_IMPORTS_ALLOWED))
+      expect(faultFileImports(read(file), file), file).not.toEqual([]);
+  });
+
+  it('catches an import of a fault file, lets the registry, the rule kinds and a fault’s own test through', () => {
+    const source = [
+      "import { GUESS_OWN_AUDIENCE_FRACTION } from './faults/f17-guessed-names.ts';",
+      "import type { EQUIVOCATION } from './faults/equivocation.ts';",
+      "import { PLANNER_RULES } from './faults/index.ts';",
+      "import type { FaultDefinition } from './faults/fault.ts';",
+      "import type { ToolChoiceRule } from './planner-rules.ts';",
+    ].join('\n');
+    expect(faultFileImports(source, 'sim/planner.ts')).toEqual([
+      './faults/f17-guessed-names.ts',
+      './faults/equivocation.ts',
+    ]);
+    expect(faultFileImports(source, 'sim/faults/index.ts')).toEqual([]);
+    expect(
+      faultFileImports(
+        "import { plantF13 } from '../../sim/faults/f13-planted-defects.ts';",
+        'test/faults/f13-planted-defects.test.ts',
+      ),
+    ).toEqual([]);
+    expect(
+      faultFileImports(
+        "import { plantF13 } from '../../sim/faults/f13-planted-defects.ts';",
+        'test/faults/f14-lying-annotations.test.ts',
+      ),
+    ).toEqual(['../../sim/faults/f13-planted-defects.ts']);
+  });
+});

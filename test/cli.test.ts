@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { FAULT_ID_RANGE } from '../sim/faults/index.ts';
 import { planProblem } from '../sim/plan/plan-schema.ts';
 import { runMain } from './support/run-main.ts';
 import { catsim } from './support/run-cli.ts';
@@ -52,7 +53,7 @@ describe('catsim command line', () => {
       ],
       [
         ['run', '--rounds', '1', '--scenario', join(dir, 'wrong.json')],
-        `catsim: ${join(dir, 'wrong.json')}: "faults[0]" must be a fault id F1..F23, got "F99"\n`,
+        `catsim: ${join(dir, 'wrong.json')}: "faults[0]" must be a fault id ${FAULT_ID_RANGE}, got "F99"\n`,
       ],
       [
         ['run', '--rounds', '1', '--scenario', join(dir, 'typo.json')],
@@ -87,7 +88,12 @@ describe('run --help', () => {
     );
     expect(stdout).toContain('\n  F12    unversioned server (no revision at all)\n');
     expect(stdout).toContain(
-      '\n  F17    calls to tool names that were never listed (a model guessing real\n         names)\n  F18    host restart mid-scan, inside or right after a publish, or between\n         lease and dispatch (the registry reloads from its durable store)\n  F19    operator and monitor rollback triggers (missing-tool rate rise,\n         privilege escalation): roll back to a fresh, authorized generation or\n         DISABLE\n  F20    bursts of `list_changed` with no change, closer together than the\n         coalescing delay and far longer than it\n  F21    `tools/list` refused for authorization for some audiences, for a while\n  F22    host extensions tamper with the model\'s tool surface: hooks add,\n         remove, reorder and edit tools (in place through shared references\n         too), add an unadmitted helper, cut to top-N, edit late; harmless\n         hooks beside them\n  F23    a catalog over the whole-catalog limits (more tools than toolCountMax,\n         more descriptor bytes than catalogBytesMax)\n  EQUIV  equivocation: the same revision reported for different content\n         (scenario "equivocation": true)\n',
+      "\n  F17    calls to tool names that were never listed (a model guessing real\n         names)\n  F18    host restart mid-scan, inside or right after a publish, or between\n         lease and dispatch (the registry reloads from its durable store)\n  F19    operator and monitor rollback triggers (missing-tool rate rise,\n         privilege escalation): roll back to a fresh, authorized generation or\n         DISABLE\n  F20    bursts of `list_changed` with no change, closer together than the\n         coalescing delay and far longer than it\n  F21    `tools/list` refused for authorization for some audiences, for a while\n  F22    host extensions tamper with the model's tool surface: hooks add,\n         remove, reorder and edit tools (in place through shared references\n         too), add an unadmitted helper, cut to top-N, edit late; harmless\n         hooks beside them\n  F23    a catalog over the whole-catalog limits (more tools than toolCountMax,\n         more descriptor bytes than catalogBytesMax)\n",
+    );
+    // Equivocation, the scenario-level fault, comes after the whole menu (however long it grows).
+    expect(stdout).toMatch(/\n {2}F\d+ {4}[^\n]*\n(?: {9}[^\n]*\n)* {2}EQUIV  equivocation/);
+    expect(stdout).toContain(
+      '\n  EQUIV  equivocation: the same revision reported for different content\n         (scenario "equivocation": true)\n',
     );
   });
 });

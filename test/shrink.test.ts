@@ -4,10 +4,12 @@ import { generatePlan } from '../sim/plan/generate.ts';
 import { loadScenario } from '../sim/plan/scenario.ts';
 import { reductionsOf } from '../sim/shrink/reductions.ts';
 import { relabelled, shrinkPlan } from '../runner/shrink.ts';
-import { EQUIVOCATION } from '../sim/faults/equivocation.ts';
-import { faultsPresentIn } from '../sim/faults/index.ts';
+import { faultsPresentIn, SCENARIO_FAULTS } from '../sim/faults/index.ts';
 import type { RoundPlan } from '../sim/plan/types.ts';
 import { handPlan, handServer, step, tool, tools, type HandServerOptions } from './support/hand-plan.ts';
+
+/** Equivocation, the scenario-level fault, as the registry holds it. */
+const [EQUIVOCATION] = SCENARIO_FAULTS;
 
 describe('shrinking known mutants to small counterexamples', () => {
   it('no-final-recheck (seed 1, round 3) shrinks to one server, one audience, one revision and no tools', async () => {

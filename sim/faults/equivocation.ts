@@ -15,6 +15,14 @@ import type { RevisionStep, RoundPlan } from '../plan/types.ts';
 import type { FaultDefinition } from './fault.ts';
 import { perServer } from './internal/fragments.ts';
 import { fraction } from './rates.ts';
+import { boolean } from '../plan/schema-parts.ts';
+
+declare module '../plan/types.ts' {
+  interface ServerPlan {
+    /** Equivocation (dedicated scenario): some changes keep the revision number (a lying server). */
+    equivocates: boolean;
+  }
+}
 
 /** How often EQUIV acts (scenario `faultRates.EQUIV`), with its defaults. */
 export const RATES = {
@@ -26,6 +34,7 @@ export const RATES = {
 export const EQUIVOCATION: FaultDefinition<'EQUIV', typeof RATES> = {
   id: 'EQUIV',
   rates: RATES,
+  plan: { server: { equivocates: { schema: boolean, healthy: false } } },
   title: 'equivocation: the same revision reported for different content (scenario "equivocation": true)',
   lifetime: 'trait',
   probes: ['equivocation-detected'],

@@ -13,13 +13,35 @@
  * time, delays its notifications by 100 to 1,500 ms half the time, and sends 1 to 3 copies of
  * each. Page-2 notifications and late delivery stop at T_heal.
  */
-import type { NotificationPlan, RoundPlan, ServerPlan } from '../plan/types.ts';
+import type { RoundPlan, ServerPlan } from '../plan/types.ts';
 import type { RuleEnv, ServerRule } from '../server/rules.ts';
 import type { LinkRule } from '../transport/link-rules.ts';
 import { drawIn } from '../plan/draws.ts';
 import type { FaultDefinition } from './fault.ts';
 import { perServer } from './internal/fragments.ts';
 import { fraction, counts, msRange } from './rates.ts';
+import { boolean, ms, object, positive } from '../plan/schema-parts.ts';
+
+/** How a server sends `tools/list_changed` (F3). */
+export interface NotificationPlan {
+  /** Whether the server declares `tools.listChanged` in its capabilities. */
+  declared: boolean;
+  /** Whether it sends the notification on a change at all. */
+  sendOnChange: boolean;
+  /** Extra notification after serving page 2 of a scan, until T_heal. */
+  afterPage2: boolean;
+  /** Added to the notification's delivery latency until T_heal (late notifications), ms. */
+  lateByMs: number;
+  /** Each change notification is sent this many times (duplicates), >= 1. */
+  copies: number;
+}
+
+declare module '../plan/types.ts' {
+  interface ServerPlan {
+    /** F3: how the server sends `tools/list_changed`. */
+    notifications: NotificationPlan;
+  }
+}
 
 /** How often F3 acts (scenario `faultRates.F3`), with its defaults. */
 export const RATES = {
@@ -104,6 +126,20 @@ function lateLinkRule(server: ServerPlan, env: RuleEnv): LinkRule[] {
 export const F3: FaultDefinition<'F3', typeof RATES> = {
   id: 'F3',
   rates: RATES,
+  plan: {
+    server: {
+      notifications: {
+        schema: object({
+          declared: boolean,
+          sendOnChange: boolean,
+          afterPage2: boolean,
+          lateByMs: ms,
+          copies: positive,
+        }),
+        healthy: HEALTHY_NOTIFICATIONS,
+      },
+    },
+  },
   title:
     '`list_changed` after page 2; late (after the scan ended); duplicated; bursts; never sent although `listChanged` is declared; sent without declaring it',
   lifetime: 'episode',

@@ -10,20 +10,30 @@
  * How often: on 3 servers in 4 of a round that enables F5, one of the six misbehaviours, drawn
  * uniformly. Every one but the empty page exempts the server from liveness (trait `F5:<kind>`).
  */
-import type { CursorTrait, RoundPlan, ServerPlan } from '../plan/types.ts';
+import type { RoundPlan, ServerPlan } from '../plan/types.ts';
 import { encodeCursor, type CursorPosition } from '../server/cursor.ts';
 import type { PageRequest, ServedPage, ServePage, ServerRule } from '../server/rules.ts';
 import type { FaultDefinition } from './fault.ts';
 import { perServer } from './internal/fragments.ts';
 import { fraction, choices } from './rates.ts';
 
+/** Every cursor misbehaviour, in the order the schema and the default rates list them. */
+const CURSOR_TRAITS = ['repeat', 'cycle', 'always-empty', 'never-ending', 'ignored', 'empty-page-with-next'] as const;
+
+/** Cursor misbehaviour (F5), a persistent trait. */
+export type CursorTrait = (typeof CURSOR_TRAITS)[number];
+
+declare module '../plan/types.ts' {
+  interface ServerPlan {
+    /** F5: how the server's cursors misbehave, a persistent trait; null: they behave. */
+    cursorTrait: CursorTrait | null;
+  }
+}
+
 /** How often F5 acts (scenario `faultRates.F5`), with its defaults. */
 export const RATES = {
   serverFraction: fraction(0.75, 'Share of the servers of a round that enables F5 whose cursors misbehave.'),
-  cursorTraits: choices(
-    ['repeat', 'cycle', 'always-empty', 'never-ending', 'ignored', 'empty-page-with-next'] as const,
-    'The misbehaviours drawn from, uniformly, one per server.',
-  ),
+  cursorTraits: choices(CURSOR_TRAITS, 'The misbehaviours drawn from, uniformly, one per server.'),
 };
 
 /** Whether a cursor trait exempts the server from liveness: all but the legal empty page. */
@@ -104,6 +114,17 @@ function rules(server: ServerPlan): ServerRule[] {
 export const F5: FaultDefinition<'F5', typeof RATES> = {
   id: 'F5',
   rates: RATES,
+  plan: {
+    server: {
+      cursorTrait: {
+        schema: {
+          title: `null or one of ${CURSOR_TRAITS.map((trait) => `"${trait}"`).join(', ')}`,
+          enum: [null, ...CURSOR_TRAITS],
+        },
+        healthy: null,
+      },
+    },
+  },
   title:
     'cursors: repeated cursor, cycle A→B→A, always-empty-string cursor, never-ending pages, empty page with a next cursor, cursor ignored (page 1 again)',
   lifetime: 'trait',
@@ -118,6 +139,7 @@ export const F5: FaultDefinition<'F5', typeof RATES> = {
   traits: traitLabels,
   disqualifies: (server) => disqualifying(server.cursorTrait),
   serverRules: rules,
+  size: (plan) => plan.servers.filter((server) => server.cursorTrait !== null).length,
   serverReductions: (server) =>
     server.cursorTrait === null ? [] : [{ name: 'honest cursors', server: { ...server, cursorTrait: null } }],
 };

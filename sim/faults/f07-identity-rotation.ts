@@ -15,6 +15,20 @@ import { EPISODE_ORDER, type ServerRule } from '../server/rules.ts';
 import type { FaultDefinition } from './fault.ts';
 import { perServer, stepTimes } from './internal/fragments.ts';
 import { fraction, counts } from './rates.ts';
+import { arrayOf, ms, object, string } from '../plan/schema-parts.ts';
+
+/** F7: from `atMs` on the server presents `identity` (certificate rotation). */
+export interface IdentityRotation {
+  atMs: number;
+  identity: string;
+}
+
+declare module '../plan/types.ts' {
+  interface ServerPlan {
+    /** F7: the identities the server rotates to, in time order. */
+    rotations: IdentityRotation[];
+  }
+}
 
 /** How often F7 acts (scenario `faultRates.F7`), with its defaults. */
 export const RATES = {
@@ -42,6 +56,11 @@ function rules(server: ServerPlan): ServerRule[] {
 export const F7: FaultDefinition<'F7', typeof RATES> = {
   id: 'F7',
   rates: RATES,
+  plan: {
+    server: {
+      rotations: { schema: arrayOf(object({ atMs: ms, identity: string }), 'an array of rotations'), healthy: [] },
+    },
+  },
   title: 'server identity (certificate) rotation, mid-scan and between scans; some rotations bring a different catalog',
   lifetime: 'episode',
   probes: ['identity-rotated-mid-walk'],
@@ -57,6 +76,7 @@ export const F7: FaultDefinition<'F7', typeof RATES> = {
   },
   fragment: (plan) => [perServer(plan, (server) => server.rotations), stepTimes(plan, 'F7')],
   serverRules: rules,
+  size: (plan) => plan.servers.reduce((sum, server) => sum + server.rotations.length, 0),
   serverReductions: (server) =>
     server.rotations.map((rotation) => ({
       name: `no rotation at ${rotation.atMs} ms`,

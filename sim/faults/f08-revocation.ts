@@ -17,11 +17,38 @@
 import type { Rng } from '../random.ts';
 import { distinctTimes, drawIn, pickAt } from '../plan/draws.ts';
 import type { Scenario } from '../plan/scenario-types.ts';
-import type { PolicyChange, RoundPlan } from '../plan/types.ts';
+import type { PolicyPlan, RoundPlan } from '../plan/types.ts';
 import type { RatesOf } from './rates.ts';
 import type { Reduction } from '../shrink/reduction.ts';
 import type { FaultDefinition } from './fault.ts';
+import { CHOICE_ORDER, type ToolChoiceRule } from '../planner-rules.ts';
+import type { PolicyEnv, PolicyRule } from '../policy/policy-rules.ts';
 import { fraction, fractions, counts, msRange } from './rates.ts';
+import { arrayOf, audience, fractionSchema, ms, object, strings } from '../plan/schema-parts.ts';
+
+/** F8: one policy change of an audience at a time (a new epoch). */
+export interface PolicyChange {
+  atMs: number;
+  audience: string;
+  revoke: string[];
+  grant: string[];
+}
+
+declare module '../plan/types.ts' {
+  interface PolicyPlan {
+    /** F8: the planned policy changes, in time order. */
+    changes: PolicyChange[];
+    /** Until T_heal, this fraction of pushes is lost (F8); polls are never lost. */
+    pushLossFraction: number;
+    /**
+     * F8, an admin revoking a tool while it runs: the first this many calls a server executes
+     * before T_heal, of a tool the caller's audience still holds, make the policy service revoke
+     * that tool for that audience at the instant of execution, while the answer (and so the
+     * call's lease) is still on its way back. Absent: none.
+     */
+    midCallRevocations?: number;
+  }
+}
 
 /** How often F8 acts (scenario `faultRates.F8`), with its defaults. */
 export const RATES = {
@@ -68,12 +95,47 @@ function policyChanges(
 
 /**
  * A model is not told of revocations: for this long after one (ms), with this chance per planned
- * call, the planner (sim/planner.ts) keeps trying a revoked tool it was still shown. Read at call
- * time, so not a scenario rate.
+ * call, the planner keeps trying a revoked tool it was still shown (`RETRY_REVOKED`). Read at
+ * call time, so not a scenario rate.
  */
-export const RETRY_REVOKED_WINDOW_MS = 2000;
+const RETRY_REVOKED_WINDOW_MS = 2000;
 /** See RETRY_REVOKED_WINDOW_MS. */
-export const RETRY_REVOKED_FRACTION = 0.5;
+const RETRY_REVOKED_FRACTION = 0.5;
+
+/**
+ * The planners' rule (sim/planner-rules.ts): now and then, a shown tool revoked for the session's
+ * audience a moment ago. It draws only when there is one.
+ */
+const RETRY_REVOKED: ToolChoiceRule = {
+  order: CHOICE_ORDER.retry,
+  choose({ rng, shown, revokedWithin }) {
+    const revoked = new Set(revokedWithin(RETRY_REVOKED_WINDOW_MS));
+    const candidates = shown.filter((tool) => revoked.has(tool.name));
+    if (candidates.length === 0 || !rng.chance(RETRY_REVOKED_FRACTION)) return undefined;
+    return { tool: rng.pick(candidates), guessed: false };
+  },
+};
+
+/**
+ * The policy service's rules (sim/policy/policy-rules.ts) from the round's policy plan: the
+ * planned changes at their times; until T_heal, each push lost with the planned fraction (one draw
+ * per push before T_heal, also when it is 0); and the first `midCallRevocations` calls executed
+ * before T_heal, of a tool the caller's audience still holds, revoke that tool at once.
+ */
+function policyRules(policy: PolicyPlan, env: PolicyEnv): PolicyRule[] {
+  let midCallLeft = policy.midCallRevocations ?? 0;
+  return [
+    { schedule: policy.changes },
+    { losesPush: () => env.now() < env.tHealMs && env.rng.chance(policy.pushLossFraction) },
+    {
+      onCallExecuted(audience, tool) {
+        if (midCallLeft <= 0 || env.now() >= env.tHealMs || !env.holds(audience, tool)) return [];
+        midCallLeft -= 1;
+        return [tool];
+      },
+    },
+  ];
+}
 
 /** Each policy change dropped alone, then every push delivered, then no mid-call revocation. */
 function reductions(plan: RoundPlan): Reduction[] {
@@ -95,6 +157,16 @@ function reductions(plan: RoundPlan): Reduction[] {
 export const F8: FaultDefinition<'F8', typeof RATES> = {
   id: 'F8',
   rates: RATES,
+  plan: {
+    policy: {
+      changes: {
+        schema: arrayOf(object({ atMs: ms, audience, revoke: strings, grant: strings }), 'an array of policy changes'),
+        healthy: [],
+      },
+      pushLossFraction: { schema: fractionSchema, healthy: 0 },
+      midCallRevocations: { schema: ms },
+    },
+  },
   title: 'policy revocation and grant changes, with lost or late pushes (polls are never lost)',
   lifetime: 'episode',
   probes: ['revoked-refused', 'revocation-while-lease-live', 'revocation-while-call-in-flight'],
@@ -111,5 +183,8 @@ export const F8: FaultDefinition<'F8', typeof RATES> = {
     changes: plan.policy.changes.map((change) => [change.atMs, change.revoke.length > 0 ? 'revoke' : 'grant']),
     midCallRevocations: plan.policy.midCallRevocations ?? 0,
   }),
+  plannerRules: [RETRY_REVOKED],
+  policyRules,
+  size: (plan) => plan.policy.changes.length,
   reductions,
 };

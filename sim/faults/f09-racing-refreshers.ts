@@ -12,6 +12,14 @@ import { drawIn } from '../plan/draws.ts';
 import type { RoundPlan } from '../plan/types.ts';
 import type { FaultDefinition } from './fault.ts';
 import { counts } from './rates.ts';
+import { positive } from '../plan/schema-parts.ts';
+
+declare module '../plan/types.ts' {
+  interface RoundPlan {
+    /** F9: refresh loops racing on each catalog key's pointer (1 without F9). */
+    refreshersPerKey: number;
+  }
+}
 
 /** How often F9 acts (scenario `faultRates.F9`), with its defaults. */
 export const RATES = {
@@ -22,6 +30,7 @@ export const RATES = {
 export const F9: FaultDefinition<'F9', typeof RATES> = {
   id: 'F9',
   rates: RATES,
+  plan: { round: { refreshersPerKey: { schema: positive, healthy: 1 } } },
   title: 'two or more refreshers racing on the same pointer (CAS contention)',
   lifetime: 'episode',
   probes: ['cas-conflict-lost'],
@@ -30,6 +39,7 @@ export const F9: FaultDefinition<'F9', typeof RATES> = {
     plan.refreshersPerKey = drawIn(rng, rates.refreshersPerKey);
   },
   fragment: (plan) => plan.refreshersPerKey,
+  size: (plan) => plan.refreshersPerKey,
   reductions: (plan) =>
     plan.refreshersPerKey > 1 ? [{ name: 'one refresher per key', plan: { ...plan, refreshersPerKey: 1 } }] : [],
 };

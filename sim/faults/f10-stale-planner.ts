@@ -11,7 +11,17 @@
  */
 import type { RoundPlan } from '../plan/types.ts';
 import type { FaultDefinition } from './fault.ts';
+import type { LatenessRule } from '../planner-rules.ts';
 import { fraction, msRange } from './rates.ts';
+import { fractionSchema, ms, pair } from '../plan/schema-parts.ts';
+
+declare module '../plan/types.ts' {
+  interface CallsPlan {
+    /** F10: fraction of plans called late on purpose, after a delay in `staleDelayMs` (ms). */
+    staleFraction: number;
+    staleDelayMs: [number, number];
+  }
+}
 
 /** How often F10 acts (scenario `faultRates.F10`), with its defaults. */
 export const RATES = {
@@ -19,10 +29,24 @@ export const RATES = {
   staleDelayMs: msRange(300, 2500, 'How late a stale call is sent, ms.'),
 };
 
+/** The planners' rule (sim/planner-rules.ts): with the plan's `staleFraction`, a call sent `staleDelayMs` late. */
+const STALE: LatenessRule = {
+  late({ rng, calls }) {
+    if (!rng.chance(calls.staleFraction)) return undefined;
+    return () => rng.int(calls.staleDelayMs[0], calls.staleDelayMs[1]);
+  },
+};
+
 /** F10: stale planners. */
 export const F10: FaultDefinition<'F10', typeof RATES> = {
   id: 'F10',
   rates: RATES,
+  plan: {
+    calls: {
+      staleFraction: { schema: fractionSchema, healthy: 0 },
+      staleDelayMs: { schema: pair(ms, 'a pair [min, max] of non-negative integers'), healthy: [0, 0] },
+    },
+  },
   title: 'a stale planner calling late with an old snapshot',
   lifetime: 'episode',
   probes: ['stale-plan-refused'],
@@ -31,6 +55,7 @@ export const F10: FaultDefinition<'F10', typeof RATES> = {
     plan.calls.staleFraction = rates.staleFraction;
     plan.calls.staleDelayMs = [rates.staleDelayMs.min, rates.staleDelayMs.max];
   },
+  plannerRules: [STALE],
   fragment: (plan) => [plan.calls.staleFraction, plan.calls.staleDelayMs],
   reductions: (plan) =>
     plan.calls.staleFraction > 0

@@ -15,6 +15,14 @@ import { EPISODE_ORDER, type ServerRule } from '../server/rules.ts';
 import type { FaultDefinition } from './fault.ts';
 import { perServer } from './internal/fragments.ts';
 import { fraction, counts } from './rates.ts';
+import { arrayOf, ms } from '../plan/schema-parts.ts';
+
+declare module '../plan/types.ts' {
+  interface ServerPlan {
+    /** F11: the server restarts at these times (cursors become invalid, the revision survives). */
+    restartsAtMs: number[];
+  }
+}
 
 /** How often F11 acts (scenario `faultRates.F11`), with its defaults. */
 export const RATES = {
@@ -41,6 +49,7 @@ function rules(server: ServerPlan): ServerRule[] {
 export const F11: FaultDefinition<'F11', typeof RATES> = {
   id: 'F11',
   rates: RATES,
+  plan: { server: { restartsAtMs: { schema: arrayOf(ms, 'an array of times (ms)'), healthy: [] } } },
   title: 'server restart mid-pagination (cursors become invalid, -32602; the revision survives)',
   lifetime: 'episode',
   probes: ['cursor-invalidated'],
@@ -52,6 +61,7 @@ export const F11: FaultDefinition<'F11', typeof RATES> = {
   },
   fragment: (plan) => perServer(plan, (server) => server.restartsAtMs),
   serverRules: rules,
+  size: (plan) => plan.servers.reduce((sum, server) => sum + server.restartsAtMs.length, 0),
   serverReductions: (server) =>
     server.restartsAtMs.map((atMs) => ({
       name: `no restart at ${atMs} ms`,

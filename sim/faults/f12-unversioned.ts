@@ -13,6 +13,14 @@ import type { ServerRule } from '../server/rules.ts';
 import type { FaultDefinition } from './fault.ts';
 import { perServer } from './internal/fragments.ts';
 import { fraction } from './rates.ts';
+import { boolean } from '../plan/schema-parts.ts';
+
+declare module '../plan/types.ts' {
+  interface ServerPlan {
+    /** F12 false: pages carry no revision. */
+    versioned: boolean;
+  }
+}
 
 /** How often F12 acts (scenario `faultRates.F12`), with its defaults. */
 export const RATES = {
@@ -32,6 +40,7 @@ function rules(server: ServerPlan): ServerRule[] {
 export const F12: FaultDefinition<'F12', typeof RATES> = {
   id: 'F12',
   rates: RATES,
+  plan: { server: { versioned: { schema: boolean, healthy: true } } },
   title: 'unversioned server (no revision at all)',
   lifetime: 'trait',
   probes: ['unversioned-published', 'unversioned-write-refused'],

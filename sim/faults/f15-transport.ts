@@ -12,13 +12,31 @@
  * its sessions 1 or 2 times with probability 0.6, at seeded times in [1, T_heal) (each session's
  * cuts on a stream of its own, `server/<id>/F15/<audience>`).
  */
-import type { LinkFaults, RoundPlan, ServerPlan } from '../plan/types.ts';
+import type { RoundPlan, ServerPlan } from '../plan/types.ts';
 import type { RuleEnv, ServerRule } from '../server/rules.ts';
 import type { LinkRule, SessionEpisode } from '../transport/link-rules.ts';
 import { distinctTimes, drawIn } from '../plan/draws.ts';
 import type { FaultDefinition } from './fault.ts';
 import { perServer } from './internal/fragments.ts';
 import { fraction, fractions, counts } from './rates.ts';
+import { arrayOf, audience, boolean, fractionSchema, ms, object } from '../plan/schema-parts.ts';
+
+/** F15: what goes wrong on this server's connections until T_heal. */
+export interface LinkFaults {
+  /** Later messages may overtake earlier ones. */
+  reorder: boolean;
+  /** Fraction of `list_changed` notifications lost (1: a stateless gateway that drops them all). */
+  notificationLossFraction: number;
+  /** Per audience, times at which that session's connection is cut (the core reconnects). */
+  disconnectsAtMs: Record<string, number[]>;
+}
+
+declare module '../plan/types.ts' {
+  interface ServerPlan {
+    /** F15: what goes wrong on this server's connections until T_heal. */
+    linkFaults: LinkFaults;
+  }
+}
 
 /** How often F15 acts (scenario `faultRates.F15`), with its defaults. */
 export const RATES = {
@@ -79,6 +97,23 @@ function cuts(server: ServerPlan, audience: string): SessionEpisode[] {
 export const F15: FaultDefinition<'F15', typeof RATES> = {
   id: 'F15',
   rates: RATES,
+  plan: {
+    server: {
+      linkFaults: {
+        schema: object({
+          reorder: boolean,
+          notificationLossFraction: fractionSchema,
+          disconnectsAtMs: {
+            type: 'object',
+            title: 'an object of times (ms) by audience',
+            propertyNames: audience,
+            additionalProperties: arrayOf(ms, 'an array of times (ms)'),
+          },
+        }),
+        healthy: CALM_LINKS,
+      },
+    },
+  },
   title: 'transport: delayed and reordered messages, notifications lost (stateless gateway), disconnects',
   lifetime: 'episode',
   probes: ['disconnected-mid-walk'],
@@ -110,6 +145,12 @@ export const F15: FaultDefinition<'F15', typeof RATES> = {
   serverRules: rules,
   linkRules: reorderRule,
   sessionEpisodes: cuts,
+  size: (plan) =>
+    plan.servers.reduce(
+      (sum, server) =>
+        sum + Object.values(server.linkFaults.disconnectsAtMs).flat().length + (linksCalm(server) ? 0 : 1),
+      0,
+    ),
   serverReductions: (server) =>
     linksCalm(server)
       ? []

@@ -27,6 +27,14 @@ import { distinctTimes, drawIn } from '../plan/draws.ts';
 import type { HostCrashPoint, RoundPlan } from '../plan/types.ts';
 import type { FaultDefinition } from './fault.ts';
 import { choices, counts, msRange } from './rates.ts';
+import { arrayOf, ms, object, positive } from '../plan/schema-parts.ts';
+
+declare module '../plan/types.ts' {
+  interface RoundPlan {
+    /** F18: host restarts in time order (absent or empty: the host runs the whole round). */
+    hostRestarts?: HostRestart[];
+  }
+}
 
 /** How often F18 acts (scenario `faultRates.F18`), with its defaults. */
 export const RATES = {
@@ -47,6 +55,23 @@ export const RATES = {
 export const F18: FaultDefinition<'F18', typeof RATES> = {
   id: 'F18',
   rates: RATES,
+  plan: {
+    round: {
+      hostRestarts: {
+        schema: arrayOf(
+          object({
+            atMs: ms,
+            point: {
+              title: 'one of "at_time", "in_publish", "after_commit", "after_lease"',
+              enum: ['at_time', 'in_publish', 'after_commit', 'after_lease'],
+            },
+            downMs: positive,
+          }),
+          'an array of host restarts',
+        ),
+      },
+    },
+  },
   title:
     'host restart mid-scan, inside or right after a publish, or between lease and dispatch (the registry reloads from its durable store)',
   lifetime: 'episode',

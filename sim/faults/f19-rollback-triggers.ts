@@ -21,6 +21,14 @@ import { distinctTimes, drawIn } from '../plan/draws.ts';
 import type { RollbackTriggerKind, RollbackTriggerPlan, RoundPlan } from '../plan/types.ts';
 import type { FaultDefinition } from './fault.ts';
 import { choices, counts } from './rates.ts';
+import { arrayOf, audience, ms, object, string } from '../plan/schema-parts.ts';
+
+declare module '../plan/types.ts' {
+  interface RoundPlan {
+    /** F19: rollback triggers in time order (absent or empty: none). */
+    rollbackTriggers?: RollbackTriggerPlan[];
+  }
+}
 
 /** How often F19 acts (scenario `faultRates.F19`), with its defaults. */
 export const RATES = {
@@ -40,6 +48,24 @@ export const RATES = {
 export const F19: FaultDefinition<'F19', typeof RATES> = {
   id: 'F19',
   rates: RATES,
+  plan: {
+    round: {
+      rollbackTriggers: {
+        schema: arrayOf(
+          object({
+            atMs: ms,
+            server: string,
+            audience,
+            kind: {
+              title: 'one of "missing_tool_rate", "privilege_escalation"',
+              enum: ['missing_tool_rate', 'privilege_escalation'],
+            },
+          }),
+          'an array of rollback triggers',
+        ),
+      },
+    },
+  },
   title:
     'operator and monitor rollback triggers (missing-tool rate rise, privilege escalation): roll back to a fresh, authorized generation or DISABLE',
   lifetime: 'episode',

@@ -14,11 +14,29 @@
  * the default coalescing delay of 20 ms); every burst ends before T_heal.
  */
 import { distinctTimes, drawIn } from '../plan/draws.ts';
-import type { NotificationBurst, RoundPlan, ServerPlan } from '../plan/types.ts';
+import type { RoundPlan, ServerPlan } from '../plan/types.ts';
 import { EPISODE_ORDER, type ServerEpisode, type ServerRule } from '../server/rules.ts';
 import type { FaultDefinition } from './fault.ts';
 import { perServer } from './internal/fragments.ts';
 import { counts, fraction, msRange } from './rates.ts';
+import { arrayOf, ms, object, positive } from '../plan/schema-parts.ts';
+
+/**
+ * F20: from `atMs` on, `count` notifications `tools/list_changed` to every session of the server,
+ * `everyMs` apart (virtual ms), with no change behind them.
+ */
+export interface NotificationBurst {
+  atMs: number;
+  everyMs: number;
+  count: number;
+}
+
+declare module '../plan/types.ts' {
+  interface ServerPlan {
+    /** F20: bursts of `list_changed` without a change; absent: none. */
+    notificationBursts?: NotificationBurst[];
+  }
+}
 
 /** How often F20 acts (scenario `faultRates.F20`), with its defaults. */
 export const RATES = {
@@ -59,6 +77,13 @@ function rules(server: ServerPlan): ServerRule[] {
 export const F20: FaultDefinition<'F20', typeof RATES> = {
   id: 'F20',
   rates: RATES,
+  plan: {
+    server: {
+      notificationBursts: {
+        schema: arrayOf(object({ atMs: ms, everyMs: positive, count: positive }), 'an array of notification bursts'),
+      },
+    },
+  },
   title: 'bursts of `list_changed` with no change, closer together than the coalescing delay and far longer than it',
   lifetime: 'episode',
   probes: ['refreshed-during-burst'],

@@ -13,11 +13,26 @@
  */
 import { AUTHORIZATION_REQUIRED_CODE } from '../../contract/trace/codes.ts';
 import { distinctTimes, drawIn, pickAt } from '../plan/draws.ts';
-import type { AuthGate, RoundPlan, ServerPlan } from '../plan/types.ts';
+import type { RoundPlan, ServerPlan } from '../plan/types.ts';
 import type { ServerRule } from '../server/rules.ts';
 import type { FaultDefinition } from './fault.ts';
 import { perServer } from './internal/fragments.ts';
 import { counts, fraction, msRange } from './rates.ts';
+import { arrayOf, audience, ms, object } from '../plan/schema-parts.ts';
+
+/** F21: from `fromMs` until `toMs` (virtual ms), `tools/list` of `audience` is refused for authorization. */
+export interface AuthGate {
+  audience: string;
+  fromMs: number;
+  toMs: number;
+}
+
+declare module '../plan/types.ts' {
+  interface ServerPlan {
+    /** F21: windows in which the server refuses `tools/list` of an audience for authorization; absent: none. */
+    authGated?: AuthGate[];
+  }
+}
 
 /** How often F21 acts (scenario `faultRates.F21`), with its defaults. */
 export const RATES = {
@@ -44,6 +59,13 @@ function rules(server: ServerPlan, env: { now(): number }): ServerRule[] {
 export const F21: FaultDefinition<'F21', typeof RATES> = {
   id: 'F21',
   rates: RATES,
+  plan: {
+    server: {
+      authGated: {
+        schema: arrayOf(object({ audience, fromMs: ms, toMs: ms }), 'an array of authorization gates'),
+      },
+    },
+  },
   title: '`tools/list` refused for authorization for some audiences, for a while',
   lifetime: 'episode',
   probes: ['auth-refused-incomplete'],

@@ -23,11 +23,54 @@
  * half the time. The turns only run against a core with a surface stage (`modelTurn`).
  */
 import type { TurnRequest, TurnTool } from '../../contract/core-api.ts';
-import { HARMFUL_SURFACE_HOOKS, HARMLESS_SURFACE_HOOKS } from '../../contract/trace/codes.ts';
+import {
+  HARMFUL_SURFACE_HOOKS,
+  HARMLESS_SURFACE_HOOKS,
+  SURFACE_HOOKS,
+  SURFACE_LATE_STEPS,
+} from '../../contract/trace/codes.ts';
 import type { Rng } from '../random.ts';
 import type { RoundPlan, ServerPlan, SurfaceHookKind, SurfaceLateStep, TurnPlan } from '../plan/types.ts';
 import type { FaultDefinition } from './fault.ts';
+import type { HookEnv, TurnBehaviour } from '../turns/turn-rules.ts';
 import { choices, counts, fraction, msRange, type RatesOf } from './rates.ts';
+import { arrayOf, audience, ms, object } from '../plan/schema-parts.ts';
+
+/** F22: one model turn (`TurnPlan`), as a plan file holds it. */
+const TURN_SCHEMA = object(
+  {
+    atMs: ms,
+    audience,
+    hooks: arrayOf(
+      { title: `one of ${SURFACE_HOOKS.map((kind) => `"${kind}"`).join(', ')}`, enum: [...SURFACE_HOOKS] },
+      'an array of hook kinds',
+    ),
+    late: {
+      title: `null or one of ${SURFACE_LATE_STEPS.map((kind) => `"${kind}"`).join(', ')}`,
+      enum: [null, ...SURFACE_LATE_STEPS],
+    },
+    lateMs: ms,
+    capacity: {
+      title: 'null or a capacity {limit, fit}',
+      oneOf: [
+        { type: 'null' },
+        object({
+          limit: { title: '"toolCountMax" or "surfaceBytesMax"', enum: ['toolCountMax', 'surfaceBytesMax'] },
+          fit: { title: '"short" or "fits"', enum: ['short', 'fits'] },
+        }),
+      ],
+    },
+    pick: { type: 'number', title: 'a number in [0, 1)', minimum: 0, exclusiveMaximum: 1 },
+  },
+  'a model turn (an object)',
+);
+
+declare module '../plan/types.ts' {
+  interface ServerPlan {
+    /** F22: the model turns of this server's sessions, in time order (absent in older plans: none). */
+    turns?: TurnPlan[];
+  }
+}
 
 /** How often F22 acts (scenario `faultRates.F22`), with its defaults. */
 export const RATES = {
@@ -43,20 +86,6 @@ export const RATES = {
   lateMs: msRange(2, 30, 'How long the late stage (asynchronous preparation) takes, ms.'),
   harmfulHooks: choices(HARMFUL_SURFACE_HOOKS, 'The harmful hooks a turn may run.'),
 };
-
-/** The hooks a hook kind may use besides the request: virtual time, a tool to add, the turn's draw. */
-export interface HookEnv {
-  /** Runs `fn` `ms` virtual ms from now (work a hook leaves running). */
-  after(ms: number, fn: () => void): void;
-  /** Resolves `ms` virtual ms from now. */
-  wait(ms: number): Promise<void>;
-  /** A real tool of the server that is not on the request, as a logical tool, or null. */
-  unlistedTool(present: readonly string[]): TurnTool | null;
-  /** The turn's draw in [0, 1). */
-  readonly pick: number;
-  /** What the late stage `restore` undoes (filled by `launder`). */
-  readonly restores: (() => void)[];
-}
 
 /** The helper a hook may never add (seed 003: "read_tool_result 回读控制也不能由 Hook 凭空添加"). */
 export const HELPER_TOOL: Readonly<TurnTool> = Object.freeze({
@@ -76,7 +105,7 @@ const WRITE_REPORT: Readonly<TurnTool> = Object.freeze({
   },
 });
 
-type Hook = (request: TurnRequest, env: HookEnv) => void | Promise<void>;
+type Hook = TurnBehaviour;
 
 /** The position a hook works on: the turn's draw scaled to the surface. */
 const at = (request: TurnRequest, env: HookEnv): number => Math.floor(env.pick * request.tools.length);
@@ -216,10 +245,10 @@ const HARMLESS: Record<(typeof HARMLESS_SURFACE_HOOKS)[number], Hook> = {
 };
 
 /** Every hook kind's behaviour. */
-export const SURFACE_HOOK_BEHAVIOUR: Readonly<Record<SurfaceHookKind, Hook>> = { ...HARMFUL, ...HARMLESS };
+const SURFACE_HOOK_BEHAVIOUR: Readonly<Record<SurfaceHookKind, Hook>> = { ...HARMFUL, ...HARMLESS };
 
 /** The late stages' behaviour (run when the late stage's time is up). */
-export const SURFACE_LATE_BEHAVIOUR: Readonly<Record<SurfaceLateStep, Hook>> = {
+const SURFACE_LATE_BEHAVIOUR: Readonly<Record<SurfaceLateStep, Hook>> = {
   'late-evidence': (request) => {
     (request.context as { evidence: string[] }).evidence.push('late evidence');
   },
@@ -239,7 +268,7 @@ export const SURFACE_LATE_BEHAVIOUR: Readonly<Record<SurfaceLateStep, Hook>> = {
 const HARMLESS_KINDS = new Set<string>(HARMLESS_SURFACE_HOOKS);
 
 /** Whether a turn's hooks and late stage all leave the surface as admitted (ground truth for I26). */
-export function harmlessTurn(turn: Pick<TurnPlan, 'hooks' | 'late'>): boolean {
+function harmlessTurn(turn: Pick<TurnPlan, 'hooks' | 'late'>): boolean {
   return turn.hooks.every((hook) => HARMLESS_KINDS.has(hook)) && (turn.late === null || turn.late === 'late-evidence');
 }
 
@@ -283,6 +312,8 @@ function drawTurn(rng: Rng, rates: Rates, audience: string, tHealMs: number): Tu
 export const F22: FaultDefinition<'F22', typeof RATES> = {
   id: 'F22',
   rates: RATES,
+  plan: { server: { turns: { schema: arrayOf(TURN_SCHEMA, 'an array of model turns') } } },
+  turnRules: { hooks: SURFACE_HOOK_BEHAVIOUR, late: SURFACE_LATE_BEHAVIOUR, harmless: harmlessTurn },
   title:
     "host extensions tamper with the model's tool surface: hooks add, remove, reorder and edit tools (in place through shared references too), add an unadmitted helper, cut to top-N, edit late; harmless hooks beside them",
   lifetime: 'episode',

@@ -23,11 +23,24 @@
 import type { Rng } from '../random.ts';
 import { DEFAULT_CATALOG_BYTES_MAX, DEFAULT_TOOL_COUNT_MAX } from '../plan/scenario-types.ts';
 import type { PoolTool } from '../plan/tool-pool.ts';
-import type { Bounds, OverLimitCatalog, RoundPlan, ServerPlan, ToolDescriptor } from '../plan/types.ts';
+import type { Bounds, RoundPlan, ServerPlan, ToolDescriptor } from '../plan/types.ts';
 import type { FaultDefinition } from './fault.ts';
 import { perServer } from './internal/fragments.ts';
 import { plantedCopy } from './internal/planted.ts';
 import { fraction } from './rates.ts';
+
+/** How an F23 catalog passes the whole-catalog limits: too many tools, or too many descriptor bytes. */
+export type OverLimitCatalog = 'tools' | 'bytes';
+
+declare module '../plan/types.ts' {
+  interface ServerPlan {
+    /**
+     * F23: one audience's view is over the round's whole-catalog limits, by tool count (`tools`) or
+     * by descriptor bytes (`bytes`); null on an honest server.
+     */
+    overLimitCatalog: OverLimitCatalog | null;
+  }
+}
 
 /** How often F23 acts (scenario `faultRates.F23`), with its defaults. */
 export const RATES = {
@@ -98,6 +111,14 @@ function withoutF23(server: ServerPlan): ServerPlan {
 export const F23: FaultDefinition<'F23', typeof RATES> = {
   id: 'F23',
   rates: RATES,
+  plan: {
+    server: {
+      overLimitCatalog: {
+        schema: { title: 'null, "tools" or "bytes"', enum: [null, 'tools', 'bytes'] },
+        healthy: null,
+      },
+    },
+  },
   title:
     'a catalog over the whole-catalog limits (more tools than toolCountMax, more descriptor bytes than catalogBytesMax)',
   lifetime: 'trait',

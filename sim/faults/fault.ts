@@ -30,15 +30,44 @@
  *    are read from the plan (never from the `faults` label, so a hand-built plan runs the same);
  * 4. checking: the oracle judges the trace; the campaign counts the probes named in `probes`;
  * 5. shrinking: `reductions` after the generic ones; `presentIn` relabels the shrunk plan.
+ *
+ * Its part of the plan's data is its `plan` slice: the fields it adds to a server plan, a round
+ * plan, its policy or its calls, each with its schema fragment and its healthy value. The plan
+ * schema (sim/plan/plan-schema.ts) and the healthy plan the generator starts from are assembled
+ * from the slices of the registry; the TypeScript fields are declared beside them, by augmenting
+ * the plan interfaces of sim/plan/types.ts (`declare module '../plan/types.ts'`).
  */
 import type { Rng } from '../random.ts';
 import type { Scenario } from '../plan/scenario-types.ts';
-import type { RoundPlan, ServerPlan } from '../plan/types.ts';
+import type { PolicyPlan, RoundPlan, ServerPlan } from '../plan/types.ts';
 import type { RoundDraft, ServerDraft } from './draft.ts';
 import type { RuleEnv, ServerRule } from '../server/rules.ts';
 import type { LinkRule, SessionEpisode } from '../transport/link-rules.ts';
 import type { Reduction, ServerReduction } from '../shrink/reduction.ts';
 import type { RateSpecs, RatesOf } from './rates.ts';
+import type { SchemaFragment } from '../plan/schema-parts.ts';
+import type { TurnRules } from '../turns/turn-rules.ts';
+import type { PolicyEnv, PolicyRule } from '../policy/policy-rules.ts';
+import type { PlannerRule } from '../planner-rules.ts';
+
+/**
+ * One field a fault adds to a part of the plan: its JSON Schema fragment (sim/plan/schema-parts.ts),
+ * and its healthy value, which every generated plan starts with (copied). A field without one is
+ * optional: a healthy plan leaves it out, and plan files written before it existed stay valid.
+ */
+export interface SliceField {
+  readonly schema: SchemaFragment;
+  readonly healthy?: unknown;
+}
+
+/** The fields of one part of the plan, by name, in the order they are written. */
+export type SliceFields = Readonly<Record<string, SliceField>>;
+
+/** The parts of a plan a fault adds fields to (`RoundPlan`, `ServerPlan`, `PolicyPlan`, `CallsPlan`). */
+export type PlanPart = 'round' | 'server' | 'policy' | 'calls';
+
+/** A fault's slice of the plan: the fields it adds, by part of the plan. */
+export type PlanSlice = Readonly<Partial<Record<PlanPart, SliceFields>>>;
 
 /** Whether a fault lasts the whole round (a server trait) or acts in [0, T_heal) (an episode). */
 export type FaultLifetime = 'trait' | 'episode';
@@ -62,6 +91,8 @@ export interface FaultDefinition<Id extends string = string, R extends RateSpecs
    * round's servers it acts on when the round enables it.
    */
   readonly rates: R;
+  /** The plan fields it owns (see `PlanSlice`); none when it only acts through fields of others or of the base plan. */
+  readonly plan?: PlanSlice;
   /**
    * For a scenario-level fault (not in the menu): whether `scenario` switches it on for every
    * round, e.g. `"equivocation": true`.
@@ -98,6 +129,18 @@ export interface FaultDefinition<Id extends string = string, R extends RateSpecs
   linkRules?(server: ServerPlan, env: RuleEnv): LinkRule[];
   /** What this fault does to the connection of `server`'s session for `audience` at planned times. */
   sessionEpisodes?(server: ServerPlan, audience: string): SessionEpisode[];
+  /**
+   * What the fault as planned adds to the plan's size measure (sim/shrink/reductions.ts
+   * `planSize`, which a shrink reports before and after): one per planned event or trait, 0 when
+   * the plan does not hold it.
+   */
+  size?(plan: RoundPlan): number;
+  /** The rules this fault gives the policy service of a round, built from its policy plan (sim/policy/policy-rules.ts). */
+  policyRules?(policy: PolicyPlan, env: PolicyEnv): PolicyRule[];
+  /** What the hook kinds and late stages of the model turns it plans do (sim/turns/turn-rules.ts). */
+  readonly turnRules?: TurnRules;
+  /** The planners' rules (sim/planner-rules.ts): a tool to call instead of a shown one, or a call sent late. */
+  readonly plannerRules?: readonly PlannerRule[];
   /** Shrink steps that calm this fault on one server, coarse first (none when it is not planned there). */
   serverReductions?(server: ServerPlan): ServerReduction[];
   /** Shrink steps that calm this fault's round-level part (policy, calls, refreshers). */

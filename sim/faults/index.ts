@@ -30,9 +30,12 @@ import { F21 } from './f21-auth-gated-listing.ts';
 import { F23 } from './f23-over-limit-catalog.ts';
 import { EQUIVOCATION } from './equivocation.ts';
 import type { FaultDefinition } from './fault.ts';
-import type { RoundPlan, ServerPlan } from '../plan/types.ts';
+import type { PolicyPlan, RoundPlan, ServerPlan } from '../plan/types.ts';
 import { sortRules, type RuleEnv, type ServerRules } from '../server/rules.ts';
 import type { LinkRule, SessionEpisode } from '../transport/link-rules.ts';
+import { mergeTurnRules, type TurnRules } from '../turns/turn-rules.ts';
+import { sortPolicyRules, type PolicyEnv, type PolicyRules } from '../policy/policy-rules.ts';
+import { sortPlannerRules, type PlannerRules } from '../planner-rules.ts';
 
 /** The fault menu, in order: the faults a scenario lists in `faults` and swarm testing enables. */
 export const FAULTS = [
@@ -133,4 +136,15 @@ export function linkRulesFor(server: ServerPlan, env: RuleEnv): LinkRule[] {
 /** The planned episodes of one session's connection (F15's cuts), in registry order. */
 export function sessionEpisodesFor(server: ServerPlan, audience: string): SessionEpisode[] {
   return ALL_FAULTS.flatMap((fault) => fault.sessionEpisodes?.(server, audience) ?? []);
+}
+
+/** The model turns' rules of every fault, merged (sim/turns/turn-rules.ts). */
+export const TURN_RULES: TurnRules = mergeTurnRules(ALL_FAULTS.flatMap((fault) => fault.turnRules ?? []));
+
+/** The planners' rules of every fault, by kind (sim/planner-rules.ts). */
+export const PLANNER_RULES: PlannerRules = sortPlannerRules(ALL_FAULTS.flatMap((fault) => fault.plannerRules ?? []));
+
+/** The policy service's rules of a round, built from its policy plan by every fault in registry order. */
+export function policyRulesFor(policy: PolicyPlan, env: PolicyEnv): PolicyRules {
+  return sortPolicyRules(ALL_FAULTS.flatMap((fault) => fault.policyRules?.(policy, env) ?? []));
 }

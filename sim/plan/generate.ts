@@ -14,8 +14,7 @@ import { createStreams, deriveRoundSeed, type Rng, type Streams } from '../rando
 import { FAULTS, SCENARIO_FAULTS, isFaultId } from '../faults/index.ts';
 import type { FaultDefinition } from '../faults/fault.ts';
 import { GENERATION_PHASES, type HistoryChange, type ServerDraft } from '../faults/draft.ts';
-import { HEALTHY_NOTIFICATIONS } from '../faults/f03-list-changed.ts';
-import { CALM_LINKS } from '../faults/f15-transport.ts';
+import { withHealthy } from '../faults/slices.ts';
 import { ratesOf, type RateSpecs, type RatesOf } from '../faults/rates.ts';
 import { distinctTimes, hexDigits } from './draws.ts';
 import { buildHistory, INTERNAL_AUDIENCE, pickTools } from './history.ts';
@@ -100,7 +99,7 @@ interface RoundInput {
 function basePlan(input: RoundInput, servers: ServerPlan[], enabled: readonly FaultDefinition[]): RoundPlan {
   const { seed, round, roundSeed, scenario, streams } = input;
   const bounds = boundsOf(scenario);
-  return {
+  return withHealthy<RoundPlan>('round', {
     schema: 'catsim.plan.v1',
     seed,
     round,
@@ -111,22 +110,18 @@ function basePlan(input: RoundInput, servers: ServerPlan[], enabled: readonly Fa
     timings: { ...scenario.timings },
     nominalLatencyMs: [scenario.nominalLatencyMs.min, scenario.nominalLatencyMs.max],
     eventBudget: scenario.eventBudget,
-    refreshersPerKey: 1,
     plannerIntervalMs: [scenario.plannerIntervalMs.min, scenario.plannerIntervalMs.max],
     leaseKey: hexDigits(streams.stream('lease-key'), 64),
     policy: basePolicy(streams.stream('policy'), servers, scenario),
-    calls: {
+    calls: withHealthy<RoundPlan['calls']>('calls', {
       callFraction: scenario.calls.callFraction,
-      staleFraction: 0,
-      staleDelayMs: [0, 0],
-      guessFraction: 0,
       invalidArgsFraction: scenario.calls.invalidArgsFraction,
       confirmFraction: scenario.calls.confirmFraction,
       probeAtMs: bounds.tEndMs - Math.max(scenario.timings.refreshIntervalMs, scenario.policyPollMs),
-    },
+    }),
     sampleArgs: sampleArgsFor(servers, input.pool),
     servers,
-  };
+  });
 }
 
 /**
@@ -183,25 +178,18 @@ function baseServer(
   };
   for (const audience of audiences)
     views[audience] = pickTools(rng, tools, scenario.toolsPerView.min, scenario.toolsPerView.max);
-  const server: ServerPlan = {
+  // The faults' fields start healthy, as their slices say (sim/faults/slices.ts).
+  const server = withHealthy<ServerPlan>('server', {
     id,
     identity,
-    versioned: true,
     audiences,
     history: [{ atMs: 0, revision: rng.int(FIRST_REVISION.min, FIRST_REVISION.max), views, cause: 'base' }],
     pageSizeMin: scenario.pageSize.min,
     pageSizeMax: rng.int(scenario.pageSize.min, scenario.pageSize.max),
-    cursorTrait: null,
-    restartsAtMs: [],
-    notifications: { ...HEALTHY_NOTIFICATIONS },
     latencyMsMin: scenario.latencyMs.min,
     latencyMsMax: rng.int(scenario.latencyMs.min, scenario.latencyMs.max),
-    rotations: [],
     planted: [],
-    linkFaults: { ...CALM_LINKS, disconnectsAtMs: {} },
-    equivocates: false,
-    overLimitCatalog: null,
-  };
+  });
   const changes: HistoryChange[] = distinctTimes(
     rng,
     rng.int(BASE_EDITS_PER_SERVER.min, BASE_EDITS_PER_SERVER.max),
@@ -292,12 +280,10 @@ function basePolicy(rng: Rng, servers: readonly ServerPlan[], scenario: Scenario
     const names = grants[audience] as string[];
     if (names.length > 1 && rng.chance(GRANT_GAP_FRACTION)) names.splice(rng.int(0, names.length - 1), 1);
   }
-  return {
+  return withHealthy<PolicyPlan>('policy', {
     effectClasses: effectClassesFor(every),
     grants,
-    changes: [],
     pushLatencyMs: [scenario.pushLatencyMs.min, scenario.pushLatencyMs.max],
-    pushLossFraction: 0,
     pollIntervalMs: scenario.policyPollMs,
-  };
+  });
 }

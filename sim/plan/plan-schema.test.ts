@@ -145,6 +145,14 @@ describe('planProblem', () => {
         }),
       ),
     ).toBe('"plannerIntervalMs" must be [min, max] with min <= max, got [600, 100]');
+    // A fault's pair (F10's, from its plan slice) is checked the same way.
+    expect(
+      planProblem(
+        edited((p) => {
+          p.calls.staleDelayMs = [900, 300];
+        }),
+      ),
+    ).toBe('"calls.staleDelayMs" must be [min, max] with min <= max, got [900, 300]');
     expect(
       planProblem(
         edited((p) => {

@@ -6,77 +6,42 @@
  * wrong type would otherwise fail deep inside the simulator, as a testbed failure. Descriptors
  * (`views`, `planted[].descriptor`) only have to be objects: adversarial ones are the point.
  * Every `title` below is the phrase error messages use after "must be" (schema-problem.ts).
+ * The base of each part of a plan is written here; the fields the faults add to it come from the
+ * registry's slices (sim/faults/slices.ts), each with the schema its fault file states.
  */
 import type { ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { FAULT_ID_RANGE, FAULT_IDS } from '../faults/index.ts';
-import { SURFACE_HOOKS, SURFACE_LATE_STEPS } from '../../contract/trace/codes.ts';
+import { sliceFields } from '../faults/slices.ts';
+import type { PlanPart } from '../faults/fault.ts';
 import { schemaProblem } from './schema-problem.ts';
+import { descriptor, fractionSchema, ms, object, pair, positive, string, strings } from './schema-parts.ts';
 import type { RoundPlan } from './types.ts';
 
-const ms = { $ref: '#/$defs/nonNegativeInteger' };
-const positive = { $ref: '#/$defs/positiveInteger' };
-const fraction = { $ref: '#/$defs/fraction' };
-const boolean = { type: 'boolean', title: 'a boolean' };
-const string = { type: 'string', title: 'a string' };
-const strings = { type: 'array', title: 'an array of strings', items: string };
-
-/** `schema` with properties `names` optional (a field added later: plan files without it stay valid). */
-function optionalLast(schema: Record<string, unknown>, ...names: string[]): Record<string, unknown> {
-  return { ...schema, required: (schema.required as string[]).filter((field) => !names.includes(field)) };
-}
-
-/** A closed object: every listed property required, no other allowed. */
-function object(properties: Record<string, unknown>, title = 'an object'): Record<string, unknown> {
-  return { type: 'object', title, required: Object.keys(properties), additionalProperties: false, properties };
-}
-
-/** A closed object with these properties besides, each optional (plan files written before them stay valid). */
-function withOptional(closed: Record<string, unknown>, optional: Record<string, unknown>): Record<string, unknown> {
-  return { ...closed, properties: { ...(closed.properties as Record<string, unknown>), ...optional } };
-}
-
-/** An inclusive `[min, max]` pair; min <= max is checked after the schema. */
-function pair(item: unknown, title: string): Record<string, unknown> {
-  return { type: 'array', title, prefixItems: [item, item], minItems: 2, items: false };
-}
-
-/** F22: one model turn (types.ts `TurnPlan`). */
-const TURN = object(
-  {
-    atMs: ms,
-    audience: { $ref: '#/$defs/audience' },
-    hooks: {
-      type: 'array',
-      title: 'an array of hook kinds',
-      items: { title: `one of ${SURFACE_HOOKS.map((kind) => `"${kind}"`).join(', ')}`, enum: [...SURFACE_HOOKS] },
+/**
+ * The closed object `base` with the registry's fault fields of `part` besides: those with a
+ * healthy value required, the others optional (plan files written before them stay valid).
+ */
+function withSlices(base: Record<string, unknown>, part: PlanPart): Record<string, unknown> {
+  const fields = sliceFields(part);
+  return {
+    ...base,
+    required: [
+      ...(base.required as string[]),
+      ...fields.filter(([, field]) => 'healthy' in field).map(([name]) => name),
+    ],
+    properties: {
+      ...(base.properties as Record<string, unknown>),
+      ...Object.fromEntries(fields.map(([name, field]) => [name, field.schema])),
     },
-    late: {
-      title: `null or one of ${SURFACE_LATE_STEPS.map((kind) => `"${kind}"`).join(', ')}`,
-      enum: [null, ...SURFACE_LATE_STEPS],
-    },
-    lateMs: ms,
-    capacity: {
-      title: 'null or a capacity {limit, fit}',
-      oneOf: [
-        { type: 'null' },
-        object({
-          limit: { title: '"toolCountMax" or "surfaceBytesMax"', enum: ['toolCountMax', 'surfaceBytesMax'] },
-          fit: { title: '"short" or "fits"', enum: ['short', 'fits'] },
-        }),
-      ],
-    },
-    pick: { type: 'number', title: 'a number in [0, 1)', minimum: 0, exclusiveMaximum: 1 },
-  },
-  'a model turn (an object)',
-);
+  };
+}
 
-const SERVER = withOptional(
+const SERVER = withSlices(
   object(
     {
       id: { type: 'string', title: 'a non-empty string', minLength: 1 },
       identity: string,
-      versioned: boolean,
       audiences: {
         type: 'array',
         title: 'an array of audiences',
@@ -103,7 +68,7 @@ const SERVER = withOptional(
               additionalProperties: {
                 type: 'array',
                 title: 'an array of tool descriptors',
-                items: { $ref: '#/$defs/descriptor' },
+                items: descriptor,
               },
             },
             cause: string,
@@ -113,21 +78,8 @@ const SERVER = withOptional(
       },
       pageSizeMin: positive,
       pageSizeMax: positive,
-      cursorTrait: {
-        title: 'null or one of "repeat", "cycle", "always-empty", "never-ending", "ignored", "empty-page-with-next"',
-        enum: [null, 'repeat', 'cycle', 'always-empty', 'never-ending', 'ignored', 'empty-page-with-next'],
-      },
-      restartsAtMs: { type: 'array', title: 'an array of times (ms)', items: ms },
-      notifications: object({
-        declared: boolean,
-        sendOnChange: boolean,
-        afterPage2: boolean,
-        lateByMs: ms,
-        copies: positive,
-      }),
       latencyMsMin: ms,
       latencyMsMax: ms,
-      rotations: { type: 'array', title: 'an array of rotations', items: object({ atMs: ms, identity: string }) },
       planted: {
         type: 'array',
         title: 'an array of planted defects',
@@ -144,43 +96,19 @@ const SERVER = withOptional(
               'DUPLICATE_NAME',
             ],
           },
-          descriptor: { $ref: '#/$defs/descriptor' },
+          descriptor,
         }),
       },
-      linkFaults: object({
-        reorder: boolean,
-        notificationLossFraction: fraction,
-        disconnectsAtMs: {
-          type: 'object',
-          title: 'an object of times (ms) by audience',
-          propertyNames: { $ref: '#/$defs/audience' },
-          additionalProperties: { type: 'array', title: 'an array of times (ms)', items: ms },
-        },
-      }),
-      equivocates: boolean,
-      overLimitCatalog: { title: 'null, "tools" or "bytes"', enum: [null, 'tools', 'bytes'] },
     },
     'a server plan (an object)',
   ),
-  {
-    notificationBursts: {
-      type: 'array',
-      title: 'an array of notification bursts',
-      items: object({ atMs: ms, everyMs: positive, count: positive }),
-    },
-    authGated: {
-      type: 'array',
-      title: 'an array of authorization gates',
-      items: object({ audience: { $ref: '#/$defs/audience' }, fromMs: ms, toMs: ms }),
-    },
-    turns: { type: 'array', title: 'an array of model turns', items: TURN },
-  },
+  'server',
 );
 
 /** The JSON Schema (draft 2020-12) of a `catsim.plan.v1` file. */
 export const PLAN_SCHEMA = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
-  ...optionalLast(
+  ...withSlices(
     object(
       {
         schema: { title: '"catsim.plan.v1"', const: 'catsim.plan.v1' },
@@ -215,10 +143,9 @@ export const PLAN_SCHEMA = {
         }),
         nominalLatencyMs: pair(ms, 'a pair [min, max] of non-negative integers'),
         eventBudget: positive,
-        refreshersPerKey: positive,
         plannerIntervalMs: pair(positive, 'a pair [min, max] of positive integers'),
         leaseKey: { type: 'string', title: '64 lowercase hex digits', pattern: '^[0-9a-f]{64}$' },
-        policy: withOptional(
+        policy: withSlices(
           object({
             effectClasses: {
               type: 'object',
@@ -234,62 +161,30 @@ export const PLAN_SCHEMA = {
               propertyNames: { $ref: '#/$defs/audience' },
               additionalProperties: strings,
             },
-            changes: {
-              type: 'array',
-              title: 'an array of policy changes',
-              items: object({ atMs: ms, audience: { $ref: '#/$defs/audience' }, revoke: strings, grant: strings }),
-            },
             pushLatencyMs: pair(ms, 'a pair [min, max] of non-negative integers'),
-            pushLossFraction: fraction,
             pollIntervalMs: positive,
           }),
-          { midCallRevocations: ms },
+          'policy',
         ),
-        calls: object({
-          callFraction: fraction,
-          staleFraction: fraction,
-          staleDelayMs: pair(ms, 'a pair [min, max] of non-negative integers'),
-          guessFraction: fraction,
-          invalidArgsFraction: fraction,
-          confirmFraction: fraction,
-          probeAtMs: ms,
-        }),
+        calls: withSlices(
+          object({
+            callFraction: fractionSchema,
+            invalidArgsFraction: fractionSchema,
+            confirmFraction: fractionSchema,
+            probeAtMs: ms,
+          }),
+          'calls',
+        ),
         sampleArgs: {
           type: 'object',
           title: 'an object of arguments by tool name',
           additionalProperties: { type: 'object', title: 'an object of arguments' },
         },
         servers: { type: 'array', title: 'an array of server plans', items: SERVER },
-        hostRestarts: {
-          type: 'array',
-          title: 'an array of host restarts',
-          items: object({
-            atMs: ms,
-            point: {
-              title: 'one of "at_time", "in_publish", "after_commit", "after_lease"',
-              enum: ['at_time', 'in_publish', 'after_commit', 'after_lease'],
-            },
-            downMs: positive,
-          }),
-        },
-        rollbackTriggers: {
-          type: 'array',
-          title: 'an array of rollback triggers',
-          items: object({
-            atMs: ms,
-            server: string,
-            audience: { $ref: '#/$defs/audience' },
-            kind: {
-              title: 'one of "missing_tool_rate", "privilege_escalation"',
-              enum: ['missing_tool_rate', 'privilege_escalation'],
-            },
-          }),
-        },
       },
       'a catsim.plan.v1 plan (an object)',
     ),
-    'hostRestarts',
-    'rollbackTriggers',
+    'round',
   ),
   $defs: {
     // Counts and times (ms) stop at 2^31 - 1: every value stays an exact integer in the simulator.
@@ -324,11 +219,28 @@ function pairProblem(plan: RoundPlan): string | undefined {
     ['nominalLatencyMs', plan.nominalLatencyMs],
     ['plannerIntervalMs', plan.plannerIntervalMs],
     ['policy.pushLatencyMs', plan.policy.pushLatencyMs],
-    ['calls.staleDelayMs', plan.calls.staleDelayMs],
+    ...slicePairs(plan),
   ];
   for (const [path, [min, max]] of pairs)
     if (min > max) return `"${path}" must be [min, max] with min <= max, got [${min}, ${max}]`;
   return undefined;
+}
+
+/** The `[min, max]` pairs among the faults' round, policy and calls fields that `plan` holds (F10's `calls.staleDelayMs`). */
+function slicePairs(plan: RoundPlan): [string, readonly [number, number]][] {
+  const parts: [PlanPart, string, object][] = [
+    ['round', '', plan],
+    ['policy', 'policy.', plan.policy],
+    ['calls', 'calls.', plan.calls],
+  ];
+  return parts.flatMap(([part, prefix, fields]) =>
+    sliceFields(part)
+      .filter(([name, field]) => 'prefixItems' in field.schema && name in fields)
+      .map(([name]): [string, readonly [number, number]] => [
+        `${prefix}${name}`,
+        (fields as Record<string, [number, number]>)[name] as [number, number],
+      ]),
+  );
 }
 
 function serverProblem(servers: RoundPlan['servers']): string | undefined {

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { FAULT_ID_RANGE } from '../faults/index.ts';
 import { loadScenario, ScenarioError, scenarioProblem, type Scenario } from './scenario.ts';
 
 const shipped = (name: string): Scenario => JSON.parse(readFileSync(`scenarios/${name}.json`, 'utf8')) as Scenario;
@@ -310,14 +311,14 @@ describe('scenarioProblem', () => {
           s.faults = 'F1';
         }),
       ),
-    ).toBe('"faults" must be an array of fault ids F1..F23, got "F1"');
+    ).toBe(`"faults" must be an array of fault ids ${FAULT_ID_RANGE}, got "F1"`);
     expect(
       scenarioProblem(
         edited((s) => {
           s.faults[2] = 'F99';
         }),
       ),
-    ).toBe('"faults[2]" must be a fault id F1..F23, got "F99"');
+    ).toBe(`"faults[2]" must be a fault id ${FAULT_ID_RANGE}, got "F99"`);
     expect(
       scenarioProblem(
         edited((s) => {

@@ -2,6 +2,12 @@
  * A round plan: plain JSON data produced from a round's seed and executed by the round runner
  * (SPEC section 10, "Seed -> plan -> run"). Shrinking edits plans; `replay --plan FILE` runs one.
  * All times are virtual ms from the start of the round.
+ *
+ * This file holds the base of each part of a plan. Each fault declares its own fields in its file
+ * under sim/faults/ (augmenting `ServerPlan`, `RoundPlan`, `PolicyPlan` or `CallsPlan`, beside
+ * their schema and healthy value), and a type only that fault uses lives there too. The types of
+ * fault fields the world itself reads stay here: `TurnPlan` (the planners and model turns),
+ * `HostRestart` (the host process), `RollbackTriggerPlan` (the round).
  */
 import type { SURFACE_HOOKS, SURFACE_LATE_STEPS } from '../../contract/trace/codes.ts';
 
@@ -53,23 +59,6 @@ export interface RevisionStep {
   cause: string;
 }
 
-/** Cursor misbehaviour (F5), a persistent trait. */
-export type CursorTrait = 'repeat' | 'cycle' | 'always-empty' | 'never-ending' | 'ignored' | 'empty-page-with-next';
-
-/** How a server sends `tools/list_changed` (F3). */
-export interface NotificationPlan {
-  /** Whether the server declares `tools.listChanged` in its capabilities. */
-  declared: boolean;
-  /** Whether it sends the notification on a change at all. */
-  sendOnChange: boolean;
-  /** Extra notification after serving page 2 of a scan, until T_heal. */
-  afterPage2: boolean;
-  /** Added to the notification's delivery latency until T_heal (late notifications), ms. */
-  lateByMs: number;
-  /** Each change notification is sent this many times (duplicates), >= 1. */
-  copies: number;
-}
-
 /** A defect the generator planted on purpose (F6, F13), labelled for I5. */
 export interface PlantedDefect {
   defect:
@@ -84,64 +73,25 @@ export interface PlantedDefect {
   descriptor: ToolDescriptor;
 }
 
-/** F7: from `atMs` on the server presents `identity` (certificate rotation). */
-export interface IdentityRotation {
-  atMs: number;
-  identity: string;
-}
-
-/** F15: what goes wrong on this server's connections until T_heal. */
-export interface LinkFaults {
-  /** Later messages may overtake earlier ones. */
-  reorder: boolean;
-  /** Fraction of `list_changed` notifications lost (1: a stateless gateway that drops them all). */
-  notificationLossFraction: number;
-  /** Per audience, times at which that session's connection is cut (the core reconnects). */
-  disconnectsAtMs: Record<string, number[]>;
-}
-
 /** Effect classes, from the host's trusted policy (never from annotations). */
 export type EffectClass = 'READ' | 'RESERVATION' | 'WRITE' | 'DESTRUCTIVE';
 
-/** F8: one policy change of an audience at a time (a new epoch). */
-export interface PolicyChange {
-  atMs: number;
-  audience: string;
-  revoke: string[];
-  grant: string[];
-}
-
-/** The policy service of a round: grants per audience, changes, and how pushes travel. */
+/** The policy service of a round: grants per audience and how pushes travel; F8 adds its changes and losses in its file. */
 export interface PolicyPlan {
   /** Trusted effect classes by tool name; unlisted tools count as WRITE. */
   effectClasses: Record<string, EffectClass>;
   /** Grants of epoch 1 per audience (tool names). */
   grants: Record<string, string[]>;
-  changes: PolicyChange[];
   /** Push latency range, ms. */
   pushLatencyMs: [number, number];
-  /** Until T_heal, this fraction of pushes is lost (F8); polls are never lost. */
-  pushLossFraction: number;
   /** The core polls the policy service this often, ms. */
   pollIntervalMs: number;
-  /**
-   * F8, an admin revoking a tool while it runs: the first this many calls a server executes
-   * before T_heal, of a tool the caller's audience still holds, make the policy service revoke
-   * that tool for that audience at the instant of execution, while the answer (and so the
-   * call's lease) is still on its way back. Absent: none.
-   */
-  midCallRevocations?: number;
 }
 
-/** How the sessions' planners call tools. */
+/** How the sessions' planners call tools; F10 and F17 add their fractions in their files. */
 export interface CallsPlan {
   /** Chance that a planner tick also plans a call. */
   callFraction: number;
-  /** F10: fraction of plans called late on purpose, after a delay in this range (ms). */
-  staleFraction: number;
-  staleDelayMs: [number, number];
-  /** F17: fraction of plans that guess a real tool name never listed to the session. */
-  guessFraction: number;
   /** Fraction of calls sent with arguments that fail the input schema. */
   invalidArgsFraction: number;
   /** Fraction of non-READ calls on unversioned sources a human confirms. */
@@ -180,45 +130,25 @@ export interface TurnPlan {
   pick: number;
 }
 
-/** One simulated MCP server. */
-/** How an F23 catalog passes the whole-catalog limits: too many tools, or too many descriptor bytes. */
-export type OverLimitCatalog = 'tools' | 'bytes';
-
+/**
+ * One simulated MCP server: the base fields here; each fault adds its own (F3 `notifications`,
+ * F5 `cursorTrait`, F15 `linkFaults`, ...) in its file under sim/faults/, by augmenting this
+ * interface beside the schema and healthy value of each (sim/faults/fault.ts `PlanSlice`).
+ */
 export interface ServerPlan {
   id: string;
   /** Key fingerprint the connection presents (peerIdentity). */
   identity: string;
-  /** F12 false: pages carry no revision. */
-  versioned: boolean;
   /** Audiences the world connects as, `tenant.role`. */
   audiences: string[];
   history: RevisionStep[];
   /** Page sizes drawn per request from this inclusive range. */
   pageSizeMin: number;
   pageSizeMax: number;
-  cursorTrait: CursorTrait | null;
-  /** F11: the server restarts at these times (cursors become invalid, the revision survives). */
-  restartsAtMs: number[];
-  notifications: NotificationPlan;
   /** Message latency of this server's links, inclusive range, ms (after T_heal: nominal). */
   latencyMsMin: number;
   latencyMsMax: number;
-  rotations: IdentityRotation[];
   planted: PlantedDefect[];
-  linkFaults: LinkFaults;
-  /** Equivocation (dedicated scenario): some changes keep the revision number (a lying server). */
-  equivocates: boolean;
-  /**
-   * F23: one audience's view is over the round's whole-catalog limits, by tool count (`tools`) or
-   * by descriptor bytes (`bytes`); null on an honest server.
-   */
-  overLimitCatalog: OverLimitCatalog | null;
-  /** F21: windows in which the server refuses `tools/list` of an audience for authorization; absent: none. */
-  authGated?: AuthGate[];
-  /** F20: bursts of `list_changed` without a change; absent: none. */
-  notificationBursts?: NotificationBurst[];
-  /** F22: the model turns of this server's sessions, in time order (absent in older plans: none). */
-  turns?: TurnPlan[];
 }
 
 /** Where F18 kills the host (contract/trace/codes.ts `HOST_CRASH_POINTS`). */
@@ -249,24 +179,7 @@ export interface RollbackTriggerPlan {
   kind: RollbackTriggerKind;
 }
 
-/** F21: from `fromMs` until `toMs` (virtual ms), `tools/list` of `audience` is refused for authorization. */
-export interface AuthGate {
-  audience: string;
-  fromMs: number;
-  toMs: number;
-}
-
-/**
- * F20: from `atMs` on, `count` notifications `tools/list_changed` to every session of the server,
- * `everyMs` apart (virtual ms), with no change behind them.
- */
-export interface NotificationBurst {
-  atMs: number;
-  everyMs: number;
-  count: number;
-}
-
-/** Everything one round runs. */
+/** Everything one round runs: the base fields here; the faults add theirs (F9, F18, F19) in their files. */
 export interface RoundPlan {
   schema: 'catsim.plan.v1';
   seed: string;
@@ -279,8 +192,6 @@ export interface RoundPlan {
   /** Nominal latency range after T_heal, ms. */
   nominalLatencyMs: [number, number];
   eventBudget: number;
-  /** F9: refresh loops racing on each catalog key's pointer (1 without F9). */
-  refreshersPerKey: number;
   /** The simulated planner of each session reads its catalog at intervals drawn from this range, ms. */
   plannerIntervalMs: [number, number];
   /** HMAC key for leases (hex), supplied by the world to the core and the servers. */
@@ -290,8 +201,4 @@ export interface RoundPlan {
   /** Valid sample arguments by tool name, for every tool the histories contain (planners' calls). */
   sampleArgs: Record<string, Record<string, unknown>>;
   servers: ServerPlan[];
-  /** F18: host restarts in time order (absent or empty: the host runs the whole round). */
-  hostRestarts?: HostRestart[];
-  /** F19: rollback triggers in time order (absent or empty: none). */
-  rollbackTriggers?: RollbackTriggerPlan[];
 }

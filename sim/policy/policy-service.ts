@@ -2,16 +2,17 @@
  * The simulated policy service: grants per audience class, policy epochs, revocations and
  * grants (F8), pushed to the core and available by polling (SPEC section 7, "Revocation").
  *
- * Fault model: until T_heal a planned fraction of pushes is lost (F8), and every push arrives
- * after a seeded latency, so it can be late; polls are never lost and answer after the nominal
- * latency. Besides the planned changes, the plan may ask (F8 `midCallRevocations`) that the first
- * few calls a server executes before T_heal revoke their own tool at that instant, so that a
- * revocation lands while a lease for the tool is live. Ground truth (`effect_policy`, `policy_changed`, `policy_push`) goes to the trace.
+ * Fault model: the faults' policy rules (sim/policy/policy-rules.ts; F8's): edits at planned
+ * times, pushes lost until T_heal, and revocations set off by a call's execution, so that one
+ * lands while a lease for the tool is live. Every push arrives after a seeded latency, so it can be
+ * late; polls are never lost and answer after the nominal latency. Ground truth (`effect_policy`,
+ * `policy_changed`, `policy_push`) goes to the trace.
  */
 import type { PolicyPlan } from '../plan/types.ts';
 import type { Rng } from '../random.ts';
 import type { World } from '../runtime/world.ts';
 import type { TraceRecorder } from '../trace/recorder.ts';
+import type { PolicyEnv, PolicyRules } from './policy-rules.ts';
 
 /** One audience's policy at one epoch, as pushed or polled. */
 export interface PolicyUpdate {
@@ -29,18 +30,25 @@ export class SimPolicyService {
   readonly #revocations: { audience: string; tool: string; atMs: number }[] = [];
   /** Every grant or revocation of a tool name, epoch 1's grants included (at their time). */
   readonly #changes: { audience: string; tool: string; atMs: number }[] = [];
-  #midCallLeft: number;
+  readonly #rules: PolicyRules;
   #pushTarget: PolicyPushTarget | undefined;
 
+  /** `rulesFor` builds the round's policy rules (the registry's `policyRulesFor`) on this service. */
   constructor(
     private readonly plan: PolicyPlan,
     private readonly world: World,
     private readonly recorder: TraceRecorder,
     private readonly rng: Rng,
-    private readonly tHealMs: number,
+    tHealMs: number,
     private readonly nominalLatencyMs: readonly [number, number],
+    rulesFor: (env: PolicyEnv) => PolicyRules,
   ) {
-    this.#midCallLeft = plan.midCallRevocations ?? 0;
+    this.#rules = rulesFor({
+      now: () => world.now(),
+      tHealMs,
+      rng,
+      holds: (audience, tool) => this.current(audience).grants.includes(tool),
+    });
   }
 
   /** Writes the trusted effect policy and epoch 1 of every audience, and schedules the changes. */
@@ -54,21 +62,19 @@ export class SimPolicyService {
       for (const tool of update.grants) this.#changes.push({ audience, tool, atMs: this.world.now() });
       this.#push(update, push);
     }
-    for (const change of this.plan.changes) {
-      this.world.schedule(change.atMs, () => this.#apply(change.audience, change.revoke, change.grant, push));
+    for (const edit of this.#rules.schedule) {
+      this.world.schedule(edit.atMs, () => this.#apply(edit.audience, edit.revoke, edit.grant, push));
     }
   }
 
-  /**
-   * A server executed a call of `tool` for `audience` (F8 `midCallRevocations`): while the plan's
-   * count lasts, before T_heal and if the audience still holds the tool, revoke it now.
-   */
+  /** A server executed a call of `tool` for `audience`: the rules' revocations (F8's mid-call ones) apply now. */
   callExecuted(audience: string, tool: string): void {
     const push = this.#pushTarget;
-    if (this.#midCallLeft <= 0 || push === undefined || this.world.now() >= this.tHealMs) return;
-    if (!this.current(audience).grants.includes(tool)) return;
-    this.#midCallLeft -= 1;
-    this.#apply(audience, [tool], [], push);
+    if (push === undefined) return;
+    for (const rule of this.#rules.callRevocation) {
+      const revoke = rule.onCallExecuted(audience, tool);
+      if (revoke.length > 0) this.#apply(audience, revoke, [], push);
+    }
   }
 
   /** The current policy of an audience (what a poll returns); epoch 0 and no grants if unknown. */
@@ -113,9 +119,9 @@ export class SimPolicyService {
     this.#push(update, push);
   }
 
-  /** Pushes an update; until T_heal a planned fraction is lost on the way. */
+  /** Pushes an update, unless a rule loses it on the way. */
   #push(update: PolicyUpdate, push: PolicyPushTarget): void {
-    const lost = this.world.now() < this.tHealMs && this.rng.chance(this.plan.pushLossFraction);
+    const lost = this.#rules.pushLoss.some((rule) => rule.losesPush());
     this.recorder.world('policy_push', { audience: update.audience, epoch: update.epoch, delivered: !lost });
     if (lost) return;
     const copy = { ...update, grants: [...update.grants] };

@@ -6,7 +6,6 @@
  * are listed coarse first, so the shrinker removes big pieces before it tries small ones.
  */
 import { ALL_FAULTS } from '../faults/index.ts';
-import { linksCalm } from '../faults/f15-transport.ts';
 import type { RoundPlan, ServerPlan } from '../plan/types.ts';
 import { withServer, type Reduction, type ServerReduction } from './reduction.ts';
 
@@ -88,17 +87,14 @@ function callReductions(plan: RoundPlan): Reduction[] {
   return out;
 }
 
-/** A size measure: smaller is simpler (servers, audiences, steps, tools, fault events). */
+/**
+ * A size measure: smaller is simpler. Each server counts 100, 20 per audience, 10 per revision
+ * step and 1 per tool name; each fault adds its planned events (`FaultDefinition.size`).
+ */
 export function planSize(plan: RoundPlan): number {
   let size = 0;
   for (const server of plan.servers) {
-    size +=
-      100 +
-      20 * server.audiences.length +
-      10 * server.history.length +
-      server.restartsAtMs.length +
-      server.rotations.length +
-      (server.cursorTrait === null ? 0 : 1);
+    size += 100 + 20 * server.audiences.length + 10 * server.history.length;
     size += new Set(
       server.history.flatMap((step) =>
         Object.values(step.views)
@@ -106,7 +102,6 @@ export function planSize(plan: RoundPlan): number {
           .map((tool) => tool.name),
       ),
     ).size;
-    size += Object.values(server.linkFaults.disconnectsAtMs).flat().length + (linksCalm(server) ? 0 : 1);
   }
-  return size + plan.policy.changes.length + plan.refreshersPerKey;
+  return ALL_FAULTS.reduce((sum, fault) => sum + (fault.size?.(plan) ?? 0), size);
 }

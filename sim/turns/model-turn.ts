@@ -8,7 +8,7 @@
  * after the late stage (`request_surface`), every settlement (`request_settled`), what the model
  * received (`model_received`), and when the turn ended (`model_turn_ended`).
  *
- * Fault model: the hooks and late stages of sim/faults/f22-surface-hooks.ts. The ledger refuses a
+ * Fault model: the hooks and late stages of the registry's turn rules (sim/turns/turn-rules.ts; F22's). The ledger refuses a
  * second settlement by throwing, as a real one must; the model reads the tools when it receives
  * them (a later edit of the request cannot change what it saw).
  */
@@ -25,12 +25,7 @@ import type { WorldCore } from '../guard/guard.ts';
 import type { ServerPlan, ToolDescriptor, TurnPlan } from '../plan/types.ts';
 import type { World } from '../runtime/world.ts';
 import type { TraceRecorder } from '../trace/recorder.ts';
-import {
-  harmlessTurn,
-  SURFACE_HOOK_BEHAVIOUR,
-  SURFACE_LATE_BEHAVIOUR,
-  type HookEnv,
-} from '../faults/f22-surface-hooks.ts';
+import { behaviourOf, type HookEnv, type TurnRules } from './turn-rules.ts';
 import { logicalTool, seenTools, surfaceSize, worldBaseline, type WorldBaselineTool } from './world-surface.ts';
 import type { WorldFields } from '../../contract/trace/types.ts';
 
@@ -51,6 +46,8 @@ export interface TurnContext {
   /** Tool names the audience holds now, and those whose grant changed less than B ago. */
   granted: ReadonlySet<string>;
   contested: ReadonlySet<string>;
+  /** What the hook kinds and late stages do: the registry's turn rules (F22's). */
+  rules: TurnRules;
 }
 
 /** An error a real request ledger raises for a second settlement. */
@@ -74,7 +71,7 @@ export async function runModelTurn(context: TurnContext, plan: TurnPlan, request
     generation: context.shown.generation,
     hooks: [...plan.hooks],
     late: plan.late,
-    harmless: harmlessTurn(plan),
+    harmless: context.rules.harmless(plan),
     baseline: baseline.map(({ name, digest, contested }) => ({ name, digest, contested })),
     capacity: capacity?.event ?? null,
   });
@@ -87,7 +84,10 @@ export async function runModelTurn(context: TurnContext, plan: TurnPlan, request
     identity: context.identity,
     hooks: [
       ...plan.hooks.map(
-        (kind): TurnHook => ({ name: kind, transform: (request) => SURFACE_HOOK_BEHAVIOUR[kind](request, env) }),
+        (kind): TurnHook => ({
+          name: kind,
+          transform: (request) => behaviourOf(context.rules.hooks, kind)(request, env),
+        }),
       ),
       observer(recorder, requestId),
     ],
@@ -175,7 +175,7 @@ function lateStage(
 ): Promise<void> {
   return new Promise((resolve) => {
     context.world.after(plan.lateMs, () => {
-      if (plan.late !== null) void SURFACE_LATE_BEHAVIOUR[plan.late](request, env);
+      if (plan.late !== null) void behaviourOf(context.rules.late, plan.late)(request, env);
       context.recorder.world('request_surface', { requestId, stage: 'late', tools: seenTools(request.tools) });
       resolve();
     });

@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MUTANTS } from '../../cores/mutants/index.ts';
-import type { CursorTrait } from '../../sim/plan/types.ts';
+import type { CursorTrait } from '../../sim/faults/f05-cursors.ts';
 import {
   digestOf,
   handPlan,

@@ -9,7 +9,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MUTANTS } from '../../cores/mutants/index.ts';
-import type { OverLimitCatalog, ToolDescriptor } from '../../sim/plan/types.ts';
+import type { OverLimitCatalog } from '../../sim/faults/f23-over-limit-catalog.ts';
+import type { ToolDescriptor } from '../../sim/plan/types.ts';
 import { handPlan, handServer, publishes, runHand, scanEnds, step, tools, type HandRun } from '../support/hand-plan.ts';
 
 const KEY = 'fp:0000000000000001|acme.dev';

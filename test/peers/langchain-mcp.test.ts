@@ -7,7 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import { LIBRARY_PEERS } from '../../cores/peers/libraries.ts';
 import { handPlan, handServer, publishes, runHand, served, step, tools, type HandRun } from '../support/hand-plan.ts';
-import type { CursorTrait, RoundPlan } from '../../sim/plan/types.ts';
+import type { RoundPlan, ServerPlan } from '../../sim/plan/types.ts';
+
+type CursorTrait = NonNullable<ServerPlan['cursorTrait']>;
 
 const KEY = 'fp:0000000000000001|acme.dev';
 

@@ -18,13 +18,8 @@ import type { CoreFactory } from '../../sim/guard/adapter.ts';
 import { referenceCore } from '../../cores/reference.ts';
 import type {
   CallsPlan,
-  CursorTrait,
   FaultLabel,
   HostRestart,
-  IdentityRotation,
-  LinkFaults,
-  NotificationPlan,
-  OverLimitCatalog,
   PlantedDefect,
   PolicyPlan,
   RevisionStep,
@@ -36,6 +31,13 @@ import type {
   ToolDescriptor,
   TurnPlan,
 } from '../../sim/plan/types.ts';
+
+// The types of the faults' plan fields, read off the plan (each is declared in its fault's file).
+type CursorTrait = ServerPlan['cursorTrait'];
+type NotificationPlan = ServerPlan['notifications'];
+type IdentityRotation = ServerPlan['rotations'][number];
+type LinkFaults = ServerPlan['linkFaults'];
+type OverLimitCatalog = ServerPlan['overLimitCatalog'];
 import { sampleArgs } from '../../sim/plan/sample-args.ts';
 import { TOOL_POOL } from '../../sim/plan/tool-pool.ts';
 import { decodeCursor } from '../../sim/server/cursor.ts';
