@@ -14,7 +14,16 @@
  * and the builder of a `published` observation.
  */
 export * from '../contract/core-api.ts';
-export { WireWatch, SCAN_ID_META, REVISION_META, type CallStamp, type WirePage, type WireWalk } from './wire-watch.ts';
+export {
+  WireWatch,
+  SCAN_ID_META,
+  REVISION_META,
+  type CallStamp,
+  type ScanIds,
+  type StampedCall,
+  type WirePage,
+  type WireWalk,
+} from './wire-watch.ts';
 export {
   publishedSnapshot,
   type PublishedCatalog,

@@ -170,9 +170,9 @@ class HostAdapter implements CoreAdapter {
       onAnswer: (outcome: 'ok' | 'error') =>
         this.env.sink.emit({ type: 'receipt_outcome', leaseId: lease.leaseId, outcome }),
     };
-    served.wire.stampNextCall(tool, stamp);
+    served.wire.stampCall({ name: tool, arguments: request.arguments }, stamp);
     await served.host.callTool(tool, request.arguments).catch(() => undefined); // a refused call is the server's answer, not a failure
-    served.wire.cancelStamp(tool, stamp);
+    served.wire.cancelStamp(stamp);
   }
 
   pushPolicy(update: PolicyUpdate): void {
