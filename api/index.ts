@@ -14,6 +14,7 @@
  * and the builder of a `published` observation.
  */
 export * from '../contract/core-api.ts';
+export type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 export {
   WireWatch,
   SCAN_ID_META,

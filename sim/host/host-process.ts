@@ -235,6 +235,13 @@ export class HostProcess implements WorldCore {
         await connection.client.close();
         throw new HostDown(boot.number);
       },
+      connectTransport: async (handshake) => {
+        if (!boot.alive) throw new HostDown(boot.number);
+        const connection = await spec.connector.connectTransport(handshake);
+        if (boot.alive) return connection;
+        await connection.transport.close();
+        throw new HostDown(boot.number);
+      },
     };
     return { ...spec, connector };
   }
