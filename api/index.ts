@@ -26,6 +26,13 @@ export {
   type WireWalk,
 } from './wire-watch.ts';
 export {
+  GatelessCalls,
+  NOT_SENT_DEFAULT,
+  type GateRefusal,
+  type GatelessTarget,
+  type NotSent,
+} from './gateless-calls.ts';
+export {
   publishedSnapshot,
   type PublishedCatalog,
   type PublishedObservation,

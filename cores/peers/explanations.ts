@@ -6,25 +6,15 @@
  * prints the sentence beside the finding, or "no explanation written yet" when there is none, and
  * test/peers/explanations.test.ts lists the findings that lack one, so none goes stale unnoticed.
  *
- * Also here: the npm package and version each library peer runs (pinned in package.json; the same
- * test checks them against the installed packages), which the table's preamble names.
+ * The npm package and version each library peer runs are in the peer table (index.ts), re-exported
+ * here for the side-by-side table's preamble.
  */
 
 /** Printed in place of an explanation nobody has written yet. */
 export const NO_EXPLANATION = 'no explanation written yet';
 
-/** The real client library a peer runs unchanged: its npm name and pinned version. */
-export interface PeerLibrary {
-  readonly packageName: string;
-  readonly version: string;
-}
-
-/** The library peers, by core name, in the order the table lists them. */
-export const PEER_LIBRARIES: Readonly<Record<string, PeerLibrary>> = {
-  'peer:mcp-client-v2': { packageName: '@modelcontextprotocol/client', version: '2.4.0' },
-  'peer:openai-agents': { packageName: '@openai/agents-core', version: '0.20.0' },
-  'peer:langchain-mcp': { packageName: '@langchain/mcp-adapters', version: '1.1.4' },
-};
+/** The library peers' packages and versions live in the one peer table (index.ts). */
+export { PEER_LIBRARIES, type PeerLibrary } from './index.ts';
 
 /**
  * What every peer loses across a host restart (F18, in the default scenario since issue 27.4): a
