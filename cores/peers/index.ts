@@ -52,6 +52,14 @@ export const PEER_TABLE: readonly PeerEntry[] = [
       return (env) => new LangchainMcpPeer(env);
     },
   },
+  {
+    name: 'ai-sdk-mcp',
+    library: { packageName: '@ai-sdk/mcp', version: '2.0.99' },
+    load: async () => {
+      const { AiSdkMcpPeer } = await import('./ai-sdk-mcp.ts');
+      return (env) => new AiSdkMcpPeer(env);
+    },
+  },
 ];
 
 /** The home-made peers, by name (derived from {@link PEER_TABLE}). */
