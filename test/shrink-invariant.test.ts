@@ -54,7 +54,7 @@ describe('catsim shrink --invariant', () => {
     );
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('that still breaks I9');
-    expect(result.stdout).toMatch(/\nstill fails: I9 UNDISCLOSED_TOOL_SENT at seq \d+: /);
+    expect(result.stdout).toMatch(/\nstill fails: I9 UNDISCLOSED_TOOL_ADMITTED at seq \d+: /);
     expect(readdirSync(dir).sort()).toEqual(['p.mmd', 'p.plan.json']);
   }, 150_000);
 });

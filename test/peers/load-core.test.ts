@@ -8,7 +8,12 @@ import { coreNames, loadCore, resolveCore, UnknownCoreError } from '../../cores/
 import { loadLibraryPeer, PEER_TABLE } from '../../cores/peers/index.ts';
 
 it('lists the library peers, loads them on demand, and still refuses unknown names', async () => {
-  expect(coreNames().slice(-3)).toEqual(['peer:mcp-client-v2', 'peer:openai-agents', 'peer:langchain-mcp']);
+  expect(coreNames().slice(-4)).toEqual([
+    'peer:mcp-client-v2',
+    'peer:openai-agents',
+    'peer:langchain-mcp',
+    'peer:ai-sdk-mcp',
+  ]);
   expect(() => resolveCore('peer:openai-agents')).toThrow(
     'peer:openai-agents is imported on demand: call loadCore("peer:openai-agents") first',
   );
