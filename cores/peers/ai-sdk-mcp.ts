@@ -25,7 +25,7 @@
  * (`connector.connectTransport`, docs/CORE-API.md), and the client gets the exported wire tap's
  * transport (`WireWatch.tap`), which `createMCPClient` accepts as a custom `MCPTransport`.
  */
-import { createMCPClient, type MCPClient, type MCPTransport } from '@ai-sdk/mcp';
+import { createMCPClient, type MCPClient } from '@ai-sdk/mcp';
 import type { WireWatch } from '../../api/wire-watch.ts';
 import type { SessionSpec } from '../../sim/guard/adapter.ts';
 import { TappedPeer } from './tapped-peer.ts';
@@ -54,7 +54,7 @@ export class AiSdkMcpPeer extends TappedPeer {
       .connectTransport(async (transport) => {
         host.wire = this.tap(transport);
         host.client = await createMCPClient({
-          transport: host.wire.transport as MCPTransport,
+          transport: host.wire.transport,
           name: 'catsim-peer-ai-sdk-mcp',
         });
       })
