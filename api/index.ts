@@ -8,13 +8,32 @@
  * ```
  *
  * then `npx catsim run --core ./my-core.ts`. It holds the core API `catsim.core.v1` (the types the
- * world and a core exchange, with the observation types of the trace contract), and the helpers
- * an adapter needs to report a Client-based host honestly: the digests of SPEC section 4, the
- * lease issuer the world's servers verify, the wire watch that attributes a Client's pages to scans,
- * and the builder of a `published` observation.
+ * world and a core exchange, with the observation types of the trace contract, and the MCP
+ * `Transport` type the world hands a core that brings its own client), and the helpers an adapter
+ * needs to report a host honestly: the digests of SPEC section 4, the lease issuer the world's
+ * servers verify, the wire watch that attributes a connection's pages to scans and its calls to
+ * leases (on a `Client`, or tapping a plain `Transport`), the lease convention of a host without a
+ * gate (`GatelessCalls`), and the builder of a `published` observation.
  */
 export * from '../contract/core-api.ts';
-export { WireWatch, SCAN_ID_META, REVISION_META, type CallStamp, type WirePage, type WireWalk } from './wire-watch.ts';
+export type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+export {
+  WireWatch,
+  SCAN_ID_META,
+  REVISION_META,
+  type CallStamp,
+  type ScanIds,
+  type StampedCall,
+  type WirePage,
+  type WireWalk,
+} from './wire-watch.ts';
+export {
+  GatelessCalls,
+  NOT_SENT_DEFAULT,
+  type GateRefusal,
+  type GatelessTarget,
+  type NotSent,
+} from './gateless-calls.ts';
 export {
   publishedSnapshot,
   type PublishedCatalog,

@@ -5,6 +5,7 @@
  * quote it, and an option given twice is refused instead of being silently joined.
  */
 import { InputError } from './errors.ts';
+import { CORE_FAILED, INVARIANT_IDS } from '../oracle/violation.ts';
 
 /**
  * The largest value any count option takes: 2^31 - 1. Round numbers and times are bounded by it
@@ -85,4 +86,24 @@ export function refuseRepeats(argv: Record<string, unknown>, arrays: readonly st
 
 function camel(name: string): string {
   return name.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
+}
+
+/**
+ * A yargs `coerce` function for `--invariant ID`: a verdict id, `I1`..`I29` or `CORE_FAILED`
+ * (oracle/violation.ts), as typed (case-sensitive).
+ * @throws InputError (exit 2) `--invariant I99 is not a verdict id: give one of I1..I29 or CORE_FAILED`.
+ */
+export function verdictIdOption(raw: unknown): string {
+  try {
+    if (Array.isArray(raw)) throw givenTwice('invariant', raw);
+    const id = String(raw).trim();
+    if (id !== CORE_FAILED && !(INVARIANT_IDS as readonly string[]).includes(id))
+      throw new InputError(
+        `--invariant ${id} is not a verdict id: give one of ${INVARIANT_IDS[0]}..${INVARIANT_IDS.at(-1)} or ${CORE_FAILED}`,
+      );
+    return id;
+  } catch (error) {
+    raised.set((error as Error).message, error as InputError);
+    throw error;
+  }
 }

@@ -4,7 +4,7 @@
  * trace): usage and input errors exit 2, testbed failures exit 3.
  */
 import yargs, { type Argv } from 'yargs';
-import { COUNT_MAX, countOption, originalCountError, refuseRepeats } from './counts.ts';
+import { COUNT_MAX, countOption, originalCountError, refuseRepeats, verdictIdOption } from './counts.ts';
 import { EXIT, InputError } from './errors.ts';
 import { NOT_JUDGED_HELP, parseNotJudged } from './not-judged.ts';
 import { parseShard } from './shard.ts';
@@ -375,6 +375,13 @@ function build(parser: Argv, setCode: (code: number) => void, argv: readonly str
               default: 400,
               describe: 'Most rounds the shrinker may run',
             })
+            .option('invariant', {
+              type: 'string',
+              requiresArg: true,
+              coerce: verdictIdOption,
+              describe:
+                "Shrink for this invariant (I1..I29 or CORE_FAILED) instead of the round's first violation; a round that does not break it is refused in one line (exit 2)",
+            })
             .option('timeline', { type: 'boolean', default: true, describe: 'Print the timeline of the shrunk round' })
             .option('round-timeout', {
               coerce: countOption('round-timeout', 1),
@@ -393,6 +400,7 @@ function build(parser: Argv, setCode: (code: number) => void, argv: readonly str
               core: a.core,
               out: a.out,
               attemptsMax: a.attempts,
+              invariant: a.invariant,
               timeline: a.timeline,
               roundTimeoutMs: a['round-timeout'] * 1000,
             }),
@@ -445,6 +453,20 @@ function build(parser: Argv, setCode: (code: number) => void, argv: readonly str
               default: false,
               describe: 'With --peers: shrink the first round of each (core, invariant) and give its plan',
             })
+            .option('invariant', {
+              type: 'string',
+              requiresArg: true,
+              coerce: verdictIdOption,
+              describe:
+                'With --peers: list and shrink only the findings of this invariant (I1..I29 or CORE_FAILED); a core whose rounds do not break it says so in one line',
+            })
+            .option('peer', {
+              type: 'string',
+              array: true,
+              default: [],
+              describe:
+                'With --peers: run only this peer (peer:NAME) beside the reference core; repeatable (default: every peer)',
+            })
             .option('attempts', {
               coerce: countOption('attempts', 1),
               requiresArg: true,
@@ -474,6 +496,8 @@ function build(parser: Argv, setCode: (code: number) => void, argv: readonly str
                   scenario: a.scenario,
                   rounds: peerRounds(a['peer-rounds']),
                   cores: a.core as string[],
+                  peers: a.peer as string[],
+                  invariant: a.invariant,
                   shrink: a.shrink,
                   attemptsMax: a.attempts,
                   outDir: a.out,
@@ -705,7 +729,9 @@ function build(parser: Argv, setCode: (code: number) => void, argv: readonly str
       // Counts are read from the text typed (cli/counts.ts), so that a message can quote it.
       .parserConfiguration({ 'parse-numbers': false })
       // `prove --core` is repeatable (each core goes beside the peers); everywhere else --core is one value.
-      .check((a) => refuseRepeats(a, a._[0] === 'prove' ? ['shards', 'core'] : ['shards']) && refuseEmptyPaths(a))
+      .check(
+        (a) => refuseRepeats(a, a._[0] === 'prove' ? ['shards', 'core', 'peer'] : ['shards']) && refuseEmptyPaths(a),
+      )
       .strict()
       .epilogue(EPILOGUE)
       .help()

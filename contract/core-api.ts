@@ -27,6 +27,7 @@
  * emitted; one outside it ends the command with exit 3, naming the core, the event and the field.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CoreObservation, WorldFields } from './trace/types.ts';
 
 export type { CoreObservation } from './trace/types.ts';
@@ -169,10 +170,40 @@ export interface Connection {
   identity: () => string;
 }
 
+/** One live connection opened by {@link Connector.connectTransport}: the world's transport and the identity. */
+export interface TransportConnection {
+  /** The transport the handshake was given (the world's side of the link, as a plain MCP `Transport`). */
+  transport: Transport;
+  /** The server identity (key fingerprint) the connection presents at the moment of the call. */
+  identity: () => string;
+}
+
+/**
+ * What a core does with the transport of a new connection: hand it to its own MCP client (any
+ * library's transport injection), run that client's `initialize` handshake over it, and resolve
+ * once the handshake is done. The session counts as open when this resolves (docs/CORE-API.md,
+ * "When a session counts as open"): it must not resolve before the client has sent
+ * `notifications/initialized`.
+ */
+export type TransportHandshake = (transport: Transport) => Promise<void>;
+
 /** Opens connections to one server as one audience. */
 export interface Connector {
-  /** A new connection (a new one after a cut); rejects when the server cannot be reached. */
+  /**
+   * A new connection (a new one after a cut) on an SDK 1.x `Client` built by
+   * {@link CoreAdapter.createClient} and connected by the world; rejects when the server cannot be
+   * reached.
+   */
   connect(): Promise<Connection>;
+  /**
+   * A new connection (a new one after a cut) for a client the core brings itself: the world opens
+   * the link and calls `handshake` with a plain MCP `Transport` (the SDK's interface: `start`,
+   * `send`, `close`, `onmessage`, `onclose`, `onerror`), not started yet; the session opens when
+   * `handshake` resolves. `createClient` is not called. Rejects when the server cannot be reached
+   * or `handshake` rejects. A handshake that resolves before its client sent
+   * `notifications/initialized` ends the command with one line naming the rule (exit 3).
+   */
+  connectTransport(handshake: TransportHandshake): Promise<TransportConnection>;
 }
 
 /** One catalog key as the world offers it to the core. */

@@ -9,7 +9,7 @@
  * `faultsPresentIn`), not the labels of the round it came from: a reduction that removes a fault's
  * last trace removes its label too, so a shrunk plan never claims a fault it no longer holds.
  */
-import { checkEvents, type Violation } from '../oracle/index.ts';
+import { checkEvents, INVARIANT_IDS, type Violation } from '../oracle/index.ts';
 import type { CoreFactory } from '../sim/guard/adapter.ts';
 import type { RoundPlan } from '../sim/plan/types.ts';
 import { runRound, type RoundRun } from '../sim/round.ts';
@@ -68,13 +68,34 @@ export async function violationsOf(
 }
 
 /**
+ * Thrown by {@link shrinkPlan} when the plan's round does not break the invariant asked for (or,
+ * with none asked for, passes).
+ */
+export class PlanDoesNotBreakError extends Error {
+  override readonly name = 'PlanDoesNotBreakError';
+
+  /**
+   * @param invariant the invariant asked for (undefined: any)
+   * @param broken the verdict ids the round does break, in the order of their first violation
+   */
+  constructor(
+    readonly invariant: string | undefined,
+    readonly broken: readonly string[],
+  ) {
+    super(
+      `the plan does not break ${invariant ?? 'any invariant'}${broken.length === 0 ? '' : ` (it breaks ${broken.join(', ')})`}`,
+    );
+  }
+}
+
+/**
  * Shrinks `plan`, which must break `invariant` (default: the first violation's), within
  * `attemptsMax` rounds; an aborted `signal` stops it between rounds with the smallest plan found
  * so far (`interrupted`). `runPlan` runs each round (the CLI runs them on a worker thread that
  * bounds their time and memory); default {@link violationsOf} in this thread. A reduced plan
  * whose round is abandoned does not keep the failure (it has no trace).
- * @throws AbandonedPlanError when the plan's own round is abandoned; Error when the plan does not
- *   fail at all.
+ * @throws AbandonedPlanError when the plan's own round is abandoned; PlanDoesNotBreakError when
+ *   it does not break `invariant` (without one: when it does not fail at all).
  */
 export async function shrinkPlan(
   plan: RoundPlan,
@@ -94,7 +115,7 @@ export async function shrinkPlan(
   let best = first;
   const invariant = options.invariant ?? best.violations[0]?.invariant;
   if (invariant === undefined || !best.violations.some((v) => v.invariant === invariant))
-    throw new Error(`the plan does not break ${invariant ?? 'any invariant'}`);
+    throw new PlanDoesNotBreakError(invariant, verdictIdsOf(best.violations));
   const steps: string[] = [];
   let attempts = 0;
   const attemptsMax = options.attemptsMax ?? 400;
@@ -126,4 +147,13 @@ export async function shrinkPlan(
     sizeBefore: planSize(plan),
     sizeAfter: planSize(current),
   };
+}
+
+/** The verdict ids among `violations`, once each, in report order (I1..I29, then CORE_FAILED). */
+function verdictIdsOf(violations: readonly Violation[]): string[] {
+  const order = (id: string): number => {
+    const index = (INVARIANT_IDS as readonly string[]).indexOf(id);
+    return index < 0 ? INVARIANT_IDS.length : index;
+  };
+  return [...new Set(violations.map((v) => v.invariant as string))].sort((a, b) => order(a) - order(b));
 }

@@ -14,7 +14,8 @@
  * core reconnects through its Connector.
  */
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import type { CoreFactory, SimConnection } from './guard/adapter.ts';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { CoreFactory, SimConnection, TransportHandshake } from './guard/adapter.ts';
 import { captureUncaughtExceptions, captureUnhandledRejections, errorText, type CoreFailure } from './guard/guard.ts';
 import { HostProcess, isHostDown, type WorldConnector } from './host/host-process.ts';
 import type { RollbackTriggerPlan, RoundPlan, ServerPlan } from './plan/types.ts';
@@ -256,43 +257,61 @@ function startSession(context: RoundContext, server: SimCatalogServer, audience:
   // link is not always the live one: the cut and the planned disconnects read which are open.
   const links: Link[] = [];
   const openLinks = (): Link[] => links.filter((link) => !link.closed);
+  /**
+   * Opens one link and its server session, runs the core's `handshake` over the client side, and
+   * counts the session open when it resolves (docs/CORE-API.md, "When a session counts as open"),
+   * unless `alive` says the boot that asked died meanwhile: then no session opens for it, and the
+   * host process closes the connection (sim/host/host-process.ts).
+   */
+  const open = async (handshake: TransportHandshake, alive: (() => boolean) | undefined): Promise<void> => {
+    const link = createLink(world, {
+      latencyMs: baseLatency(world, plan, server.plan, latency),
+      rules,
+      identity: server.identity(),
+      authInfo: authFor(audience),
+    });
+    // Ground truth of I18 and I19: a list_changed handed to the core's client once its session is
+    // open (one arriving during the initialize handshake reaches no handler of the core yet).
+    let opened = false;
+    let initialized = false;
+    link.onTrace = (event) => {
+      if (
+        opened &&
+        event.kind === 'deliver' &&
+        event.direction === 'toClient' &&
+        event.method === 'notifications/tools/list_changed'
+      )
+        recorder.world('notification_delivered', { server: server.plan.id, audience });
+    };
+    // Ground truth of I18: when a call left the core, whatever the link and the server then do with it.
+    link.onSend = (direction, message) => {
+      if (direction === 'toServer' && 'method' in message && message.method === 'notifications/initialized')
+        initialized = true;
+      if (direction === 'toServer' && 'method' in message && message.method === 'tools/call' && 'id' in message)
+        recorder.world('call_sent', { server: server.plan.id, audience, tool: toolNameOf(message.params) });
+    };
+    context.observer?.linkOpened?.(link, server.plan.id, audience);
+    await server.connect(link.server, audience);
+    await handshake(link.client);
+    if (alive?.() === false) return;
+    if (!initialized) recorder.breakRule(SESSION_OPEN_RULE, openedEarly(server.plan.id, audience));
+    links.push(link);
+    recorder.world('session_opened', { server: server.plan.id, audience, identity: server.identity() });
+    opened = true;
+  };
   const connector: WorldConnector = {
     connect: async (alive?: () => boolean): Promise<SimConnection> => {
-      const link = createLink(world, {
-        latencyMs: baseLatency(world, plan, server.plan, latency),
-        rules,
-        identity: server.identity(),
-        authInfo: authFor(audience),
-      });
-      // Ground truth of I18 and I19: a list_changed handed to the core's client once its session is
-      // open (one arriving during the initialize handshake reaches no handler of the core yet).
-      let open = false;
-      link.onTrace = (event) => {
-        if (
-          open &&
-          event.kind === 'deliver' &&
-          event.direction === 'toClient' &&
-          event.method === 'notifications/tools/list_changed'
-        )
-          recorder.world('notification_delivered', { server: server.plan.id, audience });
-      };
-      // Ground truth of I18: when a call left the core, whatever the link and the server then do with it.
-      link.onSend = (direction, message) => {
-        if (direction === 'toServer' && 'method' in message && message.method === 'tools/call' && 'id' in message)
-          recorder.world('call_sent', { server: server.plan.id, audience, tool: toolNameOf(message.params) });
-      };
-      context.observer?.linkOpened?.(link, server.plan.id, audience);
       const client = adapter.createClient();
-      await server.connect(link.server, audience);
-      await client.connect(link.client);
-      const connection = { client, identity: () => server.identity() };
-      // A boot that died while this connection was being opened never has it open: no session
-      // opens for it, and the host process closes it (sim/host/host-process.ts).
-      if (alive?.() === false) return connection;
-      links.push(link);
-      recorder.world('session_opened', { server: server.plan.id, audience, identity: server.identity() });
-      open = true;
-      return connection;
+      await open((transport) => client.connect(transport), alive);
+      return { client, identity: () => server.identity() };
+    },
+    connectTransport: async (handshake, alive?: () => boolean) => {
+      let given: Transport | undefined;
+      await open((transport) => {
+        given = transport;
+        return handshake(transport);
+      }, alive);
+      return { transport: given as Transport, identity: () => server.identity() };
     },
   };
   const control: SessionControl = {
@@ -318,6 +337,14 @@ function startSession(context: RoundContext, server: SimCatalogServer, audience:
     cut,
   );
   new SessionPlanner(context, server, audience, streams.stream(`run/${server.plan.id}/${audience}/planner`)).start();
+}
+
+/** The section of docs/CORE-API.md that says when a session counts as open. */
+const SESSION_OPEN_RULE = 'When a session counts as open';
+
+/** What a core that counted its session open too early did, in the words of the rule. */
+function openedEarly(server: string, audience: string): string {
+  return `the connection of ${server} ${audience} was handed back as open before its client sent notifications/initialized (resolve connect() or the connectTransport handshake only once the client's initialize handshake is done)`;
 }
 
 /** The `name` of a `tools/call` request's params, `""` when it is not a string. */

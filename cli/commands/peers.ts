@@ -21,7 +21,7 @@ import { performance } from 'node:perf_hooks';
 import { CORE_FAILED, INVARIANT_IDS } from '../../oracle/index.ts';
 import { ROUND_TIMEOUT_MS_DEFAULT, runCampaign } from '../../runner/campaign.ts';
 import { PlanThread } from '../../runner/plan-thread.ts';
-import { coreNames, loadCore, resolveCore } from '../../cores/index.ts';
+import { coreNames, loadCore, resolveCore, UnknownCoreError } from '../../cores/index.ts';
 import type { CampaignReport } from '../../runner/report.ts';
 import { generatePlan } from '../../sim/plan/generate.ts';
 import { isScenarioPath, loadScenario, type Scenario } from '../../sim/plan/scenario.ts';
@@ -40,6 +40,16 @@ export interface PeersArgs {
   rounds: number;
   /** Cores besides the reference core and the peers (names or module paths), in order. */
   cores: string[];
+  /**
+   * The peers to run (`--peer`, `peer:NAME` each), in order; empty or missing: every registered
+   * peer (cores/peers/registry.ts).
+   */
+  peers?: string[];
+  /**
+   * Only this verdict id's findings (`--invariant`): listed, and shrunk with `shrink`; a core
+   * whose rounds do not break it gets one line saying so. Missing: every verdict id.
+   */
+  invariant?: string;
   /** Shrink the first failing round of each (core, invariant). */
   shrink: boolean;
   /** Most rounds each shrink may run. */
@@ -73,7 +83,8 @@ interface CoreRun {
  */
 export async function peersCommand(args: PeersArgs): Promise<number> {
   const scenario = loadScenario(args.scenario);
-  const cores = [...new Set(['reference', ...peerNames(), ...args.cores])];
+  const peers = args.peers === undefined || args.peers.length === 0 ? peerNames() : args.peers.map(peerCore);
+  const cores = [...new Set(['reference', ...peers, ...args.cores])];
   for (const core of cores) await loadCore(core);
   // A shrunk plan that cannot be written is refused before any round runs, not after all of them.
   if (args.shrink) assertShrunkWritable(join(args.outDir ?? '.', `catsim-shrunk-${args.seed}-0-check`), '--out');
@@ -118,6 +129,17 @@ export async function peersCommand(args: PeersArgs): Promise<number> {
   return (runs[0]?.report.failingRounds.length ?? 1) === 0 ? EXIT.clean : EXIT.violation;
 }
 
+/**
+ * A `--peer` value as a core name: `peer:NAME` (or `NAME`) of a registered peer.
+ * @throws UnknownCoreError (exit 2) naming the registered peers.
+ */
+function peerCore(value: string): string {
+  const core = value.startsWith('peer:') ? value : `peer:${value}`;
+  if (!peerNames().includes(core))
+    throw new UnknownCoreError(`--peer ${value}: no such peer; the peers are ${peerNames().join(', ')}`);
+  return core;
+}
+
 /** Every registered peer as a `--core` value (`peer:NAME`), whether built in or imported on demand. */
 export function peerNames(): string[] {
   return coreNames().filter((name) => name.startsWith('peer:'));
@@ -133,6 +155,8 @@ function measuredLine(args: PeersArgs, scenario: Scenario, cores: readonly strin
     ...(args.seed === '1' ? [] : [`--seed ${shellWord(args.seed)}`]),
     ...(args.scenario === 'default' ? [] : [`--scenario ${shellWord(args.scenario)}`]),
     `--peer-rounds ${args.rounds}`,
+    ...(args.peers ?? []).map((peer) => `--peer ${shellWord(peer)}`),
+    ...(args.invariant === undefined ? [] : [`--invariant ${args.invariant}`]),
     ...(args.shrink ? ['--shrink'] : []),
     ...(args.shrink && args.outDir !== undefined && args.outDir !== '.' ? [`--out ${shellWord(args.outDir)}`] : []),
     ...args.cores.map((core) => `--core ${shellWord(core)}`),
@@ -213,8 +237,9 @@ async function findingLines(
     `Findings: for each core and each invariant it violated, the first failing round, the line that replays it${args.shrink ? ' (the shrunk plan that still breaks that invariant)' : ''} and, for a peer, the defect it shows.`,
     '',
   ];
+  const ids = args.invariant === undefined ? COLUMNS : [args.invariant];
   for (const { core, report } of runs) {
-    const firsts = COLUMNS.flatMap((id) => {
+    const firsts = ids.flatMap((id) => {
       const failing = report.failingRounds.find((candidate) =>
         candidate.violations.some((violation) => violation.invariant === id),
       );
@@ -223,6 +248,8 @@ async function findingLines(
         ? []
         : [{ id, round: failing.round, code: violation.code }];
     });
+    if (firsts.length === 0 && args.invariant !== undefined)
+      lines.push(`- \`${core}\`: no round of ${report.roundsRun} breaks ${args.invariant}`);
     if (firsts.length === 0) continue;
     lines.push(`- \`${core}\``);
     for (const first of firsts) {

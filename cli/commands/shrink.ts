@@ -9,7 +9,13 @@ import { loadCatalog } from '../../sim/plan/catalog.ts';
 import { generatePlan } from '../../sim/plan/generate.ts';
 import { loadScenario } from '../../sim/plan/scenario.ts';
 import type { RoundPlan } from '../../sim/plan/types.ts';
-import { AbandonedPlanError, shrinkPlan, type ShrinkAttempt, type ShrinkResult } from '../../runner/shrink.ts';
+import {
+  AbandonedPlanError,
+  PlanDoesNotBreakError,
+  shrinkPlan,
+  type ShrinkAttempt,
+  type ShrinkResult,
+} from '../../runner/shrink.ts';
 import { ROUND_TIMEOUT_MS_DEFAULT } from '../../runner/campaign.ts';
 import { PlanThread } from '../../runner/plan-thread.ts';
 import type { Violation } from '../../oracle/violation.ts';
@@ -32,6 +38,11 @@ export interface ShrinkArgs {
   /** Most rounds the shrinker may run, at least 1 (`--attempts 0` is refused: it could shrink nothing). */
   attemptsMax: number;
   timeline: boolean;
+  /**
+   * The invariant to shrink for (`--invariant ID`: I1..I29 or CORE_FAILED); default the round's first
+   * violation's. A round that does not break it is refused in one line (exit 2).
+   */
+  invariant?: string;
   /** Real ms each round may run on the worker thread (`--round-timeout`, in seconds); default runner/campaign.ts `ROUND_TIMEOUT_MS_DEFAULT`. */
   roundTimeoutMs?: number;
 }
@@ -142,7 +153,9 @@ export function describeShrink(result: ShrinkResult, files: ShrunkFiles, attempt
  *   (checked before anything runs), or when the round does not fail at all.
  */
 export async function shrinkCommand(args: ShrinkArgs): Promise<number> {
-  const prefix = args.out ?? defaultShrunkPrefix(args.seed, args.round, args.core);
+  const prefix =
+    args.out ??
+    `${defaultShrunkPrefix(args.seed, args.round, args.core)}${args.invariant === undefined ? '' : `-${args.invariant}`}`;
   // The default prefix is what --out would say, so a problem with it is named as --out too.
   assertShrunkWritable(prefix, '--out');
   const { planPath, diagramPath } = shrunkFiles(prefix);
@@ -166,6 +179,7 @@ export async function shrinkCommand(args: ShrinkArgs): Promise<number> {
   for (const name of signals) process.once(name, onSignal);
   try {
     result = await shrinkPlan(plan, core, args.core, {
+      invariant: args.invariant,
       attemptsMax: args.attemptsMax,
       signal: abort.signal,
       runPlan: threadRunner(thread, args.core),
@@ -177,8 +191,7 @@ export async function shrinkCommand(args: ShrinkArgs): Promise<number> {
       );
       return EXIT.violation;
     }
-    if (error instanceof Error && error.message.startsWith('the plan does not break'))
-      throw new InputError(`round ${args.round} of seed ${args.seed} passes on ${args.core}: nothing to shrink`);
+    if (error instanceof PlanDoesNotBreakError) throw new InputError(notBrokenLine(args, error));
     throw error;
   } finally {
     for (const name of signals) process.off(name, onSignal);
@@ -192,4 +205,15 @@ export async function shrinkCommand(args: ShrinkArgs): Promise<number> {
   if (args.timeline) out.push('timeline of the shrunk round:', formatTimeline(result.run.events));
   process.stdout.write(`${out.join('\n')}\n`);
   return exitAfterWrites(EXIT.violation, asked);
+}
+
+/**
+ * The one line of a shrink refused because its round does not break what was asked, e.g.
+ * `round 5 of seed 1 passes on reference: nothing to shrink`, or
+ * `round 3 of seed 1 on peer:list-once does not break I7 (it breaks I12, I19): nothing to shrink for I7`.
+ */
+function notBrokenLine(args: ShrinkArgs, error: PlanDoesNotBreakError): string {
+  if (error.broken.length === 0)
+    return `round ${args.round} of seed ${args.seed} passes on ${args.core}: nothing to shrink`;
+  return `round ${args.round} of seed ${args.seed} on ${args.core} does not break ${error.invariant} (it breaks ${error.broken.join(', ')}): nothing to shrink for ${error.invariant}`;
 }

@@ -6,25 +6,15 @@
  * prints the sentence beside the finding, or "no explanation written yet" when there is none, and
  * test/peers/explanations.test.ts lists the findings that lack one, so none goes stale unnoticed.
  *
- * Also here: the npm package and version each library peer runs (pinned in package.json; the same
- * test checks them against the installed packages), which the table's preamble names.
+ * The npm package and version each library peer runs are in the peer table (index.ts), re-exported
+ * here for the side-by-side table's preamble.
  */
 
 /** Printed in place of an explanation nobody has written yet. */
 export const NO_EXPLANATION = 'no explanation written yet';
 
-/** The real client library a peer runs unchanged: its npm name and pinned version. */
-export interface PeerLibrary {
-  readonly packageName: string;
-  readonly version: string;
-}
-
-/** The library peers, by core name, in the order the table lists them. */
-export const PEER_LIBRARIES: Readonly<Record<string, PeerLibrary>> = {
-  'peer:mcp-client-v2': { packageName: '@modelcontextprotocol/client', version: '2.4.0' },
-  'peer:openai-agents': { packageName: '@openai/agents-core', version: '0.20.0' },
-  'peer:langchain-mcp': { packageName: '@langchain/mcp-adapters', version: '1.1.4' },
-};
+/** The library peers' packages and versions live in the one peer table (index.ts). */
+export { PEER_LIBRARIES, type PeerLibrary } from './index.ts';
 
 /**
  * What every peer loses across a host restart (F18, in the default scenario since issue 27.4): a
@@ -33,6 +23,18 @@ export const PEER_LIBRARIES: Readonly<Record<string, PeerLibrary>> = {
 const RESTART_LOSSES = {
   I10: 'It keeps its tool list in process memory only, so after a host restart (F18) the new process lists again and its list is numbered generation 1 again: one number for two snapshots (GENERATION_REPEATED).',
   I15: 'It keeps its tool list in process memory only, so after a host restart (F18) the new process has lost the list it used before the crash and starts again from generation 1 (COMMITTED_PUBLISH_LOST).',
+} as const;
+
+/**
+ * What every peer's calls show under the lease convention of a host without a gate
+ * (api/gateless-calls.ts, docs/PEERS.md): a call the library sends is its ADMIT, leased and
+ * executed, so the oracle judges what the library sent. Read from the shrunk replays of
+ * `peer:list-once` (I3: round 1, I7: round 1), `peer:sdk-autorefresh` (I7: round 3) and
+ * `peer:langchain-mcp` (I8: round 13); each library's call path is described beside it.
+ */
+const SENT_UNCHECKED = {
+  I3: "It has no admission gate and checks no human confirmation, so every write the model plans is sent and, with the testbed's lease, executed without one (the shrunk plan: `write_file_s0t` for globex.dev, plans with no confirmation; UNCONFIRMED_WRITE_EXECUTED).",
+  I7: 'It knows nothing of policy, so a tool revoked for the audience is still sent long after the revocation (the shrunk plans: `book_room_s0l3` for globex.dev at t=6965, revoked by epoch 2 at t=1048; `send_email` for acme.ops, revoked at t=298, sent at t=1341; REVOKED_TOOL_ADMITTED).',
 } as const;
 
 /**
@@ -45,38 +47,46 @@ export const PEER_EXPLANATIONS: Readonly<Record<string, Readonly<Record<string, 
     ...RESTART_LOSSES,
     I2: 'The 1.x `Client.listTools()` its auto-refresh calls reads page 1 only, so a multi-page catalog is shown cut after its first page, whose next cursor is never followed (CHAIN_BROKEN).',
     I5: 'It runs no content checks, so both members of a planted duplicate name (two `list_issues_s0t` with different schemas) are shown as usable tools.',
-    I12: 'It has no admission gate, so the probe calls a correct host must admit never get a gate decision (PROBE_NOT_DECIDED), and its first-page list never converges to the whole catalog.',
+    ...SENT_UNCHECKED,
+    I8: "The SDK's `callTool` checks no name against the list, so a name the model guessed (F17; the shrunk plan: `write_file` for globex.dev) is sent although the generation it holds has no tool of that name (TOOL_NOT_IN_GENERATION).",
+    I12: 'Its auto-refresh reads page 1 only, so its list of a multi-page catalog never converges to the whole catalog by the end of the round (NOT_CONVERGED).',
     I18: 'Its auto-refresh re-lists only after a debounce that each further `list_changed` resets, and holds no call meanwhile, so calls chosen from the old list leave before the server has answered a fresh `tools/list` (CALL_BEFORE_RELIST), during a burst with no re-list at all.',
     I19: 'Its auto-refresh re-lists `debounceMs` (300 by default) after the last `list_changed`, since each one clears the timer, so during a burst (the shrunk plan: 120 notifications, one every 6 ms from t=815 to t=1529) the server answers the fresh `tools/list` only at t=1830, past the 440 ms bound of the first 96 (REFRESH_STARVED).',
-    I9: "It has no admission gate and the SDK's `callTool` checks no name against the list, so a name the model guessed (F17; the shrunk plan: `write_file`, in acme.ops's view, while globex.dev was listed no tools) is sent, and the server refuses it only for want of a lease (UNDISCLOSED_TOOL_SENT, twice).",
+    I9: "It has no admission gate and the SDK's `callTool` checks no name against the list, so a name the model guessed (F17; the shrunk plan: `write_file` for globex.dev, never disclosed to it) is sent, and with the testbed's lease executed (UNDISCLOSED_TOOL_ADMITTED, UNDISCLOSED_TOOL_EXECUTED).",
   },
   'peer:list-once': {
     ...RESTART_LOSSES,
     I2: 'It reads no revision and, listing once per session, ignores the `list_changed` sent between its two pages, so the list it shows mixes revisions 240 and 241 (MIXED_REVISIONS).',
     I5: 'It runs no content checks, so a planted defect (`write_file_s0d0`, whose schema has a `$ref` that resolves to nothing) is shown as a usable tool.',
-    I12: 'It has no admission gate, so the probe calls a correct host must admit never get a gate decision (PROBE_NOT_DECIDED), and it lists once per session, so a later change is never seen.',
+    ...SENT_UNCHECKED,
+    I8: 'It calls by name whatever it is asked, so a name the model guessed (F17; the shrunk plan: `write_file` for globex.dev) is sent although the generation it holds has no tool of that name (TOOL_NOT_IN_GENERATION).',
+    I12: 'It lists once per session, so a change after its one walk is never seen and its list never converges (NOT_CONVERGED).',
     I13: "It has no loop detection, so a repeated cursor is requested again and again (CURSOR_REQUESTED_TWICE) until its own 64-page stop, past the scenario's 32-page bound.",
     I18: 'It lists once per session and ignores `list_changed`, so every call after a notification leaves from the old list, with no fresh `tools/list` ever asked for (CALL_BEFORE_RELIST).',
     I19: "It lists once per session and ignores `list_changed`, so after a notification the server answers no fresh `tools/list` at all (REFRESH_STARVED for each of the shrunk plan's 120 notifications, t=815 to t=1529).",
-    I9: "It has no admission gate and calls by name whatever it is asked, so a name the model guessed (F17; the shrunk plan: `write_file`, in acme.ops's view, while globex.dev was listed no tools) is sent, and the server refuses it only for want of a lease (UNDISCLOSED_TOOL_SENT, twice).",
+    I9: "It has no admission gate and calls by name whatever it is asked, so a name the model guessed (F17; the shrunk plan: `write_file` for globex.dev, never disclosed to it) is sent, and with the testbed's lease executed (UNDISCLOSED_TOOL_ADMITTED, UNDISCLOSED_TOOL_EXECUTED, seqs 18 and 21).",
     I27: 'It applies no whole-catalog limit, so a catalog of 298,747 bytes of descriptors, over `catalogBytesMax` 262,144, is shown whole at every disclosure.',
   },
   'peer:mcp-client-v2': {
     ...RESTART_LOSSES,
-    I2: "A repeated cursor whose page repeats the one before stops `listTools()`'s walk silently, and the partial list (2 of 3 tools, its last page still with a next cursor) is returned as the whole list (CHAIN_BROKEN, TOOLS_MISMATCH); its response cache stores it but, with the default `defaultCacheTtlMs` 0, never serves it again, so the next `listTools()` walks anew.",
+    I2: '`listTools()` reads no revision, so a change served between its pages yields a list mixing revisions 916 and 923 (the shrunk plan; MIXED_REVISIONS); and a repeated cursor whose page repeats the one before stops its walk silently, the partial list returned as the whole list (CHAIN_BROKEN, test/peers/mcp-client-v2.test.ts).',
     I5: 'It runs no content checks, so a planted defect (`write_file_s0d0`, whose schema has a `$ref` that resolves to nothing) is listed as a usable tool.',
-    I12: 'It has no admission gate, so the probe calls a correct host must admit never get a gate decision (PROBE_NOT_DECIDED), and it refreshes only on a delivered `list_changed`.',
+    ...SENT_UNCHECKED,
+    I8: '`callTool` sends any name it is given, so a name the model guessed (F17; the shrunk plan: `write_file` for globex.dev) is sent although the generation it holds has no tool of that name (TOOL_NOT_IN_GENERATION).',
+    I12: "The library knows no server identity and never reconnects, and its list is keyed by the identity its connection presented when it opened, so after the server's key rotates nothing is published for the key at its new identity (the shrunk plan: published under fp:c55555292a5b96e2, judged at fp:f0efb9e0f3b1c815; NOT_PUBLISHED).",
     I13: "Its loop check stops a walk only once a repeated cursor's page repeats the one before, so the repeated cursor is requested a second time (CURSOR_REQUESTED_TWICE) before the walk stops and its partial list is returned.",
     I18: 'Its `listChanged` handler re-lists only after `debounceMs` (300, reset by each further notification) and holds no call meanwhile, so calls chosen from the old list leave before the server has answered a fresh `tools/list` (CALL_BEFORE_RELIST), during a burst with no re-list at all.',
     I19: 'Its `listChanged` handler re-lists `debounceMs` (300 by default) after the last `list_changed`, since each one clears the timer, so during a burst (the shrunk plan: 120 notifications, one every 6 ms from t=815 to t=1529) the server answers the fresh `tools/list` only at t=1830, past the 440 ms bound (max(listChangedDelayMs, retryBackoffMsMax) + latencyMsMax) of the first 96 (REFRESH_STARVED); a lone notification is re-listed within it, 300 ms plus a link latency after.',
-    I9: "It has no admission gate and `callTool` reads its cached list only to validate output, never to refuse a name, so a name the model guessed (F17; the shrunk plan: `write_file`, in acme.ops's view, while globex.dev was listed no tools) is sent, and the server refuses it only for want of a lease (UNDISCLOSED_TOOL_SENT, twice).",
+    I9: "It has no admission gate and `callTool` reads its cached list only to validate output, never to refuse a name, so a name the model guessed (F17; the shrunk plan: `write_file` for globex.dev, never disclosed to it) is sent, and with the testbed's lease executed (UNDISCLOSED_TOOL_ADMITTED, UNDISCLOSED_TOOL_EXECUTED).",
     I27: 'It applies no whole-catalog limit, so a catalog of 298,747 bytes of descriptors, over `catalogBytesMax` 262,144, is listed and shown whole.',
   },
   'peer:openai-agents': {
     ...RESTART_LOSSES,
     I2: '`listAllMcpTools` reads no revision and installs no `list_changed` handler, so a change between two pages yields a list mixing revisions 240 and 241 (MIXED_REVISIONS), which `cacheToolsList` keeps for every later turn.',
     I5: 'It runs no content checks, so a planted defect (`write_file_s0d0`, whose schema has a `$ref` that resolves to nothing) becomes a function tool.',
-    I12: 'It has no admission gate, so the probe calls a correct host must admit never get a gate decision (PROBE_NOT_DECIDED), and with `cacheToolsList` the first list is served at every turn.',
+    ...SENT_UNCHECKED,
+    I8: "The runner's function tool of that name is called with no descriptor compared at call time, and `cacheToolsList` keeps the first list, so a plan made from a descriptor the server has since changed is sent (STALE_PLAN_ADMITTED).",
+    I12: 'With `cacheToolsList` the first list is served at every turn, so a later change is never shown and its list never converges (NOT_CONVERGED).',
     I13: "On never-ending cursors it walks up to `maxListPages` 64, past the scenario's 32-page bound (PAGE_LIMIT_EXCEEDED), throws, caches nothing and walks again at the next turn.",
     I18: 'It installs no `list_changed` handler and `cacheToolsList` serves the first list at every turn, so every call after a notification leaves from the old list, with no fresh `tools/list` ever asked for (CALL_BEFORE_RELIST).',
     I19: "It installs no `list_changed` handler and `cacheToolsList` keeps the first list, so after a notification the server answers no fresh `tools/list` at all (REFRESH_STARVED for each of the shrunk plan's 120 notifications, t=815 to t=1529).",
@@ -86,11 +96,26 @@ export const PEER_EXPLANATIONS: Readonly<Record<string, Readonly<Record<string, 
     ...RESTART_LOSSES,
     I2: '`loadMcpTools` reads no revision and installs no `list_changed` handler, so a change between its two pages yields a list mixing revisions 240 and 241 (MIXED_REVISIONS).',
     I5: 'It runs no content checks beyond simplifying schemas, so a planted defect (`write_file_s0d0`, whose schema has a `$ref` that resolves to nothing) becomes a tool.',
-    I12: 'It has no admission gate, so the probe calls a correct host must admit never get a gate decision (PROBE_NOT_DECIDED), and it loads the tools once per connection.',
+    ...SENT_UNCHECKED,
+    I8: 'The LangChain tool of that name is invoked with no descriptor compared at call time, and the tools are loaded once per connection, so a plan made from a descriptor the server has since changed is sent (the shrunk plan: `create_issue`, plan digest e1de4282c391, the list holding 210029dbc256; STALE_PLAN_ADMITTED).',
+    I12: 'It loads the tools once per connection, so a later change is never shown and its list never converges (NOT_CONVERGED).',
     I13: "It has neither a repeated-cursor check nor a page cap, so a cursor loop is requested again (CURSOR_REQUESTED_TWICE) and walked past the scenario's 32-page bound.",
     I18: 'It installs no `list_changed` handler and loads the tools once per connection, so every call after a notification leaves from the old list, with no fresh `tools/list` ever asked for (CALL_BEFORE_RELIST).',
     I19: "It installs no `list_changed` handler and loads the tools once per connection, so after a notification the server answers no fresh `tools/list` at all (REFRESH_STARVED for each of the shrunk plan's 120 notifications, t=815 to t=1529).",
     I27: 'It applies no whole-catalog limit, so a catalog of 298,747 bytes of descriptors, over `catalogBytesMax` 262,144, is loaded and shown whole.',
+  },
+  'peer:ai-sdk-mcp': {
+    ...RESTART_LOSSES,
+    ...SENT_UNCHECKED,
+    I2: '`tools()` reads no revision, so a change served between its pages yields a list mixing revisions 916 and 922 (MIXED_REVISIONS); the change shifted the catalog, so `purge_cache_s0` was served on both pages, and `toolsFromDefinitions` builds an object keyed by name, which keeps one of the two: 2 tools shown of the 3 served (TOOLS_MISMATCH).',
+    I5: 'It runs no content checks (`toolsFromDefinitions` wraps every definition in `dynamicTool` with `jsonSchema(...)`), so a planted defect (`write_file_s0d0`, whose schema has a `$ref` that resolves to nothing) becomes a tool at every turn.',
+    I8: "The turn's tool of that name is executed with no descriptor compared against the plan, so a plan made from a descriptor the server has since changed is sent (STALE_PLAN_ADMITTED).",
+    I9: "Each turn's `tools()` walks anew and the loop calls any name the turn's tools hold, so a tool that reached its fresh list after the session's last disclosure (the shrunk plan: `search_nodes_v7` for acme.ops, after a `list_changed` at t=2912) is called without ever having been disclosed (UNDISCLOSED_TOOL_ADMITTED).",
+    I12: "The library knows no server identity and never reconnects, and its list is keyed by the identity its connection presented when it opened, so after the server's key rotates nothing is published for the key at its new identity (NOT_PUBLISHED).",
+    I13: "`tools()` loops `while (definitions.nextCursor != null)` with no page cap and no repeated-cursor check, so a cursor loop is requested again (CURSOR_REQUESTED_TWICE) and walked past the scenario's 32-page bound; an empty-string cursor is followed like any other.",
+    I18: 'It handles no notification (a `list_changed` is an "Unsupported message type" handed to `onUncaughtError`), so a call the model picks from the last turn\'s tools leaves before the server has answered a fresh `tools/list` (CALL_BEFORE_RELIST); it lists again only at its next turn.',
+    I19: 'It handles no `list_changed` and lists again only at its next turn (each disclosure here), so a notification is followed by a fresh `tools/list` only when a turn happens to come: in the shrunk plan a notification at t=1007 got its fresh page 1 at t=1606, past the due t=1572 (REFRESH_STARVED).',
+    I27: 'It applies no whole-catalog limit, so a catalog of 298,747 bytes of descriptors, over `catalogBytesMax` 262,144, is turned into tools at every turn.',
   },
 };
 

@@ -1,127 +1,93 @@
 /**
- * The peer clients (SPEC section 12): `sdk-autorefresh`, the SDK `Client`'s own `listChanged`
- * auto-refresh used as the catalog, unchanged; `list-once`, a host that pages through
- * `tools/list` once per session and calls by name; and the real client libraries of
- * libraries.ts (`mcp-client-v2`, `openai-agents`, `langchain-mcp`), loaded only when one is
- * asked for: importing them costs about 3 s and 60 MB per process or worker (docs/PEERS.md).
+ * The one peer table (SPEC section 12, docs/PEERS.md): every peer `--core peer:NAME` names, in the
+ * order `catsim prove --peers` lists them, home-made or a real client library. Everything else
+ * that knows peers derives from it: the `--core` names (cores/index.ts), the library versions the
+ * side-by-side table names and test/peers/explanations.test.ts checks against the installed
+ * packages, and the loaders. Adding a peer is one row here, its adapter file and its explanations
+ * (cores/peers/explanations.ts).
+ *
+ * A library peer's module is imported only when the peer is asked for: importing the libraries
+ * costs about 3 s and 60 MB per process or worker (docs/PEERS.md), which a `catsim run` of another
+ * core does not pay.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { LenientListToolsResultSchema, readRevision } from '../../src/discovery/page-source.ts';
-import type { CoreFactory, SessionSpec } from '../../sim/guard/adapter.ts';
-import { PeerHost, type PeerPage } from './peer-host.ts';
-import { TappedClient, TappedPeer } from './tapped-peer.ts';
+import type { CoreFactory } from '../../sim/guard/adapter.ts';
+import { ListOncePeer, SdkAutoRefreshPeer } from './home-made.ts';
 
-/** Most pages `list-once` reads before giving up on a walk (it has no loop detection of its own). */
-const LIST_ONCE_PAGES_MAX = 64;
-
-/**
- * The SDK 1.32.2 Client's own list_changed auto-refresh (first page only, resetting debounce),
- * unchanged. Its refresh calls `listTools()` itself, so its transport is tapped (wire-tap.ts) to
- * give each of its requests a scan id and each list the page it came from.
- */
-class SdkAutoRefreshPeer extends TappedPeer {
-  /** The key each client serves, once its connection has opened (its `onChanged` needs it). */
-  readonly #keys = new Map<Client, { key?: string }>();
-
-  createClient(): Client {
-    const target: { key?: string } = {};
-    const client = new TappedClient(
-      { name: 'peer-sdk-autorefresh', version: '1.32.2' },
-      {
-        capabilities: {},
-        listChanged: {
-          tools: {
-            onChanged: (error, items) => {
-              if (error === null && items !== null && target.key !== undefined) this.#show(target.key, client, items);
-            },
-          },
-        },
-      },
-      (transport) => this.tap(transport),
-    );
-    this.#keys.set(client, target);
-    return client;
-  }
-
-  attach(session: SessionSpec): void {
-    void session.connector.connect().then(
-      async ({ client, identity }) => {
-        const key = `${identity()}|${session.tenant}.${session.role}`;
-        const target = this.#keys.get(client);
-        if (target !== undefined) target.key = key;
-        this.remember(key, client);
-        const first = await client.listTools().catch(() => undefined);
-        if (first !== undefined) this.#show(key, client as TappedClient, first.tools);
-      },
-      () => undefined,
-    );
-  }
-
-  /** Publishes the first page the SDK just read, as the list it now uses. */
-  #show(key: string, client: TappedClient, tools: readonly { name: string }[]): void {
-    if (client.wire !== undefined)
-      this.publishWalk(
-        key,
-        client.wire,
-        tools.map((tool) => ({ name: tool.name, servedName: tool.name })),
-      );
-  }
+/** The real client library a peer runs unchanged: its npm name and the version pinned in package.json. */
+export interface PeerLibrary {
+  readonly packageName: string;
+  readonly version: string;
 }
 
-/** Pages through tools/list once per session and calls by name. */
-class ListOncePeer extends PeerHost {
-  createClient(): Client {
-    return new Client({ name: 'peer-list-once', version: '1.0.0' }, { capabilities: {} });
+/** One row of the peer table: a home-made peer (built in) or a library peer (imported on demand). */
+export type PeerEntry =
+  | { readonly name: string; readonly factory: CoreFactory }
+  | { readonly name: string; readonly library: PeerLibrary; readonly load: () => Promise<CoreFactory> };
+
+/** Every peer, in table order. */
+export const PEER_TABLE: readonly PeerEntry[] = [
+  { name: 'sdk-autorefresh', factory: (env) => new SdkAutoRefreshPeer(env) },
+  { name: 'list-once', factory: (env) => new ListOncePeer(env) },
+  {
+    name: 'mcp-client-v2',
+    library: { packageName: '@modelcontextprotocol/client', version: '2.4.0' },
+    load: async () => {
+      const { McpClientV2Peer } = await import('./mcp-client-v2.ts');
+      return (env) => new McpClientV2Peer(env);
+    },
+  },
+  {
+    name: 'openai-agents',
+    library: { packageName: '@openai/agents-core', version: '0.20.0' },
+    load: async () => {
+      const { OpenAiAgentsPeer } = await import('./openai-agents.ts');
+      return (env) => new OpenAiAgentsPeer(env);
+    },
+  },
+  {
+    name: 'langchain-mcp',
+    library: { packageName: '@langchain/mcp-adapters', version: '1.1.4' },
+    load: async () => {
+      const { LangchainMcpPeer } = await import('./langchain-mcp.ts');
+      return (env) => new LangchainMcpPeer(env);
+    },
+  },
+  {
+    name: 'ai-sdk-mcp',
+    library: { packageName: '@ai-sdk/mcp', version: '2.0.99' },
+    load: async () => {
+      const { AiSdkMcpPeer } = await import('./ai-sdk-mcp.ts');
+      return (env) => new AiSdkMcpPeer(env);
+    },
+  },
+];
+
+/** The home-made peers, by name (derived from {@link PEER_TABLE}). */
+export const PEERS: Readonly<Record<string, CoreFactory>> = Object.fromEntries(
+  PEER_TABLE.flatMap((entry) => ('factory' in entry ? [[entry.name, entry.factory] as const] : [])),
+);
+
+/** The library peers' names, without loading them (derived from {@link PEER_TABLE}). */
+export const LIBRARY_PEER_NAMES: readonly string[] = PEER_TABLE.flatMap((entry) =>
+  'library' in entry ? [entry.name] : [],
+);
+
+/** The library each library peer runs, by core name (`peer:NAME`; derived from {@link PEER_TABLE}). */
+export const PEER_LIBRARIES: Readonly<Record<string, PeerLibrary>> = Object.fromEntries(
+  PEER_TABLE.flatMap((entry) => ('library' in entry ? [[`peer:${entry.name}`, entry.library] as const] : [])),
+);
+
+/** Library peers loaded on this thread, by name: one factory per peer, so a name always yields the same one. */
+const LOADED = new Map<string, Promise<CoreFactory>>();
+
+/** Imports a library peer's module and returns its factory; undefined for a name that is no library peer. */
+export function loadLibraryPeer(name: string): Promise<CoreFactory> | undefined {
+  const entry = PEER_TABLE.find((candidate) => candidate.name === name);
+  if (entry === undefined || !('load' in entry)) return undefined;
+  let loaded = LOADED.get(name);
+  if (loaded === undefined) {
+    loaded = entry.load();
+    LOADED.set(name, loaded);
   }
-
-  attach(session: SessionSpec): void {
-    void session.connector.connect().then(
-      async ({ client, identity }) => {
-        const key = `${identity()}|${session.tenant}.${session.role}`;
-        this.remember(key, client);
-        const scanId = this.nextScanId();
-        const pages: PeerPage[] = [];
-        let cursor: string | undefined;
-        do {
-          const params: Record<string, unknown> = { _meta: { 'dev.catsim/scanId': scanId } };
-          if (cursor !== undefined) params.cursor = cursor;
-          const page = await client
-            .request({ method: 'tools/list', params }, LenientListToolsResultSchema)
-            .catch(() => undefined);
-          if (page === undefined) return;
-          pages.push({
-            cursorIn: cursor ?? null,
-            cursorOut: page.nextCursor ?? null,
-            revision: revisionOf(page._meta),
-            tools: page.tools,
-          });
-          cursor = page.nextCursor;
-        } while (cursor !== undefined && pages.length < LIST_ONCE_PAGES_MAX);
-        this.publish(key, scanId, pages);
-      },
-      () => undefined,
-    );
-  }
-}
-
-/** The revision a page reported, for its digest (a peer does not act on it); malformed as none. */
-function revisionOf(meta: Record<string, unknown> | undefined): number | null {
-  const revision = readRevision(meta);
-  return revision === 'invalid' ? null : revision;
-}
-
-/** The home-made peers, by name. */
-export const PEERS: Readonly<Record<string, CoreFactory>> = {
-  'sdk-autorefresh': (env) => new SdkAutoRefreshPeer(env),
-  'list-once': (env) => new ListOncePeer(env),
-};
-
-/** The peers that are real client libraries (libraries.ts), by name, without loading them. */
-export const LIBRARY_PEER_NAMES: readonly string[] = ['mcp-client-v2', 'openai-agents', 'langchain-mcp'];
-
-/** Loads libraries.ts and returns the factory of one library peer, or undefined for another name. */
-export async function loadLibraryPeer(name: string): Promise<CoreFactory | undefined> {
-  if (!LIBRARY_PEER_NAMES.includes(name)) return undefined;
-  const { LIBRARY_PEERS } = await import('./libraries.ts');
-  return LIBRARY_PEERS[name];
+  return loaded;
 }

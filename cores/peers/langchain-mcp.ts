@@ -23,13 +23,14 @@
  * read at call time and run on virtual time; LangSmith tracing is off (no tracing environment).
  *
  * Wrapped: nothing of the library. The SDK `Client` is the core API's own: `createClient()`
- * returns an SDK 1.32.2 `Client` whose `connect()` puts a `TappedTransport` (scan ids, page
- * copies; see wire-tap.ts) between it and the simulated link.
+ * returns an SDK 1.32.2 `Client` whose `connect()` puts the exported wire tap (`WireWatch.tap`:
+ * scan ids, page copies, leases) between it and the simulated link. A call its validation refuses
+ * (`ToolInputParsingException`) never leaves: it is the host's ARGS_INVALID.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { DynamicStructuredTool } from '@langchain/core/tools';
+import { ToolInputParsingException, type DynamicStructuredTool } from '@langchain/core/tools';
 import { loadMcpTools } from '@langchain/mcp-adapters';
-import type { SessionSpec, SimCallRequest } from '../../sim/guard/adapter.ts';
+import type { SessionSpec } from '../../sim/guard/adapter.ts';
 import { TappedClient, TappedPeer } from './tapped-peer.ts';
 
 /** LangChain's MCP adapters as a peer. */
@@ -37,7 +38,7 @@ export class LangchainMcpPeer extends TappedPeer {
   /** The LangChain tools of each key, by name. */
   readonly #tools = new Map<string, Map<string, DynamicStructuredTool>>();
 
-  createClient(): Client {
+  override createClient(): Client {
     return new TappedClient(
       { name: 'catsim-peer-langchain-mcp', version: '1.0.0' },
       { capabilities: {} },
@@ -45,7 +46,7 @@ export class LangchainMcpPeer extends TappedPeer {
     );
   }
 
-  attach(session: SessionSpec): void {
+  protected override open(session: SessionSpec): void {
     const serverName = `${session.endpointDigest}/${session.tenant}.${session.role}`;
     void session.connector.connect().then(
       async ({ client, identity }) => {
@@ -53,7 +54,13 @@ export class LangchainMcpPeer extends TappedPeer {
         const wire = (client as TappedClient).wire;
         const tools = await loadMcpTools(serverName, client).catch(() => undefined);
         if (tools === undefined || wire === undefined) return;
-        this.#tools.set(key, new Map(tools.map((tool) => [tool.name, tool])));
+        const byName = new Map(tools.map((tool) => [tool.name, tool]));
+        this.#tools.set(key, byName);
+        // The tool node's call path: the LangChain tool of that name, or nothing.
+        this.remember(key, wire, async (name, args) => byName.get(name)?.invoke(args), {
+          notSent: (error, listed) =>
+            error instanceof ToolInputParsingException ? 'ARGS_INVALID' : listed ? 'ADMIT' : 'UNDISCLOSED_TOOL',
+        });
         const named = (wire.latestWalk()?.pages ?? [])
           .flatMap((page) => page.tools)
           .filter((tool) => Boolean((tool as { name?: unknown }).name));
@@ -66,12 +73,5 @@ export class LangchainMcpPeer extends TappedPeer {
       },
       () => undefined,
     );
-  }
-
-  /** The tool node's call path: the LangChain tool of that name, or nothing. */
-  override async call(request: SimCallRequest): Promise<void> {
-    const tool = this.#tools.get(`${request.identity}|${request.tenant}.${request.role}`)?.get(request.plan.toolName);
-    if (tool === undefined) return;
-    await tool.invoke(request.arguments).catch(() => undefined);
   }
 }

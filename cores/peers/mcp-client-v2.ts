@@ -22,30 +22,21 @@
  * call time, so they run on the world's virtual clock. Its one `Math.random` (a cache partition
  * for servers that give no `serverInfo`) is never reached: the SDK 1.x servers always give it.
  *
- * Wrapped: nothing of the library. The core API hands the transport only to an SDK 1.x `Client`,
- * so `TransportCapture` passes it on to the v2 `Client` (see transport-capture.ts), through a
- * `TappedTransport` that tags scans and copies pages for the observations (see wire-tap.ts).
+ * Wrapped: nothing of the library. The world hands the connection's plain `Transport` over
+ * (`connector.connectTransport`, docs/CORE-API.md), and the v2 `Client` connects over the exported
+ * wire tap (`WireWatch.tap`: scan ids, page copies, leases on the requests that carry calls).
  * The host adds nothing the library lacks: it never reconnects, and it shows the model the last
  * list the library gave it.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Client as V2Client, type Tool, type Transport as V2Transport } from '@modelcontextprotocol/client';
-import type { SessionSpec, SimCallRequest } from '../../sim/guard/adapter.ts';
+import type { WireWatch } from '../../api/wire-watch.ts';
+import type { SessionSpec } from '../../sim/guard/adapter.ts';
 import { TappedPeer } from './tapped-peer.ts';
-import type { TappedTransport } from './wire-tap.ts';
-import { TransportCapture } from './transport-capture.ts';
 
 /** The SDK v2 client as a peer. */
 export class McpClientV2Peer extends TappedPeer {
-  readonly #capture = new TransportCapture();
-  readonly #clients = new Map<string, V2Client>();
-
-  createClient(): Client {
-    return this.#capture.standIn();
-  }
-
-  attach(session: SessionSpec): void {
-    const target: { key?: string; wire?: TappedTransport } = {};
+  protected override open(session: SessionSpec): void {
+    const target: { key?: string; wire?: WireWatch } = {};
     const show = (tools: Tool[]): void => {
       if (target.key !== undefined && target.wire !== undefined)
         this.publishWalk(
@@ -66,25 +57,20 @@ export class McpClientV2Peer extends TappedPeer {
         },
       },
     );
-    const opened = this.#capture.connect(session, async (transport) => {
+    const opened = session.connector.connectTransport(async (transport) => {
       target.wire = this.tap(transport);
-      await client.connect(target.wire as unknown as V2Transport);
+      await client.connect(target.wire.transport as unknown as V2Transport);
     });
     void opened.then(
       async ({ identity }) => {
         target.key = `${identity()}|${session.tenant}.${session.role}`;
-        this.#clients.set(target.key, client);
+        // Calls by name through the library, as the model asked.
+        if (target.wire !== undefined)
+          this.remember(target.key, target.wire, (name, args) => client.callTool({ name, arguments: args }));
         const listed = await client.listTools().catch(() => undefined);
         if (listed !== undefined) show(listed.tools);
       },
       () => undefined,
     );
-  }
-
-  /** Calls by name through the library, as the model asked; no gate. */
-  override async call(request: SimCallRequest): Promise<void> {
-    const client = this.#clients.get(`${request.identity}|${request.tenant}.${request.role}`);
-    if (client === undefined) return;
-    await client.callTool({ name: request.plan.toolName, arguments: request.arguments }).catch(() => undefined);
   }
 }

@@ -33,14 +33,16 @@
  * timeout, the same `serverInitializeResult` and the same cleanup on failure (its log lines left
  * out). It is installed as the `underlying` of the public `MCPServerStdio` (a private field in
  * the typings, set through a cast); every other method of both classes, the lifecycle guard,
- * both caches and the walk run unchanged. The transport reaches it through `TransportCapture`
- * and a `TappedTransport`.
+ * both caches and the walk run unchanged. The transport reaches it through
+ * `connector.connectTransport` and the exported wire tap (`WireWatch.tap`). A call goes to the
+ * server under the name the server gave the tool (the function tool's name may be renamed), so
+ * its lease and receipt name that tool.
  *
  * Global state across rounds: the module-level cache is keyed by server name; the servers here
  * are named `<endpoint>/<tenant>.<role>`, unique within a round, and each round's `connect()`
  * drops that name's entry before anything lists, so no round can see another's tools.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { Client as V2Client, type Transport as V2Transport } from '@modelcontextprotocol/client';
 import {
   Agent,
@@ -54,10 +56,9 @@ import {
 } from '@openai/agents-core';
 import { MCPServerStdio as NodeMCPServerStdio } from '@openai/agents-core/_shims';
 import { toFunctionToolName } from '@openai/agents-core/utils';
-import type { SessionSpec, SimCallRequest, SimConnection } from '../../sim/guard/adapter.ts';
+import type { WireWatch } from '../../api/wire-watch.ts';
+import type { SessionSpec, TransportConnection } from '../../sim/guard/adapter.ts';
 import { TappedPeer, type ListedTool } from './tapped-peer.ts';
-import type { TappedTransport } from './wire-tap.ts';
-import { TransportCapture, type TransportUser } from './transport-capture.ts';
 
 // Importing '@openai/agents-core' registers its default trace processor, whose constructor starts
 // an export loop on a real, unref'd 5 s `setTimeout` (dist/tracing/processor.mjs,
@@ -74,7 +75,7 @@ setTracingDisabled(true);
 type MCPServerStdioOptions = ConstructorParameters<typeof MCPServerStdio>[0];
 
 /** Opens the key's connection, handing its transport to the library's client. */
-type Opener = (use: TransportUser) => Promise<SimConnection>;
+type Opener = (use: (transport: Transport) => Promise<void>) => Promise<TransportConnection>;
 
 /**
  * The library's fields that its `connect()` sets or reads: private in the typings, and `session`
@@ -127,24 +128,26 @@ class SimulatedStdio extends NodeMCPServerStdio {
 interface AgentKey {
   agent: Agent;
   key?: string;
-  wire?: TappedTransport;
+  wire?: WireWatch;
   /** The function tools of the latest turn, by the name the model sees. */
   tools: Map<string, FunctionTool>;
+  /** The served name of each function tool of the latest turn. */
+  servedNames: Map<string, string>;
   turnRunning: boolean;
 }
 
 /** The OpenAI Agents SDK as a peer. */
 export class OpenAiAgentsPeer extends TappedPeer {
-  readonly #capture = new TransportCapture();
   readonly #byKey = new Map<string, AgentKey>();
   readonly #runContext = new RunContext();
 
-  createClient(): Client {
-    return this.#capture.standIn();
-  }
-
-  attach(session: SessionSpec): void {
-    const host: AgentKey = { agent: new Agent({ name: 'catsim-host' }), tools: new Map(), turnRunning: false };
+  protected override open(session: SessionSpec): void {
+    const host: AgentKey = {
+      agent: new Agent({ name: 'catsim-host' }),
+      tools: new Map(),
+      servedNames: new Map(),
+      turnRunning: false,
+    };
     const server = this.#server(session, host);
     host.agent.mcpServers = [server];
     void server.connect().then(
@@ -165,17 +168,6 @@ export class OpenAiAgentsPeer extends TappedPeer {
     return super.disclose(session, tenant, role, identity);
   }
 
-  /** The runner's call path: the turn's function tool of that name, or nothing (unknown tool). */
-  override async call(request: SimCallRequest): Promise<void> {
-    const tool = this.#byKey
-      .get(`${request.identity}|${request.tenant}.${request.role}`)
-      ?.tools.get(request.plan.toolName);
-    if (tool === undefined) return;
-    await invokeFunctionTool({ tool, runContext: this.#runContext, input: JSON.stringify(request.arguments) }).catch(
-      () => undefined,
-    );
-  }
-
   /** The public `MCPServerStdio`, with its process-spawning part replaced. */
   #server(session: SessionSpec, host: AgentKey): MCPServerStdio {
     const options: MCPServerStdioOptions = {
@@ -184,12 +176,24 @@ export class OpenAiAgentsPeer extends TappedPeer {
       cacheToolsList: true,
     };
     const open: Opener = async (use) => {
-      const connection = await this.#capture.connect(session, async (transport) => {
+      const connection = await session.connector.connectTransport(async (transport) => {
         host.wire = this.tap(transport);
-        await use(host.wire);
+        await use(host.wire.transport);
       });
       host.key = `${connection.identity()}|${session.tenant}.${session.role}`;
       this.#byKey.set(host.key, host);
+      // The runner's call path: the turn's function tool of that name, or nothing (unknown tool).
+      if (host.wire !== undefined)
+        this.remember(
+          host.key,
+          host.wire,
+          async (name, args) => {
+            const tool = host.tools.get(name);
+            if (tool !== undefined)
+              await invokeFunctionTool({ tool, runContext: this.#runContext, input: JSON.stringify(args) });
+          },
+          { servedName: (name) => host.servedNames.get(name) ?? name },
+        );
       return connection;
     };
     const server = new MCPServerStdio(options);
@@ -210,13 +214,15 @@ export class OpenAiAgentsPeer extends TappedPeer {
     )
       return;
     const functions = tools.filter((tool): tool is FunctionTool => tool.type === 'function');
+    const listed = listedAs(functions, host.wire);
     host.tools = new Map(functions.map((tool) => [tool.name, tool]));
-    this.publishWalk(host.key, host.wire, listedAs(functions, host.wire));
+    host.servedNames = new Map(listed.map((tool) => [tool.name, tool.servedName]));
+    this.publishWalk(host.key, host.wire, listed);
   }
 }
 
 /** Pairs each function tool with the served tool at its position, checking the library's renaming. */
-function listedAs(functions: readonly Tool[], wire: TappedTransport): ListedTool[] {
+function listedAs(functions: readonly Tool[], wire: WireWatch): ListedTool[] {
   const served = wire.latestWalk()?.pages.flatMap((page) => page.tools) ?? [];
   return functions.map((tool, index) => {
     const servedName = String((served[index] as { name?: unknown } | undefined)?.name ?? '');

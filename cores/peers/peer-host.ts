@@ -2,11 +2,15 @@
  * Peer clients run as cores, unchanged, so that the comparison with the reference core is on the
  * same work (SPEC section 12). A peer adapter only reports what the peer did in the observation
  * format (its catalogs as `published` events, unversioned and with no bound revision); it adds no
- * defence the peer lacks. Peers have no admission gate: their calls go straight to the server
- * (which refuses them for want of a lease) and no `gate_decision` is written.
+ * defence the peer lacks. Peers have no admission gate: each is judged under the lease convention
+ * of a host without one (`GatelessCalls`, api/gateless-calls.ts, the same code the templates
+ * use): a call the peer sends is its ADMIT, carries the testbed's lease and has its receipt; a
+ * call it does not send is its refusal.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { z } from 'zod';
+import { GatelessCalls, type NotSent } from '../../api/gateless-calls.ts';
+import type { WireWatch } from '../../api/wire-watch.ts';
 import { pageDigest, pageRoot, descriptorDigest } from '../../src/snapshot/digests.ts';
 import { domainDigest } from '../../src/snapshot/canonical.ts';
 import { THREAD_MEMOS } from '../thread-memos.ts';
@@ -14,6 +18,7 @@ import type {
   CoreAdapter,
   CoreEnvironment,
   DisclosureResult,
+  PolicyUpdate,
   SessionSpec,
   SimCallRequest,
 } from '../../sim/guard/adapter.ts';
@@ -41,16 +46,45 @@ export interface ShownTool {
   descriptor: unknown;
 }
 
+/** How a peer's library sends one call by name: resolves or rejects as the library does. */
+export type PeerSend = (name: string, args: Record<string, unknown>) => Promise<unknown>;
+
+/** What a peer holds for a key: the watch on its connection and the library's call path. */
+interface Held extends HeldOptions {
+  wire: WireWatch;
+  send: PeerSend;
+}
+
+/** How a peer's call path differs from the default one. */
+export interface HeldOptions {
+  /** The decision on a call the library did not send (default GatelessCalls'). */
+  notSent?: NotSent;
+  /** The served name of a tool the library shows under another name (default: the same). */
+  servedName?: (shownName: string) => string;
+}
+
 /** What every peer adapter shares: publishing in the observation format, disclosure, calls. */
 export abstract class PeerHost implements CoreAdapter {
   readonly #catalogs = new Map<string, PeerCatalog>();
-  readonly #clients = new Map<string, Client>();
+  readonly #held = new Map<string, Held>();
+  readonly #calls: GatelessCalls;
   #scans = 0;
 
-  constructor(protected readonly env: CoreEnvironment) {}
+  constructor(protected readonly env: CoreEnvironment) {
+    const boot = env.disk === undefined || env.disk.boot === 0 ? '' : `b${env.disk.boot}-`;
+    this.#calls = new GatelessCalls(env, { leaseIdPrefix: `peer-lease-${boot}` });
+  }
 
-  abstract createClient(): Client;
-  abstract attach(session: SessionSpec): void;
+  createClient?(): Client;
+
+  /** Starts serving one catalog key: the adapter polls the audience's policy (for valid leases), the peer connects. */
+  attach(session: SessionSpec): void {
+    this.#calls.watchPolicy(session.tenant, session.role);
+    this.open(session);
+  }
+
+  /** Connects the peer's library for one catalog key (through `session.connector`). */
+  protected abstract open(session: SessionSpec): void;
 
   /**
    * A fresh scan id for a listing the peer makes itself. A boot after a host restart (F18) puts
@@ -62,9 +96,12 @@ export abstract class PeerHost implements CoreAdapter {
     return `peer-${boot}${this.#scans++}`;
   }
 
-  /** Remembers the client of a key, for calls. */
-  protected remember(key: string, client: Client): void {
-    this.#clients.set(key, client);
+  /**
+   * Remembers how the library calls for a key: the watch on its connection and its call path
+   * (`options`: how it decides a call it did not send, and which served name a shown name stands for).
+   */
+  protected remember(key: string, wire: WireWatch, send: PeerSend, options: HeldOptions = {}): void {
+    this.#held.set(key, { wire, send, ...options });
   }
 
   /**
@@ -125,23 +162,33 @@ export abstract class PeerHost implements CoreAdapter {
     };
   }
 
-  /** Calls by name, as the model asked, with no gate. */
+  /** Calls through the library's call path, under the lease convention of a host without a gate. */
   async call(request: SimCallRequest): Promise<void> {
-    const client = this.#clients.get(`${request.identity}|${request.tenant}.${request.role}`);
-    if (client === undefined) return;
-    await client
-      .request(
-        { method: 'tools/call', params: { name: request.plan.toolName, arguments: request.arguments } },
-        PermissiveResult,
-        { timeout: 30_000 },
-      )
-      .catch(() => undefined);
+    const key = `${request.identity}|${request.tenant}.${request.role}`;
+    const held = this.#held.get(key);
+    const target = { key, wire: held?.wire, catalog: this.#catalogs.get(key), servedName: held?.servedName };
+    await this.#calls.call(
+      request,
+      target,
+      async () => held?.send(request.plan.toolName, request.arguments),
+      held?.notSent,
+    );
   }
 
-  /** Peers know nothing of policy pushes. */
-  pushPolicy(): void {}
+  /** The adapter notes the epoch for its leases; the library knows nothing of policy. */
+  pushPolicy(update: PolicyUpdate): void {
+    this.#calls.notePolicy(update);
+  }
 
-  stop(): void {}
+  stop(): void {
+    this.#calls.stop();
+  }
+}
+
+/** The SDK 1.x `Client`'s plain `tools/call` by name, with no gate (the home-made peers' call path). */
+export function sdkSend(client: Client): PeerSend {
+  return (name, args) =>
+    client.request({ method: 'tools/call', params: { name, arguments: args } }, PermissiveResult, { timeout: 30_000 });
 }
 
 /** Any result object: the peer does not look at it. */

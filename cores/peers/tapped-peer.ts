@@ -1,7 +1,12 @@
 /**
- * What the adapters of real client libraries share: each connection runs through a
- * `TappedTransport`, and when the library hands back its tool list, the adapter publishes the
- * walk that list came from with the tools as the library shows them.
+ * What the adapters of real client libraries share: each connection runs through the exported
+ * wire tap (`WireWatch.tap`, api/wire-watch.ts: scan ids on `tools/list`, pages copied before the
+ * library sees them, leases on the requests that carry calls), and when the library hands back its
+ * tool list, the adapter publishes the walk that list came from with the tools as the library
+ * shows them. Which walk a list came from: the walk of the latest `tools/list` answer on the
+ * connection; the world drains every promise job before it delivers the next message, so a
+ * library that turns pages into a tool list without waiting on another message returns before
+ * any later answer arrives.
  *
  * Fault model: none injected. What must hold: a published tool is the library's tool at the same
  * position as the walk's concatenated pages (the libraries here keep page order and drop only
@@ -13,8 +18,8 @@
 import { Client, type ClientOptions } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
+import { WireWatch } from '../../api/wire-watch.ts';
 import { PeerHost, type ShownTool } from './peer-host.ts';
-import { TappedTransport } from './wire-tap.ts';
 
 /** One tool of a library's list: the name the model sees, and the name the server gave it. */
 export interface ListedTool {
@@ -24,19 +29,19 @@ export interface ListedTool {
 
 /** An SDK 1.x `Client` whose transport runs through a tap (`wire`, set by `connect`). */
 export class TappedClient extends Client {
-  wire: TappedTransport | undefined;
+  wire: WireWatch | undefined;
 
   constructor(
     info: Implementation,
     options: ClientOptions,
-    private readonly tapWith: (transport: Transport) => TappedTransport,
+    private readonly tapWith: (transport: Transport) => WireWatch,
   ) {
     super(info, options);
   }
 
   override async connect(transport: Transport): Promise<void> {
     this.wire = this.tapWith(transport);
-    await super.connect(this.wire);
+    await super.connect(this.wire.transport);
   }
 }
 
@@ -46,14 +51,13 @@ export abstract class TappedPeer extends PeerHost {
   readonly #answersAtPublish = new Map<string, number>();
 
   /** Wraps a connection's transport in a tap that numbers scans from this peer's counter. */
-  protected tap(transport: Transport): TappedTransport {
-    return new TappedTransport(transport, () => this.nextScanId());
+  protected tap(transport: Transport): WireWatch {
+    return WireWatch.tap(transport, { nextScanId: () => this.nextScanId() });
   }
 
   /** Whether `wire` has received a `tools/list` answer since `key` was last published. */
-  protected hasNewWalk(key: string, wire: TappedTransport): boolean {
-    const walk = wire.latestWalk();
-    return walk !== undefined && this.#answersAtPublish.get(key) !== walk.answers;
+  protected hasNewWalk(key: string, wire: WireWatch): boolean {
+    return wire.latestWalk() !== undefined && this.#answersAtPublish.get(key) !== wire.answers;
   }
 
   /**
@@ -63,7 +67,7 @@ export abstract class TappedPeer extends PeerHost {
    */
   protected publishWalk(
     key: string,
-    wire: TappedTransport,
+    wire: WireWatch,
     listed: readonly ListedTool[],
     descriptors?: readonly unknown[],
   ): void {
@@ -73,7 +77,7 @@ export abstract class TappedPeer extends PeerHost {
     const shown = listed.map(
       (tool, index): ShownTool => ({ name: tool.name, descriptor: pairedDescriptor(served, index, tool.servedName) }),
     );
-    this.#answersAtPublish.set(key, walk.answers);
+    this.#answersAtPublish.set(key, wire.answers);
     this.publish(key, walk.scanId, walk.pages, shown);
   }
 }

@@ -14,11 +14,12 @@
  *   `tools/list` request is tagged with a scan id, every page recorded as sent), builds the host,
  *   and asks it for its tools once; the pages the host read are then reported as the catalog it
  *   uses (`published`, unversioned: the host binds no revision), and `disclose` shows exactly that;
- * - for each call the world's planner sends, writes the host's decision: the host has no gate, so
- *   every call it is asked for is admitted (`gate_decision` ADMIT) and sent by name; the adapter
- *   adds the lease the world's servers require (LeaseIssuer) to that `tools/call` on the wire and
- *   writes the `receipt` when it leaves. The lease is the testbed's ticket to the simulated server,
- *   not a defence of the host: the oracle judges the ADMIT (I3, I7, I8, I9, I11) either way.
+ * - for each call the world's planner sends, asks the host to call it by name and writes the host's
+ *   decision under the lease convention every core without a gate is judged by (GatelessCalls,
+ *   docs/CORE-API.md): the host has no gate, so the call it sends is admitted (`gate_decision`
+ *   ADMIT), and the adapter adds the lease the world's servers require to that `tools/call` on the
+ *   wire and writes the `receipt` when it leaves. The lease is the testbed's ticket to the simulated
+ *   server, not a defence of the host: the oracle judges the ADMIT (I3, I7, I8, I9, I11) either way.
  * It adds no defence the host lacks, and reports nothing the host did not do.
  *
  * Expected result on the default scenario: exit 1. The oracle's findings (test/example-core.test.ts
@@ -30,8 +31,7 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
-  LEASE_META,
-  LeaseIssuer,
+  GatelessCalls,
   WireWatch,
   catalogKey,
   defineCore,
@@ -39,7 +39,6 @@ import {
   type CallRequest,
   type CoreAdapter,
   type CoreEnvironment,
-  type CoreTask,
   type DisclosureResult,
   type PolicyUpdate,
   type PublishedCatalog,
@@ -66,10 +65,8 @@ interface Served {
 
 class HostAdapter implements CoreAdapter {
   readonly #served = new Map<string, Served>();
-  /** Policy epoch per audience, as far as the adapter knows (for valid leases). */
-  readonly #epochs = new Map<string, number>();
-  readonly #polls: CoreTask[] = [];
-  readonly #leases: LeaseIssuer;
+  /** The host's calls under the lease convention of a host without a gate (GatelessCalls). */
+  readonly #calls: GatelessCalls;
   #connections = 0;
 
   /**
@@ -80,16 +77,11 @@ class HostAdapter implements CoreAdapter {
 
   constructor(private readonly env: CoreEnvironment) {
     this.#boot = env.disk === undefined || env.disk.boot === 0 ? '' : `b${env.disk.boot}-`;
-    this.#leases = new LeaseIssuer({
-      key: env.leaseKey,
-      ttlMs: 5_000,
-      idPrefix: `lease-${this.#boot}`,
-      clock: env.clock,
-    });
+    this.#calls = new GatelessCalls(env, { leaseIdPrefix: `lease-${this.#boot}` });
   }
 
   attach(spec: SessionSpec): void {
-    this.#pollPolicy(`${spec.tenant}.${spec.role}`);
+    this.#calls.watchPolicy(spec.tenant, spec.role);
     // One connection for the session; a host that lists once never reconnects after a cut.
     void spec.connector
       .connect()
@@ -122,78 +114,18 @@ class HostAdapter implements CoreAdapter {
   async call(request: CallRequest): Promise<void> {
     const key = catalogKey(request.identity, request.tenant, request.role);
     const served = this.#served.get(key);
-    const tool = request.plan.toolName;
-    const listed = served?.catalog?.tools.find((candidate) => candidate.name === tool);
-    const policyEpoch = this.#epochs.get(`${request.tenant}.${request.role}`) ?? 1;
-    const decision = served?.catalog === undefined ? 'INCOMPLETE_DISCOVERY' : 'ADMIT';
-    this.env.sink.emit({
-      type: 'gate_decision',
-      callId: request.callId,
-      planId: request.planId,
-      session: request.session,
-      key,
-      tool,
-      planDescriptorDigest: request.plan.descriptorDigest,
-      generation: served?.catalog?.generation ?? null,
-      descriptorDigest: listed?.descriptorDigest ?? null,
-      policyEpoch,
-      decision,
-    });
-    if (served?.catalog === undefined) return; // no connection and no catalog: the host cannot call at all
-    const generation = served.catalog.generation;
-    const descriptorDigest = listed?.descriptorDigest ?? request.plan.descriptorDigest;
-    const lease = this.#leases.issue({
-      key,
-      principal: request.principal,
-      session: request.session,
-      tool,
-      resourceScope: `session:${request.session}`,
-      generation,
-      descriptorDigest,
-      policyEpoch,
-    });
-    const stamp = {
-      meta: { [LEASE_META]: lease },
-      onSent: () =>
-        this.env.sink.emit({
-          type: 'receipt',
-          callId: request.callId,
-          leaseId: lease.leaseId,
-          key,
-          tool,
-          generation,
-          descriptorDigest,
-          policyEpoch,
-          disclosure: { generation: request.plan.generation, snapshotDigest: request.plan.snapshotDigest },
-          pin: null,
-        }),
-      onAnswer: (outcome: 'ok' | 'error') =>
-        this.env.sink.emit({ type: 'receipt_outcome', leaseId: lease.leaseId, outcome }),
-    };
-    served.wire.stampNextCall(tool, stamp);
-    await served.host.callTool(tool, request.arguments).catch(() => undefined); // a refused call is the server's answer, not a failure
-    served.wire.cancelStamp(tool, stamp);
+    const target = { key, wire: served?.wire, catalog: served?.catalog };
+    await this.#calls.call(request, target, async () =>
+      served?.host.callTool(request.plan.toolName, request.arguments),
+    );
   }
 
   pushPolicy(update: PolicyUpdate): void {
-    this.#noteEpoch(update);
+    this.#calls.notePolicy(update);
   }
 
   stop(): void {
-    for (const task of this.#polls) this.env.scheduler.cancel(task);
-  }
-
-  /** Polls the audience's policy now and every `policyPollMs` (pushes may be lost). */
-  #pollPolicy(audience: string): void {
-    const poll = (): void => {
-      void this.env.policySource.poll(audience).then((update) => this.#noteEpoch(update));
-      this.#polls.push(this.env.scheduler.after(this.env.policyPollMs, poll));
-    };
-    poll();
-  }
-
-  #noteEpoch(update: PolicyUpdate): void {
-    if (update.epoch > (this.#epochs.get(update.audience) ?? 0)) this.#epochs.set(update.audience, update.epoch);
+    this.#calls.stop();
   }
 }
 

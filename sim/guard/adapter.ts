@@ -39,4 +39,6 @@ export {
   type TurnRejection,
   type TurnRequest,
   type TurnTool,
+  type TransportConnection,
+  type TransportHandshake,
 } from '../../contract/core-api.ts';

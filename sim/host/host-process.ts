@@ -36,6 +36,8 @@ import type {
   PolicyUpdate,
   RollbackTrigger,
   SessionSpec,
+  TransportConnection,
+  TransportHandshake,
 } from '../guard/adapter.ts';
 import { guardCore, type CoreFailure, type WorldCore } from '../guard/guard.ts';
 import type { HostCrashPoint, HostRestart } from '../plan/types.ts';
@@ -49,6 +51,7 @@ import { HostDisk, HostDown, type DiskWrite } from './host-disk.ts';
  */
 export interface WorldConnector extends Connector {
   connect(alive?: () => boolean): Promise<Connection>;
+  connectTransport(handshake: TransportHandshake, alive?: () => boolean): Promise<TransportConnection>;
 }
 
 /** A {@link SessionSpec} whose connector is the world's. */
@@ -248,6 +251,13 @@ export class HostProcess implements WorldCore {
         const connection = await spec.connector.connect(() => boot.alive);
         if (boot.alive) return connection;
         await connection.client.close();
+        throw new HostDown(boot.number);
+      },
+      connectTransport: async (handshake) => {
+        if (!boot.alive) throw new HostDown(boot.number);
+        const connection = await spec.connector.connectTransport(handshake, () => boot.alive);
+        if (boot.alive) return connection;
+        await connection.transport.close();
         throw new HostDown(boot.number);
       },
     };

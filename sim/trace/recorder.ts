@@ -30,10 +30,15 @@ type WorldFieldsArg<T extends WorldEventType> = keyof WorldFields<T> extends nev
   ? [fields?: WorldFields<T>]
   : [fields: WorldFields<T>];
 
-/** The first observation of a round that broke the contract: its would-be seq and the problem. */
+/**
+ * The first breach of a round: an observation outside the contract (its would-be seq and the
+ * problem), or a rule of the core API the core broke (`rule`: the rule's name in
+ * docs/CORE-API.md, e.g. `When a session counts as open`; `seq`: the trace's length then).
+ */
 export interface RecordedBreach {
   readonly seq: number;
   readonly problem: string;
+  readonly rule?: string;
 }
 
 /** Collects the events of one round. */
@@ -46,6 +51,14 @@ export class TraceRecorder {
   /** The first observation outside the contract, or null while every one followed it. */
   get breach(): RecordedBreach | null {
     return this.#breach;
+  }
+
+  /**
+   * Records that the core broke a rule of the core API the oracle cannot judge around (the first
+   * breach of the round wins); `runRound` ends the round with it as a `CoreContractError`.
+   */
+  breakRule(rule: string, problem: string): void {
+    if (this.#breach === null) this.#breach = { seq: this.events.length, problem, rule };
   }
 
   /** Records a ground-truth event; its fields are typed by the contract for `type`. */

@@ -11,7 +11,8 @@ import { CORE_FAILED, INVARIANT_IDS } from '../../oracle/index.ts';
 import { runCampaign } from '../../runner/campaign.ts';
 import { coreNames } from '../../cores/index.ts';
 import { loadScenario } from '../../sim/plan/scenario.ts';
-import { explanationOf, PEER_EXPLANATIONS, PEER_LIBRARIES } from '../../cores/peers/explanations.ts';
+import { explanationOf, PEER_EXPLANATIONS } from '../../cores/peers/explanations.ts';
+import { PEER_LIBRARIES } from '../../cores/peers/index.ts';
 
 const PEERS = coreNames().filter((name) => name.startsWith('peer:'));
 /** Rounds 0..9 of seed 1 hold the first finding of every (peer, invariant) of the README's 100 rounds (the latest: openai-agents I13, round 7). */

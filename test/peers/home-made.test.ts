@@ -49,18 +49,24 @@ describe('peer:sdk-autorefresh', () => {
       [615, 'fp:0000000000000001|acme.ops', 2, null, ['echo', 'send_email']],
     ]);
     // acme.dev's generation 2 ends on a page with a next cursor (I2) and lacks get_weather at the
-    // end (I12); the 4 probe calls get no gate decision (a peer has no gate). Judged on the pages
-    // the world served (issue 27): the two deliveries (seqs 22 and 23) got their page 1 at 610,
-    // past the refresh bound (I19), and acme.dev's refresh read page 1 only, so its walk never
-    // reached a last page and two probe calls to acme.dev left before any whole fresh list (I18).
+    // end (I12 NOT_CONVERGED); under the lease convention of a host without a gate (GatelessCalls)
+    // the 4 probe calls are the peer's ADMITs, leased, executed (seqs 56, 57, 58, 65) and decided,
+    // so no PROBE_NOT_DECIDED. Judged on the pages the world served (issue 27): the two deliveries
+    // (seqs 22 and 23) got their page 1 at 610, past the refresh bound (I19), and acme.dev's
+    // refresh read page 1 only, so its walk never reached a last page and its two probe calls left
+    // before any whole fresh list (I18 CALL_BEFORE_RELIST at their call_sent, seqs 49 and 55).
+    // acme.ops's refresh was whole (one page), so the world's side finds nothing there, but the
+    // peer reports no scans, so its two receipts (seqs 51 and 60) come after the notification with
+    // no scan reported ended (I18 CALL_BEFORE_FRESH_LIST, the receipt-side barrier).
     expect(r.verdict.violations.map((v) => `${v.invariant} ${v.code} @${v.seq}`)).toEqual([
       'I19 REFRESH_STARVED @22',
       'I19 REFRESH_STARVED @23',
       'I2 CHAIN_BROKEN @32',
-      'I18 CALL_BEFORE_RELIST @47',
       'I18 CALL_BEFORE_RELIST @49',
-      'I12 NOT_CONVERGED @55',
-      ...Array<string>(4).fill('I12 PROBE_NOT_DECIDED @55'), // seqs +2: two notification_delivered; +4: the probes' call_sent
+      'I18 CALL_BEFORE_FRESH_LIST @51',
+      'I18 CALL_BEFORE_RELIST @55',
+      'I18 CALL_BEFORE_FRESH_LIST @60',
+      'I12 NOT_CONVERGED @67',
     ]);
   });
 });

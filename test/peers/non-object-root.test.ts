@@ -7,7 +7,7 @@
  * three tools, the bad one on page 2.
  */
 import { describe, expect, it } from 'vitest';
-import { LIBRARY_PEERS } from '../../cores/peers/libraries.ts';
+import { loadLibraryPeer } from '../../cores/peers/index.ts';
 import { handPlan, handServer, publishes, runHand, served, step, tool } from '../support/hand-plan.ts';
 
 const arrayRoot = { ...tool('echo'), inputSchema: { type: 'array', items: { type: 'string' } } };
@@ -24,7 +24,7 @@ describe.each([
           handServer({ history: [step(0, 1, { 'acme.dev': [tool('read_file'), tool('write_file'), arrayRoot] })] }),
         ],
       }),
-      LIBRARY_PEERS[name]!,
+      (await loadLibraryPeer(name))!,
       `peer:${name}`,
     );
     // Page 1 is valid and read; page 2 fails validation, so the walk's promise rejects.

@@ -7,7 +7,7 @@
  * disclosure is a turn of the agent loop (`agent.getAllTools`).
  */
 import { describe, expect, it } from 'vitest';
-import { LIBRARY_PEERS } from '../../cores/peers/libraries.ts';
+import { loadLibraryPeer } from '../../cores/peers/index.ts';
 import {
   handPlan,
   handServer,
@@ -23,8 +23,8 @@ import type { RoundPlan } from '../../sim/plan/types.ts';
 
 const KEY = 'fp:0000000000000001|acme.dev';
 
-function run(plan: RoundPlan): Promise<HandRun> {
-  return runHand(plan, LIBRARY_PEERS['openai-agents']!, 'peer:openai-agents');
+async function run(plan: RoundPlan): Promise<HandRun> {
+  return runHand(plan, (await loadLibraryPeer('openai-agents'))!, 'peer:openai-agents');
 }
 
 /** `invariant code @seq` of every violation, in the oracle's order. */
@@ -55,30 +55,29 @@ describe('peer:openai-agents', () => {
     expect(r.of('notification_sent').map((e) => [e.t, e.delivered])).toEqual([[500, true]]);
     expect(publishes(r)).toEqual([[40, KEY, 1, null, ['read_file', 'write_file', 'list_directory']]]);
     // The quiet tail's probes come from the stale generation: list_directory is gone, and the
-    // agent still calls it (the server refuses it as unknown); the other two lack a lease.
+    // agent still calls it (the server refuses it as unknown); the other two, the peer's ADMITs
+    // under the lease convention (GatelessCalls), carry the testbed's lease and are executed.
     expect(r.of('plan_made').map((e) => [e.tool, e.expectAdmit])).toEqual([
       ['read_file', true],
       ['write_file', true],
       ['list_directory', false],
     ]);
-    expect(r.of('call_refused_by_server').map((e) => [e.tool, e.code])).toEqual([
-      ['write_file', 'BAD_LEASE'],
-      ['read_file', 'BAD_LEASE'],
-      ['list_directory', 'UNKNOWN_TOOL'],
+    expect(r.of('call_refused_by_server').map((e) => [e.tool, e.code])).toEqual([['list_directory', 'UNKNOWN_TOOL']]);
+    expect(r.of('call_executed').map((e) => [e.seq, e.tool])).toEqual([
+      [35, 'write_file'],
+      [36, 'read_file'],
     ]);
-    // I18: the three probe calls leave after the list_changed reached it, and the server never
-    // answered a fresh tools/list (none was asked for): the barrier is missing. I12: the last
-    // publish lacks echo and still has list_directory; the two probes that must be admitted got
-    // no gate decision (a peer has no gate). I19 (issue 27, judged on the pages served): after the
+    // I18: the three probe calls leave (call_sent seqs 28, 31, 34) after the list_changed reached
+    // it, and the server never answered a fresh tools/list (none was asked for): the barrier is
+    // missing. I12: the last publish lacks echo and still has list_directory (the probes are
+    // decided now: each is an ADMIT). I19 (issue 27, judged on the pages served): after the
     // delivery (seq 16) the server answered no fresh tools/list at all.
     expect(violations(r)).toEqual([
       'I19 REFRESH_STARVED @16',
-      'I18 CALL_BEFORE_RELIST @26',
-      'I18 CALL_BEFORE_RELIST @27',
       'I18 CALL_BEFORE_RELIST @28',
-      'I12 NOT_CONVERGED @32',
-      'I12 PROBE_NOT_DECIDED @32',
-      'I12 PROBE_NOT_DECIDED @32', // seq +1: the list_changed's notification_delivered; +3: the probes' call_sent
+      'I18 CALL_BEFORE_RELIST @31',
+      'I18 CALL_BEFORE_RELIST @34',
+      'I12 NOT_CONVERGED @41',
     ]);
   });
 

@@ -179,9 +179,9 @@ class OwnSchemaAdapter implements CoreAdapter {
       onAnswer: (outcome: 'ok' | 'error') =>
         this.env.sink.emit({ type: 'receipt_outcome', leaseId: lease.leaseId, outcome }),
     };
-    served.wire.stampNextCall(tool, stamp);
+    served.wire.stampCall({ name: tool, arguments: request.arguments }, stamp);
     await served.host.callTool(tool, request.arguments).catch(() => undefined);
-    served.wire.cancelStamp(tool, stamp);
+    served.wire.cancelStamp(stamp);
   }
 
   pushPolicy(update: PolicyUpdate): void {

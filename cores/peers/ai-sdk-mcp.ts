@@ -1,0 +1,119 @@
+/**
+ * `peer:ai-sdk-mcp`: the Vercel AI SDK's MCP client, `@ai-sdk/mcp` 2.0.99 (its own MCP client,
+ * not the SDK's), run unchanged the way its users use it: one `createMCPClient({ transport })`
+ * per catalog key, and at every turn of the agent loop `client.tools()`, whose AI SDK tools the
+ * model is given; a call is the model's pick, run through the returned tool's `execute`. A turn is
+ * each disclosure the world asks for (the planner is the model), as for `peer:openai-agents`.
+ *
+ * What the library does (read in dist/index.js, class DefaultMCPClient):
+ * - `createMCPClient` starts the transport, sends `initialize` (2025-11-25: the custom transport
+ *   here offers no protocol-version discovery) and `notifications/initialized`, then resolves;
+ * - `tools()` walks `tools/list` with `while (definitions.nextCursor != null)`: no page cap and no
+ *   repeated-cursor check, and an empty-string cursor is followed like any other; it keeps no
+ *   list between calls (each turn walks again), and `toolsFromDefinitions` builds a plain object
+ *   keyed by name, so of two tools with one name the later definition is the one kept, at the
+ *   first one's position;
+ * - an incoming notification (a `list_changed` included) is "Unsupported message type", handed to
+ *   `onUncaughtError` (none is set here, as in the library's examples): nothing re-lists;
+ * - `callTool` sends `tools/call` with the name and arguments it is given; `maxRetries` defaults
+ *   to 0; a legacy-era request has no timeout.
+ * The dynamic tools' `inputSchema` is `jsonSchema(...)` without a validator, so the AI SDK's tool
+ * loop passes the model's arguments on unchecked; `execute` is called here with them, as the loop
+ * does. A name the turn's tools do not hold is not sent (the loop's `NoSuchToolError`).
+ *
+ * Wrapped: nothing of the library. The world hands the connection's plain `Transport` over
+ * (`connector.connectTransport`, docs/CORE-API.md), and the client gets the exported wire tap's
+ * transport (`WireWatch.tap`), which `createMCPClient` accepts as a custom `MCPTransport`.
+ */
+import { createMCPClient, type MCPClient } from '@ai-sdk/mcp';
+import type { WireWatch } from '../../api/wire-watch.ts';
+import type { SessionSpec } from '../../sim/guard/adapter.ts';
+import { TappedPeer } from './tapped-peer.ts';
+
+/** The tools one `tools()` call returns, by name. */
+type TurnTools = Awaited<ReturnType<MCPClient['tools']>>;
+
+/** One catalog key as the AI SDK host holds it. */
+interface AiSdkKey {
+  client?: MCPClient;
+  key?: string;
+  wire?: WireWatch;
+  /** The tools of the latest turn, by name. */
+  tools: TurnTools;
+  turnRunning: boolean;
+}
+
+/** The AI SDK's MCP client as a peer. */
+export class AiSdkMcpPeer extends TappedPeer {
+  readonly #byKey = new Map<string, AiSdkKey>();
+  #toolCalls = 0;
+
+  protected override open(session: SessionSpec): void {
+    const host: AiSdkKey = { tools: {}, turnRunning: false };
+    void session.connector
+      .connectTransport(async (transport) => {
+        host.wire = this.tap(transport);
+        host.client = await createMCPClient({
+          transport: host.wire.transport,
+          name: 'catsim-peer-ai-sdk-mcp',
+        });
+      })
+      .then(
+        ({ identity }) => {
+          const key = `${identity()}|${session.tenant}.${session.role}`;
+          host.key = key;
+          this.#byKey.set(key, host);
+          // The loop's call path: the turn's tool of that name, through its execute, or nothing.
+          if (host.wire !== undefined)
+            this.remember(key, host.wire, async (name, args) => {
+              const tool = host.tools[name];
+              if (tool?.execute !== undefined)
+                await tool.execute(args, { toolCallId: `call-${this.#toolCalls++}`, messages: [], context: {} });
+            });
+          return this.#turn(host);
+        },
+        () => undefined,
+      );
+  }
+
+  /** Every disclosure is a turn of the agent loop: it asks the client for its tools again. */
+  override disclose(
+    session: string,
+    tenant: string,
+    role: string,
+    identity: string,
+  ): ReturnType<TappedPeer['disclose']> {
+    const host = this.#byKey.get(`${identity}|${tenant}.${role}`);
+    if (host !== undefined && !host.turnRunning) void this.#turn(host);
+    return super.disclose(session, tenant, role, identity);
+  }
+
+  /** One turn's discovery: `client.tools()`, published as the walk it read. */
+  async #turn(host: AiSdkKey): Promise<void> {
+    if (host.client === undefined) return;
+    host.turnRunning = true;
+    const tools = await host.client.tools().catch(() => undefined);
+    host.turnRunning = false;
+    if (tools === undefined || host.key === undefined || host.wire === undefined) return;
+    if (!this.hasNewWalk(host.key, host.wire)) return;
+    host.tools = tools;
+    const names = Object.keys(tools);
+    this.publishWalk(
+      host.key,
+      host.wire,
+      names.map((name) => ({ name, servedName: name })),
+      keptDescriptors(names, host.wire),
+    );
+  }
+}
+
+/**
+ * The served descriptor behind each tool `toolsFromDefinitions` kept, in its order: for a name
+ * served twice, the later descriptor (the object's key keeps the first position, its value the last).
+ */
+function keptDescriptors(names: readonly string[], wire: WireWatch): unknown[] {
+  const byName = new Map<string, unknown>();
+  for (const tool of wire.latestWalk()?.pages.flatMap((page) => page.tools) ?? [])
+    byName.set(String((tool as { name?: unknown }).name), tool);
+  return names.map((name) => byName.get(name));
+}

@@ -1,0 +1,70 @@
+/**
+ * `peer:ai-sdk-mcp` (`@ai-sdk/mcp` 2.0.99) on hand plans whose outcome follows from the library's
+ * shipped dist/index.js (class DefaultMCPClient). Latency 5 ms each way, page size 2: the session
+ * opens at t=10 (initialize, then notifications/initialized) and the first turn's `tools()` starts
+ * its walk there, page k served at 10k + 5.
+ */
+import { describe, expect, it } from 'vitest';
+import { loadLibraryPeer } from '../../cores/peers/index.ts';
+import {
+  handPlan,
+  handServer,
+  publishes,
+  runHand,
+  served,
+  step,
+  tool,
+  tools,
+  type HandRun,
+} from '../support/hand-plan.ts';
+import type { RoundPlan, ServerPlan } from '../../sim/plan/types.ts';
+
+/** F5's cursor traits, read off the plan type (no file outside sim/faults/ imports a fault file). */
+type CursorTrait = NonNullable<ServerPlan['cursorTrait']>;
+
+const KEY = 'fp:0000000000000001|acme.dev';
+
+async function run(plan: RoundPlan): Promise<HandRun> {
+  return runHand(plan, (await loadLibraryPeer('ai-sdk-mcp'))!, 'peer:ai-sdk-mcp');
+}
+
+function cursorRound(trait: CursorTrait): Promise<HandRun> {
+  return run(
+    handPlan({
+      servers: [
+        handServer({
+          cursorTrait: trait,
+          history: [step(0, 1, { 'acme.dev': tools('read_file', 'write_file', 'list_directory', 'echo') })],
+        }),
+      ],
+    }),
+  );
+}
+
+describe('peer:ai-sdk-mcp', () => {
+  it('follows an empty-string cursor, since tools() loops while nextCursor != null', async () => {
+    // F5 always-empty: every page hands back nextCursor "". LangChain's `while (nextCursor)` stops
+    // at "" (test/peers/langchain-mcp.test.ts); the AI SDK's `!= null` asks for it.
+    const r = await cursorRound('always-empty');
+    expect(served(r).slice(0, 3)).toEqual([
+      [15, 'peer-0', null, '""', 1],
+      [25, 'peer-0', '""', '""', 1],
+      [35, 'peer-0', '""', '""', 1],
+    ]);
+  });
+
+  it('keeps one tool per name, the later definition at the first position', async () => {
+    // Two tools named echo (a planted duplicate, different schemas) on one page: toolsFromDefinitions
+    // builds `tools[name] = ...` on an object, so one `echo` is shown, with the second descriptor.
+    const second = { ...tool('echo'), inputSchema: { type: 'object', properties: { loud: { type: 'boolean' } } } };
+    const r = await run(
+      handPlan({
+        servers: [handServer({ history: [step(0, 1, { 'acme.dev': [tool('echo'), second] })] })],
+      }),
+    );
+    expect(served(r)[0]).toEqual([15, 'peer-0', null, null, 1]);
+    expect(publishes(r)[0]).toEqual([20, KEY, 1, null, ['echo']]);
+    const page = r.of('page_served')[0]?.tools ?? [];
+    expect(r.of('published')[0]?.tools.map((shown) => shown.descriptorDigest)).toEqual([page[1]]);
+  });
+});
