@@ -36,20 +36,20 @@ async function table(command: string[], transport: 'http' | 'stdio', lines: stri
 /**
  * The Python host stops at a falsy cursor (so "" ends its walk after page 1, 2 of 5 tools) and
  * does not remember the cursors it followed (so it follows a repeat and a cycle until its
- * 50-page cap, past pageCountMax 20); everything else it does right. In empty-cursor it never saw
+ * 50-page cap: 49 cursor requests, past pageCountMax 20); everything else it does right. In empty-cursor it never saw
  * classify (page 3), so it refuses the call locally: nothing reaches the server, no I9. A cursor
  * refused after a server restart (-32602) raises out of its walk and ends the process (exit 1).
  */
 const PYTHON_EXPECTED = [
   'change-between-pages OK',
   'change-during-relist OK',
-  'cursor-cycle FAILED CURSOR_REPEATED,WALK_TOO_LONG',
+  'cursor-cycle FAILED CURSOR_REQUESTED_TWICE,PAGE_LIMIT_EXCEEDED',
   'empty-cursor FAILED DISCLOSED_WITHOUT_WHOLE_LIST',
   'endless-pages OK',
   'full-walk OK',
   'guessed-name OK',
   'removal-after-use OK',
-  'repeated-cursor FAILED CURSOR_REPEATED,WALK_TOO_LONG',
+  'repeated-cursor FAILED CURSOR_REQUESTED_TWICE,PAGE_LIMIT_EXCEEDED',
   'restart-mid-walk HOST_FAILED',
   'silent-change OK',
   'tenant-twins OK',
@@ -264,7 +264,7 @@ describe.skipIf(!hasPython)('catsim host-test and catsim judge on the command li
     expect(run.code).toBe(1);
     expect(run.stdout.split('\n').slice(0, 3)).toEqual([
       'FAILED      empty-cursor@stdio: the host disclosed 2 tools of alpha for acme.dev (seq 4) without ever having walked a whole list (page 1 to a last page) of that session',
-      'FAILED      repeated-cursor@stdio: the walk of alpha|acme.dev begun at seq 3 sent cursor "WzAsMiwwXQ" a second time (seq 5): it followed a repeated cursor or a cycle',
+      'FAILED      repeated-cursor@stdio: scan "wire:alpha|acme.dev#1" (alpha acme.dev) requested cursor "WzAsMiwwXQ" at seq 4 and again at seq 5',
       `0 of 2 cases pass (OK or NON-STRICT); reports in ${out}/ (summary.md, index.json, junit.xml)`,
     ]);
     const index = JSON.parse(readFileSync(join(out, 'index.json'), 'utf8')) as {
