@@ -11,6 +11,7 @@ import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { caseTransports, loadCases, type BlackBoxCase } from '../blackbox/case.ts';
+import { running } from '../blackbox/host-tree.ts';
 import { runCase } from '../blackbox/run-case.ts';
 import { traceText } from '../sim/trace/recorder.ts';
 import { catsim } from './support/run-cli.ts';
@@ -112,15 +113,6 @@ function shortCase(): BlackBoxCase {
   return { ...(loadCases('full-walk')[0] as BlackBoxCase), timeoutMs: 5_000 };
 }
 
-/** Whether `pid` still runs: gone, or a zombie (killed, waiting for a container's PID 1 to reap it), is not running. */
-function running(pid: number): boolean {
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}
-
 function refused(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1', () => {
@@ -147,6 +139,26 @@ describe('bad hosts are HOST_FAILED with one line, within the timeout, leaving n
     expect(running(left.child)).toBe(false);
     expect(await refused(left.http)).toBe(true);
     expect(await refused(left.stdio)).toBe(true);
+  }, 20_000);
+
+  it('a host that leaves processes outside its group (a setsid child holding a port, an orphaned grandchild in another session) is HOST_FAILED, and both are gone with the port', async () => {
+    // The host starts, with setsid (detached), a node that listens on a loopback port and prints it,
+    // and `sh -c 'sleep 60 & echo $!'`, whose sleep is orphaned when sh exits; it prints the pids and
+    // the port, then exits 0.
+    const listener = "require('net').createServer().listen(0,'127.0.0.1',function(){console.log(this.address().port)})";
+    const script =
+      "const {spawn}=require('node:child_process');const out={};const done=()=>{if(out.port&&out.grandchild){process.stderr.write(JSON.stringify(out));process.exit(0);}};" +
+      `const c=spawn(process.execPath,['-e',${JSON.stringify(listener)}],{detached:true,stdio:['ignore','pipe','ignore']});out.child=c.pid;` +
+      "c.stdout.on('data',(d)=>{out.port=Number(String(d).trim());done();});" +
+      "const s=spawn('sh',['-c','sleep 60 & echo $!'],{detached:true,stdio:['ignore','pipe','ignore']});" +
+      "s.stdout.on('data',(d)=>{out.grandchild=Number(String(d).trim());done();});";
+    const run = await runCase(shortCase(), 'test', 'stdio', [process.execPath, '-e', script]);
+    expect([run.outcome, run.line]).toEqual([
+      'HOST_FAILED',
+      'full-walk: HOST_FAILED: the host exited and left 2 processes running 1000 ms later (catsim killed them)',
+    ]);
+    const left = JSON.parse(run.stderr) as { child: number; grandchild: number; port: number };
+    expect([running(left.child), running(left.grandchild), await refused(left.port)]).toEqual([false, false, true]);
   }, 20_000);
 
   it('a host that connects and then hangs is HOST_FAILED at the timeout, naming the pending step', async () => {
