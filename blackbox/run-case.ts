@@ -231,12 +231,15 @@ function failureOf(exit: HostExit, world: CaseWorld, driver: Driver, spec: Black
   return null;
 }
 
-/** The last non-empty line of the host's stderr, as ` (stderr: ...)` cut to 160 characters, or ''. */
+/**
+ * The last non-empty line of the host's stderr, as ` (stderr: ...)` cut to 160 characters, or '';
+ * Node's trailer (`Node.js v20.1.0`, after an uncaught error) and lines of brackets only are passed over.
+ */
 function lastLine(stderr: string): string {
   const line = stderr
     .split('\n')
     .map((text) => text.trim())
-    .filter((text) => text !== '')
+    .filter((text) => text !== '' && !/^Node\.js v\d/.test(text) && !/^[\]\[{}()]+$/.test(text))
     .at(-1);
   return line === undefined ? '' : ` (stderr: ${line.slice(0, 160)})`;
 }

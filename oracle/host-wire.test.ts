@@ -230,6 +230,40 @@ describe('judgeHostWire', () => {
     expect(found(right.trace())).toEqual([]);
   });
 
+  it("I5 (the oracle's defect-admission rule): a planted defect the host discloses or calls is DEFECT_ADMITTED; one it leaves out of its disclosure is not missing", () => {
+    const plant = (w: Wire): number =>
+      w.push('defect_planted', { server: 's0', digest: d('bad'), defect: 'REMOTE_REF' });
+    const left = new Wire(['a', 'bad']);
+    plant(left);
+    left.page(null, null, ['a', 'bad']);
+    left.disclose(['a']);
+    expect(found(left.trace())).toEqual([]);
+    const shown = new Wire(['a', 'bad']);
+    plant(shown);
+    shown.page(null, null, ['a', 'bad']);
+    shown.disclose(['a', 'bad']);
+    expect(found(shown.trace())).toEqual(['I5 DEFECT_ADMITTED@5 MUST']);
+    const called = new Wire(['a', 'bad']);
+    plant(called);
+    called.page(null, null, ['a', 'bad']);
+    called.call('bad');
+    expect(found(called.trace())).toEqual(['I5 DEFECT_ADMITTED@6 MUST']);
+  });
+
+  it('a call of a listed tool that the server refused for its arguments (INVALID_ARGUMENTS) breaks no rule', () => {
+    const w = new Wire(['a']);
+    w.page(null, null, ['a']);
+    w.push('call_sent', { server: 's0', audience: A, tool: 'a' });
+    w.push('call_refused_by_server', {
+      server: 's0',
+      audience: A,
+      tool: 'a',
+      leaseId: null,
+      code: 'INVALID_ARGUMENTS',
+    });
+    expect(judgeHostWire(w.trace())).toEqual({ outcome: 'OK', violations: [], triggersPlanned: 0, triggersFired: 0 });
+  });
+
   it('I19: a delivered list_changed never followed by a fresh list is NON-STRICT, not FAILED', () => {
     const w = new Wire(['a']);
     w.page(null, null, ['a']);

@@ -15,7 +15,9 @@
  *   delivered `list_changed` before a whole fresh list was served;
  * - I13 (`invariants/scan-termination.ts`): no walk sends a cursor twice or more than
  *   `pageCountMax` cursors; a walk is a cursorless `tools/list` and the cursor requests after it
- *   for that (server, audience), as a black-box host carries no scanId.
+ *   for that (server, audience), as a black-box host carries no scanId;
+ * - I5 (`invariants/defect-admission.ts`): no planted defect is admitted, a host's admissions
+ *   being what its wire shows ({@link wireDecisions}): the tools it disclosed, the calls it sent.
  * What only a black box needs is judged here, from the same ground truth: the host's disclosure
  * against the last whole walk served to it (I4), a call of a name that walk no longer held (I9
  * `TOOL_NO_LONGER_LISTED`), a `list_changed` never followed by a fresh list before the case
@@ -30,6 +32,7 @@ import { buildCheckContext } from './check.ts';
 import type { GroundTruth } from './ground-truth.ts';
 import type { CheckContext } from './invariants/check-context.ts';
 import { Findings } from './invariants/check-context.ts';
+import { checkDecisions, type ToolDecision } from './invariants/defect-admission.ts';
 import { checkDisclosedCalls } from './invariants/disclosed-calls.ts';
 import { checkListChanged } from './invariants/list-changed.ts';
 import { checkScanTermination } from './invariants/scan-termination.ts';
@@ -64,6 +67,7 @@ export function judgeHostWire(trace: Trace): HostWireVerdict {
   checkDisclosedCalls(context, findings);
   checkListChanged(context, findings);
   checkScanTermination(context, findings);
+  checkDecisions(context, wireDecisions(trace.events, context.truth), findings);
   const walks = wholeWalks(context.truth);
   checkSelfReports(trace.events, context.truth, walks, findings);
   checkNoLongerListed(context, walks, findings);
@@ -136,6 +140,54 @@ function showing(page: PageServedEvent, identity: string): TraceEvent {
     snapshotDigest: page.pageDigest,
     tools: [...page.tools],
   } as TraceEvent;
+}
+
+/**
+ * What a black-box host admitted, as the wire shows it: every tool of its own disclosures (shown to
+ * a model), and every call of it that reached a server (executed: the digest the server ran;
+ * refused: each descriptor of that name served to that server and audience before it).
+ */
+function* wireDecisions(events: readonly TraceEvent[], truth: GroundTruth): Iterable<ToolDecision> {
+  const names = digestNames(truth);
+  for (const event of events) {
+    if (event.type === 'disclosure') {
+      const catalog = event.tools.map((digest) => ({ name: names.get(digest) ?? '', descriptorDigest: digest }));
+      for (const tool of catalog)
+        yield {
+          seq: event.seq,
+          label: `the host's disclosure seq ${event.seq} of ${event.server} for ${event.audience}`,
+          name: tool.name,
+          descriptorDigest: tool.descriptorDigest,
+          admitted: true,
+          decision: 'the tool shown to a model',
+          catalog,
+        };
+    } else if (event.type === 'call_executed' && event.descriptorDigest !== null) {
+      yield sentDecision(event, event.descriptorDigest, 'the server executed it');
+    } else if (event.type === 'call_refused_by_server') {
+      const served = truth.servers.get(event.server)?.servedTo ?? new Map<string, Map<string, number>>();
+      for (const [digest, to] of served)
+        if (names.get(digest) === event.tool && (to.get(event.audience) ?? Infinity) < event.seq)
+          yield sentDecision(event, digest, `the server refused it (${event.code})`);
+    }
+  }
+}
+
+/** A call that reached a server, as the host's decision to send it. */
+function sentDecision(
+  call: TraceEventOf<'call_executed'> | TraceEventOf<'call_refused_by_server'>,
+  digest: string,
+  outcome: string,
+): ToolDecision {
+  return {
+    seq: call.seq,
+    label: `the host's call seq ${call.seq} to ${call.server} for ${call.audience}`,
+    name: call.tool,
+    descriptorDigest: digest,
+    admitted: true,
+    decision: `the call sent (${outcome})`,
+    catalog: [],
+  };
 }
 
 /** One whole walk the world served: page 1 to a last page (or a refused page 1), with its tools in order. */
@@ -223,21 +275,23 @@ function checkSelfReports(
       );
       continue;
     }
-    checkAgainstWalk(event, whole, name, findings);
+    checkAgainstWalk(event, whole, truth, name, findings);
   }
 }
 
-/** A disclosure against the last whole walk: nothing of it missing, nothing beyond it. */
+/** A disclosure against the last whole walk: nothing of it missing (but its planted defects), nothing beyond it. */
 function checkAgainstWalk(
   event: TraceEventOf<'disclosure'>,
   whole: WholeWalk,
+  truth: GroundTruth,
   name: (digest: string) => string,
   findings: Findings,
 ): void {
   const where = `${event.server} for ${event.audience}`;
   const shown = new Set(event.tools);
   const expected = new Set(whole.tools);
-  const missing = whole.tools.filter((digest) => !shown.has(digest));
+  // A planted defect is left out on purpose (showing it is I5's DEFECT_ADMITTED).
+  const missing = whole.tools.filter((digest) => !shown.has(digest) && !truth.defects.has(digest));
   const stale = event.tools.filter((digest) => !expected.has(digest));
   if (missing.length > 0)
     findings.add(
