@@ -5,7 +5,7 @@
  * process or port left.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
@@ -121,6 +121,34 @@ describe('the TypeScript host on the SDK Client', () => {
         .map((event) => event.type),
     ).toEqual(['session_opened', 'call_executed', 'disconnected', 'session_opened', 'call_executed']);
   }, 60_000);
+});
+
+/**
+ * The MCP Inspector CLI, pinned (@modelcontextprotocol/inspector-cli 1.0.3), driven unchanged by
+ * examples/blackbox-inspector-cli/adapter.sh: found in node_modules, or where CATSIM_INSPECTOR_CLI
+ * says (its build/cli.js); skipped when it is not installed.
+ */
+const INSPECTOR_CLI =
+  process.env.CATSIM_INSPECTOR_CLI ?? join(ROOT, 'node_modules/@modelcontextprotocol/inspector-cli/build/cli.js');
+const INSPECTOR_HOST = ['bash', join(ROOT, 'examples/blackbox-inspector-cli/adapter.sh')];
+
+describe.skipIf(!existsSync(INSPECTOR_CLI))('the MCP Inspector CLI', () => {
+  it('reads page 1 only and calls a name it was never shown: full-walk and guessed-name FAILED over stdio', async () => {
+    // tools/list is one client.listTools() call (build/client/tools.js), with no nextCursor loop;
+    // tools/call lists page 1 and calls the name whether or not that page held it.
+    const rows: string[] = [];
+    for (const name of ['full-walk', 'guessed-name']) {
+      const spec = { ...(loadCases(name)[0] as BlackBoxCase), timeoutMs: 60_000 };
+      const run = await runCase(spec, 'inspector', 'stdio', INSPECTOR_HOST);
+      rows.push(`${name} ${run.outcome} ${run.violations.map((v) => v.code).join(',')}`);
+    }
+    // full-walk: it shows 3 of 7 tools (page 1) and calls archive, on a page it never read (executed).
+    // guessed-name: the one page is whole; delete_all reaches the server, which refuses it.
+    expect(rows).toEqual([
+      'full-walk FAILED DISCLOSED_WITHOUT_WHOLE_LIST,UNDISCLOSED_TOOL_EXECUTED',
+      'guessed-name FAILED UNDISCLOSED_TOOL_SENT',
+    ]);
+  }, 180_000);
 });
 
 /** full-walk with a 5 s timeout (long enough for a host's node to start on a loaded machine). */
