@@ -98,7 +98,9 @@ export function judgeHostWire(trace: Trace): HostWireVerdict {
  * - each page served is followed by a `disclosure` of its tools to that (server, audience), with
  *   the page's seq: a black-box host's model can only have been shown what the host was served;
  * - the host's own `disclosure` events (its self-report) are left out: they are judged against
- *   the walks ({@link checkSelfReports}), and never count as a showing.
+ *   the walks ({@link checkSelfReports}), and never count as a showing;
+ * - an executed call carries no lease: the lease on it (`blackbox-N`) is the one catsim stamped
+ *   so its server would run the call, never the host's.
  */
 export function wireAsWorld(events: readonly TraceEvent[]): TraceEvent[] {
   const walkOf = new Map<string, string>();
@@ -108,6 +110,10 @@ export function wireAsWorld(events: readonly TraceEvent[]): TraceEvent[] {
   for (const event of events) {
     if (event.type === 'server_up') identities.set(event.server, event.identity);
     if (event.type === 'disclosure') continue;
+    if (event.type === 'call_executed') {
+      out.push({ ...event, leaseId: null });
+      continue;
+    }
     if (event.type !== 'page_served' && event.type !== 'page_refused') {
       out.push(event);
       continue;
