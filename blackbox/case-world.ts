@@ -15,9 +15,14 @@
  *
  * Calls: a black-box host holds no catsim lease, so the tap stamps every `tools/call` with a
  * lease the server accepts; the server's own checks that remain are the name (UNKNOWN_TOOL) and
- * the revision pin. `call_sent` is written when the call arrives, before the server sees it.
+ * the revision pin. Before them the tap checks the arguments against the tool's input schema, as
+ * an MCP server MUST validate its inputs: a call whose arguments fail it is refused with -32602
+ * (`call_refused_by_server` INVALID_ARGUMENTS). `call_sent` is written when the call arrives,
+ * before any check. A server may send a burst (`notificationCopies` per change) and serve planted
+ * defects (`defects`, written as `defect_planted`, built as F13 builds them).
  */
 import { createHash, createHmac } from 'node:crypto';
+import { Ajv, type ValidateFunction } from 'ajv';
 import canonicalize from 'canonicalize';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -37,7 +42,7 @@ import type { RevisionStep, ServerPlan, ToolDescriptor } from '../sim/plan/types
 import { worldDescriptorDigest } from '../sim/trace/digests.ts';
 import { TraceRecorder, type TraceEvent, type TraceHeader } from '../sim/trace/recorder.ts';
 import { TRACE_SCHEMA } from '../contract/trace/schema.ts';
-import type { BlackBoxCase, CaseServer, CaseTrigger } from './case.ts';
+import type { BlackBoxCase, CaseDefect, CaseServer, CaseTrigger } from './case.ts';
 import { WireClock } from './wire-clock.ts';
 
 /** Most `tools/list` requests one server answers in a case; past it, -32603 (a flooding host). */
@@ -88,6 +93,8 @@ export class CaseWorld {
   readonly #servers = new Map<string, HostedServer>();
   readonly #entries = new Map<string, CaseEntry>();
   readonly #leaseKey: string;
+  /** Validates call arguments as a server that checks its inputs (schemas are not cached: a case has a handful of calls). */
+  readonly #ajv = new Ajv({ strict: false, addUsedSchema: false });
   #arrivals = 0;
   #sessions = 0;
   #leases = 0;
@@ -284,21 +291,27 @@ export class CaseWorld {
       latencyMsMin: 0,
       latencyMsMax: 0,
       rotations: [],
-      planted: [],
+      planted: Object.entries(spec.defects ?? {}).flatMap(([name, defect]) =>
+        audiences.map((audience) => ({ defect, descriptor: this.#descriptor(spec, name, audience) })),
+      ),
       linkFaults: { reorder: false, notificationLossFraction: 0, disconnectsAtMs: {} },
       equivocates: false,
       overLimitCatalog: null,
     };
   }
 
-  /** A plain descriptor: the description is seeded (a twin's audience gets its own), the schema takes one optional string. */
+  /**
+   * A tool's descriptor: the description is seeded (a twin's audience gets its own), the schema
+   * takes one optional string; a planted defect makes it defective as F13 does
+   * (sim/faults/f13-planted-defects.ts). A BAD_NAME tool's name is the case's, as written.
+   */
   #descriptor(spec: CaseServer, name: string, audience: string): ToolDescriptor {
     const twin = audience === spec.audience ? '' : `|${audience}`;
     const tag = createHash('sha256').update(`${this.spec.seed}|${spec.name}|${name}${twin}`).digest('hex').slice(0, 8);
     return {
       name,
       description: `${name}${twin === '' ? '' : ` for ${audience}`} (${tag})`,
-      inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
+      inputSchema: defectiveSchema(spec.defects?.[name]),
     };
   }
 
@@ -355,13 +368,13 @@ export class CaseWorld {
     };
   }
 
-  /** A silent change sends no notification; any other sends one per session. */
+  /** A silent change sends no notification; any other sends `notificationCopies` (default 1) per session. */
   #changeRule(hosted: HostedServer): ChangeRule {
     return {
       onChange: (copies) => {
         const silent = hosted.silentNext;
         hosted.silentNext = false;
-        return silent ? 0 : copies;
+        return silent ? 0 : copies * (hosted.spec.notificationCopies ?? 1);
       },
     };
   }
@@ -434,11 +447,27 @@ export class CaseWorld {
       }
       if ('method' in message && 'id' in message && message.method === 'tools/call') {
         const params = (message.params ?? {}) as Record<string, unknown>;
-        world.recorder.world('call_sent', {
-          server: hosted.spec.name,
-          audience,
-          tool: typeof params.name === 'string' ? params.name : '',
-        });
+        const tool = typeof params.name === 'string' ? params.name : '';
+        world.recorder.world('call_sent', { server: hosted.spec.name, audience, tool });
+        const invalid = world.#argumentsProblem(hosted, audience, tool, params.arguments);
+        if (invalid !== null) {
+          // As a server that validates its inputs: refused before the tool runs, -32602.
+          world.recorder.world('call_refused_by_server', {
+            server: hosted.spec.name,
+            audience,
+            tool,
+            leaseId: null,
+            code: 'INVALID_ARGUMENTS',
+          });
+          calls.add(message.id);
+          const error = {
+            jsonrpc: '2.0' as const,
+            id: message.id,
+            error: { code: -32602, message: `Invalid arguments for tool ${tool}: ${invalid}` },
+          };
+          void tap.send(error).catch(() => undefined);
+          return;
+        }
         world.#stampLease(params);
         calls.add(message.id);
       }
@@ -448,6 +477,25 @@ export class CaseWorld {
     inner.onerror = (error) => tap.onerror?.(error);
     Object.defineProperty(tap, 'sessionId', { get: () => inner.sessionId });
     return tap;
+  }
+
+  /**
+   * Why a call's arguments fail the input schema of the tool of that name in the audience's
+   * current view (ajv's first error), or null: valid, no such tool (the server refuses it by
+   * name), or a schema ajv cannot compile (a planted defect: the server cannot check it either).
+   */
+  #argumentsProblem(hosted: HostedServer, audience: string, tool: string, args: unknown): string | null {
+    const descriptor = hosted.sim.currentViews()[audience]?.find((candidate) => candidate.name === tool);
+    if (descriptor === undefined) return null;
+    let validate: ValidateFunction;
+    try {
+      validate = this.#ajv.compile(descriptor.inputSchema as object);
+    } catch {
+      return null;
+    }
+    if (validate(args ?? {})) return null;
+    const first = validate.errors?.[0];
+    return `${first?.instancePath || '(root)'} ${first?.message ?? 'is invalid'}`;
   }
 
   /** Puts a lease the server accepts into a call's `_meta` (a black-box host has none). */
@@ -463,5 +511,25 @@ export class CaseWorld {
       .update(canonicalize(fields) ?? '', 'utf8')
       .digest('hex');
     params._meta = { ...((params._meta ?? {}) as Record<string, unknown>), [LEASE_KEY]: { ...fields, mac } };
+  }
+}
+
+/** The input schema of a case tool, with its planted defect (none: one optional string `text`). */
+function defectiveSchema(defect: CaseDefect | undefined): ToolDescriptor['inputSchema'] {
+  const properties = { text: { type: 'string' } };
+  switch (defect) {
+    case 'UNKNOWN_DIALECT':
+      return { $schema: 'https://example.com/private-dialect', type: 'object', properties };
+    case 'UNRESOLVED_REF':
+      return { type: 'object', properties: { ...properties, extra: { $ref: '#/$defs/missing' } } };
+    case 'REMOTE_REF':
+      return {
+        type: 'object',
+        properties: { ...properties, extra: { $ref: 'https://schemas.example.com/extra.json' } },
+      };
+    case 'NON_OBJECT_ROOT':
+      return { type: 'array', items: { type: 'string' } } as unknown as ToolDescriptor['inputSchema'];
+    default:
+      return { type: 'object', properties };
   }
 }

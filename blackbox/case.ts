@@ -28,7 +28,20 @@ export interface CaseServer {
    * different descriptors.
    */
   readonly twin?: { readonly name: string; readonly audience: string };
+  /** How many `list_changed` notifications each change sends to each session (a burst); default 1. */
+  readonly notificationCopies?: number;
+  /**
+   * Planted defects by tool name: the descriptor of that name is served defective in every
+   * revision that lists it, and written as `defect_planted` (I5 judges it).
+   */
+  readonly defects?: Readonly<Record<string, CaseDefect>>;
 }
+
+/** The defects a case can plant (F13's content defects, as blackbox/case-world.ts builds them). */
+export const CASE_DEFECTS = ['UNKNOWN_DIALECT', 'UNRESOLVED_REF', 'REMOTE_REF', 'NON_OBJECT_ROOT', 'BAD_NAME'] as const;
+
+/** One defect a case can plant. */
+export type CaseDefect = (typeof CASE_DEFECTS)[number];
 
 /**
  * A catalog change fired on a wire event: after the server served page `page` of walk `walk`
@@ -155,6 +168,21 @@ function caseProblem(value: unknown, stem: string): string | null {
       return `server ${server.name}: unknown cursor ${JSON.stringify(server.cursor)}`;
     if (!Array.isArray(server.revisions) || server.revisions.length === 0)
       return `server ${server.name}: revisions must be a non-empty array`;
+    if (
+      server.notificationCopies !== undefined &&
+      !(
+        Number.isSafeInteger(server.notificationCopies) &&
+        server.notificationCopies >= 1 &&
+        server.notificationCopies <= 10
+      )
+    )
+      return `server ${server.name}: notificationCopies must be an integer from 1 to 10`;
+    for (const [tool, defect] of Object.entries(server.defects ?? {})) {
+      if (!(CASE_DEFECTS as readonly string[]).includes(defect))
+        return `server ${server.name}: defect ${JSON.stringify(defect)} of ${tool} is not one of ${CASE_DEFECTS.join(', ')}`;
+      if (!server.revisions.some((names) => names.includes(tool)))
+        return `server ${server.name}: defect of ${JSON.stringify(tool)}, a tool no revision lists`;
+    }
     if (server.twin !== undefined) {
       if (
         typeof server.twin.name !== 'string' ||

@@ -39,7 +39,8 @@ describe('catsim.driver.v1', () => {
       for (const server of spec.servers) {
         for (let i = 0; i < 3; i += 1)
           world.recorder.world('revision', { server: server.name, revision: 9, views: {} });
-        for (let i = 0; i < 3; i += 1)
+        // Six: notification-burst waits for two changes of three notifications each.
+        for (let i = 0; i < 6; i += 1)
           world.recorder.world('notification_delivered', { server: server.name, audience: server.audience });
         for (let i = 0; i < 3; i += 1)
           world.recorder.world('disconnected', { server: server.name, audience: server.audience });

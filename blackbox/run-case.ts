@@ -18,6 +18,7 @@ import type { BlackBoxCase } from './case.ts';
 import { CaseWorld, type WireEntry } from './case-world.ts';
 import { Driver, type StepResult } from './driver.ts';
 import { Hosting, LOOPBACK } from './hosting.ts';
+import { HOST_MARK_VAR, killHostTree, leftBehind, newHostMark } from './host-tree.ts';
 import { packagePath } from './package-path.ts';
 
 /** Every outcome a case can end with (Autobahn's, plus HOST_FAILED and UNDECIDED). */
@@ -169,40 +170,46 @@ interface HostExit {
   readonly timedOut: boolean;
   readonly spawnError: string | null;
   readonly stderr: string;
+  /** How many of its processes the host left running after it exited (before catsim killed them). */
+  readonly leftBehind: number;
 }
 
-/** Spawns the host in its own process group; at exit or timeout, SIGKILLs whatever of the group is left. */
+/** How long a host's children may take to end on their own after it exited, ms, before they count as left behind. */
+const CHILDREN_GRACE_MS = 1_000;
+
+/**
+ * Spawns the host in its own process group, marked (host-tree.ts); at exit or timeout, kills the
+ * group and every marked process, setsid'd or orphaned ones included, and resolves once they are
+ * gone.
+ */
 function spawnHost(command: readonly string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<HostExit> {
   return new Promise((resolve) => {
     let stderr = '';
     let timedOut = false;
+    const mark = newHostMark();
     const child = spawn(command[0] as string, command.slice(1), {
-      env,
+      env: { ...env, [HOST_MARK_VAR]: mark },
       detached: true,
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     child.stderr?.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString('utf8')).slice(-4000);
     });
-    const killGroup = (): void => {
-      try {
-        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // The group is gone already.
-      }
-    };
     const timer = setTimeout(() => {
       timedOut = true;
-      killGroup();
+      void killHostTree(child.pid, mark);
     }, timeoutMs);
     child.on('error', (error) => {
       clearTimeout(timer);
-      resolve({ code: null, signal: null, timedOut: false, spawnError: error.message, stderr });
+      resolve({ code: null, signal: null, timedOut: false, spawnError: error.message, stderr, leftBehind: 0 });
     });
     child.on('exit', (code, signal) => {
       clearTimeout(timer);
-      killGroup();
-      resolve({ code, signal, timedOut, spawnError: null, stderr });
+      void (async () => {
+        const left = timedOut ? 0 : await leftBehind(mark, CHILDREN_GRACE_MS);
+        await killHostTree(child.pid, mark);
+        resolve({ code, signal, timedOut, spawnError: null, stderr, leftBehind: left });
+      })();
     });
   });
 }
@@ -217,17 +224,22 @@ function failureOf(exit: HostExit, world: CaseWorld, driver: Driver, spec: Black
     return `HOST_FAILED: the host did not finish within ${spec.timeoutMs} ms (${connected === 0 ? 'it never connected' : `step ${driver.results.length + 1} of ${spec.steps.length} pending`}); its process group was killed`;
   if (exit.code !== 0)
     return `HOST_FAILED: the host exited with ${exit.signal ?? `code ${exit.code}`}${connected === 0 ? ' without connecting' : ''} at step ${driver.results.length + 1} of ${spec.steps.length}${lastLine(exit.stderr)}`;
+  if (exit.leftBehind > 0)
+    return `HOST_FAILED: the host exited and left ${exit.leftBehind} process${exit.leftBehind === 1 ? '' : 'es'} running ${CHILDREN_GRACE_MS} ms later (catsim killed ${exit.leftBehind === 1 ? 'it' : 'them'})`;
   if (!driver.ended)
     return `HOST_FAILED: the host exited before the end step (${driver.results.length} of ${spec.steps.length} steps done${connected === 0 ? ', never connected' : ''})`;
   return null;
 }
 
-/** The last non-empty line of the host's stderr, as ` (stderr: ...)` cut to 160 characters, or ''. */
+/**
+ * The last non-empty line of the host's stderr, as ` (stderr: ...)` cut to 160 characters, or '';
+ * Node's trailer (`Node.js v20.1.0`, after an uncaught error) and lines of brackets only are passed over.
+ */
 function lastLine(stderr: string): string {
   const line = stderr
     .split('\n')
     .map((text) => text.trim())
-    .filter((text) => text !== '')
+    .filter((text) => text !== '' && !/^Node\.js v\d/.test(text) && !/^[\]\[{}()]+$/.test(text))
     .at(-1);
   return line === undefined ? '' : ` (stderr: ${line.slice(0, 160)})`;
 }

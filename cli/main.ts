@@ -567,6 +567,13 @@ function build(parser: Argv, setCode: (code: number) => void, argv: readonly str
               requiresArg: true,
               describe:
                 'Expected failures, {"expected": {"CASE@TRANSPORT": "OUTCOME"}}: a case failing as expected passes; an entry whose case now passes fails the run',
+            })
+            .option('timeout-factor', {
+              coerce: countOption('timeout-factor', 1),
+              requiresArg: true,
+              default: 1,
+              describe:
+                "Multiply each case's timeout by N, for a host whose every step is a slow process start (a CLI run per step)",
             }),
         async (a) =>
           setCode(
@@ -576,6 +583,7 @@ function build(parser: Argv, setCode: (code: number) => void, argv: readonly str
               transport: a.transport,
               out: a.out,
               repeat: a.repeat,
+              timeoutFactor: a['timeout-factor'],
               baseline: a.baseline,
               command: a._.slice(1).map(String),
             }),

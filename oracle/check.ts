@@ -87,6 +87,25 @@ const INVARIANT_GROUPS: readonly InvariantGroupCheck[] = [
   checkSurface,
 ];
 
+/**
+ * The indexes every invariant group reads, built once from a header and its events (one pass
+ * each): the ground truth, the observations, the model turns, the rollback triggers and the
+ * round's end. The black-box judge (host-wire.ts) builds its context here too, so both judge
+ * with the same indexes.
+ */
+export function buildCheckContext(header: TraceHeader, events: readonly TraceEvent[]): CheckContext {
+  const truth = buildGroundTruth(events);
+  return {
+    header,
+    bounds: header.bounds,
+    truth,
+    observed: buildObservations(events),
+    surface: buildSurfaceTurns(events),
+    rollbacks: triggerOutcomes(events),
+    endT: truth.roundEnd?.t ?? events[events.length - 1]?.t ?? 0,
+  };
+}
+
 /** Judges a parsed trace (see `parseTrace`). Never throws on a trace `parseTrace` accepted. */
 export function checkTrace(trace: Trace): Verdict {
   return checkEvents(trace.header, trace.events);
@@ -100,16 +119,7 @@ export function checkTrace(trace: Trace): Verdict {
  * does not match its type (possible only through a cast) is not read.
  */
 export function checkEvents(header: TraceHeader, events: readonly TraceEvent[]): Verdict {
-  const truth = buildGroundTruth(events);
-  const context: CheckContext = {
-    header,
-    bounds: header.bounds,
-    truth,
-    observed: buildObservations(events),
-    surface: buildSurfaceTurns(events),
-    rollbacks: triggerOutcomes(events),
-    endT: truth.roundEnd?.t ?? events[events.length - 1]?.t ?? 0,
-  };
+  const context = buildCheckContext(header, events);
   const findings = new Findings(header.round);
   for (const group of INVARIANT_GROUPS) group(context, findings);
   return { round: header.round, ...findings.result(), metrics: computeMetrics(context) };

@@ -14,6 +14,9 @@ const d = (name: string): string => `${name}`.padEnd(64, '0');
 class Wire {
   readonly events: TraceEvent[] = [];
   faults: string[] = [];
+  /** The latest revision's names (what the server would execute). */
+  names: string[] = [];
+  leases = 0;
 
   constructor(names: string[]) {
     this.push('server_up', { server: 's0', identity: 'id0', boot: 0, versioned: true, traits: [] });
@@ -28,6 +31,7 @@ class Wire {
   }
 
   revision(names: string[]): number {
+    this.names = names;
     return this.push('revision', {
       server: 's0',
       revision: 1,
@@ -53,8 +57,21 @@ class Wire {
     return this.push('notification_delivered', { server: 's0', audience: A });
   }
 
+  /** A call as the simulated server answers it: `call_sent`, then executed (a name of the latest revision) or refused UNKNOWN_TOOL; returns the seq of the answer. */
   call(tool: string, audience = A): number {
-    return this.push('call_sent', { server: 's0', audience, tool });
+    this.push('call_sent', { server: 's0', audience, tool });
+    if (!this.names.includes(tool))
+      return this.push('call_refused_by_server', { server: 's0', audience, tool, leaseId: null, code: 'UNKNOWN_TOOL' });
+    this.leases += 1;
+    return this.push('call_executed', {
+      server: 's0',
+      audience,
+      tool,
+      descriptorDigest: d(tool),
+      leaseId: `blackbox-${this.leases}`,
+      pin: null,
+      revision: 1,
+    });
   }
 
   disclose(names: string[], audience = A, digest = d): number {
@@ -107,12 +124,12 @@ describe('judgeHostWire', () => {
     expect(judgeHostWire(w.trace())).toEqual({ outcome: 'OK', violations: [], triggersPlanned: 0, triggersFired: 0 });
   });
 
-  it('I9: a call of a name no page served to the session (seq 4) is FAILED', () => {
+  it("I9 (the oracle's disclosed-calls rule): a call of a name no page served to the session, refused by the server (seq 5), is FAILED", () => {
     const w = new Wire(['a', 'b']);
     w.page(null, null, ['a', 'b']);
     w.call('delete_all');
     const trace = w.trace();
-    expect(found(trace)).toEqual(['I9 UNDISCLOSED_TOOL_SENT@4 MUST']);
+    expect(found(trace)).toEqual(['I9 UNDISCLOSED_TOOL_SENT@5 MUST']);
     expect(judgeHostWire(trace).outcome).toBe('FAILED');
   });
 
@@ -124,7 +141,8 @@ describe('judgeHostWire', () => {
     w.call('b');
     w.page('c1', null, []);
     w.call('b');
-    expect(found(w.trace())).toEqual(['I9 TOOL_NO_LONGER_LISTED@8 MUST']);
+    // Anchored at the server's answer to the third call (call_sent 10, call_executed 11).
+    expect(found(w.trace())).toEqual(['I9 TOOL_NO_LONGER_LISTED@11 MUST']);
   });
 
   it('I18: a call after a delivered list_changed waits for a whole fresh walk; page 1 alone is not enough', () => {
@@ -151,14 +169,15 @@ describe('judgeHostWire', () => {
     expect(found(w.trace())).toEqual(['I18 CALL_BEFORE_RELIST@8 MUST']);
   });
 
-  it('I13: a walk that sends a cursor twice (a cycle c1 -> c0 -> c1) is CURSOR_REPEATED once, and past pageCountMax 4 WALK_TOO_LONG', () => {
+  it("I13 (the oracle's scan-termination rule, a walk being a cursorless request and the cursors after it): a cycle c1 -> c0 -> c1 is CURSOR_REQUESTED_TWICE once, and a fifth cursor request, past pageCountMax 4, PAGE_LIMIT_EXCEEDED", () => {
     const w = new Wire(['a', 'b', 'c', 'd']);
     w.page(null, 'c1', ['a', 'b']);
     w.page('c1', 'c0', ['c', 'd']);
     w.page('c0', 'c1', ['a', 'b']);
     w.page('c1', 'c0', ['c', 'd']);
     w.page('c0', 'c1', ['a', 'b']);
-    expect(found(w.trace())).toEqual(['I13 CURSOR_REPEATED@6 MUST', 'I13 WALK_TOO_LONG@7 MUST']);
+    w.page('c1', 'c0', ['c', 'd']);
+    expect(found(w.trace())).toEqual(['I13 CURSOR_REQUESTED_TWICE@6 MUST', 'I13 PAGE_LIMIT_EXCEEDED@8 MUST']);
   });
 
   it('I4: a disclosure of a partial walk, of a name never served, of fewer or other tools than the last whole walk', () => {
@@ -200,7 +219,8 @@ describe('judgeHostWire', () => {
     w.page(null, null, ['a']);
     w.disclose(['a'], G);
     w.call('a', G);
-    expect(found(w.trace())).toEqual(['I4 DISCLOSED_NEVER_SERVED@5 MUST', 'I9 UNDISCLOSED_TOOL_SENT@6 MUST']);
+    // The server executes a name it has for any audience, so the call is executed (seq 7), never shown to globex.
+    expect(found(w.trace())).toEqual(['I4 DISCLOSED_NEVER_SERVED@5 MUST', 'I9 UNDISCLOSED_TOOL_EXECUTED@7 MUST']);
     const right = new Wire(['a']);
     right.push('session_opened', { server: 's0', audience: G, identity: 'id0' });
     right.page(null, null, ['a']);
@@ -208,6 +228,40 @@ describe('judgeHostWire', () => {
     right.disclose(['a'], G);
     right.call('a', G);
     expect(found(right.trace())).toEqual([]);
+  });
+
+  it("I5 (the oracle's defect-admission rule): a planted defect the host discloses or calls is DEFECT_ADMITTED; one it leaves out of its disclosure is not missing", () => {
+    const plant = (w: Wire): number =>
+      w.push('defect_planted', { server: 's0', digest: d('bad'), defect: 'REMOTE_REF' });
+    const left = new Wire(['a', 'bad']);
+    plant(left);
+    left.page(null, null, ['a', 'bad']);
+    left.disclose(['a']);
+    expect(found(left.trace())).toEqual([]);
+    const shown = new Wire(['a', 'bad']);
+    plant(shown);
+    shown.page(null, null, ['a', 'bad']);
+    shown.disclose(['a', 'bad']);
+    expect(found(shown.trace())).toEqual(['I5 DEFECT_ADMITTED@5 MUST']);
+    const called = new Wire(['a', 'bad']);
+    plant(called);
+    called.page(null, null, ['a', 'bad']);
+    called.call('bad');
+    expect(found(called.trace())).toEqual(['I5 DEFECT_ADMITTED@6 MUST']);
+  });
+
+  it('a call of a listed tool that the server refused for its arguments (INVALID_ARGUMENTS) breaks no rule', () => {
+    const w = new Wire(['a']);
+    w.page(null, null, ['a']);
+    w.push('call_sent', { server: 's0', audience: A, tool: 'a' });
+    w.push('call_refused_by_server', {
+      server: 's0',
+      audience: A,
+      tool: 'a',
+      leaseId: null,
+      code: 'INVALID_ARGUMENTS',
+    });
+    expect(judgeHostWire(w.trace())).toEqual({ outcome: 'OK', violations: [], triggersPlanned: 0, triggersFired: 0 });
   });
 
   it('I19: a delivered list_changed never followed by a fresh list is NON-STRICT, not FAILED', () => {

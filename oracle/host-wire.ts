@@ -1,23 +1,43 @@
 /**
  * The black-box judge (issue 28): a host in any language, seen only through the wire record the
  * world kept (`catsim.trace.v1` world events: `server_up`, `revision`, `session_opened`,
- * `page_served`, `page_refused`, `notification_delivered`, `call_sent`, `disconnected`,
- * `disclosure`, `round_end`). The host emits no observation; its one self-report, a `disclosure`,
- * is checked against the pages the world served to that session, never believed.
+ * `page_served`, `page_refused`, `notification_delivered`, `call_sent`, `call_executed`,
+ * `call_refused_by_server`, `disconnected`, `disclosure`, `round_end`). The host emits no
+ * observation; its one self-report, a `disclosure`, is checked against the pages the world served
+ * to that session, never believed.
  *
- * The rules are the wire rules of issue 27: I9 from every call that reached a server, against the
- * names served to that session and the last whole list it walked; I18 from a whole fresh list
- * begun after each delivery; I13 from the walks the world served; I19 from the fresh lists the
- * world served. Besides: I12 as far as a black box shows liveness (a session the world ended is
- * opened anew), and I4, the disclosure check (what the host says it would show a model is what
- * the last whole list served to it holds). A MUST broken is `FAILED`; a SHOULD (re-list after a
- * `list_changed`) is `NON-STRICT`; a case whose planned triggers never fired (the host never
- * walked far enough) is `UNDECIDED` unless something already failed.
+ * One oracle: the wire rules are the oracle's own invariant groups (issue 27), run on the record
+ * read the way a black box must be read ({@link wireAsWorld}):
+ * - I9 (`invariants/disclosed-calls.ts`): every call that reached a server, executed or refused,
+ *   names a tool shown to that (server, audience) before it; a black-box host's model is shown
+ *   what the host was served, so each page served stands for a showing of its tools;
+ * - I18 (`invariants/list-changed.ts`, the world's barrier `CALL_BEFORE_RELIST`): no call after a
+ *   delivered `list_changed` before a whole fresh list was served;
+ * - I13 (`invariants/scan-termination.ts`): no walk sends a cursor twice or more than
+ *   `pageCountMax` cursors; a walk is a cursorless `tools/list` and the cursor requests after it
+ *   for that (server, audience), as a black-box host carries no scanId;
+ * - I5 (`invariants/defect-admission.ts`): no planted defect is admitted, a host's admissions
+ *   being what its wire shows ({@link wireDecisions}): the tools it disclosed, the calls it sent.
+ * What only a black box needs is judged here, from the same ground truth: the host's disclosure
+ * against the last whole walk served to it (I4), a call of a name that walk no longer held (I9
+ * `TOOL_NO_LONGER_LISTED`), a `list_changed` never followed by a fresh list before the case
+ * ended (I19, a SHOULD: the oracle's timed I19 needs a clock a real host does not run on), and a
+ * session the world ended never opened anew (I12).
  *
- * Like the rest of the oracle it imports nothing from `src/` or `sim/` and reads no clock.
+ * A MUST broken is `FAILED`; a SHOULD is `NON-STRICT`; a case whose planned triggers never fired
+ * (the host never walked far enough) is `UNDECIDED` unless something already failed. Like the
+ * rest of the oracle it imports nothing from `src/` or `sim/` and reads no clock.
  */
-import type { Trace, TraceEvent, TraceEventOf } from './trace.ts';
-import type { Violation } from './violation.ts';
+import { buildCheckContext } from './check.ts';
+import type { GroundTruth } from './ground-truth.ts';
+import type { CheckContext } from './invariants/check-context.ts';
+import { Findings } from './invariants/check-context.ts';
+import { checkDecisions, type ToolDecision } from './invariants/defect-admission.ts';
+import { checkDisclosedCalls } from './invariants/disclosed-calls.ts';
+import { checkListChanged } from './invariants/list-changed.ts';
+import { checkScanTermination } from './invariants/scan-termination.ts';
+import type { PageServedEvent, Trace, TraceEvent, TraceEventOf } from './trace.ts';
+import { sortViolations, type Violation } from './violation.ts';
 
 /** How a host's case ends on the wire (HOST_FAILED and UNSUPPORTED come from the runner, not the wire). */
 export type WireOutcome = 'OK' | 'NON-STRICT' | 'FAILED' | 'UNDECIDED';
@@ -30,67 +50,350 @@ export interface HostViolation extends Violation {
 /** The judgement of one black-box case's wire record. */
 export interface HostWireVerdict {
   readonly outcome: WireOutcome;
-  /** Sorted by seq. */
+  /** Sorted as the oracle sorts (seq, invariant, code, evidence). */
   readonly violations: HostViolation[];
   /** Planned triggers (header `faults` entries starting `trigger:`) and how many fired (`revision` events after the first per server, `server_up` of a boot after 0, `disconnected`). */
   readonly triggersPlanned: number;
   readonly triggersFired: number;
 }
 
-type Served = TraceEventOf<'page_served'> | TraceEventOf<'page_refused'>;
+/** The session name the stand-in showings of {@link wireAsWorld} carry (never a host's own disclosure's). */
+const SERVED_SESSION = 'wire:served';
 
 /** Judges one black-box trace. Pure: the same trace gives the same verdict. */
 export function judgeHostWire(trace: Trace): HostWireVerdict {
-  const round = trace.header.round;
-  const found: HostViolation[] = [];
-  const add = (
-    invariant: Violation['invariant'],
-    level: HostViolation['level'],
-    seq: number | null,
-    code: string,
-    evidence: string,
-  ): void => {
-    found.push({ invariant, round, seq, code, evidence, level });
-  };
-  const names = digestNames(trace.events);
-  judgeCalls(trace.events, names, add);
-  judgeWalks(trace.events, trace.header.bounds.pageCountMax, add);
-  judgeDisclosures(trace.events, names, add);
-  judgeRefresh(trace.events, add);
-  judgeRenewal(trace.events, add);
-  found.sort((a, b) => (a.seq ?? Infinity) - (b.seq ?? Infinity) || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
+  const context = buildCheckContext(trace.header, wireAsWorld(trace.events));
+  const findings = new Findings(trace.header.round);
+  checkDisclosedCalls(context, findings);
+  checkListChanged(context, findings);
+  checkScanTermination(context, findings);
+  checkDecisions(context, wireDecisions(trace.events, context.truth), findings);
+  const walks = wholeWalks(context.truth);
+  checkSelfReports(trace.events, context.truth, walks, findings);
+  checkNoLongerListed(context, walks, findings);
+  checkRefreshed(context, findings);
+  checkRenewed(context, findings);
+  const violations = sortViolations(findings.result().violations).map(
+    (v): HostViolation => ({ ...v, level: v.invariant === 'I19' ? 'SHOULD' : 'MUST' }),
+  );
   const triggersPlanned = trace.header.faults.filter((fault) => fault.startsWith('trigger:')).length;
   const triggersFired = countFired(trace.events);
-  const outcome: WireOutcome = found.some((v) => v.level === 'MUST')
+  const outcome: WireOutcome = violations.some((v) => v.level === 'MUST')
     ? 'FAILED'
     : triggersFired < triggersPlanned
       ? 'UNDECIDED'
-      : found.length > 0
+      : violations.length > 0
         ? 'NON-STRICT'
         : 'OK';
-  return { outcome, violations: found, triggersPlanned, triggersFired };
+  return { outcome, violations, triggersPlanned, triggersFired };
 }
 
-type Add = (
-  invariant: Violation['invariant'],
-  level: HostViolation['level'],
-  seq: number | null,
-  code: string,
-  evidence: string,
-) => void;
-
-/** Descriptor digest -> tool name, from every `revision` the world logged. */
-function digestNames(events: readonly TraceEvent[]): Map<string, string> {
-  const names = new Map<string, string>();
+/**
+ * The black-box record as the oracle's world events, seqs unchanged (violations anchor at the
+ * record's own events):
+ * - a `tools/list` answer without a scanId gets its walk's: a cursorless request begins walk N of
+ *   its (server, audience), `wire:SERVER|AUDIENCE#N`, and a request with a cursor belongs to the
+ *   walk that (server, audience) is on (a black-box host sends no scanId; its cursors and its
+ *   order are all the wire shows);
+ * - each page served is followed by a `disclosure` of its tools to that (server, audience), with
+ *   the page's seq: a black-box host's model can only have been shown what the host was served;
+ * - the host's own `disclosure` events (its self-report) are left out: they are judged against
+ *   the walks ({@link checkSelfReports}), and never count as a showing;
+ * - an executed call carries no lease: the lease on it (`blackbox-N`) is the one catsim stamped
+ *   so its server would run the call, never the host's.
+ */
+export function wireAsWorld(events: readonly TraceEvent[]): TraceEvent[] {
+  const walkOf = new Map<string, string>();
+  const walks = new Map<string, number>();
+  const identities = new Map<string, string>();
+  const out: TraceEvent[] = [];
   for (const event of events) {
-    if (event.type !== 'revision') continue;
-    for (const view of Object.values(event.views)) for (const tool of view) names.set(tool.digest, tool.name);
+    if (event.type === 'server_up') identities.set(event.server, event.identity);
+    if (event.type === 'disclosure') continue;
+    if (event.type === 'call_executed') {
+      out.push({ ...event, leaseId: null });
+      continue;
+    }
+    if (event.type !== 'page_served' && event.type !== 'page_refused') {
+      out.push(event);
+      continue;
+    }
+    const recipient = `${event.server}|${event.audience}`;
+    if (event.cursorIn === null) {
+      const walk = (walks.get(recipient) ?? 0) + 1;
+      walks.set(recipient, walk);
+      walkOf.set(recipient, `wire:${recipient}#${walk}`);
+    }
+    const page = { ...event, scanId: event.scanId ?? walkOf.get(recipient) ?? null } as typeof event;
+    out.push(page);
+    if (page.type === 'page_served') out.push(showing(page, identities.get(page.server) ?? ''));
   }
+  return out;
+}
+
+/** The stand-in showing of one served page's tools to its (server, audience). */
+function showing(page: PageServedEvent, identity: string): TraceEvent {
+  return {
+    seq: page.seq,
+    t: page.t,
+    src: 'world',
+    type: 'disclosure',
+    session: SERVED_SESSION,
+    server: page.server,
+    audience: page.audience,
+    key: `${identity}|${page.audience}`,
+    generation: 0,
+    snapshotDigest: page.pageDigest,
+    tools: [...page.tools],
+  } as TraceEvent;
+}
+
+/**
+ * What a black-box host admitted, as the wire shows it: every tool of its own disclosures (shown to
+ * a model), and every call of it that reached a server (executed: the digest the server ran;
+ * refused: each descriptor of that name served to that server and audience before it).
+ */
+function* wireDecisions(events: readonly TraceEvent[], truth: GroundTruth): Iterable<ToolDecision> {
+  const names = digestNames(truth);
+  for (const event of events) {
+    if (event.type === 'disclosure') {
+      const catalog = event.tools.map((digest) => ({ name: names.get(digest) ?? '', descriptorDigest: digest }));
+      for (const tool of catalog)
+        yield {
+          seq: event.seq,
+          label: `the host's disclosure seq ${event.seq} of ${event.server} for ${event.audience}`,
+          name: tool.name,
+          descriptorDigest: tool.descriptorDigest,
+          admitted: true,
+          decision: 'the tool shown to a model',
+          catalog,
+        };
+    } else if (event.type === 'call_executed' && event.descriptorDigest !== null) {
+      yield sentDecision(event, event.descriptorDigest, 'the server executed it');
+    } else if (event.type === 'call_refused_by_server') {
+      const served = truth.servers.get(event.server)?.servedTo ?? new Map<string, Map<string, number>>();
+      for (const [digest, to] of served)
+        if (names.get(digest) === event.tool && (to.get(event.audience) ?? Infinity) < event.seq)
+          yield sentDecision(event, digest, `the server refused it (${event.code})`);
+    }
+  }
+}
+
+/** A call that reached a server, as the host's decision to send it. */
+function sentDecision(
+  call: TraceEventOf<'call_executed'> | TraceEventOf<'call_refused_by_server'>,
+  digest: string,
+  outcome: string,
+): ToolDecision {
+  return {
+    seq: call.seq,
+    label: `the host's call seq ${call.seq} to ${call.server} for ${call.audience}`,
+    name: call.tool,
+    descriptorDigest: digest,
+    admitted: true,
+    decision: `the call sent (${outcome})`,
+    catalog: [],
+  };
+}
+
+/** One whole walk the world served: page 1 to a last page (or a refused page 1), with its tools in order. */
+interface WholeWalk {
+  readonly server: string;
+  readonly audience: string;
+  /** The seq of the answer that ended it. */
+  readonly endSeq: number;
+  /** Descriptor digests of its pages, in order. */
+  readonly tools: readonly string[];
+}
+
+/**
+ * Every whole walk of the mapped record, in the order they ended: a scan's cursorless answer,
+ * then the answers to the cursors it handed out, to one with no next cursor (or page 1 refused).
+ */
+function wholeWalks(truth: GroundTruth): WholeWalk[] {
+  const walks: WholeWalk[] = [];
+  for (const scan of truth.scans.values()) {
+    const open = new Set<string>();
+    const tools: string[] = [];
+    for (const answer of scan.requests) {
+      const first = answer.cursorIn === null;
+      if (!first && !open.has(answer.cursorIn as string)) continue;
+      if (answer.type === 'page_served') tools.push(...answer.tools);
+      if (answer.type === 'page_refused' && !first) break;
+      if (answer.type === 'page_refused' || answer.cursorOut === null) {
+        walks.push({ server: answer.server, audience: answer.audience, endSeq: answer.seq, tools });
+        break;
+      }
+      open.add(answer.cursorOut);
+    }
+  }
+  return walks.sort((a, b) => a.endSeq - b.endSeq);
+}
+
+/** The last whole walk of (server, audience) that ended before `seq`, or undefined. */
+function lastWholeBefore(
+  walks: readonly WholeWalk[],
+  server: string,
+  audience: string,
+  seq: number,
+): WholeWalk | undefined {
+  return walks.findLast((walk) => walk.server === server && walk.audience === audience && walk.endSeq < seq);
+}
+
+/**
+ * I4 for a black-box host's self-report: a disclosure names only tools served to that (server,
+ * audience), and exactly those of the last whole walk served to it; with no whole walk at all it
+ * is incomplete. Codes `DISCLOSED_NEVER_SERVED`, `DISCLOSED_WITHOUT_WHOLE_LIST`,
+ * `DISCLOSURE_INCOMPLETE`, `DISCLOSURE_STALE`, anchored at the disclosure.
+ */
+function checkSelfReports(
+  events: readonly TraceEvent[],
+  truth: GroundTruth,
+  walks: readonly WholeWalk[],
+  findings: Findings,
+): void {
+  const names = digestNames(truth);
+  const name = (digest: string): string => names.get(digest) ?? `(never served, digest ${digest.slice(0, 12)})`;
+  for (const event of events) {
+    if (event.type !== 'disclosure') continue;
+    findings.count('I4');
+    const where = `${event.server} for ${event.audience}`;
+    const server = truth.servers.get(event.server);
+    const served = (digest: string): boolean =>
+      (server?.servedTo.get(digest)?.get(event.audience) ?? Infinity) < event.seq;
+    const unserved = event.tools.filter((digest) => !served(digest));
+    if (unserved.length > 0) {
+      findings.add(
+        'I4',
+        event.seq,
+        'DISCLOSED_NEVER_SERVED',
+        `the host disclosed ${unserved.map(name).join(', ')} of ${where} (seq ${event.seq}), which no page served to that session held`,
+      );
+      continue;
+    }
+    const whole = lastWholeBefore(walks, event.server, event.audience, event.seq);
+    if (whole === undefined) {
+      findings.add(
+        'I4',
+        event.seq,
+        'DISCLOSED_WITHOUT_WHOLE_LIST',
+        `the host disclosed ${event.tools.length} tools of ${where} (seq ${event.seq}) without ever having walked a whole list (page 1 to a last page) of that session`,
+      );
+      continue;
+    }
+    checkAgainstWalk(event, whole, truth, name, findings);
+  }
+}
+
+/** A disclosure against the last whole walk: nothing of it missing (but its planted defects), nothing beyond it. */
+function checkAgainstWalk(
+  event: TraceEventOf<'disclosure'>,
+  whole: WholeWalk,
+  truth: GroundTruth,
+  name: (digest: string) => string,
+  findings: Findings,
+): void {
+  const where = `${event.server} for ${event.audience}`;
+  const shown = new Set(event.tools);
+  const expected = new Set(whole.tools);
+  // A planted defect is left out on purpose (showing it is I5's DEFECT_ADMITTED).
+  const missing = whole.tools.filter((digest) => !shown.has(digest) && !truth.defects.has(digest));
+  const stale = event.tools.filter((digest) => !expected.has(digest));
+  if (missing.length > 0)
+    findings.add(
+      'I4',
+      event.seq,
+      'DISCLOSURE_INCOMPLETE',
+      `the host disclosed ${where} (seq ${event.seq}) without ${missing.map(name).join(', ')}, which the last whole list served to it held`,
+    );
+  if (stale.length > 0)
+    findings.add(
+      'I4',
+      event.seq,
+      'DISCLOSURE_STALE',
+      `the host disclosed ${stale.map(name).join(', ')} of ${where} (seq ${event.seq}), which the last whole list served to it no longer held`,
+    );
+}
+
+/** Descriptor digest -> tool name, from every revision the world logged. */
+function digestNames(truth: GroundTruth): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const server of truth.servers.values())
+    for (const revision of server.revisions)
+      for (const view of revision.views.values()) for (const tool of view) names.set(tool.digest, tool.name);
   return names;
 }
 
-function sessionOf(event: { server: string; audience: string }): string {
-  return `${event.server}|${event.audience}`;
+/**
+ * I9 past what the oracle's I9 asks: once a (server, audience) was served a whole list, a call
+ * that reached the server (executed or refused) names a tool that list still held. A name never
+ * served at all is the oracle's `UNDISCLOSED_TOOL_*`, not this. Code `TOOL_NO_LONGER_LISTED`,
+ * anchored at the execution or refusal.
+ */
+function checkNoLongerListed(context: CheckContext, walks: readonly WholeWalk[], findings: Findings): void {
+  const names = digestNames(context.truth);
+  const calls = [...context.truth.callsExecuted, ...context.truth.callsRefused].sort((a, b) => a.seq - b.seq);
+  for (const call of calls) {
+    const whole = lastWholeBefore(walks, call.server, call.audience, call.seq);
+    if (whole === undefined || whole.tools.some((digest) => names.get(digest) === call.tool)) continue;
+    const server = context.truth.servers.get(call.server);
+    const everServed = [...(server?.servedTo ?? [])].some(
+      ([digest, to]) => names.get(digest) === call.tool && (to.get(call.audience) ?? Infinity) < call.seq,
+    );
+    if (!everServed) continue;
+    findings.add(
+      'I9',
+      call.seq,
+      'TOOL_NO_LONGER_LISTED',
+      `call of ${JSON.stringify(call.tool)} to ${call.server} for ${call.audience} reached the server (seq ${call.seq}), but the last whole list served to that session (ended seq ${whole.endSeq}) no longer held that name`,
+    );
+  }
+}
+
+/**
+ * I19 for a host on a real clock (a SHOULD): after a delivered `list_changed`, the server answers
+ * a fresh list for that (server, audience) before the case ends (the oracle's own I19 gives a
+ * deadline in virtual ms, which a black-box record does not keep). Code `REFRESH_MISSING`, once
+ * per (server, audience), anchored at the first delivery left unanswered.
+ */
+function checkRefreshed(context: CheckContext, findings: Findings): void {
+  const reported = new Set<string>();
+  for (const delivery of context.truth.notificationDeliveries) {
+    const session = `${delivery.server}|${delivery.audience}`;
+    const server = context.truth.servers.get(delivery.server);
+    if (reported.has(session) || server?.firstFreshListAnswerAfter(delivery.audience, delivery.seq) !== null) continue;
+    reported.add(session);
+    findings.add(
+      'I19',
+      delivery.seq,
+      'REFRESH_MISSING',
+      `a list_changed was delivered to ${session} (seq ${delivery.seq}) and the host never listed that session's tools again before the case ended`,
+    );
+  }
+}
+
+/**
+ * I12 as far as a black box shows liveness: a session the world ended (`disconnected`: an expired
+ * HTTP session, answered 404 from then on) is opened anew before the case ends, as a Streamable
+ * HTTP client that gets 404 for its session MUST. Code `SESSION_NOT_RENEWED`, anchored at the end.
+ */
+function checkRenewed(context: CheckContext, findings: Findings): void {
+  for (const server of context.truth.servers.values()) {
+    const ended = new Map<string, number>();
+    for (const cut of server.disconnects) {
+      const reopened = context.truth.sessionOpens.some(
+        (open) => open.server === server.id && open.audience === cut.audience && open.seq > cut.seq,
+      );
+      if (!reopened) ended.set(cut.audience, cut.seq);
+    }
+    for (const [audience, seq] of ended)
+      findings.add(
+        'I12',
+        seq,
+        'SESSION_NOT_RENEWED',
+        `the world ended the HTTP session of ${server.id}|${audience} (seq ${seq}) and the host never initialized a new one before the case ended`,
+      );
+  }
 }
 
 /** Changes, restarts and expiries the world made: every `revision` after a server's first, every `server_up` of a boot after 0, every `disconnected`. */
@@ -104,261 +407,4 @@ function countFired(events: readonly TraceEvent[]): number {
     seen.add(event.server);
   }
   return fired;
-}
-
-/**
- * I9: a `tools/call` that reached a server names a tool some page served to that session before
- * it listed, and, once the session has walked a whole list, one the last whole list still held.
- * I18: after a `notification_delivered`, no call leaves before a whole fresh list (page 1 to a
- * last page) was served to that session after the delivery.
- */
-function judgeCalls(events: readonly TraceEvent[], names: Map<string, string>, add: Add): void {
-  const listed = new Map<string, Set<string>>();
-  const walks = new Map<string, { tracker: WalkTracker; tools: string[] }>();
-  const lastWhole = new Map<string, { seq: number; names: Set<string> }>();
-  const pendingRelist = new Map<string, { seq: number; walk: WalkTracker }>();
-  for (const event of events) {
-    if (event.type === 'page_served' || event.type === 'page_refused') {
-      const session = sessionOf(event);
-      if (event.cursorIn === null) walks.set(session, { tracker: new WalkTracker(), tools: [] });
-      const walk = walks.get(session);
-      if (event.type === 'page_served') {
-        const set = listed.get(session) ?? new Set<string>();
-        for (const digest of event.tools) set.add(names.get(digest) ?? digest);
-        listed.set(session, set);
-        walk?.tools.push(...event.tools.map((digest) => names.get(digest) ?? digest));
-      }
-      if (walk !== undefined && walk.tracker.step(event))
-        lastWhole.set(session, { seq: event.seq, names: new Set(walk.tools) });
-      const pending = pendingRelist.get(session);
-      if (pending !== undefined && pending.walk.step(event)) pendingRelist.delete(session);
-    } else if (event.type === 'notification_delivered') {
-      // Each delivery needs a whole list begun after it: a walk already running does not count.
-      pendingRelist.set(sessionOf(event), { seq: event.seq, walk: new WalkTracker() });
-    } else if (event.type === 'call_sent') {
-      const session = sessionOf(event);
-      const whole = lastWhole.get(session);
-      if (!(listed.get(session)?.has(event.tool) ?? false)) {
-        add(
-          'I9',
-          'MUST',
-          event.seq,
-          'UNDISCLOSED_TOOL_SENT',
-          `call of ${JSON.stringify(event.tool)} to ${event.server} for ${event.audience} reached the server (seq ${event.seq}), but no page served to that session had listed that name`,
-        );
-      } else if (whole !== undefined && !whole.names.has(event.tool)) {
-        add(
-          'I9',
-          'MUST',
-          event.seq,
-          'TOOL_NO_LONGER_LISTED',
-          `call of ${JSON.stringify(event.tool)} to ${event.server} for ${event.audience} reached the server (seq ${event.seq}), but the last whole list served to that session (ended seq ${whole.seq}) no longer held that name`,
-        );
-      }
-      const pending = pendingRelist.get(session);
-      if (pending !== undefined) {
-        add(
-          'I18',
-          'MUST',
-          event.seq,
-          'CALL_BEFORE_RELIST',
-          `call of ${JSON.stringify(event.tool)} to ${event.server} for ${event.audience} reached the server (seq ${event.seq}) after a list_changed was delivered (seq ${pending.seq}) and before the server had served a whole fresh tools/list for that session`,
-        );
-      }
-    }
-  }
-}
-
-/** Follows one fresh walk: a cursorless answer, then answers to the cursors it handed out, to a last page. */
-class WalkTracker {
-  readonly #open = new Set<string>();
-  #started = false;
-
-  /** Feeds one answer of the session; true once the walk reached a page without a next cursor (or a refused page 1). */
-  step(answer: Served): boolean {
-    const first = answer.cursorIn === null;
-    if (first) {
-      this.#started = true;
-      this.#open.clear();
-    } else if (!this.#started || !this.#open.has(answer.cursorIn)) {
-      return false;
-    }
-    if (answer.type === 'page_refused') return first;
-    if (answer.cursorOut === null) return true;
-    this.#open.add(answer.cursorOut);
-    return false;
-  }
-}
-
-/**
- * I13: within one walk (a cursorless request and the cursor requests after it, per session) the
- * host never sends a cursor it already sent (a repeated cursor or a cycle the server handed out),
- * and never asks for more than `pageCountMax` pages.
- */
-function judgeWalks(events: readonly TraceEvent[], pageCountMax: number, add: Add): void {
-  const walks = new Map<
-    string,
-    { cursors: Set<string>; pages: number; loopSeen: boolean; longSeen: boolean; startSeq: number }
-  >();
-  for (const event of events) {
-    if (event.type !== 'page_served' && event.type !== 'page_refused') continue;
-    const session = sessionOf(event);
-    if (event.cursorIn === null) {
-      walks.set(session, { cursors: new Set(), pages: 1, loopSeen: false, longSeen: false, startSeq: event.seq });
-      continue;
-    }
-    const walk = walks.get(session);
-    if (walk === undefined) continue;
-    walk.pages += 1;
-    if (walk.cursors.has(event.cursorIn) && !walk.loopSeen) {
-      walk.loopSeen = true;
-      add(
-        'I13',
-        'MUST',
-        event.seq,
-        'CURSOR_REPEATED',
-        `the walk of ${session} begun at seq ${walk.startSeq} sent cursor ${JSON.stringify(event.cursorIn)} a second time (seq ${event.seq}): it followed a repeated cursor or a cycle`,
-      );
-    }
-    walk.cursors.add(event.cursorIn);
-    if (walk.pages > pageCountMax && !walk.longSeen) {
-      walk.longSeen = true;
-      add(
-        'I13',
-        'MUST',
-        event.seq,
-        'WALK_TOO_LONG',
-        `the walk of ${session} begun at seq ${walk.startSeq} asked for page ${walk.pages} (seq ${event.seq}), more than pageCountMax ${pageCountMax}`,
-      );
-    }
-  }
-}
-
-/**
- * I4: a disclosure names only tools served to that session, and exactly the tools of the last
- * whole walk (page 1 to a last page) served to it before the disclosure; with no whole walk at
- * all, a disclosure of a partial walk is incomplete.
- */
-function judgeDisclosures(events: readonly TraceEvent[], names: Map<string, string>, add: Add): void {
-  const everServed = new Map<string, Set<string>>();
-  const lastWhole = new Map<string, string[]>();
-  const current = new Map<string, { tracker: WalkTracker; tools: string[] }>();
-  for (const event of events) {
-    if (event.type === 'page_served' || event.type === 'page_refused') {
-      const session = sessionOf(event);
-      if (event.cursorIn === null) current.set(session, { tracker: new WalkTracker(), tools: [] });
-      const walk = current.get(session);
-      if (event.type === 'page_served') {
-        const set = everServed.get(session) ?? new Set<string>();
-        for (const digest of event.tools) set.add(digest);
-        everServed.set(session, set);
-      }
-      if (walk === undefined) continue;
-      if (event.type === 'page_served') walk.tools.push(...event.tools);
-      if (walk.tracker.step(event)) lastWhole.set(session, [...walk.tools]);
-    } else if (event.type === 'disclosure') {
-      judgeOneDisclosure(
-        event,
-        everServed.get(sessionOf(event)) ?? new Set(),
-        lastWhole.get(sessionOf(event)),
-        names,
-        add,
-      );
-    }
-  }
-}
-
-function judgeOneDisclosure(
-  event: TraceEventOf<'disclosure'>,
-  served: Set<string>,
-  whole: string[] | undefined,
-  names: Map<string, string>,
-  add: Add,
-): void {
-  const where = `${event.server} for ${event.audience}`;
-  const name = (digest: string): string => names.get(digest) ?? `(never served, digest ${digest.slice(0, 12)})`;
-  const unserved = event.tools.filter((digest) => !served.has(digest));
-  if (unserved.length > 0) {
-    add(
-      'I4',
-      'MUST',
-      event.seq,
-      'DISCLOSED_NEVER_SERVED',
-      `the host disclosed ${unserved.map(name).join(', ')} of ${where} (seq ${event.seq}), which no page served to that session held`,
-    );
-    return;
-  }
-  if (whole === undefined) {
-    add(
-      'I4',
-      'MUST',
-      event.seq,
-      'DISCLOSED_WITHOUT_WHOLE_LIST',
-      `the host disclosed ${event.tools.length} tools of ${where} (seq ${event.seq}) without ever having walked a whole list (page 1 to a last page) of that session`,
-    );
-    return;
-  }
-  const shown = new Set(event.tools);
-  const expected = new Set(whole);
-  const missing = whole.filter((digest) => !shown.has(digest));
-  const stale = event.tools.filter((digest) => !expected.has(digest));
-  if (missing.length > 0)
-    add(
-      'I4',
-      'MUST',
-      event.seq,
-      'DISCLOSURE_INCOMPLETE',
-      `the host disclosed ${where} (seq ${event.seq}) without ${missing.map(name).join(', ')}, which the last whole list served to it held`,
-    );
-  if (stale.length > 0)
-    add(
-      'I4',
-      'MUST',
-      event.seq,
-      'DISCLOSURE_STALE',
-      `the host disclosed ${stale.map(name).join(', ')} of ${where} (seq ${event.seq}), which the last whole list served to it no longer held`,
-    );
-}
-
-/** I19 (a SHOULD for a black-box host): after a delivered `list_changed`, some fresh list of that session is served before the case ends. */
-function judgeRefresh(events: readonly TraceEvent[], add: Add): void {
-  const waiting = new Map<string, number>();
-  for (const event of events) {
-    if (event.type === 'notification_delivered' && !waiting.has(sessionOf(event)))
-      waiting.set(sessionOf(event), event.seq);
-    if ((event.type === 'page_served' || event.type === 'page_refused') && event.cursorIn === null)
-      waiting.delete(sessionOf(event));
-  }
-  for (const [session, seq] of waiting) {
-    add(
-      'I19',
-      'SHOULD',
-      seq,
-      'REFRESH_MISSING',
-      `a list_changed was delivered to ${session} (seq ${seq}) and the host never listed that session's tools again before the case ended`,
-    );
-  }
-}
-
-/**
- * A session the world ended (`disconnected`: an expired HTTP session, answered 404 from then on)
- * is opened anew before the case ends: the Streamable HTTP transport says a client that gets 404
- * for its session MUST initialize a new one, and every case that expires a session asks for the
- * server again afterwards.
- */
-function judgeRenewal(events: readonly TraceEvent[], add: Add): void {
-  const ended = new Map<string, number>();
-  for (const event of events) {
-    if (event.type === 'disconnected') ended.set(sessionOf(event), event.seq);
-    if (event.type === 'session_opened') ended.delete(sessionOf(event));
-  }
-  for (const [session, seq] of ended) {
-    add(
-      'I12',
-      'MUST',
-      seq,
-      'SESSION_NOT_RENEWED',
-      `the world ended the HTTP session of ${session} (seq ${seq}) and the host never initialized a new one before the case ended`,
-    );
-  }
 }

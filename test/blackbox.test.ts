@@ -5,12 +5,13 @@
  * process or port left.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { caseTransports, loadCases, type BlackBoxCase } from '../blackbox/case.ts';
+import { running } from '../blackbox/host-tree.ts';
 import { runCase } from '../blackbox/run-case.ts';
 import { traceText } from '../sim/trace/recorder.ts';
 import { catsim } from './support/run-cli.ts';
@@ -36,21 +37,27 @@ async function table(command: string[], transport: 'http' | 'stdio', lines: stri
 /**
  * The Python host stops at a falsy cursor (so "" ends its walk after page 1, 2 of 5 tools) and
  * does not remember the cursors it followed (so it follows a repeat and a cycle until its
- * 50-page cap, past pageCountMax 20); everything else it does right. In empty-cursor it never saw
+ * 50-page cap: 49 cursor requests, past pageCountMax 20); everything else it does right. In empty-cursor it never saw
  * classify (page 3), so it refuses the call locally: nothing reaches the server, no I9. A cursor
  * refused after a server restart (-32602) raises out of its walk and ends the process (exit 1).
+ * It checks no descriptor, so it shows a model every planted defect (I5, once per defective tool).
+ * It sends schema-invalid arguments and reports the server's -32602 as the step's error.
  */
 const PYTHON_EXPECTED = [
   'change-between-pages OK',
   'change-during-relist OK',
-  'cursor-cycle FAILED CURSOR_REPEATED,WALK_TOO_LONG',
+  'cursor-cycle FAILED CURSOR_REQUESTED_TWICE,PAGE_LIMIT_EXCEEDED',
   'empty-cursor FAILED DISCLOSED_WITHOUT_WHOLE_LIST',
   'endless-pages OK',
   'full-walk OK',
   'guessed-name OK',
+  'non-object-schema FAILED DEFECT_ADMITTED',
+  'notification-burst OK',
+  'planted-defects FAILED DEFECT_ADMITTED,DEFECT_ADMITTED,DEFECT_ADMITTED,DEFECT_ADMITTED',
   'removal-after-use OK',
-  'repeated-cursor FAILED CURSOR_REPEATED,WALK_TOO_LONG',
+  'repeated-cursor FAILED CURSOR_REQUESTED_TWICE,PAGE_LIMIT_EXCEEDED',
   'restart-mid-walk HOST_FAILED',
+  'schema-invalid-arguments OK',
   'silent-change OK',
   'tenant-twins OK',
 ];
@@ -70,12 +77,21 @@ describe.skipIf(!hasPython)('the Python standard-library host', () => {
 });
 
 describe('the TypeScript host on the SDK Client', () => {
-  it('passes every case over stdio (it walks every page, stops at a cursor seen before, walks again after a refused cursor, re-lists after list_changed, refuses unlisted names)', async () => {
+  it('passes every case over stdio but the planted defects (it walks every page, stops at a cursor seen before, walks again after a refused cursor, re-lists after list_changed, refuses unlisted names)', async () => {
+    // It checks no descriptor: it shows a model the four planted defects (I5), and the SDK's
+    // listTools rejects a whole page for one input schema whose root is not an object (ZodError),
+    // which ends its walk and the process.
     const lines: string[] = [];
     expect(await table(TS_HOST, 'stdio', lines), lines.join('\n')).toEqual(
       loadCases()
         .filter((spec) => spec.transports === undefined)
-        .map((spec) => `${spec.name} OK`),
+        .map((spec) =>
+          spec.name === 'planted-defects'
+            ? 'planted-defects FAILED DEFECT_ADMITTED,DEFECT_ADMITTED,DEFECT_ADMITTED,DEFECT_ADMITTED'
+            : spec.name === 'non-object-schema'
+              ? 'non-object-schema HOST_FAILED'
+              : `${spec.name} OK`,
+        ),
     );
   }, 120_000);
 
@@ -107,18 +123,37 @@ describe('the TypeScript host on the SDK Client', () => {
   }, 60_000);
 });
 
+/**
+ * The MCP Inspector CLI, pinned (@modelcontextprotocol/inspector-cli 1.0.3), driven unchanged by
+ * examples/blackbox-inspector-cli/adapter.sh: found in node_modules, or where CATSIM_INSPECTOR_CLI
+ * says (its build/cli.js); skipped when it is not installed.
+ */
+const INSPECTOR_CLI =
+  process.env.CATSIM_INSPECTOR_CLI ?? join(ROOT, 'node_modules/@modelcontextprotocol/inspector-cli/build/cli.js');
+const INSPECTOR_HOST = ['bash', join(ROOT, 'examples/blackbox-inspector-cli/adapter.sh')];
+
+describe.skipIf(!existsSync(INSPECTOR_CLI))('the MCP Inspector CLI', () => {
+  it('reads page 1 only and calls a name it was never shown: full-walk and guessed-name FAILED over stdio', async () => {
+    // tools/list is one client.listTools() call (build/client/tools.js), with no nextCursor loop;
+    // tools/call lists page 1 and calls the name whether or not that page held it.
+    const rows: string[] = [];
+    for (const name of ['full-walk', 'guessed-name']) {
+      const spec = { ...(loadCases(name)[0] as BlackBoxCase), timeoutMs: 60_000 };
+      const run = await runCase(spec, 'inspector', 'stdio', INSPECTOR_HOST);
+      rows.push(`${name} ${run.outcome} ${run.violations.map((v) => v.code).join(',')}`);
+    }
+    // full-walk: it shows 3 of 7 tools (page 1) and calls archive, on a page it never read (executed).
+    // guessed-name: the one page is whole; delete_all reaches the server, which refuses it.
+    expect(rows).toEqual([
+      'full-walk FAILED DISCLOSED_WITHOUT_WHOLE_LIST,UNDISCLOSED_TOOL_EXECUTED',
+      'guessed-name FAILED UNDISCLOSED_TOOL_SENT',
+    ]);
+  }, 180_000);
+});
+
 /** full-walk with a 5 s timeout (long enough for a host's node to start on a loaded machine). */
 function shortCase(): BlackBoxCase {
   return { ...(loadCases('full-walk')[0] as BlackBoxCase), timeoutMs: 5_000 };
-}
-
-/** Whether `pid` still runs: gone, or a zombie (killed, waiting for a container's PID 1 to reap it), is not running. */
-function running(pid: number): boolean {
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
-  } catch {
-    return false;
-  }
 }
 
 function refused(port: number): Promise<boolean> {
@@ -147,6 +182,26 @@ describe('bad hosts are HOST_FAILED with one line, within the timeout, leaving n
     expect(running(left.child)).toBe(false);
     expect(await refused(left.http)).toBe(true);
     expect(await refused(left.stdio)).toBe(true);
+  }, 20_000);
+
+  it('a host that leaves processes outside its group (a setsid child holding a port, an orphaned grandchild in another session) is HOST_FAILED, and both are gone with the port', async () => {
+    // The host starts, with setsid (detached), a node that listens on a loopback port and prints it,
+    // and `sh -c 'sleep 60 & echo $!'`, whose sleep is orphaned when sh exits; it prints the pids and
+    // the port, then exits 0.
+    const listener = "require('net').createServer().listen(0,'127.0.0.1',function(){console.log(this.address().port)})";
+    const script =
+      "const {spawn}=require('node:child_process');const out={};const done=()=>{if(out.port&&out.grandchild){process.stderr.write(JSON.stringify(out));process.exit(0);}};" +
+      `const c=spawn(process.execPath,['-e',${JSON.stringify(listener)}],{detached:true,stdio:['ignore','pipe','ignore']});out.child=c.pid;` +
+      "c.stdout.on('data',(d)=>{out.port=Number(String(d).trim());done();});" +
+      "const s=spawn('sh',['-c','sleep 60 & echo $!'],{detached:true,stdio:['ignore','pipe','ignore']});" +
+      "s.stdout.on('data',(d)=>{out.grandchild=Number(String(d).trim());done();});";
+    const run = await runCase(shortCase(), 'test', 'stdio', [process.execPath, '-e', script]);
+    expect([run.outcome, run.line]).toEqual([
+      'HOST_FAILED',
+      'full-walk: HOST_FAILED: the host exited and left 2 processes running 1000 ms later (catsim killed them)',
+    ]);
+    const left = JSON.parse(run.stderr) as { child: number; grandchild: number; port: number };
+    expect([running(left.child), running(left.grandchild), await refused(left.port)]).toEqual([false, false, true]);
   }, 20_000);
 
   it('a host that connects and then hangs is HOST_FAILED at the timeout, naming the pending step', async () => {
@@ -264,7 +319,7 @@ describe.skipIf(!hasPython)('catsim host-test and catsim judge on the command li
     expect(run.code).toBe(1);
     expect(run.stdout.split('\n').slice(0, 3)).toEqual([
       'FAILED      empty-cursor@stdio: the host disclosed 2 tools of alpha for acme.dev (seq 4) without ever having walked a whole list (page 1 to a last page) of that session',
-      'FAILED      repeated-cursor@stdio: the walk of alpha|acme.dev begun at seq 3 sent cursor "WzAsMiwwXQ" a second time (seq 5): it followed a repeated cursor or a cycle',
+      'FAILED      repeated-cursor@stdio: scan "wire:alpha|acme.dev#1" (alpha acme.dev) requested cursor "WzAsMiwwXQ" at seq 4 and again at seq 5',
       `0 of 2 cases pass (OK or NON-STRICT); reports in ${out}/ (summary.md, index.json, junit.xml)`,
     ]);
     const index = JSON.parse(readFileSync(join(out, 'index.json'), 'utf8')) as {
@@ -392,7 +447,8 @@ describe('catsim serve keeps a case up for a host started separately', () => {
       env: { ...process.env, ...env },
       timeout: 30_000,
     });
-    expect(host.status).toBe(0);
+    // The host's stderr is the message if it fails (it failed twice inside a loaded full run of this file, never alone).
+    expect(host.status, `${host.stderr}`).toBe(0);
     const code = await new Promise((resolve) => serve.on('exit', resolve));
     expect(code).toBe(0);
     expect(stdout.split('\n').slice(-3)).toEqual(['OK full-walk: no violation', `reports in ${out}/`, '']);

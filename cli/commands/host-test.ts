@@ -1,6 +1,6 @@
 /**
  * `catsim host-test --agent NAME [--cases GLOB] [--transport stdio|http|both] [--out DIR]
- * [--repeat N] [--baseline FILE] -- CMD ARGS`: puts a host in any language under catsim's
+ * [--repeat N] [--timeout-factor N] [--baseline FILE] -- CMD ARGS`: puts a host in any language under catsim's
  * simulated servers (docs/BLACK-BOX.md). Spawns the host once per case and transport (N times
  * with `--repeat`), judges each case's wire record with the oracle, prints one line per case and
  * writes the reports (per case JSON and trace, index.json, summary.md, junit.xml) under `--out`.
@@ -23,6 +23,8 @@ export interface HostTestArgs {
   out: string;
   /** Runs per case and transport (>= 1); a wire that differs between runs is reported. */
   repeat: number;
+  /** Each case's timeout is multiplied by this (>= 1; default 1). */
+  timeoutFactor?: number;
   /** Expected failures file, or undefined. */
   baseline?: string;
   /** The host command: program and arguments (after `--`). */
@@ -49,7 +51,8 @@ export async function hostTestCommand(args: HostTestArgs): Promise<number> {
   for (const spec of cases) {
     for (const transport of caseTransports(spec, transports)) {
       const repeats: CaseRun[] = [];
-      for (let i = 0; i < args.repeat; i += 1) repeats.push(await runCase(spec, args.agent, transport, args.command));
+      const timed = { ...spec, timeoutMs: spec.timeoutMs * (args.timeoutFactor ?? 1) };
+      for (let i = 0; i < args.repeat; i += 1) repeats.push(await runCase(timed, args.agent, transport, args.command));
       const run = foldRepeats(repeats);
       const standing = baselineStanding(runStem(run), run.outcome, baseline);
       if (standing === 'stale' || standing === 'changed' || (standing === 'none' && !passes(run.outcome))) failing += 1;
@@ -58,7 +61,7 @@ export async function hostTestCommand(args: HostTestArgs): Promise<number> {
     }
   }
   const rerun = (run: CaseRun): string =>
-    `catsim host-test --agent ${args.agent} --cases ${run.case} --transport ${run.transport} -- ${args.command.join(' ')}`;
+    `catsim host-test --agent ${args.agent} --cases ${run.case} --transport ${run.transport}${(args.timeoutFactor ?? 1) > 1 ? ` --timeout-factor ${args.timeoutFactor}` : ''} -- ${args.command.join(' ')}`;
   writeReports(args.out, runs, rerun);
   process.stdout.write(
     `${runs.length - failing} of ${runs.length} cases pass${baseline.size > 0 ? ' (OK, NON-STRICT, or as the baseline expects)' : ' (OK or NON-STRICT)'}; reports in ${args.out}/ (summary.md, index.json, junit.xml)\n`,

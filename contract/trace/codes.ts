@@ -153,8 +153,12 @@ export const CORE_CALLS = [
  */
 export const CORE_FAILURE_REASONS = ['THREW', 'REJECTED', 'MALFORMED_ANSWER', 'UNHANDLED_REJECTION'] as const;
 
-/** Why a server that checks pins and leases refused a call. */
-export const SERVER_CALL_REFUSALS = ['STALE_PIN', 'BAD_LEASE', 'UNKNOWN_TOOL'] as const;
+/**
+ * Why a server that checks pins and leases refused a call. `INVALID_ARGUMENTS`: the arguments fail
+ * the tool's input schema, as a server that validates its inputs refuses them (black-box mode's
+ * servers do; the simulated rounds' servers execute any arguments).
+ */
+export const SERVER_CALL_REFUSALS = ['STALE_PIN', 'BAD_LEASE', 'UNKNOWN_TOOL', 'INVALID_ARGUMENTS'] as const;
 
 /** How a round ended; only a `settled` round is judged for liveness (I12). */
 export const ROUND_STATUSES = ['settled', 'undecided'] as const;

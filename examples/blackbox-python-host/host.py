@@ -95,18 +95,26 @@ class HttpConnection:
         response.read()
         conn.close()
         if message["method"] == "notifications/initialized":
-            threading.Thread(target=self._listen, daemon=True).start()
+            # Read no catalog before the notification stream is open: a list_changed sent before
+            # it is lost (a server drops it), so a change during the first walk would go unseen.
+            # (Without this wait catsim's HTTP cases failed once under load: the GET lost the race
+            # to page 2 of walk 1 and the notification never arrived.)
+            listening = threading.Event()
+            threading.Thread(target=self._listen, args=(listening,), daemon=True).start()
+            listening.wait(10)
 
-    def _listen(self):
+    def _listen(self, listening):
         conn = http.client.HTTPConnection(self.url.hostname, self.url.port)
         headers = {"Authorization": self.headers["Authorization"], "Accept": "text/event-stream", "Mcp-Session-Id": self.session, "Mcp-Protocol-Version": PROTOCOL_VERSION}
         conn.request("GET", self.url.path, headers=headers)
         try:
-            for data in sse_data(conn.getresponse()):
+            response = conn.getresponse()
+            listening.set()
+            for data in sse_data(response):
                 if "method" in data:
                     self.on_notification(data)
         except (OSError, http.client.HTTPException):
-            pass
+            listening.set()
 
     def close(self):
         conn = http.client.HTTPConnection(self.url.hostname, self.url.port, timeout=5)

@@ -63,24 +63,32 @@ export type AdmissionSource = (context: CheckContext) => Iterable<ToolDecision>;
 
 /** Checks I5 over every decision of every source. */
 export function checkDefectAdmission(context: CheckContext, findings: Findings): void {
+  if (context.truth.defects.size === 0) return;
+  for (const source of ADMISSION_SOURCES) checkDecisions(context, source(context), findings);
+}
+
+/**
+ * I5 over the given decisions: each admitted one on a digest planted with a defect is
+ * `DEFECT_ADMITTED`. The black-box judge (host-wire.ts) hands in the decisions a host's wire
+ * shows (what it disclosed, what it sent), which no publish or gate decision records.
+ */
+export function checkDecisions(context: CheckContext, decisions: Iterable<ToolDecision>, findings: Findings): void {
   const defects = context.truth.defects;
   if (defects.size === 0) return;
-  for (const source of ADMISSION_SOURCES) {
-    for (const decision of source(context)) {
-      const defect = defects.get(decision.descriptorDigest);
-      if (defect === undefined) continue;
-      const twin = defect.defect === DUPLICATE_NAME ? namesakeOf(decision) : null;
-      if (defect.defect === DUPLICATE_NAME && twin === null) continue;
-      findings.count('I5');
-      if (!decision.admitted) continue;
-      const next = twin === null ? '' : ` next to ${JSON.stringify(twin.name)} (${shortHex(twin.descriptorDigest)})`;
-      findings.add(
-        'I5',
-        decision.seq,
-        'DEFECT_ADMITTED',
-        `${decision.label} admits tool ${JSON.stringify(decision.name)} (${shortHex(decision.descriptorDigest)}) with ${decision.decision}, but it was planted with defect ${defect.defect} (seq ${defect.seq})${next}`,
-      );
-    }
+  for (const decision of decisions) {
+    const defect = defects.get(decision.descriptorDigest);
+    if (defect === undefined) continue;
+    const twin = defect.defect === DUPLICATE_NAME ? namesakeOf(decision) : null;
+    if (defect.defect === DUPLICATE_NAME && twin === null) continue;
+    findings.count('I5');
+    if (!decision.admitted) continue;
+    const next = twin === null ? '' : ` next to ${JSON.stringify(twin.name)} (${shortHex(twin.descriptorDigest)})`;
+    findings.add(
+      'I5',
+      decision.seq,
+      'DEFECT_ADMITTED',
+      `${decision.label} admits tool ${JSON.stringify(decision.name)} (${shortHex(decision.descriptorDigest)}) with ${decision.decision}, but it was planted with defect ${defect.defect} (seq ${defect.seq})${next}`,
+    );
   }
 }
 
