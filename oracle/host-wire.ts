@@ -14,8 +14,8 @@
  * - I18 (`invariants/list-changed.ts`, the world's barrier `CALL_BEFORE_RELIST`): no call after a
  *   delivered `list_changed` before a whole fresh list was served;
  * - I13 (`invariants/scan-termination.ts`): no walk sends a cursor twice or more than
- *   `pageCountMax` cursors; a walk is a cursorless `tools/list` and the cursor requests after it
- *   for that (server, audience), as a black-box host carries no scanId;
+ *   `pageCountMax` cursors; a black-box host carries no scanId, so its requests are tied into
+ *   walks by cursor (`UnlabelledWalks` in ground-truth.ts, as for any core that labels nothing);
  * - I5 (`invariants/defect-admission.ts`): no planted defect is admitted, a host's admissions
  *   being what its wire shows ({@link wireDecisions}): the tools it disclosed, the calls it sent.
  * What only a black box needs is judged here, from the same ground truth: the host's disclosure
@@ -91,10 +91,9 @@ export function judgeHostWire(trace: Trace): HostWireVerdict {
 /**
  * The black-box record as the oracle's world events, seqs unchanged (violations anchor at the
  * record's own events):
- * - a `tools/list` answer without a scanId gets its walk's: a cursorless request begins walk N of
- *   its (server, audience), `wire:SERVER|AUDIENCE#N`, and a request with a cursor belongs to the
- *   walk that (server, audience) is on (a black-box host sends no scanId; its cursors and its
- *   order are all the wire shows);
+ * - a `tools/list` answer keeps the scanId it carried, none for a black-box host: the ground
+ *   truth ties such requests into walks by cursor itself (`UnlabelledWalks` in ground-truth.ts,
+ *   the same rule `catsim run` judges a core that labels nothing by);
  * - each page served is followed by a `disclosure` of its tools to that (server, audience), with
  *   the page's seq: a black-box host's model can only have been shown what the host was served;
  * - the host's own `disclosure` events (its self-report) are left out: they are judged against
@@ -103,8 +102,6 @@ export function judgeHostWire(trace: Trace): HostWireVerdict {
  *   so its server would run the call, never the host's.
  */
 export function wireAsWorld(events: readonly TraceEvent[]): TraceEvent[] {
-  const walkOf = new Map<string, string>();
-  const walks = new Map<string, number>();
   const identities = new Map<string, string>();
   const out: TraceEvent[] = [];
   for (const event of events) {
@@ -118,15 +115,8 @@ export function wireAsWorld(events: readonly TraceEvent[]): TraceEvent[] {
       out.push(event);
       continue;
     }
-    const recipient = `${event.server}|${event.audience}`;
-    if (event.cursorIn === null) {
-      const walk = (walks.get(recipient) ?? 0) + 1;
-      walks.set(recipient, walk);
-      walkOf.set(recipient, `wire:${recipient}#${walk}`);
-    }
-    const page = { ...event, scanId: event.scanId ?? walkOf.get(recipient) ?? null } as typeof event;
-    out.push(page);
-    if (page.type === 'page_served') out.push(showing(page, identities.get(page.server) ?? ''));
+    out.push(event);
+    if (event.type === 'page_served') out.push(showing(event, identities.get(event.server) ?? ''));
   }
   return out;
 }
@@ -212,7 +202,7 @@ interface WholeWalk {
  */
 function wholeWalks(truth: GroundTruth): WholeWalk[] {
   const walks: WholeWalk[] = [];
-  for (const scan of truth.scans.values()) {
+  for (const scan of [...truth.scans.values(), ...truth.unlabelledWalks.walks]) {
     const open = new Set<string>();
     const tools: string[] = [];
     for (const answer of scan.requests) {

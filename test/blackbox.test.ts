@@ -319,7 +319,7 @@ describe.skipIf(!hasPython)('catsim host-test and catsim judge on the command li
     expect(run.code).toBe(1);
     expect(run.stdout.split('\n').slice(0, 3)).toEqual([
       'FAILED      empty-cursor@stdio: the host disclosed 2 tools of alpha for acme.dev (seq 4) without ever having walked a whole list (page 1 to a last page) of that session',
-      'FAILED      repeated-cursor@stdio: scan "wire:alpha|acme.dev#1" (alpha acme.dev) requested cursor "WzAsMiwwXQ" at seq 4 and again at seq 5',
+      'FAILED      repeated-cursor@stdio: walk 1 without a scanId (alpha acme.dev) requested cursor "WzAsMiwwXQ" at seq 4 and again at seq 5',
       `0 of 2 cases pass (OK or NON-STRICT); reports in ${out}/ (summary.md, index.json, junit.xml)`,
     ]);
     const index = JSON.parse(readFileSync(join(out, 'index.json'), 'utf8')) as {
