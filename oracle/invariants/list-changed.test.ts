@@ -119,6 +119,53 @@ describe('I18 on what the core reports: a call after a list_changed waits for a 
   });
 });
 
+/**
+ * s0 up at revision 1, its one page served to acme.dev with no scanId, and no `scan_started` at
+ * all: a host under the lease convention (`GatelessCalls`), which reports receipts but no scans.
+ * The clock at t=1000.
+ */
+function unscanned(): TraceBuilder {
+  const b = new TraceBuilder({ stepMs: 0 });
+  b.serverUp('s0', ID0);
+  b.revision('s0', 1, { 'acme.dev': ['echo'] });
+  b.sessionOpened('s0', 'acme.dev', ID0);
+  b.served({ audience: 'acme.dev', scanId: null, cursorIn: null, cursorOut: null, revision: 1, tools: ['echo'] });
+  return b.at(1_000);
+}
+
+describe("I18 for a core that reports no scan in the round: the world's rule alone", () => {
+  it('a call after a whole fresh list was served is no I18, although no reported scan ended before its receipt', () => {
+    const b = unscanned();
+    b.notificationDelivered('s0', 'acme.dev');
+    // The whole fresh list: page 1 (cursorless, no scanId) with no next cursor, answered after the delivery.
+    b.at(1_005).served({
+      audience: 'acme.dev',
+      scanId: null,
+      cursorIn: null,
+      cursorOut: null,
+      revision: 2,
+      tools: ['echo'],
+    });
+    b.at(1_010).receipt({ callId: 'p0#plan-1', leaseId: 'lease-1', key: KEY, tool: 'echo' });
+    b.callSent({ audience: 'acme.dev', tool: 'echo' });
+    // A second receipt later still, whose call the world saw leave at another instant: judged on the wire alone.
+    b.at(1_020).receipt({ callId: 'p0#plan-2', leaseId: 'lease-2', key: KEY, tool: 'echo' });
+    b.at(1_021).callSent({ audience: 'acme.dev', tool: 'echo' });
+    expect(i18(b)).toEqual([]);
+  });
+
+  it('without the relist, each call is CALL_BEFORE_RELIST once, and no receipt adds a CALL_BEFORE_FRESH_LIST', () => {
+    const b = unscanned();
+    b.notificationDelivered('s0', 'acme.dev');
+    b.at(1_010).receipt({ callId: 'p0#plan-1', leaseId: 'lease-1', key: KEY, tool: 'echo' });
+    const first = b.callSent({ audience: 'acme.dev', tool: 'echo' });
+    // This receipt and its call_sent are a millisecond apart: the receipt rule would have reported it apart.
+    b.at(1_020).receipt({ callId: 'p0#plan-2', leaseId: 'lease-2', key: KEY, tool: 'echo' });
+    const second = b.at(1_021).callSent({ audience: 'acme.dev', tool: 'echo' });
+    expect(i18(b)).toEqual([`CALL_BEFORE_RELIST@${first}`, `CALL_BEFORE_RELIST@${second}`]);
+  });
+});
+
 describe('I18 asks the world for a whole fresh list, page 1 to a last page, served after the delivery (issue 27)', () => {
   it("page 1 alone is not enough: the call waits for the walk's last page", () => {
     const b = published();

@@ -9,7 +9,13 @@
  *   whatever its state): a call chosen from the old list must wait for the fresh one, or be
  *   refused. A receipt at the very instant of the delivery is not judged (the client may not have
  *   handed the notification on yet). Code `CALL_BEFORE_FRESH_LIST`, anchored at the receipt, once per
- *   receipt (at the first delivery it should have waited for).
+ *   receipt (at the first delivery it should have waited for). This rule applies only to a core
+ *   that reported at least one `scan_started` in the round: a core that reports no scan at all
+ *   (every host under the lease convention `GatelessCalls`: the list-once and model-loop
+ *   templates, every library peer) would otherwise fail it at every receipt after a delivery even
+ *   when it really listed again on the wire before the call, so it is judged by the world's rule
+ *   below alone (a core's observation may sharpen a verdict, never manufacture one from an
+ *   absence, and never excuse one).
  *   The same barrier from the world's side alone, for every core whether or not it reports its
  *   scans and receipts (a core that says nothing, or whose scan events are not true, is judged
  *   all the same; issue 27): no `call_sent` to that server for that audience at a later instant
@@ -73,10 +79,14 @@ export function checkListChanged(context: CheckContext, findings: Findings): voi
     const server = context.truth.servers.get(delivery.server);
     if (server !== undefined) checkWorldBarrier(delivery, server, reported, sentReported, findings);
   }
+  // The receipt rule reads the core's own scans: a core that reports none in the round is judged
+  // by the world's rule alone (its silence may not manufacture a verdict; issue 27).
+  const reportsScans = context.observed.scanStarts.size > 0;
   for (const delivery of context.truth.notificationDeliveries) {
     const key = keyAt(context, delivery);
     if (key === null) continue;
-    checkBarrier(delivery, key, scans.get(key) ?? [], receipts.get(key) ?? [], reported, sentReported, findings);
+    if (reportsScans)
+      checkBarrier(delivery, key, scans.get(key) ?? [], receipts.get(key) ?? [], reported, sentReported, findings);
     checkRefresh(context, delivery, key, sessions, findings);
   }
 }
@@ -109,7 +119,10 @@ function receiptsByKey(context: CheckContext): Map<string, ReceiptEvent[]> {
   return out;
 }
 
-/** I18: every later receipt of the key needs a scan started after the delivery and ended before it. */
+/**
+ * I18 on the core's account: every later receipt of the key needs a scan started after the delivery
+ * and ended before it. Run only for a core that reported a scan in the round.
+ */
 function checkBarrier(
   delivery: NotificationDeliveredEvent,
   key: string,
