@@ -1,7 +1,9 @@
 /**
  * `peer:ai-sdk-mcp`: the Vercel AI SDK's MCP client, `@ai-sdk/mcp` 2.0.99 (its own MCP client,
  * not the SDK's), run unchanged the way its users use it: one `createMCPClient({ transport })`
- * per catalog key, and at every turn of the agent loop `client.tools()`, whose AI SDK tools the
+ * per session (after an identity rotation the same client serves the key at the new identity:
+ * a disclosure finds it by the identity its connection presents now, `Sessions` in
+ * tapped-peer.ts), and at every turn of the agent loop `client.tools()`, whose AI SDK tools the
  * model is given; a call is the model's pick, run through the returned tool's `execute`. A turn is
  * each disclosure the world asks for (the planner is the model), as for `peer:openai-agents`.
  *
