@@ -1,7 +1,9 @@
 /**
  * `peer:ai-sdk-mcp`: the Vercel AI SDK's MCP client, `@ai-sdk/mcp` 2.0.99 (its own MCP client,
  * not the SDK's), run unchanged the way its users use it: one `createMCPClient({ transport })`
- * per catalog key, and at every turn of the agent loop `client.tools()`, whose AI SDK tools the
+ * per session (after an identity rotation the same client serves the key at the new identity:
+ * a disclosure finds it by the identity its connection presents now, `Sessions` in
+ * tapped-peer.ts), and at every turn of the agent loop `client.tools()`, whose AI SDK tools the
  * model is given; a call is the model's pick, run through the returned tool's `execute`. A turn is
  * each disclosure the world asks for (the planner is the model), as for `peer:openai-agents`.
  *
@@ -28,16 +30,20 @@
 import { createMCPClient, type MCPClient } from '@ai-sdk/mcp';
 import type { WireWatch } from '../../api/wire-watch.ts';
 import type { SessionSpec } from '../../sim/guard/adapter.ts';
-import { TappedPeer } from './tapped-peer.ts';
+import type { PeerSend } from './peer-host.ts';
+import { keyNow, Sessions, TappedPeer } from './tapped-peer.ts';
 
 /** The tools one `tools()` call returns, by name. */
 type TurnTools = Awaited<ReturnType<MCPClient['tools']>>;
 
-/** One catalog key as the AI SDK host holds it. */
+/** One session as the AI SDK host holds it: its client, and the catalog key it presents now. */
 interface AiSdkKey {
   client?: MCPClient;
-  key?: string;
+  /** The connection's identity now (set when it opened). */
+  identity?: () => string;
   wire?: WireWatch;
+  /** The loop's call path: the latest turn's tool of that name, through its execute. */
+  send?: PeerSend;
   /** The tools of the latest turn, by name. */
   tools: TurnTools;
   turnRunning: boolean;
@@ -45,7 +51,7 @@ interface AiSdkKey {
 
 /** The AI SDK's MCP client as a peer. */
 export class AiSdkMcpPeer extends TappedPeer {
-  readonly #byKey = new Map<string, AiSdkKey>();
+  readonly #sessions = new Sessions<AiSdkKey>();
   #toolCalls = 0;
 
   protected override open(session: SessionSpec): void {
@@ -60,46 +66,54 @@ export class AiSdkMcpPeer extends TappedPeer {
       })
       .then(
         ({ identity }) => {
-          const key = `${identity()}|${session.tenant}.${session.role}`;
-          host.key = key;
-          this.#byKey.set(key, host);
+          host.identity = identity;
           // The loop's call path: the turn's tool of that name, through its execute, or nothing.
+          host.send = async (name, args) => {
+            const tool = host.tools[name];
+            if (tool?.execute !== undefined)
+              await tool.execute(args, { toolCallId: `call-${this.#toolCalls++}`, messages: [], context: {} });
+          };
           if (host.wire !== undefined)
-            this.remember(key, host.wire, async (name, args) => {
-              const tool = host.tools[name];
-              if (tool?.execute !== undefined)
-                await tool.execute(args, { toolCallId: `call-${this.#toolCalls++}`, messages: [], context: {} });
-            });
-          return this.#turn(host);
+            this.remember(keyNow(identity, session.tenant, session.role), host.wire, host.send);
+          this.#sessions.add(session.tenant, session.role, identity, host);
+          return this.#turn(host, session);
         },
         () => undefined,
       );
   }
 
-  /** Every disclosure is a turn of the agent loop: it asks the client for its tools again. */
+  /**
+   * Every disclosure is a turn of the agent loop: it asks the session's client for its tools
+   * again, the client whose connection presents `identity` now (the same client after a rotation).
+   */
   override disclose(
     session: string,
     tenant: string,
     role: string,
     identity: string,
   ): ReturnType<TappedPeer['disclose']> {
-    const host = this.#byKey.get(`${identity}|${tenant}.${role}`);
-    if (host !== undefined && !host.turnRunning) void this.#turn(host);
+    const host = this.#sessions.find(tenant, role, identity);
+    if (host !== undefined && !host.turnRunning) void this.#turn(host, { tenant, role });
     return super.disclose(session, tenant, role, identity);
   }
 
-  /** One turn's discovery: `client.tools()`, published as the walk it read. */
-  async #turn(host: AiSdkKey): Promise<void> {
-    if (host.client === undefined) return;
+  /**
+   * One turn's discovery: `client.tools()`, published as the walk it read under the catalog key
+   * the connection presented when the turn began, with the call path remembered under that key.
+   */
+  async #turn(host: AiSdkKey, audience: { tenant: string; role: string }): Promise<void> {
+    if (host.client === undefined || host.identity === undefined) return;
+    const key = keyNow(host.identity, audience.tenant, audience.role);
     host.turnRunning = true;
     const tools = await host.client.tools().catch(() => undefined);
     host.turnRunning = false;
-    if (tools === undefined || host.key === undefined || host.wire === undefined) return;
-    if (!this.hasNewWalk(host.key, host.wire)) return;
+    if (tools === undefined || host.wire === undefined || host.send === undefined) return;
+    if (!this.hasNewWalk(key, host.wire)) return;
     host.tools = tools;
     const names = Object.keys(tools);
+    this.remember(key, host.wire, host.send);
     this.publishWalk(
-      host.key,
+      key,
       host.wire,
       names.map((name) => ({ name, servedName: name })),
       keptDescriptors(names, host.wire),

@@ -58,7 +58,8 @@ import { MCPServerStdio as NodeMCPServerStdio } from '@openai/agents-core/_shims
 import { toFunctionToolName } from '@openai/agents-core/utils';
 import type { WireWatch } from '../../api/wire-watch.ts';
 import type { SessionSpec, TransportConnection } from '../../sim/guard/adapter.ts';
-import { TappedPeer, type ListedTool } from './tapped-peer.ts';
+import type { PeerSend } from './peer-host.ts';
+import { keyNow, Sessions, TappedPeer, type ListedTool } from './tapped-peer.ts';
 
 // Importing '@openai/agents-core' registers its default trace processor, whose constructor starts
 // an export loop on a real, unref'd 5 s `setTimeout` (dist/tracing/processor.mjs,
@@ -127,8 +128,11 @@ class SimulatedStdio extends NodeMCPServerStdio {
 /** One catalog key as the agent host holds it. */
 interface AgentKey {
   agent: Agent;
-  key?: string;
+  /** The connection's identity now (set when it opened). */
+  identity?: () => string;
   wire?: WireWatch;
+  /** The runner's call path (set when the connection opened). */
+  send?: PeerSend;
   /** The function tools of the latest turn, by the name the model sees. */
   tools: Map<string, FunctionTool>;
   /** The served name of each function tool of the latest turn. */
@@ -138,7 +142,7 @@ interface AgentKey {
 
 /** The OpenAI Agents SDK as a peer. */
 export class OpenAiAgentsPeer extends TappedPeer {
-  readonly #byKey = new Map<string, AgentKey>();
+  readonly #sessions = new Sessions<AgentKey>();
   readonly #runContext = new RunContext();
 
   protected override open(session: SessionSpec): void {
@@ -151,20 +155,23 @@ export class OpenAiAgentsPeer extends TappedPeer {
     const server = this.#server(session, host);
     host.agent.mcpServers = [server];
     void server.connect().then(
-      () => this.#turn(host),
+      () => this.#turn(host, session),
       () => undefined,
     );
   }
 
-  /** Every disclosure is a turn of the agent loop: the runner lists the agent's tools again. */
+  /**
+   * Every disclosure is a turn of the agent loop: the runner lists the agent's tools again, the
+   * agent whose connection presents `identity` now (the same agent after a rotation).
+   */
   override disclose(
     session: string,
     tenant: string,
     role: string,
     identity: string,
   ): ReturnType<TappedPeer['disclose']> {
-    const host = this.#byKey.get(`${identity}|${tenant}.${role}`);
-    if (host !== undefined && !host.turnRunning) void this.#turn(host);
+    const host = this.#sessions.find(tenant, role, identity);
+    if (host !== undefined && !host.turnRunning) void this.#turn(host, { tenant, role });
     return super.disclose(session, tenant, role, identity);
   }
 
@@ -180,20 +187,15 @@ export class OpenAiAgentsPeer extends TappedPeer {
         host.wire = this.tap(transport);
         await use(host.wire.transport);
       });
-      host.key = `${connection.identity()}|${session.tenant}.${session.role}`;
-      this.#byKey.set(host.key, host);
+      host.identity = connection.identity;
       // The runner's call path: the turn's function tool of that name, or nothing (unknown tool).
-      if (host.wire !== undefined)
-        this.remember(
-          host.key,
-          host.wire,
-          async (name, args) => {
-            const tool = host.tools.get(name);
-            if (tool !== undefined)
-              await invokeFunctionTool({ tool, runContext: this.#runContext, input: JSON.stringify(args) });
-          },
-          { servedName: (name) => host.servedNames.get(name) ?? name },
-        );
+      host.send = async (name, args) => {
+        const tool = host.tools.get(name);
+        if (tool !== undefined)
+          await invokeFunctionTool({ tool, runContext: this.#runContext, input: JSON.stringify(args) });
+      };
+      if (host.wire !== undefined) this.#remember(host, keyNow(connection.identity, session.tenant, session.role));
+      this.#sessions.add(session.tenant, session.role, connection.identity, host);
       return connection;
     };
     const server = new MCPServerStdio(options);
@@ -201,23 +203,28 @@ export class OpenAiAgentsPeer extends TappedPeer {
     return server;
   }
 
-  /** One turn's discovery: `agent.getAllTools`, published when it read the server. */
-  async #turn(host: AgentKey): Promise<void> {
+  /** Remembers the host's call path under `key`. */
+  #remember(host: AgentKey, key: string): void {
+    if (host.wire === undefined || host.send === undefined) return;
+    this.remember(key, host.wire, host.send, { servedName: (name) => host.servedNames.get(name) ?? name });
+  }
+
+  /**
+   * One turn's discovery: `agent.getAllTools`, published when it read the server, under the
+   * catalog key the connection presented when the turn began (none before it opened).
+   */
+  async #turn(host: AgentKey, audience: { tenant: string; role: string }): Promise<void> {
+    const key = host.identity === undefined ? undefined : keyNow(host.identity, audience.tenant, audience.role);
     host.turnRunning = true;
     const tools = await host.agent.getAllTools(this.#runContext).catch(() => undefined);
     host.turnRunning = false;
-    if (
-      tools === undefined ||
-      host.key === undefined ||
-      host.wire === undefined ||
-      !this.hasNewWalk(host.key, host.wire)
-    )
-      return;
+    if (tools === undefined || key === undefined || host.wire === undefined || !this.hasNewWalk(key, host.wire)) return;
     const functions = tools.filter((tool): tool is FunctionTool => tool.type === 'function');
     const listed = listedAs(functions, host.wire);
     host.tools = new Map(functions.map((tool) => [tool.name, tool]));
     host.servedNames = new Map(listed.map((tool) => [tool.name, tool.servedName]));
-    this.publishWalk(host.key, host.wire, listed);
+    this.#remember(host, key);
+    this.publishWalk(key, host.wire, listed);
   }
 }
 

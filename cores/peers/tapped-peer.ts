@@ -12,8 +12,14 @@
  * position as the walk's concatenated pages (the libraries here keep page order and drop only
  * tools they say they drop); a name that differs at that position means the pairing is wrong,
  * which is an adapter bug and throws. A list the library served from its own cache (no new
- * `tools/list` answer since the last publish of the key) is not a new snapshot and publishes
- * nothing.
+ * `tools/list` answer since the last publish of the key, or since the last publish from the
+ * connection) is not a new snapshot and publishes nothing.
+ *
+ * The catalog key of a connection is `identity()|tenant.role` with the identity the server
+ * presents now (docs/CORE-API.md): after the server rotates its identity (F7) the same connection
+ * and the same library client serve the key at the new identity. A turn-driven adapter finds the
+ * session's client for a disclosure through {@link Sessions}, by the identity each connection
+ * presents at that moment, not the one it opened with.
  */
 import { Client, type ClientOptions } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -49,15 +55,25 @@ export class TappedClient extends Client {
 export abstract class TappedPeer extends PeerHost {
   /** `tools/list` answers on the key's connection when it was last published. */
   readonly #answersAtPublish = new Map<string, number>();
+  /** `tools/list` answers on each connection when it last published (for any key). */
+  readonly #wireAnswersAtPublish = new WeakMap<WireWatch, number>();
 
   /** Wraps a connection's transport in a tap that numbers scans from this peer's counter. */
   protected tap(transport: Transport): WireWatch {
     return WireWatch.tap(transport, { nextScanId: () => this.nextScanId() });
   }
 
-  /** Whether `wire` has received a `tools/list` answer since `key` was last published. */
+  /**
+   * Whether `wire` has received a `tools/list` answer since `key` was last published and since
+   * `wire` last published: a list read before an identity rotation and served again from the
+   * library's cache is not published again under the new key.
+   */
   protected hasNewWalk(key: string, wire: WireWatch): boolean {
-    return wire.latestWalk() !== undefined && this.#answersAtPublish.get(key) !== wire.answers;
+    return (
+      wire.latestWalk() !== undefined &&
+      this.#answersAtPublish.get(key) !== wire.answers &&
+      this.#wireAnswersAtPublish.get(wire) !== wire.answers
+    );
   }
 
   /**
@@ -78,8 +94,45 @@ export abstract class TappedPeer extends PeerHost {
       (tool, index): ShownTool => ({ name: tool.name, descriptor: pairedDescriptor(served, index, tool.servedName) }),
     );
     this.#answersAtPublish.set(key, wire.answers);
+    this.#wireAnswersAtPublish.set(wire, wire.answers);
     this.publish(key, walk.scanId, walk.pages, shown);
   }
+}
+
+/** One open session of a turn-driven adapter: its audience, its connection's identity now, its host. */
+interface Session<H> {
+  audience: string;
+  identity: () => string;
+  host: H;
+}
+
+/**
+ * The sessions of a turn-driven adapter (one library client per catalog key, a turn at each
+ * disclosure), found by the catalog key their connection presents now. Keying a client by the
+ * identity its connection opened with loses it at the first rotation: no turn runs for the key at
+ * the new identity, so the library is never asked to list again, which no user of it would see.
+ */
+export class Sessions<H> {
+  readonly #open: Session<H>[] = [];
+
+  /** Adds a session once its connection is open; `identity` is the connection's `identity()`. */
+  add(tenant: string, role: string, identity: () => string, host: H): void {
+    this.#open.push({ audience: `${tenant}.${role}`, identity, host });
+  }
+
+  /** The host of the latest session whose connection presents `identity` now for `tenant.role`, if any. */
+  find(tenant: string, role: string, identity: string): H | undefined {
+    for (let index = this.#open.length - 1; index >= 0; index -= 1) {
+      const session = this.#open[index]!;
+      if (session.audience === `${tenant}.${role}` && session.identity() === identity) return session.host;
+    }
+    return undefined;
+  }
+}
+
+/** The catalog key a connection presents now: `identity()|tenant.role` (docs/CORE-API.md). */
+export function keyNow(identity: () => string, tenant: string, role: string): string {
+  return `${identity()}|${tenant}.${role}`;
 }
 
 /** The served descriptor at `index`; throws when it is missing or carries another name. */

@@ -68,3 +68,49 @@ describe('peer:ai-sdk-mcp', () => {
     expect(r.of('published')[0]?.tools.map((shown) => shown.descriptorDigest)).toEqual([page[1]]);
   });
 });
+
+describe('peer:ai-sdk-mcp after the server rotates its identity', () => {
+  it("runs the next turn on the session's client, so the key at the new identity is listed again", async () => {
+    // F7 at t=200 (before the planner's disclosure at that instant): the key becomes
+    // fp:…02|acme.dev. Turns before it: the session's first at t=10 (published at 30) and the
+    // disclosure's at t=100 (published at 120). The disclosure at t=200 asks for the new key: it
+    // finds nothing published (INCOMPLETE_DISCOVERY) but its turn is `tools()` on the same client,
+    // which walks again (pages served at 205 and 215) and is published at 220 under the key the
+    // connection presents now; the disclosure at t=300 shows it. Keyed by the identity the
+    // connection opened with, no turn ran after t=200 and nothing was served or published.
+    const r = await run(
+      handPlan({
+        faults: ['F7'],
+        servers: [
+          handServer({
+            rotations: [{ atMs: 200, identity: 'fp:0000000000000002' }],
+            history: [step(0, 1, { 'acme.dev': tools('read_file', 'write_file', 'echo') })],
+          }),
+        ],
+      }),
+    );
+    expect(served(r).filter(([at]) => at > 200 && at < 320)).toEqual([
+      [205, 'peer-2', null, '0:2', 1],
+      [215, 'peer-2', '0:2', null, 1],
+      [305, 'peer-3', null, '0:2', 1],
+      [315, 'peer-3', '0:2', null, 1],
+    ]);
+    const all = ['read_file', 'write_file', 'echo'];
+    expect(publishes(r).slice(0, 4)).toEqual([
+      [30, KEY, 1, null, all],
+      [120, KEY, 2, null, all],
+      [220, 'fp:0000000000000002|acme.dev', 1, null, all],
+      [320, 'fp:0000000000000002|acme.dev', 2, null, all],
+    ]);
+    expect(r.of('disclosure_refused').map((event) => [event.t, event.code])).toEqual([[200, 'INCOMPLETE_DISCOVERY']]);
+    expect(
+      r
+        .of('disclosure')
+        .slice(0, 2)
+        .map((event) => [event.t, event.key, event.generation]),
+    ).toEqual([
+      [100, KEY, 1],
+      [300, 'fp:0000000000000002|acme.dev', 1],
+    ]);
+  });
+});
