@@ -129,6 +129,11 @@ export class CaseWorld {
     for (const hosted of this.#servers.values()) hosted.sim.start();
   }
 
+  /** How many messages the host has sent to the case's servers so far, over every server, session and transport. */
+  hostMessages(): number {
+    return this.#arrivals;
+  }
+
   /** The entries of `CATSIM_SERVERS`, in case order (a server, then its twin). */
   entries(): CaseEntry[] {
     return [...this.#entries.values()];

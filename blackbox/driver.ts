@@ -50,6 +50,8 @@ export class Driver {
   #endReleased = false;
   /** The last step whose settle wait is over (a poll that timed out and came back does not wait twice). */
   #settled = 0;
+  /** Long polls pending, by the seq they ask for. */
+  readonly #polls = new Map<number, number>();
 
   constructor(
     private readonly spec: BlackBoxCase,
@@ -59,6 +61,11 @@ export class Driver {
   /** Whether the `end` step has been handed out. */
   get ended(): boolean {
     return this.#endReleased;
+  }
+
+  /** Whether the adapter has a long poll pending for the next step (the one without a result yet). */
+  polling(): boolean {
+    return (this.#polls.get(this.results.length + 1) ?? 0) > 0;
   }
 
   /**
@@ -72,9 +79,14 @@ export class Driver {
     if (this.results.length < seq - 1)
       throw new RangeError(`step ${seq} asked before the result of step ${this.results.length + 1}`);
     const deadline = Date.now() + waitMs;
-    while (!this.#ready(step)) {
-      if (Date.now() >= deadline || signal.aborted) return null;
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    this.#polls.set(seq, (this.#polls.get(seq) ?? 0) + 1);
+    try {
+      while (!this.#ready(step)) {
+        if (Date.now() >= deadline || signal.aborted) return null;
+        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      }
+    } finally {
+      this.#polls.set(seq, (this.#polls.get(seq) ?? 1) - 1);
     }
     if (step.after !== undefined && this.#settled < seq) {
       await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));

@@ -5,10 +5,11 @@
  * is left, closes every listener, and judges the wire record with the oracle.
  *
  * Outcomes: HOST_FAILED (never connected, crashed, exited before `end`, timed out, flooded),
- * else the wire verdict FAILED, else UNDECIDED when the host timed out while a step waited for a
- * precondition it never brought about, else UNSUPPORTED (a step the host answered
- * `unsupported`), else UNDECIDED / NON-STRICT / OK. The real clock decides only when the host is cut off (the timeout);
- * the servers' answers and the verdict are functions of the case and the requests sent.
+ * else the wire verdict FAILED, else UNDECIDED when the host timed out or stalled (blackbox/stall.ts)
+ * while a step waited for a precondition it never brought about, else UNSUPPORTED (a step the host
+ * answered `unsupported`), else UNDECIDED / NON-STRICT / OK. The real clock decides only when the
+ * host is cut off (the timeout, the stall window); the servers' answers and the verdict are
+ * functions of the case and the requests sent.
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -20,6 +21,7 @@ import { Driver, type StepResult } from './driver.ts';
 import { Hosting, LOOPBACK } from './hosting.ts';
 import { HOST_MARK_VAR, killHostTree, leftBehind, newHostMark } from './host-tree.ts';
 import { packagePath } from './package-path.ts';
+import { STALL_MS_DEFAULT, StallWatch } from './stall.ts';
 
 /** Every outcome a case can end with (Autobahn's, plus HOST_FAILED and UNDECIDED). */
 export type CaseOutcome = 'OK' | 'NON-STRICT' | 'FAILED' | 'UNSUPPORTED' | 'HOST_FAILED' | 'UNDECIDED';
@@ -75,12 +77,26 @@ export function serversEnv(
   );
 }
 
+/** Options of one case run. */
+export interface RunCaseOptions {
+  /**
+   * The stall window, ms (blackbox/stall.ts; default STALL_MS_DEFAULT, 0: off): a case whose next
+   * step is held while the adapter long-polls it and the host sends nothing to its servers for
+   * this long ends UNDECIDED at once, through the same kill as the timeout.
+   */
+  readonly stallMs?: number;
+}
+
+/** How often the stall rule samples the case, ms (real clock). */
+const STALL_SAMPLE_MS = 100;
+
 /** Runs `spec` once against `command` (program and arguments). Never throws for anything the host does. */
 export async function runCase(
   spec: BlackBoxCase,
   agent: string,
   transport: CaseTransport,
   command: readonly string[],
+  options: RunCaseOptions = {},
 ): Promise<CaseRun> {
   const world = new CaseWorld(spec, agent);
   world.start();
@@ -93,13 +109,24 @@ export async function runCase(
     CATSIM_DRIVER_URL: `http://${LOOPBACK}:${ports.http}/driver/v1`,
     CATSIM_CASE: spec.name,
   };
-  const exit = await spawnHost(command, env, spec.timeoutMs);
+  const stallMs = options.stallMs ?? STALL_MS_DEFAULT;
+  const watch = new StallWatch(stallMs, Date.now());
+  const exit = await spawnHost(command, env, spec.timeoutMs, () =>
+    watch.sample(Date.now(), {
+      seq: driver.results.length + 1,
+      held: driver.blockedOn(),
+      polling: driver.polling(),
+      hostMessages: world.hostMessages(),
+    }),
+  );
   await hosting.close();
   const blocked = exit.timedOut ? driver.blockedOn() : null;
   const stalled =
-    blocked === null
-      ? null
-      : `the host did not finish within ${spec.timeoutMs} ms: ${blocked}, so the case could not go on (its process group was killed)`;
+    exit.stalled !== null
+      ? `${exit.stalled}, and the host sent nothing to the case's servers for ${stallMs} ms (the stall window) while its adapter waited on that step, so the case could not go on (its process group was killed)`
+      : blocked === null
+        ? null
+        : `the host did not finish within ${spec.timeoutMs} ms: ${blocked}, so the case could not go on (its process group was killed)`;
   return finishCase(
     spec,
     world,
@@ -168,6 +195,8 @@ interface HostExit {
   readonly code: number | null;
   readonly signal: string | null;
   readonly timedOut: boolean;
+  /** What the held step waited for when the stall rule cut the host off, or null. */
+  readonly stalled: string | null;
   readonly spawnError: string | null;
   readonly stderr: string;
   /** How many of its processes the host left running after it exited (before catsim killed them). */
@@ -178,14 +207,21 @@ interface HostExit {
 const CHILDREN_GRACE_MS = 1_000;
 
 /**
- * Spawns the host in its own process group, marked (host-tree.ts); at exit or timeout, kills the
+ * Spawns the host in its own process group, marked (host-tree.ts); at exit, at the timeout, or
+ * once `stalled` (sampled every STALL_SAMPLE_MS) returns what a held step waits for, kills the
  * group and every marked process, setsid'd or orphaned ones included, and resolves once they are
- * gone.
+ * gone. The timeout and the stall cut the host off the same way.
  */
-function spawnHost(command: readonly string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<HostExit> {
+function spawnHost(
+  command: readonly string[],
+  env: NodeJS.ProcessEnv,
+  timeoutMs: number,
+  stalled: () => string | null,
+): Promise<HostExit> {
   return new Promise((resolve) => {
     let stderr = '';
     let timedOut = false;
+    let stalledOn: string | null = null;
     const mark = newHostMark();
     const child = spawn(command[0] as string, command.slice(1), {
       env: { ...env, [HOST_MARK_VAR]: mark },
@@ -195,20 +231,39 @@ function spawnHost(command: readonly string[], env: NodeJS.ProcessEnv, timeoutMs
     child.stderr?.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString('utf8')).slice(-4000);
     });
+    const cut = (): void => {
+      clearTimeout(timer);
+      clearInterval(sampler);
+      void killHostTree(child.pid, mark);
+    };
     const timer = setTimeout(() => {
       timedOut = true;
-      void killHostTree(child.pid, mark);
+      cut();
     }, timeoutMs);
+    const sampler = setInterval(() => {
+      stalledOn = stalled();
+      if (stalledOn !== null) cut();
+    }, STALL_SAMPLE_MS);
     child.on('error', (error) => {
       clearTimeout(timer);
-      resolve({ code: null, signal: null, timedOut: false, spawnError: error.message, stderr, leftBehind: 0 });
+      clearInterval(sampler);
+      resolve({
+        code: null,
+        signal: null,
+        timedOut: false,
+        stalled: null,
+        spawnError: error.message,
+        stderr,
+        leftBehind: 0,
+      });
     });
     child.on('exit', (code, signal) => {
       clearTimeout(timer);
+      clearInterval(sampler);
       void (async () => {
-        const left = timedOut ? 0 : await leftBehind(mark, CHILDREN_GRACE_MS);
+        const left = timedOut || stalledOn !== null ? 0 : await leftBehind(mark, CHILDREN_GRACE_MS);
         await killHostTree(child.pid, mark);
-        resolve({ code, signal, timedOut, spawnError: null, stderr, leftBehind: left });
+        resolve({ code, signal, timedOut, stalled: stalledOn, spawnError: null, stderr, leftBehind: left });
       })();
     });
   });

@@ -574,6 +574,12 @@ function build(parser: Argv, setCode: (code: number) => void, argv: readonly str
               default: 1,
               describe:
                 "Multiply each case's timeout by N, for a host whose every step is a slow process start (a CLI run per step)",
+            })
+            .option('stall-ms', {
+              coerce: countOption('stall-ms', 0),
+              requiresArg: true,
+              describe:
+                'Stall window, ms (default 3000, times --timeout-factor; 0: off): a case whose held step the adapter long-polls while the host sends its servers nothing this long ends UNDECIDED at once',
             }),
         async (a) =>
           setCode(
@@ -584,6 +590,7 @@ function build(parser: Argv, setCode: (code: number) => void, argv: readonly str
               out: a.out,
               repeat: a.repeat,
               timeoutFactor: a['timeout-factor'],
+              stallMs: a['stall-ms'],
               baseline: a.baseline,
               command: a._.slice(1).map(String),
             }),

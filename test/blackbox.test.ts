@@ -105,12 +105,19 @@ describe('the TypeScript host on the SDK Client', () => {
       timeoutMs: 3_000,
       steps: [{ ...first, after: { event: 'notification_delivered', server: 'alpha', count: 2 } }, ...rest],
     } as BlackBoxCase;
-    const run = await runCase(held, 'test', 'stdio', TS_HOST);
+    const run = await runCase(held, 'test', 'stdio', TS_HOST, { stallMs: 0 });
     expect([run.outcome, run.line]).toEqual([
       'UNDECIDED',
       'change-during-relist: the host did not finish within 3000 ms: step 1 waited for 2 notification_delivered of alpha and the record holds 1, so the case could not go on (its process group was killed)',
     ]);
-  }, 30_000);
+    // The same held step with the stall window on and a 60 s timeout: the host long-polls step 1
+    // and sends nothing more, so the case ends UNDECIDED at the stall, with the step and its precondition.
+    const stalled = await runCase({ ...held, timeoutMs: 60_000 }, 'test', 'stdio', TS_HOST, { stallMs: 1_000 });
+    expect([stalled.outcome, stalled.line]).toEqual([
+      'UNDECIDED',
+      "change-during-relist: step 1 waited for 2 notification_delivered of alpha and the record holds 1, and the host sent nothing to the case's servers for 1000 ms (the stall window) while its adapter waited on that step, so the case could not go on (its process group was killed)",
+    ]);
+  }, 60_000);
 
   it('passes session-expiry over HTTP: on the 404 it opens a new session and retries the call, which the server then executes', async () => {
     const run = await runCase(loadCases('session-expiry')[0] as BlackBoxCase, 'test', 'http', TS_HOST);
@@ -165,6 +172,55 @@ function refused(port: number): Promise<boolean> {
     socket.on('error', () => resolve(true));
   });
 }
+
+/**
+ * A host in a script, over HTTP: initializes alpha, then, while its adapter long-polls step 1,
+ * sends `tools/list` without a cursor (page 1) `lists` times, `everyMs` apart; it posts `ok` for
+ * the end step and exits 0. It prints its pid and the driver's port on stderr.
+ */
+function listingHost(lists: number, everyMs: number): string[] {
+  const script =
+    "const s=JSON.parse(process.env.CATSIM_SERVERS)[0];const h={'content-type':'application/json',accept:'application/json, text/event-stream',authorization:'Bearer '+s.credentials.token};" +
+    'const d=process.env.CATSIM_DRIVER_URL;process.stderr.write(JSON.stringify({pid:process.pid,http:Number(new URL(d).port)}));' +
+    "const post=async(m)=>{const r=await fetch(s.url,{method:'POST',headers:h,body:JSON.stringify(m)});if(!h['mcp-session-id'])h['mcp-session-id']=r.headers.get('mcp-session-id');return r.text();};" +
+    "(async()=>{await post({jsonrpc:'2.0',id:0,method:'initialize',params:{protocolVersion:'2025-06-18',capabilities:{},clientInfo:{name:'lister',version:'1'}}});h['mcp-protocol-version']='2025-06-18';" +
+    "await post({jsonrpc:'2.0',method:'notifications/initialized'});" +
+    `(async()=>{for(let i=1;i<=${lists};i++){await post({jsonrpc:'2.0',id:i,method:'tools/list',params:{}});await new Promise((r)=>setTimeout(r,${everyMs}));}})();` +
+    "for(;;){const r=await fetch(d+'/step?seq=1');if(r.status!==200)continue;const step=await r.json();" +
+    "await fetch(d+'/result',{method:'POST',headers:{'content-type':'application/json'},body:JSON.stringify({seq:step.seq,status:'ok'})});process.exit(0);}})();";
+  return [process.execPath, '-e', script];
+}
+
+describe('the stall window: a case that cannot go on ends at once, a host still working on the wire is not cut', () => {
+  /** full-walk whose one step, `end`, is held until alpha has served `pages` pages, with a 60 s timeout. */
+  function heldForPages(pages: number): BlackBoxCase {
+    const spec = loadCases('full-walk')[0] as BlackBoxCase;
+    return {
+      ...spec,
+      timeoutMs: 60_000,
+      steps: [{ kind: 'end', after: { event: 'page_served', server: 'alpha', count: pages } }],
+    };
+  }
+
+  it('a host that reads page 1 only and long-polls a step held for page 2: UNDECIDED with the stall line, nothing left behind', async () => {
+    const run = await runCase(heldForPages(2), 'test', 'http', listingHost(1, 0), { stallMs: 1_000 });
+    expect([run.outcome, run.line]).toEqual([
+      'UNDECIDED',
+      "full-walk: step 1 waited for 2 page_served of alpha and the record holds 1, and the host sent nothing to the case's servers for 1000 ms (the stall window) while its adapter waited on that step, so the case could not go on (its process group was killed)",
+    ]);
+    const left = JSON.parse(run.stderr) as { pid: number; http: number };
+    expect([running(left.pid), await refused(left.http)]).toEqual([false, true]);
+  }, 30_000);
+
+  it('a host still listing (page 1 every 100 ms) is not cut while its step waits for 25 pages, longer than the 1 s window', async () => {
+    const run = await runCase(heldForPages(25), 'test', 'http', listingHost(25, 100), { stallMs: 1_000 });
+    expect([run.outcome, run.line, run.events.filter((event) => event.type === 'page_served').length]).toEqual([
+      'OK',
+      'full-walk: no violation',
+      25,
+    ]);
+  }, 30_000);
+});
 
 describe('bad hosts are HOST_FAILED with one line, within the timeout, leaving nothing behind', () => {
   it('a host that never connects and leaves a child sleeping: HOST_FAILED, the child is killed, the ports are closed', async () => {

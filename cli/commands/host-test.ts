@@ -1,6 +1,6 @@
 /**
  * `catsim host-test --agent NAME [--cases GLOB] [--transport stdio|http|both] [--out DIR]
- * [--repeat N] [--timeout-factor N] [--baseline FILE] -- CMD ARGS`: puts a host in any language under catsim's
+ * [--repeat N] [--timeout-factor N] [--stall-ms N] [--baseline FILE] -- CMD ARGS`: puts a host in any language under catsim's
  * simulated servers (docs/BLACK-BOX.md). Spawns the host once per case and transport (N times
  * with `--repeat`), judges each case's wire record with the oracle, prints one line per case and
  * writes the reports (per case JSON and trace, index.json, summary.md, junit.xml) under `--out`.
@@ -10,6 +10,7 @@ import { CaseError, caseTransports, loadCases, type BlackBoxCase } from '../../b
 import { foldRepeats } from '../../blackbox/repeat.ts';
 import { runStem, writeReports } from '../../blackbox/reports.ts';
 import { runCase, type CaseOutcome, type CaseRun, type CaseTransport } from '../../blackbox/run-case.ts';
+import { STALL_MS_DEFAULT } from '../../blackbox/stall.ts';
 import { EXIT, InputError } from '../errors.ts';
 
 /** Arguments of `catsim host-test`. */
@@ -25,6 +26,12 @@ export interface HostTestArgs {
   repeat: number;
   /** Each case's timeout is multiplied by this (>= 1; default 1). */
   timeoutFactor?: number;
+  /**
+   * The stall window, ms, before `timeoutFactor` scales it (default STALL_MS_DEFAULT; 0: off): a
+   * case whose held step the adapter long-polls while the host sends nothing for the window ends
+   * UNDECIDED at once (blackbox/stall.ts).
+   */
+  stallMs?: number;
   /** Expected failures file, or undefined. */
   baseline?: string;
   /** The host command: program and arguments (after `--`). */
@@ -46,13 +53,16 @@ export async function hostTestCommand(args: HostTestArgs): Promise<number> {
     throw new InputError(
       `--cases ${JSON.stringify(args.cases)}: no case selected runs on ${transports.join(' or ')} (${cases.map((spec) => `${spec.name}: ${(spec.transports ?? []).join(', ')}`).join('; ')})`,
     );
+  const factor = args.timeoutFactor ?? 1;
+  const stallMs = (args.stallMs ?? STALL_MS_DEFAULT) * factor;
   const runs: CaseRun[] = [];
   let failing = 0;
   for (const spec of cases) {
     for (const transport of caseTransports(spec, transports)) {
       const repeats: CaseRun[] = [];
-      const timed = { ...spec, timeoutMs: spec.timeoutMs * (args.timeoutFactor ?? 1) };
-      for (let i = 0; i < args.repeat; i += 1) repeats.push(await runCase(timed, args.agent, transport, args.command));
+      const timed = { ...spec, timeoutMs: spec.timeoutMs * factor };
+      for (let i = 0; i < args.repeat; i += 1)
+        repeats.push(await runCase(timed, args.agent, transport, args.command, { stallMs }));
       const run = foldRepeats(repeats);
       const standing = baselineStanding(runStem(run), run.outcome, baseline);
       if (standing === 'stale' || standing === 'changed' || (standing === 'none' && !passes(run.outcome))) failing += 1;
@@ -61,7 +71,7 @@ export async function hostTestCommand(args: HostTestArgs): Promise<number> {
     }
   }
   const rerun = (run: CaseRun): string =>
-    `catsim host-test --agent ${args.agent} --cases ${run.case} --transport ${run.transport}${(args.timeoutFactor ?? 1) > 1 ? ` --timeout-factor ${args.timeoutFactor}` : ''} -- ${args.command.join(' ')}`;
+    `catsim host-test --agent ${args.agent} --cases ${run.case} --transport ${run.transport}${factor > 1 ? ` --timeout-factor ${factor}` : ''}${args.stallMs === undefined ? '' : ` --stall-ms ${args.stallMs}`} -- ${args.command.join(' ')}`;
   writeReports(args.out, runs, rerun);
   process.stdout.write(
     `${runs.length - failing} of ${runs.length} cases pass${baseline.size > 0 ? ' (OK, NON-STRICT, or as the baseline expects)' : ' (OK or NON-STRICT)'}; reports in ${args.out}/ (summary.md, index.json, junit.xml)\n`,
