@@ -26,7 +26,8 @@
  * (`connector.connectTransport`, docs/CORE-API.md), and the v2 `Client` connects over the exported
  * wire tap (`WireWatch.tap`: scan ids, page copies, leases on the requests that carry calls).
  * The host adds nothing the library lacks: it never reconnects, and it shows the model the last
- * list the library gave it.
+ * list the library gave it, published (and its calls sent) under the catalog key the connection
+ * presents at that moment: after an identity rotation (F7) the same client serves the new key.
  */
 import { Client as V2Client, type Tool, type Transport as V2Transport } from '@modelcontextprotocol/client';
 import type { WireWatch } from '../../api/wire-watch.ts';
