@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { LenientListToolsResultSchema } from '../../src/discovery/page-source.ts';
 import { WireWatch } from '../../api/wire-watch.ts';
 import type { SessionSpec } from '../../sim/guard/adapter.ts';
-import { PeerHost, sdkSend } from './peer-host.ts';
+import { keyNow, PeerHost, sdkSend } from './peer-host.ts';
 import { TappedClient, TappedPeer } from './tapped-peer.ts';
 
 /** Most pages `list-once` reads before giving up on a walk (it has no loop detection of its own). */
@@ -19,11 +19,11 @@ const LIST_ONCE_PAGES_MAX = 64;
  * give each of its requests a scan id and each list the page it came from.
  */
 export class SdkAutoRefreshPeer extends TappedPeer {
-  /** The key each client serves, once its connection has opened (its `onChanged` needs it). */
-  readonly #keys = new Map<Client, { key?: string }>();
+  /** The key each client serves now, once its connection has opened (its `onChanged` needs it). */
+  readonly #keys = new Map<Client, { key?: () => string }>();
 
   override createClient(): Client {
-    const target: { key?: string } = {};
+    const target: { key?: () => string } = {};
     const client = new TappedClient(
       { name: 'peer-sdk-autorefresh', version: '1.32.2' },
       {
@@ -31,7 +31,7 @@ export class SdkAutoRefreshPeer extends TappedPeer {
         listChanged: {
           tools: {
             onChanged: (error, items) => {
-              if (error === null && items !== null && target.key !== undefined) this.#show(target.key, client, items);
+              if (error === null && items !== null && target.key !== undefined) this.#show(target.key(), client, items);
             },
           },
         },
@@ -45,13 +45,14 @@ export class SdkAutoRefreshPeer extends TappedPeer {
   protected override open(session: SessionSpec): void {
     void session.connector.connect().then(
       async ({ client, identity }) => {
-        const key = `${identity()}|${session.tenant}.${session.role}`;
+        // The key the connection presents now: after a rotation (F7) the same client serves the new one.
+        const key = (): string => keyNow(identity, session.tenant, session.role);
         const target = this.#keys.get(client);
         if (target !== undefined) target.key = key;
         const wire = (client as TappedClient).wire;
-        if (wire !== undefined) this.remember(key, wire, sdkSend(client));
+        if (wire !== undefined) this.rememberSession(session.tenant, session.role, identity, wire, sdkSend(client));
         const first = await client.listTools().catch(() => undefined);
-        if (first !== undefined) this.#show(key, client as TappedClient, first.tools);
+        if (first !== undefined) this.#show(key(), client as TappedClient, first.tools);
       },
       () => undefined,
     );
@@ -77,9 +78,8 @@ export class ListOncePeer extends PeerHost {
   protected override open(session: SessionSpec): void {
     void session.connector.connect().then(
       async ({ client, identity }) => {
-        const key = `${identity()}|${session.tenant}.${session.role}`;
         const wire = WireWatch.watch(client, { nextScanId: () => this.nextScanId() });
-        this.remember(key, wire, sdkSend(client));
+        this.rememberSession(session.tenant, session.role, identity, wire, sdkSend(client));
         let cursor: string | undefined;
         let pages = 0;
         do {
@@ -92,7 +92,8 @@ export class ListOncePeer extends PeerHost {
           cursor = page.nextCursor;
         } while (cursor !== undefined && pages < LIST_ONCE_PAGES_MAX);
         const walk = wire.latestWalk();
-        if (walk !== undefined) this.publish(key, walk.scanId, walk.pages);
+        // Under the key the connection presents when the walk ends.
+        if (walk !== undefined) this.publish(keyNow(identity, session.tenant, session.role), walk.scanId, walk.pages);
       },
       () => undefined,
     );

@@ -31,7 +31,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolInputParsingException, type DynamicStructuredTool } from '@langchain/core/tools';
 import { loadMcpTools } from '@langchain/mcp-adapters';
 import type { SessionSpec } from '../../sim/guard/adapter.ts';
-import { TappedClient, TappedPeer } from './tapped-peer.ts';
+import { keyNow, TappedClient, TappedPeer } from './tapped-peer.ts';
 
 /** LangChain's MCP adapters as a peer. */
 export class LangchainMcpPeer extends TappedPeer {
@@ -50,17 +50,26 @@ export class LangchainMcpPeer extends TappedPeer {
     const serverName = `${session.endpointDigest}/${session.tenant}.${session.role}`;
     void session.connector.connect().then(
       async ({ client, identity }) => {
-        const key = `${identity()}|${session.tenant}.${session.role}`;
         const wire = (client as TappedClient).wire;
         const tools = await loadMcpTools(serverName, client).catch(() => undefined);
         if (tools === undefined || wire === undefined) return;
+        // The key the connection presents when the load ends (after a rotation, F7, the new one).
+        const key = keyNow(identity, session.tenant, session.role);
         const byName = new Map(tools.map((tool) => [tool.name, tool]));
         this.#tools.set(key, byName);
-        // The tool node's call path: the LangChain tool of that name, or nothing.
-        this.remember(key, wire, async (name, args) => byName.get(name)?.invoke(args), {
-          notSent: (error, listed) =>
-            error instanceof ToolInputParsingException ? 'ARGS_INVALID' : listed ? 'ADMIT' : 'UNDISCLOSED_TOOL',
-        });
+        // The tool node's call path: the LangChain tool of that name, or nothing, at the identity
+        // the connection presents at the call.
+        this.rememberSession(
+          session.tenant,
+          session.role,
+          identity,
+          wire,
+          async (name, args) => byName.get(name)?.invoke(args),
+          {
+            notSent: (error, listed) =>
+              error instanceof ToolInputParsingException ? 'ARGS_INVALID' : listed ? 'ADMIT' : 'UNDISCLOSED_TOOL',
+          },
+        );
         const named = (wire.latestWalk()?.pages ?? [])
           .flatMap((page) => page.tools)
           .filter((tool) => Boolean((tool as { name?: unknown }).name));

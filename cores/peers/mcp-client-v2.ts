@@ -26,21 +26,23 @@
  * (`connector.connectTransport`, docs/CORE-API.md), and the v2 `Client` connects over the exported
  * wire tap (`WireWatch.tap`: scan ids, page copies, leases on the requests that carry calls).
  * The host adds nothing the library lacks: it never reconnects, and it shows the model the last
- * list the library gave it.
+ * list the library gave it, published (and its calls sent) under the catalog key the connection
+ * presents at that moment: after an identity rotation (F7) the same client serves the new key.
  */
 import { Client as V2Client, type Tool, type Transport as V2Transport } from '@modelcontextprotocol/client';
 import type { WireWatch } from '../../api/wire-watch.ts';
 import type { SessionSpec } from '../../sim/guard/adapter.ts';
-import { TappedPeer } from './tapped-peer.ts';
+import { keyNow, TappedPeer } from './tapped-peer.ts';
 
 /** The SDK v2 client as a peer. */
 export class McpClientV2Peer extends TappedPeer {
   protected override open(session: SessionSpec): void {
-    const target: { key?: string; wire?: WireWatch } = {};
+    const target: { identity?: () => string; wire?: WireWatch } = {};
+    // Published under the key the connection presents at the time the library hands the list over.
     const show = (tools: Tool[]): void => {
-      if (target.key !== undefined && target.wire !== undefined)
+      if (target.identity !== undefined && target.wire !== undefined)
         this.publishWalk(
-          target.key,
+          keyNow(target.identity, session.tenant, session.role),
           target.wire,
           tools.map((tool) => ({ name: tool.name, servedName: tool.name })),
         );
@@ -63,10 +65,12 @@ export class McpClientV2Peer extends TappedPeer {
     });
     void opened.then(
       async ({ identity }) => {
-        target.key = `${identity()}|${session.tenant}.${session.role}`;
-        // Calls by name through the library, as the model asked.
+        target.identity = identity;
+        // Calls by name through the library, as the model asked, at the identity the connection presents.
         if (target.wire !== undefined)
-          this.remember(target.key, target.wire, (name, args) => client.callTool({ name, arguments: args }));
+          this.rememberSession(session.tenant, session.role, identity, target.wire, (name, args) =>
+            client.callTool({ name, arguments: args }),
+          );
         const listed = await client.listTools().catch(() => undefined);
         if (listed !== undefined) show(listed.tools);
       },

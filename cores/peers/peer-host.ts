@@ -63,10 +63,48 @@ export interface HeldOptions {
   servedName?: (shownName: string) => string;
 }
 
+/** One open session of an adapter: its audience, its connection's identity now, its host. */
+interface Session<H> {
+  audience: string;
+  identity: () => string;
+  host: H;
+}
+
+/**
+ * The sessions of an adapter (one library client per catalog key), found by the catalog key their
+ * connection presents now. Keying a client by the identity its connection opened with loses it at
+ * the first rotation: a turn-driven adapter runs no turn for the key at the new identity, and no
+ * call at the new identity is sent, which no user of the library would see.
+ */
+export class Sessions<H> {
+  readonly #open: Session<H>[] = [];
+
+  /** Adds a session once its connection is open; `identity` is the connection's `identity()`. */
+  add(tenant: string, role: string, identity: () => string, host: H): void {
+    this.#open.push({ audience: `${tenant}.${role}`, identity, host });
+  }
+
+  /** The host of the latest session whose connection presents `identity` now for `tenant.role`, if any. */
+  find(tenant: string, role: string, identity: string): H | undefined {
+    for (let index = this.#open.length - 1; index >= 0; index -= 1) {
+      const session = this.#open[index]!;
+      if (session.audience === `${tenant}.${role}` && session.identity() === identity) return session.host;
+    }
+    return undefined;
+  }
+}
+
+/** The catalog key a connection presents now: `identity()|tenant.role` (docs/CORE-API.md). */
+export function keyNow(identity: () => string, tenant: string, role: string): string {
+  return `${identity()}|${tenant}.${role}`;
+}
+
 /** What every peer adapter shares: publishing in the observation format, disclosure, calls. */
 export abstract class PeerHost implements CoreAdapter {
   readonly #catalogs = new Map<string, PeerCatalog>();
   readonly #held = new Map<string, Held>();
+  /** The call paths of sessions remembered by the identity their connection presents now. */
+  readonly #live = new Sessions<Held>();
   readonly #calls: GatelessCalls;
   #scans = 0;
 
@@ -102,6 +140,23 @@ export abstract class PeerHost implements CoreAdapter {
    */
   protected remember(key: string, wire: WireWatch, send: PeerSend, options: HeldOptions = {}): void {
     this.#held.set(key, { wire, send, ...options });
+  }
+
+  /**
+   * Remembers how the library calls for one session of `tenant.role`, found by the identity its
+   * connection presents at the call (`identity`, the connection's `identity()`): after the server
+   * rotates its identity (F7) a call at the new identity goes through the same connection and
+   * library client, as it would for any user of the library; none is sent at the old identity.
+   */
+  protected rememberSession(
+    tenant: string,
+    role: string,
+    identity: () => string,
+    wire: WireWatch,
+    send: PeerSend,
+    options: HeldOptions = {},
+  ): void {
+    this.#live.add(tenant, role, identity, { wire, send, ...options });
   }
 
   /**
@@ -165,7 +220,7 @@ export abstract class PeerHost implements CoreAdapter {
   /** Calls through the library's call path, under the lease convention of a host without a gate. */
   async call(request: SimCallRequest): Promise<void> {
     const key = `${request.identity}|${request.tenant}.${request.role}`;
-    const held = this.#held.get(key);
+    const held = this.#live.find(request.tenant, request.role, request.identity) ?? this.#held.get(key);
     const target = { key, wire: held?.wire, catalog: this.#catalogs.get(key), servedName: held?.servedName };
     await this.#calls.call(
       request,

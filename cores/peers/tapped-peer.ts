@@ -27,6 +27,8 @@ import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
 import { WireWatch } from '../../api/wire-watch.ts';
 import { PeerHost, type ShownTool } from './peer-host.ts';
 
+export { keyNow, Sessions } from './peer-host.ts';
+
 /** One tool of a library's list: the name the model sees, and the name the server gave it. */
 export interface ListedTool {
   name: string;
@@ -97,42 +99,6 @@ export abstract class TappedPeer extends PeerHost {
     this.#wireAnswersAtPublish.set(wire, wire.answers);
     this.publish(key, walk.scanId, walk.pages, shown);
   }
-}
-
-/** One open session of a turn-driven adapter: its audience, its connection's identity now, its host. */
-interface Session<H> {
-  audience: string;
-  identity: () => string;
-  host: H;
-}
-
-/**
- * The sessions of a turn-driven adapter (one library client per catalog key, a turn at each
- * disclosure), found by the catalog key their connection presents now. Keying a client by the
- * identity its connection opened with loses it at the first rotation: no turn runs for the key at
- * the new identity, so the library is never asked to list again, which no user of it would see.
- */
-export class Sessions<H> {
-  readonly #open: Session<H>[] = [];
-
-  /** Adds a session once its connection is open; `identity` is the connection's `identity()`. */
-  add(tenant: string, role: string, identity: () => string, host: H): void {
-    this.#open.push({ audience: `${tenant}.${role}`, identity, host });
-  }
-
-  /** The host of the latest session whose connection presents `identity` now for `tenant.role`, if any. */
-  find(tenant: string, role: string, identity: string): H | undefined {
-    for (let index = this.#open.length - 1; index >= 0; index -= 1) {
-      const session = this.#open[index]!;
-      if (session.audience === `${tenant}.${role}` && session.identity() === identity) return session.host;
-    }
-    return undefined;
-  }
-}
-
-/** The catalog key a connection presents now: `identity()|tenant.role` (docs/CORE-API.md). */
-export function keyNow(identity: () => string, tenant: string, role: string): string {
-  return `${identity()}|${tenant}.${role}`;
 }
 
 /** The served descriptor at `index`; throws when it is missing or carries another name. */

@@ -68,3 +68,60 @@ describe('peer:sdk-autorefresh', () => {
     ]);
   });
 });
+
+describe('peer:sdk-autorefresh after the server rotates its identity', () => {
+  it("publishes the SDK's auto-refresh under the key the connection presents now and sends calls at the new identity", async () => {
+    // F7 at t=200: the key becomes fp:…02|acme.dev. Revision 2 at t=300 adds "echo" on a second
+    // page; its list_changed reaches the client at 305, the 300 ms debounce runs listTools() at
+    // 605, which reads page 1 only (served at 610, next cursor 0:2) and hands it to onChanged at
+    // 615. The connection presents fp:…02 now, so that list is generation 1 of the new key. The
+    // probe calls at the new identity go through the same client: read_file and write_file are
+    // sent and executed. Keyed by the identity the connection opened with, the refresh was
+    // generation 2 of fp:…01 and no call was sent (I12 NOT_PUBLISHED).
+    const r = await runHand(
+      handPlan({
+        faults: ['F7'],
+        servers: [
+          handServer({
+            rotations: [{ atMs: 200, identity: 'fp:0000000000000002' }],
+            history: [
+              step(0, 1, { 'acme.dev': tools('read_file', 'write_file') }),
+              step(300, 2, { 'acme.dev': tools('read_file', 'write_file', 'echo') }, 'F1'),
+            ],
+          }),
+        ],
+      }),
+      PEERS['sdk-autorefresh']!,
+      'peer:sdk-autorefresh',
+    );
+    expect(served(r)).toEqual([
+      [15, 'peer-0', null, null, 1],
+      [610, 'peer-1', null, '0:2', 2],
+    ]);
+    expect(publishes(r)).toEqual([
+      [20, 'fp:0000000000000001|acme.dev', 1, null, ['read_file', 'write_file']],
+      [615, 'fp:0000000000000002|acme.dev', 1, null, ['read_file', 'write_file']],
+    ]);
+    expect(r.of('disclosure').map((event) => [event.t, event.key, event.generation])).toEqual([
+      [100, 'fp:0000000000000001|acme.dev', 1],
+      [700, 'fp:0000000000000002|acme.dev', 1],
+      [800, 'fp:0000000000000002|acme.dev', 1],
+      [900, 'fp:0000000000000002|acme.dev', 1],
+      [2022, 'fp:0000000000000002|acme.dev', 1],
+    ]);
+    expect(r.of('call_sent').map((event) => [event.t, event.tool])).toEqual([
+      [2029, 'read_file'],
+      [2038, 'write_file'],
+    ]);
+    expect(r.of('call_executed')).toHaveLength(2);
+    // Page 1 only: the chain is cut (I2), echo never shown (I12 NOT_CONVERGED), and the probe
+    // calls leave before any whole fresh list (I18).
+    expect(r.verdict.violations.map((v) => `${v.invariant} ${v.code} @${v.seq}`)).toEqual([
+      'I19 REFRESH_STARVED @15',
+      'I2 CHAIN_BROKEN @20',
+      'I18 CALL_BEFORE_RELIST @30',
+      'I18 CALL_BEFORE_RELIST @34',
+      'I12 NOT_CONVERGED @38',
+    ]);
+  });
+});

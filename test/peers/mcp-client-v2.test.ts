@@ -114,3 +114,54 @@ describe('peer:mcp-client-v2', () => {
     ]);
   });
 });
+
+describe('peer:mcp-client-v2 after the server rotates its identity', () => {
+  it("publishes the library's re-list under the key the connection presents now and sends calls at the new identity", async () => {
+    // F7 at t=200: the key becomes fp:…02|acme.dev. Revision 2 at t=300 adds "echo"; its
+    // list_changed reaches the client at 305, the 300 ms debounce runs listTools() at 605: pages
+    // served at 610 and 620, the list handed to onChanged at 625. The same connection presents
+    // fp:…02 now, so that list is generation 1 of the new key, and the disclosures from t=700 show
+    // it. The probe calls (t=2022 on, at the new identity) go through the same client: 3 sent, 3
+    // executed. Keyed by the identity the connection opened with, the re-list was generation 2 of
+    // fp:…01, every disclosure at fp:…02 was INCOMPLETE_DISCOVERY, no call was sent (I12 NOT_PUBLISHED).
+    const r = await run(
+      handPlan({
+        faults: ['F7'],
+        servers: [
+          handServer({
+            rotations: [{ atMs: 200, identity: 'fp:0000000000000002' }],
+            history: [
+              step(0, 1, { 'acme.dev': tools('read_file', 'write_file') }),
+              step(300, 2, { 'acme.dev': tools('read_file', 'write_file', 'echo') }, 'F1'),
+            ],
+          }),
+        ],
+      }),
+    );
+    expect(served(r)).toEqual([
+      [15, 'peer-0', null, null, 1],
+      [610, 'peer-1', null, '0:2', 2],
+      [620, 'peer-1', '0:2', null, 2],
+    ]);
+    expect(publishes(r)).toEqual([
+      [20, KEY, 1, null, ['read_file', 'write_file']],
+      [625, 'fp:0000000000000002|acme.dev', 1, null, ['read_file', 'write_file', 'echo']],
+    ]);
+    expect(r.of('disclosure_refused').map((event) => event.t)).toEqual([200, 300, 400, 500, 600]);
+    expect(r.of('disclosure').map((event) => [event.t, event.key, event.generation])).toEqual([
+      [100, KEY, 1],
+      [700, 'fp:0000000000000002|acme.dev', 1],
+      [800, 'fp:0000000000000002|acme.dev', 1],
+      [900, 'fp:0000000000000002|acme.dev', 1],
+      [2022, 'fp:0000000000000002|acme.dev', 1],
+    ]);
+    expect(r.of('call_sent').map((event) => [event.t, event.tool])).toEqual([
+      [2029, 'read_file'],
+      [2030, 'echo'],
+      [2038, 'write_file'],
+    ]);
+    expect(r.of('call_executed')).toHaveLength(3);
+    // The debounce misses the refresh bound (I19); the new key converged, so I12 finds nothing.
+    expect(violations(r)).toEqual(['I19 REFRESH_STARVED @15']);
+  });
+});
