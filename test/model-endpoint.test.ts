@@ -4,9 +4,11 @@
  * servers and the model base URL run end to end (OK on full-walk; FAILED when it shows its model a
  * tool no server served), and bad input answered with one API-shaped error and recorded.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { type BlackBoxCase, loadCases } from '../blackbox/case.ts';
@@ -19,6 +21,14 @@ import { finishCase, modelUrl, runCase, serversEnv } from '../blackbox/run-case.
 const ROOT = join(import.meta.dirname, '..');
 const MODEL_HOST = [process.execPath, join(ROOT, 'examples/model-endpoint-host/host.mjs')];
 const fullWalk = (): BlackBoxCase => loadCases('full-walk')[0] as BlackBoxCase;
+const schema = JSON.parse(readFileSync(join(ROOT, 'contract', 'driver', 'driver.schema.json'), 'utf8')) as {
+  $id: string;
+};
+const ajv = new Ajv2020({ strict: false });
+ajv.addSchema(schema);
+/** The records that do not hold to the driver contract's ModelRequest (their n), so [] when all do. */
+const offContract = (records: readonly { n: number }[]): number[] =>
+  records.filter((record) => !ajv.validate(`${schema.$id}#/$defs/ModelRequest`, record)).map((record) => record.n);
 const FULL_WALK_TOOLS = ['search', 'fetch', 'summarize', 'translate', 'classify', 'extract', 'archive'];
 
 /** A hosted full-walk case with its model endpoint and one MCP session of alpha that walked every page (the host's part). */
@@ -89,6 +99,7 @@ describe('model endpoint: OpenAI Chat Completions through the openai SDK', () =>
       ['openai.chat', 200, 'tool_call', 7, null],
       ['openai.chat', 200, 'text', 7, 'archived'],
     ]);
+    expect(offContract(model.requests)).toEqual([]);
     expect(model.requests[0]?.tools[6]).toMatchObject({ name: 'mcp__alpha__archive', entry: 'alpha', tool: 'archive' });
     await client.close();
     await hosting.close();
@@ -146,6 +157,10 @@ describe('model endpoint: Anthropic Messages through fetch', () => {
     ]);
     expect(driver.results[1]).toEqual({ seq: 2, status: 'error', detail: 'no' });
     expect(model.requests[1]?.toolResult).toEqual({ seq: 2, isError: true, text: 'no' });
+    expect(offContract(model.requests)).toEqual([]);
+    expect(ajv.validate(`${schema.$id}#/$defs/ModelRequest`, { ...model.requests[0], api: 'openai.responses' })).toBe(
+      false,
+    );
     await client.close();
     await hosting.close();
     expect(finishCase(spec, world, driver, 'http', null, '', null, model).outcome).toBe('OK');
@@ -216,6 +231,7 @@ describe('model endpoint: bad input', () => {
       [1, 'anthropic.messages', '/v1/messages', 400, 'error'],
       [2, null, '/v1/responses', 404, 'error'],
     ]);
+    expect(offContract(model.requests)).toEqual([]);
     expect(driver.results).toEqual([]);
     await client.close();
     await hosting.close();
