@@ -4,7 +4,9 @@
  * servers and the model base URL run end to end (OK on full-walk; FAILED when it shows its model a
  * tool no server served), and bad input answered with one API-shaped error and recorded.
  */
-import { readFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -282,4 +284,43 @@ describe('model endpoint: a host configured only with its servers and the model 
     );
     expect(run.modelRequests?.[0]?.tools[7]).toMatchObject({ name: 'alpha__ghost', entry: 'alpha', tool: 'ghost' });
   });
+});
+
+describe('catsim serve --model-endpoint', () => {
+  it('prints CATSIM_MODEL_URL with the other three, serves the model host started with them, and reports its model requests', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'catsim-model-serve-')), 'out');
+    const serve = spawn(
+      process.execPath,
+      ['bin/catsim.mjs', 'serve', '--case', 'full-walk', '--model-endpoint', '--out', out],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    serve.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+    });
+    while (!stdout.includes('# catsim serve')) await new Promise((resolve) => setTimeout(resolve, 50));
+    const env = Object.fromEntries(
+      [...stdout.matchAll(/^export (CATSIM_[A-Z_]+)='(.*)'$/gm)].map((match) => [
+        match[1] as string,
+        match[2] as string,
+      ]),
+    );
+    expect(Object.keys(env)).toEqual(['CATSIM_SERVERS', 'CATSIM_DRIVER_URL', 'CATSIM_CASE', 'CATSIM_MODEL_URL']);
+    expect(env.CATSIM_MODEL_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const host = spawnSync(MODEL_HOST[0] as string, MODEL_HOST.slice(1), {
+      env: { ...process.env, CATSIM_SERVERS: env.CATSIM_SERVERS, CATSIM_MODEL_URL: env.CATSIM_MODEL_URL },
+      timeout: 30_000,
+    });
+    expect(host.status, `${host.stderr}`).toBe(0);
+    const code = await new Promise((resolve) => serve.on('exit', resolve));
+    expect(code).toBe(0);
+    expect(stdout.split('\n').slice(-3)).toEqual(['OK full-walk: no violation', `reports in ${out}/`, '']);
+    const report = JSON.parse(readFileSync(join(out, 'served', 'full-walk@http.json'), 'utf8')) as {
+      rerun: string;
+      modelRequests: { n: number; answer: { kind: string } }[];
+    };
+    expect(report.modelRequests.map((r) => r.answer.kind)).toEqual(['tool_call', 'text']);
+    expect(offContract(report.modelRequests)).toEqual([]);
+    expect(report.rerun).toBe('catsim serve --case full-walk --transport http --model-endpoint');
+  }, 60_000);
 });
