@@ -126,13 +126,16 @@ export async function runCase(
   };
   const stallMs = options.stallMs ?? STALL_MS_DEFAULT;
   const watch = new StallWatch(stallMs, Date.now());
+  // A call step the model endpoint could not map ends the case at once (the same kill as a stall).
   const exit = await spawnHost(command, env, spec.timeoutMs, () =>
-    watch.sample(Date.now(), {
-      seq: driver.results.length + 1,
-      held: driver.blockedOn(),
-      polling: driver.polling(),
-      hostMessages: world.hostMessages(),
-    }),
+    model?.failure != null
+      ? model.failure
+      : watch.sample(Date.now(), {
+          seq: driver.results.length + 1,
+          held: driver.blockedOn(),
+          polling: driver.polling(),
+          hostMessages: world.hostMessages(),
+        }),
   );
   await hosting.close();
   const blocked = exit.timedOut ? driver.blockedOn() : null;

@@ -286,6 +286,21 @@ describe('model endpoint: a host configured only with its servers and the model 
   });
 });
 
+describe('model endpoint: a call step no tool of the request maps to', () => {
+  it('ends the run HOST_FAILED with the one line naming the step, the tool and the request', async () => {
+    const spec: BlackBoxCase = {
+      ...fullWalk(),
+      steps: [{ kind: 'call', server: 'alpha', tool: 'nope', arguments: {} }, { kind: 'end' }],
+    };
+    const run = await runCase(spec, 'model-host', 'http', MODEL_HOST, { modelEndpoint: true });
+    expect([run.outcome, run.line]).toEqual([
+      'HOST_FAILED',
+      'full-walk: HOST_FAILED: step 1 calls alpha/nope and model request 0 shows the model no tool that maps to it (docs/BLACK-BOX.md, LLM hosts: the name rule)',
+    ]);
+    expect(run.steps).toEqual([{ seq: 1, status: 'refused', detail: run.hostFailure?.slice(0, 200) }]);
+  });
+});
+
 describe('catsim serve --model-endpoint', () => {
   it('prints CATSIM_MODEL_URL with the other three, serves the model host started with them, and reports its model requests', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'catsim-model-serve-')), 'out');
