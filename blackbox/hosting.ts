@@ -111,7 +111,9 @@ export class Hosting {
         Buffer.concat(chunks).toString('utf8'),
         this.#polls.signal,
       );
-      return answer(res, reply.status, reply.body);
+      if (reply.sse === undefined) return answer(res, reply.status, reply.body);
+      res.writeHead(reply.status, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      return void res.end(reply.sse);
     }
     answer(res, 404, { error: `catsim: no route ${req.method} ${url.pathname}` });
   }

@@ -1,8 +1,8 @@
 /**
  * The scripted model endpoint of black-box mode (`--model-endpoint`, issue 34, first slice): catsim
  * answers on loopback as the host's model, for OpenAI Chat Completions (`POST /v1/chat/completions`)
- * and Anthropic Messages (`POST /v1/messages`), non-streaming only (`stream: true` is refused with
- * an API-shaped error: streaming is not built yet). No key is asked for or kept.
+ * and Anthropic Messages (`POST /v1/messages`), each with or without `stream: true` (a streamed
+ * answer is the same answer as server-sent events, written at once). No key is asked for or kept.
  *
  * The case's steps become model turns: a `call` step is answered with one tool call, the tool
  * result the host sends back in its next request is posted as that step's result, `sleep` waits,
@@ -54,6 +54,8 @@ export interface ModelRequest {
   readonly path: string;
   /** The HTTP status catsim answered. */
   readonly status: number;
+  /** Whether the request asked for a streamed answer (`stream: true`); errors are never streamed. */
+  readonly stream: boolean;
   readonly tools: ModelTool[];
   /** The tool result the request carried for the previous call step, if any. */
   readonly toolResult: { readonly seq: number; readonly isError: boolean; readonly text: string } | null;
@@ -64,10 +66,12 @@ export interface ModelRequest {
     | { readonly kind: 'error'; readonly message: string };
 }
 
-/** An answer to write: HTTP status and JSON body. */
+/** An answer to write: HTTP status and JSON body, or (a streamed answer) the body as server-sent events. */
 export interface ModelAnswer {
   readonly status: number;
   readonly body: unknown;
+  /** With `stream: true` and status 200: the `text/event-stream` body to write instead of `body`. */
+  readonly sse?: string;
 }
 
 /** How long one model request waits for the next step's precondition per driver poll, ms. */
@@ -99,8 +103,9 @@ export class ModelEndpoint {
   async #handle(method: string, path: string, text: string, signal: AbortSignal): Promise<ModelAnswer> {
     const api = method === 'POST' ? (MODEL_PATHS[path] ?? null) : null;
     const base = { type: 'model_request' as const, n: this.requests.length, api, method, path };
+    let stream = false;
     const refuse = (status: number, message: string, tools: ModelTool[] = []): ModelAnswer => {
-      this.requests.push({ ...base, status, tools, toolResult: null, answer: { kind: 'error', message } });
+      this.requests.push({ ...base, status, stream, tools, toolResult: null, answer: { kind: 'error', message } });
       return {
         status,
         body: errorBody(api ?? (path.endsWith('/messages') ? 'anthropic.messages' : 'openai.chat'), status, message),
@@ -115,19 +120,22 @@ export class ModelEndpoint {
     if (typeof body !== 'object' || body === null || Array.isArray(body))
       return refuse(400, 'catsim: the request body is not a JSON object');
     const request = body as Record<string, unknown>;
+    stream = request.stream === true;
     if (!Array.isArray(request.messages)) return refuse(400, 'catsim: the request has no messages array');
-    if (request.stream === true)
-      return refuse(400, "catsim: stream: true is not built yet in catsim's model endpoint; send stream: false");
     const tools = this.#tools(api, request.tools);
     if (typeof tools === 'string') return refuse(400, tools);
     const toolResult = this.#takeResult(api, request.messages as unknown[]);
+    const ok = (answer: ModelRequest['answer'], body: unknown): ModelAnswer => {
+      this.requests.push({ ...base, status: 200, stream, tools, toolResult, answer });
+      return stream ? { status: 200, body, sse: eventStream(api, body) } : { status: 200, body };
+    };
+    const n = base.n + 1;
     this.#disclose(tools);
     const model = typeof request.model === 'string' ? request.model : 'catsim';
     for (;;) {
       const seq = this.driver.results.length + 1;
       if (this.driver.ended || seq > this.spec.steps.length) {
-        this.requests.push({ ...base, status: 200, tools, toolResult, answer: { kind: 'text', seq: null } });
-        return { status: 200, body: textBody(api, model, this.requests.length, 'catsim: the case has ended') };
+        return ok({ kind: 'text', seq: null }, textBody(api, model, n, 'catsim: the case has ended'));
       }
       const step = await this.driver.step(seq, STEP_POLL_MS, signal);
       if (step === null) {
@@ -145,8 +153,7 @@ export class ModelEndpoint {
       }
       if (step.kind === 'end') {
         this.driver.post({ seq, status: 'ok' });
-        this.requests.push({ ...base, status: 200, tools, toolResult, answer: { kind: 'text', seq } });
-        return { status: 200, body: textBody(api, model, this.requests.length, 'catsim: the case is over') };
+        return ok({ kind: 'text', seq }, textBody(api, model, n, 'catsim: the case is over'));
       }
       const names = tools.filter((tool) => tool.entry === step.server && tool.tool === step.tool).map((t) => t.name);
       if (names.length !== 1) {
@@ -157,8 +164,7 @@ export class ModelEndpoint {
       const name = names[0] as string;
       const id = `${api === 'openai.chat' ? 'call' : 'toolu'}_catsim_${seq}`;
       this.#pending = { seq, id };
-      this.requests.push({ ...base, status: 200, tools, toolResult, answer: { kind: 'tool_call', seq, name } });
-      return { status: 200, body: callBody(api, model, this.requests.length, id, name, step.arguments) };
+      return ok({ kind: 'tool_call', seq, name }, callBody(api, model, n, id, name, step.arguments));
     }
   }
 
@@ -339,4 +345,84 @@ function callBody(
     stop_sequence: null,
     usage: { input_tokens: 0, output_tokens: 0 },
   };
+}
+
+/**
+ * The server-sent events of a streamed answer: the same answer as `body` (a `callBody` or
+ * `textBody`), in one content chunk. OpenAI: `chat.completion.chunk` data lines (the delta, then
+ * the finish reason), then `data: [DONE]`. Anthropic: `message_start`, `content_block_start`,
+ * one `content_block_delta` (`text_delta` or `input_json_delta`), `content_block_stop`,
+ * `message_delta` (stop reason), `message_stop`.
+ */
+export function eventStream(api: ModelApi, body: unknown): string {
+  const data = (value: unknown, event?: string): string =>
+    `${event === undefined ? '' : `event: ${event}\n`}data: ${JSON.stringify(value)}\n\n`;
+  if (api === 'openai.chat') {
+    const answer = body as {
+      id: string;
+      model: string;
+      choices: [
+        { message: { content: string | null; tool_calls?: { id: string; function: object }[] }; finish_reason: string },
+      ];
+    };
+    const { message, finish_reason } = answer.choices[0];
+    const chunk = (delta: unknown, finish: string | null): unknown => ({
+      id: answer.id,
+      object: 'chat.completion.chunk',
+      created: 0,
+      model: answer.model,
+      choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
+    });
+    const delta =
+      message.tool_calls === undefined
+        ? { role: 'assistant', content: message.content }
+        : {
+            role: 'assistant',
+            content: null,
+            tool_calls: message.tool_calls.map((call, index) => ({
+              index,
+              id: call.id,
+              type: 'function',
+              function: call.function,
+            })),
+          };
+    return `${data(chunk(delta, null))}${data(chunk({}, finish_reason))}data: [DONE]\n\n`;
+  }
+  const answer = body as {
+    content: [{ type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: unknown }];
+    stop_reason: string;
+  };
+  const block = answer.content[0];
+  return [
+    data({ type: 'message_start', message: { ...answer, content: [], stop_reason: null } }, 'message_start'),
+    data(
+      {
+        type: 'content_block_start',
+        index: 0,
+        content_block: block.type === 'text' ? { type: 'text', text: '' } : { ...block, input: {} },
+      },
+      'content_block_start',
+    ),
+    data(
+      {
+        type: 'content_block_delta',
+        index: 0,
+        delta:
+          block.type === 'text'
+            ? { type: 'text_delta', text: block.text }
+            : { type: 'input_json_delta', partial_json: JSON.stringify(block.input) },
+      },
+      'content_block_delta',
+    ),
+    data({ type: 'content_block_stop', index: 0 }, 'content_block_stop'),
+    data(
+      {
+        type: 'message_delta',
+        delta: { stop_reason: answer.stop_reason, stop_sequence: null },
+        usage: { output_tokens: 0 },
+      },
+      'message_delta',
+    ),
+    data({ type: 'message_stop' }, 'message_stop'),
+  ].join('');
 }

@@ -187,13 +187,139 @@ describe('model endpoint: Anthropic Messages through fetch', () => {
   });
 });
 
+describe('model endpoint: streamed answers (stream: true)', () => {
+  it('streams the tool call and the end through the openai SDK, the same answers as unstreamed', async () => {
+    const { spec, world, driver, model, hosting, base, client } = await hosted();
+    const openai = new OpenAI({ baseURL: `${base}/v1`, apiKey: 'unused', maxRetries: 0 });
+    const tools = FULL_WALK_TOOLS.map((name) => ({
+      type: 'function' as const,
+      function: { name: `alpha__${name}`, parameters: { type: 'object' } },
+    }));
+    const chunks = async (messages: OpenAI.ChatCompletionMessageParam[]): Promise<unknown[]> => {
+      const out: unknown[] = [];
+      for await (const chunk of await openai.chat.completions.create({ model: 'm', messages, tools, stream: true }))
+        out.push(chunk.choices[0]);
+      return out;
+    };
+    expect(await chunks([{ role: 'user', content: 'go' }])).toEqual([
+      {
+        index: 0,
+        delta: {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            {
+              index: 0,
+              id: 'call_catsim_2',
+              type: 'function',
+              function: { name: 'alpha__archive', arguments: '{"text":"x"}' },
+            },
+          ],
+        },
+        finish_reason: null,
+        logprobs: null,
+      },
+      { index: 0, delta: {}, finish_reason: 'tool_calls', logprobs: null },
+    ]);
+    expect(
+      await chunks([
+        { role: 'user', content: 'go' },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            { id: 'call_catsim_2', type: 'function', function: { name: 'alpha__archive', arguments: '{}' } },
+          ],
+        },
+        { role: 'tool', tool_call_id: 'call_catsim_2', content: 'archived' },
+      ]),
+    ).toEqual([
+      {
+        index: 0,
+        delta: { role: 'assistant', content: 'catsim: the case is over' },
+        finish_reason: null,
+        logprobs: null,
+      },
+      { index: 0, delta: {}, finish_reason: 'stop', logprobs: null },
+    ]);
+    expect(model.requests.map((r) => [r.stream, r.answer.kind])).toEqual([
+      [true, 'tool_call'],
+      [true, 'text'],
+    ]);
+    expect(offContract(model.requests)).toEqual([]);
+    await client.close();
+    await hosting.close();
+    expect(finishCase(spec, world, driver, 'http', null, '', null, model).outcome).toBe('OK');
+  });
+
+  it('streams Anthropic Messages events: message_start, one content block, message_delta, message_stop', async () => {
+    const { hosting, base, client } = await hosted();
+    const response = await fetch(`${base}/v1/messages`, {
+      method: 'POST',
+      body: JSON.stringify({
+        model: 'm',
+        stream: true,
+        messages: [{ role: 'user', content: 'go' }],
+        tools: [{ name: 'alpha__archive', input_schema: { type: 'object' } }],
+      }),
+    });
+    expect([response.status, response.headers.get('content-type')]).toEqual([200, 'text/event-stream']);
+    const events = (await response.text())
+      .split('\n\n')
+      .filter((block) => block !== '')
+      .map((block) => {
+        const [event, data] = block.split('\n');
+        return [event, JSON.parse((data as string).slice('data: '.length))];
+      });
+    const usage = { input_tokens: 0, output_tokens: 0 };
+    expect(events).toEqual([
+      [
+        'event: message_start',
+        {
+          type: 'message_start',
+          message: {
+            id: 'msg_catsim_1',
+            type: 'message',
+            role: 'assistant',
+            model: 'm',
+            content: [],
+            stop_reason: null,
+            stop_sequence: null,
+            usage,
+          },
+        },
+      ],
+      [
+        'event: content_block_start',
+        {
+          type: 'content_block_start',
+          index: 0,
+          content_block: { type: 'tool_use', id: 'toolu_catsim_2', name: 'alpha__archive', input: {} },
+        },
+      ],
+      [
+        'event: content_block_delta',
+        { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{"text":"x"}' } },
+      ],
+      ['event: content_block_stop', { type: 'content_block_stop', index: 0 }],
+      [
+        'event: message_delta',
+        { type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 0 } },
+      ],
+      ['event: message_stop', { type: 'message_stop' }],
+    ]);
+    await client.close();
+    await hosting.close();
+  });
+});
+
 describe('model endpoint: bad input', () => {
-  it('answers a malformed body, stream: true and an unknown path with one API-shaped error each, all recorded', async () => {
+  it('answers a malformed body, a body without messages (asking for a stream) and an unknown path with one API-shaped error each, all recorded', async () => {
     const { hosting, base, model, driver, client } = await hosted();
     const malformed = await fetch(`${base}/v1/chat/completions`, { method: 'POST', body: '{"model":' });
     const streamed = await fetch(`${base}/v1/messages`, {
       method: 'POST',
-      body: JSON.stringify({ model: 'm', messages: [], stream: true }),
+      body: JSON.stringify({ model: 'm', stream: true }),
     });
     const unknown = await fetch(`${base}/v1/responses`, { method: 'POST', body: '{}' });
     expect([malformed.status, await malformed.json()]).toEqual([
@@ -213,7 +339,7 @@ describe('model endpoint: bad input', () => {
         type: 'error',
         error: {
           type: 'invalid_request_error',
-          message: "catsim: stream: true is not built yet in catsim's model endpoint; send stream: false",
+          message: 'catsim: the request has no messages array',
         },
       },
     ]);
@@ -228,10 +354,10 @@ describe('model endpoint: bad input', () => {
         },
       },
     ]);
-    expect(model.requests.map((r) => [r.n, r.api, r.path, r.status, r.answer.kind])).toEqual([
-      [0, 'openai.chat', '/v1/chat/completions', 400, 'error'],
-      [1, 'anthropic.messages', '/v1/messages', 400, 'error'],
-      [2, null, '/v1/responses', 404, 'error'],
+    expect(model.requests.map((r) => [r.n, r.api, r.path, r.status, r.stream, r.answer.kind])).toEqual([
+      [0, 'openai.chat', '/v1/chat/completions', 400, false, 'error'],
+      [1, 'anthropic.messages', '/v1/messages', 400, true, 'error'],
+      [2, null, '/v1/responses', 404, false, 'error'],
     ]);
     expect(offContract(model.requests)).toEqual([]);
     expect(driver.results).toEqual([]);
