@@ -1,7 +1,8 @@
 /**
  * Real-clock hosting of one case's world on loopback: one HTTP server for the Streamable HTTP
  * MCP endpoints (`/mcp/<server>`, SDK StreamableHTTPServerTransport, with the GET SSE stream for
- * notifications) and the driver (`/driver/v1/step`, `/driver/v1/result`), and one TCP listener
+ * notifications), the driver (`/driver/v1/step`, `/driver/v1/result`) and, with a model endpoint,
+ * `/v1/*` (blackbox/model-endpoint.ts), and one TCP listener
  * for the stdio shim (blackbox/stdio-shim.mjs), which relays a host's stdio JSON-RPC lines.
  * Only 127.0.0.1 is bound, and a connection from anywhere else is refused.
  */
@@ -17,6 +18,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isInitializeRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { CaseWorld } from './case-world.ts';
 import type { Driver } from './driver.ts';
+import type { ModelEndpoint } from './model-endpoint.ts';
 
 /** The only address black-box mode binds or accepts. */
 export const LOOPBACK = '127.0.0.1';
@@ -42,6 +44,7 @@ export class Hosting {
   private constructor(
     private readonly world: CaseWorld,
     private readonly driver: Driver,
+    private readonly model: ModelEndpoint | null,
   ) {
     this.#http = createHttpServer(
       (req, res) => void this.#route(req, res).catch(() => answer(res, 500, { error: 'catsim: internal error' })),
@@ -50,8 +53,13 @@ export class Hosting {
   }
 
   /** Listens on loopback (port 0: any free port). @throws the listen error (EADDRINUSE, ...). */
-  static async start(world: CaseWorld, driver: Driver, ports: HostingPorts = { http: 0, stdio: 0 }): Promise<Hosting> {
-    const hosting = new Hosting(world, driver);
+  static async start(
+    world: CaseWorld,
+    driver: Driver,
+    ports: HostingPorts = { http: 0, stdio: 0 },
+    model: ModelEndpoint | null = null,
+  ): Promise<Hosting> {
+    const hosting = new Hosting(world, driver, model);
     world.onExpire((server) => hosting.#expire(server));
     await listen(hosting.#http, ports.http);
     await listen(hosting.#tcp, ports.stdio);
@@ -94,6 +102,19 @@ export class Hosting {
     if (url.pathname === '/driver/v1/result' && req.method === 'POST') return this.#result(req, res);
     const match = /^\/mcp\/([a-z][a-z0-9-]*)$/.exec(url.pathname);
     if (match !== null) return this.#mcp(match[1] as string, req, res);
+    if (this.model !== null && url.pathname.startsWith('/v1/')) {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const reply = await this.model.handle(
+        req.method ?? 'GET',
+        url.pathname,
+        Buffer.concat(chunks).toString('utf8'),
+        this.#polls.signal,
+      );
+      if (reply.sse === undefined) return answer(res, reply.status, reply.body);
+      res.writeHead(reply.status, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      return void res.end(reply.sse);
+    }
     answer(res, 404, { error: `catsim: no route ${req.method} ${url.pathname}` });
   }
 

@@ -57,6 +57,7 @@ export function writeReports(outDir: string, runs: readonly CaseRun[], rerun: (r
           trace,
           stderr: run.stderr,
           wireLog: run.wireLog,
+          ...(run.modelRequests === undefined ? {} : { modelRequests: run.modelRequests }),
         },
         null,
         2,

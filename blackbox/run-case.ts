@@ -19,6 +19,7 @@ import type { BlackBoxCase } from './case.ts';
 import { CaseWorld, type WireEntry } from './case-world.ts';
 import { Driver, type StepResult } from './driver.ts';
 import { Hosting, LOOPBACK } from './hosting.ts';
+import { ModelEndpoint, type ModelRequest } from './model-endpoint.ts';
 import { HOST_MARK_VAR, killHostTree, leftBehind, newHostMark } from './host-tree.ts';
 import { packagePath } from './package-path.ts';
 import { STALL_MS_DEFAULT, StallWatch } from './stall.ts';
@@ -46,6 +47,8 @@ export interface CaseRun {
   readonly header: TraceHeader;
   readonly events: TraceEvent[];
   readonly wireLog: WireEntry[];
+  /** With `--model-endpoint`: every request to the model endpoint, as `model_request` records (absent without it). */
+  readonly modelRequests?: ModelRequest[];
   /** The host's stderr, last 2000 characters (for the report). */
   readonly stderr: string;
   /** With `--repeat N`: how many runs, their outcomes, and whether the wire differed between them. */
@@ -85,6 +88,16 @@ export interface RunCaseOptions {
    * this long ends UNDECIDED at once, through the same kill as the timeout.
    */
   readonly stallMs?: number;
+  /**
+   * Answer on loopback as the host's model too (blackbox/model-endpoint.ts): the host finds the
+   * base URL in `CATSIM_MODEL_URL` (`http://127.0.0.1:PORT`; OpenAI clients take it with `/v1`).
+   */
+  readonly modelEndpoint?: boolean;
+}
+
+/** The model base URL a host is given (`CATSIM_MODEL_URL`): Anthropic clients take it as is, OpenAI clients with `/v1` appended. */
+export function modelUrl(port: number): string {
+  return `http://${LOOPBACK}:${port}`;
 }
 
 /** How often the stall rule samples the case, ms (real clock). */
@@ -101,23 +114,28 @@ export async function runCase(
   const world = new CaseWorld(spec, agent);
   world.start();
   const driver = new Driver(spec, world);
-  const hosting = await Hosting.start(world, driver);
+  const model = options.modelEndpoint === true ? new ModelEndpoint(spec, world, driver) : null;
+  const hosting = await Hosting.start(world, driver, undefined, model);
   const ports = hosting.ports();
   const env = {
     ...process.env,
     CATSIM_SERVERS: JSON.stringify(serversEnv(world, ports, transport)),
     CATSIM_DRIVER_URL: `http://${LOOPBACK}:${ports.http}/driver/v1`,
     CATSIM_CASE: spec.name,
+    ...(model === null ? {} : { CATSIM_MODEL_URL: modelUrl(ports.http) }),
   };
   const stallMs = options.stallMs ?? STALL_MS_DEFAULT;
   const watch = new StallWatch(stallMs, Date.now());
+  // A call step the model endpoint could not map ends the case at once (the same kill as a stall).
   const exit = await spawnHost(command, env, spec.timeoutMs, () =>
-    watch.sample(Date.now(), {
-      seq: driver.results.length + 1,
-      held: driver.blockedOn(),
-      polling: driver.polling(),
-      hostMessages: world.hostMessages(),
-    }),
+    model?.failure != null
+      ? model.failure
+      : watch.sample(Date.now(), {
+          seq: driver.results.length + 1,
+          held: driver.blockedOn(),
+          polling: driver.polling(),
+          hostMessages: world.hostMessages(),
+        }),
   );
   await hosting.close();
   const blocked = exit.timedOut ? driver.blockedOn() : null;
@@ -132,14 +150,16 @@ export async function runCase(
     world,
     driver,
     transport,
-    stalled === null ? failureOf(exit, world, driver, spec) : null,
+    model?.failure ?? (stalled === null ? failureOf(exit, world, driver, spec) : null),
     exit.stderr,
-    stalled,
+    model?.failure == null ? stalled : null,
+    model,
   );
 }
 
 /**
- * Ends the case's record and judges it: the host's failure (or null) decides HOST_FAILED; a case
+ * Ends the case's record and judges it: the host's failure (or null) decides HOST_FAILED (`model`:
+ * the model endpoint, whose requests the run keeps); a case
  * that `stalled` (a step's precondition never held) is UNDECIDED unless the wire already failed;
  * the oracle decides the rest.
  */
@@ -151,6 +171,7 @@ export function finishCase(
   hostFailure: string | null,
   stderr: string,
   stalled: string | null = null,
+  model: ModelEndpoint | null = null,
 ): CaseRun {
   const { header, events } = world.finish(hostFailure === null && stalled === null ? 'settled' : 'undecided');
   const verdict = judgeHostWire({ header, events });
@@ -187,6 +208,7 @@ export function finishCase(
     header,
     events,
     wireLog: world.wireLog,
+    ...(model === null ? {} : { modelRequests: model.requests }),
     stderr: stderr.slice(-2000),
   };
 }

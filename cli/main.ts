@@ -7,6 +7,10 @@ import yargs, { type Argv } from 'yargs';
 import { COUNT_MAX, countOption, originalCountError, refuseRepeats, verdictIdOption } from './counts.ts';
 import { EXIT, InputError } from './errors.ts';
 import { NOT_JUDGED_HELP, parseNotJudged } from './not-judged.ts';
+
+/** Help of `--model-endpoint` (serve, host-test). */
+const MODEL_ENDPOINT_HELP =
+  "Answer on loopback as the host's model too (OpenAI Chat Completions and Anthropic Messages, streamed or not): the case's steps become model turns, each request's tools are judged as a disclosure; the host gets CATSIM_MODEL_URL";
 import { parseShard } from './shard.ts';
 import { EXIT_CODES_LINE } from '../runner/exit-codes.ts';
 
@@ -580,6 +584,11 @@ function build(parser: Argv, setCode: (code: number) => void, argv: readonly str
               requiresArg: true,
               describe:
                 'Stall window, ms (default 3000, times --timeout-factor; 0: off): a case whose held step the adapter long-polls while the host sends its servers nothing this long ends UNDECIDED at once',
+            })
+            .option('model-endpoint', {
+              type: 'boolean',
+              default: false,
+              describe: MODEL_ENDPOINT_HELP,
             }),
         async (a) =>
           setCode(
@@ -591,6 +600,7 @@ function build(parser: Argv, setCode: (code: number) => void, argv: readonly str
               repeat: a.repeat,
               timeoutFactor: a['timeout-factor'],
               stallMs: a['stall-ms'],
+              modelEndpoint: a['model-endpoint'],
               baseline: a.baseline,
               command: a._.slice(1).map(String),
             }),
@@ -635,6 +645,11 @@ function build(parser: Argv, setCode: (code: number) => void, argv: readonly str
               default: 'catsim-host-test',
               requiresArg: true,
               describe: 'Report folder',
+            })
+            .option('model-endpoint', {
+              type: 'boolean',
+              default: false,
+              describe: MODEL_ENDPOINT_HELP,
             }),
         async (a) =>
           setCode(
@@ -645,6 +660,7 @@ function build(parser: Argv, setCode: (code: number) => void, argv: readonly str
               port: a.port,
               stdioPort: a['stdio-port'],
               out: a.out,
+              modelEndpoint: a['model-endpoint'],
             }),
           ),
       )

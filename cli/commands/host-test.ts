@@ -32,6 +32,8 @@ export interface HostTestArgs {
    * UNDECIDED at once (blackbox/stall.ts).
    */
   stallMs?: number;
+  /** Answer as the host's model too (`--model-endpoint`, blackbox/model-endpoint.ts; `CATSIM_MODEL_URL` in its environment). */
+  modelEndpoint?: boolean;
   /** Expected failures file, or undefined. */
   baseline?: string;
   /** The host command: program and arguments (after `--`). */
@@ -62,7 +64,12 @@ export async function hostTestCommand(args: HostTestArgs): Promise<number> {
       const repeats: CaseRun[] = [];
       const timed = { ...spec, timeoutMs: spec.timeoutMs * factor };
       for (let i = 0; i < args.repeat; i += 1)
-        repeats.push(await runCase(timed, args.agent, transport, args.command, { stallMs }));
+        repeats.push(
+          await runCase(timed, args.agent, transport, args.command, {
+            stallMs,
+            modelEndpoint: args.modelEndpoint === true,
+          }),
+        );
       const run = foldRepeats(repeats);
       const standing = baselineStanding(runStem(run), run.outcome, baseline);
       if (standing === 'stale' || standing === 'changed' || (standing === 'none' && !passes(run.outcome))) failing += 1;
@@ -71,7 +78,7 @@ export async function hostTestCommand(args: HostTestArgs): Promise<number> {
     }
   }
   const rerun = (run: CaseRun): string =>
-    `catsim host-test --agent ${args.agent} --cases ${run.case} --transport ${run.transport}${factor > 1 ? ` --timeout-factor ${factor}` : ''}${args.stallMs === undefined ? '' : ` --stall-ms ${args.stallMs}`} -- ${args.command.join(' ')}`;
+    `catsim host-test --agent ${args.agent} --cases ${run.case} --transport ${run.transport}${factor > 1 ? ` --timeout-factor ${factor}` : ''}${args.stallMs === undefined ? '' : ` --stall-ms ${args.stallMs}`}${args.modelEndpoint === true ? ' --model-endpoint' : ''} -- ${args.command.join(' ')}`;
   writeReports(args.out, runs, rerun);
   process.stdout.write(
     `${runs.length - failing} of ${runs.length} cases pass${baseline.size > 0 ? ' (OK, NON-STRICT, or as the baseline expects)' : ' (OK or NON-STRICT)'}; reports in ${args.out}/ (summary.md, index.json, junit.xml)\n`,

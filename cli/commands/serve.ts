@@ -1,8 +1,9 @@
 /**
- * `catsim serve --case NAME [--agent NAME] [--transport http|stdio] [--port N] [--stdio-port N] [--out DIR]`:
+ * `catsim serve --case NAME [--agent NAME] [--transport http|stdio] [--port N] [--stdio-port N] [--out DIR] [--model-endpoint]`:
  * keeps one case's simulated servers and driver up on loopback for a host started separately (a
  * desktop app, a gateway). Prints the environment the host needs (`CATSIM_SERVERS`,
- * `CATSIM_DRIVER_URL`, `CATSIM_CASE`) as shell `export` lines, waits until the host has taken the
+ * `CATSIM_DRIVER_URL`, `CATSIM_CASE`; with `--model-endpoint`, `CATSIM_MODEL_URL`: catsim answers
+ * as the host's model, blackbox/model-endpoint.ts) as shell `export` lines, waits until the host has taken the
  * `end` step (or SIGINT/SIGTERM, or the case timeout counted from the first session), then judges
  * the wire record and writes the reports as host-test does.
  */
@@ -11,7 +12,8 @@ import { CaseWorld } from '../../blackbox/case-world.ts';
 import { Driver } from '../../blackbox/driver.ts';
 import { Hosting, LOOPBACK } from '../../blackbox/hosting.ts';
 import { writeReports } from '../../blackbox/reports.ts';
-import { finishCase, serversEnv, type CaseRun } from '../../blackbox/run-case.ts';
+import { ModelEndpoint } from '../../blackbox/model-endpoint.ts';
+import { finishCase, modelUrl, serversEnv, type CaseRun } from '../../blackbox/run-case.ts';
 import { EXIT, InputError } from '../errors.ts';
 
 /** Arguments of `catsim serve`. */
@@ -23,6 +25,8 @@ export interface ServeArgs {
   port: number;
   stdioPort: number;
   out: string;
+  /** Answer as the host's model too (`--model-endpoint`): prints `CATSIM_MODEL_URL`. */
+  modelEndpoint?: boolean;
 }
 
 /** How often serve checks whether the host took the end step, ms. */
@@ -41,7 +45,8 @@ export async function serveCommand(args: ServeArgs): Promise<number> {
   const world = new CaseWorld(spec, args.agent);
   world.start();
   const driver = new Driver(spec, world);
-  const hosting = await Hosting.start(world, driver, { http: args.port, stdio: args.stdioPort }).catch(
+  const model = args.modelEndpoint === true ? new ModelEndpoint(spec, world, driver) : null;
+  const hosting = await Hosting.start(world, driver, { http: args.port, stdio: args.stdioPort }, model).catch(
     (error: NodeJS.ErrnoException) => {
       throw new InputError(
         `cannot listen on ${LOOPBACK} (${error.code === 'EADDRINUSE' ? 'port in use' : error.message}): choose another --port / --stdio-port`,
@@ -54,13 +59,18 @@ export async function serveCommand(args: ServeArgs): Promise<number> {
       `export CATSIM_SERVERS='${JSON.stringify(serversEnv(world, ports, args.transport))}'`,
       `export CATSIM_DRIVER_URL='http://${LOOPBACK}:${ports.http}/driver/v1'`,
       `export CATSIM_CASE='${spec.name}'`,
+      ...(model === null ? [] : [`export CATSIM_MODEL_URL='${modelUrl(ports.http)}'`]),
       `# catsim serve: case ${spec.name} is up; start the host with the variables above (Ctrl-C ends the case)`,
     ].join('\n') + '\n',
   );
-  const failure = await waitForEnd(spec, world, driver);
+  const failure = await waitForEnd(spec, world, driver, model);
   await hosting.close();
-  const run: CaseRun = finishCase(spec, world, driver, args.transport, failure, '');
-  writeReports(args.out, [run], () => `catsim serve --case ${spec.name} --transport ${args.transport}`);
+  const run: CaseRun = finishCase(spec, world, driver, args.transport, model?.failure ?? failure, '', null, model);
+  writeReports(
+    args.out,
+    [run],
+    () => `catsim serve --case ${spec.name} --transport ${args.transport}${model === null ? '' : ' --model-endpoint'}`,
+  );
   process.stdout.write(`${run.outcome} ${run.line}\nreports in ${args.out}/\n`);
   return run.outcome === 'OK' || run.outcome === 'NON-STRICT' ? EXIT.clean : EXIT.violation;
 }
@@ -76,7 +86,12 @@ function oneCase(name: string): BlackBoxCase {
 }
 
 /** Resolves null once the end step is taken; a one-line host failure on a signal or past the timeout after the first session. */
-function waitForEnd(spec: BlackBoxCase, world: CaseWorld, driver: Driver): Promise<string | null> {
+function waitForEnd(
+  spec: BlackBoxCase,
+  world: CaseWorld,
+  driver: Driver,
+  model: ModelEndpoint | null,
+): Promise<string | null> {
   return new Promise((resolve) => {
     let firstSessionAt: number | null = null;
     const stop = (why: string): void => {
@@ -90,7 +105,7 @@ function waitForEnd(spec: BlackBoxCase, world: CaseWorld, driver: Driver): Promi
         `HOST_FAILED: serve was stopped before the host took the end step (${driver.results.length} of ${spec.steps.length} steps done)`,
       );
     const timer = setInterval(() => {
-      if (driver.ended) return stop('');
+      if (driver.ended || model?.failure != null) return stop('');
       const opened = spec.servers.some((server) => world.count('session_opened', server.name) > 0);
       if (opened && firstSessionAt === null) firstSessionAt = Date.now();
       if (firstSessionAt !== null && Date.now() - firstSessionAt > spec.timeoutMs)
