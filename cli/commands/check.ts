@@ -3,10 +3,10 @@
  * written by catsim or by any other implementation, and prints the verdict. The trace must be
  * complete (its last event is the `round_end`): a cut-short trace is refused, never judged.
  */
-import { INVARIANT_IDS, TraceFormatError, checkTrace, parseCompleteTrace } from '../../oracle/index.ts';
-import { readInputText } from '../../sim/plan/input-file.ts';
+import { INVARIANT_IDS, checkTrace } from '../../oracle/index.ts';
 import { unjudgedIn, type Capability } from '../../oracle/not-judged.ts';
 import { EXIT, InputError } from '../errors.ts';
+import { readTraceFile } from '../trace-file.ts';
 import { notJudgedLines } from '../format/not-judged-lines.ts';
 
 /**
@@ -22,14 +22,7 @@ export function checkCommand(path: string, notJudged: readonly Capability[] = []
     throw new InputError(
       'check -: reading a trace from standard input is not supported; save it to a file and give its path',
     );
-  const text = readInputText(path, (message) => new InputError(message));
-  let trace;
-  try {
-    trace = parseCompleteTrace(text);
-  } catch (error) {
-    if (error instanceof TraceFormatError) throw new InputError(`${path}: ${error.message}`);
-    throw error;
-  }
+  const trace = readTraceFile(path);
   // A black-box host emits no observations (no publishes, receipts or scans), so the core's
   // invariants would all fail for want of them: its record is judged by the wire rules alone.
   if (trace.header.scenario.startsWith('blackbox:'))

@@ -2,23 +2,16 @@
  * `catsim judge TRACE`: re-judges a black-box case's saved trace (the `.trace.jsonl` a host-test
  * report holds) with the oracle's wire rules (oracle/host-wire.ts), and prints the outcome.
  */
-import { TraceFormatError, judgeHostWire, parseCompleteTrace } from '../../oracle/index.ts';
-import { readInputText } from '../../sim/plan/input-file.ts';
-import { EXIT, InputError } from '../errors.ts';
+import { judgeHostWire } from '../../oracle/index.ts';
+import { EXIT } from '../errors.ts';
+import { readTraceFile } from '../trace-file.ts';
 
 /**
  * Judges one trace; exit 0 for OK or NON-STRICT, 1 for FAILED or UNDECIDED.
  * @throws InputError (exit 2) when the file is missing, unreadable or not a complete trace.
  */
 export function judgeCommand(path: string): number {
-  const text = readInputText(path, (message) => new InputError(message));
-  let trace;
-  try {
-    trace = parseCompleteTrace(text);
-  } catch (error) {
-    if (error instanceof TraceFormatError) throw new InputError(`${path}: ${error.message}`);
-    throw error;
-  }
+  const trace = readTraceFile(path);
   const verdict = judgeHostWire(trace);
   const lines = [
     `catsim judge ${path}`,
