@@ -59,13 +59,11 @@ export function realScheduler(): Scheduler {
   return {
     after(delayMs, fn) {
       const task = { id: next++ };
-      timers.set(
-        task.id,
-        setTimeout(() => {
-          timers.delete(task.id);
-          fn();
-        }, delayMs),
-      ); // real-clock: the host's real timers, never used in a simulated round
+      const run = (): void => {
+        timers.delete(task.id);
+        fn();
+      };
+      timers.set(task.id, setTimeout(run, delayMs)); // real-clock: the host's real timers, never used in a simulated round
       return task;
     },
     cancel(task) {

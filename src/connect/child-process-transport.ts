@@ -159,8 +159,8 @@ export class ChildProcessTransport implements Transport {
   async #goneWithin(ms: number): Promise<boolean> {
     let timer: NodeJS.Timeout | undefined;
     const waited = new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => resolve(false), ms);
-    }); // real-clock: the host's real-world port (stdio child), never used in a simulated round
+      timer = setTimeout(() => resolve(false), ms); // real-clock: the host's real-world port (stdio child), never used in a simulated round
+    });
     try {
       return await Promise.race([(this.#gone as Promise<void>).then(() => true), waited]);
     } finally {

@@ -36,9 +36,10 @@ export function certificateFingerprint(url: URL, options: FingerprintOptions): P
       ...(isIp ? {} : { servername: host }),
       ...(options.ca === undefined ? {} : { ca: options.ca }),
     });
-    socket.setTimeout(options.timeoutMs, () =>
-      socket.destroy(new Error(`no TLS handshake within ${options.timeoutMs} ms`)),
-    ); // real-clock: real TLS handshake, outside simulated rounds
+    const giveUp = (): void => {
+      socket.destroy(new Error(`no TLS handshake within ${options.timeoutMs} ms`));
+    };
+    socket.setTimeout(options.timeoutMs, giveUp); // real-clock: real TLS handshake, outside simulated rounds
     socket.once('error', reject);
     socket.once('secureConnect', () => {
       resolve(socket.getPeerCertificate().fingerprint256);

@@ -138,8 +138,8 @@ async function closeSession(client: Client, transport: Transport): Promise<void>
   if (transport instanceof StreamableHTTPClientTransport) {
     let timer: NodeJS.Timeout | undefined;
     const waited = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, SESSION_END_TIMEOUT_MS_MAX);
-    }); // real-clock: real HTTP session end, outside simulated rounds
+      timer = setTimeout(resolve, SESSION_END_TIMEOUT_MS_MAX); // real-clock: real HTTP session end, outside simulated rounds
+    });
     await Promise.race([transport.terminateSession().catch(() => undefined), waited]);
     clearTimeout(timer);
   }
