@@ -7,7 +7,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { connect, createServer } from 'node:net';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { caseTransports, loadCases, type BlackBoxCase } from '../blackbox/case.ts';
@@ -163,13 +163,25 @@ function shortCase(): BlackBoxCase {
   return { ...(loadCases('full-walk')[0] as BlackBoxCase), timeoutMs: 5_000 };
 }
 
-function refused(port: number): Promise<boolean> {
+/**
+ * Whether nothing listens on loopback `port` any more: catsim binds it itself, trying every 100 ms
+ * for up to 2 s. Binding rather than connecting, because a connect to a free port in the ephemeral
+ * range can, rarely, connect to itself (TCP simultaneous open) and read as "still listening"; the
+ * retries cover a kernel still closing the dead process's socket. (CI failed once on the connect.)
+ */
+async function refused(port: number): Promise<boolean> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    if (await bindable(port)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return false;
+}
+
+function bindable(port: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.on('error', () => resolve(true));
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 }
 
