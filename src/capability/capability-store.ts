@@ -7,9 +7,9 @@
  *
  * Records are plain JSON; the store copies what it is given and what it returns, so no caller can
  * change what it holds. It reads no clock and draws no randomness: every time comes from the caller
- * (ms, host clock). One implementation exists: {@link InMemoryCapabilityStore} (tests, and hosts
- * that rebuild their registry at start). A SQLite implementation is not built yet (SPEC section 9
- * says why).
+ * (ms, host clock). Implementations: {@link InMemoryCapabilityStore} (tests; everything ends with
+ * the process) and `SqliteCapabilityStore` (sqlite-capability-store.ts, on the registry's SQLite
+ * database: `SqliteRegistryStore.capabilities()`, what an embedding host should use).
  */
 import type { ManifestDiff } from './diff.ts';
 import type { ToolManifest } from './manifest.ts';
