@@ -90,6 +90,14 @@ describe('versions', () => {
       [3, 'register', 'jobs.rerun@3', 'breaking from v2'],
     ]);
   });
+
+  it('refuses a manifest whose schema hash is not that of its schema', () => {
+    const forged = { ...manifestOf(V1), inputSchema: V3.inputSchema };
+    expect(() => registry.register(forged)).toThrow(
+      new TypeError('manifest of jobs.rerun: inputSchemaHash is not the hash of its schema'),
+    );
+    expect(registry.audit()).toEqual([]);
+  });
 });
 
 describe('bundles and pinned runs', () => {

@@ -32,7 +32,14 @@ import {
   type ToolVersion,
 } from './capability-store.ts';
 import { classifyDiff, type ManifestDiff } from './diff.ts';
-import { executorViewOf, manifestDigestOf, type ExecutorView, type ToolManifest } from './manifest.ts';
+import { schemaDigest } from '../snapshot/digests.ts';
+import {
+  errorSchemaDigest,
+  executorViewOf,
+  manifestDigestOf,
+  type ExecutorView,
+  type ToolManifest,
+} from './manifest.ts';
 
 /**
  * Why a call was refused, in the order `admitCall` checks (the first that applies wins):
@@ -172,8 +179,11 @@ export class CapabilityRegistry {
    * Registers `manifest` as a version of its tool. A manifest equal (by digest) to any version of
    * the tool is that version (`created: false`); otherwise it is the next version, classified
    * against the newest one.
+   * @throws TypeError when a schema hash of the manifest is not the hash of its schema (a manifest
+   *   not built by `buildManifest`, or changed after).
    */
   register(manifest: ToolManifest): { version: ToolVersion; created: boolean } {
+    checkHashes(manifest);
     const digest = manifestDigestOf(manifest);
     const versions = this.#store.versions(manifest.toolId);
     const same = versions.find((record) => record.manifestDigest === digest);
@@ -422,7 +432,7 @@ export class CapabilityRegistry {
   recordExecution(call: AdmittedCall, operationId: string | null): CapabilityReceipt {
     const { manifest } = call.view;
     const receipt: CapabilityReceipt = {
-      receiptNumber: this.#store.receipts().length + 1,
+      receiptNumber: this.#store.receiptCount() + 1,
       runId: call.runId,
       bundleId: call.bundleId,
       toolId: call.view.toolId,
@@ -612,9 +622,24 @@ export class CapabilityRegistry {
 
   /** Commits `writes` with the audit record of the operation, in one batch. */
   #commit(writes: CapabilityWrite[], action: AuditRecord['action'], subject: string, detail: string): void {
-    const seq = (this.#store.audit().at(-1)?.seq ?? 0) + 1;
+    const seq = this.#store.lastAuditSeq() + 1;
     this.#store.commit([...writes, { kind: 'audit', record: { seq, at: this.#clock.now(), action, subject, detail } }]);
   }
+}
+
+/** Throws unless each schema hash of `manifest` is that of its schema. */
+function checkHashes(manifest: ToolManifest): void {
+  const wrong = [
+    ['inputSchemaHash', schemaDigest(manifest.inputSchema), manifest.inputSchemaHash],
+    [
+      'outputSchemaHash',
+      manifest.outputSchema === null ? null : schemaDigest(manifest.outputSchema),
+      manifest.outputSchemaHash,
+    ],
+    ['errorSchemaHash', errorSchemaDigest(manifest.errorSchema), manifest.errorSchemaHash],
+  ].find(([, expected, given]) => expected !== given);
+  if (wrong !== undefined)
+    throw new TypeError(`manifest of ${manifest.toolId}: ${wrong[0]} is not the hash of its schema`);
 }
 
 function refused<Code extends string>(code: Code, reason: string): Refused<Code> {

@@ -51,6 +51,7 @@ describe.each(STORES)('the capability store %s', (_, makeStore) => {
       store.commit([{ kind: 'audit', record: { seq: 1, at: 0, action: 'register', subject: 'b', detail: '' } }]),
     ).toThrow('audit record 1 is not after 1');
     expect(store.audit().map((record) => record.subject)).toEqual(['a']);
+    expect([store.lastAuditSeq(), store.receiptCount()]).toEqual([1, 0]);
     expect(() => store.commit([{ kind: 'receipt', record: { receiptNumber: 2 } as never }])).toThrow(
       'receipt 2 is not the next receipt (1)',
     );

@@ -173,8 +173,12 @@ export interface CapabilityStore {
   runs(): RunRecord[];
   /** Every execution receipt, in order. */
   receipts(): CapabilityReceipt[];
+  /** How many execution receipts there are (the last one's number). */
+  receiptCount(): number;
   /** Every audit record, in order. */
   audit(): AuditRecord[];
+  /** The `seq` of the last audit record, 0 when there is none. */
+  lastAuditSeq(): number;
 }
 
 /** An in-memory {@link CapabilityStore}: everything ends with the process. */
@@ -278,8 +282,16 @@ export class InMemoryCapabilityStore implements CapabilityStore {
     return structuredClone(this.#receipts);
   }
 
+  receiptCount(): number {
+    return this.#receipts.length;
+  }
+
   audit(): AuditRecord[] {
     return structuredClone(this.#audit);
+  }
+
+  lastAuditSeq(): number {
+    return this.#audit.at(-1)?.seq ?? 0;
   }
 }
 

@@ -150,8 +150,16 @@ export class SqliteCapabilityStore implements CapabilityStore {
     return all<CapabilityReceipt>(this.#sql.receipts);
   }
 
+  receiptCount(): number {
+    return this.#sql.lastReceipt.pluck().get() as number;
+  }
+
   audit(): AuditRecord[] {
     return all<AuditRecord>(this.#sql.audit);
+  }
+
+  lastAuditSeq(): number {
+    return this.#sql.lastAudit.pluck().get() as number;
   }
 }
 
