@@ -1,5 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { CapabilityRegistry } from './capability-registry.ts';
+import { InMemoryCapabilityStore } from './capability-store.ts';
 import { classifyDiff } from './diff.ts';
 import { buildManifest, manifestDigestOf, type OperatorEntry, type ToolManifest } from './manifest.ts';
 
@@ -183,6 +185,23 @@ describe('classifyDiff properties (fast-check, fixed seed)', () => {
         expect(diff.class === 'identical').toBe(same);
         expect(diff.changes.length === 0).toBe(same);
         expect(classifyDiff(before, build(a))).toEqual({ class: 'identical', changes: [] });
+      }),
+      PARAMS,
+    );
+  });
+
+  it('in the registry, an equal manifest never makes a new version; a different one makes exactly one, classified as classifyDiff says', () => {
+    fc.assert(
+      fc.property(pairs, ([a, b]) => {
+        const registry = new CapabilityRegistry({ clock: { now: () => 0 }, store: new InMemoryCapabilityStore() });
+        const [before, after] = [build(a), build(b)];
+        registry.register(before);
+        const second = registry.register(after);
+        const same = manifestDigestOf(before) === manifestDigestOf(after);
+        expect([second.created, second.version.version]).toEqual(same ? [false, 1] : [true, 2]);
+        expect(registry.register(build(a))).toMatchObject({ created: false, version: { version: 1 } });
+        expect(registry.register(build(b)).created).toBe(false);
+        if (!same) expect(second.version.diffFromPrevious).toEqual(classifyDiff(before, after));
       }),
       PARAMS,
     );
