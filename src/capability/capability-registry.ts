@@ -161,7 +161,9 @@ export interface UsageGraph {
 
 /** The ports a registry runs on. */
 export interface CapabilityRegistryPorts {
+  /** Where every recorded time comes from (ms). */
   clock: Clock;
+  /** Where every record goes: in memory, or the registry's SQLite file (`SqliteRegistryStore.capabilities()`). */
   store: CapabilityStore;
 }
 
@@ -170,6 +172,7 @@ export class CapabilityRegistry {
   readonly #clock: Clock;
   readonly #store: CapabilityStore;
 
+  /** A registry on `ports.store` (what it holds is the registry's state; the registry keeps none of its own). */
   constructor(ports: CapabilityRegistryPorts) {
     this.#clock = ports.clock;
     this.#store = ports.store;

@@ -163,13 +163,21 @@ export interface CapabilityStore {
   commit(writes: readonly CapabilityWrite[]): void;
   /** Every version of a tool, oldest first. */
   versions(toolId: string): ToolVersion[];
+  /** One version, or undefined when the store holds none of that number. */
   version(toolId: string, version: number): ToolVersion | undefined;
+  /** The lifecycle of a version, or undefined while nothing was ever recorded for it (`active`). */
   lifecycle(toolId: string, version: number): LifecycleRecord | undefined;
+  /** An alias with its history, or undefined. */
   alias(alias: string): AliasRecord | undefined;
+  /** Every alias, in the order they were first set. */
   aliases(): AliasRecord[];
+  /** A bundle, or undefined. */
   bundle(bundleId: string): BundleRecord | undefined;
+  /** Every bundle, in the order they were built. */
   bundles(): BundleRecord[];
+  /** A run, or undefined. */
   run(runId: string): RunRecord | undefined;
+  /** Every run, in the order they started. */
   runs(): RunRecord[];
   /** Every execution receipt, in order. */
   receipts(): CapabilityReceipt[];

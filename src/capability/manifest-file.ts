@@ -64,6 +64,7 @@ export class ManifestFileError extends Error {
   /** The problem alone, without the path. */
   readonly problem: string;
 
+  /** An error for the file at `path` (as the caller named it) with `problem`, one line. */
   constructor(path: string, problem: string) {
     super(`manifest file ${path}: ${problem}`);
     this.path = path;
