@@ -2,7 +2,7 @@
  * `npm run bench`: the benchmarks of SPEC section 14, each against a baseline measured in the
  * same run, printed as one table per benchmark. Figures are reported, never asserted.
  *
- * Order: the machine and the time; admission, surface, store, discovery, campaign and the round
+ * Order: the machine and the time; admission, surface, store, capability diff, discovery, campaign and the round
  * floor in this process; start-up (whole catsim processes: dist/ must be fresh, `npm run build`); then memory
  * in a child process (a fresh heap, with `--expose-gc` so heapUsed is measured after a full GC).
  * `--quick` runs a reduced set without memory (a smoke check, well under a minute);
@@ -13,6 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { admissionBench } from './admission.bench.ts';
 import { campaignBench } from './campaign.bench.ts';
+import { capabilityDiffBench } from './capability-diff.bench.ts';
 import { discoveryBench } from './discovery.bench.ts';
 import { startupBench } from './startup.bench.ts';
 import { parseBenchArgs, type BenchOptions } from './lib/args.ts';
@@ -27,6 +28,7 @@ const IN_PROCESS: readonly (readonly [string, (options: BenchOptions) => Promise
   ['admission', admissionBench],
   ['surface', surfaceBench],
   ['store', storeBench],
+  ['capability diff', capabilityDiffBench],
   ['discovery', discoveryBench],
   ['campaign', campaignBench],
   ['round floor', roundFloorBench],

@@ -111,6 +111,58 @@ CREATE TABLE call_receipts (
 ) STRICT;
 `;
 
+/**
+ * Version 2: the capability registry's records (SPEC section 9, src/capability/capability-store.ts),
+ * each a JSON record beside the columns it is found by: tool versions (never rewritten), the
+ * lifecycle of each version, aliases, bundles, runs (in creation order, updated in place),
+ * execution receipts and audit records (append-only, numbered from 1).
+ */
+const SCHEMA_V2 = `
+CREATE TABLE capability_versions (
+  tool_id TEXT NOT NULL,
+  version INTEGER NOT NULL CHECK (version >= 1),
+  manifest_digest TEXT NOT NULL,
+  record TEXT NOT NULL,
+  PRIMARY KEY (tool_id, version)
+) STRICT;
+
+CREATE TABLE capability_lifecycles (
+  tool_id TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  record TEXT NOT NULL,
+  PRIMARY KEY (tool_id, version),
+  FOREIGN KEY (tool_id, version) REFERENCES capability_versions (tool_id, version)
+) STRICT;
+
+CREATE TABLE capability_aliases (
+  seq INTEGER PRIMARY KEY,
+  alias TEXT NOT NULL UNIQUE,
+  record TEXT NOT NULL
+) STRICT;
+
+CREATE TABLE capability_bundles (
+  seq INTEGER PRIMARY KEY,
+  bundle_id TEXT NOT NULL UNIQUE,
+  record TEXT NOT NULL
+) STRICT;
+
+CREATE TABLE capability_runs (
+  seq INTEGER PRIMARY KEY,
+  run_id TEXT NOT NULL UNIQUE,
+  record TEXT NOT NULL
+) STRICT;
+
+CREATE TABLE capability_receipts (
+  receipt_number INTEGER PRIMARY KEY CHECK (receipt_number >= 1),
+  record TEXT NOT NULL
+) STRICT;
+
+CREATE TABLE capability_audit (
+  seq INTEGER PRIMARY KEY CHECK (seq >= 1),
+  record TEXT NOT NULL
+) STRICT;
+`;
+
 /** Every migration, in order; the last one's version is {@link SCHEMA_VERSION}. */
 export const MIGRATIONS: readonly Migration[] = Object.freeze([
   {
@@ -118,6 +170,13 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
     summary: 'generations, pointers, catalog receipts, disabled keys, leases, call receipts',
     up: (db: Database.Database) => {
       db.exec(SCHEMA_V1);
+    },
+  },
+  {
+    version: 2,
+    summary: 'the capability registry: versions, lifecycles, aliases, bundles, runs, receipts, audit',
+    up: (db: Database.Database) => {
+      db.exec(SCHEMA_V2);
     },
   },
 ]);

@@ -307,57 +307,73 @@ describe('closing', () => {
 });
 
 describe('schema versions and migrations', () => {
-  it('writes a new database as a catsim registry at schema version 1, in WAL mode', () => {
+  it('writes a new database as a catsim registry at schema version 2, in WAL mode', () => {
     const path = freshPath();
     open({ path }).close();
-    expect(SCHEMA_VERSION).toBe(1);
+    expect(SCHEMA_VERSION).toBe(2);
     expect(
       raw(path, (db) => [
         db.pragma('application_id', { simple: true }),
         db.pragma('user_version', { simple: true }),
         db.pragma('journal_mode', { simple: true }),
       ]),
-    ).toEqual([0x63617473, 1, 'wal']);
+    ).toEqual([0x63617473, 2, 'wal']);
     expect(APPLICATION_ID).toBe(1_667_331_187);
   });
 
-  /** A version 2 for the tests only: a note column on leases. */
+  /** A version 3 for the tests only: a note column on leases. */
   const NOTE: Migration = {
-    version: 2,
+    version: 3,
     summary: 'a note on each lease',
     up: (db) => {
       db.exec('ALTER TABLE leases ADD COLUMN note TEXT');
     },
   };
 
-  it('migrates a version-1 database written by this code to version 2, keeping its data; version 1 code then refuses it as newer', () => {
+  it('migrates a version-1 database written by version-1 code to version 2 (the capability tables), keeping its data', () => {
     const path = freshPath();
     const [lease] = leases(1) as [ReturnType<typeof leases>[0]];
-    const v1 = open({ path });
+    const v1 = open({ path }, MIGRATIONS.slice(0, 1));
     const first = generationAt(1, 3);
     v1.compareAndSet(STORE_KEY, 0, first, receiptOf(first));
     v1.recordLease(lease);
     v1.close();
-    const v2 = open({ path }, [...MIGRATIONS, NOTE]);
+    const v2 = open({ path });
     expect(v2.active(STORE_KEY)).toEqual(first);
     expect(v2.lease(lease.leaseId)).toEqual({ lease, consumedAt: null });
+    expect([v2.capabilities().audit(), v2.capabilities().bundles()]).toEqual([[], []]);
     v2.close();
+    expect(raw(path, (db) => db.pragma('user_version', { simple: true }))).toBe(2);
+  });
+
+  it('migrates a database written by this code to a version 3, keeping its data; this code then refuses it as newer', () => {
+    const path = freshPath();
+    const [lease] = leases(1) as [ReturnType<typeof leases>[0]];
+    const v2 = open({ path });
+    const first = generationAt(1, 3);
+    v2.compareAndSet(STORE_KEY, 0, first, receiptOf(first));
+    v2.recordLease(lease);
+    v2.close();
+    const v3 = open({ path }, [...MIGRATIONS, NOTE]);
+    expect(v3.active(STORE_KEY)).toEqual(first);
+    expect(v3.lease(lease.leaseId)).toEqual({ lease, consumedAt: null });
+    v3.close();
     expect(
       raw(path, (db) => [
         db.pragma('user_version', { simple: true }),
         db.prepare('SELECT note FROM leases').pluck().get(),
       ]),
-    ).toEqual([2, null]);
+    ).toEqual([3, null]);
     expect(openError(path).message).toBe(
-      `registry store ${path}: schema version 2 is newer than this catsim's 1; open it with the catsim that wrote it`,
+      `registry store ${path}: schema version 3 is newer than this catsim's 2; open it with the catsim that wrote it`,
     );
   });
 
-  it('a failing migration step changes nothing: the database stays at version 1 and opens as before', () => {
+  it('a failing migration step changes nothing: the database stays at version 2 and opens as before', () => {
     const path = freshPath();
     open({ path }).close();
     const failing: Migration = {
-      version: 2,
+      version: 3,
       summary: 'a note on each lease',
       up: (db) => {
         db.exec('ALTER TABLE leases ADD COLUMN note TEXT');
@@ -373,21 +389,25 @@ describe('schema versions and migrations', () => {
     expect(error).toBeInstanceOf(RegistryStoreError);
     expect(error).toMatchObject({
       failure: 'MIGRATION_FAILED',
-      message: `registry store ${path}: migration to schema version 2 (a note on each lease) failed: disk says no; the database stays at version 1`,
+      message: `registry store ${path}: migration to schema version 3 (a note on each lease) failed: disk says no; the database stays at version 2`,
     });
     expect(
       raw(path, (db) => [
         db.pragma('user_version', { simple: true }),
         (db.pragma('table_info(leases)') as { name: string }[]).some((column) => column.name === 'note'),
       ]),
-    ).toEqual([1, false]);
+    ).toEqual([2, false]);
     expect(open({ path }).issuedLeaseCount()).toBe(0);
   });
 
   it('refuses a migration list that is not numbered 1, 2, 3, ...', () => {
-    expect(() => open({ path: freshPath() }, [{ ...NOTE, version: 1 }, NOTE, { ...NOTE, version: 4 }])).toThrow(
-      'migration 2 has version 4, expected 3',
-    );
+    expect(() =>
+      open({ path: freshPath() }, [
+        { ...NOTE, version: 1 },
+        { ...NOTE, version: 2 },
+        { ...NOTE, version: 4 },
+      ]),
+    ).toThrow('migration 2 has version 4, expected 3');
   });
 });
 
@@ -429,7 +449,7 @@ describe('a database that cannot be used is an error naming the path and the cau
     const error = openError(path);
     expect([error.failure, error.message]).toEqual([
       'CORRUPT',
-      `registry store ${path}: its tables are not those of schema version 1: table call_receipts is missing`,
+      `registry store ${path}: its tables are not those of schema version 2: table call_receipts is missing`,
     ]);
   });
 
@@ -475,7 +495,7 @@ describe('a database that cannot be used is an error naming the path and the cau
     const error = openError(path);
     expect([error.failure, error.message]).toEqual([
       'NEWER_SCHEMA',
-      `registry store ${path}: schema version 7 is newer than this catsim's 1; open it with the catsim that wrote it`,
+      `registry store ${path}: schema version 7 is newer than this catsim's 2; open it with the catsim that wrote it`,
     ]);
     expect(raw(path, (db) => db.pragma('user_version', { simple: true }))).toBe(7);
   });

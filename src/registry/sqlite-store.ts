@@ -24,6 +24,8 @@
  * checked against their digest at each call. The store reads no clock and draws no randomness;
  * its only I/O is through better-sqlite3, which is the port's implementation itself.
  */
+import type { CapabilityStore } from '../capability/capability-store.ts';
+import { SqliteCapabilityStore } from '../capability/sqlite-capability-store.ts';
 import type Database from 'better-sqlite3';
 import type { CallOutcome } from '../admission/codes.ts';
 import type { LEASE_SCHEMA, SignedLease } from '../admission/lease.ts';
@@ -201,6 +203,7 @@ export class SqliteRegistryStore implements RegistryStore {
     (key: string, expected: number, next: GenerationRecord, receipt: CatalogReceipt) => boolean
   >;
   readonly #consume: Database.Transaction<(receipt: CallReceipt) => boolean>;
+  #capabilities: SqliteCapabilityStore | undefined;
 
   constructor(
     db: Database.Database,
@@ -210,6 +213,17 @@ export class SqliteRegistryStore implements RegistryStore {
     this.#sql = Object.fromEntries(Object.entries(SQL).map(([name, text]) => [name, db.prepare(text)])) as Statements;
     this.#publish = db.transaction((key, expected, next, receipt) => this.#writePublish(key, expected, next, receipt));
     this.#consume = db.transaction((receipt) => this.#writeConsume(receipt));
+  }
+
+  /**
+   * The capability registry's store on this database (SPEC section 9; the tables of schema
+   * version 2), sharing this store's connection, lock and file: one backup holds both. The same
+   * object on every call; it is closed with this store.
+   */
+  capabilities(): CapabilityStore {
+    this.#checkOpen();
+    this.#capabilities ??= new SqliteCapabilityStore(this.#db);
+    return this.#capabilities;
   }
 
   /** Whether the connection is still open. */
