@@ -145,14 +145,18 @@ export async function runCase(
       : blocked === null
         ? null
         : `the host did not finish within ${spec.timeoutMs} ms: ${blocked}, so the case could not go on (its process group was killed)`;
+  const hostFailure =
+    model?.failure ??
+    neverCalled(model, exit, world, driver, spec) ??
+    (stalled === null ? failureOf(exit, world, driver, spec) : null);
   return finishCase(
     spec,
     world,
     driver,
     transport,
-    model?.failure ?? (stalled === null ? failureOf(exit, world, driver, spec) : null),
+    hostFailure,
     exit.stderr,
-    model?.failure == null ? stalled : null,
+    hostFailure === null ? stalled : null,
     model,
   );
 }
@@ -289,6 +293,22 @@ function spawnHost(
       })();
     });
   });
+}
+
+/**
+ * With the model endpoint: the one-line host failure of a host that never called the model (no
+ * request reached CATSIM_MODEL_URL), with what ended it; else null.
+ */
+function neverCalled(
+  model: ModelEndpoint | null,
+  exit: HostExit,
+  world: CaseWorld,
+  driver: Driver,
+  spec: BlackBoxCase,
+): string | null {
+  if (model === null || model.requests.length > 0) return null;
+  const ended = failureOf(exit, world, driver, spec)?.replace(/^HOST_FAILED: /, '') ?? 'the host exited 0';
+  return `HOST_FAILED: the host never called the model endpoint (no request reached CATSIM_MODEL_URL); ${ended}`;
 }
 
 /** The one-line host failure, or null when the host ran the case to its end and exited 0. */
