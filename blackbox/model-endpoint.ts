@@ -17,10 +17,14 @@
  * `<entry>__<tool>` (e.g. `mcp__alpha__search`, `alpha__search`) for an entry of the case (the
  * longest entry name that fits wins) → that entry's `<tool>`; else H is a tool name of exactly one
  * entry's server (any revision) → that entry's H; else H is the host's own tool, recorded as
- * unmapped and not judged. A Responses `namespace` tool N's tool T is named `N__T` (Codex names
- * its MCP servers' namespaces `mcp__<server>`, so `mcp__alpha__search`) and called with
- * `namespace: N, name: T`. A `call` step of (entry, tool) is answered with the one name of the
- * request that maps to it; none or several ends the case HOST_FAILED with one line naming it.
+ * unmapped and not judged. Names are matched as written or rewritten with every character outside
+ * `[A-Za-z0-9_]` as `_` (the Codex CLI's rewriting). A Responses `namespace` tool N's tool T is
+ * named `N__T` (Codex names its MCP servers' namespaces `mcp__<server>`, so `mcp__alpha__search`)
+ * and called with `namespace: N, name: T`. A `call` step of (entry, tool) is answered with the one
+ * name of the request that maps to it; several end the case HOST_FAILED with one line naming it;
+ * none: a guessed name in the host's naming of that entry's other tools, or, when the request
+ * shows nothing of that entry, the step is refused and the next one taken (HOST_FAILED instead
+ * when an unmapped tool is named like a tool of the case: the rule does not fit the host).
  *
  * Bad input ends the case HOST_FAILED with one line (`failure`), the request answered in the API's
  * error shape: a request that is malformed (400: not a JSON object, no `messages` / `input`,
@@ -200,16 +204,40 @@ export class ModelEndpoint {
         );
       }
       const names = tools.filter((tool) => tool.entry === step.server && tool.tool === step.tool).map((t) => t.name);
-      if (names.length !== 1) {
-        const line = `step ${seq} calls ${step.server}/${step.tool} and model request ${base.n} ${names.length === 0 ? 'shows the model no tool that maps to it' : `shows several that map to it (${names.join(', ')})`} (docs/BLACK-BOX.md, LLM hosts: the name rule)`;
+      const id = `${api === 'anthropic.messages' ? 'toolu' : 'call'}_catsim_${seq}`;
+      if (names.length > 1) {
+        const line = `step ${seq} calls ${step.server}/${step.tool} and model request ${base.n} shows several tools that map to it (${names.join(', ')}) (docs/BLACK-BOX.md, LLM hosts: the name rule)`;
         this.driver.post({ seq, status: 'refused', detail: `HOST_FAILED: ${line}`.slice(0, 200) });
         return refuse(400, line, tools);
       }
-      const name = names[0] as string;
-      const id = `${api === 'anthropic.messages' ? 'toolu' : 'call'}_catsim_${seq}`;
-      this.#pending = { seq, id };
-      const call = calls.get(name) ?? { name };
-      return ok({ kind: 'tool_call', seq, name, message: null }, callBody(api, model, n, id, call, step.arguments));
+      if (names.length === 1) {
+        const name = names[0] as string;
+        this.#pending = { seq, id };
+        const call = calls.get(name) ?? { name };
+        return ok({ kind: 'tool_call', seq, name, message: null }, callBody(api, model, n, id, call, step.arguments));
+      }
+      // The tool is not shown: call it by the host's naming of its entry (a guessed name, as a model may send).
+      const sibling = tools.find((tool) => tool.entry === step.server && tool.tool !== null);
+      if (sibling !== undefined) {
+        const call = guessedCall(sibling, calls.get(sibling.name), step.tool);
+        this.#pending = { seq, id };
+        return ok(
+          { kind: 'tool_call', seq, name: call.hostName, message: null },
+          callBody(api, model, n, id, call, step.arguments),
+        );
+      }
+      const lookalike = tools.find((tool) => tool.entry === null && endsWithServedName(tool.name, this.spec));
+      if (lookalike !== undefined) {
+        const line = `step ${seq} calls ${step.server}/${step.tool} and model request ${base.n} shows no tool the name rule maps to ${step.server}, though it shows ${lookalike.name}, named like a tool of the case (docs/BLACK-BOX.md, LLM hosts: the name rule)`;
+        this.driver.post({ seq, status: 'refused', detail: `HOST_FAILED: ${line}`.slice(0, 200) });
+        return refuse(400, line, tools);
+      }
+      // The host shows its model nothing of that server: the model cannot call it, and the case goes on.
+      this.driver.post({
+        seq,
+        status: 'refused',
+        detail: `model request ${base.n} shows the model no tool of ${step.server} (the host left that server out)`,
+      });
     }
   }
 
@@ -293,19 +321,55 @@ export function mapName(
   world: CaseWorld,
 ): { entry: string | null; tool: string | null } {
   const entries = world.entries().sort((a, b) => b.name.length - a.name.length);
+  const served = (entry: string): readonly string[] => {
+    const server = world.entries().find((candidate) => candidate.name === entry)?.server;
+    return spec.servers.find((candidate) => candidate.name === server)?.revisions.flat() ?? [];
+  };
   for (const entry of entries) {
-    const at = name.indexOf(`${entry.name}__`);
-    if (at < 0) continue;
-    if (at > 0 && name[at - 1] !== '_') continue;
-    const tool = name.slice(at + entry.name.length + 2);
-    if (tool !== '') return { entry: entry.name, tool };
+    for (const written of new Set([entry.name, sanitized(entry.name)])) {
+      const at = name.indexOf(`${written}__`);
+      if (at < 0 || (at > 0 && name[at - 1] !== '_')) continue;
+      const tool = name.slice(at + written.length + 2);
+      if (tool === '') continue;
+      // A host that rewrites names (the Codex CLI: `bad name` -> `bad_name`) is read back when one served name fits.
+      const rewritten = [...new Set(served(entry.name).filter((candidate) => sanitized(candidate) === tool))];
+      return {
+        entry: entry.name,
+        tool: served(entry.name).includes(tool) || rewritten.length !== 1 ? tool : (rewritten[0] as string),
+      };
+    }
   }
-  const owners = entries.filter((entry) =>
-    spec.servers.find((server) => server.name === entry.server)?.revisions.some((names) => names.includes(name)),
-  );
+  const owners = entries.filter((entry) => served(entry.name).includes(name));
   return owners.length === 1
     ? { entry: (owners[0] as { name: string }).name, tool: name }
     : { entry: null, tool: null };
+}
+
+/**
+ * The call of a tool the request does not show, named as the host names its shown `sibling` of the
+ * same entry: its name with the tool part replaced (and its Responses namespace kept).
+ */
+function guessedCall(
+  sibling: ModelTool,
+  call: { readonly name: string; readonly namespace?: string } | undefined,
+  tool: string,
+): { hostName: string; name: string; namespace?: string } {
+  const part = [sibling.tool as string, sanitized(sibling.tool as string)].find((p) => sibling.name.endsWith(p)) ?? '';
+  const hostName = `${sibling.name.slice(0, sibling.name.length - part.length)}${tool}`;
+  if (call?.namespace !== undefined) return { hostName, name: tool, namespace: call.namespace };
+  return { hostName, name: hostName };
+}
+
+/** Whether a name the rule left unmapped ends in `__` and a tool name of the case (as written or rewritten). */
+function endsWithServedName(name: string, spec: BlackBoxCase): boolean {
+  return spec.servers.some((server) =>
+    server.revisions.flat().some((tool) => name.endsWith(`__${tool}`) || name.endsWith(`__${sanitized(tool)}`)),
+  );
+}
+
+/** A name with every character outside `[A-Za-z0-9_]` replaced by `_` (how the Codex CLI writes server and tool names). */
+function sanitized(name: string): string {
+  return name.replace(/[^A-Za-z0-9_]/g, '_');
 }
 
 function findResult(

@@ -171,22 +171,70 @@ describe('model endpoint: Anthropic Messages through fetch', () => {
     expect(finishCase(spec, world, driver, 'http', null, '', null, model).outcome).toBe('OK');
   });
 
-  it('ends the case HOST_FAILED with one line when no tool of the request maps to the call step', async () => {
+  it('ends the case HOST_FAILED with one line when several tools of the request map to the call step', async () => {
     const { hosting, base, model, client } = await hosted();
+    const schema = { type: 'object' };
     const response = await fetch(`${base}/v1/messages`, {
       method: 'POST',
-      body: JSON.stringify({ model: 'm', messages: [], tools: [{ name: 'Bash', input_schema: { type: 'object' } }] }),
+      body: JSON.stringify({
+        model: 'm',
+        messages: [],
+        tools: [
+          { name: 'alpha__archive', input_schema: schema },
+          { name: 'mcp__alpha__archive', input_schema: schema },
+        ],
+      }),
     });
     const line =
-      'HOST_FAILED: step 2 calls alpha/archive and model request 0 shows the model no tool that maps to it (docs/BLACK-BOX.md, LLM hosts: the name rule)';
+      'HOST_FAILED: step 2 calls alpha/archive and model request 0 shows several tools that map to it (alpha__archive, mcp__alpha__archive) (docs/BLACK-BOX.md, LLM hosts: the name rule)';
     expect([response.status, await response.json()]).toEqual([
       400,
       { type: 'error', error: { type: 'invalid_request_error', message: line } },
     ]);
     expect(model.failure).toBe(line);
-    expect(model.requests[0]?.tools).toMatchObject([{ name: 'Bash', entry: null, tool: null }]);
     await client.close();
     await hosting.close();
+  });
+
+  it('calls a tool the request does not show by the host naming of its server (a guessed name); with nothing of that server shown, refuses the step and goes on', async () => {
+    const { hosting, base, model, driver, client } = await hosted();
+    const post = async (tools: unknown[]): Promise<unknown> => {
+      const response = await fetch(`${base}/v1/messages`, {
+        method: 'POST',
+        body: JSON.stringify({ model: 'm', messages: [], tools }),
+      });
+      return (await response.json()) as unknown;
+    };
+    const schema = { type: 'object' };
+    expect(
+      ((await post([{ name: 'mcp__alpha__search', input_schema: schema }])) as { content: unknown[] }).content,
+    ).toEqual([{ type: 'tool_use', id: 'toolu_catsim_2', name: 'mcp__alpha__archive', input: { text: 'x' } }]);
+    expect(model.requests[0]?.answer).toEqual({
+      kind: 'tool_call',
+      seq: 2,
+      name: 'mcp__alpha__archive',
+      message: null,
+    });
+    expect(driver.results.map((r) => r.status)).toEqual(['ok']);
+
+    const other = await hosted();
+    const answer = (await fetch(`${other.base}/v1/messages`, {
+      method: 'POST',
+      body: JSON.stringify({ model: 'm', messages: [], tools: [{ name: 'Bash', input_schema: schema }] }),
+    }).then((r) => r.json())) as { stop_reason: string };
+    expect(answer.stop_reason).toBe('end_turn');
+    expect(other.driver.results).toEqual([
+      { seq: 1, status: 'ok', tools: {}, detail: 'disclosed by model request 0' },
+      {
+        seq: 2,
+        status: 'refused',
+        detail: 'model request 0 shows the model no tool of alpha (the host left that server out)',
+      },
+      { seq: 3, status: 'ok' },
+    ]);
+    expect(other.model.failure).toBe(null);
+    for (const h of [client, other.client]) await h.close();
+    for (const h of [hosting, other.hosting]) await h.close();
   });
 });
 
@@ -590,9 +638,15 @@ describe('model endpoint: the name rule', () => {
     const spec = fullWalk();
     const world = new CaseWorld(spec, 'test');
     expect(
-      ['mcp__alpha__search', 'alpha__ghost', 'x_alpha__fetch', 'archive', 'Bash', 'xalpha__fetch'].map((name) =>
-        mapName(name, spec, world),
-      ),
+      [
+        'mcp__alpha__search',
+        'alpha__ghost',
+        'x_alpha__fetch',
+        'archive',
+        'Bash',
+        'xalpha__fetch',
+        'mcp__alpha__arch_ve',
+      ].map((name) => mapName(name, spec, world)),
     ).toEqual([
       { entry: 'alpha', tool: 'search' },
       { entry: 'alpha', tool: 'ghost' },
@@ -600,6 +654,22 @@ describe('model endpoint: the name rule', () => {
       { entry: 'alpha', tool: 'archive' },
       { entry: null, tool: null },
       { entry: null, tool: null },
+      { entry: 'alpha', tool: 'arch_ve' },
+    ]);
+  });
+
+  it('reads back names the host rewrote (every character outside [A-Za-z0-9_] as _, as the Codex CLI writes them)', () => {
+    const spec = loadCases('tenant-twins')[0] as BlackBoxCase;
+    const world = new CaseWorld(spec, 'test');
+    const defects = loadCases('planted-defects')[0] as BlackBoxCase;
+    expect([
+      mapName('mcp__alpha_globex__fetch', spec, world),
+      mapName('mcp__alpha__fetch', spec, world),
+      mapName('mcp__alpha__bad_name_x1', defects, new CaseWorld(defects, 'test')),
+    ]).toEqual([
+      { entry: 'alpha-globex', tool: 'fetch' },
+      { entry: 'alpha', tool: 'fetch' },
+      { entry: 'alpha', tool: 'bad name x1' },
     ]);
   });
 });
@@ -632,17 +702,17 @@ describe('model endpoint: a host configured only with its servers and the model 
 });
 
 describe('model endpoint: a call step no tool of the request maps to', () => {
-  it('ends the run HOST_FAILED with the one line naming the step, the tool and the request', async () => {
+  it('is answered with the guessed name alpha__nope, which the host sends on to the server: FAILED, I9', async () => {
     const spec: BlackBoxCase = {
       ...fullWalk(),
       steps: [{ kind: 'call', server: 'alpha', tool: 'nope', arguments: {} }, { kind: 'end' }],
     };
     const run = await runCase(spec, 'model-host', 'http', MODEL_HOST, { modelEndpoint: true });
-    expect([run.outcome, run.line]).toEqual([
-      'HOST_FAILED',
-      'full-walk: HOST_FAILED: step 1 calls alpha/nope and model request 0 shows the model no tool that maps to it (docs/BLACK-BOX.md, LLM hosts: the name rule)',
+    expect([run.outcome, run.violations.map((v) => `${v.invariant} ${v.code}`)]).toEqual([
+      'FAILED',
+      ['I9 UNDISCLOSED_TOOL_SENT'],
     ]);
-    expect(run.steps).toEqual([{ seq: 1, status: 'refused', detail: run.hostFailure?.slice(0, 200) }]);
+    expect(run.modelRequests?.[0]?.answer).toEqual({ kind: 'tool_call', seq: 1, name: 'alpha__nope', message: null });
   });
 });
 

@@ -77,11 +77,16 @@ for (let turn = 0; turn < 20; turn += 1) {
   if (message.tool_calls === undefined) break;
   for (const call of message.tool_calls) {
     const [server, ...rest] = call.function.name.split('__');
-    const result = await clients
+    // A call the server refuses (a JSON-RPC error) goes back to the model as an error result.
+    const content = await clients
       .get(server)
-      .callTool({ name: rest.join('__'), arguments: JSON.parse(call.function.arguments) });
-    const text = result.content.map((part) => part.text ?? '').join('');
-    messages.push({ role: 'tool', tool_call_id: call.id, content: result.isError ? `error: ${text}` : text });
+      .callTool({ name: rest.join('__'), arguments: JSON.parse(call.function.arguments) })
+      .then((result) => {
+        const text = result.content.map((part) => part.text ?? '').join('');
+        return result.isError ? `error: ${text}` : text;
+      })
+      .catch((error) => `error: ${error.message}`);
+    messages.push({ role: 'tool', tool_call_id: call.id, content });
   }
 }
 for (const client of clients.values()) await client.close();
