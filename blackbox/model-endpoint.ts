@@ -76,6 +76,8 @@ export class ModelEndpoint {
   readonly requests: ModelRequest[] = [];
   /** The one-line HOST_FAILED reason once a step could not be mapped, else null. */
   failure: string | null = null;
+  /** How many requests have reached the endpoint (answered or not yet). */
+  arrivals = 0;
   #queue: Promise<unknown> = Promise.resolve();
   /** The call step answered last and its call id, until the host sends its result. */
   #pending: { seq: number; id: string } | null = null;
@@ -91,6 +93,7 @@ export class ModelEndpoint {
    * case closes, `gone` when the host closed this request's connection (an abandoned stream).
    */
   handle(method: string, path: string, text: string, signal: AbortSignal, gone?: AbortSignal): Promise<ModelAnswer> {
+    this.arrivals += 1;
     const next = this.#queue.then(() => this.#handle(method, path, text, signal, gone));
     this.#queue = next.catch(() => undefined);
     return next;

@@ -306,7 +306,7 @@ function neverCalled(
   driver: Driver,
   spec: BlackBoxCase,
 ): string | null {
-  if (model === null || model.requests.length > 0) return null;
+  if (model === null || model.arrivals > 0) return null;
   const ended = failureOf(exit, world, driver, spec)?.replace(/^HOST_FAILED: /, '') ?? 'the host exited 0';
   return `HOST_FAILED: the host never called the model endpoint (no request reached CATSIM_MODEL_URL); ${ended}`;
 }
