@@ -78,6 +78,8 @@ export class ModelEndpoint {
   failure: string | null = null;
   /** How many requests have reached the endpoint (answered or not yet). */
   arrivals = 0;
+  /** Set when catsim cuts the host off (timeout, stall): a request closed from then on is not the host abandoning it. */
+  cutOff = false;
   #queue: Promise<unknown> = Promise.resolve();
   /** The call step answered last and its call id, until the host sends its result. */
   #pending: { seq: number; id: string } | null = null;
@@ -87,6 +89,11 @@ export class ModelEndpoint {
     private readonly world: CaseWorld,
     private readonly driver: Driver,
   ) {}
+
+  /** Resolves once every request taken so far is answered (after the hosting closed: refused 503, recorded). */
+  idle(): Promise<void> {
+    return this.#queue.then(() => undefined);
+  }
 
   /**
    * Answers one request (path, method, raw body text); `signal` aborts a wait for a step when the
@@ -180,13 +187,13 @@ export class ModelEndpoint {
       }
       const step = await this.driver.step(seq, STEP_POLL_MS, waiting);
       if (step === null) {
-        if (gone?.aborted === true && !signal.aborted)
+        if (gone?.aborted === true && !signal.aborted && !this.cutOff)
           return refuse(
             499,
             `model request ${base.n} (${method} ${path}): the host closed it before catsim answered (it abandoned the ${stream ? 'stream' : 'request'} while step ${seq} was due)`,
             tools,
           );
-        if (signal.aborted)
+        if (signal.aborted || this.cutOff)
           return refuse(503, 'catsim: the case closed while this request waited for its step', tools, false);
         continue;
       }

@@ -127,17 +127,25 @@ export async function runCase(
   const stallMs = options.stallMs ?? STALL_MS_DEFAULT;
   const watch = new StallWatch(stallMs, Date.now());
   // A call step the model endpoint could not map ends the case at once (the same kill as a stall).
-  const exit = await spawnHost(command, env, spec.timeoutMs, () =>
-    model?.failure != null
-      ? model.failure
-      : watch.sample(Date.now(), {
-          seq: driver.results.length + 1,
-          held: driver.blockedOn(),
-          polling: driver.polling(),
-          hostMessages: world.hostMessages(),
-        }),
+  const exit = await spawnHost(
+    command,
+    env,
+    spec.timeoutMs,
+    () =>
+      model?.failure != null
+        ? model.failure
+        : watch.sample(Date.now(), {
+            seq: driver.results.length + 1,
+            held: driver.blockedOn(),
+            polling: driver.polling(),
+            hostMessages: world.hostMessages(),
+          }),
+    () => {
+      if (model !== null) model.cutOff = true;
+    },
   );
   await hosting.close();
+  await model?.idle();
   const blocked = exit.timedOut ? driver.blockedOn() : null;
   const stalled =
     exit.stalled !== null
@@ -236,13 +244,14 @@ const CHILDREN_GRACE_MS = 1_000;
  * Spawns the host in its own process group, marked (host-tree.ts); at exit, at the timeout, or
  * once `stalled` (sampled every STALL_SAMPLE_MS) returns what a held step waits for, kills the
  * group and every marked process, setsid'd or orphaned ones included, and resolves once they are
- * gone. The timeout and the stall cut the host off the same way.
+ * gone. The timeout and the stall cut the host off the same way, after `beforeCut`.
  */
 function spawnHost(
   command: readonly string[],
   env: NodeJS.ProcessEnv,
   timeoutMs: number,
   stalled: () => string | null,
+  beforeCut: () => void = () => undefined,
 ): Promise<HostExit> {
   return new Promise((resolve) => {
     let stderr = '';
@@ -258,6 +267,7 @@ function spawnHost(
       stderr = (stderr + chunk.toString('utf8')).slice(-4000);
     });
     const cut = (): void => {
+      beforeCut();
       clearTimeout(timer);
       clearInterval(sampler);
       void killHostTree(child.pid, mark);

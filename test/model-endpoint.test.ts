@@ -605,6 +605,32 @@ describe('model endpoint: bad input', () => {
     ]);
   });
 
+  it('a host whose model request waits on a step that can never be released is cut by the stall window: UNDECIDED, not "never called the model"', async () => {
+    const spec: BlackBoxCase = {
+      ...fullWalk(),
+      timeoutMs: 60_000,
+      steps: [
+        {
+          kind: 'call',
+          server: 'alpha',
+          tool: 'search',
+          arguments: {},
+          after: { event: 'page_served', server: 'alpha', count: 99 },
+        },
+        { kind: 'end' },
+      ],
+    };
+    const run = await runCase(spec, 'model-host', 'http', MODEL_HOST, { modelEndpoint: true, stallMs: 500 });
+    expect([run.outcome, run.hostFailure, run.modelRequests?.map((r) => [r.status, r.answer.kind])]).toEqual([
+      'UNDECIDED',
+      null,
+      [[503, 'error']],
+    ]);
+    expect(run.line).toBe(
+      "full-walk: step 1 waited for 99 page_served of alpha and the record holds 3, and the host sent nothing to the case's servers for 500 ms (the stall window) while its adapter waited on that step, so the case could not go on (its process group was killed)",
+    );
+  }, 60_000);
+
   it('ends the case HOST_FAILED with one line, at once, for a host that abandons its stream before the answer', async () => {
     // Step 1 waits for a page the host never asks for, so the streamed request is pending when the host closes it.
     const spec: BlackBoxCase = {
