@@ -116,75 +116,36 @@ export class ModelEndpoint {
     const api = method === 'POST' ? (MODEL_PATHS[path] ?? null) : null;
     const base = { type: 'model_request' as const, n: this.requests.length, api, method, path };
     let stream = false;
-    const record = (request: ModelRequest): void => {
-      this.requests.push(request);
-      this.world.recorder.world('model_request', {
-        n: request.n,
-        api: request.api,
-        method: request.method,
-        path: request.path,
-        status: request.status,
-        stream: request.stream,
-        tools: request.tools,
-        toolResult: request.toolResult,
-        answer: request.answer,
-      });
-    };
     const refuse = (status: number, message: string, tools: ModelTool[] = [], fatal = true): ModelAnswer => {
       const line = fatal ? `HOST_FAILED: ${message}` : message;
-      record({
-        ...base,
-        status,
-        stream,
-        tools,
-        toolResult: null,
-        answer: { kind: 'error', seq: null, name: null, message: line },
-      });
+      const answer = { kind: 'error' as const, seq: null, name: null, message: line };
+      this.#record({ ...base, status, stream, tools, toolResult: null, answer });
       if (fatal && this.failure === null) this.failure = line;
-      return {
-        status,
-        body: errorBody(api ?? (path.endsWith('/messages') ? 'anthropic.messages' : 'openai.chat'), status, line),
-      };
+      const shape = api ?? (path.endsWith('/messages') ? 'anthropic.messages' : 'openai.chat');
+      return { status, body: errorBody(shape, status, line) };
     };
-    const malformed = (problem: string): ModelAnswer =>
-      refuse(400, `model request ${base.n} (${method} ${path}) is malformed: ${problem}`);
-    if (api === null)
-      return refuse(
-        404,
-        `catsim: no model route ${method} ${path} (built: POST ${Object.keys(MODEL_PATHS).join(', POST ')})`,
-        [],
-        false,
-      );
-    const body = parseJson(text);
-    if (typeof body !== 'object' || body === null || Array.isArray(body))
-      return malformed('the body is not a JSON object');
-    const request = body as Record<string, unknown>;
-    stream = request.stream === true;
-    const messages = api === 'openai.responses' ? inputItems(request.input) : request.messages;
-    if (!Array.isArray(messages))
-      return malformed(
-        api === 'openai.responses' ? 'it has no input (a string or an array)' : 'it has no messages array',
-      );
-    const mapped = this.#tools(api, request.tools);
-    if (typeof mapped === 'string') return malformed(mapped);
-    const { tools, calls } = mapped;
-    const toolResult = this.#takeResult(api, messages);
-    const model = typeof request.model === 'string' ? request.model : 'catsim';
+    if (api === null) {
+      const built = Object.keys(MODEL_PATHS).join(', POST ');
+      return refuse(404, `catsim: no model route ${method} ${path} (built: POST ${built})`, [], false);
+    }
+    const parsed = this.#parse(api, text);
+    stream = parsed.stream;
+    if ('problem' in parsed)
+      return refuse(400, `model request ${base.n} (${method} ${path}) is malformed: ${parsed.problem}`);
+    const { tools, calls, model } = parsed;
+    const toolResult = this.#takeResult(api, parsed.messages);
     const n = base.n + 1;
     const ok = (answer: ModelRequest['answer'], body: unknown): ModelAnswer => {
-      record({ ...base, status: 200, stream, tools, toolResult, answer });
+      this.#record({ ...base, status: 200, stream, tools, toolResult, answer });
       return stream ? { status: 200, body, sse: eventStream(api, body) } : { status: 200, body };
     };
+    const say = (seq: number | null, words: string): ModelAnswer =>
+      ok({ kind: 'text', seq, name: null, message: null }, textBody(api, model, n, words));
     this.#disclose(tools);
     const waiting = gone === undefined ? signal : AbortSignal.any([signal, gone]);
     for (;;) {
       const seq = this.driver.results.length + 1;
-      if (this.driver.ended || seq > this.spec.steps.length) {
-        return ok(
-          { kind: 'text', seq: null, name: null, message: null },
-          textBody(api, model, n, 'catsim: the case has ended'),
-        );
-      }
+      if (this.driver.ended || seq > this.spec.steps.length) return say(null, 'catsim: the case has ended');
       const step = await this.driver.step(seq, STEP_POLL_MS, waiting);
       if (step === null) {
         if (gone?.aborted === true && !signal.aborted && !this.cutOff)
@@ -197,58 +158,94 @@ export class ModelEndpoint {
           return refuse(503, 'catsim: the case closed while this request waited for its step', tools, false);
         continue;
       }
-      if (step.kind === 'sleep') {
-        await new Promise((resolve) => setTimeout(resolve, step.ms));
-        this.driver.post({ seq, status: 'ok' });
-        continue;
-      }
-      if (step.kind === 'disclose') {
+      if (step.kind === 'sleep') await new Promise((resolve) => setTimeout(resolve, step.ms));
+      if (step.kind === 'sleep' || step.kind === 'end') this.driver.post({ seq, status: 'ok' });
+      if (step.kind === 'end') return say(seq, 'catsim: the case is over');
+      if (step.kind === 'disclose')
         this.driver.post({ seq, status: 'ok', tools: {}, detail: `disclosed by model request ${base.n}` });
+      if (step.kind !== 'call') continue;
+      const chosen = this.#callOf(step, seq, base.n, tools, calls);
+      if ('failure' in chosen) {
+        this.driver.post({ seq, status: 'refused', detail: `HOST_FAILED: ${chosen.failure}`.slice(0, 200) });
+        return refuse(400, chosen.failure, tools);
+      }
+      if ('refused' in chosen) {
+        this.driver.post({ seq, status: 'refused', detail: chosen.refused });
         continue;
       }
-      if (step.kind === 'end') {
-        this.driver.post({ seq, status: 'ok' });
-        return ok(
-          { kind: 'text', seq, name: null, message: null },
-          textBody(api, model, n, 'catsim: the case is over'),
-        );
-      }
-      const names = tools.filter((tool) => tool.entry === step.server && tool.tool === step.tool).map((t) => t.name);
       const id = `${api === 'anthropic.messages' ? 'toolu' : 'call'}_catsim_${seq}`;
-      if (names.length > 1) {
-        const line = `step ${seq} calls ${step.server}/${step.tool} and model request ${base.n} shows several tools that map to it (${names.join(', ')}) (docs/BLACK-BOX.md, LLM hosts: the name rule)`;
-        this.driver.post({ seq, status: 'refused', detail: `HOST_FAILED: ${line}`.slice(0, 200) });
-        return refuse(400, line, tools);
-      }
-      if (names.length === 1) {
-        const name = names[0] as string;
-        this.#pending = { seq, id };
-        const call = calls.get(name) ?? { name };
-        return ok({ kind: 'tool_call', seq, name, message: null }, callBody(api, model, n, id, call, step.arguments));
-      }
-      // The tool is not shown: call it by the host's naming of its entry (a guessed name, as a model may send).
-      const sibling = tools.find((tool) => tool.entry === step.server && tool.tool !== null);
-      if (sibling !== undefined) {
-        const call = guessedCall(sibling, calls.get(sibling.name), step.tool);
-        this.#pending = { seq, id };
-        return ok(
-          { kind: 'tool_call', seq, name: call.hostName, message: null },
-          callBody(api, model, n, id, call, step.arguments),
-        );
-      }
-      const lookalike = tools.find((tool) => tool.entry === null && endsWithServedName(tool.name, this.spec));
-      if (lookalike !== undefined) {
-        const line = `step ${seq} calls ${step.server}/${step.tool} and model request ${base.n} shows no tool the name rule maps to ${step.server}, though it shows ${lookalike.name}, named like a tool of the case (docs/BLACK-BOX.md, LLM hosts: the name rule)`;
-        this.driver.post({ seq, status: 'refused', detail: `HOST_FAILED: ${line}`.slice(0, 200) });
-        return refuse(400, line, tools);
-      }
-      // The host shows its model nothing of that server: the model cannot call it, and the case goes on.
-      this.driver.post({
-        seq,
-        status: 'refused',
-        detail: `model request ${base.n} shows the model no tool of ${step.server} (the host left that server out)`,
-      });
+      this.#pending = { seq, id };
+      const answer = { kind: 'tool_call' as const, seq, name: chosen.hostName, message: null };
+      return ok(answer, callBody(api, model, n, id, chosen, step.arguments));
     }
+  }
+
+  /** Keeps one request's record and writes it to the trace as a `model_request` world event. */
+  #record(request: ModelRequest): void {
+    this.requests.push(request);
+    const { type: _type, ...fields } = request;
+    this.world.recorder.world('model_request', fields);
+  }
+
+  /** A request body's parts, or what makes it malformed (one phrase); either way whether it asked for a stream. */
+  #parse(
+    api: ModelApi,
+    text: string,
+  ):
+    | {
+        stream: boolean;
+        messages: unknown[];
+        model: string;
+        tools: ModelTool[];
+        calls: Map<string, { name: string; namespace?: string }>;
+      }
+    | { problem: string; stream: boolean } {
+    const body = parseJson(text);
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      return { problem: 'the body is not a JSON object', stream: false };
+    const request = body as Record<string, unknown>;
+    const stream = request.stream === true;
+    const messages = api === 'openai.responses' ? inputItems(request.input) : request.messages;
+    if (!Array.isArray(messages))
+      return {
+        problem: api === 'openai.responses' ? 'it has no input (a string or an array)' : 'it has no messages array',
+        stream,
+      };
+    const mapped = this.#tools(api, request.tools);
+    if (typeof mapped === 'string') return { problem: mapped, stream };
+    const model = typeof request.model === 'string' ? request.model : 'catsim';
+    return { stream, messages, model, ...mapped };
+  }
+
+  /**
+   * How a call step is answered (the name rule, docs/BLACK-BOX.md): the one tool of the request
+   * that maps to it; else a guessed name in the host's naming of that entry's other tools; else,
+   * when nothing of that entry is shown, the step refused; a HOST_FAILED line when several tools
+   * map to it, or when an unmapped tool is named like a tool of the case (the rule does not fit).
+   */
+  #callOf(
+    step: { readonly server: string; readonly tool: string },
+    seq: number,
+    n: number,
+    tools: readonly ModelTool[],
+    calls: ReadonlyMap<string, { name: string; namespace?: string }>,
+  ): { hostName: string; name: string; namespace?: string } | { failure: string } | { refused: string } {
+    const asked = `step ${seq} calls ${step.server}/${step.tool} and model request ${n}`;
+    const rule = '(docs/BLACK-BOX.md, LLM hosts: the name rule)';
+    const names = tools.filter((tool) => tool.entry === step.server && tool.tool === step.tool).map((t) => t.name);
+    if (names.length > 1)
+      return { failure: `${asked} shows several tools that map to it (${names.join(', ')}) ${rule}` };
+    const [name] = names;
+    if (name !== undefined) return { hostName: name, ...(calls.get(name) ?? { name }) };
+    // Not shown: a guessed name, as a model may send; the wire shows whether the host forwards it.
+    const sibling = tools.find((tool) => tool.entry === step.server && tool.tool !== null);
+    if (sibling !== undefined) return guessedCall(sibling, calls.get(sibling.name), step.tool);
+    const lookalike = tools.find((tool) => tool.entry === null && endsWithServedName(tool.name, this.spec));
+    if (lookalike !== undefined)
+      return {
+        failure: `${asked} shows no tool the name rule maps to ${step.server}, though it shows ${lookalike.name}, named like a tool of the case ${rule}`,
+      };
+    return { refused: `model request ${n} shows the model no tool of ${step.server} (the host left that server out)` };
   }
 
   /** The request's tools, mapped by the name rule, and how each is called (a Responses namespace's tools), or a one-line problem. */

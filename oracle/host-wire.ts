@@ -292,86 +292,128 @@ function checkSelfReports(
   for (const event of events) {
     if (event.type !== 'disclosure') continue;
     findings.count('I4');
-    const where = `${event.server} for ${event.audience}`;
-    const server = truth.servers.get(event.server);
-    const served = (digest: string): boolean =>
-      (server?.servedTo.get(digest)?.get(event.audience) ?? Infinity) < event.seq;
-    const unserved = event.tools.filter((digest) => !served(digest));
-    if (unserved.length > 0) {
-      findings.add(
-        'I4',
-        event.seq,
-        'DISCLOSED_NEVER_SERVED',
-        `the host disclosed ${unserved.map(name).join(', ')} of ${where} (seq ${event.seq}), which no page served to that session held`,
-      );
-      continue;
-    }
-    const mine = (walk: Walk): boolean => walk.server === event.server && walk.audience === event.audience;
+    const report: SelfReport = {
+      event,
+      truth,
+      walks,
+      unfinished,
+      name,
+      where: `${event.server} for ${event.audience}`,
+    };
     const last = lastWholeBefore(walks, event.server, event.audience, event.seq);
-    if (last === undefined) {
-      findings.add(
-        'I4',
-        event.seq,
-        'DISCLOSED_WITHOUT_WHOLE_LIST',
-        `the host disclosed ${event.tools.length} tools of ${where} (seq ${event.seq}) without ever having walked a whole list (page 1 to a last page) of that session`,
-      );
-      continue;
-    }
-    const consistent = walks.findLast((walk) => mine(walk) && walk.endSeq < event.seq && !walk.mixed);
-    const known = new Set(consistent?.tools ?? []);
-    // Walks begun after the last whole one and not ended before the disclosure, with the pages served before it.
-    const half = [...unfinished, ...walks.filter((walk) => walk.endSeq > event.seq)]
-      .filter((walk) => mine(walk) && walk.startSeq > last.endSeq && walk.startSeq < event.seq)
-      .map((walk) => ({ ...walk, pages: walk.pages.filter((page) => page.seq < event.seq) }));
-    const fromHalf = event.tools.filter(
-      (digest) => !last.tools.includes(digest) && half.some((walk) => walk.pages.some((p) => p.tools.includes(digest))),
-    );
-    if (fromHalf.length > 0) {
-      const walk = half.find((w) => w.pages.some((p) => fromHalf.some((digest) => p.tools.includes(digest)))) as Walk;
-      findings.add(
-        'I4',
-        event.seq,
-        'DISCLOSED_HALF_WALK',
-        `the host disclosed ${fromHalf.map(name).join(', ')} of ${where} (seq ${event.seq}) from a walk it had not finished (page 1 at seq ${walk.startSeq}, ${walk.pages.length} page${walk.pages.length === 1 ? '' : 's'} read, no last page before the disclosure)`,
-      );
-      continue;
-    }
-    if (last.mixed && event.tools.some((digest) => last.tools.includes(digest) && !known.has(digest))) {
-      const revisions = [...new Set(last.pages.map((page) => page.revision))];
-      findings.add(
-        'I4',
-        event.seq,
-        'DISCLOSED_MIXED_WALK',
-        `the host disclosed ${where} (seq ${event.seq}) from a walk whose pages were served at list revisions ${revisions.join(' and ')} (ended seq ${last.endSeq}): one list put together from two versions, and the host never walked the new version whole`,
-      );
-      continue;
-    }
-    const whole = last.mixed && consistent !== undefined ? consistent : last;
-    const change = truth.notificationDeliveries.find(
-      (delivery) =>
-        delivery.server === event.server &&
-        delivery.audience === event.audience &&
-        delivery.seq > whole.endSeq &&
-        delivery.seq < event.seq,
-    );
-    const since =
-      change === undefined
-        ? undefined
-        : [...(server?.callsSent.get(event.audience) ?? []), ...(server?.listAnswers.get(event.audience) ?? [])]
-            .map((request) => request.seq)
-            .filter((seq) => seq > change.seq && seq < event.seq)
-            .sort((a, b) => a - b)[0];
-    if (change !== undefined && since !== undefined) {
-      findings.add(
-        'I4',
-        event.seq,
-        'DISCLOSED_AFTER_CHANGE',
-        `the host disclosed ${where} (seq ${event.seq}) as its whole list before the list_changed delivered at seq ${change.seq} (ended seq ${whole.endSeq}), though it had sent that session a request since (seq ${since}) and never walked the changed list whole`,
-      );
-      continue;
-    }
-    checkAgainstWalk(event, whole, truth, name, findings);
+    const found =
+      neverServed(report) ??
+      (last === undefined
+        ? {
+            code: 'DISCLOSED_WITHOUT_WHOLE_LIST',
+            evidence: `the host disclosed ${event.tools.length} tools of ${report.where} (seq ${event.seq}) without ever having walked a whole list (page 1 to a last page) of that session`,
+          }
+        : (halfWalk(report, last) ?? mixedWalk(report, last) ?? afterChange(report, againstWhich(report, last))));
+    if (found !== null) findings.add('I4', event.seq, found.code, found.evidence);
+    else checkAgainstWalk(event, againstWhich(report, last as WholeWalk), truth, name, findings);
   }
+}
+
+/** One disclosure being judged, with what judging it needs. */
+interface SelfReport {
+  readonly event: TraceEventOf<'disclosure'>;
+  readonly truth: GroundTruth;
+  readonly walks: readonly WholeWalk[];
+  readonly unfinished: readonly Walk[];
+  /** A descriptor digest's tool name, or a placeholder naming the digest. */
+  readonly name: (digest: string) => string;
+  /** `server for audience`, for evidence. */
+  readonly where: string;
+}
+
+/** An I4 finding: its code and evidence. */
+interface SelfReportFinding {
+  readonly code: string;
+  readonly evidence: string;
+}
+
+/** Whether a walk is of the disclosure's (server, audience). */
+function ofSession(report: SelfReport, walk: Walk): boolean {
+  return walk.server === report.event.server && walk.audience === report.event.audience;
+}
+
+/** The last whole walk of one list version before the disclosure, else the last whole walk: what it is compared with. */
+function againstWhich(report: SelfReport, last: WholeWalk): WholeWalk {
+  if (!last.mixed) return last;
+  return (
+    report.walks.findLast((walk) => ofSession(report, walk) && walk.endSeq < report.event.seq && !walk.mixed) ?? last
+  );
+}
+
+/** `DISCLOSED_NEVER_SERVED`: a tool no page served to that session held. */
+function neverServed(report: SelfReport): SelfReportFinding | null {
+  const { event, truth, name, where } = report;
+  const server = truth.servers.get(event.server);
+  const unserved = event.tools.filter(
+    (digest) => (server?.servedTo.get(digest)?.get(event.audience) ?? Infinity) >= event.seq,
+  );
+  if (unserved.length === 0) return null;
+  return {
+    code: 'DISCLOSED_NEVER_SERVED',
+    evidence: `the host disclosed ${unserved.map(name).join(', ')} of ${where} (seq ${event.seq}), which no page served to that session held`,
+  };
+}
+
+/** `DISCLOSED_HALF_WALK`: a tool only a walk begun after the last whole one, not finished before the disclosure, served. */
+function halfWalk(report: SelfReport, last: WholeWalk): SelfReportFinding | null {
+  const { event, walks, unfinished, name, where } = report;
+  const half = [...unfinished, ...walks.filter((walk) => walk.endSeq > event.seq)]
+    .filter((walk) => ofSession(report, walk) && walk.startSeq > last.endSeq && walk.startSeq < event.seq)
+    .map((walk) => ({ ...walk, pages: walk.pages.filter((page) => page.seq < event.seq) }));
+  const servedBy = (walk: Walk, digest: string): boolean => walk.pages.some((page) => page.tools.includes(digest));
+  const fromHalf = event.tools.filter(
+    (digest) => !last.tools.includes(digest) && half.some((walk) => servedBy(walk, digest)),
+  );
+  const walk = half.find((candidate) => fromHalf.some((digest) => servedBy(candidate, digest)));
+  if (walk === undefined) return null;
+  return {
+    code: 'DISCLOSED_HALF_WALK',
+    evidence: `the host disclosed ${fromHalf.map(name).join(', ')} of ${where} (seq ${event.seq}) from a walk it had not finished (page 1 at seq ${walk.startSeq}, ${walk.pages.length} page${walk.pages.length === 1 ? '' : 's'} read, no last page before the disclosure)`,
+  };
+}
+
+/** `DISCLOSED_MIXED_WALK`: the last whole walk's pages were served at different revisions, and the disclosure shows its tools. */
+function mixedWalk(report: SelfReport, last: WholeWalk): SelfReportFinding | null {
+  const { event, where } = report;
+  const known = new Set(againstWhich(report, last) === last ? [] : againstWhich(report, last).tools);
+  if (!last.mixed || !event.tools.some((digest) => last.tools.includes(digest) && !known.has(digest))) return null;
+  const revisions = [...new Set(last.pages.map((page) => page.revision))];
+  return {
+    code: 'DISCLOSED_MIXED_WALK',
+    evidence: `the host disclosed ${where} (seq ${event.seq}) from a walk whose pages were served at list revisions ${revisions.join(' and ')} (ended seq ${last.endSeq}): one list put together from two versions, and the host never walked the new version whole`,
+  };
+}
+
+/**
+ * `DISCLOSED_AFTER_CHANGE`: a `list_changed` was delivered to that session after the walk the
+ * disclosure is compared with, and the host has sent that session a request since (a call, a page
+ * request): it was told of the change and still shows the list from before it.
+ */
+function afterChange(report: SelfReport, whole: WholeWalk): SelfReportFinding | null {
+  const { event, truth, where } = report;
+  const change = truth.notificationDeliveries.find(
+    (delivery) =>
+      delivery.server === event.server &&
+      delivery.audience === event.audience &&
+      delivery.seq > whole.endSeq &&
+      delivery.seq < event.seq,
+  );
+  if (change === undefined) return null;
+  const server = truth.servers.get(event.server);
+  const since = [...(server?.callsSent.get(event.audience) ?? []), ...(server?.listAnswers.get(event.audience) ?? [])]
+    .map((request) => request.seq)
+    .filter((seq) => seq > change.seq && seq < event.seq)
+    .sort((a, b) => a - b)[0];
+  if (since === undefined) return null;
+  return {
+    code: 'DISCLOSED_AFTER_CHANGE',
+    evidence: `the host disclosed ${where} (seq ${event.seq}) as its whole list before the list_changed delivered at seq ${change.seq} (ended seq ${whole.endSeq}), though it had sent that session a request since (seq ${since}) and never walked the changed list whole`,
+  };
 }
 
 /** A disclosure against the last whole walk: nothing of it missing (but its planted defects), nothing beyond it. */
