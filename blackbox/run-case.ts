@@ -149,7 +149,7 @@ export async function runCase(
   const blocked = exit.timedOut ? driver.blockedOn() : null;
   const stalled =
     exit.stalled !== null
-      ? `${exit.stalled}, and the host sent nothing to the case's servers for ${stallMs} ms (the stall window) while its adapter waited on that step, so the case could not go on (its process group was killed)`
+      ? `${exit.stalled}, and the host sent nothing to the case's servers for ${stallMs} ms (the stall window) while ${model === null ? 'its adapter' : 'its model request'} waited on that step, so the case could not go on (its process group was killed)`
       : blocked === null
         ? null
         : `the host did not finish within ${spec.timeoutMs} ms: ${blocked}, so the case could not go on (its process group was killed)`;

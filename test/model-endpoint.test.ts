@@ -627,7 +627,7 @@ describe('model endpoint: bad input', () => {
       [[503, 'error']],
     ]);
     expect(run.line).toBe(
-      "full-walk: step 1 waited for 99 page_served of alpha and the record holds 3, and the host sent nothing to the case's servers for 500 ms (the stall window) while its adapter waited on that step, so the case could not go on (its process group was killed)",
+      "full-walk: step 1 waited for 99 page_served of alpha and the record holds 3, and the host sent nothing to the case's servers for 500 ms (the stall window) while its model request waited on that step, so the case could not go on (its process group was killed)",
     );
   }, 60_000);
 
