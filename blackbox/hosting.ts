@@ -105,11 +105,17 @@ export class Hosting {
     if (this.model !== null && url.pathname.startsWith('/v1/')) {
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
+      // The host closing this request before its answer is written abandons it (model-endpoint.ts).
+      const gone = new AbortController();
+      res.on('close', () => {
+        if (!res.writableFinished) gone.abort();
+      });
       const reply = await this.model.handle(
         req.method ?? 'GET',
         url.pathname,
         Buffer.concat(chunks).toString('utf8'),
         this.#polls.signal,
+        gone.signal,
       );
       if (reply.sse === undefined) return answer(res, reply.status, reply.body);
       res.writeHead(reply.status, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });

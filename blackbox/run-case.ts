@@ -127,32 +127,44 @@ export async function runCase(
   const stallMs = options.stallMs ?? STALL_MS_DEFAULT;
   const watch = new StallWatch(stallMs, Date.now());
   // A call step the model endpoint could not map ends the case at once (the same kill as a stall).
-  const exit = await spawnHost(command, env, spec.timeoutMs, () =>
-    model?.failure != null
-      ? model.failure
-      : watch.sample(Date.now(), {
-          seq: driver.results.length + 1,
-          held: driver.blockedOn(),
-          polling: driver.polling(),
-          hostMessages: world.hostMessages(),
-        }),
+  const exit = await spawnHost(
+    command,
+    env,
+    spec.timeoutMs,
+    () =>
+      model?.failure != null
+        ? model.failure
+        : watch.sample(Date.now(), {
+            seq: driver.results.length + 1,
+            held: driver.blockedOn(),
+            polling: driver.polling(),
+            hostMessages: world.hostMessages(),
+          }),
+    () => {
+      if (model !== null) model.cutOff = true;
+    },
   );
   await hosting.close();
+  await model?.idle();
   const blocked = exit.timedOut ? driver.blockedOn() : null;
   const stalled =
     exit.stalled !== null
-      ? `${exit.stalled}, and the host sent nothing to the case's servers for ${stallMs} ms (the stall window) while its adapter waited on that step, so the case could not go on (its process group was killed)`
+      ? `${exit.stalled}, and the host sent nothing to the case's servers for ${stallMs} ms (the stall window) while ${model === null ? 'its adapter' : 'its model request'} waited on that step, so the case could not go on (its process group was killed)`
       : blocked === null
         ? null
         : `the host did not finish within ${spec.timeoutMs} ms: ${blocked}, so the case could not go on (its process group was killed)`;
+  const hostFailure =
+    model?.failure ??
+    neverCalled(model, exit, world, driver, spec) ??
+    (stalled === null ? failureOf(exit, world, driver, spec) : null);
   return finishCase(
     spec,
     world,
     driver,
     transport,
-    model?.failure ?? (stalled === null ? failureOf(exit, world, driver, spec) : null),
+    hostFailure,
     exit.stderr,
-    model?.failure == null ? stalled : null,
+    hostFailure === null ? stalled : null,
     model,
   );
 }
@@ -232,13 +244,14 @@ const CHILDREN_GRACE_MS = 1_000;
  * Spawns the host in its own process group, marked (host-tree.ts); at exit, at the timeout, or
  * once `stalled` (sampled every STALL_SAMPLE_MS) returns what a held step waits for, kills the
  * group and every marked process, setsid'd or orphaned ones included, and resolves once they are
- * gone. The timeout and the stall cut the host off the same way.
+ * gone. The timeout and the stall cut the host off the same way, after `beforeCut`.
  */
 function spawnHost(
   command: readonly string[],
   env: NodeJS.ProcessEnv,
   timeoutMs: number,
   stalled: () => string | null,
+  beforeCut: () => void = () => undefined,
 ): Promise<HostExit> {
   return new Promise((resolve) => {
     let stderr = '';
@@ -254,6 +267,7 @@ function spawnHost(
       stderr = (stderr + chunk.toString('utf8')).slice(-4000);
     });
     const cut = (): void => {
+      beforeCut();
       clearTimeout(timer);
       clearInterval(sampler);
       void killHostTree(child.pid, mark);
@@ -289,6 +303,22 @@ function spawnHost(
       })();
     });
   });
+}
+
+/**
+ * With the model endpoint: the one-line host failure of a host that never called the model (no
+ * request reached CATSIM_MODEL_URL), with what ended it; else null.
+ */
+function neverCalled(
+  model: ModelEndpoint | null,
+  exit: HostExit,
+  world: CaseWorld,
+  driver: Driver,
+  spec: BlackBoxCase,
+): string | null {
+  if (model === null || model.arrivals > 0) return null;
+  const ended = failureOf(exit, world, driver, spec)?.replace(/^HOST_FAILED: /, '') ?? 'the host exited 0';
+  return `HOST_FAILED: the host never called the model endpoint (no request reached CATSIM_MODEL_URL); ${ended}`;
 }
 
 /** The one-line host failure, or null when the host ran the case to its end and exited 0. */

@@ -10,7 +10,7 @@ import { NOT_JUDGED_HELP, parseNotJudged } from './not-judged.ts';
 
 /** Help of `--model-endpoint` (serve, host-test). */
 const MODEL_ENDPOINT_HELP =
-  "Answer on loopback as the host's model too (OpenAI Chat Completions and Anthropic Messages, streamed or not): the case's steps become model turns, each request's tools are judged as a disclosure; the host gets CATSIM_MODEL_URL";
+  "Answer on loopback as the host's model too (OpenAI Chat Completions, OpenAI Responses and Anthropic Messages, streamed or not): the case's steps become model turns, each request's tools are judged as a disclosure; the host gets CATSIM_MODEL_URL";
 import { parseShard } from './shard.ts';
 import { EXIT_CODES_LINE } from '../runner/exit-codes.ts';
 

@@ -39,15 +39,15 @@ class Wire {
     });
   }
 
-  page(cursorIn: string | null, cursorOut: string | null, names: string[], audience = A): number {
+  page(cursorIn: string | null, cursorOut: string | null, names: string[], audience = A, revision = 1): number {
     return this.push('page_served', {
       server: 's0',
       audience,
       scanId: null,
       cursorIn,
       cursorOut,
-      revision: 1,
-      reported: 1,
+      revision,
+      reported: revision,
       tools: names.map(d),
       pageDigest: d('page'),
     });
@@ -196,6 +196,72 @@ describe('judgeHostWire', () => {
     stale.page(null, null, ['a']);
     stale.disclose(['b']);
     expect(found(stale.trace())).toEqual(['I4 DISCLOSURE_INCOMPLETE@5 MUST', 'I4 DISCLOSURE_STALE@5 MUST']);
+  });
+
+  it('I4 from a half walk: tools a walk begun after the last whole one served before its last page is DISCLOSED_HALF_WALK; the same walk finished is not', () => {
+    const half = new Wire(['a', 'b', 'c']);
+    half.page(null, null, ['a', 'b']); // seq 3: walk 1, whole
+    half.revision(['a', 'b', 'c']);
+    half.page(null, 'c1', ['c']); // seq 5: walk 2, page 1 of 2
+    half.disclose(['a', 'b', 'c']); // seq 6
+    expect(found(half.trace())).toEqual(['I4 DISCLOSED_HALF_WALK@6 MUST']);
+    expect(judgeHostWire(half.trace()).violations[0]?.evidence).toBe(
+      'the host disclosed c of s0 for acme.dev (seq 6) from a walk it had not finished (page 1 at seq 5, 1 page read, no last page before the disclosure)',
+    );
+
+    const finished = new Wire(['a', 'b', 'c']);
+    finished.page(null, null, ['a', 'b']);
+    finished.page(null, 'c1', ['c']);
+    finished.page('c1', null, ['a', 'b']); // seq 5: walk 2 whole: c, a, b
+    finished.disclose(['a', 'b', 'c']);
+    expect(found(finished.trace())).toEqual([]);
+  });
+
+  it('I4 from a mixed walk: a whole walk whose pages were served at revisions 1 and 2 is no list of either; showing it is DISCLOSED_MIXED_WALK, a whole walk of revision 2 after it is OK', () => {
+    const mixed = new Wire(['a', 'b', 'c']);
+    mixed.page(null, 'c1', ['a', 'b'], A, 1); // seq 3
+    mixed.revision(['a', 'b', 'x']); // seq 4
+    mixed.delivered(); // seq 5
+    mixed.page('c1', null, ['x'], A, 2); // seq 6
+    mixed.disclose(['a', 'b', 'x']); // seq 7
+    // The page after the delivery continues the old walk, so no fresh list followed it either (I19).
+    expect(found(mixed.trace())).toEqual(['I19 REFRESH_MISSING@5 SHOULD', 'I4 DISCLOSED_MIXED_WALK@7 MUST']);
+    expect(judgeHostWire(mixed.trace()).violations[1]?.evidence).toBe(
+      'the host disclosed s0 for acme.dev (seq 7) from a walk whose pages were served at list revisions 1 and 2 (ended seq 6): one list put together from two versions, and the host never walked the new version whole',
+    );
+
+    const rewalked = new Wire(['a', 'b', 'c']);
+    rewalked.page(null, 'c1', ['a', 'b'], A, 1);
+    rewalked.revision(['a', 'b', 'x']);
+    rewalked.delivered();
+    rewalked.page('c1', null, ['x'], A, 2);
+    rewalked.page(null, 'c2', ['a', 'b'], A, 2);
+    rewalked.page('c2', null, ['x'], A, 2);
+    rewalked.disclose(['a', 'b', 'x']);
+    expect(found(rewalked.trace())).toEqual([]);
+  });
+
+  it('I4 after a change the host was told of: the old list shown after a delivered list_changed and a later request to that session is DISCLOSED_AFTER_CHANGE; before any request since, it is not judged stale', () => {
+    const build = (callFirst: boolean): Trace => {
+      const w = new Wire(['a', 'b']);
+      w.page(null, null, ['a', 'b']); // seq 3: whole walk of revision 1
+      w.revision(['a', 'c']); // seq 4
+      w.delivered(); // seq 5
+      if (callFirst) w.call('a'); // seq 6 call_sent, 7 executed
+      w.disclose(['a', 'b']);
+      return w.trace();
+    };
+    // The call itself broke I18 (no fresh walk after the delivery), and no fresh list ever came (I19).
+    expect(found(build(true))).toEqual([
+      'I19 REFRESH_MISSING@5 SHOULD',
+      'I18 CALL_BEFORE_RELIST@6 MUST',
+      'I4 DISCLOSED_AFTER_CHANGE@8 MUST',
+    ]);
+    expect(judgeHostWire(build(true)).violations[2]?.evidence).toBe(
+      'the host disclosed s0 for acme.dev (seq 8) as its whole list before the list_changed delivered at seq 5 (ended seq 3), though it had sent that session a request since (seq 6) and never walked the changed list whole',
+    );
+    // The disclosure may have left the host before the notification reached it: the record cannot tell, so no finding.
+    expect(found(build(false))).toEqual(['I19 REFRESH_MISSING@5 SHOULD']);
   });
 
   it('I12: a session the world ended (disconnected) and never opened again is SESSION_NOT_RENEWED; one opened again is not', () => {

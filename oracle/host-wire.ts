@@ -186,38 +186,70 @@ function sentDecision(
   };
 }
 
-/** One whole walk the world served: page 1 to a last page (or a refused page 1), with its tools in order. */
-interface WholeWalk {
+/** One page of a walk: the seq of its answer, the revision it was served at, its tools. */
+interface WalkPage {
+  readonly seq: number;
+  readonly revision: number;
+  readonly tools: readonly string[];
+}
+
+/** One walk the world served: page 1 on, to a last page (or a refused page 1) when it is whole. */
+interface Walk {
   readonly server: string;
   readonly audience: string;
+  /** The seq of page 1's answer. */
+  readonly startSeq: number;
+  /** Its pages served, in order. */
+  readonly pages: readonly WalkPage[];
+}
+
+/** A walk that ended: page 1 to a last page (or a refused page 1), with its tools in order. */
+interface WholeWalk extends Walk {
   /** The seq of the answer that ended it. */
   readonly endSeq: number;
   /** Descriptor digests of its pages, in order. */
   readonly tools: readonly string[];
+  /** Its pages were served at more than one revision (a change between its pages). */
+  readonly mixed: boolean;
 }
 
 /**
- * Every whole walk of the mapped record, in the order they ended: a scan's cursorless answer,
- * then the answers to the cursors it handed out, to one with no next cursor (or page 1 refused).
+ * Every walk of the mapped record: a scan's cursorless answer, then the answers to the cursors it
+ * handed out, to one with no next cursor (or page 1 refused): whole walks, in the order they
+ * ended, and the walks never finished (a later page refused, or no last page), in the order they began.
  */
-function wholeWalks(truth: GroundTruth): WholeWalk[] {
-  const walks: WholeWalk[] = [];
+function allWalks(truth: GroundTruth): { whole: WholeWalk[]; unfinished: Walk[] } {
+  const whole: WholeWalk[] = [];
+  const unfinished: Walk[] = [];
   for (const scan of [...truth.scans.values(), ...truth.unlabelledWalks.walks]) {
     const open = new Set<string>();
-    const tools: string[] = [];
+    const pages: WalkPage[] = [];
+    let walk: { server: string; audience: string; startSeq: number } | null = null;
+    let ended = false;
     for (const answer of scan.requests) {
       const first = answer.cursorIn === null;
       if (!first && !open.has(answer.cursorIn as string)) continue;
-      if (answer.type === 'page_served') tools.push(...answer.tools);
+      walk ??= { server: answer.server, audience: answer.audience, startSeq: answer.seq };
+      if (answer.type === 'page_served')
+        pages.push({ seq: answer.seq, revision: answer.revision, tools: answer.tools });
       if (answer.type === 'page_refused' && !first) break;
       if (answer.type === 'page_refused' || answer.cursorOut === null) {
-        walks.push({ server: answer.server, audience: answer.audience, endSeq: answer.seq, tools });
+        const tools = pages.flatMap((page) => page.tools);
+        const mixed = new Set(pages.map((page) => page.revision)).size > 1;
+        whole.push({ ...walk, pages, endSeq: answer.seq, tools, mixed });
+        ended = true;
         break;
       }
       open.add(answer.cursorOut);
     }
+    if (!ended && walk !== null) unfinished.push({ ...walk, pages });
   }
-  return walks.sort((a, b) => a.endSeq - b.endSeq);
+  return { whole: whole.sort((a, b) => a.endSeq - b.endSeq), unfinished };
+}
+
+/** Every whole walk of the mapped record, in the order they ended (see {@link allWalks}). */
+function wholeWalks(truth: GroundTruth): WholeWalk[] {
+  return allWalks(truth).whole;
 }
 
 /** The last whole walk of (server, audience) that ended before `seq`, or undefined. */
@@ -231,10 +263,22 @@ function lastWholeBefore(
 }
 
 /**
- * I4 for a black-box host's self-report: a disclosure names only tools served to that (server,
- * audience), and exactly those of the last whole walk served to it; with no whole walk at all it
- * is incomplete. Codes `DISCLOSED_NEVER_SERVED`, `DISCLOSED_WITHOUT_WHOLE_LIST`,
- * `DISCLOSURE_INCOMPLETE`, `DISCLOSURE_STALE`, anchored at the disclosure.
+ * I4 for a black-box host's self-report (an adapter's `disclose` answer, or the `tools` of a model
+ * request, which the model endpoint writes as a disclosure): a disclosure names only tools served
+ * to that (server, audience), and exactly those of the last whole walk of one list version served
+ * to it. In order, one finding per disclosure, anchored at it:
+ * - `DISCLOSED_NEVER_SERVED`: a tool no page served to that session held;
+ * - `DISCLOSED_WITHOUT_WHOLE_LIST`: no walk of that session had ever ended (page 1 to a last page);
+ * - `DISCLOSED_HALF_WALK`: a tool that only a walk not finished when the disclosure was made (a
+ *   last page not yet served, or a later page refused) had served since the last whole walk: the
+ *   host showed tools from a list it had not read to its end;
+ * - `DISCLOSED_MIXED_WALK`: the last whole walk's pages were served at different list versions
+ *   (the list changed between its pages) and the disclosure shows its tools: the host put one
+ *   list together from two versions, rather than walking the new version whole;
+ * - `DISCLOSED_AFTER_CHANGE`: a `list_changed` was delivered to that session after the last whole
+ *   walk, the host has sent that session a request since (a call, a page request), and it still
+ *   shows the list it walked before the change: stale descriptors after a change it was told of;
+ * - `DISCLOSURE_INCOMPLETE`, `DISCLOSURE_STALE`: fewer or other tools than the last whole walk.
  */
 function checkSelfReports(
   events: readonly TraceEvent[],
@@ -244,35 +288,132 @@ function checkSelfReports(
 ): void {
   const names = digestNames(truth);
   const name = (digest: string): string => names.get(digest) ?? `(never served, digest ${digest.slice(0, 12)})`;
+  const { unfinished } = allWalks(truth);
   for (const event of events) {
     if (event.type !== 'disclosure') continue;
     findings.count('I4');
-    const where = `${event.server} for ${event.audience}`;
-    const server = truth.servers.get(event.server);
-    const served = (digest: string): boolean =>
-      (server?.servedTo.get(digest)?.get(event.audience) ?? Infinity) < event.seq;
-    const unserved = event.tools.filter((digest) => !served(digest));
-    if (unserved.length > 0) {
-      findings.add(
-        'I4',
-        event.seq,
-        'DISCLOSED_NEVER_SERVED',
-        `the host disclosed ${unserved.map(name).join(', ')} of ${where} (seq ${event.seq}), which no page served to that session held`,
-      );
-      continue;
-    }
-    const whole = lastWholeBefore(walks, event.server, event.audience, event.seq);
-    if (whole === undefined) {
-      findings.add(
-        'I4',
-        event.seq,
-        'DISCLOSED_WITHOUT_WHOLE_LIST',
-        `the host disclosed ${event.tools.length} tools of ${where} (seq ${event.seq}) without ever having walked a whole list (page 1 to a last page) of that session`,
-      );
-      continue;
-    }
-    checkAgainstWalk(event, whole, truth, name, findings);
+    const report: SelfReport = {
+      event,
+      truth,
+      walks,
+      unfinished,
+      name,
+      where: `${event.server} for ${event.audience}`,
+    };
+    const last = lastWholeBefore(walks, event.server, event.audience, event.seq);
+    const found =
+      neverServed(report) ??
+      (last === undefined
+        ? {
+            code: 'DISCLOSED_WITHOUT_WHOLE_LIST',
+            evidence: `the host disclosed ${event.tools.length} tools of ${report.where} (seq ${event.seq}) without ever having walked a whole list (page 1 to a last page) of that session`,
+          }
+        : (halfWalk(report, last) ?? mixedWalk(report, last) ?? afterChange(report, againstWhich(report, last))));
+    if (found !== null) findings.add('I4', event.seq, found.code, found.evidence);
+    else checkAgainstWalk(event, againstWhich(report, last as WholeWalk), truth, name, findings);
   }
+}
+
+/** One disclosure being judged, with what judging it needs. */
+interface SelfReport {
+  readonly event: TraceEventOf<'disclosure'>;
+  readonly truth: GroundTruth;
+  readonly walks: readonly WholeWalk[];
+  readonly unfinished: readonly Walk[];
+  /** A descriptor digest's tool name, or a placeholder naming the digest. */
+  readonly name: (digest: string) => string;
+  /** `server for audience`, for evidence. */
+  readonly where: string;
+}
+
+/** An I4 finding: its code and evidence. */
+interface SelfReportFinding {
+  readonly code: string;
+  readonly evidence: string;
+}
+
+/** Whether a walk is of the disclosure's (server, audience). */
+function ofSession(report: SelfReport, walk: Walk): boolean {
+  return walk.server === report.event.server && walk.audience === report.event.audience;
+}
+
+/** The last whole walk of one list version before the disclosure, else the last whole walk: what it is compared with. */
+function againstWhich(report: SelfReport, last: WholeWalk): WholeWalk {
+  if (!last.mixed) return last;
+  return (
+    report.walks.findLast((walk) => ofSession(report, walk) && walk.endSeq < report.event.seq && !walk.mixed) ?? last
+  );
+}
+
+/** `DISCLOSED_NEVER_SERVED`: a tool no page served to that session held. */
+function neverServed(report: SelfReport): SelfReportFinding | null {
+  const { event, truth, name, where } = report;
+  const server = truth.servers.get(event.server);
+  const unserved = event.tools.filter(
+    (digest) => (server?.servedTo.get(digest)?.get(event.audience) ?? Infinity) >= event.seq,
+  );
+  if (unserved.length === 0) return null;
+  return {
+    code: 'DISCLOSED_NEVER_SERVED',
+    evidence: `the host disclosed ${unserved.map(name).join(', ')} of ${where} (seq ${event.seq}), which no page served to that session held`,
+  };
+}
+
+/** `DISCLOSED_HALF_WALK`: a tool only a walk begun after the last whole one, not finished before the disclosure, served. */
+function halfWalk(report: SelfReport, last: WholeWalk): SelfReportFinding | null {
+  const { event, walks, unfinished, name, where } = report;
+  const half = [...unfinished, ...walks.filter((walk) => walk.endSeq > event.seq)]
+    .filter((walk) => ofSession(report, walk) && walk.startSeq > last.endSeq && walk.startSeq < event.seq)
+    .map((walk) => ({ ...walk, pages: walk.pages.filter((page) => page.seq < event.seq) }));
+  const servedBy = (walk: Walk, digest: string): boolean => walk.pages.some((page) => page.tools.includes(digest));
+  const fromHalf = event.tools.filter(
+    (digest) => !last.tools.includes(digest) && half.some((walk) => servedBy(walk, digest)),
+  );
+  const walk = half.find((candidate) => fromHalf.some((digest) => servedBy(candidate, digest)));
+  if (walk === undefined) return null;
+  return {
+    code: 'DISCLOSED_HALF_WALK',
+    evidence: `the host disclosed ${fromHalf.map(name).join(', ')} of ${where} (seq ${event.seq}) from a walk it had not finished (page 1 at seq ${walk.startSeq}, ${walk.pages.length} page${walk.pages.length === 1 ? '' : 's'} read, no last page before the disclosure)`,
+  };
+}
+
+/** `DISCLOSED_MIXED_WALK`: the last whole walk's pages were served at different revisions, and the disclosure shows its tools. */
+function mixedWalk(report: SelfReport, last: WholeWalk): SelfReportFinding | null {
+  const { event, where } = report;
+  const known = new Set(againstWhich(report, last) === last ? [] : againstWhich(report, last).tools);
+  if (!last.mixed || !event.tools.some((digest) => last.tools.includes(digest) && !known.has(digest))) return null;
+  const revisions = [...new Set(last.pages.map((page) => page.revision))];
+  return {
+    code: 'DISCLOSED_MIXED_WALK',
+    evidence: `the host disclosed ${where} (seq ${event.seq}) from a walk whose pages were served at list revisions ${revisions.join(' and ')} (ended seq ${last.endSeq}): one list put together from two versions, and the host never walked the new version whole`,
+  };
+}
+
+/**
+ * `DISCLOSED_AFTER_CHANGE`: a `list_changed` was delivered to that session after the walk the
+ * disclosure is compared with, and the host has sent that session a request since (a call, a page
+ * request): it was told of the change and still shows the list from before it.
+ */
+function afterChange(report: SelfReport, whole: WholeWalk): SelfReportFinding | null {
+  const { event, truth, where } = report;
+  const change = truth.notificationDeliveries.find(
+    (delivery) =>
+      delivery.server === event.server &&
+      delivery.audience === event.audience &&
+      delivery.seq > whole.endSeq &&
+      delivery.seq < event.seq,
+  );
+  if (change === undefined) return null;
+  const server = truth.servers.get(event.server);
+  const since = [...(server?.callsSent.get(event.audience) ?? []), ...(server?.listAnswers.get(event.audience) ?? [])]
+    .map((request) => request.seq)
+    .filter((seq) => seq > change.seq && seq < event.seq)
+    .sort((a, b) => a - b)[0];
+  if (since === undefined) return null;
+  return {
+    code: 'DISCLOSED_AFTER_CHANGE',
+    evidence: `the host disclosed ${where} (seq ${event.seq}) as its whole list before the list_changed delivered at seq ${change.seq} (ended seq ${whole.endSeq}), though it had sent that session a request since (seq ${since}) and never walked the changed list whole`,
+  };
 }
 
 /** A disclosure against the last whole walk: nothing of it missing (but its planted defects), nothing beyond it. */

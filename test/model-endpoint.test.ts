@@ -5,7 +5,7 @@
  * tool no server served), and bad input answered with one API-shaped error and recorded.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -19,6 +19,9 @@ import { Driver } from '../blackbox/driver.ts';
 import { Hosting } from '../blackbox/hosting.ts';
 import { mapName, ModelEndpoint } from '../blackbox/model-endpoint.ts';
 import { finishCase, modelUrl, runCase, serversEnv } from '../blackbox/run-case.ts';
+import { readTraceFile } from '../cli/trace-file.ts';
+import { judgeHostWire } from '../oracle/host-wire.ts';
+import { traceText } from '../sim/trace/recorder.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const MODEL_HOST = [process.execPath, join(ROOT, 'examples/model-endpoint-host/host.mjs')];
@@ -160,7 +163,7 @@ describe('model endpoint: Anthropic Messages through fetch', () => {
     expect(driver.results[1]).toEqual({ seq: 2, status: 'error', detail: 'no' });
     expect(model.requests[1]?.toolResult).toEqual({ seq: 2, isError: true, text: 'no' });
     expect(offContract(model.requests)).toEqual([]);
-    expect(ajv.validate(`${schema.$id}#/$defs/ModelRequest`, { ...model.requests[0], api: 'openai.responses' })).toBe(
+    expect(ajv.validate(`${schema.$id}#/$defs/ModelRequest`, { ...model.requests[0], api: 'openai.other' })).toBe(
       false,
     );
     await client.close();
@@ -168,22 +171,70 @@ describe('model endpoint: Anthropic Messages through fetch', () => {
     expect(finishCase(spec, world, driver, 'http', null, '', null, model).outcome).toBe('OK');
   });
 
-  it('ends the case HOST_FAILED with one line when no tool of the request maps to the call step', async () => {
+  it('ends the case HOST_FAILED with one line when several tools of the request map to the call step', async () => {
     const { hosting, base, model, client } = await hosted();
+    const schema = { type: 'object' };
     const response = await fetch(`${base}/v1/messages`, {
       method: 'POST',
-      body: JSON.stringify({ model: 'm', messages: [], tools: [{ name: 'Bash', input_schema: { type: 'object' } }] }),
+      body: JSON.stringify({
+        model: 'm',
+        messages: [],
+        tools: [
+          { name: 'alpha__archive', input_schema: schema },
+          { name: 'mcp__alpha__archive', input_schema: schema },
+        ],
+      }),
     });
     const line =
-      'HOST_FAILED: step 2 calls alpha/archive and model request 0 shows the model no tool that maps to it (docs/BLACK-BOX.md, LLM hosts: the name rule)';
+      'HOST_FAILED: step 2 calls alpha/archive and model request 0 shows several tools that map to it (alpha__archive, mcp__alpha__archive) (docs/BLACK-BOX.md, LLM hosts: the name rule)';
     expect([response.status, await response.json()]).toEqual([
       400,
       { type: 'error', error: { type: 'invalid_request_error', message: line } },
     ]);
     expect(model.failure).toBe(line);
-    expect(model.requests[0]?.tools).toMatchObject([{ name: 'Bash', entry: null, tool: null }]);
     await client.close();
     await hosting.close();
+  });
+
+  it('calls a tool the request does not show by the host naming of its server (a guessed name); with nothing of that server shown, refuses the step and goes on', async () => {
+    const { hosting, base, model, driver, client } = await hosted();
+    const post = async (tools: unknown[]): Promise<unknown> => {
+      const response = await fetch(`${base}/v1/messages`, {
+        method: 'POST',
+        body: JSON.stringify({ model: 'm', messages: [], tools }),
+      });
+      return (await response.json()) as unknown;
+    };
+    const schema = { type: 'object' };
+    expect(
+      ((await post([{ name: 'mcp__alpha__search', input_schema: schema }])) as { content: unknown[] }).content,
+    ).toEqual([{ type: 'tool_use', id: 'toolu_catsim_2', name: 'mcp__alpha__archive', input: { text: 'x' } }]);
+    expect(model.requests[0]?.answer).toEqual({
+      kind: 'tool_call',
+      seq: 2,
+      name: 'mcp__alpha__archive',
+      message: null,
+    });
+    expect(driver.results.map((r) => r.status)).toEqual(['ok']);
+
+    const other = await hosted();
+    const answer = (await fetch(`${other.base}/v1/messages`, {
+      method: 'POST',
+      body: JSON.stringify({ model: 'm', messages: [], tools: [{ name: 'Bash', input_schema: schema }] }),
+    }).then((r) => r.json())) as { stop_reason: string };
+    expect(answer.stop_reason).toBe('end_turn');
+    expect(other.driver.results).toEqual([
+      { seq: 1, status: 'ok', tools: {}, detail: 'disclosed by model request 0' },
+      {
+        seq: 2,
+        status: 'refused',
+        detail: 'model request 0 shows the model no tool of alpha (the host left that server out)',
+      },
+      { seq: 3, status: 'ok' },
+    ]);
+    expect(other.model.failure).toBe(null);
+    for (const h of [client, other.client]) await h.close();
+    for (const h of [hosting, other.hosting]) await h.close();
   });
 });
 
@@ -313,25 +364,191 @@ describe('model endpoint: streamed answers (stream: true)', () => {
   });
 });
 
+describe('model endpoint: OpenAI Responses through the openai SDK', () => {
+  const responsesTools = (): OpenAI.Responses.Tool[] => [
+    { type: 'function', name: 'shell', parameters: { type: 'object' }, strict: false },
+    {
+      type: 'namespace',
+      name: 'mcp__alpha',
+      description: 'alpha',
+      tools: FULL_WALK_TOOLS.map((name) => ({ type: 'function' as const, name, parameters: { type: 'object' } })),
+    } as unknown as OpenAI.Responses.Tool,
+    { type: 'web_search' } as OpenAI.Responses.Tool,
+  ];
+
+  it('answers responses.create with a function_call item (namespace kept), takes the function_call_output, and ends with an output_text message', async () => {
+    const { spec, world, driver, model, hosting, base, client } = await hosted();
+    const openai = new OpenAI({ baseURL: `${base}/v1`, apiKey: 'unused', maxRetries: 0 });
+    const tools = responsesTools();
+    const first = await openai.responses.create({ model: 'm', input: 'go', tools });
+    expect([first.id, first.status, first.output]).toEqual([
+      'resp_catsim_1',
+      'completed',
+      [
+        {
+          type: 'function_call',
+          id: 'fc_catsim_1',
+          call_id: 'call_catsim_2',
+          namespace: 'mcp__alpha',
+          name: 'archive',
+          arguments: '{"text":"x"}',
+          status: 'completed',
+        },
+      ],
+    ]);
+    const second = await openai.responses.create({
+      model: 'm',
+      input: [
+        { role: 'user', content: 'go' },
+        ...(first.output as OpenAI.Responses.ResponseInputItem[]),
+        { type: 'function_call_output', call_id: 'call_catsim_2', output: 'archived' },
+      ],
+      tools,
+    });
+    expect([second.output_text, second.status]).toEqual(['catsim: the case is over', 'completed']);
+    expect(driver.results[1]).toEqual({ seq: 2, status: 'ok', detail: 'archived' });
+    expect(model.requests.map((r) => [r.api, r.stream, r.answer, r.toolResult])).toEqual([
+      ['openai.responses', false, { kind: 'tool_call', seq: 2, name: 'mcp__alpha__archive', message: null }, null],
+      [
+        'openai.responses',
+        false,
+        { kind: 'text', seq: 3, name: null, message: null },
+        { seq: 2, isError: false, text: 'archived' },
+      ],
+    ]);
+    expect(model.requests[0]?.tools.map((t) => [t.name, t.entry, t.tool])).toEqual([
+      ['shell', null, null],
+      ...FULL_WALK_TOOLS.map((name) => [`mcp__alpha__${name}`, 'alpha', name]),
+      ['<web_search>', null, null],
+    ]);
+    expect(offContract(model.requests)).toEqual([]);
+    await client.close();
+    await hosting.close();
+    expect(finishCase(spec, world, driver, 'http', null, '', null, model).line).toBe('full-walk: no violation');
+  });
+
+  it('streams (responses.stream and stream: true): the SSE event sequence the SDK folds into the same response', async () => {
+    const { spec, world, driver, model, hosting, base, client } = await hosted();
+    const openai = new OpenAI({ baseURL: `${base}/v1`, apiKey: 'unused', maxRetries: 0 });
+    const tools = responsesTools();
+    const types: string[] = [];
+    const stream = openai.responses.stream({ model: 'm', input: 'go', tools });
+    for await (const event of stream) types.push(`${event.sequence_number} ${event.type}`);
+    const first = await stream.finalResponse();
+    expect(types).toEqual([
+      '0 response.created',
+      '1 response.in_progress',
+      '2 response.output_item.added',
+      '3 response.function_call_arguments.delta',
+      '4 response.function_call_arguments.done',
+      '5 response.output_item.done',
+      '6 response.completed',
+    ]);
+    expect(first.output).toEqual([
+      {
+        type: 'function_call',
+        id: 'fc_catsim_1',
+        call_id: 'call_catsim_2',
+        namespace: 'mcp__alpha',
+        name: 'archive',
+        arguments: '{"text":"x"}',
+        status: 'completed',
+        // Added by the SDK's parsing of a finished stream, not sent by catsim.
+        parsed_arguments: null,
+      },
+    ]);
+    const texts: string[] = [];
+    for await (const event of await openai.responses.create({
+      model: 'm',
+      stream: true,
+      input: [
+        ...(first.output as OpenAI.Responses.ResponseInputItem[]),
+        { type: 'function_call_output', call_id: 'call_catsim_2', output: [{ type: 'input_text', text: 'done' }] },
+      ],
+      tools,
+    }))
+      texts.push(event.type === 'response.output_text.delta' ? event.delta : event.type);
+    expect(texts).toEqual([
+      'response.created',
+      'response.in_progress',
+      'response.output_item.added',
+      'response.content_part.added',
+      'catsim: the case is over',
+      'response.output_text.done',
+      'response.content_part.done',
+      'response.output_item.done',
+      'response.completed',
+    ]);
+    expect(driver.results[1]).toEqual({ seq: 2, status: 'ok', detail: 'done' });
+    expect(model.requests.map((r) => [r.stream, r.answer.kind])).toEqual([
+      [true, 'tool_call'],
+      [true, 'text'],
+    ]);
+    await client.close();
+    await hosting.close();
+    expect(finishCase(spec, world, driver, 'http', null, '', null, model).outcome).toBe('OK');
+  });
+
+  it('refuses a Responses request without input as malformed', async () => {
+    const { hosting, base, model, client } = await hosted();
+    const response = await fetch(`${base}/v1/responses`, { method: 'POST', body: JSON.stringify({ model: 'm' }) });
+    expect([response.status, await response.json()]).toEqual([
+      400,
+      {
+        error: {
+          message:
+            'HOST_FAILED: model request 0 (POST /v1/responses) is malformed: it has no input (a string or an array)',
+          type: 'invalid_request_error',
+          param: null,
+          code: null,
+        },
+      },
+    ]);
+    expect(model.failure).toBe(
+      'HOST_FAILED: model request 0 (POST /v1/responses) is malformed: it has no input (a string or an array)',
+    );
+    await client.close();
+    await hosting.close();
+  });
+});
+
+describe('model endpoint: model_request events in the catsim.trace.v1 trace', () => {
+  it('writes every model request into the trace, and catsim judge re-judges the saved trace to the same verdict', async () => {
+    const run = await runCase(fullWalk(), 'model-host', 'http', [...MODEL_HOST, '--show-ghost'], {
+      modelEndpoint: true,
+    });
+    const path = join(mkdtempSync(join(tmpdir(), 'catsim-model-trace-')), 'full-walk.trace.jsonl');
+    writeFileSync(path, traceText(run.header, run.events));
+    const trace = readTraceFile(path);
+    const events = trace.events.filter((e) => e.type === 'model_request');
+    expect(events.map(({ seq: _seq, t: _t, src: _src, ...rest }) => rest)).toEqual(run.modelRequests);
+    expect(events.map((e) => e.src)).toEqual(['world', 'world']);
+    // Each request's disclosure was written at its arrival, before the request's own event.
+    const firstDisclosure = trace.events.find((e) => e.type === 'disclosure');
+    expect((firstDisclosure?.seq ?? Infinity) < (events[0]?.seq ?? -1)).toBe(true);
+    const verdict = judgeHostWire(trace);
+    expect([verdict.outcome, verdict.violations.map((v) => [v.code, v.seq])]).toEqual([
+      run.outcome,
+      run.violations.map((v) => [v.code, v.seq]),
+    ]);
+    expect(run.outcome).toBe('FAILED');
+  });
+});
+
 describe('model endpoint: bad input', () => {
-  it('answers a malformed body, a body without messages (asking for a stream) and an unknown path with one API-shaped error each, all recorded', async () => {
+  it('answers a malformed body, a body without messages (asking for a stream) and an unknown path with one API-shaped error each, all recorded; the first malformed one is the failure', async () => {
     const { hosting, base, model, driver, client } = await hosted();
     const malformed = await fetch(`${base}/v1/chat/completions`, { method: 'POST', body: '{"model":' });
     const streamed = await fetch(`${base}/v1/messages`, {
       method: 'POST',
       body: JSON.stringify({ model: 'm', stream: true }),
     });
-    const unknown = await fetch(`${base}/v1/responses`, { method: 'POST', body: '{}' });
+    const unknown = await fetch(`${base}/v1/models`, { method: 'GET' });
+    const first =
+      'HOST_FAILED: model request 0 (POST /v1/chat/completions) is malformed: the body is not a JSON object';
     expect([malformed.status, await malformed.json()]).toEqual([
       400,
-      {
-        error: {
-          message: 'catsim: the request body is not a JSON object',
-          type: 'invalid_request_error',
-          param: null,
-          code: null,
-        },
-      },
+      { error: { message: first, type: 'invalid_request_error', param: null, code: null } },
     ]);
     expect([streamed.status, await streamed.json()]).toEqual([
       400,
@@ -339,7 +556,7 @@ describe('model endpoint: bad input', () => {
         type: 'error',
         error: {
           type: 'invalid_request_error',
-          message: 'catsim: the request has no messages array',
+          message: 'HOST_FAILED: model request 1 (POST /v1/messages) is malformed: it has no messages array',
         },
       },
     ]);
@@ -347,7 +564,8 @@ describe('model endpoint: bad input', () => {
       404,
       {
         error: {
-          message: 'catsim: no model route POST /v1/responses (built: POST /v1/chat/completions, POST /v1/messages)',
+          message:
+            'catsim: no model route GET /v1/models (built: POST /v1/chat/completions, POST /v1/responses, POST /v1/messages)',
           type: 'not_found_error',
           param: null,
           code: null,
@@ -357,13 +575,88 @@ describe('model endpoint: bad input', () => {
     expect(model.requests.map((r) => [r.n, r.api, r.path, r.status, r.stream, r.answer.kind])).toEqual([
       [0, 'openai.chat', '/v1/chat/completions', 400, false, 'error'],
       [1, 'anthropic.messages', '/v1/messages', 400, true, 'error'],
-      [2, null, '/v1/responses', 404, false, 'error'],
+      [2, null, '/v1/models', 404, false, 'error'],
     ]);
+    expect(model.failure).toBe(first);
     expect(offContract(model.requests)).toEqual([]);
     expect(driver.results).toEqual([]);
     await client.close();
     await hosting.close();
   });
+
+  it('ends the case HOST_FAILED with one line for a host whose model request is malformed', async () => {
+    const run = await runCase(fullWalk(), 'model-host', 'http', [...MODEL_HOST, '--malformed'], {
+      modelEndpoint: true,
+    });
+    expect([run.outcome, run.line]).toEqual([
+      'HOST_FAILED',
+      'full-walk: HOST_FAILED: model request 0 (POST /v1/chat/completions) is malformed: it has no messages array',
+    ]);
+  });
+
+  it('ends the case HOST_FAILED with one line for a host that never calls the model', async () => {
+    const run = await runCase(fullWalk(), 'model-host', 'http', [...MODEL_HOST, '--no-model'], {
+      modelEndpoint: true,
+    });
+    expect([run.outcome, run.line, run.modelRequests]).toEqual([
+      'HOST_FAILED',
+      'full-walk: HOST_FAILED: the host never called the model endpoint (no request reached CATSIM_MODEL_URL); the host exited before the end step (0 of 3 steps done)',
+      [],
+    ]);
+  });
+
+  it('a host whose model request waits on a step that can never be released is cut by the stall window: UNDECIDED, not "never called the model"', async () => {
+    const spec: BlackBoxCase = {
+      ...fullWalk(),
+      timeoutMs: 60_000,
+      steps: [
+        {
+          kind: 'call',
+          server: 'alpha',
+          tool: 'search',
+          arguments: {},
+          after: { event: 'page_served', server: 'alpha', count: 99 },
+        },
+        { kind: 'end' },
+      ],
+    };
+    const run = await runCase(spec, 'model-host', 'http', MODEL_HOST, { modelEndpoint: true, stallMs: 500 });
+    expect([run.outcome, run.hostFailure, run.modelRequests?.map((r) => [r.status, r.answer.kind])]).toEqual([
+      'UNDECIDED',
+      null,
+      [[503, 'error']],
+    ]);
+    expect(run.line).toBe(
+      "full-walk: step 1 waited for 99 page_served of alpha and the record holds 3, and the host sent nothing to the case's servers for 500 ms (the stall window) while its model request waited on that step, so the case could not go on (its process group was killed)",
+    );
+  }, 60_000);
+
+  it('ends the case HOST_FAILED with one line, at once, for a host that abandons its stream before the answer', async () => {
+    // Step 1 waits for a page the host never asks for, so the streamed request is pending when the host closes it.
+    const spec: BlackBoxCase = {
+      ...fullWalk(),
+      timeoutMs: 60_000,
+      steps: [
+        {
+          kind: 'call',
+          server: 'alpha',
+          tool: 'search',
+          arguments: {},
+          after: { event: 'page_served', server: 'alpha', count: 99 },
+        },
+        { kind: 'end' },
+      ],
+    };
+    const run = await runCase(spec, 'model-host', 'http', [...MODEL_HOST, '--abandon', '300'], {
+      modelEndpoint: true,
+      stallMs: 0,
+    });
+    expect([run.outcome, run.line]).toEqual([
+      'HOST_FAILED',
+      'full-walk: HOST_FAILED: model request 0 (POST /v1/chat/completions): the host closed it before catsim answered (it abandoned the stream while step 1 was due)',
+    ]);
+    expect(run.modelRequests?.map((r) => [r.status, r.stream, r.answer.kind])).toEqual([[499, true, 'error']]);
+  }, 60_000);
 });
 
 describe('model endpoint: the name rule', () => {
@@ -371,9 +664,15 @@ describe('model endpoint: the name rule', () => {
     const spec = fullWalk();
     const world = new CaseWorld(spec, 'test');
     expect(
-      ['mcp__alpha__search', 'alpha__ghost', 'x_alpha__fetch', 'archive', 'Bash', 'xalpha__fetch'].map((name) =>
-        mapName(name, spec, world),
-      ),
+      [
+        'mcp__alpha__search',
+        'alpha__ghost',
+        'x_alpha__fetch',
+        'archive',
+        'Bash',
+        'xalpha__fetch',
+        'mcp__alpha__arch_ve',
+      ].map((name) => mapName(name, spec, world)),
     ).toEqual([
       { entry: 'alpha', tool: 'search' },
       { entry: 'alpha', tool: 'ghost' },
@@ -381,6 +680,22 @@ describe('model endpoint: the name rule', () => {
       { entry: 'alpha', tool: 'archive' },
       { entry: null, tool: null },
       { entry: null, tool: null },
+      { entry: 'alpha', tool: 'arch_ve' },
+    ]);
+  });
+
+  it('reads back names the host rewrote (every character outside [A-Za-z0-9_] as _, as the Codex CLI writes them)', () => {
+    const spec = loadCases('tenant-twins')[0] as BlackBoxCase;
+    const world = new CaseWorld(spec, 'test');
+    const defects = loadCases('planted-defects')[0] as BlackBoxCase;
+    expect([
+      mapName('mcp__alpha_globex__fetch', spec, world),
+      mapName('mcp__alpha__fetch', spec, world),
+      mapName('mcp__alpha__bad_name_x1', defects, new CaseWorld(defects, 'test')),
+    ]).toEqual([
+      { entry: 'alpha-globex', tool: 'fetch' },
+      { entry: 'alpha', tool: 'fetch' },
+      { entry: 'alpha', tool: 'bad name x1' },
     ]);
   });
 });
@@ -413,17 +728,17 @@ describe('model endpoint: a host configured only with its servers and the model 
 });
 
 describe('model endpoint: a call step no tool of the request maps to', () => {
-  it('ends the run HOST_FAILED with the one line naming the step, the tool and the request', async () => {
+  it('is answered with the guessed name alpha__nope, which the host sends on to the server: FAILED, I9', async () => {
     const spec: BlackBoxCase = {
       ...fullWalk(),
       steps: [{ kind: 'call', server: 'alpha', tool: 'nope', arguments: {} }, { kind: 'end' }],
     };
     const run = await runCase(spec, 'model-host', 'http', MODEL_HOST, { modelEndpoint: true });
-    expect([run.outcome, run.line]).toEqual([
-      'HOST_FAILED',
-      'full-walk: HOST_FAILED: step 1 calls alpha/nope and model request 0 shows the model no tool that maps to it (docs/BLACK-BOX.md, LLM hosts: the name rule)',
+    expect([run.outcome, run.violations.map((v) => `${v.invariant} ${v.code}`)]).toEqual([
+      'FAILED',
+      ['I9 UNDISCLOSED_TOOL_SENT'],
     ]);
-    expect(run.steps).toEqual([{ seq: 1, status: 'refused', detail: run.hostFailure?.slice(0, 200) }]);
+    expect(run.modelRequests?.[0]?.answer).toEqual({ kind: 'tool_call', seq: 1, name: 'alpha__nope', message: null });
   });
 });
 

@@ -38,6 +38,8 @@ const FORMATS: { readonly [T in TraceEventType]: (e: TraceEventOf<T>) => string 
   defect_planted: (e) => `${e.server} planted ${e.defect} in tool ${short(e.digest)}`,
   disclosure: (e) => `${e.session} shown generation ${e.generation} of ${e.key} (${e.tools.length} tools)`,
   disclosure_refused: (e) => `${e.session} shown nothing: ${e.code}`,
+  model_request: (e) =>
+    `model request ${e.n} ${e.method} ${e.path}: ${e.status}, ${e.tools.length} tools, ${e.answer.kind}${e.answer.name === null ? '' : ` ${e.answer.name}`}`,
   effect_policy: (e) => `trusted effect classes for ${Object.keys(e.classes).length} tools`,
   policy_changed: (e) =>
     `policy of ${e.audience} now epoch ${e.epoch}${e.revoked.length > 0 ? `, revoked ${e.revoked.join(',')}` : ''}${e.granted.length > 0 && e.epoch !== 1 ? `, granted ${e.granted.join(',')}` : ''}`,

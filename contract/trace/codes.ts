@@ -240,3 +240,13 @@ export const SURFACE_LIMITS = ['toolCountMax', 'surfaceBytesMax'] as const;
 
 /** Where the world's extensions looked at a request: after the hook pipeline, or after the late stage. */
 export const SURFACE_STAGES = ['hooks', 'late'] as const;
+
+/**
+ * The API shapes of black-box mode's model endpoint (`--model-endpoint`, docs/BLACK-BOX.md, LLM
+ * hosts): OpenAI Chat Completions (`POST /v1/chat/completions`), OpenAI Responses
+ * (`POST /v1/responses`), Anthropic Messages (`POST /v1/messages`).
+ */
+export const MODEL_APIS = ['openai.chat', 'openai.responses', 'anthropic.messages'] as const;
+
+/** What the model endpoint answered a request with: one tool call, plain text (the end), or an error. */
+export const MODEL_ANSWERS = ['tool_call', 'text', 'error'] as const;

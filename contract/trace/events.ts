@@ -41,6 +41,8 @@ import {
   EFFECT_CLASSES,
   GATE_DECISIONS,
   HOST_CRASH_POINTS,
+  MODEL_ANSWERS,
+  MODEL_APIS,
   PLAN_KINDS,
   PLANTED_DEFECTS,
   POLICY_CHANNELS,
@@ -234,6 +236,52 @@ const disclosureRefused = eventOf(
     server,
     audience,
     code: field(oneOf(DISCLOSURE_REFUSALS), "`CORE_FAILED` when the core's `disclose` failed (see `core_failed`)"),
+  },
+);
+
+/** One tool of a model request, as the host named it, and what it maps to (black-box mode). */
+const modelTool = objectOf({
+  name: field(str, "the host's name of the tool"),
+  digest: field(digest, 'sha256 (hex) of the JSON of the tools-array item as sent'),
+  entry: field(
+    strOrNull,
+    "the case entry (server or tenant twin) the name maps to by the name rule, or null: the host's own tool, not judged",
+  ),
+  tool: field(strOrNull, 'the MCP tool name it maps to, or null'),
+});
+
+/**
+ * World (black-box mode, `--model-endpoint`): the host sent one request to catsim's model endpoint.
+ * Written when catsim answers it; the `disclosure` events of its mapped tools were written when it
+ * arrived (the judgement reads those).
+ */
+const modelRequest = eventOf(
+  'world',
+  'model_request',
+  discovery(
+    "black-box mode with `--model-endpoint` (docs/BLACK-BOX.md, LLM hosts): the host sent one request to catsim's model endpoint, written when catsim answered it; its `tools` (what the host shows its model) were written, per case entry, as `disclosure` events when it arrived, and those are judged (I4)",
+  ),
+  {
+    n: field(nat, '0-based arrival order'),
+    api: field(nullable(oneOf(MODEL_APIS)), 'the API shape, or null for a path that is none'),
+    method: str,
+    path: str,
+    status: field(nat, 'the HTTP status catsim answered'),
+    stream: field(bool, 'whether the request asked for a streamed answer (`stream: true`); an error is never streamed'),
+    tools: field(arrayOf(modelTool, '{"name", "digest", "entry", "tool"}[]'), "the request's tools array, in order"),
+    toolResult: field(
+      nullable(objectOf({ seq: nat, isError: bool, text: field(str, 'cut to 200 characters') })),
+      'the tool result the request carried for the call step answered before it, or null',
+    ),
+    answer: field(
+      objectOf({
+        kind: oneOf(MODEL_ANSWERS),
+        seq: field(natOrNull, 'the step answered (null for text after the end)'),
+        name: field(strOrNull, "for `tool_call`: the host's name of the tool called"),
+        message: field(strOrNull, 'for `error`: the one-line message'),
+      }),
+      'what catsim answered',
+    ),
   },
 );
 
@@ -793,6 +841,7 @@ export const TRACE_EVENTS = {
   disconnected,
   disclosure,
   disclosure_refused: disclosureRefused,
+  model_request: modelRequest,
   notification_sent: notificationSent,
   notification_delivered: notificationDelivered,
   quiet,
