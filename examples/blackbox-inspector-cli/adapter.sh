@@ -3,15 +3,18 @@
 # catsim.driver.v1, docs/BLACK-BOX.md). The Inspector runs unchanged: every step is one run of its
 # command line, as a person at a terminal would use it (--method tools/list, --method tools/call),
 # against the entry's URL (Streamable HTTP, with the bearer header) or the entry's stdio command.
-# Needs bash, node, curl and jq. CATSIM_INSPECTOR_CLI names the Inspector's command, build/cli.js
-# (its bin, mcp-inspector-cli; default: the one in this repository's node_modules), run with --cli.
+# Needs bash, node, curl and jq. CATSIM_INSPECTOR_CLI names the Inspector's CLI program,
+# build/index.js (default: the one in this repository's node_modules), run with node.
+# Its bin, build/cli.js --cli, is a launcher that starts `node build/index.js` with the same words
+# (the target first, then --transport and --header; -e pairs as environment variables): the
+# adapter starts build/index.js itself, so each step is one node process instead of two.
 # Run: catsim host-test --agent inspector -- bash examples/blackbox-inspector-cli/adapter.sh
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-cli=${CATSIM_INSPECTOR_CLI:-$here/../../node_modules/@modelcontextprotocol/inspector-cli/build/cli.js}
+cli=${CATSIM_INSPECTOR_CLI:-$here/../../node_modules/@modelcontextprotocol/inspector-cli/build/index.js}
 
 # inspector NAME ARGS...: one run of the Inspector against entry NAME of CATSIM_SERVERS; prints its JSON.
-# It runs in the folder of cli.js: 1.0.3's build/index.js tests fs.existsSync("../package.json")
+# It runs in the folder of index.js: 1.0.3's build/index.js tests fs.existsSync("../package.json")
 # against the working directory but import()s that path relative to itself, so from anywhere else
 # (catsim's checkout, say) every call fails with "Cannot find module .../@modelcontextprotocol/package.json".
 inspector() {
@@ -20,16 +23,16 @@ inspector() {
   token=$(jq -r .credentials.token <<<"$entry")
   shift
   if [[ $(jq -r .transport <<<"$entry") == http ]]; then
-    (cd "$(dirname "$cli")" && node "$cli" --cli "$(jq -r .url <<<"$entry")" --transport http --header "Authorization: Bearer $token" "$@")
+    (cd "$(dirname "$cli")" && node "$cli" "$(jq -r .url <<<"$entry")" --transport http --header "Authorization: Bearer $token" "$@")
   else
     local command
     mapfile -t command < <(jq -r '.command, .args[]' <<<"$entry")
     local envs=()
-    while IFS= read -r pair; do envs+=(-e "$pair"); done < <(jq -r '.env | to_entries[] | "\(.key)=\(.value)"' <<<"$entry")
-    # The server command goes first, as the Inspector's own examples write it: after the options
-    # and a `--`, build/cli.js drops the `--` when it hands the words to build/index.js, whose
-    # variadic --tool-arg then takes the command (/usr/bin/node) as one more key=value pair.
-    (cd "$(dirname "$cli")" && node "$cli" --cli "${envs[@]}" "${command[@]}" "$@")
+    while IFS= read -r pair; do envs+=("$pair"); done < <(jq -r '.env | to_entries[] | "\(.key)=\(.value)"' <<<"$entry")
+    # The server command goes first, as cli.js hands it to index.js and as the Inspector's own
+    # examples write it; the entry's env goes into index.js's environment, where cli.js puts its
+    # -e pairs (index.js passes its whole environment to the server it launches).
+    (cd "$(dirname "$cli")" && env "${envs[@]}" node "$cli" "${command[@]}" "$@")
   fi
 }
 
