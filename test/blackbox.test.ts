@@ -5,7 +5,7 @@
  * process or port left.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -443,6 +443,44 @@ describe.skipIf(!hasPython)('catsim host-test and catsim judge on the command li
       `2 of 2 cases pass (OK, NON-STRICT, or as the baseline expects); reports in ${join(dir, 'out')}/ (summary.md, index.json, junit.xml)`,
     );
   }, 60_000);
+
+  it('--jobs 3 runs the cases at once and writes what a serial run writes: the same lines in case order and byte-identical reports', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'catsim-jobs-'));
+    const hostTest = (jobs: string, out: string) =>
+      catsim([
+        'host-test',
+        '--agent',
+        'py',
+        '--cases',
+        'c*',
+        '--transport',
+        'stdio',
+        '--jobs',
+        jobs,
+        '--out',
+        join(dir, out),
+        '--',
+        ...PYTHON_HOST,
+      ]);
+    const serial = await hostTest('1', 'serial');
+    const concurrent = await hostTest('3', 'concurrent');
+    const files = (out: string): string[] =>
+      readdirSync(join(dir, out), { recursive: true, encoding: 'utf8' })
+        .sort()
+        .map(
+          (file) =>
+            `${file}\n${statSync(join(dir, out, file)).isFile() ? readFileSync(join(dir, out, file), 'utf8') : ''}`,
+        );
+    expect(concurrent.stdout.replaceAll('concurrent', 'serial')).toBe(serial.stdout);
+    expect(serial.stdout.split('\n').map((line) => line.slice(0, 40))).toEqual([
+      'OK          change-between-pages@stdio',
+      'OK          change-during-relist@stdio',
+      'FAILED      cursor-cycle@stdio: walk 1 w',
+      '2 of 3 cases pass (OK or NON-STRICT); re',
+      '',
+    ]);
+    expect(files('concurrent')).toEqual(files('serial'));
+  }, 120_000);
 
   it('bad input is one line and exit 2: a glob that matches no case or only cases of another transport, no host command, a malformed baseline', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'catsim-baseline-'));
