@@ -654,6 +654,12 @@ function build(parser: Argv, setCode: (code: number) => void, argv: readonly str
               requiresArg: true,
               describe: 'Report folder',
             })
+            .option('stall-ms', {
+              coerce: countOption('stall-ms', 0),
+              requiresArg: true,
+              describe:
+                'Stall window, ms (default 3000; 0: off): once the held step the adapter long-polls has had no host message for this long, the case ends UNDECIDED',
+            })
             .option('model-endpoint', {
               type: 'boolean',
               default: false,
@@ -668,6 +674,7 @@ function build(parser: Argv, setCode: (code: number) => void, argv: readonly str
               port: a.port,
               stdioPort: a['stdio-port'],
               out: a.out,
+              stallMs: a['stall-ms'],
               modelEndpoint: a['model-endpoint'],
             }),
           ),

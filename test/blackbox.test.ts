@@ -559,4 +559,43 @@ describe('catsim serve keeps a case up for a host started separately', () => {
     expect(code).toBe(0);
     expect(stdout.split('\n').slice(-3)).toEqual(['OK full-walk: no violation', `reports in ${out}/`, '']);
   }, 60_000);
+
+  it('has the stall window: a host that reads page 1 only while its step waits for a notification ends the case UNDECIDED, with the stall line', async () => {
+    // change-between-pages holds step 1 until alpha's list_changed, which fires after page 2 of walk 1.
+    const out = join(mkdtempSync(join(tmpdir(), 'catsim-serve-')), 'out');
+    const serve = spawn(
+      process.execPath,
+      ['bin/catsim.mjs', 'serve', '--case', 'change-between-pages', '--stall-ms', '1000', '--out', out],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    serve.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+    });
+    while (!stdout.includes('# catsim serve')) await new Promise((resolve) => setTimeout(resolve, 50));
+    const env = Object.fromEntries(
+      [...stdout.matchAll(/^export (CATSIM_[A-Z_]+)='(.*)'$/gm)].map((match) => [
+        match[1] as string,
+        match[2] as string,
+      ]),
+    );
+    const [program, ...rest] = listingHost(1, 0);
+    const host = spawn(program as string, rest, { env: { ...process.env, ...env }, stdio: 'ignore' });
+    const code = await new Promise((resolve) => serve.on('exit', resolve));
+    host.kill('SIGKILL');
+    const report = JSON.parse(readFileSync(join(out, 'served', 'change-between-pages@http.json'), 'utf8')) as {
+      outcome: string;
+      rerun: string;
+    };
+    expect([code, stdout.split('\n').slice(-3), report.outcome, report.rerun]).toEqual([
+      1,
+      [
+        "UNDECIDED change-between-pages: step 1 waited for 1 notification_delivered of alpha and the record holds 0, and the host sent nothing to the case's servers for 1000 ms (the stall window) while its adapter waited on that step, so the case could not go on (serve ended the case and closed its servers)",
+        `reports in ${out}/`,
+        '',
+      ],
+      'UNDECIDED',
+      'catsim serve --case change-between-pages --transport http --stall-ms 1000',
+    ]);
+  }, 60_000);
 });
