@@ -133,10 +133,10 @@ describe('the TypeScript host on the SDK Client', () => {
 /**
  * The MCP Inspector CLI, pinned (@modelcontextprotocol/inspector-cli 1.0.3), driven unchanged by
  * examples/blackbox-inspector-cli/adapter.sh: found in node_modules, or where CATSIM_INSPECTOR_CLI
- * says (its build/cli.js); skipped when it is not installed.
+ * says (its build/index.js, the CLI program the adapter runs); skipped when it is not installed.
  */
 const INSPECTOR_CLI =
-  process.env.CATSIM_INSPECTOR_CLI ?? join(ROOT, 'node_modules/@modelcontextprotocol/inspector-cli/build/cli.js');
+  process.env.CATSIM_INSPECTOR_CLI ?? join(ROOT, 'node_modules/@modelcontextprotocol/inspector-cli/build/index.js');
 const INSPECTOR_HOST = ['bash', join(ROOT, 'examples/blackbox-inspector-cli/adapter.sh')];
 
 describe.skipIf(!existsSync(INSPECTOR_CLI))('the MCP Inspector CLI', () => {
