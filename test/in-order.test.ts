@@ -62,4 +62,30 @@ describe('inOrder, the scheduler of host-test --jobs', () => {
     expect(run.log).toEqual(['start 0', 'handed result 0', 'start 1', 'handed result 1', 'start 2', 'handed result 2']);
     expect(run.most()).toBe(1);
   });
+
+  it('when one item throws, the items already running finish, no other item starts, and the error comes out after them', async () => {
+    const log: string[] = [];
+    const finish = new Map<number, () => void>();
+    const done = inOrder(
+      [0, 1, 2, 3],
+      2,
+      async (item) => {
+        log.push(`start ${item}`);
+        await new Promise<void>((resolve) => finish.set(item, resolve));
+        if (item === 0) throw new Error('catsim fault in item 0');
+        log.push(`end ${item}`);
+        return item;
+      },
+      (result) => log.push(`handed ${result}`),
+    ).catch((error: Error) => log.push(`threw ${error.message}`));
+    const settle = async (): Promise<void> => {
+      for (let i = 0; i < 10; i += 1) await Promise.resolve();
+    };
+    await settle();
+    finish.get(0)?.();
+    await settle();
+    finish.get(1)?.();
+    await done;
+    expect(log).toEqual(['start 0', 'start 1', 'end 1', 'threw catsim fault in item 0']);
+  });
 });

@@ -103,6 +103,8 @@ export async function hostTestCommand(args: HostTestArgs): Promise<number> {
  * Runs `work` on every item, at most `jobs` at once, and hands each result to `done` in the items'
  * order: a result is held until every earlier item's result was handed over, so `done` sees the
  * same sequence whatever `jobs` is and whichever item finishes first.
+ * @throws the first error a `work` threw, once the items already running have finished (their
+ *   hosts cleaned up); no item starts after it, and no result after the failed item is handed over.
  */
 export async function inOrder<T, R>(
   items: readonly T[],
@@ -113,12 +115,18 @@ export async function inOrder<T, R>(
   const results = new Map<number, R>();
   let next = 0;
   let handed = 0;
+  let failure: { error: unknown } | null = null;
   const worker = async (): Promise<void> => {
-    while (next < items.length) {
+    while (next < items.length && failure === null) {
       const index = next;
       next += 1;
-      results.set(index, await work(items[index] as T));
-      while (results.has(handed)) {
+      try {
+        results.set(index, await work(items[index] as T));
+      } catch (error) {
+        failure ??= { error };
+        return;
+      }
+      while (failure === null && results.has(handed)) {
         done(results.get(handed) as R);
         results.delete(handed);
         handed += 1;
@@ -126,6 +134,7 @@ export async function inOrder<T, R>(
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(jobs, items.length)) }, worker));
+  if (failure !== null) throw (failure as { error: unknown }).error;
 }
 
 function passes(outcome: CaseOutcome): boolean {
