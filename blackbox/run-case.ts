@@ -22,7 +22,7 @@ import { Hosting, LOOPBACK } from './hosting.ts';
 import { ModelEndpoint, type ModelRequest } from './model-endpoint.ts';
 import { HOST_MARK_VAR, killHostTree, leftBehind, newHostMark } from './host-tree.ts';
 import { packagePath } from './package-path.ts';
-import { STALL_MS_DEFAULT, StallWatch } from './stall.ts';
+import { STALL_MS_DEFAULT, StallWatch, stallLine } from './stall.ts';
 
 /** Every outcome a case can end with (Autobahn's, plus HOST_FAILED and UNDECIDED). */
 export type CaseOutcome = 'OK' | 'NON-STRICT' | 'FAILED' | 'UNSUPPORTED' | 'HOST_FAILED' | 'UNDECIDED';
@@ -149,7 +149,12 @@ export async function runCase(
   const blocked = exit.timedOut ? driver.blockedOn() : null;
   const stalled =
     exit.stalled !== null
-      ? `${exit.stalled}, and the host sent nothing to the case's servers for ${stallMs} ms (the stall window) while ${model === null ? 'its adapter' : 'its model request'} waited on that step, so the case could not go on (its process group was killed)`
+      ? stallLine(
+          exit.stalled,
+          stallMs,
+          'its process group was killed',
+          model === null ? 'its adapter' : 'its model request',
+        )
       : blocked === null
         ? null
         : `the host did not finish within ${spec.timeoutMs} ms: ${blocked}, so the case could not go on (its process group was killed)`;

@@ -15,6 +15,22 @@
 /** The default stall window, ms, before `--timeout-factor` scales it. */
 export const STALL_MS_DEFAULT = 3_000;
 
+/**
+ * The case's one line when the stall rule cut it: what the held step waited for (`held`, as
+ * Driver.blockedOn words it), the window, and `ended`, what was done about it (host-test kills the
+ * host's process group; serve, which did not start the host, ends the case and closes its servers), and
+ * `waiter`, what waited on the step: the host's adapter long-polling the driver, or, with the model
+ * endpoint, the host's model request.
+ */
+export function stallLine(
+  held: string,
+  windowMs: number,
+  ended: string,
+  waiter: 'its adapter' | 'its model request' = 'its adapter',
+): string {
+  return `${held}, and the host sent nothing to the case's servers for ${windowMs} ms (the stall window) while ${waiter} waited on that step, so the case could not go on (${ended})`;
+}
+
 /** What the case looks like at one instant, as the stall rule needs it. */
 export interface StallSample {
   /** The next step's seq (results posted + 1). */

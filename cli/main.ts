@@ -585,6 +585,13 @@ function build(parser: Argv, setCode: (code: number) => void, argv: readonly str
               describe:
                 'Stall window, ms (default 3000, times --timeout-factor; 0: off): a case whose held step the adapter long-polls while the host sends its servers nothing this long ends UNDECIDED at once',
             })
+            .option('jobs', {
+              coerce: countOption('jobs', 1),
+              requiresArg: true,
+              default: 1,
+              describe:
+                'Run up to N cases at once, each on its own loopback ports (lines and reports in case order, as a serial run writes them)',
+            })
             .option('model-endpoint', {
               type: 'boolean',
               default: false,
@@ -600,6 +607,7 @@ function build(parser: Argv, setCode: (code: number) => void, argv: readonly str
               repeat: a.repeat,
               timeoutFactor: a['timeout-factor'],
               stallMs: a['stall-ms'],
+              jobs: a.jobs,
               modelEndpoint: a['model-endpoint'],
               baseline: a.baseline,
               command: a._.slice(1).map(String),
@@ -646,6 +654,12 @@ function build(parser: Argv, setCode: (code: number) => void, argv: readonly str
               requiresArg: true,
               describe: 'Report folder',
             })
+            .option('stall-ms', {
+              coerce: countOption('stall-ms', 0),
+              requiresArg: true,
+              describe:
+                'Stall window, ms (default 3000; 0: off): once the held step the adapter long-polls has had no host message for this long, the case ends UNDECIDED',
+            })
             .option('model-endpoint', {
               type: 'boolean',
               default: false,
@@ -660,6 +674,7 @@ function build(parser: Argv, setCode: (code: number) => void, argv: readonly str
               port: a.port,
               stdioPort: a['stdio-port'],
               out: a.out,
+              stallMs: a['stall-ms'],
               modelEndpoint: a['model-endpoint'],
             }),
           ),

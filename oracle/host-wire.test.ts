@@ -358,3 +358,51 @@ describe('judgeHostWire', () => {
     expect(judgeHostWire(restarted.trace())).toMatchObject({ outcome: 'OK', triggersPlanned: 1, triggersFired: 1 });
   });
 });
+
+/** Each violation as `CODE@seq: evidence`. */
+const said = (trace: Trace): string[] =>
+  judgeHostWire(trace).violations.map((v) => `${v.code}@${v.seq}: ${v.evidence}`);
+
+describe("the evidence of the oracle's call rules reads the wire: what the host sent, and which pages it had read", () => {
+  it('I9 executed: a tool of a page the host never asked for (its walk left at a next cursor)', () => {
+    const w = new Wire(['a', 'b']);
+    w.page(null, 'c1', ['a']);
+    w.call('b');
+    expect(said(w.trace())).toEqual([
+      'UNDISCLOSED_TOOL_EXECUTED@5: the host sent tools/call "b" to s0 for acme.dev (seq 5; the server executed it), but none of the 1 tools/list page it had read of s0 for acme.dev before it (seq 3) listed "b"; the page at seq 3 handed out a next cursor the host never sent',
+    ]);
+  });
+
+  it('I9 sent: a name no page listed, refused by the server; and a call for an audience the host never listed', () => {
+    const w = new Wire(['a', 'b']);
+    w.page(null, null, ['a', 'b']);
+    w.call('delete_all');
+    expect(said(w.trace())).toEqual([
+      'UNDISCLOSED_TOOL_SENT@5: the host sent tools/call "delete_all" to s0 for acme.dev (seq 5; the server refused it, UNKNOWN_TOOL), but none of the 1 tools/list page it had read of s0 for acme.dev before it (seq 3) listed "delete_all"',
+    ]);
+    const G = 'globex.dev';
+    const twins = new Wire(['a']);
+    twins.push('session_opened', { server: 's0', audience: G, identity: 'id0' });
+    twins.page(null, null, ['a']);
+    twins.call('a', G);
+    expect(said(twins.trace())).toEqual([
+      'UNDISCLOSED_TOOL_EXECUTED@6: the host sent tools/call "a" to s0 for globex.dev (seq 6; the server executed it), but it had read no tools/list page of s0 for globex.dev before it',
+    ]);
+  });
+
+  it('I18: the call, the list_changed it did not wait for, and the first whole list begun after it', () => {
+    const w = new Wire(['a', 'b']);
+    w.page(null, null, ['a', 'b']);
+    w.delivered();
+    w.page(null, 'c1', ['a']);
+    w.delivered();
+    w.page('c1', null, ['b']);
+    w.call('a');
+    w.page(null, null, ['a', 'b']);
+    w.call('a');
+    // The walk of seq 5-7 began after the first delivery (4), not after the second (6).
+    expect(said(w.trace())).toEqual([
+      'CALL_BEFORE_RELIST@8: the host sent tools/call "a" to s0 for acme.dev (seq 8) after s0\'s list_changed reached it (seq 6) and before it had read a whole tools/list (page 1 to a last page) begun after that notification (the first ended at seq 10, after the call)',
+    ]);
+  });
+});

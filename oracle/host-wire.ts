@@ -24,6 +24,10 @@
  * ended (I19, a SHOULD: the oracle's timed I19 needs a clock a real host does not run on), and a
  * session the world ended never opened anew (I12).
  *
+ * The evidence of the call rules (I9's `UNDISCLOSED_TOOL_*`, I18) is reworded for a host seen on
+ * the wire ({@link WireWords}: what the host sent, which pages it had read); their rules, codes and
+ * anchors are the oracle's.
+ *
  * A MUST broken is `FAILED`; a SHOULD is `NON-STRICT`; a case whose planned triggers never fired
  * (the host never walked far enough) is `UNDECIDED` unless something already failed. Like the
  * rest of the oracle it imports nothing from `src/` or `sim/` and reads no clock.
@@ -73,7 +77,8 @@ export function judgeHostWire(trace: Trace): HostWireVerdict {
   checkNoLongerListed(context, walks, findings);
   checkRefreshed(context, findings);
   checkRenewed(context, findings);
-  const violations = sortViolations(findings.result().violations).map(
+  const words = new WireWords(trace.events, walks);
+  const violations = sortViolations(findings.result().violations.map((v) => words.reword(v))).map(
     (v): HostViolation => ({ ...v, level: v.invariant === 'I19' ? 'SHOULD' : 'MUST' }),
   );
   const triggersPlanned = trace.header.faults.filter((fault) => fault.startsWith('trigger:')).length;
@@ -250,6 +255,91 @@ function allWalks(truth: GroundTruth): { whole: WholeWalk[]; unfinished: Walk[] 
 /** Every whole walk of the mapped record, in the order they ended (see {@link allWalks}). */
 function wholeWalks(truth: GroundTruth): WholeWalk[] {
   return allWalks(truth).whole;
+}
+
+/**
+ * The evidence of the oracle's call rules as a black box is read: what the host sent, where, and
+ * which tools/list pages it had read of that server for that audience before it. The oracle words
+ * them for a core (leases, receipts, disclosures, "left the core at t=..."); the rule, its code
+ * and its anchor stay the oracle's, only the sentence is the wire's:
+ * - I9 `UNDISCLOSED_TOOL_EXECUTED` / `UNDISCLOSED_TOOL_SENT` (anchored at the server's answer):
+ *   the call, the server's answer, the pages read before it (none listing the name) and whether
+ *   the walk the host was on was left with a next cursor it never sent;
+ * - I18 `CALL_BEFORE_RELIST` (anchored at the `call_sent`): the call, the `list_changed` it did
+ *   not wait for (the first delivery to that server and audience after which no whole list,
+ *   begun after it, ended before the call), and the first such list if one ended later.
+ * Any other violation, or one whose events the record does not hold, keeps the oracle's words.
+ */
+class WireWords {
+  readonly #bySeq = new Map<number, TraceEvent>();
+
+  constructor(
+    private readonly events: readonly TraceEvent[],
+    private readonly walks: readonly WholeWalk[],
+  ) {
+    for (const event of events) this.#bySeq.set(event.seq, event);
+  }
+
+  /** `violation` with wire evidence when it is one of the call rules, else as it is. */
+  reword(violation: Violation): Violation {
+    const event = violation.seq === null ? undefined : this.#bySeq.get(violation.seq);
+    if (event === undefined) return violation;
+    if (
+      (violation.code === 'UNDISCLOSED_TOOL_EXECUTED' && event.type === 'call_executed') ||
+      (violation.code === 'UNDISCLOSED_TOOL_SENT' && event.type === 'call_refused_by_server')
+    )
+      return { ...violation, evidence: this.#unlisted(event) };
+    if (violation.code === 'CALL_BEFORE_RELIST' && event.type === 'call_sent') {
+      const evidence = this.#beforeRelist(event);
+      return evidence === null ? violation : { ...violation, evidence };
+    }
+    return violation;
+  }
+
+  #unlisted(call: TraceEventOf<'call_executed'> | TraceEventOf<'call_refused_by_server'>): string {
+    const answer = call.type === 'call_executed' ? 'the server executed it' : `the server refused it, ${call.code}`;
+    const head = `the host sent tools/call ${JSON.stringify(call.tool)} to ${call.server} for ${call.audience} (seq ${call.seq}; ${answer})`;
+    const pages = this.events.filter(
+      (event): event is PageServedEvent =>
+        event.type === 'page_served' &&
+        event.server === call.server &&
+        event.audience === call.audience &&
+        event.seq < call.seq,
+    );
+    if (pages.length === 0)
+      return `${head}, but it had read no tools/list page of ${call.server} for ${call.audience} before it`;
+    const last = pages.at(-1) as PageServedEvent;
+    const followed = (cursor: string): boolean =>
+      this.events.some(
+        (event) =>
+          (event.type === 'page_served' || event.type === 'page_refused') &&
+          event.server === call.server &&
+          event.audience === call.audience &&
+          event.cursorIn === cursor &&
+          event.seq > last.seq &&
+          event.seq < call.seq,
+      );
+    const unfinished =
+      last.cursorOut !== null && !followed(last.cursorOut)
+        ? `; the page at seq ${last.seq} handed out a next cursor the host never sent`
+        : '';
+    return `${head}, but none of the ${pages.length} tools/list page${pages.length === 1 ? '' : 's'} it had read of ${call.server} for ${call.audience} before it (seq ${pages.map((page) => page.seq).join(', ')}) listed ${JSON.stringify(call.tool)}${unfinished}`;
+  }
+
+  #beforeRelist(call: TraceEventOf<'call_sent'>): string | null {
+    const same = (walk: WholeWalk): boolean => walk.server === call.server && walk.audience === call.audience;
+    const delivery = this.events.find(
+      (event) =>
+        event.type === 'notification_delivered' &&
+        event.server === call.server &&
+        event.audience === call.audience &&
+        event.seq < call.seq &&
+        !this.walks.some((walk) => same(walk) && walk.startSeq > event.seq && walk.endSeq < call.seq),
+    );
+    if (delivery === undefined) return null;
+    const later = this.walks.find((walk) => same(walk) && walk.startSeq > delivery.seq && walk.endSeq > call.seq);
+    return `the host sent tools/call ${JSON.stringify(call.tool)} to ${call.server} for ${call.audience} (seq ${call.seq}) after ${call.server}'s list_changed reached it (seq ${delivery.seq}) and before it had read a whole tools/list (page 1 to a last page) begun after that notification${later === undefined ? '' : ` (the first ended at seq ${later.endSeq}, after the call)`}`;
+  }
 }
 
 /** The last whole walk of (server, audience) that ended before `seq`, or undefined. */

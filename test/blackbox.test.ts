@@ -5,7 +5,7 @@
  * process or port left.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -133,10 +133,10 @@ describe('the TypeScript host on the SDK Client', () => {
 /**
  * The MCP Inspector CLI, pinned (@modelcontextprotocol/inspector-cli 1.0.3), driven unchanged by
  * examples/blackbox-inspector-cli/adapter.sh: found in node_modules, or where CATSIM_INSPECTOR_CLI
- * says (its build/cli.js); skipped when it is not installed.
+ * says (its build/index.js, the CLI program the adapter runs); skipped when it is not installed.
  */
 const INSPECTOR_CLI =
-  process.env.CATSIM_INSPECTOR_CLI ?? join(ROOT, 'node_modules/@modelcontextprotocol/inspector-cli/build/cli.js');
+  process.env.CATSIM_INSPECTOR_CLI ?? join(ROOT, 'node_modules/@modelcontextprotocol/inspector-cli/build/index.js');
 const INSPECTOR_HOST = ['bash', join(ROOT, 'examples/blackbox-inspector-cli/adapter.sh')];
 
 describe.skipIf(!existsSync(INSPECTOR_CLI))('the MCP Inspector CLI', () => {
@@ -444,6 +444,44 @@ describe.skipIf(!hasPython)('catsim host-test and catsim judge on the command li
     );
   }, 60_000);
 
+  it('--jobs 3 runs the cases at once and writes what a serial run writes: the same lines in case order and byte-identical reports', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'catsim-jobs-'));
+    const hostTest = (jobs: string, out: string) =>
+      catsim([
+        'host-test',
+        '--agent',
+        'py',
+        '--cases',
+        'c*',
+        '--transport',
+        'stdio',
+        '--jobs',
+        jobs,
+        '--out',
+        join(dir, out),
+        '--',
+        ...PYTHON_HOST,
+      ]);
+    const serial = await hostTest('1', 'serial');
+    const concurrent = await hostTest('3', 'concurrent');
+    const files = (out: string): string[] =>
+      readdirSync(join(dir, out), { recursive: true, encoding: 'utf8' })
+        .sort()
+        .map(
+          (file) =>
+            `${file}\n${statSync(join(dir, out, file)).isFile() ? readFileSync(join(dir, out, file), 'utf8') : ''}`,
+        );
+    expect(concurrent.stdout.replaceAll('concurrent', 'serial')).toBe(serial.stdout);
+    expect(serial.stdout.split('\n').map((line) => line.slice(0, 40))).toEqual([
+      'OK          change-between-pages@stdio',
+      'OK          change-during-relist@stdio',
+      'FAILED      cursor-cycle@stdio: walk 1 w',
+      '2 of 3 cases pass (OK or NON-STRICT); re',
+      '',
+    ]);
+    expect(files('concurrent')).toEqual(files('serial'));
+  }, 120_000);
+
   it('bad input is one line and exit 2: a glob that matches no case or only cases of another transport, no host command, a malformed baseline', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'catsim-baseline-'));
     writeFileSync(join(dir, 'baseline.json'), JSON.stringify({ expected: { 'full-walk@http': 'OK' } }));
@@ -520,5 +558,44 @@ describe('catsim serve keeps a case up for a host started separately', () => {
     const code = await new Promise((resolve) => serve.on('exit', resolve));
     expect(code).toBe(0);
     expect(stdout.split('\n').slice(-3)).toEqual(['OK full-walk: no violation', `reports in ${out}/`, '']);
+  }, 60_000);
+
+  it('has the stall window: a host that reads page 1 only while its step waits for a notification ends the case UNDECIDED, with the stall line', async () => {
+    // change-between-pages holds step 1 until alpha's list_changed, which fires after page 2 of walk 1.
+    const out = join(mkdtempSync(join(tmpdir(), 'catsim-serve-')), 'out');
+    const serve = spawn(
+      process.execPath,
+      ['bin/catsim.mjs', 'serve', '--case', 'change-between-pages', '--stall-ms', '1000', '--out', out],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    serve.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+    });
+    while (!stdout.includes('# catsim serve')) await new Promise((resolve) => setTimeout(resolve, 50));
+    const env = Object.fromEntries(
+      [...stdout.matchAll(/^export (CATSIM_[A-Z_]+)='(.*)'$/gm)].map((match) => [
+        match[1] as string,
+        match[2] as string,
+      ]),
+    );
+    const [program, ...rest] = listingHost(1, 0);
+    const host = spawn(program as string, rest, { env: { ...process.env, ...env }, stdio: 'ignore' });
+    const code = await new Promise((resolve) => serve.on('exit', resolve));
+    host.kill('SIGKILL');
+    const report = JSON.parse(readFileSync(join(out, 'served', 'change-between-pages@http.json'), 'utf8')) as {
+      outcome: string;
+      rerun: string;
+    };
+    expect([code, stdout.split('\n').slice(-3), report.outcome, report.rerun]).toEqual([
+      1,
+      [
+        "UNDECIDED change-between-pages: step 1 waited for 1 notification_delivered of alpha and the record holds 0, and the host sent nothing to the case's servers for 1000 ms (the stall window) while its adapter waited on that step, so the case could not go on (serve ended the case and closed its servers)",
+        `reports in ${out}/`,
+        '',
+      ],
+      'UNDECIDED',
+      'catsim serve --case change-between-pages --transport http --stall-ms 1000',
+    ]);
   }, 60_000);
 });

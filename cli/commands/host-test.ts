@@ -1,9 +1,11 @@
 /**
  * `catsim host-test --agent NAME [--cases GLOB] [--transport stdio|http|both] [--out DIR]
- * [--repeat N] [--timeout-factor N] [--stall-ms N] [--baseline FILE] -- CMD ARGS`: puts a host in any language under catsim's
- * simulated servers (docs/BLACK-BOX.md). Spawns the host once per case and transport (N times
- * with `--repeat`), judges each case's wire record with the oracle, prints one line per case and
- * writes the reports (per case JSON and trace, index.json, summary.md, junit.xml) under `--out`.
+ * [--repeat N] [--timeout-factor N] [--stall-ms N] [--jobs N] [--baseline FILE] -- CMD ARGS`: puts a host in any
+ * language under catsim's simulated servers (docs/BLACK-BOX.md). Spawns the host once per case and
+ * transport (N times with `--repeat`), judges each case's wire record with the oracle, prints one
+ * line per case and writes the reports (per case JSON and trace, index.json, summary.md, junit.xml)
+ * under `--out`. With `--jobs N`, up to N cases run at once, each on its own loopback ports; the
+ * lines are printed and the reports written in case order, the same bytes as a serial run's.
  */
 import { BaselineError, baselineStanding, loadBaseline } from '../../blackbox/baseline.ts';
 import { CaseError, caseTransports, loadCases, type BlackBoxCase } from '../../blackbox/case.ts';
@@ -32,6 +34,12 @@ export interface HostTestArgs {
    * UNDECIDED at once (blackbox/stall.ts).
    */
   stallMs?: number;
+  /**
+   * How many cases run at once (>= 1; default 1, one after the other). Each case has its own
+   * world, ports and host process group either way; only the real clock is shared, so a host that
+   * needs a core to itself may run slower and meet the stall window or the timeout sooner.
+   */
+  jobs?: number;
   /** Answer as the host's model too (`--model-endpoint`, blackbox/model-endpoint.ts; `CATSIM_MODEL_URL` in its environment). */
   modelEndpoint?: boolean;
   /** Expected failures file, or undefined. */
@@ -57,26 +65,31 @@ export async function hostTestCommand(args: HostTestArgs): Promise<number> {
     );
   const factor = args.timeoutFactor ?? 1;
   const stallMs = (args.stallMs ?? STALL_MS_DEFAULT) * factor;
+  const planned = cases.flatMap((spec) =>
+    caseTransports(spec, transports).map((transport) => ({
+      spec: { ...spec, timeoutMs: spec.timeoutMs * factor },
+      transport,
+    })),
+  );
+  const runOne = async ({ spec, transport }: (typeof planned)[number]): Promise<CaseRun> => {
+    const repeats: CaseRun[] = [];
+    for (let i = 0; i < args.repeat; i += 1)
+      repeats.push(
+        await runCase(spec, args.agent, transport, args.command, {
+          stallMs,
+          modelEndpoint: args.modelEndpoint === true,
+        }),
+      );
+    return foldRepeats(repeats);
+  };
   const runs: CaseRun[] = [];
   let failing = 0;
-  for (const spec of cases) {
-    for (const transport of caseTransports(spec, transports)) {
-      const repeats: CaseRun[] = [];
-      const timed = { ...spec, timeoutMs: spec.timeoutMs * factor };
-      for (let i = 0; i < args.repeat; i += 1)
-        repeats.push(
-          await runCase(timed, args.agent, transport, args.command, {
-            stallMs,
-            modelEndpoint: args.modelEndpoint === true,
-          }),
-        );
-      const run = foldRepeats(repeats);
-      const standing = baselineStanding(runStem(run), run.outcome, baseline);
-      if (standing === 'stale' || standing === 'changed' || (standing === 'none' && !passes(run.outcome))) failing += 1;
-      process.stdout.write(`${lineOf(run, standing, baseline.get(runStem(run)))}\n`);
-      runs.push(run);
-    }
-  }
+  await inOrder(planned, args.jobs ?? 1, runOne, (run) => {
+    const standing = baselineStanding(runStem(run), run.outcome, baseline);
+    if (standing === 'stale' || standing === 'changed' || (standing === 'none' && !passes(run.outcome))) failing += 1;
+    process.stdout.write(`${lineOf(run, standing, baseline.get(runStem(run)))}\n`);
+    runs.push(run);
+  });
   const rerun = (run: CaseRun): string =>
     `catsim host-test --agent ${args.agent} --cases ${run.case} --transport ${run.transport}${factor > 1 ? ` --timeout-factor ${factor}` : ''}${args.stallMs === undefined ? '' : ` --stall-ms ${args.stallMs}`}${args.modelEndpoint === true ? ' --model-endpoint' : ''} -- ${args.command.join(' ')}`;
   writeReports(args.out, runs, rerun);
@@ -84,6 +97,44 @@ export async function hostTestCommand(args: HostTestArgs): Promise<number> {
     `${runs.length - failing} of ${runs.length} cases pass${baseline.size > 0 ? ' (OK, NON-STRICT, or as the baseline expects)' : ' (OK or NON-STRICT)'}; reports in ${args.out}/ (summary.md, index.json, junit.xml)\n`,
   );
   return failing === 0 ? EXIT.clean : EXIT.violation;
+}
+
+/**
+ * Runs `work` on every item, at most `jobs` at once, and hands each result to `done` in the items'
+ * order: a result is held until every earlier item's result was handed over, so `done` sees the
+ * same sequence whatever `jobs` is and whichever item finishes first.
+ * @throws the first error a `work` threw, once the items already running have finished (their
+ *   hosts cleaned up); no item starts after it, and no result after the failed item is handed over.
+ */
+export async function inOrder<T, R>(
+  items: readonly T[],
+  jobs: number,
+  work: (item: T) => Promise<R>,
+  done: (result: R) => void,
+): Promise<void> {
+  const results = new Map<number, R>();
+  let next = 0;
+  let handed = 0;
+  let failure: { error: unknown } | null = null;
+  const worker = async (): Promise<void> => {
+    while (next < items.length && failure === null) {
+      const index = next;
+      next += 1;
+      try {
+        results.set(index, await work(items[index] as T));
+      } catch (error) {
+        failure ??= { error };
+        return;
+      }
+      while (failure === null && results.has(handed)) {
+        done(results.get(handed) as R);
+        results.delete(handed);
+        handed += 1;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(jobs, items.length)) }, worker));
+  if (failure !== null) throw (failure as { error: unknown }).error;
 }
 
 function passes(outcome: CaseOutcome): boolean {

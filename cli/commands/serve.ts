@@ -1,11 +1,12 @@
 /**
- * `catsim serve --case NAME [--agent NAME] [--transport http|stdio] [--port N] [--stdio-port N] [--out DIR] [--model-endpoint]`:
+ * `catsim serve --case NAME [--agent NAME] [--transport http|stdio] [--port N] [--stdio-port N] [--out DIR] [--stall-ms N] [--model-endpoint]`:
  * keeps one case's simulated servers and driver up on loopback for a host started separately (a
  * desktop app, a gateway). Prints the environment the host needs (`CATSIM_SERVERS`,
  * `CATSIM_DRIVER_URL`, `CATSIM_CASE`; with `--model-endpoint`, `CATSIM_MODEL_URL`: catsim answers
  * as the host's model, blackbox/model-endpoint.ts) as shell `export` lines, waits until the host has taken the
- * `end` step (or SIGINT/SIGTERM, or the case timeout counted from the first session), then judges
- * the wire record and writes the reports as host-test does.
+ * `end` step (or SIGINT/SIGTERM, or the case timeout counted from the first session, or the stall
+ * window as host-test has it: blackbox/stall.ts), then judges the wire record and writes the
+ * reports as host-test does.
  */
 import { CaseError, caseTransports, loadCases, type BlackBoxCase } from '../../blackbox/case.ts';
 import { CaseWorld } from '../../blackbox/case-world.ts';
@@ -14,6 +15,7 @@ import { Hosting, LOOPBACK } from '../../blackbox/hosting.ts';
 import { writeReports } from '../../blackbox/reports.ts';
 import { ModelEndpoint } from '../../blackbox/model-endpoint.ts';
 import { finishCase, modelUrl, serversEnv, type CaseRun } from '../../blackbox/run-case.ts';
+import { STALL_MS_DEFAULT, StallWatch, stallLine } from '../../blackbox/stall.ts';
 import { EXIT, InputError } from '../errors.ts';
 
 /** Arguments of `catsim serve`. */
@@ -25,6 +27,13 @@ export interface ServeArgs {
   port: number;
   stdioPort: number;
   out: string;
+  /**
+   * The stall window, ms (default STALL_MS_DEFAULT; 0: off): once the next step is held for a
+   * precondition while the host's adapter long-polls it and the host sends nothing to the case's
+   * servers this long, the case ends UNDECIDED at once (blackbox/stall.ts). serve started no host,
+   * so it kills nothing: it ends the case and closes its servers.
+   */
+  stallMs?: number;
   /** Answer as the host's model too (`--model-endpoint`): prints `CATSIM_MODEL_URL`. */
   modelEndpoint?: boolean;
 }
@@ -63,13 +72,33 @@ export async function serveCommand(args: ServeArgs): Promise<number> {
       `# catsim serve: case ${spec.name} is up; start the host with the variables above (Ctrl-C ends the case)`,
     ].join('\n') + '\n',
   );
-  const failure = await waitForEnd(spec, world, driver, model);
+  const stallMs = args.stallMs ?? STALL_MS_DEFAULT;
+  const end = await waitForEnd(spec, world, driver, model, stallMs);
   await hosting.close();
-  const run: CaseRun = finishCase(spec, world, driver, args.transport, model?.failure ?? failure, '', null, model);
+  const stalled =
+    end.stalled === null
+      ? null
+      : stallLine(
+          end.stalled,
+          stallMs,
+          'serve ended the case and closed its servers',
+          model === null ? 'its adapter' : 'its model request',
+        );
+  const run: CaseRun = finishCase(
+    spec,
+    world,
+    driver,
+    args.transport,
+    model?.failure ?? end.failure,
+    '',
+    model?.failure == null ? stalled : null,
+    model,
+  );
   writeReports(
     args.out,
     [run],
-    () => `catsim serve --case ${spec.name} --transport ${args.transport}${model === null ? '' : ' --model-endpoint'}`,
+    () =>
+      `catsim serve --case ${spec.name} --transport ${args.transport}${args.stallMs === undefined ? '' : ` --stall-ms ${args.stallMs}`}${model === null ? '' : ' --model-endpoint'}`,
   );
   process.stdout.write(`${run.outcome} ${run.line}\nreports in ${args.out}/\n`);
   return run.outcome === 'OK' || run.outcome === 'NON-STRICT' ? EXIT.clean : EXIT.violation;
@@ -85,31 +114,54 @@ function oneCase(name: string): BlackBoxCase {
   }
 }
 
-/** Resolves null once the end step is taken; a one-line host failure on a signal or past the timeout after the first session. */
+/** How a served case ended: a one-line host failure, or what the held step waited for when the stall window cut it (both null: the end step was taken). */
+interface ServeEnd {
+  readonly failure: string | null;
+  readonly stalled: string | null;
+}
+
+/**
+ * Resolves once the end step is taken (both null); with a one-line host failure on a signal or
+ * past the timeout after the first session; with `stalled` once the stall window (`stallMs`, 0:
+ * off) has passed with the next step held, the adapter long-polling it and the host silent.
+ */
 function waitForEnd(
   spec: BlackBoxCase,
   world: CaseWorld,
   driver: Driver,
   model: ModelEndpoint | null,
-): Promise<string | null> {
+  stallMs: number,
+): Promise<ServeEnd> {
   return new Promise((resolve) => {
     let firstSessionAt: number | null = null;
-    const stop = (why: string): void => {
+    const watch = new StallWatch(stallMs, Date.now());
+    const stop = (end: ServeEnd): void => {
       clearInterval(timer);
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
-      resolve(why === '' ? null : why);
+      resolve(end);
     };
     const onSignal = (): void =>
-      stop(
-        `HOST_FAILED: serve was stopped before the host took the end step (${driver.results.length} of ${spec.steps.length} steps done)`,
-      );
+      stop({
+        failure: `HOST_FAILED: serve was stopped before the host took the end step (${driver.results.length} of ${spec.steps.length} steps done)`,
+        stalled: null,
+      });
     const timer = setInterval(() => {
-      if (driver.ended || model?.failure != null) return stop('');
+      if (driver.ended || model?.failure != null) return stop({ failure: null, stalled: null });
+      const stalled = watch.sample(Date.now(), {
+        seq: driver.results.length + 1,
+        held: driver.blockedOn(),
+        polling: driver.polling(),
+        hostMessages: world.hostMessages(),
+      });
+      if (stalled !== null) return stop({ failure: null, stalled });
       const opened = spec.servers.some((server) => world.count('session_opened', server.name) > 0);
       if (opened && firstSessionAt === null) firstSessionAt = Date.now();
       if (firstSessionAt !== null && Date.now() - firstSessionAt > spec.timeoutMs)
-        stop(`HOST_FAILED: the host did not finish within ${spec.timeoutMs} ms of its first session`);
+        stop({
+          failure: `HOST_FAILED: the host did not finish within ${spec.timeoutMs} ms of its first session`,
+          stalled: null,
+        });
     }, WATCH_MS);
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
