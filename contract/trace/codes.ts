@@ -58,6 +58,13 @@ export const ROLLBACK_TRIGGER_KINDS = ['missing_tool_rate', 'privilege_escalatio
 export const ROLLBACK_DELIVERIES = ['delivered', 'unsupported', 'host_down'] as const;
 
 /**
+ * How a `subscriptions/listen` stream of a modern-era (MCP 2026-07-28) session ended: the server
+ * ended it gracefully (its `subscriptions/listen` result reached the core), or the connection
+ * under it was cut.
+ */
+export const LISTEN_ENDINGS = ['complete', 'disconnected'] as const;
+
+/**
  * The JSON-RPC code of a `page_refused` whose server refused the listing for the audience's
  * authorization (F21): a server-defined code, catsim's convention for HTTP's 403. A scan the
  * server refused so must end INCOMPLETE AUTH_REQUIRED and nothing of it be published (I20).

@@ -29,6 +29,7 @@ import { F20 } from './f20-notification-bursts.ts';
 import { F21 } from './f21-auth-gated-listing.ts';
 import { F23 } from './f23-over-limit-catalog.ts';
 import { EQUIVOCATION } from './equivocation.ts';
+import { ERAS } from './eras.ts';
 import type { FaultDefinition } from './fault.ts';
 import type { PolicyPlan, RoundPlan, ServerPlan } from '../plan/types.ts';
 import { sortRules, type RuleEnv, type ServerRules } from '../server/rules.ts';
@@ -65,7 +66,7 @@ export const FAULTS = [
 ] as const;
 
 /** Faults a scenario switches on for every round instead of listing them (equivocation). */
-export const SCENARIO_FAULTS = [EQUIVOCATION] as const;
+export const SCENARIO_FAULTS = [EQUIVOCATION, ERAS] as const;
 
 /** Every fault the simulator knows: the menu, then the scenario-level ones. */
 export const ALL_FAULTS: readonly FaultDefinition[] = [...FAULTS, ...SCENARIO_FAULTS];
