@@ -20,6 +20,7 @@ export const INCOMPLETE_REASONS = [
   'MALFORMED_PAGE',
   'DISCONNECTED',
   'AUTH_REQUIRED',
+  'CACHE_SCOPE_MIXED',
 ] as const;
 
 /** Why a scan ended QUARANTINED (operator attention, no automatic admission; SPEC section 3). */

@@ -389,6 +389,18 @@ const pageRead = eventOf(
     pageDigest: digest,
     toolCount: nat,
     recheck: field(bool, 'the final recheck of page 1'),
+    ttlMs: optional(
+      field(
+        nat,
+        "a modern-era (2026-07-28) page's `ttlMs` as the core read it (absent or negative: 0), ms; absent on a legacy page",
+      ),
+    ),
+    cacheScope: optional(
+      field(
+        oneOf(['public', 'private'] as const),
+        "a modern-era page's `cacheScope` as the core read it (absent or unknown: `private`); absent on a legacy page",
+      ),
+    ),
   },
 );
 
