@@ -31,6 +31,7 @@ import {
 import {
   AuthAsEmptyWalk,
   FirstPageOnlyWalk,
+  IgnoreCacheScopeWalk,
   IgnoreIdentityWalk,
   LastPageRevisionWalk,
   NoCatalogLimitsWalk,
@@ -190,6 +191,14 @@ export const MUTANTS: readonly Mutant[] = [
       'ending a scan refused for authorization INCOMPLETE AUTH_REQUIRED (the refusal is read as an empty last page)',
     expectedCatchers: ['I20'],
     core: referenceCore({ walk: AuthAsEmptyWalk }),
+  },
+  {
+    name: 'ignore-cache-scope',
+    removedDefence:
+      'ending a walk whose pages disagree on cacheScope INCOMPLETE CACHE_SCOPE_MIXED (MCP 2026-07-28, F24: the pages are published as one list)',
+    expectedCatchers: ['I2'],
+    core: referenceCore({ walk: IgnoreCacheScopeWalk }),
+    scenario: 'modern',
   },
   {
     name: 'rollback-to-stale',

@@ -5,6 +5,8 @@
  */
 import { abaServedInsideWalkProbe } from './aba-served-inside-walk.ts';
 import { cursorLoopServedProbe } from './cursor-loop-served.ts';
+import { scopeMixedServedProbe } from './scope-mixed-served.ts';
+import { scopeMixedRefused } from './scope-mixed-refused.ts';
 import { revocationWhileCallInFlightProbe } from './revocation-while-call-in-flight.ts';
 import { asKnownEvent, type KnownEvent, type TraceEvent } from '../trace.ts';
 import { abaInsideWalkProbe } from './aba-inside-walk.ts';
@@ -87,6 +89,8 @@ export const PROBES: readonly Probe[] = [
   cursorLoopServedProbe,
   abaServedInsideWalkProbe,
   revocationWhileCallInFlightProbe,
+  scopeMixedServedProbe,
+  scopeMixedRefused,
   ...SURFACE_PROBES,
 ];
 

@@ -311,7 +311,7 @@ export class SimCatalogServer {
     );
     const page = serve({ audience, scanId, cursor, position, boot: this.#boot, revision: this.#step.revision });
     const tools = [...page.tools];
-    const cache = this.#cacheOf();
+    const cache = this.#cacheOf(page);
     this.#logPage(audience, scanId, cursor, page.nextCursor, page.reported, tools, cache);
     for (const rule of this.#rules.served) rule.afterPage({ scanId, sessionAudience }, this.#control);
     // No copy here: the link copies every message it carries (structured clone at send).
@@ -406,9 +406,9 @@ export class SimCatalogServer {
   }
 
   /** A modern server's cache fields of every `tools/list` page (2026-07-28 `CacheableResult`); null on a legacy server. */
-  #cacheOf(): CacheFields | null {
+  #cacheOf(page: ServedPage): CacheFields | null {
     if (this.plan.era !== 'modern') return null;
-    return { ttlMs: this.plan.cacheTtlMs ?? 0, cacheScope: this.plan.cacheScope ?? 'private' };
+    return { ttlMs: this.plan.cacheTtlMs ?? 0, cacheScope: page.cacheScope ?? this.plan.cacheScope ?? 'private' };
   }
 
   #logPage(

@@ -56,6 +56,8 @@ const CAUGHT_BY: Record<string, string[]> = {
     'I20 AUTH_REFUSAL_MISREPORTED',
     'I20 AUTH_REFUSED_PUBLISHED',
   ],
+  // F24: the walk of 25 (private) and 35 (public) published at 50 as one list.
+  'ignore-cache-scope': ['I2 SCOPE_MIXED'],
   // F19: generation 1 (scan at 0) predates the revocation at 400; the trigger at 600 republishes it (seq 42).
   'rollback-to-stale': ['I21 ROLLBACK_TO_UNAUTHORIZED'],
   // The rollback at 505 makes generation 3 active; the mutant's gate still admits the planner's next call against 2.
