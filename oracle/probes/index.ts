@@ -7,6 +7,7 @@ import { abaServedInsideWalkProbe } from './aba-served-inside-walk.ts';
 import { cursorLoopServedProbe } from './cursor-loop-served.ts';
 import { scopeMixedServedProbe } from './scope-mixed-served.ts';
 import { scopeMixedRefused } from './scope-mixed-refused.ts';
+import { publicVariesServedProbe } from './public-varies-served.ts';
 import { revocationWhileCallInFlightProbe } from './revocation-while-call-in-flight.ts';
 import { asKnownEvent, type KnownEvent, type TraceEvent } from '../trace.ts';
 import { abaInsideWalkProbe } from './aba-inside-walk.ts';
@@ -91,6 +92,7 @@ export const PROBES: readonly Probe[] = [
   revocationWhileCallInFlightProbe,
   scopeMixedServedProbe,
   scopeMixedRefused,
+  publicVariesServedProbe,
   ...SURFACE_PROBES,
 ];
 

@@ -127,6 +127,7 @@ describe('coverage probes', () => {
       'aba-served-inside-walk',
       'revocation-while-call-in-flight',
       'scope-mixed-served',
+      'public-varies-served',
     ]);
   });
 

@@ -29,6 +29,7 @@ import { F20 } from './f20-notification-bursts.ts';
 import { F21 } from './f21-auth-gated-listing.ts';
 import { F23 } from './f23-over-limit-catalog.ts';
 import { F24 } from './f24-scope-mixed.ts';
+import { F25 } from './f25-public-varies.ts';
 import { EQUIVOCATION } from './equivocation.ts';
 import { ERAS } from './eras.ts';
 import type { FaultDefinition } from './fault.ts';
@@ -65,6 +66,7 @@ export const FAULTS = [
   F22,
   F23,
   F24,
+  F25,
 ] as const;
 
 /** Faults a scenario switches on for every round instead of listing them (equivocation). */
