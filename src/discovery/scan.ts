@@ -60,6 +60,8 @@ export interface ScanOutcome {
   policyEpoch: number;
   revision: number | null;
   pages: PageRecord[];
+  /** The one `cacheScope` every page of the walk carried (MCP 2026-07-28); absent for legacy pages. */
+  cacheScope?: 'public' | 'private';
   /**
    * The server's JSON-RPC error when the scan ended on one (REQUEST_FAILED, CURSOR_INVALID), for
    * messages to a person. Never written into observations: traces carry reason codes only.
@@ -152,6 +154,7 @@ export async function runScan(
     policyEpoch: walk.policyEpoch,
     revision: walk.revision ?? null,
     pages: walk.pages,
+    ...(walk.cacheScope == null ? {} : { cacheScope: walk.cacheScope }),
   };
   return serverError === undefined ? outcome : { ...outcome, serverError };
 }
@@ -171,7 +174,7 @@ export class Walk {
   protected readonly requested = new Set<string>();
   protected bytes = 0;
   /** Page 1's `cacheScope` (null: a legacy page); `undefined` until page 1 arrives. */
-  protected cacheScope: PageCache['cacheScope'] | null | undefined;
+  cacheScope: PageCache['cacheScope'] | null | undefined;
 
   constructor(
     protected readonly source: PageSource,

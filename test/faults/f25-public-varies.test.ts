@@ -7,9 +7,12 @@
  * two tools at 40; the refreshes publish again at 2080. The claim changes nothing for the
  * reference core, which keys every snapshot by tenant and role (I4 holds).
  *
- * A core that shares across tenants is caught on this plan: `key-without-tenant` (one pointer per
- * identity and role, SPEC section 12) shows globex.dev acme.dev's tools: I4 FOREIGN_TOOL. Not
- * done: a mutant that shares only what a server called `public` (issue 29 asks for one).
+ * The mutant `share-public` believes the claim: a key whose list was public shares one pointer
+ * per identity and role. acme.dev publishes generation 1 at 40; globex.dev's publish at 40 loses
+ * the shared pointer's compare-and-swap, so globex.dev is shown acme.dev's tools (I4 FOREIGN_TOOL,
+ * DISCLOSED_UNKNOWN_GENERATION) until it publishes generation 2 over them at 61, and so on (I10
+ * beside them). On the same plan with an honest `private` claim the mutant is clean: what it lacks
+ * is exactly the refusal to share on a server's say-so.
  */
 import { describe, expect, it } from 'vitest';
 import { MUTANTS } from '../../cores/mutants/index.ts';
@@ -17,12 +20,12 @@ import { probesHit } from '../../oracle/probes/index.ts';
 import type { RoundPlan } from '../../sim/plan/types.ts';
 import { handPlan, handServer, publishes, runHand, step, tools } from '../support/hand-plan.ts';
 
-function plan(): RoundPlan {
+function plan(falselyPublic = true): RoundPlan {
   const views = { 'acme.dev': tools('read_file', 'write_file'), 'globex.dev': tools('list_directory', 'search_files') };
   const server = handServer({ audiences: ['acme.dev', 'globex.dev'], history: [step(0, 7, views)] });
   return handPlan({
     faults: ['F25'],
-    servers: [{ ...server, era: 'modern', cacheTtlMs: 250, cacheScope: 'private', falselyPublic: true }],
+    servers: [{ ...server, era: 'modern', cacheTtlMs: 250, cacheScope: 'private', falselyPublic }],
   });
 }
 
@@ -40,10 +43,10 @@ describe('F25: a public claim on a list that varies by credential', () => {
     expect(probesHit(run.events)).toContain('public-varies-served');
   });
 
-  it('a core that shares one pointer across tenants shows one tenant the other tenant’s tools: I4 FOREIGN_TOOL', async () => {
-    const mutant = MUTANTS.find((candidate) => candidate.name === 'key-without-tenant');
-    if (mutant === undefined) throw new Error('no mutant key-without-tenant');
-    const run = await runHand(plan(), mutant.core, 'mutant:key-without-tenant');
+  it('a core that shares what a server calls public shows one tenant the other’s tools: I4 FOREIGN_TOOL', async () => {
+    const mutant = MUTANTS.find((candidate) => candidate.name === 'share-public');
+    if (mutant === undefined) throw new Error('no mutant share-public');
+    const run = await runHand(plan(), mutant.core, 'mutant:share-public');
     const found = new Set(run.verdict.violations.map((v) => `${v.invariant} ${v.code}`));
     expect([...found].sort()).toEqual([
       'I10 CONFLICT_MISSTATED',
@@ -51,5 +54,15 @@ describe('F25: a public claim on a list that varies by credential', () => {
       'I4 DISCLOSED_UNKNOWN_GENERATION',
       'I4 FOREIGN_TOOL',
     ]);
+    expect(
+      publishes(run)
+        .slice(0, 2)
+        .map(([t, key, generation]) => [t, key, generation]),
+    ).toEqual([
+      [40, 'fp:0000000000000001|acme.dev', 1],
+      [61, 'fp:0000000000000001|globex.dev', 2],
+    ]);
+    const honest = await runHand(plan(false), mutant.core, 'mutant:share-public');
+    expect(honest.verdict.violations).toEqual([]);
   });
 });
