@@ -5,6 +5,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import { ConnectedPageSource } from '../src/discovery/connected-source.ts';
+import { EitherEraConnector } from '../src/mcp/modern-era.ts';
 import type { CatalogRefresher } from '../src/discovery/refresher.ts';
 import type { WalkConstructor } from '../src/discovery/scan.ts';
 import { CatalogHost } from '../src/host.ts';
@@ -35,6 +36,9 @@ import type { RequestLedger } from '../src/surface/request-ledger.ts';
 import type { SurfaceHook } from '../src/surface/surface-hook.ts';
 import type { ModelTurn, RollbackTrigger } from '../sim/guard/adapter.ts';
 import { THREAD_MEMOS } from './thread-memos.ts';
+
+/** The reference core's client info, in `initialize` (legacy era) and in every request's envelope (modern era). */
+const REFERENCE_CLIENT = { name: 'catsim-reference', version: '0.1.0' };
 
 /** The protocol version the SDK Client negotiates with the simulated servers. */
 export const PROTOCOL_VERSION = '2025-11-25';
@@ -154,15 +158,15 @@ class ReferenceAdapter implements CoreAdapter {
   }
 
   createClient(): Client {
-    return new Client(
-      { name: 'catsim-reference', version: '0.1.0' },
-      { capabilities: {}, jsonSchemaValidator: SHARED_VALIDATOR },
-    );
+    return new Client({ ...REFERENCE_CLIENT }, { capabilities: {}, jsonSchemaValidator: SHARED_VALIDATOR });
   }
 
   attach(session: SessionSpec): void {
     const refreshers: CatalogRefresher[] = [];
-    const connected = new ConnectedPageSource(session.connector, () => {
+    // Either era: legacy (2025-11-25) until a server refuses `initialize` for its version, then
+    // modern (2026-07-28: no initialize, the request envelope, a subscriptions/listen stream).
+    const connector = new EitherEraConnector(session.connector, () => this.createClient(), REFERENCE_CLIENT);
+    const connected = new ConnectedPageSource(connector, () => {
       for (const refresher of refreshers) refresher.onListChanged();
     });
     const source = this.#wrap(connected);

@@ -290,11 +290,15 @@ function startSession(context: RoundContext, server: SimCatalogServer, audience:
       if (direction === 'toServer' && 'method' in message && message.method === 'tools/call' && 'id' in message)
         recorder.world('call_sent', { server: server.plan.id, audience, tool: toolNameOf(message.params) });
     };
+    if (server.plan.era === 'modern') watchListenStreams(link, recorder, server.plan.id, audience);
     context.observer?.linkOpened?.(link, server.plan.id, audience);
     await server.connect(link.server, audience);
     await handshake(link.client);
     if (alive?.() === false) return;
-    if (!initialized) recorder.breakRule(SESSION_OPEN_RULE, openedEarly(server.plan.id, audience));
+    // A modern-era (2026-07-28) server has no initialize handshake: its session opens when the
+    // core's handshake resolves.
+    if (!initialized && server.plan.era !== 'modern')
+      recorder.breakRule(SESSION_OPEN_RULE, openedEarly(server.plan.id, audience));
     links.push(link);
     recorder.world('session_opened', { server: server.plan.id, audience, identity: server.identity() });
     opened = true;
@@ -337,6 +341,38 @@ function startSession(context: RoundContext, server: SimCatalogServer, audience:
     cut,
   );
   new SessionPlanner(context, server, audience, streams.stream(`run/${server.plan.id}/${audience}/planner`)).start();
+}
+
+/** The `_meta` key of the subscription id on every notification of a listen stream (2026-07-28). */
+const SUBSCRIPTION_ID_KEY = 'io.modelcontextprotocol/subscriptionId';
+
+/**
+ * Writes the life of each `subscriptions/listen` stream of a modern-era session, as the core's
+ * client sees it: `listen_acknowledged` when the acknowledgement reaches it, `listen_ended` when
+ * the stream's result does (`complete`) or the link is cut under it (`disconnected`).
+ */
+function watchListenStreams(link: Link, recorder: TraceRecorder, server: string, audience: string): void {
+  const open = new Set<string>();
+  link.onDeliver = (direction, message) => {
+    if (direction !== 'toClient') return;
+    if ('method' in message && message.method === 'notifications/subscriptions/acknowledged') {
+      const params = (message.params ?? {}) as {
+        _meta?: Record<string, unknown>;
+        notifications?: { toolsListChanged?: unknown };
+      };
+      const subscriptionId = String(params._meta?.[SUBSCRIPTION_ID_KEY]);
+      open.add(subscriptionId);
+      const toolsListChanged = params.notifications?.toolsListChanged === true;
+      recorder.world('listen_acknowledged', { server, audience, subscriptionId, toolsListChanged });
+    } else if (!('method' in message) && 'id' in message && open.delete(String(message.id))) {
+      recorder.world('listen_ended', { server, audience, subscriptionId: String(message.id), how: 'complete' });
+    }
+  };
+  link.onClosed = () => {
+    for (const subscriptionId of open)
+      recorder.world('listen_ended', { server, audience, subscriptionId, how: 'disconnected' });
+    open.clear();
+  };
 }
 
 /** The section of docs/CORE-API.md that says when a session counts as open. */

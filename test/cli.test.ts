@@ -45,7 +45,7 @@ describe('catsim command line', () => {
       [['run', '--rounds', '-1'], 'catsim: --rounds must be a positive integer, got -1\n'],
       [
         ['run', '--rounds', '1', '--core', 'nope'],
-        'catsim: unknown core "nope"; expected one of: reference, mutant:first-page-only, mutant:no-cursor-loop-detection, mutant:two-equal-scans, mutant:last-page-revision, mutant:no-final-recheck, mutant:unversioned-write, mutant:trust-readonly-hint, mutant:publish-without-cas, mutant:key-without-tenant, mutant:no-recheck-at-call, mutant:revocation-on-refresh, mutant:any-dialect, mutant:forward-undisclosed, mutant:receipt-without-epoch, mutant:serve-expired, mutant:ignore-identity-rotation, mutant:no-catalog-limits, mutant:no-list-changed-barrier, mutant:resetting-debounce, mutant:fabricated-scans, mutant:send-refused-name, mutant:auth-refusal-as-empty, mutant:rollback-to-stale, mutant:rollback-keeps-leasing, mutant:disable-not-enforced, mutant:refuse-everything, mutant:seal-from-final-request, mutant:shallow-baseline, mutant:only-early-check, mutant:refusal-without-settlement, mutant:double-settlement, mutant:silent-top-n, mutant:hooks-add-tools, mutant:two-transaction-publish, mutant:resume-walk-after-restart, mutant:trust-pre-crash-memory, mutant:journal-beside-disk, peer:sdk-autorefresh, peer:list-once, peer:mcp-client-v2, peer:openai-agents, peer:langchain-mcp, peer:ai-sdk-mcp\n',
+        'catsim: unknown core "nope"; expected one of: reference, mutant:first-page-only, mutant:no-cursor-loop-detection, mutant:two-equal-scans, mutant:last-page-revision, mutant:no-final-recheck, mutant:unversioned-write, mutant:trust-readonly-hint, mutant:publish-without-cas, mutant:key-without-tenant, mutant:no-recheck-at-call, mutant:revocation-on-refresh, mutant:any-dialect, mutant:forward-undisclosed, mutant:receipt-without-epoch, mutant:serve-expired, mutant:ignore-identity-rotation, mutant:no-catalog-limits, mutant:no-list-changed-barrier, mutant:resetting-debounce, mutant:fabricated-scans, mutant:send-refused-name, mutant:auth-refusal-as-empty, mutant:ignore-cache-scope, mutant:share-public, mutant:rollback-to-stale, mutant:rollback-keeps-leasing, mutant:disable-not-enforced, mutant:refuse-everything, mutant:seal-from-final-request, mutant:shallow-baseline, mutant:only-early-check, mutant:refusal-without-settlement, mutant:double-settlement, mutant:silent-top-n, mutant:hooks-add-tools, mutant:two-transaction-publish, mutant:resume-walk-after-restart, mutant:trust-pre-crash-memory, mutant:journal-beside-disk, peer:sdk-autorefresh, peer:list-once, peer:mcp-client-v2, peer:openai-agents, peer:langchain-mcp, peer:ai-sdk-mcp\n',
       ],
       [
         ['run', '--rounds', '1', '--scenario', join(dir, 'bad.json')],
@@ -61,7 +61,7 @@ describe('catsim command line', () => {
       ],
       [
         ['run', '--rounds', '1', '--scenario', 'no-such-scenario'],
-        'catsim: no built-in scenario "no-such-scenario" (there are: default, equivocation, host-restart); a scenario file is named by a path with a "/" or ending in .json, e.g. ./no-such-scenario.json\n',
+        'catsim: no built-in scenario "no-such-scenario" (there are: default, equivocation, host-restart, modern); a scenario file is named by a path with a "/" or ending in .json, e.g. ./no-such-scenario.json\n',
       ],
       [['frobnicate'], 'catsim: Unknown argument: frobnicate\n'],
       // Refused before any round runs (it used to run every campaign first and then lose them).

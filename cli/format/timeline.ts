@@ -16,10 +16,13 @@ const FORMATS: { readonly [T in TraceEventType]: (e: TraceEventOf<T>) => string 
       .map(([a, tools]) => `${a}=[${tools.map((t) => t.name).join(',')}]`)
       .join(' ')}`,
   page_served: (e) =>
-    `${e.server} served ${e.audience} ${e.scanId} page ${cursor(e.cursorIn)} → ${cursor(e.cursorOut)} rev ${e.reported ?? '-'} (true ${e.revision}), ${e.tools.length} tools`,
+    `${e.server} served ${e.audience} ${e.scanId} page ${cursor(e.cursorIn)} → ${cursor(e.cursorOut)} rev ${e.reported ?? '-'} (true ${e.revision}), ${e.tools.length} tools${e.cacheScope === undefined ? '' : `, ttl ${e.ttlMs} ms ${e.cacheScope}`}`,
   page_refused: (e) => `${e.server} refused ${e.audience} ${e.scanId} page ${cursor(e.cursorIn)} with ${e.code}`,
   notification_sent: (e) => `${e.server} sent tools/list_changed to ${e.audience}${e.delivered ? '' : ' (dropped)'}`,
   notification_delivered: (e) => `tools/list_changed from ${e.server} reached the core's client as ${e.audience}`,
+  listen_acknowledged: (e) =>
+    `${e.server} acknowledged listen ${e.subscriptionId} of ${e.audience}${e.toolsListChanged ? '' : ' (tools not honoured)'}`,
+  listen_ended: (e) => `listen ${e.subscriptionId} of ${e.audience} on ${e.server} ended (${e.how})`,
   quiet: () => 'T_heal: faults stop, quiet tail begins',
   round_end: (e) => `round ends ${e.status} (${e.reason})`,
   scan_started: (e) => `${e.scanId} starts on ${e.key} (expects generation ${e.expectedGeneration})`,

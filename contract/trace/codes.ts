@@ -20,6 +20,7 @@ export const INCOMPLETE_REASONS = [
   'MALFORMED_PAGE',
   'DISCONNECTED',
   'AUTH_REQUIRED',
+  'CACHE_SCOPE_MIXED',
 ] as const;
 
 /** Why a scan ended QUARANTINED (operator attention, no automatic admission; SPEC section 3). */
@@ -56,6 +57,13 @@ export const ROLLBACK_TRIGGER_KINDS = ['missing_tool_rate', 'privilege_escalatio
  * `host_down` while the host process was dead (F18).
  */
 export const ROLLBACK_DELIVERIES = ['delivered', 'unsupported', 'host_down'] as const;
+
+/**
+ * How a `subscriptions/listen` stream of a modern-era (MCP 2026-07-28) session ended: the server
+ * ended it gracefully (its `subscriptions/listen` result reached the core), or the connection
+ * under it was cut.
+ */
+export const LISTEN_ENDINGS = ['complete', 'disconnected'] as const;
 
 /**
  * The JSON-RPC code of a `page_refused` whose server refused the listing for the audience's

@@ -46,6 +46,7 @@ import {
   PLAN_KINDS,
   PLANTED_DEFECTS,
   POLICY_CHANNELS,
+  LISTEN_ENDINGS,
   PUBLISH_STATUSES,
   REQUEST_SETTLEMENTS,
   ROLLBACK_DELIVERIES,
@@ -153,6 +154,15 @@ const pageServed = eventOf('world', 'page_served', discovery('the server answere
   reported: field(natOrNull, 'the revision the page carried in `_meta`'),
   tools: field(digests, 'descriptor digests in page order'),
   pageDigest: digest,
+  ttlMs: optional(
+    field(nat, "a modern-era (2026-07-28) page's `ttlMs` as served, ms; absent on a legacy page (and in older traces)"),
+  ),
+  cacheScope: optional(
+    field(
+      oneOf(['public', 'private'] as const),
+      "a modern-era page's `cacheScope` as served; absent on a legacy page (and in older traces)",
+    ),
+  ),
 });
 
 /** World: the server answered one `tools/list` request with a JSON-RPC error. */
@@ -310,6 +320,36 @@ const notificationDelivered = eventOf(
   },
 );
 
+/** World: a modern-era server acknowledged a `subscriptions/listen` stream and the core's client got the acknowledgement. */
+const listenAcknowledged = eventOf(
+  'world',
+  'listen_acknowledged',
+  discovery(
+    "a modern-era (MCP 2026-07-28) server's `notifications/subscriptions/acknowledged` reached the core's client: from then on the server's `list_changed` for that session travels on this stream, stamped with its subscription id (a modern server pushes nothing to a session with no stream open)",
+  ),
+  {
+    server,
+    audience,
+    subscriptionId: field(str, 'the JSON-RPC id of the `subscriptions/listen` request, as a string'),
+    toolsListChanged: field(bool, 'whether the acknowledged filter honours `toolsListChanged`'),
+  },
+);
+
+/** World: an acknowledged `subscriptions/listen` stream ended. */
+const listenEnded = eventOf(
+  'world',
+  'listen_ended',
+  discovery(
+    'an acknowledged `subscriptions/listen` stream of a modern-era session ended: its result reached the core, or its connection was cut',
+  ),
+  {
+    server,
+    audience,
+    subscriptionId: str,
+    how: field(oneOf(LISTEN_ENDINGS), '`complete` or `disconnected`'),
+  },
+);
+
 /** World: `t` is T_heal. */
 const quiet = eventOf('world', 'quiet', discovery('`t` = T_heal: faults stop, the quiet tail begins'), {});
 
@@ -397,6 +437,18 @@ const pageRead = eventOf(
     pageDigest: digest,
     toolCount: nat,
     recheck: field(bool, 'the final recheck of page 1'),
+    ttlMs: optional(
+      field(
+        nat,
+        "a modern-era (2026-07-28) page's `ttlMs` as the core read it (absent or negative: 0), ms; absent on a legacy page",
+      ),
+    ),
+    cacheScope: optional(
+      field(
+        oneOf(['public', 'private'] as const),
+        "a modern-era page's `cacheScope` as the core read it (absent or unknown: `private`); absent on a legacy page",
+      ),
+    ),
   },
 );
 
@@ -844,6 +896,8 @@ export const TRACE_EVENTS = {
   model_request: modelRequest,
   notification_sent: notificationSent,
   notification_delivered: notificationDelivered,
+  listen_acknowledged: listenAcknowledged,
+  listen_ended: listenEnded,
   quiet,
   round_end: roundEnd,
   core_failed: coreFailed,

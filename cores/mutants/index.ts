@@ -15,7 +15,13 @@ import {
 } from './gates.ts';
 import { anyDialectChecks, NoEpochReceiptHost, SendRefusedNameHost, StickyIdentitySource } from './others.ts';
 import { FabricatedScanRefresher, NoBarrierRefresher, ResettingDebounceRefresher } from './refreshers.ts';
-import { BlindStore, KeyWithoutTenantStore, NoCasRegistry, ServeExpiredRegistry } from './registries.ts';
+import {
+  BlindStore,
+  KeyWithoutTenantStore,
+  NoCasRegistry,
+  ServeExpiredRegistry,
+  SharePublicStore,
+} from './registries.ts';
 import { PreCrashMemoryRegistry, ResumeFromCursorWalk, TwoTransactionPublishStore } from './restarts.ts';
 import { JournalBesideDiskRegistry } from './journal-beside-disk.ts';
 import { DisableNotEnforcedRegistry, RollbackKeepsLeasingGate, RollbackToStaleRegistry } from './rollbacks.ts';
@@ -31,6 +37,7 @@ import {
 import {
   AuthAsEmptyWalk,
   FirstPageOnlyWalk,
+  IgnoreCacheScopeWalk,
   IgnoreIdentityWalk,
   LastPageRevisionWalk,
   NoCatalogLimitsWalk,
@@ -190,6 +197,22 @@ export const MUTANTS: readonly Mutant[] = [
       'ending a scan refused for authorization INCOMPLETE AUTH_REQUIRED (the refusal is read as an empty last page)',
     expectedCatchers: ['I20'],
     core: referenceCore({ walk: AuthAsEmptyWalk }),
+  },
+  {
+    name: 'ignore-cache-scope',
+    removedDefence:
+      'ending a walk whose pages disagree on cacheScope INCOMPLETE CACHE_SCOPE_MIXED (MCP 2026-07-28, F24: the pages are published as one list)',
+    expectedCatchers: ['I2'],
+    core: referenceCore({ walk: IgnoreCacheScopeWalk }),
+    scenario: 'modern',
+  },
+  {
+    name: 'share-public',
+    removedDefence:
+      'keying every snapshot by its catalog key whatever the server says (MCP 2026-07-28, F25: a key whose list was public shares one pointer per identity and role)',
+    expectedCatchers: ['I4'],
+    core: referenceCore({ storeClass: SharePublicStore }),
+    scenario: 'modern',
   },
   {
     name: 'rollback-to-stale',

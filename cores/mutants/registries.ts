@@ -44,6 +44,56 @@ export class KeyWithoutTenantStore extends InMemoryRegistryStore {
   }
 }
 
+/**
+ * Public lists shared: the store believes a server's `cacheScope: public` (MCP 2026-07-28) and
+ * keeps a key whose catalog was published from a public list in one pointer per (identity, role),
+ * as a shared cache keyed by server would, from then on (as {@link KeyWithoutTenantStore} does for
+ * every key). A key that never published a public list keeps its own pointer. A server that calls
+ * a list public although it varies by credential (F25) then shows one tenant another's tools:
+ * I4 FOREIGN_TOOL.
+ */
+export class SharePublicStore extends KeyWithoutTenantStore {
+  readonly #shared = new Set<string>();
+
+  override active(key: string): GenerationRecord | undefined {
+    return this.#shared.has(key) ? super.active(key) : OWN.active.call(this, key);
+  }
+
+  override generation(key: string, catalogGeneration: number): GenerationRecord | undefined {
+    return this.#shared.has(key)
+      ? super.generation(key, catalogGeneration)
+      : OWN.generation.call(this, key, catalogGeneration);
+  }
+
+  override compareAndSet(
+    key: string,
+    expectedGeneration: number,
+    next: GenerationRecord,
+    receipt: CatalogReceipt,
+  ): boolean {
+    if (next.snapshot.cacheScope === 'public') this.#shared.add(key);
+    return this.#shared.has(key)
+      ? super.compareAndSet(key, expectedGeneration, next, receipt)
+      : OWN.compareAndSet.call(this, key, expectedGeneration, next, receipt);
+  }
+
+  override catalogReceipts(key: string): CatalogReceipt[] {
+    return this.#shared.has(key) ? super.catalogReceipts(key) : OWN.catalogReceipts.call(this, key);
+  }
+
+  override disabledReason(key: string): string | undefined {
+    return this.#shared.has(key) ? super.disabledReason(key) : OWN.disabledReason.call(this, key);
+  }
+
+  override disable(key: string, reason: string): void {
+    if (this.#shared.has(key)) super.disable(key, reason);
+    else OWN.disable.call(this, key, reason);
+  }
+}
+
+/** The in-memory store's own methods (a key's own pointer), for {@link SharePublicStore}. */
+const OWN = InMemoryRegistryStore.prototype;
+
 /** `<identity>|<tenant>.<role>` without its tenant: `<identity>|*.<role>`. */
 function sharedKey(key: string): string {
   const bar = key.lastIndexOf('|');

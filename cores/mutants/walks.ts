@@ -24,6 +24,11 @@ export class NoCatalogLimitsWalk extends Walk {
   protected override checkCatalogLimits(): void {}
 }
 
+/** No cache-scope check: a walk whose pages disagree on `cacheScope` (MCP 2026-07-28, F24) is proven and published. */
+export class IgnoreCacheScopeWalk extends Walk {
+  protected override checkCacheScope(): void {}
+}
+
 /** No cursor-loop detection: follows a repeated cursor (only the page limit stops it). */
 export class NoCursorLoopDetectionWalk extends Walk {
   protected override checkCursor(): void {}

@@ -18,7 +18,7 @@
  * or by another server than the key names), `TOOLS_MISMATCH` (the published tools are not the
  * matched pages' tools in order), `REPORTED_MISMATCH` (ELIGIBLE, and a page reported a revision
  * other than `sourceRevision`), `MIXED_REVISIONS` (matched pages served at different true
- * revisions).
+ * revisions), `SCOPE_MIXED` (matched pages served with different `cacheScope`s, MCP 2026-07-28).
  *
  * Each check reports at most one violation per code per publish (the first instance), so that
  * one bad page does not flood a report.
@@ -179,6 +179,24 @@ function checkPageChain(context: CheckContext, publish: PublishedEvent, findings
   checkToolsAsServed(publish, matched, findings);
   checkReportedRevision(publish, matched, findings);
   checkMixedRevisions(context, publish, matched, findings);
+  checkMixedScopes(publish, matched, findings);
+}
+
+/**
+ * The matched pages all carried one `cacheScope` (MCP 2026-07-28: "Servers MUST use the same
+ * cacheScope on all pages of a list"; legacy pages carry none): pages that disagree are not one
+ * list, so nothing of them may be admitted (issue 29; F24 serves such walks).
+ */
+function checkMixedScopes(publish: PublishedEvent, matched: readonly PageServedEvent[], findings: Findings): void {
+  const scopes = matched.map((page) => page.cacheScope ?? 'none');
+  const other = scopes.findIndex((scope) => scope !== scopes[0]);
+  if (other < 0) return;
+  findings.add(
+    'I2',
+    publish.seq,
+    'SCOPE_MIXED',
+    `${label(publish)}: page 1 was served with cacheScope ${scopes[0]} (page_served seq ${matched[0]?.seq}) but page ${other + 1} with ${scopes[other]} (seq ${matched[other]?.seq}): its pages are not one list`,
+  );
 }
 
 /** Describes the first way the pages fail to form one chain from no cursor to no cursor. */

@@ -5,6 +5,9 @@
  */
 import { abaServedInsideWalkProbe } from './aba-served-inside-walk.ts';
 import { cursorLoopServedProbe } from './cursor-loop-served.ts';
+import { scopeMixedServedProbe } from './scope-mixed-served.ts';
+import { scopeMixedRefused } from './scope-mixed-refused.ts';
+import { publicVariesServedProbe } from './public-varies-served.ts';
 import { revocationWhileCallInFlightProbe } from './revocation-while-call-in-flight.ts';
 import { asKnownEvent, type KnownEvent, type TraceEvent } from '../trace.ts';
 import { abaInsideWalkProbe } from './aba-inside-walk.ts';
@@ -87,6 +90,9 @@ export const PROBES: readonly Probe[] = [
   cursorLoopServedProbe,
   abaServedInsideWalkProbe,
   revocationWhileCallInFlightProbe,
+  scopeMixedServedProbe,
+  scopeMixedRefused,
+  publicVariesServedProbe,
   ...SURFACE_PROBES,
 ];
 

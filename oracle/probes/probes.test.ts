@@ -126,6 +126,8 @@ describe('coverage probes', () => {
       'cursor-loop-served',
       'aba-served-inside-walk',
       'revocation-while-call-in-flight',
+      'scope-mixed-served',
+      'public-varies-served',
     ]);
   });
 

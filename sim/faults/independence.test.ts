@@ -1,6 +1,6 @@
 /**
  * Each fault draws from its own named streams, so enabling one never shifts another's draws: with
- * fault X removed from a scenario (equivocation switched off, for the scenario-level one), the
+ * fault X removed from a scenario (equivocation or the eras switched off, for the scenario-level ones), the
  * plan fragment of every other fault is byte-identical, and so is the base of every server.
  * A fragment is what a fault decides from its own stream alone (sim/faults/fault.ts); per-session
  * parts are compared on the audiences both plans serve (F16 adds one).
@@ -13,16 +13,18 @@ import type { RoundPlan } from '../plan/types.ts';
 import type { FaultDefinition } from './fault.ts';
 import { ALL_FAULTS, FAULTS } from './index.ts';
 
-/** Every fault of the menu enabled in every round, and equivocation on. */
+/** Every fault of the menu enabled in every round, equivocation on, and the protocol eras drawn (all modern). */
 const EVERYTHING: Scenario = {
   ...loadScenario('default'),
   faults: FAULTS.map((fault) => fault.id),
   faultEnableFraction: 1,
   equivocation: true,
+  eraMix: ['modern'],
 };
 
 function without(fault: FaultDefinition): Scenario {
-  if (!(FAULTS as readonly FaultDefinition[]).includes(fault)) return { ...EVERYTHING, equivocation: false };
+  if (fault.id === 'EQUIV') return { ...EVERYTHING, equivocation: false };
+  if (fault.id === 'ERA') return { ...EVERYTHING, eraMix: undefined };
   return { ...EVERYTHING, faults: EVERYTHING.faults.filter((id) => id !== fault.id) };
 }
 

@@ -28,7 +28,10 @@ import { F19 } from './f19-rollback-triggers.ts';
 import { F20 } from './f20-notification-bursts.ts';
 import { F21 } from './f21-auth-gated-listing.ts';
 import { F23 } from './f23-over-limit-catalog.ts';
+import { F24 } from './f24-scope-mixed.ts';
+import { F25 } from './f25-public-varies.ts';
 import { EQUIVOCATION } from './equivocation.ts';
+import { ERAS } from './eras.ts';
 import type { FaultDefinition } from './fault.ts';
 import type { PolicyPlan, RoundPlan, ServerPlan } from '../plan/types.ts';
 import { sortRules, type RuleEnv, type ServerRules } from '../server/rules.ts';
@@ -62,10 +65,12 @@ export const FAULTS = [
   F21,
   F22,
   F23,
+  F24,
+  F25,
 ] as const;
 
 /** Faults a scenario switches on for every round instead of listing them (equivocation). */
-export const SCENARIO_FAULTS = [EQUIVOCATION] as const;
+export const SCENARIO_FAULTS = [EQUIVOCATION, ERAS] as const;
 
 /** Every fault the simulator knows: the menu, then the scenario-level ones. */
 export const ALL_FAULTS: readonly FaultDefinition[] = [...FAULTS, ...SCENARIO_FAULTS];

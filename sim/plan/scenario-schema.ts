@@ -235,6 +235,15 @@ export const SCENARIO_SCHEMA = {
       title: 'a boolean',
       description: 'Dedicated scenario: servers report the same revision for different content.',
     },
+    eraMix: {
+      type: 'array',
+      title: 'an array of era mixes',
+      description:
+        'The era mixes a round draws from, uniformly: legacy (every server speaks MCP 2025-11-25), modern (every server speaks 2026-07-28), mixed (some of each). Absent: every server is legacy.',
+      minItems: 1,
+      uniqueItems: true,
+      items: { enum: ['legacy', 'modern', 'mixed'], title: 'one of legacy, modern, mixed' },
+    },
     probeGateRounds: ref(
       'positiveInteger',
       'A reference-core campaign of at least this many rounds fails when it misses a required probe.',

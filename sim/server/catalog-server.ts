@@ -1,6 +1,10 @@
 /**
  * A simulated MCP server on the SDK's low-level `Server` (which does not validate its own
  * `tools/list` output, so it can misbehave), serving one revision history to several sessions.
+ * A legacy-era server (MCP 2025-11-25) serves each session on the SDK 1.x `Server`; a modern-era
+ * one (2026-07-28, `plan.era`, sim/faults/eras.ts) on the SDK v2 package's `Server` behind its
+ * stdio entry (modern-session.ts): no `initialize`, `ttlMs` and `cacheScope` on every page,
+ * `list_changed` only on `subscriptions/listen` streams. Both serve the same handlers below.
  *
  * Fault model: none of its own. It is a plain server: it serves its plan's revision history
  * (the revision steps the faults planned, F1, F2, F4, F7 and equivocation among them), pages the
@@ -27,9 +31,13 @@ import {
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import { ServerLeaseCheck } from './lease-check.ts';
+import { serveModernSession } from './modern-session.ts';
 import type { Rng } from '../random.ts';
 import type { World } from '../runtime/world.ts';
 import type { RevisionStep, ServerPlan, ToolDescriptor } from '../plan/types.ts';
+
+/** `public` | `private` (2026-07-28 `CacheableResult.cacheScope`). */
+type CacheScope = 'public' | 'private';
 import { worldDescriptorBytes, worldDescriptorDigest, worldPageDigest } from '../trace/digests.ts';
 import type { TraceRecorder } from '../trace/recorder.ts';
 import type { WorldFields } from '../../contract/trace/types.ts';
@@ -60,11 +68,25 @@ export const STALE_PIN_CODE = -32050;
 export const BAD_LEASE_CODE = -32051;
 
 interface Session {
-  server: Server;
+  /** Sends one `list_changed` on this session (a modern session: to its open listen streams). */
+  sendToolListChanged(): void;
   audience: string;
 }
 
-type PageResult = { tools: ToolDescriptor[]; nextCursor?: string; _meta?: Record<string, unknown> };
+type PageResult = {
+  tools: ToolDescriptor[];
+  nextCursor?: string;
+  ttlMs?: number;
+  cacheScope?: CacheScope;
+  _meta?: Record<string, unknown>;
+};
+
+/** The cache fields a modern server puts on each `tools/list` page. */
+interface CacheFields {
+  /** Freshness hint, ms (0: stale at once). */
+  ttlMs: number;
+  cacheScope: CacheScope;
+}
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 /** What a server needs of its world: a clock and a scheduler (the virtual World, or black-box mode's wire clock). */
@@ -160,25 +182,50 @@ export class SimCatalogServer {
     this.#logUp();
   }
 
-  /** Serves one session for `audience` on `transport` (the server end of a link). */
+  /**
+   * Serves one session for `audience` on `transport` (the server end of a link), in the server's
+   * era: a legacy session on the SDK 1.x `Server`, a modern one on the SDK v2 package
+   * (modern-session.ts).
+   */
   async connect(transport: Transport, audience: string): Promise<void> {
     const tools = this.#rules.capabilities.reduce((declared, rule) => rule.onCapabilities(declared), {
       listChanged: true,
     } as { listChanged?: boolean });
+    if (this.plan.era === 'modern') return this.#connectModern(transport, audience, tools.listChanged);
     const server = new Server(
       { name: `catsim-${this.plan.id}`, version: '1.0.0' },
       { capabilities: { tools }, jsonSchemaValidator: SHARED_SERVER_VALIDATOR },
     );
-    server.setRequestHandler(ListToolsRequestSchema, (request, extra) => this.#listTools(request, extra, audience));
-    server.setRequestHandler(CallToolRequestSchema, (request, extra) => this.#callTool(request, extra, audience));
-    const session = { server, audience };
+    server.setRequestHandler(ListToolsRequestSchema, (request, extra) =>
+      this.#listTools(request.params, audienceOf(extra, audience), audience),
+    );
+    server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+      this.#callTool(request.params, audienceOf(extra, audience)),
+    );
+    const session: Session = {
+      sendToolListChanged: () => void server.sendToolListChanged().catch(() => undefined),
+      audience,
+    };
     this.#sessions.push(session);
     // A cut connection ends its session: notifications go only to live sessions.
-    server.onclose = () => {
-      const index = this.#sessions.indexOf(session);
-      if (index >= 0) this.#sessions.splice(index, 1);
-    };
+    server.onclose = () => this.#end(session);
     await server.connect(transport);
+  }
+
+  /** A modern session: no `initialize`; the audience is the session's (the entry reads no `authInfo`). */
+  #connectModern(transport: Transport, audience: string, listChanged: boolean | undefined): void {
+    const modern = serveModernSession(transport, `catsim-${this.plan.id}`, listChanged, {
+      listTools: (params) => this.#listTools(params as ListToolsRequest['params'], audience, audience),
+      callTool: (params) => this.#callTool(params as CallToolRequest['params'], audience),
+    });
+    const session: Session = { sendToolListChanged: () => modern.sendToolListChanged(), audience };
+    this.#sessions.push(session);
+    modern.onclose = () => this.#end(session);
+  }
+
+  #end(session: Session): void {
+    const index = this.#sessions.indexOf(session);
+    if (index >= 0) this.#sessions.splice(index, 1);
   }
 
   #logUp(): void {
@@ -224,7 +271,7 @@ export class SimCatalogServer {
   #notify(session: Session): void {
     const lost = this.#rules.notifications.some((rule) => rule.onNotification(session.audience) === 'drop');
     this.recorder.world('notification_sent', { server: this.plan.id, audience: session.audience, delivered: !lost });
-    if (!lost) void session.server.sendToolListChanged().catch(() => undefined);
+    if (!lost) session.sendToolListChanged();
   }
 
   /** One notification to the latest session of `audience`, after the current step of this instant. */
@@ -233,10 +280,9 @@ export class SimCatalogServer {
     if (session !== undefined) this.world.after(0, () => this.#notify(session));
   }
 
-  #listTools(request: ListToolsRequest, extra: Extra, sessionAudience: string): PageResult {
-    const audience = audienceOf(extra, sessionAudience);
-    const scanId = scanIdOf(request);
-    const cursor = request.params?.cursor;
+  #listTools(params: ListToolsRequest['params'], audience: string, sessionAudience: string): PageResult {
+    const scanId = scanIdOf(params);
+    const cursor = params?.cursor;
     const refusal = this.#rules.refusals.map((rule) => rule.onList(audience)).find((code) => code !== null);
     if (refusal !== undefined && refusal !== null) {
       this.recorder.world('page_refused', {
@@ -265,11 +311,13 @@ export class SimCatalogServer {
     );
     const page = serve({ audience, scanId, cursor, position, boot: this.#boot, revision: this.#step.revision });
     const tools = [...page.tools];
-    this.#logPage(audience, scanId, cursor, page.nextCursor, page.reported, tools);
+    const cache = this.#cacheOf(page);
+    this.#logPage(audience, scanId, cursor, page.nextCursor, page.reported, tools, cache);
     for (const rule of this.#rules.served) rule.afterPage({ scanId, sessionAudience }, this.#control);
     // No copy here: the link copies every message it carries (structured clone at send).
     const result: PageResult = { tools };
     if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
+    if (cache !== null) Object.assign(result, cache);
     if (page.reported !== null) result._meta = { [REVISION_KEY]: page.reported };
     return result;
   }
@@ -280,10 +328,9 @@ export class SimCatalogServer {
    * whether or not it was listed to this audience (F17 relies on that): visibility is the host's
    * job, so calls the core should have refused locally show up here as executed.
    */
-  #callTool(request: CallToolRequest, extra: Extra, sessionAudience: string): CallToolResult {
-    const audience = audienceOf(extra, sessionAudience);
-    const name = request.params.name;
-    const meta = (request.params._meta ?? {}) as Record<string, unknown>;
+  #callTool(params: CallToolRequest['params'], audience: string): CallToolResult {
+    const name = params.name;
+    const meta = (params._meta ?? {}) as Record<string, unknown>;
     const found = this.#findTool(name, audience);
     const refuse = (
       code: WorldFields<'call_refused_by_server'>['code'],
@@ -358,6 +405,12 @@ export class SimCatalogServer {
     return { tools: view.slice(start, start + size), nextCursor, reported: request.revision, nextOffset: start + size };
   }
 
+  /** A modern server's cache fields of every `tools/list` page (2026-07-28 `CacheableResult`); null on a legacy server. */
+  #cacheOf(page: ServedPage): CacheFields | null {
+    if (this.plan.era !== 'modern') return null;
+    return { ttlMs: this.plan.cacheTtlMs ?? 0, cacheScope: page.cacheScope ?? this.plan.cacheScope ?? 'private' };
+  }
+
   #logPage(
     audience: string,
     scanId: string | null,
@@ -365,6 +418,7 @@ export class SimCatalogServer {
     nextCursor: string | undefined,
     reported: number | null,
     tools: ToolDescriptor[],
+    cache: CacheFields | null,
   ): void {
     this.recorder.world('page_served', {
       server: this.plan.id,
@@ -376,12 +430,13 @@ export class SimCatalogServer {
       reported,
       tools: tools.map(worldDescriptorDigest),
       pageDigest: worldPageDigest(cursor ?? null, nextCursor ?? null, reported, tools),
+      ...(cache === null ? {} : cache),
     });
   }
 }
 
-function scanIdOf(request: ListToolsRequest): string | null {
-  const value = (request.params?._meta as Record<string, unknown> | undefined)?.[SCAN_ID_KEY];
+function scanIdOf(params: ListToolsRequest['params']): string | null {
+  const value = (params?._meta as Record<string, unknown> | undefined)?.[SCAN_ID_KEY];
   return typeof value === 'string' ? value : null;
 }
 

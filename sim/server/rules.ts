@@ -58,6 +58,11 @@ export interface ServedPage {
   readonly reported: number | null;
   /** The offset right after this page's slot: its position's offset plus the drawn page size. */
   readonly nextOffset: number;
+  /**
+   * The `cacheScope` a modern-era page says, when a rule changes it (F24); absent: the server's
+   * own (`plan.cacheScope`). A legacy page says none whatever this is.
+   */
+  readonly cacheScope?: 'public' | 'private';
 }
 
 /** Serves a page (the plain server, or the rules inside this one). */

@@ -60,6 +60,12 @@ export interface Link {
    * must not change it). The round writes `call_sent` from it (I18's ground truth).
    */
   onSend?: ((direction: LinkDirection, message: JSONRPCMessage) => void) | undefined;
+  /**
+   * Optional close tap, called once when the link closes (cut or closed by either side), after
+   * the in-flight messages were lost and before either side gets `onclose`. The round ends the
+   * session's open `subscriptions/listen` streams in the trace with it.
+   */
+  onClosed?: (() => void) | undefined;
 }
 
 /** How to build a link. */
@@ -95,6 +101,7 @@ class SimLink implements Link {
   onTrace?: ((event: LinkTraceEvent) => void) | undefined;
   onDeliver?: ((direction: LinkDirection, message: JSONRPCMessage) => void) | undefined;
   onSend?: ((direction: LinkDirection, message: JSONRPCMessage) => void) | undefined;
+  onClosed?: (() => void) | undefined;
 
   private isClosed = false;
   private readonly inFlight = new Map<number, InFlight>();
@@ -160,6 +167,7 @@ class SimLink implements Link {
       this.trace(flight.direction, 'lost', flight.message);
     }
     this.inFlight.clear();
+    this.onClosed?.();
     this.client.notifyClosed();
     this.server.notifyClosed();
   }

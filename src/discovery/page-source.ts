@@ -31,6 +31,24 @@ export interface PageReply {
    * texts instead of stringifying the descriptors again. Absent, they are computed when needed.
    */
   toolTexts?: readonly string[];
+  /**
+   * The page's 2026-07-28 cache fields (`ttlMs`, `cacheScope`), read by {@link readCache};
+   * absent or null on a legacy page, which carries neither.
+   */
+  cache?: PageCache | null;
+}
+
+/**
+ * A modern-era page's cache fields as the core reads them (2026-07-28 `CacheableResult`). They are
+ * hints the core records and holds the server to, never grounds to share or to skip a walk: the
+ * catalog key alone decides who may see a snapshot, whatever the scope says, and every scan
+ * reads every page again, whatever the TTL says (TTL "is a freshness hint, not a guarantee").
+ */
+export interface PageCache {
+  /** ms; an absent, negative or non-integer value reads as 0 (stale at once), as the spec says. */
+  ttlMs: number;
+  /** An absent or unknown value reads as `private` (the narrower one). */
+  cacheScope: 'public' | 'private';
 }
 
 /**
@@ -69,6 +87,16 @@ export const LenientListToolsResultSchema = z.looseObject({
   nextCursor: z.string().optional(),
   _meta: z.looseObject({}).optional(),
 });
+
+/** The cache fields of a `tools/list` result; null when it carries neither (a legacy page). */
+export function readCache(result: Record<string, unknown>): PageCache | null {
+  const { ttlMs, cacheScope } = result;
+  if (ttlMs === undefined && cacheScope === undefined) return null;
+  return {
+    ttlMs: Number.isSafeInteger(ttlMs) && (ttlMs as number) >= 0 ? (ttlMs as number) : 0,
+    cacheScope: cacheScope === 'public' ? 'public' : 'private',
+  };
+}
 
 /** Reads the revision from a result's `_meta`. */
 export function readRevision(meta: Record<string, unknown> | undefined): number | null | 'invalid' {
@@ -139,6 +167,7 @@ export class SdkPageSource implements PageSource {
         revision: readRevision(result._meta),
         byteLength: resultByteLength(result, toolTexts),
         toolTexts,
+        cache: readCache(result),
       };
     } catch (error) {
       return classifyFailure(error, this.#messageTooLarge());

@@ -240,6 +240,7 @@ export class CatalogRefresher {
         generationTtlMs: deps.refresh.generationTtlMs,
         trust: deps.trust,
         pages: outcome.pages,
+        ...(outcome.cacheScope === undefined ? {} : { cacheScope: outcome.cacheScope }),
       },
       deps.memos,
       deps.seams.contentChecks,
@@ -271,6 +272,7 @@ export class CatalogRefresher {
       snapshot.sourceRevision === outcome.revision &&
       snapshot.discoveryState === outcome.state &&
       snapshot.policyEpoch === outcome.policyEpoch &&
+      snapshot.cacheScope === outcome.cacheScope &&
       snapshot.trustConfigDigest === trustDigest(deps.trust) &&
       snapshot.pageRoot ===
         pageRoot(

@@ -233,3 +233,59 @@ describe('cursor walk', () => {
     expect(events[3]).toEqual({ type: 'scan_ended', scanId: 'scan-0', state: 'SNAPSHOT_PROVEN', reason: 'OK' });
   });
 });
+
+describe('cache fields (MCP 2026-07-28)', () => {
+  /** Two pages and the recheck at revision 3, page 2's scope given by `second`, the recheck's by `recheck`. */
+  const scoped =
+    (second: unknown, recheck: unknown = 'private'): Script =>
+    (cursor, n) => ({
+      tools: [tool(cursor === undefined ? 'a' : 'b')],
+      nextCursor: cursor === undefined && n === 0 ? 'p2' : undefined,
+      revision: 3,
+      ttlMs: 60_000,
+      cacheScope: n === 0 ? 'private' : n === 1 ? second : recheck,
+    });
+
+  it('proves a walk whose pages all say the same scope, and reports each page as read', async () => {
+    const { outcome, events } = await scan(scoped('private'));
+    expect([outcome.state, outcome.reason]).toEqual(['SNAPSHOT_PROVEN', 'OK']);
+    const reads = events.filter((e) => e.type === 'page_read');
+    expect(reads.map((e) => [e.cursorIn, e.recheck, e.ttlMs, e.cacheScope])).toEqual([
+      [null, false, 60_000, 'private'],
+      ['p2', false, 60_000, 'private'],
+      [null, true, 60_000, 'private'],
+    ]);
+  });
+
+  it('ends INCOMPLETE CACHE_SCOPE_MIXED when page 2 says public, or the recheck does', async () => {
+    const onPage2 = await scan(scoped('public'));
+    expect([onPage2.outcome.state, onPage2.outcome.reason, onPage2.requests]).toEqual([
+      'INCOMPLETE',
+      'CACHE_SCOPE_MIXED',
+      [undefined, 'p2'],
+    ]);
+    const onRecheck = await scan(scoped('private', 'public'));
+    expect([onRecheck.outcome.state, onRecheck.outcome.reason]).toEqual(['INCOMPLETE', 'CACHE_SCOPE_MIXED']);
+  });
+
+  it('reads an absent or negative ttlMs as 0 and an unknown scope as private (so a page without one differs from public)', async () => {
+    const { outcome, events } = await scan((cursor) => ({
+      tools: [tool('a')],
+      revision: 1,
+      ttlMs: -5,
+      cacheScope: 'shared',
+    }));
+    expect(outcome.state).toBe('SNAPSHOT_PROVEN');
+    expect(events.filter((e) => e.type === 'page_read').map((e) => [e.ttlMs, e.cacheScope])).toEqual([
+      [0, 'private'],
+      [0, 'private'],
+    ]);
+  });
+
+  it('reports no cache fields for a legacy page', async () => {
+    const { events } = await scan(() => ({ tools: [tool('a')], revision: 1 }));
+    expect(events.filter((e) => e.type === 'page_read').every((e) => !('ttlMs' in e) && !('cacheScope' in e))).toBe(
+      true,
+    );
+  });
+});

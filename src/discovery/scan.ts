@@ -13,7 +13,7 @@ import type { Clock, ObservationSink } from '../ports.ts';
 import { pageDigest, type DigestMemos } from '../snapshot/digests.ts';
 import { catalogLimitProblem, type CatalogLimits } from '../validation/catalog-limits.ts';
 import type { ScanLimits } from './config.ts';
-import type { PageFailure, PageReply, PageSource } from './page-source.ts';
+import type { PageCache, PageFailure, PageReply, PageSource } from './page-source.ts';
 import type { IncompleteReason, QuarantineReason, ScanEndState, ScanReason } from './states.ts';
 import type { RevisionWatch } from './revision-watch.ts';
 
@@ -60,6 +60,8 @@ export interface ScanOutcome {
   policyEpoch: number;
   revision: number | null;
   pages: PageRecord[];
+  /** The one `cacheScope` every page of the walk carried (MCP 2026-07-28); absent for legacy pages. */
+  cacheScope?: 'public' | 'private';
   /**
    * The server's JSON-RPC error when the scan ended on one (REQUEST_FAILED, CURSOR_INVALID), for
    * messages to a person. Never written into observations: traces carry reason codes only.
@@ -152,6 +154,7 @@ export async function runScan(
     policyEpoch: walk.policyEpoch,
     revision: walk.revision ?? null,
     pages: walk.pages,
+    ...(walk.cacheScope == null ? {} : { cacheScope: walk.cacheScope }),
   };
   return serverError === undefined ? outcome : { ...outcome, serverError };
 }
@@ -170,6 +173,8 @@ export class Walk {
   readonly #changesAtStart: number;
   protected readonly requested = new Set<string>();
   protected bytes = 0;
+  /** Page 1's `cacheScope` (null: a legacy page); `undefined` until page 1 arrives. */
+  cacheScope: PageCache['cacheScope'] | null | undefined;
 
   constructor(
     protected readonly source: PageSource,
@@ -211,6 +216,7 @@ export class Walk {
     this.checkNotifications();
     this.checkIdentityAndEpoch();
     this.checkRevision(reply, sent, recheck);
+    this.checkCacheScope(reply);
     if (this.ctx.clock.now() - this.startedAt > this.ctx.limits.scanTimeoutMs) incomplete('TIMEOUT');
     const digest = pageDigest(
       {
@@ -231,6 +237,7 @@ export class Walk {
       pageDigest: digest,
       toolCount: reply.tools.length,
       recheck,
+      ...(reply.cache == null ? {} : { ttlMs: reply.cache.ttlMs, cacheScope: reply.cache.cacheScope }),
     });
     return { reply, digest };
   }
@@ -256,6 +263,17 @@ export class Walk {
     if (page.revision !== null && this.revision !== null && page.revision < this.revision)
       quarantined('REVISION_BACKWARDS');
     if (page.revision !== this.revision) incomplete(recheck ? 'RECHECK_REVISION_MOVED' : 'REVISION_MOVED');
+  }
+
+  /**
+   * Every page of one walk, the final recheck included, carries page 1's `cacheScope` (2026-07-28:
+   * "Servers MUST use the same cacheScope on all pages of a list"); a legacy page carries none. A
+   * walk whose pages disagree is not one list: it ends INCOMPLETE and nothing of it is admitted.
+   */
+  protected checkCacheScope(page: PageReply): void {
+    const scope = page.cache?.cacheScope ?? null;
+    if (this.cacheScope === undefined) this.cacheScope = scope;
+    else if (scope !== this.cacheScope) incomplete('CACHE_SCOPE_MIXED');
   }
 
   /** Records the page, then decides the next cursor: repeated cursors and limits end the walk. */

@@ -22,7 +22,12 @@ export type IncompleteReason =
   | 'MALFORMED_PAGE'
   | 'DISCONNECTED'
   /** The server refused the listing for the audience's authorization: the catalog is unknown, never empty. */
-  | 'AUTH_REQUIRED';
+  | 'AUTH_REQUIRED'
+  /**
+   * Pages of one walk (the final recheck included) disagree on `cacheScope` (MCP 2026-07-28:
+   * servers MUST use the same scope on all pages of one list): nothing of it is admitted.
+   */
+  | 'CACHE_SCOPE_MIXED';
 
 /**
  * Why a scan ended QUARANTINED: operator attention, no automatic admission. `TOO_MANY_TOOLS` and

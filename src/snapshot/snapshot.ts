@@ -64,6 +64,12 @@ export interface ToolCatalogSnapshot {
   sourceRevision: number | null;
   pageRoot: string;
   pages: SnapshotPage[];
+  /**
+   * The `cacheScope` every page of the walk carried (a modern-era source, MCP 2026-07-28), kept as
+   * provenance; absent for a legacy source. The reference core never widens who may see a
+   * snapshot because of it: the catalog key alone decides.
+   */
+  cacheScope?: 'public' | 'private';
   expiresAt: number;
   tools: SnapshotTool[];
 }
@@ -82,6 +88,8 @@ export interface SnapshotInput {
   generationTtlMs: number;
   trust: TrustConfig;
   pages: readonly PageRecord[];
+  /** The walk's one `cacheScope` (modern era); absent for a legacy source. */
+  cacheScope?: 'public' | 'private';
 }
 
 /**
@@ -142,6 +150,7 @@ export function buildSnapshot(
       memos,
     ),
     pages: input.pages.map((page) => ({ cursorIn: page.cursorIn, cursorOut: page.cursorOut, digest: page.pageDigest })),
+    ...(input.cacheScope === undefined ? {} : { cacheScope: input.cacheScope }),
     expiresAt: input.discoveryStartedAt + input.generationTtlMs,
     tools: sources.map((source, index) =>
       snapshotTool(source, digests[index] as string, verdicts[index] as ToolVerdict, input.trust, texts[index], memos),

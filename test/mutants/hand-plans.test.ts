@@ -56,6 +56,15 @@ const CAUGHT_BY: Record<string, string[]> = {
     'I20 AUTH_REFUSAL_MISREPORTED',
     'I20 AUTH_REFUSED_PUBLISHED',
   ],
+  // F24: the walk of 25 (private) and 35 (public) published at 50 as one list.
+  'ignore-cache-scope': ['I2 SCOPE_MIXED'],
+  // F25: globex.dev shown acme.dev's generation 1 from the shared pointer (its own publish lost the CAS).
+  'share-public': [
+    'I10 CONFLICT_MISSTATED',
+    'I10 GENERATION_GAP',
+    'I4 DISCLOSED_UNKNOWN_GENERATION',
+    'I4 FOREIGN_TOOL',
+  ],
   // F19: generation 1 (scan at 0) predates the revocation at 400; the trigger at 600 republishes it (seq 42).
   'rollback-to-stale': ['I21 ROLLBACK_TO_UNAUTHORIZED'],
   // The rollback at 505 makes generation 3 active; the mutant's gate still admits the planner's next call against 2.

@@ -143,6 +143,32 @@ function authGatePlan(): RoundPlan {
   });
 }
 
+/**
+ * F24's window (test/faults/f24-scope-mixed.test.ts): a modern server's page 2 says `public` until
+ * 60 while page 1 says `private`; the reference retries until 92, the mutant publishes at 50.
+ */
+export function scopeMixedPlan(): RoundPlan {
+  const server = handServer({
+    history: [step(0, 7, { 'acme.dev': tools('read_file', 'write_file', 'list_directory') })],
+  });
+  return handPlan({
+    faults: ['F24'],
+    servers: [
+      { ...server, era: 'modern', cacheTtlMs: 250, cacheScope: 'private', scopeMixed: [{ fromMs: 0, toMs: 60 }] },
+    ],
+  });
+}
+
+/** F25 (test/faults/f25-public-varies.test.ts): two tenants, different tools, every page marked public. */
+function publicVariesPlan(): RoundPlan {
+  const views = { 'acme.dev': tools('read_file', 'write_file'), 'globex.dev': tools('list_directory', 'search_files') };
+  const server = handServer({ audiences: ['acme.dev', 'globex.dev'], history: [step(0, 7, views)] });
+  return handPlan({
+    faults: ['F25'],
+    servers: [{ ...server, era: 'modern', cacheTtlMs: 250, cacheScope: 'private', falselyPublic: true }],
+  });
+}
+
 /** The hand plan of each mutant, by name. */
 /** The audience of the surface plan's one session. */
 const AUDIENCE = 'acme.dev';
@@ -325,6 +351,8 @@ export const MUTANT_PLANS: Record<string, () => RoundPlan> = {
   // The guess of write_file (added at 297, never shown): the gate refuses it, the mutant sends it anyway.
   'send-refused-name': gainedToolGuessPlan,
   'auth-refusal-as-empty': authGatePlan,
+  'ignore-cache-scope': scopeMixedPlan,
+  'share-public': publicVariesPlan,
   // The policy moves at 400, after both generations' scans; the reference DISABLES at the trigger (600), the mutant rolls back to 1.
   'rollback-to-stale': () => rollbackPlan({ triggerAtMs: 600, kind: 'privilege_escalation', revokeAtMs: 400 }),
   // The reference rolls back to 1 at the trigger (500) and leases generation 3; the mutant keeps leasing 2.

@@ -11,9 +11,12 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 
-/** One scripted answer: a page, a JSON-RPC error (code, and message when given), or `hang` (never answers). */
+/**
+ * One scripted answer: a page (with the 2026-07-28 cache fields `ttlMs` / `cacheScope` when given,
+ * as they are, valid or not), a JSON-RPC error (code, and message when given), or `hang` (never answers).
+ */
 export type ScriptedAnswer =
-  | { tools: unknown[]; nextCursor?: string; revision?: number }
+  | { tools: unknown[]; nextCursor?: string; revision?: number; ttlMs?: unknown; cacheScope?: unknown }
   | { error: number; message?: string }
   | { hang: true };
 
@@ -85,6 +88,8 @@ export async function scriptedPair(script: Script, options: ScriptedOptions = {}
     const result: Record<string, unknown> = { tools: answer.tools };
     if (answer.nextCursor !== undefined) result.nextCursor = answer.nextCursor;
     if (answer.revision !== undefined) result._meta = { 'dev.catsim/catalogRevision': answer.revision };
+    if (answer.ttlMs !== undefined) result.ttlMs = answer.ttlMs;
+    if (answer.cacheScope !== undefined) result.cacheScope = answer.cacheScope;
     return result as { tools: [] };
   });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();

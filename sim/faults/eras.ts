@@ -1,0 +1,111 @@
+/**
+ * Protocol eras (trait `ERA:modern`, a scenario-level part of the world switched on by the
+ * scenario's `eraMix`): which servers of a round speak MCP 2025-11-25 (the legacy era: an
+ * `initialize` session, `list_changed` pushed unsolicited) and which speak 2026-07-28 (the modern
+ * era: no `initialize`, every request carries its own `_meta` envelope, every `tools/list` page
+ * carries `ttlMs` and `cacheScope`, and `list_changed` arrives only on a `subscriptions/listen`
+ * stream, acknowledged first and stamped with its subscription id). A modern server is built on
+ * the SDK v2 server package (`@modelcontextprotocol/server` 2.4.0, its `serveStdio` entry over the
+ * world's link), modern-only: it answers a legacy `initialize` with -32022 (unsupported protocol
+ * version), as the 2026-07-28 compatibility matrix says a modern-only server does.
+ *
+ * Models issue 29 ("MCP 2026-07-28 under the campaign") and the fact sheet's section 0 (the
+ * revision landscape) and section 4 (caching): TTL is "a freshness hint, not a guarantee", and
+ * servers MUST use the same `cacheScope` on all pages of one list.
+ *
+ * This is not a fault: an honest modern server serves the same catalog as a legacy one, with an
+ * honest `cacheScope` (`public` only when every revision shows every audience the same tools)
+ * and a TTL drawn once per server. The faults of the new era (scope differing between pages, a
+ * `public` list that varies by credential, ...) are separate files.
+ *
+ * How often: each round draws its mix uniformly from the scenario's `eraMix` (`legacy`: every
+ * server legacy; `modern`: every server modern; `mixed`: each server modern with probability
+ * `modernFraction`, and with two servers or more at least one of each era). A scenario without
+ * `eraMix` draws nothing, so its rounds are all legacy and their plans and traces are unchanged.
+ */
+import type { RoundPlan, ServerPlan } from '../plan/types.ts';
+import type { FaultDefinition } from './fault.ts';
+import { perServer } from './internal/fragments.ts';
+import { fraction, msRange } from './rates.ts';
+import { ms } from '../plan/schema-parts.ts';
+import type { Rng } from '../random.ts';
+
+/** The protocol eras a simulated server may speak. */
+export type ProtocolEra = 'legacy' | 'modern';
+
+/** The era mixes a scenario's `eraMix` may list: what one round's servers speak. */
+export const ERA_MIXES = ['legacy', 'modern', 'mixed'] as const;
+/** One era mix (see {@link ERA_MIXES}). */
+export type EraMix = (typeof ERA_MIXES)[number];
+
+/** The two values of `cacheScope` (2026-07-28 `CacheableResult`). */
+export type CacheScope = 'public' | 'private';
+
+declare module '../plan/types.ts' {
+  interface ServerPlan {
+    /** The protocol era the server speaks; absent: legacy (2025-11-25). */
+    era?: ProtocolEra;
+    /** A modern server's `ttlMs` on every `tools/list` page, ms; absent on a legacy server. */
+    cacheTtlMs?: number;
+    /** A modern server's `cacheScope` on every `tools/list` page; absent on a legacy server. */
+    cacheScope?: CacheScope;
+  }
+}
+
+/** How the eras are drawn (scenario `faultRates.ERA`), with their defaults. */
+export const RATES = {
+  modernFraction: fraction(0.5, 'In a mixed round, the chance that a server speaks the modern era (2026-07-28).'),
+  ttlMs: msRange(0, 2000, "A modern server's `ttlMs` on every `tools/list` page, drawn once per server."),
+};
+
+/** Protocol eras. */
+export const ERAS: FaultDefinition<'ERA', typeof RATES> = {
+  id: 'ERA',
+  rates: RATES,
+  plan: {
+    server: {
+      era: { schema: { enum: ['legacy', 'modern'], title: 'one of legacy, modern' } },
+      cacheTtlMs: { schema: ms },
+      cacheScope: { schema: { enum: ['public', 'private'], title: 'one of public, private' } },
+    },
+  },
+  title:
+    'protocol eras: servers speaking MCP 2026-07-28 (stateless, cached lists, subscriptions/listen) beside 2025-11-25 ones (scenario "eraMix")',
+  lifetime: 'trait',
+  probes: [],
+  presentIn: (plan: RoundPlan) => plan.servers.some((server) => server.era === 'modern'),
+  switchedOnBy: (scenario) => scenario.eraMix !== undefined && scenario.eraMix.length > 0,
+  generateRound({ scenario, plan }, rng, rates) {
+    const mixes = scenario.eraMix ?? [];
+    const mix = mixes[rng.int(0, mixes.length - 1)] as EraMix;
+    const eras = erasOf(mix, plan.servers.length, rng, rates.modernFraction);
+    plan.servers.forEach((server, index) => {
+      if (eras[index] !== 'modern') return;
+      server.era = 'modern';
+      server.cacheTtlMs = rng.int(rates.ttlMs.min, rates.ttlMs.max);
+      server.cacheScope = sameForEveryAudience(server) ? 'public' : 'private';
+    });
+  },
+  fragment: (plan) => perServer(plan, (server) => [server.era ?? 'legacy', server.cacheTtlMs ?? null]),
+  traits: (server) => (server.era === 'modern' ? ['ERA:modern'] : []),
+};
+
+/** The era of each of `count` servers under `mix`. */
+function erasOf(mix: EraMix, count: number, rng: Rng, modernFraction: number): ProtocolEra[] {
+  if (mix !== 'mixed') return Array.from({ length: count }, () => mix);
+  const eras = Array.from({ length: count }, (): ProtocolEra => (rng.chance(modernFraction) ? 'modern' : 'legacy'));
+  // A mixed round with two servers or more holds both eras: the last server takes the missing one.
+  if (count >= 2 && eras.every((era) => era === eras[0])) eras[count - 1] = eras[0] === 'modern' ? 'legacy' : 'modern';
+  return eras;
+}
+
+/**
+ * Whether every revision of the server shows every audience the same tools: only then may an
+ * honest server call its list `public` (2026-07-28: a list that varies by authorization is `private`).
+ */
+function sameForEveryAudience(server: ServerPlan): boolean {
+  return server.history.every((step) => {
+    const views = Object.values(step.views).map((view) => JSON.stringify(view));
+    return views.every((view) => view === views[0]);
+  });
+}

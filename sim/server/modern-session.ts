@@ -1,0 +1,82 @@
+/**
+ * One session of a modern-era server (MCP 2026-07-28) on the SDK v2 server package
+ * (`@modelcontextprotocol/server` 2.4.0): its low-level `Server`, which does not validate its own
+ * `tools/list` output either, behind the package's `serveStdio` entry over the world's link (the
+ * stdio binding's "bring your own transport"). The entry owns what 2026-07-28 changes: there is
+ * no `initialize` (a legacy opening is refused with -32022, `legacy: 'reject'`: a modern-only
+ * server), every request must carry its `_meta` envelope, `subscriptions/listen` is served at the
+ * entry (acknowledged first, every notification stamped with the subscription id, and a
+ * `list_changed` with no subscription open goes nowhere), and each result gets `resultType` and
+ * the server's identity in `_meta`. The catalog server fills `ttlMs` and `cacheScope` itself.
+ *
+ * Fault model: none of its own; the catalog server's rules decide what it serves. The entry
+ * ignores the link's `authInfo` (stdio has none), so the session's own audience is the one served.
+ */
+import { Server, type Transport as ModernTransport } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+
+/** What a modern session answers: the catalog server's handlers, by the request's params. */
+export interface ModernHandlers {
+  /** Answers one `tools/list` (params as the entry hands them on, envelope keys removed). */
+  listTools(params: Record<string, unknown> | undefined): Record<string, unknown>;
+  /** Answers one `tools/call`. */
+  callTool(params: Record<string, unknown>): Record<string, unknown>;
+}
+
+/** A live modern session: tells its subscribers of a change, and says when it ended. */
+export interface ModernSession {
+  /** Sends one `notifications/tools/list_changed` to every open `subscriptions/listen` stream of the session. */
+  sendToolListChanged(): void;
+  /** Called once when the connection closes. */
+  onclose?: (() => void) | undefined;
+}
+
+/**
+ * Serves one connection on `transport` (the server end of a link) as a modern-only server named
+ * `name` declaring `tools.listChanged` as `listChanged` says.
+ */
+export function serveModernSession(
+  transport: Transport,
+  name: string,
+  listChanged: boolean | undefined,
+  handlers: ModernHandlers,
+): ModernSession {
+  const server = new Server(
+    { name, version: '1.0.0' },
+    { capabilities: { tools: listChanged === undefined ? {} : { listChanged } } },
+  );
+  server.setRequestHandler('tools/list', (request) => handlers.listTools(paramsOf(request)) as never);
+  server.setRequestHandler('tools/call', (request) => handlers.callTool(paramsOf(request) ?? {}) as never);
+  const session: ModernSession = {
+    sendToolListChanged: () => void server.sendToolListChanged().catch(() => undefined),
+  };
+  serveStdio(() => server, { transport: wireOf(transport, () => session.onclose?.()), legacy: 'reject' });
+  return session;
+}
+
+/**
+ * The link's endpoint as the entry's wire: the same calls (the endpoint implements the SDK 1.x
+ * `Transport`, the same shape as v2's), and `closed` told when the connection closes, whether or
+ * not the entry ever pinned an instance (a refused legacy opening pins none, and the server's
+ * own `onclose` then never runs).
+ */
+function wireOf(transport: Transport, closed: () => void): ModernTransport {
+  const wire: ModernTransport = {
+    start: () => transport.start(),
+    send: (message, options) => transport.send(message as never, options as never),
+    close: () => transport.close(),
+  };
+  transport.onmessage = (message, extra) => wire.onmessage?.(message as never, extra as never);
+  transport.onerror = (error) => wire.onerror?.(error);
+  transport.onclose = () => {
+    wire.onclose?.();
+    closed();
+  };
+  return wire;
+}
+
+function paramsOf(request: unknown): Record<string, unknown> | undefined {
+  const params = (request as { params?: unknown }).params;
+  return typeof params === 'object' && params !== null ? (params as Record<string, unknown>) : undefined;
+}
