@@ -482,7 +482,7 @@ describe.skipIf(!hasPython)('catsim host-test and catsim judge on the command li
     expect(files('concurrent')).toEqual(files('serial'));
   }, 120_000);
 
-  it('bad input is one line and exit 2: a glob that matches no case or only cases of another transport, no host command, a malformed baseline', async () => {
+  it('bad input is one line and exit 2: a glob that matches no case or only cases of another transport, an --out that is a file, no host command, a malformed baseline', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'catsim-baseline-'));
     writeFileSync(join(dir, 'baseline.json'), JSON.stringify({ expected: { 'full-walk@http': 'OK' } }));
     const bad = await catsim(['host-test', '--agent', 'py', '--baseline', join(dir, 'baseline.json'), '--', 'true']);
@@ -509,6 +509,12 @@ describe.skipIf(!hasPython)('catsim host-test and catsim judge on the command li
     expect([other.code, other.stderr.trim().split('\n').at(-1)]).toEqual([
       2,
       'catsim: --cases "session-*": no case selected runs on stdio (session-expiry: http)',
+    ]);
+    writeFileSync(join(dir, 'reports'), '');
+    const file = await catsim(['host-test', '--agent', 'py', '--out', join(dir, 'reports'), '--', 'true']);
+    expect([file.code, file.stderr.trim().split('\n').at(-1)]).toEqual([
+      2,
+      `catsim: --out ${join(dir, 'reports')}: cannot write there (it is not a directory)`,
     ]);
     const bare = await catsim(['host-test', '--agent', 'py']);
     expect([bare.code, bare.stderr.trim().split('\n').at(-1)]).toEqual([

@@ -14,6 +14,7 @@ import { runStem, writeReports } from '../../blackbox/reports.ts';
 import { runCase, type CaseOutcome, type CaseRun, type CaseTransport } from '../../blackbox/run-case.ts';
 import { STALL_MS_DEFAULT } from '../../blackbox/stall.ts';
 import { EXIT, InputError } from '../errors.ts';
+import { assertWritableDirectory } from '../output.ts';
 
 /** Arguments of `catsim host-test`. */
 export interface HostTestArgs {
@@ -53,11 +54,13 @@ export interface HostTestArgs {
  * entry expects, 1 otherwise (FAILED, HOST_FAILED, UNDECIDED, UNSUPPORTED: not judged is not a
  * pass; or a stale or changed baseline entry).
  * @throws InputError (exit 2) for a bad agent name, a case glob that matches nothing (or only
- *   cases of another transport), a bad case file, a bad baseline file or a missing host command.
+ *   cases of another transport), a bad case file, a bad baseline file, an `--out` folder that cannot be
+ *   written (checked before any case runs) or a missing host command.
  */
 export async function hostTestCommand(args: HostTestArgs): Promise<number> {
   const cases = selectCases(args);
   const baseline = readBaseline(args.baseline);
+  assertWritableDirectory(args.out, '--out');
   const transports: CaseTransport[] = args.transport === 'both' ? ['http', 'stdio'] : [args.transport];
   if (cases.every((spec) => caseTransports(spec, transports).length === 0))
     throw new InputError(

@@ -17,6 +17,7 @@ import { ModelEndpoint } from '../../blackbox/model-endpoint.ts';
 import { finishCase, modelUrl, serversEnv, type CaseRun } from '../../blackbox/run-case.ts';
 import { STALL_MS_DEFAULT, StallWatch, stallLine } from '../../blackbox/stall.ts';
 import { EXIT, InputError } from '../errors.ts';
+import { assertWritableDirectory } from '../output.ts';
 
 /** Arguments of `catsim serve`. */
 export interface ServeArgs {
@@ -43,7 +44,8 @@ const WATCH_MS = 50;
 
 /**
  * Serves one case until the host ends it; exit as host-test for that one case.
- * @throws InputError (exit 2) for an unknown case, a case of another transport, or a port in use.
+ * @throws InputError (exit 2) for an unknown case, a case of another transport, an `--out` folder that
+ *   cannot be written (checked before the servers start), or a port in use.
  */
 export async function serveCommand(args: ServeArgs): Promise<number> {
   const spec = oneCase(args.case);
@@ -51,6 +53,7 @@ export async function serveCommand(args: ServeArgs): Promise<number> {
     throw new InputError(
       `--case ${spec.name} runs on ${(spec.transports ?? []).join(', ')} only, not ${args.transport}`,
     );
+  assertWritableDirectory(args.out, '--out');
   const world = new CaseWorld(spec, args.agent);
   world.start();
   const driver = new Driver(spec, world);
