@@ -537,6 +537,19 @@ describe('catsim serve keeps a case up for a host started separately', () => {
     ]);
   }, 30_000);
 
+  // The HTTP listener was already up when the stdio port failed, and kept serve alive after its error line.
+  it('a stdio port in use is one line and exit 2, and serve ends', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as { port: number }).port;
+    const serve = await catsim(['serve', '--case', 'full-walk', '--stdio-port', String(port)], { timeoutMs: 20_000 });
+    taken.close();
+    expect([serve.code, serve.stderr.trim().split('\n').at(-1)]).toEqual([
+      2,
+      'catsim: cannot listen on 127.0.0.1 (port in use): choose another --port / --stdio-port',
+    ]);
+  }, 30_000);
+
   it('prints the environment, serves the TS host started with it, and judges the case when the host ends it', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'catsim-serve-')), 'out');
     const serve = spawn(process.execPath, ['bin/catsim.mjs', 'serve', '--case', 'full-walk', '--out', out], {
