@@ -159,8 +159,9 @@ async function report(error: unknown): Promise<number> {
 }
 
 function build(parser: Argv, setCode: (code: number) => void, argv: readonly string[]): Argv {
-  // yargs reads a lone `-` as an empty string: `check -` is told apart from `check ""` here.
+  // yargs reads a lone `-` as an empty string: `check -` and `judge -` are told apart from `check ""` here.
   const checkStdin = argv[0] === 'check' && argv.includes('-');
+  const judgeStdin = argv[0] === 'judge' && argv.includes('-');
   return (
     parser
       .scriptName('catsim')
@@ -683,7 +684,7 @@ function build(parser: Argv, setCode: (code: number) => void, argv: readonly str
         'judge <trace>',
         "Re-judge a black-box case's saved trace (host-test report .trace.jsonl) with the oracle's wire rules",
         (y) => y.positional('trace', { type: 'string', demandOption: true, describe: 'Trace file (JSON lines)' }),
-        async (a) => setCode((await commands.judge()).judgeCommand(a.trace)),
+        async (a) => setCode((await commands.judge()).judgeCommand(judgeStdin ? '-' : a.trace)),
       )
       .command(
         'discover',
