@@ -5,7 +5,7 @@
  * process or port left.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -14,7 +14,7 @@ import { caseTransports, loadCases, type BlackBoxCase } from '../blackbox/case.t
 import { running } from '../blackbox/host-tree.ts';
 import { runCase } from '../blackbox/run-case.ts';
 import { traceText } from '../sim/trace/recorder.ts';
-import { catsim } from './support/run-cli.ts';
+import { RUN_FROM, catsim } from './support/run-cli.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const PYTHON_HOST = ['python3', join(ROOT, 'examples/blackbox-python-host/adapter.py')];
@@ -521,6 +521,50 @@ describe.skipIf(!hasPython)('catsim host-test and catsim judge on the command li
       2,
       'catsim: host-test needs the host command after --, e.g. catsim host-test --agent mine -- python3 host.py',
     ]);
+  }, 60_000);
+});
+
+describe('host-test interrupted', () => {
+  // Before, Ctrl-C killed catsim alone: the host (in its own process group) ran on, and no report
+  // was written, not even of the cases already done.
+  it('Ctrl-C cuts off the host under way, reports the cases done, and exits 1', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'catsim-interrupt-'));
+    const host = join(dir, 'host.sh');
+    // full-walk@http: exits at once (HOST_FAILED); full-walk@stdio: writes its pid and waits.
+    writeFileSync(
+      host,
+      `#!/bin/sh\nif [ -e ${dir}/first ]; then echo $$ > ${dir}/pid.tmp; mv ${dir}/pid.tmp ${dir}/pid; exec sleep 600; fi\ntouch ${dir}/first\n`,
+    );
+    chmodSync(host, 0o755);
+    const out = join(dir, 'out');
+    const child = spawn(
+      process.execPath,
+      ['bin/catsim.mjs', 'host-test', '--agent', 'i', '--cases', 'full-walk', '--out', out, '--', host],
+      { cwd: ROOT, env: { ...process.env, CATSIM_RUN_FROM: RUN_FROM }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    while (!existsSync(join(dir, 'pid'))) await new Promise((resolve) => setTimeout(resolve, 50));
+    const pid = Number(readFileSync(join(dir, 'pid'), 'utf8'));
+    expect(running(pid)).toBe(true);
+    child.kill('SIGINT');
+    expect(await exited).toBe(1);
+    expect(running(pid)).toBe(false);
+    expect(stdout.split('\n')).toEqual([
+      'HOST_FAILED full-walk@http: HOST_FAILED: the host exited before the end step (0 of 3 steps done, never connected)',
+      `0 of 1 cases pass (OK or NON-STRICT); reports in ${out}/ (summary.md, index.json, junit.xml)`,
+      'interrupted after 1 of 2 cases: the 1 above are reported, the others were cut off or never started',
+      '',
+    ]);
+    expect(stderr).toBe('catsim: interrupted: ending the hosts of the cases under way\n');
+    expect(readdirSync(join(out, 'i')).sort()).toEqual(['full-walk@http.json', 'full-walk@http.trace.jsonl']);
   }, 60_000);
 });
 

@@ -74,38 +74,70 @@ export async function hostTestCommand(args: HostTestArgs): Promise<number> {
       transport,
     })),
   );
+  // Ctrl-C, SIGTERM or SIGHUP: the hosts under way are cut off (none is left running), no case
+  // starts, and the cases done before are printed and reported as usual; a case cut is not.
+  const interrupt = new AbortController();
+  const onSignal = (): void => {
+    if (interrupt.signal.aborted) return;
+    process.stderr.write('catsim: interrupted: ending the hosts of the cases under way\n');
+    interrupt.abort();
+  };
   const runOne = async ({ spec, transport }: (typeof planned)[number]): Promise<CaseRun> => {
     const repeats: CaseRun[] = [];
-    for (let i = 0; i < args.repeat; i += 1)
+    for (let i = 0; i < args.repeat && (i === 0 || !interrupt.signal.aborted); i += 1)
       repeats.push(
         await runCase(spec, args.agent, transport, args.command, {
           stallMs,
           modelEndpoint: args.modelEndpoint === true,
+          interrupt: interrupt.signal,
         }),
       );
     return foldRepeats(repeats);
   };
   const runs: CaseRun[] = [];
   let failing = 0;
-  await inOrder(planned, args.jobs ?? 1, runOne, (run) => {
-    const standing = baselineStanding(runStem(run), run.outcome, baseline);
-    if (standing === 'stale' || standing === 'changed' || (standing === 'none' && !passes(run.outcome))) failing += 1;
-    process.stdout.write(`${lineOf(run, standing, baseline.get(runStem(run)))}\n`);
-    runs.push(run);
-  });
+  for (const name of SIGNALS) process.on(name, onSignal);
+  try {
+    await inOrder(
+      planned,
+      args.jobs ?? 1,
+      runOne,
+      (run) => {
+        if (interrupt.signal.aborted) return;
+        const standing = baselineStanding(runStem(run), run.outcome, baseline);
+        if (standing === 'stale' || standing === 'changed' || (standing === 'none' && !passes(run.outcome)))
+          failing += 1;
+        process.stdout.write(`${lineOf(run, standing, baseline.get(runStem(run)))}\n`);
+        runs.push(run);
+      },
+      () => interrupt.signal.aborted,
+    );
+  } finally {
+    for (const name of SIGNALS) process.off(name, onSignal);
+  }
   const rerun = (run: CaseRun): string =>
     `catsim host-test --agent ${args.agent} --cases ${run.case} --transport ${run.transport}${factor > 1 ? ` --timeout-factor ${factor}` : ''}${args.stallMs === undefined ? '' : ` --stall-ms ${args.stallMs}`}${args.modelEndpoint === true ? ' --model-endpoint' : ''} -- ${args.command.join(' ')}`;
   writeReports(args.out, runs, rerun);
   process.stdout.write(
     `${runs.length - failing} of ${runs.length} cases pass${baseline.size > 0 ? ' (OK, NON-STRICT, or as the baseline expects)' : ' (OK or NON-STRICT)'}; reports in ${args.out}/ (summary.md, index.json, junit.xml)\n`,
   );
+  if (interrupt.signal.aborted) {
+    process.stdout.write(
+      `interrupted after ${runs.length} of ${planned.length} cases: the ${runs.length} above are reported, the others were cut off or never started\n`,
+    );
+    return EXIT.violation;
+  }
   return failing === 0 ? EXIT.clean : EXIT.violation;
 }
+
+/** The signals that interrupt host-test (a terminal's Ctrl-C, a CI timeout or `docker stop`, a closed terminal). */
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 /**
  * Runs `work` on every item, at most `jobs` at once, and hands each result to `done` in the items'
  * order: a result is held until every earlier item's result was handed over, so `done` sees the
- * same sequence whatever `jobs` is and whichever item finishes first.
+ * same sequence whatever `jobs` is and whichever item finishes first. Once `stop` returns true no
+ * item starts; those already running finish and are handed over as usual.
  * @throws the first error a `work` threw, once the items already running have finished (their
  *   hosts cleaned up); no item starts after it, and no result after the failed item is handed over.
  */
@@ -114,13 +146,14 @@ export async function inOrder<T, R>(
   jobs: number,
   work: (item: T) => Promise<R>,
   done: (result: R) => void,
+  stop: () => boolean = () => false,
 ): Promise<void> {
   const results = new Map<number, R>();
   let next = 0;
   let handed = 0;
   let failure: { error: unknown } | null = null;
   const worker = async (): Promise<void> => {
-    while (next < items.length && failure === null) {
+    while (next < items.length && failure === null && !stop()) {
       const index = next;
       next += 1;
       try {
