@@ -536,6 +536,9 @@ function build(parser: Argv, setCode: (code: number) => void, argv: readonly str
         "Put a host in any language under catsim's simulated servers: spawn it once per black-box case (after --) and judge its wire",
         (y) =>
           y
+            .usage(
+              "catsim host-test --agent NAME [options] -- CMD ARGS\n\nPut a host in any language under catsim's simulated servers: spawn CMD ARGS once per black-box case and judge its wire",
+            )
             .option('agent', {
               type: 'string',
               demandOption: true,

@@ -581,6 +581,20 @@ describe('catsim serve keeps a case up for a host started separately', () => {
     ]);
   }, 30_000);
 
+  // Its usage line was "catsim host-test", with no word of the host command after --.
+  it('host-test --help shows where the host command goes', async () => {
+    const help = await catsim(['host-test', '--help']);
+    expect([help.code, help.stdout.split('\n')[0]]).toEqual([0, 'catsim host-test --agent NAME [options] -- CMD ARGS']);
+  }, 30_000);
+
+  it("an unknown case names serve's own option, --case", async () => {
+    const serve = await catsim(['serve', '--case', 'nope']);
+    expect([serve.code, serve.stderr]).toEqual([
+      2,
+      `catsim: --case "nope" matches no case in ${join(ROOT, 'scenarios', 'cases')}\n`,
+    ]);
+  }, 30_000);
+
   // The HTTP listener was already up when the stdio port failed, and kept serve alive after its error line.
   it('a stdio port in use is one line and exit 2, and serve ends', async () => {
     const taken = createServer();

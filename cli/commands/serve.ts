@@ -112,7 +112,8 @@ function oneCase(name: string): BlackBoxCase {
   try {
     return loadCases(name)[0] as BlackBoxCase;
   } catch (error) {
-    if (error instanceof CaseError) throw new InputError(error.message);
+    // loadCases words its problems for host-test's --cases; serve's option is --case.
+    if (error instanceof CaseError) throw new InputError(error.message.replace(/^--cases /, '--case '));
     throw error;
   }
 }
