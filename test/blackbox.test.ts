@@ -587,6 +587,20 @@ describe('catsim serve keeps a case up for a host started separately', () => {
     expect([help.code, help.stdout.split('\n')[0]]).toEqual([0, 'catsim host-test --agent NAME [options] -- CMD ARGS']);
   }, 30_000);
 
+  // `--agent ..` wrote the reports beside --out, then failed (exit 3); serve took any agent name, `../esc` too.
+  it('an agent name that is not a plain folder name is refused by host-test and serve', async () => {
+    for (const command of [
+      ['host-test', '--agent', '..', '--', 'true'],
+      ['serve', '--case', 'full-walk', '--agent', '../esc'],
+    ]) {
+      const refused = await catsim(command);
+      expect([refused.code, refused.stderr]).toEqual([
+        2,
+        `catsim: --agent ${JSON.stringify(command[command.indexOf('--agent') + 1])}: use letters, digits, '-', '_' and '.', beginning with a letter, a digit or '_'\n`,
+      ]);
+    }
+  }, 30_000);
+
   it("an unknown case names serve's own option, --case", async () => {
     const serve = await catsim(['serve', '--case', 'nope']);
     expect([serve.code, serve.stderr]).toEqual([

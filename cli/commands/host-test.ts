@@ -189,9 +189,21 @@ function lineOf(
   return head;
 }
 
+/**
+ * Checks an agent name (`host-test --agent`, `serve --agent`): it names the folder of the agent's
+ * reports under `--out`, so it is letters, digits, `-`, `_` and `.`, beginning with a letter, a
+ * digit or `_` (`..` would put the reports beside `--out`, `.` into it among index.json and the rest).
+ * @throws InputError (exit 2), e.g. `--agent "..": use letters, digits, '-', '_' and '.', beginning with a letter, a digit or '_'`.
+ */
+export function assertAgentName(agent: string): void {
+  if (!/^[A-Za-z0-9_][A-Za-z0-9_.-]*$/.test(agent))
+    throw new InputError(
+      `--agent ${JSON.stringify(agent)}: use letters, digits, '-', '_' and '.', beginning with a letter, a digit or '_'`,
+    );
+}
+
 function selectCases(args: HostTestArgs): BlackBoxCase[] {
-  if (!/^[A-Za-z0-9_.-]+$/.test(args.agent))
-    throw new InputError(`--agent ${JSON.stringify(args.agent)}: use letters, digits, '-', '_' and '.'`);
+  assertAgentName(args.agent);
   if (args.command.length === 0)
     throw new InputError(
       'host-test needs the host command after --, e.g. catsim host-test --agent mine -- python3 host.py',

@@ -18,6 +18,7 @@ import { finishCase, modelUrl, serversEnv, type CaseRun } from '../../blackbox/r
 import { STALL_MS_DEFAULT, StallWatch, stallLine } from '../../blackbox/stall.ts';
 import { EXIT, InputError } from '../errors.ts';
 import { assertWritableDirectory } from '../output.ts';
+import { assertAgentName } from './host-test.ts';
 
 /** Arguments of `catsim serve`. */
 export interface ServeArgs {
@@ -44,10 +45,11 @@ const WATCH_MS = 50;
 
 /**
  * Serves one case until the host ends it; exit as host-test for that one case.
- * @throws InputError (exit 2) for an unknown case, a case of another transport, an `--out` folder that
+ * @throws InputError (exit 2) for a bad agent name, an unknown case, a case of another transport, an `--out` folder that
  *   cannot be written (checked before the servers start), or a port in use.
  */
 export async function serveCommand(args: ServeArgs): Promise<number> {
+  assertAgentName(args.agent);
   const spec = oneCase(args.case);
   if (caseTransports(spec, [args.transport]).length === 0)
     throw new InputError(
