@@ -601,6 +601,11 @@ describe('catsim serve keeps a case up for a host started separately', () => {
     }
   }, 30_000);
 
+  it('a port past 65535 is one line naming the option', async () => {
+    const serve = await catsim(['serve', '--case', 'full-walk', '--stdio-port', '99999']);
+    expect([serve.code, serve.stderr]).toEqual([2, 'catsim: --stdio-port is not a port: at most 65535, got 99999\n']);
+  }, 30_000);
+
   it("an unknown case names serve's own option, --case", async () => {
     const serve = await catsim(['serve', '--case', 'nope']);
     expect([serve.code, serve.stderr]).toEqual([

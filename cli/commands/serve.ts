@@ -40,16 +40,25 @@ export interface ServeArgs {
   modelEndpoint?: boolean;
 }
 
+/** The largest TCP port. */
+const PORT_MAX = 65_535;
+
 /** How often serve checks whether the host took the end step, ms. */
 const WATCH_MS = 50;
 
 /**
  * Serves one case until the host ends it; exit as host-test for that one case.
- * @throws InputError (exit 2) for a bad agent name, an unknown case, a case of another transport, an `--out` folder that
+ * @throws InputError (exit 2) for a bad agent name, a port past 65535, an unknown case, a case of another transport, an `--out` folder that
  *   cannot be written (checked before the servers start), or a port in use.
  */
 export async function serveCommand(args: ServeArgs): Promise<number> {
   assertAgentName(args.agent);
+  // Node's own refusal of a port past 65535 ("options.port should be >= 0 and < 65536. Received type number (99999).") read as a listen failure.
+  for (const [option, port] of [
+    ['--port', args.port],
+    ['--stdio-port', args.stdioPort],
+  ] as const)
+    if (port > PORT_MAX) throw new InputError(`${option} is not a port: at most ${PORT_MAX}, got ${port}`);
   const spec = oneCase(args.case);
   if (caseTransports(spec, [args.transport]).length === 0)
     throw new InputError(
