@@ -516,6 +516,22 @@ describe.skipIf(!hasPython)('catsim host-test and catsim judge on the command li
       2,
       `catsim: --out ${join(dir, 'reports')}: cannot write there (it is not a directory)`,
     ]);
+    // The case timeout, 15000 ms times 1000000, overflowed Node's timer, which then fired after 1 ms.
+    const factor = await catsim([
+      'host-test',
+      '--agent',
+      'py',
+      '--cases',
+      'full-walk',
+      '--timeout-factor',
+      '1000000',
+      '--',
+      'true',
+    ]);
+    expect([factor.code, factor.stderr]).toEqual([
+      2,
+      'catsim: --timeout-factor 1000000 is too large: case full-walk would wait 15000000000 ms, and a timer waits at most 2147483647 ms (give at most 143165)\n',
+    ]);
     const bare = await catsim(['host-test', '--agent', 'py']);
     expect([bare.code, bare.stderr.trim().split('\n').at(-1)]).toEqual([
       2,

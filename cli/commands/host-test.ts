@@ -13,6 +13,7 @@ import { foldRepeats } from '../../blackbox/repeat.ts';
 import { runStem, writeReports } from '../../blackbox/reports.ts';
 import { runCase, type CaseOutcome, type CaseRun, type CaseTransport } from '../../blackbox/run-case.ts';
 import { STALL_MS_DEFAULT } from '../../blackbox/stall.ts';
+import { COUNT_MAX } from '../counts.ts';
 import { EXIT, InputError } from '../errors.ts';
 import { assertWritableDirectory } from '../output.ts';
 
@@ -67,6 +68,13 @@ export async function hostTestCommand(args: HostTestArgs): Promise<number> {
       `--cases ${JSON.stringify(args.cases)}: no case selected runs on ${transports.join(' or ')} (${cases.map((spec) => `${spec.name}: ${(spec.transports ?? []).join(', ')}`).join('; ')})`,
     );
   const factor = args.timeoutFactor ?? 1;
+  // A Node.js timer waits at most 2^31 - 1 ms; a longer one fires after 1 ms, and every host was
+  // killed at once as "did not finish within 15000000000 ms".
+  const longest = cases.reduce((most, spec) => (spec.timeoutMs > most.timeoutMs ? spec : most));
+  if (longest.timeoutMs * factor > COUNT_MAX)
+    throw new InputError(
+      `--timeout-factor ${factor} is too large: case ${longest.name} would wait ${longest.timeoutMs * factor} ms, and a timer waits at most ${COUNT_MAX} ms (give at most ${Math.floor(COUNT_MAX / longest.timeoutMs)})`,
+    );
   const stallMs = (args.stallMs ?? STALL_MS_DEFAULT) * factor;
   const planned = cases.flatMap((spec) =>
     caseTransports(spec, transports).map((transport) => ({
