@@ -76,7 +76,8 @@ async function runCommandLine(argv: string[]): Promise<number> {
     if (original !== undefined) throw original;
     // yargs' own errors (a YError, e.g. "Not enough arguments following: rounds") are usage errors.
     if (error !== undefined && error !== null && error.name !== 'YError') throw error;
-    usageError = message ?? error?.message ?? 'usage error';
+    // yargs words some errors over several lines ("Invalid values:\n  Argument: transport, Given: ..."): one line.
+    usageError = (message ?? error?.message ?? 'usage error').replace(/\s*\n\s*/g, ' ');
     throw new UsageStop(usageError);
   };
   const parser = build(

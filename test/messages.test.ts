@@ -33,6 +33,15 @@ describe('messages that say what happens', () => {
     expect(stdout.split('\n')[2]).toMatch(/^items checked per invariant: I1 \d+ {2}I2 \d+/);
   });
 
+  it("a value outside an option's choices is one line, not yargs' three", async () => {
+    expect(await runMain(['host-test', '--agent', 'x', '--transport', 'ftp', '--', 'true'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'catsim: Invalid values: Argument: transport, Given: "ftp", Choices: "stdio", "http", "both"\nRun "catsim --help" for usage.\n',
+    });
+  });
+
   it('judge - says standard input is not read, as check - does', async () => {
     expect(await runMain(['judge', '-'])).toEqual({
       code: 2,
