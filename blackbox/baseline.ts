@@ -5,7 +5,7 @@
  * OK or NON-STRICT is stale and fails the run (remove it); an entry whose case ends with another
  * failing outcome fails it too. Entries for cases not run (another `--cases`) are left alone.
  */
-import { readFileSync } from 'node:fs';
+import { readInputJson } from '../sim/plan/input-file.ts';
 import type { CaseOutcome } from './run-case.ts';
 
 /** The outcomes an entry may expect. */
@@ -16,16 +16,11 @@ export class BaselineError extends Error {
   override readonly name = 'BaselineError';
 }
 
-/** Reads a baseline: `CASE@TRANSPORT` -> expected outcome. @throws BaselineError for a missing, non-JSON or malformed file. */
+/** Reads a baseline: `CASE@TRANSPORT` -> expected outcome. @throws BaselineError (one line) for a missing, unreadable, non-JSON or malformed file, or a directory. */
 export function loadBaseline(path: string): Map<string, CaseOutcome> {
-  let value: unknown;
-  try {
-    value = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    throw new BaselineError(
-      `--baseline ${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : `not JSON (${(error as Error).message})`}`,
-    );
-  }
+  // One line whatever is wrong: V8's JSON.parse message quotes the text, newlines and all, and a
+  // directory is not "not JSON".
+  const value = readInputJson(path, (message) => new BaselineError(`--baseline ${message}`));
   const expected = (value as { expected?: unknown } | null)?.expected;
   if (typeof expected !== 'object' || expected === null || Array.isArray(expected))
     throw new BaselineError(`--baseline ${path}: needs {"expected": {"CASE@TRANSPORT": "OUTCOME"}}`);

@@ -62,7 +62,13 @@ export class Hosting {
     const hosting = new Hosting(world, driver, model);
     world.onExpire((server) => hosting.#expire(server));
     await listen(hosting.#http, ports.http);
-    await listen(hosting.#tcp, ports.stdio);
+    try {
+      await listen(hosting.#tcp, ports.stdio);
+    } catch (error) {
+      // The HTTP listener is already up: left open, it kept `serve --stdio-port BUSY` alive after its error line.
+      await new Promise((resolve) => hosting.#http.close(resolve));
+      throw error;
+    }
     return hosting;
   }
 

@@ -93,6 +93,12 @@ export interface RunCaseOptions {
    * base URL in `CATSIM_MODEL_URL` (`http://127.0.0.1:PORT`; OpenAI clients take it with `/v1`).
    */
   readonly modelEndpoint?: boolean;
+  /**
+   * Aborting it cuts the host off at once, through the same kill as the timeout (its process group
+   * and every marked process), and a case begun after it was aborted starts no host. host-test
+   * aborts it on Ctrl-C, SIGTERM or SIGHUP and reports none of the cases it cut.
+   */
+  readonly interrupt?: AbortSignal;
 }
 
 /** The model base URL a host is given (`CATSIM_MODEL_URL`): Anthropic clients take it as is, OpenAI clients with `/v1` appended. */
@@ -143,6 +149,7 @@ export async function runCase(
     () => {
       if (model !== null) model.cutOff = true;
     },
+    options.interrupt,
   );
   await hosting.close();
   await model?.idle();
@@ -249,7 +256,8 @@ const CHILDREN_GRACE_MS = 1_000;
  * Spawns the host in its own process group, marked (host-tree.ts); at exit, at the timeout, or
  * once `stalled` (sampled every STALL_SAMPLE_MS) returns what a held step waits for, kills the
  * group and every marked process, setsid'd or orphaned ones included, and resolves once they are
- * gone. The timeout and the stall cut the host off the same way, after `beforeCut`.
+ * gone. The timeout, the stall and `interrupt` cut the host off the same way, after `beforeCut`; a
+ * host whose `interrupt` was aborted before it started is not started.
  */
 function spawnHost(
   command: readonly string[],
@@ -257,8 +265,21 @@ function spawnHost(
   timeoutMs: number,
   stalled: () => string | null,
   beforeCut: () => void = () => undefined,
+  interrupt?: AbortSignal,
 ): Promise<HostExit> {
   return new Promise((resolve) => {
+    if (interrupt?.aborted === true) {
+      resolve({
+        code: null,
+        signal: null,
+        timedOut: false,
+        stalled: null,
+        spawnError: 'interrupted before the host started',
+        stderr: '',
+        leftBehind: 0,
+      });
+      return;
+    }
     let stderr = '';
     let timedOut = false;
     let stalledOn: string | null = null;
@@ -281,6 +302,7 @@ function spawnHost(
       timedOut = true;
       cut();
     }, timeoutMs);
+    interrupt?.addEventListener('abort', cut, { once: true });
     const sampler = setInterval(() => {
       stalledOn = stalled();
       if (stalledOn !== null) cut();
@@ -288,6 +310,7 @@ function spawnHost(
     child.on('error', (error) => {
       clearTimeout(timer);
       clearInterval(sampler);
+      interrupt?.removeEventListener('abort', cut);
       resolve({
         code: null,
         signal: null,
@@ -301,6 +324,7 @@ function spawnHost(
     child.on('exit', (code, signal) => {
       clearTimeout(timer);
       clearInterval(sampler);
+      interrupt?.removeEventListener('abort', cut);
       void (async () => {
         const left = timedOut || stalledOn !== null ? 0 : await leftBehind(mark, CHILDREN_GRACE_MS);
         await killHostTree(child.pid, mark);

@@ -76,7 +76,8 @@ async function runCommandLine(argv: string[]): Promise<number> {
     if (original !== undefined) throw original;
     // yargs' own errors (a YError, e.g. "Not enough arguments following: rounds") are usage errors.
     if (error !== undefined && error !== null && error.name !== 'YError') throw error;
-    usageError = message ?? error?.message ?? 'usage error';
+    // yargs words some errors over several lines ("Invalid values:\n  Argument: transport, Given: ..."): one line.
+    usageError = (message ?? error?.message ?? 'usage error').replace(/\s*\n\s*/g, ' ');
     throw new UsageStop(usageError);
   };
   const parser = build(
@@ -159,8 +160,9 @@ async function report(error: unknown): Promise<number> {
 }
 
 function build(parser: Argv, setCode: (code: number) => void, argv: readonly string[]): Argv {
-  // yargs reads a lone `-` as an empty string: `check -` is told apart from `check ""` here.
+  // yargs reads a lone `-` as an empty string: `check -` and `judge -` are told apart from `check ""` here.
   const checkStdin = argv[0] === 'check' && argv.includes('-');
+  const judgeStdin = argv[0] === 'judge' && argv.includes('-');
   return (
     parser
       .scriptName('catsim')
@@ -535,6 +537,9 @@ function build(parser: Argv, setCode: (code: number) => void, argv: readonly str
         "Put a host in any language under catsim's simulated servers: spawn it once per black-box case (after --) and judge its wire",
         (y) =>
           y
+            .usage(
+              "catsim host-test --agent NAME [options] -- CMD ARGS\n\nPut a host in any language under catsim's simulated servers: spawn CMD ARGS once per black-box case and judge its wire",
+            )
             .option('agent', {
               type: 'string',
               demandOption: true,
@@ -683,7 +688,7 @@ function build(parser: Argv, setCode: (code: number) => void, argv: readonly str
         'judge <trace>',
         "Re-judge a black-box case's saved trace (host-test report .trace.jsonl) with the oracle's wire rules",
         (y) => y.positional('trace', { type: 'string', demandOption: true, describe: 'Trace file (JSON lines)' }),
-        async (a) => setCode((await commands.judge()).judgeCommand(a.trace)),
+        async (a) => setCode((await commands.judge()).judgeCommand(judgeStdin ? '-' : a.trace)),
       )
       .command(
         'discover',

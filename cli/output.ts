@@ -73,6 +73,46 @@ function writeProblem(full: string): string | undefined {
   return creatable(directory);
 }
 
+/**
+ * Checks that `path` can be used as an output folder (`host-test --out`, `serve --out`) before any
+ * work starts: the path is not empty, and either it is a directory a file can be created in, or it
+ * does not exist yet and its nearest existing ancestor is a directory a file can be created in
+ * (the folder is made there when the reports are written). Nothing is left behind: a probe file is
+ * made and removed, and no folder is created. (`mkdirSync(..., { recursive: true })` never returns
+ * under `/proc`, so the check must come before any such call.)
+ * @param option the option that named the folder (for the message), e.g. `--out`.
+ * @throws InputError (exit 2) naming the option, the path and the problem, e.g. `--out
+ *   /tmp/r.json: cannot write there (it is not a directory)`.
+ */
+export function assertWritableDirectory(path: string, option: string): void {
+  if (path === '') throw new InputError(`${option}: the path is empty`);
+  const full = resolve(path);
+  let existing = full;
+  let stat = statOrUndefined(existing);
+  while (stat === undefined && dirname(existing) !== existing) {
+    existing = dirname(existing);
+    stat = statOrUndefined(existing);
+  }
+  const problem =
+    stat === undefined
+      ? `no part of ${full} exists`
+      : !stat.isDirectory()
+        ? existing === full
+          ? 'it is not a directory'
+          : `${existing} is not a directory`
+        : creatable(existing);
+  if (problem !== undefined) throw new InputError(`${option} ${path}: cannot write there (${problem})`);
+}
+
+/** `statSync(path)`, or undefined when it cannot be read (it does not exist, or a part of it is a file). */
+function statOrUndefined(path: string): ReturnType<typeof statSync> | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Why no file can be created in `directory`, or undefined when one can (a probe file is made and removed). */
 function creatable(directory: string): string | undefined {
   const probe = join(directory, `.catsim-probe-${process.pid}-${randomBytes(6).toString('hex')}`);

@@ -5,7 +5,7 @@
  * process or port left.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -14,7 +14,7 @@ import { caseTransports, loadCases, type BlackBoxCase } from '../blackbox/case.t
 import { running } from '../blackbox/host-tree.ts';
 import { runCase } from '../blackbox/run-case.ts';
 import { traceText } from '../sim/trace/recorder.ts';
-import { catsim } from './support/run-cli.ts';
+import { RUN_FROM, catsim } from './support/run-cli.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const PYTHON_HOST = ['python3', join(ROOT, 'examples/blackbox-python-host/adapter.py')];
@@ -482,7 +482,7 @@ describe.skipIf(!hasPython)('catsim host-test and catsim judge on the command li
     expect(files('concurrent')).toEqual(files('serial'));
   }, 120_000);
 
-  it('bad input is one line and exit 2: a glob that matches no case or only cases of another transport, no host command, a malformed baseline', async () => {
+  it('bad input is one line and exit 2: a glob that matches no case or only cases of another transport, an --out that is a file, no host command, a malformed baseline', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'catsim-baseline-'));
     writeFileSync(join(dir, 'baseline.json'), JSON.stringify({ expected: { 'full-walk@http': 'OK' } }));
     const bad = await catsim(['host-test', '--agent', 'py', '--baseline', join(dir, 'baseline.json'), '--', 'true']);
@@ -510,11 +510,77 @@ describe.skipIf(!hasPython)('catsim host-test and catsim judge on the command li
       2,
       'catsim: --cases "session-*": no case selected runs on stdio (session-expiry: http)',
     ]);
+    writeFileSync(join(dir, 'reports'), '');
+    const file = await catsim(['host-test', '--agent', 'py', '--out', join(dir, 'reports'), '--', 'true']);
+    expect([file.code, file.stderr.trim().split('\n').at(-1)]).toEqual([
+      2,
+      `catsim: --out ${join(dir, 'reports')}: cannot write there (it is not a directory)`,
+    ]);
+    // The case timeout, 15000 ms times 1000000, overflowed Node's timer, which then fired after 1 ms.
+    const factor = await catsim([
+      'host-test',
+      '--agent',
+      'py',
+      '--cases',
+      'full-walk',
+      '--timeout-factor',
+      '1000000',
+      '--',
+      'true',
+    ]);
+    expect([factor.code, factor.stderr]).toEqual([
+      2,
+      'catsim: --timeout-factor 1000000 is too large: case full-walk would wait 15000000000 ms, and a timer waits at most 2147483647 ms (give at most 143165)\n',
+    ]);
     const bare = await catsim(['host-test', '--agent', 'py']);
     expect([bare.code, bare.stderr.trim().split('\n').at(-1)]).toEqual([
       2,
       'catsim: host-test needs the host command after --, e.g. catsim host-test --agent mine -- python3 host.py',
     ]);
+  }, 60_000);
+});
+
+describe('host-test interrupted', () => {
+  // Before, Ctrl-C killed catsim alone: the host (in its own process group) ran on, and no report
+  // was written, not even of the cases already done.
+  it('Ctrl-C cuts off the host under way, reports the cases done, and exits 1', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'catsim-interrupt-'));
+    const host = join(dir, 'host.sh');
+    // full-walk@http: exits at once (HOST_FAILED); full-walk@stdio: writes its pid and waits.
+    writeFileSync(
+      host,
+      `#!/bin/sh\nif [ -e ${dir}/first ]; then echo $$ > ${dir}/pid.tmp; mv ${dir}/pid.tmp ${dir}/pid; exec sleep 600; fi\ntouch ${dir}/first\n`,
+    );
+    chmodSync(host, 0o755);
+    const out = join(dir, 'out');
+    const child = spawn(
+      process.execPath,
+      ['bin/catsim.mjs', 'host-test', '--agent', 'i', '--cases', 'full-walk', '--out', out, '--', host],
+      { cwd: ROOT, env: { ...process.env, CATSIM_RUN_FROM: RUN_FROM }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    while (!existsSync(join(dir, 'pid'))) await new Promise((resolve) => setTimeout(resolve, 50));
+    const pid = Number(readFileSync(join(dir, 'pid'), 'utf8'));
+    expect(running(pid)).toBe(true);
+    child.kill('SIGINT');
+    expect(await exited).toBe(1);
+    expect(running(pid)).toBe(false);
+    expect(stdout.split('\n')).toEqual([
+      'HOST_FAILED full-walk@http: HOST_FAILED: the host exited before the end step (0 of 3 steps done, never connected)',
+      `0 of 1 cases pass (OK or NON-STRICT); reports in ${out}/ (summary.md, index.json, junit.xml)`,
+      'interrupted after 1 of 2 cases: the 1 above are reported, the others were cut off or never started',
+      '',
+    ]);
+    expect(stderr).toBe('catsim: interrupted: ending the hosts of the cases under way\n');
+    expect(readdirSync(join(out, 'i')).sort()).toEqual(['full-walk@http.json', 'full-walk@http.trace.jsonl']);
   }, 60_000);
 });
 
@@ -524,6 +590,52 @@ describe('catsim serve keeps a case up for a host started separately', () => {
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const port = (taken.address() as { port: number }).port;
     const serve = await catsim(['serve', '--case', 'full-walk', '--port', String(port)]);
+    taken.close();
+    expect([serve.code, serve.stderr.trim().split('\n').at(-1)]).toEqual([
+      2,
+      'catsim: cannot listen on 127.0.0.1 (port in use): choose another --port / --stdio-port',
+    ]);
+  }, 30_000);
+
+  // Its usage line was "catsim host-test", with no word of the host command after --.
+  it('host-test --help shows where the host command goes', async () => {
+    const help = await catsim(['host-test', '--help']);
+    expect([help.code, help.stdout.split('\n')[0]]).toEqual([0, 'catsim host-test --agent NAME [options] -- CMD ARGS']);
+  }, 30_000);
+
+  // `--agent ..` wrote the reports beside --out, then failed (exit 3); serve took any agent name, `../esc` too.
+  it('an agent name that is not a plain folder name is refused by host-test and serve', async () => {
+    for (const command of [
+      ['host-test', '--agent', '..', '--', 'true'],
+      ['serve', '--case', 'full-walk', '--agent', '../esc'],
+    ]) {
+      const refused = await catsim(command);
+      expect([refused.code, refused.stderr]).toEqual([
+        2,
+        `catsim: --agent ${JSON.stringify(command[command.indexOf('--agent') + 1])}: use letters, digits, '-', '_' and '.', beginning with a letter, a digit or '_'\n`,
+      ]);
+    }
+  }, 30_000);
+
+  it('a port past 65535 is one line naming the option', async () => {
+    const serve = await catsim(['serve', '--case', 'full-walk', '--stdio-port', '99999']);
+    expect([serve.code, serve.stderr]).toEqual([2, 'catsim: --stdio-port is not a port: at most 65535, got 99999\n']);
+  }, 30_000);
+
+  it("an unknown case names serve's own option, --case", async () => {
+    const serve = await catsim(['serve', '--case', 'nope']);
+    expect([serve.code, serve.stderr]).toEqual([
+      2,
+      `catsim: --case "nope" matches no case in ${join(ROOT, 'scenarios', 'cases')}\n`,
+    ]);
+  }, 30_000);
+
+  // The HTTP listener was already up when the stdio port failed, and kept serve alive after its error line.
+  it('a stdio port in use is one line and exit 2, and serve ends', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as { port: number }).port;
+    const serve = await catsim(['serve', '--case', 'full-walk', '--stdio-port', String(port)], { timeoutMs: 20_000 });
     taken.close();
     expect([serve.code, serve.stderr.trim().split('\n').at(-1)]).toEqual([
       2,

@@ -88,4 +88,32 @@ describe('inOrder, the scheduler of host-test --jobs', () => {
     await done;
     expect(log).toEqual(['start 0', 'start 1', 'end 1', 'threw catsim fault in item 0']);
   });
+
+  it('once stop says so (host-test interrupted), no item starts; those running finish and are handed over', async () => {
+    const log: string[] = [];
+    const finish = new Map<number, () => void>();
+    let stopped = false;
+    const done = inOrder(
+      [0, 1, 2, 3],
+      2,
+      async (item) => {
+        log.push(`start ${item}`);
+        await new Promise<void>((resolve) => finish.set(item, resolve));
+        return item;
+      },
+      (result) => log.push(`handed ${result}`),
+      () => stopped,
+    );
+    const settle = async (): Promise<void> => {
+      for (let i = 0; i < 10; i += 1) await Promise.resolve();
+    };
+    await settle();
+    finish.get(0)?.();
+    await settle();
+    stopped = true;
+    finish.get(1)?.();
+    finish.get(2)?.();
+    await done;
+    expect(log).toEqual(['start 0', 'start 1', 'handed 0', 'start 2', 'handed 1', 'handed 2']);
+  });
 });

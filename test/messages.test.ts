@@ -33,6 +33,36 @@ describe('messages that say what happens', () => {
     expect(stdout.split('\n')[2]).toMatch(/^items checked per invariant: I1 \d+ {2}I2 \d+/);
   });
 
+  it("a value outside an option's choices is one line, not yargs' three", async () => {
+    expect(await runMain(['host-test', '--agent', 'x', '--transport', 'ftp', '--', 'true'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'catsim: Invalid values: Argument: transport, Given: "ftp", Choices: "stdio", "http", "both"\nRun "catsim --help" for usage.\n',
+    });
+  });
+
+  it('judge - says standard input is not read, as check - does', async () => {
+    expect(await runMain(['judge', '-'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'catsim: judge -: reading a trace from standard input is not supported; save it to a file and give its path\n',
+    });
+  });
+
+  // judge read a core's round by the wire rules: round 3 of seed 1, clean under check, came out FAILED with 24 violations.
+  it("judge refuses a core's round with a pointer to check, as check refuses a black-box case's", async () => {
+    const trace = join(dir, 'core-round.jsonl');
+    expect((await runMain(['replay', '--seed', '1', '--round', '3', '--trace', trace, '--no-timeline'])).code).toBe(0);
+    expect((await runMain(['check', trace])).code).toBe(0);
+    expect(await runMain(['judge', trace])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `catsim: ${trace}: the trace of scenario default is a core's round, not a black-box case: check it with catsim check\n`,
+    });
+  });
+
   it('merge refuses a report whose rounds go past the last round number, instead of advising --rounds 1e+300', async () => {
     const part = join(dir, 'part.json');
     expect(

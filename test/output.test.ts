@@ -1,8 +1,8 @@
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { assertWritable } from '../cli/output.ts';
+import { assertWritable, assertWritableDirectory } from '../cli/output.ts';
 
 describe('assertWritable', () => {
   const dir = mkdtempSync(join(tmpdir(), 'catsim-output-'));
@@ -31,6 +31,35 @@ describe('assertWritable', () => {
     chmodSync(path, 0o444);
     expect(() => assertWritable(path, '--report')).toThrow(
       `--report ${path}: cannot write there (the file is not writable: EACCES)`,
+    );
+  });
+});
+
+describe('assertWritableDirectory (host-test --out, serve --out)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'catsim-outdir-'));
+
+  it('accepts an existing folder and a folder not made yet under one, and creates nothing', () => {
+    expect(() => assertWritableDirectory(dir, '--out')).not.toThrow();
+    expect(() => assertWritableDirectory(join(dir, 'a', 'b'), '--out')).not.toThrow();
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  // A file where the folder should be was found only after every case had run (exit 3, the reports lost).
+  it('refuses a file, or a file on the way, naming the option, the path and the problem', () => {
+    writeFileSync(join(dir, 'report.json'), '{}');
+    expect(() => assertWritableDirectory(join(dir, 'report.json'), '--out')).toThrow(
+      `--out ${join(dir, 'report.json')}: cannot write there (it is not a directory)`,
+    );
+    expect(() => assertWritableDirectory(join(dir, 'report.json', 'x'), '--out')).toThrow(
+      `--out ${join(dir, 'report.json', 'x')}: cannot write there (${join(dir, 'report.json')} is not a directory)`,
+    );
+    expect(() => assertWritableDirectory('', '--out')).toThrow('--out: the path is empty');
+  });
+
+  // mkdirSync('/proc/x', { recursive: true }) never returns: host-test --out /proc/x hung after its cases.
+  it.skipIf(!existsSync('/proc/self'))('refuses a folder under /proc at once', () => {
+    expect(() => assertWritableDirectory('/proc/catsim-out', '--out')).toThrow(
+      '--out /proc/catsim-out: cannot write there (cannot create a file in /proc: ENOENT)',
     );
   });
 });

@@ -13,7 +13,9 @@ import { foldRepeats } from '../../blackbox/repeat.ts';
 import { runStem, writeReports } from '../../blackbox/reports.ts';
 import { runCase, type CaseOutcome, type CaseRun, type CaseTransport } from '../../blackbox/run-case.ts';
 import { STALL_MS_DEFAULT } from '../../blackbox/stall.ts';
+import { COUNT_MAX } from '../counts.ts';
 import { EXIT, InputError } from '../errors.ts';
+import { assertWritableDirectory } from '../output.ts';
 
 /** Arguments of `catsim host-test`. */
 export interface HostTestArgs {
@@ -53,17 +55,26 @@ export interface HostTestArgs {
  * entry expects, 1 otherwise (FAILED, HOST_FAILED, UNDECIDED, UNSUPPORTED: not judged is not a
  * pass; or a stale or changed baseline entry).
  * @throws InputError (exit 2) for a bad agent name, a case glob that matches nothing (or only
- *   cases of another transport), a bad case file, a bad baseline file or a missing host command.
+ *   cases of another transport), a bad case file, a bad baseline file, an `--out` folder that cannot be
+ *   written (checked before any case runs) or a missing host command.
  */
 export async function hostTestCommand(args: HostTestArgs): Promise<number> {
   const cases = selectCases(args);
   const baseline = readBaseline(args.baseline);
+  assertWritableDirectory(args.out, '--out');
   const transports: CaseTransport[] = args.transport === 'both' ? ['http', 'stdio'] : [args.transport];
   if (cases.every((spec) => caseTransports(spec, transports).length === 0))
     throw new InputError(
       `--cases ${JSON.stringify(args.cases)}: no case selected runs on ${transports.join(' or ')} (${cases.map((spec) => `${spec.name}: ${(spec.transports ?? []).join(', ')}`).join('; ')})`,
     );
   const factor = args.timeoutFactor ?? 1;
+  // A Node.js timer waits at most 2^31 - 1 ms; a longer one fires after 1 ms, and every host was
+  // killed at once as "did not finish within 15000000000 ms".
+  const longest = cases.reduce((most, spec) => (spec.timeoutMs > most.timeoutMs ? spec : most));
+  if (longest.timeoutMs * factor > COUNT_MAX)
+    throw new InputError(
+      `--timeout-factor ${factor} is too large: case ${longest.name} would wait ${longest.timeoutMs * factor} ms, and a timer waits at most ${COUNT_MAX} ms (give at most ${Math.floor(COUNT_MAX / longest.timeoutMs)})`,
+    );
   const stallMs = (args.stallMs ?? STALL_MS_DEFAULT) * factor;
   const planned = cases.flatMap((spec) =>
     caseTransports(spec, transports).map((transport) => ({
@@ -71,38 +82,70 @@ export async function hostTestCommand(args: HostTestArgs): Promise<number> {
       transport,
     })),
   );
+  // Ctrl-C, SIGTERM or SIGHUP: the hosts under way are cut off (none is left running), no case
+  // starts, and the cases done before are printed and reported as usual; a case cut is not.
+  const interrupt = new AbortController();
+  const onSignal = (): void => {
+    if (interrupt.signal.aborted) return;
+    process.stderr.write('catsim: interrupted: ending the hosts of the cases under way\n');
+    interrupt.abort();
+  };
   const runOne = async ({ spec, transport }: (typeof planned)[number]): Promise<CaseRun> => {
     const repeats: CaseRun[] = [];
-    for (let i = 0; i < args.repeat; i += 1)
+    for (let i = 0; i < args.repeat && (i === 0 || !interrupt.signal.aborted); i += 1)
       repeats.push(
         await runCase(spec, args.agent, transport, args.command, {
           stallMs,
           modelEndpoint: args.modelEndpoint === true,
+          interrupt: interrupt.signal,
         }),
       );
     return foldRepeats(repeats);
   };
   const runs: CaseRun[] = [];
   let failing = 0;
-  await inOrder(planned, args.jobs ?? 1, runOne, (run) => {
-    const standing = baselineStanding(runStem(run), run.outcome, baseline);
-    if (standing === 'stale' || standing === 'changed' || (standing === 'none' && !passes(run.outcome))) failing += 1;
-    process.stdout.write(`${lineOf(run, standing, baseline.get(runStem(run)))}\n`);
-    runs.push(run);
-  });
+  for (const name of SIGNALS) process.on(name, onSignal);
+  try {
+    await inOrder(
+      planned,
+      args.jobs ?? 1,
+      runOne,
+      (run) => {
+        if (interrupt.signal.aborted) return;
+        const standing = baselineStanding(runStem(run), run.outcome, baseline);
+        if (standing === 'stale' || standing === 'changed' || (standing === 'none' && !passes(run.outcome)))
+          failing += 1;
+        process.stdout.write(`${lineOf(run, standing, baseline.get(runStem(run)))}\n`);
+        runs.push(run);
+      },
+      () => interrupt.signal.aborted,
+    );
+  } finally {
+    for (const name of SIGNALS) process.off(name, onSignal);
+  }
   const rerun = (run: CaseRun): string =>
     `catsim host-test --agent ${args.agent} --cases ${run.case} --transport ${run.transport}${factor > 1 ? ` --timeout-factor ${factor}` : ''}${args.stallMs === undefined ? '' : ` --stall-ms ${args.stallMs}`}${args.modelEndpoint === true ? ' --model-endpoint' : ''} -- ${args.command.join(' ')}`;
   writeReports(args.out, runs, rerun);
   process.stdout.write(
     `${runs.length - failing} of ${runs.length} cases pass${baseline.size > 0 ? ' (OK, NON-STRICT, or as the baseline expects)' : ' (OK or NON-STRICT)'}; reports in ${args.out}/ (summary.md, index.json, junit.xml)\n`,
   );
+  if (interrupt.signal.aborted) {
+    process.stdout.write(
+      `interrupted after ${runs.length} of ${planned.length} cases: the ${runs.length} above are reported, the others were cut off or never started\n`,
+    );
+    return EXIT.violation;
+  }
   return failing === 0 ? EXIT.clean : EXIT.violation;
 }
+
+/** The signals that interrupt host-test (a terminal's Ctrl-C, a CI timeout or `docker stop`, a closed terminal). */
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 /**
  * Runs `work` on every item, at most `jobs` at once, and hands each result to `done` in the items'
  * order: a result is held until every earlier item's result was handed over, so `done` sees the
- * same sequence whatever `jobs` is and whichever item finishes first.
+ * same sequence whatever `jobs` is and whichever item finishes first. Once `stop` returns true no
+ * item starts; those already running finish and are handed over as usual.
  * @throws the first error a `work` threw, once the items already running have finished (their
  *   hosts cleaned up); no item starts after it, and no result after the failed item is handed over.
  */
@@ -111,13 +154,14 @@ export async function inOrder<T, R>(
   jobs: number,
   work: (item: T) => Promise<R>,
   done: (result: R) => void,
+  stop: () => boolean = () => false,
 ): Promise<void> {
   const results = new Map<number, R>();
   let next = 0;
   let handed = 0;
   let failure: { error: unknown } | null = null;
   const worker = async (): Promise<void> => {
-    while (next < items.length && failure === null) {
+    while (next < items.length && failure === null && !stop()) {
       const index = next;
       next += 1;
       try {
@@ -153,9 +197,21 @@ function lineOf(
   return head;
 }
 
+/**
+ * Checks an agent name (`host-test --agent`, `serve --agent`): it names the folder of the agent's
+ * reports under `--out`, so it is letters, digits, `-`, `_` and `.`, beginning with a letter, a
+ * digit or `_` (`..` would put the reports beside `--out`, `.` into it among index.json and the rest).
+ * @throws InputError (exit 2), e.g. `--agent "..": use letters, digits, '-', '_' and '.', beginning with a letter, a digit or '_'`.
+ */
+export function assertAgentName(agent: string): void {
+  if (!/^[A-Za-z0-9_][A-Za-z0-9_.-]*$/.test(agent))
+    throw new InputError(
+      `--agent ${JSON.stringify(agent)}: use letters, digits, '-', '_' and '.', beginning with a letter, a digit or '_'`,
+    );
+}
+
 function selectCases(args: HostTestArgs): BlackBoxCase[] {
-  if (!/^[A-Za-z0-9_.-]+$/.test(args.agent))
-    throw new InputError(`--agent ${JSON.stringify(args.agent)}: use letters, digits, '-', '_' and '.'`);
+  assertAgentName(args.agent);
   if (args.command.length === 0)
     throw new InputError(
       'host-test needs the host command after --, e.g. catsim host-test --agent mine -- python3 host.py',

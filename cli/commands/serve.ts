@@ -17,6 +17,8 @@ import { ModelEndpoint } from '../../blackbox/model-endpoint.ts';
 import { finishCase, modelUrl, serversEnv, type CaseRun } from '../../blackbox/run-case.ts';
 import { STALL_MS_DEFAULT, StallWatch, stallLine } from '../../blackbox/stall.ts';
 import { EXIT, InputError } from '../errors.ts';
+import { assertWritableDirectory } from '../output.ts';
+import { assertAgentName } from './host-test.ts';
 
 /** Arguments of `catsim serve`. */
 export interface ServeArgs {
@@ -38,19 +40,31 @@ export interface ServeArgs {
   modelEndpoint?: boolean;
 }
 
+/** The largest TCP port. */
+const PORT_MAX = 65_535;
+
 /** How often serve checks whether the host took the end step, ms. */
 const WATCH_MS = 50;
 
 /**
  * Serves one case until the host ends it; exit as host-test for that one case.
- * @throws InputError (exit 2) for an unknown case, a case of another transport, or a port in use.
+ * @throws InputError (exit 2) for a bad agent name, a port past 65535, an unknown case, a case of another transport, an `--out` folder that
+ *   cannot be written (checked before the servers start), or a port in use.
  */
 export async function serveCommand(args: ServeArgs): Promise<number> {
+  assertAgentName(args.agent);
+  // Node's own refusal of a port past 65535 ("options.port should be >= 0 and < 65536. Received type number (99999).") read as a listen failure.
+  for (const [option, port] of [
+    ['--port', args.port],
+    ['--stdio-port', args.stdioPort],
+  ] as const)
+    if (port > PORT_MAX) throw new InputError(`${option} is not a port: at most ${PORT_MAX}, got ${port}`);
   const spec = oneCase(args.case);
   if (caseTransports(spec, [args.transport]).length === 0)
     throw new InputError(
       `--case ${spec.name} runs on ${(spec.transports ?? []).join(', ')} only, not ${args.transport}`,
     );
+  assertWritableDirectory(args.out, '--out');
   const world = new CaseWorld(spec, args.agent);
   world.start();
   const driver = new Driver(spec, world);
@@ -109,7 +123,8 @@ function oneCase(name: string): BlackBoxCase {
   try {
     return loadCases(name)[0] as BlackBoxCase;
   } catch (error) {
-    if (error instanceof CaseError) throw new InputError(error.message);
+    // loadCases words its problems for host-test's --cases; serve's option is --case.
+    if (error instanceof CaseError) throw new InputError(error.message.replace(/^--cases /, '--case '));
     throw error;
   }
 }

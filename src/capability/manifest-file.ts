@@ -140,10 +140,12 @@ export const MANIFEST_FILE_JSON_SCHEMA = Object.freeze({
  */
 export function parseManifestFile(text: string, path: string): ManifestFile {
   let value: unknown;
+  // A UTF-8 byte order mark (some Windows editors write one) is not part of the JSON text.
+  const json = text.startsWith('\ufeff') ? text.slice(1) : text;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(json);
   } catch (error) {
-    throw new ManifestFileError(path, `not JSON: ${(error as Error).message.split('\n')[0]}`);
+    throw new ManifestFileError(path, `not JSON: ${parseProblem(json, (error as Error).message)}`);
   }
   const validate = new Ajv({ verbose: true, allowUnionTypes: true, logger: false }).compile(MANIFEST_FILE_JSON_SCHEMA);
   if (!validate(value)) throw new ManifestFileError(path, problemOf(validate.errors?.[0]));
@@ -153,43 +155,90 @@ export function parseManifestFile(text: string, path: string): ManifestFile {
   return file;
 }
 
+/**
+ * V8's JSON.parse message as one line: `at position N` becomes `at line L, column C`, and the text
+ * V8 quotes (`Unexpected token 'o', "nonsense\n{" is not valid JSON`), which may hold newlines, is
+ * left out.
+ */
+function parseProblem(json: string, message: string): string {
+  const position = /^(.*) in JSON at position (\d+)/.exec(message);
+  if (position !== null) {
+    const before = json.slice(0, Number(position[2]));
+    const lineStart = before.lastIndexOf('\n') + 1;
+    return `${position[1]} at line ${before.split('\n').length}, column ${before.length - lineStart + 1}`;
+  }
+  return (message.replace(/, ".*" is not valid JSON$/s, '').split('\n')[0] as string).trim();
+}
+
+/** The longest quoted value a message shows; a longer one is cut, with `…`. */
+const QUOTE_MAX = 80;
+
+/** `value` as JSON for a message, cut to QUOTE_MAX characters (JSON escapes newlines, so it stays one line). */
+function quoted(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length <= QUOTE_MAX ? text : `${text.slice(0, QUOTE_MAX)}…`;
+}
+
+/**
+ * A field path as words: `tools.rerun.riskLevel`; a key that is not a plain name (a tool named
+ * `a.b`, `a/b`, `""` or with a newline) is quoted, `tools["a.b"].riskLevel`, so every path is one
+ * unambiguous line.
+ */
+function fieldPath(keys: readonly string[]): string {
+  return keys
+    .map((key, index) =>
+      /^[A-Za-z0-9_-]+$/.test(key) ? `${index === 0 ? '' : '.'}${key}` : `[${JSON.stringify(key)}]`,
+    )
+    .join('');
+}
+
 /** The first rule beyond the JSON Schema that `file` breaks, or undefined. */
 function crossFieldProblem(file: ManifestFile): string | undefined {
   const toolIds = new Map<string, string>();
   for (const [name, entry] of Object.entries(file.tools)) {
-    const where = `tools.${name}`;
+    const where = fieldPath(['tools', name]);
     const retries = (entry.retry?.maxAttempts ?? 1) > 1;
     if (retries && (entry.sideEffect ?? 'DESTRUCTIVE') !== 'READ' && (entry.idempotency ?? 'none') === 'none')
       return `${where}.retry.maxAttempts is above 1, but the tool is not READ and its idempotency is none (a retry could act twice)`;
     const codes = new Set<string>();
     for (const error of entry.errors ?? []) {
-      if (codes.has(error.code)) return `${where}.errors repeats the code ${error.code}`;
+      if (codes.has(error.code)) return `${where}.errors repeats the code ${quotedIfOdd(error.code)}`;
       codes.add(error.code);
     }
     const toolId = entry.toolId ?? `${file.server}.${name}`;
     const other = toolIds.get(toolId);
-    if (other !== undefined) return `tools ${other} and ${name} have the same toolId ${toolId}`;
+    if (other !== undefined)
+      return `tools ${quotedIfOdd(other)} and ${quotedIfOdd(name)} have the same toolId ${quotedIfOdd(toolId)}`;
     toolIds.set(toolId, name);
   }
   return undefined;
 }
 
+/** `text` as written when it is a plain name (letters, digits, `.`, `_`, `-`), else quoted as JSON (one line). */
+function quotedIfOdd(text: string): string {
+  return /^[A-Za-z0-9_.-]+$/.test(text) ? text : JSON.stringify(text);
+}
+
 /** One ajv error as words: `tools.rerun.riskLevel must be one of ..., got "severe"`. */
 function problemOf(error: ErrorObject | undefined): string {
   if (error === undefined) return 'invalid';
-  const path = error.instancePath === '' ? 'the file' : error.instancePath.slice(1).split('/').join('.');
+  const keys = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((key) => key.replaceAll('~1', '/').replaceAll('~0', '~'));
+  const path = error.instancePath === '' ? 'the file' : fieldPath(keys);
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'required':
-      return `missing field ${path === 'the file' ? '' : `${path}.`}${String(params.missingProperty)}`;
+      return `missing field ${fieldPath([...keys, String(params.missingProperty)])}`;
     case 'additionalProperties':
-      return `unknown field ${path === 'the file' ? '' : `${path}.`}${String(params.additionalProperty)}`;
+      return `unknown field ${fieldPath([...keys, String(params.additionalProperty)])}`;
     case 'enum':
-      return `${path} must be one of ${(params.allowedValues as unknown[]).join(', ')}, got ${JSON.stringify(error.data)}`;
+      return `${path} must be one of ${(params.allowedValues as unknown[]).join(', ')}, got ${quoted(error.data)}`;
     case 'const':
-      return `${path} must be ${JSON.stringify(params.allowedValue)}, got ${JSON.stringify(error.data)}`;
+      return `${path} must be ${JSON.stringify(params.allowedValue)}, got ${quoted(error.data)}`;
     default:
-      return `${path} ${error.message ?? 'is invalid'}, got ${JSON.stringify(error.data)}`;
+      return `${path} ${error.message ?? 'is invalid'}, got ${quoted(error.data)}`;
   }
 }
 

@@ -224,4 +224,37 @@ describe('parseManifestFile', () => {
       'manifest file jobs.json: tools a and x have the same toolId jobs.x',
     );
   });
+
+  // Found trying the format as a user: V8's message quoted the text (newlines and all) and was cut
+  // at its first line; a tool named with a newline made a two-line message; `a.b` and `a/b` read as
+  // paths (`tools.a.b`, `tools.a~1b`); a long value was quoted whole; a byte order mark was "not JSON".
+  it('keeps every message one unambiguous line, whatever the text and the tool names', () => {
+    expect(problem('nonsense\n{')).toBe("manifest file jobs.json: not JSON: Unexpected token 'o'");
+    expect(problem('{"schema": "catsim.manifests.v1",\n "server": "jobs",\n "tools": {},\n}')).toBe(
+      'manifest file jobs.json: not JSON: Expected double-quoted property name at line 4, column 1',
+    );
+    const named = (name: string) => ({ ...FILE, tools: { [name]: { riskLevel: 'severe' } } });
+    expect(problem(named('a\nb'))).toBe(
+      'manifest file jobs.json: tools["a\\nb"].riskLevel must be one of low, medium, high, critical, got "severe"',
+    );
+    expect(problem(named('a.b'))).toBe(
+      'manifest file jobs.json: tools["a.b"].riskLevel must be one of low, medium, high, critical, got "severe"',
+    );
+    expect(problem(named('a/b'))).toBe(
+      'manifest file jobs.json: tools["a/b"].riskLevel must be one of low, medium, high, critical, got "severe"',
+    );
+    expect(problem({ ...FILE, tools: { 'x\ny': { riskLevl: 'high' } } })).toBe(
+      'manifest file jobs.json: unknown field tools["x\\ny"].riskLevl',
+    );
+    expect(problem({ ...FILE, tools: 'x'.repeat(5000) })).toBe(
+      `manifest file jobs.json: tools must be object, got "${'x'.repeat(79)}…`,
+    );
+    expect(problem({ ...FILE, tools: { a: { toolId: 'same\nid' }, b: { toolId: 'same\nid' } } })).toBe(
+      'manifest file jobs.json: tools a and b have the same toolId "same\\nid"',
+    );
+    expect(parseManifestFile(`\ufeff${JSON.stringify({ ...FILE, tools: {} })}`, 'jobs.json')).toEqual({
+      ...FILE,
+      tools: {},
+    });
+  });
 });
