@@ -52,6 +52,8 @@ export class Driver {
   #settled = 0;
   /** Long polls pending, by the seq they ask for. */
   readonly #polls = new Map<number, number>();
+  /** Whether the host's adapter has asked for a step at least once. */
+  #asked = false;
 
   constructor(
     private readonly spec: BlackBoxCase,
@@ -61,6 +63,11 @@ export class Driver {
   /** Whether the `end` step has been handed out. */
   get ended(): boolean {
     return this.#endReleased;
+  }
+
+  /** Whether the host's adapter (or the model endpoint on its behalf) has asked for any step yet. */
+  get asked(): boolean {
+    return this.#asked;
   }
 
   /** Whether the adapter has a long poll pending for the next step (the one without a result yet). */
@@ -79,6 +86,7 @@ export class Driver {
     if (this.results.length < seq - 1)
       throw new RangeError(`step ${seq} asked before the result of step ${this.results.length + 1}`);
     const deadline = Date.now() + waitMs;
+    this.#asked = true;
     this.#polls.set(seq, (this.#polls.get(seq) ?? 0) + 1);
     try {
       while (!this.#ready(step)) {

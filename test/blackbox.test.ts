@@ -710,4 +710,32 @@ describe('catsim serve keeps a case up for a host started separately', () => {
       'catsim serve --case change-between-pages --transport http --stall-ms 1000',
     ]);
   }, 60_000);
+
+  it('times a host out from its first contact: one that asks the driver for step 1 and never opens a session is HOST_FAILED at the case timeout', async () => {
+    // full-walk (15 s timeout): step 1 waits for a walk; the host asks for it once (204, poll
+    // again), then does nothing. Before, serve counted its timeout from the first session only and
+    // waited for ever.
+    const out = join(mkdtempSync(join(tmpdir(), 'catsim-serve-')), 'out');
+    const serve = spawn(process.execPath, ['bin/catsim.mjs', 'serve', '--case', 'full-walk', '--out', out], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    serve.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+    });
+    while (!stdout.includes('# catsim serve')) await new Promise((resolve) => setTimeout(resolve, 50));
+    const driver = /^export CATSIM_DRIVER_URL='(.*)'$/m.exec(stdout)?.[1] as string;
+    const asked = await fetch(`${driver}/step?seq=1`);
+    const code = await new Promise((resolve) => serve.on('exit', resolve));
+    expect([asked.status, code, stdout.split('\n').slice(-3)]).toEqual([
+      204,
+      1,
+      [
+        'HOST_FAILED full-walk: HOST_FAILED: the host did not finish within 15000 ms of its first contact (a session, a step asked or a model request)',
+        `reports in ${out}/`,
+        '',
+      ],
+    ]);
+  }, 60_000);
 });

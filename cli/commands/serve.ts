@@ -4,7 +4,7 @@
  * desktop app, a gateway). Prints the environment the host needs (`CATSIM_SERVERS`,
  * `CATSIM_DRIVER_URL`, `CATSIM_CASE`; with `--model-endpoint`, `CATSIM_MODEL_URL`: catsim answers
  * as the host's model, blackbox/model-endpoint.ts) as shell `export` lines, waits until the host has taken the
- * `end` step (or SIGINT/SIGTERM, or the case timeout counted from the first session, or the stall
+ * `end` step (or SIGINT/SIGTERM, or the case timeout counted from the host's first contact: a session, a step asked or a model request, or the stall
  * window as host-test has it: blackbox/stall.ts), then judges the wire record and writes the
  * reports as host-test does.
  */
@@ -137,7 +137,7 @@ interface ServeEnd {
 
 /**
  * Resolves once the end step is taken (both null); with a one-line host failure on a signal or
- * past the timeout after the first session; with `stalled` once the stall window (`stallMs`, 0:
+ * past the timeout after the host's first contact (a session, a driver step asked, a model request); with `stalled` once the stall window (`stallMs`, 0:
  * off) has passed with the next step held, the adapter long-polling it and the host silent.
  */
 function waitForEnd(
@@ -148,7 +148,7 @@ function waitForEnd(
   stallMs: number,
 ): Promise<ServeEnd> {
   return new Promise((resolve) => {
-    let firstSessionAt: number | null = null;
+    let firstContactAt: number | null = null;
     const watch = new StallWatch(stallMs, Date.now());
     const stop = (end: ServeEnd): void => {
       clearInterval(timer);
@@ -170,11 +170,15 @@ function waitForEnd(
         hostMessages: world.hostMessages(),
       });
       if (stalled !== null) return stop({ failure: null, stalled });
-      const opened = spec.servers.some((server) => world.count('session_opened', server.name) > 0);
-      if (opened && firstSessionAt === null) firstSessionAt = Date.now();
-      if (firstSessionAt !== null && Date.now() - firstSessionAt > spec.timeoutMs)
+      // The host's first contact: a session with a server, a step asked of the driver, or a model request.
+      const contacted =
+        spec.servers.some((server) => world.count('session_opened', server.name) > 0) ||
+        driver.asked ||
+        (model?.arrivals ?? 0) > 0;
+      if (contacted && firstContactAt === null) firstContactAt = Date.now();
+      if (firstContactAt !== null && Date.now() - firstContactAt > spec.timeoutMs)
         stop({
-          failure: `HOST_FAILED: the host did not finish within ${spec.timeoutMs} ms of its first session`,
+          failure: `HOST_FAILED: the host did not finish within ${spec.timeoutMs} ms of its first contact (a session, a step asked or a model request)`,
           stalled: null,
         });
     }, WATCH_MS);
