@@ -12,7 +12,8 @@ import { REFERENCE_SEAMS, type CoreSeams } from '../src/internal/seams.ts';
 import { DEFAULT_TRUST } from '../src/validation/trust.ts';
 import type { CatalogRegistry } from '../src/registry/registry.ts';
 import { InMemoryRegistryStore, type RegistryStore } from '../src/registry/store.ts';
-import { openSqliteStoreOn } from '../src/registry/sqlite-store.ts';
+import { openSqliteStoreOn, SqliteRegistryStore } from '../src/registry/sqlite-store.ts';
+import { InMemoryCapabilityStore, type CapabilityStore } from '../src/capability/capability-store.ts';
 import type Database from 'better-sqlite3';
 import type { AdmissionGate } from '../src/admission/gate.ts';
 import type { ContentChecks } from '../src/validation/content-checks.ts';
@@ -110,6 +111,15 @@ function storeOf(env: CoreEnvironment, variant: ReferenceVariant): RegistryStore
   return (variant.diskStore ?? openSqliteStoreOn)(db, name);
 }
 
+/**
+ * The capability store of a boot (SPEC section 9): the capability tables of the real SQLite store
+ * on the host's disk, so versions, runs and receipts outlive a restart with the catalog; in memory
+ * otherwise (a variant's disk store that is not the real one keeps its capabilities in memory too).
+ */
+function capabilityStoreOf(store: RegistryStore): CapabilityStore {
+  return store instanceof SqliteRegistryStore ? store.capabilities() : new InMemoryCapabilityStore();
+}
+
 class ReferenceAdapter implements CoreAdapter {
   readonly #host: CatalogHost;
   readonly #wrap: (source: ConnectedPageSource) => PageSource;
@@ -120,6 +130,7 @@ class ReferenceAdapter implements CoreAdapter {
     this.#surfaceParts =
       variant.surfaceParts === undefined ? REFERENCE_PARTS : { ...REFERENCE_PARTS, ...variant.surfaceParts };
     this.#wrap = variant.wrapSource ?? ((source) => source);
+    const store = storeOf(env, variant);
     this.#host = new Host(
       // src/ports.ts types an observation loosely (`type` plus fields); the recorder holds it to the trace contract.
       {
@@ -127,7 +138,8 @@ class ReferenceAdapter implements CoreAdapter {
         scheduler: env.scheduler,
         random: env.random,
         sink: { emit: (observation) => env.sink.emit(observation as CoreObservation) },
-        store: storeOf(env, variant),
+        store,
+        capabilities: capabilityStoreOf(store),
         memos: THREAD_MEMOS,
       },
       {
