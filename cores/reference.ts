@@ -34,7 +34,7 @@ import { SurfaceStageEngine } from '../src/surface/internal/engine.ts';
 import { REFERENCE_PARTS, type SurfaceParts } from '../src/surface/internal/parts.ts';
 import type { RequestLedger } from '../src/surface/request-ledger.ts';
 import type { SurfaceHook } from '../src/surface/surface-hook.ts';
-import type { ModelTurn, RollbackTrigger } from '../sim/guard/adapter.ts';
+import type { EmergencyDisableOrder, ModelTurn, RollbackTrigger } from '../sim/guard/adapter.ts';
 import { THREAD_MEMOS } from './thread-memos.ts';
 
 /** The protocol version the SDK Client negotiates with the simulated servers. */
@@ -70,6 +70,11 @@ export interface ReferenceVariant {
   wrapSource?: (source: ConnectedPageSource) => PageSource;
   /** Parts of the tool surface stage replaced (the surface mutants; src/surface/internal/parts.ts). */
   surfaceParts?: Partial<SurfaceParts>;
+  /**
+   * True for the mutant that takes an operator's emergency disable (F24) and applies it to
+   * nothing: the order is accepted, and the tool stays executable.
+   */
+  ignoreEmergencyDisable?: boolean;
 }
 
 /** A factory for the reference core, or for a variant of it. */
@@ -124,12 +129,14 @@ class ReferenceAdapter implements CoreAdapter {
   readonly #host: CatalogHost;
   readonly #wrap: (source: ConnectedPageSource) => PageSource;
   readonly #surfaceParts: SurfaceParts;
+  readonly #ignoreEmergencyDisable: boolean;
 
   constructor(env: CoreEnvironment, variant: ReferenceVariant) {
     const Host = hostWithSeams(variant);
     this.#surfaceParts =
       variant.surfaceParts === undefined ? REFERENCE_PARTS : { ...REFERENCE_PARTS, ...variant.surfaceParts };
     this.#wrap = variant.wrapSource ?? ((source) => source);
+    this.#ignoreEmergencyDisable = variant.ignoreEmergencyDisable === true;
     const store = storeOf(env, variant);
     this.#host = new Host(
       // src/ports.ts types an observation loosely (`type` plus fields); the recorder holds it to the trace contract.
@@ -234,6 +241,12 @@ class ReferenceAdapter implements CoreAdapter {
    */
   async rollback(trigger: RollbackTrigger): Promise<void> {
     await this.#host.rollback({ tenant: trigger.tenant, role: trigger.role }, trigger.identity, trigger.kind);
+  }
+
+  /** An operator's emergency disable (F24): the host's capability registry disables the tool's versions, now and later. */
+  emergencyDisable(order: EmergencyDisableOrder): void {
+    if (this.#ignoreEmergencyDisable) return;
+    this.#host.capabilities?.disableTool(order.identity, order.tool, order.reason);
   }
 
   /**

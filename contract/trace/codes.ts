@@ -57,6 +57,9 @@ export const ROLLBACK_TRIGGER_KINDS = ['missing_tool_rate', 'privilege_escalatio
  */
 export const ROLLBACK_DELIVERIES = ['delivered', 'unsupported', 'host_down'] as const;
 
+/** What became of an operator's emergency disable (F24): the same three as a rollback trigger's. */
+export const EMERGENCY_DISABLE_DELIVERIES = ROLLBACK_DELIVERIES;
+
 /**
  * The JSON-RPC code of a `page_refused` whose server refused the listing for the audience's
  * authorization (F21): a server-defined code, catsim's convention for HTTP's 403. A scan the
@@ -160,6 +163,7 @@ export const CORE_CALLS = [
   'unhandledRejection',
   'modelTurn',
   'rollback',
+  'emergencyDisable',
 ] as const;
 
 /**

@@ -15,8 +15,8 @@ describe('the events of catsim.trace.v1', () => {
     }
   });
 
-  it('are 32 world events (6 of them the tool surface ones, 2 of host restarts, 1 the delivered list_changed, 1 the call sent, 1 the rollback trigger) and 10 core events', () => {
-    expect([...EVENT_SOURCES.values()].filter((src) => src === 'world').length).toBe(32);
+  it('are 33 world events (6 of them the tool surface ones, 2 of host restarts, 1 the delivered list_changed, 1 the call sent, 1 the rollback trigger, 1 the emergency disable) and 10 core events', () => {
+    expect([...EVENT_SOURCES.values()].filter((src) => src === 'world').length).toBe(33);
     expect(KINDS.filter(([, kind]) => kind.src === 'core').map(([type]) => type)).toEqual([
       'scan_started',
       'page_read',

@@ -26,7 +26,8 @@ import {
   type Outcome,
 } from './capability-registry.ts';
 import type { CapabilityReceipt, CapabilityStore } from './capability-store.ts';
-import type { ManifestFile } from './manifest-file.ts';
+import { defaultToolId } from './manifest.ts';
+import { operatorEntryOf, type ManifestFile } from './manifest-file.ts';
 import { manifestsOfSnapshot } from './snapshot-manifests.ts';
 
 /** The version of one disclosed tool, and whether the generation's bundle pins it. */
@@ -72,6 +73,12 @@ export class HostCapabilities {
   readonly #files: ReadonlyMap<string, ManifestFile>;
   /** Bundle id → what it pins, as this host process registered it. */
   readonly #bundles = new Map<string, BundleIndex>();
+  /**
+   * Tool id → reason, for tools an operator emergency-disabled as a whole ({@link disableTool}):
+   * a version registered later is disabled with them. Kept in memory; the versions' own
+   * emergencies are in the store.
+   */
+  readonly #disabledTools = new Map<string, string>();
   /**
    * Session → run id → bundle id, for the runs this host process started or resumed; null for a
    * disclosed generation with no tool to bind (every tool quarantined), which has no run.
@@ -127,6 +134,22 @@ export class HostCapabilities {
     return this.registry.admitCall(runId, tool.toolId, call.offers);
   }
 
+  /**
+   * An operator's emergency disable of tool `toolName` of the server presenting `identity` (seed
+   * 004: "紧急禁用用于安全事故，可立即让策略拒绝新执行"): every version of it registered so far is
+   * emergency-disabled now, and every version registered later (a description change, a new
+   * schema) is disabled as it is registered, so no call of the tool is admitted again. Calls
+   * admitted before are the host's to let finish.
+   * @throws the store's write error.
+   */
+  disableTool(identity: string, toolName: string, reason: string): void {
+    const toolId = this.#toolIdOf(identity, toolName);
+    this.#disabledTools.set(toolId, reason);
+    for (let version = 1; this.registry.version(toolId, version) !== undefined; version += 1)
+      if (this.registry.status(toolId, version)?.emergency === null)
+        this.registry.emergencyDisable(toolId, version, reason);
+  }
+
   /** Writes the capability receipt of an admitted call that leaves the core now. @throws the store's write error. */
   recordExecution(call: AdmittedCall, operationId: string): CapabilityReceipt {
     return this.registry.recordExecution(call, operationId);
@@ -150,7 +173,8 @@ export class HostCapabilities {
     const refs: string[] = [];
     const bound = new Set<string>();
     for (const manifest of manifests) {
-      const { version } = this.registry.register(manifest);
+      const { version, created } = this.registry.register(manifest);
+      if (created) this.#inheritEmergency(version.toolId, version.version);
       const pinned =
         !bound.has(version.toolId) && this.registry.status(version.toolId, version.version)?.bindable === true;
       if (pinned) {
@@ -166,6 +190,25 @@ export class HostCapabilities {
     if (!built.ok && built.code !== 'BUNDLE_EXISTS') return undefined;
     this.#bundles.set(bundleId, index);
     return bundleId;
+  }
+
+  /** The tool id the manifest of `toolName` on the server presenting `identity` gets (its file's entry, else the default). */
+  #toolIdOf(identity: string, toolName: string): string {
+    const file = this.#files.get(identity);
+    const entry = file === undefined ? undefined : operatorEntryOf(file, toolName);
+    return entry?.toolId ?? defaultToolId(this.serverOf(identity), toolName);
+  }
+
+  /**
+   * Disables a version just registered when its tool is under an emergency: disabled as a whole
+   * by {@link disableTool}, or an earlier version of it is emergency-disabled (so the rule holds
+   * across a restart of the host on a durable store for tools that had a version).
+   */
+  #inheritEmergency(toolId: string, version: number): void {
+    let reason = this.#disabledTools.get(toolId);
+    for (let earlier = version - 1; reason === undefined && earlier >= 1; earlier -= 1)
+      reason = this.registry.status(toolId, earlier)?.emergency?.reason;
+    if (reason !== undefined) this.registry.emergencyDisable(toolId, version, reason);
   }
 
   /** The refusal of a tool its bundle could not bind, with the code its version's status gives. */
