@@ -553,7 +553,7 @@ export class CatalogHost {
    * of the disclosure that showed the plan's (tool, descriptor digest) to the session, offered the
    * key's live endpoint with the descriptor it lists now. Undefined without a registry, or when
    * the session was never shown that tool, or the tool has no version (quarantined): the gate
-   * refuses those.
+   * refuses those, unless an emergency disable of the whole tool holds (then VERSION_EMERGENCY_DISABLED).
    */
   #judgeCapability(request: CallRequest): Outcome<AdmittedCall, CallRefusalCode> | undefined {
     const capabilities = this.capabilities;
@@ -561,15 +561,19 @@ export class CatalogHost {
     const key: CatalogKey = { identity: request.identity, ...request.audience };
     const { toolName, descriptorDigest } = request.plan;
     const disclosure = this.disclosures.lookup(request.session, key, toolName, descriptorDigest);
-    if (disclosure === undefined) return undefined;
-    return capabilities.judge({
-      session: request.session,
-      key: keyName(key),
-      disclosedGeneration: disclosure.generation,
-      toolName,
-      descriptorDigest,
-      offers: this.#offers(request, key, capabilities),
-    });
+    const judged =
+      disclosure === undefined
+        ? undefined
+        : capabilities.judge({
+            session: request.session,
+            key: keyName(key),
+            disclosedGeneration: disclosure.generation,
+            toolName,
+            descriptorDigest,
+            offers: this.#offers(request, key, capabilities),
+          });
+    // An emergency disable of the whole tool holds for a call the registry has no version for too.
+    return judged?.ok === false ? judged : (capabilities.toolRefusal(request.identity, toolName) ?? judged);
   }
 
   /**

@@ -12,6 +12,7 @@ import { startHarness, toolWith, type Harness } from '../admission/testing/host-
 import { openSqliteStore } from '../registry/sqlite-store.ts';
 import { afterThisTest, tempDir } from '../registry/testing/temp-dirs.ts';
 import { InMemoryCapabilityStore } from './capability-store.ts';
+import { HostCapabilities } from './host-capabilities.ts';
 import { buildManifest, manifestDigestOf } from './manifest.ts';
 
 const READ = toolWith('read_file', { path: { type: 'string' } });
@@ -157,5 +158,21 @@ describe('CatalogHost with a capability registry', () => {
         .receipts()
         .map((receipt) => [receipt.toolId, receipt.version, receipt.operationId]),
     ).toEqual([['fp:a.read_file', 1, 'lease-0']]);
+  });
+
+  it('a whole-tool emergency disable holds for the next process of the host on the same store, before any version exists', () => {
+    const store = new InMemoryCapabilityStore();
+    const clock = { now: () => 120 };
+    new HostCapabilities({ clock, store }).disableTool('fp:a', 'read_file', 'leaked tokens');
+    const next = new HostCapabilities({ clock, store });
+    expect(next.toolRefusal('fp:a', 'read_file')).toEqual({
+      ok: false,
+      code: 'VERSION_EMERGENCY_DISABLED',
+      reason: 'fp:a.read_file is emergency-disabled: leaked tokens',
+    });
+    expect(next.toolRefusal('fp:a', 'write_file')).toBeUndefined();
+    expect(next.registry.audit().map((record) => [record.action, record.subject, record.at])).toEqual([
+      ['emergency-disable', 'fp:a.read_file@*', 120],
+    ]);
   });
 });

@@ -75,10 +75,10 @@ export class HostCapabilities {
   readonly #bundles = new Map<string, BundleIndex>();
   /**
    * Tool id → reason, for tools an operator emergency-disabled as a whole ({@link disableTool}):
-   * a version registered later is disabled with them. Kept in memory; the versions' own
-   * emergencies are in the store.
+   * a version registered later is disabled with them. Read from the store's audit record at
+   * construction, so they hold across a restart of the host on a durable store.
    */
-  readonly #disabledTools = new Map<string, string>();
+  readonly #disabledTools: Map<string, string>;
   /**
    * Session → run id → bundle id, for the runs this host process started or resumed; null for a
    * disclosed generation with no tool to bind (every tool quarantined), which has no run.
@@ -89,6 +89,8 @@ export class HostCapabilities {
   constructor(options: HostCapabilitiesOptions) {
     this.registry = new CapabilityRegistry({ clock: options.clock, store: options.store });
     this.#files = options.manifestFiles ?? new Map();
+    // Whole-tool disables an earlier process of the host recorded in a durable store still hold.
+    this.#disabledTools = this.registry.disabledTools();
   }
 
   /** The operator's name of the server presenting `identity`: its manifest file's `server`, else the identity. */
@@ -144,10 +146,22 @@ export class HostCapabilities {
    */
   disableTool(identity: string, toolName: string, reason: string): void {
     const toolId = this.#toolIdOf(identity, toolName);
+    this.registry.emergencyDisableTool(toolId, reason);
     this.#disabledTools.set(toolId, reason);
-    for (let version = 1; this.registry.version(toolId, version) !== undefined; version += 1)
-      if (this.registry.status(toolId, version)?.emergency === null)
-        this.registry.emergencyDisable(toolId, version, reason);
+  }
+
+  /**
+   * The refusal of any call of `toolName` on the server presenting `identity` while an operator's
+   * emergency disable of the whole tool holds ({@link disableTool}), whatever the session was
+   * shown: also for a tool that has no version (never disclosed, or quarantined where it was).
+   * Undefined when none holds.
+   */
+  toolRefusal(identity: string, toolName: string): Refused | undefined {
+    const toolId = this.#toolIdOf(identity, toolName);
+    const reason = this.#disabledTools.get(toolId);
+    return reason === undefined
+      ? undefined
+      : refused('VERSION_EMERGENCY_DISABLED', `${toolId} is emergency-disabled: ${reason}`);
   }
 
   /** Writes the capability receipt of an admitted call that leaves the core now. @throws the store's write error. */
