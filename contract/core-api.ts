@@ -18,7 +18,7 @@
  * 5. if the core can roll back ({@link CoreAdapter.rollback}, optional), operator and monitor
  *    triggers (F19) ask it to roll a catalog key back at planned times;
  * 6. if the core keeps tool versions ({@link CoreAdapter.emergencyDisable}, optional), operators
- *    emergency-disable a tool at planned times (F24);
+ *    emergency-disable a tool at planned times (F26);
  * 7. at the end it calls {@link CoreAdapter.stop}.
  * Throughout, the core reports what it did as {@link CoreObservation}s on `env.sink`; the oracle
  * judges those against the world's ground truth and trusts none it can check.
@@ -254,7 +254,7 @@ export interface RollbackTrigger {
 }
 
 /**
- * An operator's emergency disable of one tool (F24, SPEC section 9; seed 004: "紧急禁用用于安全事故，
+ * An operator's emergency disable of one tool (F26, SPEC section 9; seed 004: "紧急禁用用于安全事故，
  * 可立即让策略拒绝新执行"): from the moment `emergencyDisable` returns, no call of that tool of that
  * server may leave the core, whatever version of it the server lists then or later, until the
  * end of the round. Calls that left before may finish.

@@ -71,7 +71,7 @@ export interface ReferenceVariant {
   /** Parts of the tool surface stage replaced (the surface mutants; src/surface/internal/parts.ts). */
   surfaceParts?: Partial<SurfaceParts>;
   /**
-   * True for the mutant that takes an operator's emergency disable (F24) and applies it to
+   * True for the mutant that takes an operator's emergency disable (F26) and applies it to
    * nothing: the order is accepted, and the tool stays executable.
    */
   ignoreEmergencyDisable?: boolean;
@@ -243,7 +243,7 @@ class ReferenceAdapter implements CoreAdapter {
     await this.#host.rollback({ tenant: trigger.tenant, role: trigger.role }, trigger.identity, trigger.kind);
   }
 
-  /** An operator's emergency disable (F24): the host's capability registry disables the tool's versions, now and later. */
+  /** An operator's emergency disable (F26): the host's capability registry disables the tool's versions, now and later. */
   emergencyDisable(order: EmergencyDisableOrder): void {
     if (this.#ignoreEmergencyDisable) return;
     this.#host.capabilities?.disableTool(order.identity, order.tool, order.reason);

@@ -439,7 +439,7 @@ export class GroundTruth {
   readonly coreFailures: CoreFailedEvent[] = [];
   /** Every `rollback_triggered` (F19), in trace order. */
   readonly rollbackTriggers: RollbackTriggeredEvent[] = [];
-  /** Every `emergency_disabled` (F24), in trace order. */
+  /** Every `emergency_disabled` (F26), in trace order. */
   readonly emergencyDisables: EmergencyDisabledEvent[] = [];
   /** Every `host_crashed` (F18), in trace order. */
   readonly hostCrashes: HostCrashedEvent[] = [];

@@ -38,7 +38,7 @@ export interface RoundMetrics {
   readonly probes: { readonly expected: number; readonly admitted: number };
   readonly surface: SurfaceMetrics;
   readonly rollbackTriggers?: Record<string, number>;
-  /** F24's emergency disables by delivery (`delivered`, `unsupported`, `host_down`); only in a round with any. */
+  /** F26's emergency disables by delivery (`delivered`, `unsupported`, `host_down`); only in a round with any. */
   readonly emergencyDisables?: Record<string, number>;
 }
 
@@ -87,7 +87,7 @@ export function computeMetrics(context: CheckContext): RoundMetrics {
   };
 }
 
-/** The round's emergency disables (F24) by delivery; nothing for a round without any. */
+/** The round's emergency disables (F26) by delivery; nothing for a round without any. */
 function emergencyDisableCounts(context: CheckContext): { emergencyDisables?: Record<string, number> } {
   const orders = context.truth.emergencyDisables;
   if (orders.length === 0) return {};

@@ -16,7 +16,7 @@ export const CAPABILITIES = ['rollback', 'surface', 'versions'] as const;
 
 /**
  * A capability a core may leave out: `rollback` (F19 triggers), `surface` (F22 model turns),
- * `versions` (tool versions: F24's emergency disables, `emergencyDisable` of the core API).
+ * `versions` (tool versions: F26's emergency disables, `emergencyDisable` of the core API).
  */
 export type Capability = (typeof CAPABILITIES)[number];
 

@@ -53,7 +53,7 @@ export interface PlannerContext {
   confirmations: ConfirmationLog;
   /** Whether the host is down (F18): a planner of a dead host asks and sends nothing. */
   hostDown?: () => boolean;
-  /** F24: whether an emergency disable of `tool` of `server` was delivered to the core so far (absent: none). */
+  /** F26: whether an emergency disable of `tool` of `server` was delivered to the core so far (absent: none). */
   emergencyDisabled?: (server: string, tool: string) => boolean;
 }
 
@@ -204,7 +204,7 @@ export class SessionPlanner {
    * Ground truth for a probe: a correct core must admit it when the server is healthy (no
    * disqualifying trait), the disclosed descriptor is the server's final one for this audience,
    * the audience holds the tool at the final epoch, the tool carries no planted defect, no emergency
-   * disable of it was delivered (F24), and the
+   * disable of it was delivered (F26), and the
    * world's own reading of the content checks finds none in it either (a captured catalog's real
    * descriptors may fail one; see plan/content-defects.ts).
    */

@@ -65,9 +65,9 @@ interface RoundContext {
   policy: SimPolicyService;
   confirmations: ConfirmationLog;
   observer: RoundObserver | undefined;
-  /** F24: the delivered emergency disables so far, as `<server>\0<tool>`. */
+  /** F26: the delivered emergency disables so far, as `<server>\0<tool>`. */
   disabledOrders: Set<string>;
-  /** F24: whether an emergency disable of `tool` of `server` was delivered to the core so far. */
+  /** F26: whether an emergency disable of `tool` of `server` was delivered to the core so far. */
   emergencyDisabled: (server: string, tool: string) => boolean;
 }
 
@@ -237,7 +237,7 @@ function startRound(context: RoundContext, servers: SimCatalogServer[]): void {
 }
 
 /**
- * F24: one operator's emergency disable. Ground truth first (`emergency_disabled`, with the
+ * F26: one operator's emergency disable. Ground truth first (`emergency_disabled`, with the
  * identity the server presents now and whether the core could hear it), then the core's
  * `emergencyDisable` when it has one and the host is up; `disabled` remembers delivered orders
  * for the planners' probes (a correct core refuses them).
@@ -253,7 +253,7 @@ function orderEmergencyDisable(
   recorder.world('emergency_disabled', { server: server.plan.id, identity, tool: order.tool, delivery });
   if (delivery !== 'delivered') return;
   context.disabledOrders.add(`${server.plan.id}\u0000${order.tool}`);
-  adapter.emergencyDisable({ identity, tool: order.tool, reason: `F24 order at ${order.atMs} ms` });
+  adapter.emergencyDisable({ identity, tool: order.tool, reason: `F26 order at ${order.atMs} ms` });
 }
 
 /**

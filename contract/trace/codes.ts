@@ -57,7 +57,7 @@ export const ROLLBACK_TRIGGER_KINDS = ['missing_tool_rate', 'privilege_escalatio
  */
 export const ROLLBACK_DELIVERIES = ['delivered', 'unsupported', 'host_down'] as const;
 
-/** What became of an operator's emergency disable (F24): the same three as a rollback trigger's. */
+/** What became of an operator's emergency disable (F26): the same three as a rollback trigger's. */
 export const EMERGENCY_DISABLE_DELIVERIES = ROLLBACK_DELIVERIES;
 
 /**

@@ -491,12 +491,12 @@ const rollbackTriggered = eventOf(
   },
 );
 
-/** World: an operator emergency-disabled a tool (F24; ground truth for I30). */
+/** World: an operator emergency-disabled a tool (F26; ground truth for I30). */
 const emergencyDisabled = eventOf(
   'world',
   'emergency_disabled',
   admission(
-    'an operator emergency-disabled tool `tool` of `server` (F24, SPEC section 9); when `delivered`, no `call_sent` of that tool to that server may follow it in the trace, whatever version of the tool the server lists (judged by I30); calls that left before may finish',
+    'an operator emergency-disabled tool `tool` of `server` (F26, SPEC section 9); when `delivered`, no `call_sent` of that tool to that server may follow it in the trace, whatever version of the tool the server lists (judged by I30); calls that left before may finish',
   ),
   {
     server,

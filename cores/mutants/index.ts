@@ -215,7 +215,7 @@ export const MUTANTS: readonly Mutant[] = [
   {
     name: 'emergency-disable-ignored',
     removedDefence:
-      "refusing every later call of a tool an operator emergency-disabled (F24: the order is accepted and applied to nothing, so the tool's calls keep leaving)",
+      "refusing every later call of a tool an operator emergency-disabled (F26: the order is accepted and applied to nothing, so the tool's calls keep leaving)",
     expectedCatchers: ['I30'],
     core: referenceCore({ ignoreEmergencyDisable: true }),
     scenario: 'capability-versions',

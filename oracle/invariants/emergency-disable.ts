@@ -1,7 +1,7 @@
 /**
  * I30, no execution after an emergency disable (SPEC section 9; seed 004: "紧急禁用用于安全事故，可立即
  * 让策略拒绝新执行"): once the world delivered an operator's emergency disable of tool `tool` of
- * server `server` to the core (`emergency_disabled`, delivery `delivered`, F24), no `tools/call` of
+ * server `server` to the core (`emergency_disabled`, delivery `delivered`, F26), no `tools/call` of
  * that name may leave the core for that server while it presents the identity the order named: no
  * later `call_sent` of it, in any audience, whatever version of the tool the server lists. Calls
  * that left before the order may finish; after an identity rotation (F7) the server is another

@@ -1,5 +1,5 @@
 /**
- * Coverage probe `emergency-disable-call-refused` (F24): after a delivered emergency disable, the
+ * Coverage probe `emergency-disable-call-refused` (F26): after a delivered emergency disable, the
  * core refused a call of that tool with `VERSION_EMERGENCY_DISABLED` (a planner did try it, and the
  * refusal said why, rather than the tool "disappearing").
  */
@@ -10,7 +10,7 @@ export const emergencyDisableCallRefused: Probe = {
   name: 'emergency-disable-call-refused',
   basis: 'reference',
   description:
-    'after an emergency disable was delivered, the core refused a call of that tool VERSION_EMERGENCY_DISABLED (F24)',
+    'after an emergency disable was delivered, the core refused a call of that tool VERSION_EMERGENCY_DISABLED (F26)',
   hit: (events) => {
     const disabled = new Set<string>();
     for (const event of events) {

@@ -1,5 +1,5 @@
 /**
- * Coverage probe `emergency-disable-ordered` (F24): an operator emergency-disabled a tool while the
+ * Coverage probe `emergency-disable-ordered` (F26): an operator emergency-disabled a tool while the
  * host was up. It reads only the world's `emergency_disabled` (delivered, or `unsupported` for a
  * core without `emergencyDisable`), so any core's campaign reaches it as often as the reference's.
  */
@@ -9,6 +9,6 @@ import type { Probe } from './probe.ts';
 export const emergencyDisableOrdered: Probe = {
   name: 'emergency-disable-ordered',
   basis: 'world',
-  description: 'an operator emergency-disabled a tool while the host was up (F24)',
+  description: 'an operator emergency-disabled a tool while the host was up (F26)',
   hit: (events) => events.some((event) => event.type === 'emergency_disabled' && event.delivery !== 'host_down'),
 };

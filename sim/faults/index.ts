@@ -28,7 +28,7 @@ import { F19 } from './f19-rollback-triggers.ts';
 import { F20 } from './f20-notification-bursts.ts';
 import { F21 } from './f21-auth-gated-listing.ts';
 import { F23 } from './f23-over-limit-catalog.ts';
-import { F24 } from './f24-emergency-disable.ts';
+import { F26 } from './f26-emergency-disable.ts';
 import { EQUIVOCATION } from './equivocation.ts';
 import type { FaultDefinition } from './fault.ts';
 import type { PolicyPlan, RoundPlan, ServerPlan } from '../plan/types.ts';
@@ -63,7 +63,7 @@ export const FAULTS = [
   F21,
   F22,
   F23,
-  F24,
+  F26,
 ] as const;
 
 /** Faults a scenario switches on for every round instead of listing them (equivocation). */
@@ -93,7 +93,7 @@ export function probesOfAbsentFaults(faults: readonly string[]): Set<string> {
   return new Set(FAULTS.flatMap((fault) => fault.probes).filter((name) => !owed.has(name)));
 }
 
-/** A fault id of the menu: `F1` .. `F24`. */
+/** A fault id of the menu: `F1` .. `F26`. */
 export type FaultId = (typeof FAULTS)[number]['id'];
 
 /** The menu's ids, in order. */

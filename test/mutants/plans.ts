@@ -232,7 +232,7 @@ export function rollbackPlan(options: {
 }
 
 /**
- * F24 (test/faults/f24-emergency-disable.test.ts): five tools at revision 7, every planned call
+ * F26 (test/faults/f26-emergency-disable.test.ts): five tools at revision 7, every planned call
  * made; the operator emergency-disables `read_file` at `atMs`. With `editAtMs`, the server then
  * changes `read_file`'s description (revision 8): a new version of a disabled tool.
  */
@@ -244,7 +244,7 @@ export function emergencyDisablePlan(options: { atMs: number; editAtMs?: number;
     history.push(step(options.editAtMs, 8, { 'acme.dev': [edited, ...five.slice(1)] }));
   return {
     ...handPlan({
-      faults: ['F24'],
+      faults: ['F26'],
       calls: { callFraction: options.callFraction ?? 1 },
       servers: [handServer({ history })],
     }),

@@ -1,5 +1,5 @@
 /**
- * F24: an operator emergency-disables a tool while calls are in flight, on the hand plan of
+ * F26: an operator emergency-disables a tool while calls are in flight, on the hand plan of
  * test/mutants/plans.ts (`emergencyDisablePlan`): one server (latency 5 ms, pages of 2) shows
  * acme.dev five tools at revision 7, every planned call is made, and the operator disables
  * `read_file` at 500. The planners call `read_file` once before the order (admitted and sent at
@@ -49,7 +49,7 @@ const withoutVersions: CoreFactory = (env) => {
   return kept;
 };
 
-describe('F24: emergency disable while calls are in flight', () => {
+describe('F26: emergency disable while calls are in flight', () => {
   it('the reference refuses the read_file call after the order VERSION_EMERGENCY_DISABLED and sends nothing of it', async () => {
     const run = await runHand(emergencyDisablePlan({ atMs: 500 }));
     expect(run.verdict.violations).toEqual([]);

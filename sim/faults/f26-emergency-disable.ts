@@ -1,5 +1,5 @@
 /**
- * F24: an operator emergency-disables a tool while calls are in flight. At seeded times an
+ * F26: an operator emergency-disables a tool while calls are in flight. At seeded times an
  * operator orders the core to stop executing one tool of one server at once (a security incident),
  * through `emergencyDisable` of the core API (optional). From the moment the order returns, no
  * `tools/call` of that tool may leave the core for that server, whatever version of it the server
@@ -11,7 +11,7 @@
  * 冻结或继续。状态与用户提示明确，不能表现成模型突然'不会调用'") and issue 30 item 5 ("an emergency
  * disable while calls are in flight"; DESIGN.md section 9).
  *
- * How often: a round that enables F24 plans 1 to 2 orders at distinct seeded times in [1, T_heal),
+ * How often: a round that enables F26 plans 1 to 2 orders at distinct seeded times in [1, T_heal),
  * each for a server drawn uniformly and a tool drawn uniformly among the names its first revision
  * lists to any audience (`""`, which disables nothing, for a server that lists none). An order
  * names the server by the identity it presents then: after an identity rotation (F7) the server
@@ -23,7 +23,7 @@ import type { FaultDefinition } from './fault.ts';
 import { counts } from './rates.ts';
 import { arrayOf, ms, object, string } from '../plan/schema-parts.ts';
 
-/** One planned emergency disable (F24): at `atMs`, the operator disables tool `tool` of server `server`. */
+/** One planned emergency disable (F26): at `atMs`, the operator disables tool `tool` of server `server`. */
 export interface EmergencyDisablePlan {
   atMs: number;
   server: string;
@@ -32,17 +32,17 @@ export interface EmergencyDisablePlan {
 
 declare module '../plan/types.ts' {
   interface RoundPlan {
-    /** F24: operators' emergency disables in time order (absent or empty: none). */
+    /** F26: operators' emergency disables in time order (absent or empty: none). */
     emergencyDisables?: EmergencyDisablePlan[];
   }
 }
 
-/** How often F24 acts (scenario `faultRates.F24`), with its defaults. */
+/** How often F26 acts (scenario `faultRates.F26`), with its defaults. */
 export const RATES = {
   disablesPerRound: counts(
     1,
     2,
-    'Emergency disables per round that enables F24, at distinct seeded times in [1, T_heal).',
+    'Emergency disables per round that enables F26, at distinct seeded times in [1, T_heal).',
     1,
   ),
 };
@@ -55,9 +55,9 @@ function toolNamesOf(server: ServerPlan): string[] {
   return [...names].sort();
 }
 
-/** F24: emergency disables. */
-export const F24: FaultDefinition<'F24', typeof RATES> = {
-  id: 'F24',
+/** F26: emergency disables. */
+export const F26: FaultDefinition<'F26', typeof RATES> = {
+  id: 'F26',
   rates: RATES,
   plan: {
     round: {
@@ -72,7 +72,7 @@ export const F24: FaultDefinition<'F24', typeof RATES> = {
   // An order for a server the plan no longer has (a shrink dropped it) does nothing.
   presentIn: (plan: RoundPlan) =>
     (plan.emergencyDisables ?? []).some((order) => plan.servers.some((server) => server.id === order.server)),
-  // The times come first from F24's own stream, so what other faults put in the plan never moves them.
+  // The times come first from F26's own stream, so what other faults put in the plan never moves them.
   generateRound({ plan }, rng, rates) {
     if (plan.servers.length === 0) return;
     const times = distinctTimes(rng, drawIn(rng, rates.disablesPerRound), plan.bounds.tHealMs);
