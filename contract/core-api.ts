@@ -17,7 +17,9 @@
  *    dispatches it to the world's simulated model, or refuses it and settles it in the world's ledger;
  * 5. if the core can roll back ({@link CoreAdapter.rollback}, optional), operator and monitor
  *    triggers (F19) ask it to roll a catalog key back at planned times;
- * 6. at the end it calls {@link CoreAdapter.stop}.
+ * 6. if the core keeps tool versions ({@link CoreAdapter.emergencyDisable}, optional), operators
+ *    emergency-disable a tool at planned times (F26);
+ * 7. at the end it calls {@link CoreAdapter.stop}.
  * Throughout, the core reports what it did as {@link CoreObservation}s on `env.sink`; the oracle
  * judges those against the world's ground truth and trusts none it can check.
  *
@@ -251,6 +253,21 @@ export interface RollbackTrigger {
   identity: string;
 }
 
+/**
+ * An operator's emergency disable of one tool (F26, SPEC section 9; seed 004: "紧急禁用用于安全事故，
+ * 可立即让策略拒绝新执行"): from the moment `emergencyDisable` returns, no call of that tool of that
+ * server may leave the core, whatever version of it the server lists then or later, until the
+ * end of the round. Calls that left before may finish.
+ */
+export interface EmergencyDisableOrder {
+  /** The identity the server presents now (SPEC section 1). */
+  identity: string;
+  /** The tool's name as the server lists it. */
+  tool: string;
+  /** Why, as an operator would write it; a core shows it in the tool's status. */
+  reason: string;
+}
+
 /** A planned call, bound to the snapshot that disclosed the tool (SPEC section 1, "plan"). */
 export interface CallRequest {
   /** Unique per call: the core writes it in `gate_decision` and `receipt`. */
@@ -386,6 +403,15 @@ export interface CoreAdapter {
    * the campaign verdict is NOT JUDGED (exit 1) unless the user accepts it (`--not-judged rollback`).
    */
   rollback?(trigger: RollbackTrigger): Promise<void>;
+  /**
+   * Optional, since catsim.core.v1 (docs/CORE-API.md, "Tool versions"): an operator's emergency
+   * disable of one tool of one server ({@link EmergencyDisableOrder}). Synchronous: when it
+   * returns, the core must refuse every later call of that tool on that server (no `tools/call`
+   * of it may leave the core after this; judged from the world's `call_sent`, I30). A core
+   * without it is not judged on tool versions: the world writes each order `unsupported`, and the
+   * campaign verdict is NOT JUDGED (exit 1) unless the user accepts it (`--not-judged versions`).
+   */
+  emergencyDisable?(order: EmergencyDisableOrder): void;
 }
 
 /** Builds a core for one round; must only build (no I/O and no timers until `attach`). */

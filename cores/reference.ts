@@ -13,7 +13,8 @@ import { REFERENCE_SEAMS, type CoreSeams } from '../src/internal/seams.ts';
 import { DEFAULT_TRUST } from '../src/validation/trust.ts';
 import type { CatalogRegistry } from '../src/registry/registry.ts';
 import { InMemoryRegistryStore, type RegistryStore } from '../src/registry/store.ts';
-import { openSqliteStoreOn } from '../src/registry/sqlite-store.ts';
+import { openSqliteStoreOn, SqliteRegistryStore } from '../src/registry/sqlite-store.ts';
+import { InMemoryCapabilityStore, type CapabilityStore } from '../src/capability/capability-store.ts';
 import type Database from 'better-sqlite3';
 import type { AdmissionGate } from '../src/admission/gate.ts';
 import type { ContentChecks } from '../src/validation/content-checks.ts';
@@ -34,7 +35,7 @@ import { SurfaceStageEngine } from '../src/surface/internal/engine.ts';
 import { REFERENCE_PARTS, type SurfaceParts } from '../src/surface/internal/parts.ts';
 import type { RequestLedger } from '../src/surface/request-ledger.ts';
 import type { SurfaceHook } from '../src/surface/surface-hook.ts';
-import type { ModelTurn, RollbackTrigger } from '../sim/guard/adapter.ts';
+import type { EmergencyDisableOrder, ModelTurn, RollbackTrigger } from '../sim/guard/adapter.ts';
 import { THREAD_MEMOS } from './thread-memos.ts';
 
 /** The reference core's client info, in `initialize` (legacy era) and in every request's envelope (modern era). */
@@ -73,6 +74,11 @@ export interface ReferenceVariant {
   wrapSource?: (source: ConnectedPageSource) => PageSource;
   /** Parts of the tool surface stage replaced (the surface mutants; src/surface/internal/parts.ts). */
   surfaceParts?: Partial<SurfaceParts>;
+  /**
+   * True for the mutant that takes an operator's emergency disable (F26) and applies it to
+   * nothing: the order is accepted, and the tool stays executable.
+   */
+  ignoreEmergencyDisable?: boolean;
 }
 
 /** A factory for the reference core, or for a variant of it. */
@@ -114,16 +120,28 @@ function storeOf(env: CoreEnvironment, variant: ReferenceVariant): RegistryStore
   return (variant.diskStore ?? openSqliteStoreOn)(db, name);
 }
 
+/**
+ * The capability store of a boot (SPEC section 9): the capability tables of the real SQLite store
+ * on the host's disk, so versions, runs and receipts outlive a restart with the catalog; in memory
+ * otherwise (a variant's disk store that is not the real one keeps its capabilities in memory too).
+ */
+function capabilityStoreOf(store: RegistryStore): CapabilityStore {
+  return store instanceof SqliteRegistryStore ? store.capabilities() : new InMemoryCapabilityStore();
+}
+
 class ReferenceAdapter implements CoreAdapter {
   readonly #host: CatalogHost;
   readonly #wrap: (source: ConnectedPageSource) => PageSource;
   readonly #surfaceParts: SurfaceParts;
+  readonly #ignoreEmergencyDisable: boolean;
 
   constructor(env: CoreEnvironment, variant: ReferenceVariant) {
     const Host = hostWithSeams(variant);
     this.#surfaceParts =
       variant.surfaceParts === undefined ? REFERENCE_PARTS : { ...REFERENCE_PARTS, ...variant.surfaceParts };
     this.#wrap = variant.wrapSource ?? ((source) => source);
+    this.#ignoreEmergencyDisable = variant.ignoreEmergencyDisable === true;
+    const store = storeOf(env, variant);
     this.#host = new Host(
       // src/ports.ts types an observation loosely (`type` plus fields); the recorder holds it to the trace contract.
       {
@@ -131,7 +149,8 @@ class ReferenceAdapter implements CoreAdapter {
         scheduler: env.scheduler,
         random: env.random,
         sink: { emit: (observation) => env.sink.emit(observation as CoreObservation) },
-        store: storeOf(env, variant),
+        store,
+        capabilities: capabilityStoreOf(store),
         memos: THREAD_MEMOS,
       },
       {
@@ -226,6 +245,12 @@ class ReferenceAdapter implements CoreAdapter {
    */
   async rollback(trigger: RollbackTrigger): Promise<void> {
     await this.#host.rollback({ tenant: trigger.tenant, role: trigger.role }, trigger.identity, trigger.kind);
+  }
+
+  /** An operator's emergency disable (F26): the host's capability registry disables the tool's versions, now and later. */
+  emergencyDisable(order: EmergencyDisableOrder): void {
+    if (this.#ignoreEmergencyDisable) return;
+    this.#host.capabilities?.disableTool(order.identity, order.tool, order.reason);
   }
 
   /**

@@ -29,6 +29,7 @@ import { checkRollback } from './invariants/rollback.ts';
 import { triggerOutcomes } from './internal/rollback-outcome.ts';
 import { checkScanTermination } from './invariants/scan-termination.ts';
 import { checkSurface } from './invariants/surface.ts';
+import { checkEmergencyDisable } from './invariants/emergency-disable.ts';
 import { buildSurfaceTurns } from './surface-turns.ts';
 import { checkTenantIsolation } from './invariants/tenant-isolation.ts';
 import { checkUnconfirmedWrites } from './invariants/unconfirmed-writes.ts';
@@ -85,6 +86,7 @@ const INVARIANT_GROUPS: readonly InvariantGroupCheck[] = [
   checkCatalogLimits,
   checkRollback,
   checkSurface,
+  checkEmergencyDisable,
 ];
 
 /**

@@ -34,6 +34,7 @@ import {
   type EffectPolicyEvent,
   type HostCrashedEvent,
   type RollbackTriggeredEvent,
+  type EmergencyDisabledEvent,
   type HostRestartedEvent,
   type IdentityRotatedEvent,
   type NotificationDeliveredEvent,
@@ -438,6 +439,8 @@ export class GroundTruth {
   readonly coreFailures: CoreFailedEvent[] = [];
   /** Every `rollback_triggered` (F19), in trace order. */
   readonly rollbackTriggers: RollbackTriggeredEvent[] = [];
+  /** Every `emergency_disabled` (F26), in trace order. */
+  readonly emergencyDisables: EmergencyDisabledEvent[] = [];
   /** Every `host_crashed` (F18), in trace order. */
   readonly hostCrashes: HostCrashedEvent[] = [];
   /** Every `host_restarted` (F18), in trace order. */
@@ -549,6 +552,9 @@ export function buildGroundTruth(events: readonly TraceEvent[]): GroundTruth {
         break;
       case 'rollback_triggered':
         truth.rollbackTriggers.push(event);
+        break;
+      case 'emergency_disabled':
+        truth.emergencyDisables.push(event);
         break;
       case 'host_restarted':
         truth.hostRestarts.push(event);

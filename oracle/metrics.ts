@@ -38,6 +38,8 @@ export interface RoundMetrics {
   readonly probes: { readonly expected: number; readonly admitted: number };
   readonly surface: SurfaceMetrics;
   readonly rollbackTriggers?: Record<string, number>;
+  /** F26's emergency disables by delivery (`delivered`, `unsupported`, `host_down`); only in a round with any. */
+  readonly emergencyDisables?: Record<string, number>;
 }
 
 /**
@@ -81,7 +83,17 @@ export function computeMetrics(context: CheckContext): RoundMetrics {
     probes: probeCounts(context),
     surface: surfaceMetrics(context),
     ...rollbackTriggerCounts(context),
+    ...emergencyDisableCounts(context),
   };
+}
+
+/** The round's emergency disables (F26) by delivery; nothing for a round without any. */
+function emergencyDisableCounts(context: CheckContext): { emergencyDisables?: Record<string, number> } {
+  const orders = context.truth.emergencyDisables;
+  if (orders.length === 0) return {};
+  const counts: Record<string, number> = {};
+  for (const order of orders) counts[order.delivery] = (counts[order.delivery] ?? 0) + 1;
+  return { emergencyDisables: counts };
 }
 
 /** What became of the round's rollback triggers (F19); nothing for a round without any. */

@@ -12,31 +12,37 @@
 import type { RoundMetrics } from './metrics.ts';
 
 /** Every capability a core may leave out, in the order verdicts name them. */
-export const CAPABILITIES = ['rollback', 'surface'] as const;
+export const CAPABILITIES = ['rollback', 'surface', 'versions'] as const;
 
-/** A capability a core may leave out: `rollback` (F19 triggers), `surface` (F22 model turns). */
+/**
+ * A capability a core may leave out: `rollback` (F19 triggers), `surface` (F22 model turns),
+ * `versions` (tool versions: F26's emergency disables, `emergencyDisable` of the core API).
+ */
 export type Capability = (typeof CAPABILITIES)[number];
 
 /** What one unit of each capability's unjudged work is called in verdicts (`1 rollback trigger`, `88 rollback triggers`). */
 export const CAPABILITY_UNITS: Readonly<Record<Capability, { one: string; many: string }>> = {
   rollback: { one: 'rollback trigger', many: 'rollback triggers' },
   surface: { one: 'model turn', many: 'model turns' },
+  versions: { one: 'emergency disable', many: 'emergency disables' },
 };
 
 /**
  * The capabilities a round could not judge, each with how many units it left unjudged (rollback:
  * triggers written `unsupported`; surface: model turns planned for a core without a surface
- * stage), in {@link CAPABILITIES} order; capabilities the round judged (or never exercised) are
+ * stage; versions: emergency disables written `unsupported`), in {@link CAPABILITIES} order; capabilities the round judged (or never exercised) are
  * absent.
  */
 export function unjudgedIn(
-  metrics: Pick<RoundMetrics, 'surface' | 'rollbackTriggers'>,
+  metrics: Pick<RoundMetrics, 'surface' | 'rollbackTriggers' | 'emergencyDisables'>,
 ): Partial<Record<Capability, number>> {
   const counts: Partial<Record<Capability, number>> = {};
   const triggers = metrics.rollbackTriggers?.unsupported ?? 0;
   if (triggers > 0) counts.rollback = triggers;
   const turns = metrics.surface.unsupportedTurns;
   if (turns > 0) counts.surface = turns;
+  const orders = metrics.emergencyDisables?.unsupported ?? 0;
+  if (orders > 0) counts.versions = orders;
   return counts;
 }
 

@@ -109,6 +109,8 @@ export type CasConflictEvent = TraceEventOf<'cas_conflict'>;
 export type ServerDisabledEvent = TraceEventOf<'server_disabled'>;
 /** World: an operator or monitor trigger asked the core to roll a key back (F19). */
 export type RollbackTriggeredEvent = TraceEventOf<'rollback_triggered'>;
+/** World: an operator emergency-disabled a tool (F26). */
+export type EmergencyDisabledEvent = TraceEventOf<'emergency_disabled'>;
 /** Core: the core learned a new policy epoch for an audience. */
 export type PolicySeenEvent = TraceEventOf<'policy_seen'>;
 /** Core: the gate decided one call (SPEC section 7). */

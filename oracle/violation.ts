@@ -43,9 +43,10 @@ export const INVARIANT_IDS = [
   'I27',
   'I28',
   'I29',
+  'I30',
 ] as const;
 
-/** The id of an invariant this oracle checks, `I1` .. `I29`, derived from `INVARIANT_IDS`. */
+/** The id of an invariant this oracle checks, `I1` .. `I30`, derived from `INVARIANT_IDS`. */
 export type InvariantId = (typeof INVARIANT_IDS)[number];
 
 /**

@@ -53,6 +53,8 @@ export interface PlannerContext {
   confirmations: ConfirmationLog;
   /** Whether the host is down (F18): a planner of a dead host asks and sends nothing. */
   hostDown?: () => boolean;
+  /** F26: whether an emergency disable of `tool` of `server` was delivered to the core so far (absent: none). */
+  emergencyDisabled?: (server: string, tool: string) => boolean;
 }
 
 type Disclosure = { key: string; generation: number; snapshotDigest: string; tools: DisclosedTool[] };
@@ -201,12 +203,14 @@ export class SessionPlanner {
   /**
    * Ground truth for a probe: a correct core must admit it when the server is healthy (no
    * disqualifying trait), the disclosed descriptor is the server's final one for this audience,
-   * the audience holds the tool at the final epoch, the tool carries no planted defect, and the
+   * the audience holds the tool at the final epoch, the tool carries no planted defect, no emergency
+   * disable of it was delivered (F26), and the
    * world's own reading of the content checks finds none in it either (a captured catalog's real
    * descriptors may fail one; see plan/content-defects.ts).
    */
   #expectAdmit(shown: Disclosure, tool: DisclosedTool): boolean {
     if (this.server.disqualified()) return false;
+    if (this.ctx.emergencyDisabled?.(this.server.plan.id, tool.name) === true) return false;
     const view = this.server.currentViews()[this.audience] ?? [];
     const current = view.filter((t) => t.name === tool.name);
     if (current.length !== 1 || worldDescriptorDigest(current[0]) !== tool.descriptorDigest) return false;

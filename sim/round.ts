@@ -65,6 +65,10 @@ interface RoundContext {
   policy: SimPolicyService;
   confirmations: ConfirmationLog;
   observer: RoundObserver | undefined;
+  /** F26: the delivered emergency disables so far, as `<server>\0<tool>`. */
+  disabledOrders: Set<string>;
+  /** F26: whether an emergency disable of `tool` of `server` was delivered to the core so far. */
+  emergencyDisabled: (server: string, tool: string) => boolean;
 }
 
 /**
@@ -126,6 +130,7 @@ export async function runRound(
     now: () => world.now(),
     onFailure: (failure) => recordCoreFailure(recorder, failure),
   });
+  const disabledOrders = new Set<string>();
   const context: RoundContext = {
     world,
     plan,
@@ -136,6 +141,8 @@ export async function runRound(
     policy,
     confirmations,
     observer,
+    disabledOrders,
+    emergencyDisabled: (server, tool) => disabledOrders.has(`${server}\u0000${tool}`),
   };
   const servers = plan.servers.map((server) => buildServer(context, server));
   world.schedule(plan.bounds.tHealMs, () => recorder.world('quiet'));
@@ -223,6 +230,30 @@ function startRound(context: RoundContext, servers: SimCatalogServer[]): void {
     const server = servers.find((candidate) => candidate.plan.id === trigger.server);
     if (server !== undefined) context.world.schedule(trigger.atMs, () => triggerRollback(context, server, trigger));
   }
+  for (const order of context.plan.emergencyDisables ?? []) {
+    const server = servers.find((candidate) => candidate.plan.id === order.server);
+    if (server !== undefined) context.world.schedule(order.atMs, () => orderEmergencyDisable(context, server, order));
+  }
+}
+
+/**
+ * F26: one operator's emergency disable. Ground truth first (`emergency_disabled`, with the
+ * identity the server presents now and whether the core could hear it), then the core's
+ * `emergencyDisable` when it has one and the host is up; `disabled` remembers delivered orders
+ * for the planners' probes (a correct core refuses them).
+ */
+function orderEmergencyDisable(
+  context: RoundContext,
+  server: SimCatalogServer,
+  order: NonNullable<RoundPlan['emergencyDisables']>[number],
+): void {
+  const { adapter, recorder } = context;
+  const identity = server.identity();
+  const delivery = adapter.down ? 'host_down' : adapter.emergencyDisableSupported ? 'delivered' : 'unsupported';
+  recorder.world('emergency_disabled', { server: server.plan.id, identity, tool: order.tool, delivery });
+  if (delivery !== 'delivered') return;
+  context.disabledOrders.add(`${server.plan.id}\u0000${order.tool}`);
+  adapter.emergencyDisable({ identity, tool: order.tool, reason: `F26 order at ${order.atMs} ms` });
 }
 
 /**

@@ -13,6 +13,10 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { PIN_META_KEY, LEASE_META_KEY, type CallOutcome, type RefusalCode } from './admission/codes.ts';
 import { DisclosureLedger, type DisclosureEntry } from './admission/disclosure-ledger.ts';
+import type { AdmittedCall, CallRefusalCode, EndpointOffer, Outcome } from './capability/capability-registry.ts';
+import type { CapabilityStore } from './capability/capability-store.ts';
+import { HostCapabilities } from './capability/host-capabilities.ts';
+import type { ManifestFile } from './capability/manifest-file.ts';
 import { dispatchCall, type CallParams, type DispatchResult } from './admission/dispatch.ts';
 import type { AdmissionGate, CallRequest, ConfirmationVerifier, GateDecision } from './admission/gate.ts';
 import {
@@ -61,6 +65,15 @@ export interface HostPorts {
    * memos). When absent the host builds its own from `config.memoSizes`. Not with `memoSizes`.
    */
   memos?: CoreMemos;
+  /**
+   * Where the capability registry (SPEC section 9) keeps tool versions, bundles, runs and
+   * execution receipts, when the host brings its own (`new InMemoryCapabilityStore()`, or
+   * `SqliteRegistryStore.capabilities()` of the store passed in `store`). When absent, a host that
+   * opened its own SQLite store at `config.storePath` uses that file's capability tables; a host
+   * given `store` without `capabilities` has no capability registry, and its calls are judged by
+   * the gate alone.
+   */
+  capabilities?: CapabilityStore;
 }
 
 /**
@@ -108,11 +121,23 @@ export interface HostConfig {
    * that must keep its heap small lowers both. Not with `ports.memos`.
    */
   memoSizes?: MemoSizes;
+  /**
+   * The operator's manifest files (`catsim.manifests.v1`, read with `parseManifestFile`,
+   * src/capability/manifest-file.ts), by the server identity whose tools each describes. Used only
+   * with a capability registry ({@link HostPorts.capabilities}); a server without a file gets the
+   * safest defaults. Default: none.
+   */
+  manifestFiles?: ReadonlyMap<string, ManifestFile>;
 }
 
-/** The end of one `call`: refused by the gate (nothing was sent), or sent with its outcome. */
+/**
+ * The end of one `call`: refused by the gate or by the capability registry (nothing was sent; a
+ * registry refusal carries the registry's sentence, e.g. the status of an emergency-disabled
+ * version), or sent with its outcome.
+ */
 export type CallResult =
   | { admitted: false; callId: string; code: RefusalCode; argumentErrors?: string[] }
+  | { admitted: false; callId: string; code: CallRefusalCode; reason: string }
   | ({ admitted: true; callId: string; leaseId: string; outcome: CallOutcome } & Omit<DispatchResult, 'outcome'>);
 
 /** The parts of a request that name its catalog key. */
@@ -144,11 +169,19 @@ export class CatalogHost {
   readonly #store: RegistryStore;
   /** The store the host opened from `config.storePath` (it closes it in `stop()`), else null. */
   #ownStore: { close(): void } | null = null;
+  /** The capability tables of the store the host opened from `config.storePath`, else undefined. */
+  #ownCapabilities: CapabilityStore | undefined;
   readonly refreshers: CatalogRefresher[] = [];
   readonly #walkSeams: RefresherDeps['seams'];
   readonly #refresherClass: typeof CatalogRefresher;
   /** This host's memos: its own (from `config.memoSizes`) or the ones `ports.memos` shares. */
   readonly #memos: CoreMemos;
+  /**
+   * The capability registry (SPEC section 9): versions of each disclosed generation's tools, a run
+   * per session and disclosed generation, and a receipt per call sent. Undefined when the host has
+   * none ({@link HostPorts.capabilities}).
+   */
+  readonly capabilities: HostCapabilities | undefined;
   #scans = 0;
 
   /**
@@ -177,6 +210,11 @@ export class CatalogHost {
       );
     this.#memos = ports.memos ?? new CoreMemos(config.memoSizes ?? DEFAULT_MEMO_SIZES);
     this.#store = ports.store ?? this.#openStore(config.storePath);
+    const capabilityStore = ports.capabilities ?? this.#ownCapabilities;
+    this.capabilities =
+      capabilityStore === undefined
+        ? undefined
+        : new HostCapabilities({ clock: ports.clock, store: capabilityStore, manifestFiles: config.manifestFiles });
     this.registry = new seams.registry(this.#store, ports.clock, ports.sink, this.#memos);
     this.policy = new PolicyState({
       scheduler: ports.scheduler,
@@ -269,11 +307,17 @@ export class CatalogHost {
   /**
    * {@link serve}, and records in the disclosure ledger that the served generation showed every
    * one of its tools to `session` (SPEC section 7: a tool is disclosed to a session only through
-   * this call). Nothing is recorded when nothing is served.
+   * this call). With a capability registry it also pins the session's run on that generation
+   * (SPEC section 9): the versions of its tools are registered, its bundle built, and the run's
+   * calls are judged against exactly those versions. Nothing is recorded when nothing is served.
+   * @throws the capability store's write error.
    */
   disclose(session: string, audience: AudienceClass, identity: string): ServeResult {
     const served = this.serve(audience, identity);
-    if (served.ok) this.disclosures.record(session, { identity, ...audience }, served.record);
+    if (served.ok) {
+      this.disclosures.record(session, { identity, ...audience }, served.record);
+      this.capabilities?.pin(session, keyName({ identity, ...audience }), served.record);
+    }
     return served;
   }
 
@@ -311,6 +355,13 @@ export class CatalogHost {
 
   async #decideAndSend(request: CallRequest, leases: LeaseIssuer): Promise<CallResult> {
     await this.#barrier(request);
+    const capability = this.#judgeCapability(request);
+    // The registry is asked first: a version that is gone or disabled, or a tool the session's run
+    // does not pin, is refused whatever the gate would say. Drift (VERSION_INCOMPATIBLE: the
+    // endpoint no longer lists the pinned descriptor) is the gate's STALE_CATALOG, which keeps its
+    // code; the registry judges nothing else the gate judges, so each gate defence stays one place.
+    if (capability?.ok === false && capability.code !== 'VERSION_INCOMPATIBLE')
+      return this.#refuseCapability(request, capability);
     const decision = this.gate.decide(request);
     this.#emitDecision(request, decision);
     if (decision.verdict !== 'ADMIT') return refused(request, decision.verdict, decision.argumentErrors);
@@ -318,6 +369,7 @@ export class CatalogHost {
     const lease = this.#issueLease(leases, request, decision);
     const params = this.#callParams(request, decision, lease);
     this.#consumeLease(request, decision, lease);
+    if (capability?.ok === true) this.capabilities?.recordExecution(capability, lease.leaseId);
     this.emitReceipt(request, decision, lease);
     const sent = await dispatchCall(client, params, {
       scheduler: this.ports.scheduler,
@@ -357,9 +409,14 @@ export class CatalogHost {
     return this.registry.rollback({ identity, ...audience }, reason, guards, flagged);
   }
 
-  /** Forgets a session's disclosures (it ended); its later calls are refused UNDISCLOSED_TOOL. */
+  /**
+   * Forgets a session's disclosures (it ended) and ends its capability runs; its later calls are
+   * refused UNDISCLOSED_TOOL.
+   * @throws the capability store's write error.
+   */
   endSession(session: string): void {
     this.disclosures.forget(session);
+    this.capabilities?.endSession(session);
   }
 
   /**
@@ -387,6 +444,7 @@ export class CatalogHost {
       );
     const store = openSqliteStore({ path });
     this.#ownStore = store;
+    this.#ownCapabilities = store.capabilities();
     return store;
   }
 
@@ -488,6 +546,76 @@ export class CatalogHost {
     if (record.snapshot.sourceRevision !== null) meta[PIN_META_KEY] = record.snapshot.sourceRevision;
     meta[LEASE_META_KEY] = { ...lease };
     return { name: tool.name, arguments: request.arguments ?? {}, _meta: meta };
+  }
+
+  /**
+   * The capability registry's judgment of a call (SPEC section 9): the version pinned by the run
+   * of the disclosure that showed the plan's (tool, descriptor digest) to the session, offered the
+   * key's live endpoint with the descriptor it lists now. Undefined without a registry, or when
+   * the session was never shown that tool, or the tool has no version (quarantined): the gate
+   * refuses those, unless an emergency disable of the whole tool holds (then VERSION_EMERGENCY_DISABLED).
+   */
+  #judgeCapability(request: CallRequest): Outcome<AdmittedCall, CallRefusalCode> | undefined {
+    const capabilities = this.capabilities;
+    if (capabilities === undefined) return undefined;
+    const key: CatalogKey = { identity: request.identity, ...request.audience };
+    const { toolName, descriptorDigest } = request.plan;
+    const disclosure = this.disclosures.lookup(request.session, key, toolName, descriptorDigest);
+    const judged =
+      disclosure === undefined
+        ? undefined
+        : capabilities.judge({
+            session: request.session,
+            key: keyName(key),
+            disclosedGeneration: disclosure.generation,
+            toolName,
+            descriptorDigest,
+            offers: this.#offers(request, key, capabilities),
+          });
+    // An emergency disable of the whole tool holds for a call the registry has no version for too.
+    return judged?.ok === false ? judged : (capabilities.toolRefusal(request.identity, toolName) ?? judged);
+  }
+
+  /**
+   * The endpoint that could carry a call now: the key's live connection, named as the operator
+   * names its server, with its build (`serverInfo.version`) and the descriptor the active
+   * generation lists for the plan's tool (the plan's digest preferred). None without a live
+   * connection or a listed tool of that name.
+   */
+  #offers(request: CallRequest, key: CatalogKey, capabilities: HostCapabilities): EndpointOffer[] {
+    const channel = this.#channel(request);
+    const client = channel?.currentClient();
+    const named = this.registry.active(key)?.snapshot.tools.filter((tool) => tool.name === request.plan.toolName);
+    const tool = named?.find((candidate) => candidate.descriptorDigest === request.plan.descriptorDigest) ?? named?.[0];
+    if (channel === undefined || client === undefined || tool === undefined) return [];
+    return [
+      {
+        server: capabilities.serverOf(request.identity),
+        identity: channel.identity(),
+        build: client.getServerVersion()?.version ?? 'unknown',
+        descriptorDigest: tool.descriptorDigest,
+      },
+    ];
+  }
+
+  /** Refuses a call with the capability registry's code: its `gate_decision` carries it, and nothing is sent. */
+  #refuseCapability(request: CallRequest, refusal: { code: CallRefusalCode; reason: string }): CallResult {
+    const key: CatalogKey = { identity: request.identity, ...request.audience };
+    const record = this.registry.active(key);
+    this.ports.sink.emit({
+      type: 'gate_decision',
+      callId: request.callId,
+      planId: request.plan.planId,
+      session: request.session,
+      key: record?.key ?? keyName(key),
+      tool: request.plan.toolName,
+      planDescriptorDigest: request.plan.descriptorDigest,
+      generation: record?.catalogGeneration ?? null,
+      descriptorDigest: null,
+      policyEpoch: this.policy.epoch(request.audience),
+      decision: refusal.code,
+    });
+    return { admitted: false, callId: request.callId, code: refusal.code, reason: refusal.reason };
   }
 
   #emitDecision(request: CallRequest, decision: GateDecision): void {

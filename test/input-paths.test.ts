@@ -24,7 +24,7 @@ describe('input paths say what they name', () => {
     );
     expect(await runMain(['run', '--rounds', '1', '--scenario', 'tmp'])).toEqual(
       refused(
-        'catsim: no built-in scenario "tmp" (there are: default, equivocation, host-restart, modern); a scenario file is named by a path with a "/" or ending in .json, e.g. ./tmp.json\n',
+        'catsim: no built-in scenario "tmp" (there are: capability-versions, default, equivocation, host-restart, modern); a scenario file is named by a path with a "/" or ending in .json, e.g. ./tmp.json\n',
       ),
     );
     expect(await runMain(['run', '--rounds', '1', '--scenario', ''])).toEqual(

@@ -257,12 +257,14 @@ describe('--not-judged', () => {
   it('takes capability names, comma-separated, each once; refuses an empty value or an unknown name (exit 2, one line)', async () => {
     expect(parseNotJudged(undefined)).toBeUndefined();
     expect(parseNotJudged('surface, rollback,surface')).toEqual(['surface', 'rollback']);
-    expect(() => parseNotJudged(' , ')).toThrow('--not-judged is empty: name capabilities (rollback, surface)');
+    expect(() => parseNotJudged(' , ')).toThrow(
+      '--not-judged is empty: name capabilities (rollback, surface, versions)',
+    );
     const bad = await runMain(['check', 'x.jsonl', '--not-judged', 'rollbak']);
     expect(bad).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'catsim: --not-judged: no capability "rollbak" (the capabilities are rollback, surface)\n',
+      stderr: 'catsim: --not-judged: no capability "rollbak" (the capabilities are rollback, surface, versions)\n',
     });
   });
 

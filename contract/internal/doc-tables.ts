@@ -3,7 +3,13 @@
  * and its bounds, the events by source and section, the objects nested inside events, and the
  * code tables. Each block has a name; doc.ts puts each between its markers in the document.
  */
-import { GATE_REFUSALS, INCOMPLETE_REASONS, QUARANTINE_REASONS, TOOL_QUARANTINE_REASONS } from '../trace/codes.ts';
+import {
+  CAPABILITY_REFUSALS,
+  GATE_REFUSALS,
+  INCOMPLETE_REASONS,
+  QUARANTINE_REASONS,
+  TOOL_QUARANTINE_REASONS,
+} from '../trace/codes.ts';
 import { TRACE_EVENTS } from '../trace/events.ts';
 import { TRACE_HEADER } from '../trace/header.ts';
 import type { EventKind, EventSection, EventSource } from './event.ts';
@@ -89,6 +95,10 @@ function codesTable(): string {
       [
         '`gate_decision.decision` other than `ADMIT`: refusal codes, in the order the gate checks them',
         GATE_REFUSALS.map(code).join(', '),
+      ],
+      [
+        '`gate_decision.decision` from a capability registry (SPEC section 9): the pinned version may not execute',
+        CAPABILITY_REFUSALS.map(code).join(', '),
       ],
       [
         '`published.tools[].verdict` other than `ok`: the content check that quarantined the tool',

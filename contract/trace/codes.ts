@@ -58,6 +58,9 @@ export const ROLLBACK_TRIGGER_KINDS = ['missing_tool_rate', 'privilege_escalatio
  */
 export const ROLLBACK_DELIVERIES = ['delivered', 'unsupported', 'host_down'] as const;
 
+/** What became of an operator's emergency disable (F26): the same three as a rollback trigger's. */
+export const EMERGENCY_DISABLE_DELIVERIES = ROLLBACK_DELIVERIES;
+
 /**
  * How a `subscriptions/listen` stream of a modern-era (MCP 2026-07-28) session ended: the server
  * ended it gracefully (its `subscriptions/listen` result reached the core), or the connection
@@ -106,8 +109,23 @@ export const GATE_REFUSALS = [
   'ARGS_INVALID',
 ] as const;
 
-/** A gate decision: `ADMIT` or a refusal code. */
-export const GATE_DECISIONS = ['ADMIT', ...GATE_REFUSALS] as const;
+/**
+ * The capability registry's refusal codes (SPEC section 9), in the order it checks them: a core
+ * with a capability registry refuses a call with one of these in its `gate_decision` when the
+ * version its run pinned may not execute.
+ */
+export const CAPABILITY_REFUSALS = [
+  'RUN_UNKNOWN',
+  'RUN_ENDED',
+  'TOOL_NOT_PINNED',
+  'VERSION_GONE',
+  'VERSION_EMERGENCY_DISABLED',
+  'VERSION_DISABLED',
+  'VERSION_INCOMPATIBLE',
+] as const;
+
+/** A gate decision: `ADMIT`, a gate refusal code, or a capability registry refusal code. */
+export const GATE_DECISIONS = ['ADMIT', ...GATE_REFUSALS, ...CAPABILITY_REFUSALS] as const;
 
 /** How a call that left the core ended (`unknown`: no answer in time, it may have run). */
 export const CALL_OUTCOMES = ['ok', 'error', 'refused', 'unknown'] as const;
@@ -153,6 +171,7 @@ export const CORE_CALLS = [
   'unhandledRejection',
   'modelTurn',
   'rollback',
+  'emergencyDisable',
 ] as const;
 
 /**

@@ -50,6 +50,7 @@ import {
   PUBLISH_STATUSES,
   REQUEST_SETTLEMENTS,
   ROLLBACK_DELIVERIES,
+  EMERGENCY_DISABLE_DELIVERIES,
   ROLLBACK_TRIGGER_KINDS,
   ROUND_END_REASONS,
   ROUND_STATUSES,
@@ -590,6 +591,24 @@ const rollbackTriggered = eventOf(
   },
 );
 
+/** World: an operator emergency-disabled a tool (F26; ground truth for I30). */
+const emergencyDisabled = eventOf(
+  'world',
+  'emergency_disabled',
+  admission(
+    'an operator emergency-disabled tool `tool` of `server` (F26, SPEC section 9); when `delivered`, no `call_sent` of that tool to that server may follow it in the trace, whatever version of the tool the server lists (judged by I30); calls that left before may finish',
+  ),
+  {
+    server,
+    identity: field(str, 'the identity the server presents at `t`'),
+    tool: field(str, "the tool's name as the server lists it"),
+    delivery: field(
+      oneOf(EMERGENCY_DISABLE_DELIVERIES),
+      '`unsupported`: the core has no `emergencyDisable` and is not judged on tool versions; `host_down`: the host was dead (F18)',
+    ),
+  },
+);
+
 /** World: a session's planner bound a call to a disclosed (or guessed) tool. */
 const planMade = eventOf(
   'world',
@@ -913,6 +932,7 @@ export const TRACE_EVENTS = {
   policy_changed: policyChanged,
   policy_push: policyPush,
   rollback_triggered: rollbackTriggered,
+  emergency_disabled: emergencyDisabled,
   plan_made: planMade,
   confirmation,
   call_sent: callSent,

@@ -236,6 +236,14 @@ export const MUTANTS: readonly Mutant[] = [
     core: referenceCore({ registry: DisableNotEnforcedRegistry }),
   },
   {
+    name: 'emergency-disable-ignored',
+    removedDefence:
+      "refusing every later call of a tool an operator emergency-disabled (F26: the order is accepted and applied to nothing, so the tool's calls keep leaving)",
+    expectedCatchers: ['I30'],
+    core: referenceCore({ ignoreEmergencyDisable: true }),
+    scenario: 'capability-versions',
+  },
+  {
     name: 'refuse-everything',
     removedDefence: 'admitting anything at all',
     expectedCatchers: ['I12'],

@@ -41,6 +41,8 @@ import { rollbackMissingToolDelivered } from './rollback-missing-tool-delivered.
 import { rollbackEscalationDelivered } from './rollback-escalation-delivered.ts';
 import { rolledBackToFresh } from './rolled-back-to-fresh.ts';
 import { rollbackDisabled } from './rollback-disabled.ts';
+import { emergencyDisableOrdered } from './emergency-disable-ordered.ts';
+import { emergencyDisableCallRefused } from './emergency-disable-call-refused.ts';
 import type { Probe } from './probe.ts';
 import { hostRestartedMidScan } from './host-restarted-mid-scan.ts';
 import { hostCrashedInPublish } from './host-crashed-in-publish.ts';
@@ -87,6 +89,8 @@ export const PROBES: readonly Probe[] = [
   rollbackEscalationDelivered,
   rolledBackToFresh,
   rollbackDisabled,
+  emergencyDisableOrdered,
+  emergencyDisableCallRefused,
   cursorLoopServedProbe,
   abaServedInsideWalkProbe,
   revocationWhileCallInFlightProbe,

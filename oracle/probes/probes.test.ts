@@ -123,6 +123,7 @@ describe('coverage probes', () => {
   it('every probe says what it reads: the world-only ones are exactly these', () => {
     // stale-pin-refused-by-server reads a world event, but needs a core that pins its calls.
     expect(PROBES.filter((probe) => probe.basis === 'world').map((probe) => probe.name)).toEqual([
+      'emergency-disable-ordered',
       'cursor-loop-served',
       'aba-served-inside-walk',
       'revocation-while-call-in-flight',

@@ -30,6 +30,7 @@ export {
   type PolicySource,
   type PolicyUpdate,
   type RollbackTrigger,
+  type EmergencyDisableOrder,
   type SessionSpec,
   type SimCallRequest,
   type SimConnection,

@@ -26,6 +26,7 @@ import type {
   ModelTurn,
   PolicyUpdate,
   RollbackTrigger,
+  EmergencyDisableOrder,
   SessionSpec,
 } from './adapter.ts';
 
@@ -41,7 +42,8 @@ export type CoreCall =
   | 'scheduled'
   | 'unhandledRejection'
   | 'modelTurn'
-  | 'rollback';
+  | 'rollback'
+  | 'emergencyDisable';
 
 /**
  * How it failed: `THREW` (a synchronous throw), `REJECTED` (`call` rejected), `MALFORMED_ANSWER`
@@ -65,9 +67,13 @@ export const ERROR_TEXT_MAX = 200;
  * reject. `surfaceStage` says whether the core implements the optional `modelTurn`; without it,
  * `modelTurn` must not be called (the world runs no model turn). `rollbackSupported` says whether
  * it implements the optional `rollback`; without it `rollback` does nothing (the world writes the
- * trigger `unsupported`).
+ * trigger `unsupported`); `emergencyDisableSupported` likewise for the optional `emergencyDisable`.
  */
-export type WorldCore = Required<CoreAdapter> & { readonly surfaceStage: boolean; readonly rollbackSupported: boolean };
+export type WorldCore = Required<CoreAdapter> & {
+  readonly surfaceStage: boolean;
+  readonly rollbackSupported: boolean;
+  readonly emergencyDisableSupported: boolean;
+};
 
 /** One validator for every default Client of the process (a fresh Ajv per Client is costly). */
 const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
@@ -126,7 +132,7 @@ function guardScheduler(env: CoreEnvironment, fail: Fail): CoreEnvironment['sche
 }
 
 const REQUIRED_METHODS = ['attach', 'disclose', 'call', 'pushPolicy', 'stop'] as const;
-const OPTIONAL_METHODS = ['createClient', 'modelTurn', 'rollback'] as const;
+const OPTIONAL_METHODS = ['createClient', 'modelTurn', 'rollback', 'emergencyDisable'] as const;
 
 /**
  * The API members of `value`, each read exactly once, with every function bound to `value`: what
@@ -162,12 +168,13 @@ export function missingMethods(value: unknown): string | null {
           `whose optional ${notFunctions.join(', ')} ${notFunctions.length === 1 ? 'is not a function' : 'are not functions'}`,
         ]),
   ];
-  return `create() returned a core ${parts.join(' and ')} (a catsim.core.v1 core has attach, disclose, call, pushPolicy and stop, and may have createClient, modelTurn and rollback)`;
+  return `create() returned a core ${parts.join(' and ')} (a catsim.core.v1 core has attach, disclose, call, pushPolicy and stop, and may have createClient, modelTurn, rollback and emergencyDisable)`;
 }
 
 class GuardedCore implements WorldCore {
   readonly surfaceStage: boolean;
   readonly rollbackSupported: boolean;
+  readonly emergencyDisableSupported: boolean;
 
   constructor(
     private readonly core: CoreAdapter,
@@ -175,6 +182,7 @@ class GuardedCore implements WorldCore {
   ) {
     this.surfaceStage = typeof core.modelTurn === 'function';
     this.rollbackSupported = typeof core.rollback === 'function';
+    this.emergencyDisableSupported = typeof core.emergencyDisable === 'function';
   }
 
   createClient(): Client {
@@ -225,6 +233,10 @@ class GuardedCore implements WorldCore {
 
   rollback(trigger: RollbackTrigger): Promise<void> {
     return this.#guardAsync('rollback', () => this.core.rollback?.(trigger));
+  }
+
+  emergencyDisable(order: EmergencyDisableOrder): void {
+    this.#guard('emergencyDisable', () => this.core.emergencyDisable?.(order));
   }
 
   stop(): void {
@@ -280,8 +292,10 @@ function inertCore(): WorldCore {
     stop: () => undefined,
     modelTurn: () => Promise.resolve(),
     rollback: () => Promise.resolve(),
+    emergencyDisable: () => undefined,
     surfaceStage: false,
     rollbackSupported: false,
+    emergencyDisableSupported: false,
   };
 }
 

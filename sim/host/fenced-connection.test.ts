@@ -65,4 +65,25 @@ describe('the fence of a dead boot on its disk connection', () => {
     expect(() => db.prepare('DELETE FROM notes').run()).toThrow(new HostDown(0));
     disk.close();
   });
+
+  it('arms the trigger fence on the catalog and the capability tables (SPEC section 9) once the registry schema is on the disk', () => {
+    const disk = new HostDisk();
+    const db = disk.connect(0, () => false);
+    const tables = [
+      ...['generations', 'pointers', 'disabled_keys', 'catalog_receipts', 'leases', 'call_receipts'],
+      ...['versions', 'lifecycles', 'aliases', 'bundles', 'runs', 'receipts', 'audit'].map(
+        (name) => `capability_${name}`,
+      ),
+    ];
+    for (const table of tables) db.exec(`CREATE TABLE ${table} (x)`);
+    disk.arm();
+    const fenced = db
+      .prepare(
+        "SELECT name FROM sqlite_temp_schema WHERE type = 'trigger' AND name LIKE 'catsim_fence_%_insert' ORDER BY name",
+      )
+      .pluck()
+      .all();
+    expect(fenced).toEqual(tables.map((table) => `catsim_fence_${table}_insert`).sort());
+    disk.close();
+  });
 });

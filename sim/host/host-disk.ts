@@ -41,8 +41,29 @@ export interface DiskPointer {
   snapshotDigest: string;
 }
 
-/** The tables of the registry schema (src/registry/sqlite-schema.ts) a dead boot must not write. */
-const TABLES = ['generations', 'pointers', 'disabled_keys', 'catalog_receipts', 'leases', 'call_receipts'] as const;
+/** The catalog tables of the registry schema (src/registry/sqlite-schema.ts): present when a boot keeps its registry on the disk. */
+const CATALOG_TABLES = [
+  'generations',
+  'pointers',
+  'disabled_keys',
+  'catalog_receipts',
+  'leases',
+  'call_receipts',
+] as const;
+
+/** The capability tables of schema version 2 (SPEC section 9): versions, lifecycles, aliases, bundles, runs, receipts, audit. */
+const CAPABILITY_TABLES = [
+  'capability_versions',
+  'capability_lifecycles',
+  'capability_aliases',
+  'capability_bundles',
+  'capability_runs',
+  'capability_receipts',
+  'capability_audit',
+] as const;
+
+/** Every table of the registry schema a dead boot must not write. */
+const TABLES = [...CATALOG_TABLES, ...CAPABILITY_TABLES] as const;
 
 /** The TEMP triggers of one connection: the fence on every write, and the two crash points. */
 function triggerSql(): string {
@@ -122,7 +143,7 @@ export class HostDisk {
     if (db === undefined || !this.#alive) return;
     const present = db
       .prepare(
-        "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name IN ('generations', 'pointers', 'disabled_keys', 'catalog_receipts', 'leases', 'call_receipts')",
+        `SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name IN (${TABLES.map((table) => `'${table}'`).join(', ')})`,
       )
       .pluck()
       .get() as number;

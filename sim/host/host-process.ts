@@ -35,6 +35,7 @@ import type {
   ModelTurn,
   PolicyUpdate,
   RollbackTrigger,
+  EmergencyDisableOrder,
   SessionSpec,
   TransportConnection,
   TransportHandshake,
@@ -303,6 +304,16 @@ export class HostProcess implements WorldCore {
   rollback(trigger: RollbackTrigger): Promise<void> {
     if (this.#down) return Promise.resolve();
     return this.#boot.core.rollback(trigger);
+  }
+
+  /** Whether the core implements the optional `emergencyDisable`; boot 0 says, as for `surfaceStage`. */
+  get emergencyDisableSupported(): boolean {
+    return this.#boot.core.emergencyDisableSupported;
+  }
+
+  /** An emergency disable to the current boot; none while the host is down (the caller writes `host_down`). */
+  emergencyDisable(order: EmergencyDisableOrder): void {
+    if (!this.#down) this.#boot.core.emergencyDisable(order);
   }
 
   pushPolicy(update: PolicyUpdate): void {

@@ -510,6 +510,33 @@ export class CapabilityRegistry {
     return { ok: true, status: this.status(toolId, version) as VersionStatus };
   }
 
+  /**
+   * Records an operator's emergency disable of a whole tool, every version present and future
+   * (audit action `emergency-disable`, subject `<toolId>@*`), and emergency-disables each version
+   * registered so far, in one batch. A host reads it back with {@link disabledTools} (so it holds
+   * across a restart on a durable store) and disables later versions as they register.
+   */
+  emergencyDisableTool(toolId: string, reason: string): void {
+    const at = this.#clock.now();
+    const writes: CapabilityWrite[] = this.#store
+      .versions(toolId)
+      .filter((record) => this.#lifecycle(toolId, record.version).emergency === null)
+      .map((record) => ({
+        kind: 'lifecycle',
+        record: { ...this.#lifecycle(toolId, record.version), emergency: { reason, at } },
+      }));
+    this.#commit(writes, 'emergency-disable', `${toolId}@*`, reason);
+  }
+
+  /** Tool id → reason of every whole-tool emergency disable on record ({@link emergencyDisableTool}), latest reason kept. */
+  disabledTools(): Map<string, string> {
+    const tools = new Map<string, string>();
+    for (const record of this.#store.audit())
+      if (record.action === 'emergency-disable' && record.subject.endsWith('@*'))
+        tools.set(record.subject.slice(0, -2), record.detail);
+    return tools;
+  }
+
   /** Lifts an emergency disable (audited); the version's deprecation stage is unchanged. */
   clearEmergency(toolId: string, version: number, reason: string): Outcome<{ status: VersionStatus }> {
     if (this.#store.version(toolId, version) === undefined)

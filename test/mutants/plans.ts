@@ -257,6 +257,27 @@ export function rollbackPlan(options: {
   });
 }
 
+/**
+ * F26 (test/faults/f26-emergency-disable.test.ts): five tools at revision 7, every planned call
+ * made; the operator emergency-disables `read_file` at `atMs`. With `editAtMs`, the server then
+ * changes `read_file`'s description (revision 8): a new version of a disabled tool.
+ */
+export function emergencyDisablePlan(options: { atMs: number; editAtMs?: number; callFraction?: number }): RoundPlan {
+  const five = tools(...FIVE);
+  const edited = { ...structuredClone(five[0]!), description: 'Reads any file, secrets included.' };
+  const history = [step(0, 7, { 'acme.dev': five })];
+  if (options.editAtMs !== undefined)
+    history.push(step(options.editAtMs, 8, { 'acme.dev': [edited, ...five.slice(1)] }));
+  return {
+    ...handPlan({
+      faults: ['F26'],
+      calls: { callFraction: options.callFraction ?? 1 },
+      servers: [handServer({ history })],
+    }),
+    emergencyDisables: [{ atMs: options.atMs, server: 's0', tool: 'read_file' }],
+  };
+}
+
 export const MUTANT_PLANS: Record<string, () => RoundPlan> = {
   'first-page-only': () => plain({ faults: [] }),
   'no-cursor-loop-detection': () =>
@@ -361,6 +382,8 @@ export const MUTANT_PLANS: Record<string, () => RoundPlan> = {
   // trigger (600) and refuses the calls after it SERVER_DISABLED; the mutant lets them leave.
   'disable-not-enforced': () =>
     rollbackPlan({ triggerAtMs: 600, kind: 'privilege_escalation', revokeAtMs: 400, callFraction: 1 }),
+  // The reference refuses every read_file call after the order (500) VERSION_EMERGENCY_DISABLED; the mutant sends them.
+  'emergency-disable-ignored': () => emergencyDisablePlan({ atMs: 500 }),
   'refuse-everything': () => plain(),
   // The tool surface (F22): the one round of 29 turns; each mutant lets some harmful turn through.
   'seal-from-final-request': surfaceTurnsPlan,

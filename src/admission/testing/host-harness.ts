@@ -10,6 +10,7 @@
  * `await h.host.call(request)`, `await h.close()`. Not part of the library.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CapabilityStore } from '../../capability/capability-store.ts';
 import { scriptedPair, type CallScript, type ScriptedPair } from '../../../test/support/scripted-server.ts';
 import { ConnectedPageSource } from '../../discovery/connected-source.ts';
 import type { CatalogRefresher } from '../../discovery/refresher.ts';
@@ -52,6 +53,8 @@ export interface HarnessOptions {
   store?: RegistryStore;
   /** Memos shared with other hosts (`HostPorts.memos`). Default: none, the host builds its own. */
   memos?: CoreMemos;
+  /** The host's capability store (`HostPorts.capabilities`). Default: none (no capability registry). */
+  capabilities?: CapabilityStore;
 }
 
 /** A started harness. */
@@ -125,6 +128,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
       sink: { emit: (event) => events.push({ ...event, t: time.now() }) },
       store: options.store ?? (options.config?.storePath === undefined ? new InMemoryRegistryStore() : undefined),
       ...(options.memos === undefined ? {} : { memos: options.memos }),
+      ...(options.capabilities === undefined ? {} : { capabilities: options.capabilities }),
     },
     {
       limits: { pageCountMax: 8, byteCountMax: 1_000_000, scanTimeoutMs: 10_000 },

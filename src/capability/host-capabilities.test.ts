@@ -1,0 +1,178 @@
+/**
+ * `CatalogHost` with a capability registry (SPEC section 9): a disclosure registers the versions
+ * of the generation's tools and pins the session's run on its bundle; a call is refused with the
+ * registry's own code when its pinned version is disabled or emergency-disabled, and a call that
+ * leaves the core writes a capability receipt naming the exact version, endpoint and build. On a
+ * harness over a real SDK pair (src/admission/testing/host-harness.ts), on virtual time; the
+ * server `fp:a` lists `read_file` at revision 7 and the first scan publishes generation 1 at t=0.
+ */
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startHarness, toolWith, type Harness } from '../admission/testing/host-harness.ts';
+import { openSqliteStore } from '../registry/sqlite-store.ts';
+import { afterThisTest, tempDir } from '../registry/testing/temp-dirs.ts';
+import { InMemoryCapabilityStore } from './capability-store.ts';
+import { HostCapabilities } from './host-capabilities.ts';
+import { buildManifest, manifestDigestOf } from './manifest.ts';
+
+const READ = toolWith('read_file', { path: { type: 'string' } });
+const RUN_ID = 's1|fp:a|acme.dev#1';
+
+const harnesses: Harness[] = [];
+afterEach(async () => {
+  for (const harness of harnesses.splice(0)) await harness.close();
+});
+
+/** A harness whose host keeps its capabilities in memory; `read_file` granted, t=250 ms. */
+async function started(): Promise<Harness> {
+  const h = await startHarness({
+    tools: [READ],
+    effectClasses: { read_file: 'READ' },
+    revision: 7,
+    capabilities: new InMemoryCapabilityStore(),
+  });
+  harnesses.push(h);
+  h.grant(['read_file']);
+  await h.time.advance(250);
+  return h;
+}
+
+/** The host's capability registry (the harness always gives it one). */
+function registryOf(h: Harness) {
+  const capabilities = h.host.capabilities;
+  if (capabilities === undefined) throw new Error('the harness host has no capability registry');
+  return capabilities.registry;
+}
+
+describe('CatalogHost with a capability registry', () => {
+  it('pins the session run at disclosure and writes a receipt naming the exact version that ran', async () => {
+    const h = await started();
+    const record = h.disclose('s1');
+    const registry = registryOf(h);
+    const manifest = buildManifest(READ, 'fp:a');
+    expect(registry.version('fp:a.read_file', 1)?.manifestDigest).toBe(manifestDigestOf(manifest));
+    expect(registry.usage('fp:a.read_file', 1)).toMatchObject({ runs: [RUN_ID], receipts: 0 });
+    const result = await h.host.call(h.request(h.plan(record, 'read_file'), { arguments: { path: '/etc/motd' } }));
+    expect(result).toMatchObject({ admitted: true, leaseId: 'lease-0', outcome: 'ok' });
+    expect(registry.receipts()).toEqual([
+      {
+        receiptNumber: 1,
+        runId: RUN_ID,
+        bundleId: `fp:a|acme.dev#1@${record.snapshotDigest.slice(0, 16)}`,
+        toolId: 'fp:a.read_file',
+        version: 1,
+        manifestDigest: manifestDigestOf(manifest),
+        inputSchemaHash: manifest.inputSchemaHash,
+        outputSchemaHash: null,
+        errorSchemaHash: manifest.errorSchemaHash,
+        endpoint: { server: 'fp:a', identity: 'fp:a', build: '1.0.0', backup: false },
+        operationId: 'lease-0',
+        at: 250,
+      },
+    ]);
+  });
+
+  it('refuses VERSION_EMERGENCY_DISABLED at once, with the status as the reason, and sends nothing', async () => {
+    const h = await started();
+    const record = h.disclose('s1');
+    expect(registryOf(h).emergencyDisable('fp:a.read_file', 1, 'leaked tokens').ok).toBe(true);
+    const request = h.request(h.plan(record, 'read_file'), { arguments: { path: '/etc/motd' } });
+    expect(await h.host.call(request)).toEqual({
+      admitted: false,
+      callId: request.callId,
+      code: 'VERSION_EMERGENCY_DISABLED',
+      reason: 'fp:a.read_file v1 is emergency-disabled since t=250 ms: leaked tokens',
+    });
+    expect(h.of('gate_decision').map((event) => event.decision)).toEqual(['VERSION_EMERGENCY_DISABLED']);
+    expect(h.of('receipt')).toEqual([]);
+    expect(h.pair.calls).toEqual([]);
+    expect(registryOf(h).receipts()).toEqual([]);
+  });
+
+  it('refuses before the gate: an emergency-disabled version with invalid arguments is VERSION_EMERGENCY_DISABLED, not ARGS_INVALID', async () => {
+    const h = await started();
+    const record = h.disclose('s1');
+    registryOf(h).emergencyDisable('fp:a.read_file', 1, 'leaked tokens');
+    const result = await h.host.call(h.request(h.plan(record, 'read_file'), { arguments: { path: 42 } }));
+    expect(result).toMatchObject({ admitted: false, code: 'VERSION_EMERGENCY_DISABLED' });
+  });
+
+  it('refuses VERSION_DISABLED once the pinned version reached the disabled stage', async () => {
+    const h = await started();
+    const record = h.disclose('s1');
+    registryOf(h).deprecate('fp:a.read_file', 1, 'disabled', { reason: 'replaced by read_file v2' });
+    const result = await h.host.call(h.request(h.plan(record, 'read_file'), { arguments: { path: '/etc/motd' } }));
+    expect(result).toMatchObject({
+      admitted: false,
+      code: 'VERSION_DISABLED',
+      reason: 'fp:a.read_file v1 is at disabled since t=250 ms: replaced by read_file v2',
+    });
+    expect(h.pair.calls).toEqual([]);
+  });
+
+  it('registers a description-only change as a new, behavioural version; a run pinned on the old one keeps it', async () => {
+    const h = await started();
+    const first = h.disclose('s1');
+    h.world.tools = [{ ...READ, description: 'Reads any file, including secrets.' }];
+    h.world.revision = 8;
+    await h.refresh();
+    const second = h.disclose('s2');
+    expect(second.catalogGeneration).toBe(2);
+    const registry = registryOf(h);
+    expect(registry.version('fp:a.read_file', 2)?.diffFromPrevious?.class).toBe('behavioural');
+    // s1's plan is for version 1's descriptor, which the server no longer lists: the gate's STALE_CATALOG.
+    const stale = await h.host.call(h.request(h.plan(first, 'read_file'), { arguments: { path: '/a' } }));
+    expect(stale).toMatchObject({ admitted: false, code: 'STALE_CATALOG' });
+    const fresh = await h.host.call(
+      h.request(h.plan(second, 'read_file'), { session: 's2', arguments: { path: '/a' } }),
+    );
+    expect(fresh).toMatchObject({ admitted: true });
+    expect(registry.receipts().map((receipt) => [receipt.runId, receipt.version])).toEqual([['s2|fp:a|acme.dev#2', 2]]);
+  });
+
+  it('ends the session runs when the session ends', async () => {
+    const h = await started();
+    h.disclose('s1');
+    h.host.endSession('s1');
+    expect(registryOf(h).usage('fp:a.read_file', 1)).toMatchObject({ runs: [], endedRuns: [RUN_ID] });
+  });
+
+  it('keeps versions and receipts in the SQLite file a host opens from storePath', async () => {
+    const path = join(tempDir(), 'catalog.db');
+    const h = await startHarness({
+      tools: [READ],
+      effectClasses: { read_file: 'READ' },
+      config: { storePath: path },
+    });
+    harnesses.push(h);
+    h.grant(['read_file']);
+    const record = h.disclose('s1');
+    await h.host.call(h.request(h.plan(record, 'read_file'), { arguments: { path: '/a' } }));
+    await h.close();
+    harnesses.splice(0);
+    const store = openSqliteStore({ path });
+    afterThisTest(() => store.close());
+    expect(
+      store
+        .capabilities()
+        .receipts()
+        .map((receipt) => [receipt.toolId, receipt.version, receipt.operationId]),
+    ).toEqual([['fp:a.read_file', 1, 'lease-0']]);
+  });
+
+  it('a whole-tool emergency disable holds for the next process of the host on the same store, before any version exists', () => {
+    const store = new InMemoryCapabilityStore();
+    const clock = { now: () => 120 };
+    new HostCapabilities({ clock, store }).disableTool('fp:a', 'read_file', 'leaked tokens');
+    const next = new HostCapabilities({ clock, store });
+    expect(next.toolRefusal('fp:a', 'read_file')).toEqual({
+      ok: false,
+      code: 'VERSION_EMERGENCY_DISABLED',
+      reason: 'fp:a.read_file is emergency-disabled: leaked tokens',
+    });
+    expect(next.toolRefusal('fp:a', 'write_file')).toBeUndefined();
+    expect(next.registry.audit().map((record) => [record.action, record.subject, record.at])).toEqual([
+      ['emergency-disable', 'fp:a.read_file@*', 120],
+    ]);
+  });
+});

@@ -1,0 +1,248 @@
+/**
+ * The capability registry as a host uses it (SPEC section 9): what `CatalogHost` does with tool
+ * versions, kept apart from the catalog and the gate.
+ *
+ * Order of calls: at each disclosure of a published generation to a session, `pin(session,
+ * record)` registers the manifests of the generation's snapshot (once per generation and host
+ * process; an equal manifest is the same version), builds the generation's bundle of exact
+ * versions and starts the session's run on it; at each call, `judge(...)` asks the registry
+ * whether the version the run pinned for that tool may execute on the endpoint offered, before
+ * anything is sent; when a call leaves the core, `recordExecution` writes its capability receipt;
+ * `endSession` ends the session's runs.
+ *
+ * A run is one session's view of one disclosed generation: its id is the session, the catalog key
+ * and the generation, so a session shown a later generation gets another run, and a call is
+ * judged by the run of the disclosure that showed its (tool, descriptor digest) to the session,
+ * the same disclosure the gate finds (src/admission/disclosure-ledger.ts). Nothing here reads a
+ * clock or keeps process-wide state: the registry's clock and store are the host's.
+ */
+import type { Clock } from '../ports.ts';
+import type { GenerationRecord } from '../registry/store.ts';
+import {
+  CapabilityRegistry,
+  type AdmittedCall,
+  type CallRefusalCode,
+  type EndpointOffer,
+  type Outcome,
+} from './capability-registry.ts';
+import type { CapabilityReceipt, CapabilityStore } from './capability-store.ts';
+import { defaultToolId } from './manifest.ts';
+import { operatorEntryOf, type ManifestFile } from './manifest-file.ts';
+import { manifestsOfSnapshot } from './snapshot-manifests.ts';
+
+/** The version of one disclosed tool, and whether the generation's bundle pins it. */
+interface BundledTool {
+  toolId: string;
+  version: number;
+  /** False when the version could not be bound (deprecated past `announce`, emergency-disabled, removed) or its tool id was taken by another tool of the snapshot. */
+  pinned: boolean;
+}
+
+/** Tool name → descriptor digest → its version, for one bundle. */
+type BundleIndex = Map<string, Map<string, BundledTool>>;
+
+/** What a host asks about one call. */
+export interface CapabilityCall {
+  session: string;
+  /** The catalog key's name (`keyName`, src/keys.ts), as given to `pin`. */
+  key: string;
+  /** The generation of the disclosure that showed the tool to the session. */
+  disclosedGeneration: number;
+  toolName: string;
+  descriptorDigest: string;
+  /** The endpoints that could carry the call, primary first (empty: none live). */
+  offers: readonly EndpointOffer[];
+}
+
+/** The registry's ports as a host passes them, and the operator's manifest files. */
+export interface HostCapabilitiesOptions {
+  clock: Clock;
+  store: CapabilityStore;
+  /**
+   * The operator's manifest files (`catsim.manifests.v1`, read with `parseManifestFile`), by the
+   * server identity (SPEC section 1) of the connection whose tools they describe. A server without
+   * one is named by its identity and its tools get the safest defaults.
+   */
+  manifestFiles?: ReadonlyMap<string, ManifestFile>;
+}
+
+/** The capability registry of one host (see the file header for the order of calls). */
+export class HostCapabilities {
+  /** The registry itself: operators deprecate, alias, emergency-disable and read status through it. */
+  readonly registry: CapabilityRegistry;
+  readonly #files: ReadonlyMap<string, ManifestFile>;
+  /** Bundle id → what it pins, as this host process registered it. */
+  readonly #bundles = new Map<string, BundleIndex>();
+  /**
+   * Tool id → reason, for tools an operator emergency-disabled as a whole ({@link disableTool}):
+   * a version registered later is disabled with them. Read from the store's audit record at
+   * construction, so they hold across a restart of the host on a durable store.
+   */
+  readonly #disabledTools: Map<string, string>;
+  /**
+   * Session → run id → bundle id, for the runs this host process started or resumed; null for a
+   * disclosed generation with no tool to bind (every tool quarantined), which has no run.
+   */
+  readonly #runs = new Map<string, Map<string, string | null>>();
+
+  /** A registry on `options.store`, with the host's clock. */
+  constructor(options: HostCapabilitiesOptions) {
+    this.registry = new CapabilityRegistry({ clock: options.clock, store: options.store });
+    this.#files = options.manifestFiles ?? new Map();
+    // Whole-tool disables an earlier process of the host recorded in a durable store still hold.
+    this.#disabledTools = this.registry.disabledTools();
+  }
+
+  /** The operator's name of the server presenting `identity`: its manifest file's `server`, else the identity. */
+  serverOf(identity: string): string {
+    return this.#files.get(identity)?.server ?? identity;
+  }
+
+  /**
+   * Starts (or resumes, after a restart of the host on a durable store) `session`'s run on the
+   * bundle of `record`, a generation of the catalog key named `key` (`keyName`, src/keys.ts), registering its versions and building the bundle the first time. A
+   * generation whose snapshot has no tool to bind (all quarantined) gets no bundle and no run.
+   * @throws the store's write error.
+   */
+  pin(session: string, key: string, record: GenerationRecord): void {
+    const bundleId = this.#bundleOf(record);
+    const runId = runIdOf(session, key, record.catalogGeneration);
+    if (bundleId !== undefined) {
+      const started = this.registry.startRun(runId, bundleId);
+      // RUN_EXISTS: the session was shown this generation before (or by an earlier boot): same pins.
+      if (!started.ok && started.code !== 'RUN_EXISTS') return;
+    }
+    let runs = this.#runs.get(session);
+    if (runs === undefined) this.#runs.set(session, (runs = new Map()));
+    runs.set(runId, bundleId ?? null);
+  }
+
+  /**
+   * The registry's decision on `call`: admitted with the exact version and endpoint, or refused
+   * with the registry's code (`RUN_UNKNOWN` when the session holds no run for that disclosure,
+   * `TOOL_NOT_PINNED` when its bundle could not bind the tool, then the codes of
+   * `CapabilityRegistry.admitCall`). Undefined when the disclosed tool has no version at all (a
+   * content check quarantined it, in a generation that may have bound nothing): the gate refuses
+   * it, and a host refuses `TOOL_NOT_PINNED` a call the gate would admit anyway. Writes nothing.
+   */
+  judge(call: CapabilityCall): Outcome<AdmittedCall, CallRefusalCode> | undefined {
+    const runId = runIdOf(call.session, call.key, call.disclosedGeneration);
+    const bundleId = this.#runs.get(call.session)?.get(runId);
+    if (bundleId === undefined) return refused('RUN_UNKNOWN', `session ${call.session} holds no run ${runId}`);
+    if (bundleId === null) return undefined;
+    const tool = this.#bundles.get(bundleId)?.get(call.toolName)?.get(call.descriptorDigest);
+    if (tool === undefined) return undefined;
+    if (!tool.pinned) return this.#unpinned(tool, bundleId);
+    return this.registry.admitCall(runId, tool.toolId, call.offers);
+  }
+
+  /**
+   * An operator's emergency disable of tool `toolName` of the server presenting `identity` (seed
+   * 004: "紧急禁用用于安全事故，可立即让策略拒绝新执行"): every version of it registered so far is
+   * emergency-disabled now, and every version registered later (a description change, a new
+   * schema) is disabled as it is registered, so no call of the tool is admitted again. Calls
+   * admitted before are the host's to let finish.
+   * @throws the store's write error.
+   */
+  disableTool(identity: string, toolName: string, reason: string): void {
+    const toolId = this.#toolIdOf(identity, toolName);
+    this.registry.emergencyDisableTool(toolId, reason);
+    this.#disabledTools.set(toolId, reason);
+  }
+
+  /**
+   * The refusal of any call of `toolName` on the server presenting `identity` while an operator's
+   * emergency disable of the whole tool holds ({@link disableTool}), whatever the session was
+   * shown: also for a tool that has no version (never disclosed, or quarantined where it was).
+   * Undefined when none holds.
+   */
+  toolRefusal(identity: string, toolName: string): Refused | undefined {
+    const toolId = this.#toolIdOf(identity, toolName);
+    const reason = this.#disabledTools.get(toolId);
+    return reason === undefined
+      ? undefined
+      : refused('VERSION_EMERGENCY_DISABLED', `${toolId} is emergency-disabled: ${reason}`);
+  }
+
+  /** Writes the capability receipt of an admitted call that leaves the core now. @throws the store's write error. */
+  recordExecution(call: AdmittedCall, operationId: string): CapabilityReceipt {
+    return this.registry.recordExecution(call, operationId);
+  }
+
+  /** Ends every run of `session` (it ended); its versions are no longer held by it. @throws the store's write error. */
+  endSession(session: string): void {
+    for (const [runId, bundleId] of this.#runs.get(session) ?? [])
+      if (bundleId !== null) this.registry.endRun(runId, 'session ended');
+    this.#runs.delete(session);
+  }
+
+  /** The id of `record`'s bundle, registered and built on first use; undefined when it binds nothing. */
+  #bundleOf(record: GenerationRecord): string | undefined {
+    const bundleId = `${record.key}#${record.catalogGeneration}@${record.snapshotDigest.slice(0, 16)}`;
+    if (this.#bundles.has(bundleId)) return bundleId;
+    const identity = record.snapshot.serverIdentity;
+    const server = this.serverOf(identity);
+    const { manifests } = manifestsOfSnapshot(record.snapshot, server, this.#files.get(identity));
+    const index: BundleIndex = new Map();
+    const refs: string[] = [];
+    const bound = new Set<string>();
+    for (const manifest of manifests) {
+      const { version, created } = this.registry.register(manifest);
+      if (created) this.#inheritEmergency(version.toolId, version.version);
+      const pinned =
+        !bound.has(version.toolId) && this.registry.status(version.toolId, version.version)?.bindable === true;
+      if (pinned) {
+        bound.add(version.toolId);
+        refs.push(`${version.toolId}@${version.version}`);
+      }
+      let byDigest = index.get(manifest.endpoint.toolName);
+      if (byDigest === undefined) index.set(manifest.endpoint.toolName, (byDigest = new Map()));
+      byDigest.set(manifest.descriptorDigest, { toolId: version.toolId, version: version.version, pinned });
+    }
+    if (refs.length === 0) return undefined;
+    const built = this.registry.buildBundle(bundleId, refs);
+    if (!built.ok && built.code !== 'BUNDLE_EXISTS') return undefined;
+    this.#bundles.set(bundleId, index);
+    return bundleId;
+  }
+
+  /** The tool id the manifest of `toolName` on the server presenting `identity` gets (its file's entry, else the default). */
+  #toolIdOf(identity: string, toolName: string): string {
+    const file = this.#files.get(identity);
+    const entry = file === undefined ? undefined : operatorEntryOf(file, toolName);
+    return entry?.toolId ?? defaultToolId(this.serverOf(identity), toolName);
+  }
+
+  /**
+   * Disables a version just registered when its tool is under an emergency: disabled as a whole
+   * by {@link disableTool}, or an earlier version of it is emergency-disabled (so the rule holds
+   * across a restart of the host on a durable store for tools that had a version).
+   */
+  #inheritEmergency(toolId: string, version: number): void {
+    let reason = this.#disabledTools.get(toolId);
+    for (let earlier = version - 1; reason === undefined && earlier >= 1; earlier -= 1)
+      reason = this.registry.status(toolId, earlier)?.emergency?.reason;
+    if (reason !== undefined) this.registry.emergencyDisable(toolId, version, reason);
+  }
+
+  /** The refusal of a tool its bundle could not bind, with the code its version's status gives. */
+  #unpinned(tool: BundledTool, bundleId: string): Refused {
+    const status = this.registry.status(tool.toolId, tool.version);
+    const message = status?.message ?? `${tool.toolId} v${tool.version} is unknown`;
+    if (status === undefined || status.removed) return refused('VERSION_GONE', message);
+    if (status.emergency !== null) return refused('VERSION_EMERGENCY_DISABLED', message);
+    if (status.stage === 'disabled') return refused('VERSION_DISABLED', message);
+    return refused('TOOL_NOT_PINNED', `bundle ${bundleId} does not bind ${tool.toolId} v${tool.version}: ${message}`);
+  }
+}
+
+type Refused = Extract<Outcome<AdmittedCall, CallRefusalCode>, { ok: false }>;
+
+/** The run of `session` on generation `generation` of catalog key `key`. */
+function runIdOf(session: string, key: string, generation: number): string {
+  return `${session}|${key}#${generation}`;
+}
+
+function refused(code: CallRefusalCode, reason: string): Refused {
+  return { ok: false, code, reason };
+}
