@@ -23,6 +23,7 @@ const commands = {
   discover: () => import('./commands/discover.ts'),
   hostTest: () => import('./commands/host-test.ts'),
   judge: () => import('./commands/judge.ts'),
+  manifests: () => import('./commands/manifests.ts'),
   merge: () => import('./commands/merge.ts'),
   peers: () => import('./commands/peers.ts'),
   prove: () => import('./commands/prove.ts'),
@@ -691,6 +692,13 @@ function build(parser: Argv, setCode: (code: number) => void, argv: readonly str
         async (a) => setCode((await commands.judge()).judgeCommand(judgeStdin ? '-' : a.trace)),
       )
       .command(
+        'manifests <files..>',
+        'Check operator manifest files (catsim.manifests.v1: what MCP does not carry of a tool version) for a host embedding the reference core',
+        (y) =>
+          y.positional('files', { type: 'string', array: true, demandOption: true, describe: 'Manifest files (JSON)' }),
+        async (a) => setCode((await commands.manifests()).manifestsCommand(a.files as string[])),
+      )
+      .command(
         'discover',
         'Discover the catalog of a real MCP server and print the snapshot',
         async (y) => {
@@ -781,7 +789,7 @@ function build(parser: Argv, setCode: (code: number) => void, argv: readonly str
       .parserConfiguration({ 'parse-numbers': false })
       // `prove --core` is repeatable (each core goes beside the peers); everywhere else --core is one value.
       .check(
-        (a) => refuseRepeats(a, a._[0] === 'prove' ? ['shards', 'core', 'peer'] : ['shards']) && refuseEmptyPaths(a),
+        (a) => refuseRepeats(a, a._[0] === 'prove' ? ['shards', 'core', 'peer'] : ['shards', 'files']) && refuseEmptyPaths(a),
       )
       .strict()
       .epilogue(EPILOGUE)

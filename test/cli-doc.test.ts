@@ -45,6 +45,7 @@ const COMMANDS = [
   'host-test',
   'serve',
   'judge',
+  'manifests',
   'discover',
   'capture',
 ];
