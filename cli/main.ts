@@ -789,7 +789,9 @@ function build(parser: Argv, setCode: (code: number) => void, argv: readonly str
       .parserConfiguration({ 'parse-numbers': false })
       // `prove --core` is repeatable (each core goes beside the peers); everywhere else --core is one value.
       .check(
-        (a) => refuseRepeats(a, a._[0] === 'prove' ? ['shards', 'core', 'peer'] : ['shards', 'files']) && refuseEmptyPaths(a),
+        (a) =>
+          refuseRepeats(a, a._[0] === 'prove' ? ['shards', 'core', 'peer'] : ['shards', 'files']) &&
+          refuseEmptyPaths(a),
       )
       .strict()
       .epilogue(EPILOGUE)
