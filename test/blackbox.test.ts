@@ -15,6 +15,7 @@ import { running } from '../blackbox/host-tree.ts';
 import { runCase } from '../blackbox/run-case.ts';
 import { traceText } from '../sim/trace/recorder.ts';
 import { RUN_FROM, catsim } from './support/run-cli.ts';
+import { startServe } from './support/serve.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const PYTHON_HOST = ['python3', join(ROOT, 'examples/blackbox-python-host/adapter.py')];
@@ -645,21 +646,8 @@ describe('catsim serve keeps a case up for a host started separately', () => {
 
   it('prints the environment, serves the TS host started with it, and judges the case when the host ends it', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'catsim-serve-')), 'out');
-    const serve = spawn(process.execPath, ['bin/catsim.mjs', 'serve', '--case', 'full-walk', '--out', out], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    serve.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
-    });
-    while (!stdout.includes('# catsim serve')) await new Promise((resolve) => setTimeout(resolve, 50));
-    const env = Object.fromEntries(
-      [...stdout.matchAll(/^export (CATSIM_[A-Z_]+)='(.*)'$/gm)].map((match) => [
-        match[1] as string,
-        match[2] as string,
-      ]),
-    );
+    const serve = await startServe(['--case', 'full-walk', '--out', out]);
+    const env = serve.env;
     expect(Object.keys(env)).toEqual(['CATSIM_SERVERS', 'CATSIM_DRIVER_URL', 'CATSIM_CASE']);
     const host = spawnSync(TS_HOST[0] as string, TS_HOST.slice(1), {
       env: { ...process.env, ...env },
@@ -667,39 +655,23 @@ describe('catsim serve keeps a case up for a host started separately', () => {
     });
     // The host's stderr is the message if it fails (it failed twice inside a loaded full run of this file, never alone).
     expect(host.status, `${host.stderr}`).toBe(0);
-    const code = await new Promise((resolve) => serve.on('exit', resolve));
-    expect(code).toBe(0);
-    expect(stdout.split('\n').slice(-3)).toEqual(['OK full-walk: no violation', `reports in ${out}/`, '']);
+    expect(await serve.exited()).toBe(0);
+    expect(serve.stdout().split('\n').slice(-3)).toEqual(['OK full-walk: no violation', `reports in ${out}/`, '']);
   }, 60_000);
 
   it('has the stall window: a host that reads page 1 only while its step waits for a notification ends the case UNDECIDED, with the stall line', async () => {
     // change-between-pages holds step 1 until alpha's list_changed, which fires after page 2 of walk 1.
     const out = join(mkdtempSync(join(tmpdir(), 'catsim-serve-')), 'out');
-    const serve = spawn(
-      process.execPath,
-      ['bin/catsim.mjs', 'serve', '--case', 'change-between-pages', '--stall-ms', '1000', '--out', out],
-      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let stdout = '';
-    serve.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
-    });
-    while (!stdout.includes('# catsim serve')) await new Promise((resolve) => setTimeout(resolve, 50));
-    const env = Object.fromEntries(
-      [...stdout.matchAll(/^export (CATSIM_[A-Z_]+)='(.*)'$/gm)].map((match) => [
-        match[1] as string,
-        match[2] as string,
-      ]),
-    );
+    const serve = await startServe(['--case', 'change-between-pages', '--stall-ms', '1000', '--out', out]);
     const [program, ...rest] = listingHost(1, 0);
-    const host = spawn(program as string, rest, { env: { ...process.env, ...env }, stdio: 'ignore' });
-    const code = await new Promise((resolve) => serve.on('exit', resolve));
+    const host = spawn(program as string, rest, { env: { ...process.env, ...serve.env }, stdio: 'ignore' });
+    const code = await serve.exited();
     host.kill('SIGKILL');
     const report = JSON.parse(readFileSync(join(out, 'served', 'change-between-pages@http.json'), 'utf8')) as {
       outcome: string;
       rerun: string;
     };
-    expect([code, stdout.split('\n').slice(-3), report.outcome, report.rerun]).toEqual([
+    expect([code, serve.stdout().split('\n').slice(-3), report.outcome, report.rerun]).toEqual([
       1,
       [
         "UNDECIDED change-between-pages: step 1 waited for 1 notification_delivered of alpha and the record holds 0, and the host sent nothing to the case's servers for 1000 ms (the stall window) while its adapter waited on that step, so the case could not go on (serve ended the case and closed its servers)",
@@ -716,19 +688,11 @@ describe('catsim serve keeps a case up for a host started separately', () => {
     // again), then does nothing. Before, serve counted its timeout from the first session only and
     // waited for ever.
     const out = join(mkdtempSync(join(tmpdir(), 'catsim-serve-')), 'out');
-    const serve = spawn(process.execPath, ['bin/catsim.mjs', 'serve', '--case', 'full-walk', '--out', out], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    serve.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
-    });
-    while (!stdout.includes('# catsim serve')) await new Promise((resolve) => setTimeout(resolve, 50));
-    const driver = /^export CATSIM_DRIVER_URL='(.*)'$/m.exec(stdout)?.[1] as string;
+    const serve = await startServe(['--case', 'full-walk', '--out', out]);
+    const driver = serve.env.CATSIM_DRIVER_URL as string;
     const asked = await fetch(`${driver}/step?seq=1`);
-    const code = await new Promise((resolve) => serve.on('exit', resolve));
-    expect([asked.status, code, stdout.split('\n').slice(-3)]).toEqual([
+    const code = await serve.exited();
+    expect([asked.status, code, serve.stdout().split('\n').slice(-3)]).toEqual([
       204,
       1,
       [

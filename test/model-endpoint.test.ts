@@ -22,6 +22,7 @@ import { finishCase, modelUrl, runCase, serversEnv } from '../blackbox/run-case.
 import { readTraceFile } from '../cli/trace-file.ts';
 import { judgeHostWire } from '../oracle/host-wire.ts';
 import { traceText } from '../sim/trace/recorder.ts';
+import { startServe } from './support/serve.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const MODEL_HOST = [process.execPath, join(ROOT, 'examples/model-endpoint-host/host.mjs')];
@@ -745,22 +746,8 @@ describe('model endpoint: a call step no tool of the request maps to', () => {
 describe('catsim serve --model-endpoint', () => {
   it('prints CATSIM_MODEL_URL with the other three, serves the model host started with them, and reports its model requests', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'catsim-model-serve-')), 'out');
-    const serve = spawn(
-      process.execPath,
-      ['bin/catsim.mjs', 'serve', '--case', 'full-walk', '--model-endpoint', '--out', out],
-      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let stdout = '';
-    serve.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
-    });
-    while (!stdout.includes('# catsim serve')) await new Promise((resolve) => setTimeout(resolve, 50));
-    const env = Object.fromEntries(
-      [...stdout.matchAll(/^export (CATSIM_[A-Z_]+)='(.*)'$/gm)].map((match) => [
-        match[1] as string,
-        match[2] as string,
-      ]),
-    );
+    const serve = await startServe(['--case', 'full-walk', '--model-endpoint', '--out', out]);
+    const env = serve.env;
     expect(Object.keys(env)).toEqual(['CATSIM_SERVERS', 'CATSIM_DRIVER_URL', 'CATSIM_CASE', 'CATSIM_MODEL_URL']);
     expect(env.CATSIM_MODEL_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const host = spawnSync(MODEL_HOST[0] as string, MODEL_HOST.slice(1), {
@@ -768,9 +755,8 @@ describe('catsim serve --model-endpoint', () => {
       timeout: 30_000,
     });
     expect(host.status, `${host.stderr}`).toBe(0);
-    const code = await new Promise((resolve) => serve.on('exit', resolve));
-    expect(code).toBe(0);
-    expect(stdout.split('\n').slice(-3)).toEqual(['OK full-walk: no violation', `reports in ${out}/`, '']);
+    expect(await serve.exited()).toBe(0);
+    expect(serve.stdout().split('\n').slice(-3)).toEqual(['OK full-walk: no violation', `reports in ${out}/`, '']);
     const report = JSON.parse(readFileSync(join(out, 'served', 'full-walk@http.json'), 'utf8')) as {
       rerun: string;
       modelRequests: { n: number; answer: { kind: string } }[];
