@@ -29,13 +29,27 @@
  * list the library gave it, published (and its calls sent) under the catalog key the connection
  * presents at that moment: after an identity rotation (F7) the same client serves the new key.
  */
-import { Client as V2Client, type Tool, type Transport as V2Transport } from '@modelcontextprotocol/client';
+import {
+  type ClientOptions as V2ClientOptions,
+  InMemoryResponseCacheStore,
+  Client as V2Client,
+  type Tool,
+  type Transport as V2Transport,
+} from '@modelcontextprotocol/client';
 import type { WireWatch } from '../../api/wire-watch.ts';
 import type { SessionSpec } from '../../sim/guard/adapter.ts';
 import { keyNow, TappedPeer } from './tapped-peer.ts';
 
-/** The SDK v2 client as a peer. */
+/** The SDK v2 client as a peer (legacy mode, the library's default negotiation). */
 export class McpClientV2Peer extends TappedPeer {
+  /** The library's client name on the wire. */
+  protected readonly clientName: string = 'catsim-peer-mcp-client-v2';
+
+  /** The options a host passes to `new Client` for one session, beside its `listChanged` handler. */
+  protected clientOptions(_session: SessionSpec): V2ClientOptions {
+    return {};
+  }
+
   protected override open(session: SessionSpec): void {
     const target: { identity?: () => string; wire?: WireWatch } = {};
     // Published under the key the connection presents at the time the library hands the list over.
@@ -48,8 +62,9 @@ export class McpClientV2Peer extends TappedPeer {
         );
     };
     const client = new V2Client(
-      { name: 'catsim-peer-mcp-client-v2', version: '1.0.0' },
+      { name: this.clientName, version: '1.0.0' },
       {
+        ...this.clientOptions(session),
         listChanged: {
           tools: {
             onChanged: (error, tools) => {
@@ -76,5 +91,40 @@ export class McpClientV2Peer extends TappedPeer {
       },
       () => undefined,
     );
+  }
+}
+
+/**
+ * `peer:mcp-client-v2-modern`: the same SDK v2 client in its modern mode, as a host that wants
+ * 2026-07-28 where the server offers it configures it (read in dist/public-CvV4ZHkX.mjs, class
+ * Client):
+ * - `versionNegotiation: { mode: 'auto' }`: `connect` (`_connectNegotiated`, `negotiateEra`)
+ *   sends a `server/discover` probe first, in place on this transport (it is not the SDK's stdio
+ *   transport); a modern server's answer makes the connection modern (no `initialize`, the
+ *   `_meta` envelope on every request), a refusal (-32601 from the SDK 1.32.2 servers) falls back
+ *   to the legacy `initialize` on the same connection;
+ * - on a modern connection whose server declares `tools.listChanged`, `connect` opens one
+ *   `subscriptions/listen` stream itself (`listen`, the auto-opened subscription) and the
+ *   `listChanged` handler runs on what the stream delivers;
+ * - `listTools()` honours the result's `ttlMs`/`cacheScope`: a fresh entry is served from the
+ *   response cache without a request; a `public` entry is stored in the public slot
+ *   (`[serverIdentity, '']`, serverIdentity `name@version` from the discover result), a
+ *   `private` one in `[serverIdentity, cachePartition]`.
+ * The host shares one `InMemoryResponseCacheStore` between all of its clients (one per catalog
+ * key) and gives each the partition of its audience (`cachePartition: tenant.role`), the
+ * multi-tenant set-up the cache's documentation describes: a private entry stays in its audience's
+ * partition, a public one is shared by every client of the same server.
+ */
+export class McpClientV2ModernPeer extends McpClientV2Peer {
+  protected override readonly clientName: string = 'catsim-peer-mcp-client-v2-modern';
+  /** The host's one response cache, shared by all of its clients (one per boot of the host). */
+  readonly #store = new InMemoryResponseCacheStore();
+
+  protected override clientOptions(session: SessionSpec): V2ClientOptions {
+    return {
+      versionNegotiation: { mode: 'auto' },
+      responseCacheStore: this.#store,
+      cachePartition: `${session.tenant}.${session.role}`,
+    };
   }
 }
