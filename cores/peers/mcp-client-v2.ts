@@ -38,12 +38,22 @@ import {
 } from '@modelcontextprotocol/client';
 import type { WireWatch } from '../../api/wire-watch.ts';
 import type { SessionSpec } from '../../sim/guard/adapter.ts';
-import { keyNow, TappedPeer } from './tapped-peer.ts';
+import { keyNow, type ListedTool, TappedPeer } from './tapped-peer.ts';
 
 /** The SDK v2 client as a peer (legacy mode, the library's default negotiation). */
 export class McpClientV2Peer extends TappedPeer {
   /** The library's client name on the wire. */
   protected readonly clientName: string = 'catsim-peer-mcp-client-v2';
+
+  /** Every connection of this host, in the order they were opened. */
+  protected readonly wires: WireWatch[] = [];
+
+  /**
+   * A list the library handed over with no new `tools/list` answer on `wire` (served from its
+   * response cache). Legacy mode: nothing is published (each client's cache is its own, and with
+   * `defaultCacheTtlMs` 0 and no server `ttlMs` nothing is ever served from it).
+   */
+  protected showCached(_key: string, _wire: WireWatch, _listed: readonly ListedTool[]): void {}
 
   /** The options a host passes to `new Client` for one session, beside its `listChanged` handler. */
   protected clientOptions(_session: SessionSpec): V2ClientOptions {
@@ -54,12 +64,11 @@ export class McpClientV2Peer extends TappedPeer {
     const target: { identity?: () => string; wire?: WireWatch } = {};
     // Published under the key the connection presents at the time the library hands the list over.
     const show = (tools: Tool[]): void => {
-      if (target.identity !== undefined && target.wire !== undefined)
-        this.publishWalk(
-          keyNow(target.identity, session.tenant, session.role),
-          target.wire,
-          tools.map((tool) => ({ name: tool.name, servedName: tool.name })),
-        );
+      if (target.identity === undefined || target.wire === undefined) return;
+      const key = keyNow(target.identity, session.tenant, session.role);
+      const listed = tools.map((tool) => ({ name: tool.name, servedName: tool.name }));
+      if (this.hasNewWalk(key, target.wire)) this.publishWalk(key, target.wire, listed);
+      else this.showCached(key, target.wire, listed);
     };
     const client = new V2Client(
       { name: this.clientName, version: '1.0.0' },
@@ -76,6 +85,7 @@ export class McpClientV2Peer extends TappedPeer {
     );
     const opened = session.connector.connectTransport(async (transport) => {
       target.wire = this.tap(transport);
+      this.wires.push(target.wire);
       await client.connect(target.wire.transport as unknown as V2Transport);
     });
     void opened.then(
@@ -119,6 +129,26 @@ export class McpClientV2ModernPeer extends McpClientV2Peer {
   protected override readonly clientName: string = 'catsim-peer-mcp-client-v2-modern';
   /** The host's one response cache, shared by all of its clients (one per boot of the host). */
   readonly #store = new InMemoryResponseCacheStore();
+
+  /**
+   * A list served from the shared store that another connection filled (the public slot: the
+   * other connection's walk was marked `public` by the server) is what the host shows the model
+   * for `key`: published with the pages of that connection's latest walk whose tools are the
+   * list's, the latest such connection first. A list from the connection's own cache (no other
+   * connection's walk matches) publishes nothing, as in legacy mode.
+   */
+  protected override showCached(key: string, wire: WireWatch, listed: readonly ListedTool[]): void {
+    const names = JSON.stringify(listed.map((tool) => tool.servedName));
+    for (let index = this.wires.length - 1; index >= 0; index -= 1) {
+      const source = this.wires[index]!;
+      const walk = source === wire ? undefined : source.latestWalk();
+      if (walk === undefined) continue;
+      const served = walk.pages.flatMap((page) => page.tools.map((tool) => (tool as { name?: unknown }).name));
+      if (JSON.stringify(served) !== names) continue;
+      this.publishSharedWalk(key, source, listed);
+      return;
+    }
+  }
 
   protected override clientOptions(session: SessionSpec): V2ClientOptions {
     return {
