@@ -162,10 +162,15 @@ function measuredLine(args: PeersArgs, scenario: Scenario, cores: readonly strin
     ...args.cores.map((core) => `--core ${shellWord(core)}`),
   ];
   const commit = gitCommit();
-  const libraries = cores.flatMap((core) => {
-    const library = PEER_LIBRARIES[core];
-    return library === undefined ? [] : [`\`${library.packageName}\` ${library.version}`];
-  });
+  // Each library once, though two peers may run it (the v2 client in legacy and in modern mode).
+  const libraries = [
+    ...new Set(
+      cores.flatMap((core) => {
+        const library = PEER_LIBRARIES[core];
+        return library === undefined ? [] : [`\`${library.packageName}\` ${library.version}`];
+      }),
+    ),
+  ];
   const libraryWords = libraries.length === 0 ? '' : ` The libraries are ${listWords(libraries)}, run unchanged:`;
   return `Measured with \`${words.join(' ')}\` (seed ${args.seed}, rounds 0..${args.rounds - 1}, ${scenario.name} scenario)${commit === undefined ? '' : ` on commit ${commit}`}, in ${seconds} s.${libraryWords}`;
 }

@@ -37,6 +37,14 @@ export const PEER_TABLE: readonly PeerEntry[] = [
     },
   },
   {
+    name: 'mcp-client-v2-modern',
+    library: { packageName: '@modelcontextprotocol/client', version: '2.4.0' },
+    load: async () => {
+      const { McpClientV2ModernPeer } = await import('./mcp-client-v2.ts');
+      return (env) => new McpClientV2ModernPeer(env);
+    },
+  },
+  {
     name: 'openai-agents',
     library: { packageName: '@openai/agents-core', version: '0.20.0' },
     load: async () => {

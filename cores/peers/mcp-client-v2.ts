@@ -29,27 +29,51 @@
  * list the library gave it, published (and its calls sent) under the catalog key the connection
  * presents at that moment: after an identity rotation (F7) the same client serves the new key.
  */
-import { Client as V2Client, type Tool, type Transport as V2Transport } from '@modelcontextprotocol/client';
+import {
+  type ClientOptions as V2ClientOptions,
+  InMemoryResponseCacheStore,
+  Client as V2Client,
+  type Tool,
+  type Transport as V2Transport,
+} from '@modelcontextprotocol/client';
 import type { WireWatch } from '../../api/wire-watch.ts';
 import type { SessionSpec } from '../../sim/guard/adapter.ts';
-import { keyNow, TappedPeer } from './tapped-peer.ts';
+import { keyNow, type ListedTool, TappedPeer } from './tapped-peer.ts';
 
-/** The SDK v2 client as a peer. */
+/** The SDK v2 client as a peer (legacy mode, the library's default negotiation). */
 export class McpClientV2Peer extends TappedPeer {
+  /** The library's client name on the wire. */
+  protected readonly clientName: string = 'catsim-peer-mcp-client-v2';
+
+  /** Every connection of this host, in the order they were opened. */
+  protected readonly wires: WireWatch[] = [];
+
+  /**
+   * A list the library handed over with no new `tools/list` answer on `wire` (served from its
+   * response cache). Legacy mode: nothing is published (each client's cache is its own, and with
+   * `defaultCacheTtlMs` 0 and no server `ttlMs` nothing is ever served from it).
+   */
+  protected showCached(_key: string, _wire: WireWatch, _listed: readonly ListedTool[]): void {}
+
+  /** The options a host passes to `new Client` for one session, beside its `listChanged` handler. */
+  protected clientOptions(_session: SessionSpec): V2ClientOptions {
+    return {};
+  }
+
   protected override open(session: SessionSpec): void {
     const target: { identity?: () => string; wire?: WireWatch } = {};
     // Published under the key the connection presents at the time the library hands the list over.
     const show = (tools: Tool[]): void => {
-      if (target.identity !== undefined && target.wire !== undefined)
-        this.publishWalk(
-          keyNow(target.identity, session.tenant, session.role),
-          target.wire,
-          tools.map((tool) => ({ name: tool.name, servedName: tool.name })),
-        );
+      if (target.identity === undefined || target.wire === undefined) return;
+      const key = keyNow(target.identity, session.tenant, session.role);
+      const listed = tools.map((tool) => ({ name: tool.name, servedName: tool.name }));
+      if (this.hasNewWalk(key, target.wire)) this.publishWalk(key, target.wire, listed);
+      else this.showCached(key, target.wire, listed);
     };
     const client = new V2Client(
-      { name: 'catsim-peer-mcp-client-v2', version: '1.0.0' },
+      { name: this.clientName, version: '1.0.0' },
       {
+        ...this.clientOptions(session),
         listChanged: {
           tools: {
             onChanged: (error, tools) => {
@@ -61,6 +85,7 @@ export class McpClientV2Peer extends TappedPeer {
     );
     const opened = session.connector.connectTransport(async (transport) => {
       target.wire = this.tap(transport);
+      this.wires.push(target.wire);
       await client.connect(target.wire.transport as unknown as V2Transport);
     });
     void opened.then(
@@ -76,5 +101,60 @@ export class McpClientV2Peer extends TappedPeer {
       },
       () => undefined,
     );
+  }
+}
+
+/**
+ * `peer:mcp-client-v2-modern`: the same SDK v2 client in its modern mode, as a host that wants
+ * 2026-07-28 where the server offers it configures it (read in dist/public-CvV4ZHkX.mjs, class
+ * Client):
+ * - `versionNegotiation: { mode: 'auto' }`: `connect` (`_connectNegotiated`, `negotiateEra`)
+ *   sends a `server/discover` probe first, in place on this transport (it is not the SDK's stdio
+ *   transport); a modern server's answer makes the connection modern (no `initialize`, the
+ *   `_meta` envelope on every request), a refusal (-32601 from the SDK 1.32.2 servers) falls back
+ *   to the legacy `initialize` on the same connection;
+ * - on a modern connection whose server declares `tools.listChanged`, `connect` opens one
+ *   `subscriptions/listen` stream itself (`listen`, the auto-opened subscription) and the
+ *   `listChanged` handler runs on what the stream delivers;
+ * - `listTools()` honours the result's `ttlMs`/`cacheScope`: a fresh entry is served from the
+ *   response cache without a request; a `public` entry is stored in the public slot
+ *   (`[serverIdentity, '']`, serverIdentity `name@version` from the discover result), a
+ *   `private` one in `[serverIdentity, cachePartition]`.
+ * The host shares one `InMemoryResponseCacheStore` between all of its clients (one per catalog
+ * key) and gives each the partition of its audience (`cachePartition: tenant.role`), the
+ * multi-tenant set-up the cache's documentation describes: a private entry stays in its audience's
+ * partition, a public one is shared by every client of the same server.
+ */
+export class McpClientV2ModernPeer extends McpClientV2Peer {
+  protected override readonly clientName: string = 'catsim-peer-mcp-client-v2-modern';
+  /** The host's one response cache, shared by all of its clients (one per boot of the host). */
+  readonly #store = new InMemoryResponseCacheStore();
+
+  /**
+   * A list served from the shared store that another connection filled (the public slot: the
+   * other connection's walk was marked `public` by the server) is what the host shows the model
+   * for `key`: published with the pages of that connection's latest walk whose tools are the
+   * list's, the latest such connection first. A list from the connection's own cache (no other
+   * connection's walk matches) publishes nothing, as in legacy mode.
+   */
+  protected override showCached(key: string, wire: WireWatch, listed: readonly ListedTool[]): void {
+    const names = JSON.stringify(listed.map((tool) => tool.servedName));
+    for (let index = this.wires.length - 1; index >= 0; index -= 1) {
+      const source = this.wires[index]!;
+      const walk = source === wire ? undefined : source.latestWalk();
+      if (walk === undefined) continue;
+      const served = walk.pages.flatMap((page) => page.tools.map((tool) => (tool as { name?: unknown }).name));
+      if (JSON.stringify(served) !== names) continue;
+      this.publishSharedWalk(key, source, listed);
+      return;
+    }
+  }
+
+  protected override clientOptions(session: SessionSpec): V2ClientOptions {
+    return {
+      versionNegotiation: { mode: 'auto' },
+      responseCacheStore: this.#store,
+      cachePartition: `${session.tenant}.${session.role}`,
+    };
   }
 }

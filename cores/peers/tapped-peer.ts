@@ -59,6 +59,8 @@ export abstract class TappedPeer extends PeerHost {
   readonly #answersAtPublish = new Map<string, number>();
   /** `tools/list` answers on each connection when it last published (for any key). */
   readonly #wireAnswersAtPublish = new WeakMap<WireWatch, number>();
+  /** The scan of another connection whose walk each key last published from a shared cache. */
+  readonly #sharedAtPublish = new Map<string, string>();
 
   /** Wraps a connection's transport in a tap that numbers scans from this peer's counter. */
   protected tap(transport: Transport): WireWatch {
@@ -97,6 +99,23 @@ export abstract class TappedPeer extends PeerHost {
     );
     this.#answersAtPublish.set(key, wire.answers);
     this.#wireAnswersAtPublish.set(wire, wire.answers);
+    this.publish(key, walk.scanId, walk.pages, shown);
+  }
+
+  /**
+   * Publishes for `key` a list the library served from a response cache that another of this
+   * host's connections filled (`source`, whose latest walk the list came from): the host shows
+   * the model that list, so it is this key's snapshot, with the pages as they were served on the
+   * other connection. Published once per (key, walk of `source`).
+   */
+  protected publishSharedWalk(key: string, source: WireWatch, listed: readonly ListedTool[]): void {
+    const walk = source.latestWalk();
+    if (walk === undefined || this.#sharedAtPublish.get(key) === walk.scanId) return;
+    const served = walk.pages.flatMap((page) => page.tools);
+    const shown = listed.map(
+      (tool, index): ShownTool => ({ name: tool.name, descriptor: pairedDescriptor(served, index, tool.servedName) }),
+    );
+    this.#sharedAtPublish.set(key, walk.scanId);
     this.publish(key, walk.scanId, walk.pages, shown);
   }
 }

@@ -21,6 +21,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { $ZodError } from 'zod/v4/core';
 import { recordProtocolVersion } from '../mcp/discover.ts';
+import { connectModern, MODERN_PROTOCOL_VERSION, UNSUPPORTED_PROTOCOL_VERSION } from '../mcp/modern-era.ts';
 import { noteFirstErrorResponse } from '../mcp/server-errors.ts';
 import { ConnectError } from './connect-error.ts';
 import type { ConnectedServer, ConnectOptions } from './connected-server.ts';
@@ -53,6 +54,17 @@ export async function connectUrl(text: string, options: ConnectOptions): Promise
     return reached(await greet(new StreamableHTTPClientTransport(url), options), 'streamable-http');
   } catch (error) {
     const failure = error as AttemptFailure;
+    if (failure.modernOnly) {
+      // A 2026-07-28 server refused the 2025 `initialize` (-32022): speak its era instead.
+      try {
+        const modern = new StreamableHTTPClientTransport(url, { fetch: withModernHeaders(fetch) });
+        return reached(await greetModern(modern, options), 'streamable-http');
+      } catch (modernError) {
+        throw new ConnectError(
+          `${label} ${failure.message}; in the 2026-07-28 era it ${(modernError as AttemptFailure).message}`,
+        );
+      }
+    }
     if (!failure.clientError) throw new ConnectError(`${label} ${failure.message}`);
     try {
       return reached(await greet(new SSEClientTransport(url), options), 'sse');
@@ -85,10 +97,13 @@ type Session = Pick<ConnectedServer, 'client' | 'protocolVersion' | 'serverInfo'
 class AttemptFailure extends Error {
   /** True when the server answered the Streamable HTTP POST with a 4xx status: try legacy SSE. */
   readonly clientError: boolean;
+  /** True when the server refused `initialize` as an unsupported protocol version (-32022): try 2026-07-28. */
+  readonly modernOnly: boolean;
 
-  constructor(why: string, clientError: boolean) {
+  constructor(why: string, clientError: boolean, modernOnly = false) {
     super(why);
     this.clientError = clientError;
+    this.modernOnly = modernOnly;
   }
 }
 
@@ -120,6 +135,7 @@ async function greet(transport: Transport, options: ConnectOptions): Promise<Ses
     throw new AttemptFailure(
       describeFailure(error, options.timeoutMs, transportError, serverError()),
       isClientErrorStatus(error),
+      isUnsupportedVersionAnswer(error, serverError()),
     );
   } finally {
     clearTimeout(timer);
@@ -131,6 +147,85 @@ async function greet(transport: Transport, options: ConnectOptions): Promise<Ses
     messageTooLarge: () => false,
     close: () => closeSession(client, transport),
   };
+}
+
+/**
+ * Connects a fresh Client in the 2026-07-28 era over `transport` (no `initialize`: the request
+ * envelope on every request, one `subscriptions/listen` stream; src/mcp/modern-era.ts), `timeoutMs`
+ * at most until the stream is acknowledged or refused.
+ * @throws AttemptFailure saying why, transport closed.
+ */
+async function greetModern(transport: Transport, options: ConnectOptions): Promise<Session> {
+  const serverError = noteFirstErrorResponse(transport);
+  const identity = { name: options.clientName, version: options.clientVersion ?? '0.1.0' };
+  const client = new Client(identity, { capabilities: {} });
+  options.beforeConnect?.(client);
+  let transportError: unknown;
+  client.onerror = (error) => {
+    transportError = error;
+  };
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new McpError(ErrorCode.RequestTimeout, 'initialize timed out')), options.timeoutMs); // real-clock: real HTTP connect, outside simulated rounds
+  });
+  try {
+    // Over HTTP every 2026-07-28 request carries the MCP-Protocol-Version header too, equal to the envelope's.
+    transport.setProtocolVersion?.(MODERN_PROTOCOL_VERSION);
+    await Promise.race([connectModern(client, transport, identity), deadline]);
+  } catch (error) {
+    await transport.close().catch(() => undefined);
+    throw new AttemptFailure(describeFailure(error, options.timeoutMs, transportError, serverError()), false);
+  } finally {
+    clearTimeout(timer);
+  }
+  return {
+    client,
+    protocolVersion: () => MODERN_PROTOCOL_VERSION,
+    serverInfo: () => client.getServerVersion(),
+    messageTooLarge: () => false,
+    close: () => client.close().catch(() => undefined),
+  };
+}
+
+/**
+ * `fetchImpl` with the per-request headers 2026-07-28 asks of Streamable HTTP beside the body's
+ * envelope: `Mcp-Method` (the JSON-RPC method of a POSTed request) and, for `tools/call` and
+ * `prompts/get`, `Mcp-Name` (the `name` param, when it is printable ASCII; the server checks it
+ * against the body). The MCP-Protocol-Version header is the transport's own (`setProtocolVersion`).
+ */
+function withModernHeaders(fetchImpl: typeof fetch): typeof fetch {
+  type PostedMessage = { method?: unknown; params?: { name?: unknown } };
+  return (input, init) => {
+    if (init?.method !== 'POST' || typeof init.body !== 'string') return fetchImpl(input, init);
+    let message: PostedMessage | null;
+    try {
+      message = JSON.parse(init.body) as PostedMessage | null;
+    } catch {
+      return fetchImpl(input, init);
+    }
+    const headers = new Headers(init.headers);
+    if (typeof message?.method === 'string') headers.set('Mcp-Method', message.method);
+    const name = message?.params?.name;
+    if (
+      (message?.method === 'tools/call' || message?.method === 'prompts/get') &&
+      typeof name === 'string' &&
+      /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(name)
+    )
+      headers.set('Mcp-Name', name);
+    return fetchImpl(input, { ...init, headers });
+  };
+}
+
+/** Whether the failed `initialize` was answered with -32022, in a JSON-RPC error or in an HTTP 4xx body. */
+function isUnsupportedVersionAnswer(error: unknown, serverError: { code: number } | undefined): boolean {
+  if (serverError?.code === UNSUPPORTED_PROTOCOL_VERSION) return true;
+  if (!isClientErrorStatus(error)) return false;
+  const body = (error as Error).message.replace(/^Streamable HTTP error: Error POSTing to endpoint: ?/, '').trim();
+  try {
+    return (JSON.parse(body) as { error?: { code?: unknown } } | null)?.error?.code === UNSUPPORTED_PROTOCOL_VERSION;
+  } catch {
+    return false;
+  }
 }
 
 /** Ends a Streamable HTTP session politely (DELETE, bounded wait), then the connection. */

@@ -8,8 +8,9 @@ import { coreNames, loadCore, resolveCore, UnknownCoreError } from '../../cores/
 import { loadLibraryPeer, PEER_TABLE } from '../../cores/peers/index.ts';
 
 it('lists the library peers, loads them on demand, and still refuses unknown names', async () => {
-  expect(coreNames().slice(-4)).toEqual([
+  expect(coreNames().slice(-5)).toEqual([
     'peer:mcp-client-v2',
+    'peer:mcp-client-v2-modern',
     'peer:openai-agents',
     'peer:langchain-mcp',
     'peer:ai-sdk-mcp',
