@@ -303,3 +303,38 @@ describe("seed 2 round 4578 of host-restart: a dead boot's connection outlived t
     expect(checkEvents(run.header, run.events).violations).toEqual([]);
   });
 });
+
+describe('seed 12 round 509 of modern: a late list_changed fault held the listen acknowledgement', () => {
+  // The one failing round of `catsim run --scenario modern --seed 12 --rounds 2000` on 2bd94e9, a
+  // world defect: s1 is a modern-era (2026-07-28) server whose list_changed are late by 479 ms
+  // (F3), and F3's link rule held every notification, the `subscriptions/listen` acknowledgement
+  // too. The host crashed at 1192, the instant a list_changed reached it; boot 1 started at 1207,
+  // tried `initialize` (-32022 read at 1221), sent its listen at 1221, which s1 acknowledged at
+  // 1223, but the acknowledgement reached the core at 1710, and only then did the reference core
+  // count the connection open and list: page 1 served at 1711, past I19's deadline 1659
+  // (REFRESH_STARVED). Only the list_changed is late now.
+  const plan = JSON.parse(
+    readFileSync('scenarios/plans/seed12-round509-late-listen-ack-shrunk.plan.json', 'utf8'),
+  ) as RoundPlan;
+
+  it("boot 1's listen is acknowledged at 1232, its first fresh list served at 1240, and the oracle finds nothing", async () => {
+    const run = await runRound(plan, referenceCore(), 'reference');
+    const crash = run.events.find((event) => event.type === 'host_crashed');
+    expect([crash?.seq, crash?.t]).toEqual([269, 1192]);
+    const acknowledged = run.events.filter((event) => event.type === 'listen_acknowledged').map((event) => event.t);
+    expect(acknowledged).toEqual([27, 1232]); // before the fix: 506, 1710
+    const opens = run.events.filter((event) => event.type === 'session_opened').map((event) => event.t);
+    expect(opens).toEqual([27, 1232]);
+    const firstAfter = run.events.find(
+      (event) => event.type === 'page_served' && event.seq > (crash?.seq ?? 0) && event.cursorIn === null,
+    );
+    expect([firstAfter?.t, firstAfter?.type === 'page_served' ? firstAfter.scanId : null]).toEqual([
+      1240,
+      'boot1-scan-0',
+    ]);
+    // The list_changed themselves are still late: the first to reach boot 1 arrives at 1718.
+    const delivered = run.events.find((event) => event.type === 'notification_delivered' && event.t > 1207);
+    expect(delivered?.t).toEqual(1718);
+    expect(checkEvents(run.header, run.events).violations).toEqual([]);
+  });
+});

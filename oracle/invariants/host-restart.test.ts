@@ -252,3 +252,37 @@ describe("I19 across a host restart: the refresh a dead boot owed is due R after
     expect(refreshAcrossRestart(1500, 1940)).toEqual([['I19', 9, 'REFRESH_STARVED']]);
   });
 });
+
+describe('I19 for a list_changed handed to a dead boot at the crash instant', () => {
+  // The world writes the crash, then a delivery already queued for that instant, then cuts the
+  // connections (seed 12 round 509 of `modern`: host_crashed seq 253, the delivery seq 254, both at
+  // 1192). The host was down when the notification arrived: the refresh is due R + latency (440)
+  // after the next boot's session opens, as for a crash after the delivery. Here the crash and the
+  // delivery are at 1000, boot 1 starts at 1030 and its session opens at 1500.
+  function refreshFromDeadBoot(scanAt: number): [string, number | null, string][] {
+    const b = new TraceBuilder({ bounds: { listChangedDelayMs: 100, retryBackoffMsMax: 400 } });
+    b.serverUp('s0', ID0);
+    b.sessionOpened('s0', 'acme.dev', ID0);
+    b.walk({ audience: 'acme.dev', scanId: 'scan-0', revision: 7, pages: [['echo']] });
+    b.at(1000);
+    crash(b);
+    b.notificationDelivered('s0', 'acme.dev');
+    b.at(1030);
+    restart(b, []);
+    b.at(1500);
+    b.sessionOpened('s0', 'acme.dev', ID0);
+    b.at(scanAt);
+    b.walk({ audience: 'acme.dev', scanId: 'boot1-scan-0', revision: 7, pages: [['echo']] });
+    return checkTrace(b.build())
+      .violations.filter((v) => v.invariant === 'I19')
+      .map((v) => [v.invariant, v.seq, v.code]);
+  }
+
+  it('a walk begun at 1510 (past the plain deadline 1440) is on time, one at 1930 too (page 1 at 1940); one at 1940 is not', () => {
+    // Before: the walk at 1510 was REFRESH_STARVED against 1440, the crash being before the delivery.
+    expect(refreshFromDeadBoot(1510)).toEqual([]);
+    expect(refreshFromDeadBoot(1930)).toEqual([]);
+    // Anchored at the delivery: server_up 0, session 1, boot 0's walk 2-8, the crash 9, the delivery 10.
+    expect(refreshFromDeadBoot(1940)).toEqual([['I19', 10, 'REFRESH_STARVED']]);
+  });
+});

@@ -49,13 +49,20 @@
  *   F15) after the delivery and by the deadline, or when a scan of that server and audience (under any
  *   identity it presented) ended QUARANTINED by then and the world served that scan pages (the
  *   loop stopped on purpose; the core's word alone excuses nothing). When the host died (F18)
- *   between the delivery and the deadline, the fresh list is due R plus one link latency after the
- *   first session of that server and audience opened after the crash (not judged when none
+ *   between the delivery and the deadline, or was down when the delivery was written (a notification
+ *   handed to the dead boot's client at the crash instant), the fresh list is due R plus one link
+ *   latency after the first session of that server and audience opened after the crash (not judged when none
  *   opened: liveness, I12, judges the catalog then). Code `REFRESH_STARVED`, anchored at the delivery.
  */
 import { formatCatalogKey } from '../catalog-key.ts';
 import type { ServerModel } from '../ground-truth.ts';
-import type { NotificationDeliveredEvent, ReceiptEvent, ScanEndedEvent, ScanStartedEvent } from '../trace.ts';
+import type {
+  HostCrashedEvent,
+  NotificationDeliveredEvent,
+  ReceiptEvent,
+  ScanEndedEvent,
+  ScanStartedEvent,
+} from '../trace.ts';
 import { shortKey } from '../violation.ts';
 import type { CheckContext, Findings } from './check-context.ts';
 
@@ -251,12 +258,35 @@ function deadlineAcrossRestart(
   deadline: number,
   refreshMs: number,
 ): number | null {
-  const crash = context.truth.hostCrashes.find((event) => event.seq > delivery.seq && event.t <= deadline);
+  const crash = crashBefore(context, delivery) ?? crashAfter(context, delivery, deadline);
   if (crash === undefined) return deadline;
   const opened = context.truth.sessionOpens.find(
     (event) => event.seq > crash.seq && event.server === delivery.server && event.audience === delivery.audience,
   );
   return opened === undefined ? null : Math.max(deadline, opened.t + refreshMs);
+}
+
+/**
+ * The crash the host was still down from when the delivery was written (no `host_restarted`
+ * between them): a `list_changed` handed to the dead boot's client at the crash instant, before the
+ * world cut its connections (seed 12 round 509 of `modern`: `host_crashed` seq 253 and the delivery
+ * seq 254, both at t=1192). It reached no live core; the next boot owes the refresh as for a crash
+ * after the delivery. Undefined when the host was up.
+ */
+function crashBefore(context: CheckContext, delivery: NotificationDeliveredEvent): HostCrashedEvent | undefined {
+  const crash = context.truth.hostCrashes.findLast((event) => event.seq < delivery.seq);
+  if (crash === undefined) return undefined;
+  const restarted = context.truth.hostRestarts.some((event) => event.seq > crash.seq && event.seq < delivery.seq);
+  return restarted ? undefined : crash;
+}
+
+/** The first crash after the delivery and by the deadline (the boot that heard it died before refreshing). */
+function crashAfter(
+  context: CheckContext,
+  delivery: NotificationDeliveredEvent,
+  deadline: number,
+): HostCrashedEvent | undefined {
+  return context.truth.hostCrashes.find((event) => event.seq > delivery.seq && event.t <= deadline);
 }
 
 /**

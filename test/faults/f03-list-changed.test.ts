@@ -104,6 +104,35 @@ describe('F3: list_changed', () => {
     ]);
   });
 
+  // Regression (seed 12 round 509 of `modern`, fixed in sim/faults/f03-list-changed.ts): the late
+  // rule held every notification, so a modern-era server's `subscriptions/listen` acknowledgement
+  // came 300 ms late and the session opened at 320, not 20. Only the list_changed is late now.
+  it('on a modern-era server only the list_changed is late, not the listen acknowledgement', async () => {
+    // initialize sent at 0, answered -32022 at 5 (read 10); listen sent at 10, served 15,
+    // acknowledged at 20: the session opens and scan-0 starts at 20. `echo` is added at 100; its
+    // list_changed arrives 5 + 300 ms later, at 405, and the rescan starts 20 ms after it.
+    const a = tools(...FIVE);
+    const server = handServer({
+      history: [step(0, 7, { 'acme.dev': a }), step(100, 8, { 'acme.dev': [...a, tool('echo')] }, 'F1')],
+      notifications: { lateByMs: 300 },
+    });
+    const plan = handPlan({
+      faults: ['F3'],
+      servers: [{ ...server, era: 'modern', cacheTtlMs: 250, cacheScope: 'private' }],
+    });
+    const run = await runHand(plan);
+
+    expect(run.of('listen_acknowledged').map((e) => e.t)).toEqual([20]);
+    expect(run.of('session_opened').map((e) => e.t)).toEqual([20]);
+    expect(run.of('notification_delivered').map((e) => e.t)).toEqual([405]);
+    expect(starts(run).slice(0, 2)).toEqual([20, 425]);
+    expect(publishes(run).slice(0, 2)).toEqual([
+      [60, KEY, 1, 7, FIVE],
+      [465, KEY, 2, 8, [...FIVE, 'echo']],
+    ]);
+    expect(run.verdict.violations).toEqual([]);
+  });
+
   it('a burst of 5 copies of one list_changed gives exactly one rescan, 20 ms after the first copy', async () => {
     // scan-0 publishes revision 7 at 50. `echo` is added at 100; 5 notifications are sent at 100
     // and all arrive at 105; the first schedules a rescan at 125, the other 4 find it already due
