@@ -114,32 +114,13 @@ class AttemptFailure extends Error {
  */
 async function greet(transport: Transport, options: ConnectOptions): Promise<Session> {
   const version = recordProtocolVersion(transport);
-  const serverError = noteFirstErrorResponse(transport);
-  const client = new Client(
-    { name: options.clientName, version: options.clientVersion ?? '0.1.0' },
-    { capabilities: {} },
+  const client = await openClient(
+    transport,
+    options,
+    (fresh) => fresh.connect(transport, { timeout: options.timeoutMs }),
+    (error, why, serverError) =>
+      new AttemptFailure(why, isClientErrorStatus(error), isUnsupportedVersionAnswer(error, serverError)),
   );
-  options.beforeConnect?.(client);
-  let transportError: unknown;
-  client.onerror = (error) => {
-    transportError = error;
-  };
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new McpError(ErrorCode.RequestTimeout, 'initialize timed out')), options.timeoutMs); // real-clock: real HTTP connect, outside simulated rounds
-  });
-  try {
-    await Promise.race([client.connect(transport, { timeout: options.timeoutMs }), deadline]);
-  } catch (error) {
-    await transport.close().catch(() => undefined);
-    throw new AttemptFailure(
-      describeFailure(error, options.timeoutMs, transportError, serverError()),
-      isClientErrorStatus(error),
-      isUnsupportedVersionAnswer(error, serverError()),
-    );
-  } finally {
-    clearTimeout(timer);
-  }
   return {
     client,
     protocolVersion: version,
@@ -156,6 +137,38 @@ async function greet(transport: Transport, options: ConnectOptions): Promise<Ses
  * @throws AttemptFailure saying why, transport closed.
  */
 async function greetModern(transport: Transport, options: ConnectOptions): Promise<Session> {
+  const client = await openClient(
+    transport,
+    options,
+    (fresh, identity) => {
+      // Over HTTP every 2026-07-28 request carries the MCP-Protocol-Version header too, equal to the envelope's.
+      transport.setProtocolVersion?.(MODERN_PROTOCOL_VERSION);
+      return connectModern(fresh, transport, identity);
+    },
+    (_error, why) => new AttemptFailure(why, false),
+  );
+  return {
+    client,
+    protocolVersion: () => MODERN_PROTOCOL_VERSION,
+    serverInfo: () => client.getServerVersion(),
+    messageTooLarge: () => false,
+    close: () => client.close().catch(() => undefined),
+  };
+}
+
+/**
+ * A fresh Client named by `options` (`beforeConnect` applied), opened over `transport` by `open`
+ * within `options.timeoutMs` ms in all, whichever era `open` speaks.
+ * @throws what `failure` makes of the error, the one-line reason (describeFailure: the error, the
+ *   transport's first error, the server's first error answer) and that answer; the transport is
+ *   closed first.
+ */
+async function openClient(
+  transport: Transport,
+  options: ConnectOptions,
+  open: (client: Client, identity: { name: string; version: string }) => Promise<unknown>,
+  failure: (error: unknown, why: string, serverError: ReturnType<ReturnType<typeof noteFirstErrorResponse>>) => Error,
+): Promise<Client> {
   const serverError = noteFirstErrorResponse(transport);
   const identity = { name: options.clientName, version: options.clientVersion ?? '0.1.0' };
   const client = new Client(identity, { capabilities: {} });
@@ -169,22 +182,14 @@ async function greetModern(transport: Transport, options: ConnectOptions): Promi
     timer = setTimeout(() => reject(new McpError(ErrorCode.RequestTimeout, 'initialize timed out')), options.timeoutMs); // real-clock: real HTTP connect, outside simulated rounds
   });
   try {
-    // Over HTTP every 2026-07-28 request carries the MCP-Protocol-Version header too, equal to the envelope's.
-    transport.setProtocolVersion?.(MODERN_PROTOCOL_VERSION);
-    await Promise.race([connectModern(client, transport, identity), deadline]);
+    await Promise.race([open(client, identity), deadline]);
   } catch (error) {
     await transport.close().catch(() => undefined);
-    throw new AttemptFailure(describeFailure(error, options.timeoutMs, transportError, serverError()), false);
+    throw failure(error, describeFailure(error, options.timeoutMs, transportError, serverError()), serverError());
   } finally {
     clearTimeout(timer);
   }
-  return {
-    client,
-    protocolVersion: () => MODERN_PROTOCOL_VERSION,
-    serverInfo: () => client.getServerVersion(),
-    messageTooLarge: () => false,
-    close: () => client.close().catch(() => undefined),
-  };
+  return client;
 }
 
 /**
