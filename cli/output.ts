@@ -11,6 +11,7 @@
 import {
   chmodSync,
   closeSync,
+  mkdirSync,
   openSync,
   readFileSync,
   realpathSync,
@@ -213,6 +214,17 @@ function existingTarget(path: string): { kind: 'new' | 'file' | 'device'; path: 
   return { kind: 'file', path: realpathSync(path), mode: stat.mode & 0o7777 };
 }
 
+/**
+ * The file calls of a black-box report folder (`blackbox/reports.ts` `ReportFolder`) on Node's
+ * file system: folders made with their parents, files written whole or not at all
+ * ({@link writeFileAtomically}), UTF-8 reads.
+ */
+export const REPORT_FILES = {
+  mkdirSync: (path: string): void => void mkdirSync(path, { recursive: true }),
+  writeFileAtomically: (path: string, text: string): void => writeFileAtomically(path, text),
+  readFileSync: (path: string): string => readFileSync(path, 'utf8'),
+};
+
 const writeText: FileWriter = (path, text) => writeFileAtomically(path, text);
 
 /**
@@ -350,7 +362,7 @@ export function lockOutputs(outputs: readonly (readonly [option: string, path: s
 }
 
 /** Creates `lock` holding this process id, or takes it over from a process that is gone. */
-function takeLock(lock: string, option: string, path: string): void {
+function takeLock(lock: string, option: string, path: string, what: 'file' | 'folder' = 'file'): void {
   try {
     writeFileSync(lock, `${process.pid}\n`, { flag: 'wx' });
     return;
@@ -361,7 +373,7 @@ function takeLock(lock: string, option: string, path: string): void {
   const holder = Number.parseInt(readFileSync(lock, 'utf8'), 10);
   if (Number.isSafeInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) {
     throw new InputError(
-      `${option} ${path} is being written by another catsim (process ${holder}): a second writer on the same file would replace what the first writes; wait for it, or choose another path (lock: ${lock})`,
+      `${option} ${path} is being written by another catsim (process ${holder}): a second writer on the same ${what} would replace what the first writes; wait for it, or choose another path (lock: ${lock})`,
     );
   }
   writeFileSync(lock, `${process.pid}\n`);
@@ -375,4 +387,32 @@ function isAlive(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/**
+ * Locks a report folder (`host-test --out`, `serve --out`) for as long as a command writes into it,
+ * so that two commands started on one folder at once (whose `index.json`, `summary.md` and
+ * `junit.xml` would each replace the other's) are told apart: the second is refused before any
+ * case runs. The folder is made (with its parents) if it does not exist; the lock is the file
+ * `DIR/.catsim-lock`, created exclusively and holding the process id, and a lock whose process is
+ * gone (a crash, a SIGKILL) is taken over. Call after {@link assertWritableDirectory}.
+ * @param option the option that named the folder (for the message), e.g. `--out`.
+ * @returns the function that removes the lock (only while this process holds it).
+ * @throws InputError (exit 2) naming the option, the folder and the other process.
+ */
+export function lockFolder(option: string, dir: string): () => void {
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    throw new InputError(`${option} ${dir}: cannot write there (${errorCode(error)})`);
+  }
+  const lock = join(resolve(dir), '.catsim-lock');
+  takeLock(lock, option, dir, 'folder');
+  return () => {
+    try {
+      if (readFileSync(lock, 'utf8').trim() === String(process.pid)) unlinkSync(lock);
+    } catch {
+      // Gone already: nothing to release.
+    }
+  };
 }

@@ -10,12 +10,12 @@
 import { BaselineError, baselineStanding, loadBaseline } from '../../blackbox/baseline.ts';
 import { CaseError, caseTransports, loadCases, type BlackBoxCase } from '../../blackbox/case.ts';
 import { foldRepeats } from '../../blackbox/repeat.ts';
-import { runStem, writeReports } from '../../blackbox/reports.ts';
+import { ReportFolder, runStem, writeCaseReport, writeIndex, type IndexEntry } from '../../blackbox/reports.ts';
 import { runCase, type CaseOutcome, type CaseRun, type CaseTransport } from '../../blackbox/run-case.ts';
 import { STALL_MS_DEFAULT } from '../../blackbox/stall.ts';
 import { COUNT_MAX } from '../counts.ts';
 import { EXIT, InputError } from '../errors.ts';
-import { assertWritableDirectory } from '../output.ts';
+import { assertWritableDirectory, exitAfterWrites, lockFolder, REPORT_FILES } from '../output.ts';
 
 /** Arguments of `catsim host-test`. */
 export interface HostTestArgs {
@@ -56,7 +56,9 @@ export interface HostTestArgs {
  * pass; or a stale or changed baseline entry).
  * @throws InputError (exit 2) for a bad agent name, a case glob that matches nothing (or only
  *   cases of another transport), a bad case file, a bad baseline file, an `--out` folder that cannot be
- *   written (checked before any case runs) or a missing host command.
+ *   written (checked before any case runs) or that another catsim is writing (its lock), or a
+ *   missing host command. A report that cannot be written at the end goes with the whole run's
+ *   reports to a fallback folder named on stderr, and the exit code is then 2.
  */
 export async function hostTestCommand(args: HostTestArgs): Promise<number> {
   const cases = selectCases(args);
@@ -102,40 +104,48 @@ export async function hostTestCommand(args: HostTestArgs): Promise<number> {
       );
     return foldRepeats(repeats);
   };
-  const runs: CaseRun[] = [];
+  const rerun = (run: CaseRun): string =>
+    `catsim host-test --agent ${args.agent} --cases ${run.case} --transport ${run.transport}${factor > 1 ? ` --timeout-factor ${factor}` : ''}${args.stallMs === undefined ? '' : ` --stall-ms ${args.stallMs}`}${args.modelEndpoint === true ? ' --model-endpoint' : ''} -- ${args.command.join(' ')}`;
+  // One run at a time per folder: a second one would replace this one's index, summary and JUnit XML.
+  const unlock = lockFolder('--out', args.out);
+  const folder = new ReportFolder(args.out, (line) => process.stderr.write(`${line}\n`), REPORT_FILES);
+  const entries: IndexEntry[] = [];
   let failing = 0;
   for (const name of SIGNALS) process.on(name, onSignal);
   try {
-    await inOrder(
-      planned,
-      args.jobs ?? 1,
-      runOne,
-      (run) => {
-        if (interrupt.signal.aborted) return;
-        const standing = baselineStanding(runStem(run), run.outcome, baseline);
-        if (standing === 'stale' || standing === 'changed' || (standing === 'none' && !passes(run.outcome)))
-          failing += 1;
-        process.stdout.write(`${lineOf(run, standing, baseline.get(runStem(run)))}\n`);
-        runs.push(run);
-      },
-      () => interrupt.signal.aborted,
-    );
-  } finally {
-    for (const name of SIGNALS) process.off(name, onSignal);
-  }
-  const rerun = (run: CaseRun): string =>
-    `catsim host-test --agent ${args.agent} --cases ${run.case} --transport ${run.transport}${factor > 1 ? ` --timeout-factor ${factor}` : ''}${args.stallMs === undefined ? '' : ` --stall-ms ${args.stallMs}`}${args.modelEndpoint === true ? ' --model-endpoint' : ''} -- ${args.command.join(' ')}`;
-  writeReports(args.out, runs, rerun);
-  process.stdout.write(
-    `${runs.length - failing} of ${runs.length} cases pass${baseline.size > 0 ? ' (OK, NON-STRICT, or as the baseline expects)' : ' (OK or NON-STRICT)'}; reports in ${args.out}/ (summary.md, index.json, junit.xml)\n`,
-  );
-  if (interrupt.signal.aborted) {
+    try {
+      await inOrder(
+        planned,
+        args.jobs ?? 1,
+        runOne,
+        (run) => {
+          if (interrupt.signal.aborted) return;
+          const standing = baselineStanding(runStem(run), run.outcome, baseline);
+          if (standing === 'stale' || standing === 'changed' || (standing === 'none' && !passes(run.outcome)))
+            failing += 1;
+          process.stdout.write(`${lineOf(run, standing, baseline.get(runStem(run)))}\n`);
+          // Written as soon as the case is done: a run cut short (or failing later) keeps the cases it finished.
+          entries.push(writeCaseReport(folder, run, rerun(run)));
+        },
+        () => interrupt.signal.aborted,
+      );
+    } finally {
+      for (const name of SIGNALS) process.off(name, onSignal);
+      writeIndex(folder, entries);
+    }
     process.stdout.write(
-      `interrupted after ${runs.length} of ${planned.length} cases: the ${runs.length} above are reported, the others were cut off or never started\n`,
+      `${entries.length - failing} of ${entries.length} cases pass${baseline.size > 0 ? ' (OK, NON-STRICT, or as the baseline expects)' : ' (OK or NON-STRICT)'}; reports in ${folder.folder ?? args.out}/ (summary.md, index.json, junit.xml)\n`,
     );
-    return EXIT.violation;
+    if (interrupt.signal.aborted) {
+      process.stdout.write(
+        `interrupted after ${entries.length} of ${planned.length} cases: the ${entries.length} above are reported, the others were cut off or never started\n`,
+      );
+      return exitAfterWrites(EXIT.violation, folder.allWritten);
+    }
+    return exitAfterWrites(failing === 0 ? EXIT.clean : EXIT.violation, folder.allWritten);
+  } finally {
+    unlock();
   }
-  return failing === 0 ? EXIT.clean : EXIT.violation;
 }
 
 /** The signals that interrupt host-test (a terminal's Ctrl-C, a CI timeout or `docker stop`, a closed terminal). */

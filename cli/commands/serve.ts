@@ -12,12 +12,12 @@ import { CaseError, caseTransports, loadCases, type BlackBoxCase } from '../../b
 import { CaseWorld } from '../../blackbox/case-world.ts';
 import { Driver } from '../../blackbox/driver.ts';
 import { Hosting, LOOPBACK } from '../../blackbox/hosting.ts';
-import { writeReports } from '../../blackbox/reports.ts';
+import { ReportFolder, writeReports } from '../../blackbox/reports.ts';
 import { ModelEndpoint } from '../../blackbox/model-endpoint.ts';
 import { finishCase, modelUrl, serversEnv, type CaseRun } from '../../blackbox/run-case.ts';
 import { STALL_MS_DEFAULT, StallWatch, stallLine } from '../../blackbox/stall.ts';
 import { EXIT, InputError } from '../errors.ts';
-import { assertWritableDirectory } from '../output.ts';
+import { assertWritableDirectory, exitAfterWrites, lockFolder, REPORT_FILES } from '../output.ts';
 import { assertAgentName } from './host-test.ts';
 
 /** Arguments of `catsim serve`. */
@@ -49,7 +49,8 @@ const WATCH_MS = 50;
 /**
  * Serves one case until the host ends it; exit as host-test for that one case.
  * @throws InputError (exit 2) for a bad agent name, a port past 65535, an unknown case, a case of another transport, an `--out` folder that
- *   cannot be written (checked before the servers start), or a port in use.
+ *   cannot be written (checked before the servers start) or that another catsim is writing (its lock), or a port in use.
+ *   Reports that cannot be written go to a fallback folder named on stderr, and the exit code is then 2.
  */
 export async function serveCommand(args: ServeArgs): Promise<number> {
   assertAgentName(args.agent);
@@ -65,57 +66,67 @@ export async function serveCommand(args: ServeArgs): Promise<number> {
       `--case ${spec.name} runs on ${(spec.transports ?? []).join(', ')} only, not ${args.transport}`,
     );
   assertWritableDirectory(args.out, '--out');
-  const world = new CaseWorld(spec, args.agent);
-  world.start();
-  const driver = new Driver(spec, world);
-  const model = args.modelEndpoint === true ? new ModelEndpoint(spec, world, driver) : null;
-  const hosting = await Hosting.start(world, driver, { http: args.port, stdio: args.stdioPort }, model).catch(
-    (error: NodeJS.ErrnoException) => {
-      throw new InputError(
-        `cannot listen on ${LOOPBACK} (${error.code === 'EADDRINUSE' ? 'port in use' : error.message}): choose another --port / --stdio-port`,
-      );
-    },
-  );
-  const ports = hosting.ports();
-  process.stdout.write(
-    [
-      `export CATSIM_SERVERS='${JSON.stringify(serversEnv(world, ports, args.transport))}'`,
-      `export CATSIM_DRIVER_URL='http://${LOOPBACK}:${ports.http}/driver/v1'`,
-      `export CATSIM_CASE='${spec.name}'`,
-      ...(model === null ? [] : [`export CATSIM_MODEL_URL='${modelUrl(ports.http)}'`]),
-      `# catsim serve: case ${spec.name} is up; start the host with the variables above (Ctrl-C ends the case)`,
-    ].join('\n') + '\n',
-  );
-  const stallMs = args.stallMs ?? STALL_MS_DEFAULT;
-  const end = await waitForEnd(spec, world, driver, model, stallMs);
-  await hosting.close();
-  const stalled =
-    end.stalled === null
-      ? null
-      : stallLine(
-          end.stalled,
-          stallMs,
-          'serve ended the case and closed its servers',
-          model === null ? 'its adapter' : 'its model request',
+  // One serve or host-test at a time per folder: a second one would replace this one's index.
+  const unlock = lockFolder('--out', args.out);
+  try {
+    const world = new CaseWorld(spec, args.agent);
+    world.start();
+    const driver = new Driver(spec, world);
+    const model = args.modelEndpoint === true ? new ModelEndpoint(spec, world, driver) : null;
+    const hosting = await Hosting.start(world, driver, { http: args.port, stdio: args.stdioPort }, model).catch(
+      (error: NodeJS.ErrnoException) => {
+        throw new InputError(
+          `cannot listen on ${LOOPBACK} (${error.code === 'EADDRINUSE' ? 'port in use' : error.message}): choose another --port / --stdio-port`,
         );
-  const run: CaseRun = finishCase(
-    spec,
-    world,
-    driver,
-    args.transport,
-    model?.failure ?? end.failure,
-    '',
-    model?.failure == null ? stalled : null,
-    model,
-  );
-  writeReports(
-    args.out,
-    [run],
-    () =>
-      `catsim serve --case ${spec.name} --transport ${args.transport}${args.stallMs === undefined ? '' : ` --stall-ms ${args.stallMs}`}${model === null ? '' : ' --model-endpoint'}`,
-  );
-  process.stdout.write(`${run.outcome} ${run.line}\nreports in ${args.out}/\n`);
-  return run.outcome === 'OK' || run.outcome === 'NON-STRICT' ? EXIT.clean : EXIT.violation;
+      },
+    );
+    const ports = hosting.ports();
+    process.stdout.write(
+      [
+        `export CATSIM_SERVERS='${JSON.stringify(serversEnv(world, ports, args.transport))}'`,
+        `export CATSIM_DRIVER_URL='http://${LOOPBACK}:${ports.http}/driver/v1'`,
+        `export CATSIM_CASE='${spec.name}'`,
+        ...(model === null ? [] : [`export CATSIM_MODEL_URL='${modelUrl(ports.http)}'`]),
+        `# catsim serve: case ${spec.name} is up; start the host with the variables above (Ctrl-C ends the case)`,
+      ].join('\n') + '\n',
+    );
+    const stallMs = args.stallMs ?? STALL_MS_DEFAULT;
+    const end = await waitForEnd(spec, world, driver, model, stallMs);
+    await hosting.close();
+    const stalled =
+      end.stalled === null
+        ? null
+        : stallLine(
+            end.stalled,
+            stallMs,
+            'serve ended the case and closed its servers',
+            model === null ? 'its adapter' : 'its model request',
+          );
+    const run: CaseRun = finishCase(
+      spec,
+      world,
+      driver,
+      args.transport,
+      model?.failure ?? end.failure,
+      '',
+      model?.failure == null ? stalled : null,
+      model,
+    );
+    const folder = new ReportFolder(args.out, (line) => process.stderr.write(`${line}\n`), REPORT_FILES);
+    writeReports(
+      folder,
+      [run],
+      () =>
+        `catsim serve --case ${spec.name} --transport ${args.transport}${args.stallMs === undefined ? '' : ` --stall-ms ${args.stallMs}`}${model === null ? '' : ' --model-endpoint'}`,
+    );
+    process.stdout.write(`${run.outcome} ${run.line}\nreports in ${folder.folder ?? args.out}/\n`);
+    return exitAfterWrites(
+      run.outcome === 'OK' || run.outcome === 'NON-STRICT' ? EXIT.clean : EXIT.violation,
+      folder.allWritten,
+    );
+  } finally {
+    unlock();
+  }
 }
 
 function oneCase(name: string): BlackBoxCase {
