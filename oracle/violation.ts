@@ -44,9 +44,10 @@ export const INVARIANT_IDS = [
   'I28',
   'I29',
   'I30',
+  'I33',
 ] as const;
 
-/** The id of an invariant this oracle checks, `I1` .. `I30`, derived from `INVARIANT_IDS`. */
+/** The id of an invariant this oracle checks, `I1` .. `I33`, derived from `INVARIANT_IDS`. */
 export type InvariantId = (typeof INVARIANT_IDS)[number];
 
 /**

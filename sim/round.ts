@@ -174,8 +174,15 @@ export async function runRound(
   recorder.world('round_end', { status: result.status, reason: result.reason });
   const breach = recorder.breach;
   if (breach !== null) throw new CoreContractError({ core: coreName, round: plan.round, ...breach });
-  // The coalescing delay is a timing of the plan, and a bound for the oracle (I19).
-  const bounds = { ...plan.bounds, listChangedDelayMs: plan.timings.listChangedDelayMs };
+  // The coalescing delay is a timing of the plan, and a bound for the oracle (I19); so is the
+  // refresh interval (I33), written only in rounds with a 2026-07-28 server, so that the traces of
+  // all-legacy rounds (every round of a scenario without `eraMix`) stay byte-identical.
+  const modern = plan.servers.some((server) => server.era === 'modern' || server.era === 'gateway');
+  const bounds = {
+    ...plan.bounds,
+    listChangedDelayMs: plan.timings.listChangedDelayMs,
+    ...(modern ? { refreshIntervalMs: plan.timings.refreshIntervalMs } : {}),
+  };
   const header: TraceHeader = {
     type: 'header',
     schema: 'catsim.trace.v1',

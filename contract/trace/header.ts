@@ -21,6 +21,12 @@ const bounds = objectOf({
       "the scenario's coalescing delay between a `list_changed` and the scan it triggers: a scan of the key must start within max(this, `retryBackoffMsMax`) of the delivery, or of the end of the scan running then (I19); older traces lack it, and then I19 is not judged",
     ),
   ),
+  refreshIntervalMs: optional(
+    field(
+      nat,
+      "the scenario's refresh interval, the longest a core's polling may leave a list unread: a list change nothing pushed to the core must be followed by a fresh list within max(this, `retryBackoffMsMax`, `listChangedDelayMs`) plus a latency (I33); written in rounds with a 2026-07-28 server (modern or behind a gateway), and I33 is not judged without it",
+    ),
+  ),
   revocationBoundMs: optional(
     field(
       nat,

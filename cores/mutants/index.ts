@@ -14,7 +14,12 @@ import {
   UnversionedWriteGate,
 } from './gates.ts';
 import { anyDialectChecks, NoEpochReceiptHost, SendRefusedNameHost, StickyIdentitySource } from './others.ts';
-import { FabricatedScanRefresher, NoBarrierRefresher, ResettingDebounceRefresher } from './refreshers.ts';
+import {
+  FabricatedScanRefresher,
+  NoBarrierRefresher,
+  ResettingDebounceRefresher,
+  TrustTtlRefresher,
+} from './refreshers.ts';
 import {
   BlindStore,
   KeyWithoutTenantStore,
@@ -227,6 +232,14 @@ export const MUTANTS: readonly Mutant[] = [
       'admitting and leasing only against the active generation after a rollback (F19: the rolled-away generation keeps being leased)',
     expectedCatchers: ['I28'],
     core: referenceCore({ gate: RollbackKeepsLeasingGate }),
+  },
+  {
+    name: 'trust-ttl',
+    removedDefence:
+      'reading every list again whatever its ttlMs says (MCP 2026-07-28, F29 and F30: the loop skips its polls and the rescans a list_changed asks for while the TTL of the last proved catalog runs)',
+    expectedCatchers: ['I33', 'I19'],
+    core: referenceCore({ refresher: TrustTtlRefresher }),
+    scenario: 'modern',
   },
   {
     name: 'disable-not-enforced',

@@ -5,6 +5,7 @@
  */
 import { CatalogRefresher, type RefresherDeps } from '../../src/discovery/refresher.ts';
 import { keyName } from '../../src/keys.ts';
+import type { ScanOutcome } from '../../src/discovery/scan.ts';
 
 /**
  * No list_changed barrier: the loop never reports a notification as pending, so the host sends a
@@ -60,5 +61,48 @@ export class FabricatedScanRefresher extends CatalogRefresher {
       policyEpoch: this.#deps.policy.epoch(audience),
     });
     sink.emit({ type: 'scan_ended', scanId, state: 'SNAPSHOT_PROVEN', reason: 'OK' });
+  }
+}
+
+/**
+ * A TTL trusted as proof of freshness (MCP 2026-07-28, F30; issue 29): once a walk has proved a
+ * catalog, the loop takes the `ttlMs` its page 1 carried as a promise that nothing changes before
+ * it runs out, and runs no scan until then, neither the periodic one nor the one a `list_changed`
+ * asks for (it moves it to the TTL's end instead; calls wait at the barrier meanwhile). The TTL is
+ * "a freshness hint, not a guarantee", and "Servers MAY change the underlying data before the TTL
+ * expires": a change nothing pushed goes unread past the poll bound (I33), a notified one past the
+ * refresh bound (I19), and with a TTL longer than the round the catalog never catches up (I12).
+ * Legacy pages carry no TTL, so on a legacy server it is the reference loop.
+ */
+export class TrustTtlRefresher extends CatalogRefresher {
+  readonly #clock: RefresherDeps['clock'];
+  /** Virtual ms until which the last proved catalog counts as fresh (its page 1's receipt plus `ttlMs`). */
+  #freshUntil = Number.NEGATIVE_INFINITY;
+  /** The TTL's end read on page 1 of the scan running now, kept only if the scan proves a catalog. */
+  #candidate: number | undefined;
+
+  constructor(deps: RefresherDeps) {
+    const sink: RefresherDeps['sink'] = {
+      emit: (observation) => {
+        if (observation.type === 'page_read' && observation.cursorIn === null && !observation.recheck)
+          this.#candidate = observation.ttlMs === undefined ? undefined : deps.clock.now() + observation.ttlMs;
+        deps.sink.emit(observation);
+      },
+    };
+    super({ ...deps, sink });
+    this.#clock = deps.clock;
+  }
+
+  override async refreshNow(): Promise<ScanOutcome | undefined> {
+    const now = this.#clock.now();
+    if (this.state === 'idle' && now < this.#freshUntil) {
+      this.rescheduleScan(this.#freshUntil - now);
+      return undefined;
+    }
+    this.#candidate = undefined;
+    const outcome = await super.refreshNow();
+    const proved = outcome?.state === 'SNAPSHOT_PROVEN' || outcome?.state === 'UNVERSIONED_OBSERVATION';
+    if (proved && this.#candidate !== undefined) this.#freshUntil = this.#candidate;
+    return outcome;
   }
 }

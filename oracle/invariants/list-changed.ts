@@ -59,6 +59,8 @@ import type { ServerModel } from '../ground-truth.ts';
 import type {
   HostCrashedEvent,
   NotificationDeliveredEvent,
+  PageRefusedEvent,
+  PageServedEvent,
   ReceiptEvent,
   ScanEndedEvent,
   ScanStartedEvent,
@@ -211,26 +213,11 @@ function checkRefresh(
   findings: Findings,
 ): void {
   const delayMs = context.bounds.listChangedDelayMs;
-  const session = sessions(delivery.server, delivery.audience);
-  if (delayMs === undefined || session.server === undefined) return;
-  const runningEnds = session.server.walksRunningAt(delivery.audience, delivery.seq);
-  if (runningEnds.some((end) => end === null)) return;
-  // The world sees a request when the server answers it: one link latency after it left the
-  // core. A walk running at the delivery ends for the core one latency after the world's last
-  // answer to it (the answer's way back), and only then does the refresh's wait begin.
-  const latencyMs = context.bounds.latencyMsMax;
-  const refreshMs = Math.max(delayMs, context.bounds.retryBackoffMsMax) + latencyMs;
-  // An answer the world gave that audience within one latency before the delivery reaches the
-  // core after it: the walk it belongs to was still running for the core (seed 2 round 1338 and
-  // seed 4 round 797 of host-restart: a recheck or a page 1 answered 1-6 ms before the delivery,
-  // the walk cut by the notification when that answer arrived, then the back-off).
-  const previous = session.server.lastListAnswerBefore(delivery.audience, delivery.seq);
-  const arriving = previous === null ? delivery.t : Math.max(delivery.t, previous.t + latencyMs);
-  const from = Math.max(arriving, ...runningEnds.map((end) => (end === null ? delivery.t : end.t + latencyMs)));
-  const deadline = deadlineAcrossRestart(context, delivery, from + refreshMs, refreshMs);
-  if (deadline === null || deadline > context.endT || excused(context, delivery, session, deadline)) return;
+  if (delayMs === undefined) return;
+  const due = freshListDue(context, delivery, sessions, Math.max(delayMs, context.bounds.retryBackoffMsMax));
+  if (due === null) return;
   findings.count('I19');
-  const next = session.server.firstFreshListAnswerAfter(delivery.audience, delivery.seq);
+  const { next, deadline } = due;
   if (next !== null && next.t <= deadline) return;
   const seen =
     next === null
@@ -245,6 +232,57 @@ function checkRefresh(
 }
 
 /**
+ * The instant from which a core owes a server a fresh list for an audience (a `list_changed`
+ * delivered, I19; a change of the audience's view nothing pushed, I33): the world event, its
+ * server and audience.
+ */
+export type FreshListAnchor = Pick<NotificationDeliveredEvent, 'seq' | 't' | 'server' | 'audience'>;
+
+/** When a fresh list is due after an anchor, and the first one the server answered after it. */
+export interface FreshListDue {
+  /** Virtual ms by which the server must have answered page 1 of a fresh list. */
+  readonly deadline: number;
+  /** The server's first answer to page 1 of a fresh list after the anchor; null: none. */
+  readonly next: PageServedEvent | PageRefusedEvent | null;
+}
+
+/**
+ * The fresh list due after `anchor` when the core may wait `waitMs` (R) before it lists again:
+ * due R plus one link latency after the anchor, or after the end of the walks the world was then
+ * serving that audience plus a latency, or after the arrival at the core of the world's last
+ * answer before it, whichever is later; across a host restart, R plus a latency after the first
+ * session that opened after the crash. Null when not judged: no such server, a walk running at the
+ * anchor never ended, the deadline falls after the round's end, or an excuse holds by then (a
+ * rotation, a cut connection, a quarantine the world served pages to, no session after a crash).
+ */
+export function freshListDue(
+  context: CheckContext,
+  anchor: FreshListAnchor,
+  sessions: SessionScans,
+  waitMs: number,
+): FreshListDue | null {
+  const session = sessions(anchor.server, anchor.audience);
+  if (session.server === undefined) return null;
+  const runningEnds = session.server.walksRunningAt(anchor.audience, anchor.seq);
+  if (runningEnds.some((end) => end === null)) return null;
+  // The world sees a request when the server answers it: one link latency after it left the
+  // core. A walk running at the anchor ends for the core one latency after the world's last
+  // answer to it (the answer's way back), and only then does the wait begin.
+  const latencyMs = context.bounds.latencyMsMax;
+  const refreshMs = waitMs + latencyMs;
+  // An answer the world gave that audience within one latency before the anchor reaches the
+  // core after it: the walk it belongs to was still running for the core (seed 2 round 1338 and
+  // seed 4 round 797 of host-restart: a recheck or a page 1 answered 1-6 ms before the delivery,
+  // the walk cut by the notification when that answer arrived, then the back-off).
+  const previous = session.server.lastListAnswerBefore(anchor.audience, anchor.seq);
+  const arriving = previous === null ? anchor.t : Math.max(anchor.t, previous.t + latencyMs);
+  const from = Math.max(arriving, ...runningEnds.map((end) => (end === null ? anchor.t : end.t + latencyMs)));
+  const deadline = deadlineAcrossRestart(context, anchor, from + refreshMs, refreshMs);
+  if (deadline === null || deadline > context.endT || excused(context, anchor, session, deadline)) return null;
+  return { deadline, next: session.server.firstFreshListAnswerAfter(anchor.audience, anchor.seq) };
+}
+
+/**
  * The deadline of a refresh when the host died before it (F18): the boot that heard the
  * notification is gone, and the next one can walk the key only once its session to the server
  * for that audience is open again, so the refresh is due R after that opening (issue 36: seed 1
@@ -254,7 +292,7 @@ function checkRefresh(
  */
 function deadlineAcrossRestart(
   context: CheckContext,
-  delivery: NotificationDeliveredEvent,
+  delivery: FreshListAnchor,
   deadline: number,
   refreshMs: number,
 ): number | null {
@@ -273,7 +311,7 @@ function deadlineAcrossRestart(
  * seq 254, both at t=1192). It reached no live core; the next boot owes the refresh as for a crash
  * after the delivery. Undefined when the host was up.
  */
-function crashBefore(context: CheckContext, delivery: NotificationDeliveredEvent): HostCrashedEvent | undefined {
+function crashBefore(context: CheckContext, delivery: FreshListAnchor): HostCrashedEvent | undefined {
   const crash = context.truth.hostCrashes.findLast((event) => event.seq < delivery.seq);
   if (crash === undefined) return undefined;
   const restarted = context.truth.hostRestarts.some((event) => event.seq > crash.seq && event.seq < delivery.seq);
@@ -281,11 +319,7 @@ function crashBefore(context: CheckContext, delivery: NotificationDeliveredEvent
 }
 
 /** The first crash after the delivery and by the deadline (the boot that heard it died before refreshing). */
-function crashAfter(
-  context: CheckContext,
-  delivery: NotificationDeliveredEvent,
-  deadline: number,
-): HostCrashedEvent | undefined {
+function crashAfter(context: CheckContext, delivery: FreshListAnchor, deadline: number): HostCrashedEvent | undefined {
   return context.truth.hostCrashes.find((event) => event.seq > delivery.seq && event.t <= deadline);
 }
 
@@ -294,13 +328,18 @@ function crashAfter(
  * the order of the server's identity changes (each key once), each key's in start order. Empty
  * for a server the ground truth does not know.
  */
-interface SessionScanList {
+export interface SessionScanList {
   readonly server: ServerModel | undefined;
   readonly scans: readonly KeyScan[];
 }
 
 /** The {@link SessionScanList} of a server and audience, built once per check and shared by its deliveries. */
-type SessionScans = (server: string, audience: string) => SessionScanList;
+export type SessionScans = (server: string, audience: string) => SessionScanList;
+
+/** The {@link SessionScans} of a trace: the core's scans of each server and audience, built on demand. */
+export function sessionScansFor(context: CheckContext): SessionScans {
+  return sessionScansOf(context, scansByKey(context));
+}
 
 function sessionScansOf(context: CheckContext, scansOf: ReadonlyMap<string, readonly KeyScan[]>): SessionScans {
   const built = new Map<string, Map<string, SessionScanList>>();
@@ -328,7 +367,7 @@ function sessionScansOf(context: CheckContext, scansOf: ReadonlyMap<string, read
  */
 function excused(
   context: CheckContext,
-  delivery: NotificationDeliveredEvent,
+  delivery: FreshListAnchor,
   session: SessionScanList,
   deadline: number,
 ): boolean {

@@ -129,6 +129,8 @@ describe('coverage probes', () => {
       'revocation-while-call-in-flight',
       'scope-mixed-served',
       'public-varies-served',
+      'notification-dropped-at-gateway',
+      'changed-within-ttl',
     ]);
   });
 
@@ -173,5 +175,42 @@ describe('coverage probes', () => {
         b.receiptOutcome('lease-0');
       }),
     ).toEqual([]);
+  });
+  it('notification-dropped-at-gateway: a notification lost by a server behind a gateway, not by a legacy one', () => {
+    const b = new TraceBuilder();
+    b.serverUp('s0', ID0);
+    b.emit('world', 'notification_sent', { server: 's0', audience: 'acme.dev', delivered: false });
+    expect(probesHit(b.build().events)).toEqual([]);
+    b.serverUp('s1', ID_S1, { traits: ['ERA:gateway'] });
+    b.emit('world', 'notification_sent', { server: 's1', audience: 'acme.dev', delivered: true });
+    expect(probesHit(b.build().events)).toEqual([]);
+    b.emit('world', 'notification_sent', { server: 's1', audience: 'acme.dev', delivered: false });
+    expect(probesHit(b.build().events)).toEqual(['notification-dropped-at-gateway']);
+  });
+
+  it("changed-within-ttl: an audience's tools changed before a page served to it at 100 with ttlMs 50 expired at 150", () => {
+    for (const [at, audience, hit] of [
+      [150, 'acme.dev', false],
+      [149, 'globex.dev', false],
+      [149, 'acme.dev', true],
+    ] as const) {
+      const b = new TraceBuilder({ stepMs: 0 });
+      b.revision('s0', 1, { 'acme.dev': ['echo'], 'globex.dev': ['echo'] });
+      b.at(100).emit('world', 'page_served', {
+        server: 's0',
+        audience: 'acme.dev',
+        scanId: null,
+        cursorIn: null,
+        cursorOut: null,
+        revision: 1,
+        reported: 1,
+        tools: [],
+        pageDigest: 'p'.repeat(64),
+        ttlMs: 50,
+        cacheScope: 'private',
+      });
+      b.at(at).revision('s0', 2, { 'acme.dev': ['echo'], 'globex.dev': ['echo'], [audience]: ['grep'] });
+      expect(probesHit(b.build().events).includes('changed-within-ttl'), `${audience} at ${at}`).toBe(hit);
+    }
   });
 });

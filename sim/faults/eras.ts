@@ -9,6 +9,14 @@
  * world's link), modern-only: it answers a legacy `initialize` with -32022 (unsupported protocol
  * version), as the 2026-07-28 compatibility matrix says a modern-only server does.
  *
+ * A third era, `gateway` (trait `ERA:gateway`), is a stateless modern server behind a gateway that
+ * speaks 2025-11-25 to the host (seed 002's "stateless gateways in front of stateful servers"):
+ * the host opens a legacy `initialize` session with the gateway, which forwards every request to
+ * the modern server and passes its results through (`ttlMs` and `cacheScope` included, fields a
+ * 2025-11-25 client may ignore). An honest gateway keeps one `subscriptions/listen` stream open to
+ * the server and relays each change to its sessions as a legacy `notifications/tools/list_changed`;
+ * F29 (sim/faults/f29-gateway-drops-notifications.ts) is the stateless one that relays nothing.
+ *
  * Models issue 29 ("MCP 2026-07-28 under the campaign") and the fact sheet's section 0 (the
  * revision landscape) and section 4 (caching): TTL is "a freshness hint, not a guarantee", and
  * servers MUST use the same `cacheScope` on all pages of one list.
@@ -20,7 +28,8 @@
  *
  * How often: each round draws its mix uniformly from the scenario's `eraMix` (`legacy`: every
  * server legacy; `modern`: every server modern; `mixed`: each server modern with probability
- * `modernFraction`, and with two servers or more at least one of each era). A scenario without
+ * `modernFraction`, and with two servers or more at least one of each era; `gateway`: every
+ * server a modern one behind a legacy-era gateway). A scenario without
  * `eraMix` draws nothing, so its rounds are all legacy and their plans and traces are unchanged.
  */
 import type { RoundPlan, ServerPlan } from '../plan/types.ts';
@@ -30,11 +39,14 @@ import { fraction, msRange } from './rates.ts';
 import { ms } from '../plan/schema-parts.ts';
 import type { Rng } from '../random.ts';
 
-/** The protocol eras a simulated server may speak. */
-export type ProtocolEra = 'legacy' | 'modern';
+/**
+ * The protocol eras a simulated server may speak to the host: `legacy` (2025-11-25), `modern`
+ * (2026-07-28), `gateway` (a 2026-07-28 server behind a gateway that speaks 2025-11-25).
+ */
+export type ProtocolEra = 'legacy' | 'modern' | 'gateway';
 
 /** The era mixes a scenario's `eraMix` may list: what one round's servers speak. */
-export const ERA_MIXES = ['legacy', 'modern', 'mixed'] as const;
+export const ERA_MIXES = ['legacy', 'modern', 'mixed', 'gateway'] as const;
 /** One era mix (see {@link ERA_MIXES}). */
 export type EraMix = (typeof ERA_MIXES)[number];
 
@@ -45,9 +57,9 @@ declare module '../plan/types.ts' {
   interface ServerPlan {
     /** The protocol era the server speaks; absent: legacy (2025-11-25). */
     era?: ProtocolEra;
-    /** A modern server's `ttlMs` on every `tools/list` page, ms; absent on a legacy server. */
+    /** A modern (or gatewayed) server's `ttlMs` on every `tools/list` page, ms; absent on a legacy server. */
     cacheTtlMs?: number;
-    /** A modern server's `cacheScope` on every `tools/list` page; absent on a legacy server. */
+    /** A modern (or gatewayed) server's `cacheScope` on every `tools/list` page; absent on a legacy server. */
     cacheScope?: CacheScope;
   }
 }
@@ -64,7 +76,7 @@ export const ERAS: FaultDefinition<'ERA', typeof RATES> = {
   rates: RATES,
   plan: {
     server: {
-      era: { schema: { enum: ['legacy', 'modern'], title: 'one of legacy, modern' } },
+      era: { schema: { enum: ['legacy', 'modern', 'gateway'], title: 'one of legacy, modern, gateway' } },
       cacheTtlMs: { schema: ms },
       cacheScope: { schema: { enum: ['public', 'private'], title: 'one of public, private' } },
     },
@@ -73,26 +85,27 @@ export const ERAS: FaultDefinition<'ERA', typeof RATES> = {
     'protocol eras: servers speaking MCP 2026-07-28 (stateless, cached lists, subscriptions/listen) beside 2025-11-25 ones (scenario "eraMix")',
   lifetime: 'trait',
   probes: [],
-  presentIn: (plan: RoundPlan) => plan.servers.some((server) => server.era === 'modern'),
+  presentIn: (plan: RoundPlan) => plan.servers.some((server) => server.era === 'modern' || server.era === 'gateway'),
   switchedOnBy: (scenario) => scenario.eraMix !== undefined && scenario.eraMix.length > 0,
   generateRound({ scenario, plan }, rng, rates) {
     const mixes = scenario.eraMix ?? [];
     const mix = mixes[rng.int(0, mixes.length - 1)] as EraMix;
     const eras = erasOf(mix, plan.servers.length, rng, rates.modernFraction);
     plan.servers.forEach((server, index) => {
-      if (eras[index] !== 'modern') return;
-      server.era = 'modern';
+      const era = eras[index] ?? 'legacy';
+      if (era === 'legacy') return;
+      server.era = era;
       server.cacheTtlMs = rng.int(rates.ttlMs.min, rates.ttlMs.max);
       server.cacheScope = sameForEveryAudience(server) ? 'public' : 'private';
     });
   },
   fragment: (plan) => perServer(plan, (server) => [server.era ?? 'legacy', server.cacheTtlMs ?? null]),
-  traits: (server) => (server.era === 'modern' ? ['ERA:modern'] : []),
+  traits: (server) => (server.era === 'modern' || server.era === 'gateway' ? [`ERA:${server.era}`] : []),
 };
 
 /** The era of each of `count` servers under `mix`. */
 function erasOf(mix: EraMix, count: number, rng: Rng, modernFraction: number): ProtocolEra[] {
-  if (mix !== 'mixed') return Array.from({ length: count }, () => mix);
+  if (mix !== 'mixed') return Array.from({ length: count }, (): ProtocolEra => mix);
   const eras = Array.from({ length: count }, (): ProtocolEra => (rng.chance(modernFraction) ? 'modern' : 'legacy'));
   // A mixed round with two servers or more holds both eras: the last server takes the missing one.
   if (count >= 2 && eras.every((era) => era === eras[0])) eras[count - 1] = eras[0] === 'modern' ? 'legacy' : 'modern';

@@ -239,10 +239,10 @@ export const SCENARIO_SCHEMA = {
       type: 'array',
       title: 'an array of era mixes',
       description:
-        'The era mixes a round draws from, uniformly: legacy (every server speaks MCP 2025-11-25), modern (every server speaks 2026-07-28), mixed (some of each). Absent: every server is legacy.',
+        'The era mixes a round draws from, uniformly: legacy (every server speaks MCP 2025-11-25), modern (every server speaks 2026-07-28), mixed (some of each), gateway (every server is a stateless 2026-07-28 server behind a gateway that speaks 2025-11-25 to the host). Absent: every server is legacy.',
       minItems: 1,
       uniqueItems: true,
-      items: { enum: ['legacy', 'modern', 'mixed'], title: 'one of legacy, modern, mixed' },
+      items: { enum: ['legacy', 'modern', 'mixed', 'gateway'], title: 'one of legacy, modern, mixed, gateway' },
     },
     probeGateRounds: ref(
       'positiveInteger',

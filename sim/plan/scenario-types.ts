@@ -55,9 +55,10 @@ export interface Scenario {
   /**
    * Optional: the era mixes a round draws from, uniformly, on its own stream (sim/faults/eras.ts):
    * `legacy` (every server speaks MCP 2025-11-25), `modern` (every server speaks 2026-07-28),
-   * `mixed` (some of each). Absent: every server is legacy and nothing is drawn.
+   * `mixed` (some of each), `gateway` (every server is a stateless 2026-07-28 server behind a
+   * gateway that speaks 2025-11-25 to the host). Absent: every server is legacy and nothing is drawn.
    */
-  eraMix?: ('legacy' | 'modern' | 'mixed')[];
+  eraMix?: ('legacy' | 'modern' | 'mixed' | 'gateway')[];
   /**
    * A campaign of at least this many rounds on the reference core fails when it misses one of
    * `requiredProbes` (SPEC section 11: a defence never exercised proves nothing). Absent: no gate.

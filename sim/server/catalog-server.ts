@@ -4,7 +4,11 @@
  * A legacy-era server (MCP 2025-11-25) serves each session on the SDK 1.x `Server`; a modern-era
  * one (2026-07-28, `plan.era`, sim/faults/eras.ts) on the SDK v2 package's `Server` behind its
  * stdio entry (modern-session.ts): no `initialize`, `ttlMs` and `cacheScope` on every page,
- * `list_changed` only on `subscriptions/listen` streams. Both serve the same handlers below.
+ * `list_changed` only on `subscriptions/listen` streams. A modern server behind a legacy-era gateway
+ * (`era: 'gateway'`) is reached by the host as a legacy session on the SDK 1.x `Server` (the
+ * gateway's side), whose pages pass the modern server's `ttlMs` and `cacheScope` through, and whose
+ * sessions hear the changes the gateway relays from its listen stream to the server (F29's gateway
+ * relays none). All serve the same handlers below.
  *
  * Fault model: none of its own. It is a plain server: it serves its plan's revision history
  * (the revision steps the faults planned, F1, F2, F4, F7 and equivocation among them), pages the
@@ -405,10 +409,16 @@ export class SimCatalogServer {
     return { tools: view.slice(start, start + size), nextCursor, reported: request.revision, nextOffset: start + size };
   }
 
-  /** A modern server's cache fields of every `tools/list` page (2026-07-28 `CacheableResult`); null on a legacy server. */
+  /**
+   * A modern server's cache fields of every `tools/list` page (2026-07-28 `CacheableResult`), the
+   * ones a gateway passes through included; null on a legacy server.
+   */
   #cacheOf(page: ServedPage): CacheFields | null {
-    if (this.plan.era !== 'modern') return null;
-    return { ttlMs: this.plan.cacheTtlMs ?? 0, cacheScope: page.cacheScope ?? this.plan.cacheScope ?? 'private' };
+    if (this.plan.era !== 'modern' && this.plan.era !== 'gateway') return null;
+    return {
+      ttlMs: page.ttlMs ?? this.plan.cacheTtlMs ?? 0,
+      cacheScope: page.cacheScope ?? this.plan.cacheScope ?? 'private',
+    };
   }
 
   #logPage(

@@ -63,6 +63,11 @@ export interface ServedPage {
    * own (`plan.cacheScope`). A legacy page says none whatever this is.
    */
   readonly cacheScope?: 'public' | 'private';
+  /**
+   * The `ttlMs` a modern-era page says, when a rule changes it (F30); absent: the server's own
+   * (`plan.cacheTtlMs`). A legacy page says none whatever this is.
+   */
+  readonly ttlMs?: number;
 }
 
 /** Serves a page (the plain server, or the rules inside this one). */

@@ -65,6 +65,8 @@ const CAUGHT_BY: Record<string, string[]> = {
     'I4 DISCLOSED_UNKNOWN_GENERATION',
     'I4 FOREIGN_TOOL',
   ],
+  // F29: the change at 1300, pushed nowhere, read at 2525 (the TTL of 2500 read at 20), past 2305.
+  'trust-ttl': ['I33 NOT_POLLED'],
   // F19: generation 1 (scan at 0) predates the revocation at 400; the trigger at 600 republishes it (seq 42).
   'rollback-to-stale': ['I21 ROLLBACK_TO_UNAUTHORIZED'],
   // The rollback at 505 makes generation 3 active; the mutant's gate still admits the planner's next call against 2.

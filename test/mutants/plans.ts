@@ -169,6 +169,36 @@ function publicVariesPlan(): RoundPlan {
   });
 }
 
+/**
+ * F29 and a trusted TTL (test/faults/f29-gateway-drops-notifications.test.ts): a modern server
+ * behind a stateless gateway (no notification ever reaches the host) whose pages say `ttlMs` 2500,
+ * and a tool added at 1300. The reference core polls every 1000 ms (walks at 10, 1040, 2070) and
+ * reads the change at 2075, within I33's bound (1300 + 1000 + 5 = 2305); with `ttlMs` other than
+ * `ttl` the F30 rule leaves it alone, so the server's own TTL is what the pages say.
+ */
+export function gatewayPlan(options: { ttlMs?: number; dropsNotifications?: boolean } = {}): RoundPlan {
+  const server = handServer({
+    history: [
+      step(0, 7, { 'acme.dev': tools('read_file', 'write_file', 'list_directory') }),
+      step(1300, 8, { 'acme.dev': tools('read_file', 'write_file', 'list_directory', 'search_files') }),
+    ],
+  });
+  const drops = options.dropsNotifications ?? true;
+  return handPlan({
+    faults: drops ? ['F29'] : [],
+    tHealMs: 1500,
+    servers: [
+      {
+        ...server,
+        era: 'gateway',
+        cacheTtlMs: options.ttlMs ?? 2500,
+        cacheScope: 'private',
+        ...(drops ? { gatewayDropsNotifications: true } : {}),
+      },
+    ],
+  });
+}
+
 /** The hand plan of each mutant, by name. */
 /** The audience of the surface plan's one session. */
 const AUDIENCE = 'acme.dev';
@@ -374,6 +404,9 @@ export const MUTANT_PLANS: Record<string, () => RoundPlan> = {
   'auth-refusal-as-empty': authGatePlan,
   'ignore-cache-scope': scopeMixedPlan,
   'share-public': publicVariesPlan,
+  // The TTL of 2500 read at 20 is taken as proof: the polls at 1040 and 2070 are skipped, and the
+  // change at 1300 (pushed nowhere by the gateway) is read only at 2525, past I33's bound of 2305.
+  'trust-ttl': () => gatewayPlan(),
   // The policy moves at 400, after both generations' scans; the reference DISABLES at the trigger (600), the mutant rolls back to 1.
   'rollback-to-stale': () => rollbackPlan({ triggerAtMs: 600, kind: 'privilege_escalation', revokeAtMs: 400 }),
   // The reference rolls back to 1 at the trigger (500) and leases generation 3; the mutant keeps leasing 2.
