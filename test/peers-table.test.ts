@@ -11,7 +11,7 @@ import { runMain } from './support/run-main.ts';
 
 const EXAMPLE = './examples/list-once-host/core.ts';
 const HEADER =
-  '| core | failing rounds | rounds to first detection | I1 | I2 | I3 | I4 | I5 | I6 | I7 | I8 | I9 | I10 | I11 | I12 | I13 | I14 | I15 | I16 | I17 | I18 | I19 | I20 | I21 | I22 | I23 | I24 | I25 | I26 | I27 | I28 | I29 | I30 | CORE_FAILED |';
+  '| core | failing rounds | rounds to first detection | I1 | I2 | I3 | I4 | I5 | I6 | I7 | I8 | I9 | I10 | I11 | I12 | I13 | I14 | I15 | I16 | I17 | I18 | I19 | I20 | I21 | I22 | I23 | I24 | I25 | I26 | I27 | I28 | I29 | I30 | I31 | I32 | CORE_FAILED |';
 
 describe('catsim prove --peers', () => {
   it('puts the reference core, every registered peer and the --core module in one table, with a replay line per invariant violated', async () => {

@@ -320,7 +320,8 @@ describe('seed 12 round 509 of modern: a late list_changed fault held the listen
   it("boot 1's listen is acknowledged at 1232, its first fresh list served at 1240, and the oracle finds nothing", async () => {
     const run = await runRound(plan, referenceCore(), 'reference');
     const crash = run.events.find((event) => event.type === 'host_crashed');
-    expect([crash?.seq, crash?.t]).toEqual([269, 1192]);
+    // seq 270 since the trace writes each `subscriptions/listen` sent (listen_requested, I32): one before the crash.
+    expect([crash?.seq, crash?.t]).toEqual([270, 1192]);
     const acknowledged = run.events.filter((event) => event.type === 'listen_acknowledged').map((event) => event.t);
     expect(acknowledged).toEqual([27, 1232]); // before the fix: 506, 1710
     const opens = run.events.filter((event) => event.type === 'session_opened').map((event) => event.t);

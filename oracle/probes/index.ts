@@ -8,6 +8,7 @@ import { cursorLoopServedProbe } from './cursor-loop-served.ts';
 import { scopeMixedServedProbe } from './scope-mixed-served.ts';
 import { scopeMixedRefused } from './scope-mixed-refused.ts';
 import { publicVariesServedProbe } from './public-varies-served.ts';
+import { listenStreamFaultedProbe } from './listen-stream-faulted.ts';
 import { revocationWhileCallInFlightProbe } from './revocation-while-call-in-flight.ts';
 import { asKnownEvent, type KnownEvent, type TraceEvent } from '../trace.ts';
 import { abaInsideWalkProbe } from './aba-inside-walk.ts';
@@ -97,6 +98,7 @@ export const PROBES: readonly Probe[] = [
   scopeMixedServedProbe,
   scopeMixedRefused,
   publicVariesServedProbe,
+  listenStreamFaultedProbe,
   ...SURFACE_PROBES,
 ];
 

@@ -57,8 +57,11 @@ describe('the registry and the coverage probes (oracle/probes)', () => {
       'host-crashed-calls-in-flight',
     ]);
     expect([...probesOfAbsentFaults(FAULT_IDS)]).toEqual([]);
-    // cursor-invalidated is F11's alone; equivocation-detected belongs to no menu fault and is always owed.
-    expect(probesOfAbsentFaults(withoutF18.filter((id) => id !== 'F11')).has('cursor-invalidated')).toBe(true);
+    // cursor-invalidated is F11's and F28's alone; equivocation-detected belongs to no menu fault and is always owed.
+    expect(
+      probesOfAbsentFaults(withoutF18.filter((id) => id !== 'F11' && id !== 'F28')).has('cursor-invalidated'),
+    ).toBe(true);
+    expect(probesOfAbsentFaults(withoutF18.filter((id) => id !== 'F11')).has('cursor-invalidated')).toBe(false);
     expect(probesOfAbsentFaults([]).has('equivocation-detected')).toBe(false);
   });
 });
