@@ -142,10 +142,14 @@ class ReferenceAdapter implements CoreAdapter {
   constructor(env: CoreEnvironment, variant: ReferenceVariant) {
     const Host = hostWithSeams(variant);
     this.#Connector = variant.connector ?? EitherEraConnector;
-    // A listen stream never acknowledged (F27) is waited for one scan timeout: the connection
-    // then opens without push, and the core learns of changes by listing again.
+    // A listen stream's acknowledgement is waited for two round trips at the scenario's largest
+    // latency (one is the least an acknowledgement takes, and a timer due at the very instant it
+    // arrives would win): a server that never acknowledges (F27) then gets a connection open without push,
+    // and the core learns of changes by listing again. Waiting longer holds the refresh a
+    // list_changed asked for (seed 1 round 125 of modern waited one scan timeout, 1,500 ms, for
+    // a reconnect's acknowledgement: I19 REFRESH_STARVED).
     this.#acknowledgementWait = {
-      timeoutMs: env.bounds.scanTimeoutMs,
+      timeoutMs: 4 * env.bounds.latencyMsMax,
       after: (delayMs, fn) => {
         const task = env.scheduler.after(delayMs, fn);
         return () => env.scheduler.cancel(task);

@@ -12,7 +12,8 @@
  * - `list_changed` arrives only on a `subscriptions/listen` stream, which the server acknowledges
  *   first (`notifications/subscriptions/acknowledged`), and every notification on it carries the
  *   subscription id: {@link connectModern} opens one stream per connection, asking for
- *   `toolsListChanged`, and the connection counts as open once it was acknowledged (or refused).
+ *   `toolsListChanged`, and the connection counts as open once it was acknowledged (or refused, or
+ *   once the caller's wait ran out: a server that never acknowledges must not keep it closed).
  *   The notifications keep their 2025 method name, so the page source's `list_changed` handler
  *   counts them as before. On a new connection (after a cut) the stream is opened again: the
  *   server holds no subscription state.

@@ -1,14 +1,13 @@
 /**
  * F27: a modern server's listen stream never acknowledged, silenced, completed, or lost with its
  * connection (MCP 2026-07-28). One modern server (latency 5 ms, pages of 2) shows acme.dev two
- * tools at revision 7 and three from t=700 (revision 8); the refresh interval is 1,000 ms and the
- * scan timeout 500 ms. In every case the legacy `initialize` sent at 0 is refused at 10 and the
+ * tools at revision 7 and three from t=700 (revision 8); the refresh interval is 1,000 ms. In every case the legacy `initialize` sent at 0 is refused at 10 and the
  * modern connection (connection 1: connection 0 was the refused legacy one) sends its listen at
  * 10. Worked out per kind:
  * - `unacknowledged` in [0, 100): the listen reaching the server at 15 is held; the core gives up
- *   waiting one scan timeout after sending it and opens the session at 510, listing at 515
- *   (published at 530); the change at 700 is pushed nowhere, and the refresh at 1,530 (1,000 ms
- *   after scan-0 ended) publishes revision 8 at 1,560;
+ *   waiting two round trips at the largest latency (4 x 5 ms) after sending it and opens the
+ *   session at 30, listing at 35 (recheck 45, published at 50); the change at 700 is pushed
+ *   nowhere, and the refresh at 1,050 (1,000 ms after scan-0 ended) publishes revision 8 at 1,080;
  * - `silenced` at 100: the stream acknowledged at 20 goes silent (`listen_silenced` at 100), the
  *   change at 700 is sent undelivered, and the refresh at 1,040 publishes revision 8 at 1,070;
  * - `completed` at 100: the server's result ends the stream at the core at 105 (`listen_ended`
@@ -46,16 +45,16 @@ const published = (run: Awaited<ReturnType<typeof runHand>>): [number, number, n
   publishes(run).map(([t, , generation, revision]) => [t, generation, revision]);
 
 describe('F27: a listen stream never acknowledged, silenced, completed or lost', () => {
-  it('unacknowledged: the core stops waiting after one scan timeout and lists by polling', async () => {
+  it('unacknowledged: the core stops waiting after two round trips and lists by polling', async () => {
     const run = await runHand(listenFaultPlan([{ kind: 'unacknowledged', fromMs: 0, toMs: 100 }]));
     expect(run.verdict.violations).toEqual([]);
     expect(streamLife(run)).toEqual([
       [10, 'listen_requested', 1],
-      [510, 'session_opened', 1],
+      [30, 'session_opened', 1],
     ]);
     expect(published(run)).toEqual([
-      [530, 1, 7],
-      [1560, 2, 8],
+      [50, 1, 7],
+      [1080, 2, 8],
     ]);
   });
 
