@@ -5,7 +5,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import { ConnectedPageSource } from '../src/discovery/connected-source.ts';
-import { EitherEraConnector } from '../src/mcp/modern-era.ts';
+import { EitherEraConnector, type AcknowledgementWait } from '../src/mcp/modern-era.ts';
 import type { CatalogRefresher } from '../src/discovery/refresher.ts';
 import type { WalkConstructor } from '../src/discovery/scan.ts';
 import { CatalogHost } from '../src/host.ts';
@@ -79,6 +79,8 @@ export interface ReferenceVariant {
    * nothing: the order is accepted, and the tool stays executable.
    */
   ignoreEmergencyDisable?: boolean;
+  /** The connector class that speaks either era (the mutant that never listens again after a reconnect). */
+  connector?: typeof EitherEraConnector;
 }
 
 /** A factory for the reference core, or for a variant of it. */
@@ -134,9 +136,25 @@ class ReferenceAdapter implements CoreAdapter {
   readonly #wrap: (source: ConnectedPageSource) => PageSource;
   readonly #surfaceParts: SurfaceParts;
   readonly #ignoreEmergencyDisable: boolean;
+  readonly #Connector: typeof EitherEraConnector;
+  readonly #acknowledgementWait: AcknowledgementWait;
 
   constructor(env: CoreEnvironment, variant: ReferenceVariant) {
     const Host = hostWithSeams(variant);
+    this.#Connector = variant.connector ?? EitherEraConnector;
+    // A listen stream's acknowledgement is waited for two round trips at the scenario's largest
+    // latency (one is the least an acknowledgement takes, and a timer due at the very instant it
+    // arrives would win): a server that never acknowledges (F27) then gets a connection open without push,
+    // and the core learns of changes by listing again. Waiting longer holds the refresh a
+    // list_changed asked for (seed 1 round 125 of modern waited one scan timeout, 1,500 ms, for
+    // a reconnect's acknowledgement: I19 REFRESH_STARVED).
+    this.#acknowledgementWait = {
+      timeoutMs: 4 * env.bounds.latencyMsMax,
+      after: (delayMs, fn) => {
+        const task = env.scheduler.after(delayMs, fn);
+        return () => env.scheduler.cancel(task);
+      },
+    };
     this.#surfaceParts =
       variant.surfaceParts === undefined ? REFERENCE_PARTS : { ...REFERENCE_PARTS, ...variant.surfaceParts };
     this.#wrap = variant.wrapSource ?? ((source) => source);
@@ -184,7 +202,12 @@ class ReferenceAdapter implements CoreAdapter {
     const refreshers: CatalogRefresher[] = [];
     // Either era: legacy (2025-11-25) until a server refuses `initialize` for its version, then
     // modern (2026-07-28: no initialize, the request envelope, a subscriptions/listen stream).
-    const connector = new EitherEraConnector(session.connector, () => this.createClient(), REFERENCE_CLIENT);
+    const connector = new this.#Connector(
+      session.connector,
+      () => this.createClient(),
+      REFERENCE_CLIENT,
+      this.#acknowledgementWait,
+    );
     const connected = new ConnectedPageSource(connector, () => {
       for (const refresher of refreshers) refresher.onListChanged();
     });

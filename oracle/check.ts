@@ -30,6 +30,8 @@ import { triggerOutcomes } from './internal/rollback-outcome.ts';
 import { checkScanTermination } from './invariants/scan-termination.ts';
 import { checkSurface } from './invariants/surface.ts';
 import { checkEmergencyDisable } from './invariants/emergency-disable.ts';
+import { checkInvalidCursor } from './invariants/invalid-cursor.ts';
+import { checkListenStreams } from './invariants/listen-streams.ts';
 import { checkPolling } from './invariants/polling.ts';
 import { buildSurfaceTurns } from './surface-turns.ts';
 import { checkTenantIsolation } from './invariants/tenant-isolation.ts';
@@ -88,6 +90,8 @@ const INVARIANT_GROUPS: readonly InvariantGroupCheck[] = [
   checkRollback,
   checkSurface,
   checkEmergencyDisable,
+  checkInvalidCursor,
+  checkListenStreams,
   checkPolling,
 ];
 

@@ -7,8 +7,7 @@
  * policy change, the probes a correct core must admit, the human confirmations by plan, and every
  * call a server executed.
  *
- * `disconnected` is read by no invariant (it explains a timeline; the world's own record needs no
- * judge); of `disclosure_refused`, only the audience asked about is indexed (for I12); of
+ * `disconnected` excuses what a cut connection kept from happening (I19, I32); of `disclosure_refused`, only the audience asked about is indexed (for I12); of
  * `plan_made`, only the expected probes; of `policy_push`, only the delivered ones.
  * `core_failed` events are kept in order (CORE_FAILED), and so are `host_crashed` and
  * `host_restarted` (F18: I13 ends a scan its host died in; I14-I16 judge the boots).
@@ -37,6 +36,7 @@ import {
   type EmergencyDisabledEvent,
   type HostRestartedEvent,
   type IdentityRotatedEvent,
+  type ListenRequestedEvent,
   type NotificationDeliveredEvent,
   type PageRefusedEvent,
   type PageServedEvent,
@@ -445,8 +445,10 @@ export class GroundTruth {
   readonly hostCrashes: HostCrashedEvent[] = [];
   /** Every `host_restarted` (F18), in trace order. */
   readonly hostRestarts: HostRestartedEvent[] = [];
-  /** Every `session_opened`, in trace order (I19 after a host restart). */
+  /** Every `session_opened`, in trace order (I19 after a host restart, I32). */
   readonly sessionOpens: SessionOpenedEvent[] = [];
+  /** Every `listen_requested` (MCP 2026-07-28), in trace order (I32). */
+  readonly listenRequests: ListenRequestedEvent[] = [];
   /** The first `call_executed` per leaseId (calls without a lease are not indexed here). */
   readonly firstExecutionByLeaseId = new Map<string, CallExecutedEvent>();
   /** The first `call_refused_by_server` per leaseId (refusals without a lease are not indexed). */
@@ -528,6 +530,9 @@ export function buildGroundTruth(events: readonly TraceEvent[]): GroundTruth {
         break;
       case 'disconnected':
         truth.server(event.server).disconnects.push(event);
+        break;
+      case 'listen_requested':
+        truth.listenRequests.push(event);
         break;
       case 'identity_rotated':
         truth.server(event.server).identityChanges.push(event);

@@ -65,6 +65,8 @@ export type DisclosureRefusedEvent = TraceEventOf<'disclosure_refused'>;
 export type NotificationSentEvent = TraceEventOf<'notification_sent'>;
 /** World: a `list_changed` reached the core's client (I18, I19). */
 export type NotificationDeliveredEvent = TraceEventOf<'notification_delivered'>;
+/** World: the core's client sent `subscriptions/listen` on a connection of a modern-era session (I32). */
+export type ListenRequestedEvent = TraceEventOf<'listen_requested'>;
 /** World: `t` is T_heal; faults stop and the quiet tail begins. */
 export type QuietEvent = TraceEventOf<'quiet'>;
 /** World: the round is over. */

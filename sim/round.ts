@@ -295,6 +295,9 @@ function startSession(context: RoundContext, server: SimCatalogServer, audience:
   // link is not always the live one: the cut and the planned disconnects read which are open.
   const links: Link[] = [];
   const openLinks = (): Link[] => links.filter((link) => !link.closed);
+  // A modern session's connections are numbered, so that each `subscriptions/listen` names the
+  // connection it was sent on (I32: one is owed on every connection).
+  let connections = 0;
   /**
    * Opens one link and its server session, runs the core's `handshake` over the client side, and
    * counts the session open when it resolves (docs/CORE-API.md, "When a session counts as open"),
@@ -302,6 +305,8 @@ function startSession(context: RoundContext, server: SimCatalogServer, audience:
    * host process closes the connection (sim/host/host-process.ts).
    */
   const open = async (handshake: TransportHandshake, alive: (() => boolean) | undefined): Promise<void> => {
+    const connection = connections;
+    connections += 1;
     const link = createLink(world, {
       latencyMs: baseLatency(world, plan, server.plan, latency),
       rules,
@@ -327,6 +332,19 @@ function startSession(context: RoundContext, server: SimCatalogServer, audience:
         initialized = true;
       if (direction === 'toServer' && 'method' in message && message.method === 'tools/call' && 'id' in message)
         recorder.world('call_sent', { server: server.plan.id, audience, tool: toolNameOf(message.params) });
+      if (
+        server.plan.era === 'modern' &&
+        direction === 'toServer' &&
+        'method' in message &&
+        message.method === 'subscriptions/listen' &&
+        'id' in message
+      )
+        recorder.world('listen_requested', {
+          server: server.plan.id,
+          audience,
+          connection,
+          subscriptionId: String(message.id),
+        });
     };
     if (server.plan.era === 'modern') watchListenStreams(link, recorder, server.plan.id, audience);
     context.observer?.linkOpened?.(link, server.plan.id, audience);
@@ -338,7 +356,9 @@ function startSession(context: RoundContext, server: SimCatalogServer, audience:
     if (!initialized && server.plan.era !== 'modern')
       recorder.breakRule(SESSION_OPEN_RULE, openedEarly(server.plan.id, audience));
     links.push(link);
-    recorder.world('session_opened', { server: server.plan.id, audience, identity: server.identity() });
+    const modern =
+      server.plan.era === 'modern' ? { connection, listChanged: server.declaresListChanged() } : ({} as const);
+    recorder.world('session_opened', { server: server.plan.id, audience, identity: server.identity(), ...modern });
     opened = true;
   };
   const connector: WorldConnector = {

@@ -90,12 +90,22 @@ describe('modern-era servers (MCP 2026-07-28) under the reference core', () => {
 });
 
 describe('a modern session on the SDK v2 server package', () => {
-  function serve(): { client: Client; server: ReturnType<typeof serveModernSession>; clientEnd: InMemoryTransport } {
+  function serve(holdListen = false): {
+    client: Client;
+    server: ReturnType<typeof serveModernSession>;
+    clientEnd: InMemoryTransport;
+  } {
     const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
-    const server = serveModernSession(serverEnd, 'catsim-s0', true, {
-      listTools: (params) => ({ tools: [], ttlMs: 100, cacheScope: 'public', cursorSeen: params?.cursor ?? null }),
-      callTool: () => ({ content: [] }),
-    });
+    const server = serveModernSession(
+      serverEnd,
+      'catsim-s0',
+      true,
+      {
+        listTools: (params) => ({ tools: [], ttlMs: 100, cacheScope: 'public', cursorSeen: params?.cursor ?? null }),
+        callTool: () => ({ content: [] }),
+      },
+      () => holdListen,
+    );
     return { client: new Client({ name: 't', version: '1' }), server, clientEnd };
   }
 
@@ -125,6 +135,48 @@ describe('a modern session on the SDK v2 server package', () => {
     ]);
     const page = await client.request({ method: 'tools/list', params: {} }, z.looseObject({}));
     expect([page.ttlMs, page.cacheScope, page.resultType]).toEqual([100, 'public', 'complete']);
+  });
+
+  it('a held listen (F27) is never acknowledged: the wait runs out and the connection opens without push', async () => {
+    const { client, clientEnd } = serve(true);
+    const armed: number[] = [];
+    let runOut: (() => void) | undefined;
+    const wait = {
+      timeoutMs: 160,
+      after: (delayMs: number, fn: () => void) => {
+        armed.push(delayMs);
+        runOut = fn;
+        return () => undefined;
+      },
+    };
+    const opening = connectModern(client, clientEnd, { name: 't', version: '1' }, wait);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(armed).toEqual([160]);
+    runOut?.();
+    expect(await opening).toEqual({ toolsListChanged: false });
+    // The connection is usable all the same: the host lists by polling.
+    const page = await client.request({ method: 'tools/list', params: {} }, z.looseObject({}));
+    expect(page.ttlMs).toBe(100);
+  });
+
+  it('a silenced session sends no list_changed, and a completed one ends its stream with a complete result (F27)', async () => {
+    const { client, server, clientEnd } = serve();
+    const seen: unknown[] = [];
+    client.fallbackNotificationHandler = async (notification) => void seen.push(notification);
+    await connectModern(client, clientEnd, { name: 't', version: '1' });
+    expect(server.silence()).toEqual(['0']);
+    expect(server.pushes()).toBe(false);
+    server.sendToolListChanged();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(seen).toEqual([]);
+    expect(server.complete()).toEqual(['0']);
+    await new Promise((resolve) => setImmediate(resolve));
+    // connectModern closes a connection whose acknowledged stream the server ended: the next request reconnects.
+    const after = await client.request({ method: 'tools/list', params: {} }, z.looseObject({})).then(
+      () => 'answered',
+      (error: Error) => error.message,
+    );
+    expect(after).toBe('Not connected');
   });
 });
 

@@ -8,6 +8,8 @@ import { checkEvents } from '../oracle/index.ts';
 import { referenceCore } from '../cores/reference.ts';
 import type { RoundPlan } from '../sim/plan/types.ts';
 import { runRound } from '../sim/round.ts';
+import { generatePlan } from '../sim/plan/generate.ts';
+import { loadScenario } from '../sim/plan/scenario.ts';
 
 describe('seed 3 round 50722: a walk padded with empty pages grows past the page limit', () => {
   // The only failing round of `catsim run --seed 3 --rounds 100000` on 6c424af: server s0 pads
@@ -320,7 +322,8 @@ describe('seed 12 round 509 of modern: a late list_changed fault held the listen
   it("boot 1's listen is acknowledged at 1232, its first fresh list served at 1240, and the oracle finds nothing", async () => {
     const run = await runRound(plan, referenceCore(), 'reference');
     const crash = run.events.find((event) => event.type === 'host_crashed');
-    expect([crash?.seq, crash?.t]).toEqual([269, 1192]);
+    // seq 270 since the trace writes each `subscriptions/listen` sent (listen_requested, I32): one before the crash.
+    expect([crash?.seq, crash?.t]).toEqual([270, 1192]);
     const acknowledged = run.events.filter((event) => event.type === 'listen_acknowledged').map((event) => event.t);
     expect(acknowledged).toEqual([27, 1232]); // before the fix: 506, 1710
     const opens = run.events.filter((event) => event.type === 'session_opened').map((event) => event.t);
@@ -335,6 +338,36 @@ describe('seed 12 round 509 of modern: a late list_changed fault held the listen
     // The list_changed themselves are still late: the first to reach boot 1 arrives at 1718.
     const delivered = run.events.find((event) => event.type === 'notification_delivered' && event.t > 1207);
     expect(delivered?.t).toEqual(1718);
+    expect(checkEvents(run.header, run.events).violations).toEqual([]);
+  });
+});
+
+describe('seed 1 round 125 of modern: a reconnect whose listen was never acknowledged held the refresh', () => {
+  // Found by `catsim run --scenario modern --seed 1 --rounds 1000` once F27 was in the scenario:
+  // s1 ends its listen stream at 1315 (F27 completed; the result reaches the core at 1322, three
+  // ms after a list_changed reached it at 1318), and holds every listen from 343 to 1413 (F27
+  // unacknowledged). The reference core closed the connection, connected again at 1332 and waited
+  // one scan timeout (1,500 ms) for the acknowledgement before counting the connection open: its
+  // fresh list was served at 2836, past I19's deadline 1758 (REFRESH_STARVED, 5 violations). It
+  // now waits two round trips at the scenario's largest latency (4 x 40 ms).
+  it("connection 2's listen is sent at 1332, the session opens at 1492, and the oracle finds nothing", async () => {
+    const run = await runRound(generatePlan('1', 125, loadScenario('modern')), referenceCore(), 'reference');
+    const ofS1 = (type: string) =>
+      run.events.filter(
+        (event) =>
+          event.type === type &&
+          (event as { server?: string }).server === 's1' &&
+          (event as { audience?: string }).audience === 'acme.dev',
+      );
+    expect(ofS1('listen_ended').map((event) => [event.t, (event as { how?: string }).how])).toEqual([
+      [1322, 'complete'],
+    ]);
+    expect(
+      ofS1('listen_requested').map((event) => [event.t, (event as { connection?: number }).connection]),
+    ).toContainEqual([1332, 2]);
+    expect(
+      ofS1('session_opened').map((event) => [event.t, (event as { connection?: number }).connection]),
+    ).toContainEqual([1492, 2]);
     expect(checkEvents(run.header, run.events).violations).toEqual([]);
   });
 });

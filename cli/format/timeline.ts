@@ -22,6 +22,9 @@ const FORMATS: { readonly [T in TraceEventType]: (e: TraceEventOf<T>) => string 
   notification_delivered: (e) => `tools/list_changed from ${e.server} reached the core's client as ${e.audience}`,
   listen_acknowledged: (e) =>
     `${e.server} acknowledged listen ${e.subscriptionId} of ${e.audience}${e.toolsListChanged ? '' : ' (tools not honoured)'}`,
+  listen_requested: (e) =>
+    `the core's client asked ${e.server} to listen (${e.subscriptionId}) as ${e.audience} on connection ${e.connection}`,
+  listen_silenced: (e) => `${e.server} stopped delivering on listen ${e.subscriptionId} of ${e.audience} (not ended)`,
   listen_ended: (e) => `listen ${e.subscriptionId} of ${e.audience} on ${e.server} ended (${e.how})`,
   quiet: () => 'T_heal: faults stop, quiet tail begins',
   round_end: (e) => `round ends ${e.status} (${e.reason})`,

@@ -141,6 +141,18 @@ const sessionOpened = eventOf(
     server,
     audience,
     identity: field(str, 'the identity the connection presents'),
+    connection: optional(
+      field(
+        nat,
+        "a modern-era (MCP 2026-07-28) session: this connection's ordinal among the connections the core opened to the server as `audience` (0, 1, ...; `listen_requested` names it); absent for a legacy session (and in older traces)",
+      ),
+    ),
+    listChanged: optional(
+      field(
+        bool,
+        'a modern-era session: whether the server declares `tools.listChanged` on this connection (then the core owes it a `subscriptions/listen`, I32); absent for a legacy session',
+      ),
+    ),
   },
 );
 
@@ -333,6 +345,35 @@ const listenAcknowledged = eventOf(
     audience,
     subscriptionId: field(str, 'the JSON-RPC id of the `subscriptions/listen` request, as a string'),
     toolsListChanged: field(bool, 'whether the acknowledged filter honours `toolsListChanged`'),
+  },
+);
+
+/** World: the core's client sent a `subscriptions/listen` request on one connection of a modern-era session. */
+const listenRequested = eventOf(
+  'world',
+  'listen_requested',
+  discovery(
+    "the core's client put a `subscriptions/listen` request on a connection of a modern-era (MCP 2026-07-28) session (written when it was sent, before the link decides its fate): on stdio the client MUST send one on every connection, the first and each after a reconnect, since the server holds no subscription state (I32)",
+  ),
+  {
+    server,
+    audience,
+    connection: field(nat, "the connection's ordinal, as its `session_opened` names it"),
+    subscriptionId: field(str, 'the JSON-RPC id of the request, as a string'),
+  },
+);
+
+/** World: a modern-era server stopped delivering on an acknowledged listen stream without ending it (F27). */
+const listenSilenced = eventOf(
+  'world',
+  'listen_silenced',
+  discovery(
+    "a modern-era server stops delivering `list_changed` on the acknowledged `subscriptions/listen` streams of this session's connection without ending them (F27): from `t` on its changes reach that connection nowhere (`notification_sent` says `delivered: false`), and the core can learn of them only by listing again",
+  ),
+  {
+    server,
+    audience,
+    subscriptionId: str,
   },
 );
 
@@ -915,7 +956,9 @@ export const TRACE_EVENTS = {
   model_request: modelRequest,
   notification_sent: notificationSent,
   notification_delivered: notificationDelivered,
+  listen_requested: listenRequested,
   listen_acknowledged: listenAcknowledged,
+  listen_silenced: listenSilenced,
   listen_ended: listenEnded,
   quiet,
   round_end: roundEnd,

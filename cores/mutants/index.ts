@@ -29,6 +29,7 @@ import {
 } from './registries.ts';
 import { PreCrashMemoryRegistry, ResumeFromCursorWalk, TwoTransactionPublishStore } from './restarts.ts';
 import { JournalBesideDiskRegistry } from './journal-beside-disk.ts';
+import { NeverResubscribesConnector } from './listen.ts';
 import { DisableNotEnforcedRegistry, RollbackKeepsLeasingGate, RollbackToStaleRegistry } from './rollbacks.ts';
 import {
   DOUBLE_SETTLEMENT,
@@ -44,6 +45,7 @@ import {
   FirstPageOnlyWalk,
   IgnoreCacheScopeWalk,
   IgnoreIdentityWalk,
+  KeepInvalidCursorPagesWalk,
   LastPageRevisionWalk,
   NoCatalogLimitsWalk,
   NoCursorLoopDetectionWalk,
@@ -217,6 +219,22 @@ export const MUTANTS: readonly Mutant[] = [
       'keying every snapshot by its catalog key whatever the server says (MCP 2026-07-28, F25: a key whose list was public shares one pointer per identity and role)',
     expectedCatchers: ['I4'],
     core: referenceCore({ storeClass: SharePublicStore }),
+    scenario: 'modern',
+  },
+  {
+    name: 'keep-invalid-cursor-pages',
+    removedDefence:
+      'discarding every page of a walk whose cursor the server refused as invalid (MCP 2026-07-28, F28 and F11: the walk restarts from page 1 but keeps the pages it had read)',
+    expectedCatchers: ['I31'],
+    core: referenceCore({ walk: KeepInvalidCursorPagesWalk }),
+    scenario: 'modern',
+  },
+  {
+    name: 'never-resubscribes',
+    removedDefence:
+      'sending subscriptions/listen on every new connection (MCP 2026-07-28, F27 and F15: the server holds no subscription state; this core listens on its first connection only)',
+    expectedCatchers: ['I32'],
+    core: referenceCore({ connector: NeverResubscribesConnector }),
     scenario: 'modern',
   },
   {

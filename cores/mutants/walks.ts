@@ -96,3 +96,46 @@ export class AuthAsEmptyWalk extends Walk {
     super(authAsEmpty(source), ctx);
   }
 }
+
+/**
+ * Keeps the pages of a walk whose cursor the server refused as invalid (MCP 2026-07-28: "the
+ * client SHOULD discard all cached pages and re-fetch from the beginning"): it does re-fetch from
+ * page 1, under the same scan, but appends the new walk's pages to those it already read, the bug
+ * of an accumulator that is not cleared on restart. At most 3 restarts per scan.
+ */
+export class KeepInvalidCursorPagesWalk extends Walk {
+  #invalid = false;
+
+  constructor(source: PageSource, ctx: ScanContext) {
+    super(
+      noteInvalidCursor(source, () => (this.#invalid = true)),
+      ctx,
+    );
+  }
+
+  override async run(): ReturnType<Walk['run']> {
+    for (let restarts = 0; ; restarts += 1) {
+      try {
+        return await super.run();
+      } catch (stop) {
+        if (!this.#invalid || restarts >= 3) throw stop;
+        this.#invalid = false;
+        // The defence removed: `this.pages` is not cleared; only the cursors asked are forgotten.
+        this.requested.clear();
+      }
+    }
+  }
+}
+
+/** `source`, telling `invalid` of every page request the server refused as an invalid cursor. */
+function noteInvalidCursor(source: PageSource, invalid: () => void): PageSource {
+  return {
+    identity: () => source.identity(),
+    changeCount: () => source.changeCount(),
+    listPage: async (cursor, scanId, timeoutMs) => {
+      const reply = await source.listPage(cursor, scanId, timeoutMs);
+      if (!reply.ok && reply.kind === 'cursor_invalid') invalid();
+      return reply;
+    },
+  };
+}

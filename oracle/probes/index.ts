@@ -8,6 +8,7 @@ import { cursorLoopServedProbe } from './cursor-loop-served.ts';
 import { scopeMixedServedProbe } from './scope-mixed-served.ts';
 import { scopeMixedRefused } from './scope-mixed-refused.ts';
 import { publicVariesServedProbe } from './public-varies-served.ts';
+import { listenStreamFaultedProbe } from './listen-stream-faulted.ts';
 import { notificationDroppedAtGatewayProbe } from './notification-dropped-at-gateway.ts';
 import { changedWithinTtlProbe } from './changed-within-ttl.ts';
 import { revocationWhileCallInFlightProbe } from './revocation-while-call-in-flight.ts';
@@ -99,6 +100,7 @@ export const PROBES: readonly Probe[] = [
   scopeMixedServedProbe,
   scopeMixedRefused,
   publicVariesServedProbe,
+  listenStreamFaultedProbe,
   notificationDroppedAtGatewayProbe,
   changedWithinTtlProbe,
   ...SURFACE_PROBES,

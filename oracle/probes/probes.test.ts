@@ -129,6 +129,7 @@ describe('coverage probes', () => {
       'revocation-while-call-in-flight',
       'scope-mixed-served',
       'public-varies-served',
+      'listen-stream-faulted',
       'notification-dropped-at-gateway',
       'changed-within-ttl',
     ]);

@@ -31,6 +31,8 @@ import { F23 } from './f23-over-limit-catalog.ts';
 import { F24 } from './f24-scope-mixed.ts';
 import { F25 } from './f25-public-varies.ts';
 import { F26 } from './f26-emergency-disable.ts';
+import { F27 } from './f27-listen-stream.ts';
+import { F28 } from './f28-cursor-node-swap.ts';
 import { F29 } from './f29-gateway-drops-notifications.ts';
 import { F30 } from './f30-ttl.ts';
 import { EQUIVOCATION } from './equivocation.ts';
@@ -71,6 +73,8 @@ export const FAULTS = [
   F24,
   F25,
   F26,
+  F27,
+  F28,
   F29,
   F30,
 ] as const;

@@ -35,7 +35,7 @@ import {
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import { ServerLeaseCheck } from './lease-check.ts';
-import { serveModernSession } from './modern-session.ts';
+import { serveModernSession, type ModernSession } from './modern-session.ts';
 import type { Rng } from '../random.ts';
 import type { World } from '../runtime/world.ts';
 import type { RevisionStep, ServerPlan, ToolDescriptor } from '../plan/types.ts';
@@ -75,6 +75,8 @@ interface Session {
   /** Sends one `list_changed` on this session (a modern session: to its open listen streams). */
   sendToolListChanged(): void;
   audience: string;
+  /** A modern session's listen streams (F27); absent on a legacy session. */
+  modern?: ModernSession;
 }
 
 type PageResult = {
@@ -126,6 +128,8 @@ export class SimCatalogServer {
     rotate: (identity) => this.#rotate(identity),
     restart: () => this.#restart(),
     notifySoon: (audience) => this.#notifySoon(audience),
+    silenceListens: () => this.#endListens('silence'),
+    completeListens: () => this.#endListens('complete'),
   };
 
   constructor(
@@ -192,9 +196,7 @@ export class SimCatalogServer {
    * (modern-session.ts).
    */
   async connect(transport: Transport, audience: string): Promise<void> {
-    const tools = this.#rules.capabilities.reduce((declared, rule) => rule.onCapabilities(declared), {
-      listChanged: true,
-    } as { listChanged?: boolean });
+    const tools = this.#capabilities();
     if (this.plan.era === 'modern') return this.#connectModern(transport, audience, tools.listChanged);
     const server = new Server(
       { name: `catsim-${this.plan.id}`, version: '1.0.0' },
@@ -216,15 +218,50 @@ export class SimCatalogServer {
     await server.connect(transport);
   }
 
+  /** What the server declares under `capabilities.tools`: `listChanged` unless a capability rule (F3) says otherwise. */
+  #capabilities(): { listChanged?: boolean } {
+    return this.#rules.capabilities.reduce((declared, rule) => rule.onCapabilities(declared), {
+      listChanged: true,
+    } as { listChanged?: boolean });
+  }
+
+  /** Whether the server declares `tools.listChanged` (the same on every connection: capability rules read no state). */
+  declaresListChanged(): boolean {
+    return this.#capabilities().listChanged === true;
+  }
+
   /** A modern session: no `initialize`; the audience is the session's (the entry reads no `authInfo`). */
   #connectModern(transport: Transport, audience: string, listChanged: boolean | undefined): void {
-    const modern = serveModernSession(transport, `catsim-${this.plan.id}`, listChanged, {
-      listTools: (params) => this.#listTools(params as ListToolsRequest['params'], audience, audience),
-      callTool: (params) => this.#callTool(params as CallToolRequest['params'], audience),
-    });
-    const session: Session = { sendToolListChanged: () => modern.sendToolListChanged(), audience };
+    const modern = serveModernSession(
+      transport,
+      `catsim-${this.plan.id}`,
+      listChanged,
+      {
+        listTools: (params) => this.#listTools(params as ListToolsRequest['params'], audience, audience),
+        callTool: (params) => this.#callTool(params as CallToolRequest['params'], audience),
+      },
+      () => this.#rules.listens.some((rule) => rule.onListen() === 'hold'),
+    );
+    const session: Session = { sendToolListChanged: () => modern.sendToolListChanged(), audience, modern };
     this.#sessions.push(session);
     modern.onclose = () => this.#end(session);
+  }
+
+  /**
+   * F27: every live modern session silences its listen streams, or ends its acknowledged ones
+   * (the core's client then sees their results: `listen_ended`). A silenced stream is ground
+   * truth of its own (`listen_silenced`): nothing on the wire shows it.
+   */
+  #endListens(how: 'silence' | 'complete'): void {
+    for (const session of this.#sessions) {
+      if (session.modern === undefined) continue;
+      if (how === 'complete') {
+        session.modern.complete();
+        continue;
+      }
+      for (const subscriptionId of session.modern.silence())
+        this.recorder.world('listen_silenced', { server: this.plan.id, audience: session.audience, subscriptionId });
+    }
   }
 
   #end(session: Session): void {
@@ -273,7 +310,9 @@ export class SimCatalogServer {
 
   /** Sends one `list_changed` unless a notification rule loses it on the way. */
   #notify(session: Session): void {
-    const lost = this.#rules.notifications.some((rule) => rule.onNotification(session.audience) === 'drop');
+    const lost =
+      this.#rules.notifications.some((rule) => rule.onNotification(session.audience) === 'drop') ||
+      session.modern?.pushes() === false;
     this.recorder.world('notification_sent', { server: this.plan.id, audience: session.audience, delivered: !lost });
     if (!lost) session.sendToolListChanged();
   }

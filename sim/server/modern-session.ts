@@ -9,8 +9,12 @@
  * `list_changed` with no subscription open goes nowhere), and each result gets `resultType` and
  * the server's identity in `_meta`. The catalog server fills `ttlMs` and `cacheScope` itself.
  *
- * Fault model: none of its own; the catalog server's rules decide what it serves. The entry
- * ignores the link's `authInfo` (stdio has none), so the session's own audience is the one served.
+ * Fault model: none of its own; the catalog server's rules decide what it serves, and F27's
+ * decide what becomes of its listen streams: a `subscriptions/listen` the rules hold never reaches
+ * the entry (never acknowledged, nothing delivered on it); `silence()` stops every stream of the
+ * connection without ending it; `complete()` ends each acknowledged stream with its result
+ * (`resultType: "complete"`) and delivers nothing more on it. The entry ignores the link's
+ * `authInfo` (stdio has none), so the session's own audience is the one served.
  */
 import { Server, type Transport as ModernTransport } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
@@ -28,9 +32,18 @@ export interface ModernHandlers {
 export interface ModernSession {
   /** Sends one `notifications/tools/list_changed` to every open `subscriptions/listen` stream of the session. */
   sendToolListChanged(): void;
+  /** Whether a `list_changed` would reach the connection: false once its streams were silenced or completed (F27). */
+  pushes(): boolean;
+  /** F27: stops delivering on every stream of the connection without ending them; the acknowledged ones' ids. */
+  silence(): string[];
+  /** F27: ends every acknowledged stream with a `complete` result, delivering nothing more; their ids. */
+  complete(): string[];
   /** Called once when the connection closes. */
   onclose?: (() => void) | undefined;
 }
+
+/** The `_meta` key of the subscription id on every notification of a listen stream (2026-07-28). */
+const SUBSCRIPTION_ID_KEY = 'io.modelcontextprotocol/subscriptionId';
 
 /**
  * Serves one connection on `transport` (the server end of a link) as a modern-only server named
@@ -41,6 +54,7 @@ export function serveModernSession(
   name: string,
   listChanged: boolean | undefined,
   handlers: ModernHandlers,
+  holdListen: () => boolean = () => false,
 ): ModernSession {
   const server = new Server(
     { name, version: '1.0.0' },
@@ -48,26 +62,90 @@ export function serveModernSession(
   );
   server.setRequestHandler('tools/list', (request) => handlers.listTools(paramsOf(request)) as never);
   server.setRequestHandler('tools/call', (request) => handlers.callTool(paramsOf(request) ?? {}) as never);
+  const streams = new ListenStreams(transport);
   const session: ModernSession = {
     sendToolListChanged: () => void server.sendToolListChanged().catch(() => undefined),
+    pushes: () => !streams.silenced,
+    silence: () => streams.silence(),
+    complete: () => streams.complete(),
   };
-  serveStdio(() => server, { transport: wireOf(transport, () => session.onclose?.()), legacy: 'reject' });
+  const wire = wireOf(transport, streams, holdListen, () => session.onclose?.());
+  serveStdio(() => server, { transport: wire, legacy: 'reject' });
   return session;
+}
+
+/**
+ * The listen streams of one connection as the wire sees them: the acknowledged ones by
+ * subscription id, and whether they were silenced (F27). A silenced connection's notifications
+ * stamped with a subscription id are not sent.
+ */
+class ListenStreams {
+  readonly acknowledged: string[] = [];
+  silenced = false;
+
+  constructor(private readonly transport: Transport) {}
+
+  /** Whether `message`, about to be sent, may go: notes acknowledgements and ended streams. */
+  passes(message: Record<string, unknown>): boolean {
+    const params = message.params as { _meta?: Record<string, unknown> } | undefined;
+    const subscription = params?._meta?.[SUBSCRIPTION_ID_KEY];
+    if (message.method === 'notifications/subscriptions/acknowledged') {
+      this.acknowledged.push(String(subscription));
+      return true;
+    }
+    if (!('method' in message) && 'id' in message) {
+      const index = this.acknowledged.indexOf(String(message.id));
+      if (index >= 0) this.acknowledged.splice(index, 1);
+      return true;
+    }
+    return subscription === undefined || !this.silenced;
+  }
+
+  silence(): string[] {
+    this.silenced = true;
+    return [...this.acknowledged];
+  }
+
+  complete(): string[] {
+    const ended = this.silence();
+    this.acknowledged.length = 0;
+    for (const id of ended) {
+      const result = {
+        jsonrpc: '2.0',
+        id: Number.isNaN(Number(id)) ? id : Number(id),
+        result: { resultType: 'complete' },
+      };
+      void this.transport.send(result as never).catch(() => undefined);
+    }
+    return ended;
+  }
 }
 
 /**
  * The link's endpoint as the entry's wire: the same calls (the endpoint implements the SDK 1.x
  * `Transport`, the same shape as v2's), and `closed` told when the connection closes, whether or
  * not the entry ever pinned an instance (a refused legacy opening pins none, and the server's
- * own `onclose` then never runs).
+ * own `onclose` then never runs). A `subscriptions/listen` that `holdListen` holds never reaches
+ * the entry; what `streams` stops is never sent.
  */
-function wireOf(transport: Transport, closed: () => void): ModernTransport {
+function wireOf(
+  transport: Transport,
+  streams: ListenStreams,
+  holdListen: () => boolean,
+  closed: () => void,
+): ModernTransport {
   const wire: ModernTransport = {
     start: () => transport.start(),
-    send: (message, options) => transport.send(message as never, options as never),
+    send: (message, options) =>
+      streams.passes(message as Record<string, unknown>)
+        ? transport.send(message as never, options as never)
+        : Promise.resolve(),
     close: () => transport.close(),
   };
-  transport.onmessage = (message, extra) => wire.onmessage?.(message as never, extra as never);
+  transport.onmessage = (message, extra) => {
+    if ('method' in message && message.method === 'subscriptions/listen' && holdListen()) return;
+    wire.onmessage?.(message as never, extra as never);
+  };
   transport.onerror = (error) => wire.onerror?.(error);
   transport.onclose = () => {
     wire.onclose?.();

@@ -19,7 +19,8 @@
  *   page), then the page is logged, then `afterPage`;
  * - per revision change: `onChange` (how many notifications the change sends; 1 without rules);
  *   per notification: `onNotification` until one says `drop`;
- * - per `tools/call`: `onPin` (the pin the server checks; null: none) after the lease check.
+ * - per `tools/call`: `onPin` (the pin the server checks; null: none) after the lease check;
+ * - per `subscriptions/listen` reaching a modern server: `onListen` until one says `hold`.
  */
 import type { Rng } from '../random.ts';
 import type { ToolDescriptor } from '../plan/types.ts';
@@ -86,6 +87,10 @@ export interface ServerControl {
   restart(): void;
   /** Sends one `list_changed` to the latest session of `audience`, in the same instant, after the current step. */
   notifySoon(audience: string): void;
+  /** F27: every live modern session stops delivering on its listen streams without ending them. */
+  silenceListens(): void;
+  /** F27: every live modern session ends its acknowledged listen streams (`resultType: "complete"`). */
+  completeListens(): void;
 }
 
 /** Something the server does at a planned time. */
@@ -142,6 +147,14 @@ export interface ListRefusalRule {
   onList(audience: string): number | null;
 }
 
+/**
+ * Whether a modern server takes up a `subscriptions/listen` request that reaches it now
+ * (`hold`: it never acknowledges it and delivers nothing on it, F27).
+ */
+export interface ListenRule {
+  onListen(): 'acknowledge' | 'hold';
+}
+
 /** Planned episodes (rotations, restarts). */
 export interface EpisodeRule {
   episodes(): ServerEpisode[];
@@ -157,6 +170,7 @@ export type ServerRule =
   | ChangeRule
   | NotificationRule
   | PinRule
+  | ListenRule
   | EpisodeRule;
 
 /** A server's rules sorted by what they act on, each list in registry order. */
@@ -169,6 +183,7 @@ export interface ServerRules {
   readonly changes: readonly ChangeRule[];
   readonly notifications: readonly NotificationRule[];
   readonly pins: readonly PinRule[];
+  readonly listens: readonly ListenRule[];
   readonly episodes: readonly EpisodeRule[];
 }
 
@@ -183,6 +198,7 @@ export function sortRules(rules: readonly ServerRule[]): ServerRules {
     changes: rules.filter((rule): rule is ChangeRule => 'onChange' in rule),
     notifications: rules.filter((rule): rule is NotificationRule => 'onNotification' in rule),
     pins: rules.filter((rule): rule is PinRule => 'onPin' in rule),
+    listens: rules.filter((rule): rule is ListenRule => 'onListen' in rule),
     episodes: rules.filter((rule): rule is EpisodeRule => 'episodes' in rule),
   };
 }

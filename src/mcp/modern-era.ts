@@ -12,7 +12,8 @@
  * - `list_changed` arrives only on a `subscriptions/listen` stream, which the server acknowledges
  *   first (`notifications/subscriptions/acknowledged`), and every notification on it carries the
  *   subscription id: {@link connectModern} opens one stream per connection, asking for
- *   `toolsListChanged`, and the connection counts as open once it was acknowledged (or refused).
+ *   `toolsListChanged`, and the connection counts as open once it was acknowledged (or refused, or
+ *   once the caller's wait ran out: a server that never acknowledges must not keep it closed).
  *   The notifications keep their 2025 method name, so the page source's `list_changed` handler
  *   counts them as before. On a new connection (after a cut) the stream is opened again: the
  *   server holds no subscription state.
@@ -113,19 +114,39 @@ export interface ListenState {
 }
 
 /**
+ * How long a client waits for a listen stream's acknowledgement, and the timer it waits with (a
+ * port: the host's scheduler). A server that never acknowledges (F27) would otherwise keep the
+ * connection from ever opening.
+ */
+export interface AcknowledgementWait {
+  /** ms from the listen request to giving up on its acknowledgement. */
+  readonly timeoutMs: number;
+  /** Runs `fn` after `delayMs`; returns a function that cancels it. */
+  after(delayMs: number, fn: () => void): () => void;
+}
+
+/**
  * Connects `client` to a modern-era server over `transport` and opens one `subscriptions/listen`
- * stream for `toolsListChanged`. Resolves once the server acknowledged the stream, or once the
- * listen request failed (a server that cannot push: the host then learns of changes only by
- * listing again); rejects when the connection cannot be made.
+ * stream for `toolsListChanged`. Resolves once the server acknowledged the stream, once the
+ * listen request failed, or once `wait` (when given) ran out before an acknowledgement (a server
+ * that cannot push, or will not: the host then learns of changes only by listing again, and the
+ * stream, if it is acknowledged later, still counts its notifications); rejects when the
+ * connection cannot be made.
  */
 export async function connectModern(
   client: Client,
   transport: Transport,
   identity: ClientIdentity,
+  wait?: AcknowledgementWait,
 ): Promise<ListenState> {
   await client.connect(new EnvelopeTransport(transport, identity));
   let acknowledged = false;
-  return new Promise<ListenState>((resolve) => {
+  return new Promise<ListenState>((resolveOnce) => {
+    const cancel = wait?.after(wait.timeoutMs, () => resolveOnce({ toolsListChanged: false }));
+    const resolve = (state: ListenState): void => {
+      cancel?.();
+      resolveOnce(state);
+    };
     client.setNotificationHandler(AcknowledgedNotificationSchema, (notification) => {
       acknowledged = true;
       resolve({ toolsListChanged: notification.params.notifications?.toolsListChanged === true });
@@ -167,10 +188,12 @@ export interface EraConnectors {
 export class EitherEraConnector implements Connector {
   #modern = false;
 
+  /** `wait` bounds the wait for each listen stream's acknowledgement (none: wait as long as it takes). */
   constructor(
     private readonly connectors: EraConnectors,
     private readonly createClient: () => Client,
-    private readonly identity: ClientIdentity,
+    protected readonly identity: ClientIdentity,
+    protected readonly wait?: AcknowledgementWait,
   ) {}
 
   /** Whether the server was found to speak the modern era. */
@@ -188,9 +211,16 @@ export class EitherEraConnector implements Connector {
       }
     }
     const client = this.createClient();
-    const opened = await this.connectors.connectTransport(async (transport) => {
-      await connectModern(client, transport, this.identity);
-    });
+    const opened = await this.connectors.connectTransport((transport) => this.handshake(client, transport));
     return { client, identity: opened.identity };
+  }
+
+  /**
+   * The modern handshake on one new connection: connect without `initialize`, and listen (every
+   * connection, the first and each after a reconnect: the server holds no subscription state).
+   * A seam for checker-validation mutants (cores/mutants), which remove exactly this defence.
+   */
+  protected async handshake(client: Client, transport: Transport): Promise<void> {
+    await connectModern(client, transport, this.identity, this.wait);
   }
 }

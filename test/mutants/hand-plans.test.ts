@@ -110,6 +110,17 @@ const CAUGHT_BY: Record<string, string[]> = {
   'trust-pre-crash-memory': ['I15 STALE_GENERATION_SERVED', 'I8 TOOL_NOT_IN_GENERATION'],
   // read_file's probe at 2,038 leaves the core after the order at 500.
   'emergency-disable-ignored': ['I30 EXECUTED_AFTER_EMERGENCY_DISABLE'],
+  // F28: scan-0's page 2 refused at 35; the mutant re-reads page 1 (45) and page 2 (55) under scan-0
+  // and publishes at 70 the old page 1 beside them: a chain with page 1 twice (I2), cursor "WzAsMiwwXQ"
+  // asked twice and page 1 asked a third time (I13), and a page served before the refusal (I31).
+  'keep-invalid-cursor-pages': [
+    'I13 CURSOR_REQUESTED_TWICE',
+    'I13 EXTRA_CURSORLESS_REQUEST',
+    'I2 CHAIN_BROKEN',
+    'I31 INVALID_CURSOR_PAGE_KEPT',
+  ],
+  // F27: the connection cut at 100; the mutant's connection 2, opened at 1,040, carries no listen.
+  'never-resubscribes': ['I32 LISTEN_NOT_SENT'],
 };
 
 describe('every mutant is caught on its own hand-built plan', () => {

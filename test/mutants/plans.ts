@@ -6,6 +6,7 @@
  */
 import { lyingTool } from '../../sim/faults/f14-lying-annotations.ts';
 import { plantF13 } from '../../sim/faults/f13-planted-defects.ts';
+import type { ListenFault } from '../../sim/faults/f27-listen-stream.ts';
 import { HARMFUL_SURFACE_HOOKS, HARMLESS_SURFACE_HOOKS } from '../../contract/trace/codes.ts';
 import type { HostRestart, RoundPlan, ToolDescriptor, TurnPlan } from '../../sim/plan/types.ts';
 import { TOOL_POOL } from '../../sim/plan/tool-pool.ts';
@@ -196,6 +197,38 @@ export function gatewayPlan(options: { ttlMs?: number; dropsNotifications?: bool
         ...(drops ? { gatewayDropsNotifications: true } : {}),
       },
     ],
+  });
+}
+
+/**
+ * F28 (test/faults/f28-cursor-node-swap.test.ts): one modern server, three tools at revision 7 in
+ * pages of 2, a node swap armed from t=0: it happens right after the first page with a next
+ * cursor, so scan-0's page 2 is refused (-32602).
+ */
+export function nodeSwapPlan(): RoundPlan {
+  const server = handServer({
+    history: [step(0, 7, { 'acme.dev': tools('read_file', 'write_file', 'list_directory') })],
+  });
+  return handPlan({
+    faults: ['F28'],
+    servers: [{ ...server, era: 'modern', cacheTtlMs: 250, cacheScope: 'private', nodeSwapsAtMs: [0] }],
+  });
+}
+
+/**
+ * F27 (test/faults/f27-listen-stream.test.ts): one modern server, two tools at revision 7 and a
+ * third from t=`changeAtMs`; its listen streams suffer `faults`.
+ */
+export function listenFaultPlan(faults: ListenFault[], changeAtMs = 700): RoundPlan {
+  const server = handServer({
+    history: [
+      step(0, 7, { 'acme.dev': tools('read_file', 'write_file') }),
+      step(changeAtMs, 8, { 'acme.dev': tools('read_file', 'write_file', 'list_directory') }),
+    ],
+  });
+  return handPlan({
+    faults: ['F27'],
+    servers: [{ ...server, era: 'modern', cacheTtlMs: 250, cacheScope: 'private', listenFaults: faults }],
   });
 }
 
@@ -407,6 +440,10 @@ export const MUTANT_PLANS: Record<string, () => RoundPlan> = {
   // The TTL of 2500 read at 20 is taken as proof: the polls at 1040 and 2070 are skipped, and the
   // change at 1300 (pushed nowhere by the gateway) is read only at 2525, past I33's bound of 2305.
   'trust-ttl': () => gatewayPlan(),
+  // F28: the node swap after scan-0's page 1; the mutant re-reads from page 1 under scan-0 and keeps the old page 1.
+  'keep-invalid-cursor-pages': nodeSwapPlan,
+  // F27: the connection cut at 100; the mutant's second connection sends no subscriptions/listen.
+  'never-resubscribes': () => listenFaultPlan([{ kind: 'dropped', fromMs: 100, toMs: 100 }]),
   // The policy moves at 400, after both generations' scans; the reference DISABLES at the trigger (600), the mutant rolls back to 1.
   'rollback-to-stale': () => rollbackPlan({ triggerAtMs: 600, kind: 'privilege_escalation', revokeAtMs: 400 }),
   // The reference rolls back to 1 at the trigger (500) and leases generation 3; the mutant keeps leasing 2.

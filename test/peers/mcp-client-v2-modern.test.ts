@@ -42,7 +42,7 @@ describe('peer:mcp-client-v2-modern', () => {
     expect(publishes(modern)).toEqual([
       [40, 'fp:0000000000000001|acme.dev', 1, null, ['read_file', 'write_file', 'list_directory']],
     ]);
-    expect(violations(modern)).toEqual(['I2 SCOPE_MIXED @9']);
+    expect(violations(modern)).toEqual(['I2 SCOPE_MIXED @10']);
     // The default (legacy) negotiation offers `initialize`, which the modern-only server refuses
     // with -32022: no session opens, nothing is listed, nothing is published.
     const legacy = await run(scopeMixedPlan(), 'mcp-client-v2');
@@ -83,12 +83,12 @@ describe('peer:mcp-client-v2-modern', () => {
       // whose pages came from revisions 493 and 494 (the library reads a list across a change as
       // one); then acme.ops's disclosure of globex.dev's tool. (Seqs moved when F3 stopped delaying
       // the listen acknowledgement with list_changed.)
-      'I2 PAGE_FOREIGN @22',
-      'I2 PAGE_FOREIGN @31',
-      'I2 MIXED_REVISIONS @45',
-      'I2 MIXED_REVISIONS @46',
-      'I4 FOREIGN_PAGES @97',
-      'I4 FOREIGN_TOOL @97',
+      'I2 PAGE_FOREIGN @27',
+      'I2 PAGE_FOREIGN @36',
+      'I2 MIXED_REVISIONS @50',
+      'I2 MIXED_REVISIONS @51',
+      'I4 FOREIGN_PAGES @102',
+      'I4 FOREIGN_TOOL @102',
     ]);
   });
 });
