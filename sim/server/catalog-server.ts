@@ -35,7 +35,8 @@ import {
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import { ServerLeaseCheck } from './lease-check.ts';
-import { serveModernSession } from './modern-session.ts';
+import { serveModernHttp, serveModernSession } from './modern-session.ts';
+import type { HttpServerEnd } from '../transport/http-link.ts';
 import type { Rng } from '../random.ts';
 import type { World } from '../runtime/world.ts';
 import type { RevisionStep, ServerPlan, ToolDescriptor } from '../plan/types.ts';
@@ -192,9 +193,7 @@ export class SimCatalogServer {
    * (modern-session.ts).
    */
   async connect(transport: Transport, audience: string): Promise<void> {
-    const tools = this.#rules.capabilities.reduce((declared, rule) => rule.onCapabilities(declared), {
-      listChanged: true,
-    } as { listChanged?: boolean });
+    const tools = this.#declaredTools();
     if (this.plan.era === 'modern') return this.#connectModern(transport, audience, tools.listChanged);
     const server = new Server(
       { name: `catsim-${this.plan.id}`, version: '1.0.0' },
@@ -225,6 +224,29 @@ export class SimCatalogServer {
     const session: Session = { sendToolListChanged: () => modern.sendToolListChanged(), audience };
     this.#sessions.push(session);
     modern.onclose = () => this.#end(session);
+  }
+
+  /**
+   * Serves one session for `audience` over Streamable HTTP (a modern server whose plan says
+   * `transport: 'http'`): the handler that answers its requests (sim/transport/http-link.ts
+   * carries them) and the session's end.
+   */
+  connectHttp(audience: string): HttpServerEnd {
+    const modern = serveModernHttp(`catsim-${this.plan.id}`, this.#declaredTools().listChanged, {
+      listTools: (params) => this.#listTools(params as ListToolsRequest['params'], audience, audience),
+      callTool: (params) => this.#callTool(params as CallToolRequest['params'], audience),
+    });
+    const session: Session = { sendToolListChanged: () => modern.sendToolListChanged(), audience };
+    this.#sessions.push(session);
+    modern.onclose = () => this.#end(session);
+    return modern;
+  }
+
+  /** The `tools` capability the server declares, after its capability rules. */
+  #declaredTools(): { listChanged?: boolean } {
+    return this.#rules.capabilities.reduce((declared, rule) => rule.onCapabilities(declared), {
+      listChanged: true,
+    } as { listChanged?: boolean });
   }
 
   #end(session: Session): void {

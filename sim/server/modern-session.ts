@@ -12,7 +12,7 @@
  * Fault model: none of its own; the catalog server's rules decide what it serves. The entry
  * ignores the link's `authInfo` (stdio has none), so the session's own audience is the one served.
  */
-import { Server, type Transport as ModernTransport } from '@modelcontextprotocol/server';
+import { createMcpHandler, Server, type Transport as ModernTransport } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 
@@ -42,17 +42,50 @@ export function serveModernSession(
   listChanged: boolean | undefined,
   handlers: ModernHandlers,
 ): ModernSession {
+  const server = serverOf(name, listChanged, handlers);
+  const session: ModernSession = {
+    sendToolListChanged: () => void server.sendToolListChanged().catch(() => undefined),
+  };
+  serveStdio(() => server, { transport: wireOf(transport, () => session.onclose?.()), legacy: 'reject' });
+  return session;
+}
+
+/**
+ * Serves one connection over Streamable HTTP as the same modern-only server: the package's
+ * web-standard handler (`createMcpHandler`, `legacy: 'reject'`: a legacy `initialize` is answered
+ * HTTP 400 with -32022), stateless (a fresh `Server` per request), its `subscriptions/listen`
+ * streams served by the handler's router and told of a change through its notifier. No SSE
+ * keep-alive (`keepAliveMs: 0`: the router would arm an interval); no other timer is armed.
+ * `fetch` answers one request (sim/transport/http-link.ts carries it); `close` ends the session.
+ */
+export function serveModernHttp(
+  name: string,
+  listChanged: boolean | undefined,
+  handlers: ModernHandlers,
+): ModernSession & { fetch(request: Request): Promise<Response>; close(): void } {
+  const handler = createMcpHandler(() => serverOf(name, listChanged, handlers), {
+    legacy: 'reject',
+    keepAliveMs: 0,
+  });
+  const session = {
+    sendToolListChanged: () => handler.notify.toolsChanged(),
+    fetch: (request: Request) => handler.fetch(request),
+    close: () => {
+      void handler.close().catch(() => undefined);
+      session.onclose?.();
+    },
+  } as ModernSession & { fetch(request: Request): Promise<Response>; close(): void };
+  return session;
+}
+
+function serverOf(name: string, listChanged: boolean | undefined, handlers: ModernHandlers): Server {
   const server = new Server(
     { name, version: '1.0.0' },
     { capabilities: { tools: listChanged === undefined ? {} : { listChanged } } },
   );
   server.setRequestHandler('tools/list', (request) => handlers.listTools(paramsOf(request)) as never);
   server.setRequestHandler('tools/call', (request) => handlers.callTool(paramsOf(request) ?? {}) as never);
-  const session: ModernSession = {
-    sendToolListChanged: () => void server.sendToolListChanged().catch(() => undefined),
-  };
-  serveStdio(() => server, { transport: wireOf(transport, () => session.onclose?.()), legacy: 'reject' });
-  return session;
+  return server;
 }
 
 /**

@@ -56,7 +56,8 @@ describe('peer:mcp-client-v2-modern', () => {
 
   it("serves globex.dev's list marked public to acme.ops and acme.dev from its public slot (I4 FOREIGN_TOOL)", async () => {
     // Seed 1, round 73 of scenarios/modern.json (read from its trace: `catsim replay --seed 1
-    // --round 73 --core peer:mcp-client-v2-modern --scenario modern`): s0 is modern with F25
+    // --round 73 --core peer:mcp-client-v2-modern --scenario modern`; s1 is reached over
+    // Streamable HTTP): s0 is modern with F25
     // (every page `public`, ttlMs 1700) and shows globex.dev only `purge_cache_s0`. globex.dev's
     // client walks it first (served at t=45, scan peer-0, published at 62); acme.ops's and
     // acme.dev's sessions open at 64 and 86, and their first listTools() is served from the
@@ -82,13 +83,15 @@ describe('peer:mcp-client-v2-modern', () => {
       // The two publishes of globex.dev's pages for acme.ops and acme.dev; then, on s1, two lists
       // whose pages came from revisions 493 and 494 (the library reads a list across a change as
       // one); then acme.ops's disclosure of globex.dev's tool. (Seqs moved when F3 stopped delaying
-      // the listen acknowledgement with list_changed.)
+      // the listen acknowledgement with list_changed, and again when scenarios/modern.json drew s1
+      // over Streamable HTTP: its exchanges draw more latencies than stdio messages, so s1's
+      // sessions open at 47 and 54 instead of 45 and 47, and the two lists end one seq later.)
       'I2 PAGE_FOREIGN @22',
       'I2 PAGE_FOREIGN @31',
-      'I2 MIXED_REVISIONS @45',
       'I2 MIXED_REVISIONS @46',
-      'I4 FOREIGN_PAGES @97',
-      'I4 FOREIGN_TOOL @97',
+      'I2 MIXED_REVISIONS @47',
+      'I4 FOREIGN_PAGES @98',
+      'I4 FOREIGN_TOOL @98',
     ]);
   });
 });
