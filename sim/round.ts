@@ -34,7 +34,8 @@ import {
 import { TraceRecorder, type TraceEvent, type TraceHeader } from './trace/recorder.ts';
 import { ConfirmationLog, SessionPlanner } from './planner.ts';
 import { SimPolicyService } from './policy/policy-service.ts';
-import { createLink, type Link } from './transport/link.ts';
+import { createHttpLink } from './transport/http-link.ts';
+import { createLink, type WireLink } from './transport/link.ts';
 import type { SessionControl } from './transport/link-rules.ts';
 import type { RuleEnv } from './server/rules.ts';
 
@@ -50,7 +51,7 @@ export interface RoundRun {
 /** Observers of a round's machinery, for benchmarks and diagnostics; none changes the round. */
 export interface RoundObserver {
   /** Called with each link a session opens (before either side connects), its server and audience. */
-  linkOpened?(link: Link, server: string, audience: string): void;
+  linkOpened?(link: WireLink, server: string, audience: string): void;
 }
 
 /** Everything a round's helpers share. */
@@ -293,8 +294,8 @@ function startSession(context: RoundContext, server: SimCatalogServer, audience:
   // Every link this session opened, in order. A connection still being opened when a boot died
   // completes after the next boot opened its own (the host process closes it then), so the last
   // link is not always the live one: the cut and the planned disconnects read which are open.
-  const links: Link[] = [];
-  const openLinks = (): Link[] => links.filter((link) => !link.closed);
+  const links: WireLink[] = [];
+  const openLinks = (): WireLink[] => links.filter((link) => !link.closed);
   // A modern session's connections are numbered, so that each `subscriptions/listen` names the
   // connection it was sent on (I32: one is owed on every connection).
   let connections = 0;
@@ -307,12 +308,16 @@ function startSession(context: RoundContext, server: SimCatalogServer, audience:
   const open = async (handshake: TransportHandshake, alive: (() => boolean) | undefined): Promise<void> => {
     const connection = connections;
     connections += 1;
-    const link = createLink(world, {
-      latencyMs: baseLatency(world, plan, server.plan, latency),
-      rules,
-      identity: server.identity(),
-      authInfo: authFor(audience),
-    });
+    const latencyMs = baseLatency(world, plan, server.plan, latency);
+    // A modern server reached over Streamable HTTP: its session is the handler the link carries
+    // each request to; otherwise the server serves the server end of an in-process link.
+    const http = server.plan.era === 'modern' && server.plan.transport === 'http';
+    const stdio = http
+      ? undefined
+      : createLink(world, { latencyMs, rules, identity: server.identity(), authInfo: authFor(audience) });
+    const link: WireLink =
+      stdio ??
+      createHttpLink(world, { latencyMs, rules, identity: server.identity(), server: server.connectHttp(audience) });
     // Ground truth of I18 and I19: a list_changed handed to the core's client once its session is
     // open (one arriving during the initialize handshake reaches no handler of the core yet).
     let opened = false;
@@ -348,7 +353,7 @@ function startSession(context: RoundContext, server: SimCatalogServer, audience:
     };
     if (server.plan.era === 'modern') watchListenStreams(link, recorder, server.plan.id, audience);
     context.observer?.linkOpened?.(link, server.plan.id, audience);
-    await server.connect(link.server, audience);
+    if (stdio !== undefined) await server.connect(stdio.server, audience);
     await handshake(link.client);
     if (alive?.() === false) return;
     // A modern-era (2026-07-28) server has no initialize handshake: its session opens when the
@@ -409,7 +414,7 @@ const SUBSCRIPTION_ID_KEY = 'io.modelcontextprotocol/subscriptionId';
  * client sees it: `listen_acknowledged` when the acknowledgement reaches it, `listen_ended` when
  * the stream's result does (`complete`) or the link is cut under it (`disconnected`).
  */
-function watchListenStreams(link: Link, recorder: TraceRecorder, server: string, audience: string): void {
+function watchListenStreams(link: WireLink, recorder: TraceRecorder, server: string, audience: string): void {
   const open = new Set<string>();
   link.onDeliver = (direction, message) => {
     if (direction !== 'toClient') return;

@@ -26,6 +26,10 @@
  * and a TTL drawn once per server. The faults of the new era (scope differing between pages, a
  * `public` list that varies by credential, ...) are separate files.
  *
+ * A modern server is reached over stdio (the link) or, with `modernHttpFraction` above 0, over
+ * Streamable HTTP with that probability (`transport: 'http'`, trait `TRANSPORT:http`: the package's
+ * web handler behind the world's virtual `fetch`, sim/transport/http-link.ts).
+ *
  * How often: each round draws its mix uniformly from the scenario's `eraMix` (`legacy`: every
  * server legacy; `modern`: every server modern; `mixed`: each server modern with probability
  * `modernFraction`, and with two servers or more at least one of each era; `gateway`: every
@@ -61,13 +65,25 @@ declare module '../plan/types.ts' {
     cacheTtlMs?: number;
     /** A modern (or gatewayed) server's `cacheScope` on every `tools/list` page; absent on a legacy server. */
     cacheScope?: CacheScope;
+    /**
+     * How a modern server is reached: `stdio` (the v2 package's stdio entry over the in-process
+     * link) or `http` (its Streamable HTTP handler, sim/transport/http-link.ts); absent: stdio.
+     */
+    transport?: ServerTransport;
   }
 }
+
+/** How the host reaches a modern server: its stdio entry or its Streamable HTTP handler. */
+export type ServerTransport = 'stdio' | 'http';
 
 /** How the eras are drawn (scenario `faultRates.ERA`), with their defaults. */
 export const RATES = {
   modernFraction: fraction(0.5, 'In a mixed round, the chance that a server speaks the modern era (2026-07-28).'),
   ttlMs: msRange(0, 2000, "A modern server's `ttlMs` on every `tools/list` page, drawn once per server."),
+  modernHttpFraction: fraction(
+    0,
+    'The chance that a modern server is reached over Streamable HTTP rather than stdio (0: never, and nothing is drawn).',
+  ),
 };
 
 /** Protocol eras. */
@@ -79,6 +95,7 @@ export const ERAS: FaultDefinition<'ERA', typeof RATES> = {
       era: { schema: { enum: ['legacy', 'modern', 'gateway'], title: 'one of legacy, modern, gateway' } },
       cacheTtlMs: { schema: ms },
       cacheScope: { schema: { enum: ['public', 'private'], title: 'one of public, private' } },
+      transport: { schema: { enum: ['stdio', 'http'], title: 'one of stdio, http' } },
     },
   },
   title:
@@ -98,9 +115,19 @@ export const ERAS: FaultDefinition<'ERA', typeof RATES> = {
       server.cacheTtlMs = rng.int(rates.ttlMs.min, rates.ttlMs.max);
       server.cacheScope = sameForEveryAudience(server) ? 'public' : 'private';
     });
+    // Drawn after every other draw of the round, and only when the scenario asks: a scenario
+    // without `modernHttpFraction` keeps its plans byte-identical.
+    if (rates.modernHttpFraction <= 0) return;
+    for (const server of plan.servers) {
+      if (server.era === 'modern' && rng.chance(rates.modernHttpFraction)) server.transport = 'http';
+    }
   },
-  fragment: (plan) => perServer(plan, (server) => [server.era ?? 'legacy', server.cacheTtlMs ?? null]),
-  traits: (server) => (server.era === 'modern' || server.era === 'gateway' ? [`ERA:${server.era}`] : []),
+  fragment: (plan) =>
+    perServer(plan, (server) => [server.era ?? 'legacy', server.cacheTtlMs ?? null, server.transport ?? 'stdio']),
+  traits: (server) => [
+    ...(server.era === 'modern' || server.era === 'gateway' ? [`ERA:${server.era}`] : []),
+    ...(server.transport === 'http' ? ['TRANSPORT:http'] : []),
+  ],
 };
 
 /** The era of each of `count` servers under `mix`. */

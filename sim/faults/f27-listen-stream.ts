@@ -65,10 +65,19 @@ export const RATES = {
   windowLengthMs: msRange(200, 1200, 'How long an `unacknowledged` window lasts, ms.'),
 };
 
+/**
+ * Whether F27 acts on `server`: a modern server reached over stdio. Over Streamable HTTP its listen
+ * streams are the web handler's own, which has no hook for the fault (ERA draws the transport
+ * after F27's draws, so a planned fault on such a server stays in the plan and does nothing).
+ */
+function acts(server: ServerPlan): boolean {
+  return server.era === 'modern' && server.transport !== 'http';
+}
+
 /** The server's side: held listen requests, and silenced or completed streams at planned times. */
 function rules(server: ServerPlan, env: RuleEnv): ServerRule[] {
   const faults = server.listenFaults ?? [];
-  if (faults.length === 0 || server.era !== 'modern') return [];
+  if (faults.length === 0 || !acts(server)) return [];
   const windows = faults.filter((fault) => fault.kind === 'unacknowledged');
   const held = (): boolean => windows.some((window) => env.now() >= window.fromMs && env.now() < window.toMs);
   const once = faults.filter((fault) => fault.kind === 'silenced' || fault.kind === 'completed');
@@ -87,7 +96,7 @@ function rules(server: ServerPlan, env: RuleEnv): ServerRule[] {
 
 /** The `dropped` faults: the world cuts the connection of every session of the server. */
 function cuts(server: ServerPlan): SessionEpisode[] {
-  if (server.era !== 'modern') return [];
+  if (!acts(server)) return [];
   return (server.listenFaults ?? [])
     .filter((fault) => fault.kind === 'dropped')
     .map((fault) => ({ atMs: fault.fromMs, run: (control) => control.disconnect() }));
@@ -111,8 +120,7 @@ export const F27: FaultDefinition<'F27', typeof RATES> = {
     "a modern server's listen stream is never acknowledged, goes silent, ends with `complete`, or is lost with its connection (the client must listen again)",
   lifetime: 'episode',
   probes: ['listen-stream-faulted'],
-  presentIn: (plan: RoundPlan) =>
-    plan.servers.some((server) => server.era === 'modern' && (server.listenFaults ?? []).length > 0),
+  presentIn: (plan: RoundPlan) => plan.servers.some((server) => acts(server) && (server.listenFaults ?? []).length > 0),
   generate: {
     episodes(draft, rng, rates) {
       const starts = distinctTimes(

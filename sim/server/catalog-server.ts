@@ -35,7 +35,8 @@ import {
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import { ServerLeaseCheck } from './lease-check.ts';
-import { serveModernSession, type ModernSession } from './modern-session.ts';
+import { serveModernHttp, serveModernSession, type ModernSession } from './modern-session.ts';
+import type { HttpServerEnd } from '../transport/http-link.ts';
 import type { Rng } from '../random.ts';
 import type { World } from '../runtime/world.ts';
 import type { RevisionStep, ServerPlan, ToolDescriptor } from '../plan/types.ts';
@@ -262,6 +263,22 @@ export class SimCatalogServer {
       for (const subscriptionId of session.modern.silence())
         this.recorder.world('listen_silenced', { server: this.plan.id, audience: session.audience, subscriptionId });
     }
+  }
+
+  /**
+   * Serves one session for `audience` over Streamable HTTP (a modern server whose plan says
+   * `transport: 'http'`): the handler that answers its requests (sim/transport/http-link.ts
+   * carries them) and the session's end.
+   */
+  connectHttp(audience: string): HttpServerEnd {
+    const modern = serveModernHttp(`catsim-${this.plan.id}`, this.#capabilities().listChanged, {
+      listTools: (params) => this.#listTools(params as ListToolsRequest['params'], audience, audience),
+      callTool: (params) => this.#callTool(params as CallToolRequest['params'], audience),
+    });
+    const session: Session = { sendToolListChanged: () => modern.sendToolListChanged(), audience };
+    this.#sessions.push(session);
+    modern.onclose = () => this.#end(session);
+    return modern;
   }
 
   #end(session: Session): void {

@@ -14,9 +14,10 @@
  * the entry (never acknowledged, nothing delivered on it); `silence()` stops every stream of the
  * connection without ending it; `complete()` ends each acknowledged stream with its result
  * (`resultType: "complete"`) and delivers nothing more on it. The entry ignores the link's
- * `authInfo` (stdio has none), so the session's own audience is the one served.
+ * `authInfo` (stdio has none), so the session's own audience is the one served. Over Streamable
+ * HTTP ({@link serveModernHttp}) F27 does not act: its listen streams are the handler's own.
  */
-import { Server, type Transport as ModernTransport } from '@modelcontextprotocol/server';
+import { createMcpHandler, Server, type Transport as ModernTransport } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 
@@ -42,6 +43,17 @@ export interface ModernSession {
   onclose?: (() => void) | undefined;
 }
 
+/**
+ * A live modern session over Streamable HTTP: tells its listen streams of a change, answers one
+ * request, ends; F27 does not act on it (its listen streams are the handler's own).
+ */
+export interface ModernHttpSession extends Pick<ModernSession, 'sendToolListChanged' | 'onclose'> {
+  /** Answers one HTTP request (a POST; sim/transport/http-link.ts carries it in virtual time). */
+  fetch(request: Request): Promise<Response>;
+  /** Ends the session: the handler's open streams close, and `onclose` is called. */
+  close(): void;
+}
+
 /** The `_meta` key of the subscription id on every notification of a listen stream (2026-07-28). */
 const SUBSCRIPTION_ID_KEY = 'io.modelcontextprotocol/subscriptionId';
 
@@ -56,12 +68,7 @@ export function serveModernSession(
   handlers: ModernHandlers,
   holdListen: () => boolean = () => false,
 ): ModernSession {
-  const server = new Server(
-    { name, version: '1.0.0' },
-    { capabilities: { tools: listChanged === undefined ? {} : { listChanged } } },
-  );
-  server.setRequestHandler('tools/list', (request) => handlers.listTools(paramsOf(request)) as never);
-  server.setRequestHandler('tools/call', (request) => handlers.callTool(paramsOf(request) ?? {}) as never);
+  const server = serverOf(name, listChanged, handlers);
   const streams = new ListenStreams(transport);
   const session: ModernSession = {
     sendToolListChanged: () => void server.sendToolListChanged().catch(() => undefined),
@@ -72,6 +79,44 @@ export function serveModernSession(
   const wire = wireOf(transport, streams, holdListen, () => session.onclose?.());
   serveStdio(() => server, { transport: wire, legacy: 'reject' });
   return session;
+}
+
+/**
+ * Serves one connection over Streamable HTTP as the same modern-only server: the package's
+ * web-standard handler (`createMcpHandler`, `legacy: 'reject'`: a legacy `initialize` is answered
+ * HTTP 400 with -32022), stateless (a fresh `Server` per request), its `subscriptions/listen`
+ * streams served by the handler's router and told of a change through its notifier. No SSE
+ * keep-alive (`keepAliveMs: 0`: the router would arm an interval); no other timer is armed.
+ * `fetch` answers one request (sim/transport/http-link.ts carries it); `close` ends the session.
+ */
+export function serveModernHttp(
+  name: string,
+  listChanged: boolean | undefined,
+  handlers: ModernHandlers,
+): ModernHttpSession {
+  const handler = createMcpHandler(() => serverOf(name, listChanged, handlers), {
+    legacy: 'reject',
+    keepAliveMs: 0,
+  });
+  const session = {
+    sendToolListChanged: () => handler.notify.toolsChanged(),
+    fetch: (request: Request) => handler.fetch(request),
+    close: () => {
+      void handler.close().catch(() => undefined);
+      session.onclose?.();
+    },
+  } as ModernHttpSession;
+  return session;
+}
+
+function serverOf(name: string, listChanged: boolean | undefined, handlers: ModernHandlers): Server {
+  const server = new Server(
+    { name, version: '1.0.0' },
+    { capabilities: { tools: listChanged === undefined ? {} : { listChanged } } },
+  );
+  server.setRequestHandler('tools/list', (request) => handlers.listTools(paramsOf(request)) as never);
+  server.setRequestHandler('tools/call', (request) => handlers.callTool(paramsOf(request) ?? {}) as never);
+  return server;
 }
 
 /**

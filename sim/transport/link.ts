@@ -36,10 +36,13 @@ export interface LinkTraceEvent {
   id?: number | string;
 }
 
-/** One simulated connection. Hand `client` to an SDK Client and `server` to an SDK Server. */
-export interface Link {
+/**
+ * One simulated connection as the round sees it, whatever carries it (this file's link, or the
+ * Streamable HTTP link of http-link.ts): the client end, the cut, and the taps the round writes
+ * its ground truth from.
+ */
+export interface WireLink {
   readonly client: ClientTransport;
-  readonly server: Transport;
   /** The key fingerprint the server side presents (`peerIdentity`). */
   readonly identity: string;
   /** Cuts the link now: in-flight messages are lost and both sides get `onclose` (client first). */
@@ -66,6 +69,11 @@ export interface Link {
    * session's open `subscriptions/listen` streams in the trace with it.
    */
   onClosed?: (() => void) | undefined;
+}
+
+/** One simulated connection. Hand `client` to an SDK Client and `server` to an SDK Server. */
+export interface Link extends WireLink {
+  readonly server: Transport;
 }
 
 /** How to build a link. */

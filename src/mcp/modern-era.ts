@@ -140,7 +140,7 @@ export async function connectModern(
   wait?: AcknowledgementWait,
 ): Promise<ListenState> {
   await client.connect(new EnvelopeTransport(transport, identity));
-  let acknowledged = false;
+  let honoured = false;
   return new Promise<ListenState>((resolveOnce) => {
     const cancel = wait?.after(wait.timeoutMs, () => resolveOnce({ toolsListChanged: false }));
     const resolve = (state: ListenState): void => {
@@ -148,16 +148,19 @@ export async function connectModern(
       resolveOnce(state);
     };
     client.setNotificationHandler(AcknowledgedNotificationSchema, (notification) => {
-      acknowledged = true;
-      resolve({ toolsListChanged: notification.params.notifications?.toolsListChanged === true });
+      honoured = notification.params.notifications?.toolsListChanged === true;
+      resolve({ toolsListChanged: honoured });
     });
     const listen = { method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true } } };
     client.request(listen, ListenResultSchema, { timeout: LISTEN_TIMEOUT_MS }).then(
       () => {
-        // The server ended an acknowledged stream: changes would now go unheard on this
+        // The server ended a stream that carried changes: they would now go unheard on this
         // connection, so it is closed; the next request connects again and listens anew (and the
-        // page source takes the new connection as a missed notification).
-        if (acknowledged) void client.close().catch(() => undefined);
+        // page source takes the new connection as a missed notification). A stream that honoured
+        // nothing loses nothing by ending: the Streamable HTTP entry of the v2 server package ends
+        // it at once (its stdio entry keeps it open), and closing there would close every
+        // connection as soon as it opened.
+        if (honoured) void client.close().catch(() => undefined);
         resolve({ toolsListChanged: false });
       },
       () => resolve({ toolsListChanged: false }),
@@ -165,9 +168,21 @@ export async function connectModern(
   });
 }
 
-/** Whether `error` is a server's answer that it does not speak the protocol revision asked for (-32022). */
+/**
+ * Whether `error` is a server's answer that it does not speak the protocol revision asked for
+ * (-32022): a JSON-RPC error, or over Streamable HTTP an HTTP 400 whose body is that JSON-RPC
+ * error (the SDK's `StreamableHTTPError` has the status as its code and quotes the body).
+ */
 export function isUnsupportedProtocolVersion(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === UNSUPPORTED_PROTOCOL_VERSION;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === UNSUPPORTED_PROTOCOL_VERSION) return true;
+  if (code !== 400 || !(error instanceof Error)) return false;
+  const body = error.message.replace(/^Streamable HTTP error: Error POSTing to endpoint: ?/, '').trim();
+  try {
+    return (JSON.parse(body) as { error?: { code?: unknown } } | null)?.error?.code === UNSUPPORTED_PROTOCOL_VERSION;
+  } catch {
+    return false;
+  }
 }
 
 /** The two ways a host's connector opens a connection (the world's, or a real one). */

@@ -56,7 +56,8 @@ describe('peer:mcp-client-v2-modern', () => {
 
   it("serves globex.dev's list marked public to acme.ops and acme.dev from its public slot (I4 FOREIGN_TOOL)", async () => {
     // Seed 1, round 73 of scenarios/modern.json (read from its trace: `catsim replay --seed 1
-    // --round 73 --core peer:mcp-client-v2-modern --scenario modern`): s0 is modern with F25
+    // --round 73 --core peer:mcp-client-v2-modern --scenario modern`; s1 is reached over
+    // Streamable HTTP): s0 is modern with F25
     // (every page `public`, ttlMs 1700) and shows globex.dev only `purge_cache_s0`. globex.dev's
     // client walks it first (served at t=45, scan peer-0, published at 62); acme.ops's and
     // acme.dev's sessions open at 64 and 86, and their first listTools() is served from the
