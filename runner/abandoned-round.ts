@@ -66,5 +66,6 @@ export function abandonedSummary(plan: RoundPlan, code: AbandonCode, limitMs: nu
     metrics,
     traceDigest: createHash('sha256').update(`catsim.abandoned-round.v1\n${round}\n${code}`).digest('hex'),
     events: 0,
+    endedEarly: false,
   };
 }

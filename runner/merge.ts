@@ -95,6 +95,14 @@ const REPORT_SCHEMA = {
     },
     violationsByInvariant: { $ref: '#/$defs/counts' },
     undecidedRounds: { $ref: '#/$defs/count' },
+    tail: {
+      type: 'object',
+      required: ['endedEarly', 'fullTailRounds'],
+      properties: {
+        endedEarly: { $ref: '#/$defs/count' },
+        fullTailRounds: { type: 'array', items: { type: 'integer', minimum: 0 } },
+      },
+    },
     endStates: { $ref: '#/$defs/counts' },
     endReasons: { $ref: '#/$defs/counts' },
     faultsEnabled: { $ref: '#/$defs/counts' },

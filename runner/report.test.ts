@@ -30,6 +30,7 @@ function summary(
     },
     traceDigest: `digest-${round}`,
     events: 1,
+    endedEarly: false,
     ...rest,
   };
 }

@@ -85,6 +85,12 @@ export interface CampaignReport {
   /** Quiet-tail probe calls ground truth says a correct core must admit, and how many it did. */
   probeCalls: { expected: number; admitted: number };
   /**
+   * The quiet tail (DESIGN.md section 10, "The early end"): how many rounds ended before T_end
+   * with their work done, and which rounds ran the whole tail (drawn to, by the scenario's
+   * `fullTailFraction`, or never done early), ascending. Absent in reports written before it.
+   */
+  tail?: { endedEarly: number; fullTailRounds: number[] };
+  /**
    * The tool surface's model turns (F22; oracle/metrics.ts `SurfaceMetrics`), summed over the
    * rounds; `unsupportedRounds` counts rounds whose core had no surface stage although turns were
    * planned (absent in reports written before F22: read as none).
@@ -226,6 +232,7 @@ export class ReportBuilder {
       receipts: { executed: 0, covered: 0 },
       unknownDialectAdmissions: 0,
       probeCalls: { expected: 0, admitted: 0 },
+      tail: { endedEarly: 0, fullTailRounds: [] },
       surface: { ...noSurfaceMetrics(), unsupportedRounds: 0 },
       rollbackTriggers: {},
     };
@@ -336,6 +343,7 @@ export class ReportBuilder {
     const totals = structuredClone(this.#totals);
     // Rounds arrive in the order workers finish them: sort what that order could change.
     totals.failingRounds.sort((a, b) => a.round - b.round);
+    totals.tail?.fullTailRounds.sort((a, b) => a - b);
     for (const field of ['violationsByInvariant', 'endStates', 'endReasons', 'decisions'] as const)
       totals[field] = byKey(totals[field]);
     totals.surface.refused = byKey(totals.surface.refused);
@@ -410,6 +418,7 @@ type Totals = Pick<
   | 'receipts'
   | 'unknownDialectAdmissions'
   | 'probeCalls'
+  | 'tail'
   | 'surface'
   | 'rollbackTriggers'
 >;
@@ -448,6 +457,9 @@ function fold(report: Totals, summary: RoundSummary): void {
   report.probeCalls.admitted += summary.metrics.probes.admitted;
   addSurface(report.surface, summary.metrics.surface, summary.metrics.surface.unsupportedTurns > 0 ? 1 : 0);
   addCounts(report, summary.metrics.rollbackTriggers);
+  report.tail ??= { endedEarly: 0, fullTailRounds: [] };
+  if (summary.endedEarly) report.tail.endedEarly += 1;
+  else report.tail.fullTailRounds.push(summary.round);
   const undecided = summary.status === 'undecided';
   if (undecided) report.undecidedRounds += 1;
   if (undecided || summary.violations.length > 0)
@@ -478,6 +490,11 @@ function foldTotals(into: Totals, from: Totals): void {
   into.unknownDialectAdmissions += from.unknownDialectAdmissions;
   into.probeCalls.expected += from.probeCalls.expected;
   into.probeCalls.admitted += from.probeCalls.admitted;
+  if (from.tail !== undefined) {
+    into.tail ??= { endedEarly: 0, fullTailRounds: [] };
+    into.tail.endedEarly += from.tail.endedEarly;
+    into.tail.fullTailRounds.push(...from.tail.fullTailRounds);
+  }
   addSurface(into.surface, from.surface, from.surface?.unsupportedRounds ?? 0);
   addCounts(into, from.rollbackTriggers);
 }

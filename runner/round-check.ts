@@ -30,6 +30,11 @@ export interface RoundSummary {
   metrics: Omit<RoundMetrics, 'decisions'>;
   traceDigest: string;
   events: number;
+  /**
+   * Whether the round ended before T_end, its work done (`round_end` reason `done`: the early end
+   * of DESIGN.md section 10); false for a round that ran the whole quiet tail.
+   */
+  endedEarly: boolean;
 }
 
 /**
@@ -76,6 +81,7 @@ export async function checkPlan(
     metrics,
     traceDigest: traceDigest(run.header, run.events),
     events: run.events.length,
+    endedEarly: run.reason === 'done',
   };
   return { summary, run, plan };
 }

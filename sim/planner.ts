@@ -53,6 +53,11 @@ export interface PlannerContext {
   confirmations: ConfirmationLog;
   /** Whether the host is down (F18): a planner of a dead host asks and sends nothing. */
   hostDown?: () => boolean;
+  /**
+   * Counts a request of the world's to the core in flight until it settles (the early end's
+   * bookkeeping, sim/tail/early-end.ts); absent: nothing counts.
+   */
+  track?: <T>(request: Promise<T>) => Promise<T>;
   /** F26: whether an emergency disable of `tool` of `server` was delivered to the core so far (absent: none). */
   emergencyDisabled?: (server: string, tool: string) => boolean;
 }
@@ -67,6 +72,7 @@ export class SessionPlanner {
   readonly #role: string;
   #plans = 0;
   #turns = 0;
+  #probed = false;
   #last: Disclosure | undefined;
 
   constructor(
@@ -79,11 +85,14 @@ export class SessionPlanner {
     [this.#tenant, this.#role] = audience.split('.') as [string, string];
   }
 
-  /** Schedules the ticks and the quiet-tail probe. */
+  /**
+   * Schedules the ticks and the quiet-tail probe at `calls.probeAtMs`; in a round that may end
+   * early (`plan.earlyEnd`) the early end sends the probe instead, through `probe`.
+   */
   start(): void {
     const { world, plan } = this.ctx;
     world.schedule(this.#interval(), () => this.#tick());
-    world.schedule(plan.calls.probeAtMs, () => this.#probe());
+    if (plan.earlyEnd !== true) world.schedule(plan.calls.probeAtMs, () => this.probe());
     if (!this.ctx.adapter.surfaceStage) return;
     for (const turn of this.server.plan.turns ?? []) {
       if (turn.audience === this.audience) world.schedule(turn.atMs, () => this.#modelTurn(turn));
@@ -113,7 +122,8 @@ export class SessionPlanner {
       contested: policy.changedAfter(this.audience, world.now() - this.ctx.plan.bounds.revocationBoundMs),
       rules: TURN_RULES,
     };
-    runModelTurn(context, turn, `${this.session}#m${this.#turns++}`).catch((error: unknown) => world.fail(error));
+    const turnRun = runModelTurn(context, turn, `${this.session}#m${this.#turns++}`);
+    (this.ctx.track?.(turnRun) ?? turnRun).catch((error: unknown) => world.fail(error));
   }
 
   #interval(): number {
@@ -190,8 +200,10 @@ export class SessionPlanner {
     };
   }
 
-  /** Quiet tail: one probe per disclosed tool, valid arguments, confirmed where needed. */
-  #probe(): void {
+  /** Quiet tail: one probe per disclosed tool, valid arguments, confirmed where needed; once a round. */
+  probe(): void {
+    if (this.#probed) return;
+    this.#probed = true;
     const shown = this.#disclose();
     if (shown === undefined) return;
     for (const tool of shown.tools) {
@@ -281,9 +293,8 @@ export class SessionPlanner {
   #send(request: SimCallRequest): void {
     if (this.ctx.hostDown?.() === true) return;
     // The identity is read when the call goes out: the connection may have rotated meanwhile.
-    void this.ctx.adapter
-      .call({ ...request, identity: this.server.identity() })
-      .catch((error: unknown) => this.ctx.world.fail(error));
+    const call = this.ctx.adapter.call({ ...request, identity: this.server.identity() });
+    void (this.ctx.track?.(call) ?? call).catch((error: unknown) => this.ctx.world.fail(error));
   }
 }
 

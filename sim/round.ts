@@ -38,13 +38,15 @@ import { createHttpLink } from './transport/http-link.ts';
 import { createLink, type WireLink } from './transport/link.ts';
 import type { SessionControl } from './transport/link-rules.ts';
 import type { RuleEnv } from './server/rules.ts';
+import { EarlyEnd } from './tail/early-end.ts';
 
 /** The outcome of one round: its trace and how the world ended. */
 export interface RoundRun {
   header: TraceHeader;
   events: TraceEvent[];
   status: 'settled' | 'undecided';
-  reason: 'quiet' | 'horizon' | 'event_budget';
+  /** `done`: the round ended before T_end, its obligations discharged (sim/tail/early-end.ts). */
+  reason: 'quiet' | 'horizon' | 'done' | 'event_budget';
   eventsRun: number;
 }
 
@@ -70,6 +72,10 @@ interface RoundContext {
   disabledOrders: Set<string>;
   /** F26: whether an emergency disable of `tool` of `server` was delivered to the core so far. */
   emergencyDisabled: (server: string, tool: string) => boolean;
+  /** The sessions' planners, in the order they started. */
+  planners: SessionPlanner[];
+  /** Counts a request of the world's to the core in flight (the early end's), or hands it back as it is. */
+  track: <T>(request: Promise<T>) => Promise<T>;
 }
 
 /**
@@ -115,7 +121,7 @@ export async function runRound(
       confirmations,
       clock: world.clock,
       scheduler: {
-        after: (delayMs, fn) => ({ id: world.after(Math.max(0, Math.round(delayMs)), fn) }),
+        after: (delayMs, fn) => ({ id: world.afterInBackground(Math.max(0, Math.round(delayMs)), fn) }),
         cancel: (task) => world.cancel(task.id),
       },
       random: streams.stream('core/random'),
@@ -132,6 +138,8 @@ export async function runRound(
     onFailure: (failure) => recordCoreFailure(recorder, failure),
   });
   const disabledOrders = new Set<string>();
+  const planners: SessionPlanner[] = [];
+  let earlyEnd: EarlyEnd | undefined;
   const context: RoundContext = {
     world,
     plan,
@@ -144,8 +152,22 @@ export async function runRound(
     observer,
     disabledOrders,
     emergencyDisabled: (server, tool) => disabledOrders.has(`${server}\u0000${tool}`),
+    planners,
+    track: (request) => earlyEnd?.track(request) ?? request,
   };
   const servers = plan.servers.map((server) => buildServer(context, server));
+  if (plan.earlyEnd === true) {
+    earlyEnd = new EarlyEnd({
+      world,
+      plan,
+      servers,
+      probe: () => {
+        for (const planner of planners) planner.probe();
+      },
+      hostDown: () => adapter.down,
+    });
+    recorder.listener = earlyEnd.observe;
+  }
   world.schedule(plan.bounds.tHealMs, () => recorder.world('quiet'));
   // A rejection the core leaves unhandled is its failure, recorded where it happens (guard.ts).
   // A dead boot's code still unwinding (F18) is not a failure of the core: in a real crash it would not run.
@@ -166,7 +188,10 @@ export async function runRound(
   );
   let result;
   try {
-    result = await world.run(plan.bounds.tEndMs, () => startRound(context, servers));
+    result = await world.run(plan.bounds.tEndMs, () => {
+      startRound(context, servers);
+      earlyEnd?.start();
+    });
   } finally {
     restoreExceptions();
     restore();
@@ -282,7 +307,8 @@ function triggerRollback(context: RoundContext, server: SimCatalogServer, trigge
     kind: trigger.kind,
     delivery,
   });
-  if (delivery === 'delivered') void adapter.rollback({ kind: trigger.kind, key, tenant, role, identity });
+  if (delivery === 'delivered')
+    void context.track(adapter.rollback({ kind: trigger.kind, key, tenant, role, identity }));
 }
 
 /** Offers the core one catalog key, schedules its planned episodes (cuts), and starts its planner. */
@@ -403,7 +429,14 @@ function startSession(context: RoundContext, server: SimCatalogServer, audience:
     { connector, tenant, role, endpointDigest: `sim:${server.plan.id}`, refreshers: plan.refreshersPerKey },
     cut,
   );
-  new SessionPlanner(context, server, audience, streams.stream(`run/${server.plan.id}/${audience}/planner`)).start();
+  const planner = new SessionPlanner(
+    context,
+    server,
+    audience,
+    streams.stream(`run/${server.plan.id}/${audience}/planner`),
+  );
+  context.planners.push(planner);
+  planner.start();
 }
 
 /** The `_meta` key of the subscription id on every notification of a listen stream (2026-07-28). */

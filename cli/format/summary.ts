@@ -25,6 +25,7 @@ export function formatSummary(report: CampaignReport, workers: number | string):
     `catsim run  seed=${report.seed}  scenario=${report.scenario}  core=${report.core}  rounds ${report.firstRound}..${last}${shard}`,
     `verdict: ${verdict(report, violations)}`,
     `rounds: ${report.roundsRun} run, ${report.undecidedRounds} UNDECIDED, ${report.failingRounds.length} failing`,
+    ...tailLines(report),
     `violations per invariant: ${violationCounts(report)}`,
     `scan end states: ${counts(report.endStates)}`,
     `scan end reasons: ${counts(report.endReasons)}`,
@@ -227,4 +228,26 @@ function counts(record: Record<string, number>, sort = true): string {
   const entries = Object.entries(record);
   if (sort) entries.sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
   return entries.length === 0 ? '(none)' : entries.map(([key, count]) => `${key} ${count}`).join('  ');
+}
+
+/** Most full-tail rounds the summary names one by one; the report's `tail.fullTailRounds` has them all. */
+const FULL_TAIL_ROUNDS_SHOWN = 12;
+
+/**
+ * The quiet tail (DESIGN.md section 10, "The early end"): how many rounds ended early with their
+ * work done and which ran the whole tail; none for a report written before it.
+ */
+function tailLines(report: CampaignReport): string[] {
+  if (report.tail === undefined) return [];
+  const full = report.tail.fullTailRounds;
+  const shown = full.slice(0, FULL_TAIL_ROUNDS_SHOWN).join(', ');
+  const which =
+    full.length === 0
+      ? ''
+      : full.length <= FULL_TAIL_ROUNDS_SHOWN
+        ? ` (${shown})`
+        : ` (${shown}, ...: the report's tail.fullTailRounds)`;
+  return [
+    `quiet tail: ${report.tail.endedEarly} rounds ended early, their work done; ${full.length} ran the whole tail to T_end${which}`,
+  ];
 }

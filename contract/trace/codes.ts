@@ -190,8 +190,12 @@ export const SERVER_CALL_REFUSALS = ['STALE_PIN', 'BAD_LEASE', 'UNKNOWN_TOOL', '
 /** How a round ended; only a `settled` round is judged for liveness (I12). */
 export const ROUND_STATUSES = ['settled', 'undecided'] as const;
 
-/** Why a round ended: the quiet tail ran out, the event budget was spent, or the horizon came. */
-export const ROUND_END_REASONS = ['quiet', 'event_budget', 'horizon'] as const;
+/**
+ * Why a round ended: the quiet tail ran out, the event budget was spent, the horizon came, or
+ * (`done`) the world ended it before T_end once its work was done (DESIGN.md section 10, "The
+ * early end").
+ */
+export const ROUND_END_REASONS = ['quiet', 'event_budget', 'horizon', 'done'] as const;
 
 /**
  * The hooks the simulator's host extensions run on a model request (F22, seed 003), harmful ones

@@ -47,6 +47,7 @@ import {
   IgnoreIdentityWalk,
   KeepInvalidCursorPagesWalk,
   LastPageRevisionWalk,
+  LateEmptyPublishWalk,
   NoCatalogLimitsWalk,
   NoCursorLoopDetectionWalk,
   NoFinalRecheckWalk,
@@ -273,6 +274,13 @@ export const MUTANTS: readonly Mutant[] = [
     expectedCatchers: ['I30'],
     core: referenceCore({ ignoreEmergencyDisable: true }),
     scenario: 'capability-versions',
+  },
+  {
+    name: 'late-empty-publish',
+    removedDefence:
+      'publishing only what the walk read (issue 32: the sixth walk in a row that found nothing new publishes an empty catalog; a defect of the late quiet tail, caught through the rounds that run the whole tail)',
+    expectedCatchers: ['I1', 'I2', 'I12'],
+    core: referenceCore({ walk: LateEmptyPublishWalk }),
   },
   {
     name: 'refuse-everything',

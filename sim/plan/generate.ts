@@ -60,6 +60,8 @@ export function generatePlan(
   const plan = basePlan({ seed, round, roundSeed, scenario, streams, pool }, servers, enabled);
   for (const fault of enabled)
     fault.generateRound?.({ scenario, plan }, streams.stream(`round/${fault.id}`), ratesIn(fault, scenario));
+  const fullTail = scenario.fullTailFraction;
+  if (fullTail !== undefined && !streams.stream('round/TAIL').chance(fullTail)) plan.earlyEnd = true;
   plan.sampleArgs = Object.fromEntries(
     Object.entries(plan.sampleArgs).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
   );

@@ -105,86 +105,95 @@ const SERVER = withSlices(
   'server',
 );
 
+/** `base` with one more property that is not required (a field older plan files lack). */
+function withOptional(base: Record<string, unknown>, name: string, schema: unknown): Record<string, unknown> {
+  return { ...base, properties: { ...(base.properties as Record<string, unknown>), [name]: schema } };
+}
+
 /** The JSON Schema (draft 2020-12) of a `catsim.plan.v1` file. */
 export const PLAN_SCHEMA = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
-  ...withSlices(
-    object(
-      {
-        schema: { title: '"catsim.plan.v1"', const: 'catsim.plan.v1' },
-        seed: string,
-        round: ms,
-        roundSeed: string,
-        scenario: string,
-        faults: {
-          type: 'array',
-          title: `an array of fault ids ${FAULT_ID_RANGE}`,
-          uniqueItems: true,
-          items: { title: `a fault id ${FAULT_ID_RANGE}`, enum: FAULT_IDS },
-        },
-        bounds: object({
-          pageCountMax: positive,
-          byteCountMax: positive,
-          scanTimeoutMs: positive,
-          latencyMsMax: ms,
-          tHealMs: ms,
-          tEndMs: ms,
-          generationTtlMs: positive,
-          retryBackoffMsMax: ms,
-          revocationBoundMs: positive,
-          toolCountMax: positive,
-          catalogBytesMax: positive,
-        }),
-        timings: object({
-          refreshIntervalMs: ms,
-          retryBackoffMsBase: ms,
-          retryBackoffMsMax: ms,
-          listChangedDelayMs: ms,
-        }),
-        nominalLatencyMs: pair(ms, 'a pair [min, max] of non-negative integers'),
-        eventBudget: positive,
-        plannerIntervalMs: pair(positive, 'a pair [min, max] of positive integers'),
-        leaseKey: { type: 'string', title: '64 lowercase hex digits', pattern: '^[0-9a-f]{64}$' },
-        policy: withSlices(
-          object({
-            effectClasses: {
-              type: 'object',
-              title: 'an object of effect classes by tool name',
-              additionalProperties: {
-                title: 'one of "READ", "RESERVATION", "WRITE", "DESTRUCTIVE"',
-                enum: ['READ', 'RESERVATION', 'WRITE', 'DESTRUCTIVE'],
+  ...withOptional(
+    withSlices(
+      object(
+        {
+          schema: { title: '"catsim.plan.v1"', const: 'catsim.plan.v1' },
+          seed: string,
+          round: ms,
+          roundSeed: string,
+          scenario: string,
+          faults: {
+            type: 'array',
+            title: `an array of fault ids ${FAULT_ID_RANGE}`,
+            uniqueItems: true,
+            items: { title: `a fault id ${FAULT_ID_RANGE}`, enum: FAULT_IDS },
+          },
+          bounds: object({
+            pageCountMax: positive,
+            byteCountMax: positive,
+            scanTimeoutMs: positive,
+            latencyMsMax: ms,
+            tHealMs: ms,
+            tEndMs: ms,
+            generationTtlMs: positive,
+            retryBackoffMsMax: ms,
+            revocationBoundMs: positive,
+            toolCountMax: positive,
+            catalogBytesMax: positive,
+          }),
+          timings: object({
+            refreshIntervalMs: ms,
+            retryBackoffMsBase: ms,
+            retryBackoffMsMax: ms,
+            listChangedDelayMs: ms,
+          }),
+          nominalLatencyMs: pair(ms, 'a pair [min, max] of non-negative integers'),
+          eventBudget: positive,
+          plannerIntervalMs: pair(positive, 'a pair [min, max] of positive integers'),
+          leaseKey: { type: 'string', title: '64 lowercase hex digits', pattern: '^[0-9a-f]{64}$' },
+          policy: withSlices(
+            object({
+              effectClasses: {
+                type: 'object',
+                title: 'an object of effect classes by tool name',
+                additionalProperties: {
+                  title: 'one of "READ", "RESERVATION", "WRITE", "DESTRUCTIVE"',
+                  enum: ['READ', 'RESERVATION', 'WRITE', 'DESTRUCTIVE'],
+                },
               },
-            },
-            grants: {
-              type: 'object',
-              title: 'an object of tool names by audience',
-              propertyNames: { $ref: '#/$defs/audience' },
-              additionalProperties: strings,
-            },
-            pushLatencyMs: pair(ms, 'a pair [min, max] of non-negative integers'),
-            pollIntervalMs: positive,
-          }),
-          'policy',
-        ),
-        calls: withSlices(
-          object({
-            callFraction: fractionSchema,
-            invalidArgsFraction: fractionSchema,
-            confirmFraction: fractionSchema,
-            probeAtMs: ms,
-          }),
-          'calls',
-        ),
-        sampleArgs: {
-          type: 'object',
-          title: 'an object of arguments by tool name',
-          additionalProperties: { type: 'object', title: 'an object of arguments' },
+              grants: {
+                type: 'object',
+                title: 'an object of tool names by audience',
+                propertyNames: { $ref: '#/$defs/audience' },
+                additionalProperties: strings,
+              },
+              pushLatencyMs: pair(ms, 'a pair [min, max] of non-negative integers'),
+              pollIntervalMs: positive,
+            }),
+            'policy',
+          ),
+          calls: withSlices(
+            object({
+              callFraction: fractionSchema,
+              invalidArgsFraction: fractionSchema,
+              confirmFraction: fractionSchema,
+              probeAtMs: ms,
+            }),
+            'calls',
+          ),
+          sampleArgs: {
+            type: 'object',
+            title: 'an object of arguments by tool name',
+            additionalProperties: { type: 'object', title: 'an object of arguments' },
+          },
+          servers: { type: 'array', title: 'an array of server plans', items: SERVER },
         },
-        servers: { type: 'array', title: 'an array of server plans', items: SERVER },
-      },
-      'a catsim.plan.v1 plan (an object)',
+        'a catsim.plan.v1 plan (an object)',
+      ),
+      'round',
     ),
-    'round',
+    'earlyEnd',
+    { type: 'boolean', title: 'true or false' },
   ),
   $defs: {
     // Counts and times (ms) stop at 2^31 - 1: every value stays an exact integer in the simulator.

@@ -271,6 +271,10 @@ export const SCENARIO_SCHEMA = {
     ),
     pushLatencyMs: ref('range', 'Policy push latency, ms.'),
     calls: CALLS,
+    fullTailFraction: ref(
+      'fraction',
+      "Share of the rounds that run the whole quiet tail to T_end; each other round ends as soon as its work is done (every owed key converged from ground truth, every probe decided, nothing in flight, no fault left to act; DESIGN.md section 10, 'The early end'). Drawn per round on its own stream (round/TAIL). Absent: every round runs the whole tail.",
+    ),
     faultRates: FAULT_RATES,
   },
   $defs: DEFS,

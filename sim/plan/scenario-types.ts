@@ -91,6 +91,12 @@ export interface Scenario {
    */
   catalogBytesMax?: number;
   pushLatencyMs: Range;
+  /**
+   * Optional: the share of rounds that run the whole quiet tail to T_end (a fraction); each other
+   * round may end as soon as its work is done (sim/tail/early-end.ts). Drawn per round on the
+   * stream `round/TAIL`. Absent: every round runs the whole tail and nothing is drawn.
+   */
+  fullTailFraction?: number;
   calls: {
     callFraction: number;
     invalidArgsFraction: number;

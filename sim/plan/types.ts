@@ -201,4 +201,12 @@ export interface RoundPlan {
   /** Valid sample arguments by tool name, for every tool the histories contain (planners' calls). */
   sampleArgs: Record<string, Record<string, unknown>>;
   servers: ServerPlan[];
+  /**
+   * Whether the round may end before T_end once its work is done (sim/tail/early-end.ts: the
+   * world quiet, every owed key converged from ground truth, every probe decided, nothing in
+   * flight, no fault left to act), the probe then being sent once every owed key converged.
+   * Absent or false: the round runs the full quiet tail to T_end and probes at
+   * `calls.probeAtMs`, as every plan written before it did.
+   */
+  earlyEnd?: boolean;
 }

@@ -47,6 +47,32 @@ describe('World queue', () => {
     expect(rest.endedAtMs).toBe(101);
   });
 
+  it("counts only foreground events as pending (the core's timers run in the background), and stops on stop()", async () => {
+    const world = new World({ eventBudget: 100 });
+    const seen: [number, number][] = [];
+    world.schedule(10, () => seen.push([world.now(), world.pendingForeground]));
+    const cancelled = world.after(15, () => undefined);
+    world.afterInBackground(5, () => seen.push([world.now(), world.pendingForeground]));
+    world.cancel(cancelled);
+    world.afterInBackground(20, () => {
+      seen.push([world.now(), world.pendingForeground]);
+      world.stop();
+    });
+    world.schedule(30, () => seen.push([world.now(), world.pendingForeground]));
+    const result = await world.run(1_000, () => {
+      // A virtual setTimeout is the core's: in the background too.
+      setTimeout(() => seen.push([world.now(), world.pendingForeground]), 12);
+    });
+    // At 5: the events at 10 and 30 (15 was cancelled); at 10 and 12: the one at 30; 30 never runs.
+    expect(seen).toEqual([
+      [5, 2],
+      [10, 1],
+      [12, 1],
+      [20, 1],
+    ]);
+    expect(result).toEqual({ status: 'settled', reason: 'done', eventsRun: 4, endedAtMs: 20 });
+  });
+
   it('refuses to schedule in the past', async () => {
     const world = new World({ eventBudget: 100 });
     await world.run(50, () => {

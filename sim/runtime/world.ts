@@ -20,10 +20,13 @@ import { installVirtualGlobals } from './internal/virtualGlobals.ts';
 
 /** How a `World.run` ended. Times are virtual ms. */
 export interface RunResult {
-  /** `settled`: the round reached quiet or its horizon. `undecided`: the event budget ran out. */
+  /** `settled`: the round reached quiet, its horizon or `stop`. `undecided`: the event budget ran out. */
   status: 'settled' | 'undecided';
-  /** `quiet`: no events left; `horizon`: the next event lies after the horizon; or the budget. */
-  reason: 'quiet' | 'horizon' | 'event_budget';
+  /**
+   * `quiet`: no events left; `horizon`: the next event lies after the horizon; `done`: an event
+   * called `stop` (the round's work was done before its horizon); or the budget.
+   */
+  reason: 'quiet' | 'horizon' | 'done' | 'event_budget';
   /** Events run by this call of `run` (cancelled events are not counted). */
   eventsRun: number;
   /** The virtual clock when the run stopped (the horizon itself when `reason` is `horizon`). */
@@ -64,6 +67,7 @@ export class World {
   private readonly timerFailure: ((error: unknown) => void) | undefined;
   private nowMs = 0;
   private failure: { error: unknown } | undefined;
+  private stopped = false;
 
   /** Throws RangeError if `eventBudget` is not a positive integer. */
   constructor(opts: WorldOptions) {
@@ -93,6 +97,35 @@ export class World {
   /** Runs `fn` `delayMs` virtual ms from now (`delayMs` >= 0). Returns an id for `cancel`. */
   after(delayMs: number, fn: () => void): number {
     return this.schedule(this.nowMs + delayMs, fn);
+  }
+
+  /**
+   * Like `after`, for a background event: one that is no work the world owes the round (the
+   * core's own timers, which the virtual `setTimeout`/`setInterval` arm too, and a watch's
+   * checkpoints). `pendingForeground` does not count it. Throws as `schedule` does.
+   */
+  afterInBackground(delayMs: number, fn: () => void): number {
+    const atMs = this.nowMs + delayMs;
+    if (!Number.isFinite(atMs) || atMs < this.nowMs) {
+      throw new RangeError(`cannot schedule at ${atMs} ms: now is ${this.nowMs} ms`);
+    }
+    return this.queue.push(atMs, fn, true);
+  }
+
+  /**
+   * Scheduled events of the world's own that have not run: messages on a link, a fault's
+   * planned act, a planner's step, a policy push or poll answer (everything but the background).
+   */
+  get pendingForeground(): number {
+    return this.queue.foregroundSize;
+  }
+
+  /**
+   * Ends the current run after the event that calls it, as `settled`/`done`: the events still
+   * queued do not run. For a round whose work is done before its horizon (sim/tail/).
+   */
+  stop(): void {
+    this.stopped = true;
   }
 
   /** Cancels a scheduled event; unknown or already-run ids are ignored. */
@@ -125,11 +158,12 @@ export class World {
     const restore = installVirtualGlobals({
       now: () => this.nowMs,
       after: (delayMs, fn) =>
-        this.after(delayMs, this.timerFailure === undefined ? fn : guarded(fn, this.timerFailure)),
+        this.afterInBackground(delayMs, this.timerFailure === undefined ? fn : guarded(fn, this.timerFailure)),
       cancel: (id) => this.cancel(id),
     });
     try {
       this.failure = undefined;
+      this.stopped = false;
       this.startMain(main);
       return await this.loop(horizonMs);
     } finally {
@@ -157,6 +191,7 @@ export class World {
 
   /** Why the loop must stop before the next event, or undefined to go on. */
   private stopReason(horizonMs: number, eventsRun: number): RunResult['reason'] | undefined {
+    if (this.stopped) return 'done';
     const next = this.queue.peek();
     if (next === undefined) return 'quiet';
     if (next.atMs > horizonMs) {

@@ -44,6 +44,11 @@ export interface RecordedBreach {
 /** Collects the events of one round. */
 export class TraceRecorder {
   readonly events: TraceEvent[] = [];
+  /**
+   * Called with each event right after it entered the trace (world events and admitted
+   * observations alike); it must not change the event. The early end reads the trace through it.
+   */
+  listener: ((event: TraceEvent) => void) | undefined;
   #breach: RecordedBreach | null = null;
 
   constructor(private readonly now: () => number) {}
@@ -63,13 +68,15 @@ export class TraceRecorder {
 
   /** Records a ground-truth event; its fields are typed by the contract for `type`. */
   world<T extends WorldEventType>(type: T, ...[fields]: WorldFieldsArg<T>): void {
-    this.events.push({
+    const event = {
       seq: this.events.length,
       t: this.now(),
       src: 'world',
       type,
       ...fields,
-    } as unknown as TraceEventOf<T>);
+    } as unknown as TraceEventOf<T>;
+    this.events.push(event);
+    this.listener?.(event);
   }
 
   /** The sink the core writes its observations to; each is copied and checked against the contract. */
@@ -84,7 +91,10 @@ export class TraceRecorder {
     if (this.#breach !== null) return;
     const problem = observationProblem(observation, event);
     if (problem !== null) this.#breach = { seq: this.events.length, problem };
-    else this.events.push(event as unknown as TraceEvent);
+    else {
+      this.events.push(event as unknown as TraceEvent);
+      this.listener?.(event as unknown as TraceEvent);
+    }
   }
 }
 

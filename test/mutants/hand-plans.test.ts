@@ -74,6 +74,9 @@ const CAUGHT_BY: Record<string, string[]> = {
   // The key DISABLED at 600 keeps serving generation 2: the planner's calls after it are admitted (I11)
   // and leave for s0 before any new publish (I29, from the world's call_sent).
   'disable-not-enforced': ['I11 SERVED_WHILE_DISABLED', 'I29 CALL_WHILE_DISABLED'],
+  // The sixth walk in a row with the same pages (1750) is published empty: no page of it was
+  // served to that publish's chain, the tools are gone, and it stays the key's latest publish.
+  'late-empty-publish': ['I1 CONTENT_MISMATCH', 'I12 NOT_CONVERGED', 'I2 CHAIN_BROKEN'],
   'refuse-everything': ['I12 PROBE_REFUSED'],
   // The surface round of 29 turns (test/faults/f22-surface-hooks.test.ts works out each turn):
   // an edit the missing check lets through reaches the model (I22) after a mismatch (I23).

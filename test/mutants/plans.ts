@@ -454,6 +454,10 @@ export const MUTANT_PLANS: Record<string, () => RoundPlan> = {
     rollbackPlan({ triggerAtMs: 600, kind: 'privilege_escalation', revokeAtMs: 400, callFraction: 1 }),
   // The reference refuses every read_file call after the order (500) VERSION_EMERGENCY_DISABLED; the mutant sends them.
   'emergency-disable-ignored': () => emergencyDisablePlan({ atMs: 500 }),
+  // A quiet round with a rescan every 300 ms: the sixth walk in a row with the same pages (at 1500)
+  // is published empty. T_end is 2022, so the round runs past it (the early end would not: the
+  // early-end tests run this plan with earlyEnd).
+  'late-empty-publish': () => plain({ tHealMs: 500, refreshIntervalMs: 300, revocationBoundMs: 300 }),
   'refuse-everything': () => plain(),
   // The tool surface (F22): the one round of 29 turns; each mutant lets some harmful turn through.
   'seal-from-final-request': surfaceTurnsPlan,

@@ -12,6 +12,8 @@ export interface QueuedEvent {
   readonly atMs: number;
   readonly id: number;
   readonly fn: () => void;
+  /** A background event (the core's timers, a watch's checkpoints) is no work the world still owes. */
+  readonly background: boolean;
   cancelled: boolean;
 }
 
@@ -23,15 +25,22 @@ export class EventQueue {
   private heap: QueuedEvent[] = [];
   private readonly live = new Map<number, QueuedEvent>();
   private lastId = 0;
+  private liveForeground = 0;
 
   /** Number of scheduled, not yet run and not cancelled events. */
   get size(): number {
     return this.live.size;
   }
 
+  /** Number of those that are not background events. */
+  get foregroundSize(): number {
+    return this.liveForeground;
+  }
+
   /** Adds an event and returns its id (ids start at 1 and only grow). */
-  push(atMs: number, fn: () => void): number {
-    const event: QueuedEvent = { atMs, id: ++this.lastId, fn, cancelled: false };
+  push(atMs: number, fn: () => void, background = false): number {
+    const event: QueuedEvent = { atMs, id: ++this.lastId, fn, background, cancelled: false };
+    if (!background) this.liveForeground++;
     this.live.set(event.id, event);
     this.heap.push(event);
     this.siftUp(this.heap.length - 1);
@@ -44,6 +53,7 @@ export class EventQueue {
     if (event === undefined) return;
     event.cancelled = true;
     this.live.delete(id);
+    if (!event.background) this.liveForeground--;
     if (this.heap.length > 2 * this.live.size + COMPACT_SLACK_COUNT) this.compact();
   }
 
@@ -59,6 +69,7 @@ export class EventQueue {
     if (top === undefined) return undefined;
     this.removeTop();
     this.live.delete(top.id);
+    if (!top.background) this.liveForeground--;
     return top;
   }
 
