@@ -145,6 +145,14 @@ export interface CoreEnvironment {
    * keeps here survives the restart, everything else dies with the process. Absent otherwise.
    */
   disk?: CoreDisk;
+  /**
+   * The operator's manifest files (`catsim.manifests.v1` text, docs/EMBEDDING.md "Operator
+   * manifests"), by the server identity (SPEC section 1) whose tools each describes; present only
+   * in a round that plants tool-version faults (F35). A core that keeps tool versions names, in
+   * each `receipt` of a call to such a server, the version that ran (`version`, judged by I37).
+   * Absent otherwise.
+   */
+  manifestFiles?: Readonly<Record<string, string>>;
 }
 
 /**

@@ -15,6 +15,7 @@ import type { CatalogRegistry } from '../src/registry/registry.ts';
 import { InMemoryRegistryStore, type RegistryStore } from '../src/registry/store.ts';
 import { openSqliteStoreOn, SqliteRegistryStore } from '../src/registry/sqlite-store.ts';
 import { InMemoryCapabilityStore, type CapabilityStore } from '../src/capability/capability-store.ts';
+import { parseManifestFile, type ManifestFile } from '../src/capability/manifest-file.ts';
 import type Database from 'better-sqlite3';
 import type { AdmissionGate } from '../src/admission/gate.ts';
 import type { ContentChecks } from '../src/validation/content-checks.ts';
@@ -129,6 +130,15 @@ function capabilityStoreOf(store: RegistryStore): CapabilityStore {
   return store instanceof SqliteRegistryStore ? store.capabilities() : new InMemoryCapabilityStore();
 }
 
+/**
+ * The operator's manifest files the round hands the host (F35, `env.manifestFiles`), parsed, by
+ * server identity. @throws ManifestFileError for a file that is not `catsim.manifests.v1` (a
+ * defect of the world, which the guard reports as the core's failure).
+ */
+function manifestFilesOf(texts: Readonly<Record<string, string>>): Map<string, ManifestFile> {
+  return new Map(Object.entries(texts).map(([identity, text]) => [identity, parseManifestFile(text, identity)]));
+}
+
 class ReferenceAdapter implements CoreAdapter {
   readonly #host: CatalogHost;
   readonly #wrap: (source: ConnectedPageSource) => PageSource;
@@ -172,6 +182,7 @@ class ReferenceAdapter implements CoreAdapter {
         confirmations: env.confirmations,
         // Scan ids are unique in a round: a boot after a host restart (F18) numbers its own.
         ...(env.disk === undefined || env.disk.boot === 0 ? {} : { scanIdPrefix: `boot${env.disk.boot}-scan-` }),
+        ...(env.manifestFiles === undefined ? {} : { manifestFiles: manifestFilesOf(env.manifestFiles) }),
       },
     );
   }

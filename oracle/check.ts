@@ -30,6 +30,7 @@ import { triggerOutcomes } from './internal/rollback-outcome.ts';
 import { checkScanTermination } from './invariants/scan-termination.ts';
 import { checkSurface } from './invariants/surface.ts';
 import { checkEmergencyDisable } from './invariants/emergency-disable.ts';
+import { checkVersions } from './invariants/versions.ts';
 import { buildSurfaceTurns } from './surface-turns.ts';
 import { checkTenantIsolation } from './invariants/tenant-isolation.ts';
 import { checkUnconfirmedWrites } from './invariants/unconfirmed-writes.ts';
@@ -87,6 +88,7 @@ const INVARIANT_GROUPS: readonly InvariantGroupCheck[] = [
   checkRollback,
   checkSurface,
   checkEmergencyDisable,
+  checkVersions,
 ];
 
 /**

@@ -35,6 +35,7 @@ import {
   type HostCrashedEvent,
   type RollbackTriggeredEvent,
   type EmergencyDisabledEvent,
+  type OperatorManifestEvent,
   type HostRestartedEvent,
   type IdentityRotatedEvent,
   type NotificationDeliveredEvent,
@@ -441,6 +442,8 @@ export class GroundTruth {
   readonly rollbackTriggers: RollbackTriggeredEvent[] = [];
   /** Every `emergency_disabled` (F26), in trace order. */
   readonly emergencyDisables: EmergencyDisabledEvent[] = [];
+  /** Every `operator_manifest` (F35): the servers the operator described to the core, in trace order. */
+  readonly operatorManifests: OperatorManifestEvent[] = [];
   /** Every `host_crashed` (F18), in trace order. */
   readonly hostCrashes: HostCrashedEvent[] = [];
   /** Every `host_restarted` (F18), in trace order. */
@@ -555,6 +558,9 @@ export function buildGroundTruth(events: readonly TraceEvent[]): GroundTruth {
         break;
       case 'emergency_disabled':
         truth.emergencyDisables.push(event);
+        break;
+      case 'operator_manifest':
+        truth.operatorManifests.push(event);
         break;
       case 'host_restarted':
         truth.hostRestarts.push(event);

@@ -37,6 +37,7 @@ import { SimPolicyService } from './policy/policy-service.ts';
 import { createLink, type Link } from './transport/link.ts';
 import type { SessionControl } from './transport/link-rules.ts';
 import type { RuleEnv } from './server/rules.ts';
+import { operatorManifestsOf } from './host/operator-manifests.ts';
 
 /** The outcome of one round: its trace and how the world ended. */
 export interface RoundRun {
@@ -104,6 +105,9 @@ export async function runRound(
     (env) => policyRulesFor(plan.policy, env),
   );
   const confirmations = new ConfirmationLog();
+  // F35: the operator's manifest files, written down before the core starts and is handed them.
+  const manifests = operatorManifestsOf(plan);
+  for (const described of manifests?.servers ?? []) recorder.world('operator_manifest', { ...described });
   const adapter = new HostProcess({
     factory: core,
     env: {
@@ -121,6 +125,7 @@ export async function runRound(
       sink: recorder.core,
       bounds: plan.bounds,
       timings: plan.timings,
+      ...(manifests === undefined ? {} : { manifestFiles: manifests.files }),
     },
     randomOf: (boot) => streams.stream(`core/random/boot/${boot}`),
     restarts: plan.hostRestarts ?? [],

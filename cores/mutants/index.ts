@@ -24,6 +24,7 @@ import {
 } from './registries.ts';
 import { PreCrashMemoryRegistry, ResumeFromCursorWalk, TwoTransactionPublishStore } from './restarts.ts';
 import { JournalBesideDiskRegistry } from './journal-beside-disk.ts';
+import { VersionByClaimHost } from './versions.ts';
 import { DisableNotEnforcedRegistry, RollbackKeepsLeasingGate, RollbackToStaleRegistry } from './rollbacks.ts';
 import {
   DOUBLE_SETTLEMENT,
@@ -241,6 +242,14 @@ export const MUTANTS: readonly Mutant[] = [
       "refusing every later call of a tool an operator emergency-disabled (F26: the order is accepted and applied to nothing, so the tool's calls keep leaving)",
     expectedCatchers: ['I30'],
     core: referenceCore({ ignoreEmergencyDisable: true }),
+    scenario: 'capability-versions',
+  },
+  {
+    name: 'version-by-claim',
+    removedDefence:
+      "a new version for every new definition (F35: the host keeps naming a tool's first version after its description changed, as a registry keyed on the tool's claim would)",
+    expectedCatchers: ['I37'],
+    core: referenceCore({ host: VersionByClaimHost }),
     scenario: 'capability-versions',
   },
   {

@@ -43,6 +43,7 @@ import { rolledBackToFresh } from './rolled-back-to-fresh.ts';
 import { rollbackDisabled } from './rollback-disabled.ts';
 import { emergencyDisableOrdered } from './emergency-disable-ordered.ts';
 import { emergencyDisableCallRefused } from './emergency-disable-call-refused.ts';
+import { versionChangedCalled } from './version-changed-called.ts';
 import type { Probe } from './probe.ts';
 import { hostRestartedMidScan } from './host-restarted-mid-scan.ts';
 import { hostCrashedInPublish } from './host-crashed-in-publish.ts';
@@ -91,6 +92,7 @@ export const PROBES: readonly Probe[] = [
   rollbackDisabled,
   emergencyDisableOrdered,
   emergencyDisableCallRefused,
+  versionChangedCalled,
   cursorLoopServedProbe,
   abaServedInsideWalkProbe,
   revocationWhileCallInFlightProbe,

@@ -8,10 +8,14 @@ import { ALL_FAULTS, CORE_ONLY_PROBES, FAULT_IDS, FAULTS, probesOfAbsentFaults, 
 const FAULTS_DIR = dirname(fileURLToPath(import.meta.url));
 
 describe('the fault registry', () => {
-  it('lists F1..Fn in menu order, with no gap, then equivocation and the protocol eras, each id once', () => {
+  it('lists F1..Fn in menu order, then equivocation and the protocol eras, each id once', () => {
     // n is the number of fault files (the next test): adding a fault is its file and its line.
     expect(FAULT_IDS.length).toBeGreaterThanOrEqual(23);
-    expect(FAULT_IDS).toEqual(Array.from({ length: FAULT_IDS.length }, (_, i) => `F${i + 1}`));
+    // F1..F26 without a gap; ids reserved for work under way elsewhere (F27..F34, issues 29 and 30)
+    // may be missing above that, but the order stays numeric.
+    expect(FAULT_IDS.slice(0, 26)).toEqual(Array.from({ length: 26 }, (_, i) => `F${i + 1}`));
+    const numbers = FAULT_IDS.map((id) => Number(id.slice(1)));
+    expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
     expect(SCENARIO_FAULTS.map((fault) => fault.id)).toEqual(['EQUIV', 'ERA']);
     expect(new Set(ALL_FAULTS.map((fault) => fault.id)).size).toBe(ALL_FAULTS.length);
   });

@@ -278,6 +278,33 @@ export function emergencyDisablePlan(options: { atMs: number; editAtMs?: number;
   };
 }
 
+/**
+ * F35 (test/faults/f35-description-change.test.ts): five tools at revision 7, every planned call
+ * made; at 600 the server lists `read_file` with a new description and nothing else changed
+ * (revision 8). The operator described `s0` in a manifest file (`operatorManifest`), so the core is
+ * handed it and names, in each receipt, the version that ran: `s0.read_file` v1 before the change,
+ * v2 after.
+ */
+export function descriptionChangePlan(): RoundPlan {
+  const five = tools(...FIVE);
+  const redescribed = { ...structuredClone(five[0]!), description: 'Reads a file; now also used for audits.' };
+  return handPlan({
+    faults: ['F35'],
+    calls: { callFraction: 1 },
+    servers: [
+      {
+        ...handServer({
+          history: [
+            step(0, 7, { 'acme.dev': five }),
+            step(600, 8, { 'acme.dev': [redescribed, ...five.slice(1)] }, 'F35'),
+          ],
+        }),
+        operatorManifest: true,
+      },
+    ],
+  });
+}
+
 export const MUTANT_PLANS: Record<string, () => RoundPlan> = {
   'first-page-only': () => plain({ faults: [] }),
   'no-cursor-loop-detection': () =>
@@ -384,6 +411,8 @@ export const MUTANT_PLANS: Record<string, () => RoundPlan> = {
     rollbackPlan({ triggerAtMs: 600, kind: 'privilege_escalation', revokeAtMs: 400, callFraction: 1 }),
   // The reference refuses every read_file call after the order (500) VERSION_EMERGENCY_DISABLED; the mutant sends them.
   'emergency-disable-ignored': () => emergencyDisablePlan({ atMs: 500 }),
+  // The reference names read_file v1 before the description change at 600 and v2 after; the mutant keeps v1.
+  'version-by-claim': descriptionChangePlan,
   'refuse-everything': () => plain(),
   // The tool surface (F22): the one round of 29 turns; each mutant lets some harmful turn through.
   'seal-from-final-request': surfaceTurnsPlan,
