@@ -36,7 +36,7 @@ import { SurfaceStageEngine } from '../src/surface/internal/engine.ts';
 import { REFERENCE_PARTS, type SurfaceParts } from '../src/surface/internal/parts.ts';
 import type { RequestLedger } from '../src/surface/request-ledger.ts';
 import type { SurfaceHook } from '../src/surface/surface-hook.ts';
-import type { EmergencyDisableOrder, ModelTurn, RollbackTrigger } from '../sim/guard/adapter.ts';
+import type { DeprecationOrder, EmergencyDisableOrder, ModelTurn, RollbackTrigger } from '../sim/guard/adapter.ts';
 import { THREAD_MEMOS } from './thread-memos.ts';
 
 /** The reference core's client info, in `initialize` (legacy era) and in every request's envelope (modern era). */
@@ -80,6 +80,11 @@ export interface ReferenceVariant {
    * nothing: the order is accepted, and the tool stays executable.
    */
   ignoreEmergencyDisable?: boolean;
+  /**
+   * True for the mutant that takes an operator's deprecation (F33) and applies it to nothing:
+   * later bundles bind the deprecated versions again.
+   */
+  ignoreDeprecation?: boolean;
 }
 
 /** A factory for the reference core, or for a variant of it. */
@@ -144,6 +149,7 @@ class ReferenceAdapter implements CoreAdapter {
   readonly #wrap: (source: ConnectedPageSource) => PageSource;
   readonly #surfaceParts: SurfaceParts;
   readonly #ignoreEmergencyDisable: boolean;
+  readonly #ignoreDeprecation: boolean;
 
   constructor(env: CoreEnvironment, variant: ReferenceVariant) {
     const Host = hostWithSeams(variant);
@@ -151,6 +157,7 @@ class ReferenceAdapter implements CoreAdapter {
       variant.surfaceParts === undefined ? REFERENCE_PARTS : { ...REFERENCE_PARTS, ...variant.surfaceParts };
     this.#wrap = variant.wrapSource ?? ((source) => source);
     this.#ignoreEmergencyDisable = variant.ignoreEmergencyDisable === true;
+    this.#ignoreDeprecation = variant.ignoreDeprecation === true;
     const store = storeOf(env, variant);
     this.#host = new Host(
       // src/ports.ts types an observation loosely (`type` plus fields); the recorder holds it to the trace contract.
@@ -262,6 +269,12 @@ class ReferenceAdapter implements CoreAdapter {
   emergencyDisable(order: EmergencyDisableOrder): void {
     if (this.#ignoreEmergencyDisable) return;
     this.#host.capabilities?.disableTool(order.identity, order.tool, order.reason);
+  }
+
+  /** An operator's deprecation (F33): the host's capability registry stops binding those versions in new bundles. */
+  deprecate(order: DeprecationOrder): void {
+    if (this.#ignoreDeprecation) return;
+    this.#host.capabilities?.deprecateListed(order.identity, order.tool, order.descriptorDigests, order.reason);
   }
 
   /**

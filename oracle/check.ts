@@ -31,6 +31,7 @@ import { checkScanTermination } from './invariants/scan-termination.ts';
 import { checkSurface } from './invariants/surface.ts';
 import { checkEmergencyDisable } from './invariants/emergency-disable.ts';
 import { checkVersions } from './invariants/versions.ts';
+import { checkDeprecation } from './invariants/deprecation.ts';
 import { buildSurfaceTurns } from './surface-turns.ts';
 import { checkTenantIsolation } from './invariants/tenant-isolation.ts';
 import { checkUnconfirmedWrites } from './invariants/unconfirmed-writes.ts';
@@ -88,6 +89,7 @@ const INVARIANT_GROUPS: readonly InvariantGroupCheck[] = [
   checkRollback,
   checkSurface,
   checkEmergencyDisable,
+  checkDeprecation,
   checkVersions,
 ];
 

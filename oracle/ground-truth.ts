@@ -36,6 +36,7 @@ import {
   type RollbackTriggeredEvent,
   type EmergencyDisabledEvent,
   type OperatorManifestEvent,
+  type DeprecationOrderedEvent,
   type HostRestartedEvent,
   type IdentityRotatedEvent,
   type NotificationDeliveredEvent,
@@ -442,6 +443,8 @@ export class GroundTruth {
   readonly rollbackTriggers: RollbackTriggeredEvent[] = [];
   /** Every `emergency_disabled` (F26), in trace order. */
   readonly emergencyDisables: EmergencyDisabledEvent[] = [];
+  /** Every `deprecation_ordered` (F33), in trace order. */
+  readonly deprecations: DeprecationOrderedEvent[] = [];
   /** Every `operator_manifest` (F35): the servers the operator described to the core, in trace order. */
   readonly operatorManifests: OperatorManifestEvent[] = [];
   /** Every `host_crashed` (F18), in trace order. */
@@ -558,6 +561,9 @@ export function buildGroundTruth(events: readonly TraceEvent[]): GroundTruth {
         break;
       case 'emergency_disabled':
         truth.emergencyDisables.push(event);
+        break;
+      case 'deprecation_ordered':
+        truth.deprecations.push(event);
         break;
       case 'operator_manifest':
         truth.operatorManifests.push(event);

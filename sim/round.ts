@@ -38,6 +38,7 @@ import { createLink, type Link } from './transport/link.ts';
 import type { SessionControl } from './transport/link-rules.ts';
 import type { RuleEnv } from './server/rules.ts';
 import { operatorManifestsOf } from './host/operator-manifests.ts';
+import { worldDescriptorDigest } from './trace/digests.ts';
 
 /** The outcome of one round: its trace and how the world ended. */
 export interface RoundRun {
@@ -70,6 +71,10 @@ interface RoundContext {
   disabledOrders: Set<string>;
   /** F26: whether an emergency disable of `tool` of `server` was delivered to the core so far. */
   emergencyDisabled: (server: string, tool: string) => boolean;
+  /** F33: the descriptor digests of delivered deprecations so far, as `<server>\0<digest>`. */
+  deprecatedDigests: Set<string>;
+  /** F33: whether a deprecation of the version with `descriptorDigest` of `server` was delivered to the core so far. */
+  deprecated: (server: string, descriptorDigest: string) => boolean;
 }
 
 /**
@@ -136,6 +141,7 @@ export async function runRound(
     onFailure: (failure) => recordCoreFailure(recorder, failure),
   });
   const disabledOrders = new Set<string>();
+  const deprecatedDigests = new Set<string>();
   const context: RoundContext = {
     world,
     plan,
@@ -148,6 +154,8 @@ export async function runRound(
     observer,
     disabledOrders,
     emergencyDisabled: (server, tool) => disabledOrders.has(`${server}\u0000${tool}`),
+    deprecatedDigests,
+    deprecated: (server, descriptorDigest) => deprecatedDigests.has(`${server}\u0000${descriptorDigest}`),
   };
   const servers = plan.servers.map((server) => buildServer(context, server));
   world.schedule(plan.bounds.tHealMs, () => recorder.world('quiet'));
@@ -239,6 +247,41 @@ function startRound(context: RoundContext, servers: SimCatalogServer[]): void {
     const server = servers.find((candidate) => candidate.plan.id === order.server);
     if (server !== undefined) context.world.schedule(order.atMs, () => orderEmergencyDisable(context, server, order));
   }
+  for (const order of context.plan.deprecations ?? []) {
+    const server = servers.find((candidate) => candidate.plan.id === order.server);
+    if (server !== undefined) context.world.schedule(order.atMs, () => orderDeprecation(context, server, order));
+  }
+}
+
+/**
+ * F33: one operator's deprecation (stage no-new-binding) of the versions of a tool the server lists
+ * now, by their descriptor digests. Ground truth first (`deprecation_ordered`), then the core's
+ * `deprecate` when it has one and the host is up; delivered digests are remembered for the
+ * planners' probes (a correct core may refuse them through a later generation).
+ */
+function orderDeprecation(
+  context: RoundContext,
+  server: SimCatalogServer,
+  order: NonNullable<RoundPlan['deprecations']>[number],
+): void {
+  const { adapter, recorder } = context;
+  const identity = server.identity();
+  const listed = Object.values(server.currentViews())
+    .flat()
+    .filter((tool) => tool.name === order.tool)
+    .map((tool) => worldDescriptorDigest(tool));
+  const descriptorDigests = [...new Set(listed)].sort();
+  const delivery = adapter.down ? 'host_down' : adapter.deprecateSupported ? 'delivered' : 'unsupported';
+  recorder.world('deprecation_ordered', {
+    server: server.plan.id,
+    identity,
+    tool: order.tool,
+    descriptorDigests,
+    delivery,
+  });
+  if (delivery !== 'delivered') return;
+  for (const digest of descriptorDigests) context.deprecatedDigests.add(`${server.plan.id}\u0000${digest}`);
+  adapter.deprecate({ identity, tool: order.tool, descriptorDigests, reason: `F33 order at ${order.atMs} ms` });
 }
 
 /**

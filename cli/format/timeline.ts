@@ -48,6 +48,7 @@ const FORMATS: { readonly [T in TraceEventType]: (e: TraceEventOf<T>) => string 
     `policy of ${e.audience} now epoch ${e.epoch}${e.revoked.length > 0 ? `, revoked ${e.revoked.join(',')}` : ''}${e.granted.length > 0 && e.epoch !== 1 ? `, granted ${e.granted.join(',')}` : ''}`,
   rollback_triggered: (e) => `ROLLBACK TRIGGER ${e.kind} for ${e.key} (${e.delivery})`,
   emergency_disabled: (e) => `EMERGENCY DISABLE ${e.server} ${e.tool} (${e.delivery})`,
+  deprecation_ordered: (e) => `DEPRECATE ${e.server} ${e.tool} (${e.descriptorDigests.length} versions, ${e.delivery})`,
   operator_manifest: (e) => `operator manifest of ${e.server} (tool ids ${e.toolIdPrefix}*)`,
   policy_push: (e) => `policy push ${e.audience} epoch ${e.epoch}${e.delivered ? '' : ' (lost)'}`,
   policy_seen: (e) => `core sees ${e.audience} epoch ${e.epoch} by ${e.via}`,

@@ -612,6 +612,28 @@ const emergencyDisabled = eventOf(
   },
 );
 
+/** World: an operator deprecated the versions of a tool a server lists (F33; ground truth for I36). */
+const deprecationOrdered = eventOf(
+  'world',
+  'deprecation_ordered',
+  admission(
+    "an operator deprecated, at stage `no-new-binding`, the versions of tool `tool` that `server` lists now (F33, SPEC section 9): their descriptor digests; when `delivered`, no generation of that server's keys first disclosed after it may have a call of one of them admitted (a receipt naming that digest; judged by I36); bindings made before go on",
+  ),
+  {
+    server,
+    identity: field(str, 'the identity the server presents at `t`'),
+    tool: field(str, "the tool's name as the server lists it"),
+    descriptorDigests: field(
+      digests,
+      "the tool's descriptor digests in the server's views at `t`, sorted (empty: it lists none)",
+    ),
+    delivery: field(
+      oneOf(EMERGENCY_DISABLE_DELIVERIES),
+      '`unsupported`: the core has no `deprecate` and is not judged on it; `host_down`: the host was dead (F18)',
+    ),
+  },
+);
+
 /** World: the operator's manifest file of a server was handed to the core (F35; ground truth for I37). */
 const operatorManifest = eventOf(
   'world',
@@ -956,6 +978,7 @@ export const TRACE_EVENTS = {
   policy_push: policyPush,
   rollback_triggered: rollbackTriggered,
   emergency_disabled: emergencyDisabled,
+  deprecation_ordered: deprecationOrdered,
   operator_manifest: operatorManifest,
   plan_made: planMade,
   confirmation,

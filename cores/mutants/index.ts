@@ -245,6 +245,14 @@ export const MUTANTS: readonly Mutant[] = [
     scenario: 'capability-versions',
   },
   {
+    name: 'deprecation-ignored',
+    removedDefence:
+      'binding no deprecated version in a new bundle (F33: the order is accepted and applied to nothing, so bundles built afterwards bind the deprecated versions again)',
+    expectedCatchers: ['I36'],
+    core: referenceCore({ ignoreDeprecation: true }),
+    scenario: 'capability-versions',
+  },
+  {
     name: 'version-by-claim',
     removedDefence:
       "a new version for every new definition (F35: the host keeps naming a tool's first version after its description changed, as a registry keyed on the tool's claim would)",

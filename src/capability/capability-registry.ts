@@ -457,6 +457,11 @@ export class CapabilityRegistry {
     return receipt;
   }
 
+  /** Every version of `toolId` registered so far, oldest first (removed ones included). */
+  versions(toolId: string): ToolVersion[] {
+    return this.#store.versions(toolId);
+  }
+
   /** Every execution receipt, in order. */
   receipts(): CapabilityReceipt[] {
     return this.#store.receipts();

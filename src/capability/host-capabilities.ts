@@ -80,6 +80,13 @@ export class HostCapabilities {
    */
   readonly #disabledTools: Map<string, string>;
   /**
+   * Tool id → descriptor digest → reason, for versions an operator deprecated by what the server
+   * listed ({@link deprecateListed}, F33), registered yet or not: a version registered later with
+   * one of those digests is deprecated as it registers. Kept by this host process only (a version
+   * registered before a restart keeps its stage in the store; one not yet registered does not).
+   */
+  readonly #deprecatedDigests = new Map<string, Map<string, string>>();
+  /**
    * Session → run id → bundle id, for the runs this host process started or resumed; null for a
    * disclosed generation with no tool to bind (every tool quarantined), which has no run.
    */
@@ -151,6 +158,23 @@ export class HostCapabilities {
   }
 
   /**
+   * An operator's deprecation, at stage `no-new-binding`, of the versions of tool `toolName` of the
+   * server presenting `identity` whose descriptor digests are `descriptorDigests` (seed 004: "构建新
+   * Bundle 时禁止绑定 deprecated 版本，旧 Bundle 在兼容期继续"): every such version registered so far
+   * moves to `no-new-binding` now, and one registered later as it registers, so no bundle built
+   * from now on binds it; bundles and runs holding it go on. A version already at a later stage
+   * stays there.
+   * @throws the store's write error.
+   */
+  deprecateListed(identity: string, toolName: string, descriptorDigests: readonly string[], reason: string): void {
+    const toolId = this.#toolIdOf(identity, toolName);
+    let byDigest = this.#deprecatedDigests.get(toolId);
+    if (byDigest === undefined) this.#deprecatedDigests.set(toolId, (byDigest = new Map()));
+    for (const digest of descriptorDigests) byDigest.set(digest, reason);
+    for (const version of this.registry.versions(toolId)) this.#inheritDeprecation(version.toolId, version.version);
+  }
+
+  /**
    * The refusal of any call of `toolName` on the server presenting `identity` while an operator's
    * emergency disable of the whole tool holds ({@link disableTool}), whatever the session was
    * shown: also for a tool that has no version (never disclosed, or quarantined where it was).
@@ -189,6 +213,7 @@ export class HostCapabilities {
     for (const manifest of manifests) {
       const { version, created } = this.registry.register(manifest);
       if (created) this.#inheritEmergency(version.toolId, version.version);
+      this.#inheritDeprecation(version.toolId, version.version);
       const pinned =
         !bound.has(version.toolId) && this.registry.status(version.toolId, version.version)?.bindable === true;
       if (pinned) {
@@ -223,6 +248,14 @@ export class HostCapabilities {
     for (let earlier = version - 1; reason === undefined && earlier >= 1; earlier -= 1)
       reason = this.registry.status(toolId, earlier)?.emergency?.reason;
     if (reason !== undefined) this.registry.emergencyDisable(toolId, version, reason);
+  }
+
+  /** Moves a version to `no-new-binding` when an operator deprecated its descriptor digest (a later stage stays). */
+  #inheritDeprecation(toolId: string, version: number): void {
+    const digest = this.registry.version(toolId, version)?.manifest.descriptorDigest;
+    const reason = digest === undefined ? undefined : this.#deprecatedDigests.get(toolId)?.get(digest);
+    // STAGE_BACKWARDS (already there or later) is no change to make.
+    if (reason !== undefined) this.registry.deprecate(toolId, version, 'no-new-binding', { reason });
   }
 
   /** The refusal of a tool its bundle could not bind, with the code its version's status gives. */

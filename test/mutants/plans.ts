@@ -305,6 +305,28 @@ export function descriptionChangePlan(): RoundPlan {
   });
 }
 
+/**
+ * F33 (test/faults/f33-deprecated-binding.test.ts): five tools at revision 7, every planned call
+ * made; the operator deprecates (no-new-binding) the `read_file` the server lists at 500, and at
+ * 600 the server adds `echo` (revision 8), so the core publishes and discloses a new generation
+ * after the order, which still lists the deprecated `read_file`.
+ */
+export function deprecationPlan(): RoundPlan {
+  const five = tools(...FIVE);
+  return {
+    ...handPlan({
+      faults: ['F33'],
+      calls: { callFraction: 1 },
+      servers: [
+        handServer({
+          history: [step(0, 7, { 'acme.dev': five }), step(600, 8, { 'acme.dev': [...five, tool('echo')] })],
+        }),
+      ],
+    }),
+    deprecations: [{ atMs: 500, server: 's0', tool: 'read_file' }],
+  };
+}
+
 export const MUTANT_PLANS: Record<string, () => RoundPlan> = {
   'first-page-only': () => plain({ faults: [] }),
   'no-cursor-loop-detection': () =>
@@ -413,6 +435,8 @@ export const MUTANT_PLANS: Record<string, () => RoundPlan> = {
   'emergency-disable-ignored': () => emergencyDisablePlan({ atMs: 500 }),
   // The reference names read_file v1 before the description change at 600 and v2 after; the mutant keeps v1.
   'version-by-claim': descriptionChangePlan,
+  // The reference binds no deprecated read_file in generation 2 (disclosed after the order at 500); the mutant does.
+  'deprecation-ignored': deprecationPlan,
   'refuse-everything': () => plain(),
   // The tool surface (F22): the one round of 29 turns; each mutant lets some harmful turn through.
   'seal-from-final-request': surfaceTurnsPlan,
