@@ -82,10 +82,10 @@ export class HostCapabilities {
   /**
    * Tool id → descriptor digest → reason, for versions an operator deprecated by what the server
    * listed ({@link deprecateListed}, F33), registered yet or not: a version registered later with
-   * one of those digests is deprecated as it registers. Kept by this host process only (a version
-   * registered before a restart keeps its stage in the store; one not yet registered does not).
+   * one of those digests is deprecated as it registers. Read from the store's audit record at
+   * construction, so they hold across a restart of the host on a durable store.
    */
-  readonly #deprecatedDigests = new Map<string, Map<string, string>>();
+  readonly #deprecatedDigests: Map<string, Map<string, string>>;
   /**
    * Session → run id → bundle id, for the runs this host process started or resumed; null for a
    * disclosed generation with no tool to bind (every tool quarantined), which has no run.
@@ -98,6 +98,7 @@ export class HostCapabilities {
     this.#files = options.manifestFiles ?? new Map();
     // Whole-tool disables an earlier process of the host recorded in a durable store still hold.
     this.#disabledTools = this.registry.disabledTools();
+    this.#deprecatedDigests = this.registry.deprecatedDescriptors();
   }
 
   /** The operator's name of the server presenting `identity`: its manifest file's `server`, else the identity. */
@@ -163,15 +164,17 @@ export class HostCapabilities {
    * Bundle 时禁止绑定 deprecated 版本，旧 Bundle 在兼容期继续"): every such version registered so far
    * moves to `no-new-binding` now, and one registered later as it registers, so no bundle built
    * from now on binds it; bundles and runs holding it go on. A version already at a later stage
-   * stays there.
+   * stays there. Recorded in one audited batch (`CapabilityRegistry.deprecateDescriptors`) that a
+   * host reads back when it starts; an empty list does nothing.
    * @throws the store's write error.
    */
   deprecateListed(identity: string, toolName: string, descriptorDigests: readonly string[], reason: string): void {
+    if (descriptorDigests.length === 0) return;
     const toolId = this.#toolIdOf(identity, toolName);
+    this.registry.deprecateDescriptors(toolId, descriptorDigests, reason);
     let byDigest = this.#deprecatedDigests.get(toolId);
     if (byDigest === undefined) this.#deprecatedDigests.set(toolId, (byDigest = new Map()));
     for (const digest of descriptorDigests) byDigest.set(digest, reason);
-    for (const version of this.registry.versions(toolId)) this.#inheritDeprecation(version.toolId, version.version);
   }
 
   /**
