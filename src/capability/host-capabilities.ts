@@ -91,6 +91,8 @@ export class HostCapabilities {
    * disclosed generation with no tool to bind (every tool quarantined), which has no run.
    */
   readonly #runs = new Map<string, Map<string, string | null>>();
+  /** Bundle ids of generations whose versions were all unbindable: indexed, never built, no run started on them. */
+  readonly #unbuilt = new Set<string>();
 
   /** A registry on `options.store`, with the host's clock. */
   constructor(options: HostCapabilitiesOptions) {
@@ -115,7 +117,7 @@ export class HostCapabilities {
   pin(session: string, key: string, record: GenerationRecord): void {
     const bundleId = this.#bundleOf(record);
     const runId = runIdOf(session, key, record.catalogGeneration);
-    if (bundleId !== undefined) {
+    if (bundleId !== undefined && !this.#unbuilt.has(bundleId)) {
       const started = this.registry.startRun(runId, bundleId);
       // RUN_EXISTS: the session was shown this generation before (or by an earlier boot): same pins.
       if (!started.ok && started.code !== 'RUN_EXISTS') return;
@@ -199,11 +201,15 @@ export class HostCapabilities {
   /** Ends every run of `session` (it ended); its versions are no longer held by it. @throws the store's write error. */
   endSession(session: string): void {
     for (const [runId, bundleId] of this.#runs.get(session) ?? [])
-      if (bundleId !== null) this.registry.endRun(runId, 'session ended');
+      if (bundleId !== null && !this.#unbuilt.has(bundleId)) this.registry.endRun(runId, 'session ended');
     this.#runs.delete(session);
   }
 
-  /** The id of `record`'s bundle, registered and built on first use; undefined when it binds nothing. */
+  /**
+   * The id of `record`'s bundle, registered and built on first use; undefined when the snapshot
+   * has no version at all (every tool quarantined). A generation whose versions are all unbindable
+   * gets an id in {@link #unbuilt}: indexed, so its calls are refused with the version's status.
+   */
   #bundleOf(record: GenerationRecord): string | undefined {
     const bundleId = `${record.key}#${record.catalogGeneration}@${record.snapshotDigest.slice(0, 16)}`;
     if (this.#bundles.has(bundleId)) return bundleId;
@@ -227,7 +233,14 @@ export class HostCapabilities {
       if (byDigest === undefined) index.set(manifest.endpoint.toolName, (byDigest = new Map()));
       byDigest.set(manifest.descriptorDigest, { toolId: version.toolId, version: version.version, pinned });
     }
-    if (refs.length === 0) return undefined;
+    if (index.size === 0) return undefined;
+    // Versions, none of them bindable (deprecated, emergency-disabled): no bundle and no run, but
+    // the index stays, so a call of one is refused with its status instead of reaching the gate.
+    if (refs.length === 0) {
+      this.#unbuilt.add(bundleId);
+      this.#bundles.set(bundleId, index);
+      return bundleId;
+    }
     const built = this.registry.buildBundle(bundleId, refs);
     if (!built.ok && built.code !== 'BUNDLE_EXISTS') return undefined;
     this.#bundles.set(bundleId, index);
