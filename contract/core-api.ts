@@ -19,7 +19,7 @@
  *    triggers (F19) ask it to roll a catalog key back at planned times;
  * 6. if the core keeps tool versions ({@link CoreAdapter.emergencyDisable} and
  *    {@link CoreAdapter.deprecate}, optional), operators emergency-disable a tool (F26) or
- *    deprecate the versions of a tool a server lists (F33) at planned times;
+ *    deprecate the versions of a tool a server lists (F31) at planned times;
  * 7. at the end it calls {@link CoreAdapter.stop}.
  * Throughout, the core reports what it did as {@link CoreObservation}s on `env.sink`; the oracle
  * judges those against the world's ground truth and trusts none it can check.
@@ -149,8 +149,8 @@ export interface CoreEnvironment {
   /**
    * The operator's manifest files (`catsim.manifests.v1` text, docs/EMBEDDING.md "Operator
    * manifests"), by the server identity (SPEC section 1) whose tools each describes; present only
-   * in a round that plants tool-version faults (F35). A core that keeps tool versions names, in
-   * each `receipt` of a call to such a server, the version that ran (`version`, judged by I37).
+   * in a round that plants tool-version faults (F32). A core that keeps tool versions names, in
+   * each `receipt` of a call to such a server, the version that ran (`version`, judged by I35).
    * Absent otherwise.
    */
   manifestFiles?: Readonly<Record<string, string>>;
@@ -278,7 +278,7 @@ export interface EmergencyDisableOrder {
 }
 
 /**
- * An operator's deprecation of the versions of one tool a server lists now (F33, SPEC section 9;
+ * An operator's deprecation of the versions of one tool a server lists now (F31, SPEC section 9;
  * seed 004: "构建新 Bundle 时禁止绑定 deprecated 版本，旧 Bundle 在兼容期继续"), at stage
  * `no-new-binding`: from the moment `deprecate` returns, no bundle the core builds later (in the
  * reference, the bundle of a generation first disclosed later) may bind a version whose descriptor
@@ -442,7 +442,7 @@ export interface CoreAdapter {
   /**
    * Optional, since catsim.core.v1 (docs/CORE-API.md, "Tool versions"): an operator's deprecation
    * of the listed versions of one tool ({@link DeprecationOrder}), stage `no-new-binding`.
-   * Synchronous: when it returns, no later binding may take those versions (judged by I36 from
+   * Synchronous: when it returns, no later binding may take those versions (judged by I34 from
    * the world's first disclosure of each generation and the receipts of its calls). A core
    * without it gets each order written `unsupported` and is not judged on it.
    */

@@ -81,7 +81,7 @@ export interface ReferenceVariant {
    */
   ignoreEmergencyDisable?: boolean;
   /**
-   * True for the mutant that takes an operator's deprecation (F33) and applies it to nothing:
+   * True for the mutant that takes an operator's deprecation (F31) and applies it to nothing:
    * later bundles bind the deprecated versions again.
    */
   ignoreDeprecation?: boolean;
@@ -136,7 +136,7 @@ function capabilityStoreOf(store: RegistryStore): CapabilityStore {
 }
 
 /**
- * The operator's manifest files the round hands the host (F35, `env.manifestFiles`), parsed, by
+ * The operator's manifest files the round hands the host (F32, `env.manifestFiles`), parsed, by
  * server identity. @throws ManifestFileError for a file that is not `catsim.manifests.v1` (a
  * defect of the world, which the guard reports as the core's failure).
  */
@@ -271,7 +271,7 @@ class ReferenceAdapter implements CoreAdapter {
     this.#host.capabilities?.disableTool(order.identity, order.tool, order.reason);
   }
 
-  /** An operator's deprecation (F33): the host's capability registry stops binding those versions in new bundles. */
+  /** An operator's deprecation (F31): the host's capability registry stops binding those versions in new bundles. */
   deprecate(order: DeprecationOrder): void {
     if (this.#ignoreDeprecation) return;
     this.#host.capabilities?.deprecateListed(order.identity, order.tool, order.descriptorDigests, order.reason);

@@ -443,9 +443,9 @@ export class GroundTruth {
   readonly rollbackTriggers: RollbackTriggeredEvent[] = [];
   /** Every `emergency_disabled` (F26), in trace order. */
   readonly emergencyDisables: EmergencyDisabledEvent[] = [];
-  /** Every `deprecation_ordered` (F33), in trace order. */
+  /** Every `deprecation_ordered` (F31), in trace order. */
   readonly deprecations: DeprecationOrderedEvent[] = [];
-  /** Every `operator_manifest` (F35): the servers the operator described to the core, in trace order. */
+  /** Every `operator_manifest` (F32): the servers the operator described to the core, in trace order. */
   readonly operatorManifests: OperatorManifestEvent[] = [];
   /** Every `host_crashed` (F18), in trace order. */
   readonly hostCrashes: HostCrashedEvent[] = [];

@@ -55,7 +55,7 @@ export interface PlannerContext {
   hostDown?: () => boolean;
   /** F26: whether an emergency disable of `tool` of `server` was delivered to the core so far (absent: none). */
   emergencyDisabled?: (server: string, tool: string) => boolean;
-  /** F33: whether a deprecation of the version with `descriptorDigest` of `server` was delivered so far (absent: none). */
+  /** F31: whether a deprecation of the version with `descriptorDigest` of `server` was delivered so far (absent: none). */
   deprecated?: (server: string, descriptorDigest: string) => boolean;
 }
 
@@ -206,7 +206,7 @@ export class SessionPlanner {
    * Ground truth for a probe: a correct core must admit it when the server is healthy (no
    * disqualifying trait), the disclosed descriptor is the server's final one for this audience,
    * the audience holds the tool at the final epoch, the tool carries no planted defect, no emergency
-   * disable of it was delivered (F26), no deprecation of its version was (F33), and the
+   * disable of it was delivered (F26), no deprecation of its version was (F31), and the
    * world's own reading of the content checks finds none in it either (a captured catalog's real
    * descriptors may fail one; see plan/content-defects.ts).
    */

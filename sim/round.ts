@@ -71,9 +71,9 @@ interface RoundContext {
   disabledOrders: Set<string>;
   /** F26: whether an emergency disable of `tool` of `server` was delivered to the core so far. */
   emergencyDisabled: (server: string, tool: string) => boolean;
-  /** F33: the descriptor digests of delivered deprecations so far, as `<server>\0<digest>`. */
+  /** F31: the descriptor digests of delivered deprecations so far, as `<server>\0<digest>`. */
   deprecatedDigests: Set<string>;
-  /** F33: whether a deprecation of the version with `descriptorDigest` of `server` was delivered to the core so far. */
+  /** F31: whether a deprecation of the version with `descriptorDigest` of `server` was delivered to the core so far. */
   deprecated: (server: string, descriptorDigest: string) => boolean;
 }
 
@@ -110,7 +110,7 @@ export async function runRound(
     (env) => policyRulesFor(plan.policy, env),
   );
   const confirmations = new ConfirmationLog();
-  // F35: the operator's manifest files, written down before the core starts and is handed them.
+  // F32: the operator's manifest files, written down before the core starts and is handed them.
   const manifests = operatorManifestsOf(plan);
   for (const described of manifests?.servers ?? []) recorder.world('operator_manifest', { ...described });
   const adapter = new HostProcess({
@@ -254,7 +254,7 @@ function startRound(context: RoundContext, servers: SimCatalogServer[]): void {
 }
 
 /**
- * F33: one operator's deprecation (stage no-new-binding) of the versions of a tool the server lists
+ * F31: one operator's deprecation (stage no-new-binding) of the versions of a tool the server lists
  * now, by their descriptor digests. Ground truth first (`deprecation_ordered`), then the core's
  * `deprecate` when it has one and the host is up; delivered digests are remembered for the
  * planners' probes (a correct core may refuse them through a later generation).
@@ -281,7 +281,7 @@ function orderDeprecation(
   });
   if (delivery !== 'delivered') return;
   for (const digest of descriptorDigests) context.deprecatedDigests.add(`${server.plan.id}\u0000${digest}`);
-  adapter.deprecate({ identity, tool: order.tool, descriptorDigests, reason: `F33 order at ${order.atMs} ms` });
+  adapter.deprecate({ identity, tool: order.tool, descriptorDigests, reason: `F31 order at ${order.atMs} ms` });
 }
 
 /**

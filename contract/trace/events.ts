@@ -612,12 +612,12 @@ const emergencyDisabled = eventOf(
   },
 );
 
-/** World: an operator deprecated the versions of a tool a server lists (F33; ground truth for I36). */
+/** World: an operator deprecated the versions of a tool a server lists (F31; ground truth for I34). */
 const deprecationOrdered = eventOf(
   'world',
   'deprecation_ordered',
   admission(
-    "an operator deprecated, at stage `no-new-binding`, the versions of tool `tool` that `server` lists now (F33, SPEC section 9): their descriptor digests; when `delivered`, no generation of that server's keys first disclosed after it may have a call of one of them admitted (a receipt naming that digest; judged by I36); bindings made before go on",
+    "an operator deprecated, at stage `no-new-binding`, the versions of tool `tool` that `server` lists now (F31, SPEC section 9): their descriptor digests; when `delivered`, no generation of that server's keys first disclosed after it may have a call of one of them admitted (a receipt naming that digest; judged by I34); bindings made before go on",
   ),
   {
     server,
@@ -634,12 +634,12 @@ const deprecationOrdered = eventOf(
   },
 );
 
-/** World: the operator's manifest file of a server was handed to the core (F35; ground truth for I37). */
+/** World: the operator's manifest file of a server was handed to the core (F32; ground truth for I35). */
 const operatorManifest = eventOf(
   'world',
   'operator_manifest',
   admission(
-    'the operator described server `server` in a manifest file (`catsim.manifests.v1`, SPEC section 9) that the world handed the core at round start (`env.manifestFiles`) under each of `identities`; a core that names versions in its receipts must name one in every `receipt` of a call to that server (judged by I37); written once per such server, before the core starts',
+    'the operator described server `server` in a manifest file (`catsim.manifests.v1`, SPEC section 9) that the world handed the core at round start (`env.manifestFiles`) under each of `identities`; a core that names versions in its receipts must name one in every `receipt` of a call to that server (judged by I35); written once per such server, before the core starts',
   ),
   {
     server,
@@ -805,7 +805,7 @@ const receipt = eventOf(
     version: optional(
       field(
         receiptVersion,
-        "the capability version that ran (SPEC section 9): the operator's tool id, the version number the core's registry gave the definition it admitted, and that version's manifest digest; written by a core that keeps tool versions, for a server the operator described (`env.manifestFiles`); null when the registry names none. One version names one definition (judged by I37)",
+        "the capability version that ran (SPEC section 9): the operator's tool id, the version number the core's registry gave the definition it admitted, and that version's manifest digest; written by a core that keeps tool versions, for a server the operator described (`env.manifestFiles`); null when the registry names none. One version names one definition (judged by I35)",
       ),
     ),
   },

@@ -247,16 +247,16 @@ export const MUTANTS: readonly Mutant[] = [
   {
     name: 'deprecation-ignored',
     removedDefence:
-      'binding no deprecated version in a new bundle (F33: the order is accepted and applied to nothing, so bundles built afterwards bind the deprecated versions again)',
-    expectedCatchers: ['I36'],
+      'binding no deprecated version in a new bundle (F31: the order is accepted and applied to nothing, so bundles built afterwards bind the deprecated versions again)',
+    expectedCatchers: ['I34'],
     core: referenceCore({ ignoreDeprecation: true }),
     scenario: 'capability-versions',
   },
   {
     name: 'version-by-claim',
     removedDefence:
-      "a new version for every new definition (F35: the host keeps naming a tool's first version after its description changed, as a registry keyed on the tool's claim would)",
-    expectedCatchers: ['I37'],
+      "a new version for every new definition (F32: the host keeps naming a tool's first version after its description changed, as a registry keyed on the tool's claim would)",
+    expectedCatchers: ['I35'],
     core: referenceCore({ host: VersionByClaimHost }),
     scenario: 'capability-versions',
   },

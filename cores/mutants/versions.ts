@@ -9,8 +9,8 @@ import { CatalogHost, type ReceiptVersion } from '../../src/host.ts';
 /**
  * Versions by claim: the host names each tool by the first version it gave it for the rest of the
  * process, as a registry that keys versions on the tool id and the server's claim (name, build)
- * would: a changed description (F35) or schema keeps the old version, so one version names two
- * definitions (I37 `ONE_VERSION_TWO_DEFINITIONS`).
+ * would: a changed description (F32) or schema keeps the old version, so one version names two
+ * definitions (I35 `ONE_VERSION_TWO_DEFINITIONS`).
  */
 export class VersionByClaimHost extends CatalogHost {
   readonly #first = new Map<string, ReceiptVersion>();

@@ -1,5 +1,5 @@
 /**
- * I36 on hand-built traces: s0 presents ID0; generation 1 of its acme.dev key is first disclosed
+ * I34 on hand-built traces: s0 presents ID0; generation 1 of its acme.dev key is first disclosed
  * at seq 1, the operator deprecates `read_file` D1 at seq 2 (t=20 ms, delivered), generation 2 is
  * first disclosed at seq 3. A receipt of read_file D1 through generation 2 after the order is a new
  * binding of a deprecated version; through generation 1 (bound before the order), of another
@@ -64,12 +64,12 @@ function i36(b: TraceBuilder): { found: Array<[number | null, string, string]>; 
   b.roundEnd();
   const verdict = checkTrace(b.build());
   return {
-    found: verdict.violations.filter((v) => v.invariant === 'I36').map((v) => [v.seq, v.code, v.evidence]),
-    checked: verdict.checked.I36,
+    found: verdict.violations.filter((v) => v.invariant === 'I34').map((v) => [v.seq, v.code, v.evidence]),
+    checked: verdict.checked.I34,
   };
 }
 
-describe('I36: no new binding of a deprecated version', () => {
+describe('I34: no new binding of a deprecated version', () => {
   it('a receipt of the deprecated digest through a generation first disclosed after the order fails', () => {
     const b = ordered('delivered');
     const seq = receipt(b, 'l0', 2);

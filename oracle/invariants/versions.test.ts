@@ -1,5 +1,5 @@
 /**
- * I37 on hand-built traces: s0 presents ID0, then ID1 (a rotation); the operator described s0
+ * I35 on hand-built traces: s0 presents ID0, then ID1 (a rotation); the operator described s0
  * (`operator_manifest`, tool ids `s0.<name>`, both identities), not s1. Receipts of calls to s0
  * must each name a version, with the operator's tool id, and one version must bind one definition
  * (descriptor and manifest digest), whichever identity the call went to; receipts of s1 are not
@@ -49,17 +49,17 @@ function receipt(b: TraceBuilder, lease: string, named: Named): number {
 
 const v = (version: number, manifestDigest: string, toolId = 's0.read_file') => ({ toolId, version, manifestDigest });
 
-/** I37's violations of `b` as `[seq, code, evidence]`, and its work count. */
+/** I35's violations of `b` as `[seq, code, evidence]`, and its work count. */
 function judged(b: TraceBuilder): { found: Array<[number | null, string, string]>; checked: number } {
   b.roundEnd();
   const verdict = checkTrace(b.build());
   return {
-    found: verdict.violations.filter((x) => x.invariant === 'I37').map((x) => [x.seq, x.code, x.evidence]),
-    checked: verdict.checked.I37,
+    found: verdict.violations.filter((x) => x.invariant === 'I35').map((x) => [x.seq, x.code, x.evidence]),
+    checked: verdict.checked.I35,
   };
 }
 
-describe('I37: every receipt names the version that ran', () => {
+describe('I35: every receipt names the version that ran', () => {
   it('holds: one definition per version, a new version for a new description, across a rotation', () => {
     const b = described();
     receipt(b, 'l0', { version: v(1, M1) });

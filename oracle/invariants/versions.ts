@@ -1,8 +1,8 @@
 /**
- * I37, every receipt names the version that ran (SPEC section 9; seed 004: "执行审计记录实际 tool
+ * I35, every receipt names the version that ran (SPEC section 9; seed 004: "执行审计记录实际 tool
  * version、endpoint build 和 operation ID"; "修改 description 也可能改变模型选择行为，因此仍发布新
  * registry version"). In a round where the world handed the core an operator's manifest file of a
- * server (`operator_manifest`, F35) and the core names versions in its receipts (`receipt.version`
+ * server (`operator_manifest`, F32) and the core names versions in its receipts (`receipt.version`
  * on at least one receipt), every receipt of a call to that server (its catalog key under one of
  * the identities the event lists) must:
  *
@@ -12,7 +12,7 @@
  * - name a version that stands for one definition: every receipt naming the same (tool id,
  *   version) binds the same descriptor digest and the same manifest digest
  *   (`ONE_VERSION_TWO_DEFINITIONS`, anchored at the first receipt that names it with another).
- *   A description-only change (F35) is a new definition, so it must be a new version.
+ *   A description-only change (F32) is a new definition, so it must be a new version.
  *
  * What each receipt binds is held to the world elsewhere: its descriptor digest is the one the gate
  * admitted (I6), which is the active generation's (I8), which is what the server listed (I1). A
@@ -23,7 +23,7 @@ import { parseCatalogKey } from '../catalog-key.ts';
 import type { ReceiptEvent } from '../trace.ts';
 import type { CheckContext, Findings } from './check-context.ts';
 
-/** I37: every receipt of a call to a described server names the version that ran, one version one definition. */
+/** I35: every receipt of a call to a described server names the version that ran, one version one definition. */
 export function checkVersions(context: CheckContext, findings: Findings): void {
   const described = describedIdentities(context);
   if (described.size === 0) return;
@@ -33,7 +33,7 @@ export function checkVersions(context: CheckContext, findings: Findings): void {
   for (const receipt of receipts) {
     const prefix = described.get(parseCatalogKey(receipt.key).identity);
     if (prefix === undefined) continue;
-    findings.count('I37');
+    findings.count('I35');
     judgeReceipt(receipt, prefix, definitions, findings);
   }
 }
@@ -55,7 +55,7 @@ function judgeReceipt(
   const { version } = receipt;
   if (version === undefined || version === null) {
     findings.add(
-      'I37',
+      'I35',
       receipt.seq,
       'RECEIPT_WITHOUT_VERSION',
       `receipt ${receipt.leaseId} (seq ${receipt.seq}) of a call of ${JSON.stringify(receipt.tool)} under ${receipt.key} names no version, though the operator described that server`,
@@ -65,7 +65,7 @@ function judgeReceipt(
   const expectedId = `${prefix}${receipt.tool}`;
   if (version.toolId !== expectedId) {
     findings.add(
-      'I37',
+      'I35',
       receipt.seq,
       'WRONG_TOOL_ID',
       `receipt ${receipt.leaseId} (seq ${receipt.seq}) names tool id ${JSON.stringify(version.toolId)} for ${JSON.stringify(receipt.tool)}; the operator's file gives ${JSON.stringify(expectedId)}`,
@@ -78,7 +78,7 @@ function judgeReceipt(
   if (first === undefined) definitions.set(ref, { receipt, definition });
   else if (first.definition !== definition)
     findings.add(
-      'I37',
+      'I35',
       receipt.seq,
       'ONE_VERSION_TWO_DEFINITIONS',
       `receipt ${receipt.leaseId} (seq ${receipt.seq}) names ${version.toolId} v${version.version} for descriptor ${short(receipt.descriptorDigest)} (manifest ${version.manifestDigest.slice(0, 12)}), but receipt ${first.receipt.leaseId} (seq ${first.receipt.seq}) named that version for descriptor ${short(first.receipt.descriptorDigest)} (manifest ${first.receipt.version?.manifestDigest.slice(0, 12)}): a changed definition under the same version`,

@@ -1,7 +1,7 @@
 /**
- * Coverage probe `deprecated-not-bound` (F33): a call was refused `TOOL_NOT_PINNED` after an
+ * Coverage probe `deprecated-not-bound` (F31): a call was refused `TOOL_NOT_PINNED` after an
  * operator's delivered deprecation, so a bundle built afterwards left a deprecated version out and
- * a call through it was refused (I36's defence ran). It reads the core's `gate_decision`, so only
+ * a call through it was refused (I34's defence ran). It reads the core's `gate_decision`, so only
  * the reference core is held to it.
  */
 import type { Probe } from './probe.ts';
@@ -10,7 +10,7 @@ import type { Probe } from './probe.ts';
 export const deprecatedNotBound: Probe = {
   name: 'deprecated-not-bound',
   basis: 'reference',
-  description: 'a call through a bundle built after a deprecation was refused TOOL_NOT_PINNED (F33)',
+  description: 'a call through a bundle built after a deprecation was refused TOOL_NOT_PINNED (F31)',
   hit: (events) => {
     const deprecated = new Set<string>();
     for (const event of events) {

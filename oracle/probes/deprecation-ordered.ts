@@ -1,5 +1,5 @@
 /**
- * Coverage probe `deprecation-ordered` (F33): an operator deprecated the listed versions of a tool
+ * Coverage probe `deprecation-ordered` (F31): an operator deprecated the listed versions of a tool
  * while the host was up. It reads only the world's `deprecation_ordered` (delivered, or
  * `unsupported` for a core without `deprecate`, naming at least one version), so any core's
  * campaign reaches it as often as the reference's.
@@ -10,7 +10,7 @@ import type { Probe } from './probe.ts';
 export const deprecationOrdered: Probe = {
   name: 'deprecation-ordered',
   basis: 'world',
-  description: 'an operator deprecated the listed versions of a tool while the host was up (F33)',
+  description: 'an operator deprecated the listed versions of a tool while the host was up (F31)',
   hit: (events) =>
     events.some(
       (event) =>

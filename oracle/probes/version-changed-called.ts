@@ -1,7 +1,7 @@
 /**
- * Coverage probe `version-changed-called` (F35): the core named two versions of one tool in its
+ * Coverage probe `version-changed-called` (F32): the core named two versions of one tool in its
  * receipts (`receipt.version`: the same tool id, two version numbers), so a tool changed in the
- * round and was called both before and after, each call under the version that ran (I37). It
+ * round and was called both before and after, each call under the version that ran (I35). It
  * reads the core's receipts, so only the reference core is held to it.
  */
 import type { Probe } from './probe.ts';
@@ -10,7 +10,7 @@ import type { Probe } from './probe.ts';
 export const versionChangedCalled: Probe = {
   name: 'version-changed-called',
   basis: 'reference',
-  description: 'a tool was called under two versions in one round, each receipt naming its own (F35)',
+  description: 'a tool was called under two versions in one round, each receipt naming its own (F32)',
   hit: (events) => {
     const versions = new Map<string, number>();
     for (const event of events) {

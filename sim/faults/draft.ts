@@ -27,7 +27,7 @@ export type GenerationPhase = (typeof GENERATION_PHASES)[number];
  * One planned change of a server's revision history: an edit of one audience's view (`edit`), of
  * the internal audience only (`internal`: the revision moves alone), of every audience at a
  * rotation (`rotate`), a new description of one tool wherever it is listed and nothing else
- * (`describe`, F35), or a revert to the content before the paired edit at `of` (A-B-A). `rng`
+ * (`describe`, F32), or a revert to the content before the paired edit at `of` (A-B-A). `rng`
  * draws what the edit does (which tool, which kind), at build time, in time order.
  */
 export type HistoryChange =

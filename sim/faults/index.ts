@@ -31,8 +31,8 @@ import { F23 } from './f23-over-limit-catalog.ts';
 import { F24 } from './f24-scope-mixed.ts';
 import { F25 } from './f25-public-varies.ts';
 import { F26 } from './f26-emergency-disable.ts';
-import { F33 } from './f33-deprecated-binding.ts';
-import { F35 } from './f35-description-change.ts';
+import { F31 } from './f31-deprecated-binding.ts';
+import { F32 } from './f32-description-change.ts';
 import { EQUIVOCATION } from './equivocation.ts';
 import { ERAS } from './eras.ts';
 import type { FaultDefinition } from './fault.ts';
@@ -71,8 +71,8 @@ export const FAULTS = [
   F24,
   F25,
   F26,
-  F33,
-  F35,
+  F31,
+  F32,
 ] as const;
 
 /** Faults a scenario switches on for every round instead of listing them (equivocation). */
@@ -102,7 +102,7 @@ export function probesOfAbsentFaults(faults: readonly string[]): Set<string> {
   return new Set(FAULTS.flatMap((fault) => fault.probes).filter((name) => !owed.has(name)));
 }
 
-/** A fault id of the menu: `F1` .. `F26`, `F33`, `F35`. */
+/** A fault id of the menu: `F1` .. `F26`, `F31`, `F32`. */
 export type FaultId = (typeof FAULTS)[number]['id'];
 
 /** The menu's ids, in order. */

@@ -1,7 +1,7 @@
 /**
  * The operator's manifest files a round hands the core (`env.manifestFiles`, SPEC section 9): one
  * `catsim.manifests.v1` file per server the plan says the operator described (`operatorManifest`,
- * F35), under each identity the server presents (its first, then its F7 rotations'), naming the
+ * F32), under each identity the server presents (its first, then its F7 rotations'), naming the
  * server by its plan id (the operator's stable name, which an identity rotation does not change).
  * The file lists no tool, so every tool gets the safest defaults and the tool id
  * `<server id>.<tool name>`. Built from the plan alone.

@@ -96,7 +96,7 @@ function editView(
 }
 
 /**
- * A description-only change (F35): one unprotected tool, drawn among the tools the views list (in
+ * A description-only change (F32): one unprotected tool, drawn among the tools the views list (in
  * audience order), gets a new description in every view that lists the same descriptor; names,
  * schemas and everything else stay. Views without a tool to change come back unchanged.
  */

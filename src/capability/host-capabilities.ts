@@ -81,7 +81,7 @@ export class HostCapabilities {
   readonly #disabledTools: Map<string, string>;
   /**
    * Tool id → descriptor digest → reason, for versions an operator deprecated by what the server
-   * listed ({@link deprecateListed}, F33), registered yet or not: a version registered later with
+   * listed ({@link deprecateListed}, F31), registered yet or not: a version registered later with
    * one of those digests is deprecated as it registers. Read from the store's audit record at
    * construction, so they hold across a restart of the host on a durable store.
    */

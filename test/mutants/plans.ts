@@ -279,7 +279,7 @@ export function emergencyDisablePlan(options: { atMs: number; editAtMs?: number;
 }
 
 /**
- * F35 (test/faults/f35-description-change.test.ts): five tools at revision 7, every planned call
+ * F32 (test/faults/f32-description-change.test.ts): five tools at revision 7, every planned call
  * made; at 600 the server lists `read_file` with a new description and nothing else changed
  * (revision 8). The operator described `s0` in a manifest file (`operatorManifest`), so the core is
  * handed it and names, in each receipt, the version that ran: `s0.read_file` v1 before the change,
@@ -289,14 +289,14 @@ export function descriptionChangePlan(): RoundPlan {
   const five = tools(...FIVE);
   const redescribed = { ...structuredClone(five[0]!), description: 'Reads a file; now also used for audits.' };
   return handPlan({
-    faults: ['F35'],
+    faults: ['F32'],
     calls: { callFraction: 1 },
     servers: [
       {
         ...handServer({
           history: [
             step(0, 7, { 'acme.dev': five }),
-            step(600, 8, { 'acme.dev': [redescribed, ...five.slice(1)] }, 'F35'),
+            step(600, 8, { 'acme.dev': [redescribed, ...five.slice(1)] }, 'F32'),
           ],
         }),
         operatorManifest: true,
@@ -306,7 +306,7 @@ export function descriptionChangePlan(): RoundPlan {
 }
 
 /**
- * F33 (test/faults/f33-deprecated-binding.test.ts): five tools at revision 7, every planned call
+ * F31 (test/faults/f31-deprecated-binding.test.ts): five tools at revision 7, every planned call
  * made; the operator deprecates (no-new-binding) the `read_file` the server lists at 500, and at
  * 600 the server adds `echo` (revision 8), so the core publishes and discloses a new generation
  * after the order, which still lists the deprecated `read_file`.
@@ -315,7 +315,7 @@ export function deprecationPlan(): RoundPlan {
   const five = tools(...FIVE);
   return {
     ...handPlan({
-      faults: ['F33'],
+      faults: ['F31'],
       calls: { callFraction: 1 },
       servers: [
         handServer({

@@ -1,5 +1,5 @@
 /**
- * F33: a new bundle binding a deprecated version, on the hand plan of test/mutants/plans.ts
+ * F31: a new bundle binding a deprecated version, on the hand plan of test/mutants/plans.ts
  * (`deprecationPlan`): one server (latency 5 ms, pages of 2) shows acme.dev five tools at revision
  * 7, every planned call is made, the operator deprecates (no-new-binding) the `read_file` the
  * server lists at 500, and at 600 the server adds `echo` (revision 8). The core publishes
@@ -9,7 +9,7 @@
  * moves `read_file` v1 to `no-new-binding`, generation 2's bundle leaves it out, and the quiet
  * tail's probe of `read_file` through generation 2 at 2,038 is refused TOOL_NOT_PINNED (the world
  * does not expect it admitted). On `mutant:deprecation-ignored` the order is applied to nothing:
- * the probe is admitted through generation 2, which I36 catches at its receipt (seq 139).
+ * the probe is admitted through generation 2, which I34 catches at its receipt (seq 139).
  */
 import { describe, expect, it } from 'vitest';
 import { resolveCore } from '../../cores/index.ts';
@@ -32,7 +32,7 @@ function readFileTrail(run: Run): string[] {
   });
 }
 
-describe('F33: no new binding of a deprecated version', () => {
+describe('F31: no new binding of a deprecated version', () => {
   it('the reference keeps the binding made before the order and binds nothing deprecated afterwards', async () => {
     const run = await runHand(deprecationPlan());
     expect(run.verdict.violations).toEqual([]);
@@ -41,14 +41,14 @@ describe('F33: no new binding of a deprecated version', () => {
       '500 order read_file 038162adfa1d delivered',
       '2038 decision TOOL_NOT_PINNED generation 2',
     ]);
-    expect(run.verdict.checked.I36).toBe(1);
+    expect(run.verdict.checked.I34).toBe(1);
     expect(probesHit(run.events).filter((name) => name.startsWith('deprecat'))).toEqual([
       'deprecation-ordered',
       'deprecated-not-bound',
     ]);
   });
 
-  it('mutant:deprecation-ignored binds it again in generation 2: I36', async () => {
+  it('mutant:deprecation-ignored binds it again in generation 2: I34', async () => {
     const run = await runHand(deprecationPlan(), resolveCore('mutant:deprecation-ignored'));
     expect(readFileTrail(run)).toEqual([
       '111 decision ADMIT generation 1',
@@ -59,7 +59,7 @@ describe('F33: no new binding of a deprecated version', () => {
       run.verdict.violations.map(({ invariant, seq, code, evidence }) => ({ invariant, seq, code, evidence })),
     ).toEqual([
       {
-        invariant: 'I36',
+        invariant: 'I34',
         seq: 139,
         code: 'NEW_BINDING_OF_DEPRECATED',
         evidence:

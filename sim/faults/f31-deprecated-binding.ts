@@ -1,9 +1,9 @@
 /**
- * F33: a new bundle binding a deprecated version. At seeded times an operator deprecates, at stage
+ * F31: a new bundle binding a deprecated version. At seeded times an operator deprecates, at stage
  * `no-new-binding`, the versions of one tool that a server lists then, through `deprecate` of the
  * core API (optional). From the moment the order returns, no generation first disclosed later may
  * bind them: a core that keeps tool versions builds later bundles without them, so a call of that
- * descriptor through a later generation is refused, while runs already holding it go on (I36,
+ * descriptor through a later generation is refused, while runs already holding it go on (I34,
  * oracle/invariants/deprecation.ts, judged from the world's `deprecation_ordered` and first
  * disclosures and the core's receipts). Every order is written as `deprecation_ordered`
  * (delivered, `unsupported` for a core without `deprecate`, or `host_down` during an F18 restart).
@@ -14,7 +14,7 @@
  * 时禁止绑定 deprecated 版本，旧 Bundle 在兼容期继续") and issue 30 item 5 ("a new bundle binding a
  * deprecated version").
  *
- * How often: a round that enables F33 plans 1 to 2 orders at distinct seeded times in [1, T_heal),
+ * How often: a round that enables F31 plans 1 to 2 orders at distinct seeded times in [1, T_heal),
  * each for a server drawn uniformly and a tool drawn uniformly among the names its first revision
  * lists to any audience (`""`, which deprecates nothing, for a server that lists none).
  */
@@ -24,7 +24,7 @@ import type { FaultDefinition } from './fault.ts';
 import { counts } from './rates.ts';
 import { arrayOf, ms, object, string } from '../plan/schema-parts.ts';
 
-/** One planned deprecation (F33): at `atMs`, the operator deprecates the versions of `tool` that server `server` lists then. */
+/** One planned deprecation (F31): at `atMs`, the operator deprecates the versions of `tool` that server `server` lists then. */
 export interface DeprecationPlan {
   atMs: number;
   server: string;
@@ -33,17 +33,17 @@ export interface DeprecationPlan {
 
 declare module '../plan/types.ts' {
   interface RoundPlan {
-    /** F33: operators' deprecations (stage no-new-binding) in time order (absent or empty: none). */
+    /** F31: operators' deprecations (stage no-new-binding) in time order (absent or empty: none). */
     deprecations?: DeprecationPlan[];
   }
 }
 
-/** How often F33 acts (scenario `faultRates.F33`), with its defaults. */
+/** How often F31 acts (scenario `faultRates.F31`), with its defaults. */
 export const RATES = {
   deprecationsPerRound: counts(
     1,
     2,
-    'Deprecations per round that enables F33, at distinct seeded times in [1, T_heal).',
+    'Deprecations per round that enables F31, at distinct seeded times in [1, T_heal).',
     1,
   ),
 };
@@ -56,9 +56,9 @@ function toolNamesOf(server: ServerPlan): string[] {
   return [...names].sort();
 }
 
-/** F33: deprecated versions bound again. */
-export const F33: FaultDefinition<'F33', typeof RATES> = {
-  id: 'F33',
+/** F31: deprecated versions bound again. */
+export const F31: FaultDefinition<'F31', typeof RATES> = {
+  id: 'F31',
   rates: RATES,
   plan: {
     round: {
@@ -74,7 +74,7 @@ export const F33: FaultDefinition<'F33', typeof RATES> = {
   // An order for a server the plan no longer has (a shrink dropped it) does nothing.
   presentIn: (plan: RoundPlan) =>
     (plan.deprecations ?? []).some((order) => plan.servers.some((server) => server.id === order.server)),
-  // The times come first from F33's own stream, so what other faults put in the plan never moves them.
+  // The times come first from F31's own stream, so what other faults put in the plan never moves them.
   generateRound({ plan }, rng, rates) {
     if (plan.servers.length === 0) return;
     const times = distinctTimes(rng, drawIn(rng, rates.deprecationsPerRound), plan.bounds.tHealMs);

@@ -1,5 +1,5 @@
 /**
- * F35: a description-only change, on the hand plan of test/mutants/plans.ts
+ * F32: a description-only change, on the hand plan of test/mutants/plans.ts
  * (`descriptionChangePlan`): one server (latency 5 ms, pages of 2) shows acme.dev five tools at
  * revision 7, every planned call is made, and at 600 the server lists `read_file` with a new
  * description, nothing else changed (revision 8). The operator described `s0` in a manifest file,
@@ -8,8 +8,8 @@
  *
  * On the reference the call at 111 names `s0.read_file` v1 and the quiet tail's probe at 2,038
  * (against the new description, published after the change) names v2: another manifest digest,
- * another descriptor digest. `mutant:version-by-claim` names v1 for both, which I37 catches at the
- * second receipt (seq 133). The generator's F35 steps change one description and nothing else.
+ * another descriptor digest. `mutant:version-by-claim` names v1 for both, which I35 catches at the
+ * second receipt (seq 133). The generator's F32 steps change one description and nothing else.
  */
 import { describe, expect, it } from 'vitest';
 import { resolveCore } from '../../cores/index.ts';
@@ -34,7 +34,7 @@ function versionTrail(run: Run): string[] {
   );
 }
 
-describe('F35: a description-only change is a new version', () => {
+describe('F32: a description-only change is a new version', () => {
   it('the world hands the core the manifest file and writes operator_manifest before anything else', () => {
     const plan = descriptionChangePlan();
     expect(operatorManifestsOf(plan)).toEqual({
@@ -59,35 +59,36 @@ describe('F35: a description-only change is a new version', () => {
     );
     expect(ran).toEqual(['116 038162adfa1d', '2043 3d9fc27e6d2c']);
     // Every receipt of the round is of s0, which the operator described: 14 judged.
-    expect(run.verdict.checked.I37).toBe(14);
+    expect(run.verdict.checked.I35).toBe(14);
     expect(probesHit(run.events)).toContain('version-changed-called');
   });
 
-  it('mutant:version-by-claim keeps v1 after the change: I37', async () => {
+  it('mutant:version-by-claim keeps v1 after the change: I35', async () => {
     const run = await runHand(descriptionChangePlan(), resolveCore('mutant:version-by-claim'));
     expect(versionTrail(run)).toEqual(['111 s0.read_file v1 038162adfa1d', '2038 s0.read_file v1 3d9fc27e6d2c']);
     expect(run.verdict.violations.map(({ invariant, seq, code }) => `${invariant}@${seq} ${code}`)).toEqual([
-      'I37@133 ONE_VERSION_TWO_DEFINITIONS',
+      'I35@133 ONE_VERSION_TWO_DEFINITIONS',
     ]);
     expect(probesHit(run.events)).not.toContain('version-changed-called');
   });
 
-  it("the generator's F35 steps change one tool's description and nothing else (capability-versions, seed 1, rounds 0..19)", () => {
+  it("the generator's F32 steps change one tool's description and nothing else (capability-versions, seed 1, rounds 0..19)", () => {
     const scenario = loadScenario('capability-versions');
     let steps = 0;
     let changed = 0;
     for (let round = 0; round < 20; round += 1) {
       for (const server of generatePlan('1', round, scenario).servers) {
         server.history.forEach((step, index) => {
-          if (step.cause !== 'F35') return;
+          if (step.cause !== 'F32') return;
           steps += 1;
           expect(server.operatorManifest).toBe(true);
           changed += descriptionChanges(server.history[index - 1] as RevisionStep, step);
         });
       }
     }
-    // 34 steps in 15 of the 20 rounds (counted once by hand from the plans); each changed one descriptor.
-    expect([steps, changed]).toEqual([34, 34]);
+    // 23 steps in 9 of the 20 rounds (counted from the plans when the fault took the id F32, whose
+    // seeded stream `round/F32` draws other steps than `round/F35` did); each changed one descriptor.
+    expect([steps, changed]).toEqual([23, 23]);
   });
 });
 
