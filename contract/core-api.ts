@@ -17,8 +17,9 @@
  *    dispatches it to the world's simulated model, or refuses it and settles it in the world's ledger;
  * 5. if the core can roll back ({@link CoreAdapter.rollback}, optional), operator and monitor
  *    triggers (F19) ask it to roll a catalog key back at planned times;
- * 6. if the core keeps tool versions ({@link CoreAdapter.emergencyDisable}, optional), operators
- *    emergency-disable a tool at planned times (F26);
+ * 6. if the core keeps tool versions ({@link CoreAdapter.emergencyDisable} and
+ *    {@link CoreAdapter.deprecate}, optional), operators emergency-disable a tool (F26) or
+ *    deprecate the versions of a tool a server lists (F31) at planned times;
  * 7. at the end it calls {@link CoreAdapter.stop}.
  * Throughout, the core reports what it did as {@link CoreObservation}s on `env.sink`; the oracle
  * judges those against the world's ground truth and trusts none it can check.
@@ -145,6 +146,14 @@ export interface CoreEnvironment {
    * keeps here survives the restart, everything else dies with the process. Absent otherwise.
    */
   disk?: CoreDisk;
+  /**
+   * The operator's manifest files (`catsim.manifests.v1` text, docs/EMBEDDING.md "Operator
+   * manifests"), by the server identity (SPEC section 1) whose tools each describes; present only
+   * in a round that plants tool-version faults (F32). A core that keeps tool versions names, in
+   * each `receipt` of a call to such a server, the version that ran (`version`, judged by I35).
+   * Absent otherwise.
+   */
+  manifestFiles?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -265,6 +274,24 @@ export interface EmergencyDisableOrder {
   /** The tool's name as the server lists it. */
   tool: string;
   /** Why, as an operator would write it; a core shows it in the tool's status. */
+  reason: string;
+}
+
+/**
+ * An operator's deprecation of the versions of one tool a server lists now (F31, SPEC section 9;
+ * seed 004: "构建新 Bundle 时禁止绑定 deprecated 版本，旧 Bundle 在兼容期继续"), at stage
+ * `no-new-binding`: from the moment `deprecate` returns, no bundle the core builds later (in the
+ * reference, the bundle of a generation first disclosed later) may bind a version whose descriptor
+ * digest is one of `descriptorDigests`; bundles and runs already holding it go on.
+ */
+export interface DeprecationOrder {
+  /** The identity the server presents now (SPEC section 1). */
+  identity: string;
+  /** The tool's name as the server lists it. */
+  tool: string;
+  /** The descriptor digests (docs/TRACE.md) of the tool in the server's views now, sorted: the versions deprecated. */
+  descriptorDigests: string[];
+  /** Why, as an operator would write it; a core shows it in the version's status. */
   reason: string;
 }
 
@@ -412,6 +439,14 @@ export interface CoreAdapter {
    * campaign verdict is NOT JUDGED (exit 1) unless the user accepts it (`--not-judged versions`).
    */
   emergencyDisable?(order: EmergencyDisableOrder): void;
+  /**
+   * Optional, since catsim.core.v1 (docs/CORE-API.md, "Tool versions"): an operator's deprecation
+   * of the listed versions of one tool ({@link DeprecationOrder}), stage `no-new-binding`.
+   * Synchronous: when it returns, no later binding may take those versions (judged by I34 from
+   * the world's first disclosure of each generation and the receipts of its calls). A core
+   * without it gets each order written `unsupported` and is not judged on it.
+   */
+  deprecate?(order: DeprecationOrder): void;
 }
 
 /** Builds a core for one round; must only build (no I/O and no timers until `attach`). */

@@ -15,6 +15,7 @@ import type { CatalogRegistry } from '../src/registry/registry.ts';
 import { InMemoryRegistryStore, type RegistryStore } from '../src/registry/store.ts';
 import { openSqliteStoreOn, SqliteRegistryStore } from '../src/registry/sqlite-store.ts';
 import { InMemoryCapabilityStore, type CapabilityStore } from '../src/capability/capability-store.ts';
+import { parseManifestFile, type ManifestFile } from '../src/capability/manifest-file.ts';
 import type Database from 'better-sqlite3';
 import type { AdmissionGate } from '../src/admission/gate.ts';
 import type { ContentChecks } from '../src/validation/content-checks.ts';
@@ -35,7 +36,7 @@ import { SurfaceStageEngine } from '../src/surface/internal/engine.ts';
 import { REFERENCE_PARTS, type SurfaceParts } from '../src/surface/internal/parts.ts';
 import type { RequestLedger } from '../src/surface/request-ledger.ts';
 import type { SurfaceHook } from '../src/surface/surface-hook.ts';
-import type { EmergencyDisableOrder, ModelTurn, RollbackTrigger } from '../sim/guard/adapter.ts';
+import type { DeprecationOrder, EmergencyDisableOrder, ModelTurn, RollbackTrigger } from '../sim/guard/adapter.ts';
 import { THREAD_MEMOS } from './thread-memos.ts';
 
 /** The reference core's client info, in `initialize` (legacy era) and in every request's envelope (modern era). */
@@ -81,6 +82,11 @@ export interface ReferenceVariant {
   ignoreEmergencyDisable?: boolean;
   /** The connector class that speaks either era (the mutant that never listens again after a reconnect). */
   connector?: typeof EitherEraConnector;
+  /**
+   * True for the mutant that takes an operator's deprecation (F31) and applies it to nothing:
+   * later bundles bind the deprecated versions again.
+   */
+  ignoreDeprecation?: boolean;
 }
 
 /** A factory for the reference core, or for a variant of it. */
@@ -131,6 +137,15 @@ function capabilityStoreOf(store: RegistryStore): CapabilityStore {
   return store instanceof SqliteRegistryStore ? store.capabilities() : new InMemoryCapabilityStore();
 }
 
+/**
+ * The operator's manifest files the round hands the host (F32, `env.manifestFiles`), parsed, by
+ * server identity. @throws ManifestFileError for a file that is not `catsim.manifests.v1` (a
+ * defect of the world, which the guard reports as the core's failure).
+ */
+function manifestFilesOf(texts: Readonly<Record<string, string>>): Map<string, ManifestFile> {
+  return new Map(Object.entries(texts).map(([identity, text]) => [identity, parseManifestFile(text, identity)]));
+}
+
 class ReferenceAdapter implements CoreAdapter {
   readonly #host: CatalogHost;
   readonly #wrap: (source: ConnectedPageSource) => PageSource;
@@ -138,6 +153,7 @@ class ReferenceAdapter implements CoreAdapter {
   readonly #ignoreEmergencyDisable: boolean;
   readonly #Connector: typeof EitherEraConnector;
   readonly #acknowledgementWait: AcknowledgementWait;
+  readonly #ignoreDeprecation: boolean;
 
   constructor(env: CoreEnvironment, variant: ReferenceVariant) {
     const Host = hostWithSeams(variant);
@@ -159,6 +175,7 @@ class ReferenceAdapter implements CoreAdapter {
       variant.surfaceParts === undefined ? REFERENCE_PARTS : { ...REFERENCE_PARTS, ...variant.surfaceParts };
     this.#wrap = variant.wrapSource ?? ((source) => source);
     this.#ignoreEmergencyDisable = variant.ignoreEmergencyDisable === true;
+    this.#ignoreDeprecation = variant.ignoreDeprecation === true;
     const store = storeOf(env, variant);
     this.#host = new Host(
       // src/ports.ts types an observation loosely (`type` plus fields); the recorder holds it to the trace contract.
@@ -190,6 +207,7 @@ class ReferenceAdapter implements CoreAdapter {
         confirmations: env.confirmations,
         // Scan ids are unique in a round: a boot after a host restart (F18) numbers its own.
         ...(env.disk === undefined || env.disk.boot === 0 ? {} : { scanIdPrefix: `boot${env.disk.boot}-scan-` }),
+        ...(env.manifestFiles === undefined ? {} : { manifestFiles: manifestFilesOf(env.manifestFiles) }),
       },
     );
   }
@@ -274,6 +292,12 @@ class ReferenceAdapter implements CoreAdapter {
   emergencyDisable(order: EmergencyDisableOrder): void {
     if (this.#ignoreEmergencyDisable) return;
     this.#host.capabilities?.disableTool(order.identity, order.tool, order.reason);
+  }
+
+  /** An operator's deprecation (F31): the host's capability registry stops binding those versions in new bundles. */
+  deprecate(order: DeprecationOrder): void {
+    if (this.#ignoreDeprecation) return;
+    this.#host.capabilities?.deprecateListed(order.identity, order.tool, order.descriptorDigests, order.reason);
   }
 
   /**

@@ -33,6 +33,8 @@ import { checkEmergencyDisable } from './invariants/emergency-disable.ts';
 import { checkInvalidCursor } from './invariants/invalid-cursor.ts';
 import { checkListenStreams } from './invariants/listen-streams.ts';
 import { checkPolling } from './invariants/polling.ts';
+import { checkVersions } from './invariants/versions.ts';
+import { checkDeprecation } from './invariants/deprecation.ts';
 import { buildSurfaceTurns } from './surface-turns.ts';
 import { checkTenantIsolation } from './invariants/tenant-isolation.ts';
 import { checkUnconfirmedWrites } from './invariants/unconfirmed-writes.ts';
@@ -93,6 +95,8 @@ const INVARIANT_GROUPS: readonly InvariantGroupCheck[] = [
   checkInvalidCursor,
   checkListenStreams,
   checkPolling,
+  checkDeprecation,
+  checkVersions,
 ];
 
 /**

@@ -34,6 +34,8 @@ import {
   type HostCrashedEvent,
   type RollbackTriggeredEvent,
   type EmergencyDisabledEvent,
+  type OperatorManifestEvent,
+  type DeprecationOrderedEvent,
   type HostRestartedEvent,
   type IdentityRotatedEvent,
   type ListenRequestedEvent,
@@ -441,6 +443,10 @@ export class GroundTruth {
   readonly rollbackTriggers: RollbackTriggeredEvent[] = [];
   /** Every `emergency_disabled` (F26), in trace order. */
   readonly emergencyDisables: EmergencyDisabledEvent[] = [];
+  /** Every `deprecation_ordered` (F31), in trace order. */
+  readonly deprecations: DeprecationOrderedEvent[] = [];
+  /** Every `operator_manifest` (F32): the servers the operator described to the core, in trace order. */
+  readonly operatorManifests: OperatorManifestEvent[] = [];
   /** Every `host_crashed` (F18), in trace order. */
   readonly hostCrashes: HostCrashedEvent[] = [];
   /** Every `host_restarted` (F18), in trace order. */
@@ -560,6 +566,12 @@ export function buildGroundTruth(events: readonly TraceEvent[]): GroundTruth {
         break;
       case 'emergency_disabled':
         truth.emergencyDisables.push(event);
+        break;
+      case 'deprecation_ordered':
+        truth.deprecations.push(event);
+        break;
+      case 'operator_manifest':
+        truth.operatorManifests.push(event);
         break;
       case 'host_restarted':
         truth.hostRestarts.push(event);

@@ -113,6 +113,10 @@ export type ServerDisabledEvent = TraceEventOf<'server_disabled'>;
 export type RollbackTriggeredEvent = TraceEventOf<'rollback_triggered'>;
 /** World: an operator emergency-disabled a tool (F26). */
 export type EmergencyDisabledEvent = TraceEventOf<'emergency_disabled'>;
+/** World: an operator deprecated the listed versions of a tool (F31). */
+export type DeprecationOrderedEvent = TraceEventOf<'deprecation_ordered'>;
+/** World: the operator's manifest file of a server was handed to the core (F32). */
+export type OperatorManifestEvent = TraceEventOf<'operator_manifest'>;
 /** Core: the core learned a new policy epoch for an audience. */
 export type PolicySeenEvent = TraceEventOf<'policy_seen'>;
 /** Core: the gate decided one call (SPEC section 7). */

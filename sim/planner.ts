@@ -60,6 +60,8 @@ export interface PlannerContext {
   track?: <T>(request: Promise<T>) => Promise<T>;
   /** F26: whether an emergency disable of `tool` of `server` was delivered to the core so far (absent: none). */
   emergencyDisabled?: (server: string, tool: string) => boolean;
+  /** F31: whether a deprecation of the version with `descriptorDigest` of `server` was delivered so far (absent: none). */
+  deprecated?: (server: string, descriptorDigest: string) => boolean;
 }
 
 type Disclosure = { key: string; generation: number; snapshotDigest: string; tools: DisclosedTool[] };
@@ -216,13 +218,14 @@ export class SessionPlanner {
    * Ground truth for a probe: a correct core must admit it when the server is healthy (no
    * disqualifying trait), the disclosed descriptor is the server's final one for this audience,
    * the audience holds the tool at the final epoch, the tool carries no planted defect, no emergency
-   * disable of it was delivered (F26), and the
+   * disable of it was delivered (F26), no deprecation of its version was (F31), and the
    * world's own reading of the content checks finds none in it either (a captured catalog's real
    * descriptors may fail one; see plan/content-defects.ts).
    */
   #expectAdmit(shown: Disclosure, tool: DisclosedTool): boolean {
     if (this.server.disqualified()) return false;
     if (this.ctx.emergencyDisabled?.(this.server.plan.id, tool.name) === true) return false;
+    if (this.ctx.deprecated?.(this.server.plan.id, tool.descriptorDigest) === true) return false;
     const view = this.server.currentViews()[this.audience] ?? [];
     const current = view.filter((t) => t.name === tool.name);
     if (current.length !== 1 || worldDescriptorDigest(current[0]) !== tool.descriptorDigest) return false;

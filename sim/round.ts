@@ -39,6 +39,8 @@ import { createLink, type WireLink } from './transport/link.ts';
 import type { SessionControl } from './transport/link-rules.ts';
 import type { RuleEnv } from './server/rules.ts';
 import { EarlyEnd } from './tail/early-end.ts';
+import { operatorManifestsOf } from './host/operator-manifests.ts';
+import { worldDescriptorDigest } from './trace/digests.ts';
 
 /** The outcome of one round: its trace and how the world ended. */
 export interface RoundRun {
@@ -76,6 +78,10 @@ interface RoundContext {
   planners: SessionPlanner[];
   /** Counts a request of the world's to the core in flight (the early end's), or hands it back as it is. */
   track: <T>(request: Promise<T>) => Promise<T>;
+  /** F31: the descriptor digests of delivered deprecations so far, as `<server>\0<digest>`. */
+  deprecatedDigests: Set<string>;
+  /** F31: whether a deprecation of the version with `descriptorDigest` of `server` was delivered to the core so far. */
+  deprecated: (server: string, descriptorDigest: string) => boolean;
 }
 
 /**
@@ -111,6 +117,9 @@ export async function runRound(
     (env) => policyRulesFor(plan.policy, env),
   );
   const confirmations = new ConfirmationLog();
+  // F32: the operator's manifest files, written down before the core starts and is handed them.
+  const manifests = operatorManifestsOf(plan);
+  for (const described of manifests?.servers ?? []) recorder.world('operator_manifest', { ...described });
   const adapter = new HostProcess({
     factory: core,
     env: {
@@ -128,6 +137,7 @@ export async function runRound(
       sink: recorder.core,
       bounds: plan.bounds,
       timings: plan.timings,
+      ...(manifests === undefined ? {} : { manifestFiles: manifests.files }),
     },
     randomOf: (boot) => streams.stream(`core/random/boot/${boot}`),
     restarts: plan.hostRestarts ?? [],
@@ -140,6 +150,7 @@ export async function runRound(
   const disabledOrders = new Set<string>();
   const planners: SessionPlanner[] = [];
   let earlyEnd: EarlyEnd | undefined;
+  const deprecatedDigests = new Set<string>();
   const context: RoundContext = {
     world,
     plan,
@@ -154,6 +165,8 @@ export async function runRound(
     emergencyDisabled: (server, tool) => disabledOrders.has(`${server}\u0000${tool}`),
     planners,
     track: (request) => earlyEnd?.track(request) ?? request,
+    deprecatedDigests,
+    deprecated: (server, descriptorDigest) => deprecatedDigests.has(`${server}\u0000${descriptorDigest}`),
   };
   const servers = plan.servers.map((server) => buildServer(context, server));
   if (plan.earlyEnd === true) {
@@ -267,6 +280,41 @@ function startRound(context: RoundContext, servers: SimCatalogServer[]): void {
     const server = servers.find((candidate) => candidate.plan.id === order.server);
     if (server !== undefined) context.world.schedule(order.atMs, () => orderEmergencyDisable(context, server, order));
   }
+  for (const order of context.plan.deprecations ?? []) {
+    const server = servers.find((candidate) => candidate.plan.id === order.server);
+    if (server !== undefined) context.world.schedule(order.atMs, () => orderDeprecation(context, server, order));
+  }
+}
+
+/**
+ * F31: one operator's deprecation (stage no-new-binding) of the versions of a tool the server lists
+ * now, by their descriptor digests. Ground truth first (`deprecation_ordered`), then the core's
+ * `deprecate` when it has one and the host is up; delivered digests are remembered for the
+ * planners' probes (a correct core may refuse them through a later generation).
+ */
+function orderDeprecation(
+  context: RoundContext,
+  server: SimCatalogServer,
+  order: NonNullable<RoundPlan['deprecations']>[number],
+): void {
+  const { adapter, recorder } = context;
+  const identity = server.identity();
+  const listed = Object.values(server.currentViews())
+    .flat()
+    .filter((tool) => tool.name === order.tool)
+    .map((tool) => worldDescriptorDigest(tool));
+  const descriptorDigests = [...new Set(listed)].sort();
+  const delivery = adapter.down ? 'host_down' : adapter.deprecateSupported ? 'delivered' : 'unsupported';
+  recorder.world('deprecation_ordered', {
+    server: server.plan.id,
+    identity,
+    tool: order.tool,
+    descriptorDigests,
+    delivery,
+  });
+  if (delivery !== 'delivered') return;
+  for (const digest of descriptorDigests) context.deprecatedDigests.add(`${server.plan.id}\u0000${digest}`);
+  adapter.deprecate({ identity, tool: order.tool, descriptorDigests, reason: `F31 order at ${order.atMs} ms` });
 }
 
 /**

@@ -370,7 +370,7 @@ export class CatalogHost {
     const params = this.#callParams(request, decision, lease);
     this.#consumeLease(request, decision, lease);
     if (capability?.ok === true) this.capabilities?.recordExecution(capability, lease.leaseId);
-    this.emitReceipt(request, decision, lease);
+    this.emitReceipt(request, decision, lease, this.#receiptVersion(request, capability));
     const sent = await dispatchCall(client, params, {
       scheduler: this.ports.scheduler,
       callTimeoutMs: this.config.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
@@ -634,10 +634,45 @@ export class CatalogHost {
     });
   }
 
-  /** Writes the receipt of a call that leaves the core (SPEC section 7); mutants override it. */
-  protected emitReceipt(request: CallRequest, decision: GateDecision, lease: SignedLease): void {
-    this.ports.sink.emit({ type: 'receipt', ...receiptOf(request, decision, lease) });
+  /**
+   * The version a call's receipt names in the trace (SPEC section 9): for a server the operator
+   * described in a manifest file, the registry's exact version (null when the registry admitted
+   * no version: a host without a registry, a tool without one); undefined for any other server,
+   * whose receipt has no `version` field (its tool ids are the host's own, not the operator's).
+   */
+  #receiptVersion(
+    request: CallRequest,
+    capability: Outcome<AdmittedCall, CallRefusalCode> | undefined,
+  ): ReceiptVersion | null | undefined {
+    if (this.config.manifestFiles?.has(request.identity) !== true) return undefined;
+    if (capability?.ok !== true) return null;
+    const { toolId, version, manifestDigest } = capability.view;
+    return { toolId, version, manifestDigest };
   }
+
+  /**
+   * Writes the receipt of a call that leaves the core (SPEC section 7), with the capability
+   * version that ran when `version` is not undefined (SPEC section 9); mutants override it.
+   */
+  protected emitReceipt(
+    request: CallRequest,
+    decision: GateDecision,
+    lease: SignedLease,
+    version?: ReceiptVersion | null,
+  ): void {
+    this.ports.sink.emit({
+      type: 'receipt',
+      ...receiptOf(request, decision, lease),
+      ...(version === undefined ? {} : { version }),
+    });
+  }
+}
+
+/** The capability version a receipt names (SPEC section 9): the operator's tool id, the registry's number, the manifest digest. */
+export interface ReceiptVersion {
+  toolId: string;
+  version: number;
+  manifestDigest: string;
 }
 
 /**

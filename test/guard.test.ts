@@ -66,7 +66,7 @@ describe('the guard between the world and a core', () => {
     const result = await failures((() => ({ attach: () => undefined })) as unknown as CoreFactory);
     expect(result.failed).toEqual([
       // The error text is cut at ERROR_TEXT_MAX (200) characters.
-      'create MALFORMED_ANSWER TypeError: create() returned a core without disclose, call, pushPolicy, stop (a catsim.core.v1 core has attach, disclose, call, pushPolicy and stop, and may have createClient, modelTurn, rollback a...',
+      'create MALFORMED_ANSWER TypeError: create() returned a core without disclose, call, pushPolicy, stop (a catsim.core.v1 core has attach, disclose, call, pushPolicy and stop, and may have createClient, modelTurn, rollback, ...',
     ]);
   });
 
@@ -109,10 +109,10 @@ describe('the guard between the world and a core', () => {
 
   it('an optional method that is not a function is named as such, beside the missing ones', () => {
     expect(missingMethods({ attach() {}, disclose() {}, call() {}, pushPolicy() {}, stop() {}, rollback: 42 })).toBe(
-      'create() returned a core whose optional rollback is not a function (a catsim.core.v1 core has attach, disclose, call, pushPolicy and stop, and may have createClient, modelTurn, rollback and emergencyDisable)',
+      'create() returned a core whose optional rollback is not a function (a catsim.core.v1 core has attach, disclose, call, pushPolicy and stop, and may have createClient, modelTurn, rollback, emergencyDisable and deprecate)',
     );
     expect(missingMethods({ attach() {}, modelTurn: 'no', rollback: {} })).toBe(
-      'create() returned a core without disclose, call, pushPolicy, stop and whose optional modelTurn, rollback are not functions (a catsim.core.v1 core has attach, disclose, call, pushPolicy and stop, and may have createClient, modelTurn, rollback and emergencyDisable)',
+      'create() returned a core without disclose, call, pushPolicy, stop and whose optional modelTurn, rollback are not functions (a catsim.core.v1 core has attach, disclose, call, pushPolicy and stop, and may have createClient, modelTurn, rollback, emergencyDisable and deprecate)',
     );
     expect(missingMethods({ attach() {}, disclose() {}, call() {}, pushPolicy() {}, stop() {} })).toBeNull();
   });

@@ -51,6 +51,8 @@ const FORMATS: { readonly [T in TraceEventType]: (e: TraceEventOf<T>) => string 
     `policy of ${e.audience} now epoch ${e.epoch}${e.revoked.length > 0 ? `, revoked ${e.revoked.join(',')}` : ''}${e.granted.length > 0 && e.epoch !== 1 ? `, granted ${e.granted.join(',')}` : ''}`,
   rollback_triggered: (e) => `ROLLBACK TRIGGER ${e.kind} for ${e.key} (${e.delivery})`,
   emergency_disabled: (e) => `EMERGENCY DISABLE ${e.server} ${e.tool} (${e.delivery})`,
+  deprecation_ordered: (e) => `DEPRECATE ${e.server} ${e.tool} (${e.descriptorDigests.length} versions, ${e.delivery})`,
+  operator_manifest: (e) => `operator manifest of ${e.server} (tool ids ${e.toolIdPrefix}*)`,
   policy_push: (e) => `policy push ${e.audience} epoch ${e.epoch}${e.delivered ? '' : ' (lost)'}`,
   policy_seen: (e) => `core sees ${e.audience} epoch ${e.epoch} by ${e.via}`,
   plan_made: (e) =>
@@ -58,7 +60,8 @@ const FORMATS: { readonly [T in TraceEventType]: (e: TraceEventOf<T>) => string 
   confirmation: (e) => `${e.session} human confirms ${e.planId}`,
   gate_decision: (e) =>
     `gate ${e.decision} ${e.callId} ${e.tool} (generation ${e.generation ?? '-'}, epoch ${e.policyEpoch})`,
-  receipt: (e) => `receipt ${e.leaseId} for ${e.callId} ${e.tool} pin ${e.pin ?? '-'}`,
+  receipt: (e) =>
+    `receipt ${e.leaseId} for ${e.callId} ${e.tool} pin ${e.pin ?? '-'}${e.version === undefined ? '' : ` version ${e.version === null ? '-' : `${e.version.toolId} v${e.version.version}`}`}`,
   receipt_outcome: (e) => `outcome of ${e.leaseId}: ${e.outcome}`,
   call_sent: (e) => `the core sent ${e.tool || '(no name)'} to ${e.server} for ${e.audience}`,
   call_executed: (e) =>

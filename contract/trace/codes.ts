@@ -172,6 +172,7 @@ export const CORE_CALLS = [
   'modelTurn',
   'rollback',
   'emergencyDisable',
+  'deprecate',
 ] as const;
 
 /**

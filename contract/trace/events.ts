@@ -103,6 +103,9 @@ const publishedTool = objectOf({
 /** The snapshot that showed a receipt's tool to the session, or null. */
 const receiptDisclosure = nullable(objectOf({ generation: nat, snapshotDigest: digest }));
 
+/** The capability version a receipt names (SPEC section 9), or null. */
+const receiptVersion = nullable(objectOf({ toolId: str, version: nat, manifestDigest: digest }));
+
 /** World: a server (re)starts and presents `identity` from `t` on. */
 const serverUp = eventOf('world', 'server_up', discovery('a server (re)starts and presents `identity`'), {
   server,
@@ -650,6 +653,42 @@ const emergencyDisabled = eventOf(
   },
 );
 
+/** World: an operator deprecated the versions of a tool a server lists (F31; ground truth for I34). */
+const deprecationOrdered = eventOf(
+  'world',
+  'deprecation_ordered',
+  admission(
+    "an operator deprecated, at stage `no-new-binding`, the versions of tool `tool` that `server` lists now (F31, SPEC section 9): their descriptor digests; when `delivered`, no generation of that server's keys first disclosed after it may have a call of one of them admitted (a receipt naming that digest; judged by I34); bindings made before go on",
+  ),
+  {
+    server,
+    identity: field(str, 'the identity the server presents at `t`'),
+    tool: field(str, "the tool's name as the server lists it"),
+    descriptorDigests: field(
+      digests,
+      "the tool's descriptor digests in the server's views at `t`, sorted (empty: it lists none)",
+    ),
+    delivery: field(
+      oneOf(EMERGENCY_DISABLE_DELIVERIES),
+      '`unsupported`: the core has no `deprecate` and is not judged on it; `host_down`: the host was dead (F18)',
+    ),
+  },
+);
+
+/** World: the operator's manifest file of a server was handed to the core (F32; ground truth for I35). */
+const operatorManifest = eventOf(
+  'world',
+  'operator_manifest',
+  admission(
+    'the operator described server `server` in a manifest file (`catsim.manifests.v1`, SPEC section 9) that the world handed the core at round start (`env.manifestFiles`) under each of `identities`; a core that names versions in its receipts must name one in every `receipt` of a call to that server (judged by I35); written once per such server, before the core starts',
+  ),
+  {
+    server,
+    identities: field(strings, 'every identity the server presents in the round, in order'),
+    toolIdPrefix: field(str, 'the tool ids the file gives: `<toolIdPrefix><tool name>`'),
+  },
+);
+
 /** World: a session's planner bound a call to a disclosed (or guessed) tool. */
 const planMade = eventOf(
   'world',
@@ -804,6 +843,12 @@ const receipt = eventOf(
       'the snapshot that showed the tool to the session; null when no disclosure did (I9 judges the call)',
     ),
     pin: field(natOrNull, 'the revision pin sent'),
+    version: optional(
+      field(
+        receiptVersion,
+        "the capability version that ran (SPEC section 9): the operator's tool id, the version number the core's registry gave the definition it admitted, and that version's manifest digest; written by a core that keeps tool versions, for a server the operator described (`env.manifestFiles`); null when the registry names none. One version names one definition (judged by I35)",
+      ),
+    ),
   },
 );
 
@@ -976,6 +1021,8 @@ export const TRACE_EVENTS = {
   policy_push: policyPush,
   rollback_triggered: rollbackTriggered,
   emergency_disabled: emergencyDisabled,
+  deprecation_ordered: deprecationOrdered,
+  operator_manifest: operatorManifest,
   plan_made: planMade,
   confirmation,
   call_sent: callSent,

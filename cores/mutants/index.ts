@@ -30,6 +30,7 @@ import {
 import { PreCrashMemoryRegistry, ResumeFromCursorWalk, TwoTransactionPublishStore } from './restarts.ts';
 import { JournalBesideDiskRegistry } from './journal-beside-disk.ts';
 import { NeverResubscribesConnector } from './listen.ts';
+import { VersionByClaimHost } from './versions.ts';
 import { DisableNotEnforcedRegistry, RollbackKeepsLeasingGate, RollbackToStaleRegistry } from './rollbacks.ts';
 import {
   DOUBLE_SETTLEMENT,
@@ -281,6 +282,22 @@ export const MUTANTS: readonly Mutant[] = [
       'publishing only what the walk read (issue 32: the sixth walk in a row that found nothing new publishes an empty catalog; a defect of the late quiet tail, caught through the rounds that run the whole tail)',
     expectedCatchers: ['I1', 'I2', 'I12'],
     core: referenceCore({ walk: LateEmptyPublishWalk }),
+  },
+  {
+    name: 'deprecation-ignored',
+    removedDefence:
+      'binding no deprecated version in a new bundle (F31: the order is accepted and applied to nothing, so bundles built afterwards bind the deprecated versions again)',
+    expectedCatchers: ['I34'],
+    core: referenceCore({ ignoreDeprecation: true }),
+    scenario: 'capability-versions',
+  },
+  {
+    name: 'version-by-claim',
+    removedDefence:
+      "a new version for every new definition (F32: the host keeps naming a tool's first version after its description changed, as a registry keyed on the tool's claim would)",
+    expectedCatchers: ['I35'],
+    core: referenceCore({ host: VersionByClaimHost }),
+    scenario: 'capability-versions',
   },
   {
     name: 'refuse-everything',

@@ -10,7 +10,7 @@ import type { ConnectedPageSource } from '../../src/discovery/connected-source.t
 import type { PageFailure, PageReply, PageSource } from '../../src/discovery/page-source.ts';
 import type { EndpointInfo } from '../../src/discovery/refresher.ts';
 import type { CatalogRefresher } from '../../src/discovery/refresher.ts';
-import { CatalogHost, type CallResult } from '../../src/host.ts';
+import { CatalogHost, type CallResult, type ReceiptVersion } from '../../src/host.ts';
 import { audienceName, type AudienceClass } from '../../src/keys.ts';
 import { checkTools, type ContentChecks } from '../../src/validation/content-checks.ts';
 
@@ -20,8 +20,13 @@ export const anyDialectChecks: ContentChecks = (tools, digests, trust, memos) =>
 
 /** Receipts without policy epoch: the receipt binds generation and descriptor, not the epoch. */
 export class NoEpochReceiptHost extends CatalogHost {
-  protected override emitReceipt(request: CallRequest, decision: GateDecision, lease: SignedLease): void {
-    super.emitReceipt(request, { ...decision, policyEpoch: null as unknown as number }, lease);
+  protected override emitReceipt(
+    request: CallRequest,
+    decision: GateDecision,
+    lease: SignedLease,
+    version?: ReceiptVersion | null,
+  ): void {
+    super.emitReceipt(request, { ...decision, policyEpoch: null as unknown as number }, lease, version);
   }
 }
 

@@ -46,6 +46,9 @@ import { rolledBackToFresh } from './rolled-back-to-fresh.ts';
 import { rollbackDisabled } from './rollback-disabled.ts';
 import { emergencyDisableOrdered } from './emergency-disable-ordered.ts';
 import { emergencyDisableCallRefused } from './emergency-disable-call-refused.ts';
+import { versionChangedCalled } from './version-changed-called.ts';
+import { deprecationOrdered } from './deprecation-ordered.ts';
+import { deprecatedNotBound } from './deprecated-not-bound.ts';
 import type { Probe } from './probe.ts';
 import { hostRestartedMidScan } from './host-restarted-mid-scan.ts';
 import { hostCrashedInPublish } from './host-crashed-in-publish.ts';
@@ -94,6 +97,9 @@ export const PROBES: readonly Probe[] = [
   rollbackDisabled,
   emergencyDisableOrdered,
   emergencyDisableCallRefused,
+  deprecationOrdered,
+  deprecatedNotBound,
+  versionChangedCalled,
   cursorLoopServedProbe,
   abaServedInsideWalkProbe,
   revocationWhileCallInFlightProbe,

@@ -124,6 +124,7 @@ describe('coverage probes', () => {
     // stale-pin-refused-by-server reads a world event, but needs a core that pins its calls.
     expect(PROBES.filter((probe) => probe.basis === 'world').map((probe) => probe.name)).toEqual([
       'emergency-disable-ordered',
+      'deprecation-ordered',
       'cursor-loop-served',
       'aba-served-inside-walk',
       'revocation-while-call-in-flight',

@@ -26,11 +26,17 @@ export type GenerationPhase = (typeof GENERATION_PHASES)[number];
 /**
  * One planned change of a server's revision history: an edit of one audience's view (`edit`), of
  * the internal audience only (`internal`: the revision moves alone), of every audience at a
- * rotation (`rotate`), or a revert to the content before the paired edit at `of` (A-B-A). `rng`
+ * rotation (`rotate`), a new description of one tool wherever it is listed and nothing else
+ * (`describe`, F32), or a revert to the content before the paired edit at `of` (A-B-A). `rng`
  * draws what the edit does (which tool, which kind), at build time, in time order.
  */
 export type HistoryChange =
-  | { readonly atMs: number; readonly cause: string; readonly kind: 'edit' | 'internal' | 'rotate'; readonly rng: Rng }
+  | {
+      readonly atMs: number;
+      readonly cause: string;
+      readonly kind: 'edit' | 'internal' | 'rotate' | 'describe';
+      readonly rng: Rng;
+    }
   | { readonly atMs: number; readonly cause: string; readonly kind: 'revert'; readonly of: number };
 
 /** One server's plan while it is generated. */

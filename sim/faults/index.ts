@@ -35,6 +35,8 @@ import { F27 } from './f27-listen-stream.ts';
 import { F28 } from './f28-cursor-node-swap.ts';
 import { F29 } from './f29-gateway-drops-notifications.ts';
 import { F30 } from './f30-ttl.ts';
+import { F31 } from './f31-deprecated-binding.ts';
+import { F32 } from './f32-description-change.ts';
 import { EQUIVOCATION } from './equivocation.ts';
 import { ERAS } from './eras.ts';
 import type { FaultDefinition } from './fault.ts';
@@ -77,6 +79,8 @@ export const FAULTS = [
   F28,
   F29,
   F30,
+  F31,
+  F32,
 ] as const;
 
 /** Faults a scenario switches on for every round instead of listing them (equivocation). */
@@ -106,7 +110,7 @@ export function probesOfAbsentFaults(faults: readonly string[]): Set<string> {
   return new Set(FAULTS.flatMap((fault) => fault.probes).filter((name) => !owed.has(name)));
 }
 
-/** A fault id of the menu: `F1` .. `F26`. */
+/** A fault id of the menu: `F1` .. `F26`, `F31`, `F32`. */
 export type FaultId = (typeof FAULTS)[number]['id'];
 
 /** The menu's ids, in order. */

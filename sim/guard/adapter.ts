@@ -31,6 +31,7 @@ export {
   type PolicyUpdate,
   type RollbackTrigger,
   type EmergencyDisableOrder,
+  type DeprecationOrder,
   type SessionSpec,
   type SimCallRequest,
   type SimConnection,

@@ -27,6 +27,7 @@ import type {
   PolicyUpdate,
   RollbackTrigger,
   EmergencyDisableOrder,
+  DeprecationOrder,
   SessionSpec,
 } from './adapter.ts';
 
@@ -43,7 +44,8 @@ export type CoreCall =
   | 'unhandledRejection'
   | 'modelTurn'
   | 'rollback'
-  | 'emergencyDisable';
+  | 'emergencyDisable'
+  | 'deprecate';
 
 /**
  * How it failed: `THREW` (a synchronous throw), `REJECTED` (`call` rejected), `MALFORMED_ANSWER`
@@ -67,12 +69,14 @@ export const ERROR_TEXT_MAX = 200;
  * reject. `surfaceStage` says whether the core implements the optional `modelTurn`; without it,
  * `modelTurn` must not be called (the world runs no model turn). `rollbackSupported` says whether
  * it implements the optional `rollback`; without it `rollback` does nothing (the world writes the
- * trigger `unsupported`); `emergencyDisableSupported` likewise for the optional `emergencyDisable`.
+ * trigger `unsupported`); `emergencyDisableSupported` and `deprecateSupported` likewise for the
+ * optional `emergencyDisable` and `deprecate`.
  */
 export type WorldCore = Required<CoreAdapter> & {
   readonly surfaceStage: boolean;
   readonly rollbackSupported: boolean;
   readonly emergencyDisableSupported: boolean;
+  readonly deprecateSupported: boolean;
 };
 
 /** One validator for every default Client of the process (a fresh Ajv per Client is costly). */
@@ -132,7 +136,7 @@ function guardScheduler(env: CoreEnvironment, fail: Fail): CoreEnvironment['sche
 }
 
 const REQUIRED_METHODS = ['attach', 'disclose', 'call', 'pushPolicy', 'stop'] as const;
-const OPTIONAL_METHODS = ['createClient', 'modelTurn', 'rollback', 'emergencyDisable'] as const;
+const OPTIONAL_METHODS = ['createClient', 'modelTurn', 'rollback', 'emergencyDisable', 'deprecate'] as const;
 
 /**
  * The API members of `value`, each read exactly once, with every function bound to `value`: what
@@ -168,13 +172,14 @@ export function missingMethods(value: unknown): string | null {
           `whose optional ${notFunctions.join(', ')} ${notFunctions.length === 1 ? 'is not a function' : 'are not functions'}`,
         ]),
   ];
-  return `create() returned a core ${parts.join(' and ')} (a catsim.core.v1 core has attach, disclose, call, pushPolicy and stop, and may have createClient, modelTurn, rollback and emergencyDisable)`;
+  return `create() returned a core ${parts.join(' and ')} (a catsim.core.v1 core has attach, disclose, call, pushPolicy and stop, and may have createClient, modelTurn, rollback, emergencyDisable and deprecate)`;
 }
 
 class GuardedCore implements WorldCore {
   readonly surfaceStage: boolean;
   readonly rollbackSupported: boolean;
   readonly emergencyDisableSupported: boolean;
+  readonly deprecateSupported: boolean;
 
   constructor(
     private readonly core: CoreAdapter,
@@ -183,6 +188,7 @@ class GuardedCore implements WorldCore {
     this.surfaceStage = typeof core.modelTurn === 'function';
     this.rollbackSupported = typeof core.rollback === 'function';
     this.emergencyDisableSupported = typeof core.emergencyDisable === 'function';
+    this.deprecateSupported = typeof core.deprecate === 'function';
   }
 
   createClient(): Client {
@@ -239,6 +245,10 @@ class GuardedCore implements WorldCore {
     this.#guard('emergencyDisable', () => this.core.emergencyDisable?.(order));
   }
 
+  deprecate(order: DeprecationOrder): void {
+    this.#guard('deprecate', () => this.core.deprecate?.(order));
+  }
+
   stop(): void {
     this.#guard('stop', () => this.core.stop());
   }
@@ -293,9 +303,11 @@ function inertCore(): WorldCore {
     modelTurn: () => Promise.resolve(),
     rollback: () => Promise.resolve(),
     emergencyDisable: () => undefined,
+    deprecate: () => undefined,
     surfaceStage: false,
     rollbackSupported: false,
     emergencyDisableSupported: false,
+    deprecateSupported: false,
   };
 }
 

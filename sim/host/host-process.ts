@@ -36,6 +36,7 @@ import type {
   PolicyUpdate,
   RollbackTrigger,
   EmergencyDisableOrder,
+  DeprecationOrder,
   SessionSpec,
   TransportConnection,
   TransportHandshake,
@@ -314,6 +315,16 @@ export class HostProcess implements WorldCore {
   /** An emergency disable to the current boot; none while the host is down (the caller writes `host_down`). */
   emergencyDisable(order: EmergencyDisableOrder): void {
     if (!this.#down) this.#boot.core.emergencyDisable(order);
+  }
+
+  /** Whether the core implements the optional `deprecate`; boot 0 says, as for `surfaceStage`. */
+  get deprecateSupported(): boolean {
+    return this.#boot.core.deprecateSupported;
+  }
+
+  /** A deprecation to the current boot; none while the host is down (the caller writes `host_down`). */
+  deprecate(order: DeprecationOrder): void {
+    if (!this.#down) this.#boot.core.deprecate(order);
   }
 
   pushPolicy(update: PolicyUpdate): void {

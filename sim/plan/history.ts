@@ -52,6 +52,7 @@ function applyChange(
     const before = [...steps].reverse().find((step) => step.atMs < change.of) ?? (steps[0] as RevisionStep);
     return { ...before.views };
   }
+  if (change.kind === 'describe') return describeOne(change.rng, current, input.protectedTools);
   // Descriptors are immutable once placed: unchanged views and tools are shared between steps.
   const views = { ...current };
   const { rng } = change;
@@ -92,6 +93,30 @@ function editView(
     };
   }
   return next;
+}
+
+/**
+ * A description-only change (F32): one unprotected tool, drawn among the tools the views list (in
+ * audience order), gets a new description in every view that lists the same descriptor; names,
+ * schemas and everything else stay. Views without a tool to change come back unchanged.
+ */
+function describeOne(
+  rng: Rng,
+  current: Readonly<Record<string, ToolDescriptor[]>>,
+  protectedTools: ReadonlySet<ToolDescriptor>,
+): Record<string, ToolDescriptor[]> {
+  const candidates = Object.values(current)
+    .flat()
+    .filter((tool) => !protectedTools.has(tool));
+  if (candidates.length === 0) return { ...current };
+  const target = rng.pick(candidates);
+  const before = JSON.stringify(target);
+  const description = `${String(target.description ?? '')} (revised: now also used for audits)`.trim();
+  const changed: ToolDescriptor = { ...target, description };
+  const views: Record<string, ToolDescriptor[]> = {};
+  for (const [audience, tools] of Object.entries(current))
+    views[audience] = tools.map((tool) => (JSON.stringify(tool) === before ? changed : tool));
+  return views;
 }
 
 function editSchema(tool: ToolDescriptor, rng: Rng): ToolDescriptor {

@@ -377,7 +377,7 @@ describe('scenarioProblem', () => {
         }),
       ),
     ).toMatch(
-      /^"requiredProbes" names no such probe: "cursor-loop" \(the probes are cursor-loop-quarantined, page-limit-quarantined, .*, stale-pin-refused-by-server, tenant-twins-published, host-restarted-mid-scan, .*, host-crashed-calls-in-flight, catalog-limit-quarantined, refreshed-during-burst, auth-refused-incomplete, rollback-missing-tool-delivered, rollback-escalation-delivered, rolled-back-to-fresh, rollback-disabled, emergency-disable-ordered, emergency-disable-call-refused, cursor-loop-served, aba-served-inside-walk, revocation-while-call-in-flight, scope-mixed-served, scope-mixed-refused, public-varies-served, listen-stream-faulted, notification-dropped-at-gateway, changed-within-ttl, surface-refused-add-tool, .*, surface-capacity-fits\)$/,
+      /^"requiredProbes" names no such probe: "cursor-loop" \(the probes are cursor-loop-quarantined, page-limit-quarantined, .*, stale-pin-refused-by-server, tenant-twins-published, host-restarted-mid-scan, .*, host-crashed-calls-in-flight, catalog-limit-quarantined, refreshed-during-burst, auth-refused-incomplete, rollback-missing-tool-delivered, rollback-escalation-delivered, rolled-back-to-fresh, rollback-disabled, emergency-disable-ordered, emergency-disable-call-refused, deprecation-ordered, deprecated-not-bound, version-changed-called, cursor-loop-served, aba-served-inside-walk, revocation-while-call-in-flight, scope-mixed-served, scope-mixed-refused, public-varies-served, listen-stream-faulted, notification-dropped-at-gateway, changed-within-ttl, surface-refused-add-tool, .*, surface-capacity-fits\)$/,
     );
     expect(
       scenarioProblem(

@@ -528,6 +528,48 @@ export class CapabilityRegistry {
     this.#commit(writes, 'emergency-disable', `${toolId}@*`, reason);
   }
 
+  /**
+   * Records an operator's deprecation, at stage `no-new-binding`, of the versions of `toolId`
+   * whose descriptor digest is one of `descriptorDigests`, registered yet or not (audit action
+   * `deprecation`, subject `<toolId>#<digest>,<digest>...`), and moves each such version
+   * registered so far (at an earlier stage) to `no-new-binding`, in one batch. A host reads it back
+   * with {@link deprecatedDescriptors} (so it holds across a restart on a durable store) and
+   * deprecates later versions as they register.
+   */
+  deprecateDescriptors(toolId: string, descriptorDigests: readonly string[], reason: string): void {
+    const at = this.#clock.now();
+    const stage = DEPRECATION_STAGES.indexOf('no-new-binding');
+    const writes: CapabilityWrite[] = this.#store
+      .versions(toolId)
+      .filter((record) => descriptorDigests.includes(record.manifest.descriptorDigest))
+      .filter((record) => DEPRECATION_STAGES.indexOf(this.#lifecycle(toolId, record.version).stage) < stage)
+      .map((record) => ({
+        kind: 'lifecycle',
+        record: {
+          ...this.#lifecycle(toolId, record.version),
+          stage: 'no-new-binding',
+          stageSince: at,
+          stageReason: reason,
+        },
+      }));
+    this.#commit(writes, 'deprecation', `${toolId}#${[...descriptorDigests].sort().join(',')}`, reason);
+  }
+
+  /** Tool id → descriptor digest → reason of every deprecation by descriptor on record ({@link deprecateDescriptors}). */
+  deprecatedDescriptors(): Map<string, Map<string, string>> {
+    const tools = new Map<string, Map<string, string>>();
+    for (const record of this.#store.audit()) {
+      const hash = record.subject.lastIndexOf('#');
+      if (record.action !== 'deprecation' || hash < 0) continue;
+      const toolId = record.subject.slice(0, hash);
+      let byDigest = tools.get(toolId);
+      if (byDigest === undefined) tools.set(toolId, (byDigest = new Map()));
+      for (const digest of record.subject.slice(hash + 1).split(','))
+        if (digest !== '') byDigest.set(digest, record.detail);
+    }
+    return tools;
+  }
+
   /** Tool id → reason of every whole-tool emergency disable on record ({@link emergencyDisableTool}), latest reason kept. */
   disabledTools(): Map<string, string> {
     const tools = new Map<string, string>();

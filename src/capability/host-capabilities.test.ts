@@ -175,4 +175,29 @@ describe('CatalogHost with a capability registry', () => {
       ['emergency-disable', 'fp:a.read_file@*', 120],
     ]);
   });
+
+  it('a deprecation by descriptor moves a registered version to no-new-binding and holds for the next process before the others exist', () => {
+    const store = new InMemoryCapabilityStore();
+    const clock = { now: () => 300 };
+    const first = new HostCapabilities({ clock, store });
+    const manifest = buildManifest(READ, 'fp:a');
+    first.registry.register(manifest);
+    const unseen = 'f'.repeat(64);
+    first.deprecateListed('fp:a', 'read_file', [unseen, manifest.descriptorDigest], 'superseded by v2');
+    expect(first.registry.status('fp:a.read_file', 1)).toMatchObject({ stage: 'no-new-binding', bindable: false });
+    const next = new HostCapabilities({ clock, store });
+    const recorded = [...next.registry.deprecatedDescriptors()].map(([toolId, byDigest]) => [
+      toolId,
+      Object.fromEntries(byDigest),
+    ]);
+    expect(recorded).toEqual([
+      ['fp:a.read_file', { [manifest.descriptorDigest]: 'superseded by v2', [unseen]: 'superseded by v2' }],
+    ]);
+    expect(next.registry.audit().map((record) => [record.action, record.subject])).toEqual([
+      ['register', 'fp:a.read_file@1'],
+      ['deprecation', `fp:a.read_file#${[unseen, manifest.descriptorDigest].sort().join(',')}`],
+    ]);
+    next.deprecateListed('fp:a', 'read_file', [], 'nothing listed');
+    expect(next.registry.audit()).toHaveLength(2);
+  });
 });

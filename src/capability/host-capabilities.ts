@@ -80,10 +80,19 @@ export class HostCapabilities {
    */
   readonly #disabledTools: Map<string, string>;
   /**
+   * Tool id → descriptor digest → reason, for versions an operator deprecated by what the server
+   * listed ({@link deprecateListed}, F31), registered yet or not: a version registered later with
+   * one of those digests is deprecated as it registers. Read from the store's audit record at
+   * construction, so they hold across a restart of the host on a durable store.
+   */
+  readonly #deprecatedDigests: Map<string, Map<string, string>>;
+  /**
    * Session → run id → bundle id, for the runs this host process started or resumed; null for a
    * disclosed generation with no tool to bind (every tool quarantined), which has no run.
    */
   readonly #runs = new Map<string, Map<string, string | null>>();
+  /** Bundle ids of generations whose versions were all unbindable: indexed, never built, no run started on them. */
+  readonly #unbuilt = new Set<string>();
 
   /** A registry on `options.store`, with the host's clock. */
   constructor(options: HostCapabilitiesOptions) {
@@ -91,6 +100,7 @@ export class HostCapabilities {
     this.#files = options.manifestFiles ?? new Map();
     // Whole-tool disables an earlier process of the host recorded in a durable store still hold.
     this.#disabledTools = this.registry.disabledTools();
+    this.#deprecatedDigests = this.registry.deprecatedDescriptors();
   }
 
   /** The operator's name of the server presenting `identity`: its manifest file's `server`, else the identity. */
@@ -107,7 +117,7 @@ export class HostCapabilities {
   pin(session: string, key: string, record: GenerationRecord): void {
     const bundleId = this.#bundleOf(record);
     const runId = runIdOf(session, key, record.catalogGeneration);
-    if (bundleId !== undefined) {
+    if (bundleId !== undefined && !this.#unbuilt.has(bundleId)) {
       const started = this.registry.startRun(runId, bundleId);
       // RUN_EXISTS: the session was shown this generation before (or by an earlier boot): same pins.
       if (!started.ok && started.code !== 'RUN_EXISTS') return;
@@ -151,6 +161,25 @@ export class HostCapabilities {
   }
 
   /**
+   * An operator's deprecation, at stage `no-new-binding`, of the versions of tool `toolName` of the
+   * server presenting `identity` whose descriptor digests are `descriptorDigests` (seed 004: "构建新
+   * Bundle 时禁止绑定 deprecated 版本，旧 Bundle 在兼容期继续"): every such version registered so far
+   * moves to `no-new-binding` now, and one registered later as it registers, so no bundle built
+   * from now on binds it; bundles and runs holding it go on. A version already at a later stage
+   * stays there. Recorded in one audited batch (`CapabilityRegistry.deprecateDescriptors`) that a
+   * host reads back when it starts; an empty list does nothing.
+   * @throws the store's write error.
+   */
+  deprecateListed(identity: string, toolName: string, descriptorDigests: readonly string[], reason: string): void {
+    if (descriptorDigests.length === 0) return;
+    const toolId = this.#toolIdOf(identity, toolName);
+    this.registry.deprecateDescriptors(toolId, descriptorDigests, reason);
+    let byDigest = this.#deprecatedDigests.get(toolId);
+    if (byDigest === undefined) this.#deprecatedDigests.set(toolId, (byDigest = new Map()));
+    for (const digest of descriptorDigests) byDigest.set(digest, reason);
+  }
+
+  /**
    * The refusal of any call of `toolName` on the server presenting `identity` while an operator's
    * emergency disable of the whole tool holds ({@link disableTool}), whatever the session was
    * shown: also for a tool that has no version (never disclosed, or quarantined where it was).
@@ -172,11 +201,15 @@ export class HostCapabilities {
   /** Ends every run of `session` (it ended); its versions are no longer held by it. @throws the store's write error. */
   endSession(session: string): void {
     for (const [runId, bundleId] of this.#runs.get(session) ?? [])
-      if (bundleId !== null) this.registry.endRun(runId, 'session ended');
+      if (bundleId !== null && !this.#unbuilt.has(bundleId)) this.registry.endRun(runId, 'session ended');
     this.#runs.delete(session);
   }
 
-  /** The id of `record`'s bundle, registered and built on first use; undefined when it binds nothing. */
+  /**
+   * The id of `record`'s bundle, registered and built on first use; undefined when the snapshot
+   * has no version at all (every tool quarantined). A generation whose versions are all unbindable
+   * gets an id in {@link #unbuilt}: indexed, so its calls are refused with the version's status.
+   */
   #bundleOf(record: GenerationRecord): string | undefined {
     const bundleId = `${record.key}#${record.catalogGeneration}@${record.snapshotDigest.slice(0, 16)}`;
     if (this.#bundles.has(bundleId)) return bundleId;
@@ -189,6 +222,7 @@ export class HostCapabilities {
     for (const manifest of manifests) {
       const { version, created } = this.registry.register(manifest);
       if (created) this.#inheritEmergency(version.toolId, version.version);
+      this.#inheritDeprecation(version.toolId, version.version);
       const pinned =
         !bound.has(version.toolId) && this.registry.status(version.toolId, version.version)?.bindable === true;
       if (pinned) {
@@ -199,7 +233,14 @@ export class HostCapabilities {
       if (byDigest === undefined) index.set(manifest.endpoint.toolName, (byDigest = new Map()));
       byDigest.set(manifest.descriptorDigest, { toolId: version.toolId, version: version.version, pinned });
     }
-    if (refs.length === 0) return undefined;
+    if (index.size === 0) return undefined;
+    // Versions, none of them bindable (deprecated, emergency-disabled): no bundle and no run, but
+    // the index stays, so a call of one is refused with its status instead of reaching the gate.
+    if (refs.length === 0) {
+      this.#unbuilt.add(bundleId);
+      this.#bundles.set(bundleId, index);
+      return bundleId;
+    }
     const built = this.registry.buildBundle(bundleId, refs);
     if (!built.ok && built.code !== 'BUNDLE_EXISTS') return undefined;
     this.#bundles.set(bundleId, index);
@@ -223,6 +264,14 @@ export class HostCapabilities {
     for (let earlier = version - 1; reason === undefined && earlier >= 1; earlier -= 1)
       reason = this.registry.status(toolId, earlier)?.emergency?.reason;
     if (reason !== undefined) this.registry.emergencyDisable(toolId, version, reason);
+  }
+
+  /** Moves a version to `no-new-binding` when an operator deprecated its descriptor digest (a later stage stays). */
+  #inheritDeprecation(toolId: string, version: number): void {
+    const digest = this.registry.version(toolId, version)?.manifest.descriptorDigest;
+    const reason = digest === undefined ? undefined : this.#deprecatedDigests.get(toolId)?.get(digest);
+    // STAGE_BACKWARDS (already there or later) is no change to make.
+    if (reason !== undefined) this.registry.deprecate(toolId, version, 'no-new-binding', { reason });
   }
 
   /** The refusal of a tool its bundle could not bind, with the code its version's status gives. */

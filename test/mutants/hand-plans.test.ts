@@ -57,6 +57,10 @@ const CAUGHT_BY: Record<string, string[]> = {
     'I20 AUTH_REFUSED_PUBLISHED',
   ],
   // F24: the walk of 25 (private) and 35 (public) published at 50 as one list.
+  // F32: read_file's second receipt (after the description change at 600) still names v1.
+  'version-by-claim': ['I35 ONE_VERSION_TWO_DEFINITIONS'],
+  // F31: the quiet tail's read_file probe through generation 2 (first disclosed after the order) is admitted.
+  'deprecation-ignored': ['I34 NEW_BINDING_OF_DEPRECATED'],
   'ignore-cache-scope': ['I2 SCOPE_MIXED'],
   // F25: globex.dev shown acme.dev's generation 1 from the shared pointer (its own publish lost the CAS).
   'share-public': [

@@ -341,6 +341,55 @@ export function emergencyDisablePlan(options: { atMs: number; editAtMs?: number;
   };
 }
 
+/**
+ * F32 (test/faults/f32-description-change.test.ts): five tools at revision 7, every planned call
+ * made; at 600 the server lists `read_file` with a new description and nothing else changed
+ * (revision 8). The operator described `s0` in a manifest file (`operatorManifest`), so the core is
+ * handed it and names, in each receipt, the version that ran: `s0.read_file` v1 before the change,
+ * v2 after.
+ */
+export function descriptionChangePlan(): RoundPlan {
+  const five = tools(...FIVE);
+  const redescribed = { ...structuredClone(five[0]!), description: 'Reads a file; now also used for audits.' };
+  return handPlan({
+    faults: ['F32'],
+    calls: { callFraction: 1 },
+    servers: [
+      {
+        ...handServer({
+          history: [
+            step(0, 7, { 'acme.dev': five }),
+            step(600, 8, { 'acme.dev': [redescribed, ...five.slice(1)] }, 'F32'),
+          ],
+        }),
+        operatorManifest: true,
+      },
+    ],
+  });
+}
+
+/**
+ * F31 (test/faults/f31-deprecated-binding.test.ts): five tools at revision 7, every planned call
+ * made; the operator deprecates (no-new-binding) the `read_file` the server lists at 500, and at
+ * 600 the server adds `echo` (revision 8), so the core publishes and discloses a new generation
+ * after the order, which still lists the deprecated `read_file`.
+ */
+export function deprecationPlan(): RoundPlan {
+  const five = tools(...FIVE);
+  return {
+    ...handPlan({
+      faults: ['F31'],
+      calls: { callFraction: 1 },
+      servers: [
+        handServer({
+          history: [step(0, 7, { 'acme.dev': five }), step(600, 8, { 'acme.dev': [...five, tool('echo')] })],
+        }),
+      ],
+    }),
+    deprecations: [{ atMs: 500, server: 's0', tool: 'read_file' }],
+  };
+}
+
 export const MUTANT_PLANS: Record<string, () => RoundPlan> = {
   'first-page-only': () => plain({ faults: [] }),
   'no-cursor-loop-detection': () =>
@@ -458,6 +507,10 @@ export const MUTANT_PLANS: Record<string, () => RoundPlan> = {
   // is published empty. T_end is 2022, so the round runs past it (the early end would not: the
   // early-end tests run this plan with earlyEnd).
   'late-empty-publish': () => plain({ tHealMs: 500, refreshIntervalMs: 300, revocationBoundMs: 300 }),
+  // The reference names read_file v1 before the description change at 600 and v2 after; the mutant keeps v1.
+  'version-by-claim': descriptionChangePlan,
+  // The reference binds no deprecated read_file in generation 2 (disclosed after the order at 500); the mutant does.
+  'deprecation-ignored': deprecationPlan,
   'refuse-everything': () => plain(),
   // The tool surface (F22): the one round of 29 turns; each mutant lets some harmful turn through.
   'seal-from-final-request': surfaceTurnsPlan,

@@ -1,0 +1,32 @@
+/**
+ * The tool-version mutants (SPEC section 9, issue 30): a host whose versions follow a tool's claim
+ * rather than its content.
+ */
+import type { CallRequest, GateDecision } from '../../src/admission/gate.ts';
+import type { SignedLease } from '../../src/admission/lease.ts';
+import { CatalogHost, type ReceiptVersion } from '../../src/host.ts';
+
+/**
+ * Versions by claim: the host names each tool by the first version it gave it for the rest of the
+ * process, as a registry that keys versions on the tool id and the server's claim (name, build)
+ * would: a changed description (F32) or schema keeps the old version, so one version names two
+ * definitions (I35 `ONE_VERSION_TWO_DEFINITIONS`).
+ */
+export class VersionByClaimHost extends CatalogHost {
+  readonly #first = new Map<string, ReceiptVersion>();
+
+  protected override emitReceipt(
+    request: CallRequest,
+    decision: GateDecision,
+    lease: SignedLease,
+    version?: ReceiptVersion | null,
+  ): void {
+    if (version === undefined || version === null) {
+      super.emitReceipt(request, decision, lease, version);
+      return;
+    }
+    const first = this.#first.get(version.toolId) ?? version;
+    this.#first.set(version.toolId, first);
+    super.emitReceipt(request, decision, lease, first);
+  }
+}
