@@ -31,6 +31,7 @@ import {
   serverTraits,
   sessionEpisodesFor,
 } from './faults/index.ts';
+import { onTheWire } from './faults/eras.ts';
 import { TraceRecorder, type TraceEvent, type TraceHeader } from './trace/recorder.ts';
 import { ConfirmationLog, SessionPlanner } from './planner.ts';
 import { SimPolicyService } from './policy/policy-service.ts';
@@ -85,18 +86,25 @@ interface RoundContext {
 }
 
 /**
- * Runs `plan` with the core built by `core`; `coreName` goes into the trace header. `observer`
+ * Runs `planned` (its servers as their era's wire carries their tools, sim/faults/eras.ts
+ * `onTheWire`) with the core built by `core`; `coreName` goes into the trace header. `observer`
  * (optional) sees the round's links; it must not change what they carry.
  * @throws CoreContractError when the core emitted an observation outside `catsim.trace.v1`: the
  *   round cannot be judged, which is a testbed failure (exit 3). (An answer to the world outside
  *   the core API, a disclosure included, is the core's failure instead: `core_failed`, guard.ts.)
  */
 export async function runRound(
-  plan: RoundPlan,
+  planned: RoundPlan,
   core: CoreFactory,
   coreName: string,
   observer?: RoundObserver,
 ): Promise<RoundRun> {
+  // Every server's tools as its era's wire carries them (a 2026-07-28 server's codec strips the
+  // fields that revision deleted), so that the world records what the core can read.
+  const wired = planned.servers.map(onTheWire);
+  const plan = wired.every((server, index) => server === planned.servers[index])
+    ? planned
+    : { ...planned, servers: wired };
   // A throw from the core's own setTimeout/setInterval callback is its failure, as one from
   // env.scheduler.after is (guard.ts); a dead boot's code still unwinding (F18) is not.
   const world = new World({

@@ -33,6 +33,24 @@ describe('campaigns on the shipped catalogs', () => {
     });
   }
 
+  it('30 rounds of the modern scenario built from scenarios/catalogs/everything.json pass with zero violations', async () => {
+    // Every tool of everything.json carries `execution.taskSupport`, which the 2026-07-28 codec
+    // strips; before sim/round.ts ran plans through `onTheWire`, round 1 (s0 modern over HTTP)
+    // failed I13 PAGE_NOT_SERVED at seq 13 on the reference core.
+    const report = await runCampaign({
+      seed: '1',
+      scenario: loadScenario('modern'),
+      catalog: loadCatalog('scenarios/catalogs/everything.json'),
+      core: 'reference',
+      firstRound: 0,
+      rounds: 30,
+      workers: 0,
+      determinismEvery: 0,
+    });
+    expect(report.scenario).toBe('modern+catalog:everything');
+    expect(report.failingRounds).toEqual([]);
+  });
+
   it('a catalog whose real tools a correct core must quarantine runs clean: no probe of theirs is owed an admission', async () => {
     // Two tools as real servers write them: an array root, and draft-03's boolean `required`.
     const file = JSON.parse(readFileSync('scenarios/catalogs/memory.json', 'utf8'));

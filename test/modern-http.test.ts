@@ -9,7 +9,18 @@ import { describe, expect, it } from 'vitest';
 import type { TraceEvent } from '../contract/trace/types.ts';
 import { isUnsupportedProtocolVersion } from '../src/mcp/modern-era.ts';
 import type { ServerPlan } from '../sim/plan/types.ts';
-import { handPlan, handServer, publishes, reads, runHand, scanEnds, step, tool, tools } from './support/hand-plan.ts';
+import {
+  digestOf,
+  handPlan,
+  handServer,
+  publishes,
+  reads,
+  runHand,
+  scanEnds,
+  step,
+  tool,
+  tools,
+} from './support/hand-plan.ts';
 
 const FIVE = ['read_file', 'write_file', 'list_directory', 'search_files', 'move_file'];
 
@@ -128,5 +139,41 @@ describe('isUnsupportedProtocolVersion', () => {
       false,
     );
     expect(isUnsupportedProtocolVersion({ code: -32602 })).toBe(false);
+  });
+});
+
+describe('a modern server (or a gateway) whose captured tools carry a field 2026-07-28 deleted', () => {
+  it('a tool with the `execution` field 2026-07-28 deleted: the world records the page as the codec lets it through, over HTTP, stdio and a gateway', async () => {
+    // The v2 package's codec strips `execution` from every tools/list result it sends. Before
+    // sim/round.ts ran the plan through `onTheWire`, the world recorded `move_file` with its
+    // `execution` while the core read it without: I13 and I2 PAGE_NOT_SERVED on the first read
+    // (as on the shipped everything.json catalog, whose tools all carry `execution.taskSupport`).
+    // Both tools fit one page of 2: served at 25, read at 30, recheck read at 40, proven at 40.
+    const runTask = { ...tool('move_file'), execution: { taskSupport: 'required' } };
+    const server = handServer({ history: [step(0, 7, { 'acme.dev': [tool('read_file'), runTask] })] });
+    const onTheWire = [digestOf(tool('read_file')), digestOf(tool('move_file'))];
+    for (const [era, transport] of [
+      ['modern', 'http'],
+      ['modern', undefined],
+      ['gateway', undefined],
+    ] as const) {
+      const plan: ServerPlan = { ...server, era, cacheTtlMs: 250, cacheScope: 'private' };
+      const run = await runHand(handPlan({ servers: [transport === undefined ? plan : { ...plan, transport }] }));
+      // Every page of the round (the refresh loop's scans too) shows both tools as on the wire.
+      expect([...new Set(run.of('page_served').map((e) => e.tools.join(' ')))], `${era} ${transport}`).toEqual([
+        onTheWire.join(' '),
+      ]);
+      expect(run.of('revision').map((e) => e.views['acme.dev']?.map((view) => view.digest))).toEqual([onTheWire]);
+      expect(run.verdict.violations, `${era} ${transport}`).toEqual([]);
+      if (era === 'modern') {
+        expect(reads(run).slice(0, 2)).toEqual([
+          [30, 'scan-0', null, 7, false],
+          [40, 'scan-0', null, 7, true],
+        ]);
+        expect(scanEnds(run)[0]).toEqual([40, 'SNAPSHOT_PROVEN', 'OK']);
+      }
+    }
+    // The plan itself is not changed: it still holds the descriptor with `execution`.
+    expect(server.history[0]?.views['acme.dev']?.[1]).toBe(runTask);
   });
 });

@@ -36,7 +36,7 @@
  * server a modern one behind a legacy-era gateway). A scenario without
  * `eraMix` draws nothing, so its rounds are all legacy and their plans and traces are unchanged.
  */
-import type { RoundPlan, ServerPlan } from '../plan/types.ts';
+import type { RoundPlan, ServerPlan, ToolDescriptor } from '../plan/types.ts';
 import type { FaultDefinition } from './fault.ts';
 import { perServer } from './internal/fragments.ts';
 import { fraction, msRange } from './rates.ts';
@@ -148,4 +148,47 @@ function sameForEveryAudience(server: ServerPlan): boolean {
     const views = Object.values(step.views).map((view) => JSON.stringify(view));
     return views.every((view) => view === views[0]);
   });
+}
+
+/**
+ * The descriptor fields MCP 2026-07-28 deleted: the v2 server package's codec strips them from
+ * every outbound `tools/list` result (`enforceDeletedFields`: a tool's `execution`), so no modern
+ * server, nor the gateway in front of one, puts them on the wire. Captured 2025-11-25 catalogs
+ * carry them (everything.json: `execution.taskSupport`).
+ */
+export const DELETED_TOOL_FIELDS = ['execution'] as const;
+
+/**
+ * The server as its era's wire carries its tools: for one that speaks 2026-07-28 (modern, or
+ * behind a gateway), a copy whose history views and planted defects hold every descriptor without
+ * the {@link DELETED_TOOL_FIELDS}; the server itself otherwise (a legacy one, or one with no such
+ * field: the same object, so such plans run byte-identical). sim/round.ts runs every plan through
+ * it, so the world records (`revision`, `page_served`, `call_executed`, `defect_planted`) the
+ * descriptors the codec lets through; without it the core read pages the world never served
+ * (I13, I2 PAGE_NOT_SERVED). A rewritten descriptor is shared wherever the original was
+ * (descriptor digests are cached by identity). Does not change `server`.
+ */
+export function onTheWire(server: ServerPlan): ServerPlan {
+  if (server.era !== 'modern' && server.era !== 'gateway') return server;
+  const rewritten = new Map<ToolDescriptor, ToolDescriptor>();
+  const project = (tool: ToolDescriptor): ToolDescriptor => {
+    if (!DELETED_TOOL_FIELDS.some((field) => field in tool)) return tool;
+    let copy = rewritten.get(tool);
+    if (copy === undefined) {
+      copy = { ...tool };
+      for (const field of DELETED_TOOL_FIELDS) delete copy[field];
+      rewritten.set(tool, copy);
+    }
+    return copy;
+  };
+  const history = server.history.map((step) => ({
+    ...step,
+    views: Object.fromEntries(Object.entries(step.views).map(([audience, view]) => [audience, view.map(project)])),
+  }));
+  if (rewritten.size === 0) return server;
+  return {
+    ...server,
+    history,
+    planted: server.planted.map((planted) => ({ ...planted, descriptor: project(planted.descriptor) })),
+  };
 }
