@@ -17,9 +17,10 @@
  *    dispatches it to the world's simulated model, or refuses it and settles it in the world's ledger;
  * 5. if the core can roll back ({@link CoreAdapter.rollback}, optional), operator and monitor
  *    triggers (F19) ask it to roll a catalog key back at planned times;
- * 6. if the core keeps tool versions ({@link CoreAdapter.emergencyDisable} and
- *    {@link CoreAdapter.deprecate}, optional), operators emergency-disable a tool (F26) or
- *    deprecate the versions of a tool a server lists (F31) at planned times;
+ * 6. if the core keeps tool versions ({@link CoreAdapter.emergencyDisable},
+ *    {@link CoreAdapter.deprecate} and {@link CoreAdapter.alias}, optional), operators
+ *    emergency-disable a tool (F26), deprecate the versions of a tool a server lists (F31) or flip
+ *    and roll back a tool's production alias (F34) at planned times;
  * 7. at the end it calls {@link CoreAdapter.stop}.
  * Throughout, the core reports what it did as {@link CoreObservation}s on `env.sink`; the oracle
  * judges those against the world's ground truth and trusts none it can check.
@@ -295,6 +296,36 @@ export interface DeprecationOrder {
   reason: string;
 }
 
+/**
+ * An operator's order on the production alias of one tool (F34, SPEC section 9; seed 004: "业务使用
+ * prod:jobs.rerun alias 指向一个已验证版本 ... 最后切 alias"; "回滚 alias ... Registry 只恢复后续调用"):
+ * `set` points the alias at a release of the contract the server lists now (its descriptor, with
+ * the operator's entry of `manifestFile` for the tool: a new timeout or owner is a new version of
+ * the same contract); `rollback` points it back at its previous target. One atomic, audited
+ * operation. A run that resolved the alias before keeps the version it pinned for its whole life;
+ * a run started after the order returns binds the new target. A `set` across a breaking diff (by
+ * the rules of SPEC section 9) without `migration` must be refused, leaving the alias where it was.
+ */
+export interface AliasOrder {
+  /** The identity the server presents now (SPEC section 1). */
+  identity: string;
+  /** The tool's name as the server lists it. */
+  tool: string;
+  /** `set`: point the alias at the release; `rollback`: back to the target it had before its current one. */
+  action: 'set' | 'rollback';
+  /** For `set`: the descriptor digest (docs/TRACE.md) of the tool in the server's views now; null for `rollback`. */
+  descriptorDigest: string | null;
+  /**
+   * For `set`: a `catsim.manifests.v1` file (SPEC section 9) of the server whose entry for `tool`
+   * (absent: every field takes its safest default) describes the release; null for `rollback`.
+   */
+  manifestFile: string | null;
+  /** A note naming how callers migrate, or null: required to move the alias across a breaking diff. */
+  migration: string | null;
+  /** Why, as an operator would write it. */
+  reason: string;
+}
+
 /** A planned call, bound to the snapshot that disclosed the tool (SPEC section 1, "plan"). */
 export interface CallRequest {
   /** Unique per call: the core writes it in `gate_decision` and `receipt`. */
@@ -447,6 +478,15 @@ export interface CoreAdapter {
    * without it gets each order written `unsupported` and is not judged on it.
    */
   deprecate?(order: DeprecationOrder): void;
+  /**
+   * Optional, since catsim.core.v1 (docs/CORE-API.md, "Tool versions"): an operator's flip or
+   * rollback of a tool's production alias ({@link AliasOrder}). Synchronous: when it returns, runs
+   * started afterwards bind the alias's new target and runs started before keep theirs (judged by
+   * I37 from the world's `alias_ordered`, disclosures and the receipts' `version`). A core without
+   * it is not judged on aliases: the world writes each order `unsupported`, and the campaign
+   * verdict is NOT JUDGED (exit 1) unless the user accepts it (`--not-judged aliases`).
+   */
+  alias?(order: AliasOrder): void;
 }
 
 /** Builds a core for one round; must only build (no I/O and no timers until `attach`). */

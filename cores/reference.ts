@@ -36,7 +36,14 @@ import { SurfaceStageEngine } from '../src/surface/internal/engine.ts';
 import { REFERENCE_PARTS, type SurfaceParts } from '../src/surface/internal/parts.ts';
 import type { RequestLedger } from '../src/surface/request-ledger.ts';
 import type { SurfaceHook } from '../src/surface/surface-hook.ts';
-import type { DeprecationOrder, EmergencyDisableOrder, ModelTurn, RollbackTrigger } from '../sim/guard/adapter.ts';
+import type {
+  AliasOrder,
+  DeprecationOrder,
+  EmergencyDisableOrder,
+  ModelTurn,
+  RollbackTrigger,
+} from '../sim/guard/adapter.ts';
+import { operatorEntryOf, ManifestFileError } from '../src/capability/manifest-file.ts';
 import { THREAD_MEMOS } from './thread-memos.ts';
 
 /** The reference core's client info, in `initialize` (legacy era) and in every request's envelope (modern era). */
@@ -298,6 +305,38 @@ class ReferenceAdapter implements CoreAdapter {
   deprecate(order: DeprecationOrder): void {
     if (this.#ignoreDeprecation) return;
     this.#host.capabilities?.deprecateListed(order.identity, order.tool, order.descriptorDigests, order.reason);
+  }
+
+  /**
+   * An operator's alias order (F34): the host's capability registry points the tool's production
+   * alias at the release the order's manifest file describes (refused across a breaking diff
+   * without a migration), or rolls it back; runs started afterwards bind the new target. A file
+   * that does not parse, or a refused order, leaves the alias where it was.
+   */
+  alias(order: AliasOrder): void {
+    const capabilities = this.#host.capabilities;
+    if (capabilities === undefined) return;
+    const migration = order.migration === null ? {} : { migration: order.migration };
+    if (order.action === 'rollback') {
+      capabilities.alias({ identity: order.identity, toolName: order.tool, action: 'rollback', reason: order.reason });
+      return;
+    }
+    let entry: ReturnType<typeof operatorEntryOf>;
+    try {
+      entry = operatorEntryOf(parseManifestFile(order.manifestFile ?? '', 'alias order'), order.tool);
+    } catch (error) {
+      if (error instanceof ManifestFileError) return;
+      throw error;
+    }
+    capabilities.alias({
+      identity: order.identity,
+      toolName: order.tool,
+      action: 'set',
+      descriptorDigest: order.descriptorDigest ?? '',
+      ...(entry === undefined ? {} : { entry }),
+      ...migration,
+      reason: order.reason,
+    });
   }
 
   /**

@@ -34,6 +34,7 @@ import { checkInvalidCursor } from './invariants/invalid-cursor.ts';
 import { checkListenStreams } from './invariants/listen-streams.ts';
 import { checkPolling } from './invariants/polling.ts';
 import { checkVersions } from './invariants/versions.ts';
+import { checkAliases } from './invariants/aliases.ts';
 import { checkDeprecation } from './invariants/deprecation.ts';
 import { buildSurfaceTurns } from './surface-turns.ts';
 import { checkTenantIsolation } from './invariants/tenant-isolation.ts';
@@ -97,6 +98,7 @@ const INVARIANT_GROUPS: readonly InvariantGroupCheck[] = [
   checkPolling,
   checkDeprecation,
   checkVersions,
+  checkAliases,
 ];
 
 /**

@@ -36,6 +36,7 @@ import {
   type EmergencyDisabledEvent,
   type OperatorManifestEvent,
   type DeprecationOrderedEvent,
+  type AliasOrderedEvent,
   type HostRestartedEvent,
   type IdentityRotatedEvent,
   type ListenRequestedEvent,
@@ -445,6 +446,8 @@ export class GroundTruth {
   readonly emergencyDisables: EmergencyDisabledEvent[] = [];
   /** Every `deprecation_ordered` (F31), in trace order. */
   readonly deprecations: DeprecationOrderedEvent[] = [];
+  /** Every `alias_ordered` (F34), in trace order. */
+  readonly aliasOrders: AliasOrderedEvent[] = [];
   /** Every `operator_manifest` (F32): the servers the operator described to the core, in trace order. */
   readonly operatorManifests: OperatorManifestEvent[] = [];
   /** Every `host_crashed` (F18), in trace order. */
@@ -569,6 +572,9 @@ export function buildGroundTruth(events: readonly TraceEvent[]): GroundTruth {
         break;
       case 'deprecation_ordered':
         truth.deprecations.push(event);
+        break;
+      case 'alias_ordered':
+        truth.aliasOrders.push(event);
         break;
       case 'operator_manifest':
         truth.operatorManifests.push(event);

@@ -40,6 +40,8 @@ export interface RoundMetrics {
   readonly rollbackTriggers?: Record<string, number>;
   /** F26's emergency disables by delivery (`delivered`, `unsupported`, `host_down`); only in a round with any. */
   readonly emergencyDisables?: Record<string, number>;
+  /** F34's alias orders by delivery (`delivered`, `unsupported`, `host_down`); only in a round with any. */
+  readonly aliasOrders?: Record<string, number>;
 }
 
 /**
@@ -84,7 +86,17 @@ export function computeMetrics(context: CheckContext): RoundMetrics {
     surface: surfaceMetrics(context),
     ...rollbackTriggerCounts(context),
     ...emergencyDisableCounts(context),
+    ...aliasOrderCounts(context),
   };
+}
+
+/** The round's alias orders (F34) by delivery; nothing for a round without any. */
+function aliasOrderCounts(context: CheckContext): { aliasOrders?: Record<string, number> } {
+  const orders = context.truth.aliasOrders;
+  if (orders.length === 0) return {};
+  const counts: Record<string, number> = {};
+  for (const order of orders) counts[order.delivery] = (counts[order.delivery] ?? 0) + 1;
+  return { aliasOrders: counts };
 }
 
 /** The round's emergency disables (F26) by delivery; nothing for a round without any. */

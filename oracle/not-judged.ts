@@ -12,11 +12,12 @@
 import type { RoundMetrics } from './metrics.ts';
 
 /** Every capability a core may leave out, in the order verdicts name them. */
-export const CAPABILITIES = ['rollback', 'surface', 'versions'] as const;
+export const CAPABILITIES = ['rollback', 'surface', 'versions', 'aliases'] as const;
 
 /**
  * A capability a core may leave out: `rollback` (F19 triggers), `surface` (F22 model turns),
- * `versions` (tool versions: F26's emergency disables, `emergencyDisable` of the core API).
+ * `versions` (tool versions: F26's emergency disables, `emergencyDisable` of the core API),
+ * `aliases` (F34's alias orders, `alias` of the core API).
  */
 export type Capability = (typeof CAPABILITIES)[number];
 
@@ -25,16 +26,18 @@ export const CAPABILITY_UNITS: Readonly<Record<Capability, { one: string; many: 
   rollback: { one: 'rollback trigger', many: 'rollback triggers' },
   surface: { one: 'model turn', many: 'model turns' },
   versions: { one: 'emergency disable', many: 'emergency disables' },
+  aliases: { one: 'alias order', many: 'alias orders' },
 };
 
 /**
  * The capabilities a round could not judge, each with how many units it left unjudged (rollback:
  * triggers written `unsupported`; surface: model turns planned for a core without a surface
- * stage; versions: emergency disables written `unsupported`), in {@link CAPABILITIES} order; capabilities the round judged (or never exercised) are
+ * stage; versions: emergency disables written `unsupported`; aliases: alias orders written
+ * `unsupported`), in {@link CAPABILITIES} order; capabilities the round judged (or never exercised) are
  * absent.
  */
 export function unjudgedIn(
-  metrics: Pick<RoundMetrics, 'surface' | 'rollbackTriggers' | 'emergencyDisables'>,
+  metrics: Pick<RoundMetrics, 'surface' | 'rollbackTriggers' | 'emergencyDisables' | 'aliasOrders'>,
 ): Partial<Record<Capability, number>> {
   const counts: Partial<Record<Capability, number>> = {};
   const triggers = metrics.rollbackTriggers?.unsupported ?? 0;
@@ -43,6 +46,8 @@ export function unjudgedIn(
   if (turns > 0) counts.surface = turns;
   const orders = metrics.emergencyDisables?.unsupported ?? 0;
   if (orders > 0) counts.versions = orders;
+  const aliasOrders = metrics.aliasOrders?.unsupported ?? 0;
+  if (aliasOrders > 0) counts.aliases = aliasOrders;
   return counts;
 }
 

@@ -115,6 +115,8 @@ export type RollbackTriggeredEvent = TraceEventOf<'rollback_triggered'>;
 export type EmergencyDisabledEvent = TraceEventOf<'emergency_disabled'>;
 /** World: an operator deprecated the listed versions of a tool (F31). */
 export type DeprecationOrderedEvent = TraceEventOf<'deprecation_ordered'>;
+/** World: an operator flipped or rolled back a tool's production alias (F34). */
+export type AliasOrderedEvent = TraceEventOf<'alias_ordered'>;
 /** World: the operator's manifest file of a server was handed to the core (F32). */
 export type OperatorManifestEvent = TraceEventOf<'operator_manifest'>;
 /** Core: the core learned a new policy epoch for an audience. */

@@ -292,6 +292,57 @@ function startRound(context: RoundContext, servers: SimCatalogServer[]): void {
     const server = servers.find((candidate) => candidate.plan.id === order.server);
     if (server !== undefined) context.world.schedule(order.atMs, () => orderDeprecation(context, server, order));
   }
+  for (const order of context.plan.aliasOrders ?? []) {
+    const server = servers.find((candidate) => candidate.plan.id === order.server);
+    if (server !== undefined) context.world.schedule(order.atMs, () => orderAlias(context, server, order));
+  }
+}
+
+/**
+ * F34: one operator's order on the production alias of a tool. A `set` names the contract the
+ * server lists now (the smallest of the tool's descriptor digests in its views; null when it
+ * lists none) and hands the release as a `catsim.manifests.v1` file of the server whose entry for
+ * the tool is the plan's. Ground truth first (`alias_ordered`), then the core's `alias` when it
+ * has one and the host is up. The planners expect nothing else of it: a release is the same
+ * contract, so a correct core admits what it admitted before.
+ */
+function orderAlias(
+  context: RoundContext,
+  server: SimCatalogServer,
+  order: NonNullable<RoundPlan['aliasOrders']>[number],
+): void {
+  const { adapter, recorder } = context;
+  const identity = server.identity();
+  const listed = Object.values(server.currentViews())
+    .flat()
+    .filter((tool) => tool.name === order.tool)
+    .map((tool) => worldDescriptorDigest(tool))
+    .sort();
+  const set = order.action === 'set';
+  const descriptorDigest = set ? (listed[0] ?? null) : null;
+  const delivery = adapter.down ? 'host_down' : adapter.aliasSupported ? 'delivered' : 'unsupported';
+  recorder.world('alias_ordered', {
+    server: server.plan.id,
+    identity,
+    tool: order.tool,
+    action: order.action,
+    descriptorDigest,
+    release: set ? order.release : null,
+    change: set ? order.change : null,
+    migration: order.migration,
+    delivery,
+  });
+  if (delivery !== 'delivered') return;
+  const tools = order.entry === null || order.tool === '' ? {} : { [order.tool]: order.entry };
+  adapter.alias({
+    identity,
+    tool: order.tool,
+    action: order.action,
+    descriptorDigest,
+    manifestFile: set ? JSON.stringify({ schema: 'catsim.manifests.v1', server: server.plan.id, tools }) : null,
+    migration: order.migration ? `F34 migration at ${order.atMs} ms` : null,
+    reason: `F34 order at ${order.atMs} ms`,
+  });
 }
 
 /**

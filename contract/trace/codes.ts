@@ -173,6 +173,7 @@ export const CORE_CALLS = [
   'rollback',
   'emergencyDisable',
   'deprecate',
+  'alias',
 ] as const;
 
 /**

@@ -675,6 +675,38 @@ const deprecationOrdered = eventOf(
   },
 );
 
+/** World: an operator flipped or rolled back the production alias of a tool (F34; ground truth for I37). */
+const aliasOrdered = eventOf(
+  'world',
+  'alias_ordered',
+  admission(
+    "an operator ordered the production alias of tool `tool` of `server` (F34, SPEC section 9): `set` points it at release `release` of the contract the server lists now (`descriptorDigest`; release 0 is the operator's manifest file as handed to the core, release 1 the same contract with the operator's change `change`), `rollback` back at its previous target; when `delivered`, a run (a session's calls from one disclosed generation) that started before keeps the version it bound, and runs started afterwards bind the new target, unless a `set` of a `breaking` change without `migration` is refused (judged by I37)",
+  ),
+  {
+    server,
+    identity: field(str, 'the identity the server presents at `t`'),
+    tool: field(str, "the tool's name as the server lists it"),
+    action: field(oneOf(['set', 'rollback'] as const), '`set` a release, or `rollback` to the previous target'),
+    descriptorDigest: field(
+      digestOrNull,
+      "for `set`: the tool's descriptor digest in the server's views at `t` (the smallest if they differ); null for `rollback` or when it lists none",
+    ),
+    release: field(
+      natOrNull,
+      'for `set`: 0 (the manifest file as handed) or 1 (the changed release); null for `rollback`',
+    ),
+    change: field(
+      nullable(oneOf(['compatible', 'behavioural', 'breaking'] as const)),
+      "for a `set` of release 1: the class of its change from release 0 by SPEC section 9's rules, as the world planned it; null otherwise",
+    ),
+    migration: field(bool, 'whether the order carries a migration note'),
+    delivery: field(
+      oneOf(EMERGENCY_DISABLE_DELIVERIES),
+      '`unsupported`: the core has no `alias` and is not judged on aliases; `host_down`: the host was dead (F18)',
+    ),
+  },
+);
+
 /** World: the operator's manifest file of a server was handed to the core (F32; ground truth for I35). */
 const operatorManifest = eventOf(
   'world',
@@ -1022,6 +1054,7 @@ export const TRACE_EVENTS = {
   rollback_triggered: rollbackTriggered,
   emergency_disabled: emergencyDisabled,
   deprecation_ordered: deprecationOrdered,
+  alias_ordered: aliasOrdered,
   operator_manifest: operatorManifest,
   plan_made: planMade,
   confirmation,

@@ -30,7 +30,7 @@ import {
 import { PreCrashMemoryRegistry, ResumeFromCursorWalk, TwoTransactionPublishStore } from './restarts.ts';
 import { JournalBesideDiskRegistry } from './journal-beside-disk.ts';
 import { NeverResubscribesConnector } from './listen.ts';
-import { VersionByClaimHost } from './versions.ts';
+import { AliasFollowsLatestHost, VersionByClaimHost } from './versions.ts';
 import { DisableNotEnforcedRegistry, RollbackKeepsLeasingGate, RollbackToStaleRegistry } from './rollbacks.ts';
 import {
   DOUBLE_SETTLEMENT,
@@ -297,6 +297,14 @@ export const MUTANTS: readonly Mutant[] = [
       "a new version for every new definition (F32: the host keeps naming a tool's first version after its description changed, as a registry keyed on the tool's claim would)",
     expectedCatchers: ['I35'],
     core: referenceCore({ host: VersionByClaimHost }),
+    scenario: 'capability-versions',
+  },
+  {
+    name: 'alias-follows-latest',
+    removedDefence:
+      "a run keeps the version it pinned when an alias flips (F34: the host resolves the tool's production alias again at each call, so a flip or rollback mid-run changes the definition the run's calls bind)",
+    expectedCatchers: ['I37'],
+    core: referenceCore({ host: AliasFollowsLatestHost }),
     scenario: 'capability-versions',
   },
   {

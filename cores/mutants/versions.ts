@@ -30,3 +30,31 @@ export class VersionByClaimHost extends CatalogHost {
     super.emitReceipt(request, decision, lease, first);
   }
 }
+
+/**
+ * Alias follows latest: the host resolves a tool's production alias again at each call and runs
+ * (and names in its receipt) whatever the alias names then, instead of the version its run pinned
+ * when it started: a flip or rollback (F34) mid-run changes the definition a run's calls bind
+ * (I37 `DEFINITION_CHANGED_MID_RUN`), as a registry that resolves `prod:jobs.rerun` per call would.
+ */
+export class AliasFollowsLatestHost extends CatalogHost {
+  protected override emitReceipt(
+    request: CallRequest,
+    decision: GateDecision,
+    lease: SignedLease,
+    version?: ReceiptVersion | null,
+  ): void {
+    const latest =
+      version === undefined || version === null
+        ? undefined
+        : this.capabilities?.aliasTargetOf(version.toolId, request.plan.descriptorDigest);
+    super.emitReceipt(
+      request,
+      decision,
+      lease,
+      latest === undefined
+        ? version
+        : { toolId: latest.toolId, version: latest.version, manifestDigest: latest.manifestDigest },
+    );
+  }
+}

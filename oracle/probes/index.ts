@@ -49,6 +49,7 @@ import { emergencyDisableCallRefused } from './emergency-disable-call-refused.ts
 import { versionChangedCalled } from './version-changed-called.ts';
 import { deprecationOrdered } from './deprecation-ordered.ts';
 import { deprecatedNotBound } from './deprecated-not-bound.ts';
+import { aliasFlipped } from './alias-flipped.ts';
 import type { Probe } from './probe.ts';
 import { hostRestartedMidScan } from './host-restarted-mid-scan.ts';
 import { hostCrashedInPublish } from './host-crashed-in-publish.ts';
@@ -99,6 +100,7 @@ export const PROBES: readonly Probe[] = [
   emergencyDisableCallRefused,
   deprecationOrdered,
   deprecatedNotBound,
+  aliasFlipped,
   versionChangedCalled,
   cursorLoopServedProbe,
   abaServedInsideWalkProbe,

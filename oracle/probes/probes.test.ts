@@ -125,6 +125,7 @@ describe('coverage probes', () => {
     expect(PROBES.filter((probe) => probe.basis === 'world').map((probe) => probe.name)).toEqual([
       'emergency-disable-ordered',
       'deprecation-ordered',
+      'alias-flipped',
       'cursor-loop-served',
       'aba-served-inside-walk',
       'revocation-while-call-in-flight',

@@ -32,6 +32,7 @@ export {
   type RollbackTrigger,
   type EmergencyDisableOrder,
   type DeprecationOrder,
+  type AliasOrder,
   type SessionSpec,
   type SimCallRequest,
   type SimConnection,

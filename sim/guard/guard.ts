@@ -28,6 +28,7 @@ import type {
   RollbackTrigger,
   EmergencyDisableOrder,
   DeprecationOrder,
+  AliasOrder,
   SessionSpec,
 } from './adapter.ts';
 
@@ -45,7 +46,8 @@ export type CoreCall =
   | 'modelTurn'
   | 'rollback'
   | 'emergencyDisable'
-  | 'deprecate';
+  | 'deprecate'
+  | 'alias';
 
 /**
  * How it failed: `THREW` (a synchronous throw), `REJECTED` (`call` rejected), `MALFORMED_ANSWER`
@@ -69,14 +71,15 @@ export const ERROR_TEXT_MAX = 200;
  * reject. `surfaceStage` says whether the core implements the optional `modelTurn`; without it,
  * `modelTurn` must not be called (the world runs no model turn). `rollbackSupported` says whether
  * it implements the optional `rollback`; without it `rollback` does nothing (the world writes the
- * trigger `unsupported`); `emergencyDisableSupported` and `deprecateSupported` likewise for the
- * optional `emergencyDisable` and `deprecate`.
+ * trigger `unsupported`); `emergencyDisableSupported`, `deprecateSupported` and `aliasSupported`
+ * likewise for the optional `emergencyDisable`, `deprecate` and `alias`.
  */
 export type WorldCore = Required<CoreAdapter> & {
   readonly surfaceStage: boolean;
   readonly rollbackSupported: boolean;
   readonly emergencyDisableSupported: boolean;
   readonly deprecateSupported: boolean;
+  readonly aliasSupported: boolean;
 };
 
 /** One validator for every default Client of the process (a fresh Ajv per Client is costly). */
@@ -136,7 +139,7 @@ function guardScheduler(env: CoreEnvironment, fail: Fail): CoreEnvironment['sche
 }
 
 const REQUIRED_METHODS = ['attach', 'disclose', 'call', 'pushPolicy', 'stop'] as const;
-const OPTIONAL_METHODS = ['createClient', 'modelTurn', 'rollback', 'emergencyDisable', 'deprecate'] as const;
+const OPTIONAL_METHODS = ['createClient', 'modelTurn', 'rollback', 'emergencyDisable', 'deprecate', 'alias'] as const;
 
 /**
  * The API members of `value`, each read exactly once, with every function bound to `value`: what
@@ -172,7 +175,7 @@ export function missingMethods(value: unknown): string | null {
           `whose optional ${notFunctions.join(', ')} ${notFunctions.length === 1 ? 'is not a function' : 'are not functions'}`,
         ]),
   ];
-  return `create() returned a core ${parts.join(' and ')} (a catsim.core.v1 core has attach, disclose, call, pushPolicy and stop, and may have createClient, modelTurn, rollback, emergencyDisable and deprecate)`;
+  return `create() returned a core ${parts.join(' and ')} (a catsim.core.v1 core has attach, disclose, call, pushPolicy and stop, and may have createClient, modelTurn, rollback, emergencyDisable, deprecate and alias)`;
 }
 
 class GuardedCore implements WorldCore {
@@ -180,6 +183,7 @@ class GuardedCore implements WorldCore {
   readonly rollbackSupported: boolean;
   readonly emergencyDisableSupported: boolean;
   readonly deprecateSupported: boolean;
+  readonly aliasSupported: boolean;
 
   constructor(
     private readonly core: CoreAdapter,
@@ -189,6 +193,7 @@ class GuardedCore implements WorldCore {
     this.rollbackSupported = typeof core.rollback === 'function';
     this.emergencyDisableSupported = typeof core.emergencyDisable === 'function';
     this.deprecateSupported = typeof core.deprecate === 'function';
+    this.aliasSupported = typeof core.alias === 'function';
   }
 
   createClient(): Client {
@@ -249,6 +254,10 @@ class GuardedCore implements WorldCore {
     this.#guard('deprecate', () => this.core.deprecate?.(order));
   }
 
+  alias(order: AliasOrder): void {
+    this.#guard('alias', () => this.core.alias?.(order));
+  }
+
   stop(): void {
     this.#guard('stop', () => this.core.stop());
   }
@@ -304,10 +313,12 @@ function inertCore(): WorldCore {
     rollback: () => Promise.resolve(),
     emergencyDisable: () => undefined,
     deprecate: () => undefined,
+    alias: () => undefined,
     surfaceStage: false,
     rollbackSupported: false,
     emergencyDisableSupported: false,
     deprecateSupported: false,
+    aliasSupported: false,
   };
 }
 

@@ -37,6 +37,7 @@ import type {
   RollbackTrigger,
   EmergencyDisableOrder,
   DeprecationOrder,
+  AliasOrder,
   SessionSpec,
   TransportConnection,
   TransportHandshake,
@@ -325,6 +326,16 @@ export class HostProcess implements WorldCore {
   /** A deprecation to the current boot; none while the host is down (the caller writes `host_down`). */
   deprecate(order: DeprecationOrder): void {
     if (!this.#down) this.#boot.core.deprecate(order);
+  }
+
+  /** Whether the core implements the optional `alias`; boot 0 says, as for `surfaceStage`. */
+  get aliasSupported(): boolean {
+    return this.#boot.core.aliasSupported;
+  }
+
+  /** An alias order to the current boot; none while the host is down (the caller writes `host_down`). */
+  alias(order: AliasOrder): void {
+    if (!this.#down) this.#boot.core.alias(order);
   }
 
   pushPolicy(update: PolicyUpdate): void {

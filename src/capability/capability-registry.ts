@@ -240,6 +240,21 @@ export class CapabilityRegistry {
     };
   }
 
+  /** Alias `alias` and every target it has had (the last is current), or undefined when no operator set it. */
+  alias(alias: string): AliasRecord | undefined {
+    return this.#store.alias(alias);
+  }
+
+  /** Every version of `toolId` registered so far, oldest first (removed ones included). */
+  versions(toolId: string): ToolVersion[] {
+    return this.#store.versions(toolId);
+  }
+
+  /** Run `runId` and the pins it holds, or undefined when none was started. */
+  run(runId: string): RunRecord | undefined {
+    return this.#store.run(runId);
+  }
+
   /**
    * Points `alias` at `toolId@version` (seed 004: "最后切 alias"), atomically with its audit record.
    * Refused for a version that is not bindable, an alias of another tool, and a breaking diff from

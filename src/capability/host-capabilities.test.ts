@@ -200,4 +200,88 @@ describe('CatalogHost with a capability registry', () => {
     next.deprecateListed('fp:a', 'read_file', [], 'nothing listed');
     expect(next.registry.audit()).toHaveLength(2);
   });
+
+  it('an alias flip binds only runs started after it, and a rollback restores later runs only', async () => {
+    const h = await started();
+    const capabilities = h.host.capabilities as HostCapabilities;
+    const before = h.disclose('s1');
+    const digest = buildManifest(READ, 'fp:a').descriptorDigest;
+    const order = { identity: 'fp:a', toolName: 'read_file', descriptorDigest: digest } as const;
+    expect(capabilities.alias({ ...order, action: 'set', reason: 'verified' })).toMatchObject({ ok: true });
+    const flipped = capabilities.alias({
+      ...order,
+      action: 'set',
+      entry: { timeoutMs: 20_000 },
+      reason: 'longer timeout',
+    });
+    expect(flipped).toMatchObject({ ok: true, alias: { alias: 'prod:fp:a.read_file' } });
+    h.disclose('s2');
+    const call = async (session: string) =>
+      h.host.call(h.request(h.plan(before, 'read_file'), { session, arguments: { path: '/a' } }));
+    await call('s1');
+    await call('s2');
+    expect(
+      capabilities.alias({ identity: 'fp:a', toolName: 'read_file', action: 'rollback', reason: 'regression' }),
+    ).toMatchObject({ ok: true });
+    h.disclose('s3');
+    await call('s3');
+    await call('s2');
+    const registry = registryOf(h);
+    // s1 started before the flip (v1), s2 after it (v2, also after the rollback), s3 after the rollback (v1).
+    expect(registry.receipts().map((receipt) => [receipt.runId, receipt.version])).toEqual([
+      ['s1|fp:a|acme.dev#1', 1],
+      ['s2|fp:a|acme.dev#1', 2],
+      ['s3|fp:a|acme.dev#1', 1],
+      ['s2|fp:a|acme.dev#1', 2],
+    ]);
+    expect(registry.version('fp:a.read_file', 2)?.manifest.timeoutMs).toBe(20_000);
+    expect(registry.audit().map((record) => [record.action, record.subject, record.detail])).toEqual([
+      ['register', 'fp:a.read_file@1', expect.any(String)],
+      ['bundle-built', 'fp:a|acme.dev#1@' + before.snapshotDigest.slice(0, 16), 'fp:a.read_file@1'],
+      ['run-started', 's1|fp:a|acme.dev#1', expect.any(String)],
+      ['alias-set', 'prod:fp:a.read_file', 'unset -> v1: verified'],
+      ['register', 'fp:a.read_file@2', expect.any(String)],
+      ['alias-set', 'prod:fp:a.read_file', 'v1 -> v2: longer timeout'],
+      [
+        'bundle-built',
+        `fp:a|acme.dev#1@${before.snapshotDigest.slice(0, 16)}+prod:fp:a.read_file=v2`,
+        'fp:a.read_file@2',
+      ],
+      ['run-started', 's2|fp:a|acme.dev#1', expect.any(String)],
+      ['alias-rollback', 'prod:fp:a.read_file', 'v2 -> v1: regression'],
+      [
+        'bundle-built',
+        `fp:a|acme.dev#1@${before.snapshotDigest.slice(0, 16)}+prod:fp:a.read_file=v1`,
+        'fp:a.read_file@1',
+      ],
+      ['run-started', 's3|fp:a|acme.dev#1', expect.any(String)],
+    ]);
+  });
+
+  it('a flip across a breaking diff is refused without a migration and taken with one', () => {
+    const store = new InMemoryCapabilityStore();
+    const capabilities = new HostCapabilities({ clock: { now: () => 40 }, store });
+    const manifest = buildManifest(READ, 'fp:a');
+    capabilities.registry.register(manifest);
+    const order = { identity: 'fp:a', toolName: 'read_file', descriptorDigest: manifest.descriptorDigest } as const;
+    capabilities.alias({ ...order, action: 'set', reason: 'verified' });
+    const shorter = { ...order, action: 'set', entry: { timeoutMs: 5_000 }, reason: 'shorter timeout' } as const;
+    expect(capabilities.alias(shorter)).toEqual({
+      ok: false,
+      code: 'BREAKING_WITHOUT_MIGRATION',
+      reason:
+        'alias prod:fp:a.read_file: fp:a.read_file v1 -> v2 is breaking (TIMEOUT_SHORTENED) and no migration was given',
+    });
+    expect(capabilities.aliasTargetOf('fp:a.read_file', manifest.descriptorDigest)?.version).toBe(1);
+    expect(capabilities.alias({ ...shorter, migration: 'callers retry within 5 s' })).toMatchObject({ ok: true });
+    expect(capabilities.aliasTargetOf('fp:a.read_file', manifest.descriptorDigest)?.version).toBe(2);
+    expect(capabilities.aliasTargetOf('fp:a.read_file', 'f'.repeat(64))).toBeUndefined();
+    expect(
+      capabilities.alias({ ...order, descriptorDigest: 'f'.repeat(64), action: 'set', reason: 'unknown' }),
+    ).toEqual({
+      ok: false,
+      code: 'REF_UNKNOWN',
+      reason: 'alias prod:fp:a.read_file: no version of fp:a.read_file with descriptor ffffffffffff is registered',
+    });
+  });
 });

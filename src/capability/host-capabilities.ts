@@ -8,7 +8,11 @@
  * versions and starts the session's run on it; at each call, `judge(...)` asks the registry
  * whether the version the run pinned for that tool may execute on the endpoint offered, before
  * anything is sent; when a call leaves the core, `recordExecution` writes its capability receipt;
- * `endSession` ends the session's runs.
+ * `endSession` ends the session's runs. An operator may point a tool's production alias
+ * (`prod:<toolId>`) at a release of the contract a server lists (`alias`) or roll it back: a run
+ * started afterwards on a generation listing that contract binds the alias's target, resolved once
+ * when its bundle is built; a run started before keeps what it pinned (seed 004: "运行中的 Run 继续
+ * 使用"; "Registry 只恢复后续调用").
  *
  * A run is one session's view of one disclosed generation: its id is the session, the catalog key
  * and the generation, so a session shown a later generation gets another run, and a call is
@@ -25,8 +29,8 @@ import {
   type EndpointOffer,
   type Outcome,
 } from './capability-registry.ts';
-import type { CapabilityReceipt, CapabilityStore } from './capability-store.ts';
-import { defaultToolId } from './manifest.ts';
+import type { AliasRecord, CapabilityReceipt, CapabilityStore, ToolVersion } from './capability-store.ts';
+import { defaultToolId, releaseOf, type OperatorEntry } from './manifest.ts';
 import { operatorEntryOf, type ManifestFile } from './manifest-file.ts';
 import { manifestsOfSnapshot } from './snapshot-manifests.ts';
 
@@ -40,6 +44,38 @@ interface BundledTool {
 
 /** Tool name → descriptor digest → its version, for one bundle. */
 type BundleIndex = Map<string, Map<string, BundledTool>>;
+
+/** One tool of a generation's snapshot as this host process registered it: the version its descriptor and the operator's file give. */
+interface GenerationTool {
+  toolName: string;
+  descriptorDigest: string;
+  toolId: string;
+  version: number;
+}
+
+/** The prefix of the alias a host's runs resolve a tool through: `prod:<toolId>` (seed 004: "业务使用 prod:jobs.rerun alias"). */
+export const PRODUCTION_ALIAS_PREFIX = 'prod:';
+
+/**
+ * An operator's order on a tool's production alias (SPEC section 9; seed 004: "Alias 发布与回滚要原子"):
+ * `set` points it at the release of the contract the server lists under `descriptorDigest` that
+ * the operator's `entry` describes; `rollback` points it back at its previous target.
+ */
+export interface AliasOrder {
+  /** The server identity (SPEC section 1) whose tool it is. */
+  identity: string;
+  /** The tool's name as the server lists it. */
+  toolName: string;
+  action: 'set' | 'rollback';
+  /** For `set`: the descriptor digest of the contract released (a version of it must be registered). */
+  descriptorDigest?: string;
+  /** For `set`: the operator's entry of the release (`catsim.manifests.v1`); undefined: every field takes its safest default. */
+  entry?: OperatorEntry;
+  /** A note naming how callers migrate; required to move the alias across a breaking diff. */
+  migration?: string;
+  /** Why, as the operator wrote it (the audit record's detail). */
+  reason: string;
+}
 
 /** What a host asks about one call. */
 export interface CapabilityCall {
@@ -93,6 +129,8 @@ export class HostCapabilities {
   readonly #runs = new Map<string, Map<string, string | null>>();
   /** Bundle ids of generations whose versions were all unbindable: indexed, never built, no run started on them. */
   readonly #unbuilt = new Set<string>();
+  /** A generation's bundle id without alias targets → its tools as this host process registered them. */
+  readonly #generations = new Map<string, GenerationTool[]>();
 
   /** A registry on `options.store`, with the host's clock. */
   constructor(options: HostCapabilitiesOptions) {
@@ -117,14 +155,18 @@ export class HostCapabilities {
   pin(session: string, key: string, record: GenerationRecord): void {
     const bundleId = this.#bundleOf(record);
     const runId = runIdOf(session, key, record.catalogGeneration);
+    let runBundle = bundleId ?? null;
     if (bundleId !== undefined && !this.#unbuilt.has(bundleId)) {
       const started = this.registry.startRun(runId, bundleId);
-      // RUN_EXISTS: the session was shown this generation before (or by an earlier boot): same pins.
+      // RUN_EXISTS: the session was shown this generation before (or by an earlier boot): the
+      // run keeps its own bundle and pins, whatever an alias names now.
       if (!started.ok && started.code !== 'RUN_EXISTS') return;
+      const own = started.ok ? bundleId : this.registry.run(runId)?.bundleId;
+      if (own !== undefined && this.#bundles.has(own)) runBundle = own;
     }
     let runs = this.#runs.get(session);
     if (runs === undefined) this.#runs.set(session, (runs = new Map()));
-    runs.set(runId, bundleId ?? null);
+    runs.set(runId, runBundle);
   }
 
   /**
@@ -180,6 +222,52 @@ export class HostCapabilities {
   }
 
   /**
+   * An operator's order on the production alias of tool `order.toolName` ({@link AliasOrder}),
+   * one audited batch of the registry (`setAlias` / `rollbackAlias`): `set` registers the release
+   * (the registered definition with that descriptor digest, with the order's operator entry; an
+   * equal manifest is the same version) and points the alias at it, refused across a breaking
+   * diff without a migration note (`BREAKING_WITHOUT_MIGRATION`), for a contract of which no
+   * version is registered (`REF_UNKNOWN`) and for a version that may not be bound; `rollback`
+   * points it back at its previous target. Bundles built afterwards resolve the new target, so
+   * only runs started afterwards see it; runs and receipts before are untouched.
+   * @throws the store's write error.
+   */
+  alias(order: AliasOrder): Outcome<{ alias: AliasRecord }> {
+    const toolId = this.#toolIdOf(order.identity, order.toolName);
+    const name = `${PRODUCTION_ALIAS_PREFIX}${toolId}`;
+    if (order.action === 'rollback') return this.registry.rollbackAlias(name, order.reason);
+    const base = this.registry
+      .versions(toolId)
+      .findLast((version) => version.manifest.descriptorDigest === order.descriptorDigest);
+    if (base === undefined)
+      return {
+        ok: false,
+        code: 'REF_UNKNOWN',
+        reason: `alias ${name}: no version of ${toolId} with descriptor ${String(order.descriptorDigest).slice(0, 12)} is registered`,
+      };
+    const { version, created } = this.registry.register(releaseOf(base.manifest, order.entry));
+    if (created) this.#inheritEmergency(version.toolId, version.version);
+    this.#inheritDeprecation(version.toolId, version.version);
+    return this.registry.setAlias(name, toolId, version.version, {
+      reason: order.reason,
+      ...(order.migration === undefined ? {} : { migration: order.migration }),
+    });
+  }
+
+  /**
+   * The version the production alias of `toolId` names now, when it is a version of the contract
+   * with `descriptorDigest` that may be bound; undefined otherwise (no alias, another contract, or
+   * a target deprecated or disabled since). What a bundle built now binds for that tool.
+   */
+  aliasTargetOf(toolId: string, descriptorDigest: string): ToolVersion | undefined {
+    const target = this.registry.alias(`${PRODUCTION_ALIAS_PREFIX}${toolId}`)?.history.at(-1);
+    if (target === undefined) return undefined;
+    const version = this.registry.version(toolId, target.version);
+    if (version === undefined || version.manifest.descriptorDigest !== descriptorDigest) return undefined;
+    return this.registry.status(toolId, target.version)?.bindable === true ? version : undefined;
+  }
+
+  /**
    * The refusal of any call of `toolName` on the server presenting `identity` while an operator's
    * emergency disable of the whole tool holds ({@link disableTool}), whatever the session was
    * shown: also for a tool that has no version (never disclosed, or quarantined where it was).
@@ -206,34 +294,38 @@ export class HostCapabilities {
   }
 
   /**
-   * The id of `record`'s bundle, registered and built on first use; undefined when the snapshot
-   * has no version at all (every tool quarantined). A generation whose versions are all unbindable
-   * gets an id in {@link #unbuilt}: indexed, so its calls are refused with the version's status.
+   * The id of `record`'s bundle under the aliases in force now, built on first use; undefined when
+   * the snapshot has no version at all (every tool quarantined). A tool whose production alias
+   * names a release of the contract the generation lists binds that release (the alias is the
+   * reference, resolved once, here), and the bundle id names it, so a flip gives later runs
+   * another bundle while the runs on this one keep their pins. A generation whose versions are
+   * all unbindable gets an id in {@link #unbuilt}: indexed, so its calls are refused with the
+   * version's status.
    */
   #bundleOf(record: GenerationRecord): string | undefined {
-    const bundleId = `${record.key}#${record.catalogGeneration}@${record.snapshotDigest.slice(0, 16)}`;
+    const generationId = `${record.key}#${record.catalogGeneration}@${record.snapshotDigest.slice(0, 16)}`;
+    const tools = this.#generationToolsOf(generationId, record);
+    if (tools.length === 0) return undefined;
+    const targets = tools.map((tool) => this.aliasTargetOf(tool.toolId, tool.descriptorDigest)?.version);
+    const aliased = tools.flatMap((tool, at) =>
+      targets[at] === undefined ? [] : [`+${PRODUCTION_ALIAS_PREFIX}${tool.toolId}=v${targets[at]}`],
+    );
+    const bundleId = `${generationId}${aliased.join('')}`;
     if (this.#bundles.has(bundleId)) return bundleId;
-    const identity = record.snapshot.serverIdentity;
-    const server = this.serverOf(identity);
-    const { manifests } = manifestsOfSnapshot(record.snapshot, server, this.#files.get(identity));
     const index: BundleIndex = new Map();
     const refs: string[] = [];
     const bound = new Set<string>();
-    for (const manifest of manifests) {
-      const { version, created } = this.registry.register(manifest);
-      if (created) this.#inheritEmergency(version.toolId, version.version);
-      this.#inheritDeprecation(version.toolId, version.version);
-      const pinned =
-        !bound.has(version.toolId) && this.registry.status(version.toolId, version.version)?.bindable === true;
+    tools.forEach((tool, at) => {
+      const version = targets[at] ?? tool.version;
+      const pinned = !bound.has(tool.toolId) && this.registry.status(tool.toolId, version)?.bindable === true;
       if (pinned) {
-        bound.add(version.toolId);
-        refs.push(`${version.toolId}@${version.version}`);
+        bound.add(tool.toolId);
+        refs.push(targets[at] === undefined ? `${tool.toolId}@${version}` : `${PRODUCTION_ALIAS_PREFIX}${tool.toolId}`);
       }
-      let byDigest = index.get(manifest.endpoint.toolName);
-      if (byDigest === undefined) index.set(manifest.endpoint.toolName, (byDigest = new Map()));
-      byDigest.set(manifest.descriptorDigest, { toolId: version.toolId, version: version.version, pinned });
-    }
-    if (index.size === 0) return undefined;
+      let byDigest = index.get(tool.toolName);
+      if (byDigest === undefined) index.set(tool.toolName, (byDigest = new Map()));
+      byDigest.set(tool.descriptorDigest, { toolId: tool.toolId, version, pinned });
+    });
     // Versions, none of them bindable (deprecated, emergency-disabled): no bundle and no run, but
     // the index stays, so a call of one is refused with its status instead of reaching the gate.
     if (refs.length === 0) {
@@ -245,6 +337,27 @@ export class HostCapabilities {
     if (!built.ok && built.code !== 'BUNDLE_EXISTS') return undefined;
     this.#bundles.set(bundleId, index);
     return bundleId;
+  }
+
+  /** The tools of `record`'s snapshot with their versions, registered the first time this host process sees the generation. */
+  #generationToolsOf(generationId: string, record: GenerationRecord): GenerationTool[] {
+    const known = this.#generations.get(generationId);
+    if (known !== undefined) return known;
+    const identity = record.snapshot.serverIdentity;
+    const { manifests } = manifestsOfSnapshot(record.snapshot, this.serverOf(identity), this.#files.get(identity));
+    const tools = manifests.map((manifest): GenerationTool => {
+      const { version, created } = this.registry.register(manifest);
+      if (created) this.#inheritEmergency(version.toolId, version.version);
+      this.#inheritDeprecation(version.toolId, version.version);
+      return {
+        toolName: manifest.endpoint.toolName,
+        descriptorDigest: manifest.descriptorDigest,
+        toolId: version.toolId,
+        version: version.version,
+      };
+    });
+    this.#generations.set(generationId, tools);
+    return tools;
   }
 
   /** The tool id the manifest of `toolName` on the server presenting `identity` gets (its file's entry, else the default). */

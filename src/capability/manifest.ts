@@ -238,6 +238,25 @@ export function buildManifest(descriptor: unknown, server: string, entry?: Opera
   });
 }
 
+/**
+ * Another release of the definition `base` was built from (seed 004: "版本由内容和兼容性决定"): the
+ * same descriptor (its digest, name, title, description and schemas) and server, and the same
+ * tool id unless `entry` names one, with the operator's `entry` in place of the one `base` was
+ * built with (undefined: every field takes its safest default). A new timeout or owner is thus a
+ * new version of the same contract, served by the same endpoint. Deep-frozen, like `buildManifest`.
+ */
+export function releaseOf(base: ToolManifest, entry?: OperatorEntry): ToolManifest {
+  const descriptor = {
+    name: base.endpoint.toolName,
+    ...(base.title === null ? {} : { title: base.title }),
+    description: base.description,
+    inputSchema: base.inputSchema,
+    ...(base.outputSchema === null ? {} : { outputSchema: base.outputSchema }),
+  };
+  const built = buildManifest(descriptor, base.endpoint.server, { toolId: base.toolId, ...entry });
+  return deepFreeze({ ...built, descriptorDigest: base.descriptorDigest });
+}
+
 /** The descriptor fields a manifest takes. */
 interface DescriptorFields {
   name: string;

@@ -61,6 +61,8 @@ const CAUGHT_BY: Record<string, string[]> = {
   'version-by-claim': ['I35 ONE_VERSION_TWO_DEFINITIONS'],
   // F31: the quiet tail's read_file probe through generation 2 (first disclosed after the order) is admitted.
   'deprecation-ignored': ['I34 NEW_BINDING_OF_DEPRECATED'],
+  // Generation 2's run, bound under release 0, sees the flip at 900 in its three calls after it.
+  'alias-follows-latest': ['I37 DEFINITION_CHANGED_MID_RUN'],
   'ignore-cache-scope': ['I2 SCOPE_MIXED'],
   // F25: globex.dev shown acme.dev's generation 1 from the shared pointer (its own publish lost the CAS).
   'share-public': [

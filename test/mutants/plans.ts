@@ -390,6 +390,70 @@ export function deprecationPlan(): RoundPlan {
   };
 }
 
+/**
+ * F34's hand plan: one server (operator-described, latency 5 ms, pages of 2, T_heal 2,000) shows
+ * acme.dev five tools at revision 7 and adds one tool at 600 (`echo`, revision 8), 1,100
+ * (`get_weather`, revision 9) and 1,500 (`search_nodes`, revision 10), so each stretch is another
+ * generation; every planned call is made, and every one is a call of `read_file` (F34's aliased
+ * calls, fraction 1). The operator sets `read_file`'s production alias at release 0 (the manifest
+ * file as handed) at 300 and flips it to release 1 (`change`, default a longer timeout,
+ * compatible) at 900; with `rollback`, rolls it back at 1,300.
+ */
+export function aliasPlan(
+  options: { rollback?: boolean; change?: 'compatible' | 'behavioural' | 'breaking'; migration?: boolean } = {},
+): RoundPlan {
+  const five = tools(...FIVE);
+  const base = handPlan({
+    faults: ['F34'],
+    calls: { callFraction: 1 },
+    tHealMs: 2_000,
+    servers: [
+      handServer({
+        history: [
+          step(0, 7, { 'acme.dev': five }),
+          step(600, 8, { 'acme.dev': [...five, tool('echo')] }),
+          step(1_100, 9, { 'acme.dev': [...five, tool('echo'), tool('get_weather')] }),
+          step(1_500, 10, { 'acme.dev': [...five, tool('echo'), tool('get_weather'), tool('search_nodes')] }),
+        ],
+      }),
+    ],
+  });
+  const entries = {
+    compatible: { timeoutMs: 20_000 },
+    behavioural: { owner: 'team-release' },
+    breaking: { timeoutMs: 5_000 },
+  };
+  const change = options.change ?? 'compatible';
+  const order = { server: 's0', tool: 'read_file' };
+  const rollback = {
+    ...order,
+    atMs: 1_300,
+    action: 'rollback' as const,
+    release: null,
+    change: null,
+    entry: null,
+    migration: false,
+  };
+  return {
+    ...base,
+    calls: { ...base.calls, aliasedCalls: { tool: 'read_file', fraction: 1 } },
+    servers: base.servers.map((server) => ({ ...server, operatorManifest: true })),
+    aliasOrders: [
+      { ...order, atMs: 300, action: 'set', release: 0, change: null, entry: {}, migration: false },
+      {
+        ...order,
+        atMs: 900,
+        action: 'set',
+        release: 1,
+        change,
+        entry: entries[change],
+        migration: options.migration ?? false,
+      },
+      ...(options.rollback === true ? [rollback] : []),
+    ],
+  };
+}
+
 export const MUTANT_PLANS: Record<string, () => RoundPlan> = {
   'first-page-only': () => plain({ faults: [] }),
   'no-cursor-loop-detection': () =>
@@ -511,6 +575,7 @@ export const MUTANT_PLANS: Record<string, () => RoundPlan> = {
   'version-by-claim': descriptionChangePlan,
   // The reference binds no deprecated read_file in generation 2 (disclosed after the order at 500); the mutant does.
   'deprecation-ignored': deprecationPlan,
+  'alias-follows-latest': () => aliasPlan(),
   'refuse-everything': () => plain(),
   // The tool surface (F22): the one round of 29 turns; each mutant lets some harmful turn through.
   'seal-from-final-request': surfaceTurnsPlan,
