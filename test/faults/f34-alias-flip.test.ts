@@ -16,10 +16,15 @@
  * without a migration (a shorter timeout) is refused: every run binds version 1. On
  * `mutant:alias-follows-latest` the alias is resolved at each call, so generation 2's three calls
  * after the flip bind version 2 (and, after the rollback, generation 3's three bind version 1):
- * I37 DEFINITION_CHANGED_MID_RUN at each, and nothing else.
+ * I37 DEFINITION_CHANGED_MID_RUN at each, and nothing else. A core without `alias` gets the three
+ * orders `unsupported`: I37 counts nothing and the round is not judged on aliases.
  */
 import { describe, expect, it } from 'vitest';
+import type { CoreAdapter } from '../../contract/core-api.ts';
 import { resolveCore } from '../../cores/index.ts';
+import { referenceCore } from '../../cores/reference.ts';
+import { unjudgedIn } from '../../oracle/not-judged.ts';
+import type { CoreFactory } from '../../sim/guard/adapter.ts';
 import { probesHit } from '../../oracle/probes/index.ts';
 import { classifyDiff } from '../../src/capability/diff.ts';
 import { buildManifest, releaseOf } from '../../src/capability/manifest.ts';
@@ -28,6 +33,20 @@ import { aliasPlan } from '../mutants/plans.ts';
 import { runHand, tool } from '../support/hand-plan.ts';
 
 type Run = Awaited<ReturnType<typeof runHand>>;
+
+/** The reference core without the optional `alias` (and every other optional method but createClient). */
+const withoutAliases: CoreFactory = (env) => {
+  const core = referenceCore()(env);
+  const kept: CoreAdapter = {
+    attach: core.attach.bind(core),
+    disclose: core.disclose.bind(core),
+    call: core.call.bind(core),
+    pushPolicy: core.pushPolicy.bind(core),
+    stop: core.stop.bind(core),
+  };
+  if (core.createClient !== undefined) kept.createClient = core.createClient.bind(core);
+  return kept;
+};
 
 /** The orders and read_file's receipts, as `t what` lines: `t g<generation> v<version>`. */
 function readFileTrail(run: Run): string[] {
@@ -122,5 +141,17 @@ describe('F34: an alias flip mid-run', () => {
     expect(run.verdict.violations[0]?.evidence).toMatch(
       /^receipt lease-8 \(seq 94\) of run s0\/acme\.dev fp:0000000000000001\|acme\.dev#2 binds s0\.read_file v2 \(manifest [0-9a-f]{12}\); the run's first receipt lease-6 \(seq 79\) bound s0\.read_file v1 \(manifest [0-9a-f]{12}\)$/,
     );
+  });
+
+  it('a core without alias gets the orders unsupported: I37 judges nothing and the round is not judged on aliases', async () => {
+    const run = await runHand(aliasPlan({ rollback: true }), withoutAliases);
+    expect(readFileTrail(run).filter((line) => !/ g\d v\d$/.test(line))).toEqual([
+      '300 set release 0 unsupported',
+      '900 set release 1 unsupported',
+      '1300 rollback unsupported',
+    ]);
+    expect(run.verdict.violations).toEqual([]);
+    expect(run.verdict.checked.I37).toBe(0);
+    expect(unjudgedIn(run.verdict.metrics)).toEqual({ aliases: 3 });
   });
 });
