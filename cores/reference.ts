@@ -94,6 +94,11 @@ export interface ReferenceVariant {
    * later bundles bind the deprecated versions again.
    */
   ignoreDeprecation?: boolean;
+  /**
+   * True for the mutant that hands every alias order (F34) to the registry with a migration note
+   * the operator never wrote, so a flip across a breaking diff is taken.
+   */
+  assumeAliasMigration?: boolean;
 }
 
 /** A factory for the reference core, or for a variant of it. */
@@ -161,6 +166,7 @@ class ReferenceAdapter implements CoreAdapter {
   readonly #Connector: typeof EitherEraConnector;
   readonly #acknowledgementWait: AcknowledgementWait;
   readonly #ignoreDeprecation: boolean;
+  readonly #assumeAliasMigration: boolean;
 
   constructor(env: CoreEnvironment, variant: ReferenceVariant) {
     const Host = hostWithSeams(variant);
@@ -183,6 +189,7 @@ class ReferenceAdapter implements CoreAdapter {
     this.#wrap = variant.wrapSource ?? ((source) => source);
     this.#ignoreEmergencyDisable = variant.ignoreEmergencyDisable === true;
     this.#ignoreDeprecation = variant.ignoreDeprecation === true;
+    this.#assumeAliasMigration = variant.assumeAliasMigration === true;
     const store = storeOf(env, variant);
     this.#host = new Host(
       // src/ports.ts types an observation loosely (`type` plus fields); the recorder holds it to the trace contract.
@@ -316,7 +323,8 @@ class ReferenceAdapter implements CoreAdapter {
   alias(order: AliasOrder): void {
     const capabilities = this.#host.capabilities;
     if (capabilities === undefined) return;
-    const migration = order.migration === null ? {} : { migration: order.migration };
+    const note = this.#assumeAliasMigration ? (order.migration ?? 'assumed') : order.migration;
+    const migration = note === null ? {} : { migration: note };
     if (order.action === 'rollback') {
       capabilities.alias({ identity: order.identity, toolName: order.tool, action: 'rollback', reason: order.reason });
       return;

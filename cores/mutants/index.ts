@@ -308,6 +308,14 @@ export const MUTANTS: readonly Mutant[] = [
     scenario: 'capability-versions',
   },
   {
+    name: 'breaking-alias-without-migration',
+    removedDefence:
+      'refusing an alias flip across a breaking diff without a migration note (F34: the host hands every order to the registry with a note the operator never wrote, so runs started afterwards bind the breaking release)',
+    expectedCatchers: ['I37'],
+    core: referenceCore({ assumeAliasMigration: true }),
+    scenario: 'capability-versions',
+  },
+  {
     name: 'refuse-everything',
     removedDefence: 'admitting anything at all',
     expectedCatchers: ['I12'],

@@ -17,7 +17,9 @@
  * `mutant:alias-follows-latest` the alias is resolved at each call, so generation 2's three calls
  * after the flip bind version 2 (and, after the rollback, generation 3's three bind version 1):
  * I37 DEFINITION_CHANGED_MID_RUN at each, and nothing else. A core without `alias` gets the three
- * orders `unsupported`: I37 counts nothing and the round is not judged on aliases.
+ * orders `unsupported`: I37 counts nothing and the round is not judged on aliases. On
+ * `mutant:breaking-alias-without-migration` the breaking release is taken: generations 3 and 4,
+ * first shown after it, bind version 2, I37 BREAKING_BOUND_WITHOUT_MIGRATION at each first receipt.
  */
 import { describe, expect, it } from 'vitest';
 import type { CoreAdapter } from '../../contract/core-api.ts';
@@ -153,5 +155,26 @@ describe('F34: an alias flip mid-run', () => {
     expect(run.verdict.violations).toEqual([]);
     expect(run.verdict.checked.I37).toBe(0);
     expect(unjudgedIn(run.verdict.metrics)).toEqual({ aliases: 3 });
+  });
+
+  it('mutant:breaking-alias-without-migration takes the breaking flip: runs started after it bind version 2, I37', async () => {
+    const run = await runHand(
+      aliasPlan({ change: 'breaking' }),
+      resolveCore('mutant:breaking-alias-without-migration'),
+    );
+    expect(readFileTrail(run)).toEqual([
+      ...FIRST_RUNS,
+      '913 g2 v1',
+      '1003 g2 v1',
+      '1101 g2 v1',
+      ...['1206 g3 v2', '1313 g3 v2', '1405 g3 v2', '1575 g3 v2'],
+      ...['1607 g4 v2', '1716 g4 v2', '1816 g4 v2', '1908 g4 v2', '3038 g4 v2'],
+    ]);
+    // The first receipt of each run started after the refused-by-rule flip (generation 3 at 1,206,
+    // generation 4 at 1,607) binds version 2, where release 0 was bound as version 1 (at 111).
+    expect(run.verdict.violations.map(({ invariant, seq, code }) => [invariant, seq, code])).toEqual([
+      ['I37', 131, 'BREAKING_BOUND_WITHOUT_MIGRATION'],
+      ['I37', 175, 'BREAKING_BOUND_WITHOUT_MIGRATION'],
+    ]);
   });
 });

@@ -63,6 +63,8 @@ const CAUGHT_BY: Record<string, string[]> = {
   'deprecation-ignored': ['I34 NEW_BINDING_OF_DEPRECATED'],
   // Generation 2's run, bound under release 0, sees the flip at 900 in its three calls after it.
   'alias-follows-latest': ['I37 DEFINITION_CHANGED_MID_RUN'],
+  // The breaking flip at 900 is taken: generations 3 and 4, first shown after it, bind version 2.
+  'breaking-alias-without-migration': ['I37 BREAKING_BOUND_WITHOUT_MIGRATION'],
   'ignore-cache-scope': ['I2 SCOPE_MIXED'],
   // F25: globex.dev shown acme.dev's generation 1 from the shared pointer (its own publish lost the CAS).
   'share-public': [

@@ -576,6 +576,7 @@ export const MUTANT_PLANS: Record<string, () => RoundPlan> = {
   // The reference binds no deprecated read_file in generation 2 (disclosed after the order at 500); the mutant does.
   'deprecation-ignored': deprecationPlan,
   'alias-follows-latest': () => aliasPlan(),
+  'breaking-alias-without-migration': () => aliasPlan({ change: 'breaking' }),
   'refuse-everything': () => plain(),
   // The tool surface (F22): the one round of 29 turns; each mutant lets some harmful turn through.
   'seal-from-final-request': surfaceTurnsPlan,
