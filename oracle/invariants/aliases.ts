@@ -180,7 +180,7 @@ function judgeTargets(runs: Run[], epochs: Epoch[], findings: Findings): void {
       'I37',
       receipt.seq,
       'ALIAS_TARGET_NOT_BOUND',
-      `receipt ${receipt.leaseId} (seq ${receipt.seq}) of a run started under release 1 of the alias binds ${versionText(receipt)}, the definition runs under release 0 bound (receipt ${base.leaseId}, seq ${base.seq}): the flip was not bound`,
+      `receipt ${receipt.leaseId} (seq ${receipt.seq}), the first of a run started under release 1 of the alias, binds ${versionText(receipt)}, the definition the first receipt of a run started under release 0 bound (receipt ${base.leaseId}, seq ${base.seq}): two releases, one definition (the flip was not bound, or a run under release 0 bound release 1)`,
     );
   }
 }
