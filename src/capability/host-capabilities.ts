@@ -229,7 +229,9 @@ export class HostCapabilities {
    * diff without a migration note (`BREAKING_WITHOUT_MIGRATION`), for a contract of which no
    * version is registered (`REF_UNKNOWN`) and for a version that may not be bound; `rollback`
    * points it back at its previous target. Bundles built afterwards resolve the new target, so
-   * only runs started afterwards see it; runs and receipts before are untouched.
+   * only runs started afterwards see it; runs and receipts before are untouched. The release is
+   * registered in its own batch before the alias moves, so a refused `set` leaves a version that
+   * nothing binds (as a release shadowed before its flip), never an alias half moved.
    * @throws the store's write error.
    */
   alias(order: AliasOrder): Outcome<{ alias: AliasRecord }> {
