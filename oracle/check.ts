@@ -35,6 +35,8 @@ import { checkListenStreams } from './invariants/listen-streams.ts';
 import { checkPolling } from './invariants/polling.ts';
 import { checkVersions } from './invariants/versions.ts';
 import { checkDeprecation } from './invariants/deprecation.ts';
+import { checkOutputSchema } from './invariants/output-schema.ts';
+import { judgeResults } from './result-checks.ts';
 import { buildSurfaceTurns } from './surface-turns.ts';
 import { checkTenantIsolation } from './invariants/tenant-isolation.ts';
 import { checkUnconfirmedWrites } from './invariants/unconfirmed-writes.ts';
@@ -97,6 +99,7 @@ const INVARIANT_GROUPS: readonly InvariantGroupCheck[] = [
   checkPolling,
   checkDeprecation,
   checkVersions,
+  checkOutputSchema,
 ];
 
 /**
@@ -107,13 +110,15 @@ const INVARIANT_GROUPS: readonly InvariantGroupCheck[] = [
  */
 export function buildCheckContext(header: TraceHeader, events: readonly TraceEvent[]): CheckContext {
   const truth = buildGroundTruth(events);
+  const observed = buildObservations(events);
   return {
     header,
     bounds: header.bounds,
     truth,
-    observed: buildObservations(events),
+    observed,
     surface: buildSurfaceTurns(events),
     rollbacks: triggerOutcomes(events),
+    results: judgeResults(truth, observed),
     endT: truth.roundEnd?.t ?? events[events.length - 1]?.t ?? 0,
   };
 }

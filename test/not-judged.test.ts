@@ -258,13 +258,14 @@ describe('--not-judged', () => {
     expect(parseNotJudged(undefined)).toBeUndefined();
     expect(parseNotJudged('surface, rollback,surface')).toEqual(['surface', 'rollback']);
     expect(() => parseNotJudged(' , ')).toThrow(
-      '--not-judged is empty: name capabilities (rollback, surface, versions)',
+      '--not-judged is empty: name capabilities (rollback, surface, versions, results)',
     );
     const bad = await runMain(['check', 'x.jsonl', '--not-judged', 'rollbak']);
     expect(bad).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'catsim: --not-judged: no capability "rollbak" (the capabilities are rollback, surface, versions)\n',
+      stderr:
+        'catsim: --not-judged: no capability "rollbak" (the capabilities are rollback, surface, versions, results)\n',
     });
   });
 
