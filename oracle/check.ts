@@ -61,7 +61,8 @@ import type { InvariantId, Violation } from './violation.ts';
  *   core read; I14-I17 of a host restart, see invariants/host-restart.ts; I21, I28, I29 of a
  *   rollback trigger (triggered rollbacks, rollback publishes, owed triggers; invariants/rollback.ts); I27: publishes plus
  *   disclosures plus ADMITs; I22: surfaces the model received, I23: dispatched turns, I24:
- *   reserved turns, I25: turns with a capacity, I26: harmless turns within their capacity), so a
+ *   reserved turns, I25: turns with a capacity, I26: harmless turns within their capacity; I36:
+ *   structured results judged), so a
  *   report can show the oracle did work.
  * - `metrics`: the round's measurements (see metrics.ts), plain JSON.
  */
