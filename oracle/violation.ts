@@ -10,8 +10,8 @@
  * list_changed barrier and its refresh (I18, I19), auth-gated discovery (I20), the tool surface's
  * I22-I26 (SPEC section 8, seed 003), the whole-catalog limits (I27) and the rollback path (I21,
  * I28, I29, F19), the emergency disable (I30, F26), the modern era's invalid cursor, listen
- * stream and polling (I31, I32, I33), deprecation (I34, F31) and tool versions in receipts (I35,
- * F32). A report should still list `INVARIANT_IDS` rather than assume the set. In
+ * stream and polling (I31, I32, I33), deprecation (I34, F31), tool versions in receipts (I35,
+ * F32) and results that break their output schema (I36, F33). A report should still list `INVARIANT_IDS` rather than assume the set. In
  * report order (numeric, so I2 comes before I12); the one list of their ids: `InvariantId` is
  * derived from it, and a new invariant is one line here (CONTRIBUTING.md, "Adding an invariant").
  */
@@ -51,9 +51,10 @@ export const INVARIANT_IDS = [
   'I33',
   'I34',
   'I35',
+  'I36',
 ] as const;
 
-/** The id of an invariant this oracle checks, `I1` .. `I35`, derived from `INVARIANT_IDS`. */
+/** The id of an invariant this oracle checks, `I1` .. `I36`, derived from `INVARIANT_IDS`. */
 export type InvariantId = (typeof INVARIANT_IDS)[number];
 
 /**

@@ -147,7 +147,7 @@ describe('a core that fails during a round fails that round (CORE_FAILED, exit 1
     // 0 + 45). With F18 in the default scenario rounds 0 and 1 restart the host: each boot connects
     // again (round 0: 6 rejections, grouped in one CORE_FAILED), and round 0's I19 went from 10 to 19.
     expect(run.stdout).toMatch(
-      /^violations per invariant: I1 0 {2}I2 0 .* I12 4 {2}I13 0 {2}I14 0 {2}I15 0 {2}I16 0 {2}I17 0 {2}I18 0 {2}I19 78 {2}I20 0 {2}I21 0 {2}I22 0 {2}I23 0 {2}I24 0 {2}I25 0 {2}I26 0 {2}I27 0 {2}I28 0 {2}I29 0 {2}I30 0 {2}I31 0 {2}I32 0 {2}I33 0 {2}I34 0 {2}I35 0 {2}CORE_FAILED 8$/m,
+      /^violations per invariant: I1 0 {2}I2 0 .* I12 4 {2}I13 0 {2}I14 0 {2}I15 0 {2}I16 0 {2}I17 0 {2}I18 0 {2}I19 78 {2}I20 0 {2}I21 0 {2}I22 0 {2}I23 0 {2}I24 0 {2}I25 0 {2}I26 0 {2}I27 0 {2}I28 0 {2}I29 0 {2}I30 0 {2}I31 0 {2}I32 0 {2}I33 0 {2}I34 0 {2}I35 0 {2}I36 0 {2}CORE_FAILED 8$/m,
     );
     // Round 0 has its two CORE_FAILED (the rejection and the throw) and 19 I19: "+20 more". Each
     // of its two boots throws on its own second disclose: one THREW "and 1 more time".

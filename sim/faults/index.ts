@@ -37,6 +37,7 @@ import { F29 } from './f29-gateway-drops-notifications.ts';
 import { F30 } from './f30-ttl.ts';
 import { F31 } from './f31-deprecated-binding.ts';
 import { F32 } from './f32-description-change.ts';
+import { F33 } from './f33-output-schema-violation.ts';
 import { EQUIVOCATION } from './equivocation.ts';
 import { ERAS } from './eras.ts';
 import type { FaultDefinition } from './fault.ts';
@@ -81,6 +82,7 @@ export const FAULTS = [
   F30,
   F31,
   F32,
+  F33,
 ] as const;
 
 /** Faults a scenario switches on for every round instead of listing them (equivocation). */
@@ -110,7 +112,7 @@ export function probesOfAbsentFaults(faults: readonly string[]): Set<string> {
   return new Set(FAULTS.flatMap((fault) => fault.probes).filter((name) => !owed.has(name)));
 }
 
-/** A fault id of the menu: `F1` .. `F26`, `F31`, `F32`. */
+/** A fault id of the menu: `F1` .. `F33`. */
 export type FaultId = (typeof FAULTS)[number]['id'];
 
 /** The menu's ids, in order. */

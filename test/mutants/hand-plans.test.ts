@@ -61,6 +61,8 @@ const CAUGHT_BY: Record<string, string[]> = {
   'version-by-claim': ['I35 ONE_VERSION_TWO_DEFINITIONS'],
   // F31: the quiet tail's read_file probe through generation 2 (first disclosed after the order) is admitted.
   'deprecation-ignored': ['I34 NEW_BINDING_OF_DEPRECATED'],
+  // F33: read_file's first result (extra property \`note\`) passed on as ok.
+  'output-unchecked': ['I36 INVALID_RESULT_PASSED'],
   'ignore-cache-scope': ['I2 SCOPE_MIXED'],
   // F25: globex.dev shown acme.dev's generation 1 from the shared pointer (its own publish lost the CAS).
   'share-public': [
