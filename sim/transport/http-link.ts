@@ -25,7 +25,8 @@ import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk
 import type { World } from '../runtime/world.ts';
 import { plainClone } from '../internal/plain-clone.ts';
 import type { ClientTransport, LinkOptions, LinkTraceEvent, WireLink } from './link.ts';
-import type { LinkDirection, LinkVerdict } from './link-rules.ts';
+import type { LinkDirection } from './link-rules.ts';
+import { DeliveryOrder, isNotification } from './internal/delivery-order.ts';
 
 /** The URL every simulated server answers at (`.invalid`: no real host could ever be reached). */
 export const HTTP_LINK_URL = 'http://sim.invalid/mcp';
@@ -69,7 +70,7 @@ class SimHttpLink implements WireLink {
   private isClosed = false;
   private readonly inFlight = new Map<number, InFlight>();
   private readonly exchanges = new Set<Exchange>();
-  private readonly lastDeliverAtMs: Record<LinkDirection, number> = { toServer: 0, toClient: 0 };
+  private readonly order: DeliveryOrder;
 
   constructor(
     private readonly world: World,
@@ -77,6 +78,7 @@ class SimHttpLink implements WireLink {
   ) {
     this.identity = opts.identity;
     this.client = new HttpClientEnd(this, (_input, init) => this.fetch(init), opts.identity);
+    this.order = new DeliveryOrder(world, opts, (error) => this.failRound(error));
   }
 
   get closed(): boolean {
@@ -195,13 +197,16 @@ class SimHttpLink implements WireLink {
   ): boolean {
     const copy = message === undefined ? undefined : plainClone(message);
     if (copy !== undefined) this.onSend?.(direction, copy);
-    const verdict = this.verdictOf(direction, copy);
+    const verdict =
+      copy === undefined
+        ? this.order.verdict({ direction, message: { jsonrpc: '2.0', method: '' }, notification: true }, false)
+        : this.order.verdict({ direction, message: copy, notification: isNotification(copy) });
     if (verdict.kind === 'drop') {
       this.trace(direction, 'drop', copy as JSONRPCMessage);
       return false;
     }
     const flight: InFlight = { direction, message: copy, eventId: 0 };
-    const atMs = Math.max(this.deliverAtMs(direction, verdict), exchange.lastAtMs);
+    const atMs = Math.max(this.order.atMs(direction, verdict), exchange.lastAtMs);
     exchange.lastAtMs = atMs;
     flight.eventId = this.world.schedule(atMs, () => {
       this.inFlight.delete(flight.eventId);
@@ -213,32 +218,6 @@ class SimHttpLink implements WireLink {
     });
     this.inFlight.set(flight.eventId, flight);
     return true;
-  }
-
-  /** The base latency's verdict, then (for a message) each rule's, until one drops it. */
-  private verdictOf(direction: LinkDirection, message: JSONRPCMessage | undefined): LinkVerdict {
-    const probe = message ?? { jsonrpc: '2.0', method: '' };
-    let verdict: LinkVerdict = { kind: 'deliver', latencyMs: this.opts.latencyMs(direction, probe), reorder: false };
-    if (message === undefined) return verdict;
-    const notification = 'method' in message && !('id' in message && message.id !== undefined);
-    for (const rule of this.opts.rules ?? []) {
-      verdict = rule.onLinkMessage({ direction, message, notification }, verdict);
-      if (verdict.kind === 'drop') break;
-    }
-    if (verdict.kind === 'drop' && !notification)
-      this.failRound(new RangeError('a link rule dropped a request or a response; only notifications may be dropped'));
-    return verdict;
-  }
-
-  private deliverAtMs(direction: LinkDirection, verdict: { latencyMs: number; reorder: boolean }): number {
-    const { latencyMs } = verdict;
-    if (!Number.isSafeInteger(latencyMs) || latencyMs < 0)
-      this.failRound(new RangeError(`link latency must be an integer >= 0 ms, got ${latencyMs}`));
-    const earliestMs = this.world.now() + latencyMs;
-    if (verdict.reorder) return earliestMs;
-    const atMs = Math.max(earliestMs, this.lastDeliverAtMs[direction]);
-    this.lastDeliverAtMs[direction] = atMs;
-    return atMs;
   }
 
   private failRound(error: Error): never {

@@ -17,8 +17,9 @@ import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk
 import type { World } from '../runtime/world.ts';
 import { copyAuthInfo } from './internal/copyAuthInfo.ts';
 import { Endpoint, type EndpointSide } from './internal/endpoint.ts';
-import type { LinkDirection, LinkMessage, LinkRule, LinkVerdict } from './link-rules.ts';
+import type { LinkDirection, LinkRule } from './link-rules.ts';
 import { plainClone } from '../internal/plain-clone.ts';
+import { DeliveryOrder, isNotification } from './internal/delivery-order.ts';
 
 /** The client end: a `Transport` that also tells a Connector who the server proved to be. */
 export interface ClientTransport extends Transport {
@@ -113,7 +114,7 @@ class SimLink implements Link {
 
   private isClosed = false;
   private readonly inFlight = new Map<number, InFlight>();
-  private readonly lastDeliverAtMs: Record<LinkDirection, number> = { toServer: 0, toClient: 0 };
+  private readonly order: DeliveryOrder;
 
   constructor(
     private readonly world: World,
@@ -123,6 +124,7 @@ class SimLink implements Link {
   ) {
     this.client = new Endpoint(this, 'client', identity);
     this.server = new Endpoint(this, 'server', identity);
+    this.order = new DeliveryOrder(world, opts, (error) => this.failRound(error));
   }
 
   get closed(): boolean {
@@ -139,27 +141,11 @@ class SimLink implements Link {
     const direction: LinkDirection = from === 'client' ? 'toServer' : 'toClient';
     const copy = plainClone(message);
     this.onSend?.(direction, copy);
-    const verdict = this.verdictOf({ direction, message: copy, notification: isNotification(copy) });
+    const verdict = this.order.verdict({ direction, message: copy, notification: isNotification(copy) });
     if (verdict.kind === 'drop') return this.trace(direction, 'drop', copy);
     const flight: InFlight = { direction, message: copy, eventId: 0 };
-    flight.eventId = this.world.schedule(this.deliverAtMs(direction, verdict), () => this.deliver(flight));
+    flight.eventId = this.world.schedule(this.order.atMs(direction, verdict), () => this.deliver(flight));
     this.inFlight.set(flight.eventId, flight);
-  }
-
-  /** The base latency's verdict, then each rule's, until one drops the message. */
-  private verdictOf(message: LinkMessage): LinkVerdict {
-    let verdict: LinkVerdict = {
-      kind: 'deliver',
-      latencyMs: this.opts.latencyMs(message.direction, message.message),
-      reorder: false,
-    };
-    for (const rule of this.opts.rules ?? []) {
-      verdict = rule.onLinkMessage(message, verdict);
-      if (verdict.kind === 'drop') break;
-    }
-    if (verdict.kind === 'drop' && !message.notification)
-      this.failRound(new RangeError('a link rule dropped a request or a response; only notifications may be dropped'));
-    return verdict;
   }
 
   private failRound(error: Error): never {
@@ -178,19 +164,6 @@ class SimLink implements Link {
     this.onClosed?.();
     this.client.notifyClosed();
     this.server.notifyClosed();
-  }
-
-  private deliverAtMs(direction: LinkDirection, verdict: { latencyMs: number; reorder: boolean }): number {
-    const { latencyMs } = verdict;
-    if (!Number.isSafeInteger(latencyMs) || latencyMs < 0)
-      this.failRound(new RangeError(`link latency must be an integer >= 0 ms, got ${latencyMs}`));
-    const earliestMs = this.world.now() + latencyMs;
-    // A reordered message neither waits for earlier ones nor holds back later ones: it is out of
-    // the FIFO entirely (a late notification must not stall the replies sent after it).
-    if (verdict.reorder) return earliestMs;
-    const atMs = Math.max(earliestMs, this.lastDeliverAtMs[direction]);
-    this.lastDeliverAtMs[direction] = atMs;
-    return atMs;
   }
 
   private deliver(flight: InFlight): void {
@@ -212,8 +185,4 @@ class SimLink implements Link {
     if ('id' in message && message.id !== undefined) event.id = message.id;
     this.onTrace(event);
   }
-}
-
-function isNotification(message: JSONRPCMessage): boolean {
-  return 'method' in message && !('id' in message && message.id !== undefined);
 }
