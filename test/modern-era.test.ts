@@ -181,9 +181,41 @@ describe('a modern session on the SDK v2 server package', () => {
 });
 
 describe('the era mix of a scenario', () => {
-  it('draws nothing in the default scenario: its plans carry no era', () => {
+  it('draws every era mix in the default scenario, modern servers over stdio and Streamable HTTP alike', () => {
+    // Read off generatePlan for rounds 0-19 of seed 1 (issue 29 item 1: the default scenario
+    // includes modern servers). A round drawn "mixed" with two servers holds both eras (round 11),
+    // but with one server it is legacy or modern by a coin (ERA.modernFraction), so nine of these
+    // twenty rounds (1-8 and 12) have only modern servers; each modern server goes over
+    // Streamable HTTP with probability ERA.modernHttpFraction (0.5).
+    const rounds: string[] = [];
     for (let round = 0; round < 20; round += 1)
-      expect(generatePlan('1', round, loadScenario('default')).servers.some((server) => 'era' in server)).toBe(false);
+      rounds.push(
+        generatePlan('1', round, loadScenario('default'))
+          .servers.map((server) => `${server.era ?? 'legacy'}${server.transport === 'http' ? '/http' : ''}`)
+          .join(','),
+      );
+    expect(rounds).toEqual([
+      'legacy',
+      'modern/http',
+      'modern/http,modern',
+      'modern,modern/http',
+      'modern/http,modern/http',
+      'modern/http',
+      'modern/http',
+      'modern/http,modern/http',
+      'modern',
+      'legacy',
+      'gateway,gateway',
+      'modern/http,legacy',
+      'modern,modern',
+      'legacy,legacy',
+      'gateway,gateway',
+      'gateway,gateway',
+      'legacy',
+      'gateway,gateway',
+      'gateway',
+      'legacy,legacy',
+    ]);
   });
 
   it('draws each round of scenarios/modern.json from all legacy, all modern and mixed', () => {

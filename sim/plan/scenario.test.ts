@@ -319,13 +319,15 @@ describe('scenarioProblem', () => {
         }),
       ),
     ).toBe(`"faults[2]" must be a fault id ${FAULT_ID_RANGE}, got "F99"`);
+    // The default scenario lists 29 faults (F1-F25 and F27-F30 since issue 29 item 1), so a pushed
+    // F3 is faults[29].
     expect(
       scenarioProblem(
         edited((s) => {
           s.faults.push('F3');
         }),
       ),
-    ).toBe('"faults[23]" repeats "faults[2]": "F3"');
+    ).toBe('"faults[29]" repeats "faults[2]": "F3"');
     expect(
       scenarioProblem(
         edited((s) => {
