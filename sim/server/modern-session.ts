@@ -53,8 +53,12 @@ export interface ModernSession {
  * request, ends; F27 does not act on it (its listen streams are the handler's own).
  */
 export interface ModernHttpSession extends Pick<ModernSession, 'sendToolListChanged' | 'onclose'> {
-  /** Answers one HTTP request (a POST; sim/transport/http-link.ts carries it in virtual time). */
-  fetch(request: Request): Promise<Response>;
+  /**
+   * Answers one HTTP request (a POST; sim/transport/http-link.ts carries it in virtual time);
+   * `parsedBody`, when given, is its body parsed, which the handler then takes instead of reading
+   * (and first cloning) the body.
+   */
+  fetch(request: Request, parsedBody?: unknown): Promise<Response>;
   /** Ends the session: the handler's open streams close, and `onclose` is called. */
   close(): void;
 }
@@ -93,6 +97,14 @@ export function serveModernSession(
  * streams served by the handler's router and told of a change through its notifier. No SSE
  * keep-alive (`keepAliveMs: 0`: the router would arm an interval); no other timer is armed.
  * `fetch` answers one request (sim/transport/http-link.ts carries it); `close` ends the session.
+ *
+ * A body the link has parsed is handed to the handler as `parsedBody`, the handler's documented
+ * escape hatch for a body already parsed (`McpHandlerRequestOptions.parsedBody`): it then
+ * classifies the request from that value and neither clones the request (a tee of its body
+ * stream) nor reads it. Nothing on the wire changes: the value is `JSON.parse` of the very body
+ * text the handler would read (UTF-8 both ways), the route, the `Server` and its answer are the
+ * same, and the request keeps its body and headers. The one check skipped is the handler's
+ * `maxRequestBodySize` (4 MiB by default), which no request of a round comes near.
  */
 export function serveModernHttp(
   name: string,
@@ -105,7 +117,8 @@ export function serveModernHttp(
   });
   const session = {
     sendToolListChanged: () => handler.notify.toolsChanged(),
-    fetch: (request: Request) => handler.fetch(request),
+    fetch: (request: Request, parsedBody?: unknown) =>
+      handler.fetch(request, parsedBody === undefined ? undefined : { parsedBody }),
     close: () => {
       void handler.close().catch(() => undefined);
       session.onclose?.();
