@@ -29,7 +29,8 @@ function partOf(url: string, functionName: string): string {
   if (url === '') return 'V8/native';
   const rules: readonly (readonly [RegExp, string])[] = [
     [/node_modules\/zod\//, 'zod'],
-    [/node_modules\/@modelcontextprotocol\//, 'SDK'],
+    [/node_modules\/@modelcontextprotocol\/sdk\//, 'SDK'],
+    [/node_modules\/@modelcontextprotocol\//, 'SDK v2 packages'],
     [/node_modules\/ajv/, 'ajv'],
     [/node_modules\/canonicalize\//, 'canonicalize'],
     [/node_modules\//, 'other libraries'],

@@ -6,6 +6,12 @@
  * summarise it with `npx tsx bench/profile-summary.ts FILE`. With `--count-stringify`, it also
  * counts the `JSON.stringify` calls of the N rounds and the characters they return (a figure that
  * does not depend on the machine's load: issue 12 measured 8,647 calls and 2.3 MB a round).
+ *
+ * `--era MIX` runs the default scenario with its `eraMix` set to that one mix (legacy, modern,
+ * mixed, gateway: every round then draws it, and every other draw of the round stays the same),
+ * and `--http FRACTION` sets `faultRates.ERA.modernHttpFraction` (0: every modern server over
+ * stdio, 1: every one over Streamable HTTP): the per-era costs of docs/BENCHMARKS.md's
+ * "Modern-era rounds". The default is the default scenario as it ships.
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -17,6 +23,14 @@ import { checkEvents } from '../oracle/index.ts';
 
 const WARMUP_FIRST_ROUND = 100_000;
 const sc = loadScenario('default');
+const eraIndex = process.argv.indexOf('--era');
+if (eraIndex >= 0) sc.eraMix = [process.argv[eraIndex + 1] as NonNullable<typeof sc.eraMix>[number]];
+const httpIndex = process.argv.indexOf('--http');
+if (httpIndex >= 0)
+  sc.faultRates = {
+    ...sc.faultRates,
+    ERA: { ...sc.faultRates?.ERA, modernHttpFraction: Number(process.argv[httpIndex + 1]) },
+  };
 const N = Number(process.argv[2] ?? 100);
 const profileIndex = process.argv.indexOf('--profile');
 const profilePath = profileIndex < 0 ? undefined : process.argv[profileIndex + 1];

@@ -36,6 +36,8 @@ import { checkPolling } from './invariants/polling.ts';
 import { checkVersions } from './invariants/versions.ts';
 import { checkAliases } from './invariants/aliases.ts';
 import { checkDeprecation } from './invariants/deprecation.ts';
+import { checkOutputSchema } from './invariants/output-schema.ts';
+import { judgeResults } from './result-checks.ts';
 import { buildSurfaceTurns } from './surface-turns.ts';
 import { checkTenantIsolation } from './invariants/tenant-isolation.ts';
 import { checkUnconfirmedWrites } from './invariants/unconfirmed-writes.ts';
@@ -60,7 +62,8 @@ import type { InvariantId, Violation } from './violation.ts';
  *   core read; I14-I17 of a host restart, see invariants/host-restart.ts; I21, I28, I29 of a
  *   rollback trigger (triggered rollbacks, rollback publishes, owed triggers; invariants/rollback.ts); I27: publishes plus
  *   disclosures plus ADMITs; I22: surfaces the model received, I23: dispatched turns, I24:
- *   reserved turns, I25: turns with a capacity, I26: harmless turns within their capacity), so a
+ *   reserved turns, I25: turns with a capacity, I26: harmless turns within their capacity; I36:
+ *   structured results judged), so a
  *   report can show the oracle did work.
  * - `metrics`: the round's measurements (see metrics.ts), plain JSON.
  */
@@ -99,6 +102,7 @@ const INVARIANT_GROUPS: readonly InvariantGroupCheck[] = [
   checkDeprecation,
   checkVersions,
   checkAliases,
+  checkOutputSchema,
 ];
 
 /**
@@ -109,13 +113,15 @@ const INVARIANT_GROUPS: readonly InvariantGroupCheck[] = [
  */
 export function buildCheckContext(header: TraceHeader, events: readonly TraceEvent[]): CheckContext {
   const truth = buildGroundTruth(events);
+  const observed = buildObservations(events);
   return {
     header,
     bounds: header.bounds,
     truth,
-    observed: buildObservations(events),
+    observed,
     surface: buildSurfaceTurns(events),
     rollbacks: triggerOutcomes(events),
+    results: judgeResults(truth, observed),
     endT: truth.roundEnd?.t ?? events[events.length - 1]?.t ?? 0,
   };
 }

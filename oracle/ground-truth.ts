@@ -35,6 +35,7 @@ import {
   type RollbackTriggeredEvent,
   type EmergencyDisabledEvent,
   type OperatorManifestEvent,
+  type ResultSentEvent,
   type DeprecationOrderedEvent,
   type AliasOrderedEvent,
   type HostRestartedEvent,
@@ -450,6 +451,8 @@ export class GroundTruth {
   readonly aliasOrders: AliasOrderedEvent[] = [];
   /** Every `operator_manifest` (F32): the servers the operator described to the core, in trace order. */
   readonly operatorManifests: OperatorManifestEvent[] = [];
+  /** Every `result_sent` (F33): structured results the servers answered executed calls with, in trace order. */
+  readonly resultsSent: ResultSentEvent[] = [];
   /** Every `host_crashed` (F18), in trace order. */
   readonly hostCrashes: HostCrashedEvent[] = [];
   /** Every `host_restarted` (F18), in trace order. */
@@ -578,6 +581,9 @@ export function buildGroundTruth(events: readonly TraceEvent[]): GroundTruth {
         break;
       case 'operator_manifest':
         truth.operatorManifests.push(event);
+        break;
+      case 'result_sent':
+        truth.resultsSent.push(event);
         break;
       case 'host_restarted':
         truth.hostRestarts.push(event);

@@ -8,6 +8,7 @@ import { admittedTool } from './observations.ts';
 import { planRef } from './internal/plan-ref.ts';
 import type { CheckContext } from './invariants/check-context.ts';
 import { receiptProblem } from './invariants/receipts.ts';
+import { uncheckedResults } from './invariants/output-schema.ts';
 import { revocationDelays } from './revocation-delays.ts';
 
 /**
@@ -40,6 +41,14 @@ export interface RoundMetrics {
   readonly rollbackTriggers?: Record<string, number>;
   /** F26's emergency disables by delivery (`delivered`, `unsupported`, `host_down`); only in a round with any. */
   readonly emergencyDisables?: Record<string, number>;
+  /**
+   * F33's structured results (only in a round with any): `sent` by the servers, `violating` their
+   * schema (the oracle's own validation), and `unchecked`: results whose outcome the core wrote
+   * without `output` (it does not check results: not judged by I36). Unlike the other metrics,
+   * `unchecked` reads what the core left out of its outcomes: leaving it out makes the round
+   * NOT JUDGED on `results`, never a pass.
+   */
+  readonly results?: { readonly sent: number; readonly violating: number; readonly unchecked: number };
   /** F34's alias orders by delivery (`delivered`, `unsupported`, `host_down`); only in a round with any. */
   readonly aliasOrders?: Record<string, number>;
 }
@@ -86,8 +95,16 @@ export function computeMetrics(context: CheckContext): RoundMetrics {
     surface: surfaceMetrics(context),
     ...rollbackTriggerCounts(context),
     ...emergencyDisableCounts(context),
+    ...resultCounts(context),
     ...aliasOrderCounts(context),
   };
+}
+
+/** The round's structured results (F33); nothing for a round without any. */
+function resultCounts(context: CheckContext): { results?: RoundMetrics['results'] } {
+  if (context.results.length === 0) return {};
+  const violating = context.results.filter(({ errors }) => errors !== null && errors.length > 0).length;
+  return { results: { sent: context.results.length, violating, unchecked: uncheckedResults(context) } };
 }
 
 /** The round's alias orders (F34) by delivery; nothing for a round without any. */

@@ -6,17 +6,21 @@
  * part of the catalog's life; the campaign verdict then says NOT JUDGED (exit 1) unless the user
  * accepts the capability by name (`--not-judged rollback,surface`, or a scenario's `notJudged`).
  *
- * Read from the round's metrics (oracle/metrics.ts), which come from the world's events only: a
- * core cannot make itself judged by what it reports.
+ * Read from the round's metrics (oracle/metrics.ts), which come from the world's events only (a
+ * core cannot make itself judged by what it reports), but for `results`: a structured result
+ * (F33) is judged by what the core says of it, so a core that says nothing (no
+ * `receipt_outcome.output`) leaves it not judged; saying something makes it judged, never passed.
  */
 import type { RoundMetrics } from './metrics.ts';
 
 /** Every capability a core may leave out, in the order verdicts name them. */
-export const CAPABILITIES = ['rollback', 'surface', 'versions', 'aliases'] as const;
+export const CAPABILITIES = ['rollback', 'surface', 'versions', 'results', 'aliases'] as const;
 
 /**
  * A capability a core may leave out: `rollback` (F19 triggers), `surface` (F22 model turns),
  * `versions` (tool versions: F26's emergency disables, `emergencyDisable` of the core API),
+ * `results` (F33's structured results: a core that writes no `receipt_outcome.output` does not
+ * check results against the output schema of the version that ran), and
  * `aliases` (F34's alias orders, `alias` of the core API).
  */
 export type Capability = (typeof CAPABILITIES)[number];
@@ -26,18 +30,19 @@ export const CAPABILITY_UNITS: Readonly<Record<Capability, { one: string; many: 
   rollback: { one: 'rollback trigger', many: 'rollback triggers' },
   surface: { one: 'model turn', many: 'model turns' },
   versions: { one: 'emergency disable', many: 'emergency disables' },
+  results: { one: 'structured result', many: 'structured results' },
   aliases: { one: 'alias order', many: 'alias orders' },
 };
 
 /**
  * The capabilities a round could not judge, each with how many units it left unjudged (rollback:
  * triggers written `unsupported`; surface: model turns planned for a core without a surface
- * stage; versions: emergency disables written `unsupported`; aliases: alias orders written
- * `unsupported`), in {@link CAPABILITIES} order; capabilities the round judged (or never exercised) are
- * absent.
+ * stage; versions: emergency disables written `unsupported`; results: structured results whose
+ * outcome carries no output check; aliases: alias orders written `unsupported`), in {@link CAPABILITIES} order; capabilities the round judged
+ * (or never exercised) are absent.
  */
 export function unjudgedIn(
-  metrics: Pick<RoundMetrics, 'surface' | 'rollbackTriggers' | 'emergencyDisables' | 'aliasOrders'>,
+  metrics: Pick<RoundMetrics, 'surface' | 'rollbackTriggers' | 'emergencyDisables' | 'results' | 'aliasOrders'>,
 ): Partial<Record<Capability, number>> {
   const counts: Partial<Record<Capability, number>> = {};
   const triggers = metrics.rollbackTriggers?.unsupported ?? 0;
@@ -46,6 +51,8 @@ export function unjudgedIn(
   if (turns > 0) counts.surface = turns;
   const orders = metrics.emergencyDisables?.unsupported ?? 0;
   if (orders > 0) counts.versions = orders;
+  const unchecked = metrics.results?.unchecked ?? 0;
+  if (unchecked > 0) counts.results = unchecked;
   const aliasOrders = metrics.aliasOrders?.unsupported ?? 0;
   if (aliasOrders > 0) counts.aliases = aliasOrders;
   return counts;

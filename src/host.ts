@@ -11,7 +11,14 @@
  * `registry.active(key)` only. `stop()` ends all background work.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { PIN_META_KEY, LEASE_META_KEY, type CallOutcome, type RefusalCode } from './admission/codes.ts';
+import {
+  PIN_META_KEY,
+  LEASE_META_KEY,
+  OUTPUT_SCHEMA_VIOLATION,
+  type CallOutcome,
+  type OutputCheck,
+  type RefusalCode,
+} from './admission/codes.ts';
 import { DisclosureLedger, type DisclosureEntry } from './admission/disclosure-ledger.ts';
 import type { AdmittedCall, CallRefusalCode, EndpointOffer, Outcome } from './capability/capability-registry.ts';
 import type { CapabilityStore } from './capability/capability-store.ts';
@@ -40,6 +47,7 @@ import { openSqliteStore } from './registry/sqlite-store.ts';
 import type { CallReceipt, GenerationRecord, RegistryStore } from './registry/store.ts';
 import type { SnapshotTool } from './snapshot/snapshot.ts';
 import { ArgumentValidator } from './validation/argument-validator.ts';
+import { OutputValidator, type OutputVerdict } from './validation/output-validator.ts';
 import { trustDigest, type TrustConfig } from './validation/trust.ts';
 
 /** Default time a sent `tools/call` may take before its outcome is `unknown`, ms. */
@@ -138,7 +146,20 @@ export interface HostConfig {
 export type CallResult =
   | { admitted: false; callId: string; code: RefusalCode; argumentErrors?: string[] }
   | { admitted: false; callId: string; code: CallRefusalCode; reason: string }
-  | ({ admitted: true; callId: string; leaseId: string; outcome: CallOutcome } & Omit<DispatchResult, 'outcome'>);
+  | ({ admitted: true; callId: string; leaseId: string; outcome: CallOutcome } & Omit<DispatchResult, 'outcome'> &
+      CheckedOutput);
+
+/**
+ * What the output check added to a sent call's end (SPEC section 9): `output` when the result
+ * carried `structuredContent` of a tool whose admitted version declares an output schema; for a
+ * violating result, `resultCode` {@link OUTPUT_SCHEMA_VIOLATION} and the validator's errors, with
+ * the outcome `error` and no `result`.
+ */
+export interface CheckedOutput {
+  output?: OutputCheck;
+  resultCode?: typeof OUTPUT_SCHEMA_VIOLATION;
+  outputErrors?: string[];
+}
 
 /** The parts of a request that name its catalog key. */
 type KeyOf = Pick<CallRequest, 'audience' | 'identity'>;
@@ -166,6 +187,7 @@ export class CatalogHost {
   readonly #watches = new Map<string, RevisionWatch>();
   readonly #sources = new Map<CatalogRefresher, PageSource>();
   readonly #leases: LeaseIssuer | undefined;
+  readonly #outputs: OutputValidator;
   readonly #store: RegistryStore;
   /** The store the host opened from `config.storePath` (it closes it in `stop()`), else null. */
   #ownStore: { close(): void } | null = null;
@@ -222,6 +244,7 @@ export class CatalogHost {
       source: config.policySource,
       pollIntervalMs: config.policyPollMs ?? DEFAULT_POLICY_POLL_MS,
     });
+    this.#outputs = new OutputValidator(config.trust, this.#memos.validation);
     this.gate = new seams.gate({
       registry: this.registry,
       policy: this.policy,
@@ -371,14 +394,68 @@ export class CatalogHost {
     this.#consumeLease(request, decision, lease);
     if (capability?.ok === true) this.capabilities?.recordExecution(capability, lease.leaseId);
     this.emitReceipt(request, decision, lease, this.#receiptVersion(request, capability));
-    const sent = await dispatchCall(client, params, {
+    const answered = await dispatchCall(client, params, {
       scheduler: this.ports.scheduler,
       callTimeoutMs: this.config.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
     });
+    const sent = this.#checkOutput(answered, this.#admittedOutputSchema(decision, capability));
     if (!this.#store.recordOutcome(lease.leaseId, sent.outcome, this.ports.clock.now()))
       throw new Error(`receipt of ${lease.leaseId} missing or settled twice`);
-    this.ports.sink.emit({ type: 'receipt_outcome', leaseId: lease.leaseId, outcome: sent.outcome });
+    this.ports.sink.emit({
+      type: 'receipt_outcome',
+      leaseId: lease.leaseId,
+      outcome: sent.outcome,
+      ...(sent.output === undefined ? {} : { output: sent.output }),
+    });
     return { admitted: true, callId: request.callId, leaseId: lease.leaseId, ...sent };
+  }
+
+  /**
+   * The output schema of the version that ran (SPEC section 9): the admitted version's manifest's
+   * when the capability registry admitted one, else the admitted descriptor's (the same schema: a
+   * manifest copies it); null when it declares none.
+   */
+  #admittedOutputSchema(
+    decision: GateDecision,
+    capability: Outcome<AdmittedCall, CallRefusalCode> | undefined,
+  ): Record<string, unknown> | null {
+    if (capability?.ok === true) return capability.view.manifest.outputSchema;
+    const source = decision.tool?.source as { outputSchema?: unknown } | undefined;
+    const schema = source?.outputSchema;
+    return typeof schema === 'object' && schema !== null && !Array.isArray(schema)
+      ? (schema as Record<string, unknown>)
+      : null;
+  }
+
+  /**
+   * Checks an `ok` result's `structuredContent` against `outputSchema` (MCP 2025-11-25: clients
+   * SHOULD validate structured results against the output schema): a violating result ends
+   * `error` with {@link OUTPUT_SCHEMA_VIOLATION} and is not passed on; any other end is left as
+   * it came, with `output` when checked.
+   */
+  #checkOutput(sent: DispatchResult, outputSchema: Record<string, unknown> | null): DispatchResult & CheckedOutput {
+    const result = sent.result;
+    if (sent.outcome !== 'ok' || outputSchema === null || result === undefined || !('structuredContent' in result))
+      return sent;
+    const verdict = this.validateOutput(outputSchema, result.structuredContent);
+    if (verdict.ok) return { ...sent, output: 'conforms' };
+    const { result: _dropped, ...rest } = sent;
+    return {
+      ...rest,
+      outcome: 'error',
+      output: 'violates',
+      resultCode: OUTPUT_SCHEMA_VIOLATION,
+      outputErrors: verdict.errors,
+    };
+  }
+
+  /**
+   * Validates a result's `structuredContent` against the output schema of the version that ran
+   * (src/validation/output-validator.ts). Protected so that a checker-validation mutant
+   * (`mutant:output-unchecked`) can remove exactly this defence.
+   */
+  protected validateOutput(outputSchema: Record<string, unknown>, structuredContent: unknown): OutputVerdict {
+    return this.#outputs.validate(outputSchema, structuredContent);
   }
 
   /**

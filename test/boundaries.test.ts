@@ -532,8 +532,9 @@ export function faultFileImports(source: string, file: string): string[] {
 
 /** Imports of one fault's file from outside sim/faults/ that are there by design, each with why. */
 const FAULT_FILE_IMPORTS_ALLOWED: Record<string, string> = {
-  // The mutants' hand-built plans plant the very descriptors F13 and F14 generate (plantF13, lyingTool).
-  'test/mutants/plans.ts': "F13's and F14's planting helpers, for hand-built plans",
+  // The mutants' hand-built plans plant the very descriptors F13 and F14 generate (plantF13, lyingTool),
+  // and declare the output schema F33 gives its tool (OUTPUT_SCHEMA).
+  'test/mutants/plans.ts': "F13's and F14's planting helpers and F33's output schema, for hand-built plans",
 };
 
 describe('a fault is one file: nothing outside sim/faults/ imports a fault file (issue 31, item 4)', () => {

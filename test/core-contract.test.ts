@@ -3,11 +3,14 @@
  * 3) naming the core, the event type and the field, never a round the oracle judges: a core must
  * not pass by emitting something the oracle ignores (issue 10). The test core is the reference
  * core behind a sink that spoils the `leaseId` of its first receipt (a number instead of a
- * string). Seed 1, round 3 on the reference core writes its first receipt at seq 88 (with the
- * swarm's per-fault streams and F18-F23 in the menu; `catsim replay --seed 1 --round 3` and the
- * trace's line 90), so the breach is at seq 88. Round 3 rather than the former round 6: round 6
- * (one server, s0 with F5:cycle) and round 2 now admit no call and write no receipt, and among
- * rounds 0-5 round 3's first receipt comes earliest (rounds 0, 1, 4 and 5: seq 141, 152, 359, 111).
+ * string). Seed 1, round 3 on the reference core writes its first receipt at seq 93 (with the
+ * swarm's per-fault streams and the modern era in the default scenario; `catsim replay --seed 1
+ * --round 3` and the trace's line 95), so the breach is at seq 93. It was seq 88 before the
+ * default scenario had modern servers (issue 29 item 1): round 3's two servers are now both
+ * modern (s0 with F25, s1 over Streamable HTTP) and each session's listen stream (4
+ * listen_requested, 4 listen_acknowledged) comes before the first call, while fewer pages are
+ * walked. Round 3 rather than the former round 6: round 2 admits no call and writes no receipt, and
+ * among rounds 0-5 round 3's first receipt comes earliest (rounds 0, 1, 4 and 5: seq 141, 174, 513, 117).
  *
  * In this process, `resolveCore` and `loadCore` are mocked to know `test:bad-receipt`, which
  * reaches `checkPlan`. Every campaign, `replay` and `shrink` runs its rounds on a worker thread
@@ -45,7 +48,7 @@ vi.mock('../cores/index.ts', async (importOriginal) => {
 });
 
 const MESSAGE =
-  'core "test:bad-receipt" emitted an observation outside catsim.trace.v1: "receipt".leaseId must be a string (round 3, seq 88)';
+  'core "test:bad-receipt" emitted an observation outside catsim.trace.v1: "receipt".leaseId must be a string (round 3, seq 93)';
 
 describe('an observation outside the trace contract', () => {
   it('fails the round with CoreContractError naming the core, the event, the field, the round and the seq', async () => {
@@ -117,7 +120,7 @@ describe('an observation outside the trace contract', () => {
   });
 
   it('crosses the worker-thread boundary as its breach and comes back as the same error', () => {
-    const breach = { core: 'test:bad-receipt', round: 3, seq: 88, problem: '"receipt".leaseId must be a string' };
+    const breach = { core: 'test:bad-receipt', round: 3, seq: 93, problem: '"receipt".leaseId must be a string' };
     const back = failureOf(structuredClone(failureMessage(new CoreContractError(breach))));
     expect(back).toBeInstanceOf(CoreContractError);
     expect(back.message).toBe(MESSAGE);

@@ -11,15 +11,23 @@ import { loadScenario } from '../sim/plan/scenario.ts';
 const EXAMPLE = './examples/list-once-host/core.ts';
 
 describe('examples/list-once-host: a host that lists once per session and calls by name', () => {
-  it("fails every one of rounds 0-9 of seed 1, on exactly these invariants, for the host's own defects", async () => {
+  it("fails rounds 0, 3, 4, 5 and 9 of seed 1 on exactly these invariants, for the host's own defects", async () => {
     const core = await loadCore(EXAMPLE);
     const counts: Record<string, number> = {};
     const guessed: string[] = [];
     const starvedEvidence: string[] = [];
+    const failing: number[] = [];
+    const passingEras: string[][] = [];
     for (let round = 0; round < 10; round += 1) {
       const { summary, run } = await runAndCheck('1', round, loadScenario('default'), core, EXAMPLE);
       expect(summary.status).toBe('settled');
-      expect(summary.violations.length).toBeGreaterThan(0);
+      if (summary.violations.length > 0) failing.push(round);
+      else
+        passingEras.push(
+          run.events.flatMap((event) =>
+            event.type === 'server_up' ? event.traits.filter((trait) => trait.startsWith('ERA:')) : [],
+          ),
+        );
       const kindOfPlan = new Map(
         run.events
           .filter((event) => event.type === 'plan_made')
@@ -38,53 +46,53 @@ describe('examples/list-once-host: a host that lists once per session and calls 
           guessed.push(String(kindOfPlan.get(planOfDecision.get(violation.seq ?? -1) ?? '')));
       }
     }
+    // The default scenario draws each round's era mix (issue 29). Rounds 1, 2, 6, 7 and 8 of seed 1
+    // have only 2026-07-28 servers: they refuse the template's 2025-11-25 initialize (-32022), so
+    // it opens no session there, and it passes them only because what a correct host shows there
+    // is nothing: every server's list is one no core may publish (round 1's duplicate names and
+    // over-limit bytes, F6 and F23; round 2's cursor loop and duplicates; rounds 6, 7 and 8's
+    // cursor faults, F5 cycle, never-ending and always-empty). Where a catalog is owed on modern
+    // servers it fails I12 (rounds 3, 4, 5 below).
+    expect(failing).toEqual([0, 3, 4, 5, 9]);
+    expect(passingEras.every((eras) => eras.length > 0 && eras.every((era) => era === 'ERA:modern'))).toBe(true);
     // Worked out per round with runAndCheck on rounds 0-9 (the same figures `npx catsim replay
-    // --seed 1 --round R --core ./examples/list-once-host/core.ts` prints), after F18-F23, I14-I27
-    // and the per-fault swarm streams (swarm/<fault id>) changed seed 1's plans, and re-measured
-    // when F18 entered the default scenario (issue 27.4): rounds 0 and 1 now restart the host.
+    // --seed 1 --round R --core ./examples/list-once-host/core.ts` prints), re-measured when the
+    // default scenario took in modern-era servers (issue 29).
     expect(counts).toEqual({
-      // It never refreshes: a catalog that changed after the one walk never converges (rounds 3,
-      // 4 and 5: 3 + 2 + 2 keys), and a key whose one walk published nothing stays empty (round 3's
-      // server s0, round 4's s1 on all three audiences).
-      'I12 NOT_PUBLISHED': 4,
-      'I12 NOT_CONVERGED': 7,
-      // It follows any cursor (F5, rounds 2, 6, 7, 8): a repeated cursor is asked for again in
-      // 2 + 3 + 3 + 2 scans, and rounds 7 and 8's loops are walked past the 32-page bound in 7 + 2
-      // (before F18 was in the default: 2 + 3 + 2 + 2 and 3 + 2).
-      'I13 CURSOR_REQUESTED_TWICE': 10,
-      'I13 PAGE_LIMIT_EXCEEDED': 9,
-      // It checks no descriptor and no revision: round 0 publishes planted defects (F13:
-      // OVERSIZED_DESCRIPTOR, UNRESOLVED_REF), rounds 1, 5 and 9 publish and call duplicate names
-      // (4 + 7 + 5 + 7 of the findings: rounds 0 and 1 publish again after their restart); rounds 0
-      // and 3 each publish a walk that mixes revisions.
-      'I5 DEFECT_ADMITTED': 23,
-      'I2 MIXED_REVISIONS': 2,
-      // It applies no whole-catalog limit (F23): rounds 0 and 1 each publish a catalog over the
-      // byte limit before and again after their restart (2 + 2), round 9 one of 34 tools (of 32);
-      // it shows them 1 + 10 + 7 times and admits 1 + 20 + 37 calls from them.
-      'I27 OVER_LIMIT_PUBLISHED': 5,
-      'I27 OVER_LIMIT_DISCLOSED': 18,
-      'I27 OVER_LIMIT_ADMITTED': 58,
-      // It never re-lists after a list_changed (I18, the barrier): every call that
-      // leaves after a notification reached the host goes out before the server answered any
-      // fresh tools/list (rounds 0, 1, 3, 4, 5, 9: 2 + 27 + 12 + 12 + 10 + 50 calls the world saw
-      // sent), so the world's rule reports each of them (the receipt rule, which would too, stays silent).
-      'I18 CALL_BEFORE_RELIST': 113,
+      // It opens no session with a modern server, and never refreshes: rounds 3, 4 and 5 have only
+      // modern servers (round 3: s0 under F25 and s1 over Streamable HTTP), so every key the world
+      // owes a catalog there ends with nothing published (4 + 5 + 2 keys).
+      'I12 NOT_PUBLISHED': 11,
+      // It checks no descriptor and no revision: round 0 publishes planted defects (F13) and round
+      // 9 duplicate names (4 + 7 of the findings: round 0 publishes again after its restart);
+      // round 0 publishes a walk that mixes revisions.
+      'I5 DEFECT_ADMITTED': 11,
+      'I2 MIXED_REVISIONS': 1,
+      // It applies no whole-catalog limit (F23): round 0 publishes a catalog over the byte limit
+      // before and again after its restart, round 9 one of 34 tools (of 32); it shows them 1 + 7
+      // times and admits 1 + 37 calls from them.
+      'I27 OVER_LIMIT_PUBLISHED': 3,
+      'I27 OVER_LIMIT_DISCLOSED': 8,
+      'I27 OVER_LIMIT_ADMITTED': 38,
+      // It never re-lists after a list_changed (I18, the barrier): every call that leaves after a
+      // notification reached the host goes out before the server answered any fresh tools/list
+      // (rounds 0 and 9: 2 + 50 calls the world saw sent).
+      'I18 CALL_BEFORE_RELIST': 52,
       // Nor is its refresh ever due (issue 27: I19 judged on the pages the world served): each
       // list_changed whose deadline falls inside the round and that no rotation, cut link or
-      // served quarantine excuses is followed by no fresh tools/list at all (rounds 0, 1, 3, 4, 5,
-      // 6, 7, 9: 18 + 10 + 45 + 4 + 4 + 13 + 2 + 39).
-      'I19 REFRESH_STARVED': 135,
-      // It keeps nothing across a host restart (F18, rounds 0 and 1): the new boot publishes
-      // generation 1 of 3 + 2 keys again after it was reported published (I15), one number for two
-      // snapshots each time (I10).
-      'I15 COMMITTED_PUBLISH_LOST': 5,
-      'I10 GENERATION_REPEATED': 5,
-      // It sends whatever its model asks for: writes without a confirmation (rounds 1 and 9),
-      // tools revoked seconds before (rounds 1, 3, 9: 2 + 1 + 2), and names the model guessed
-      // (F17, round 0 once, round 9 three times: each is both I8 and I9, and each was executed).
-      'I3 UNCONFIRMED_WRITE_EXECUTED': 5,
-      'I7 REVOKED_TOOL_ADMITTED': 5,
+      // served quarantine excuses is followed by no fresh tools/list at all (rounds 0 and 9:
+      // 18 + 51).
+      'I19 REFRESH_STARVED': 69,
+      // It keeps nothing across a host restart (F18, round 0): the new boot publishes generation 1
+      // of 3 keys again after it was reported published (I15), one number for two snapshots each
+      // time (I10).
+      'I15 COMMITTED_PUBLISH_LOST': 3,
+      'I10 GENERATION_REPEATED': 3,
+      // It sends whatever its model asks for (round 9 but for round 0's one guess): writes without
+      // a confirmation (3), tools revoked seconds before (2), and names the model guessed (F17,
+      // round 0 once, round 9 three times: each is both I8 and I9, and each was executed).
+      'I3 UNCONFIRMED_WRITE_EXECUTED': 3,
+      'I7 REVOKED_TOOL_ADMITTED': 2,
       'I8 TOOL_NOT_IN_GENERATION': 4,
       'I9 UNDISCLOSED_TOOL_ADMITTED': 4,
       'I9 UNDISCLOSED_TOOL_EXECUTED': 4,

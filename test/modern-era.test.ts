@@ -159,7 +159,7 @@ describe('a modern session on the SDK v2 server package', () => {
     expect(page.ttlMs).toBe(100);
   });
 
-  it('a silenced session sends no list_changed, and a completed one ends its stream with a complete result (F27)', async () => {
+  it('a silenced session sends no list_changed (F27), for the rest of the connection', async () => {
     const { client, server, clientEnd } = serve();
     const seen: unknown[] = [];
     client.fallbackNotificationHandler = async (notification) => void seen.push(notification);
@@ -169,21 +169,75 @@ describe('a modern session on the SDK v2 server package', () => {
     server.sendToolListChanged();
     await new Promise((resolve) => setImmediate(resolve));
     expect(seen).toEqual([]);
+  });
+
+  it('a completed stream (F27): the client takes the gap as a missed list_changed and listens again on the same connection', async () => {
+    const { client, server, clientEnd } = serve();
+    const seen: unknown[] = [];
+    client.fallbackNotificationHandler = async (notification) => void seen.push(notification);
+    await connectModern(client, clientEnd, { name: 't', version: '1' });
     expect(server.complete()).toEqual(['0']);
+    // The complete result reaches the client; it hands itself a list_changed and re-sends
+    // subscriptions/listen (request id 1), not yet acknowledged: nothing reaches the connection.
+    expect(server.pushes()).toBe(false);
     await new Promise((resolve) => setImmediate(resolve));
-    // connectModern closes a connection whose acknowledged stream the server ended: the next request reconnects.
+    expect(seen).toEqual([{ jsonrpc: '2.0', method: 'notifications/tools/list_changed' }]);
+    // Acknowledged by now: the server's next change arrives stamped with the new stream's id,
+    // and nothing is stamped with the ended one's.
+    expect(server.pushes()).toBe(true);
+    server.sendToolListChanged();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(seen.slice(1)).toEqual([
+      {
+        jsonrpc: '2.0',
+        method: 'notifications/tools/list_changed',
+        params: { _meta: { 'io.modelcontextprotocol/subscriptionId': 1 } },
+      },
+    ]);
     const after = await client.request({ method: 'tools/list', params: {} }, z.looseObject({})).then(
       () => 'answered',
       (error: Error) => error.message,
     );
-    expect(after).toBe('Not connected');
+    expect(after).toBe('answered');
   });
 });
 
 describe('the era mix of a scenario', () => {
-  it('draws nothing in the default scenario: its plans carry no era', () => {
+  it('draws every era mix in the default scenario, modern servers over stdio and Streamable HTTP alike', () => {
+    // Read off generatePlan for rounds 0-19 of seed 1 (issue 29 item 1: the default scenario
+    // includes modern servers). A round drawn "mixed" with two servers holds both eras (round 11),
+    // but with one server it is legacy or modern by a coin (ERA.modernFraction), so nine of these
+    // twenty rounds (1-8 and 12) have only modern servers; each modern server goes over
+    // Streamable HTTP with probability ERA.modernHttpFraction (0.5).
+    const rounds: string[] = [];
     for (let round = 0; round < 20; round += 1)
-      expect(generatePlan('1', round, loadScenario('default')).servers.some((server) => 'era' in server)).toBe(false);
+      rounds.push(
+        generatePlan('1', round, loadScenario('default'))
+          .servers.map((server) => `${server.era ?? 'legacy'}${server.transport === 'http' ? '/http' : ''}`)
+          .join(','),
+      );
+    expect(rounds).toEqual([
+      'legacy',
+      'modern/http',
+      'modern/http,modern',
+      'modern,modern/http',
+      'modern/http,modern/http',
+      'modern/http',
+      'modern/http',
+      'modern/http,modern/http',
+      'modern',
+      'legacy',
+      'gateway,gateway',
+      'modern/http,legacy',
+      'modern,modern',
+      'legacy,legacy',
+      'gateway,gateway',
+      'gateway,gateway',
+      'legacy',
+      'gateway,gateway',
+      'gateway',
+      'legacy,legacy',
+    ]);
   });
 
   it('draws each round of scenarios/modern.json from all legacy, all modern and mixed', () => {

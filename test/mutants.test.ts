@@ -84,8 +84,14 @@ describe('deliberately wrong cores are caught by the same campaign', () => {
     // With F18 in the default scenario (issue 27.4), round 26 restarts the host (a crash inside a
     // publish at t=371, boot 1 at 412) and no longer has such a call, and round 28 has one
     // TOOL_NOT_IN_GENERATION instead of two.
+    // With modern servers in the default scenario (issue 29 item 1), round 4 (now also F18 F27 F28
+    // F30; its servers all modern, over Streamable HTTP) has both kinds: plan p1 of s0/acme.dev is
+    // admitted at seq 585 against generation 5 while generation 6 (published at seq 581) is active
+    // (one STALE_PLAN_ADMITTED; the reference refuses it as STALE_CATALOG), and the rollback at seq
+    // 839 rolls away generation 8 of s1 globex.dev, which the mutant then leases for plan p4 (I28;
+    // the reference admits p4 against the active generation 9). The other rounds are as before.
     expect(report.failingRounds.map((round) => round.round)).toEqual([4, 13, 18, 20, 28]);
-    expect(report.violationsByInvariant).toEqual({ I8: 5, I28: 1 });
+    expect(report.violationsByInvariant).toEqual({ I8: 6, I28: 1 });
     const codes = new Set(
       report.failingRounds.flatMap((round) => round.violations.map((v) => `${v.invariant} ${v.code}`)),
     );
@@ -119,6 +125,7 @@ describe('deliberately wrong cores are caught by the same campaign', () => {
       'STALE_PLAN_ADMITTED STALE_CATALOG',
       'STALE_PLAN_ADMITTED STALE_CATALOG',
       'STALE_PLAN_ADMITTED STALE_CATALOG',
+      'STALE_PLAN_ADMITTED STALE_CATALOG',
       'TOOL_NOT_IN_GENERATION STALE_CATALOG',
       'TOOL_NOT_IN_GENERATION STALE_CATALOG',
     ]);
@@ -127,13 +134,17 @@ describe('deliberately wrong cores are caught by the same campaign', () => {
   it('a DISABLE that is reported but never enforced is caught by I29 from the call the world saw leave: round 207 of seed 1, the first such round in 0..299', async () => {
     const core = 'mutant:disable-not-enforced';
     const { summary } = await runAndCheck('1', 207, loadScenario('default'), resolveCore(core), core);
-    // The missing-tool-rate trigger at seq 424 found no qualifying generation: DISABLED at 427, yet
-    // generation 2 kept being shown and admitted (I11), and plan p1's call left for s1 at 734 (I29).
+    // The missing-tool-rate trigger at seq 433 found no qualifying generation: DISABLED at 435 (key
+    // s1 acme.dev), yet generation 2 kept being shown and admitted (I11), and plan p1's call of
+    // list_directory left for s1 at 705 (I29). Before the default scenario had modern servers
+    // (issue 29 item 1; round 207 now also enables F25 F27-F30) the same finding sat at seqs 424,
+    // 427 and 734. Still the first round in 0..299 with an I29 (`catsim run --core
+    // mutant:disable-not-enforced --rounds 300`: I29 4, and no I29 in any failing round before 207).
     expect(summary.violations.filter((v) => v.invariant === 'I29').map((v) => [v.code, v.seq])).toEqual([
-      ['CALL_WHILE_DISABLED', 734],
+      ['CALL_WHILE_DISABLED', 705],
     ]);
     expect(summary.violations.filter((v) => v.invariant === 'I11').map((v) => v.seq)).toEqual([
-      448, 720, 732, 832, 845, 1024, 1231,
+      455, 695, 703, 798, 813, 981,
     ]);
     const reference = await runAndCheck('1', 207, loadScenario('default'), resolveCore('reference'), 'reference');
     expect(reference.summary.violations).toEqual([]);

@@ -349,7 +349,9 @@ describe('seed 1 round 125 of modern: a reconnect whose listen was never acknowl
   // unacknowledged). The reference core closed the connection, connected again at 1332 and waited
   // one scan timeout (1,500 ms) for the acknowledgement before counting the connection open: its
   // fresh list was served at 2836, past I19's deadline 1758 (REFRESH_STARVED, 5 violations). It
-  // now waits two round trips at the scenario's largest latency (4 x 40 ms). The plan is kept as
+  // then waited two round trips at the scenario's largest latency (4 x 40 ms) instead; since the
+  // default scenario's round 3014 it no longer closes the connection at all: it listens again on
+  // it at 1322, at once, and rescans for the change it may have missed. The plan is kept as
   // the scenario generated it then (scenarios/plans/seed1-round125-modern-unacknowledged-reconnect
   // .plan.json): since modern servers may be reached over Streamable HTTP, round 125 draws s1 over
   // HTTP, where F27 does not act.
@@ -357,7 +359,7 @@ describe('seed 1 round 125 of modern: a reconnect whose listen was never acknowl
     readFileSync('scenarios/plans/seed1-round125-modern-unacknowledged-reconnect.plan.json', 'utf8'),
   ) as RoundPlan;
 
-  it("connection 2's listen is sent at 1332, the session opens at 1492, and the oracle finds nothing", async () => {
+  it('the listen is sent again on connection 1 at 1322, and the oracle finds nothing', async () => {
     const run = await runRound(plan, referenceCore(), 'reference');
     const ofS1 = (type: string) =>
       run.events.filter(
@@ -371,10 +373,38 @@ describe('seed 1 round 125 of modern: a reconnect whose listen was never acknowl
     ]);
     expect(
       ofS1('listen_requested').map((event) => [event.t, (event as { connection?: number }).connection]),
-    ).toContainEqual([1332, 2]);
-    expect(
-      ofS1('session_opened').map((event) => [event.t, (event as { connection?: number }).connection]),
-    ).toContainEqual([1492, 2]);
+    ).toContainEqual([1322, 1]);
+    expect(checkEvents(run.header, run.events).violations).toEqual([]);
+  });
+});
+
+describe('seed 1 round 3014 of default: a completed listen stream held an owed refresh behind a reconnect', () => {
+  // Found by `catsim run --seed 1 --rounds 3000 --from 2000` (the default scenario once modern
+  // servers were in it): s0 ends its acknowledged listen stream at 1197 (F27 completed) while
+  // F20's bursts had grown the core's failure count and F27 held every new listen for a while.
+  // The reference core closed the connection, reconnected only after its back-off (about 290 ms)
+  // and then waited two round trips for an acknowledgement that F27 held: the fresh list came at
+  // 1676, past I19's deadline 1639 (REFRESH_STARVED x8). It now listens again on the same
+  // connection at once and rescans for what it may have missed. The plan is the shrunk one
+  // (scenarios/plans/seed1-round3014-default-completed-listen.plan.json: one server, faults F3,
+  // F20 and F27), in which the stream ends at the core at 1215.
+  const plan = JSON.parse(
+    readFileSync('scenarios/plans/seed1-round3014-default-completed-listen.plan.json', 'utf8'),
+  ) as RoundPlan;
+
+  it('the listen is sent again at 1215 on connection 1, a fresh walk starts at once, and the oracle finds nothing', async () => {
+    const run = await runRound(plan, referenceCore(), 'reference');
+    const at = (type: string) => run.events.filter((event) => event.type === type);
+    expect(at('listen_ended').map((event) => [event.t, (event as { how?: string }).how])).toEqual([[1215, 'complete']]);
+    expect(at('listen_requested').map((event) => [event.t, (event as { connection?: number }).connection])).toEqual([
+      [50, 1],
+      [1215, 1],
+    ]);
+    expect(at('session_opened').map((event) => event.t)).toEqual([68]);
+    const firstAfter = run.events.find(
+      (event) => event.type === 'page_served' && event.t > 1215 && event.cursorIn === null,
+    );
+    expect([firstAfter?.t, firstAfter?.type === 'page_served' ? firstAfter.scanId : null]).toEqual([1219, 'scan-15']);
     expect(checkEvents(run.header, run.events).violations).toEqual([]);
   });
 });

@@ -28,12 +28,16 @@ describe('shrinking known mutants to small counterexamples', () => {
     expect(result.plan.calls.callFraction).toBe(0);
     // 622 -> 131: a server (100) with one audience (20) and one revision step (10), one refresher.
     expect([result.sizeBefore, result.sizeAfter]).toEqual([622, 131]);
-    // The round enabled F1 F2 F4 F7 F8 F19 F20 (the swarm draws each fault from its own stream); the
-    // shrink (32 attempts, 32 steps) dropped s1's F1, F2 and F4 revision steps, the three policy
-    // changes and the lost policy pushes (F8), and last F19's one trigger (435 ms, s1 acme.ops:
-    // its own reduction, after every other); F7 and F20 went with s0 and the dropped audiences (no
-    // step of s1 names them), so the shrunk plan, and the header of the trace it ran, claim no fault.
-    expect(plan.faults).toEqual(['F1', 'F2', 'F4', 'F7', 'F8', 'F19', 'F20']);
+    // The round enabled F1 F2 F4 F7 F8 F19 F20 F24 F25 (the swarm draws each fault from its own
+    // stream); the shrink (33 steps) dropped s1's F1, F2 and F4 revision steps, its F24 scope
+    // window (311 ms), the three policy changes and the lost policy pushes (F8), and last F19's one
+    // trigger (435 ms, s1 acme.ops: its own reduction, after every other); F7, F20 and s0's F25
+    // went with s0 and the dropped audiences (no step of s1 names them), so the shrunk plan, and
+    // the header of the trace it ran, claim no fault. What is left is s1 as drawn: a 2026-07-28
+    // server over Streamable HTTP.
+    expect(plan.faults).toEqual(['F1', 'F2', 'F4', 'F7', 'F8', 'F19', 'F20', 'F24', 'F25']);
+    expect(result.steps).toHaveLength(33);
+    expect([server?.era, server?.transport]).toEqual(['modern', 'http']);
     expect(result.plan.faults).toEqual([]);
     expect(result.run.header.faults).toEqual([]);
   });
@@ -56,11 +60,14 @@ describe('shrinking known mutants to small counterexamples', () => {
     expect(new Set(result.violations.map((v) => `${v.invariant} ${v.code}`))).toEqual(
       new Set(['I4 DISCLOSED_UNKNOWN_GENERATION']),
     );
-    // 622 -> 152: s0, acme.ops, s1's eleven revision steps and its eight tools, the planned calls
-    // and two of the three policy changes dropped.
-    expect(result.sizeAfter).toBe(152);
-    // What is left of the policy faults (F8: the change at 2384 ms and the lost pushes, which the
-    // no-final-recheck shrink of the same round goes on to drop) remains: shrinking stopped at 80
+    // 622 -> 153: s0, acme.ops, s1's eleven revision steps, its F24 scope window (311 ms) and its
+    // eight tools, the planned calls and one of the three policy changes (410 ms) dropped; the
+    // other two are still in the plan when the 80 attempts run out (150 for the server, its two
+    // audiences and one step, + 2 for F8's changes + 1 for F9's one refresher). Before s1 was drawn a
+    // modern server it had no scope window to drop and shrinking reached 152.
+    expect(result.sizeAfter).toBe(153);
+    // What is left of the policy faults (F8: the changes at 1541 and 2384 ms and the lost pushes,
+    // which the no-final-recheck shrink of the same round goes on to drop) remains: shrinking stopped at 80
     // attempts. F19's trigger (s1 acme.ops, 435 ms) is still in the plan but names the dropped
     // audience, so it does nothing and is no F19 label.
     expect([result.plan.servers[0]?.versioned, result.plan.faults]).toEqual([true, ['F8']]);

@@ -3,13 +3,17 @@
  * emits nothing, does nothing, or lies fails, never passes. The three cores are the public-API
  * modules in examples/testing/, loaded the way `--core ./FILE.ts` loads them, on rounds 0-9 of
  * seed 1 of the default scenario (the totals were read off these runs and each one checked
- * against the traces below: they are what the cores did, not a guess).
+ * against the traces below: they are what the cores did, not a guess). The silent and the lying
+ * core speak MCP 2025-11-25 only (an SDK 1.x client), and the default scenario draws nine of
+ * these ten rounds with only 2026-07-28 servers, which refuse them: they are judged on the same
+ * rounds with every server of the legacy era (`LEGACY`), where they have a world to lie about.
  */
 import { describe, expect, it } from 'vitest';
 import type { Violation } from '../oracle/index.ts';
 import { loadCore } from '../cores/index.ts';
 import { runAndCheck } from '../runner/round-check.ts';
 import { loadScenario } from '../sim/plan/scenario.ts';
+import type { Scenario } from '../sim/plan/scenario-types.ts';
 import type { TraceEvent } from '../sim/trace/recorder.ts';
 
 const ROUNDS = 10;
@@ -19,12 +23,20 @@ interface Round {
   violations: Violation[];
 }
 
-/** Rounds 0..9 of seed 1 on the core module at `path`. */
-async function rounds(path: string): Promise<Round[]> {
+/**
+ * The default scenario with every server of the legacy era (MCP 2025-11-25): the same faults and
+ * draws, and no modern server. F30's edits are drawn per server before the round draws its eras,
+ * so rounds 2 and 9, which enable F30, keep its 1 or 2 edits of each drawn server's list although
+ * no `ttlMs` is served (sim/faults/f30-ttl.ts); F24, F25 and F27-F29 act on modern servers only.
+ */
+const LEGACY: Scenario = { ...loadScenario('default'), eraMix: ['legacy'] };
+
+/** Rounds 0..9 of seed 1 on the core module at `path`, on `scenario` (the default one unless given). */
+async function rounds(path: string, scenario: Scenario = loadScenario('default')): Promise<Round[]> {
   const core = await loadCore(path);
   const out: Round[] = [];
   for (let round = 0; round < ROUNDS; round += 1) {
-    const { summary, run } = await runAndCheck('1', round, loadScenario('default'), core, path);
+    const { summary, run } = await runAndCheck('1', round, scenario, core, path);
     out.push({ events: run.events, violations: summary.violations });
   }
   return out;
@@ -89,12 +101,12 @@ describe('a core that does nothing at all (examples/testing/inert-core.ts)', () 
 
 describe('a core that works but emits nothing (examples/testing/silent-core.ts)', () => {
   it('fails I4 at every disclosure, I6 at every executed call, I3, I9, I12, I13, I18 and I19', async () => {
-    const all = await rounds('./examples/testing/silent-core.ts');
+    const all = await rounds('./examples/testing/silent-core.ts', LEGACY);
     expect(codes(all)).toEqual({
       'I3 UNCONFIRMED_WRITE_EXECUTED': 60,
       // F18 is in the default scenario (issue 27.4): rounds 0, 1 and 7 restart the host.
       'I4 DISCLOSED_UNKNOWN_GENERATION': 172,
-      'I6 CALL_WITHOUT_RECEIPT': 229,
+      'I6 CALL_WITHOUT_RECEIPT': 228,
       // Its F17 guesses the servers ran. Names shown are read from the world's views of the disclosed
       // digests (issue 27), so a call of a tool it did show by name is no longer counted for want of
       // a publish to read names from (12 before; 8 before F18 was in the default).
@@ -114,14 +126,15 @@ describe('a core that works but emits nothing (examples/testing/silent-core.ts)'
       'I27 OVER_LIMIT_DISCLOSED': 34,
       // It reads each catalog once, at connect, and never again: every call the world saw leave
       // after a list_changed reached it went before any fresh tools/list (it reports no scan and no
-      // receipt, so only the world's side of I18 can see this).
-      'I18 CALL_BEFORE_RELIST': 150,
+      // receipt, so only the world's side of I18 can see this). Round 2's 75 calls count here
+      // since F30's edits of its server send list_changed there.
+      'I18 CALL_BEFORE_RELIST': 225,
       // Issue 27: judged on the pages the world served, a core that never lists again (and reports
       // no scan) is owed a fresh list after every list_changed whose deadline falls inside the round
-      // and that nothing excuses, and the server answers none in time: 12 + 6 + 45 + 4 + 4 + 13 + 5
-      // + 2 + 36 in rounds 0, 1, 3-9 (of 249 deliveries); after a restart the new boot's first
-      // walk may be the late "next fresh tools/list".
-      'I19 REFRESH_STARVED': 127,
+      // and that nothing excuses, and the server answers none in time: 12 + 6 + 4 + 45 + 4 + 4 + 13
+      // + 5 + 2 + 48 in rounds 0-9 (round 2's 4 and 12 of round 9's follow F30's edits); after a
+      // restart the new boot's first walk may be the late "next fresh tools/list".
+      'I19 REFRESH_STARVED': 143,
       // Its lease ids (silent-1, ...) start again in each boot: round 7 has a lease spent before
       // the crash and spent again after the restart (the servers executed both).
       'I16 EXECUTED_WITHOUT_RECEIPT': 1,
@@ -168,13 +181,13 @@ describe('a core that works but emits nothing (examples/testing/silent-core.ts)'
         }
       }
     }
-    expect({ disclosures, executed }).toEqual({ disclosures: 172, executed: 229 });
+    expect({ disclosures, executed }).toEqual({ disclosures: 172, executed: 228 });
   });
 });
 
 describe('a core that lies (examples/testing/lying-core.ts)', () => {
   it('fails I2 at every publish (its claimed scan was never served) and I1 at every complete ELIGIBLE claim', async () => {
-    const all = await rounds('./examples/testing/lying-core.ts');
+    const all = await rounds('./examples/testing/lying-core.ts', LEGACY);
     expect(codes(all)).toEqual({
       // F18 is in the default scenario (issue 27.4): rounds 0, 1 and 7 restart the host, and each
       // boot claims its catalogs again.
@@ -194,9 +207,9 @@ describe('a core that lies (examples/testing/lying-core.ts)', () => {
       'I27 OVER_LIMIT_PUBLISHED': 6,
       'I27 OVER_LIMIT_DISCLOSED': 28,
       // Issue 27: it reads each catalog once and claims the rest; the world served it no fresh
-      // list after any list_changed in time, whatever it reports: 18 + 14 + 45 + 4 + 4 + 12 + 8 + 6
-      // + 39 in rounds 0, 1, 3-9 (of 256 deliveries).
-      'I19 REFRESH_STARVED': 150,
+      // list after any list_changed in time, whatever it reports: 18 + 14 + 4 + 45 + 4 + 4 + 12 + 8
+      // + 6 + 51 in rounds 0-9 (round 2's 4 and 12 of round 9's follow F30's edits).
+      'I19 REFRESH_STARVED': 166,
       // Across a restart (rounds 0, 1, 7: 3 + 2 + 3 keys) it keeps nothing and numbers generation 1
       // again (I15, I10), and its scan ids (walk-0, ...) start again in each boot, so the oracle reads the new
       // boot's scans as the dead boot's (I14 SCAN_RESUMED_AFTER_RESTART 3 + 2 + 4; I13 CURSOR_REQUESTED_TWICE

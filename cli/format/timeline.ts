@@ -64,10 +64,13 @@ const FORMATS: { readonly [T in TraceEventType]: (e: TraceEventOf<T>) => string 
     `gate ${e.decision} ${e.callId} ${e.tool} (generation ${e.generation ?? '-'}, epoch ${e.policyEpoch})`,
   receipt: (e) =>
     `receipt ${e.leaseId} for ${e.callId} ${e.tool} pin ${e.pin ?? '-'}${e.version === undefined ? '' : ` version ${e.version === null ? '-' : `${e.version.toolId} v${e.version.version}`}`}`,
-  receipt_outcome: (e) => `outcome of ${e.leaseId}: ${e.outcome}`,
+  receipt_outcome: (e) =>
+    `outcome of ${e.leaseId}: ${e.outcome}${e.output === undefined ? '' : ` (output ${e.output})`}`,
   call_sent: (e) => `the core sent ${e.tool || '(no name)'} to ${e.server} for ${e.audience}`,
   call_executed: (e) =>
     `${e.server} executed ${e.tool} for ${e.audience} (lease ${e.leaseId ?? '-'}, pin ${e.pin ?? '-'}, rev ${e.revision})`,
+  result_sent: (e) =>
+    `${e.server} answered ${e.tool} for ${e.audience} with structured content ${JSON.stringify(e.structuredContent)} (lease ${e.leaseId ?? '-'})`,
   call_refused_by_server: (e) => `${e.server} refused ${e.tool} for ${e.audience}: ${e.code}`,
   core_failed: (e) => `CORE FAILED in ${e.during} (${e.reason}): ${e.error}`,
   surface_unsupported: (e) => `the core has no tool surface stage: ${e.turns} model turns not run`,

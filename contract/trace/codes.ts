@@ -130,6 +130,13 @@ export const GATE_DECISIONS = ['ADMIT', ...GATE_REFUSALS, ...CAPABILITY_REFUSALS
 /** How a call that left the core ended (`unknown`: no answer in time, it may have run). */
 export const CALL_OUTCOMES = ['ok', 'error', 'refused', 'unknown'] as const;
 
+/**
+ * A core's check of a result's `structuredContent` against the output schema of the version it
+ * admitted (SPEC section 9, `receipt_outcome.output`): `conforms` (passed on as a valid result) or
+ * `violates` (not passed on as valid: the core's own error).
+ */
+export const OUTPUT_CHECKS = ['conforms', 'violates'] as const;
+
 /** How the core learned a policy epoch. */
 export const POLICY_CHANNELS = ['push', 'poll'] as const;
 

@@ -35,6 +35,7 @@ import {
 import { eventOf } from '../internal/event.ts';
 import {
   CALL_OUTCOMES,
+  OUTPUT_CHECKS,
   CORE_CALLS,
   CORE_FAILURE_REASONS,
   DISCLOSURE_REFUSALS,
@@ -799,6 +800,24 @@ const callExecuted = eventOf(
   },
 );
 
+/** World: a server answered an executed call with `structuredContent` (F33; ground truth for I36). */
+const resultSent = eventOf(
+  'world',
+  'result_sent',
+  admission(
+    "a server answered the call it has just executed (the `call_executed` right before, same lease) with `structuredContent`, under the output schema of the tool as it lists it (F33, SPEC section 9); when the content breaks that schema, the core's `receipt_outcome` of the lease may not pass it on as a valid result (judged by I36, which validates the content against the schema itself)",
+  ),
+  {
+    server,
+    audience,
+    tool: str,
+    leaseId: field(strOrNull, 'null when the call carried none'),
+    descriptorDigest: field(digestOrNull, 'of the tool executed, as in `call_executed`'),
+    outputSchema: field(anyJson, "the tool's `outputSchema` as the server lists it"),
+    structuredContent: field(anyJson, "the result's `structuredContent` as sent"),
+  },
+);
+
 /** World: a server that checks pins and leases refused a call (ground truth for I9: the call reached it). */
 const callRefusedByServer = eventOf(
   'world',
@@ -890,11 +909,17 @@ const receiptOutcome = eventOf(
   'receipt_outcome',
   admission(
     "the call's result came back, after its receipt, once; `ok` needs the server's `call_executed` of that lease before it, `refused` its `call_refused_by_server`",
-    'I6',
+    'I6, I36',
   ),
   {
     leaseId: str,
     outcome: field(oneOf(CALL_OUTCOMES), '`unknown` after a timeout or a cut connection'),
+    output: optional(
+      field(
+        oneOf(OUTPUT_CHECKS),
+        "the core's check of the result's `structuredContent` against the output schema of the version it admitted (SPEC section 9): `violates` means the core did not pass the result on as valid (with `outcome` `error`); written by a core that checks results, for a result with `structuredContent` of a tool that declares an output schema; absent otherwise (I36 does not judge a result without it: the round is NOT JUDGED on `results`)",
+      ),
+    ),
   },
 );
 
@@ -1060,6 +1085,7 @@ export const TRACE_EVENTS = {
   confirmation,
   call_sent: callSent,
   call_executed: callExecuted,
+  result_sent: resultSent,
   call_refused_by_server: callRefusedByServer,
   policy_seen: policySeen,
   gate_decision: gateDecision,

@@ -30,7 +30,7 @@ import {
 import { PreCrashMemoryRegistry, ResumeFromCursorWalk, TwoTransactionPublishStore } from './restarts.ts';
 import { JournalBesideDiskRegistry } from './journal-beside-disk.ts';
 import { NeverResubscribesConnector } from './listen.ts';
-import { AliasFollowsLatestHost, VersionByClaimHost } from './versions.ts';
+import { AliasFollowsLatestHost, OutputUncheckedHost, VersionByClaimHost } from './versions.ts';
 import { DisableNotEnforcedRegistry, RollbackKeepsLeasingGate, RollbackToStaleRegistry } from './rollbacks.ts';
 import {
   DOUBLE_SETTLEMENT,
@@ -297,6 +297,14 @@ export const MUTANTS: readonly Mutant[] = [
       "a new version for every new definition (F32: the host keeps naming a tool's first version after its description changed, as a registry keyed on the tool's claim would)",
     expectedCatchers: ['I35'],
     core: referenceCore({ host: VersionByClaimHost }),
+    scenario: 'capability-versions',
+  },
+  {
+    name: 'output-unchecked',
+    removedDefence:
+      "checking a result's structured content against the output schema of the version that ran (F33: a result that breaks it is passed on as valid)",
+    expectedCatchers: ['I36'],
+    core: referenceCore({ host: OutputUncheckedHost }),
     scenario: 'capability-versions',
   },
   {

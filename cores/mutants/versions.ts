@@ -1,10 +1,11 @@
 /**
  * The tool-version mutants (SPEC section 9, issue 30): a host whose versions follow a tool's claim
- * rather than its content.
+ * rather than its content, and one that passes on results that break the version's output schema.
  */
 import type { CallRequest, GateDecision } from '../../src/admission/gate.ts';
 import type { SignedLease } from '../../src/admission/lease.ts';
 import { CatalogHost, type ReceiptVersion } from '../../src/host.ts';
+import type { OutputVerdict } from '../../src/validation/output-validator.ts';
 
 /**
  * Versions by claim: the host names each tool by the first version it gave it for the rest of the
@@ -56,5 +57,17 @@ export class AliasFollowsLatestHost extends CatalogHost {
         ? version
         : { toolId: latest.toolId, version: latest.version, manifestDigest: latest.manifestDigest },
     );
+  }
+}
+
+/**
+ * Output unchecked: the host takes every result's `structuredContent` as valid, as a client that
+ * reads `structuredContent` without validating it would (the SDK's `Client.callTool` validates,
+ * the low-level `request` does not): a result that breaks its output schema (F33) is passed on as
+ * a valid one, `receipt_outcome.output` `conforms` (I36 `INVALID_RESULT_PASSED`).
+ */
+export class OutputUncheckedHost extends CatalogHost {
+  protected override validateOutput(): OutputVerdict {
+    return { ok: true };
   }
 }

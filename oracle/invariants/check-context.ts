@@ -8,6 +8,7 @@
 import type { GroundTruth } from '../ground-truth.ts';
 import type { TriggerOutcome } from '../internal/rollback-outcome.ts';
 import type { Observations } from '../observations.ts';
+import type { ResultJudgement } from '../result-checks.ts';
 import type { SurfaceTurns } from '../surface-turns.ts';
 import type { TraceBounds, TraceHeader } from '../trace.ts';
 import { INVARIANT_IDS, sortViolations, type InvariantId, type VerdictId, type Violation } from '../violation.ts';
@@ -22,6 +23,8 @@ export interface CheckContext {
   readonly surface: SurfaceTurns;
   /** The round's owed rollback triggers (F19) with what answered them (internal/rollback-outcome.ts). */
   readonly rollbacks: readonly TriggerOutcome[];
+  /** The round's structured results (F33) with the oracle's verdict on each and the core's outcome (result-checks.ts). */
+  readonly results: readonly ResultJudgement[];
   /**
    * Virtual ms at which the round stopped: the `round_end`'s `t`, or the last event's for a
    * truncated trace (0 for no events). What was still pending then is censored there.

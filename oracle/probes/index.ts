@@ -47,6 +47,7 @@ import { rollbackDisabled } from './rollback-disabled.ts';
 import { emergencyDisableOrdered } from './emergency-disable-ordered.ts';
 import { emergencyDisableCallRefused } from './emergency-disable-call-refused.ts';
 import { versionChangedCalled } from './version-changed-called.ts';
+import { outputViolationRefused } from './output-violation-refused.ts';
 import { deprecationOrdered } from './deprecation-ordered.ts';
 import { deprecatedNotBound } from './deprecated-not-bound.ts';
 import { aliasFlipped } from './alias-flipped.ts';
@@ -102,6 +103,7 @@ export const PROBES: readonly Probe[] = [
   deprecatedNotBound,
   aliasFlipped,
   versionChangedCalled,
+  outputViolationRefused,
   cursorLoopServedProbe,
   abaServedInsideWalkProbe,
   revocationWhileCallInFlightProbe,

@@ -37,6 +37,7 @@ import { F29 } from './f29-gateway-drops-notifications.ts';
 import { F30 } from './f30-ttl.ts';
 import { F31 } from './f31-deprecated-binding.ts';
 import { F32 } from './f32-description-change.ts';
+import { F33 } from './f33-output-schema-violation.ts';
 import { F34 } from './f34-alias-flip.ts';
 import { EQUIVOCATION } from './equivocation.ts';
 import { ERAS } from './eras.ts';
@@ -82,6 +83,7 @@ export const FAULTS = [
   F30,
   F31,
   F32,
+  F33,
   F34,
 ] as const;
 
@@ -112,7 +114,7 @@ export function probesOfAbsentFaults(faults: readonly string[]): Set<string> {
   return new Set(FAULTS.flatMap((fault) => fault.probes).filter((name) => !owed.has(name)));
 }
 
-/** A fault id of the menu: `F1` .. `F26`, `F31`, `F32`, `F34`. */
+/** A fault id of the menu: `F1` .. `F34`. */
 export type FaultId = (typeof FAULTS)[number]['id'];
 
 /** The menu's ids, in order. */

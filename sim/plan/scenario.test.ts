@@ -319,13 +319,15 @@ describe('scenarioProblem', () => {
         }),
       ),
     ).toBe(`"faults[2]" must be a fault id ${FAULT_ID_RANGE}, got "F99"`);
+    // The default scenario lists 29 faults (F1-F25 and F27-F30 since issue 29 item 1), so a pushed
+    // F3 is faults[29].
     expect(
       scenarioProblem(
         edited((s) => {
           s.faults.push('F3');
         }),
       ),
-    ).toBe('"faults[23]" repeats "faults[2]": "F3"');
+    ).toBe('"faults[29]" repeats "faults[2]": "F3"');
     expect(
       scenarioProblem(
         edited((s) => {
@@ -377,7 +379,7 @@ describe('scenarioProblem', () => {
         }),
       ),
     ).toMatch(
-      /^"requiredProbes" names no such probe: "cursor-loop" \(the probes are cursor-loop-quarantined, page-limit-quarantined, .*, stale-pin-refused-by-server, tenant-twins-published, host-restarted-mid-scan, .*, host-crashed-calls-in-flight, catalog-limit-quarantined, refreshed-during-burst, auth-refused-incomplete, rollback-missing-tool-delivered, rollback-escalation-delivered, rolled-back-to-fresh, rollback-disabled, emergency-disable-ordered, emergency-disable-call-refused, deprecation-ordered, deprecated-not-bound, alias-flipped, version-changed-called, cursor-loop-served, aba-served-inside-walk, revocation-while-call-in-flight, scope-mixed-served, scope-mixed-refused, public-varies-served, listen-stream-faulted, notification-dropped-at-gateway, changed-within-ttl, surface-refused-add-tool, .*, surface-capacity-fits\)$/,
+      /^"requiredProbes" names no such probe: "cursor-loop" \(the probes are cursor-loop-quarantined, page-limit-quarantined, .*, stale-pin-refused-by-server, tenant-twins-published, host-restarted-mid-scan, .*, host-crashed-calls-in-flight, catalog-limit-quarantined, refreshed-during-burst, auth-refused-incomplete, rollback-missing-tool-delivered, rollback-escalation-delivered, rolled-back-to-fresh, rollback-disabled, emergency-disable-ordered, emergency-disable-call-refused, deprecation-ordered, deprecated-not-bound, alias-flipped, version-changed-called, output-violation-refused, cursor-loop-served, aba-served-inside-walk, revocation-while-call-in-flight, scope-mixed-served, scope-mixed-refused, public-varies-served, listen-stream-faulted, notification-dropped-at-gateway, changed-within-ttl, surface-refused-add-tool, .*, surface-capacity-fits\)$/,
     );
     expect(
       scenarioProblem(

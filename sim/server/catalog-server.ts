@@ -54,6 +54,7 @@ import {
   type ServedPage,
   type ServerControl,
   type ServerEpisode,
+  type ExecutedCall,
   type ServerRules,
 } from './rules.ts';
 
@@ -423,7 +424,31 @@ export class SimCatalogServer {
       revision: this.#step.revision,
     });
     this.options.onCallExecuted?.(audience, name);
-    return { content: [{ type: 'text', text: `${name}: done` }] };
+    return this.#resultOf({ audience, tool: name, descriptor: found }, lease.leaseId);
+  }
+
+  /**
+   * The result of an executed call: a text block, or, when a result rule gives one (F33), the
+   * structured content with its JSON as the text block (MCP 2025-11-25 `tools.mdx`: "a tool that
+   * returns structured content SHOULD also return the serialized JSON in a TextContent block"),
+   * written in `result_sent` with the tool's output schema as listed.
+   */
+  #resultOf(call: ExecutedCall, leaseId: string | null): CallToolResult {
+    const structured = this.#rules.results.reduce<Record<string, unknown> | null>(
+      (given, rule) => given ?? rule.onResult(call),
+      null,
+    );
+    if (structured === null) return { content: [{ type: 'text', text: `${call.tool}: done` }] };
+    this.recorder.world('result_sent', {
+      server: this.plan.id,
+      audience: call.audience,
+      tool: call.tool,
+      leaseId,
+      descriptorDigest: worldDescriptorDigest(call.descriptor),
+      outputSchema: structuredClone(call.descriptor.outputSchema ?? null),
+      structuredContent: structuredClone(structured),
+    });
+    return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
   }
 
   /** The tool by name: in the audience's view first, else in any view of the current revision. */

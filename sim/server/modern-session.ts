@@ -12,8 +12,10 @@
  * Fault model: none of its own; the catalog server's rules decide what it serves, and F27's
  * decide what becomes of its listen streams: a `subscriptions/listen` the rules hold never reaches
  * the entry (never acknowledged, nothing delivered on it); `silence()` stops every stream of the
- * connection without ending it; `complete()` ends each acknowledged stream with its result
- * (`resultType: "complete"`) and delivers nothing more on it. The entry ignores the link's
+ * connection without ending it, for the rest of the connection; `complete()` ends each
+ * acknowledged stream with its result (`resultType: "complete"`) and delivers nothing more on it,
+ * while a stream the client opens again on the same connection is a stream like any other (the
+ * entry still holds the ended ones open: what it stamps with their ids is not sent). The entry ignores the link's
  * `authInfo` (stdio has none), so the session's own audience is the one served. Over Streamable
  * HTTP ({@link serveModernHttp}) F27 does not act: its listen streams are the handler's own.
  */
@@ -33,7 +35,10 @@ export interface ModernHandlers {
 export interface ModernSession {
   /** Sends one `notifications/tools/list_changed` to every open `subscriptions/listen` stream of the session. */
   sendToolListChanged(): void;
-  /** Whether a `list_changed` would reach the connection: false once its streams were silenced or completed (F27). */
+  /**
+   * Whether a `list_changed` would reach the connection: false once its streams were silenced
+   * (F27), and from a `complete()` until the client's next stream on the connection is acknowledged.
+   */
   pushes(): boolean;
   /** F27: stops delivering on every stream of the connection without ending them; the acknowledged ones' ids. */
   silence(): string[];
@@ -48,8 +53,12 @@ export interface ModernSession {
  * request, ends; F27 does not act on it (its listen streams are the handler's own).
  */
 export interface ModernHttpSession extends Pick<ModernSession, 'sendToolListChanged' | 'onclose'> {
-  /** Answers one HTTP request (a POST; sim/transport/http-link.ts carries it in virtual time). */
-  fetch(request: Request): Promise<Response>;
+  /**
+   * Answers one HTTP request (a POST; sim/transport/http-link.ts carries it in virtual time);
+   * `parsedBody`, when given, is its body parsed, which the handler then takes instead of reading
+   * (and first cloning) the body.
+   */
+  fetch(request: Request, parsedBody?: unknown): Promise<Response>;
   /** Ends the session: the handler's open streams close, and `onclose` is called. */
   close(): void;
 }
@@ -72,7 +81,7 @@ export function serveModernSession(
   const streams = new ListenStreams(transport);
   const session: ModernSession = {
     sendToolListChanged: () => void server.sendToolListChanged().catch(() => undefined),
-    pushes: () => !streams.silenced,
+    pushes: () => streams.pushes(),
     silence: () => streams.silence(),
     complete: () => streams.complete(),
   };
@@ -88,6 +97,14 @@ export function serveModernSession(
  * streams served by the handler's router and told of a change through its notifier. No SSE
  * keep-alive (`keepAliveMs: 0`: the router would arm an interval); no other timer is armed.
  * `fetch` answers one request (sim/transport/http-link.ts carries it); `close` ends the session.
+ *
+ * A body the link has parsed is handed to the handler as `parsedBody`, the handler's documented
+ * escape hatch for a body already parsed (`McpHandlerRequestOptions.parsedBody`): it then
+ * classifies the request from that value and neither clones the request (a tee of its body
+ * stream) nor reads it. Nothing on the wire changes: the value is `JSON.parse` of the very body
+ * text the handler would read (UTF-8 both ways), the route, the `Server` and its answer are the
+ * same, and the request keeps its body and headers. The one check skipped is the handler's
+ * `maxRequestBodySize` (4 MiB by default), which no request of a round comes near.
  */
 export function serveModernHttp(
   name: string,
@@ -100,7 +117,8 @@ export function serveModernHttp(
   });
   const session = {
     sendToolListChanged: () => handler.notify.toolsChanged(),
-    fetch: (request: Request) => handler.fetch(request),
+    fetch: (request: Request, parsedBody?: unknown) =>
+      handler.fetch(request, parsedBody === undefined ? undefined : { parsedBody }),
     close: () => {
       void handler.close().catch(() => undefined);
       session.onclose?.();
@@ -121,11 +139,13 @@ function serverOf(name: string, listChanged: boolean | undefined, handlers: Mode
 
 /**
  * The listen streams of one connection as the wire sees them: the acknowledged ones by
- * subscription id, and whether they were silenced (F27). A silenced connection's notifications
- * stamped with a subscription id are not sent.
+ * subscription id, the ones `complete()` ended, and whether the connection was silenced (F27). A
+ * silenced connection's notifications stamped with a subscription id are not sent, nor are an
+ * ended stream's notifications or its second result.
  */
 class ListenStreams {
   readonly acknowledged: string[] = [];
+  readonly #ended = new Set<string>();
   silenced = false;
 
   constructor(private readonly transport: Transport) {}
@@ -141,9 +161,14 @@ class ListenStreams {
     if (!('method' in message) && 'id' in message) {
       const index = this.acknowledged.indexOf(String(message.id));
       if (index >= 0) this.acknowledged.splice(index, 1);
-      return true;
+      return !this.#ended.has(String(message.id));
     }
-    return subscription === undefined || !this.silenced;
+    return subscription === undefined || (!this.silenced && !this.#ended.has(String(subscription)));
+  }
+
+  /** See {@link ModernSession.pushes}. */
+  pushes(): boolean {
+    return !this.silenced && (this.#ended.size === 0 || this.acknowledged.length > 0);
   }
 
   silence(): string[] {
@@ -152,9 +177,10 @@ class ListenStreams {
   }
 
   complete(): string[] {
-    const ended = this.silence();
+    const ended = [...this.acknowledged];
     this.acknowledged.length = 0;
     for (const id of ended) {
+      this.#ended.add(id);
       const result = {
         jsonrpc: '2.0',
         id: Number.isNaN(Number(id)) ? id : Number(id),

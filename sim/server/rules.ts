@@ -20,6 +20,7 @@
  * - per revision change: `onChange` (how many notifications the change sends; 1 without rules);
  *   per notification: `onNotification` until one says `drop`;
  * - per `tools/call`: `onPin` (the pin the server checks; null: none) after the lease check;
+ *   per executed `tools/call`: `onResult` until one gives the structured content to answer with;
  * - per `subscriptions/listen` reaching a modern server: `onListen` until one says `hold`.
  */
 import type { Rng } from '../random.ts';
@@ -139,6 +140,22 @@ export interface PinRule {
   onPin(pin: number | null): number | null;
 }
 
+/** One call the server has just executed (written in `call_executed`), as the result rules see it. */
+export interface ExecutedCall {
+  readonly audience: string;
+  readonly tool: string;
+  /** The descriptor the server executed (the audience's view first, else any view of the current revision). */
+  readonly descriptor: ToolDescriptor;
+}
+
+/**
+ * The `structuredContent` the server answers an executed call with (F33), or null to answer
+ * without one (a text block only, as an honest server of this house does).
+ */
+export interface ResultRule {
+  onResult(call: ExecutedCall): Record<string, unknown> | null;
+}
+
 /**
  * Whether the server refuses a `tools/list` of `audience` outright, before any cursor is read:
  * the JSON-RPC error code to answer with, or null to serve it.
@@ -170,6 +187,7 @@ export type ServerRule =
   | ChangeRule
   | NotificationRule
   | PinRule
+  | ResultRule
   | ListenRule
   | EpisodeRule;
 
@@ -183,6 +201,7 @@ export interface ServerRules {
   readonly changes: readonly ChangeRule[];
   readonly notifications: readonly NotificationRule[];
   readonly pins: readonly PinRule[];
+  readonly results: readonly ResultRule[];
   readonly listens: readonly ListenRule[];
   readonly episodes: readonly EpisodeRule[];
 }
@@ -198,6 +217,7 @@ export function sortRules(rules: readonly ServerRule[]): ServerRules {
     changes: rules.filter((rule): rule is ChangeRule => 'onChange' in rule),
     notifications: rules.filter((rule): rule is NotificationRule => 'onNotification' in rule),
     pins: rules.filter((rule): rule is PinRule => 'onPin' in rule),
+    results: rules.filter((rule): rule is ResultRule => 'onResult' in rule),
     listens: rules.filter((rule): rule is ListenRule => 'onListen' in rule),
     episodes: rules.filter((rule): rule is EpisodeRule => 'episodes' in rule),
   };

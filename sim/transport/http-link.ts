@@ -17,13 +17,19 @@
  *
  * What the handler writes that the trace must not see: SSE event ids and comments are not passed
  * on (the client then never resumes a stream, so the SDK arms no reconnection timer), and each
- * message is re-serialised from a structured clone.
+ * event's message is re-serialised from the link's own parse of it.
+ *
+ * Every message the link carries is one it parsed itself from the exchange's text (a POST's body,
+ * a JSON answer, one SSE event's data), so no one else holds it: it is the link's copy as it is
+ * (the in-process link must clone what its sender still holds; this one has nothing to clone),
+ * and is traced, tapped and delivered as `structuredClone` of the sender's object would be
+ * (`JSON.parse` yields plain objects and arrays only). The handler is given its own parse of the
+ * POST's body beside the request (`parsedBody`, see {@link HttpServerEnd.fetch}).
  */
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import type { World } from '../runtime/world.ts';
-import { plainClone } from '../internal/plain-clone.ts';
 import type { ClientTransport, LinkOptions, LinkTraceEvent, WireLink } from './link.ts';
 import type { LinkDirection } from './link-rules.ts';
 import { DeliveryOrder, isNotification } from './internal/delivery-order.ts';
@@ -33,8 +39,12 @@ export const HTTP_LINK_URL = 'http://sim.invalid/mcp';
 
 /** The server side of an HTTP link: a web-standard handler and its session's end. */
 export interface HttpServerEnd {
-  /** Answers one HTTP request (never rejects: a failure is an HTTP status). */
-  fetch(request: Request): Promise<Response>;
+  /**
+   * Answers one HTTP request (never rejects: a failure is an HTTP status). `parsedBody`, when
+   * given, is the request's body text parsed (a JSON-RPC message object, the handler's own): the
+   * handler may take it instead of reading the body (the v2 handler's `parsedBody` option).
+   */
+  fetch(request: Request, parsedBody?: JSONRPCMessage): Promise<Response>;
   /** Called once when the connection closes: the server's session ends. */
   close(): void;
 }
@@ -77,7 +87,7 @@ class SimHttpLink implements WireLink {
     private readonly opts: HttpLinkOptions,
   ) {
     this.identity = opts.identity;
-    this.client = new HttpClientEnd(this, (_input, init) => this.fetch(init), opts.identity);
+    this.client = new HttpClientEnd(this, (_input, init, message) => this.fetch(init, message), opts.identity);
     this.order = new DeliveryOrder(world, opts, (error) => this.failRound(error));
   }
 
@@ -105,29 +115,35 @@ class SimHttpLink implements WireLink {
     this.client.notifyClosed();
   }
 
-  /** The virtual `fetch`: one exchange, its request delivered to the handler after its latency. */
-  private fetch(init: RequestInit | undefined): Promise<Response> {
+  /**
+   * The virtual `fetch`: one exchange, its request delivered to the handler after its latency.
+   * `parsed`, when given, is the body already parsed by the caller, who keeps no hold of it.
+   */
+  private fetch(init: RequestInit | undefined, parsed?: JSONRPCMessage): Promise<Response> {
     if (this.isClosed) return Promise.reject(new TypeError('fetch failed'));
     const method = init?.method ?? 'GET';
     const body = typeof init?.body === 'string' ? init.body : undefined;
     return new Promise<Response>((resolve, reject) => {
       const exchange = new Exchange(resolve, reject);
       this.exchanges.add(exchange);
-      const message = parseMessage(body);
+      const message = parsed ?? parseMessage(body);
       const request = new Request(HTTP_LINK_URL, {
         method,
         headers: new Headers(init?.headers),
         ...(body === undefined ? {} : { body }),
         signal: exchange.abort.signal,
       });
-      const sent = this.transmit('toServer', message, exchange, () => this.serve(exchange, request));
+      const sent = this.transmit('toServer', message, exchange, () => this.serve(exchange, request, body));
       if (!sent) this.settle(exchange, () => exchange.resolve(new Response(null, { status: 202 })));
     });
   }
 
-  /** Hands the request to the handler, and its answer back to the client. */
-  private serve(exchange: Exchange, request: Request): void {
-    void this.opts.server.fetch(request).then(
+  /**
+   * Hands the request to the handler, with its own parse of the body (`body`, the request's body
+   * text), and the handler's answer back to the client.
+   */
+  private serve(exchange: Exchange, request: Request, body: string | undefined): void {
+    void this.opts.server.fetch(request, parseMessage(body)).then(
       (response) => this.answer(exchange, response),
       (error: unknown) => this.world.fail(error instanceof Error ? error : new Error(String(error))),
     );
@@ -187,7 +203,8 @@ class SimHttpLink implements WireLink {
 
   /**
    * Puts one delivery on the queue (`arrive` runs at its time with the link's copy of the
-   * message); false when a rule dropped it. A message is copied and tapped (`onSend`) at once.
+   * message: `message` itself, which the link parsed and no one else holds); false when a rule
+   * dropped it. A message is tapped (`onSend`) at once.
    */
   private transmit(
     direction: LinkDirection,
@@ -195,7 +212,7 @@ class SimHttpLink implements WireLink {
     exchange: Exchange,
     arrive: (copy: JSONRPCMessage | undefined) => void,
   ): boolean {
-    const copy = message === undefined ? undefined : plainClone(message);
+    const copy = message;
     if (copy !== undefined) this.onSend?.(direction, copy);
     const verdict =
       copy === undefined
@@ -331,7 +348,7 @@ class HttpClientEnd implements ClientTransport {
 
   constructor(
     private readonly link: { close(): void },
-    fetch: (input: string | URL, init?: RequestInit) => Promise<Response>,
+    fetch: LinkFetch,
     readonly identity: string,
   ) {
     this.inner = new StreamableHTTPClientTransport(new URL(HTTP_LINK_URL), { fetch: withEraHeaders(fetch) });
@@ -367,16 +384,21 @@ class HttpClientEnd implements ClientTransport {
   }
 }
 
+/**
+ * The link's `fetch` as the client end calls it: `message`, when given, is the POST's body already
+ * parsed, handed on so that the link need not parse it again (the caller keeps no hold of it).
+ */
+type LinkFetch = (input: string | URL, init?: RequestInit, message?: JSONRPCMessage) => Promise<Response>;
+
 /** `fetch` with the 2026-07-28 request headers derived from each POSTed request (see {@link HttpClientEnd}). */
-function withEraHeaders(
-  fetch: (input: string | URL, init?: RequestInit) => Promise<Response>,
-): (input: string | URL, init?: RequestInit) => Promise<Response> {
+function withEraHeaders(fetch: LinkFetch): (input: string | URL, init?: RequestInit) => Promise<Response> {
   return (input, init) => {
-    const message = parseMessage(typeof init?.body === 'string' ? init.body : undefined) as
+    const parsed = parseMessage(typeof init?.body === 'string' ? init.body : undefined);
+    const message = parsed as
       | { method?: unknown; params?: { name?: unknown; _meta?: Record<string, unknown> } }
       | undefined;
     const version = message?.params?._meta?.[PROTOCOL_VERSION_META_KEY];
-    if (typeof version !== 'string' || typeof message?.method !== 'string') return fetch(input, init);
+    if (typeof version !== 'string' || typeof message?.method !== 'string') return fetch(input, init, parsed);
     const headers = new Headers(init?.headers);
     headers.set('MCP-Protocol-Version', version);
     headers.set('Mcp-Method', message.method);
@@ -387,6 +409,6 @@ function withEraHeaders(
       /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(name)
     )
       headers.set('Mcp-Name', name);
-    return fetch(input, { ...init, headers });
+    return fetch(input, { ...init, headers }, parsed);
   };
 }

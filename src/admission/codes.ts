@@ -83,6 +83,21 @@ export const BAD_LEASE_ERROR_CODE = -32051;
  */
 export type CallOutcome = 'ok' | 'error' | 'refused' | 'unknown';
 
+/**
+ * The host's check of an `ok` result's `structuredContent` against the output schema of the
+ * version it admitted (SPEC section 9), as written in `receipt_outcome.output`: `conforms`, or
+ * `violates` (the call's outcome becomes `error` with {@link OUTPUT_SCHEMA_VIOLATION}, and the
+ * result is not passed on). A result without `structuredContent`, or of a tool that declares no
+ * output schema, is not checked.
+ */
+export type OutputCheck = 'conforms' | 'violates';
+
+/**
+ * The code of a call whose result broke the output schema of the version that ran (SPEC section
+ * 9): the server executed it, but the host does not pass its result on as valid.
+ */
+export const OUTPUT_SCHEMA_VIOLATION = 'OUTPUT_SCHEMA_VIOLATION';
+
 /** Why {@link verifyLease} refused a lease; see `lease.ts` for the order of checks. */
 export type LeaseRejection =
   | 'MALFORMED'

@@ -11,8 +11,12 @@
  * - `silenced` at 100: the stream acknowledged at 20 goes silent (`listen_silenced` at 100), the
  *   change at 700 is sent undelivered, and the refresh at 1,040 publishes revision 8 at 1,070;
  * - `completed` at 100: the server's result ends the stream at the core at 105 (`listen_ended`
- *   `complete`); the core closes that connection, and its next scan, at 1,040, connects again
- *   (connection 2), listens at 1,040, is acknowledged at 1,050 and publishes revision 8 at 1,080;
+ *   `complete`); the core re-sends its listen on the same connection at once (105, acknowledged
+ *   at 115) and takes the gap as a missed `list_changed`: a rescan at 125 finds revision 7 again
+ *   and publishes nothing new. The change at 700 is delivered on the new stream at 705: the
+ *   rescan at 725 publishes revision 8 at 755 (generation 2), and the refreshes go on every
+ *   1,000 ms after a scan ends (1,755, 2,785; the second publishes the same pages as generation
+ *   3, its snapshot's expiry renewed);
  * - `dropped` at 100: the world cuts the connection at 100; the next scan connects at 1,040 as
  *   above and listens again. The mutant that listens only once opens connection 2 at 1,040 with no
  *   listen: I32 LISTEN_NOT_SENT at its `session_opened`.
@@ -76,7 +80,7 @@ describe('F27: a listen stream never acknowledged, silenced, completed or lost',
     expect(probesHit(run.events)).toContain('listen-stream-faulted');
   });
 
-  it('completed: the core closes the connection and listens again on the next one', async () => {
+  it('completed: the core listens again on the same connection, and rescans for what it may have missed', async () => {
     const run = await runHand(listenFaultPlan([{ kind: 'completed', fromMs: 100, toMs: 100 }]));
     expect(run.verdict.violations).toEqual([]);
     expect(streamLife(run)).toEqual([
@@ -84,13 +88,15 @@ describe('F27: a listen stream never acknowledged, silenced, completed or lost',
       [20, 'listen_acknowledged', null],
       [20, 'session_opened', 1],
       [105, 'listen_ended', 'complete'],
-      [1040, 'listen_requested', 2],
-      [1050, 'listen_acknowledged', null],
-      [1050, 'session_opened', 2],
+      [105, 'listen_requested', 1],
+      [115, 'listen_acknowledged', null],
     ]);
+    expect(run.of('scan_started').map((e) => e.t)).toEqual([20, 125, 725, 1755, 2785]);
+    expect(run.of('notification_sent').map((e) => [e.t, e.delivered])).toEqual([[700, true]]);
     expect(published(run)).toEqual([
       [40, 1, 7],
-      [1080, 2, 8],
+      [755, 2, 8],
+      [2815, 3, 8],
     ]);
   });
 

@@ -61,6 +61,8 @@ const CAUGHT_BY: Record<string, string[]> = {
   'version-by-claim': ['I35 ONE_VERSION_TWO_DEFINITIONS'],
   // F31: the quiet tail's read_file probe through generation 2 (first disclosed after the order) is admitted.
   'deprecation-ignored': ['I34 NEW_BINDING_OF_DEPRECATED'],
+  // F33: read_file's first result (extra property \`note\`) passed on as ok.
+  'output-unchecked': ['I36 INVALID_RESULT_PASSED'],
   // Generation 2's run, bound under release 0, sees the flip at 900 in its three calls after it.
   'alias-follows-latest': ['I37 DEFINITION_CHANGED_MID_RUN'],
   // The breaking flip at 900 is taken: generations 3 and 4, first shown after it, bind version 2.

@@ -7,6 +7,7 @@
 import { lyingTool } from '../../sim/faults/f14-lying-annotations.ts';
 import { plantF13 } from '../../sim/faults/f13-planted-defects.ts';
 import type { ListenFault } from '../../sim/faults/f27-listen-stream.ts';
+import { OUTPUT_SCHEMA } from '../../sim/faults/f33-output-schema-violation.ts';
 import { HARMFUL_SURFACE_HOOKS, HARMLESS_SURFACE_HOOKS } from '../../contract/trace/codes.ts';
 import type { HostRestart, RoundPlan, ToolDescriptor, TurnPlan } from '../../sim/plan/types.ts';
 import { TOOL_POOL } from '../../sim/plan/tool-pool.ts';
@@ -369,6 +370,33 @@ export function descriptionChangePlan(): RoundPlan {
 }
 
 /**
+ * F33 (test/faults/f33-output-schema-violation.test.ts): five tools at revision 7, every planned
+ * call made; `read_file` declares F33's output schema and the server answers each executed call
+ * of it with structured content: the first (`call` 0) with an extra property `note` where
+ * `additionalProperties` is false, the later ones conforming. The reference reports the first
+ * `violates` (outcome `error`) and the later ones `conforms`; `mutant:output-unchecked` passes the
+ * first on as `ok`.
+ */
+export function outputViolationPlan(
+  violations: { call: number; kind: 'missing-required' | 'wrong-type' | 'extra-property' }[] = [
+    { call: 0, kind: 'extra-property' },
+  ],
+): RoundPlan {
+  const five = tools(...FIVE);
+  const declared = { ...five[0]!, outputSchema: structuredClone(OUTPUT_SCHEMA) };
+  return handPlan({
+    faults: ['F33'],
+    calls: { callFraction: 1 },
+    servers: [
+      {
+        ...handServer({ history: [step(0, 7, { 'acme.dev': [declared, ...five.slice(1)] })] }),
+        structuredResults: { tool: 'read_file', violations },
+      },
+    ],
+  });
+}
+
+/**
  * F31 (test/faults/f31-deprecated-binding.test.ts): five tools at revision 7, every planned call
  * made; the operator deprecates (no-new-binding) the `read_file` the server lists at 500, and at
  * 600 the server adds `echo` (revision 8), so the core publishes and discloses a new generation
@@ -575,6 +603,7 @@ export const MUTANT_PLANS: Record<string, () => RoundPlan> = {
   'version-by-claim': descriptionChangePlan,
   // The reference binds no deprecated read_file in generation 2 (disclosed after the order at 500); the mutant does.
   'deprecation-ignored': deprecationPlan,
+  'output-unchecked': outputViolationPlan,
   'alias-follows-latest': () => aliasPlan(),
   'breaking-alias-without-migration': () => aliasPlan({ change: 'breaking' }),
   'refuse-everything': () => plain(),
