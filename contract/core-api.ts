@@ -18,9 +18,10 @@
  * 5. if the core can roll back ({@link CoreAdapter.rollback}, optional), operator and monitor
  *    triggers (F19) ask it to roll a catalog key back at planned times;
  * 6. if the core keeps tool versions ({@link CoreAdapter.emergencyDisable},
- *    {@link CoreAdapter.deprecate} and {@link CoreAdapter.alias}, optional), operators
- *    emergency-disable a tool (F26), deprecate the versions of a tool a server lists (F31) or flip
- *    and roll back a tool's production alias (F34) at planned times;
+ *    {@link CoreAdapter.deprecate}, {@link CoreAdapter.alias} and {@link CoreAdapter.remove},
+ *    optional), operators emergency-disable a tool (F26), deprecate the versions of a tool a server
+ *    lists (F31), flip and roll back a tool's production alias (F34) or walk a tool's versions
+ *    through `sunset` and `disabled` to their removal (F35) at planned times;
  * 7. at the end it calls {@link CoreAdapter.stop}.
  * Throughout, the core reports what it did as {@link CoreObservation}s on `env.sink`; the oracle
  * judges those against the world's ground truth and trusts none it can check.
@@ -294,7 +295,42 @@ export interface DeprecationOrder {
   descriptorDigests: string[];
   /** Why, as an operator would write it; a core shows it in the version's status. */
   reason: string;
+  /**
+   * The stage the versions move to (forward only; a version at a later stage stays there); absent:
+   * `no-new-binding` (F31). `sunset`: no run may start on a bundle pinning them, runs under way go
+   * on; `disabled`: from the moment `deprecate` returns no call of them may leave the core (judged
+   * by I38). The world sends `sunset` and `disabled` (F35) only to a core that also has
+   * {@link CoreAdapter.remove}: having it says the core keeps the whole lifecycle.
+   */
+  stage?: 'no-new-binding' | 'sunset' | 'disabled';
 }
+
+/**
+ * An operator's order to remove the versions of one tool whose descriptor digests are
+ * `descriptorDigests` (F35, SPEC section 9; seed 004: "下线工具版本前，Registry 从 Run traces 与 Bundle
+ * manifests 构建使用图 ... 不能仅凭'一个月没有新调用'删除"): a version is removed only when it is
+ * `disabled` and nothing references it (an alias naming it, a bundle not retired or a run not ended
+ * pinning it); a removal of a version a run still references must be refused. A removed version
+ * is never bound or executed again.
+ */
+export interface RemovalOrder {
+  /** The identity the server presents now (SPEC section 1). */
+  identity: string;
+  /** The tool's name as the server lists it. */
+  tool: string;
+  /** The descriptor digests (docs/TRACE.md) of the versions to remove, sorted (those the operator disabled). */
+  descriptorDigests: string[];
+  /** Why, as an operator would write it. */
+  reason: string;
+}
+
+/**
+ * The core's answer to a {@link RemovalOrder}: `removed: true` when every version of those
+ * digests is removed now (the world then holds the core to it: no run it knows references one,
+ * I38), else `removed: false` with the core's refusal code (e.g. `REFERENCED`, `NOT_DISABLED`)
+ * and one sentence. A code is 1 to 64 characters of `[A-Z0-9_]`.
+ */
+export type RemovalAnswer = { removed: true } | { removed: false; code: string; reason: string };
 
 /**
  * An operator's order on the production alias of one tool (F34, SPEC section 9; seed 004: "业务使用
@@ -487,6 +523,16 @@ export interface CoreAdapter {
    * verdict is NOT JUDGED (exit 1) unless the user accepts it (`--not-judged aliases`).
    */
   alias?(order: AliasOrder): void;
+  /**
+   * Optional, since catsim.core.v1 (docs/CORE-API.md, "Lifecycle and removal"): an operator's
+   * removal of the versions of one tool ({@link RemovalOrder}); synchronous, answered with
+   * {@link RemovalAnswer}. A core that has it (and `deprecate`) also gets `deprecate` orders at
+   * stages `sunset` and `disabled` (F35). A core without it is not judged on the lifecycle: the
+   * world writes each of F35's orders `unsupported`, and the campaign verdict is NOT JUDGED (exit
+   * 1) unless the user accepts it (`--not-judged lifecycle`). A malformed answer is the core's
+   * failure (`MALFORMED_ANSWER`).
+   */
+  remove?(order: RemovalOrder): RemovalAnswer;
 }
 
 /** Builds a core for one round; must only build (no I/O and no timers until `attach`). */

@@ -41,6 +41,8 @@ import type {
   DeprecationOrder,
   EmergencyDisableOrder,
   ModelTurn,
+  RemovalAnswer,
+  RemovalOrder,
   RollbackTrigger,
 } from '../sim/guard/adapter.ts';
 import { operatorEntryOf, ManifestFileError } from '../src/capability/manifest-file.ts';
@@ -99,6 +101,16 @@ export interface ReferenceVariant {
    * the operator never wrote, so a flip across a breaking diff is taken.
    */
   assumeAliasMigration?: boolean;
+  /**
+   * True for the mutant that takes an operator's `disabled` order (F35) as `sunset`: runs under
+   * way keep calling the version.
+   */
+  disabledAsSunset?: boolean;
+  /**
+   * Wraps the capability store of each boot (the mutant whose usage graph sees no bundle and no
+   * run, so a removal is taken whatever references the version).
+   */
+  wrapCapabilityStore?: (store: CapabilityStore) => CapabilityStore;
 }
 
 /** A factory for the reference core, or for a variant of it. */
@@ -167,6 +179,7 @@ class ReferenceAdapter implements CoreAdapter {
   readonly #acknowledgementWait: AcknowledgementWait;
   readonly #ignoreDeprecation: boolean;
   readonly #assumeAliasMigration: boolean;
+  readonly #disabledAsSunset: boolean;
 
   constructor(env: CoreEnvironment, variant: ReferenceVariant) {
     const Host = hostWithSeams(variant);
@@ -190,7 +203,9 @@ class ReferenceAdapter implements CoreAdapter {
     this.#ignoreEmergencyDisable = variant.ignoreEmergencyDisable === true;
     this.#ignoreDeprecation = variant.ignoreDeprecation === true;
     this.#assumeAliasMigration = variant.assumeAliasMigration === true;
+    this.#disabledAsSunset = variant.disabledAsSunset === true;
     const store = storeOf(env, variant);
+    const wrapCapabilities = variant.wrapCapabilityStore ?? ((capabilities: CapabilityStore) => capabilities);
     this.#host = new Host(
       // src/ports.ts types an observation loosely (`type` plus fields); the recorder holds it to the trace contract.
       {
@@ -199,7 +214,7 @@ class ReferenceAdapter implements CoreAdapter {
         random: env.random,
         sink: { emit: (observation) => env.sink.emit(observation as CoreObservation) },
         store,
-        capabilities: capabilityStoreOf(store),
+        capabilities: wrapCapabilities(capabilityStoreOf(store)),
         memos: THREAD_MEMOS,
       },
       {
@@ -308,10 +323,29 @@ class ReferenceAdapter implements CoreAdapter {
     this.#host.capabilities?.disableTool(order.identity, order.tool, order.reason);
   }
 
-  /** An operator's deprecation (F31): the host's capability registry stops binding those versions in new bundles. */
+  /**
+   * An operator's deprecation (F31 at `no-new-binding`, F35 at `sunset` and `disabled`): the host's
+   * capability registry moves those versions to the stage, so new bundles leave them out, new runs
+   * do not pin them, and at `disabled` no call of them runs.
+   */
   deprecate(order: DeprecationOrder): void {
-    if (this.#ignoreDeprecation) return;
-    this.#host.capabilities?.deprecateListed(order.identity, order.tool, order.descriptorDigests, order.reason);
+    const stage = order.stage ?? 'no-new-binding';
+    if (this.#ignoreDeprecation && stage === 'no-new-binding') return;
+    const taken = this.#disabledAsSunset && stage === 'disabled' ? 'sunset' : stage;
+    this.#host.capabilities?.deprecateListed(order.identity, order.tool, order.descriptorDigests, order.reason, taken);
+  }
+
+  /**
+   * An operator's removal (F35): the host's capability registry removes the versions of those
+   * digests unless one is not disabled or something references it (its usage graph: aliases,
+   * bundles not retired, runs not ended), and the answer says which.
+   */
+  remove(order: RemovalOrder): RemovalAnswer {
+    const capabilities = this.#host.capabilities;
+    if (capabilities === undefined)
+      return { removed: false, code: 'NO_REGISTRY', reason: 'this host keeps no capability registry' };
+    const outcome = capabilities.removeListed(order.identity, order.tool, order.descriptorDigests, order.reason);
+    return outcome.ok ? { removed: true } : { removed: false, code: outcome.code, reason: outcome.reason };
   }
 
   /**

@@ -35,6 +35,7 @@ import { checkListenStreams } from './invariants/listen-streams.ts';
 import { checkPolling } from './invariants/polling.ts';
 import { checkVersions } from './invariants/versions.ts';
 import { checkAliases } from './invariants/aliases.ts';
+import { checkRemoval } from './invariants/removal.ts';
 import { checkDeprecation } from './invariants/deprecation.ts';
 import { checkOutputSchema } from './invariants/output-schema.ts';
 import { judgeResults } from './result-checks.ts';
@@ -102,6 +103,7 @@ const INVARIANT_GROUPS: readonly InvariantGroupCheck[] = [
   checkDeprecation,
   checkVersions,
   checkAliases,
+  checkRemoval,
   checkOutputSchema,
 ];
 

@@ -38,6 +38,7 @@ import {
   type ResultSentEvent,
   type DeprecationOrderedEvent,
   type AliasOrderedEvent,
+  type LifecycleOrderedEvent,
   type HostRestartedEvent,
   type IdentityRotatedEvent,
   type ListenRequestedEvent,
@@ -449,6 +450,10 @@ export class GroundTruth {
   readonly deprecations: DeprecationOrderedEvent[] = [];
   /** Every `alias_ordered` (F34), in trace order. */
   readonly aliasOrders: AliasOrderedEvent[] = [];
+  /** Every `lifecycle_ordered` (F35), in trace order. */
+  readonly lifecycleOrders: LifecycleOrderedEvent[] = [];
+  /** Every `plan_made`, by `planRef(session, planId)` (the first of each). */
+  readonly plans = new Map<string, PlanMadeEvent>();
   /** Every `operator_manifest` (F32): the servers the operator described to the core, in trace order. */
   readonly operatorManifests: OperatorManifestEvent[] = [];
   /** Every `result_sent` (F33): structured results the servers answered executed calls with, in trace order. */
@@ -579,6 +584,9 @@ export function buildGroundTruth(events: readonly TraceEvent[]): GroundTruth {
       case 'alias_ordered':
         truth.aliasOrders.push(event);
         break;
+      case 'lifecycle_ordered':
+        truth.lifecycleOrders.push(event);
+        break;
       case 'operator_manifest':
         truth.operatorManifests.push(event);
         break;
@@ -654,6 +662,8 @@ function addDisclosure(truth: GroundTruth, event: DisclosureEvent): void {
 }
 
 function addPlan(truth: GroundTruth, event: PlanMadeEvent): void {
+  const ref = planRef(event.session, event.planId);
+  if (!truth.plans.has(ref)) truth.plans.set(ref, event);
   if (event.kind !== 'probe' || event.expectAdmit !== true) return;
   const probes = truth.expectedProbesByKey.get(event.key);
   if (probes === undefined) truth.expectedProbesByKey.set(event.key, [event]);

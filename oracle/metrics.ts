@@ -51,6 +51,8 @@ export interface RoundMetrics {
   readonly results?: { readonly sent: number; readonly violating: number; readonly unchecked: number };
   /** F34's alias orders by delivery (`delivered`, `unsupported`, `host_down`); only in a round with any. */
   readonly aliasOrders?: Record<string, number>;
+  /** F35's lifecycle orders by delivery (`delivered`, `unsupported`, `host_down`); only in a round with any. */
+  readonly lifecycleOrders?: Record<string, number>;
 }
 
 /**
@@ -97,6 +99,7 @@ export function computeMetrics(context: CheckContext): RoundMetrics {
     ...emergencyDisableCounts(context),
     ...resultCounts(context),
     ...aliasOrderCounts(context),
+    ...lifecycleOrderCounts(context),
   };
 }
 
@@ -114,6 +117,15 @@ function aliasOrderCounts(context: CheckContext): { aliasOrders?: Record<string,
   const counts: Record<string, number> = {};
   for (const order of orders) counts[order.delivery] = (counts[order.delivery] ?? 0) + 1;
   return { aliasOrders: counts };
+}
+
+/** The round's lifecycle orders (F35) by delivery; nothing for a round without any. */
+function lifecycleOrderCounts(context: CheckContext): { lifecycleOrders?: Record<string, number> } {
+  const orders = context.truth.lifecycleOrders;
+  if (orders.length === 0) return {};
+  const counts: Record<string, number> = {};
+  for (const order of orders) counts[order.delivery] = (counts[order.delivery] ?? 0) + 1;
+  return { lifecycleOrders: counts };
 }
 
 /** The round's emergency disables (F26) by delivery; nothing for a round without any. */

@@ -117,6 +117,8 @@ export type EmergencyDisabledEvent = TraceEventOf<'emergency_disabled'>;
 export type DeprecationOrderedEvent = TraceEventOf<'deprecation_ordered'>;
 /** World: an operator flipped or rolled back a tool's production alias (F34). */
 export type AliasOrderedEvent = TraceEventOf<'alias_ordered'>;
+/** World: an operator moved a tool's versions to sunset or disabled, or ordered their removal (F35). */
+export type LifecycleOrderedEvent = TraceEventOf<'lifecycle_ordered'>;
 /** World: the operator's manifest file of a server was handed to the core (F32). */
 export type OperatorManifestEvent = TraceEventOf<'operator_manifest'>;
 /** World: a server answered an executed call with `structuredContent` under its tool's output schema (F33). */

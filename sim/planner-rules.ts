@@ -18,8 +18,8 @@ import type { DisclosedTool } from './guard/adapter.ts';
 import type { CallsPlan, ToolDescriptor } from './plan/types.ts';
 import type { Rng } from './random.ts';
 
-/** The order tool-choice rules are asked in: a guess first, then a retry of a revoked tool, then F34's aliased tool. */
-export const CHOICE_ORDER = { guess: 0, retry: 1, aliased: 2 } as const;
+/** The order tool-choice rules are asked in: a guess first, then a retry of a revoked tool, then F34's aliased tool, then F35's walked tool. */
+export const CHOICE_ORDER = { guess: 0, retry: 1, aliased: 2, walked: 3 } as const;
 
 /** What a tool-choice rule may read of the planner about to plan a call. */
 export interface CallChoice {

@@ -83,6 +83,8 @@ interface RoundContext {
   deprecatedDigests: Set<string>;
   /** F31: whether a deprecation of the version with `descriptorDigest` of `server` was delivered to the core so far. */
   deprecated: (server: string, descriptorDigest: string) => boolean;
+  /** F35: the versions (descriptor digests) of each walk, by `<server>\0<tool>`, fixed by its first order. */
+  lifecycleDigests: Map<string, string[]>;
 }
 
 /**
@@ -175,6 +177,7 @@ export async function runRound(
     track: (request) => earlyEnd?.track(request) ?? request,
     deprecatedDigests,
     deprecated: (server, descriptorDigest) => deprecatedDigests.has(`${server}\u0000${descriptorDigest}`),
+    lifecycleDigests: new Map(),
   };
   const servers = plan.servers.map((server) => buildServer(context, server));
   if (plan.earlyEnd === true) {
@@ -296,6 +299,60 @@ function startRound(context: RoundContext, servers: SimCatalogServer[]): void {
     const server = servers.find((candidate) => candidate.plan.id === order.server);
     if (server !== undefined) context.world.schedule(order.atMs, () => orderAlias(context, server, order));
   }
+  for (const order of context.plan.lifecycleOrders ?? []) {
+    const server = servers.find((candidate) => candidate.plan.id === order.server);
+    if (server !== undefined) context.world.schedule(order.atMs, () => orderLifecycle(context, server, order));
+  }
+}
+
+/**
+ * F35: one step of an operator's walk of a tool's versions to the end of their lifecycle. The
+ * versions are the tool's descriptor digests in the server's views when the walk's first order
+ * was written (kept for its later steps, so a removal names what was disabled). `sunset` and
+ * `disabled` are written first and handed to the core's `deprecate` with the stage; `remove` is
+ * handed to the core's `remove` and written with its answer. Delivered only to a core with both
+ * `deprecate` and `remove`; delivered digests are remembered for the planners' probes (a correct
+ * core may refuse them).
+ */
+function orderLifecycle(
+  context: RoundContext,
+  server: SimCatalogServer,
+  order: NonNullable<RoundPlan['lifecycleOrders']>[number],
+): void {
+  const { adapter, recorder } = context;
+  const walk = `${server.plan.id}\u0000${order.tool}`;
+  let descriptorDigests = context.lifecycleDigests.get(walk);
+  if (descriptorDigests === undefined) {
+    const listed = Object.values(server.currentViews())
+      .flat()
+      .filter((tool) => tool.name === order.tool)
+      .map((tool) => worldDescriptorDigest(tool));
+    descriptorDigests = [...new Set(listed)].sort();
+    context.lifecycleDigests.set(walk, descriptorDigests);
+  }
+  const supported = adapter.removeSupported && adapter.deprecateSupported;
+  const delivery = adapter.down ? 'host_down' : supported ? 'delivered' : 'unsupported';
+  const base = { server: server.plan.id, identity: server.identity(), tool: order.tool, step: order.step };
+  const reason = `F35 order at ${order.atMs} ms`;
+  if (delivery === 'delivered')
+    for (const digest of descriptorDigests) context.deprecatedDigests.add(`${server.plan.id}\u0000${digest}`);
+  if (order.step !== 'remove') {
+    recorder.world('lifecycle_ordered', { ...base, descriptorDigests, delivery, answer: null, code: null });
+    if (delivery === 'delivered')
+      adapter.deprecate({ identity: base.identity, tool: order.tool, descriptorDigests, reason, stage: order.step });
+    return;
+  }
+  const answer =
+    delivery === 'delivered'
+      ? adapter.remove({ identity: base.identity, tool: order.tool, descriptorDigests, reason })
+      : undefined;
+  recorder.world('lifecycle_ordered', {
+    ...base,
+    descriptorDigests,
+    delivery,
+    answer: answer === undefined ? null : answer.removed ? 'removed' : 'refused',
+    code: answer === undefined || answer.removed ? null : answer.code,
+  });
 }
 
 /**

@@ -54,6 +54,8 @@ const FORMATS: { readonly [T in TraceEventType]: (e: TraceEventOf<T>) => string 
   deprecation_ordered: (e) => `DEPRECATE ${e.server} ${e.tool} (${e.descriptorDigests.length} versions, ${e.delivery})`,
   alias_ordered: (e) =>
     `ALIAS ${e.action} ${e.server} ${e.tool}${e.release === null ? '' : ` release ${e.release}`}${e.change === null ? '' : ` (${e.change}${e.migration ? ', migration' : ''})`} (${e.delivery})`,
+  lifecycle_ordered: (e) =>
+    `LIFECYCLE ${e.step} ${e.server} ${e.tool} (${e.descriptorDigests.length} versions, ${e.delivery}${e.answer === null ? '' : `: ${e.answer}${e.code === null ? '' : ` ${e.code}`}`})`,
   operator_manifest: (e) => `operator manifest of ${e.server} (tool ids ${e.toolIdPrefix}*)`,
   policy_push: (e) => `policy push ${e.audience} epoch ${e.epoch}${e.delivered ? '' : ' (lost)'}`,
   policy_seen: (e) => `core sees ${e.audience} epoch ${e.epoch} by ${e.via}`,

@@ -62,6 +62,16 @@ export const ROLLBACK_DELIVERIES = ['delivered', 'unsupported', 'host_down'] as 
 export const EMERGENCY_DISABLE_DELIVERIES = ROLLBACK_DELIVERIES;
 
 /**
+ * The steps of an operator's walk of a tool's versions through the end of their lifecycle (F35,
+ * SPEC section 9): to stage `sunset` (no new run may pin them), to stage `disabled` (no call of
+ * them may run), then their removal.
+ */
+export const LIFECYCLE_STEPS = ['sunset', 'disabled', 'remove'] as const;
+
+/** A core's answer to a removal (F35): `removed`, or `refused` with its code. */
+export const REMOVAL_ANSWERS = ['removed', 'refused'] as const;
+
+/**
  * How a `subscriptions/listen` stream of a modern-era (MCP 2026-07-28) session ended: the server
  * ended it gracefully (its `subscriptions/listen` result reached the core), or the connection
  * under it was cut.
@@ -121,6 +131,7 @@ export const CAPABILITY_REFUSALS = [
   'VERSION_GONE',
   'VERSION_EMERGENCY_DISABLED',
   'VERSION_DISABLED',
+  'VERSION_SUNSET',
   'VERSION_INCOMPATIBLE',
 ] as const;
 
@@ -181,6 +192,7 @@ export const CORE_CALLS = [
   'emergencyDisable',
   'deprecate',
   'alias',
+  'remove',
 ] as const;
 
 /**

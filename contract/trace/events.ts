@@ -52,6 +52,8 @@ import {
   REQUEST_SETTLEMENTS,
   ROLLBACK_DELIVERIES,
   EMERGENCY_DISABLE_DELIVERIES,
+  LIFECYCLE_STEPS,
+  REMOVAL_ANSWERS,
   ROLLBACK_TRIGGER_KINDS,
   ROUND_END_REASONS,
   ROUND_STATUSES,
@@ -708,6 +710,34 @@ const aliasOrdered = eventOf(
   },
 );
 
+/** World: an operator moved a tool's versions to `sunset` or `disabled`, or ordered their removal (F35; ground truth for I38). */
+const lifecycleOrdered = eventOf(
+  'world',
+  'lifecycle_ordered',
+  admission(
+    'an operator walked the versions of tool `tool` that `server` listed when the walk began (F35, SPEC section 9: their descriptor digests) one step on: to stage `sunset` (no run may start pinning them; runs under way go on), to stage `disabled` (when `delivered`, no call of them may leave the core after it: no `receipt` naming one of those digests for that tool, judged by I38), or their removal (`remove`, answered by the core: `removed` only when nothing references them; a run the world knows pinned one, a session shown it before the walk began, still references it, judged by I38)',
+  ),
+  {
+    server,
+    identity: field(str, 'the identity the server presents at `t`'),
+    tool: field(str, "the tool's name as the server lists it"),
+    step: field(oneOf(LIFECYCLE_STEPS), 'what the operator ordered: `sunset`, `disabled` or `remove`'),
+    descriptorDigests: field(
+      digests,
+      "the tool's descriptor digests in the server's views when the walk's first order was written, sorted (empty: it listed none)",
+    ),
+    delivery: field(
+      oneOf(EMERGENCY_DISABLE_DELIVERIES),
+      '`unsupported`: the core has no `remove` (or no `deprecate`) and is not judged on the lifecycle; `host_down`: the host was dead (F18)',
+    ),
+    answer: field(
+      nullable(oneOf(REMOVAL_ANSWERS)),
+      "for a delivered `remove`: the core's answer (`removed` or `refused`); null otherwise",
+    ),
+    code: field(strOrNull, 'for a removal the core refused: its code (e.g. `REFERENCED`); null otherwise'),
+  },
+);
+
 /** World: the operator's manifest file of a server was handed to the core (F32; ground truth for I35). */
 const operatorManifest = eventOf(
   'world',
@@ -1080,6 +1110,7 @@ export const TRACE_EVENTS = {
   emergency_disabled: emergencyDisabled,
   deprecation_ordered: deprecationOrdered,
   alias_ordered: aliasOrdered,
+  lifecycle_ordered: lifecycleOrdered,
   operator_manifest: operatorManifest,
   plan_made: planMade,
   confirmation,

@@ -30,7 +30,7 @@ import {
 import { PreCrashMemoryRegistry, ResumeFromCursorWalk, TwoTransactionPublishStore } from './restarts.ts';
 import { JournalBesideDiskRegistry } from './journal-beside-disk.ts';
 import { NeverResubscribesConnector } from './listen.ts';
-import { AliasFollowsLatestHost, OutputUncheckedHost, VersionByClaimHost } from './versions.ts';
+import { AliasFollowsLatestHost, OutputUncheckedHost, usageBlindStore, VersionByClaimHost } from './versions.ts';
 import { DisableNotEnforcedRegistry, RollbackKeepsLeasingGate, RollbackToStaleRegistry } from './rollbacks.ts';
 import {
   DOUBLE_SETTLEMENT,
@@ -321,6 +321,22 @@ export const MUTANTS: readonly Mutant[] = [
       'refusing an alias flip across a breaking diff without a migration note (F34: the host hands every order to the registry with a note the operator never wrote, so runs started afterwards bind the breaking release)',
     expectedCatchers: ['I37'],
     core: referenceCore({ assumeAliasMigration: true }),
+    scenario: 'capability-versions',
+  },
+  {
+    name: 'remove-while-referenced',
+    removedDefence:
+      "removing no version a run or bundle still references (F35: the host's usage graph sees no bundle and no run, so a removal of disabled versions is taken while live runs pin them, and their later calls are refused as gone)",
+    expectedCatchers: ['I38'],
+    core: referenceCore({ wrapCapabilityStore: usageBlindStore }),
+    scenario: 'capability-versions',
+  },
+  {
+    name: 'disabled-still-executes',
+    removedDefence:
+      "refusing every call of a version once it is disabled (F35: the host takes the operator's disabled order as sunset, so runs that pinned the version keep calling it)",
+    expectedCatchers: ['I38'],
+    core: referenceCore({ disabledAsSunset: true }),
     scenario: 'capability-versions',
   },
   {

@@ -1,11 +1,13 @@
 /**
  * The tool-version mutants (SPEC section 9, issue 30): a host whose versions follow a tool's claim
- * rather than its content, and one that passes on results that break the version's output schema.
+ * rather than its content, one that passes on results that break the version's output schema, one
+ * whose runs follow an alias, and the capability store of one whose usage graph sees nothing.
  */
 import type { CallRequest, GateDecision } from '../../src/admission/gate.ts';
 import type { SignedLease } from '../../src/admission/lease.ts';
 import { CatalogHost, type ReceiptVersion } from '../../src/host.ts';
 import type { OutputVerdict } from '../../src/validation/output-validator.ts';
+import type { CapabilityStore } from '../../src/capability/capability-store.ts';
 
 /**
  * Versions by claim: the host names each tool by the first version it gave it for the rest of the
@@ -70,4 +72,30 @@ export class OutputUncheckedHost extends CatalogHost {
   protected override validateOutput(): OutputVerdict {
     return { ok: true };
   }
+}
+
+/**
+ * Usage-blind: the capability store of a host whose usage graph is built from nothing (no bundle,
+ * no run), as a registry that looks only at aliases and "no call for a while" would: a removal
+ * (F35) of a disabled version is taken while runs still pin it (seed 004: "不能仅凭'一个月没有新调用'
+ * 删除"), and their later calls are refused as gone (I38 `REMOVED_WHILE_REFERENCED`,
+ * `REFERENCED_VERSION_VANISHED`). Everything else reads and writes `store` itself.
+ */
+export function usageBlindStore(store: CapabilityStore): CapabilityStore {
+  return {
+    commit: (writes) => store.commit(writes),
+    versions: (toolId) => store.versions(toolId),
+    version: (toolId, version) => store.version(toolId, version),
+    lifecycle: (toolId, version) => store.lifecycle(toolId, version),
+    alias: (alias) => store.alias(alias),
+    aliases: () => store.aliases(),
+    bundle: (bundleId) => store.bundle(bundleId),
+    bundles: () => [],
+    run: (runId) => store.run(runId),
+    runs: () => [],
+    receipts: () => store.receipts(),
+    receiptCount: () => store.receiptCount(),
+    audit: () => store.audit(),
+    lastAuditSeq: () => store.lastAuditSeq(),
+  };
 }

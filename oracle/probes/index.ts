@@ -51,6 +51,7 @@ import { outputViolationRefused } from './output-violation-refused.ts';
 import { deprecationOrdered } from './deprecation-ordered.ts';
 import { deprecatedNotBound } from './deprecated-not-bound.ts';
 import { aliasFlipped } from './alias-flipped.ts';
+import { removalWhileReferenced } from './removal-while-referenced.ts';
 import type { Probe } from './probe.ts';
 import { hostRestartedMidScan } from './host-restarted-mid-scan.ts';
 import { hostCrashedInPublish } from './host-crashed-in-publish.ts';
@@ -102,6 +103,7 @@ export const PROBES: readonly Probe[] = [
   deprecationOrdered,
   deprecatedNotBound,
   aliasFlipped,
+  removalWhileReferenced,
   versionChangedCalled,
   outputViolationRefused,
   cursorLoopServedProbe,

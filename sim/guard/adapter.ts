@@ -33,6 +33,8 @@ export {
   type EmergencyDisableOrder,
   type DeprecationOrder,
   type AliasOrder,
+  type RemovalOrder,
+  type RemovalAnswer,
   type SessionSpec,
   type SimCallRequest,
   type SimConnection,

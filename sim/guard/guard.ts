@@ -29,6 +29,8 @@ import type {
   EmergencyDisableOrder,
   DeprecationOrder,
   AliasOrder,
+  RemovalOrder,
+  RemovalAnswer,
   SessionSpec,
 } from './adapter.ts';
 
@@ -47,7 +49,8 @@ export type CoreCall =
   | 'rollback'
   | 'emergencyDisable'
   | 'deprecate'
-  | 'alias';
+  | 'alias'
+  | 'remove';
 
 /**
  * How it failed: `THREW` (a synchronous throw), `REJECTED` (`call` rejected), `MALFORMED_ANSWER`
@@ -71,8 +74,9 @@ export const ERROR_TEXT_MAX = 200;
  * reject. `surfaceStage` says whether the core implements the optional `modelTurn`; without it,
  * `modelTurn` must not be called (the world runs no model turn). `rollbackSupported` says whether
  * it implements the optional `rollback`; without it `rollback` does nothing (the world writes the
- * trigger `unsupported`); `emergencyDisableSupported`, `deprecateSupported` and `aliasSupported`
- * likewise for the optional `emergencyDisable`, `deprecate` and `alias`.
+ * trigger `unsupported`); `emergencyDisableSupported`, `deprecateSupported`, `aliasSupported` and
+ * `removeSupported` likewise for the optional `emergencyDisable`, `deprecate`, `alias` and `remove`
+ * (whose answer, when the core failed, is a refusal coded `CORE_FAILED`).
  */
 export type WorldCore = Required<CoreAdapter> & {
   readonly surfaceStage: boolean;
@@ -80,6 +84,7 @@ export type WorldCore = Required<CoreAdapter> & {
   readonly emergencyDisableSupported: boolean;
   readonly deprecateSupported: boolean;
   readonly aliasSupported: boolean;
+  readonly removeSupported: boolean;
 };
 
 /** One validator for every default Client of the process (a fresh Ajv per Client is costly). */
@@ -139,7 +144,15 @@ function guardScheduler(env: CoreEnvironment, fail: Fail): CoreEnvironment['sche
 }
 
 const REQUIRED_METHODS = ['attach', 'disclose', 'call', 'pushPolicy', 'stop'] as const;
-const OPTIONAL_METHODS = ['createClient', 'modelTurn', 'rollback', 'emergencyDisable', 'deprecate', 'alias'] as const;
+const OPTIONAL_METHODS = [
+  'createClient',
+  'modelTurn',
+  'rollback',
+  'emergencyDisable',
+  'deprecate',
+  'alias',
+  'remove',
+] as const;
 
 /**
  * The API members of `value`, each read exactly once, with every function bound to `value`: what
@@ -175,7 +188,7 @@ export function missingMethods(value: unknown): string | null {
           `whose optional ${notFunctions.join(', ')} ${notFunctions.length === 1 ? 'is not a function' : 'are not functions'}`,
         ]),
   ];
-  return `create() returned a core ${parts.join(' and ')} (a catsim.core.v1 core has attach, disclose, call, pushPolicy and stop, and may have createClient, modelTurn, rollback, emergencyDisable, deprecate and alias)`;
+  return `create() returned a core ${parts.join(' and ')} (a catsim.core.v1 core has attach, disclose, call, pushPolicy and stop, and may have createClient, modelTurn, rollback, emergencyDisable, deprecate, alias and remove)`;
 }
 
 class GuardedCore implements WorldCore {
@@ -184,6 +197,7 @@ class GuardedCore implements WorldCore {
   readonly emergencyDisableSupported: boolean;
   readonly deprecateSupported: boolean;
   readonly aliasSupported: boolean;
+  readonly removeSupported: boolean;
 
   constructor(
     private readonly core: CoreAdapter,
@@ -194,6 +208,7 @@ class GuardedCore implements WorldCore {
     this.emergencyDisableSupported = typeof core.emergencyDisable === 'function';
     this.deprecateSupported = typeof core.deprecate === 'function';
     this.aliasSupported = typeof core.alias === 'function';
+    this.removeSupported = typeof core.remove === 'function';
   }
 
   createClient(): Client {
@@ -258,6 +273,20 @@ class GuardedCore implements WorldCore {
     this.#guard('alias', () => this.core.alias?.(order));
   }
 
+  remove(order: RemovalOrder): RemovalAnswer {
+    let answer: unknown;
+    try {
+      answer = this.core.remove?.(order);
+    } catch (error) {
+      this.fail('remove', 'THREW', error);
+      return { removed: false, code: 'CORE_FAILED', reason: 'remove threw' };
+    }
+    const problem = removalAnswerProblem(answer);
+    if (problem === null) return answer as RemovalAnswer;
+    this.fail('remove', 'MALFORMED_ANSWER', new TypeError(problem));
+    return { removed: false, code: 'CORE_FAILED', reason: problem };
+  }
+
   stop(): void {
     this.#guard('stop', () => this.core.stop());
   }
@@ -314,12 +343,30 @@ function inertCore(): WorldCore {
     emergencyDisable: () => undefined,
     deprecate: () => undefined,
     alias: () => undefined,
+    remove: () => ({ removed: false, code: 'CORE_FAILED', reason: 'the core was not built' }),
     surfaceStage: false,
     rollbackSupported: false,
     emergencyDisableSupported: false,
     deprecateSupported: false,
     aliasSupported: false,
+    removeSupported: false,
   };
+}
+
+/**
+ * Why a `remove` answer is outside the API (one sentence), or null when it is a RemovalAnswer:
+ * `{ removed: true }`, or `{ removed: false, code, reason }` with a code of 1 to 64 characters
+ * of `[A-Z0-9_]` and a string reason.
+ */
+export function removalAnswerProblem(value: unknown): string | null {
+  const answer = value as { removed?: unknown; code?: unknown; reason?: unknown } | null;
+  if (typeof answer !== 'object' || answer === null) return `remove() returned ${describeValue(value)}, not an answer`;
+  if (answer.removed === true) return null;
+  if (answer.removed !== false) return 'remove() answered without a boolean removed';
+  if (typeof answer.code !== 'string' || !/^[A-Z0-9_]{1,64}$/.test(answer.code))
+    return `remove() refused with code ${describeValue(answer.code)}, not 1 to 64 characters of [A-Z0-9_]`;
+  if (typeof answer.reason !== 'string') return 'remove() refused without a string reason';
+  return null;
 }
 
 /**

@@ -38,6 +38,8 @@ import type {
   EmergencyDisableOrder,
   DeprecationOrder,
   AliasOrder,
+  RemovalOrder,
+  RemovalAnswer,
   SessionSpec,
   TransportConnection,
   TransportHandshake,
@@ -336,6 +338,17 @@ export class HostProcess implements WorldCore {
   /** An alias order to the current boot; none while the host is down (the caller writes `host_down`). */
   alias(order: AliasOrder): void {
     if (!this.#down) this.#boot.core.alias(order);
+  }
+
+  /** Whether the core implements the optional `remove`; boot 0 says, as for `surfaceStage`. */
+  get removeSupported(): boolean {
+    return this.#boot.core.removeSupported;
+  }
+
+  /** A removal order to the current boot; while the host is down none, answered `HOST_DOWN` (the caller writes `host_down` first). */
+  remove(order: RemovalOrder): RemovalAnswer {
+    if (this.#down) return { removed: false, code: 'HOST_DOWN', reason: 'the host is down' };
+    return this.#boot.core.remove(order);
   }
 
   pushPolicy(update: PolicyUpdate): void {

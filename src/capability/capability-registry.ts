@@ -49,6 +49,8 @@ import {
  *   backup older than the run; the registry itself never removes a version a run references);
  * - `VERSION_EMERGENCY_DISABLED`: an emergency disable is in force (the status says why);
  * - `VERSION_DISABLED`: the version reached the `disabled` deprecation stage;
+ * - `VERSION_SUNSET`: (a host's code, never `admitCall`'s) the run's bundle left the version out
+ *   because it was at `sunset` when the bundle was built: no new run may pin it;
  * - `VERSION_INCOMPATIBLE`: no endpoint offered serves the pinned contract (its server name and
  *   descriptor digest), the primary nor any backup.
  */
@@ -59,6 +61,7 @@ export type CallRefusalCode =
   | 'VERSION_GONE'
   | 'VERSION_EMERGENCY_DISABLED'
   | 'VERSION_DISABLED'
+  | 'VERSION_SUNSET'
   | 'VERSION_INCOMPATIBLE';
 
 /**
@@ -544,43 +547,63 @@ export class CapabilityRegistry {
   }
 
   /**
-   * Records an operator's deprecation, at stage `no-new-binding`, of the versions of `toolId`
-   * whose descriptor digest is one of `descriptorDigests`, registered yet or not (audit action
-   * `deprecation`, subject `<toolId>#<digest>,<digest>...`), and moves each such version
-   * registered so far (at an earlier stage) to `no-new-binding`, in one batch. A host reads it back
-   * with {@link deprecatedDescriptors} (so it holds across a restart on a durable store) and
-   * deprecates later versions as they register.
+   * Records an operator's deprecation, at `stage` (default `no-new-binding`), of the versions of
+   * `toolId` whose descriptor digest is one of `descriptorDigests`, registered yet or not (audit
+   * action `deprecation`, subject `<toolId>#<digest>,<digest>...`, with `@<stage>` appended for a
+   * stage past `no-new-binding`), and moves each such version registered so far (at an earlier
+   * stage) to `stage`, in one batch. A host reads it back with {@link descriptorStages} (so it
+   * holds across a restart on a durable store) and deprecates later versions as they register.
    */
-  deprecateDescriptors(toolId: string, descriptorDigests: readonly string[], reason: string): void {
+  deprecateDescriptors(
+    toolId: string,
+    descriptorDigests: readonly string[],
+    reason: string,
+    stage: 'no-new-binding' | 'sunset' | 'disabled' = 'no-new-binding',
+  ): void {
     const at = this.#clock.now();
-    const stage = DEPRECATION_STAGES.indexOf('no-new-binding');
+    const index = DEPRECATION_STAGES.indexOf(stage);
     const writes: CapabilityWrite[] = this.#store
       .versions(toolId)
       .filter((record) => descriptorDigests.includes(record.manifest.descriptorDigest))
-      .filter((record) => DEPRECATION_STAGES.indexOf(this.#lifecycle(toolId, record.version).stage) < stage)
+      .filter((record) => DEPRECATION_STAGES.indexOf(this.#lifecycle(toolId, record.version).stage) < index)
       .map((record) => ({
         kind: 'lifecycle',
-        record: {
-          ...this.#lifecycle(toolId, record.version),
-          stage: 'no-new-binding',
-          stageSince: at,
-          stageReason: reason,
-        },
+        record: { ...this.#lifecycle(toolId, record.version), stage, stageSince: at, stageReason: reason },
       }));
-    this.#commit(writes, 'deprecation', `${toolId}#${[...descriptorDigests].sort().join(',')}`, reason);
+    const suffix = stage === 'no-new-binding' ? '' : `@${stage}`;
+    this.#commit(writes, 'deprecation', `${toolId}#${[...descriptorDigests].sort().join(',')}${suffix}`, reason);
   }
 
-  /** Tool id → descriptor digest → reason of every deprecation by descriptor on record ({@link deprecateDescriptors}). */
+  /** Tool id → descriptor digest → reason of every deprecation by descriptor on record ({@link deprecateDescriptors}), the latest reason kept. */
   deprecatedDescriptors(): Map<string, Map<string, string>> {
     const tools = new Map<string, Map<string, string>>();
+    for (const [toolId, byDigest] of this.descriptorStages())
+      tools.set(toolId, new Map([...byDigest].map(([digest, { reason }]) => [digest, reason])));
+    return tools;
+  }
+
+  /**
+   * Tool id → descriptor digest → the latest stage an operator ordered for it by descriptor
+   * ({@link deprecateDescriptors}; stages only move forward) and the reason of its latest order.
+   */
+  descriptorStages(): Map<string, Map<string, { stage: DeprecationStage; reason: string }>> {
+    const tools = new Map<string, Map<string, { stage: DeprecationStage; reason: string }>>();
     for (const record of this.#store.audit()) {
       const hash = record.subject.lastIndexOf('#');
       if (record.action !== 'deprecation' || hash < 0) continue;
       const toolId = record.subject.slice(0, hash);
+      const [list = '', named] = record.subject.slice(hash + 1).split('@');
+      const stage = (DEPRECATION_STAGES as readonly string[]).includes(named ?? '')
+        ? (named as DeprecationStage)
+        : 'no-new-binding';
       let byDigest = tools.get(toolId);
       if (byDigest === undefined) tools.set(toolId, (byDigest = new Map()));
-      for (const digest of record.subject.slice(hash + 1).split(','))
-        if (digest !== '') byDigest.set(digest, record.detail);
+      for (const digest of list.split(',')) {
+        if (digest === '') continue;
+        const before = byDigest.get(digest)?.stage ?? 'active';
+        const later = DEPRECATION_STAGES.indexOf(stage) > DEPRECATION_STAGES.indexOf(before) ? stage : before;
+        byDigest.set(digest, { stage: later, reason: record.detail });
+      }
     }
     return tools;
   }

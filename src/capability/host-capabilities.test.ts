@@ -201,6 +201,57 @@ describe('CatalogHost with a capability registry', () => {
     expect(next.registry.audit()).toHaveLength(2);
   });
 
+  it('a walk by descriptor to sunset and disabled holds for the next process, and a version nothing references is removed', () => {
+    const store = new InMemoryCapabilityStore();
+    const clock = { now: () => 300 };
+    const first = new HostCapabilities({ clock, store });
+    const manifest = buildManifest(READ, 'fp:a');
+    first.registry.register(manifest);
+    const digest = manifest.descriptorDigest;
+    first.deprecateListed('fp:a', 'read_file', [digest], 'F35 sunset', 'sunset');
+    expect(first.registry.status('fp:a.read_file', 1)).toMatchObject({ stage: 'sunset', executable: true });
+    expect(first.removeListed('fp:a', 'read_file', [digest], 'too early')).toEqual({
+      ok: false,
+      code: 'NOT_DISABLED',
+      reason: 'fp:a.read_file v1 is at sunset, not disabled',
+    });
+    first.deprecateListed('fp:a', 'read_file', [digest], 'F35 disabled', 'disabled');
+    const next = new HostCapabilities({ clock, store });
+    expect(
+      [...next.registry.descriptorStages()].map(([toolId, byDigest]) => [toolId, Object.fromEntries(byDigest)]),
+    ).toEqual([['fp:a.read_file', { [digest]: { stage: 'disabled', reason: 'F35 disabled' } }]]);
+    expect(next.registry.audit().map((record) => record.subject)).toEqual([
+      'fp:a.read_file@1',
+      `fp:a.read_file#${digest}@sunset`,
+      `fp:a.read_file#${digest}@disabled`,
+    ]);
+    // No bundle and no run ever pinned v1: it is removed, and a second order has nothing left to do.
+    expect(next.removeListed('fp:a', 'read_file', [digest], 'F35 removal')).toEqual({ ok: true, removed: [1] });
+    expect(next.registry.status('fp:a.read_file', 1)).toMatchObject({ removed: true, executable: false });
+    expect(next.removeListed('fp:a', 'read_file', [digest], 'again')).toEqual({ ok: true, removed: [] });
+    expect(next.removeListed('fp:a', 'read_file', ['f'.repeat(64)], 'unseen')).toMatchObject({
+      ok: false,
+      code: 'VERSION_UNKNOWN',
+    });
+  });
+
+  it('a disabled version a live run pins is refused VERSION_DISABLED and never removed (REFERENCED)', async () => {
+    const h = await started();
+    const record = h.disclose('s1');
+    const capabilities = h.host.capabilities as HostCapabilities;
+    const digest = buildManifest(READ, 'fp:a').descriptorDigest;
+    capabilities.deprecateListed('fp:a', 'read_file', [digest], 'F35 sunset', 'sunset');
+    capabilities.deprecateListed('fp:a', 'read_file', [digest], 'F35 disabled', 'disabled');
+    const result = await h.host.call(h.request(h.plan(record, 'read_file'), { arguments: { path: '/etc/motd' } }));
+    expect(result).toMatchObject({ admitted: false, code: 'VERSION_DISABLED' });
+    expect(capabilities.removeListed('fp:a', 'read_file', [digest], 'F35 removal')).toEqual({
+      ok: false,
+      code: 'REFERENCED',
+      reason: `fp:a.read_file v1 is referenced by bundle fp:a|acme.dev#1@${record.snapshotDigest.slice(0, 16)}, run ${RUN_ID}`,
+    });
+    expect(registryOf(h).status('fp:a.read_file', 1)?.removed).toBe(false);
+  });
+
   it('an alias flip binds only runs started after it, and a rollback restores later runs only', async () => {
     const h = await started();
     const capabilities = h.host.capabilities as HostCapabilities;

@@ -29,7 +29,14 @@ import {
   type EndpointOffer,
   type Outcome,
 } from './capability-registry.ts';
-import type { AliasRecord, CapabilityReceipt, CapabilityStore, ToolVersion } from './capability-store.ts';
+import type {
+  AliasRecord,
+  CapabilityReceipt,
+  CapabilityStore,
+  DeprecationStage,
+  ToolVersion,
+} from './capability-store.ts';
+import { DEPRECATION_STAGES } from './capability-store.ts';
 import { defaultToolId, releaseOf, type OperatorEntry } from './manifest.ts';
 import { operatorEntryOf, type ManifestFile } from './manifest-file.ts';
 import { manifestsOfSnapshot } from './snapshot-manifests.ts';
@@ -52,6 +59,9 @@ interface GenerationTool {
   toolId: string;
   version: number;
 }
+
+/** Where `sunset` stands among the deprecation stages: a version there or later starts no run. */
+const SUNSET_INDEX = DEPRECATION_STAGES.indexOf('sunset');
 
 /** The prefix of the alias a host's runs resolve a tool through: `prod:<toolId>` (seed 004: "业务使用 prod:jobs.rerun alias"). */
 export const PRODUCTION_ALIAS_PREFIX = 'prod:';
@@ -116,12 +126,12 @@ export class HostCapabilities {
    */
   readonly #disabledTools: Map<string, string>;
   /**
-   * Tool id → descriptor digest → reason, for versions an operator deprecated by what the server
-   * listed ({@link deprecateListed}, F31), registered yet or not: a version registered later with
-   * one of those digests is deprecated as it registers. Read from the store's audit record at
-   * construction, so they hold across a restart of the host on a durable store.
+   * Tool id → descriptor digest → stage and reason, for versions an operator deprecated by what
+   * the server listed ({@link deprecateListed}, F31 and F35), registered yet or not: a version
+   * registered later with one of those digests moves to that stage as it registers. Read from the
+   * store's audit record at construction, so they hold across a restart of the host on a durable store.
    */
-  readonly #deprecatedDigests: Map<string, Map<string, string>>;
+  readonly #deprecatedDigests: Map<string, Map<string, { stage: DeprecationStage; reason: string }>>;
   /**
    * Session → run id → bundle id, for the runs this host process started or resumed; null for a
    * disclosed generation with no tool to bind (every tool quarantined), which has no run.
@@ -138,7 +148,7 @@ export class HostCapabilities {
     this.#files = options.manifestFiles ?? new Map();
     // Whole-tool disables an earlier process of the host recorded in a durable store still hold.
     this.#disabledTools = this.registry.disabledTools();
-    this.#deprecatedDigests = this.registry.deprecatedDescriptors();
+    this.#deprecatedDigests = this.registry.descriptorStages();
   }
 
   /** The operator's name of the server presenting `identity`: its manifest file's `server`, else the identity. */
@@ -203,22 +213,69 @@ export class HostCapabilities {
   }
 
   /**
-   * An operator's deprecation, at stage `no-new-binding`, of the versions of tool `toolName` of the
-   * server presenting `identity` whose descriptor digests are `descriptorDigests` (seed 004: "构建新
-   * Bundle 时禁止绑定 deprecated 版本，旧 Bundle 在兼容期继续"): every such version registered so far
-   * moves to `no-new-binding` now, and one registered later as it registers, so no bundle built
-   * from now on binds it; bundles and runs holding it go on. A version already at a later stage
-   * stays there. Recorded in one audited batch (`CapabilityRegistry.deprecateDescriptors`) that a
-   * host reads back when it starts; an empty list does nothing.
+   * An operator's deprecation, at `stage` (default `no-new-binding`), of the versions of tool
+   * `toolName` of the server presenting `identity` whose descriptor digests are
+   * `descriptorDigests` (seed 004: "构建新 Bundle 时禁止绑定 deprecated 版本，旧 Bundle 在兼容期继续";
+   * "deprecation 包含 announce、no-new-binding、sunset、disabled 四阶段"): every such version registered
+   * so far moves to that stage now, and one registered later as it registers. At `no-new-binding`
+   * no bundle built from now on binds it, bundles and runs holding it go on; at `sunset` no run
+   * starts on a bundle pinning it either (a generation disclosed to a session for the first time
+   * gets a bundle without it, and calls of it there are refused `VERSION_SUNSET`); at `disabled`
+   * every call of it is refused (`VERSION_DISABLED`). A version already at a later stage stays
+   * there. Recorded in one audited batch (`CapabilityRegistry.deprecateDescriptors`) that a host
+   * reads back when it starts; an empty list does nothing.
    * @throws the store's write error.
    */
-  deprecateListed(identity: string, toolName: string, descriptorDigests: readonly string[], reason: string): void {
+  deprecateListed(
+    identity: string,
+    toolName: string,
+    descriptorDigests: readonly string[],
+    reason: string,
+    stage: 'no-new-binding' | 'sunset' | 'disabled' = 'no-new-binding',
+  ): void {
     if (descriptorDigests.length === 0) return;
     const toolId = this.#toolIdOf(identity, toolName);
-    this.registry.deprecateDescriptors(toolId, descriptorDigests, reason);
+    this.registry.deprecateDescriptors(toolId, descriptorDigests, reason, stage);
     let byDigest = this.#deprecatedDigests.get(toolId);
     if (byDigest === undefined) this.#deprecatedDigests.set(toolId, (byDigest = new Map()));
-    for (const digest of descriptorDigests) byDigest.set(digest, reason);
+    for (const digest of descriptorDigests) {
+      const before = byDigest.get(digest)?.stage ?? 'active';
+      const later = DEPRECATION_STAGES.indexOf(stage) > DEPRECATION_STAGES.indexOf(before) ? stage : before;
+      byDigest.set(digest, { stage: later, reason });
+    }
+  }
+
+  /**
+   * An operator's removal of the versions of tool `toolName` of the server presenting `identity`
+   * whose descriptor digests are `descriptorDigests` (seed 004: "下线工具版本前，Registry 从 Run traces
+   * 与 Bundle manifests 构建使用图"): each such version not removed yet is removed by the registry
+   * (`CapabilityRegistry.remove`), which refuses one that is not `disabled` (`NOT_DISABLED`) or that
+   * an alias, a bundle not retired or a run not ended references (`REFERENCED`). Versions are
+   * removed one by one, so a refusal leaves those removed before it removed. Ok with the versions
+   * removed when every version of those digests is removed now; refused with the first refusal,
+   * or `VERSION_UNKNOWN` when no version of them is registered.
+   * @throws the store's write error.
+   */
+  removeListed(
+    identity: string,
+    toolName: string,
+    descriptorDigests: readonly string[],
+    reason: string,
+  ): Outcome<{ removed: number[] }> {
+    const toolId = this.#toolIdOf(identity, toolName);
+    const versions = this.registry
+      .versions(toolId)
+      .filter((version) => descriptorDigests.includes(version.manifest.descriptorDigest));
+    if (versions.length === 0)
+      return { ok: false, code: 'VERSION_UNKNOWN', reason: `no version of ${toolId} with those descriptors` };
+    const removed: number[] = [];
+    for (const { version } of versions) {
+      if (this.registry.status(toolId, version)?.removed === true) continue;
+      const outcome = this.registry.remove(toolId, version, reason);
+      if (!outcome.ok) return outcome;
+      removed.push(version);
+    }
+    return { ok: true, removed };
   }
 
   /**
@@ -312,7 +369,14 @@ export class HostCapabilities {
     const aliased = tools.flatMap((tool, at) =>
       targets[at] === undefined ? [] : [`+${PRODUCTION_ALIAS_PREFIX}${tool.toolId}=v${targets[at]}`],
     );
-    const bundleId = `${generationId}${aliased.join('')}`;
+    // A version at sunset or later may not start a run: a bundle built without it is another bundle.
+    const ended = tools.flatMap((tool, at) => {
+      const version = targets[at] ?? tool.version;
+      const status = this.registry.status(tool.toolId, version);
+      const over = status !== undefined && (status.removed || DEPRECATION_STAGES.indexOf(status.stage) >= SUNSET_INDEX);
+      return over ? [`-${tool.toolId}@v${version}`] : [];
+    });
+    const bundleId = `${generationId}${aliased.join('')}${ended.join('')}`;
     if (this.#bundles.has(bundleId)) return bundleId;
     const index: BundleIndex = new Map();
     const refs: string[] = [];
@@ -381,12 +445,13 @@ export class HostCapabilities {
     if (reason !== undefined) this.registry.emergencyDisable(toolId, version, reason);
   }
 
-  /** Moves a version to `no-new-binding` when an operator deprecated its descriptor digest (a later stage stays). */
+  /** Moves a version to the stage an operator ordered for its descriptor digest (a later stage stays). */
   #inheritDeprecation(toolId: string, version: number): void {
     const digest = this.registry.version(toolId, version)?.manifest.descriptorDigest;
-    const reason = digest === undefined ? undefined : this.#deprecatedDigests.get(toolId)?.get(digest);
+    const order = digest === undefined ? undefined : this.#deprecatedDigests.get(toolId)?.get(digest);
     // STAGE_BACKWARDS (already there or later) is no change to make.
-    if (reason !== undefined) this.registry.deprecate(toolId, version, 'no-new-binding', { reason });
+    if (order !== undefined && order.stage !== 'active')
+      this.registry.deprecate(toolId, version, order.stage, { reason: order.reason });
   }
 
   /** The refusal of a tool its bundle could not bind, with the code its version's status gives. */
@@ -396,6 +461,7 @@ export class HostCapabilities {
     if (status === undefined || status.removed) return refused('VERSION_GONE', message);
     if (status.emergency !== null) return refused('VERSION_EMERGENCY_DISABLED', message);
     if (status.stage === 'disabled') return refused('VERSION_DISABLED', message);
+    if (status.stage === 'sunset') return refused('VERSION_SUNSET', message);
     return refused('TOOL_NOT_PINNED', `bundle ${bundleId} does not bind ${tool.toolId} v${tool.version}: ${message}`);
   }
 }

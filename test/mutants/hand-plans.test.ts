@@ -67,6 +67,10 @@ const CAUGHT_BY: Record<string, string[]> = {
   'alias-follows-latest': ['I37 DEFINITION_CHANGED_MID_RUN'],
   // The breaking flip at 900 is taken: generations 3 and 4, first shown after it, bind version 2.
   'breaking-alias-without-migration': ['I37 BREAKING_BOUND_WITHOUT_MIGRATION'],
+  // F35: the removal at 1,300 taken under the run shown read_file v1 at 100; its seven later calls refused as gone.
+  'remove-while-referenced': ['I38 REFERENCED_VERSION_VANISHED', 'I38 REMOVED_WHILE_REFERENCED'],
+  // F35: the disabled order at 900 taken as sunset; the run's calls from 913 on leave the core.
+  'disabled-still-executes': ['I38 EXECUTED_AFTER_DISABLED'],
   'ignore-cache-scope': ['I2 SCOPE_MIXED'],
   // F25: globex.dev shown acme.dev's generation 1 from the shared pointer (its own publish lost the CAS).
   'share-public': [

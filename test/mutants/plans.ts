@@ -482,6 +482,36 @@ export function aliasPlan(
   };
 }
 
+/**
+ * F35's hand plan (test/faults/f35-version-removal.test.ts): one server (latency 5 ms, pages of 2,
+ * T_heal 2,000) shows acme.dev five tools at revision 7; every planned call is made, and every one
+ * is a call of `read_file` (F35's walked calls, fraction 1). The operator walks `read_file`'s
+ * version to `sunset` at 500 and to `disabled` at 900, and orders its removal at 1,300, while the
+ * planner's run, shown generation 1 before the walk, still calls it. With `changeAt`, the server
+ * adds `echo` (revision 8) then, so the planner is shown a later generation.
+ */
+export function removalPlan(options: { changeAt?: number } = {}): RoundPlan {
+  const five = tools(...FIVE);
+  const changes =
+    options.changeAt === undefined ? [] : [step(options.changeAt, 8, { 'acme.dev': [...five, tool('echo')] })];
+  const base = handPlan({
+    faults: ['F35'],
+    calls: { callFraction: 1 },
+    tHealMs: 2_000,
+    servers: [handServer({ history: [step(0, 7, { 'acme.dev': five }), ...changes] })],
+  });
+  const order = { server: 's0', tool: 'read_file' };
+  return {
+    ...base,
+    calls: { ...base.calls, walkedCalls: { tool: 'read_file', fraction: 1 } },
+    lifecycleOrders: [
+      { ...order, atMs: 500, step: 'sunset' },
+      { ...order, atMs: 900, step: 'disabled' },
+      { ...order, atMs: 1_300, step: 'remove' },
+    ],
+  };
+}
+
 export const MUTANT_PLANS: Record<string, () => RoundPlan> = {
   'first-page-only': () => plain({ faults: [] }),
   'no-cursor-loop-detection': () =>
@@ -606,6 +636,8 @@ export const MUTANT_PLANS: Record<string, () => RoundPlan> = {
   'output-unchecked': outputViolationPlan,
   'alias-follows-latest': () => aliasPlan(),
   'breaking-alias-without-migration': () => aliasPlan({ change: 'breaking' }),
+  'remove-while-referenced': () => removalPlan(),
+  'disabled-still-executes': () => removalPlan(),
   'refuse-everything': () => plain(),
   // The tool surface (F22): the one round of 29 turns; each mutant lets some harmful turn through.
   'seal-from-final-request': surfaceTurnsPlan,

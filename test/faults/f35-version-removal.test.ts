@@ -1,0 +1,160 @@
+/**
+ * F35: a version removed while runs still reference it, on the hand plan of
+ * test/mutants/plans.ts (`removalPlan`): one server (latency 5 ms, pages of 2, T_heal 2,000)
+ * shows acme.dev five tools at revision 7; the planner of s0/acme.dev calls `read_file` on every
+ * tick (every 100 ms). The operator walks `read_file`'s one version (descriptor 038162adfa1d) to
+ * `sunset` at 500 and `disabled` at 900, and orders its removal at 1,300.
+ *
+ * Worked out: the planner is shown generation 1 from 100 on, before the walk, so its run pinned
+ * `read_file` v1 and is live for the whole round (sessions never end). On the reference the calls
+ * up to 816 are admitted (sunset lets runs under way go on), the calls from 913 on are refused
+ * VERSION_DISABLED, and the removal at 1,300 is refused REFERENCED (the run and the generation's
+ * bundle pin v1): the calls after it stay VERSION_DISABLED, never VERSION_GONE. With the server
+ * adding `echo` at 700, the planner is shown generation 2 from 800: its bundle, built after the
+ * sunset, leaves `read_file` out, so the call at 816 is refused VERSION_SUNSET (the call at 765,
+ * planned from generation 1 at 700, is admitted: generation 1's run pinned it). On
+ * `mutant:remove-while-referenced` the usage graph sees no run and no bundle: the removal is
+ * answered removed (I38 REMOVED_WHILE_REFERENCED) and the seven calls of the run from 1,313 to
+ * 1,908 are refused VERSION_GONE (I38 REFERENCED_VERSION_VANISHED). On
+ * `mutant:disabled-still-executes` the disabled order is taken as sunset: the run's eleven calls
+ * from 913 to 1,908 leave the core (I38 EXECUTED_AFTER_DISABLED; the quiet tail's probe at 3,038,
+ * through generation 2 first shown at 3,022, is refused VERSION_SUNSET), and the removal is
+ * refused NOT_DISABLED. A core without `remove` gets the three orders `unsupported`: I38 counts
+ * nothing and the round is not judged on the lifecycle.
+ */
+import { describe, expect, it } from 'vitest';
+import type { CoreAdapter } from '../../contract/core-api.ts';
+import { resolveCore } from '../../cores/index.ts';
+import { referenceCore } from '../../cores/reference.ts';
+import { unjudgedIn } from '../../oracle/not-judged.ts';
+import { probesHit } from '../../oracle/probes/index.ts';
+import type { CoreFactory } from '../../sim/guard/adapter.ts';
+import { removalPlan } from '../mutants/plans.ts';
+import { runHand } from '../support/hand-plan.ts';
+
+type Run = Awaited<ReturnType<typeof runHand>>;
+
+/** The reference core without the optional `remove` (it keeps `deprecate`). */
+const withoutRemove: CoreFactory = (env) => {
+  const core = referenceCore()(env);
+  const kept: CoreAdapter = {
+    attach: core.attach.bind(core),
+    disclose: core.disclose.bind(core),
+    call: core.call.bind(core),
+    pushPolicy: core.pushPolicy.bind(core),
+    stop: core.stop.bind(core),
+  };
+  if (core.createClient !== undefined) kept.createClient = core.createClient.bind(core);
+  if (core.deprecate !== undefined) kept.deprecate = core.deprecate.bind(core);
+  return kept;
+};
+
+/** The orders and read_file's decisions, as `t what` lines (`t DECISION` for a call). */
+function readFileTrail(run: Run): string[] {
+  return run.events.flatMap((event) => {
+    if (event.type === 'lifecycle_ordered')
+      return [
+        `${event.t} ${event.step} ${event.descriptorDigests.map((digest) => digest.slice(0, 12)).join(',')} ${event.delivery}${event.answer === null ? '' : ` ${event.answer}`}${event.code === null ? '' : ` ${event.code}`}`,
+      ];
+    if (event.type === 'gate_decision' && event.tool === 'read_file') return [`${event.t} ${event.decision}`];
+    return [];
+  });
+}
+
+const BEFORE_DISABLED = [
+  ...['111 ADMIT', '207 ADMIT', '304 ADMIT', '403 ADMIT'],
+  '500 sunset 038162adfa1d delivered',
+  ...['502 ADMIT', '606 ADMIT', '706 ADMIT', '816 ADMIT'],
+  '900 disabled 038162adfa1d delivered',
+];
+const LATER = ['1313', '1405', '1509', '1607', '1716', '1816', '1908'];
+
+describe('F35: no removal while referenced, no call after disabled', () => {
+  it('the reference refuses the removal (REFERENCED) and every call after disabled (VERSION_DISABLED)', async () => {
+    const run = await runHand(removalPlan());
+    expect(run.verdict.violations).toEqual([]);
+    expect(readFileTrail(run)).toEqual([
+      ...BEFORE_DISABLED,
+      ...['913', '1003', '1101', '1206'].map((t) => `${t} VERSION_DISABLED`),
+      '1300 remove 038162adfa1d delivered refused REFERENCED',
+      ...[...LATER, '3038'].map((t) => `${t} VERSION_DISABLED`),
+    ]);
+    expect(run.verdict.checked.I38).toBe(3);
+    expect(probesHit(run.events)).toContain('removal-while-referenced');
+  });
+
+  it('the reference: a generation first shown after the sunset does not pin the version (VERSION_SUNSET)', async () => {
+    const run = await runHand(removalPlan({ changeAt: 700 }));
+    expect(run.verdict.violations).toEqual([]);
+    expect(readFileTrail(run).slice(0, 12)).toEqual([
+      ...['111 ADMIT', '207 ADMIT', '304 ADMIT', '403 ADMIT'],
+      '500 sunset 038162adfa1d delivered',
+      ...['502 ADMIT', '606 ADMIT', '765 ADMIT', '816 VERSION_SUNSET'],
+      '900 disabled 038162adfa1d delivered',
+      '913 VERSION_DISABLED',
+      '1003 VERSION_DISABLED',
+    ]);
+  });
+
+  it('mutant:remove-while-referenced removes v1 under the live run: I38 at the answer and at the calls refused as gone', async () => {
+    const run = await runHand(removalPlan(), resolveCore('mutant:remove-while-referenced'));
+    expect(readFileTrail(run)).toEqual([
+      ...BEFORE_DISABLED,
+      ...['913', '1003', '1101', '1206'].map((t) => `${t} VERSION_DISABLED`),
+      '1300 remove 038162adfa1d delivered removed',
+      ...[...LATER, '3038'].map((t) => `${t} VERSION_GONE`),
+    ]);
+    expect(
+      run.verdict.violations.map(({ invariant, seq, code, evidence }) => ({ invariant, seq, code, evidence })),
+    ).toEqual([
+      {
+        invariant: 'I38',
+        seq: 98,
+        code: 'REMOVED_WHILE_REFERENCED',
+        evidence:
+          'the core answered the removal of "read_file" of s0 (1 version, seq 98, t=1300 ms) removed while 1 live run referenced one, e.g. run s0/acme.dev fp:0000000000000001|acme.dev#1, shown 038162adfa1d before the walk began',
+      },
+      {
+        invariant: 'I38',
+        seq: 101,
+        code: 'REFERENCED_VERSION_VANISHED',
+        evidence:
+          '7 calls of "read_file" from runs that pinned it before the walk began were refused VERSION_GONE after the removal order (seq 98, t=1300 ms, answered removed), the first call s0/acme.dev#p12 at seq 101 (session s0/acme.dev): the version vanished under a live run',
+      },
+    ]);
+  });
+
+  it('mutant:disabled-still-executes lets the run call v1 after disabled: I38 EXECUTED_AFTER_DISABLED', async () => {
+    const run = await runHand(removalPlan(), resolveCore('mutant:disabled-still-executes'));
+    expect(readFileTrail(run)).toEqual([
+      ...BEFORE_DISABLED,
+      ...['913', '1003', '1101', '1206'].map((t) => `${t} ADMIT`),
+      '1300 remove 038162adfa1d delivered refused NOT_DISABLED',
+      ...LATER.map((t) => `${t} ADMIT`),
+      '3038 VERSION_SUNSET',
+    ]);
+    expect(
+      run.verdict.violations.map(({ invariant, seq, code, evidence }) => ({ invariant, seq, code, evidence })),
+    ).toEqual([
+      {
+        invariant: 'I38',
+        seq: 79,
+        code: 'EXECUTED_AFTER_DISABLED',
+        evidence:
+          '11 calls of "read_file" of s0 left the core after its versions were disabled (seq 75, t=900 ms), the first with receipt lease-8 at seq 79 (t=913 ms, fp:0000000000000001|acme.dev)',
+      },
+    ]);
+  });
+
+  it('a core without remove gets the orders unsupported: I38 judges nothing and the round is not judged on the lifecycle', async () => {
+    const run = await runHand(removalPlan(), withoutRemove);
+    expect(readFileTrail(run).filter((line) => !/^\d+ [A-Z_]+$/.test(line))).toEqual([
+      '500 sunset 038162adfa1d unsupported',
+      '900 disabled 038162adfa1d unsupported',
+      '1300 remove 038162adfa1d unsupported',
+    ]);
+    expect(run.verdict.violations).toEqual([]);
+    expect(run.verdict.checked.I38).toBe(0);
+    expect(unjudgedIn(run.verdict.metrics)).toEqual({ lifecycle: 3 });
+  });
+});
