@@ -29,6 +29,9 @@ import { referenceCore } from '../../cores/reference.ts';
 import { unjudgedIn } from '../../oracle/not-judged.ts';
 import { probesHit } from '../../oracle/probes/index.ts';
 import type { CoreFactory } from '../../sim/guard/adapter.ts';
+import { STEPS } from '../../sim/faults/f35-version-removal.ts';
+import { generatePlan } from '../../sim/plan/generate.ts';
+import { loadScenario } from '../../sim/plan/scenario.ts';
 import { removalPlan } from '../mutants/plans.ts';
 import { runHand } from '../support/hand-plan.ts';
 
@@ -143,6 +146,49 @@ describe('F35: no removal while referenced, no call after disabled', () => {
         evidence:
           '11 calls of "read_file" of s0 left the core after its versions were disabled (seq 75, t=900 ms), the first with receipt lease-8 at seq 79 (t=913 ms, fp:0000000000000001|acme.dev)',
       },
+    ]);
+  });
+
+  it("the generator's F35 plans (capability-versions, seed 1, rounds 0..19): one walk in one quiet stretch, of a tool the planners are shown", () => {
+    const scenario = loadScenario('capability-versions');
+    const walks: string[] = [];
+    for (let round = 0; round < 20; round += 1) {
+      const plan = generatePlan('1', round, scenario);
+      const orders = plan.lifecycleOrders ?? [];
+      if (orders.length === 0) continue;
+      const [first, , last] = orders;
+      const server = plan.servers.find((candidate) => candidate.id === first?.server);
+      expect(orders.map((order) => order.step)).toEqual(STEPS);
+      expect(new Set(orders.map((order) => `${order.server} ${order.tool}`)).size).toBe(1);
+      const times = orders.map((order) => order.atMs);
+      expect(times).toEqual([...times].sort((a, b) => a - b));
+      expect(new Set(times).size).toBe(3);
+      expect(Math.max(...times)).toBeLessThan(plan.bounds.tHealMs);
+      // No planned change of the server between the first order and the removal.
+      const changes = (server?.history ?? []).map((step) => step.atMs);
+      expect(changes.filter((atMs) => atMs > (first?.atMs ?? 0) && atMs <= (last?.atMs ?? 0))).toEqual([]);
+      const listed = (server?.audiences ?? []).flatMap((audience) => server?.history[0]?.views[audience] ?? []);
+      expect(listed.map((tool) => tool.name)).toContain(first?.tool);
+      expect(plan.calls.walkedCalls).toEqual({ tool: first?.tool, fraction: 0.5 });
+      walks.push(`${round} ${first?.server} ${times.join(',')}`);
+    }
+    // Read off the plans (F35's streams `round/F35` and `swarm/F35`).
+    expect(walks).toEqual([
+      '0 s0 1725,1831,2002',
+      '2 s1 727,1491,1698',
+      '3 s0 1068,1117,1172',
+      '4 s0 1518,1689,2018',
+      '6 s0 257,469,599',
+      '7 s0 688,769,943',
+      '8 s0 1131,1315,1690',
+      '9 s0 1600,1832,2129',
+      '10 s1 2121,2279,2496',
+      '11 s0 582,666,882',
+      '12 s0 1293,1319,1393',
+      '13 s0 2166,2277,2344',
+      '14 s1 2567,2648,2744',
+      '16 s0 169,310,346',
+      '17 s0 1813,1904,1949',
     ]);
   });
 
