@@ -18,10 +18,12 @@
  * removed while a run or bundle references it"; "no removal while referenced").
  *
  * How often: a round that enables F35 picks one server (uniformly) and one tool among the names
- * its first revision lists to the audiences its planners' sessions connect as, and orders
- * `sunset`, `disabled` and `remove` at three times drawn in the second, third and fourth sixths
- * of the longest stretch of the server's history without a planned change (so runs that pinned
- * the versions before the walk still call them during it); the planners call that tool on
+ * its first revision lists to the audiences its planners' sessions connect as, and, in the
+ * longest stretch of the server's history without a planned change, orders `sunset` at a time
+ * drawn in its second and third sixths, `disabled` at most a third of a sixth after it (so a run
+ * that pinned the versions before the walk is often still the session's current one, and calls
+ * them, after the disabled order: a core refreshes its catalog into a new generation, and a new
+ * run, every refresh interval), and `remove` in its fifth sixth; the planners call that tool on
  * walkedCallFraction 0.5 of their calls from a disclosure that shows it.
  */
 import type { Rng } from '../random.ts';
@@ -94,9 +96,10 @@ function toolNamesOf(server: ServerPlan): string[] {
 }
 
 /**
- * The times of the walk's three orders, in the second, third and fourth sixths of the longest
- * stretch of the server's history without a planned change (from one step to the next, or to
- * T_heal), all in [1, T_heal) and increasing. Undefined when the stretch is shorter than 12 ms.
+ * The times of the walk's three orders in the longest stretch of the server's history without a
+ * planned change (from one step to the next, or to T_heal): `sunset` in its second and third
+ * sixths, `disabled` 1 ms to a third of a sixth after it, `remove` in its fifth sixth; all in
+ * [1, T_heal) and increasing. Undefined when the stretch is shorter than 18 ms.
  */
 function walkTimes(rng: Rng, server: ServerPlan, tHealMs: number): number[] | undefined {
   const steps = [...server.history.map((step) => step.atMs).filter((atMs) => atMs < tHealMs), tHealMs];
@@ -106,8 +109,10 @@ function walkTimes(rng: Rng, server: ServerPlan, tHealMs: number): number[] | un
     if (end - start > to - from || at === 1) [from, to] = [start, end];
   }
   const sixth = Math.floor((to - from) / 6);
-  if (sixth < 2) return undefined;
-  return [1, 2, 3].map((part) => Math.max(1, rng.int(from + part * sixth, from + (part + 1) * sixth - 1)));
+  if (sixth < 3) return undefined;
+  const sunsetAt = Math.max(1, rng.int(from + sixth, from + 3 * sixth - 1));
+  const disabledAt = sunsetAt + rng.int(1, Math.floor(sixth / 3));
+  return [sunsetAt, disabledAt, rng.int(from + 4 * sixth, from + 5 * sixth - 1)];
 }
 
 /** `calls` without F35's walked calls. */
