@@ -111,6 +111,11 @@ export interface ReferenceVariant {
    * run, so a removal is taken whatever references the version).
    */
   wrapCapabilityStore?: (store: CapabilityStore) => CapabilityStore;
+  /**
+   * True for the mutant that answers every removal (F35) refused `REFERENCED`, whatever its
+   * registry did (with {@link wrapCapabilityStore} blind to usage, it removed the versions).
+   */
+  misreportRemoval?: boolean;
 }
 
 /** A factory for the reference core, or for a variant of it. */
@@ -180,6 +185,7 @@ class ReferenceAdapter implements CoreAdapter {
   readonly #ignoreDeprecation: boolean;
   readonly #assumeAliasMigration: boolean;
   readonly #disabledAsSunset: boolean;
+  readonly #misreportRemoval: boolean;
 
   constructor(env: CoreEnvironment, variant: ReferenceVariant) {
     const Host = hostWithSeams(variant);
@@ -204,6 +210,7 @@ class ReferenceAdapter implements CoreAdapter {
     this.#ignoreDeprecation = variant.ignoreDeprecation === true;
     this.#assumeAliasMigration = variant.assumeAliasMigration === true;
     this.#disabledAsSunset = variant.disabledAsSunset === true;
+    this.#misreportRemoval = variant.misreportRemoval === true;
     const store = storeOf(env, variant);
     const wrapCapabilities = variant.wrapCapabilityStore ?? ((capabilities: CapabilityStore) => capabilities);
     this.#host = new Host(
@@ -345,6 +352,7 @@ class ReferenceAdapter implements CoreAdapter {
     if (capabilities === undefined)
       return { removed: false, code: 'NO_REGISTRY', reason: 'this host keeps no capability registry' };
     const outcome = capabilities.removeListed(order.identity, order.tool, order.descriptorDigests, order.reason);
+    if (this.#misreportRemoval) return { removed: false, code: 'REFERENCED', reason: 'reported referenced' };
     return outcome.ok ? { removed: true } : { removed: false, code: outcome.code, reason: outcome.reason };
   }
 

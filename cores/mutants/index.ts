@@ -332,6 +332,14 @@ export const MUTANTS: readonly Mutant[] = [
     scenario: 'capability-versions',
   },
   {
+    name: 'removal-misreported',
+    removedDefence:
+      "answering a removal as it was done (F35: the usage graph sees no bundle and no run, so the versions are removed under live runs, and the host answers the order refused REFERENCED anyway: only the runs' later calls, refused as gone, show it)",
+    expectedCatchers: ['I38'],
+    core: referenceCore({ wrapCapabilityStore: usageBlindStore, misreportRemoval: true }),
+    scenario: 'capability-versions',
+  },
+  {
     name: 'disabled-still-executes',
     removedDefence:
       "refusing every call of a version once it is disabled (F35: the host takes the operator's disabled order as sunset, so runs that pinned the version keep calling it)",

@@ -15,7 +15,8 @@
  * planned from generation 1 at 700, is admitted: generation 1's run pinned it). On
  * `mutant:remove-while-referenced` the usage graph sees no run and no bundle: the removal is
  * answered removed (I38 REMOVED_WHILE_REFERENCED) and the seven calls of the run from 1,313 to
- * 1,908 are refused VERSION_GONE (I38 REFERENCED_VERSION_VANISHED). On
+ * 1,908 are refused VERSION_GONE (I38 REFERENCED_VERSION_VANISHED); `mutant:removal-misreported`
+ * removes it the same way but answers refused REFERENCED, so only those seven calls show it. On
  * `mutant:disabled-still-executes` the disabled order is taken as sunset: the run's eleven calls
  * from 913 to 1,908 leave the core (I38 EXECUTED_AFTER_DISABLED; the quiet tail's probe at 3,038,
  * through generation 2 first shown at 3,022, is refused VERSION_SUNSET), and the removal is
@@ -124,6 +125,19 @@ describe('F35: no removal while referenced, no call after disabled', () => {
         evidence:
           '7 calls of "read_file" from runs that pinned it before the walk began were refused VERSION_GONE after the removal order (seq 98, t=1300 ms, answered removed), the first call s0/acme.dev#p12 at seq 101 (session s0/acme.dev): the version vanished under a live run',
       },
+    ]);
+  });
+
+  it('mutant:removal-misreported removes v1 but answers refused: I38 only at the calls refused as gone', async () => {
+    const run = await runHand(removalPlan(), resolveCore('mutant:removal-misreported'));
+    expect(readFileTrail(run)).toEqual([
+      ...BEFORE_DISABLED,
+      ...['913', '1003', '1101', '1206'].map((t) => `${t} VERSION_DISABLED`),
+      '1300 remove 038162adfa1d delivered refused REFERENCED',
+      ...[...LATER, '3038'].map((t) => `${t} VERSION_GONE`),
+    ]);
+    expect(run.verdict.violations.map(({ invariant, seq, code }) => [invariant, seq, code])).toEqual([
+      ['I38', 101, 'REFERENCED_VERSION_VANISHED'],
     ]);
   });
 

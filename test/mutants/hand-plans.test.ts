@@ -69,6 +69,8 @@ const CAUGHT_BY: Record<string, string[]> = {
   'breaking-alias-without-migration': ['I37 BREAKING_BOUND_WITHOUT_MIGRATION'],
   // F35: the removal at 1,300 taken under the run shown read_file v1 at 100; its seven later calls refused as gone.
   'remove-while-referenced': ['I38 REFERENCED_VERSION_VANISHED', 'I38 REMOVED_WHILE_REFERENCED'],
+  // F35: the same removal taken but answered refused: only the seven calls refused as gone show it.
+  'removal-misreported': ['I38 REFERENCED_VERSION_VANISHED'],
   // F35: the disabled order at 900 taken as sunset; the run's calls from 913 on leave the core.
   'disabled-still-executes': ['I38 EXECUTED_AFTER_DISABLED'],
   'ignore-cache-scope': ['I2 SCOPE_MIXED'],

@@ -637,6 +637,7 @@ export const MUTANT_PLANS: Record<string, () => RoundPlan> = {
   'alias-follows-latest': () => aliasPlan(),
   'breaking-alias-without-migration': () => aliasPlan({ change: 'breaking' }),
   'remove-while-referenced': () => removalPlan(),
+  'removal-misreported': () => removalPlan(),
   'disabled-still-executes': () => removalPlan(),
   'refuse-everything': () => plain(),
   // The tool surface (F22): the one round of 29 turns; each mutant lets some harmful turn through.
