@@ -55,6 +55,8 @@ const FORMATS: { readonly [T in TraceEventType]: (e: TraceEventOf<T>) => string 
   alias_ordered: (e) =>
     `ALIAS ${e.action} ${e.server} ${e.tool}${e.release === null ? '' : ` release ${e.release}`}${e.change === null ? '' : ` (${e.change}${e.migration ? ', migration' : ''})`} (${e.delivery})`,
   operator_manifest: (e) => `operator manifest of ${e.server} (tool ids ${e.toolIdPrefix}*)`,
+  contract_changed: (e) =>
+    `CONTRACT ${e.server} ${e.tool} ${e.from.slice(0, 12)} -> ${e.to.slice(0, 12)}: ${e.change} (${e.rule}), claims ${e.claimFrom} -> ${e.claimTo}`,
   policy_push: (e) => `policy push ${e.audience} epoch ${e.epoch}${e.delivered ? '' : ' (lost)'}`,
   policy_seen: (e) => `core sees ${e.audience} epoch ${e.epoch} by ${e.via}`,
   plan_made: (e) =>

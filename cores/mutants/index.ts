@@ -30,7 +30,7 @@ import {
 import { PreCrashMemoryRegistry, ResumeFromCursorWalk, TwoTransactionPublishStore } from './restarts.ts';
 import { JournalBesideDiskRegistry } from './journal-beside-disk.ts';
 import { NeverResubscribesConnector } from './listen.ts';
-import { AliasFollowsLatestHost, OutputUncheckedHost, VersionByClaimHost } from './versions.ts';
+import { AliasFollowsLatestHost, OutputUncheckedHost, TrustSemverClaimHost, VersionByClaimHost } from './versions.ts';
 import { DisableNotEnforcedRegistry, RollbackKeepsLeasingGate, RollbackToStaleRegistry } from './rollbacks.ts';
 import {
   DOUBLE_SETTLEMENT,
@@ -321,6 +321,14 @@ export const MUTANTS: readonly Mutant[] = [
       'refusing an alias flip across a breaking diff without a migration note (F34: the host hands every order to the registry with a note the operator never wrote, so runs started afterwards bind the breaking release)',
     expectedCatchers: ['I37'],
     core: referenceCore({ assumeAliasMigration: true }),
+    scenario: 'capability-versions',
+  },
+  {
+    name: 'trust-semver-claim',
+    removedDefence:
+      "refusing a run's call as drift when the contract it pinned changed (F36: the host classifies the change by the server's semver claim, so a breaking change claimed as a minor or patch release is executed for a run that pinned the old contract)",
+    expectedCatchers: ['I39'],
+    core: referenceCore({ host: TrustSemverClaimHost }),
     scenario: 'capability-versions',
   },
   {

@@ -126,6 +126,7 @@ describe('coverage probes', () => {
       'emergency-disable-ordered',
       'deprecation-ordered',
       'alias-flipped',
+      'disguised-break-listed',
       'cursor-loop-served',
       'aba-served-inside-walk',
       'revocation-while-call-in-flight',

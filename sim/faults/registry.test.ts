@@ -11,7 +11,13 @@ describe('the fault registry', () => {
   it('lists F1..Fn in menu order, with no gap, then equivocation and the protocol eras, each id once', () => {
     // n is the number of fault files (the next test): adding a fault is its file and its line.
     expect(FAULT_IDS.length).toBeGreaterThanOrEqual(34);
-    expect(FAULT_IDS).toEqual(Array.from({ length: FAULT_IDS.length }, (_, i) => `F${i + 1}`));
+    // F35 is reserved for the branch remove30 (built beside this one); the merge drops this filter.
+    const reserved = ['F35'];
+    expect(FAULT_IDS).toEqual(
+      Array.from({ length: FAULT_IDS.length + reserved.length }, (_, i) => `F${i + 1}`).filter(
+        (id) => !reserved.includes(id),
+      ),
+    );
     expect(SCENARIO_FAULTS.map((fault) => fault.id)).toEqual(['EQUIV', 'ERA']);
     expect(new Set(ALL_FAULTS.map((fault) => fault.id)).size).toBe(ALL_FAULTS.length);
   });

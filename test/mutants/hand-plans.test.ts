@@ -67,6 +67,8 @@ const CAUGHT_BY: Record<string, string[]> = {
   'alias-follows-latest': ['I37 DEFINITION_CHANGED_MID_RUN'],
   // The breaking flip at 900 is taken: generations 3 and 4, first shown after it, bind version 2.
   'breaking-alias-without-migration': ['I37 BREAKING_BOUND_WITHOUT_MIGRATION'],
+  // F36: get_weather's calls planned before the breaking change at 800, sent after generation 2 listed it, rebound.
+  'trust-semver-claim': ['I39 BREAKING_CONTRACT_EXECUTED'],
   'ignore-cache-scope': ['I2 SCOPE_MIXED'],
   // F25: globex.dev shown acme.dev's generation 1 from the shared pointer (its own publish lost the CAS).
   'share-public': [
