@@ -34,6 +34,7 @@ import { checkInvalidCursor } from './invariants/invalid-cursor.ts';
 import { checkListenStreams } from './invariants/listen-streams.ts';
 import { checkPolling } from './invariants/polling.ts';
 import { checkVersions } from './invariants/versions.ts';
+import { checkDisguisedChanges } from './invariants/disguised-changes.ts';
 import { checkAliases } from './invariants/aliases.ts';
 import { checkRemoval } from './invariants/removal.ts';
 import { checkDeprecation } from './invariants/deprecation.ts';
@@ -105,6 +106,7 @@ const INVARIANT_GROUPS: readonly InvariantGroupCheck[] = [
   checkAliases,
   checkRemoval,
   checkOutputSchema,
+  checkDisguisedChanges,
 ];
 
 /**

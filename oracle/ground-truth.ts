@@ -35,6 +35,7 @@ import {
   type RollbackTriggeredEvent,
   type EmergencyDisabledEvent,
   type OperatorManifestEvent,
+  type ContractChangedEvent,
   type ResultSentEvent,
   type DeprecationOrderedEvent,
   type AliasOrderedEvent,
@@ -452,10 +453,12 @@ export class GroundTruth {
   readonly aliasOrders: AliasOrderedEvent[] = [];
   /** Every `lifecycle_ordered` (F35), in trace order. */
   readonly lifecycleOrders: LifecycleOrderedEvent[] = [];
-  /** Every `plan_made`, by `planRef(session, planId)` (the first of each). */
-  readonly plans = new Map<string, PlanMadeEvent>();
   /** Every `operator_manifest` (F32): the servers the operator described to the core, in trace order. */
   readonly operatorManifests: OperatorManifestEvent[] = [];
+  /** Every `contract_changed` (F36): contracts a server started listing, with their true classes, in trace order. */
+  readonly contractChanges: ContractChangedEvent[] = [];
+  /** Every `plan_made`, by `planRef(session, planId)` (the first if a plan id repeats): what each run pinned. */
+  readonly plans = new Map<string, PlanMadeEvent>();
   /** Every `result_sent` (F33): structured results the servers answered executed calls with, in trace order. */
   readonly resultsSent: ResultSentEvent[] = [];
   /** Every `host_crashed` (F18), in trace order. */
@@ -589,6 +592,9 @@ export function buildGroundTruth(events: readonly TraceEvent[]): GroundTruth {
         break;
       case 'operator_manifest':
         truth.operatorManifests.push(event);
+        break;
+      case 'contract_changed':
+        truth.contractChanges.push(event);
         break;
       case 'result_sent':
         truth.resultsSent.push(event);

@@ -121,6 +121,8 @@ export type AliasOrderedEvent = TraceEventOf<'alias_ordered'>;
 export type LifecycleOrderedEvent = TraceEventOf<'lifecycle_ordered'>;
 /** World: the operator's manifest file of a server was handed to the core (F32). */
 export type OperatorManifestEvent = TraceEventOf<'operator_manifest'>;
+/** World: a server listed another contract of a tool under a compatible-looking claim (F36). */
+export type ContractChangedEvent = TraceEventOf<'contract_changed'>;
 /** World: a server answered an executed call with `structuredContent` under its tool's output schema (F33). */
 export type ResultSentEvent = TraceEventOf<'result_sent'>;
 /** Core: the core learned a new policy epoch for an audience. */

@@ -18,8 +18,11 @@ import type { DisclosedTool } from './guard/adapter.ts';
 import type { CallsPlan, ToolDescriptor } from './plan/types.ts';
 import type { Rng } from './random.ts';
 
-/** The order tool-choice rules are asked in: a guess first, then a retry of a revoked tool, then F34's aliased tool, then F35's walked tool. */
-export const CHOICE_ORDER = { guess: 0, retry: 1, aliased: 2, walked: 3 } as const;
+/**
+ * The order tool-choice rules are asked in: a guess first, then a retry of a revoked tool, then
+ * F34's aliased tool, then F35's walked tool, then F36's changed tools.
+ */
+export const CHOICE_ORDER = { guess: 0, retry: 1, aliased: 2, walked: 3, contract: 4 } as const;
 
 /** What a tool-choice rule may read of the planner about to plan a call. */
 export interface CallChoice {
@@ -52,11 +55,12 @@ export interface ToolChoiceRule {
 }
 
 /**
- * Whether a planned call (not a guess) is sent late on purpose: the draw of its delay (virtual ms),
- * which the planner makes after its arguments' draw, or undefined for a call sent at once.
+ * Whether a planned call (not a guess) of `tool` is sent late on purpose: the draw of its delay
+ * (virtual ms), which the planner makes after its arguments' draw, or undefined for a call sent at
+ * once.
  */
 export interface LatenessRule {
-  late(call: CallChoice): (() => number) | undefined;
+  late(call: CallChoice, tool: DisclosedTool): (() => number) | undefined;
 }
 
 /** One planner rule: a tool-choice rule or a lateness rule. */

@@ -181,7 +181,7 @@ export class SessionPlanner {
     const tool = chosen?.tool ?? (shown.tools.length > 0 ? this.rng.pick(shown.tools) : undefined);
     if (tool === undefined) return;
     const guessed = chosen?.guessed === true;
-    const lateBy = guessed ? undefined : firstOf(PLANNER_RULES.late, (rule) => rule.late(call));
+    const lateBy = guessed ? undefined : firstOf(PLANNER_RULES.late, (rule) => rule.late(call, tool));
     const kind: PlanKind = guessed ? 'guessed' : lateBy !== undefined ? 'stale' : 'normal';
     const invalid = this.rng.chance(calls.invalidArgsFraction);
     const delayMs = lateBy !== undefined ? lateBy() : this.rng.int(1, 20);

@@ -57,6 +57,8 @@ const FORMATS: { readonly [T in TraceEventType]: (e: TraceEventOf<T>) => string 
   lifecycle_ordered: (e) =>
     `LIFECYCLE ${e.step} ${e.server} ${e.tool} (${e.descriptorDigests.length} versions, ${e.delivery}${e.answer === null ? '' : `: ${e.answer}${e.code === null ? '' : ` ${e.code}`}`})`,
   operator_manifest: (e) => `operator manifest of ${e.server} (tool ids ${e.toolIdPrefix}*)`,
+  contract_changed: (e) =>
+    `CONTRACT ${e.server} ${e.tool} ${e.from.slice(0, 12)} -> ${e.to.slice(0, 12)}: ${e.change} (${e.rule}), claims ${e.claimFrom} -> ${e.claimTo}`,
   policy_push: (e) => `policy push ${e.audience} epoch ${e.epoch}${e.delivered ? '' : ' (lost)'}`,
   policy_seen: (e) => `core sees ${e.audience} epoch ${e.epoch} by ${e.via}`,
   plan_made: (e) =>

@@ -58,6 +58,9 @@ export const ROLLBACK_TRIGGER_KINDS = ['missing_tool_rate', 'privilege_escalatio
  */
 export const ROLLBACK_DELIVERIES = ['delivered', 'unsupported', 'host_down'] as const;
 
+/** The true class of a contract change F36 plants (SPEC section 9's rules), as the world planned it. */
+export const CONTRACT_CHANGE_CLASSES = ['compatible', 'breaking'] as const;
+
 /** What became of an operator's emergency disable (F26): the same three as a rollback trigger's. */
 export const EMERGENCY_DISABLE_DELIVERIES = ROLLBACK_DELIVERIES;
 

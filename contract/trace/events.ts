@@ -35,6 +35,7 @@ import {
 import { eventOf } from '../internal/event.ts';
 import {
   CALL_OUTCOMES,
+  CONTRACT_CHANGE_CLASSES,
   OUTPUT_CHECKS,
   CORE_CALLS,
   CORE_FAILURE_REASONS,
@@ -752,6 +753,25 @@ const operatorManifest = eventOf(
   },
 );
 
+/** World: a server started listing another contract of one tool (F36; ground truth for I39). */
+const contractChanged = eventOf(
+  'world',
+  'contract_changed',
+  admission(
+    "from `t` on, server `server` lists tool `tool` with descriptor `to` where it listed `from`: the same name and description, another contract, whose true class by SPEC section 9's rules is `change`, while the version the server claims in the descriptor's `_meta` moved from `claimFrom` to `claimTo`, a minor or patch bump whatever the class (F36); no call of a run that pinned `from` may execute against a `breaking` `to` once the core's active generation lists `to` (judged by I39)",
+  ),
+  {
+    server,
+    tool: field(str, "the tool's name, the same before and after"),
+    from: field(digest, 'the descriptor digest the server listed before `t`'),
+    to: field(digest, 'the descriptor digest it lists from `t` on'),
+    change: field(oneOf(CONTRACT_CHANGE_CLASSES), "the change's true class, from the plan (never from the claim)"),
+    rule: field(str, 'the rule of SPEC section 9 the change falls under, e.g. `new required input`'),
+    claimFrom: field(str, "the version the descriptor's `_meta` claimed before"),
+    claimTo: field(str, 'the version it claims from `t` on'),
+  },
+);
+
 /** World: a session's planner bound a call to a disclosed (or guessed) tool. */
 const planMade = eventOf(
   'world',
@@ -1112,6 +1132,7 @@ export const TRACE_EVENTS = {
   alias_ordered: aliasOrdered,
   lifecycle_ordered: lifecycleOrdered,
   operator_manifest: operatorManifest,
+  contract_changed: contractChanged,
   plan_made: planMade,
   confirmation,
   call_sent: callSent,

@@ -30,7 +30,13 @@ import {
 import { PreCrashMemoryRegistry, ResumeFromCursorWalk, TwoTransactionPublishStore } from './restarts.ts';
 import { JournalBesideDiskRegistry } from './journal-beside-disk.ts';
 import { NeverResubscribesConnector } from './listen.ts';
-import { AliasFollowsLatestHost, OutputUncheckedHost, usageBlindStore, VersionByClaimHost } from './versions.ts';
+import {
+  AliasFollowsLatestHost,
+  OutputUncheckedHost,
+  TrustSemverClaimHost,
+  usageBlindStore,
+  VersionByClaimHost,
+} from './versions.ts';
 import { DisableNotEnforcedRegistry, RollbackKeepsLeasingGate, RollbackToStaleRegistry } from './rollbacks.ts';
 import {
   DOUBLE_SETTLEMENT,
@@ -345,6 +351,14 @@ export const MUTANTS: readonly Mutant[] = [
       "refusing every call of a version once it is disabled (F35: the host takes the operator's disabled order as sunset, so runs that pinned the version keep calling it)",
     expectedCatchers: ['I38'],
     core: referenceCore({ disabledAsSunset: true }),
+    scenario: 'capability-versions',
+  },
+  {
+    name: 'trust-semver-claim',
+    removedDefence:
+      "refusing a run's call as drift when the contract it pinned changed (F36: the host classifies the change by the server's semver claim, so a breaking change claimed as a minor or patch release is executed for a run that pinned the old contract)",
+    expectedCatchers: ['I39'],
+    core: referenceCore({ host: TrustSemverClaimHost }),
     scenario: 'capability-versions',
   },
   {

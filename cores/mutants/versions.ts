@@ -5,7 +5,7 @@
  */
 import type { CallRequest, GateDecision } from '../../src/admission/gate.ts';
 import type { SignedLease } from '../../src/admission/lease.ts';
-import { CatalogHost, type ReceiptVersion } from '../../src/host.ts';
+import { CatalogHost, type CallResult, type ReceiptVersion } from '../../src/host.ts';
 import type { OutputVerdict } from '../../src/validation/output-validator.ts';
 import type { CapabilityStore } from '../../src/capability/capability-store.ts';
 
@@ -98,4 +98,56 @@ export function usageBlindStore(store: CapabilityStore): CapabilityStore {
     audit: () => store.audit(),
     lastAuditSeq: () => store.lastAuditSeq(),
   };
+}
+
+/**
+ * The `_meta` key under which a server claims a tool's version as a semver string (the one F36's
+ * servers use, sim/faults/f36-disguised-breaking-change.ts; MCP itself carries no tool version).
+ */
+const TOOL_VERSION_KEY = 'dev.catsim/toolVersion';
+
+/** The version a descriptor claims in its `_meta`, or undefined. */
+function claimOf(descriptor: unknown): string | undefined {
+  const meta = (descriptor as { _meta?: Record<string, unknown> } | null)?._meta;
+  const claim = meta?.[TOOL_VERSION_KEY];
+  return typeof claim === 'string' ? claim : undefined;
+}
+
+/** Whether `after` is, by its semver claim alone, a compatible release of `before`: the same major, not older. */
+function claimsCompatible(before: string | undefined, after: string | undefined): boolean {
+  if (before === undefined || after === undefined) return false;
+  const [a, b] = [before.split('.').map(Number), after.split('.').map(Number)];
+  if (a[0] !== b[0]) return false;
+  for (let part = 1; part < 3; part += 1) if ((b[part] ?? 0) !== (a[part] ?? 0)) return (b[part] ?? 0) > (a[part] ?? 0);
+  return true;
+}
+
+/**
+ * Trust the semver claim: the host classifies a changed tool by the version string the server
+ * claims rather than by the contract. When a run's pinned descriptor is no longer the one its
+ * active generation lists, the new one claims a minor or patch release of the old (the same
+ * major), and the session has been shown the new one, the host takes the change as compatible and
+ * rebinds the run's call to the new descriptor instead of refusing it as drift: a breaking change
+ * disguised as compatible (F36) is executed for a run that pinned the old contract (I39
+ * `BREAKING_CONTRACT_EXECUTED`). Everything the host writes is consistent with the descriptor it
+ * rebound to, so no other invariant sees it.
+ */
+export class TrustSemverClaimHost extends CatalogHost {
+  override call(request: CallRequest): Promise<CallResult> {
+    return super.call(this.#rebound(request));
+  }
+
+  #rebound(request: CallRequest): CallRequest {
+    const { plan } = request;
+    const now = this.registry.active(plan.key)?.snapshot.tools.find((tool) => tool.name === plan.toolName);
+    if (now === undefined || now.descriptorDigest === plan.descriptorDigest) return request;
+    const pinned = this.registry
+      .generation(plan.key, plan.generation)
+      ?.snapshot.tools.find((tool) => tool.descriptorDigest === plan.descriptorDigest);
+    if (pinned === undefined || !claimsCompatible(claimOf(pinned.source), claimOf(now.source))) return request;
+    const shown = this.disclosures.lookup(request.session, plan.key, plan.toolName, now.descriptorDigest);
+    if (shown === undefined) return request;
+    const { generation, snapshotDigest, descriptorDigest } = shown;
+    return { ...request, plan: { ...plan, generation, snapshotDigest, descriptorDigest } };
+  }
 }

@@ -8,8 +8,12 @@
  * each disclosure the world asks for (the planner is the model), as for `peer:openai-agents`.
  *
  * What the library does (read in dist/index.js, class DefaultMCPClient):
- * - `createMCPClient` starts the transport, sends `initialize` (2025-11-25: the custom transport
- *   here offers no protocol-version discovery) and `notifications/initialized`, then resolves;
+ * - `createMCPClient` starts the transport and, since the transport opts into protocol-version
+ *   discovery as the library's own `StdioMCPTransport` does (`supportsProtocolVersionDiscovery`;
+ *   a custom transport that does not say so gets the legacy flow), sends `server/discover`
+ *   (2026-07-28): a modern server's answer makes the connection modern (no `initialize`; the
+ *   client never sends `subscriptions/listen`); a 2025-era server's -32601 makes it fall back to
+ *   `initialize` (2025-11-25) and `notifications/initialized`; then it resolves;
  * - `tools()` walks `tools/list` with `while (definitions.nextCursor != null)`: no page cap and no
  *   repeated-cursor check, and an empty-string cursor is followed like any other; it keeps no
  *   list between calls (each turn walks again), and `toolsFromDefinitions` builds a plain object
@@ -59,8 +63,11 @@ export class AiSdkMcpPeer extends TappedPeer {
     void session.connector
       .connectTransport(async (transport) => {
         host.wire = this.tap(transport);
+        // The library's own stdio transport opts into protocol-version discovery
+        // (`StdioMCPTransport.supportsProtocolVersionDiscovery`, dist/mcp-stdio/index.js); a custom
+        // transport keeps the legacy flow unless it says so too, and this one stands in for stdio.
         host.client = await createMCPClient({
-          transport: host.wire.transport,
+          transport: Object.assign(host.wire.transport, { supportsProtocolVersionDiscovery: true }),
           name: 'catsim-peer-ai-sdk-mcp',
         });
       })

@@ -51,6 +51,8 @@ import { outputViolationRefused } from './output-violation-refused.ts';
 import { deprecationOrdered } from './deprecation-ordered.ts';
 import { deprecatedNotBound } from './deprecated-not-bound.ts';
 import { aliasFlipped } from './alias-flipped.ts';
+import { disguisedBreakListed } from './disguised-break-listed.ts';
+import { disguisedBreakRefused } from './disguised-break-refused.ts';
 import { removalWhileReferenced } from './removal-while-referenced.ts';
 import type { Probe } from './probe.ts';
 import { hostRestartedMidScan } from './host-restarted-mid-scan.ts';
@@ -106,6 +108,8 @@ export const PROBES: readonly Probe[] = [
   removalWhileReferenced,
   versionChangedCalled,
   outputViolationRefused,
+  disguisedBreakListed,
+  disguisedBreakRefused,
   cursorLoopServedProbe,
   abaServedInsideWalkProbe,
   revocationWhileCallInFlightProbe,

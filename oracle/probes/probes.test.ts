@@ -127,6 +127,7 @@ describe('coverage probes', () => {
       'deprecation-ordered',
       'alias-flipped',
       'removal-while-referenced',
+      'disguised-break-listed',
       'cursor-loop-served',
       'aba-served-inside-walk',
       'revocation-while-call-in-flight',

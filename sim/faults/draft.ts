@@ -27,8 +27,9 @@ export type GenerationPhase = (typeof GENERATION_PHASES)[number];
  * One planned change of a server's revision history: an edit of one audience's view (`edit`), of
  * the internal audience only (`internal`: the revision moves alone), of every audience at a
  * rotation (`rotate`), a new description of one tool wherever it is listed and nothing else
- * (`describe`, F32), or a revert to the content before the paired edit at `of` (A-B-A). `rng`
- * draws what the edit does (which tool, which kind), at build time, in time order.
+ * (`describe`, F32), a new contract of one named tool wherever it is listed (`contract`, F36: `edit`
+ * gives the new descriptor), or a revert to the content before the paired edit at `of` (A-B-A).
+ * `rng` draws what the edit does (which tool, which kind), at build time, in time order.
  */
 export type HistoryChange =
   | {
@@ -37,7 +38,16 @@ export type HistoryChange =
       readonly kind: 'edit' | 'internal' | 'rotate' | 'describe';
       readonly rng: Rng;
     }
-  | { readonly atMs: number; readonly cause: string; readonly kind: 'revert'; readonly of: number };
+  | { readonly atMs: number; readonly cause: string; readonly kind: 'revert'; readonly of: number }
+  | {
+      readonly atMs: number;
+      readonly cause: string;
+      readonly kind: 'contract';
+      /** The tool whose contract changes, by name, wherever it is listed. */
+      readonly tool: string;
+      /** The new descriptor from the one listed before (F36: a schema change and a bumped version claim). */
+      readonly edit: (descriptor: ToolDescriptor) => ToolDescriptor;
+    };
 
 /** One server's plan while it is generated. */
 export interface ServerDraft {

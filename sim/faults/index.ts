@@ -40,6 +40,7 @@ import { F32 } from './f32-description-change.ts';
 import { F33 } from './f33-output-schema-violation.ts';
 import { F34 } from './f34-alias-flip.ts';
 import { F35 } from './f35-version-removal.ts';
+import { F36 } from './f36-disguised-breaking-change.ts';
 import { EQUIVOCATION } from './equivocation.ts';
 import { ERAS } from './eras.ts';
 import type { FaultDefinition } from './fault.ts';
@@ -87,6 +88,7 @@ export const FAULTS = [
   F33,
   F34,
   F35,
+  F36,
 ] as const;
 
 /** Faults a scenario switches on for every round instead of listing them (equivocation). */

@@ -53,6 +53,7 @@ function applyChange(
     return { ...before.views };
   }
   if (change.kind === 'describe') return describeOne(change.rng, current, input.protectedTools);
+  if (change.kind === 'contract') return contractOne(current, change.tool, change.edit);
   // Descriptors are immutable once placed: unchanged views and tools are shared between steps.
   const views = { ...current };
   const { rng } = change;
@@ -116,6 +117,28 @@ function describeOne(
   const views: Record<string, ToolDescriptor[]> = {};
   for (const [audience, tools] of Object.entries(current))
     views[audience] = tools.map((tool) => (JSON.stringify(tool) === before ? changed : tool));
+  return views;
+}
+
+/**
+ * A new contract of one tool (F36): every listed descriptor named `tool` is replaced by `edit` of
+ * it (one new descriptor per distinct old one); the other tools stay. F36's tools are placed, so
+ * no other edit touches them.
+ */
+function contractOne(
+  current: Readonly<Record<string, ToolDescriptor[]>>,
+  tool: string,
+  edit: (descriptor: ToolDescriptor) => ToolDescriptor,
+): Record<string, ToolDescriptor[]> {
+  const edited = new Map<ToolDescriptor, ToolDescriptor>();
+  const views: Record<string, ToolDescriptor[]> = {};
+  for (const [audience, tools] of Object.entries(current))
+    views[audience] = tools.map((listed) => {
+      if (listed.name !== tool) return listed;
+      let next = edited.get(listed);
+      if (next === undefined) edited.set(listed, (next = edit(listed)));
+      return next;
+    });
   return views;
 }
 

@@ -310,9 +310,41 @@ export class SimCatalogServer {
   }
 
   #advance(step: RevisionStep): void {
+    const before = this.#step;
     this.#step = step;
     this.#logRevision();
+    if (step.cause === 'F36') this.#logContractChanges(before, step);
     this.#notifyAll(this.#rules.changes.reduce((copies, rule) => rule.onChange(copies), 1));
+  }
+
+  /**
+   * F36: the ground truth of a planted contract change, one `contract_changed` per distinct
+   * (before, after) descriptor of the changed tool across the views, in view order.
+   */
+  #logContractChanges(before: RevisionStep, step: RevisionStep): void {
+    for (const change of this.plan.contractChanges ?? []) {
+      if (change.atMs !== step.atMs) continue;
+      const logged = new Set<string>();
+      for (const [audience, tools] of Object.entries(step.views)) {
+        const then = before.views[audience]?.find((tool) => tool.name === change.tool);
+        const now = tools.find((tool) => tool.name === change.tool);
+        if (then === undefined || now === undefined) continue;
+        const [from, to] = [worldDescriptorDigest(then), worldDescriptorDigest(now)];
+        if (from === to || logged.has(`${from}/${to}`)) continue;
+        logged.add(`${from}/${to}`);
+        const { tool, change: changeClass, rule, claimFrom, claimTo } = change;
+        this.recorder.world('contract_changed', {
+          server: this.plan.id,
+          tool,
+          from,
+          to,
+          change: changeClass,
+          rule,
+          claimFrom,
+          claimTo,
+        });
+      }
+    }
   }
 
   #restart(): void {

@@ -8,6 +8,7 @@ import { lyingTool } from '../../sim/faults/f14-lying-annotations.ts';
 import { plantF13 } from '../../sim/faults/f13-planted-defects.ts';
 import type { ListenFault } from '../../sim/faults/f27-listen-stream.ts';
 import { OUTPUT_SCHEMA } from '../../sim/faults/f33-output-schema-violation.ts';
+import { TOOL_VERSION_KEY } from '../../sim/faults/f36-disguised-breaking-change.ts';
 import { HARMFUL_SURFACE_HOOKS, HARMLESS_SURFACE_HOOKS } from '../../contract/trace/codes.ts';
 import type { HostRestart, RoundPlan, ToolDescriptor, TurnPlan } from '../../sim/plan/types.ts';
 import { TOOL_POOL } from '../../sim/plan/tool-pool.ts';
@@ -512,6 +513,78 @@ export function removalPlan(options: { changeAt?: number } = {}): RoundPlan {
   };
 }
 
+/** A descriptor with the version claim F36's servers put in `_meta` (`TOOL_VERSION_KEY`). */
+function claiming(descriptor: ToolDescriptor, claim: string): ToolDescriptor {
+  return { ...descriptor, _meta: { [TOOL_VERSION_KEY]: claim } };
+}
+
+/**
+ * F36's hand plan: one server (latency 5 ms, pages of 2, T_heal 2,000) shows acme.dev
+ * `read_file`, `list_directory` (claiming version 2.0.0 in `_meta`) and `get_weather` (claiming
+ * 1.2.0) at revision 7. At 800 (revision 8) `get_weather` makes its optional `units` required (a
+ * new required input: breaking) while its claim says 1.2.1, a patch release; at 1,200 (revision 9)
+ * `list_directory` declares an output schema (compatible) under the same claim 2.0.0. Every
+ * planned call is made, every one a call of one of the two changed tools, each sent 600 ms late,
+ * so runs bound before a change call after the core has published it.
+ */
+export function contractPlan(): RoundPlan {
+  const weather = claiming(tool('get_weather'), '1.2.0');
+  const schema = weather['inputSchema'] as Record<string, unknown>;
+  const required = claiming({ ...weather, inputSchema: { ...schema, required: ['city', 'units'] } }, '1.2.1');
+  const directory = claiming(tool('list_directory'), '2.0.0');
+  const output = {
+    type: 'object',
+    properties: { auditId: { type: 'string', description: 'The audit record of the run.' } },
+  };
+  const described = { ...directory, outputSchema: output };
+  const read = tool('read_file');
+  const base = handPlan({
+    faults: ['F36'],
+    calls: { callFraction: 1 },
+    tHealMs: 2_000,
+    servers: [
+      handServer({
+        history: [
+          step(0, 7, { 'acme.dev': [read, directory, weather] }),
+          step(800, 8, { 'acme.dev': [read, directory, required] }, 'F36'),
+          step(1_200, 9, { 'acme.dev': [read, described, required] }, 'F36'),
+        ],
+      }),
+    ],
+  });
+  const changes = [
+    {
+      atMs: 800,
+      tool: 'get_weather',
+      change: 'breaking' as const,
+      rule: 'new required input',
+      claimFrom: '1.2.0',
+      claimTo: '1.2.1',
+    },
+    {
+      atMs: 1_200,
+      tool: 'list_directory',
+      change: 'compatible' as const,
+      rule: 'output schema added',
+      claimFrom: '2.0.0',
+      claimTo: '2.0.0',
+    },
+  ];
+  return {
+    ...base,
+    calls: {
+      ...base.calls,
+      contractCalls: {
+        tools: ['get_weather', 'list_directory'],
+        fraction: 1,
+        lateFraction: 1,
+        lateDelayMs: [600, 600],
+      },
+    },
+    servers: base.servers.map((server) => ({ ...server, contractChanges: changes })),
+  };
+}
+
 export const MUTANT_PLANS: Record<string, () => RoundPlan> = {
   'first-page-only': () => plain({ faults: [] }),
   'no-cursor-loop-detection': () =>
@@ -639,6 +712,7 @@ export const MUTANT_PLANS: Record<string, () => RoundPlan> = {
   'remove-while-referenced': () => removalPlan(),
   'removal-misreported': () => removalPlan(),
   'disabled-still-executes': () => removalPlan(),
+  'trust-semver-claim': contractPlan,
   'refuse-everything': () => plain(),
   // The tool surface (F22): the one round of 29 turns; each mutant lets some harmful turn through.
   'seal-from-final-request': surfaceTurnsPlan,

@@ -1,8 +1,11 @@
 /**
  * `peer:ai-sdk-mcp` (`@ai-sdk/mcp` 2.0.99) on hand plans whose outcome follows from the library's
- * shipped dist/index.js (class DefaultMCPClient). Latency 5 ms each way, page size 2: the session
- * opens at t=10 (initialize, then notifications/initialized) and the first turn's `tools()` starts
- * its walk there, page k served at 10k + 5.
+ * shipped dist/index.js (class DefaultMCPClient). Latency 5 ms each way, page size 2. The adapter's
+ * transport opts into protocol-version discovery as the library's own stdio transport does, so the
+ * client first sends `server/discover`, which these 2025-era servers refuse (-32601) at 5; it
+ * falls back to `initialize` at 10, and the session opens at t=20 (then
+ * notifications/initialized); the first turn's `tools()` starts its walk there, page k served at
+ * 10k + 15.
  */
 import { describe, expect, it } from 'vitest';
 import { loadLibraryPeer } from '../../cores/peers/index.ts';
@@ -47,9 +50,9 @@ describe('peer:ai-sdk-mcp', () => {
     // at "" (test/peers/langchain-mcp.test.ts); the AI SDK's `!= null` asks for it.
     const r = await cursorRound('always-empty');
     expect(served(r).slice(0, 3)).toEqual([
-      [15, 'peer-0', null, '""', 1],
-      [25, 'peer-0', '""', '""', 1],
+      [25, 'peer-0', null, '""', 1],
       [35, 'peer-0', '""', '""', 1],
+      [45, 'peer-0', '""', '""', 1],
     ]);
   });
 
@@ -62,8 +65,8 @@ describe('peer:ai-sdk-mcp', () => {
         servers: [handServer({ history: [step(0, 1, { 'acme.dev': [tool('echo'), second] })] })],
       }),
     );
-    expect(served(r)[0]).toEqual([15, 'peer-0', null, null, 1]);
-    expect(publishes(r)[0]).toEqual([20, KEY, 1, null, ['echo']]);
+    expect(served(r)[0]).toEqual([25, 'peer-0', null, null, 1]);
+    expect(publishes(r)[0]).toEqual([30, KEY, 1, null, ['echo']]);
     const page = r.of('page_served')[0]?.tools ?? [];
     expect(r.of('published')[0]?.tools.map((shown) => shown.descriptorDigest)).toEqual([page[1]]);
   });
@@ -72,7 +75,7 @@ describe('peer:ai-sdk-mcp', () => {
 describe('peer:ai-sdk-mcp after the server rotates its identity', () => {
   it("runs the next turn on the session's client, so the key at the new identity is listed again", async () => {
     // F7 at t=200 (before the planner's disclosure at that instant): the key becomes
-    // fp:…02|acme.dev. Turns before it: the session's first at t=10 (published at 30) and the
+    // fp:…02|acme.dev. Turns before it: the session's first at t=20 (published at 40) and the
     // disclosure's at t=100 (published at 120). The disclosure at t=200 asks for the new key: it
     // finds nothing published (INCOMPLETE_DISCOVERY) but its turn is `tools()` on the same client,
     // which walks again (pages served at 205 and 215) and is published at 220 under the key the
@@ -97,7 +100,7 @@ describe('peer:ai-sdk-mcp after the server rotates its identity', () => {
     ]);
     const all = ['read_file', 'write_file', 'echo'];
     expect(publishes(r).slice(0, 4)).toEqual([
-      [30, KEY, 1, null, all],
+      [40, KEY, 1, null, all],
       [120, KEY, 2, null, all],
       [220, 'fp:0000000000000002|acme.dev', 1, null, all],
       [320, 'fp:0000000000000002|acme.dev', 2, null, all],
