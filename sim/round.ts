@@ -323,11 +323,7 @@ function orderLifecycle(
   const walk = `${server.plan.id}\u0000${order.tool}`;
   let descriptorDigests = context.lifecycleDigests.get(walk);
   if (descriptorDigests === undefined) {
-    const listed = Object.values(server.currentViews())
-      .flat()
-      .filter((tool) => tool.name === order.tool)
-      .map((tool) => worldDescriptorDigest(tool));
-    descriptorDigests = [...new Set(listed)].sort();
+    descriptorDigests = listedDigests(server, order.tool);
     context.lifecycleDigests.set(walk, descriptorDigests);
   }
   const supported = adapter.removeSupported && adapter.deprecateSupported;
@@ -370,13 +366,8 @@ function orderAlias(
 ): void {
   const { adapter, recorder } = context;
   const identity = server.identity();
-  const listed = Object.values(server.currentViews())
-    .flat()
-    .filter((tool) => tool.name === order.tool)
-    .map((tool) => worldDescriptorDigest(tool))
-    .sort();
   const set = order.action === 'set';
-  const descriptorDigest = set ? (listed[0] ?? null) : null;
+  const descriptorDigest = set ? (listedDigests(server, order.tool)[0] ?? null) : null;
   const delivery = adapter.down ? 'host_down' : adapter.aliasSupported ? 'delivered' : 'unsupported';
   recorder.world('alias_ordered', {
     server: server.plan.id,
@@ -415,11 +406,7 @@ function orderDeprecation(
 ): void {
   const { adapter, recorder } = context;
   const identity = server.identity();
-  const listed = Object.values(server.currentViews())
-    .flat()
-    .filter((tool) => tool.name === order.tool)
-    .map((tool) => worldDescriptorDigest(tool));
-  const descriptorDigests = [...new Set(listed)].sort();
+  const descriptorDigests = listedDigests(server, order.tool);
   const delivery = adapter.down ? 'host_down' : adapter.deprecateSupported ? 'delivered' : 'unsupported';
   recorder.world('deprecation_ordered', {
     server: server.plan.id,
@@ -660,4 +647,16 @@ function baseLatency(world: World, plan: RoundPlan, server: ServerPlan, rng: Rng
       world.now() >= plan.bounds.tHealMs ? plan.nominalLatencyMs : [server.latencyMsMin, server.latencyMsMax];
     return rng.int(min, max);
   };
+}
+
+/**
+ * The descriptor digests (the world's, `worldDescriptorDigest`) of the tool named `tool` that
+ * `server` lists now to any audience, sorted, each once: the versions an operator's order names.
+ */
+function listedDigests(server: SimCatalogServer, tool: string): string[] {
+  const listed = Object.values(server.currentViews())
+    .flat()
+    .filter((candidate) => candidate.name === tool)
+    .map((candidate) => worldDescriptorDigest(candidate));
+  return [...new Set(listed)].sort();
 }

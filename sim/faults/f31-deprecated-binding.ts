@@ -21,6 +21,7 @@
 import { distinctTimes, drawIn } from '../plan/draws.ts';
 import type { RoundPlan, ServerPlan } from '../plan/types.ts';
 import type { FaultDefinition } from './fault.ts';
+import { toolNamesListed } from './internal/operator-tools.ts';
 import { counts } from './rates.ts';
 import { arrayOf, ms, object, string } from '../plan/schema-parts.ts';
 
@@ -48,14 +49,6 @@ export const RATES = {
   ),
 };
 
-/** The tool names a server's first revision lists to any audience, sorted. */
-function toolNamesOf(server: ServerPlan): string[] {
-  const first = server.history[0];
-  if (first === undefined) return [];
-  const names = new Set(Object.values(first.views).flatMap((tools) => tools.map((tool) => String(tool.name))));
-  return [...names].sort();
-}
-
 /** F31: deprecated versions bound again. */
 export const F31: FaultDefinition<'F31', typeof RATES> = {
   id: 'F31',
@@ -80,7 +73,7 @@ export const F31: FaultDefinition<'F31', typeof RATES> = {
     const times = distinctTimes(rng, drawIn(rng, rates.deprecationsPerRound), plan.bounds.tHealMs);
     plan.deprecations = times.map((atMs): DeprecationPlan => {
       const server = rng.pick(plan.servers);
-      const names = toolNamesOf(server);
+      const names = toolNamesListed(server);
       return { atMs, server: server.id, tool: names.length === 0 ? '' : rng.pick(names) };
     });
   },

@@ -30,6 +30,7 @@
 import type { Rng } from '../random.ts';
 import type { CallsPlan, RoundPlan, ServerPlan } from '../plan/types.ts';
 import type { FaultDefinition } from './fault.ts';
+import { favouredToolRule, toolNamesShown } from './internal/operator-tools.ts';
 import { choices, fraction } from './rates.ts';
 import { arrayOf, boolean, fractionSchema, ms, object, string } from '../plan/schema-parts.ts';
 import { CHOICE_ORDER, type ToolChoiceRule } from '../planner-rules.ts';
@@ -100,24 +101,7 @@ export const RATES = {
  * The planners' rule (sim/planner-rules.ts): with the plan's `aliasedCalls.fraction`, the aliased
  * tool when the disclosure shows it. Draws nothing in a plan without `aliasedCalls`.
  */
-const ALIASED: ToolChoiceRule = {
-  order: CHOICE_ORDER.aliased,
-  choose(call) {
-    const aliased = call.calls.aliasedCalls;
-    if (aliased === undefined) return undefined;
-    const tool = call.shown.find((shown) => shown.name === aliased.tool);
-    if (tool === undefined || !call.rng.chance(aliased.fraction)) return undefined;
-    return { tool, guessed: false };
-  },
-};
-
-/** The tool names a server's first revision lists to the audiences the world connects as (its planners' sessions), sorted. */
-function toolNamesOf(server: ServerPlan): string[] {
-  const first = server.history[0];
-  if (first === undefined) return [];
-  const views = server.audiences.flatMap((audience) => first.views[audience] ?? []);
-  return [...new Set(views.map((tool) => String(tool.name)))].sort();
-}
+const ALIASED: ToolChoiceRule = favouredToolRule(CHOICE_ORDER.aliased, (calls) => calls.aliasedCalls);
 
 const orderSchema = object({
   atMs: ms,
@@ -181,7 +165,7 @@ export const F34: FaultDefinition<'F34', typeof RATES> = {
   generateRound({ plan }, rng, rates) {
     if (plan.servers.length === 0) return;
     const server = rng.pick(plan.servers);
-    const names = toolNamesOf(server);
+    const names = toolNamesShown(server);
     const tool = names.length === 0 ? '' : rng.pick(names);
     const releases = RELEASES.filter((release) => rates.changes.includes(release.change));
     const release = releases.length === 0 ? undefined : rng.pick(releases);

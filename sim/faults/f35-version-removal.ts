@@ -29,6 +29,7 @@
 import type { Rng } from '../random.ts';
 import type { CallsPlan, RoundPlan, ServerPlan } from '../plan/types.ts';
 import type { FaultDefinition } from './fault.ts';
+import { favouredToolRule, toolNamesShown } from './internal/operator-tools.ts';
 import { fraction } from './rates.ts';
 import { arrayOf, fractionSchema, ms, object, string } from '../plan/schema-parts.ts';
 import { CHOICE_ORDER, type ToolChoiceRule } from '../planner-rules.ts';
@@ -76,24 +77,7 @@ export const RATES = {
  * The planners' rule (sim/planner-rules.ts): with the plan's `walkedCalls.fraction`, the walked
  * tool when the disclosure shows it. Draws nothing in a plan without `walkedCalls`.
  */
-const WALKED: ToolChoiceRule = {
-  order: CHOICE_ORDER.walked,
-  choose(call) {
-    const walked = call.calls.walkedCalls;
-    if (walked === undefined) return undefined;
-    const tool = call.shown.find((shown) => shown.name === walked.tool);
-    if (tool === undefined || !call.rng.chance(walked.fraction)) return undefined;
-    return { tool, guessed: false };
-  },
-};
-
-/** The tool names a server's first revision lists to the audiences the world connects as (its planners' sessions), sorted. */
-function toolNamesOf(server: ServerPlan): string[] {
-  const first = server.history[0];
-  if (first === undefined) return [];
-  const views = server.audiences.flatMap((audience) => first.views[audience] ?? []);
-  return [...new Set(views.map((tool) => String(tool.name)))].sort();
-}
+const WALKED: ToolChoiceRule = favouredToolRule(CHOICE_ORDER.walked, (calls) => calls.walkedCalls);
 
 /**
  * The times of the walk's three orders in the longest stretch of the server's history without a
@@ -153,7 +137,7 @@ export const F35: FaultDefinition<'F35', typeof RATES> = {
   generateRound({ plan }, rng, rates) {
     if (plan.servers.length === 0) return;
     const server = rng.pick(plan.servers);
-    const names = toolNamesOf(server);
+    const names = toolNamesShown(server);
     const tool = names.length === 0 ? '' : rng.pick(names);
     const times = walkTimes(rng, server, plan.bounds.tHealMs);
     if (times === undefined || tool === '') return;
