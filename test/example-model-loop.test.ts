@@ -37,34 +37,41 @@ describe('examples/model-loop-host: an agent loop that lists, runs a model turn 
         if (event.type === 'gate_decision') decisions[event.decision] = (decisions[event.decision] ?? 0) + 1;
       sent.push(run.events.filter((event) => event.type === 'call_sent').length);
     }
+    // Re-measured when the default scenario took in the tool-version faults (issue 30): rounds 0
+    // (F26, F35, F36), 10 (F31 to F36), 13 (F26, F32, F34, F35) and 14 (F26, F34, F35, F36) moved.
+    // Their history entries (F32's description change, F35's walk, F36's contract changes) add
+    // list_changed, and F34's, F35's and F36's choice rules have the planners call the operator's
+    // tool on half their calls, so the turns and picks fall elsewhere; rounds 9 and 11 are as before.
     // Every call that left is an ADMIT with a receipt (the lease convention); a pick the fresh list
-    // did not hold is not called (UNDISCLOSED_TOOL: round 0 once, round 9 twice, round 14 four
-    // times), and a turn with no list to show the model is INCOMPLETE_DISCOVERY (3 while round 0's
-    // host restarted, 6 across round 13's two restarts). Round 11's planners ask nothing of it.
-    expect(decisions).toEqual({ ADMIT: 84, INCOMPLETE_DISCOVERY: 12, UNDISCLOSED_TOOL: 7 });
-    expect(sent).toEqual([2, 46, 7, 0, 2, 27]);
+    // did not hold is not called (UNDISCLOSED_TOOL: round 9 twice, round 14 three times), and a
+    // turn with no list to show the model is INCOMPLETE_DISCOVERY (2 while round 0's host
+    // restarted, 8 across round 13's two restarts, 2 in round 9 and 1 in round 14). Round 11's
+    // planners ask nothing of it.
+    expect(decisions).toEqual({ ADMIT: 85, INCOMPLETE_DISCOVERY: 13, UNDISCLOSED_TOOL: 5 });
+    expect(sent).toEqual([2, 46, 7, 0, 2, 28]);
     expect(counts).toEqual({
       // It checks no descriptor, revision or catalog size (planted defects, F13, and duplicate
       // names, F6, in rounds 0, 9 and 14; walks that mix revisions in rounds 0, 10 and 14; F23's
       // over-limit catalogs shown and, in round 9, called from).
-      'I5 DEFECT_ADMITTED': 47,
+      'I5 DEFECT_ADMITTED': 46,
       'I2 MIXED_REVISIONS': 4,
       'I27 OVER_LIMIT_PUBLISHED': 39,
       'I27 OVER_LIMIT_DISCLOSED': 8,
       'I27 OVER_LIMIT_ADMITTED': 35,
       // It re-lists only when a turn runs, never on a list_changed: the refresh is starved (I19,
-      // rounds 0, 9, 11, 13: 15 + 36 + 31 + 8); a turn's call leaves after its own fresh walk, so
+      // rounds 0, 9, 11, 13: 16 + 36 + 31 + 10); a turn's call leaves after its own fresh walk, so
       // the world's side of I18 finds only 1 + 4 calls sent before a whole fresh list was served (a
       // walk a notification cut). The template reports no scan, so the receipt side of I18 does
       // not judge it.
-      'I19 REFRESH_STARVED': 90,
+      'I19 REFRESH_STARVED': 93,
       'I18 CALL_BEFORE_RELIST': 5,
       // Behind round 14's gateway no list_changed ever comes, and it does not poll either: each
       // unpushed change waits for the next turn's walk, past R = 800 ms (I33, 8).
       'I33 NOT_POLLED': 8,
-      // No gate: revoked tools and an unconfirmed write are called (rounds 9, 10, 14), and a plan
+      // No gate: revoked tools and an unconfirmed write are called (rounds 9 and 14: 2 + 7
+      // revoked; round 10's one revoked call is gone since its picks moved), and a plan
       // made from an older generation is called from the turn's fresh one (round 13, I8).
-      'I7 REVOKED_TOOL_ADMITTED': 6,
+      'I7 REVOKED_TOOL_ADMITTED': 9,
       'I3 UNCONFIRMED_WRITE_EXECUTED': 1,
       'I8 STALE_PLAN_ADMITTED': 1,
       // A cursor loop is asked for again and walked past the page bound (rounds 10 and 14, F5), and
