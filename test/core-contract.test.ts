@@ -3,14 +3,21 @@
  * 3) naming the core, the event type and the field, never a round the oracle judges: a core must
  * not pass by emitting something the oracle ignores (issue 10). The test core is the reference
  * core behind a sink that spoils the `leaseId` of its first receipt (a number instead of a
- * string). Seed 1, round 3 on the reference core writes its first receipt at seq 93 (with the
- * swarm's per-fault streams and the modern era in the default scenario; `catsim replay --seed 1
- * --round 3` and the trace's line 95), so the breach is at seq 93. It was seq 88 before the
- * default scenario had modern servers (issue 29 item 1): round 3's two servers are now both
- * modern (s0 with F25, s1 over Streamable HTTP) and each session's listen stream (4
+ * string). Seed 1, round 3 on the reference core writes its first receipt at seq 96 (with the
+ * swarm's per-fault streams, the modern era and the tool-version faults in the default scenario;
+ * `catsim replay --seed 1 --round 3` and the trace's line 98), so the breach is at seq 96. It was
+ * seq 88 before the default scenario had modern servers (issue 29 item 1): round 3's two servers
+ * are both modern (s0 with F25, s1 over Streamable HTTP) and each session's listen stream (4
  * listen_requested, 4 listen_acknowledged) comes before the first call, while fewer pages are
- * walked. Round 3 rather than the former round 6: round 2 admits no call and writes no receipt, and
- * among rounds 0-5 round 3's first receipt comes earliest (rounds 0, 1, 4 and 5: seq 141, 174, 513, 117).
+ * walked. It was seq 93 before the default scenario had the tool-version faults (issue 30 item 7):
+ * round 3 keeps its faults F1, F2, F4, F7, F8, F19, F20, F24 and F25 and adds F26, F31, F32, F34,
+ * F35 and F36, and three events now come before the first receipt: F32's operator_manifest for s1
+ * (seq 0), and one more page (page_served, page_read) of s1's acme.ops scan-4, whose first view
+ * now lists 9 tools instead of 7 because F36 places its two tools there (write_file and
+ * refund_payment). That first receipt is now for write_file (one of F36's tools, which the planners
+ * choose on half their calls when a disclosure shows one), not search_nodes. Round 3 rather than the former round 6: round 2 admits no call and
+ * writes no receipt, and among rounds 0-5 round 3's first receipt comes earliest (rounds 0, 1, 4
+ * and 5: seq 142, 202, 536, 118).
  *
  * In this process, `resolveCore` and `loadCore` are mocked to know `test:bad-receipt`, which
  * reaches `checkPlan`. Every campaign, `replay` and `shrink` runs its rounds on a worker thread
@@ -48,7 +55,7 @@ vi.mock('../cores/index.ts', async (importOriginal) => {
 });
 
 const MESSAGE =
-  'core "test:bad-receipt" emitted an observation outside catsim.trace.v1: "receipt".leaseId must be a string (round 3, seq 93)';
+  'core "test:bad-receipt" emitted an observation outside catsim.trace.v1: "receipt".leaseId must be a string (round 3, seq 96)';
 
 describe('an observation outside the trace contract', () => {
   it('fails the round with CoreContractError naming the core, the event, the field, the round and the seq', async () => {
@@ -120,7 +127,7 @@ describe('an observation outside the trace contract', () => {
   });
 
   it('crosses the worker-thread boundary as its breach and comes back as the same error', () => {
-    const breach = { core: 'test:bad-receipt', round: 3, seq: 93, problem: '"receipt".leaseId must be a string' };
+    const breach = { core: 'test:bad-receipt', round: 3, seq: 96, problem: '"receipt".leaseId must be a string' };
     const back = failureOf(structuredClone(failureMessage(new CoreContractError(breach))));
     expect(back).toBeInstanceOf(CoreContractError);
     expect(back.message).toBe(MESSAGE);

@@ -70,36 +70,29 @@ describe('deliberately wrong cores are caught by the same campaign', () => {
     const report = await campaign(core);
     // Seed "1", rounds 0-39: worked out by running this campaign and replaying each failing round
     // on both cores (below; npx catsim replay --seed 1 --round R --core mutant:no-recheck-at-call).
-    // On the merged default scenario (F18-F23, and each fault's enabling drawn from its own
-    // swarm/<fault id> stream) the planners' stale plans meet a changed generation in rounds 18
-    // (faults F1 F9 F10 F11 F13 F15 F21 F22: one TOOL_NOT_IN_GENERATION, one STALE_PLAN_ADMITTED),
-    // 26 (one TOOL_NOT_IN_GENERATION) and 28 (two); rounds 11, 17 and 25 of the earlier plans no
-    // longer have such a call. With F19, round 4 (faults F2 F3 F7 F9 F10 F14 F15 F16 F19) has a plan
-    // from generation 6 of s1 globex.dev whose call comes right after a trigger's rollback to an earlier
-    // generation with the same descriptor: the mutant admits (and leases) it against 6, the
-    // generation the rollback rolled away (I28); the reference admits it against the active one.
-    // Since the barrier waits for a scan that walked to the server's last answer (issue 27), a call
-    // held across a walk cut short is decided later, against a newer generation: rounds 13 and 20
-    // each add one STALE_PLAN_ADMITTED (the reference refuses both as STALE_CATALOG).
-    // With F18 in the default scenario (issue 27.4), round 26 restarts the host (a crash inside a
-    // publish at t=371, boot 1 at 412) and no longer has such a call, and round 28 has one
-    // TOOL_NOT_IN_GENERATION instead of two.
-    // With modern servers in the default scenario (issue 29 item 1), round 4 (now also F18 F27 F28
-    // F30; its servers all modern, over Streamable HTTP) has both kinds: plan p1 of s0/acme.dev is
-    // admitted at seq 585 against generation 5 while generation 6 (published at seq 581) is active
-    // (one STALE_PLAN_ADMITTED; the reference refuses it as STALE_CATALOG), and the rollback at seq
-    // 839 rolls away generation 8 of s1 globex.dev, which the mutant then leases for plan p4 (I28;
-    // the reference admits p4 against the active generation 9). The other rounds are as before.
-    expect(report.failingRounds.map((round) => round.round)).toEqual([4, 13, 18, 20, 28]);
-    expect(report.violationsByInvariant).toEqual({ I8: 6, I28: 1 });
+    // With the tool-version faults in the default scenario (issue 30 item 7: F26 and F31-F36 beside
+    // the others, every round's draws moved) the planners' stale plans meet a changed generation in
+    // rounds 3, 13, 18, 19, 20, 27 and 35: three TOOL_NOT_IN_GENERATION (round 3, refund_payment
+    // at seq 390; round 18, delete_entities at 343 and cancel_booking at 360) and seven
+    // STALE_PLAN_ADMITTED (round 13 at 433 and 716, 18 at 839, 19 at 547, 20 at 704, 27 at 2138, 35
+    // at 226); the reference refuses all ten as STALE_CATALOG. Nine of those ten calls go to a
+    // server the operator described (F32's operator_manifest), and the mutant's receipt of each,
+    // bound to the stale generation, names no version (I35 RECEIPT_WITHOUT_VERSION, at the seq right
+    // after the admission); round 35's goes to s1, which has no manifest. Before issue 30 item 7 the
+    // failing rounds were 4, 13, 18, 20 and 28 with I8 6 and I28 1 (round 4's rollback); no round in
+    // 0-39 now has a call bound to a generation a rollback rolled away, so I28 is shown on round 84
+    // below.
+    expect(report.failingRounds.map((round) => round.round)).toEqual([3, 13, 18, 19, 20, 27, 35]);
+    expect(report.violationsByInvariant).toEqual({ I8: 10, I35: 9 });
     const codes = new Set(
       report.failingRounds.flatMap((round) => round.violations.map((v) => `${v.invariant} ${v.code}`)),
     );
     expect(codes).toEqual(
-      new Set(['I8 STALE_PLAN_ADMITTED', 'I8 TOOL_NOT_IN_GENERATION', 'I28 LEASE_FOR_ROLLED_AWAY']),
+      new Set(['I8 STALE_PLAN_ADMITTED', 'I8 TOOL_NOT_IN_GENERATION', 'I35 RECEIPT_WITHOUT_VERSION']),
     );
-    // Each finding points at an ADMIT; the reference gate, which re-checks the active generation
-    // and its expiry, refused that same call (session and plan) in the same round.
+    // Each I8 finding points at an ADMIT; the reference gate, which re-checks the active generation
+    // and its expiry, refused that same call (session and plan) in the same round. Each I35 finding
+    // is the receipt written right after one of those admissions.
     const refusedByReference: string[] = [];
     for (const failing of report.failingRounds) {
       const mutantRun = (await runAndCheck('1', failing.round, loadScenario('default'), resolveCore(core), core)).run;
@@ -112,41 +105,75 @@ describe('deliberately wrong cores are caught by the same campaign', () => {
           event.type === 'gate_decision' ? [[event.callId, event.decision] as const] : [],
         ),
       );
+      const admittedAt = new Set(failing.violations.flatMap((v) => (v.invariant === 'I8' ? [v.seq] : [])));
       for (const violation of failing.violations) {
-        const decision = violation.seq === null ? undefined : bySeq.get(violation.seq);
-        if (decision?.type !== 'gate_decision')
-          throw new Error(`violation seq ${violation.seq} is not a gate decision`);
-        expect(decision.decision).toBe('ADMIT');
-        refusedByReference.push(`${violation.code} ${String(referenceDecision.get(decision.callId))}`);
+        const event = violation.seq === null ? undefined : bySeq.get(violation.seq);
+        if (violation.invariant === 'I35') {
+          expect([event?.type, admittedAt.has((violation.seq ?? 0) - 1)]).toEqual(['receipt', true]);
+          continue;
+        }
+        if (event?.type !== 'gate_decision') throw new Error(`violation seq ${violation.seq} is not a gate decision`);
+        expect(event.decision).toBe('ADMIT');
+        refusedByReference.push(`${violation.code} ${String(referenceDecision.get(event.callId))}`);
       }
     }
     expect(refusedByReference.sort()).toEqual([
-      'LEASE_FOR_ROLLED_AWAY ADMIT',
+      'STALE_PLAN_ADMITTED STALE_CATALOG',
+      'STALE_PLAN_ADMITTED STALE_CATALOG',
+      'STALE_PLAN_ADMITTED STALE_CATALOG',
       'STALE_PLAN_ADMITTED STALE_CATALOG',
       'STALE_PLAN_ADMITTED STALE_CATALOG',
       'STALE_PLAN_ADMITTED STALE_CATALOG',
       'STALE_PLAN_ADMITTED STALE_CATALOG',
       'TOOL_NOT_IN_GENERATION STALE_CATALOG',
       'TOOL_NOT_IN_GENERATION STALE_CATALOG',
+      'TOOL_NOT_IN_GENERATION STALE_CATALOG',
+    ]);
+    // I28: round 84 (faults F6 F9 F10 F11 F12 F14 F19 F20 F21 F22 F23 F26 F30 F32 F34), the first
+    // round of seed 1 where the mutant is caught by it (`catsim run --core mutant:no-recheck-at-call
+    // --from 40 --rounds 160`: I28 in rounds 84 and 115). F10's stale plan p0 of s1/acme.ops is made
+    // at seq 334 from generation 3; F19's missing-tool-rate trigger at 360 rolls back, republishing
+    // an earlier snapshot as generation 4 at 363, which rolls generation 3 away. At seq 679 the
+    // mutant admits (and leases) p0 against generation 3; the reference admits the same call against
+    // the active generation 7, whose search_files has the same descriptor (so no I8).
+    const rolledAway = await runAndCheck('1', 84, loadScenario('default'), resolveCore(core), core);
+    expect(rolledAway.summary.violations.map((v) => [v.invariant, v.code, v.seq])).toEqual([
+      ['I28', 'LEASE_FOR_ROLLED_AWAY', 679],
+    ]);
+    const reference = await runAndCheck('1', 84, loadScenario('default'), resolveCore('reference'), 'reference');
+    expect(reference.summary.violations).toEqual([]);
+    const decisionOf = (events: typeof reference.run.events) =>
+      events.flatMap((event) =>
+        event.type === 'gate_decision' && event.callId === 's1/acme.ops#p0'
+          ? [[event.seq, event.decision, event.generation]]
+          : [],
+      );
+    expect([decisionOf(rolledAway.run.events), decisionOf(reference.run.events)]).toEqual([
+      [[679, 'ADMIT', 3]],
+      [[679, 'ADMIT', 7]],
     ]);
   });
 
-  it('a DISABLE that is reported but never enforced is caught by I29 from the call the world saw leave: round 207 of seed 1, the first such round in 0..299', async () => {
+  it('a DISABLE that is reported but never enforced is caught by I29 from the call the world saw leave: round 76 of seed 1, the first such round in 0..299', async () => {
     const core = 'mutant:disable-not-enforced';
-    const { summary } = await runAndCheck('1', 207, loadScenario('default'), resolveCore(core), core);
-    // The missing-tool-rate trigger at seq 433 found no qualifying generation: DISABLED at 435 (key
-    // s1 acme.dev), yet generation 2 kept being shown and admitted (I11), and plan p1's call of
-    // list_directory left for s1 at 705 (I29). Before the default scenario had modern servers
-    // (issue 29 item 1; round 207 now also enables F25 F27-F30) the same finding sat at seqs 424,
-    // 427 and 734. Still the first round in 0..299 with an I29 (`catsim run --core
-    // mutant:disable-not-enforced --rounds 300`: I29 4, and no I29 in any failing round before 207).
+    const { summary } = await runAndCheck('1', 76, loadScenario('default'), resolveCore(core), core);
+    // The missing-tool-rate trigger at seq 482 found no qualifying generation: DISABLED at 483 (key
+    // s0 acme.ops), yet generation 1 kept being shown (disclosures 496, 596) and admitted (gate
+    // decisions 531, 599) (I11), and plan p2's call of write_file left for s0 at 533 (I29); the
+    // reference refuses that call as SERVER_DISABLED. write_file is s0's F36 tool (its compatible
+    // control change, contract_changed at 467), and p2 (plan_made at seq 383, t=1662, against
+    // generation 1) is one of F36's late calls, decided at t=2580, after the DISABLE at t=2030.
+    // Until the default scenario had the tool-version faults (issue 30 item 7; round 76 enables
+    // F5 F9 F11 F14 F15 F17 F19 F21 F22 F24 F25 F27 F35 F36) the first round in 0..299 with an I29
+    // was round 207, where the same finding now sits at seq 706 (I29), after I11 at 456, 696 and
+    // 704. `catsim run --core mutant:disable-not-enforced --rounds 208`: I29 2, in rounds 76 and
+    // 207, and no I29 in any failing round before 76; with `--from 208 --rounds 92`, one more in
+    // round 237.
     expect(summary.violations.filter((v) => v.invariant === 'I29').map((v) => [v.code, v.seq])).toEqual([
-      ['CALL_WHILE_DISABLED', 705],
+      ['CALL_WHILE_DISABLED', 533],
     ]);
-    expect(summary.violations.filter((v) => v.invariant === 'I11').map((v) => v.seq)).toEqual([
-      455, 695, 703, 798, 813, 981,
-    ]);
-    const reference = await runAndCheck('1', 207, loadScenario('default'), resolveCore('reference'), 'reference');
+    expect(summary.violations.filter((v) => v.invariant === 'I11').map((v) => v.seq)).toEqual([496, 531, 596, 599]);
+    const reference = await runAndCheck('1', 76, loadScenario('default'), resolveCore('reference'), 'reference');
     expect(reference.summary.violations).toEqual([]);
     expect(reference.summary.metrics.rollbackTriggers).toEqual({ DISABLED: 1, 'rolled back': 1 });
   });
