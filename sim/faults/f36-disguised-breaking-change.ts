@@ -316,7 +316,10 @@ export const F36: FaultDefinition<'F36', typeof RATES> = {
   lifetime: 'episode',
   probes: ['disguised-break-listed', 'disguised-break-refused'],
   plannerRules: [CONTRACT_TOOLS, LATE_CONTRACT_CALLS],
-  presentIn: (plan: RoundPlan) => plan.servers.some((server) => (server.contractChanges ?? []).length > 0),
+  // Its revision steps, not `contractChanges`: the shrinker drops the steps (the world writes
+  // `contract_changed` only on a step caused by F36) and keeps the list, so a plan shrunk past them
+  // holds nothing of F36 and must not claim it.
+  presentIn: (plan: RoundPlan) => plan.servers.some((server) => server.history.some((step) => step.cause === 'F36')),
   generate: {
     // Placing and timing in one hook: the changes name the placed tools, and only F36 edits them.
     plant(draft, rng) {
