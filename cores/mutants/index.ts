@@ -9,6 +9,7 @@ import {
   ForwardUndisclosedGate,
   RefuseEverythingGate,
   RevocationOnRefreshGate,
+  SnapshotWideDriftGate,
   TrustPlanGenerationGate,
   TrustReadOnlyHintGate,
   UnversionedWriteGate,
@@ -359,6 +360,14 @@ export const MUTANTS: readonly Mutant[] = [
       "refusing a run's call as drift when the contract it pinned changed (F36: the host classifies the change by the server's semver claim, so a breaking change claimed as a minor or patch release is executed for a run that pinned the old contract)",
     expectedCatchers: ['I39'],
     core: referenceCore({ host: TrustSemverClaimHost }),
+    scenario: 'capability-versions',
+  },
+  {
+    name: 'snapshot-wide-drift',
+    removedDefence:
+      "admitting a run's call while the contract it pinned is listed and served (F36: the gate takes a change of any tool of the run's pinned generation as drift, so a run that pinned a tool's new contract is refused when the server changes another tool beside it)",
+    expectedCatchers: ['I39'],
+    core: referenceCore({ gate: SnapshotWideDriftGate }),
     scenario: 'capability-versions',
   },
   {

@@ -585,6 +585,19 @@ export function contractPlan(): RoundPlan {
   };
 }
 
+/**
+ * F36 with the planners on get_weather alone (`contractPlan` otherwise): the runs shown generation
+ * 2 (get_weather's breaking change at 800, published at 855) pin its new contract, and their calls,
+ * sent 600 ms late, leave after list_directory's compatible change at 1,200 is published as
+ * generation 3 (1,255), which still lists and serves get_weather's new contract.
+ */
+export function siblingChangePlan(): RoundPlan {
+  const plan = contractPlan();
+  const contractCalls = plan.calls.contractCalls;
+  if (contractCalls === undefined) throw new Error('contractPlan has contractCalls');
+  return { ...plan, calls: { ...plan.calls, contractCalls: { ...contractCalls, tools: ['get_weather'] } } };
+}
+
 export const MUTANT_PLANS: Record<string, () => RoundPlan> = {
   'first-page-only': () => plain({ faults: [] }),
   'no-cursor-loop-detection': () =>
@@ -713,6 +726,7 @@ export const MUTANT_PLANS: Record<string, () => RoundPlan> = {
   'removal-misreported': () => removalPlan(),
   'disabled-still-executes': () => removalPlan(),
   'trust-semver-claim': contractPlan,
+  'snapshot-wide-drift': siblingChangePlan,
   'refuse-everything': () => plain(),
   // The tool surface (F22): the one round of 29 turns; each mutant lets some harmful turn through.
   'seal-from-final-request': surfaceTurnsPlan,
