@@ -355,6 +355,14 @@ export const MUTANTS: readonly Mutant[] = [
     scenario: 'capability-versions',
   },
   {
+    name: 'announce-as-no-new-binding',
+    removedDefence:
+      "binding and calling a version an operator only announced deprecated (F35: the host takes the announce order as no-new-binding, so bundles built afterwards leave the version out and new runs' calls of it are refused)",
+    expectedCatchers: ['I38'],
+    core: referenceCore({ announceAsNoNewBinding: true }),
+    scenario: 'capability-versions',
+  },
+  {
     name: 'trust-semver-claim',
     removedDefence:
       "refusing a run's call as drift when the contract it pinned changed (F36: the host classifies the change by the server's semver claim, so a breaking change claimed as a minor or patch release is executed for a run that pinned the old contract)",

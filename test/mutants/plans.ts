@@ -489,9 +489,10 @@ export function aliasPlan(
  * is a call of `read_file` (F35's walked calls, fraction 1). The operator walks `read_file`'s
  * version to `sunset` at 500 and to `disabled` at 900, and orders its removal at 1,300, while the
  * planner's run, shown generation 1 before the walk, still calls it. With `changeAt`, the server
- * adds `echo` (revision 8) then, so the planner is shown a later generation.
+ * adds `echo` (revision 8) then, so the planner is shown a later generation; with `announceAt`,
+ * the walk begins with `announce` then.
  */
-export function removalPlan(options: { changeAt?: number } = {}): RoundPlan {
+export function removalPlan(options: { changeAt?: number; announceAt?: number } = {}): RoundPlan {
   const five = tools(...FIVE);
   const changes =
     options.changeAt === undefined ? [] : [step(options.changeAt, 8, { 'acme.dev': [...five, tool('echo')] })];
@@ -506,6 +507,7 @@ export function removalPlan(options: { changeAt?: number } = {}): RoundPlan {
     ...base,
     calls: { ...base.calls, walkedCalls: { tool: 'read_file', fraction: 1 } },
     lifecycleOrders: [
+      ...(options.announceAt === undefined ? [] : [{ ...order, atMs: options.announceAt, step: 'announce' as const }]),
       { ...order, atMs: 500, step: 'sunset' },
       { ...order, atMs: 900, step: 'disabled' },
       { ...order, atMs: 1_300, step: 'remove' },
@@ -725,6 +727,7 @@ export const MUTANT_PLANS: Record<string, () => RoundPlan> = {
   'remove-while-referenced': () => removalPlan(),
   'removal-misreported': () => removalPlan(),
   'disabled-still-executes': () => removalPlan(),
+  'announce-as-no-new-binding': () => removalPlan({ announceAt: 200, changeAt: 300 }),
   'trust-semver-claim': contractPlan,
   'snapshot-wide-drift': siblingChangePlan,
   'refuse-everything': () => plain(),
