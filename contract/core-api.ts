@@ -297,12 +297,14 @@ export interface DeprecationOrder {
   reason: string;
   /**
    * The stage the versions move to (forward only; a version at a later stage stays there); absent:
-   * `no-new-binding` (F31). `sunset`: no run may start on a bundle pinning them, runs under way go
-   * on; `disabled`: from the moment `deprecate` returns no call of them may leave the core (judged
-   * by I38). The world sends `sunset` and `disabled` (F35) only to a core that also has
+   * `no-new-binding` (F31). `announce`: the deprecation is announced, nothing is refused: new
+   * bundles and runs still bind them and their calls run (a core refusing one is judged by I38);
+   * `sunset`: no run may start on a bundle pinning them, runs under way go on; `disabled`: from the
+   * moment `deprecate` returns no call of them may leave the core (judged by I38). The world sends
+   * `announce`, `sunset` and `disabled` (F35) only to a core that also has
    * {@link CoreAdapter.remove}: having it says the core keeps the whole lifecycle.
    */
-  stage?: 'no-new-binding' | 'sunset' | 'disabled';
+  stage?: 'announce' | 'no-new-binding' | 'sunset' | 'disabled';
 }
 
 /**

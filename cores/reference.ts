@@ -107,6 +107,11 @@ export interface ReferenceVariant {
    */
   disabledAsSunset?: boolean;
   /**
+   * True for the mutant that takes an operator's `announce` order (F35) as `no-new-binding`: bundles
+   * built afterwards leave the announced versions out, so new runs' calls of them are refused.
+   */
+  announceAsNoNewBinding?: boolean;
+  /**
    * Wraps the capability store of each boot (the mutant whose usage graph sees no bundle and no
    * run, so a removal is taken whatever references the version).
    */
@@ -185,6 +190,7 @@ class ReferenceAdapter implements CoreAdapter {
   readonly #ignoreDeprecation: boolean;
   readonly #assumeAliasMigration: boolean;
   readonly #disabledAsSunset: boolean;
+  readonly #announceAsNoNewBinding: boolean;
   readonly #misreportRemoval: boolean;
 
   constructor(env: CoreEnvironment, variant: ReferenceVariant) {
@@ -210,6 +216,7 @@ class ReferenceAdapter implements CoreAdapter {
     this.#ignoreDeprecation = variant.ignoreDeprecation === true;
     this.#assumeAliasMigration = variant.assumeAliasMigration === true;
     this.#disabledAsSunset = variant.disabledAsSunset === true;
+    this.#announceAsNoNewBinding = variant.announceAsNoNewBinding === true;
     this.#misreportRemoval = variant.misreportRemoval === true;
     const store = storeOf(env, variant);
     const wrapCapabilities = variant.wrapCapabilityStore ?? ((capabilities: CapabilityStore) => capabilities);
@@ -331,14 +338,20 @@ class ReferenceAdapter implements CoreAdapter {
   }
 
   /**
-   * An operator's deprecation (F31 at `no-new-binding`, F35 at `sunset` and `disabled`): the host's
-   * capability registry moves those versions to the stage, so new bundles leave them out, new runs
-   * do not pin them, and at `disabled` no call of them runs.
+   * An operator's deprecation (F31 at `no-new-binding`, F35 at `announce`, `sunset` and
+   * `disabled`): the host's capability registry moves those versions to the stage; from
+   * `no-new-binding` on new bundles leave them out, from `sunset` on new runs do not pin them, and
+   * at `disabled` no call of them runs (at `announce` nothing is refused).
    */
   deprecate(order: DeprecationOrder): void {
     const stage = order.stage ?? 'no-new-binding';
     if (this.#ignoreDeprecation && stage === 'no-new-binding') return;
-    const taken = this.#disabledAsSunset && stage === 'disabled' ? 'sunset' : stage;
+    const taken =
+      this.#disabledAsSunset && stage === 'disabled'
+        ? 'sunset'
+        : this.#announceAsNoNewBinding && stage === 'announce'
+          ? 'no-new-binding'
+          : stage;
     this.#host.capabilities?.deprecateListed(order.identity, order.tool, order.descriptorDigests, order.reason, taken);
   }
 

@@ -308,11 +308,11 @@ function startRound(context: RoundContext, servers: SimCatalogServer[]): void {
 /**
  * F35: one step of an operator's walk of a tool's versions to the end of their lifecycle. The
  * versions are the tool's descriptor digests in the server's views when the walk's first order
- * was written (kept for its later steps, so a removal names what was disabled). `sunset` and
- * `disabled` are written first and handed to the core's `deprecate` with the stage; `remove` is
- * handed to the core's `remove` and written with its answer. Delivered only to a core with both
- * `deprecate` and `remove`; delivered digests are remembered for the planners' probes (a correct
- * core may refuse them).
+ * was written (kept for its later steps, so a removal names what was disabled). `announce`,
+ * `sunset` and `disabled` are written first and handed to the core's `deprecate` with the stage;
+ * `remove` is handed to the core's `remove` and written with its answer. Delivered only to a core
+ * with both `deprecate` and `remove`; digests delivered from `sunset` on are remembered for the
+ * planners' probes (a correct core may refuse them; at `announce` it may not).
  */
 function orderLifecycle(
   context: RoundContext,
@@ -330,7 +330,7 @@ function orderLifecycle(
   const delivery = adapter.down ? 'host_down' : supported ? 'delivered' : 'unsupported';
   const base = { server: server.plan.id, identity: server.identity(), tool: order.tool, step: order.step };
   const reason = `F35 order at ${order.atMs} ms`;
-  if (delivery === 'delivered')
+  if (delivery === 'delivered' && order.step !== 'announce')
     for (const digest of descriptorDigests) context.deprecatedDigests.add(`${server.plan.id}\u0000${digest}`);
   if (order.step !== 'remove') {
     recorder.world('lifecycle_ordered', { ...base, descriptorDigests, delivery, answer: null, code: null });

@@ -66,10 +66,11 @@ export const EMERGENCY_DISABLE_DELIVERIES = ROLLBACK_DELIVERIES;
 
 /**
  * The steps of an operator's walk of a tool's versions through the end of their lifecycle (F35,
- * SPEC section 9): to stage `sunset` (no new run may pin them), to stage `disabled` (no call of
- * them may run), then their removal.
+ * SPEC section 9): to stage `announce` (they stay bindable and callable; a host shows the notice),
+ * to stage `sunset` (no new run may pin them), to stage `disabled` (no call of them may run), then
+ * their removal.
  */
-export const LIFECYCLE_STEPS = ['sunset', 'disabled', 'remove'] as const;
+export const LIFECYCLE_STEPS = ['announce', 'sunset', 'disabled', 'remove'] as const;
 
 /** A core's answer to a removal (F35): `removed`, or `refused` with its code. */
 export const REMOVAL_ANSWERS = ['removed', 'refused'] as const;

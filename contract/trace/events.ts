@@ -716,13 +716,13 @@ const lifecycleOrdered = eventOf(
   'world',
   'lifecycle_ordered',
   admission(
-    'an operator walked the versions of tool `tool` that `server` listed when the walk began (F35, SPEC section 9: their descriptor digests) one step on: to stage `sunset` (no run may start pinning them; runs under way go on), to stage `disabled` (when `delivered`, no call of them may leave the core after it: no `receipt` naming one of those digests for that tool, judged by I38), or their removal (`remove`, answered by the core: `removed` only when nothing references them; a run the world knows pinned one, a session shown it before the walk began, still references it, judged by I38)',
+    'an operator walked the versions of tool `tool` that `server` listed when the walk began (F35, SPEC section 9: their descriptor digests) one step on: to stage `announce` (when `delivered`, they stay bindable and callable until the next order that makes them unbindable: no call of them, from a run that pinned them before or after the order, may be refused for their lifecycle, judged by I38), to stage `sunset` (no run may start pinning them; runs under way go on), to stage `disabled` (when `delivered`, no call of them may leave the core after it: no `receipt` naming one of those digests for that tool, judged by I38), or their removal (`remove`, answered by the core: `removed` only when nothing references them; a run the world knows pinned one, a session shown it before the walk began, still references it, judged by I38)',
   ),
   {
     server,
     identity: field(str, 'the identity the server presents at `t`'),
     tool: field(str, "the tool's name as the server lists it"),
-    step: field(oneOf(LIFECYCLE_STEPS), 'what the operator ordered: `sunset`, `disabled` or `remove`'),
+    step: field(oneOf(LIFECYCLE_STEPS), 'what the operator ordered: `announce`, `sunset`, `disabled` or `remove`'),
     descriptorDigests: field(
       digests,
       "the tool's descriptor digests in the server's views when the walk's first order was written, sorted (empty: it listed none)",

@@ -2,6 +2,7 @@
  * Mutant admission gates: the reference gate with exactly one defence removed (SPEC section 12).
  */
 import { AdmissionGate, type CallRequest, type GateDecision } from '../../src/admission/gate.ts';
+import type { DisclosureEntry } from '../../src/admission/disclosure-ledger.ts';
 import type { CatalogKey } from '../../src/keys.ts';
 import type { ServeResult } from '../../src/registry/registry.ts';
 import type { GenerationRecord } from '../../src/registry/store.ts';
@@ -56,6 +57,41 @@ export class RevocationOnRefreshGate extends AdmissionGate {
     }
     return held.has(request.plan.toolName);
   }
+}
+
+/**
+ * Snapshot-wide drift: the gate refuses a call as drift (`STALE_CATALOG`) when any tool of the
+ * generation its run pinned is listed now with another descriptor, not only the called tool, as a
+ * host that pins a run to the digest of the server's whole `tools/list` would. A run that pinned a
+ * tool's new contract is refused once the server changes another tool beside it (F36's compatible
+ * control after its breaking change, or the other way round), though the contract it pinned is
+ * still listed and served (I39 `PINNED_CONTRACT_REFUSED`). A run pinned to the active generation,
+ * a quiet tail's probe among them, is never refused for it, so I12 does not see it.
+ */
+export class SnapshotWideDriftGate extends AdmissionGate {
+  protected override callChecks(
+    request: CallRequest,
+    record: GenerationRecord,
+    tool: SnapshotTool | undefined,
+    disclosure: DisclosureEntry | undefined,
+  ): Pick<GateDecision, 'verdict' | 'argumentErrors'> {
+    const checks = super.callChecks(request, record, tool, disclosure);
+    if (checks.verdict !== 'ADMIT') return checks;
+    const key: CatalogKey = { identity: request.identity, ...request.audience };
+    const pinned = this.deps.registry.generation(key, request.plan.generation);
+    return pinned !== undefined && anyToolChanged(pinned, record) ? { verdict: 'STALE_CATALOG' } : checks;
+  }
+}
+
+/**
+ * Whether a tool `pinned` lists is listed by `active` under its name, but never with its
+ * descriptor (a snapshot may list two tools of one name, so names alone do not say which changed).
+ */
+function anyToolChanged(pinned: GenerationRecord, active: GenerationRecord): boolean {
+  const now = new Map<string, Set<string>>();
+  for (const tool of active.snapshot.tools)
+    now.set(tool.name, (now.get(tool.name) ?? new Set()).add(tool.descriptorDigest));
+  return pinned.snapshot.tools.some((tool) => now.get(tool.name)?.has(tool.descriptorDigest) === false);
 }
 
 /** Refuses everything: every call gets SERVER_DISABLED. */

@@ -9,6 +9,7 @@ import {
   ForwardUndisclosedGate,
   RefuseEverythingGate,
   RevocationOnRefreshGate,
+  SnapshotWideDriftGate,
   TrustPlanGenerationGate,
   TrustReadOnlyHintGate,
   UnversionedWriteGate,
@@ -354,11 +355,27 @@ export const MUTANTS: readonly Mutant[] = [
     scenario: 'capability-versions',
   },
   {
+    name: 'announce-as-no-new-binding',
+    removedDefence:
+      "binding and calling a version an operator only announced deprecated (F35: the host takes the announce order as no-new-binding, so bundles built afterwards leave the version out and new runs' calls of it are refused)",
+    expectedCatchers: ['I38'],
+    core: referenceCore({ announceAsNoNewBinding: true }),
+    scenario: 'capability-versions',
+  },
+  {
     name: 'trust-semver-claim',
     removedDefence:
       "refusing a run's call as drift when the contract it pinned changed (F36: the host classifies the change by the server's semver claim, so a breaking change claimed as a minor or patch release is executed for a run that pinned the old contract)",
     expectedCatchers: ['I39'],
     core: referenceCore({ host: TrustSemverClaimHost }),
+    scenario: 'capability-versions',
+  },
+  {
+    name: 'snapshot-wide-drift',
+    removedDefence:
+      "admitting a run's call while the contract it pinned is listed and served (F36: the gate takes a change of any tool of the run's pinned generation as drift, so a run that pinned a tool's new contract is refused when the server changes another tool beside it)",
+    expectedCatchers: ['I39'],
+    core: referenceCore({ gate: SnapshotWideDriftGate }),
     scenario: 'capability-versions',
   },
   {

@@ -5,7 +5,9 @@
  * D1 (shown before the walk began) and is live, so a removal answered `removed` fails, and so does
  * a later call of the run refused VERSION_GONE; a receipt of D1 after `disabled` fails. A run
  * first shown D1 after the walk began references nothing; orders the core never heard
- * (`unsupported`, `host_down`) judge nothing.
+ * (`unsupported`, `host_down`) judge nothing. After an `announce` (t=30 ms) D1 is still bindable:
+ * a run first shown it then references it, and a call of D1 refused for its lifecycle before the
+ * sunset fails; one refused after the sunset, or for another reason, does not.
  */
 import { describe, expect, it } from 'vitest';
 import { checkTrace } from '../check.ts';
@@ -30,7 +32,7 @@ function disclosure(b: TraceBuilder, generation: number, session = SESSION): num
 function order(
   b: TraceBuilder,
   t: number,
-  step: 'sunset' | 'disabled' | 'remove',
+  step: 'announce' | 'sunset' | 'disabled' | 'remove',
   options: { delivery?: 'delivered' | 'unsupported' | 'host_down'; answer?: 'removed' | 'refused' } = {},
 ): number {
   const answer = step === 'remove' ? (options.answer ?? 'refused') : null;
@@ -170,5 +172,35 @@ describe('I38: no removal while referenced, no call after disabled', () => {
       call(b, 'p2', 1, 'VERSION_GONE');
       expect(i38(b)).toEqual({ found: [], checked: 0 });
     }
+  });
+
+  it('after announce, a call of the version refused for its lifecycle before the sunset fails; after it, or for another reason, holds', () => {
+    const b = new TraceBuilder();
+    b.serverUp('s0', ID0);
+    disclosure(b, 1);
+    const announce = order(b, 30, 'announce');
+    // Generation 2, first shown after the announce: a correct core binds D1 in its bundle.
+    disclosure(b, 2);
+    const first = call(b, 'p1', 2, 'TOOL_NOT_PINNED');
+    call(b, 'p2', 2, 'STALE_CATALOG');
+    call(b, 'p3', 1, 'VERSION_SUNSET');
+    order(b, 300, 'sunset');
+    call(b, 'p4', 2, 'VERSION_SUNSET');
+    const removal = order(b, 400, 'remove', { answer: 'removed' });
+    const found = i38(b);
+    expect(found.checked).toBe(3);
+    expect(found.found).toEqual([
+      [
+        first,
+        'ANNOUNCED_VERSION_REFUSED',
+        `2 calls of "read_file" of s0 were refused for the lifecycle of a version the operator had only announced (seq ${announce}, t=30 ms) and nothing had made unbindable yet, the first call-p1 TOOL_NOT_PINNED at seq ${first} (session s0/acme.dev): an announced version is still bound and called`,
+      ],
+      [
+        removal,
+        'REMOVED_WHILE_REFERENCED',
+        // Generation 2's run was shown D1 after the announce but before the sunset: it references it too.
+        `the core answered the removal of "read_file" of s0 (1 version, seq ${removal}, t=400 ms) removed while 2 live runs referenced one, e.g. run s0/acme.dev ${KEY}#1, shown ${D1.slice(0, 12)} before the walk began`,
+      ],
+    ]);
   });
 });

@@ -3,15 +3,15 @@
  * 版本前，Registry 从 Run traces 与 Bundle manifests 构建使用图：哪些线上 Agent ... 和未完成 Runs 仍引用。
  * 不能仅凭'一个月没有新调用'删除，因为长流程可能仍在等待确认"; "deprecation 包含 announce、no-new-binding、
  * sunset、disabled 四阶段"). An operator walks the versions of tool `tool` of server `server` (the
- * descriptor digests it listed when the walk began) to `sunset`, to `disabled`, then orders their
- * removal (`lifecycle_ordered`, F35). A run is a session's calls from one disclosed generation,
+ * descriptor digests it listed when the walk began) to `announce`, to `sunset`, to `disabled`, then
+ * orders their removal (`lifecycle_ordered`, F35). A run is a session's calls from one disclosed generation,
  * as I37 models it; sessions never end in a round, so a run never ends.
  *
  * A run references one of the walk's versions when the world disclosed its generation to its
  * session, under a catalog key of the identity the order named, listing that digest, before the
- * first delivered order that made the version unbindable: the walk's first delivered order, an
- * F31 `deprecation_ordered` naming the digest, or an F26 `emergency_disabled` of the tool (all of
- * the same server). Such a run pinned the version in any core that binds what a generation lists
+ * first delivered order that made the version unbindable: the walk's first delivered order past
+ * `announce` (an announced version stays bindable), an F31 `deprecation_ordered` naming the
+ * digest, or an F26 `emergency_disabled` of the tool (all of the same server). Such a run pinned the version in any core that binds what a generation lists
  * while it may be bound, and it is still live. Rules, for delivered orders only:
  *
  * - a removal the core answered `removed` while a run references one of its versions is
@@ -22,7 +22,14 @@
  * - after a `disabled` order, no call of one of its versions may leave the core: a `receipt` after
  *   it for that tool, under a key of the order's identity, naming one of its digests is
  *   `EXECUTED_AFTER_DISABLED` (anchored at the first, with how many). Calls that left before may
- *   finish.
+ *   finish;
+ * - after an `announce` order, and until the first delivered order that makes the version
+ *   unbindable (as above), nothing about its lifecycle may refuse a call of it: a `gate_decision`
+ *   for the tool, under a key of the order's identity, whose plan names one of its digests,
+ *   refused with a lifecycle code (`TOOL_NOT_PINNED`: the run's bundle left the version out;
+ *   `VERSION_SUNSET`, `VERSION_DISABLED`, `VERSION_GONE`) is `ANNOUNCED_VERSION_REFUSED` (anchored
+ *   at the first, with how many): an announced version is still bound by new bundles and runs, and
+ *   called (seed 004's four stages; `announce` is the notice, `no-new-binding` the first refusal).
  *
  * Ground truth: the orders, disclosures and plans are the world's; the answer is the core's, as
  * the world wrote it; receipts and decisions are the core's, and what each binds is held to the
@@ -51,6 +58,7 @@ export function checkRemoval(context: CheckContext, findings: Findings): void {
   );
   for (const order of orders) {
     findings.count('I38');
+    if (order.step === 'announce') judgeAnnounced(context, order, findings);
     if (order.step === 'disabled') judgeDisabled(context, order, findings);
     if (order.step !== 'remove') continue;
     const runs = referencingRuns(context, order);
@@ -96,19 +104,32 @@ function referencingRuns(context: CheckContext, order: LifecycleOrderedEvent): R
 
 /** The seq of the first delivered order that made the version with `digest` of the walk's tool unbindable. */
 function unbindableFrom(context: CheckContext, order: LifecycleOrderedEvent, digest: string): number {
+  return Math.min(order.seq, unbindingOrderSeq(context, order, digest));
+}
+
+/**
+ * The seq of the first delivered order of the walk's server, past `announce`, that makes the
+ * version with `digest` of its tool unbindable (a walk's order, an F31 deprecation, an F26
+ * emergency disable of the tool); Infinity when there is none.
+ */
+function unbindingOrderSeq(context: CheckContext, order: LifecycleOrderedEvent, digest: string): number {
   const { truth } = context;
   const delivered = (event: { server: string; delivery: string }) =>
     event.server === order.server && event.delivery === 'delivered';
   const seqs = [
     ...truth.lifecycleOrders.filter(
-      (event) => delivered(event) && event.tool === order.tool && event.descriptorDigests.includes(digest),
+      (event) =>
+        delivered(event) &&
+        event.step !== 'announce' &&
+        event.tool === order.tool &&
+        event.descriptorDigests.includes(digest),
     ),
     ...truth.deprecations.filter(
       (event) => delivered(event) && event.tool === order.tool && event.descriptorDigests.includes(digest),
     ),
     ...truth.emergencyDisables.filter((event) => delivered(event) && event.tool === order.tool),
   ].map((event) => event.seq);
-  return Math.min(order.seq, ...seqs);
+  return Math.min(Number.POSITIVE_INFINITY, ...seqs);
 }
 
 /** The second rule: no call of a referencing run refused as gone after the removal order. */
@@ -153,5 +174,33 @@ function judgeDisabled(context: CheckContext, order: LifecycleOrderedEvent, find
     first.seq,
     'EXECUTED_AFTER_DISABLED',
     `${executed.length} call${executed.length === 1 ? '' : 's'} of ${JSON.stringify(order.tool)} of ${order.server} left the core after its versions were disabled (seq ${order.seq}, t=${order.t} ms), the first with receipt ${first.leaseId} at seq ${first.seq} (t=${first.t} ms, ${first.key})`,
+  );
+}
+
+/** The codes a core refuses a call with for the lifecycle of the version its run pinned (or left out). */
+const LIFECYCLE_REFUSALS: ReadonlySet<string> = new Set([
+  'TOOL_NOT_PINNED',
+  'VERSION_SUNSET',
+  'VERSION_DISABLED',
+  'VERSION_GONE',
+]);
+
+/** The fourth rule: nothing about an announced version's lifecycle refuses a call of it before it is unbindable. */
+function judgeAnnounced(context: CheckContext, order: LifecycleOrderedEvent, findings: Findings): void {
+  const refused = context.observed.gateDecisions.filter((decision) => {
+    if (decision.seq < order.seq || decision.tool !== order.tool || !LIFECYCLE_REFUSALS.has(decision.decision))
+      return false;
+    if (parseCatalogKey(decision.key).identity !== order.identity) return false;
+    const digest = context.truth.plans.get(planRef(decision.session, decision.planId))?.descriptorDigest;
+    if (digest === undefined || !order.descriptorDigests.includes(digest)) return false;
+    return decision.seq < unbindingOrderSeq(context, order, digest);
+  });
+  const first = refused[0];
+  if (first === undefined) return;
+  findings.add(
+    'I38',
+    first.seq,
+    'ANNOUNCED_VERSION_REFUSED',
+    `${refused.length} call${refused.length === 1 ? '' : 's'} of ${JSON.stringify(order.tool)} of ${order.server} ${refused.length === 1 ? 'was' : 'were'} refused for the lifecycle of a version the operator had only announced (seq ${order.seq}, t=${order.t} ms) and nothing had made unbindable yet, the first ${first.callId} ${first.decision} at seq ${first.seq} (session ${first.session}): an announced version is still bound and called`,
   );
 }

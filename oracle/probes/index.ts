@@ -54,6 +54,7 @@ import { aliasFlipped } from './alias-flipped.ts';
 import { disguisedBreakListed } from './disguised-break-listed.ts';
 import { disguisedBreakRefused } from './disguised-break-refused.ts';
 import { removalWhileReferenced } from './removal-while-referenced.ts';
+import { announcedStillBound } from './announced-still-bound.ts';
 import type { Probe } from './probe.ts';
 import { hostRestartedMidScan } from './host-restarted-mid-scan.ts';
 import { hostCrashedInPublish } from './host-crashed-in-publish.ts';
@@ -106,6 +107,7 @@ export const PROBES: readonly Probe[] = [
   deprecatedNotBound,
   aliasFlipped,
   removalWhileReferenced,
+  announcedStillBound,
   versionChangedCalled,
   outputViolationRefused,
   disguisedBreakListed,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ID0, ID_S1, TraceBuilder } from '../testing/trace-builder.ts';
+import { digestOf, ID0, ID_S1, TraceBuilder } from '../testing/trace-builder.ts';
 import { PROBES, probesHit } from './index.ts';
 
 const PAGE = [{ cursorIn: null, cursorOut: null, pageDigest: 'p'.repeat(64) }];
@@ -217,5 +217,64 @@ describe('coverage probes', () => {
       b.at(at).revision('s0', 2, { 'acme.dev': ['echo'], 'globex.dev': ['echo'], [audience]: ['grep'] });
       expect(probesHit(b.build().events).includes('changed-within-ttl'), `${audience} at ${at}`).toBe(hit);
     }
+  });
+
+  it('announced-still-bound: an admitted call of an announced version through a generation first shown after the announce', () => {
+    const D1 = digestOf('read_file#1');
+    const run = (identity: string, generation: number) => {
+      const b = new TraceBuilder();
+      const key = `${identity}|acme.dev`;
+      const disclose = (g: number) =>
+        b.emit('world', 'disclosure', {
+          session: 's0/acme.dev',
+          server: 's0',
+          audience: 'acme.dev',
+          key,
+          generation: g,
+          snapshotDigest: digestOf(`snapshot:${g}`),
+          tools: [D1],
+        });
+      disclose(1);
+      b.emit('world', 'lifecycle_ordered', {
+        server: 's0',
+        identity: ID0,
+        tool: 'read_file',
+        step: 'announce',
+        descriptorDigests: [D1],
+        delivery: 'delivered',
+        answer: null,
+        code: null,
+      });
+      if (generation === 2) disclose(2);
+      b.emit('world', 'plan_made', {
+        session: 's0/acme.dev',
+        planId: 'p0',
+        key,
+        generation,
+        snapshotDigest: digestOf(`snapshot:${generation}`),
+        tool: 'read_file',
+        descriptorDigest: D1,
+        kind: 'normal',
+        expectAdmit: null,
+      });
+      b.emit('core', 'gate_decision', {
+        callId: 'call-p0',
+        planId: 'p0',
+        session: 's0/acme.dev',
+        key,
+        tool: 'read_file',
+        planDescriptorDigest: D1,
+        generation,
+        descriptorDigest: D1,
+        policyEpoch: 1,
+        decision: 'ADMIT',
+      });
+      return probesHit(b.build().events).includes('announced-still-bound');
+    };
+    // Generation 1 was first shown before the announce: its run bound the version before it.
+    expect(run(ID0, 1)).toBe(false);
+    expect(run(ID0, 2)).toBe(true);
+    // Another server's tool of the same name and descriptor: not the announced one.
+    expect(run(ID_S1, 2)).toBe(false);
   });
 });

@@ -1,13 +1,14 @@
 /**
  * Coverage probe `removal-while-referenced` (F35): an operator ordered the removal of a tool's
  * versions while the host was up, and the world had disclosed one of them to a session before the
- * walk began (so a live run pinned it: the removal must be refused). It reads only the world's
+ * walk began (its first order past `announce`, which leaves the versions bindable: so a live run
+ * pinned it, and the removal must be refused). It reads only the world's
  * `lifecycle_ordered` and `disclosure` (not the core's answer), so any core's campaign reaches it
  * as often as the reference's.
  */
 import type { Probe } from './probe.ts';
 
-/** A `remove` of `lifecycle_ordered`, not `host_down`, with a version a `disclosure` of that server showed before the walk's first order. */
+/** A `remove` of `lifecycle_ordered`, not `host_down`, with a version a `disclosure` of that server showed before the walk's first order past `announce`. */
 export const removalWhileReferenced: Probe = {
   name: 'removal-while-referenced',
   basis: 'world',
@@ -24,7 +25,7 @@ export const removalWhileReferenced: Probe = {
         }
       if (event.type !== 'lifecycle_ordered' || event.delivery === 'host_down') continue;
       const walk = `${event.server}\u0000${event.tool}`;
-      if (!walkStart.has(walk)) walkStart.set(walk, event.seq);
+      if (!walkStart.has(walk) && event.step !== 'announce') walkStart.set(walk, event.seq);
       if (event.step !== 'remove') continue;
       const start = walkStart.get(walk) ?? event.seq;
       const referenced = event.descriptorDigests.some(

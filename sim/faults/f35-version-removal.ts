@@ -1,8 +1,10 @@
 /**
  * F35: a version removed while runs still reference it. An operator walks the versions of one
  * tool of a server (the descriptor digests the server lists when the walk begins) through the end
- * of their lifecycle, through the core API (optional): to stage `sunset` (no run may start
- * pinning them; runs under way go on) and to stage `disabled` (no call of them may run) with
+ * of their lifecycle, through the core API (optional): to stage `announce` (the deprecation is
+ * announced; they stay bindable and callable, so a core that refuses a call of them, from a run
+ * bound before the order or after it, over-refuses), to stage `sunset` (no run may start pinning
+ * them; runs under way go on) and to stage `disabled` (no call of them may run) with
  * `deprecate`'s `stage`, then orders their removal with `remove`. Sessions the world connected
  * before the walk were shown those versions and never end in a round, so their runs still
  * reference them: a core that keeps a usage graph refuses the removal (`REFERENCED`) and keeps
@@ -20,7 +22,9 @@
  * How often: a round that enables F35 picks one server (uniformly) and one tool among the names
  * its first revision lists to the audiences its planners' sessions connect as, and, in the
  * longest stretch of the server's history without a planned change, orders `sunset` at a time
- * drawn in its second and third sixths, `disabled` at most a third of a sixth after it (so a run
+ * drawn in its second and third sixths, `announce` after the stretch's first instant and before
+ * it (so new generations are disclosed, and new runs bind the announced versions, between the
+ * two), `disabled` at most a third of a sixth after it (so a run
  * that pinned the versions before the walk is often still the session's current one, and calls
  * them, after the disabled order: a core refreshes its catalog into a new generation, and a new
  * run, every refresh interval), and `remove` in its fifth sixth; the planners call that tool on
@@ -34,8 +38,8 @@ import { fraction } from './rates.ts';
 import { arrayOf, fractionSchema, ms, object, string } from '../plan/schema-parts.ts';
 import { CHOICE_ORDER, type ToolChoiceRule } from '../planner-rules.ts';
 
-/** One step of the walk: to stage `sunset`, to stage `disabled`, or the removal. */
-export type LifecycleStep = 'sunset' | 'disabled' | 'remove';
+/** One step of the walk: to stage `announce`, to stage `sunset`, to stage `disabled`, or the removal. */
+export type LifecycleStep = 'announce' | 'sunset' | 'disabled' | 'remove';
 
 /** One planned order of the walk (F35): at `atMs`, step `step` for the versions of `tool` of `server`. */
 export interface LifecycleOrderPlan {
@@ -63,7 +67,7 @@ declare module '../plan/types.ts' {
 }
 
 /** The walk's steps, in order. */
-export const STEPS: readonly LifecycleStep[] = ['sunset', 'disabled', 'remove'];
+export const STEPS: readonly LifecycleStep[] = ['announce', 'sunset', 'disabled', 'remove'];
 
 /** How often F35 acts (scenario `faultRates.F35`), with its defaults. */
 export const RATES = {
@@ -80,10 +84,12 @@ export const RATES = {
 const WALKED: ToolChoiceRule = favouredToolRule(CHOICE_ORDER.walked, (calls) => calls.walkedCalls);
 
 /**
- * The times of the walk's three orders in the longest stretch of the server's history without a
- * planned change (from one step to the next, or to T_heal): `sunset` in its second and third
- * sixths, `disabled` 1 ms to a third of a sixth after it, `remove` in its fifth sixth; all in
- * [1, T_heal) and increasing. Undefined when the stretch is shorter than 18 ms.
+ * The times of the walk's four orders in the longest stretch of the server's history without a
+ * planned change (from one step to the next, or to T_heal), in step order: `announce` after the
+ * stretch's first instant and before `sunset` (drawn last, so the other three are the times the walk had before it
+ * began with `announce`), `sunset` in its second and third sixths, `disabled` 1 ms to a third of a
+ * sixth after it, `remove` in its fifth sixth; all in [1, T_heal) and increasing. Undefined when
+ * the stretch is shorter than 18 ms.
  */
 function walkTimes(rng: Rng, server: ServerPlan, tHealMs: number): number[] | undefined {
   const steps = [...server.history.map((step) => step.atMs).filter((atMs) => atMs < tHealMs), tHealMs];
@@ -96,7 +102,11 @@ function walkTimes(rng: Rng, server: ServerPlan, tHealMs: number): number[] | un
   if (sixth < 3) return undefined;
   const sunsetAt = Math.max(1, rng.int(from + sixth, from + 3 * sixth - 1));
   const disabledAt = sunsetAt + rng.int(1, Math.floor(sixth / 3));
-  return [sunsetAt, disabledAt, rng.int(from + 4 * sixth, from + 5 * sixth - 1)];
+  const removeAt = rng.int(from + 4 * sixth, from + 5 * sixth - 1);
+  // After the stretch's first instant (a change there may still edit the tool) and before sunset:
+  // sunsetAt >= from + sixth >= from + 3, so the range is never empty.
+  const announceAt = rng.int(from + 1, sunsetAt - 1);
+  return [announceAt, sunsetAt, disabledAt, removeAt];
 }
 
 /** `calls` without F35's walked calls. */
@@ -117,7 +127,7 @@ export const F35: FaultDefinition<'F35', typeof RATES> = {
             atMs: ms,
             server: string,
             tool: string,
-            step: { enum: ['sunset', 'disabled', 'remove'], title: 'sunset, disabled or remove' },
+            step: { enum: ['announce', 'sunset', 'disabled', 'remove'], title: 'announce, sunset, disabled or remove' },
           }),
           'an array of lifecycle orders',
         ),
@@ -126,9 +136,9 @@ export const F35: FaultDefinition<'F35', typeof RATES> = {
     calls: { walkedCalls: { schema: object({ tool: string, fraction: fractionSchema }, 'the walked calls') } },
   },
   title:
-    "an operator walks a tool's versions to sunset and disabled and orders their removal while runs still pin them: no removal while referenced, no call after disabled",
+    "an operator walks a tool's versions through announce, sunset and disabled and orders their removal while runs still pin them: nothing refused at announce, no removal while referenced, no call after disabled",
   lifetime: 'episode',
-  probes: ['removal-while-referenced'],
+  probes: ['removal-while-referenced', 'announced-still-bound'],
   plannerRules: [WALKED],
   // An order for a server the plan no longer has (a shrink dropped it) does nothing.
   presentIn: (plan: RoundPlan) =>

@@ -558,7 +558,7 @@ export class CapabilityRegistry {
     toolId: string,
     descriptorDigests: readonly string[],
     reason: string,
-    stage: 'no-new-binding' | 'sunset' | 'disabled' = 'no-new-binding',
+    stage: 'announce' | 'no-new-binding' | 'sunset' | 'disabled' = 'no-new-binding',
   ): void {
     const at = this.#clock.now();
     const index = DEPRECATION_STAGES.indexOf(stage);

@@ -217,7 +217,8 @@ export class HostCapabilities {
    * `toolName` of the server presenting `identity` whose descriptor digests are
    * `descriptorDigests` (seed 004: "构建新 Bundle 时禁止绑定 deprecated 版本，旧 Bundle 在兼容期继续";
    * "deprecation 包含 announce、no-new-binding、sunset、disabled 四阶段"): every such version registered
-   * so far moves to that stage now, and one registered later as it registers. At `no-new-binding`
+   * so far moves to that stage now, and one registered later as it registers. At `announce` nothing
+   * is refused (bundles and runs still bind it; its status carries the notice); at `no-new-binding`
    * no bundle built from now on binds it, bundles and runs holding it go on; at `sunset` no run
    * starts on a bundle pinning it either (a generation disclosed to a session for the first time
    * gets a bundle without it, and calls of it there are refused `VERSION_SUNSET`); at `disabled`
@@ -231,7 +232,7 @@ export class HostCapabilities {
     toolName: string,
     descriptorDigests: readonly string[],
     reason: string,
-    stage: 'no-new-binding' | 'sunset' | 'disabled' = 'no-new-binding',
+    stage: 'announce' | 'no-new-binding' | 'sunset' | 'disabled' = 'no-new-binding',
   ): void {
     if (descriptorDigests.length === 0) return;
     const toolId = this.#toolIdOf(identity, toolName);

@@ -22,6 +22,16 @@
  * through generation 2 first shown at 3,022, is refused VERSION_SUNSET), and the removal is
  * refused NOT_DISABLED. A core without `remove` gets the three orders `unsupported`: I38 counts
  * nothing and the round is not judged on the lifecycle.
+ *
+ * With the walk beginning by `announce` at 200 and `echo` added at 300 (`removalPlan({ announceAt:
+ * 200, changeAt: 300 })`): generation 2 (published at 365) is first shown at 400, after the
+ * announce, and on the reference its bundle binds `read_file` v1 all the same (announced, still
+ * bindable): the call at 403 is admitted (probe `announced-still-bound`), and generation 2's run,
+ * started before the sunset at 500, goes on calling it up to 816 (then VERSION_DISABLED from 913,
+ * the removal refused REFERENCED, as above). On `mutant:announce-as-no-new-binding` the announce is
+ * taken as no-new-binding: generation 2's bundle leaves v1 out and the call at 403 is refused
+ * TOOL_NOT_PINNED (I38 ANNOUNCED_VERSION_REFUSED at seq 56, alone); its calls from 502 to 816 are
+ * refused VERSION_SUNSET, which I38 does not judge (the sunset made v1 unbindable).
  */
 import { describe, expect, it } from 'vitest';
 import type { CoreAdapter } from '../../contract/core-api.ts';
@@ -170,17 +180,17 @@ describe('F35: no removal while referenced, no call after disabled', () => {
       const plan = generatePlan('1', round, scenario);
       const orders = plan.lifecycleOrders ?? [];
       if (orders.length === 0) continue;
-      const [first, , last] = orders;
+      const [first, , , last] = orders;
       const server = plan.servers.find((candidate) => candidate.id === first?.server);
       expect(orders.map((order) => order.step)).toEqual(STEPS);
       expect(new Set(orders.map((order) => `${order.server} ${order.tool}`)).size).toBe(1);
       const times = orders.map((order) => order.atMs);
       expect(times).toEqual([...times].sort((a, b) => a - b));
-      expect(new Set(times).size).toBe(3);
+      expect(new Set(times).size).toBe(4);
       expect(Math.max(...times)).toBeLessThan(plan.bounds.tHealMs);
       // disabled follows sunset closely: at most a third of a sixth of the stretch, itself at most
       // T_heal (3,000 ms), so at most 166 ms (164 in round 2, the widest here).
-      expect((times[1] ?? 0) - (times[0] ?? 0)).toBeLessThanOrEqual(166);
+      expect((times[2] ?? 0) - (times[1] ?? 0)).toBeLessThanOrEqual(166);
       // No planned change of the server between the first order and the removal.
       const changes = (server?.history ?? []).map((step) => step.atMs);
       expect(changes.filter((atMs) => atMs > (first?.atMs ?? 0) && atMs <= (last?.atMs ?? 0))).toEqual([]);
@@ -191,23 +201,25 @@ describe('F35: no removal while referenced, no call after disabled', () => {
     }
     // Read off the plans (F35's streams `round/F35` and `swarm/F35`). Rounds 0, 3, 4 and 8 also
     // enable F36, whose contract change on s0 moved s0's longest quiet stretch (before F36 joined
-    // the scenario: 1849,1879,2142; 1105,1112,1238; 1572,1583,2212; 1266,1294,1925).
+    // the scenario: 1849,1879,2142; 1105,1112,1238; 1572,1583,2212; 1266,1294,1925). `announce`,
+    // the first time, is drawn after the other three, which are the times the walk had before it
+    // began with `announce`.
     expect(walks).toEqual([
-      '0 s0 1928,1953,2168',
-      '2 s1 955,1119,2198',
-      '3 s0 2481,2487,2600',
-      '4 s0 1904,1911,2299',
-      '6 s0 327,372,749',
-      '7 s0 721,723,1052',
-      '8 s0 1358,1373,1698',
-      '9 s0 1603,1606,2356',
-      '10 s1 2150,2152,2677',
-      '11 s0 687,697,1041',
-      '12 s0 1332,1333,1457',
-      '13 s0 2172,2184,2428',
-      '14 s1 2579,2581,2832',
-      '16 s0 234,268,450',
-      '17 s0 1875,1899,2029',
+      '0 s0 1660,1928,1953,2168',
+      '2 s1 628,955,1119,2198',
+      '3 s0 2372,2481,2487,2600',
+      '4 s0 1855,1904,1911,2299',
+      '6 s0 85,327,372,749',
+      '7 s0 650,721,723,1052',
+      '8 s0 1305,1358,1373,1698',
+      '9 s0 1555,1603,1606,2356',
+      '10 s1 2091,2150,2152,2677',
+      '11 s0 636,687,697,1041',
+      '12 s0 1224,1332,1333,1457',
+      '13 s0 2091,2172,2184,2428',
+      '14 s1 2517,2579,2581,2832',
+      '16 s0 123,234,268,450',
+      '17 s0 1690,1875,1899,2029',
     ]);
   });
 
@@ -221,5 +233,34 @@ describe('F35: no removal while referenced, no call after disabled', () => {
     expect(run.verdict.violations).toEqual([]);
     expect(run.verdict.checked.I38).toBe(0);
     expect(unjudgedIn(run.verdict.metrics)).toEqual({ lifecycle: 3 });
+  });
+
+  it('announce refuses nothing: the reference binds v1 in a generation first shown after it; announce-as-no-new-binding refuses it', async () => {
+    const plan = () => removalPlan({ announceAt: 200, changeAt: 300 });
+    const reference = await runHand(plan());
+    expect(reference.verdict.violations).toEqual([]);
+    // One count per delivered order: announce, sunset, disabled, remove.
+    expect(reference.verdict.checked.I38).toBe(4);
+    const early = (run: Run) => readFileTrail(run).filter((line) => Number(line.split(' ')[0]) < 900);
+    expect(early(reference)).toEqual([
+      ...['111 ADMIT', '200 announce 038162adfa1d delivered', '207 ADMIT', '304 ADMIT', '403 ADMIT'],
+      '500 sunset 038162adfa1d delivered',
+      ...['502 ADMIT', '606 ADMIT', '706 ADMIT', '816 ADMIT'],
+    ]);
+    expect(probesHit(reference.events)).toEqual(['removal-while-referenced', 'announced-still-bound']);
+    const mutant = await runHand(plan(), resolveCore('mutant:announce-as-no-new-binding'));
+    expect(mutant.verdict.violations.map((v) => `${v.invariant} ${v.code} seq ${v.seq}`)).toEqual([
+      'I38 ANNOUNCED_VERSION_REFUSED seq 56',
+    ]);
+    expect(early(mutant)).toEqual([
+      ...['111 ADMIT', '200 announce 038162adfa1d delivered', '207 ADMIT', '304 ADMIT', '403 TOOL_NOT_PINNED'],
+      '500 sunset 038162adfa1d delivered',
+      ...['502 VERSION_SUNSET', '606 VERSION_SUNSET', '706 VERSION_SUNSET', '816 VERSION_SUNSET'],
+    ]);
+    expect(mutant.events.find((event) => event.seq === 56)).toMatchObject({
+      type: 'gate_decision',
+      t: 403,
+      decision: 'TOOL_NOT_PINNED',
+    });
   });
 });

@@ -26,6 +26,15 @@
  * still: the session had not been shown generation 2 when it was decided. p7..p11 are rebound
  * across the compatible change and run; I39 does not judge that (an old call is valid under a
  * compatible contract).
+ *
+ * On `siblingChangePlan` (the same world, the planners calling get_weather alone) the reference
+ * core refuses p2..p7 (pinned to generation 1 before the breaking change) as drift and runs p8..p11,
+ * shown generation 2 at 900..1,200 and so pinned to get_weather's new contract, at 1,500..1,800:
+ * generation 3 (1,255) changed list_directory only, and still lists what they pinned. On
+ * `mutant:snapshot-wide-drift` the gate takes list_directory's compatible change as drift of every
+ * run pinned to generation 2 and refuses p8..p11 STALE_CATALOG (seq 86, 89, 92, 95): I39
+ * PINNED_CONTRACT_REFUSED four times, and nothing else (p12 on, pinned to generation 3, run; so do
+ * the quiet tail's probes).
  */
 import { describe, expect, it } from 'vitest';
 import { resolveCore } from '../../cores/index.ts';
@@ -34,7 +43,7 @@ import { classifyDiff } from '../../src/capability/diff.ts';
 import { buildManifest } from '../../src/capability/manifest.ts';
 import { BREAKING_RULES, claimed, editOf } from '../../sim/faults/f36-disguised-breaking-change.ts';
 import { TOOL_POOL } from '../../sim/plan/tool-pool.ts';
-import { contractPlan } from '../mutants/plans.ts';
+import { contractPlan, siblingChangePlan } from '../mutants/plans.ts';
 import { runHand } from '../support/hand-plan.ts';
 
 type Run = Awaited<ReturnType<typeof runHand>>;
@@ -133,6 +142,57 @@ describe('F36: a breaking change disguised as compatible', () => {
     expect(probesHit(run.events).filter((name) => name.startsWith('disguised-'))).toEqual([
       'disguised-break-listed',
       'disguised-break-refused',
+    ]);
+  });
+
+  it('the reference core runs the runs pinned to the new contract after a change beside it; snapshot-wide-drift refuses them: I39 alone', async () => {
+    const reference = await runHand(siblingChangePlan(), resolveCore('reference'));
+    expect(reference.verdict.violations).toEqual([]);
+    // Executed calls of the changed tools: get_weather's lease-0 and lease-2..13, list_directory's
+    // probe (lease-14); drift refusals after 800: p2..p7. 14 + 6.
+    expect(reference.verdict.checked.I39).toBe(20);
+    const shared = [
+      '700 p0 get_weather@g1 ADMIT',
+      '705 ran get_weather lease-0',
+      '800 get_weather breaking (new required input) 1.2.0 -> 1.2.1',
+      '800 p1 get_weather@g1 ADMIT',
+      '805 server refused get_weather STALE_PIN',
+      '900 p2 get_weather@g1 STALE_CATALOG',
+      '1000 p3 get_weather@g1 STALE_CATALOG',
+      '1100 p4 get_weather@g1 STALE_CATALOG',
+      '1200 list_directory compatible (output schema added) 2.0.0 -> 2.0.0',
+      '1200 p5 get_weather@g1 STALE_CATALOG',
+      '1300 p6 get_weather@g1 STALE_CATALOG',
+      '1400 p7 get_weather@g1 STALE_CATALOG',
+    ];
+    expect(trail(reference).filter((line) => Number(line.split(' ')[0]) < 1_900)).toEqual([
+      ...shared,
+      '1500 p8 get_weather@g2 ADMIT',
+      '1505 ran get_weather lease-2',
+      '1600 p9 get_weather@g2 ADMIT',
+      '1605 ran get_weather lease-3',
+      '1700 p10 get_weather@g2 ADMIT',
+      '1705 ran get_weather lease-4',
+      '1800 p11 get_weather@g2 ADMIT',
+      '1805 ran get_weather lease-5',
+    ]);
+    const mutant = await runHand(siblingChangePlan(), resolveCore('mutant:snapshot-wide-drift'));
+    expect(mutant.verdict.violations.map((v) => `${v.invariant} ${v.code} seq ${v.seq}`)).toEqual([
+      'I39 PINNED_CONTRACT_REFUSED seq 86',
+      'I39 PINNED_CONTRACT_REFUSED seq 89',
+      'I39 PINNED_CONTRACT_REFUSED seq 92',
+      'I39 PINNED_CONTRACT_REFUSED seq 95',
+    ]);
+    // Executed: get_weather's lease-0 and lease-2..9, list_directory's probe (lease-10); refused: p2..p11.
+    expect(mutant.verdict.checked.I39).toBe(20);
+    expect(trail(mutant).filter((line) => Number(line.split(' ')[0]) < 2_000)).toEqual([
+      ...shared,
+      '1500 p8 get_weather@g2 STALE_CATALOG',
+      '1600 p9 get_weather@g2 STALE_CATALOG',
+      '1700 p10 get_weather@g2 STALE_CATALOG',
+      '1800 p11 get_weather@g2 STALE_CATALOG',
+      '1900 p12 get_weather@g3 ADMIT',
+      '1905 ran get_weather lease-2',
     ]);
   });
 });

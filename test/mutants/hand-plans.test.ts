@@ -73,8 +73,12 @@ const CAUGHT_BY: Record<string, string[]> = {
   'removal-misreported': ['I38 REFERENCED_VERSION_VANISHED'],
   // F35: the disabled order at 900 taken as sunset; the run's calls from 913 on leave the core.
   'disabled-still-executes': ['I38 EXECUTED_AFTER_DISABLED'],
+  // F35: the announce at 200 taken as no-new-binding; the call at 403 through generation 2 (first shown at 400) refused.
+  'announce-as-no-new-binding': ['I38 ANNOUNCED_VERSION_REFUSED'],
   // F36: get_weather's calls planned before the breaking change at 800, sent after generation 2 listed it, rebound.
   'trust-semver-claim': ['I39 BREAKING_CONTRACT_EXECUTED'],
+  // F36: get_weather's runs shown generation 2 refused at 1,500..1,800 for list_directory's change beside it.
+  'snapshot-wide-drift': ['I39 PINNED_CONTRACT_REFUSED'],
   'ignore-cache-scope': ['I2 SCOPE_MIXED'],
   // F25: globex.dev shown acme.dev's generation 1 from the shared pointer (its own publish lost the CAS).
   'share-public': [

@@ -489,9 +489,10 @@ export function aliasPlan(
  * is a call of `read_file` (F35's walked calls, fraction 1). The operator walks `read_file`'s
  * version to `sunset` at 500 and to `disabled` at 900, and orders its removal at 1,300, while the
  * planner's run, shown generation 1 before the walk, still calls it. With `changeAt`, the server
- * adds `echo` (revision 8) then, so the planner is shown a later generation.
+ * adds `echo` (revision 8) then, so the planner is shown a later generation; with `announceAt`,
+ * the walk begins with `announce` then.
  */
-export function removalPlan(options: { changeAt?: number } = {}): RoundPlan {
+export function removalPlan(options: { changeAt?: number; announceAt?: number } = {}): RoundPlan {
   const five = tools(...FIVE);
   const changes =
     options.changeAt === undefined ? [] : [step(options.changeAt, 8, { 'acme.dev': [...five, tool('echo')] })];
@@ -506,6 +507,7 @@ export function removalPlan(options: { changeAt?: number } = {}): RoundPlan {
     ...base,
     calls: { ...base.calls, walkedCalls: { tool: 'read_file', fraction: 1 } },
     lifecycleOrders: [
+      ...(options.announceAt === undefined ? [] : [{ ...order, atMs: options.announceAt, step: 'announce' as const }]),
       { ...order, atMs: 500, step: 'sunset' },
       { ...order, atMs: 900, step: 'disabled' },
       { ...order, atMs: 1_300, step: 'remove' },
@@ -583,6 +585,19 @@ export function contractPlan(): RoundPlan {
     },
     servers: base.servers.map((server) => ({ ...server, contractChanges: changes })),
   };
+}
+
+/**
+ * F36 with the planners on get_weather alone (`contractPlan` otherwise): the runs shown generation
+ * 2 (get_weather's breaking change at 800, published at 855) pin its new contract, and their calls,
+ * sent 600 ms late, leave after list_directory's compatible change at 1,200 is published as
+ * generation 3 (1,255), which still lists and serves get_weather's new contract.
+ */
+export function siblingChangePlan(): RoundPlan {
+  const plan = contractPlan();
+  const contractCalls = plan.calls.contractCalls;
+  if (contractCalls === undefined) throw new Error('contractPlan has contractCalls');
+  return { ...plan, calls: { ...plan.calls, contractCalls: { ...contractCalls, tools: ['get_weather'] } } };
 }
 
 export const MUTANT_PLANS: Record<string, () => RoundPlan> = {
@@ -712,7 +727,9 @@ export const MUTANT_PLANS: Record<string, () => RoundPlan> = {
   'remove-while-referenced': () => removalPlan(),
   'removal-misreported': () => removalPlan(),
   'disabled-still-executes': () => removalPlan(),
+  'announce-as-no-new-binding': () => removalPlan({ announceAt: 200, changeAt: 300 }),
   'trust-semver-claim': contractPlan,
+  'snapshot-wide-drift': siblingChangePlan,
   'refuse-everything': () => plain(),
   // The tool surface (F22): the one round of 29 turns; each mutant lets some harmful turn through.
   'seal-from-final-request': surfaceTurnsPlan,
