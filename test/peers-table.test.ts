@@ -56,10 +56,10 @@ describe('catsim prove --peers', () => {
     // Every core without rollback is named under the table: round 0's 2 F19 triggers reached it
     // unsupported; and, since the default has the tool-version faults, so is every core without the
     // operator methods: round 0's F26 emergency disable, round 1's 3 F34 alias orders, and the F35
-    // walks of rounds 0 and 1 (6 orders).
+    // walks of rounds 0 and 2 (8 orders: announce, sunset, disabled and remove in each).
     expect(stdout).toContain(`\nNot judged (the core does not implement it, so its zeros there are no pass):\n`);
     expect(stdout).toContain(
-      `\n- \`${EXAMPLE}\`: rollback (2 rollback triggers in 1 round), versions (1 emergency disable in 1 round), aliases (3 alias orders in 1 round), lifecycle (6 lifecycle orders in 2 rounds)\n`,
+      `\n- \`${EXAMPLE}\`: rollback (2 rollback triggers in 1 round), versions (1 emergency disable in 1 round), aliases (3 alias orders in 1 round), lifecycle (8 lifecycle orders in 2 rounds)\n`,
     );
     // A core that is not a peer gets no explanation line; a peer gets its sentence, or says none is written.
     expect(stdout).toContain(

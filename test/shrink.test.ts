@@ -29,11 +29,11 @@ describe('shrinking known mutants to small counterexamples', () => {
     // 675 -> 131: a server (100) with one audience (20) and one revision step (10), one refresher.
     expect([result.sizeBefore, result.sizeAfter]).toEqual([675, 131]);
     // The round enabled F1 F2 F4 F7 F8 F19 F20 F24 F25 and the tool-version faults F26 F31 F32 F34
-    // F35 F36 (the swarm draws each fault from its own stream); the shrink (49 steps) dropped s1's
+    // F35 F36 (the swarm draws each fault from its own stream); the shrink (50 steps) dropped s1's
     // F32 step (438 ms) and its two F36 steps (992 and 1917 ms), its operator manifest file, F36's
     // tools refund_payment and write_file, the operator orders (no emergency disable at 1525 ms, no
-    // deprecation at 534, the alias sets at 785 and 1395, the sunset, disable and removal at 2481,
-    // 2487 and 2600) and the calls they favour, s1's F1, F2 and F4 revision steps, its F24 scope
+    // deprecation at 534, the alias sets at 785 and 1395, F35's announce, and its sunset, disable
+    // and removal at 2481, 2487 and 2600) and the calls they favour, s1's F1, F2 and F4 revision steps, its F24 scope
     // window (311 ms), the three policy changes and the lost policy pushes (F8), and last F19's one
     // trigger (435 ms, s1 acme.ops: its own reduction, after every other); F7, F20 and s0's F25
     // went with s0 and the dropped audiences (no step of s1 names them), so the shrunk plan, and
@@ -56,7 +56,7 @@ describe('shrinking known mutants to small counterexamples', () => {
       'F35',
       'F36',
     ]);
-    expect(result.steps).toHaveLength(49);
+    expect(result.steps).toHaveLength(50);
     expect([server?.era, server?.transport]).toEqual(['modern', 'http']);
     expect(result.plan.faults).toEqual([]);
     expect(result.run.header.faults).toEqual([]);
