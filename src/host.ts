@@ -470,15 +470,25 @@ export class CatalogHost {
     const offers: EndpointOffer[] = [];
     const clients = new Map<string, Client>();
     for (const backup of backups) {
-      const descriptorDigest = await this.#listedDigest(backup, request.plan.toolName);
+      const listed = await this.#listedDigest(backup, request.plan.toolName);
       const client = backup.currentClient();
-      if (descriptorDigest === undefined || client === undefined) continue;
+      if (listed === undefined || client === undefined) continue;
+      const descriptorDigest = this.backupContract(listed, request);
       const identity = backup.identity();
       const build = client.getServerVersion()?.version ?? 'unknown';
       offers.push({ server: capabilities.serverOf(request.identity), identity, build, descriptorDigest, backup: true });
       clients.set(`${identity}\u0000${build}`, client);
     }
     return { offers, carrier: (call) => clients.get(`${call.endpoint.identity}\u0000${call.endpoint.build}`) };
+  }
+
+  /**
+   * The descriptor digest a backup's offer names for the call's tool: `listed`, the one the backup
+   * lists now (its contract check). Protected so that a checker-validation mutant
+   * (`mutant:backup-any-contract`) can remove exactly this defence.
+   */
+  protected backupContract(listed: string, _request: CallRequest): string {
+    return listed;
   }
 
   /**

@@ -34,6 +34,7 @@ import {
   AliasFollowsLatestHost,
   OutputUncheckedHost,
   TrustSemverClaimHost,
+  BackupAnyContractHost,
   usageBlindStore,
   VersionByClaimHost,
 } from './versions.ts';
@@ -359,6 +360,14 @@ export const MUTANTS: readonly Mutant[] = [
       "refusing a run's call as drift when the contract it pinned changed (F36: the host classifies the change by the server's semver claim, so a breaking change claimed as a minor or patch release is executed for a run that pinned the old contract)",
     expectedCatchers: ['I39'],
     core: referenceCore({ host: TrustSemverClaimHost }),
+    scenario: 'capability-versions',
+  },
+  {
+    name: 'backup-any-contract',
+    removedDefence:
+      "failing over only to a backup serving the contract the run pinned (F37: the host skips the backup's contract check, so while the primary is down a backup serving another contract executes the run's call)",
+    expectedCatchers: ['I40'],
+    core: referenceCore({ host: BackupAnyContractHost }),
     scenario: 'capability-versions',
   },
   {

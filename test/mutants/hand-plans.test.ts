@@ -75,6 +75,8 @@ const CAUGHT_BY: Record<string, string[]> = {
   'disabled-still-executes': ['I38 EXECUTED_AFTER_DISABLED'],
   // F36: get_weather's calls planned before the breaking change at 800, sent after generation 2 listed it, rebound.
   'trust-semver-claim': ['I39 BREAKING_CONTRACT_EXECUTED'],
+  // F37: the eight read_file calls during the outage (500 to 1,300) run on the backup's other contract.
+  'backup-any-contract': ['I40 BACKUP_CONTRACT_EXECUTED'],
   'ignore-cache-scope': ['I2 SCOPE_MIXED'],
   // F25: globex.dev shown acme.dev's generation 1 from the shared pointer (its own publish lost the CAS).
   'share-public': [
