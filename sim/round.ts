@@ -567,8 +567,13 @@ function startSession(context: RoundContext, server: SimCatalogServer, audience:
    * unless `alive` says the boot that asked died meanwhile: then no session opens for it, and the
    * host process closes the connection (sim/host/host-process.ts).
    */
+  // F37: the boot that last opened (or began to open) a connection. A boot that never reached the server (one started by
+  // an F18 restart during an outage) is let through once: a host learns a server's identity from
+  // its first connection, and F37 models an outage of a server the host already knows.
+  let bootConnected = -1;
   const open = async (handshake: TransportHandshake, alive: (() => boolean) | undefined): Promise<void> => {
-    if (primaryDown(world, server)) throw new PrimaryUnreachable(server.plan.id);
+    if (primaryDown(world, server) && bootConnected === adapter.boot) throw new PrimaryUnreachable(server.plan.id);
+    bootConnected = adapter.boot;
     const connection = connections;
     connections += 1;
     const latencyMs = baseLatency(world, plan, server.plan, latency);

@@ -354,6 +354,11 @@ export class HostProcess implements WorldCore {
     if (!this.#down) this.#boot.core.alias(order);
   }
 
+  /** The number of the current boot (0 until the first restart, F18). */
+  get boot(): number {
+    return this.#boot.number;
+  }
+
   /** Whether the core implements the optional `attachBackup`; boot 0 says, as for `surfaceStage`. */
   get backupSupported(): boolean {
     return this.#boot.core.backupSupported;
