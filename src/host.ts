@@ -467,6 +467,12 @@ export class CatalogHost {
     const backups = this.#backups.get(keyName({ identity: request.identity, ...request.audience }));
     if (capabilities === undefined || backups === undefined) return undefined;
     if (this.#channel(request)?.currentClient() !== undefined) return undefined;
+    // A key whose catalog no whole list of this process has caught up with (since its start or the
+    // last change announced): the active generation may be stale, and a backup cannot say what the
+    // primary lists now. No failover; the gate refuses SERVER_DISABLED. So for a key no loop of this
+    // process has reached yet (its connections present no identity).
+    const refreshers = this.#refreshersOf(request);
+    if (refreshers.length === 0 || refreshers.some((refresher) => refresher.changedSinceProven)) return undefined;
     const offers: EndpointOffer[] = [];
     const clients = new Map<string, Client>();
     for (const backup of backups) {
