@@ -91,7 +91,7 @@ function camel(name: string): string {
 /**
  * A yargs `coerce` function for `--invariant ID`: a verdict id, `I1`..`I33` or `CORE_FAILED`
  * (oracle/violation.ts), as typed (case-sensitive).
- * @throws InputError (exit 2) `--invariant I99 is not a verdict id: give one of I1..I39 or CORE_FAILED`.
+ * @throws InputError (exit 2) `--invariant I99 is not a verdict id: give one of I1..I40 or CORE_FAILED`.
  */
 export function verdictIdOption(raw: unknown): string {
   try {

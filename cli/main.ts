@@ -387,7 +387,7 @@ function build(parser: Argv, setCode: (code: number) => void, argv: readonly str
               requiresArg: true,
               coerce: verdictIdOption,
               describe:
-                "Shrink for this invariant (I1..I39 or CORE_FAILED) instead of the round's first violation; a round that does not break it is refused in one line (exit 2)",
+                "Shrink for this invariant (I1..I40 or CORE_FAILED) instead of the round's first violation; a round that does not break it is refused in one line (exit 2)",
             })
             .option('timeline', { type: 'boolean', default: true, describe: 'Print the timeline of the shrunk round' })
             .option('round-timeout', {
@@ -465,7 +465,7 @@ function build(parser: Argv, setCode: (code: number) => void, argv: readonly str
               requiresArg: true,
               coerce: verdictIdOption,
               describe:
-                'With --peers: list and shrink only the findings of this invariant (I1..I39 or CORE_FAILED); a core whose rounds do not break it says so in one line',
+                'With --peers: list and shrink only the findings of this invariant (I1..I40 or CORE_FAILED); a core whose rounds do not break it says so in one line',
             })
             .option('peer', {
               type: 'string',

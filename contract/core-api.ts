@@ -230,6 +230,22 @@ export interface SessionSpec {
   refreshers: number;
 }
 
+/**
+ * A backup endpoint of one catalog key (F37, SPEC section 9; seed 004: "备实现必须通过同版本 contract
+ * tests"): `connector` opens connections to another deployment of the server presenting `identity`
+ * (its own identity and build), for `tenant.role`. It lists and executes the same tools, but may
+ * serve another contract of one of them. The core may send a call there only while the key's own
+ * connection cannot be reached, and only when the backup serves the contract (the descriptor) the
+ * call's run pinned (judged by I40 from the world's `call_executed`).
+ */
+export interface BackupSpec {
+  connector: Connector;
+  tenant: string;
+  role: string;
+  /** The identity the primary (the key's own server) presents: the key the backup stands behind. */
+  identity: string;
+}
+
 /** A tool as disclosed: its name and descriptor digest (SPEC section 4). */
 export interface DisclosedTool {
   name: string;
@@ -535,6 +551,14 @@ export interface CoreAdapter {
    * failure (`MALFORMED_ANSWER`).
    */
   remove?(order: RemovalOrder): RemovalAnswer;
+  /**
+   * Optional, since catsim.core.v1 (docs/CORE-API.md, "Backup endpoints"): the operator's backup
+   * endpoint of one catalog key ({@link BackupSpec}), handed after the key's `attach`. A core
+   * without it is not judged on backups: the world writes each primary outage (F37) with its
+   * backup `unsupported`, and the campaign verdict is NOT JUDGED (exit 1) unless the user accepts
+   * it (`--not-judged backups`).
+   */
+  attachBackup?(backup: BackupSpec): void;
 }
 
 /** Builds a core for one round; must only build (no I/O and no timers until `attach`). */

@@ -38,6 +38,7 @@ import type { RequestLedger } from '../src/surface/request-ledger.ts';
 import type { SurfaceHook } from '../src/surface/surface-hook.ts';
 import type {
   AliasOrder,
+  BackupSpec,
   DeprecationOrder,
   EmergencyDisableOrder,
   ModelTurn,
@@ -367,6 +368,25 @@ class ReferenceAdapter implements CoreAdapter {
     const outcome = capabilities.removeListed(order.identity, order.tool, order.descriptorDigests, order.reason);
     if (this.#misreportRemoval) return { removed: false, code: 'REFERENCED', reason: 'reported referenced' };
     return outcome.ok ? { removed: true } : { removed: false, code: outcome.code, reason: outcome.reason };
+  }
+
+  /**
+   * The operator's backup endpoint of a catalog key (F37): a connection of its own (either era, as
+   * `attach`'s), never scanned; the host fails over to it only while the key's connection is down
+   * and only when it lists the contract the call's run pinned (src/host.ts `attachBackup`).
+   */
+  attachBackup(backup: BackupSpec): void {
+    const connector = new this.#Connector(
+      backup.connector,
+      () => this.createClient(),
+      REFERENCE_CLIENT,
+      this.#acknowledgementWait,
+    );
+    this.#host.attachBackup(
+      new ConnectedPageSource(connector),
+      { tenant: backup.tenant, role: backup.role },
+      backup.identity,
+    );
   }
 
   /**

@@ -35,6 +35,7 @@ import { checkListenStreams } from './invariants/listen-streams.ts';
 import { checkPolling } from './invariants/polling.ts';
 import { checkVersions } from './invariants/versions.ts';
 import { checkDisguisedChanges } from './invariants/disguised-changes.ts';
+import { checkBackups } from './invariants/backups.ts';
 import { checkAliases } from './invariants/aliases.ts';
 import { checkRemoval } from './invariants/removal.ts';
 import { checkDeprecation } from './invariants/deprecation.ts';
@@ -107,6 +108,7 @@ const INVARIANT_GROUPS: readonly InvariantGroupCheck[] = [
   checkRemoval,
   checkOutputSchema,
   checkDisguisedChanges,
+  checkBackups,
 ];
 
 /**

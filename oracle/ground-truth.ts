@@ -36,6 +36,7 @@ import {
   type EmergencyDisabledEvent,
   type OperatorManifestEvent,
   type ContractChangedEvent,
+  type PrimaryDownEvent,
   type ResultSentEvent,
   type DeprecationOrderedEvent,
   type AliasOrderedEvent,
@@ -459,6 +460,8 @@ export class GroundTruth {
   readonly contractChanges: ContractChangedEvent[] = [];
   /** Every `plan_made`, by `planRef(session, planId)` (the first if a plan id repeats): what each run pinned. */
   readonly plans = new Map<string, PlanMadeEvent>();
+  /** Every `primary_down` (F37): outages of a server's primary, with its backup's contract, in trace order. */
+  readonly primaryDowns: PrimaryDownEvent[] = [];
   /** Every `result_sent` (F33): structured results the servers answered executed calls with, in trace order. */
   readonly resultsSent: ResultSentEvent[] = [];
   /** Every `host_crashed` (F18), in trace order. */
@@ -595,6 +598,9 @@ export function buildGroundTruth(events: readonly TraceEvent[]): GroundTruth {
         break;
       case 'contract_changed':
         truth.contractChanges.push(event);
+        break;
+      case 'primary_down':
+        truth.primaryDowns.push(event);
         break;
       case 'result_sent':
         truth.resultsSent.push(event);

@@ -53,6 +53,8 @@ export interface RoundMetrics {
   readonly aliasOrders?: Record<string, number>;
   /** F35's lifecycle orders by delivery (`delivered`, `unsupported`, `host_down`); only in a round with any. */
   readonly lifecycleOrders?: Record<string, number>;
+  /** F37's outages of a primary by whether the core was handed the backup (`offered`, `unsupported`); only in a round with any. */
+  readonly backupOutages?: Record<string, number>;
 }
 
 /**
@@ -100,6 +102,7 @@ export function computeMetrics(context: CheckContext): RoundMetrics {
     ...resultCounts(context),
     ...aliasOrderCounts(context),
     ...lifecycleOrderCounts(context),
+    ...backupOutageCounts(context),
   };
 }
 
@@ -117,6 +120,15 @@ function aliasOrderCounts(context: CheckContext): { aliasOrders?: Record<string,
   const counts: Record<string, number> = {};
   for (const order of orders) counts[order.delivery] = (counts[order.delivery] ?? 0) + 1;
   return { aliasOrders: counts };
+}
+
+/** The round's outages of a primary (F37) by whether the core was handed the backup; nothing for a round without any. */
+function backupOutageCounts(context: CheckContext): { backupOutages?: Record<string, number> } {
+  const outages = context.truth.primaryDowns;
+  if (outages.length === 0) return {};
+  const counts: Record<string, number> = {};
+  for (const outage of outages) counts[outage.backup] = (counts[outage.backup] ?? 0) + 1;
+  return { backupOutages: counts };
 }
 
 /** The round's lifecycle orders (F35) by delivery; nothing for a round without any. */

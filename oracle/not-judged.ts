@@ -14,15 +14,16 @@
 import type { RoundMetrics } from './metrics.ts';
 
 /** Every capability a core may leave out, in the order verdicts name them. */
-export const CAPABILITIES = ['rollback', 'surface', 'versions', 'results', 'aliases', 'lifecycle'] as const;
+export const CAPABILITIES = ['rollback', 'surface', 'versions', 'results', 'aliases', 'lifecycle', 'backups'] as const;
 
 /**
  * A capability a core may leave out: `rollback` (F19 triggers), `surface` (F22 model turns),
  * `versions` (tool versions: F26's emergency disables, `emergencyDisable` of the core API),
  * `results` (F33's structured results: a core that writes no `receipt_outcome.output` does not
  * check results against the output schema of the version that ran), and
- * `aliases` (F34's alias orders, `alias` of the core API) and `lifecycle` (F35's walks of a tool's
- * versions to sunset, disabled and removal, `remove` of the core API).
+ * `aliases` (F34's alias orders, `alias` of the core API), `lifecycle` (F35's walks of a tool's
+ * versions to sunset, disabled and removal, `remove` of the core API) and `backups` (F37's outages
+ * of a primary with a backup endpoint, `attachBackup` of the core API).
  */
 export type Capability = (typeof CAPABILITIES)[number];
 
@@ -34,6 +35,7 @@ export const CAPABILITY_UNITS: Readonly<Record<Capability, { one: string; many: 
   results: { one: 'structured result', many: 'structured results' },
   aliases: { one: 'alias order', many: 'alias orders' },
   lifecycle: { one: 'lifecycle order', many: 'lifecycle orders' },
+  backups: { one: 'primary outage', many: 'primary outages' },
 };
 
 /**
@@ -41,13 +43,20 @@ export const CAPABILITY_UNITS: Readonly<Record<Capability, { one: string; many: 
  * triggers written `unsupported`; surface: model turns planned for a core without a surface
  * stage; versions: emergency disables written `unsupported`; results: structured results whose
  * outcome carries no output check; aliases: alias orders written `unsupported`; lifecycle:
- * lifecycle orders written `unsupported`), in {@link CAPABILITIES} order; capabilities the round judged
+ * lifecycle orders written `unsupported`; backups: outages of a primary written with the backup
+ * `unsupported`), in {@link CAPABILITIES} order; capabilities the round judged
  * (or never exercised) are absent.
  */
 export function unjudgedIn(
   metrics: Pick<
     RoundMetrics,
-    'surface' | 'rollbackTriggers' | 'emergencyDisables' | 'results' | 'aliasOrders' | 'lifecycleOrders'
+    | 'surface'
+    | 'rollbackTriggers'
+    | 'emergencyDisables'
+    | 'results'
+    | 'aliasOrders'
+    | 'lifecycleOrders'
+    | 'backupOutages'
   >,
 ): Partial<Record<Capability, number>> {
   const counts: Partial<Record<Capability, number>> = {};
@@ -63,6 +72,8 @@ export function unjudgedIn(
   if (aliasOrders > 0) counts.aliases = aliasOrders;
   const lifecycleOrders = metrics.lifecycleOrders?.unsupported ?? 0;
   if (lifecycleOrders > 0) counts.lifecycle = lifecycleOrders;
+  const outages = metrics.backupOutages?.unsupported ?? 0;
+  if (outages > 0) counts.backups = outages;
   return counts;
 }
 

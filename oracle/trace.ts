@@ -123,6 +123,8 @@ export type LifecycleOrderedEvent = TraceEventOf<'lifecycle_ordered'>;
 export type OperatorManifestEvent = TraceEventOf<'operator_manifest'>;
 /** World: a server listed another contract of a tool under a compatible-looking claim (F36). */
 export type ContractChangedEvent = TraceEventOf<'contract_changed'>;
+/** World: a server's primary endpoint became unreachable while its backup serves on (F37). */
+export type PrimaryDownEvent = TraceEventOf<'primary_down'>;
 /** World: a server answered an executed call with `structuredContent` under its tool's output schema (F33). */
 export type ResultSentEvent = TraceEventOf<'result_sent'>;
 /** Core: the core learned a new policy epoch for an audience. */

@@ -12,7 +12,7 @@
  * I28, I29, F19), the emergency disable (I30, F26), the modern era's invalid cursor, listen
  * stream and polling (I31, I32, I33), deprecation (I34, F31), tool versions in receipts (I35,
  * F32), results that break their output schema (I36, F33), aliases (I37, F34), the end of a version's
- * lifecycle (I38, F35) and breaking changes disguised as compatible (I39, F36). A report should still list `INVARIANT_IDS` rather than assume the set. In
+ * lifecycle (I38, F35), breaking changes disguised as compatible (I39, F36) and backup endpoints (I40, F37). A report should still list `INVARIANT_IDS` rather than assume the set. In
  * report order (numeric, so I2 comes before I12); the one list of their ids: `InvariantId` is
  * derived from it, and a new invariant is one line here (CONTRIBUTING.md, "Adding an invariant").
  */
@@ -56,9 +56,10 @@ export const INVARIANT_IDS = [
   'I37',
   'I38',
   'I39',
+  'I40',
 ] as const;
 
-/** The id of an invariant this oracle checks, `I1` .. `I39`, derived from `INVARIANT_IDS`. */
+/** The id of an invariant this oracle checks, `I1` .. `I40`, derived from `INVARIANT_IDS`. */
 export type InvariantId = (typeof INVARIANT_IDS)[number];
 
 /**

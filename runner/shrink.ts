@@ -149,7 +149,7 @@ export async function shrinkPlan(
   };
 }
 
-/** The verdict ids among `violations`, once each, in report order (I1..I39, then CORE_FAILED). */
+/** The verdict ids among `violations`, once each, in report order (I1..I40, then CORE_FAILED). */
 function verdictIdsOf(violations: readonly Violation[]): string[] {
   const order = (id: string): number => {
     const index = (INVARIANT_IDS as readonly string[]).indexOf(id);

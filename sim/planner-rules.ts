@@ -20,9 +20,9 @@ import type { Rng } from './random.ts';
 
 /**
  * The order tool-choice rules are asked in: a guess first, then a retry of a revoked tool, then
- * F34's aliased tool, then F35's walked tool, then F36's changed tools.
+ * F34's aliased tool, then F35's walked tool, then F36's changed tools, then F37's backed-up tool.
  */
-export const CHOICE_ORDER = { guess: 0, retry: 1, aliased: 2, walked: 3, contract: 4 } as const;
+export const CHOICE_ORDER = { guess: 0, retry: 1, aliased: 2, walked: 3, contract: 4, backup: 5 } as const;
 
 /** What a tool-choice rule may read of the planner about to plan a call. */
 export interface CallChoice {

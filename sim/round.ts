@@ -22,6 +22,7 @@ import type { RollbackTriggerPlan, RoundPlan, ServerPlan } from './plan/types.ts
 import { createStreams, type Rng, type Streams } from './random.ts';
 import { World } from './runtime/world.ts';
 import { SimCatalogServer } from './server/catalog-server.ts';
+import { BACKUP_BUILD, backupIdentityOf } from './server/backup-face.ts';
 import { CoreContractError } from './trace/core-contract-error.ts';
 import {
   isDisqualified,
@@ -280,6 +281,8 @@ function startRound(context: RoundContext, servers: SimCatalogServer[]): void {
   // A core without a surface stage runs no model turn (F22), and the trace says so once.
   if (turns > 0 && !context.adapter.surfaceStage) context.recorder.world('surface_unsupported', { turns });
   for (const server of servers) server.start();
+  // F37's outages are written before the sessions' cuts at the same instant (scheduled after these).
+  for (const server of servers) scheduleOutage(context, server);
   for (const server of servers) {
     for (const audience of server.plan.audiences) startSession(context, server, audience);
   }
@@ -462,6 +465,88 @@ function triggerRollback(context: RoundContext, server: SimCatalogServer, trigge
     void context.track(adapter.rollback({ kind: trigger.kind, key, tenant, role, identity }));
 }
 
+/**
+ * F37: the primary's outage, as ground truth: `primary_down` when it starts (with the backup's
+ * contract from the plan, and whether the core was handed the backup) and `primary_up` when it
+ * ends. The cuts are F37's session episodes; the refused connections, {@link primaryDown}.
+ */
+function scheduleOutage(context: RoundContext, server: SimCatalogServer): void {
+  const backup = server.plan.backupEndpoint;
+  if (backup === undefined) return;
+  const { world, recorder, adapter } = context;
+  world.schedule(backup.downAtMs, () =>
+    recorder.world('primary_down', {
+      server: server.plan.id,
+      tool: backup.tool,
+      contract: backup.contract,
+      backupIdentity: backupIdentityOf(server.plan),
+      backupBuild: BACKUP_BUILD,
+      untilMs: backup.upAtMs,
+      backup: adapter.backupSupported ? 'offered' : 'unsupported',
+    }),
+  );
+  world.schedule(backup.upAtMs, () => recorder.world('primary_up', { server: server.plan.id }));
+}
+
+/** F37: whether `server`'s primary endpoint cannot be reached now (every connection to it fails). */
+function primaryDown(world: World, server: SimCatalogServer): boolean {
+  const backup = server.plan.backupEndpoint;
+  return backup !== undefined && world.now() >= backup.downAtMs && world.now() < backup.upAtMs;
+}
+
+/** The error a connection to a server whose primary is down (F37) fails with. */
+class PrimaryUnreachable extends Error {
+  constructor(server: string) {
+    super(`server ${server} cannot be reached (its primary endpoint is down)`);
+    this.name = 'PrimaryUnreachable';
+  }
+}
+
+/**
+ * F37: the connector of `server`'s backup endpoint for `audience`, handed to the core with
+ * `attachBackup`: each connect opens a link (with no link faults) to the server's backup face
+ * (`SimCatalogServer.connectBackup`), presenting the backup's identity. A `tools/call` leaving the
+ * core on it is written `call_sent`, as on the primary. Its links are pushed to `links` (cut with
+ * the session's on a host crash).
+ */
+function backupConnector(
+  context: RoundContext,
+  server: SimCatalogServer,
+  audience: string,
+  links: WireLink[],
+): WorldConnector {
+  const { world, plan, recorder, streams, adapter } = context;
+  const latency = streams.stream(`run/${server.plan.id}/${audience}/backup-latency`);
+  const identity = (): string => backupIdentityOf(server.plan);
+  const open = async (handshake: TransportHandshake, alive: (() => boolean) | undefined): Promise<void> => {
+    const latencyMs = baseLatency(world, plan, server.plan, latency);
+    const link = createLink(world, { latencyMs, rules: [], identity: identity(), authInfo: authFor(audience) });
+    link.onSend = (direction, message) => {
+      if (direction === 'toServer' && 'method' in message && message.method === 'tools/call' && 'id' in message)
+        recorder.world('call_sent', { server: server.plan.id, audience, tool: toolNameOf(message.params) });
+    };
+    links.push(link);
+    await server.connectBackup(link.server, audience);
+    await handshake(link.client);
+    if (alive?.() === false) link.disconnect();
+  };
+  return {
+    connect: async (alive?: () => boolean): Promise<SimConnection> => {
+      const client = adapter.createClient();
+      await open((transport) => client.connect(transport), alive);
+      return { client, identity };
+    },
+    connectTransport: async (handshake, alive?: () => boolean) => {
+      let given: Transport | undefined;
+      await open((transport) => {
+        given = transport;
+        return handshake(transport);
+      }, alive);
+      return { transport: given as Transport, identity };
+    },
+  };
+}
+
 /** Offers the core one catalog key, schedules its planned episodes (cuts), and starts its planner. */
 function startSession(context: RoundContext, server: SimCatalogServer, audience: string): void {
   const { world, plan, recorder, streams, adapter } = context;
@@ -482,7 +567,13 @@ function startSession(context: RoundContext, server: SimCatalogServer, audience:
    * unless `alive` says the boot that asked died meanwhile: then no session opens for it, and the
    * host process closes the connection (sim/host/host-process.ts).
    */
+  // F37: the boot that last opened (or began to open) a connection. A boot that never reached the server (one started by
+  // an F18 restart during an outage) is let through once: a host learns a server's identity from
+  // its first connection, and F37 models an outage of a server the host already knows.
+  let bootConnected = -1;
   const open = async (handshake: TransportHandshake, alive: (() => boolean) | undefined): Promise<void> => {
+    if (primaryDown(world, server) && bootConnected === adapter.boot) throw new PrimaryUnreachable(server.plan.id);
+    bootConnected = adapter.boot;
     const connection = connections;
     connections += 1;
     const latencyMs = baseLatency(world, plan, server.plan, latency);
@@ -573,13 +664,21 @@ function startSession(context: RoundContext, server: SimCatalogServer, audience:
   // has not started (seed 2 round 4578 of host-restart: boot 0's reconnect, begun at the crash,
   // completed after boot 1's own connection and took its place as the one to cut; boot 1's link
   // outlived boot 1 and handed later notifications to a dead client).
+  const backupLinks: WireLink[] = [];
   const cut = (): void => {
-    for (const link of openLinks()) link.disconnect();
+    for (const link of [...openLinks(), ...backupLinks.filter((open) => !open.closed)]) link.disconnect();
   };
   adapter.attach(
     { connector, tenant, role, endpointDigest: `sim:${server.plan.id}`, refreshers: plan.refreshersPerKey },
     cut,
   );
+  if (server.plan.backupEndpoint !== undefined && adapter.backupSupported)
+    adapter.attachBackup({
+      connector: backupConnector(context, server, audience, backupLinks),
+      tenant,
+      role,
+      identity: server.identity(),
+    });
   const planner = new SessionPlanner(
     context,
     server,

@@ -35,6 +35,7 @@ import {
 } from './admission/lease.ts';
 import { DEFAULT_POLICY_POLL_MS, PolicyState, type PolicySource } from './admission/policy.ts';
 import type { ScanLimits } from './discovery/config.ts';
+import { descriptorDigestOfText } from './snapshot/digests.ts';
 import type { PageSource } from './discovery/page-source.ts';
 import { CatalogRefresher, type EndpointInfo, type RefreshConfig, type RefresherDeps } from './discovery/refresher.ts';
 import { RevisionWatch } from './discovery/revision-watch.ts';
@@ -205,6 +206,15 @@ export class CatalogHost {
    */
   readonly capabilities: HostCapabilities | undefined;
   #scans = 0;
+  /** The operator's backup endpoints of each catalog key (`keyName`), in the order attached ({@link attachBackup}). */
+  readonly #backups = new Map<string, CallCapableSource[]>();
+  /** How many contract checks of backups have listed tools (their scan ids are `contract-check-<n>`). */
+  #contractChecks = 0;
+  /**
+   * The key identity a backup the registry admitted stands in for, set only while the gate
+   * decides that call (synchronously), so the gate's identity check reads the key's identity.
+   */
+  #standIn: string | undefined;
 
   /**
    * @throws TypeError when neither `ports.store` nor `config.storePath` names a store, when both
@@ -253,7 +263,7 @@ export class CatalogHost {
       validator: new ArgumentValidator(config.trust, this.#memos.validation),
       confirmations: config.confirmations,
       isQuarantined: (key) => this.#isQuarantined(key),
-      connectionIdentity: (request) => this.#connectionIdentity(request),
+      connectionIdentity: (request) => this.#standIn ?? this.#connectionIdentity(request),
     });
     this.#leases =
       config.leaseKey === undefined
@@ -306,6 +316,25 @@ export class CatalogHost {
     this.#sources.set(refresher, source);
     this.policy.track(audience);
     return refresher;
+  }
+
+  /**
+   * Gives the catalog key of `audience` on the server presenting `identity` a backup endpoint
+   * (seed 004: a backup is used only if it serves the same contract version): `source`, a
+   * connection to another deployment of the same server (its own identity and build), is never
+   * scanned into the key's catalog. When a call finds the key's own connection down (after one
+   * reconnect), the host lists the tool on each backup (a contract check, one page walk per call),
+   * offers the registry those endpoints, and sends the call through the first that serves the
+   * version the session's run pinned; with none, the call is refused `VERSION_INCOMPATIBLE`.
+   * Without a capability registry backups are never used. Backups are offered in the order attached.
+   * @throws TypeError when `source` cannot carry calls (no `currentClient()` and `open()`).
+   */
+  attachBackup(source: PageSource, audience: AudienceClass, identity: string): void {
+    if (!isCallCapable(source)) throw new TypeError('a backup endpoint must carry calls: currentClient() and open()');
+    const name = keyName({ identity, ...audience });
+    const backups = this.#backups.get(name) ?? [];
+    backups.push(source);
+    this.#backups.set(name, backups);
   }
 
   /** The revision memory of a key, shared by every refresher of that key. */
@@ -378,17 +407,21 @@ export class CatalogHost {
 
   async #decideAndSend(request: CallRequest, leases: LeaseIssuer): Promise<CallResult> {
     await this.#barrier(request);
-    const capability = this.#judgeCapability(request);
+    const failover = await this.#failoverOffers(request);
+    const capability = this.#judgeCapability(request, failover?.offers);
     // The registry is asked first: a version that is gone or disabled, or a tool the session's run
     // does not pin, is refused whatever the gate would say. Drift (VERSION_INCOMPATIBLE: the
     // endpoint no longer lists the pinned descriptor) is the gate's STALE_CATALOG, which keeps its
     // code; the registry judges nothing else the gate judges, so each gate defence stays one place.
-    if (capability?.ok === false && capability.code !== 'VERSION_INCOMPATIBLE')
-      return this.#refuseCapability(request, capability);
-    const decision = this.gate.decide(request);
+    // On failover the endpoints offered are backups only: no backup serving the pinned contract is
+    // the registry's VERSION_INCOMPATIBLE, which no gate check would see (the gate knows no backup).
+    const refusal = capability?.ok === false && (failover !== undefined || capability.code !== 'VERSION_INCOMPATIBLE');
+    if (refusal) return this.#refuseCapability(request, capability);
+    const carrier = capability?.ok === true && failover !== undefined ? failover.carrier(capability) : undefined;
+    const decision = this.#decide(request, carrier === undefined ? undefined : request.identity);
     this.#emitDecision(request, decision);
     if (decision.verdict !== 'ADMIT') return refused(request, decision.verdict, decision.argumentErrors);
-    const client = this.#liveClient(request);
+    const client = carrier ?? this.#liveClient(request);
     const lease = this.#issueLease(leases, request, decision);
     const params = this.#callParams(request, decision, lease);
     this.#consumeLease(request, decision, lease);
@@ -408,6 +441,79 @@ export class CatalogHost {
       ...(sent.output === undefined ? {} : { output: sent.output }),
     });
     return { admitted: true, callId: request.callId, leaseId: lease.leaseId, ...sent };
+  }
+
+  /** The gate's decision; with `standIn`, a backup the registry admitted presents the key's identity. */
+  #decide(request: CallRequest, standIn: string | undefined): GateDecision {
+    this.#standIn = standIn;
+    try {
+      return this.gate.decide(request);
+    } finally {
+      this.#standIn = undefined;
+    }
+  }
+
+  /**
+   * The backups of the caller's key offered to the registry (SPEC section 9), and how to find the
+   * Client of the one admitted: undefined unless the host has a registry, the key has backups, and
+   * its own connection is down after the barrier's reconnect. Each backup is connected if it is
+   * not, and its listing walked (at most `limits.pageCountMax` pages, `scanTimeoutMs` each) for the
+   * plan's tool: a backup that cannot be reached or lists no tool of that name is not offered.
+   */
+  async #failoverOffers(
+    request: CallRequest,
+  ): Promise<{ offers: EndpointOffer[]; carrier: (call: AdmittedCall) => Client | undefined } | undefined> {
+    const capabilities = this.capabilities;
+    const backups = this.#backups.get(keyName({ identity: request.identity, ...request.audience }));
+    if (capabilities === undefined || backups === undefined) return undefined;
+    if (this.#channel(request)?.currentClient() !== undefined) return undefined;
+    // A key whose catalog no whole list of this process has caught up with (since its start or the
+    // last change announced): the active generation may be stale, and a backup cannot say what the
+    // primary lists now. No failover; the gate refuses SERVER_DISABLED. So for a key no loop of this
+    // process has reached yet (its connections present no identity).
+    const refreshers = this.#refreshersOf(request);
+    if (refreshers.length === 0 || refreshers.some((refresher) => refresher.changedSinceProven)) return undefined;
+    const offers: EndpointOffer[] = [];
+    const clients = new Map<string, Client>();
+    for (const backup of backups) {
+      const listed = await this.#listedDigest(backup, request.plan.toolName);
+      const client = backup.currentClient();
+      if (listed === undefined || client === undefined) continue;
+      const descriptorDigest = this.backupContract(listed, request);
+      const identity = backup.identity();
+      const build = client.getServerVersion()?.version ?? 'unknown';
+      offers.push({ server: capabilities.serverOf(request.identity), identity, build, descriptorDigest, backup: true });
+      clients.set(`${identity}\u0000${build}`, client);
+    }
+    return { offers, carrier: (call) => clients.get(`${call.endpoint.identity}\u0000${call.endpoint.build}`) };
+  }
+
+  /**
+   * The descriptor digest a backup's offer names for the call's tool: `listed`, the one the backup
+   * lists now (its contract check). Protected so that a checker-validation mutant
+   * (`mutant:backup-any-contract`) can remove exactly this defence.
+   */
+  protected backupContract(listed: string, _request: CallRequest): string {
+    return listed;
+  }
+
+  /**
+   * The descriptor digest of the first tool named `toolName` that `source` lists now (a contract
+   * check of a backup), or undefined when it cannot be reached, a page fails, or no tool has that name.
+   */
+  async #listedDigest(source: CallCapableSource, toolName: string): Promise<string | undefined> {
+    if (source.currentClient() === undefined && !(await source.open())) return undefined;
+    const scanId = `contract-check-${this.#contractChecks++}`;
+    let cursor: string | undefined;
+    for (let page = 0; page < this.config.limits.pageCountMax; page += 1) {
+      const reply = await source.listPage(cursor, scanId, this.config.limits.scanTimeoutMs);
+      if (!reply.ok) return undefined;
+      const index = reply.tools.findIndex((tool) => (tool as { name?: unknown } | null)?.name === toolName);
+      if (index >= 0) return descriptorDigestOfText(reply.tools[index], reply.toolTexts?.[index], this.#memos);
+      if (reply.nextCursor === undefined) return undefined;
+      cursor = reply.nextCursor;
+    }
+    return undefined;
   }
 
   /**
@@ -628,11 +734,14 @@ export class CatalogHost {
   /**
    * The capability registry's judgment of a call (SPEC section 9): the version pinned by the run
    * of the disclosure that showed the plan's (tool, descriptor digest) to the session, offered the
-   * key's live endpoint with the descriptor it lists now. Undefined without a registry, or when
+   * key's live endpoint with the descriptor it lists now, or on failover `failoverOffers` (backups). Undefined without a registry, or when
    * the session was never shown that tool, or the tool has no version (quarantined): the gate
    * refuses those, unless an emergency disable of the whole tool holds (then VERSION_EMERGENCY_DISABLED).
    */
-  #judgeCapability(request: CallRequest): Outcome<AdmittedCall, CallRefusalCode> | undefined {
+  #judgeCapability(
+    request: CallRequest,
+    failoverOffers: EndpointOffer[] | undefined,
+  ): Outcome<AdmittedCall, CallRefusalCode> | undefined {
     const capabilities = this.capabilities;
     if (capabilities === undefined) return undefined;
     const key: CatalogKey = { identity: request.identity, ...request.audience };
@@ -647,7 +756,7 @@ export class CatalogHost {
             disclosedGeneration: disclosure.generation,
             toolName,
             descriptorDigest,
-            offers: this.#offers(request, key, capabilities),
+            offers: failoverOffers ?? this.#offers(request, key, capabilities),
           });
     // An emergency disable of the whole tool holds for a call the registry has no version for too.
     return judged?.ok === false ? judged : (capabilities.toolRefusal(request.identity, toolName) ?? judged);

@@ -63,7 +63,7 @@ describe('a core module that cannot be used is one line naming the file, exit 2,
       [
         fixture('half.mjs', 'export default { name: "half", create() { return { attach() {}, disclose() {} }; } };\n'),
         (path) =>
-          `--core ${path}: core "half": create() returned a core without call, pushPolicy, stop (a catsim.core.v1 core has attach, disclose, call, pushPolicy and stop, and may have createClient, modelTurn, rollback, emergencyDisable, deprecate, alias and remove)`,
+          `--core ${path}: core "half": create() returned a core without call, pushPolicy, stop (a catsim.core.v1 core has attach, disclose, call, pushPolicy and stop, and may have createClient, modelTurn, rollback, emergencyDisable, deprecate, alias, remove and attachBackup)`,
       ],
     ];
     for (const [path, expected] of cases) {
@@ -154,7 +154,7 @@ describe('a core that fails during a round fails that round (CORE_FAILED, exit 1
     // 2025-11-25 and is refused (-32022 Unsupported protocol version), so no session opens and no
     // list_changed is delivered; that refusal is the rejection each of those rounds reports.
     expect(run.stdout).toMatch(
-      /^violations per invariant: I1 0 {2}I2 0 .* I12 4 {2}I13 0 {2}I14 0 {2}I15 0 {2}I16 0 {2}I17 0 {2}I18 0 {2}I19 20 {2}I20 0 {2}I21 0 {2}I22 0 {2}I23 0 {2}I24 0 {2}I25 0 {2}I26 0 {2}I27 0 {2}I28 0 {2}I29 0 {2}I30 0 {2}I31 0 {2}I32 0 {2}I33 0 {2}I34 0 {2}I35 0 {2}I36 0 {2}I37 0 {2}I38 0 {2}I39 0 {2}CORE_FAILED 8$/m,
+      /^violations per invariant: I1 0 {2}I2 0 .* I12 4 {2}I13 0 {2}I14 0 {2}I15 0 {2}I16 0 {2}I17 0 {2}I18 0 {2}I19 20 {2}I20 0 {2}I21 0 {2}I22 0 {2}I23 0 {2}I24 0 {2}I25 0 {2}I26 0 {2}I27 0 {2}I28 0 {2}I29 0 {2}I30 0 {2}I31 0 {2}I32 0 {2}I33 0 {2}I34 0 {2}I35 0 {2}I36 0 {2}I37 0 {2}I38 0 {2}I39 0 {2}I40 0 {2}CORE_FAILED 8$/m,
     );
     // Round 0 has its two CORE_FAILED (the rejection and the throw) and 20 I19: "+21 more". Each
     // of its two boots throws on its own second disclose: one THREW "and 1 more time".

@@ -109,10 +109,10 @@ describe('the guard between the world and a core', () => {
 
   it('an optional method that is not a function is named as such, beside the missing ones', () => {
     expect(missingMethods({ attach() {}, disclose() {}, call() {}, pushPolicy() {}, stop() {}, rollback: 42 })).toBe(
-      'create() returned a core whose optional rollback is not a function (a catsim.core.v1 core has attach, disclose, call, pushPolicy and stop, and may have createClient, modelTurn, rollback, emergencyDisable, deprecate, alias and remove)',
+      'create() returned a core whose optional rollback is not a function (a catsim.core.v1 core has attach, disclose, call, pushPolicy and stop, and may have createClient, modelTurn, rollback, emergencyDisable, deprecate, alias, remove and attachBackup)',
     );
     expect(missingMethods({ attach() {}, modelTurn: 'no', rollback: {} })).toBe(
-      'create() returned a core without disclose, call, pushPolicy, stop and whose optional modelTurn, rollback are not functions (a catsim.core.v1 core has attach, disclose, call, pushPolicy and stop, and may have createClient, modelTurn, rollback, emergencyDisable, deprecate, alias and remove)',
+      'create() returned a core without disclose, call, pushPolicy, stop and whose optional modelTurn, rollback are not functions (a catsim.core.v1 core has attach, disclose, call, pushPolicy and stop, and may have createClient, modelTurn, rollback, emergencyDisable, deprecate, alias, remove and attachBackup)',
     );
     expect(missingMethods({ attach() {}, disclose() {}, call() {}, pushPolicy() {}, stop() {} })).toBeNull();
   });

@@ -264,7 +264,7 @@ describe('a fresh project (tsc --init, "type": "module") with catsim installed f
     // executed), I2 1 (the walk that mixes revisions). Rounds 1 and 2 gave I3 2, I7 2, I13 2 and
     // the rest before.
     expect(ran.stdout).toContain(
-      'violations per invariant: I1 0  I2 1  I3 0  I4 0  I5 5  I6 0  I7 0  I8 1  I9 2  I10 3  I11 0  I12 0  I13 0  I14 0  I15 3  I16 0  I17 0  I18 2  I19 19  I20 0  I21 0  I22 0  I23 0  I24 0  I25 0  I26 0  I27 4  I28 0  I29 0  I30 0  I31 0  I32 0  I33 0  I34 0  I35 0  I36 0  I37 0  I38 0  I39 0\n',
+      'violations per invariant: I1 0  I2 1  I3 0  I4 0  I5 5  I6 0  I7 0  I8 1  I9 2  I10 3  I11 0  I12 0  I13 0  I14 0  I15 3  I16 0  I17 0  I18 2  I19 19  I20 0  I21 0  I22 0  I23 0  I24 0  I25 0  I26 0  I27 4  I28 0  I29 0  I30 0  I31 0  I32 0  I33 0  I34 0  I35 0  I36 0  I37 0  I38 0  I39 0  I40 0\n',
     );
   });
 
@@ -292,7 +292,7 @@ describe('a fresh project (tsc --init, "type": "module") with catsim installed f
     // session, so they have no violation (before: I2 12, I3 4, I10 and I15 5, I18 15, I19 28).
     // Read off this run (the template's copy beside it in the repository, from source).
     expect(ran.stdout).toContain(
-      'violations per invariant: I1 0  I2 6  I3 0  I4 0  I5 2  I6 0  I7 0  I8 1  I9 2  I10 3  I11 0  I12 0  I13 0  I14 0  I15 3  I16 0  I17 0  I18 2  I19 19  I20 0  I21 0  I22 0  I23 0  I24 0  I25 0  I26 0  I27 0  I28 0  I29 0  I30 0  I31 0  I32 0  I33 0  I34 0  I35 0  I36 0  I37 0  I38 0  I39 0\n',
+      'violations per invariant: I1 0  I2 6  I3 0  I4 0  I5 2  I6 0  I7 0  I8 1  I9 2  I10 3  I11 0  I12 0  I13 0  I14 0  I15 3  I16 0  I17 0  I18 2  I19 19  I20 0  I21 0  I22 0  I23 0  I24 0  I25 0  I26 0  I27 0  I28 0  I29 0  I30 0  I31 0  I32 0  I33 0  I34 0  I35 0  I36 0  I37 0  I38 0  I39 0  I40 0\n',
     );
     expect(ran.stdout).toMatch(/^ {2}catsim replay --seed 1 --round 0 --core \.\/my-core\.ts {3}# I2 CHAIN_BROKEN: /m);
   });

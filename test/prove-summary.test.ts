@@ -58,7 +58,7 @@ describe('catsim prove: expected catchers and the median', () => {
   });
 
   it('a core beside the peers that lacks a capability says what went unjudged on its line, never a bare zero', () => {
-    const zeros = `I1 0  I2 0  I3 0  I4 0  I5 0  I6 0  I7 0  I8 0  I9 0  I10 0  I11 0  I12 0  I13 0  I14 0  I15 0  I16 0  I17 0  I18 0  I19 0  I20 0  I21 0  I22 0  I23 0  I24 0  I25 0  I26 0  I27 0  I28 0  I29 0  I30 0  I31 0  I32 0  I33 0  I34 0  I35 0  I36 0  I37 0  I38 0  I39 0`;
+    const zeros = `I1 0  I2 0  I3 0  I4 0  I5 0  I6 0  I7 0  I8 0  I9 0  I10 0  I11 0  I12 0  I13 0  I14 0  I15 0  I16 0  I17 0  I18 0  I19 0  I20 0  I21 0  I22 0  I23 0  I24 0  I25 0  I26 0  I27 0  I28 0  I29 0  I30 0  I31 0  I32 0  I33 0  I34 0  I35 0  I36 0  I37 0  I38 0  I39 0  I40 0`;
     const report = {
       violationsByInvariant: {},
       failingRounds: [],

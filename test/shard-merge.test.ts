@@ -44,9 +44,9 @@ describe('run --shard, merge, --junit', () => {
     expect(merged.stdout).toContain(`campaign digest: ${digest} `);
     expect(timeless('merged.xml')).toBe(timeless('whole.xml'));
     expect(read('whole.xml')).toContain(`<property name="campaignDigest" value="${digest}"/>`);
-    // One test case per invariant the oracle judges (I1-I39: 39) and five for the gates
+    // One test case per invariant the oracle judges (I1-I40: 40) and five for the gates
     // (CORE_FAILED, UNDECIDED rounds, coverage probes, determinism, campaign complete).
-    expect(read('whole.xml')).toContain('<testsuites tests="44" failures="0" errors="0" skipped="0"');
+    expect(read('whole.xml')).toContain('<testsuites tests="45" failures="0" errors="0" skipped="0"');
   });
 
   it('the JUnit file fails the test case of the invariant a mutant breaks, with its replay lines', async () => {

@@ -28,7 +28,7 @@ describe('catsim shrink --invariant', () => {
   it('refuses an id that is no verdict id', async () => {
     const result = await catsim(['shrink', '--seed', '1', '--round', '0', '--invariant', 'I99']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe('catsim: --invariant I99 is not a verdict id: give one of I1..I39 or CORE_FAILED\n');
+    expect(result.stderr).toBe('catsim: --invariant I99 is not a verdict id: give one of I1..I40 or CORE_FAILED\n');
   });
 
   it("shrinks for I9, which is not the round's first violation, and names its files with the id", async () => {

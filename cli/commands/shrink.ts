@@ -39,7 +39,7 @@ export interface ShrinkArgs {
   attemptsMax: number;
   timeline: boolean;
   /**
-   * The invariant to shrink for (`--invariant ID`: I1..I39 or CORE_FAILED); default the round's first
+   * The invariant to shrink for (`--invariant ID`: I1..I40 or CORE_FAILED); default the round's first
    * violation's. A round that does not break it is refused in one line (exit 2).
    */
   invariant?: string;

@@ -56,6 +56,9 @@ const FORMATS: { readonly [T in TraceEventType]: (e: TraceEventOf<T>) => string 
     `ALIAS ${e.action} ${e.server} ${e.tool}${e.release === null ? '' : ` release ${e.release}`}${e.change === null ? '' : ` (${e.change}${e.migration ? ', migration' : ''})`} (${e.delivery})`,
   lifecycle_ordered: (e) =>
     `LIFECYCLE ${e.step} ${e.server} ${e.tool} (${e.descriptorDigests.length} versions, ${e.delivery}${e.answer === null ? '' : `: ${e.answer}${e.code === null ? '' : ` ${e.code}`}`})`,
+  primary_down: (e) =>
+    `PRIMARY DOWN ${e.server} until ${e.untilMs} ms; backup ${e.backupIdentity} (${e.backupBuild}) serves ${e.tool} with the ${e.contract} contract (${e.backup})`,
+  primary_up: (e) => `PRIMARY UP ${e.server}`,
   operator_manifest: (e) => `operator manifest of ${e.server} (tool ids ${e.toolIdPrefix}*)`,
   contract_changed: (e) =>
     `CONTRACT ${e.server} ${e.tool} ${e.from.slice(0, 12)} -> ${e.to.slice(0, 12)}: ${e.change} (${e.rule}), claims ${e.claimFrom} -> ${e.claimTo}`,
@@ -72,7 +75,7 @@ const FORMATS: { readonly [T in TraceEventType]: (e: TraceEventOf<T>) => string 
     `outcome of ${e.leaseId}: ${e.outcome}${e.output === undefined ? '' : ` (output ${e.output})`}`,
   call_sent: (e) => `the core sent ${e.tool || '(no name)'} to ${e.server} for ${e.audience}`,
   call_executed: (e) =>
-    `${e.server} executed ${e.tool} for ${e.audience} (lease ${e.leaseId ?? '-'}, pin ${e.pin ?? '-'}, rev ${e.revision})`,
+    `${e.server}${e.endpoint === 'backup' ? "'s backup" : ''} executed ${e.tool} for ${e.audience} (lease ${e.leaseId ?? '-'}, pin ${e.pin ?? '-'}, rev ${e.revision})`,
   result_sent: (e) =>
     `${e.server} answered ${e.tool} for ${e.audience} with structured content ${JSON.stringify(e.structuredContent)} (lease ${e.leaseId ?? '-'})`,
   call_refused_by_server: (e) => `${e.server} refused ${e.tool} for ${e.audience}: ${e.code}`,

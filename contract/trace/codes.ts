@@ -61,6 +61,12 @@ export const ROLLBACK_DELIVERIES = ['delivered', 'unsupported', 'host_down'] as 
 /** The true class of a contract change F36 plants (SPEC section 9's rules), as the world planned it. */
 export const CONTRACT_CHANGE_CLASSES = ['compatible', 'breaking'] as const;
 
+/** Which contract F37's backup endpoint serves for its tool: the primary's (`same`) or another (`other`). */
+export const BACKUP_CONTRACTS = ['same', 'other'] as const;
+
+/** Whether the core was handed F37's backup endpoint: `offered`, or `unsupported` (no `attachBackup`). */
+export const BACKUP_DELIVERIES = ['offered', 'unsupported'] as const;
+
 /** What became of an operator's emergency disable (F26): the same three as a rollback trigger's. */
 export const EMERGENCY_DISABLE_DELIVERIES = ROLLBACK_DELIVERIES;
 
@@ -197,6 +203,7 @@ export const CORE_CALLS = [
   'deprecate',
   'alias',
   'remove',
+  'attachBackup',
 ] as const;
 
 /**

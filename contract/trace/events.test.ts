@@ -15,8 +15,8 @@ describe('the events of catsim.trace.v1', () => {
     }
   });
 
-  it('are 44 world events (6 of them the tool surface ones, 2 of host restarts, 1 the delivered list_changed, 1 the call sent, 1 the rollback trigger, 1 a black-box model request, 4 of the 2026-07-28 listen stream, requested, acknowledged, silenced and ended, 1 the emergency disable, 1 the operator manifest, 1 the deprecation, 1 the alias order, 1 the result sent, 1 the lifecycle order, 1 the contract change) and 10 core events', () => {
-    expect([...EVENT_SOURCES.values()].filter((src) => src === 'world').length).toBe(44);
+  it('are 46 world events (6 of them the tool surface ones, 2 of host restarts, 1 the delivered list_changed, 1 the call sent, 1 the rollback trigger, 1 a black-box model request, 4 of the 2026-07-28 listen stream, requested, acknowledged, silenced and ended, 1 the emergency disable, 1 the operator manifest, 1 the deprecation, 1 the alias order, 1 the result sent, 1 the lifecycle order, 1 the contract change, 2 of a primary outage, down and up) and 10 core events', () => {
+    expect([...EVENT_SOURCES.values()].filter((src) => src === 'world').length).toBe(46);
     expect(KINDS.filter(([, kind]) => kind.src === 'core').map(([type]) => type)).toEqual([
       'scan_started',
       'page_read',

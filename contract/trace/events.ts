@@ -34,6 +34,8 @@ import {
 } from '../internal/fields.ts';
 import { eventOf } from '../internal/event.ts';
 import {
+  BACKUP_CONTRACTS,
+  BACKUP_DELIVERIES,
   CALL_OUTCOMES,
   CONTRACT_CHANGE_CLASSES,
   OUTPUT_CHECKS,
@@ -739,6 +741,35 @@ const lifecycleOrdered = eventOf(
   },
 );
 
+/** World: a server's primary endpoint became unreachable while its backup serves on (F37; ground truth for I40). */
+const primaryDown = eventOf(
+  'world',
+  'primary_down',
+  admission(
+    "from `t` until `untilMs` every connection to `server` fails and its open connections are cut (the world writes `disconnected` for each), while its backup endpoint (identity `backupIdentity`, build `backupBuild`) lists and executes the same tools, except that it serves tool `tool` with the primary's contract (`same`) or another (`other`: a new required input; F37, SPEC section 9). A call the backup executes is written with `call_executed.endpoint` `backup`; none may run a descriptor its run did not pin (judged by I40)",
+  ),
+  {
+    server,
+    tool: field(str, 'the tool whose contract the backup serves as `contract` says'),
+    contract: field(oneOf(BACKUP_CONTRACTS), "the backup's contract for `tool`, from the plan: `same` or `other`"),
+    backupIdentity: field(str, 'the identity the backup endpoint presents'),
+    backupBuild: field(str, "the backup's build (its `serverInfo.version`)"),
+    untilMs: field(nat, 'when the primary can be reached again (`primary_up`)'),
+    backup: field(
+      oneOf(BACKUP_DELIVERIES),
+      '`offered`: the core was handed the backup (`attachBackup`) with each session of the server; `unsupported`: the core has no `attachBackup` and is not judged on backups',
+    ),
+  },
+);
+
+/** World: a server's primary endpoint can be reached again (F37). */
+const primaryUp = eventOf(
+  'world',
+  'primary_up',
+  admission('from `t` on connections to `server` succeed again (the end of its `primary_down`, F37)'),
+  { server },
+);
+
 /** World: the operator's manifest file of a server was handed to the core (F32; ground truth for I35). */
 const operatorManifest = eventOf(
   'world',
@@ -847,6 +878,12 @@ const callExecuted = eventOf(
     leaseId: field(strOrNull, 'null when the call carried none'),
     pin: field(natOrNull, 'the revision pin the call carried'),
     revision: field(nat, "the server's true revision"),
+    endpoint: optional(
+      field(
+        oneOf(['backup'] as const),
+        "`backup`: the server's backup endpoint executed it (F37), `descriptorDigest` being the tool as the backup lists it; absent: the server itself",
+      ),
+    ),
   },
 );
 
@@ -1131,6 +1168,8 @@ export const TRACE_EVENTS = {
   deprecation_ordered: deprecationOrdered,
   alias_ordered: aliasOrdered,
   lifecycle_ordered: lifecycleOrdered,
+  primary_down: primaryDown,
+  primary_up: primaryUp,
   operator_manifest: operatorManifest,
   contract_changed: contractChanged,
   plan_made: planMade,

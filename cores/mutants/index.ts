@@ -35,6 +35,7 @@ import {
   AliasFollowsLatestHost,
   OutputUncheckedHost,
   TrustSemverClaimHost,
+  BackupAnyContractHost,
   usageBlindStore,
   VersionByClaimHost,
 } from './versions.ts';
@@ -376,6 +377,14 @@ export const MUTANTS: readonly Mutant[] = [
       "admitting a run's call while the contract it pinned is listed and served (F36: the gate takes a change of any tool of the run's pinned generation as drift, so a run that pinned a tool's new contract is refused when the server changes another tool beside it)",
     expectedCatchers: ['I39'],
     core: referenceCore({ gate: SnapshotWideDriftGate }),
+    scenario: 'capability-versions',
+  },
+  {
+    name: 'backup-any-contract',
+    removedDefence:
+      "failing over only to a backup serving the contract the run pinned (F37: the host skips the backup's contract check, so while the primary is down a backup serving another contract executes the run's call)",
+    expectedCatchers: ['I40'],
+    core: referenceCore({ host: BackupAnyContractHost }),
     scenario: 'capability-versions',
   },
   {

@@ -151,3 +151,17 @@ export class TrustSemverClaimHost extends CatalogHost {
     return { ...request, plan: { ...plan, generation, snapshotDigest, descriptorDigest } };
   }
 }
+
+/**
+ * Fails over to any backup (F37): the host's contract check of a backup is gone, so an offer
+ * names the descriptor the call's run pinned whatever the backup lists, and the registry admits
+ * the first backup, serving another contract or not. A backup serving another contract then
+ * executes a run's call against a descriptor it never pinned (I40 `BACKUP_CONTRACT_EXECUTED`,
+ * from the world's `call_executed`). The host's own receipt names the pinned descriptor and the
+ * call was disclosed and leased as usual, so nothing else sees it.
+ */
+export class BackupAnyContractHost extends CatalogHost {
+  protected override backupContract(_listed: string, request: CallRequest): string {
+    return request.plan.descriptorDigest;
+  }
+}

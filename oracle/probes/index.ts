@@ -53,6 +53,8 @@ import { deprecatedNotBound } from './deprecated-not-bound.ts';
 import { aliasFlipped } from './alias-flipped.ts';
 import { disguisedBreakListed } from './disguised-break-listed.ts';
 import { disguisedBreakRefused } from './disguised-break-refused.ts';
+import { backupSameContractUsed } from './backup-same-contract-used.ts';
+import { backupOtherContractRefused } from './backup-other-contract-refused.ts';
 import { removalWhileReferenced } from './removal-while-referenced.ts';
 import { announcedStillBound } from './announced-still-bound.ts';
 import type { Probe } from './probe.ts';
@@ -112,6 +114,8 @@ export const PROBES: readonly Probe[] = [
   outputViolationRefused,
   disguisedBreakListed,
   disguisedBreakRefused,
+  backupSameContractUsed,
+  backupOtherContractRefused,
   cursorLoopServedProbe,
   abaServedInsideWalkProbe,
   revocationWhileCallInFlightProbe,

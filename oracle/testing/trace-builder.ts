@@ -616,6 +616,8 @@ export class TraceBuilder {
     descriptorDigest?: string | null;
     pin?: number | null;
     revision?: number;
+    /** F37: `backup` when the server's backup endpoint executed it; absent, the server itself. */
+    endpoint?: 'backup';
   }): number {
     return this.emit('world', 'call_executed', {
       server: call.server ?? 's0',
@@ -625,6 +627,7 @@ export class TraceBuilder {
       leaseId: call.leaseId,
       pin: call.pin ?? null,
       revision: call.revision ?? 3,
+      ...(call.endpoint === undefined ? {} : { endpoint: call.endpoint }),
     });
   }
 

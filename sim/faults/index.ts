@@ -41,6 +41,7 @@ import { F33 } from './f33-output-schema-violation.ts';
 import { F34 } from './f34-alias-flip.ts';
 import { F35 } from './f35-version-removal.ts';
 import { F36 } from './f36-disguised-breaking-change.ts';
+import { F37 } from './f37-backup-endpoint.ts';
 import { EQUIVOCATION } from './equivocation.ts';
 import { ERAS } from './eras.ts';
 import type { FaultDefinition } from './fault.ts';
@@ -89,6 +90,7 @@ export const FAULTS = [
   F34,
   F35,
   F36,
+  F37,
 ] as const;
 
 /** Faults a scenario switches on for every round instead of listing them (equivocation). */

@@ -33,6 +33,7 @@ export {
   type EmergencyDisableOrder,
   type DeprecationOrder,
   type AliasOrder,
+  type BackupSpec,
   type RemovalOrder,
   type RemovalAnswer,
   type SessionSpec,

@@ -32,6 +32,7 @@ import type {
   RemovalOrder,
   RemovalAnswer,
   SessionSpec,
+  BackupSpec,
 } from './adapter.ts';
 
 /** Which call of the world (or which of the core's own callbacks) failed. */
@@ -50,7 +51,8 @@ export type CoreCall =
   | 'emergencyDisable'
   | 'deprecate'
   | 'alias'
-  | 'remove';
+  | 'remove'
+  | 'attachBackup';
 
 /**
  * How it failed: `THREW` (a synchronous throw), `REJECTED` (`call` rejected), `MALFORMED_ANSWER`
@@ -76,7 +78,9 @@ export const ERROR_TEXT_MAX = 200;
  * it implements the optional `rollback`; without it `rollback` does nothing (the world writes the
  * trigger `unsupported`); `emergencyDisableSupported`, `deprecateSupported`, `aliasSupported` and
  * `removeSupported` likewise for the optional `emergencyDisable`, `deprecate`, `alias` and `remove`
- * (whose answer, when the core failed, is a refusal coded `CORE_FAILED`).
+ * (whose answer, when the core failed, is a refusal coded `CORE_FAILED`); `backupSupported` for
+ * the optional `attachBackup` (without it the world hands no backup and writes F37's outages
+ * `unsupported`).
  */
 export type WorldCore = Required<CoreAdapter> & {
   readonly surfaceStage: boolean;
@@ -85,6 +89,7 @@ export type WorldCore = Required<CoreAdapter> & {
   readonly deprecateSupported: boolean;
   readonly aliasSupported: boolean;
   readonly removeSupported: boolean;
+  readonly backupSupported: boolean;
 };
 
 /** One validator for every default Client of the process (a fresh Ajv per Client is costly). */
@@ -152,6 +157,7 @@ const OPTIONAL_METHODS = [
   'deprecate',
   'alias',
   'remove',
+  'attachBackup',
 ] as const;
 
 /**
@@ -188,7 +194,7 @@ export function missingMethods(value: unknown): string | null {
           `whose optional ${notFunctions.join(', ')} ${notFunctions.length === 1 ? 'is not a function' : 'are not functions'}`,
         ]),
   ];
-  return `create() returned a core ${parts.join(' and ')} (a catsim.core.v1 core has attach, disclose, call, pushPolicy and stop, and may have createClient, modelTurn, rollback, emergencyDisable, deprecate, alias and remove)`;
+  return `create() returned a core ${parts.join(' and ')} (a catsim.core.v1 core has attach, disclose, call, pushPolicy and stop, and may have createClient, modelTurn, rollback, emergencyDisable, deprecate, alias, remove and attachBackup)`;
 }
 
 class GuardedCore implements WorldCore {
@@ -198,6 +204,7 @@ class GuardedCore implements WorldCore {
   readonly deprecateSupported: boolean;
   readonly aliasSupported: boolean;
   readonly removeSupported: boolean;
+  readonly backupSupported: boolean;
 
   constructor(
     private readonly core: CoreAdapter,
@@ -209,6 +216,7 @@ class GuardedCore implements WorldCore {
     this.deprecateSupported = typeof core.deprecate === 'function';
     this.aliasSupported = typeof core.alias === 'function';
     this.removeSupported = typeof core.remove === 'function';
+    this.backupSupported = typeof core.attachBackup === 'function';
   }
 
   createClient(): Client {
@@ -287,6 +295,10 @@ class GuardedCore implements WorldCore {
     return { removed: false, code: 'CORE_FAILED', reason: problem };
   }
 
+  attachBackup(backup: BackupSpec): void {
+    this.#guard('attachBackup', () => this.core.attachBackup?.(backup));
+  }
+
   stop(): void {
     this.#guard('stop', () => this.core.stop());
   }
@@ -344,12 +356,14 @@ function inertCore(): WorldCore {
     deprecate: () => undefined,
     alias: () => undefined,
     remove: () => ({ removed: false, code: 'CORE_FAILED', reason: 'the core was not built' }),
+    attachBackup: () => undefined,
     surfaceStage: false,
     rollbackSupported: false,
     emergencyDisableSupported: false,
     deprecateSupported: false,
     aliasSupported: false,
     removeSupported: false,
+    backupSupported: false,
   };
 }
 

@@ -38,6 +38,7 @@ import type {
   EmergencyDisableOrder,
   DeprecationOrder,
   AliasOrder,
+  BackupSpec,
   RemovalOrder,
   RemovalAnswer,
   SessionSpec,
@@ -57,6 +58,11 @@ import { HostDisk, HostDown, type DiskWrite } from './host-disk.ts';
 export interface WorldConnector extends Connector {
   connect(alive?: () => boolean): Promise<Connection>;
   connectTransport(handshake: TransportHandshake, alive?: () => boolean): Promise<TransportConnection>;
+}
+
+/** A {@link BackupSpec} whose connector is the world's (F37). */
+export interface WorldBackupSpec extends BackupSpec {
+  connector: WorldConnector;
 }
 
 /** A {@link SessionSpec} whose connector is the world's. */
@@ -99,6 +105,8 @@ export class HostProcess implements WorldCore {
   readonly #options: HostProcessOptions;
   readonly #disk: HostDisk | undefined;
   readonly #sessions: HostSession[] = [];
+  /** The backup endpoints handed so far (F37), in order; each later boot is handed them again. */
+  readonly #backups: WorldBackupSpec[] = [];
   #restarts: HostRestart[];
   #boot: Boot;
   #down = false;
@@ -241,6 +249,8 @@ export class HostProcess implements WorldCore {
       receipts: disk.receiptLeaseIds(),
     });
     for (const session of this.#sessions) this.#boot.core.attach(this.#specOf(this.#boot, session.spec));
+    for (const backup of this.#backups)
+      this.#boot.core.attachBackup({ ...backup, connector: this.#connectorOf(this.#boot, backup.connector) });
   }
 
   /**
@@ -249,24 +259,28 @@ export class HostProcess implements WorldCore {
    * process: no notification or reply may reach a dead boot's client).
    */
   #specOf(boot: Boot, spec: WorldSessionSpec): SessionSpec {
-    if (this.#disk === undefined) return spec;
-    const connector: Connector = {
+    return { ...spec, connector: this.#connectorOf(boot, spec.connector) };
+  }
+
+  /** `connector` for one boot, as {@link #specOf} says; the world's own when the host has no disk (no restarts). */
+  #connectorOf(boot: Boot, world: WorldConnector): Connector {
+    if (this.#disk === undefined) return world;
+    return {
       connect: async () => {
         if (!boot.alive) throw new HostDown(boot.number);
-        const connection = await spec.connector.connect(() => boot.alive);
+        const connection = await world.connect(() => boot.alive);
         if (boot.alive) return connection;
         await connection.client.close();
         throw new HostDown(boot.number);
       },
       connectTransport: async (handshake) => {
         if (!boot.alive) throw new HostDown(boot.number);
-        const connection = await spec.connector.connectTransport(handshake, () => boot.alive);
+        const connection = await world.connectTransport(handshake, () => boot.alive);
         if (boot.alive) return connection;
         await connection.transport.close();
         throw new HostDown(boot.number);
       },
     };
-    return { ...spec, connector };
   }
 
   createClient(): Client {
@@ -338,6 +352,22 @@ export class HostProcess implements WorldCore {
   /** An alias order to the current boot; none while the host is down (the caller writes `host_down`). */
   alias(order: AliasOrder): void {
     if (!this.#down) this.#boot.core.alias(order);
+  }
+
+  /** The number of the current boot (0 until the first restart, F18). */
+  get boot(): number {
+    return this.#boot.number;
+  }
+
+  /** Whether the core implements the optional `attachBackup`; boot 0 says, as for `surfaceStage`. */
+  get backupSupported(): boolean {
+    return this.#boot.core.backupSupported;
+  }
+
+  /** Hands the core a backup endpoint (F37); each later boot is handed it again. */
+  attachBackup(backup: WorldBackupSpec): void {
+    this.#backups.push(backup);
+    this.#boot.core.attachBackup({ ...backup, connector: this.#connectorOf(this.#boot, backup.connector) });
   }
 
   /** Whether the core implements the optional `remove`; boot 0 says, as for `surfaceStage`. */

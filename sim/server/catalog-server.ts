@@ -35,6 +35,7 @@ import {
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import { ServerLeaseCheck } from './lease-check.ts';
+import { BACKUP_BUILD, backupDescriptor } from './backup-face.ts';
 import { serveModernHttp, serveModernSession, type ModernSession } from './modern-session.ts';
 import type { HttpServerEnd } from '../transport/http-link.ts';
 import type { Rng } from '../random.ts';
@@ -217,6 +218,28 @@ export class SimCatalogServer {
     this.#sessions.push(session);
     // A cut connection ends its session: notifications go only to live sessions.
     server.onclose = () => this.#end(session);
+    await server.connect(transport);
+  }
+
+  /**
+   * F37: serves one session of the server's backup endpoint for `audience` on `transport`: the
+   * audience's current view in one page, each tool as the backup serves it
+   * (sim/server/backup-face.ts), under build {@link BACKUP_BUILD}, and its calls, each executed
+   * call written with `endpoint: 'backup'`. It logs no page (it is not the catalog the core scans)
+   * and sends no notification.
+   */
+  async connectBackup(transport: Transport, audience: string): Promise<void> {
+    const server = new Server(
+      { name: `catsim-${this.plan.id}-backup`, version: BACKUP_BUILD },
+      { capabilities: { tools: {} }, jsonSchemaValidator: SHARED_SERVER_VALIDATOR },
+    );
+    server.setRequestHandler(ListToolsRequestSchema, () => ({
+      tools: (this.#step.views[audience] ?? []).map((tool) => backupDescriptor(this.plan, tool)) as [],
+      _meta: { [REVISION_KEY]: this.#step.revision },
+    }));
+    server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+      this.#callTool(request.params, audienceOf(extra, audience), true),
+    );
     await server.connect(transport);
   }
 
@@ -419,12 +442,15 @@ export class SimCatalogServer {
    * Executes a call if its lease is good and, on a versioned server, its revision pin is not
    * older than the last change of the tool. Like many real servers it executes any tool it has,
    * whether or not it was listed to this audience (F17 relies on that): visibility is the host's
-   * job, so calls the core should have refused locally show up here as executed.
+   * job, so calls the core should have refused locally show up here as executed. With `backup`
+   * (F37) the server's backup endpoint executes it: the tool as the backup serves it
+   * (sim/server/backup-face.ts), and `call_executed` says `endpoint: 'backup'`.
    */
-  #callTool(params: CallToolRequest['params'], audience: string): CallToolResult {
+  #callTool(params: CallToolRequest['params'], audience: string, backup = false): CallToolResult {
     const name = params.name;
     const meta = (params._meta ?? {}) as Record<string, unknown>;
-    const found = this.#findTool(name, audience);
+    const listed = this.#findTool(name, audience);
+    const found = backup && listed !== undefined ? backupDescriptor(this.plan, listed) : listed;
     const refuse = (
       code: WorldFields<'call_refused_by_server'>['code'],
       leaseId: string | null,
@@ -454,6 +480,7 @@ export class SimCatalogServer {
       leaseId: lease.leaseId,
       pin,
       revision: this.#step.revision,
+      ...(backup ? { endpoint: 'backup' as const } : {}),
     });
     this.options.onCallExecuted?.(audience, name);
     return this.#resultOf({ audience, tool: name, descriptor: found }, lease.leaseId);

@@ -184,6 +184,13 @@ describe('calls refused with their own code', () => {
       backup: true,
       endpoint: { identity: 'fp:backup', build: 'b2' },
     });
+    // A host whose primary is down offers its backups only, each saying so.
+    expect(
+      registry.admitCall('run-1', 'jobs.rerun', [{ ...offer(V2, 'b2', 'fp:backup'), backup: true }]),
+    ).toMatchObject({
+      ok: true,
+      backup: true,
+    });
   });
 
   it('VERSION_EMERGENCY_DISABLED at once, with a status a host can show; cleared, it runs again', () => {

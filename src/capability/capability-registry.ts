@@ -121,6 +121,12 @@ export interface EndpointOffer {
   build: string;
   /** The descriptor digest of the tool as this endpoint lists it now (SPEC section 4). */
   descriptorDigest: string;
+  /**
+   * True for an endpoint the operator configured as a backup of the primary (a host offers only
+   * backups when its primary is down); absent, the first offer is the primary and later ones are
+   * backups.
+   */
+  backup?: boolean;
 }
 
 /** An admitted call: the exact version, the executor's view, and the endpoint chosen. */
@@ -129,7 +135,10 @@ export interface AdmittedCall {
   bundleId: string;
   view: ExecutorView;
   endpoint: EndpointOffer;
-  /** True when the first offer did not serve the pinned contract and a later one did. */
+  /**
+   * True when the endpoint chosen is a backup: the offer says so (`EndpointOffer.backup`), or,
+   * when it does not, the first offer did not serve the pinned contract and a later one did.
+   */
   backup: boolean;
 }
 
@@ -442,7 +451,7 @@ export class CapabilityRegistry {
       bundleId: run.bundleId,
       view,
       endpoint: { ...(offers[index] as EndpointOffer) },
-      backup: index > 0,
+      backup: offers[index]?.backup ?? index > 0,
     };
   }
 

@@ -95,6 +95,8 @@ export class CatalogRefresher {
   #notified = 0;
   /** The highest notification count a settled scan started after (it saw their list). */
   #settledThrough = 0;
+  /** The latest notification a scan that started after it walked and published (or confirmed) the whole list for; 0 before any. */
+  #provenThrough = 0;
   readonly #waiters: { through: number; resolve: () => void }[] = [];
   /** The outcome of the last finished scan, for hosts and tests. */
   lastOutcome: ScanOutcome | undefined;
@@ -163,6 +165,17 @@ export class CatalogRefresher {
   }
 
   /**
+   * Whether this loop has not caught up with what the server lists: no scan of it has published
+   * (or confirmed) a whole list yet (a process that serves a catalog kept in a durable store from
+   * an earlier boot), or a `tools/list_changed` (or a new connection, which counts as one) arrived
+   * that no whole list started after it has caught up with. A host fails over to a backup only when
+   * this is false: a call through a backup skips the barrier's relist on the key's connection.
+   */
+  get changedSinceProven(): boolean {
+    return this.#provenThrough === 0 || this.#provenThrough < this.#notified;
+  }
+
+  /**
    * Resolves once a scan started after the latest `tools/list_changed` (as of this call) has
    * settled, at once if none is pending, or when the loop stops or is quarantined. Never rejects.
    */
@@ -179,6 +192,8 @@ export class CatalogRefresher {
     this.#dirty = false;
     const through = this.#notified;
     const outcome = await this.#scanAndPublish();
+    const proven = outcome.state === 'SNAPSHOT_PROVEN' || outcome.state === 'UNVERSIONED_OBSERVATION';
+    if (proven && this.lastPublish?.ok === true) this.#provenThrough = Math.max(this.#provenThrough, through);
     this.#afterScan(outcome);
     if (walkedToLastAnswer(outcome)) this.#release(through);
     return outcome;

@@ -79,6 +79,8 @@ const CAUGHT_BY: Record<string, string[]> = {
   'trust-semver-claim': ['I39 BREAKING_CONTRACT_EXECUTED'],
   // F36: get_weather's runs shown generation 2 refused at 1,500..1,800 for list_directory's change beside it.
   'snapshot-wide-drift': ['I39 PINNED_CONTRACT_REFUSED'],
+  // F37: the eight read_file calls during the outage (500 to 1,300) run on the backup's other contract.
+  'backup-any-contract': ['I40 BACKUP_CONTRACT_EXECUTED'],
   'ignore-cache-scope': ['I2 SCOPE_MIXED'],
   // F25: globex.dev shown acme.dev's generation 1 from the shared pointer (its own publish lost the CAS).
   'share-public': [

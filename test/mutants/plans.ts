@@ -600,6 +600,30 @@ export function siblingChangePlan(): RoundPlan {
   return { ...plan, calls: { ...plan.calls, contractCalls: { ...contractCalls, tools: ['get_weather'] } } };
 }
 
+/**
+ * F37's hand plan (test/faults/f37-backup-endpoint.test.ts): one server (latency 5 ms, pages of 2,
+ * T_heal 2,000) shows acme.dev five tools at revision 7; every planned call is made, and every one
+ * is a call of `read_file` (F37's backed-up calls, fraction 1). The server's primary is down from
+ * 500 to 1,300 while its backup serves `read_file` under `contract` (default `other`: a new
+ * required input `backupMode`).
+ */
+export function backupPlan(contract: 'same' | 'other' = 'other'): RoundPlan {
+  const base = handPlan({
+    faults: ['F37'],
+    calls: { callFraction: 1 },
+    tHealMs: 2_000,
+    servers: [handServer({ history: [step(0, 7, { 'acme.dev': tools(...FIVE) })] })],
+  });
+  return {
+    ...base,
+    calls: { ...base.calls, backedUpCalls: { tool: 'read_file', fraction: 1 } },
+    servers: base.servers.map((server) => ({
+      ...server,
+      backupEndpoint: { tool: 'read_file', contract, downAtMs: 500, upAtMs: 1_300 },
+    })),
+  };
+}
+
 export const MUTANT_PLANS: Record<string, () => RoundPlan> = {
   'first-page-only': () => plain({ faults: [] }),
   'no-cursor-loop-detection': () =>
@@ -730,6 +754,7 @@ export const MUTANT_PLANS: Record<string, () => RoundPlan> = {
   'announce-as-no-new-binding': () => removalPlan({ announceAt: 200, changeAt: 300 }),
   'trust-semver-claim': contractPlan,
   'snapshot-wide-drift': siblingChangePlan,
+  'backup-any-contract': () => backupPlan('other'),
   'refuse-everything': () => plain(),
   // The tool surface (F22): the one round of 29 turns; each mutant lets some harmful turn through.
   'seal-from-final-request': surfaceTurnsPlan,

@@ -43,6 +43,8 @@ export type CallScript = (call: RecordedCall, n: number) => CallAnswer;
 /** Options of {@link scriptedPair}. */
 export interface ScriptedOptions {
   onCall?: CallScript;
+  /** The server's `serverInfo.version` (its build, as a host reads it); default `1.0.0`. */
+  serverVersion?: string;
 }
 
 /** A connected client/server pair; `requests` logs the cursors the server was asked for, `calls` the tools/calls. */
@@ -59,7 +61,10 @@ export const OK_RESULT = { content: [{ type: 'text', text: 'ok' }] };
 
 /** Starts a scripted server and connects a client with empty capabilities. */
 export async function scriptedPair(script: Script, options: ScriptedOptions = {}): Promise<ScriptedPair> {
-  const server = new Server({ name: 'scripted', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
+  const server = new Server(
+    { name: 'scripted', version: options.serverVersion ?? '1.0.0' },
+    { capabilities: { tools: { listChanged: true } } },
+  );
   const requests: (string | undefined)[] = [];
   const calls: RecordedCall[] = [];
   server.setRequestHandler(CallToolRequestSchema, async (request) => {

@@ -35,6 +35,8 @@ export interface World {
   revision: number;
   versioned: boolean;
   tools: Record<string, unknown>[];
+  /** True while the server cannot be reached: every connect fails (a call then finds no live connection). */
+  down?: boolean;
 }
 
 /** Options of {@link startHarness}. */
@@ -112,6 +114,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   };
   const pairs: ScriptedPair[] = [];
   const connect = async (): Promise<ScriptedPair> => {
+    if (world.down === true) throw new Error('the server cannot be reached');
     const pair = await scriptedPair(
       () => ({ tools: world.tools, ...(world.versioned ? { revision: world.revision } : {}) }),
       { onCall: options.onCall },
