@@ -2,7 +2,7 @@
  * A core module for test/not-judged.test.ts: the reference core without two of its optional
  * capabilities, `rollback` (F19 triggers reach it `unsupported`) and `modelTurn` (F22's model turns
  * are not run). It keeps the tool-version ones the default scenario's F26 and F31 to F36 order
- * (`emergencyDisable`, `deprecate`, `alias`, `remove`). Everything it does implement is the reference core's, so its campaigns have zero
+ * (`emergencyDisable`, `deprecate`, `alias`, `remove`, `attachBackup`). Everything it does implement is the reference core's, so its campaigns have zero
  * violations and only what it leaves out decides the verdict. Selected with
  * `--core ./test/support/cores/no-rollback-core.ts`.
  */
@@ -26,6 +26,7 @@ export default defineCore({
     if (core.deprecate !== undefined) kept.deprecate = core.deprecate.bind(core);
     if (core.alias !== undefined) kept.alias = core.alias.bind(core);
     if (core.remove !== undefined) kept.remove = core.remove.bind(core);
+    if (core.attachBackup !== undefined) kept.attachBackup = core.attachBackup.bind(core);
     return kept;
   },
 });
