@@ -157,9 +157,9 @@ describe('deliberately wrong cores are caught by the same campaign', () => {
   it('a DISABLE that is reported but never enforced is caught by I29 from the call the world saw leave: round 76 of seed 1, the first such round in 0..299', async () => {
     const core = 'mutant:disable-not-enforced';
     const { summary } = await runAndCheck('1', 76, loadScenario('default'), resolveCore(core), core);
-    // The missing-tool-rate trigger at seq 482 found no qualifying generation: DISABLED at 483 (key
-    // s0 acme.ops), yet generation 1 kept being shown (disclosures 496, 596) and admitted (gate
-    // decisions 531, 599) (I11), and plan p2's call of write_file left for s0 at 533 (I29); the
+    // The missing-tool-rate trigger at seq 483 found no qualifying generation: DISABLED at 484 (key
+    // s0 acme.ops), yet generation 1 kept being shown (disclosures 497, 597) and admitted (gate
+    // decisions 532, 600) (I11), and plan p2's call of write_file left for s0 at 534 (I29); the
     // reference refuses that call as SERVER_DISABLED. write_file is s0's F36 tool (its compatible
     // control change, contract_changed at 467), and p2 (plan_made at seq 383, t=1662, against
     // generation 1) is one of F36's late calls, decided at t=2580, after the DISABLE at t=2030.
@@ -168,11 +168,12 @@ describe('deliberately wrong cores are caught by the same campaign', () => {
     // was round 207, where the same finding now sits at seq 706 (I29), after I11 at 456, 696 and
     // 704. `catsim run --core mutant:disable-not-enforced --rounds 208`: I29 2, in rounds 76 and
     // 207, and no I29 in any failing round before 76; with `--from 208 --rounds 92`, one more in
-    // round 237.
+    // round 237. Since F35's walk begins with `announce` (its order at seq 93, t=215, of round
+    // 76) every seq after it is one more than when this was first worked out.
     expect(summary.violations.filter((v) => v.invariant === 'I29').map((v) => [v.code, v.seq])).toEqual([
-      ['CALL_WHILE_DISABLED', 533],
+      ['CALL_WHILE_DISABLED', 534],
     ]);
-    expect(summary.violations.filter((v) => v.invariant === 'I11').map((v) => v.seq)).toEqual([496, 531, 596, 599]);
+    expect(summary.violations.filter((v) => v.invariant === 'I11').map((v) => v.seq)).toEqual([497, 532, 597, 600]);
     const reference = await runAndCheck('1', 76, loadScenario('default'), resolveCore('reference'), 'reference');
     expect(reference.summary.violations).toEqual([]);
     expect(reference.summary.metrics.rollbackTriggers).toEqual({ DISABLED: 1, 'rolled back': 1 });
