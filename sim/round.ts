@@ -530,6 +530,20 @@ function backupConnector(
     await handshake(link.client);
     if (alive?.() === false) link.disconnect();
   };
+  return connectorOver(adapter, open, identity);
+}
+
+/**
+ * A connector over `open`, which opens one link and runs the given handshake on its client end:
+ * `connect` runs the adapter's SDK client's `connect` on it, `connectTransport` the core's own
+ * handshake, handing back the transport. Both present `identity` (the server fingerprint as of
+ * each read).
+ */
+function connectorOver(
+  adapter: RoundContext['adapter'],
+  open: (handshake: TransportHandshake, alive: (() => boolean) | undefined) => Promise<void>,
+  identity: () => string,
+): WorldConnector {
   return {
     connect: async (alive?: () => boolean): Promise<SimConnection> => {
       const client = adapter.createClient();
@@ -634,21 +648,7 @@ function startSession(context: RoundContext, server: SimCatalogServer, audience:
     recorder.world('session_opened', { server: server.plan.id, audience, identity: server.identity(), ...modern });
     opened = true;
   };
-  const connector: WorldConnector = {
-    connect: async (alive?: () => boolean): Promise<SimConnection> => {
-      const client = adapter.createClient();
-      await open((transport) => client.connect(transport), alive);
-      return { client, identity: () => server.identity() };
-    },
-    connectTransport: async (handshake, alive?: () => boolean) => {
-      let given: Transport | undefined;
-      await open((transport) => {
-        given = transport;
-        return handshake(transport);
-      }, alive);
-      return { transport: given as Transport, identity: () => server.identity() };
-    },
-  };
+  const connector = connectorOver(adapter, open, () => server.identity());
   const control: SessionControl = {
     disconnect: () => {
       const live = openLinks().at(-1);
