@@ -270,9 +270,15 @@ class ReferenceAdapter implements CoreAdapter {
       REFERENCE_CLIENT,
       this.#acknowledgementWait,
     );
-    const connected = new ConnectedPageSource(connector, () => {
-      for (const refresher of refreshers) refresher.onListChanged();
-    });
+    const connected = new ConnectedPageSource(
+      connector,
+      () => {
+        for (const refresher of refreshers) refresher.onListChanged();
+      },
+      () => {
+        for (const refresher of refreshers) refresher.onConnectionLost();
+      },
+    );
     const source = this.#wrap(connected);
     for (let i = 0; i < session.refreshers; i += 1) {
       refreshers.push(

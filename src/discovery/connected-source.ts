@@ -34,6 +34,8 @@ export class ConnectedPageSource implements PageSource {
   #source: SdkPageSource | undefined;
   #changesBefore = 0;
   #lastIdentity = '';
+  /** Whether the live connection has answered a page (see `onConnectionLost`). */
+  #served = false;
 
   /**
    * `onListChanged` runs on every `tools/list_changed`, on whichever connection it arrives, and
@@ -46,6 +48,14 @@ export class ConnectedPageSource implements PageSource {
   constructor(
     private readonly connector: Connector,
     private readonly onListChanged: () => void = () => undefined,
+    /**
+     * Runs when a live connection that had answered at least one page closes: the push channel
+     * went with it, so the owner walks now (which reconnects) rather than at its next poll. It is
+     * no notification (nothing was missed yet; the new connection counts as one when it opens),
+     * so it raises no call barrier. A connection that closes before answering a page is a failed
+     * reconnect, and the scan that opened it backs off as for any INCOMPLETE walk.
+     */
+    private readonly onConnectionLost: () => void = () => undefined,
   ) {}
 
   /** Connects now (the first scan would otherwise do it). Resolves false when it failed. */
@@ -73,6 +83,7 @@ export class ConnectedPageSource implements PageSource {
     const connection = await this.#ensure();
     if (connection === undefined || this.#source === undefined) return { ok: false, kind: 'disconnected' };
     const reply = await this.#source.listPage(cursor, scanId, timeoutMs);
+    if (reply.ok && this.#connection === connection) this.#served = true;
     if (!reply.ok && reply.kind === 'disconnected') this.#drop();
     return reply;
   }
@@ -98,14 +109,17 @@ export class ConnectedPageSource implements PageSource {
       onListChanged: this.onListChanged,
       messageTooLarge: connection.messageTooLarge,
     });
-    // A connection lost while idle took its push channel with it (a legacy server's unsolicited
-    // list_changed, a modern one's listen stream): what changed meanwhile was never announced, so
-    // the loss is taken as a change and the refresher walks (and so reconnects) now, not at its
-    // next poll (seed 1 round 3750 of the default: I33 by 1 ms).
+    this.#served = false;
     connection.client.onclose = () => {
       if (this.#connection !== connection) return;
+      const served = this.#served;
       this.#drop();
-      this.onListChanged();
+      // A connection that had served a page took the key's push channel with it (a legacy
+      // server's unsolicited list_changed, a modern one's listen stream): until a new one opens,
+      // nothing the server changes is announced, so the refreshers walk (and so reconnect) now,
+      // not at their next poll (seed 1 round 3750 of the default: I33 by 1 ms). One that served
+      // nothing is a failed reconnect: the scan that opened it ends INCOMPLETE and backs off.
+      if (served) this.onConnectionLost();
     };
     this.onListChanged();
     return connection;

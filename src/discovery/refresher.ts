@@ -141,6 +141,18 @@ export class CatalogRefresher {
   }
 
   /**
+   * The key's connection closed after serving pages (ConnectedPageSource's `onConnectionLost`):
+   * an idle loop walks after the coalescing delay, which reconnects, instead of waiting for its
+   * next poll, since no `tools/list_changed` can reach it until a connection is open again (SPEC
+   * section 3). Unlike a notification it opens no call barrier and does not count against
+   * `changedSinceProven`: nothing was missed yet, and the new connection counts as a change when
+   * it opens. A loop that is scanning finds the connection closed itself and backs off.
+   */
+  onConnectionLost(): void {
+    if (this.#state === 'idle') this.#schedule(this.deps.refresh.listChangedDelayMs);
+  }
+
+  /**
    * How an idle loop schedules the scan a notification asks for: `delayMs` from now unless one is
    * due sooner, so a burst is coalesced into one scan a fixed delay after its first notification
    * and later ones never postpone it. Internal seam: a checker-validation mutant (a debounce that
