@@ -33,6 +33,7 @@ import {
   sessionEpisodesFor,
 } from './faults/index.ts';
 import { onTheWire } from './faults/eras.ts';
+import { activeBackup } from './faults/f37-backup-endpoint.ts';
 import { TraceRecorder, type TraceEvent, type TraceHeader } from './trace/recorder.ts';
 import { ConfirmationLog, SessionPlanner } from './planner.ts';
 import { SimPolicyService } from './policy/policy-service.ts';
@@ -471,7 +472,7 @@ function triggerRollback(context: RoundContext, server: SimCatalogServer, trigge
  * ends. The cuts are F37's session episodes; the refused connections, {@link primaryDown}.
  */
 function scheduleOutage(context: RoundContext, server: SimCatalogServer): void {
-  const backup = server.plan.backupEndpoint;
+  const backup = activeBackup(server.plan);
   if (backup === undefined) return;
   const { world, recorder, adapter } = context;
   world.schedule(backup.downAtMs, () =>
@@ -490,7 +491,7 @@ function scheduleOutage(context: RoundContext, server: SimCatalogServer): void {
 
 /** F37: whether `server`'s primary endpoint cannot be reached now (every connection to it fails). */
 function primaryDown(world: World, server: SimCatalogServer): boolean {
-  const backup = server.plan.backupEndpoint;
+  const backup = activeBackup(server.plan);
   return backup !== undefined && world.now() >= backup.downAtMs && world.now() < backup.upAtMs;
 }
 
@@ -672,7 +673,7 @@ function startSession(context: RoundContext, server: SimCatalogServer, audience:
     { connector, tenant, role, endpointDigest: `sim:${server.plan.id}`, refreshers: plan.refreshersPerKey },
     cut,
   );
-  if (server.plan.backupEndpoint !== undefined && adapter.backupSupported)
+  if (activeBackup(server.plan) !== undefined && adapter.backupSupported)
     adapter.attachBackup({
       connector: backupConnector(context, server, audience, backupLinks),
       tenant,

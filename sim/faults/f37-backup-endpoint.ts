@@ -114,9 +114,20 @@ function legacy(server: ServerPlan): boolean {
   return server.era === undefined || server.era === 'legacy';
 }
 
+/**
+ * The backup endpoint F37 gives `server` in the round, or undefined. A scenario's era mix (ERA,
+ * drawn after every fault of the menu) may make the server F37 picked a 2026-07-28 one: its planned
+ * backup then stays in the plan and does nothing (no outage, no backup handed to the core), as
+ * F27's listen faults do on a server reached over HTTP. Every reader of the plan's
+ * `backupEndpoint` goes through this.
+ */
+export function activeBackup(server: ServerPlan): BackupEndpointPlan | undefined {
+  return legacy(server) ? server.backupEndpoint : undefined;
+}
+
 /** F37's cut of every session of the server when the primary goes down (the world refuses new connections until it is up). */
 function outageCuts(server: ServerPlan): SessionEpisode[] {
-  const backup = server.backupEndpoint;
+  const backup = activeBackup(server);
   if (backup === undefined) return [];
   return [{ atMs: backup.downAtMs, run: (control) => control.disconnect() }];
 }
@@ -146,10 +157,13 @@ export const F37: FaultDefinition<'F37', typeof RATES> = {
   lifetime: 'episode',
   probes: ['backup-same-contract-used', 'backup-other-contract-refused'],
   plannerRules: [BACKED_UP],
-  presentIn: (plan: RoundPlan) => plan.servers.some((server) => server.backupEndpoint !== undefined),
-  traits: (server) => (server.backupEndpoint === undefined ? [] : [`F37:${server.backupEndpoint.contract}`]),
+  presentIn: (plan: RoundPlan) => plan.servers.some((server) => activeBackup(server) !== undefined),
+  traits: (server) => {
+    const backup = activeBackup(server);
+    return backup === undefined ? [] : [`F37:${backup.contract}`];
+  },
   sessionEpisodes: (server) => outageCuts(server),
-  size: (plan) => plan.servers.filter((server) => server.backupEndpoint !== undefined).length,
+  size: (plan) => plan.servers.filter((server) => activeBackup(server) !== undefined).length,
   // The server, tool and contract come first from F37's own stream; the times follow the server's history.
   generateRound({ plan }, rng, rates) {
     const servers = plan.servers.filter(legacy);
