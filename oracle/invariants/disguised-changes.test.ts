@@ -5,7 +5,9 @@
  * generation 2 at 850 and disclosed at 900. A call of p0 that runs `get_weather#2` after
  * generation 2 listed it fails when the change is breaking, and holds when it is compatible or
  * when the core had not listed the new contract yet; a drift refusal of a plan pinned to what both
- * the active generation and the server list fails, one of p0 after the change holds.
+ * the active generation and the server list fails, one of p0 after the change holds, and so does
+ * one decided while s0's primary is down and its backup serves `get_weather` under another
+ * contract (F37).
  */
 import { describe, expect, it } from 'vitest';
 import { checkTrace } from '../check.ts';
@@ -21,6 +23,8 @@ interface Case {
   callAfterPublish?: boolean;
   /** Instead of the call: the gate refuses `plan` (p0, pinned before; p1, pinned to generation 2's contract). */
   refusal?: { plan: 'p0' | 'p1'; decision: string };
+  /** F37: s0's primary goes down at 950 until `untilMs`, its backup serving `get_weather` under `contract`. */
+  outage?: { contract: 'same' | 'other'; untilMs: number };
 }
 
 /** The trace of one case; returns the verdict and the seq of the executed call or the refusal. */
@@ -52,6 +56,18 @@ function round(c: Case): { verdict: ReturnType<typeof checkTrace>; anchor: numbe
   b.at(900);
   b.disclosure(second);
   b.planMade({ session: SESSION, planId: 'p1', key: KEY, tool: 'get_weather#2' });
+  if (c.outage !== undefined) {
+    b.at(950);
+    b.emit('world', 'primary_down', {
+      server: 's0',
+      tool: 'get_weather',
+      contract: c.outage.contract,
+      backupIdentity: `${ID0}~backup`,
+      backupBuild: '1.0.1-backup',
+      untilMs: c.outage.untilMs,
+      backup: 'offered',
+    });
+  }
   b.at(1000);
   if (c.refusal === undefined) return judged(b, rebound(b));
   const tool = c.refusal.plan === 'p0' ? 'get_weather' : 'get_weather#2';
@@ -122,5 +138,19 @@ describe('I39: no run executes against a breaking contract it did not pin; none 
     expect(i39({ refusal: { plan: 'p0', decision: 'STALE_CATALOG' } })).toEqual({ found: [], checked: 1 });
     // Another refusal code is not a judgement of drift: not judged.
     expect(i39({ refusal: { plan: 'p1', decision: 'POLICY_REVOKED' } })).toEqual({ found: [], checked: 0 });
+  });
+
+  it("a drift refusal while the primary is down and its backup serves another contract holds (F37: I40's refusal)", () => {
+    const refusal = { plan: 'p1', decision: 'VERSION_INCOMPATIBLE' } as const;
+    // Decided at 1000, inside the outage [950, 1500): the backup serves get_weather under another contract.
+    expect(i39({ refusal, outage: { contract: 'other', untilMs: 1_500 } })).toEqual({ found: [], checked: 1 });
+    // A backup serving the same contract could have run it: still an over-refusal.
+    expect(i39({ refusal, outage: { contract: 'same', untilMs: 1_500 } }).found).toEqual([
+      'anchor PINNED_CONTRACT_REFUSED',
+    ]);
+    // The primary was up again at 990, before the decision.
+    expect(i39({ refusal, outage: { contract: 'other', untilMs: 990 } }).found).toEqual([
+      'anchor PINNED_CONTRACT_REFUSED',
+    ]);
   });
 });

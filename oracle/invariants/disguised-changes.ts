@@ -24,7 +24,10 @@
  *   under that run, so refusing it as incompatible is an over-refusal (`PINNED_CONTRACT_REFUSED`,
  *   anchored at the decision). By the seed a run pinned to the version before a change, even a
  *   compatible one, is refused (it never sees a definition drift) and rebound only in a new run;
- *   what is over-refused is a run that pinned exactly what is served.
+ *   what is over-refused is a run that pinned exactly what is served. A refusal while the server's
+ *   primary is down and its backup serves the tool under another contract (F37) is no
+ *   over-refusal: nothing the core can reach serves the pinned contract (seed 1 round 3811 of the
+ *   default).
  *
  * Work count: the executed calls and drift refusals of changed tools judged. A round without
  * `contract_changed` is not judged (nothing is counted).
@@ -111,6 +114,23 @@ function breakingStep(
   return visit(pinned, new Set([pinned]), null) ?? null;
 }
 
+/**
+ * Whether, at `decision`, the primary of `server` was down (F37: from its `primary_down` until
+ * `untilMs`) while its backup served the decided tool under another contract: the only endpoint
+ * the core could reach did not serve what the run pinned, so refusing the call as incompatible is
+ * what I40 asks, not an over-refusal.
+ */
+function backupServesOtherContract(context: CheckContext, server: string, decision: GateDecisionEvent): boolean {
+  return context.truth.primaryDowns.some(
+    (down) =>
+      down.server === server &&
+      down.tool === decision.tool &&
+      down.contract === 'other' &&
+      down.seq < decision.seq &&
+      decision.t < down.untilMs,
+  );
+}
+
 /** The second rule, on one drift refusal. */
 function judgeRefusal(context: CheckContext, decision: GateDecisionEvent, findings: Findings): void {
   const plan = context.truth.plans.get(planRef(decision.session, decision.planId));
@@ -128,6 +148,7 @@ function judgeRefusal(context: CheckContext, decision: GateDecisionEvent, findin
   const revision = latestBefore(context.truth.servers.get(server)?.revisions ?? [], decision.seq);
   const view = revision?.views.get(audience) ?? [];
   if (!view.some((tool) => tool.name === decision.tool && tool.digest === pinned)) return;
+  if (backupServesOtherContract(context, server, decision)) return;
   findings.add(
     'I39',
     decision.seq,
