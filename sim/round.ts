@@ -25,6 +25,7 @@ import { SimCatalogServer } from './server/catalog-server.ts';
 import { BACKUP_BUILD, backupIdentityOf } from './server/backup-face.ts';
 import { CoreContractError } from './trace/core-contract-error.ts';
 import {
+  activeBackup,
   isDisqualified,
   linkRulesFor,
   policyRulesFor,
@@ -33,7 +34,6 @@ import {
   sessionEpisodesFor,
 } from './faults/index.ts';
 import { onTheWire } from './faults/eras.ts';
-import { activeBackup } from './faults/f37-backup-endpoint.ts';
 import { TraceRecorder, type TraceEvent, type TraceHeader } from './trace/recorder.ts';
 import { ConfirmationLog, SessionPlanner } from './planner.ts';
 import { SimPolicyService } from './policy/policy-service.ts';

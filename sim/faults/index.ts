@@ -93,6 +93,13 @@ export const FAULTS = [
   F37,
 ] as const;
 
+/**
+ * F37's backup endpoint of a server in its round, or undefined where F37 does not act (no backup
+ * planned, or a server the era mix made modern): what the round's outage, its refused connections
+ * and `attachBackup` read (sim/round.ts).
+ */
+export { activeBackup } from './f37-backup-endpoint.ts';
+
 /** Faults a scenario switches on for every round instead of listing them (equivocation). */
 export const SCENARIO_FAULTS = [EQUIVOCATION, ERAS] as const;
 
