@@ -17,8 +17,10 @@
  *   rescan at 725 publishes revision 8 at 755 (generation 2), and the refreshes go on every
  *   1,000 ms after a scan ends (1,755, 2,785; the second publishes the same pages as generation
  *   3, its snapshot's expiry renewed);
- * - `dropped` at 100: the world cuts the connection at 100; the next scan connects at 1,040 as
- *   above and listens again. The mutant that listens only once opens connection 2 at 1,040 with no
+ * - `dropped` at 100: the world cuts the connection at 100. It had served pages, so the core takes
+ *   the loss of its push channel as a reason to walk now: after the coalescing delay (20 ms) the
+ *   scan at 120 connects and listens again (acknowledged at 130), where before it waited for its
+ *   next poll at 1,040. The mutant that listens only once opens connection 2 at 120 with no
  *   listen: I32 LISTEN_NOT_SENT at its `session_opened`.
  */
 import { describe, expect, it } from 'vitest';
@@ -110,16 +112,16 @@ describe('F27: a listen stream never acknowledged, silenced, completed or lost',
       [20, 'listen_acknowledged', null],
       [20, 'session_opened', 1],
       [100, 'listen_ended', 'disconnected'],
-      [1040, 'listen_requested', 2],
-      [1050, 'listen_acknowledged', null],
-      [1050, 'session_opened', 2],
+      [120, 'listen_requested', 2],
+      [130, 'listen_acknowledged', null],
+      [130, 'session_opened', 2],
     ]);
     expect(probesHit(run.events)).toContain('listen-stream-faulted');
     const mutant = MUTANTS.find((candidate) => candidate.name === 'never-resubscribes');
     if (mutant === undefined) throw new Error('no mutant never-resubscribes');
     const broken = await runHand(plan(), mutant.core, 'mutant:never-resubscribes');
     const opened = broken.of('session_opened').at(-1);
-    expect([opened?.t, opened?.connection]).toEqual([1040, 2]);
+    expect([opened?.t, opened?.connection]).toEqual([120, 2]);
     expect(broken.verdict.violations.map((v) => [v.invariant, v.code, v.seq])).toEqual([
       ['I32', 'LISTEN_NOT_SENT', opened?.seq],
     ]);
