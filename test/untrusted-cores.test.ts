@@ -24,13 +24,13 @@ interface Round {
 }
 
 /** The tool-version faults (issue 30, SPEC section 9): operator orders through optional core API methods. */
-const TOOL_VERSION_FAULTS = new Set(['F26', 'F31', 'F32', 'F33', 'F34', 'F35', 'F36']);
+const TOOL_VERSION_FAULTS = new Set(['F26', 'F31', 'F32', 'F33', 'F34', 'F35', 'F36', 'F37']);
 
 /**
  * The default scenario with every server of the legacy era (MCP 2025-11-25) and without the
  * tool-version faults: the same draws for every other fault (each fault draws on its own stream,
  * sim/faults/independence.test.ts), and no modern server. The silent and the lying core implement
- * none of `emergencyDisable`, `deprecate`, `alias` and `remove`, so the tool-version rounds are NOT
+ * none of `emergencyDisable`, `deprecate`, `alias`, `remove` and `attachBackup`, so the tool-version rounds are NOT
  * JUDGED for them (test/not-judged.test.ts); what these tests judge is what the wire shows of a
  * catalog core, on the world the counts below were worked out on. F30's edits are drawn per server
  * before the round draws its eras, so rounds 2 and 9, which enable F30, keep its 1 or 2 edits of

@@ -319,15 +319,15 @@ describe('scenarioProblem', () => {
         }),
       ),
     ).toBe(`"faults[2]" must be a fault id ${FAULT_ID_RANGE}, got "F99"`);
-    // The default scenario lists 36 faults (F1-F36 since issue 30 item 7 added the tool-version
-    // faults F26 and F31-F36 to F1-F25 and F27-F30), so a pushed F3 is faults[36].
+    // The default scenario lists 37 faults (F1-F37 since issue 30 item 7 added the tool-version
+    // faults F26 and F31-F37 to F1-F25 and F27-F30), so a pushed F3 is faults[37].
     expect(
       scenarioProblem(
         edited((s) => {
           s.faults.push('F3');
         }),
       ),
-    ).toBe('"faults[36]" repeats "faults[2]": "F3"');
+    ).toBe('"faults[37]" repeats "faults[2]": "F3"');
     expect(
       scenarioProblem(
         edited((s) => {
