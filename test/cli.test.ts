@@ -29,10 +29,10 @@ describe('catsim command line', () => {
     expect(stdout).toContain('catsim run  seed=1  scenario=default  core=reference  rounds 0..5');
     expect(stdout).toMatch(/^violations per invariant: I1 0 {2}I2 0 /m);
     expect(stdout).toContain('determinism: 2 rounds replayed in a fresh world, 0 mismatches');
-    // One count per fault the default scenario lists: F1-F36 (issue 29 item 1 added the modern era's
-    // F24, F25, F27-F30; issue 30 item 7 the tool-version faults F26 and F31-F36).
+    // One count per fault the default scenario lists: F1-F37 (issue 29 item 1 added the modern era's
+    // F24, F25, F27-F30; issue 30 item 7 the tool-version faults F26 and F31-F37).
     expect(stdout).toMatch(
-      /^faults enabled \(rounds\): F1 \d+ {2}F2 \d+ {2}F3 \d+ {2}F4 \d+ {2}F5 \d+ {2}F6 \d+ {2}F7 \d+ {2}F8 \d+ {2}F9 \d+ {2}F10 \d+ {2}F11 \d+ {2}F12 \d+ {2}F13 \d+ {2}F14 \d+ {2}F15 \d+ {2}F16 \d+ {2}F17 \d+ {2}F18 \d+ {2}F19 \d+ {2}F20 \d+ {2}F21 \d+ {2}F22 \d+ {2}F23 \d+ {2}F24 \d+ {2}F25 \d+ {2}F26 \d+ {2}F27 \d+ {2}F28 \d+ {2}F29 \d+ {2}F30 \d+ {2}F31 \d+ {2}F32 \d+ {2}F33 \d+ {2}F34 \d+ {2}F35 \d+ {2}F36 \d+$/m,
+      /^faults enabled \(rounds\): F1 \d+ {2}F2 \d+ {2}F3 \d+ {2}F4 \d+ {2}F5 \d+ {2}F6 \d+ {2}F7 \d+ {2}F8 \d+ {2}F9 \d+ {2}F10 \d+ {2}F11 \d+ {2}F12 \d+ {2}F13 \d+ {2}F14 \d+ {2}F15 \d+ {2}F16 \d+ {2}F17 \d+ {2}F18 \d+ {2}F19 \d+ {2}F20 \d+ {2}F21 \d+ {2}F22 \d+ {2}F23 \d+ {2}F24 \d+ {2}F25 \d+ {2}F26 \d+ {2}F27 \d+ {2}F28 \d+ {2}F29 \d+ {2}F30 \d+ {2}F31 \d+ {2}F32 \d+ {2}F33 \d+ {2}F34 \d+ {2}F35 \d+ {2}F36 \d+ {2}F37 \d+$/m,
     );
     expect(code).toBe(0);
   });

@@ -45,10 +45,13 @@ describe('examples/model-loop-host: an agent loop that lists, runs a model turn 
     // Every call that left is an ADMIT with a receipt (the lease convention); a pick the fresh list
     // did not hold is not called (UNDISCLOSED_TOOL: round 9 twice, round 14 three times), and a
     // turn with no list to show the model is INCOMPLETE_DISCOVERY (2 while round 0's host
-    // restarted, 8 across round 13's two restarts, 2 in round 9 and 1 in round 14). Round 11's
-    // planners ask nothing of it.
-    expect(decisions).toEqual({ ADMIT: 85, INCOMPLETE_DISCOVERY: 13, UNDISCLOSED_TOOL: 5 });
-    expect(sent).toEqual([2, 46, 7, 0, 2, 28]);
+    // restarted, 10 in round 13, 2 in round 9 and 1 in round 14). Round 11's planners ask nothing
+    // of it. With F37 in the default, rounds 11 and 13 have a primary outage (s1 from 1,645 to
+    // 1,969; s0 from 2,195 to 2,496; the template has no attachBackup, so each is written
+    // `unsupported`): round 13's two calls, and its I8 with them, fall in the outage and become two
+    // more INCOMPLETE_DISCOVERY turns.
+    expect(decisions).toEqual({ ADMIT: 83, INCOMPLETE_DISCOVERY: 15, UNDISCLOSED_TOOL: 5 });
+    expect(sent).toEqual([2, 46, 7, 0, 0, 28]);
     expect(counts).toEqual({
       // It checks no descriptor, revision or catalog size (planted defects, F13, and duplicate
       // names, F6, in rounds 0, 9 and 14; walks that mix revisions in rounds 0, 10 and 14; F23's
@@ -59,21 +62,21 @@ describe('examples/model-loop-host: an agent loop that lists, runs a model turn 
       'I27 OVER_LIMIT_DISCLOSED': 8,
       'I27 OVER_LIMIT_ADMITTED': 35,
       // It re-lists only when a turn runs, never on a list_changed: the refresh is starved (I19,
-      // rounds 0, 9, 11, 13: 16 + 36 + 31 + 10); a turn's call leaves after its own fresh walk, so
+      // rounds 0, 9, 11, 13: 16 + 36 + 10 + 11; round 11's 31 before F37's outage cut its
+      // connection, after which no list_changed reached it); a turn's call leaves after its own fresh walk, so
       // the world's side of I18 finds only 1 + 4 calls sent before a whole fresh list was served (a
       // walk a notification cut). The template reports no scan, so the receipt side of I18 does
       // not judge it.
-      'I19 REFRESH_STARVED': 93,
+      'I19 REFRESH_STARVED': 73,
       'I18 CALL_BEFORE_RELIST': 5,
       // Behind round 14's gateway no list_changed ever comes, and it does not poll either: each
       // unpushed change waits for the next turn's walk, past R = 800 ms (I33, 8).
       'I33 NOT_POLLED': 8,
       // No gate: revoked tools and an unconfirmed write are called (rounds 9 and 14: 2 + 7
-      // revoked; round 10's one revoked call is gone since its picks moved), and a plan
-      // made from an older generation is called from the turn's fresh one (round 13, I8).
+      // revoked; round 10's one revoked call is gone since its picks moved). Round 13's plan made
+      // from an older generation and called from the turn's fresh one (I8) fell in F37's outage.
       'I7 REVOKED_TOOL_ADMITTED': 9,
       'I3 UNCONFIRMED_WRITE_EXECUTED': 1,
-      'I8 STALE_PLAN_ADMITTED': 1,
       // A cursor loop is asked for again and walked past the page bound (rounds 10 and 14, F5), and
       // the list lives in memory only across the host restarts of rounds 0 and 13 (F18).
       'I13 CURSOR_REQUESTED_TWICE': 7,
