@@ -4,8 +4,9 @@
  * Order of calls: `start()` scans at once; afterwards a scan runs on a `tools/list_changed`
  * notification (a burst is coalesced into one scan at a fixed delay after the first
  * notification, so later notifications never postpone it: no starvation, unlike a resetting
- * debounce), on the refresh interval after a publish, and after an INCOMPLETE scan with capped
- * exponential back-off and no cap on retries. A QUARANTINED scan stops the loop until an
+ * debounce), on the refresh interval after a publish, after an INCOMPLETE scan with capped
+ * exponential back-off and no cap on retries, and at the coalescing delay after the key's
+ * connection was lost while idle (`onConnectionLost`: the push channel went with it). A QUARANTINED scan stops the loop until an
  * operator calls `start()` again. At most one scan runs at a time per refresher; several
  * refreshers may race on one key, and the registry's compare-and-swap picks one winner.
  *
