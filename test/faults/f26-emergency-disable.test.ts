@@ -14,13 +14,11 @@
  * A core without `emergencyDisable` gets the order `unsupported`: not judged, never a pass.
  */
 import { describe, expect, it } from 'vitest';
-import type { CoreAdapter } from '../../contract/core-api.ts';
 import { resolveCore } from '../../cores/index.ts';
-import { referenceCore } from '../../cores/reference.ts';
 import { unjudgedIn } from '../../oracle/not-judged.ts';
 import { probesHit } from '../../oracle/probes/index.ts';
-import type { CoreFactory } from '../../sim/guard/adapter.ts';
 import { emergencyDisablePlan } from '../mutants/plans.ts';
+import { referenceKeeping } from '../support/reference-keeping.ts';
 import { runHand } from '../support/hand-plan.ts';
 
 type Run = Awaited<ReturnType<typeof runHand>>;
@@ -36,18 +34,7 @@ function readFileTrail(run: Run): string[] {
 }
 
 /** The reference core without `emergencyDisable` (its other methods bound one by one). */
-const withoutVersions: CoreFactory = (env) => {
-  const core = referenceCore()(env);
-  const kept: CoreAdapter = {
-    attach: core.attach.bind(core),
-    disclose: core.disclose.bind(core),
-    call: core.call.bind(core),
-    pushPolicy: core.pushPolicy.bind(core),
-    stop: core.stop.bind(core),
-  };
-  if (core.createClient !== undefined) kept.createClient = core.createClient.bind(core);
-  return kept;
-};
+const withoutVersions = referenceKeeping(['createClient']);
 
 describe('F26: emergency disable while calls are in flight', () => {
   it('the reference refuses the read_file call after the order VERSION_EMERGENCY_DISABLED and sends nothing of it', async () => {

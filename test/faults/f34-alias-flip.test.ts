@@ -22,33 +22,20 @@
  * first shown after it, bind version 2, I37 BREAKING_BOUND_WITHOUT_MIGRATION at each first receipt.
  */
 import { describe, expect, it } from 'vitest';
-import type { CoreAdapter } from '../../contract/core-api.ts';
 import { resolveCore } from '../../cores/index.ts';
-import { referenceCore } from '../../cores/reference.ts';
 import { unjudgedIn } from '../../oracle/not-judged.ts';
-import type { CoreFactory } from '../../sim/guard/adapter.ts';
 import { probesHit } from '../../oracle/probes/index.ts';
 import { classifyDiff } from '../../src/capability/diff.ts';
 import { buildManifest, releaseOf } from '../../src/capability/manifest.ts';
 import { RELEASES } from '../../sim/faults/f34-alias-flip.ts';
 import { aliasPlan } from '../mutants/plans.ts';
+import { referenceKeeping } from '../support/reference-keeping.ts';
 import { runHand, tool } from '../support/hand-plan.ts';
 
 type Run = Awaited<ReturnType<typeof runHand>>;
 
 /** The reference core without the optional `alias` (and every other optional method but createClient). */
-const withoutAliases: CoreFactory = (env) => {
-  const core = referenceCore()(env);
-  const kept: CoreAdapter = {
-    attach: core.attach.bind(core),
-    disclose: core.disclose.bind(core),
-    call: core.call.bind(core),
-    pushPolicy: core.pushPolicy.bind(core),
-    stop: core.stop.bind(core),
-  };
-  if (core.createClient !== undefined) kept.createClient = core.createClient.bind(core);
-  return kept;
-};
+const withoutAliases = referenceKeeping(['createClient']);
 
 /** The orders and read_file's receipts, as `t what` lines: `t g<generation> v<version>`. */
 function readFileTrail(run: Run): string[] {

@@ -34,34 +34,20 @@
  * refused VERSION_SUNSET, which I38 does not judge (the sunset made v1 unbindable).
  */
 import { describe, expect, it } from 'vitest';
-import type { CoreAdapter } from '../../contract/core-api.ts';
 import { resolveCore } from '../../cores/index.ts';
-import { referenceCore } from '../../cores/reference.ts';
 import { unjudgedIn } from '../../oracle/not-judged.ts';
 import { probesHit } from '../../oracle/probes/index.ts';
-import type { CoreFactory } from '../../sim/guard/adapter.ts';
 import { STEPS } from '../../sim/faults/f35-version-removal.ts';
 import { generatePlan } from '../../sim/plan/generate.ts';
 import { loadScenario } from '../../sim/plan/scenario.ts';
 import { removalPlan } from '../mutants/plans.ts';
+import { referenceKeeping } from '../support/reference-keeping.ts';
 import { runHand } from '../support/hand-plan.ts';
 
 type Run = Awaited<ReturnType<typeof runHand>>;
 
 /** The reference core without the optional `remove` (it keeps `deprecate`). */
-const withoutRemove: CoreFactory = (env) => {
-  const core = referenceCore()(env);
-  const kept: CoreAdapter = {
-    attach: core.attach.bind(core),
-    disclose: core.disclose.bind(core),
-    call: core.call.bind(core),
-    pushPolicy: core.pushPolicy.bind(core),
-    stop: core.stop.bind(core),
-  };
-  if (core.createClient !== undefined) kept.createClient = core.createClient.bind(core);
-  if (core.deprecate !== undefined) kept.deprecate = core.deprecate.bind(core);
-  return kept;
-};
+const withoutRemove = referenceKeeping(['createClient', 'deprecate']);
 
 /** The orders and read_file's decisions, as `t what` lines (`t DECISION` for a call). */
 function readFileTrail(run: Run): string[] {

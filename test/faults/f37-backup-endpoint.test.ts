@@ -19,30 +19,17 @@
  * judged on backups.
  */
 import { describe, expect, it } from 'vitest';
-import type { CoreAdapter } from '../../contract/core-api.ts';
 import { resolveCore } from '../../cores/index.ts';
-import { referenceCore } from '../../cores/reference.ts';
 import { unjudgedIn } from '../../oracle/not-judged.ts';
 import { probesHit } from '../../oracle/probes/index.ts';
-import type { CoreFactory } from '../../sim/guard/adapter.ts';
 import { backupPlan } from '../mutants/plans.ts';
+import { referenceKeeping } from '../support/reference-keeping.ts';
 import { runHand } from '../support/hand-plan.ts';
 
 type Run = Awaited<ReturnType<typeof runHand>>;
 
 /** The reference core without the optional `attachBackup` (nor the other optional methods F37 does not need). */
-const withoutBackups: CoreFactory = (env) => {
-  const core = referenceCore()(env);
-  const kept: CoreAdapter = {
-    attach: core.attach.bind(core),
-    disclose: core.disclose.bind(core),
-    call: core.call.bind(core),
-    pushPolicy: core.pushPolicy.bind(core),
-    stop: core.stop.bind(core),
-  };
-  if (core.createClient !== undefined) kept.createClient = core.createClient.bind(core);
-  return kept;
-};
+const withoutBackups = referenceKeeping(['createClient']);
 
 /** read_file's decisions and executions in [400, 1,300), as `t what` lines. */
 function outageTrail(run: Run): string[] {
