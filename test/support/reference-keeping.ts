@@ -8,16 +8,10 @@ import type { CoreAdapter } from '../../contract/core-api.ts';
 import { referenceCore } from '../../cores/reference.ts';
 import type { CoreFactory } from '../../sim/guard/adapter.ts';
 
-/** An optional method of {@link CoreAdapter} (docs/CORE-API.md). */
-export type OptionalCoreMethod =
-  | 'createClient'
-  | 'modelTurn'
-  | 'rollback'
-  | 'emergencyDisable'
-  | 'deprecate'
-  | 'alias'
-  | 'remove'
-  | 'attachBackup';
+/** An optional method of {@link CoreAdapter} (docs/CORE-API.md), read off the interface. */
+export type OptionalCoreMethod = {
+  [K in keyof CoreAdapter]-?: undefined extends CoreAdapter[K] ? K : never;
+}[keyof CoreAdapter];
 
 /**
  * A factory of the reference core (`referenceCore()`) that has `attach`, `disclose`, `call`,
