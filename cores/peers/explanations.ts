@@ -44,6 +44,7 @@ const SENT_UNCHECKED = {
  */
 export const PEER_EXPLANATIONS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   'peer:sdk-autorefresh': {
+    I39: "`Client.callTool` (SDK 1.32.2, dist/esm/client/index.js) sends `tools/call` with the name and arguments it is given and checks only the result against the cached output schema, so a run planned on a tool's old contract is sent after the auto-refresh listed the breaking one, and the server runs that (round 135 of seed 1 on the default scenario: the stale plan p0 of s0/acme.dev was made at t=461 from `get_metrics` 3b4318bef022; at t=1052 s0 added a required input while claiming 1.4.5 -> 1.4.6, the auto-refresh published generation 2 with f395bbb02f03 at t=1383, and p0's call at t=2105 executed f395bbb02f03; BREAKING_CONTRACT_EXECUTED).",
     ...RESTART_LOSSES,
     I2: 'The 1.x `Client.listTools()` its auto-refresh calls reads page 1 only, so a multi-page catalog is shown cut after its first page, whose next cursor is never followed (CHAIN_BROKEN).',
     I5: 'It runs no content checks, so both members of a planted duplicate name (two `list_issues_s0t` with different schemas) are shown as usable tools.',
