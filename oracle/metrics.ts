@@ -9,6 +9,7 @@ import { planRef } from './internal/plan-ref.ts';
 import type { CheckContext } from './invariants/check-context.ts';
 import { receiptProblem } from './invariants/receipts.ts';
 import { uncheckedResults } from './invariants/output-schema.ts';
+import { unversionedReceipts } from './invariants/versions.ts';
 import { revocationDelays } from './revocation-delays.ts';
 
 /**
@@ -49,6 +50,15 @@ export interface RoundMetrics {
    * NOT JUDGED on `results`, never a pass.
    */
   readonly results?: { readonly sent: number; readonly violating: number; readonly unchecked: number };
+  /**
+   * Receipts of calls to a server the operator described (F32) in a round where the core named no
+   * version in any receipt, so I35 judged none of them; only in a round with any. Like `results`'
+   * `unchecked`, it reads what the core left out: leaving versions out makes the round NOT JUDGED
+   * on `versions`, never a pass.
+   */
+  readonly unversionedReceipts?: number;
+  /** F31's deprecation orders by delivery (`delivered`, `unsupported`, `host_down`); only in a round with any. */
+  readonly deprecationOrders?: Record<string, number>;
   /** F34's alias orders by delivery (`delivered`, `unsupported`, `host_down`); only in a round with any. */
   readonly aliasOrders?: Record<string, number>;
   /** F35's lifecycle orders by delivery (`delivered`, `unsupported`, `host_down`); only in a round with any. */
@@ -100,6 +110,8 @@ export function computeMetrics(context: CheckContext): RoundMetrics {
     ...rollbackTriggerCounts(context),
     ...emergencyDisableCounts(context),
     ...resultCounts(context),
+    ...unversionedReceiptCount(context),
+    ...deprecationOrderCounts(context),
     ...aliasOrderCounts(context),
     ...lifecycleOrderCounts(context),
     ...backupOutageCounts(context),
@@ -111,6 +123,21 @@ function resultCounts(context: CheckContext): { results?: RoundMetrics['results'
   if (context.results.length === 0) return {};
   const violating = context.results.filter(({ errors }) => errors !== null && errors.length > 0).length;
   return { results: { sent: context.results.length, violating, unchecked: uncheckedResults(context) } };
+}
+
+/** The receipts I35 could not judge for want of versions; nothing for a round without any. */
+function unversionedReceiptCount(context: CheckContext): { unversionedReceipts?: number } {
+  const count = unversionedReceipts(context);
+  return count === 0 ? {} : { unversionedReceipts: count };
+}
+
+/** The round's deprecation orders (F31) by delivery; nothing for a round without any. */
+function deprecationOrderCounts(context: CheckContext): { deprecationOrders?: Record<string, number> } {
+  const orders = context.truth.deprecations;
+  if (orders.length === 0) return {};
+  const counts: Record<string, number> = {};
+  for (const order of orders) counts[order.delivery] = (counts[order.delivery] ?? 0) + 1;
+  return { deprecationOrders: counts };
 }
 
 /** The round's alias orders (F34) by delivery; nothing for a round without any. */

@@ -18,11 +18,13 @@ export const CAPABILITIES = ['rollback', 'surface', 'versions', 'results', 'alia
 
 /**
  * A capability a core may leave out: `rollback` (F19 triggers), `surface` (F22 model turns),
- * `versions` (tool versions: F26's emergency disables, `emergencyDisable` of the core API),
+ * `versions` (tool versions: F26's emergency disables, `emergencyDisable` of the core API, and the
+ * receipts of calls to a server the operator described (F32) from a core that names no version),
  * `results` (F33's structured results: a core that writes no `receipt_outcome.output` does not
  * check results against the output schema of the version that ran), and
- * `aliases` (F34's alias orders, `alias` of the core API), `lifecycle` (F35's walks of a tool's
- * versions to sunset, disabled and removal, `remove` of the core API) and `backups` (F37's outages
+ * `aliases` (F34's alias orders, `alias` of the core API), `lifecycle` (F31's deprecations,
+ * `deprecate` of the core API, and F35's walks of a tool's versions to sunset, disabled and
+ * removal, `remove` of the core API) and `backups` (F37's outages
  * of a primary with a backup endpoint, `attachBackup` of the core API).
  */
 export type Capability = (typeof CAPABILITIES)[number];
@@ -31,7 +33,7 @@ export type Capability = (typeof CAPABILITIES)[number];
 export const CAPABILITY_UNITS: Readonly<Record<Capability, { one: string; many: string }>> = {
   rollback: { one: 'rollback trigger', many: 'rollback triggers' },
   surface: { one: 'model turn', many: 'model turns' },
-  versions: { one: 'emergency disable', many: 'emergency disables' },
+  versions: { one: 'tool-version check', many: 'tool-version checks' },
   results: { one: 'structured result', many: 'structured results' },
   aliases: { one: 'alias order', many: 'alias orders' },
   lifecycle: { one: 'lifecycle order', many: 'lifecycle orders' },
@@ -41,9 +43,10 @@ export const CAPABILITY_UNITS: Readonly<Record<Capability, { one: string; many: 
 /**
  * The capabilities a round could not judge, each with how many units it left unjudged (rollback:
  * triggers written `unsupported`; surface: model turns planned for a core without a surface
- * stage; versions: emergency disables written `unsupported`; results: structured results whose
- * outcome carries no output check; aliases: alias orders written `unsupported`; lifecycle:
- * lifecycle orders written `unsupported`; backups: outages of a primary written with the backup
+ * stage; versions: emergency disables written `unsupported` and receipts I35 could not judge for
+ * want of versions; results: structured results whose outcome carries no output check; aliases:
+ * alias orders written `unsupported`; lifecycle: deprecation and lifecycle orders written
+ * `unsupported`; backups: outages of a primary written with the backup
  * `unsupported`), in {@link CAPABILITIES} order; capabilities the round judged
  * (or never exercised) are absent.
  */
@@ -53,7 +56,9 @@ export function unjudgedIn(
     | 'surface'
     | 'rollbackTriggers'
     | 'emergencyDisables'
+    | 'unversionedReceipts'
     | 'results'
+    | 'deprecationOrders'
     | 'aliasOrders'
     | 'lifecycleOrders'
     | 'backupOutages'
@@ -64,13 +69,13 @@ export function unjudgedIn(
   if (triggers > 0) counts.rollback = triggers;
   const turns = metrics.surface.unsupportedTurns;
   if (turns > 0) counts.surface = turns;
-  const orders = metrics.emergencyDisables?.unsupported ?? 0;
-  if (orders > 0) counts.versions = orders;
+  const versionChecks = (metrics.emergencyDisables?.unsupported ?? 0) + (metrics.unversionedReceipts ?? 0);
+  if (versionChecks > 0) counts.versions = versionChecks;
   const unchecked = metrics.results?.unchecked ?? 0;
   if (unchecked > 0) counts.results = unchecked;
   const aliasOrders = metrics.aliasOrders?.unsupported ?? 0;
   if (aliasOrders > 0) counts.aliases = aliasOrders;
-  const lifecycleOrders = metrics.lifecycleOrders?.unsupported ?? 0;
+  const lifecycleOrders = (metrics.deprecationOrders?.unsupported ?? 0) + (metrics.lifecycleOrders?.unsupported ?? 0);
   if (lifecycleOrders > 0) counts.lifecycle = lifecycleOrders;
   const outages = metrics.backupOutages?.unsupported ?? 0;
   if (outages > 0) counts.backups = outages;

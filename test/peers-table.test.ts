@@ -55,11 +55,13 @@ describe('catsim prove --peers', () => {
     );
     // Every core without rollback is named under the table: round 0's 2 F19 triggers reached it
     // unsupported; and, since the default has the tool-version faults, so is every core without the
-    // operator methods: round 0's F26 emergency disable, round 1's 3 F34 alias orders, and the F35
-    // walks of rounds 0 and 2 (8 orders: announce, sunset, disabled and remove in each).
+    // operator methods: round 0's F26 emergency disable (a tool-version check, as is each receipt
+    // of a call to an F32-described server from a core that names no version: none of this
+    // template's in these rounds), round 1's 3 F34 alias orders, and the F35 walks of rounds 0 and
+    // 2 (8 orders: announce, sunset, disabled and remove in each; no F31 deprecation in 0..2).
     expect(stdout).toContain(`\nNot judged (the core does not implement it, so its zeros there are no pass):\n`);
     expect(stdout).toContain(
-      `\n- \`${EXAMPLE}\`: rollback (2 rollback triggers in 1 round), versions (1 emergency disable in 1 round), aliases (3 alias orders in 1 round), lifecycle (8 lifecycle orders in 2 rounds)\n`,
+      `\n- \`${EXAMPLE}\`: rollback (2 rollback triggers in 1 round), versions (1 tool-version check in 1 round), aliases (3 alias orders in 1 round), lifecycle (8 lifecycle orders in 2 rounds)\n`,
     );
     // A core that is not a peer gets no explanation line; a peer gets its sentence, or says none is written.
     expect(stdout).toContain(

@@ -17,7 +17,9 @@
  * What each receipt binds is held to the world elsewhere: its descriptor digest is the one the gate
  * admitted (I6), which is the active generation's (I8), which is what the server listed (I1). A
  * core that names no version in any receipt is not judged here (nothing is counted): it keeps no
- * tool versions; see issue 30 for reporting it as not judged. One work count per receipt judged.
+ * tool versions, and each receipt of a call to a described server is then counted NOT JUDGED on
+ * `versions` ({@link unversionedReceipts}, oracle/not-judged.ts), never passed. One work count per
+ * receipt judged.
  */
 import { parseCatalogKey } from '../catalog-key.ts';
 import type { ReceiptEvent } from '../trace.ts';
@@ -28,7 +30,7 @@ export function checkVersions(context: CheckContext, findings: Findings): void {
   const described = describedIdentities(context);
   if (described.size === 0) return;
   const receipts = context.observed.receipts;
-  if (!receipts.some((receipt) => receipt.version !== undefined)) return;
+  if (!namesVersions(receipts)) return;
   const definitions = new Map<string, { receipt: ReceiptEvent; definition: string }>();
   for (const receipt of receipts) {
     const prefix = described.get(parseCatalogKey(receipt.key).identity);
@@ -36,6 +38,23 @@ export function checkVersions(context: CheckContext, findings: Findings): void {
     findings.count('I35');
     judgeReceipt(receipt, prefix, definitions, findings);
   }
+}
+
+/**
+ * The receipts I35 could not judge because the core names no version in any receipt of the round:
+ * those of calls to a server the operator described (F32's `operator_manifest`); 0 in a round
+ * without a described server or where some receipt names a version (I35 judges those).
+ */
+export function unversionedReceipts(context: CheckContext): number {
+  const described = describedIdentities(context);
+  const receipts = context.observed.receipts;
+  if (described.size === 0 || namesVersions(receipts)) return 0;
+  return receipts.filter((receipt) => described.has(parseCatalogKey(receipt.key).identity)).length;
+}
+
+/** Whether the core names a version (the `version` field, even null) in any of `receipts`. */
+function namesVersions(receipts: readonly ReceiptEvent[]): boolean {
+  return receipts.some((receipt) => receipt.version !== undefined);
 }
 
 /** The tool id prefix of every identity a described server presents. */

@@ -9,13 +9,17 @@
  * moves `read_file` v1 to `no-new-binding`, generation 2's bundle leaves it out, and the quiet
  * tail's probe of `read_file` through generation 2 at 2,038 is refused TOOL_NOT_PINNED (the world
  * does not expect it admitted). On `mutant:deprecation-ignored` the order is applied to nothing:
- * the probe is admitted through generation 2, which I34 catches at its receipt (seq 139).
+ * the probe is admitted through generation 2, which I34 catches at its receipt (seq 139). A core
+ * without `deprecate` gets the order `unsupported`: I34 judges nothing, and the round is NOT
+ * JUDGED on `lifecycle` (one order).
  */
 import { describe, expect, it } from 'vitest';
 import { resolveCore } from '../../cores/index.ts';
+import { unjudgedIn } from '../../oracle/not-judged.ts';
 import { probesHit } from '../../oracle/probes/index.ts';
 import { deprecationPlan } from '../mutants/plans.ts';
 import { runHand } from '../support/hand-plan.ts';
+import { referenceKeeping } from '../support/reference-keeping.ts';
 
 type Run = Awaited<ReturnType<typeof runHand>>;
 
@@ -66,5 +70,17 @@ describe('F31: no new binding of a deprecated version', () => {
           'receipt lease-14 (seq 139) admitted "read_file" 038162adfa1d through generation 2 of fp:0000000000000001|acme.dev, first disclosed at seq 75, after the operator deprecated that version (seq 46, t=500 ms, no-new-binding)',
       },
     ]);
+  });
+
+  it('a core without deprecate gets the order unsupported and is not judged on lifecycle, never passed', async () => {
+    const run = await runHand(
+      deprecationPlan(),
+      referenceKeeping(['createClient', 'emergencyDisable', 'alias', 'remove', 'attachBackup']),
+      'no-deprecate',
+    );
+    expect(run.verdict.violations).toEqual([]);
+    expect(readFileTrail(run)[1]).toBe('500 order read_file 038162adfa1d unsupported');
+    expect(run.verdict.checked.I34).toBe(0);
+    expect(unjudgedIn(run.verdict.metrics)).toEqual({ lifecycle: 1 });
   });
 });

@@ -9,7 +9,9 @@
  * On the reference the call at 111 names `s0.read_file` v1 and the quiet tail's probe at 2,038
  * (against the new description, published after the change) names v2: another manifest digest,
  * another descriptor digest. `mutant:version-by-claim` names v1 for both, which I35 catches at the
- * second receipt (seq 133). The generator's F32 steps change one description and nothing else.
+ * second receipt (seq 133). `peer:list-once`, which names no version in its receipts, leaves
+ * I35 its 14 receipts of s0 to judge and nothing judged: the round is NOT JUDGED on `versions`.
+ * The generator's F32 steps change one description and nothing else.
  */
 import { describe, expect, it } from 'vitest';
 import { resolveCore } from '../../cores/index.ts';
@@ -18,6 +20,7 @@ import { generatePlan } from '../../sim/plan/generate.ts';
 import { loadScenario } from '../../sim/plan/scenario.ts';
 import type { RevisionStep, ToolDescriptor } from '../../sim/plan/types.ts';
 import { operatorManifestsOf } from '../../sim/host/operator-manifests.ts';
+import { unjudgedIn } from '../../oracle/not-judged.ts';
 import { descriptionChangePlan } from '../mutants/plans.ts';
 import { runHand } from '../support/hand-plan.ts';
 
@@ -70,6 +73,17 @@ describe('F32: a description-only change is a new version', () => {
       'I35@133 ONE_VERSION_TWO_DEFINITIONS',
     ]);
     expect(probesHit(run.events)).not.toContain('version-changed-called');
+  });
+
+  it('a core that names no version in its receipts (peer:list-once) is not judged on versions, never passed', async () => {
+    const run = await runHand(descriptionChangePlan(), resolveCore('peer:list-once'), 'peer:list-once');
+    const receipts = run.events.filter((event) => event.type === 'receipt');
+    expect(receipts.every((receipt) => receipt.type === 'receipt' && receipt.version === undefined)).toBe(true);
+    // The same 14 calls to s0 the reference receipts (each a tool-version check I35 could not
+    // make), none of them judged.
+    expect(receipts.length).toBe(14);
+    expect(run.verdict.checked.I35).toBe(0);
+    expect(unjudgedIn(run.verdict.metrics)).toEqual({ versions: 14 });
   });
 
   it("the generator's F32 steps change one tool's description and nothing else (capability-versions, seed 1, rounds 0..19)", () => {
