@@ -131,49 +131,46 @@ function unversionedReceiptCount(context: CheckContext): { unversionedReceipts?:
   return count === 0 ? {} : { unversionedReceipts: count };
 }
 
+/**
+ * How many of `items` have each value of `key`, or nothing when there are none: the round's orders
+ * by delivery (F26 emergency disables, F31 deprecations, F34 alias orders, F35 lifecycle orders),
+ * its F37 outages by whether the core was handed the backup.
+ */
+function tally<T>(items: readonly T[], key: (item: T) => string): Record<string, number> | undefined {
+  if (items.length === 0) return undefined;
+  const counts: Record<string, number> = {};
+  for (const item of items) counts[key(item)] = (counts[key(item)] ?? 0) + 1;
+  return counts;
+}
+
 /** The round's deprecation orders (F31) by delivery; nothing for a round without any. */
 function deprecationOrderCounts(context: CheckContext): { deprecationOrders?: Record<string, number> } {
-  const orders = context.truth.deprecations;
-  if (orders.length === 0) return {};
-  const counts: Record<string, number> = {};
-  for (const order of orders) counts[order.delivery] = (counts[order.delivery] ?? 0) + 1;
-  return { deprecationOrders: counts };
+  const counts = tally(context.truth.deprecations, (order) => order.delivery);
+  return counts === undefined ? {} : { deprecationOrders: counts };
 }
 
 /** The round's alias orders (F34) by delivery; nothing for a round without any. */
 function aliasOrderCounts(context: CheckContext): { aliasOrders?: Record<string, number> } {
-  const orders = context.truth.aliasOrders;
-  if (orders.length === 0) return {};
-  const counts: Record<string, number> = {};
-  for (const order of orders) counts[order.delivery] = (counts[order.delivery] ?? 0) + 1;
-  return { aliasOrders: counts };
+  const counts = tally(context.truth.aliasOrders, (order) => order.delivery);
+  return counts === undefined ? {} : { aliasOrders: counts };
 }
 
 /** The round's outages of a primary (F37) by whether the core was handed the backup; nothing for a round without any. */
 function backupOutageCounts(context: CheckContext): { backupOutages?: Record<string, number> } {
-  const outages = context.truth.primaryDowns;
-  if (outages.length === 0) return {};
-  const counts: Record<string, number> = {};
-  for (const outage of outages) counts[outage.backup] = (counts[outage.backup] ?? 0) + 1;
-  return { backupOutages: counts };
+  const counts = tally(context.truth.primaryDowns, (outage) => outage.backup);
+  return counts === undefined ? {} : { backupOutages: counts };
 }
 
 /** The round's lifecycle orders (F35) by delivery; nothing for a round without any. */
 function lifecycleOrderCounts(context: CheckContext): { lifecycleOrders?: Record<string, number> } {
-  const orders = context.truth.lifecycleOrders;
-  if (orders.length === 0) return {};
-  const counts: Record<string, number> = {};
-  for (const order of orders) counts[order.delivery] = (counts[order.delivery] ?? 0) + 1;
-  return { lifecycleOrders: counts };
+  const counts = tally(context.truth.lifecycleOrders, (order) => order.delivery);
+  return counts === undefined ? {} : { lifecycleOrders: counts };
 }
 
 /** The round's emergency disables (F26) by delivery; nothing for a round without any. */
 function emergencyDisableCounts(context: CheckContext): { emergencyDisables?: Record<string, number> } {
-  const orders = context.truth.emergencyDisables;
-  if (orders.length === 0) return {};
-  const counts: Record<string, number> = {};
-  for (const order of orders) counts[order.delivery] = (counts[order.delivery] ?? 0) + 1;
-  return { emergencyDisables: counts };
+  const counts = tally(context.truth.emergencyDisables, (order) => order.delivery);
+  return counts === undefined ? {} : { emergencyDisables: counts };
 }
 
 /** What became of the round's rollback triggers (F19); nothing for a round without any. */
