@@ -37,7 +37,7 @@
  * in the file. The file is validated with ajv against {@link MANIFEST_FILE_JSON_SCHEMA}; every
  * problem is reported as one line naming the file and the field.
  */
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { OperatorEntry } from './manifest.ts';
 import { DATA_CLASSIFICATIONS, IDEMPOTENCIES, RISK_LEVELS, SIDE_EFFECTS } from './manifest.ts';
 
@@ -147,12 +147,23 @@ export function parseManifestFile(text: string, path: string): ManifestFile {
   } catch (error) {
     throw new ManifestFileError(path, `not JSON: ${parseProblem(json, (error as Error).message)}`);
   }
-  const validate = new Ajv({ verbose: true, allowUnionTypes: true, logger: false }).compile(MANIFEST_FILE_JSON_SCHEMA);
+  const validate = validatorOfManifestFile();
   if (!validate(value)) throw new ManifestFileError(path, problemOf(validate.errors?.[0]));
   const file = value as unknown as ManifestFile;
   const problem = crossFieldProblem(file);
   if (problem !== undefined) throw new ManifestFileError(path, problem);
   return file;
+}
+
+/** The file schema's validator, compiled on first use and kept: compiling it (ajv's metaschema
+ * included) cost more than the rest of a simulated round, and every boot of a host parses its files. */
+let manifestFileValidator: ValidateFunction | undefined;
+
+function validatorOfManifestFile(): ValidateFunction {
+  manifestFileValidator ??= new Ajv({ verbose: true, allowUnionTypes: true, logger: false }).compile(
+    MANIFEST_FILE_JSON_SCHEMA,
+  );
+  return manifestFileValidator;
 }
 
 /**
