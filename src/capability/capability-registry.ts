@@ -30,6 +30,7 @@ import {
   type Pin,
   type RunRecord,
   type ToolVersion,
+  versionKey,
 } from './capability-store.ts';
 import { classifyDiff, type ManifestDiff } from './diff.ts';
 import { schemaDigest } from '../snapshot/digests.ts';
@@ -183,8 +184,18 @@ export interface CapabilityRegistryPorts {
 export class CapabilityRegistry {
   readonly #clock: Clock;
   readonly #store: CapabilityStore;
+  /**
+   * When each version already read was registered (ms), by {@link versionKey}: a stored version
+   * never changes and is never deleted, so a version once found stays found. `status` asks on
+   * every disclosure of every tool, and a store read copies the whole version (its manifest and
+   * schemas) only for that.
+   */
+  readonly #registeredAt = new Map<string, number>();
 
-  /** A registry on `ports.store` (what it holds is the registry's state; the registry keeps none of its own). */
+  /**
+   * A registry on `ports.store` (what it holds is the registry's state; the registry keeps none of
+   * its own but the registration time of versions it has read, which never change).
+   */
   constructor(ports: CapabilityRegistryPorts) {
     this.#clock = ports.clock;
     this.#store = ports.store;
@@ -234,7 +245,7 @@ export class CapabilityRegistry {
 
   /** The status a host shows for a version, or undefined for an unknown version. */
   status(toolId: string, version: number): VersionStatus | undefined {
-    if (this.#store.version(toolId, version) === undefined) return undefined;
+    if (this.#registrationOf(toolId, version) === undefined) return undefined;
     const life = this.#lifecycle(toolId, version);
     const removed = life.removedAt !== null;
     const stage = DEPRECATION_STAGES.indexOf(life.stage);
@@ -730,13 +741,23 @@ export class CapabilityRegistry {
         toolId,
         version,
         stage: 'active',
-        stageSince: this.#store.version(toolId, version)?.registeredAt ?? 0,
+        stageSince: this.#registrationOf(toolId, version) ?? 0,
         stageReason: null,
         replacement: null,
         emergency: null,
         removedAt: null,
       }
     );
+  }
+
+  /** When version `version` of `toolId` was registered (ms), or undefined while the store holds no such version. */
+  #registrationOf(toolId: string, version: number): number | undefined {
+    const key = versionKey(toolId, version);
+    const known = this.#registeredAt.get(key);
+    if (known !== undefined) return known;
+    const registeredAt = this.#store.version(toolId, version)?.registeredAt;
+    if (registeredAt !== undefined) this.#registeredAt.set(key, registeredAt);
+    return registeredAt;
   }
 
   /** Commits `writes` with the audit record of the operation, in one batch. */
