@@ -1,9 +1,11 @@
 /**
  * Peak memory over a long campaign, and whether it grows with rounds (SPEC section 14).
  *
- * One in-process campaign (`runCampaign`, workers 0: every round on this thread, so this
- * process's memory is the campaign's) of the largest requested round count, default scenario,
- * reference core, seed 1, no determinism replays. Between rounds (never during one: a round owns
+ * The rounds of one campaign of the largest requested round count run in this thread
+ * (`runAndCheck`, as a campaign's worker thread runs them, so this thread's heap is one worker's),
+ * default scenario, reference core, seed 1, no determinism replays. Until 2026-12-07 it ran
+ * `runCampaign` with workers 0, which by then ran the rounds on a worker thread: its heapUsed was
+ * the idle main thread's. Between rounds (never during one: a round owns
  * the thread's timers) it samples `process.memoryUsage()`; at each checkpoint (round 500 and each
  * requested count, default 1,000 and 5,000) it forces a full GC first when `--expose-gc` is on
  * (`bench/run.ts` starts this file in a child process with it), so heapUsed there is live data.
@@ -14,7 +16,8 @@
  * bench/memory.bench.ts --rounds 10000,100000` (hours at about 100 ms a round on these machines).
  * Not part of `--quick`.
  */
-import { runCampaign } from '../runner/campaign.ts';
+import { resolveCore } from '../cores/index.ts';
+import { runAndCheck } from '../runner/round-check.ts';
 import { loadScenario } from '../sim/plan/scenario.ts';
 import type { BenchOptions } from './lib/args.ts';
 import { runIfEntry } from './lib/entry.ts';
@@ -93,17 +96,18 @@ async function runSampled(
         elapsedMs: performance.now() - started,
       });
   };
-  const report = await runCampaign({
-    seed: '1',
-    scenario: loadScenario('default'),
-    core: 'reference',
-    firstRound: 0,
-    rounds: totalRounds,
-    workers: 0,
-    determinismEvery: 0,
-    onProgress,
-  });
-  return { checkpoints, trend, failingRounds: report.failingRounds.length };
+  // In this thread, round after round (`runAndCheck`, as a campaign's worker runs them, with the
+  // thread's shared memos): `runCampaign` with workers 0 runs its rounds on a worker thread, whose
+  // heap `process.memoryUsage().heapUsed` never sees.
+  const scenario = loadScenario('default');
+  const core = resolveCore('reference');
+  let failingRounds = 0;
+  for (let round = 0; round < totalRounds; round++) {
+    const { summary } = await runAndCheck('1', round, scenario, core, 'reference');
+    if (summary.status === 'undecided' || summary.violations.length > 0) failingRounds += 1;
+    onProgress(round + 1);
+  }
+  return { checkpoints, trend, failingRounds };
 }
 
 function sampleNow(gc: (() => void) | undefined): { heapUsedBytes: number; rssBytes: number } {
@@ -133,7 +137,7 @@ function memoryTable(
       : sig((checkpoint.heapUsedBytes - baseline.heapUsedBytes) / (checkpoint.rounds - baseline.rounds), 3),
   ]);
   return {
-    title: `memory: in-process campaign (workers 0), default scenario, reference core; heapUsed ${gcForced ? 'after a forced full GC' : 'WITHOUT a forced GC (run with --expose-gc for live-data figures)'}`,
+    title: `memory: a campaign's rounds in this thread (runAndCheck), default scenario, reference core; heapUsed ${gcForced ? 'after a forced full GC' : 'WITHOUT a forced GC (run with --expose-gc for live-data figures)'}`,
     columns: [
       'after rounds',
       'heapUsed MiB',
