@@ -24,7 +24,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     // Vitest's default is one fork fewer than the CPUs, so on a 2-vCPU machine (CI's, and ours) the
-    // files ran one at a time: 595 s on 30b7ade. Much of the suite waits on child processes and
+    // files ran one at a time: 595 s on ddd3a84. Much of the suite waits on child processes and
     // real-clock timeouts (the black-box cases, the CLI runs), so two forks overlap that waiting
     // with other files' work: 416 s on the same code, every test passing (issue 32).
     maxWorkers: Math.max(2, availableParallelism() - 1),
