@@ -23,8 +23,9 @@
 import { Bench } from 'tinybench';
 import { resolveCore } from '../cores/index.ts';
 import { runAndCheck } from '../runner/round-check.ts';
-import { loadScenario, type Scenario } from '../sim/plan/scenario.ts';
-import type { BenchOptions } from './lib/args.ts';
+import { ERA_MIXES, type EraMix } from '../sim/faults/eras.ts';
+import { loadScenario } from '../sim/plan/scenario.ts';
+import { BenchArgumentError, type BenchOptions } from './lib/args.ts';
 import { runIfEntry } from './lib/entry.ts';
 import { loadAverage } from './lib/machine.ts';
 import { recordRound, replayRound, type RoundWire } from './lib/round-wire.ts';
@@ -47,7 +48,10 @@ const KINDS: readonly (readonly [string, string])[] = [
 /** Runs the round-floor benchmark and returns its two tables (the messages, then the costs). */
 export async function roundFloorBench(options: BenchOptions): Promise<BenchTable[]> {
   const rounds = options.quick ? 5 : 20;
-  const scenario = withEra(loadScenario('default'), eraArgument(process.argv));
+  const era = eraArgument(process.argv);
+  const scenario = era === undefined ? loadScenario('default') : { ...loadScenario('default'), eraMix: [era] };
+  // What the tables' titles add after "default scenario".
+  const eraNote = era === undefined ? '' : `, eraMix [${era}]`;
   const wires: RoundWire[] = [];
   for (let round = 0; round < rounds; round++) wires.push(await recordRound(SEED, round, scenario));
   const loadBefore = loadAverage();
@@ -70,34 +74,20 @@ export async function roundFloorBench(options: BenchOptions): Promise<BenchTable
   await bench.run();
   const [first, catsim, last] = bench.tasks.map((task) => latencyOf(task)) as [Latency, Latency, Latency];
   const load = `load average before: ${loadBefore}; after: ${loadAverage()}.`;
-  return [messageTable(wires), costTable(rounds, first, catsim, last, load)];
+  return [messageTable(wires, eraNote), costTable(rounds, first, catsim, last, load, eraNote)];
 }
 
-/** The value of `--era MIX` in `argv`, or undefined without one. @throws Error for a mix the scenario schema does not know. */
-function eraArgument(argv: readonly string[]): Era | undefined {
+/** The value of `--era MIX` in `argv`, or undefined without one. @throws BenchArgumentError for a mix the scenario schema does not know. */
+function eraArgument(argv: readonly string[]): EraMix | undefined {
   const at = argv.indexOf('--era');
   if (at < 0) return undefined;
   const mix = argv[at + 1];
-  if (!ERAS.includes(mix as Era)) throw new Error(`--era: one of ${ERAS.join(', ')}, got ${mix ?? 'nothing'}`);
-  return mix as Era;
+  if (!ERA_MIXES.includes(mix as EraMix))
+    throw new BenchArgumentError(`--era: one of ${ERA_MIXES.join(', ')}, got ${mix ?? 'nothing'}`);
+  return mix as EraMix;
 }
 
-/** The era mixes a scenario's `eraMix` may list. */
-const ERAS = ['legacy', 'modern', 'mixed', 'gateway'] as const;
-type Era = (typeof ERAS)[number];
-
-/** `, eraMix [MIX]` when `--era` was given, else nothing: what the tables' titles add. */
-function eraNote(): string {
-  const era = eraArgument(process.argv);
-  return era === undefined ? '' : `, eraMix [${era}]`;
-}
-
-/** `scenario` with its `eraMix` set to `era` alone, or unchanged without one. */
-function withEra(scenario: Scenario, era: Era | undefined): Scenario {
-  return era === undefined ? scenario : { ...scenario, eraMix: [era] };
-}
-
-function messageTable(wires: readonly RoundWire[]): BenchTable {
+function messageTable(wires: readonly RoundWire[], eraNote: string): BenchTable {
   const total = new Map<string, number>();
   for (const wire of wires) for (const [kind, count] of wire.kinds) total.set(kind, (total.get(kind) ?? 0) + count);
   const all = [...total.values()].reduce((sum, count) => sum + count, 0);
@@ -106,7 +96,7 @@ function messageTable(wires: readonly RoundWire[]): BenchTable {
   const sessions = wires.reduce((sum, wire) => sum + wire.links.length, 0);
   const unanswered = wires.reduce((sum, wire) => sum + wire.unanswered, 0);
   return {
-    title: `messages per round: seed ${SEED} rounds 0..${wires.length - 1}, default scenario${eraNote()}, ${CORE} core (delivered JSON-RPC messages, both directions)`,
+    title: `messages per round: seed ${SEED} rounds 0..${wires.length - 1}, default scenario${eraNote}, ${CORE} core (delivered JSON-RPC messages, both directions)`,
     columns: ['rounds', 'sessions', ...KINDS.map(([, label]) => label), 'other', 'all'],
     rows: [
       [
@@ -124,7 +114,14 @@ function messageTable(wires: readonly RoundWire[]): BenchTable {
   };
 }
 
-function costTable(rounds: number, first: Latency, catsim: Latency, last: Latency, load: string): BenchTable {
+function costTable(
+  rounds: number,
+  first: Latency,
+  catsim: Latency,
+  last: Latency,
+  load: string,
+  eraNote: string,
+): BenchTable {
   const floorMean = (first.meanMs + last.meanMs) / 2;
   const floorP50 = (first.p50Ms + last.p50Ms) / 2;
   const row = (name: string, latency: Latency): string[] => [
@@ -144,7 +141,7 @@ function costTable(rounds: number, first: Latency, catsim: Latency, last: Latenc
       row('floor: recorded messages, bare SDK pairs (after)', last),
     ],
     notes: [
-      `floor = the mean of the two floor runs; issue 32's goal is mean / floor <= 3x on the default scenario${eraNote()}.`,
+      `floor = the mean of the two floor runs; issue 32's goal is mean / floor <= 3x on the default scenario${eraNote}.`,
       "the floor is the legacy SDK on InMemoryTransport; modern-era links (the 2026-07-28 packages, Streamable HTTP) cost more on catsim's side than their floor: --era legacy compares like with like.",
       'rounds differ in size (1-2 servers, 1-3 audiences, faults): p50 is over rounds, not noise; read the means.',
       load,

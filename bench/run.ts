@@ -16,7 +16,7 @@ import { campaignBench } from './campaign.bench.ts';
 import { capabilityDiffBench } from './capability-diff.bench.ts';
 import { discoveryBench } from './discovery.bench.ts';
 import { startupBench } from './startup.bench.ts';
-import { parseBenchArgs, type BenchOptions } from './lib/args.ts';
+import { BenchArgumentError, parseBenchArgs, type BenchOptions } from './lib/args.ts';
 import { loadAverage, machineLines } from './lib/machine.ts';
 import { printTable, sig, type BenchTable } from './lib/table.ts';
 import { roundFloorBench } from './round-floor.bench.ts';
@@ -35,7 +35,7 @@ const IN_PROCESS: readonly (readonly [string, (options: BenchOptions) => Promise
   ['startup', startupBench],
 ];
 
-const options = parseBenchArgs(process.argv.slice(2));
+const options = parsedOrExit(process.argv.slice(2));
 const started = performance.now();
 console.log(`catsim benchmarks${options.quick ? ' (--quick: reduced set, no memory benchmark)' : ''}`);
 for (const line of machineLines()) console.log(line);
@@ -43,6 +43,17 @@ for (const [, bench] of IN_PROCESS) for (const table of await bench(options)) pr
 if (!options.quick) runMemoryChild(process.argv.slice(2));
 console.log('');
 console.log(`done in ${sig((performance.now() - started) / 1000)} s; load average now: ${loadAverage()}`);
+
+/** The options of `argv`, or one line on stderr and exit 2 for one the benchmarks cannot take. */
+function parsedOrExit(argv: readonly string[]): BenchOptions {
+  try {
+    return parseBenchArgs(argv);
+  } catch (error) {
+    if (!(error instanceof BenchArgumentError)) throw error;
+    console.error(`bench: ${error.message}`);
+    process.exit(2);
+  }
+}
 
 /** Runs bench/memory.bench.ts in a fresh node with `--expose-gc`; its table goes to this stdout. */
 function runMemoryChild(args: readonly string[]): void {

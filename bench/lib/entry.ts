@@ -4,7 +4,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parseBenchArgs, type BenchOptions } from './args.ts';
+import { BenchArgumentError, parseBenchArgs, type BenchOptions } from './args.ts';
 import { machineLines } from './machine.ts';
 import { printTable, type BenchTable } from './table.ts';
 
@@ -21,14 +21,21 @@ export function isEntry(moduleUrl: string): boolean {
 
 /**
  * Runs `bench` with the process's options and prints the machine and its tables, if `moduleUrl`
- * is the entry script. `--no-header` leaves the machine lines out (`bench/run.ts` printed them).
+ * is the entry script. `--no-header` leaves the machine lines out (`bench/run.ts` printed them). A
+ * {@link BenchArgumentError} is one line on stderr and exit code 2.
  */
 export async function runIfEntry(
   moduleUrl: string,
   bench: (options: BenchOptions) => Promise<BenchTable[]>,
 ): Promise<void> {
   if (!isEntry(moduleUrl)) return;
-  const options = parseBenchArgs(process.argv.slice(2));
-  if (!process.argv.includes('--no-header')) for (const line of machineLines()) console.log(line);
-  for (const table of await bench(options)) printTable(table);
+  try {
+    const options = parseBenchArgs(process.argv.slice(2));
+    if (!process.argv.includes('--no-header')) for (const line of machineLines()) console.log(line);
+    for (const table of await bench(options)) printTable(table);
+  } catch (error) {
+    if (!(error instanceof BenchArgumentError)) throw error;
+    console.error(`bench: ${error.message}`);
+    process.exitCode = 2;
+  }
 }
